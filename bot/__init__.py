@@ -1,0 +1,1 @@
+"""The gpuops Slack bot: everything Slack, talking to the service over its HTTP API."""

@@ -1,0 +1,17 @@
+"""Entry point of the ``gpuops`` command. Commands import their heavy dependencies lazily so that
+``gpuops plan`` stays fast and never imports the service or Slack stacks."""
+
+from __future__ import annotations
+
+import typer
+
+from gpuops import cli_bot, cli_plan, cli_service
+
+app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True)
+cli_plan.register(app)
+cli_service.register(app)
+cli_bot.register(app)
+
+
+def main() -> None:
+    app()

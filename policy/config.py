@@ -1,0 +1,209 @@
+"""The policy file: teams, budgets, approver groups, families per size class and thresholds.
+
+Loaded in stages, like Cloud Custodian: YAML structure, then the pydantic schema, then cross-field rules. Every
+error names the file, the key path and what was expected. The embedded default lives in
+``policy/data/default-policy.yaml``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from policy.errors import PolicyFileError
+from policy.request import Stage
+
+DEFAULT_POLICY_NAME = "default-policy.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ApprovalTier(_Strict):
+    """Estimates at or above ``min_usd`` need ``approvals`` approvals (the highest matching tier wins)."""
+
+    min_usd: float = Field(ge=0)
+    approvals: int = Field(ge=1, le=10)
+
+
+class SizeClass(_Strict):
+    name: str
+    max_params: int | None = Field(default=None, gt=0)  # None: no upper bound (the last class)
+    families: list[str] = Field(min_length=1)
+
+
+class Platforms(_Strict):
+    eks: bool = False
+    hyperpod: bool = False
+    ec2: bool = False  # DIY on plain EC2 allowed
+
+
+class CostAllocationTag(_Strict):
+    key: str = "team"
+    value: str | None = None  # defaults to the team name
+
+
+class VpcConfig(_Strict):
+    subnets: list[str] = Field(min_length=1)
+    security_group_ids: list[str] = Field(min_length=1)
+
+
+class LaunchProfile(_Strict):
+    """What a SageMaker launch needs for this team. Missing fields mean launch is not configured."""
+
+    role_arn: str | None = None
+    image: str | None = None
+    s3_input: str | None = None
+    s3_output: str | None = None
+    s3_checkpoints: str | None = None
+    vpc: VpcConfig | None = None
+    tags: dict[str, str] = Field(default_factory=dict)
+    eks_namespace: str = "training"
+    hyperpod_cluster: str | None = None
+
+    def missing(self) -> list[str]:
+        """The required fields that are not set, in a stable order."""
+        required = ("role_arn", "image", "s3_input", "s3_output", "s3_checkpoints")
+        return [name for name in required if not getattr(self, name)]
+
+
+class DigestSubscription(_Strict):
+    channel: str
+    time: str = Field(default="09:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    timezone: str = "UTC"
+
+
+class TeamPolicy(_Strict):
+    monthly_budget_usd: float | None = Field(default=None, gt=0)
+    approvers: dict[Stage, list[str]] = Field(default_factory=dict)  # stage -> group names
+    neuron_ready: bool = False
+    platforms: Platforms = Field(default_factory=Platforms)
+    cost_allocation_tag: CostAllocationTag = Field(default_factory=CostAllocationTag)
+    launch: LaunchProfile = Field(default_factory=LaunchProfile)
+    digest: DigestSubscription | None = None
+    slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
+
+
+class PolicyConfig(_Strict):
+    version: int = 1
+    default_team: str
+    default_region: str = "us-east-1"
+    regions: list[str] = Field(min_length=1)
+    max_instances: int = Field(default=16, ge=1, le=1024)
+    max_runtime_hours: float = Field(default=336, gt=0)
+    approval_window_hours: float = Field(default=24, gt=0)
+    rate_limit_per_minute: int = Field(default=30, ge=1)
+    spend_stale_after_hours: float = Field(default=24, gt=0)
+    reapproval_tolerance: float = Field(default=0.10, ge=0)
+    deadline_safety_margin: dict[Stage, float] = Field(
+        default_factory=lambda: {Stage.EXPERIMENTAL: 0.10, Stage.PRODUCTION: 0.25}
+    )
+    auto_approve_below_usd: float = Field(default=0, ge=0)
+    approval_tiers: list[ApprovalTier] = Field(min_length=1)
+    deny_above_usd: float | None = Field(default=None, gt=0)
+    eks_monthly_spend_threshold_usd: float = Field(default=100_000, ge=0)
+    neuron_families: list[str] = Field(default_factory=lambda: ["trn1", "trn1n", "trn2"])
+    size_classes: list[SizeClass] = Field(min_length=1)
+    groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
+    teams: dict[str, TeamPolicy] = Field(min_length=1)
+
+    def team(self, name: str | None) -> tuple[str, TeamPolicy]:
+        """The named team's policy, or the default team's when the name is unknown or absent."""
+        if name and name in self.teams:
+            return name, self.teams[name]
+        return self.default_team, self.teams[self.default_team]
+
+    def approver_groups(self, team: str, stage: Stage) -> list[str]:
+        return list(self.team(team)[1].approvers.get(stage, []))
+
+    def approvers_for(self, team: str, stage: Stage) -> set[str]:
+        """Every actor id that may approve a request of this team and stage."""
+        members: set[str] = set()
+        for group in self.approver_groups(team, stage):
+            members.update(self.groups.get(group, []))
+        return members
+
+    def team_for_channel(self, channel: str) -> str | None:
+        for name, team in self.teams.items():
+            if channel in team.slack_channels:
+                return name
+        return None
+
+    @property
+    def version_hash(self) -> str:
+        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
+    errors: list[tuple[str, str]] = []
+    if config.default_team not in config.teams:
+        errors.append(("default_team", f"names team {config.default_team!r}, which is not under teams"))
+    if config.default_region not in config.regions:
+        errors.append(("default_region", f"{config.default_region!r} is not in regions"))
+    for team_name, team in config.teams.items():
+        for stage, groups in team.approvers.items():
+            for i, group in enumerate(groups):
+                if group not in config.groups:
+                    errors.append((f"teams.{team_name}.approvers.{stage.value}[{i}]", f"unknown group {group!r}"))
+    bounds = [c.max_params for c in config.size_classes]
+    if bounds[-1] is not None:
+        errors.append((f"size_classes[{len(bounds) - 1}].max_params", "the last size class must have no max_params"))
+    finite = [b for b in bounds[:-1] if b is not None]
+    if len(finite) != len(bounds) - 1 or finite != sorted(finite):
+        errors.append(("size_classes", "max_params must be set and increasing on every class but the last"))
+    tiers = [t.min_usd for t in config.approval_tiers]
+    if tiers != sorted(tiers):
+        errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
+    return errors
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def parse_policy(text: str, *, source: str) -> PolicyConfig:
+    """Validate policy YAML text; raise ``PolicyFileError`` listing every problem with its key path."""
+    try:
+        raw: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "(yaml)"
+        raise PolicyFileError(source, [(where, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
+    if not isinstance(raw, dict):
+        raise PolicyFileError(source, [("(top level)", "expected a mapping of policy keys")])
+    try:
+        config = PolicyConfig.model_validate(raw)
+    except ValidationError as exc:
+        errors = [(_loc(tuple(e["loc"])), e["msg"]) for e in exc.errors()]
+        raise PolicyFileError(source, errors) from None
+    rule_errors = _check_rules(config)
+    if rule_errors:
+        raise PolicyFileError(source, rule_errors)
+    return config
+
+
+def load_policy_file(path: str) -> PolicyConfig:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise PolicyFileError(path, [("(file)", f"cannot read: {exc.strerror}")]) from None
+    return parse_policy(text, source=path)
+
+
+@cache
+def default_policy() -> PolicyConfig:
+    """The embedded default policy."""
+    text = resources.files("policy.data").joinpath(DEFAULT_POLICY_NAME).read_text(encoding="utf-8")
+    return parse_policy(text, source=f"(embedded) {DEFAULT_POLICY_NAME}")

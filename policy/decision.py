@@ -1,0 +1,111 @@
+"""What ``policy.decide`` returns: the plan, its alternatives, the trace and the approval requirement.
+
+This is the wire contract shared by ``gpuops plan --json``, the service API and the bot.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from policy.request import TrainingRequest
+from policy.spend import SpendSnapshot
+
+
+class PurchaseModel(StrEnum):
+    SPOT = "spot"
+    ON_DEMAND = "on-demand"
+    CAPACITY_BLOCK = "capacity-block"
+
+
+class Platform(StrEnum):
+    SAGEMAKER = "sagemaker"
+    HYPERPOD = "hyperpod"
+    EKS = "eks"
+    EC2 = "ec2"
+
+
+class TraceStep(BaseModel):
+    """One node of the decision tree: what was asked, what was answered, why, and where the rule comes from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    node: str
+    question: str
+    answer: str
+    reason: str
+    source: str
+
+
+class CostItem(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    item: str
+    usd: float
+    basis: str
+
+
+class Plan(BaseModel):
+    """A concrete configuration with its cost and time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    instance_type: str
+    instance_count: int
+    accelerator: str
+    accelerators: int
+    purchase_model: PurchaseModel
+    platform: Platform
+    region: str
+    price_per_instance_hour_usd: float
+    estimated_hours: float
+    estimated_finish: datetime
+    deadline_met: bool | None
+    deadline_margin_hours: float | None
+    estimated_cost_usd: float
+    cost_low_usd: float
+    cost_high_usd: float
+    cost_breakdown: list[CostItem]
+    checkpoint_interval_minutes: int | None
+    max_runtime_hours: float
+
+
+class Alternative(Plan):
+    label: str
+
+
+class ApprovalRequirement(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    required: bool
+    approvals_needed: int
+    approver_groups: list[str]
+    reasons: list[str]
+    denied: bool
+
+
+class CatalogRef(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    snapshot: str
+    source: str
+
+
+class Decision(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    request: TrainingRequest
+    plan: Plan
+    alternatives: list[Alternative] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    approval: ApprovalRequirement
+    spend: SpendSnapshot
+    catalog: CatalogRef
+    savings_vs_naive_usd: float | None
+    naive_baseline: Plan | None
+    policy_version: str = ""
+    launch_configured: bool = True

@@ -1,0 +1,66 @@
+"""The training request: what a person asked for, as typed fields.
+
+``TrainingRequest`` holds what was said; fields left ``None`` were not said and get their defaults in
+``policy.defaults.complete`` (which records each default as an assumption). The free-text parser lives in
+``policy.parse``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_TEXT_CHARS = 2000
+MAX_PARAMS = 10_000_000_000_000  # 10T
+
+
+class Task(StrEnum):
+    PRETRAIN = "pretrain"
+    CONTINUED_PRETRAIN = "continued-pretrain"
+    FINE_TUNE = "fine-tune"
+    LORA = "lora"
+    QLORA = "qlora"
+    SWEEP = "sweep"
+
+
+class Stage(StrEnum):
+    EXPERIMENTAL = "experimental"
+    PRODUCTION = "production"
+
+
+class Tolerance(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+
+
+class TrainingRequest(BaseModel):
+    """A request for training compute. ``None`` means 'not said'."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = Field(default="", max_length=MAX_TEXT_CHARS)
+    task: Task | None = None
+    params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    tokens: int | None = Field(default=None, gt=0)
+    trials: int | None = Field(default=None, ge=1, le=10_000)
+    deadline: datetime | None = None
+    stage: Stage | None = None
+    interruption_tolerance: Tolerance | None = None
+    seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
+    budget_usd: float | None = Field(default=None, gt=0)
+    region: str | None = None
+    team: str | None = None
+    accelerator: str | None = None
+    instance_type: str | None = None
+    gpus: int | None = Field(default=None, ge=1, le=100_000)
+    # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
+    notes: list[str] = Field(default_factory=list)
+
+    @field_validator("deadline")
+    @classmethod
+    def _deadline_is_aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("deadline must carry a UTC offset, e.g. 2026-12-04T17:00:00-08:00")
+        return value

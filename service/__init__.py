@@ -1,0 +1,1 @@
+"""The gpuops policy service: the single owner of state (requests, approvals, audit, launches)."""
