@@ -195,7 +195,7 @@ def parse_policy(text: str, *, source: str) -> PolicyConfig:
 
 def load_policy_file(path: str) -> PolicyConfig:
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:  # io-ok: the file the caller named, read once at start-up
             text = handle.read()
     except OSError as exc:
         raise PolicyFileError(path, [("(file)", f"cannot read: {exc.strerror}")]) from None
