@@ -6,7 +6,18 @@ value is ``None`` and callers must cope.
 
 from __future__ import annotations
 
+import difflib
+from functools import cache, cached_property
+from importlib import resources
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from policy import scaling
+from policy.errors import RequestError
+from policy.scaling import FORMULA
+
+DEFAULT_SNAPSHOT = "catalog.json"  # in the ``policy.data`` package
 
 
 class Sourced(BaseModel):
@@ -45,7 +56,9 @@ class RegionPrice(Sourced):
     spot_usd: float | None = None  # one observation (median over the region's AZs)
     spot_min_usd: float | None = None
     spot_max_usd: float | None = None
-    spot_observed: str | None = None
+    spot_observed: str | None = None  # date of the spot observation
+    spot_zones: int = 0  # AZ observations behind spot_usd (zones without spot capacity excluded)
+    no_spot_zones: tuple[str, ...] = ()  # AZs whose "spot" price equalled on-demand: no spot capacity seen
     interruption_band: str | None = None  # Spot Instance Advisor band, e.g. "5-10%"; None when unknown
     sagemaker_usd: float | None = None  # ml.* training price per instance-hour when published
     sagemaker_source: str | None = None
@@ -62,10 +75,12 @@ class ScalingCurve(Sourced):
     """Parallel efficiency as a function of accelerator count (1.0 at or below ``base_accelerators``)."""
 
     base_accelerators: int
-    # efficiency(n) = 1 / (1 + alpha * log2(n / base)) ** beta ; fitted, see tests/policy/test_scaling_fit.py
+    # efficiency(n) = 1 / (1 + alpha * log2(n / base) ** beta); fitted by policy.scaling.fit, checked in
+    # tests/policy/test_scaling_fit.py
     alpha: float
     beta: float = 1.0
     observed: list[ScalingPoint] = Field(default_factory=list)
+    formula: str = FORMULA
 
 
 class SageMakerPremium(Sourced):
@@ -87,3 +102,83 @@ class Catalog(BaseModel):
     sagemaker_premium: SageMakerPremium
     # mean hours between spot interruptions per instance, per interruption band; "default" for unknown bands
     interruption_mtbi_hours: dict[str, float]
+    interruption_mtbi_sources: dict[str, str] = Field(default_factory=dict)  # how each band's figure was derived
+
+    # Indexes are built on first use, not at load: `gpuops plan` touches a handful of rows and must start fast.
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str], RegionPrice]:
+        return {(p.instance_type, p.region): p for p in self.prices}
+
+    @cached_property
+    def _by_region(self) -> dict[str, list[RegionPrice]]:
+        index: dict[str, list[RegionPrice]] = {}
+        for p in self.prices:
+            index.setdefault(p.region, []).append(p)
+        return index
+
+    def price(self, instance_type: str, region: str) -> RegionPrice | None:
+        """The price row for a type in a region; None when it is not offered there at a known price."""
+        return self._by_key.get((instance_type, region))
+
+    def prices_in(self, region: str) -> list[RegionPrice]:
+        """Every priced type in ``region``, sorted by instance type; empty for an unknown region."""
+        return list(self._by_region.get(region, []))
+
+    def instance(self, instance_type: str) -> InstanceSpec:
+        """The spec of ``instance_type``; RequestError(code="unknown_instance_type") naming close matches."""
+        spec = self.instances.get(instance_type)
+        if spec is not None:
+            return spec
+        close = difflib.get_close_matches(instance_type, list(self.instances), n=3, cutoff=0.6)
+        hint = f" Did you mean {', '.join(close)}?" if close else f" Known families: {', '.join(self.families())}."
+        raise RequestError(f"Unknown instance type {instance_type!r}.{hint}", code="unknown_instance_type")
+
+    def accelerator_of(self, instance_type: str) -> AcceleratorSpec:
+        """The accelerator spec of ``instance_type`` (raises like ``instance`` for an unknown type)."""
+        return self.accelerators[self.instance(instance_type).accelerator]
+
+    def regions(self) -> list[str]:
+        """Regions with at least one priced type, sorted."""
+        return sorted(self._by_region)
+
+    def families(self) -> list[str]:
+        """Instance families ("g5", "p5", "trn1", ...), sorted."""
+        return sorted({spec.family for spec in self.instances.values()})
+
+    def mtbi_hours(self, band: str | None) -> float:
+        """Mean hours between spot interruptions per instance for an advisor band; the "default" entry if unknown."""
+        if band is not None and band in self.interruption_mtbi_hours:
+            return self.interruption_mtbi_hours[band]
+        return self.interruption_mtbi_hours["default"]
+
+
+def load_catalog(path: str | None = None) -> Catalog:
+    """The shipped snapshot (parsed once per process), or the snapshot file at ``path``."""
+    if path is None:
+        return _default_catalog()
+    return Catalog.model_validate_json(Path(path).read_bytes())
+
+
+@cache
+def _default_catalog() -> Catalog:
+    data = resources.files("policy.data").joinpath(DEFAULT_SNAPSHOT).read_bytes()
+    return Catalog.model_validate_json(data)
+
+
+def scaling_efficiency(curve: ScalingCurve, accelerators: int) -> float:
+    """Parallel efficiency of ``accelerators`` on ``curve`` (1.0 at or below its base)."""
+    if accelerators < 1:
+        raise ValueError(f"accelerators must be >= 1, got {accelerators}")
+    return scaling.efficiency(accelerators, base=curve.base_accelerators, alpha=curve.alpha, beta=curve.beta)
+
+
+def sagemaker_price(price: RegionPrice, premium: SageMakerPremium) -> tuple[float, str]:
+    """SageMaker ml.* price per instance-hour and its basis: published, else EC2 on-demand x (1 + premium)."""
+    if price.sagemaker_usd is not None:
+        return price.sagemaker_usd, price.sagemaker_source or f"published ml.{price.instance_type} price"
+    estimate = round(price.on_demand_usd * (1.0 + premium.fraction), 4)
+    basis = (
+        f"estimate: EC2 on-demand {price.on_demand_usd:g} x (1 + {premium.fraction:.0%} managed premium); "
+        f"no ml.{price.instance_type} price published in this snapshot ({premium.source})"
+    )
+    return estimate, basis
