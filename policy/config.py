@@ -74,6 +74,39 @@ class LaunchProfile(_Strict):
         return [name for name in required if not getattr(self, name)]
 
 
+class RequestDefaults(_Strict):
+    """What a request that leaves a field unsaid is taken to mean (DESIGN §2); each use is stated as an assumption."""
+
+    fine_tune_tokens: int = Field(default=1_000_000_000, gt=0)  # fine-tune, LoRA, QLoRA
+    sweep_tokens_per_trial: int = Field(default=1_000_000_000, gt=0)
+    sweep_trials: int = Field(default=10, ge=1)
+    # Compute-optimal pretraining: ~20 tokens per parameter (Hoffmann et al. 2022, "Chinchilla").
+    pretrain_tokens_per_param: float = Field(default=20, gt=0)
+    continued_pretrain_tokens: int = Field(default=10_000_000_000, gt=0)
+    seq_len: int = Field(default=4096, ge=128)
+
+
+class EstimateSettings(_Strict):
+    """Operational figures of the time and cost model that depend on how a team runs its jobs."""
+
+    # Sustained checkpoint write rate of one instance (local NVMe, synced to S3 by SageMaker), GB/s.
+    checkpoint_write_gbps_per_instance: float = Field(default=0.5, gt=0)
+    # From an interruption to training again: new capacity, image pull, checkpoint load.
+    spot_restart_minutes: float = Field(default=15, ge=0)
+    # Throughput uncertainty either side of the estimate (MFU varies with model, data pipeline and network).
+    hours_uncertainty: float = Field(default=0.3, ge=0, lt=1)
+    # Share of accelerator memory left for the CUDA context, NCCL buffers and allocator fragmentation.
+    memory_headroom: float = Field(default=0.1, ge=0, lt=1)
+    # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
+    max_runtime_factor: float = Field(default=1.5, ge=1)
+    # Capacity blocks / training plans are offered for multi-node P-family jobs at least this long and this far ahead.
+    capacity_block_min_hours: float = Field(default=24, gt=0)
+    capacity_block_lead_hours: float = Field(default=24, ge=0)
+    capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
+    # The naive choice savings are measured against (DESIGN §3): this type, on-demand, on SageMaker.
+    naive_instance_type: str = "p5.48xlarge"
+
+
 class DigestSubscription(_Strict):
     channel: str
     time: str = Field(default="09:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
@@ -111,6 +144,8 @@ class PolicyConfig(_Strict):
     eks_monthly_spend_threshold_usd: float = Field(default=100_000, ge=0)
     neuron_families: list[str] = Field(default_factory=lambda: ["trn1", "trn1n", "trn2"])
     size_classes: list[SizeClass] = Field(min_length=1)
+    defaults: RequestDefaults = Field(default_factory=RequestDefaults)
+    estimate: EstimateSettings = Field(default_factory=EstimateSettings)
     groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
     teams: dict[str, TeamPolicy] = Field(min_length=1)
 

@@ -1,0 +1,82 @@
+"""Fill what a request left unsaid with the policy's defaults (DESIGN §2), stating each one as an assumption."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from policy.config import PolicyConfig
+from policy.errors import RequestError
+from policy.request import Stage, Task, Tolerance, TrainingRequest
+
+_FINE_TUNE_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA)
+
+
+def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[TrainingRequest, list[str]]:
+    """Return the request with every defaultable field set, and one assumption sentence per default used."""
+    if request.params is None:
+        raise RequestError(
+            "Say how big the model is, e.g. 'fine-tune 7B by Friday' or 'LoRA on a 13B model'.",
+            code="missing_model_size",
+        )
+    updates: dict[str, Any] = {}
+    notes: list[str] = []
+    task = request.task or Task.FINE_TUNE
+    if request.task is None:
+        updates["task"] = task
+        notes.append("task: fine-tune assumed")
+    if request.trials is None:
+        trials = policy.defaults.sweep_trials if task is Task.SWEEP else 1
+        updates["trials"] = trials
+        if task is Task.SWEEP:
+            notes.append(f"trials: {trials} assumed (sweep default)")
+    if request.tokens is None:
+        tokens, why = _default_tokens(task, request.params, policy)
+        updates["tokens"] = tokens
+        notes.append(f"tokens: {format_count(tokens)} assumed ({why})")
+    stage = request.stage or Stage.EXPERIMENTAL
+    if request.stage is None:
+        updates["stage"] = stage
+        notes.append("stage: experimental assumed")
+    if request.interruption_tolerance is None:
+        tolerance = Tolerance.HIGH if stage is Stage.EXPERIMENTAL else Tolerance.LOW
+        updates["interruption_tolerance"] = tolerance
+        notes.append(f"interruption tolerance: {tolerance.value} assumed ({stage.value} default)")
+    notes += _fill_setting(request, updates, policy)
+    return request.model_copy(update=updates), notes
+
+
+def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: PolicyConfig) -> list[str]:
+    notes: list[str] = []
+    if request.seq_len is None:
+        updates["seq_len"] = policy.defaults.seq_len
+        notes.append(f"sequence length: {policy.defaults.seq_len} assumed")
+    if request.region is None:
+        updates["region"] = policy.default_region
+        notes.append(f"region: {policy.default_region} assumed (policy default)")
+    if request.team is None:
+        updates["team"] = policy.default_team
+        notes.append(f"team: {policy.default_team} assumed (policy default)")
+    elif request.team not in policy.teams:
+        known = ", ".join(sorted(policy.teams))
+        raise RequestError(f"Team {request.team!r} is not in the policy; use one of: {known}.", code="unknown_team")
+    return notes
+
+
+def _default_tokens(task: Task, params: int, policy: PolicyConfig) -> tuple[int, str]:
+    defaults = policy.defaults
+    if task is Task.PRETRAIN:
+        ratio = defaults.pretrain_tokens_per_param
+        return int(params * ratio), f"compute-optimal, {ratio:g} tokens per parameter"
+    if task is Task.CONTINUED_PRETRAIN:
+        return defaults.continued_pretrain_tokens, "continued-pretraining default"
+    if task is Task.SWEEP:
+        return defaults.sweep_tokens_per_trial, "sweep default, per trial"
+    return defaults.fine_tune_tokens, f"{task.value} default" if task in _FINE_TUNE_TASKS else "default"
+
+
+def format_count(value: float) -> str:
+    """A count the way people say it: 1B, 350M, 1.4T."""
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:g}"
