@@ -177,8 +177,9 @@ def sagemaker_price(price: RegionPrice, premium: SageMakerPremium) -> tuple[floa
     if price.sagemaker_usd is not None:
         return price.sagemaker_usd, price.sagemaker_source or f"published ml.{price.instance_type} price"
     estimate = round(price.on_demand_usd * (1.0 + premium.fraction), 4)
+    kind = "an estimate" if premium.estimate else "published"
     basis = (
-        f"estimate: EC2 on-demand {price.on_demand_usd:g} x (1 + {premium.fraction:.0%} managed premium); "
-        f"no ml.{price.instance_type} price published in this snapshot ({premium.source})"
+        f"estimate: EC2 on-demand ${price.on_demand_usd:g}/h x (1 + {premium.fraction:.0%} managed premium, "
+        f"{kind}); no ml.{price.instance_type} price in this snapshot"
     )
     return estimate, basis
