@@ -151,9 +151,13 @@ def gpu_memory_gib(row: Row) -> float | None:
 def build_instance(row: Row) -> InstanceSpec:
     itype = row["InstanceType"]
     key, count, acc_source = accelerator_of(row)
-    memory = gpu_memory_gib(row) or ACCELERATORS[key][2]
+    memory = gpu_memory_gib(row)
+    sources = [CSV_SOURCE] + ([acc_source] if acc_source != CSV_SOURCE else [])
+    if memory is None:  # the CSV has no GpuInfo for Trainium
+        memory = ACCELERATORS[key][2]
+        sources.append(f"accelerator memory: {FACTS}")
     network, efa, net_source = NETWORK.get(itype, (None, None, "network/EFA: not published in facts.md"))
-    sources = [CSV_SOURCE] + ([acc_source] if acc_source != CSV_SOURCE else []) + [net_source]
+    sources.append(net_source)
     return InstanceSpec(
         source="; ".join(sources),
         as_of=PRICE_DATE,
@@ -208,16 +212,7 @@ def build_price(itype: str, region: str, rows: list[Row]) -> RegionPrice | None:
     if len(prices) > 1:
         raise ValueError(f"{itype} {region}: conflicting on-demand prices {sorted(prices)}")
     on_demand = float(prices.pop())
-    spots: list[float] = []
-    no_capacity: list[str] = []
-    for row in sorted(rows, key=lambda r: r["AvailabilityZone"]):
-        if not row["SpotPrice"]:
-            continue
-        spot = float(row["SpotPrice"])
-        if spot >= on_demand:
-            no_capacity.append(row["AvailabilityZone"])  # AWS shows on-demand as "spot" when it has none to sell
-        else:
-            spots.append(spot)
+    spots, no_capacity = split_spot(rows, on_demand)
     return RegionPrice(
         source=_price_source(len(spots), no_capacity),
         as_of=PRICE_DATE,
@@ -232,6 +227,21 @@ def build_price(itype: str, region: str, rows: list[Row]) -> RegionPrice | None:
         no_spot_zones=tuple(no_capacity),
         interruption_band=None,
     )
+
+
+def split_spot(rows: list[Row], on_demand: float) -> tuple[list[float], list[str]]:
+    """(spot observations, AZs without spot capacity) in AZ order; AZs with no observation are neither."""
+    spots: list[float] = []
+    no_capacity: list[str] = []
+    for row in sorted(rows, key=lambda r: r["AvailabilityZone"]):
+        if not row["SpotPrice"]:
+            continue
+        spot = float(row["SpotPrice"])
+        if spot >= on_demand:
+            no_capacity.append(row["AvailabilityZone"])  # on-demand quoted as "spot": none to sell there
+        else:
+            spots.append(spot)
+    return spots, no_capacity
 
 
 def _price_source(spot_zones: int, no_capacity: list[str]) -> str:
