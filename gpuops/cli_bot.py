@@ -1,9 +1,66 @@
-"""Commands of this area (filled in by its module)."""
+"""``gpuops bot`` and ``gpuops digest``. Imports of Slack and the bot happen inside the commands so that
+``gpuops plan`` stays light."""
 
 from __future__ import annotations
+
+import json
+import pathlib
+from datetime import UTC, datetime
+from typing import Annotated
+from zoneinfo import ZoneInfo
 
 import typer
 
 
-def register(app: typer.Typer) -> None:  # noqa: ARG001
+def bot(
+    host: Annotated[str | None, typer.Option(help="Address to listen on (HTTP mode); default GPUOPS_BOT_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on (HTTP mode); default GPUOPS_BOT_PORT.")] = None,
+) -> None:
+    """Run the Slack bot: HTTP at /slack/events, or Socket Mode when SLACK_APP_TOKEN is set."""
+    import logging
+
+    from bot.runner import run_bot
+    from bot.settings import get_settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = get_settings()
+    if not settings.slack_configured:
+        typer.echo("SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set to run the bot.", err=True)
+        raise typer.Exit(2)
+    run_bot(settings, host=host or settings.host, port=port or settings.port)
+
+
+def digest(
+    team: Annotated[str, typer.Option("--team", help="Team whose digest to render.")],
+    out: Annotated[pathlib.Path | None, typer.Option("--out", help="Directory for digest.json and the PNG.")] = None,
+    post: Annotated[bool, typer.Option("--post", help="Post it to the team's digest channel.")] = False,
+) -> None:
+    """Render a team's spend digest (Block Kit JSON + PNG chart); with --post, post it to its channel."""
+    from bot.app import build_service_client, build_web_client
+    from bot.digest import build_digest, deliver_once
+    from bot.settings import get_settings
+    from policy.config import PolicyConfig
+
+    settings = get_settings()
+    service = build_service_client(settings)
+    now = datetime.now(UTC)
+    rendered = build_digest(service, team=team, now=now)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "digest.json").write_text(json.dumps({"text": rendered.text, "blocks": rendered.blocks}, indent=2))
+        (out / f"spend-{team}.png").write_bytes(rendered.png)
+        typer.echo(f"wrote {out / 'digest.json'} and {out / f'spend-{team}.png'}")
+    if post:
+        sub = PolicyConfig.model_validate(service.get_policy().policy).team(team)[1].digest
+        if sub is None:
+            typer.echo(f"team {team} has no digest channel in the policy (teams.{team}.digest)", err=True)
+            raise typer.Exit(2)
+        day = now.astimezone(ZoneInfo(sub.timezone)).date().isoformat()
+        posted = deliver_once(service, build_web_client(settings), team=team, channel=sub.channel, day=day, now=now)
+        typer.echo(f"posted to {sub.channel}" if posted else f"already posted to {sub.channel} for {day}")
+
+
+def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
+    app.command("bot")(bot)
+    app.command("digest")(digest)

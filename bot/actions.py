@@ -1,0 +1,135 @@
+"""Buttons and modal submissions: Approve, Reject, Edit, Why?, Use this.
+
+Approve and Reject act as the person who clicked (the service decides who may); the message is rewritten in place
+and the requester hears the outcome. Anything that goes wrong reaches the clicker privately, never as silence.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY
+from bot.deps import Deps
+from bot.errors import user_message
+from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
+from bot.models import APPROVED_STATES, RequestPublic, actor_id
+from bot.posting import tell_requester, update_request
+from policy.decision import PurchaseModel
+from policy.errors import Conflict, RequestError
+
+log = logging.getLogger(__name__)
+_ALTERNATIVE = re.compile(rf"^{USE_ALTERNATIVE}:\d+$")
+
+
+def clicker(body: dict[str, Any]) -> str:
+    team = (body.get("team") or {}).get("id") or body.get("user", {}).get("team_id", "")
+    return actor_id(team, body["user"]["id"])
+
+
+def message_location(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    container = body.get("container") or {}
+    channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
+    ts = container.get("message_ts") or (body.get("message") or {}).get("ts")
+    return channel, ts
+
+
+def _tell_privately(respond: Any, text: str) -> None:
+    respond(response_type="ephemeral", replace_original=False, text=text)
+
+
+def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> None:
+    """Record the clicker's approve/reject, then show the result where they clicked."""
+    request_id = body["actions"][0]["value"]
+    try:
+        req = deps.service.record_approval(request_id=request_id, actor=clicker(body), decision=decision)
+    except Conflict as error:
+        # A second click after the first one settled the request: show the settled state, not an error.
+        if error.current_state not in APPROVED_STATES | {"rejected"}:
+            raise
+        req = deps.service.get_request(request_id=request_id)
+    channel, ts = message_location(body)
+    update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
+    if req.status != "pending_approval":
+        tell_requester(client, req)
+
+
+def alternative_changes(req: RequestPublic, index: int) -> dict[str, Any]:
+    """The PATCH that turns the chosen alternative into the plan: its instance type, size and purchase model."""
+    alt = req.decision.alternatives[index]
+    tolerance = "high" if alt.purchase_model == PurchaseModel.SPOT else "low"
+    return {"instance_type": alt.instance_type, "gpus": alt.accelerators, "interruption_tolerance": tolerance,
+            "region": alt.region, "timezone": req.timezone}
+
+
+def register(app: Any, deps: Deps) -> None:
+    """Attach button and modal listeners to ``app``."""
+
+    def ack_now(ack: Any) -> None:
+        ack()
+
+    def handle_approve_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+        try:
+            decide(deps, body, client, decision="approve")
+        except Exception as error:  # the 403's message tells a non-approver why
+            _tell_privately(respond, user_message(error, operation="approve"))
+
+    def handle_reject_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+        try:
+            decide(deps, body, client, decision="reject")
+        except Exception as error:
+            _tell_privately(respond, user_message(error, operation="reject"))
+
+    def handle_why_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+        try:
+            req = deps.service.get_request(request_id=body["actions"][0]["value"])
+            client.views_open(trigger_id=body["trigger_id"], view=why_view(req))
+        except Exception as error:
+            _tell_privately(respond, user_message(error, operation="why"))
+
+    def handle_edit_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+        try:
+            req = deps.service.get_request(request_id=body["actions"][0]["value"])
+            channel, ts = message_location(body)
+            client.views_open(trigger_id=body["trigger_id"], view=edit_view(req, channel=channel, ts=ts))
+        except Exception as error:
+            _tell_privately(respond, user_message(error, operation="edit"))
+
+    def handle_alternative_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+        action = body["actions"][0]
+        try:
+            chosen = json.loads(action["value"])
+            req = deps.service.get_request(request_id=chosen["id"])
+            req = deps.service.patch_request(request_id=req.id, actor=clicker(body),
+                                             changes=alternative_changes(req, int(chosen["i"])))
+            channel, ts = message_location(body)
+            update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
+        except Exception as error:
+            _tell_privately(respond, user_message(error, operation="use alternative"))
+
+    def handle_edit_submission(ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
+        """Validated synchronously: errors have to go back in the ``ack`` to show next to the fields."""
+        meta = json.loads(view.get("private_metadata") or "{}")
+        changes, errors = edit_changes(view["state"]["values"], meta.get("tz", "UTC"))
+        if errors:
+            ack(response_action="errors", errors=errors)
+            return
+        try:
+            req = deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
+        except RequestError as error:
+            ack(response_action="errors", errors={"params": error.message})
+            return
+        except Exception as error:
+            ack(response_action="errors", errors={"params": user_message(error, operation="edit")})
+            return
+        ack()
+        update_request(client, req, now=deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"))
+
+    app.action(APPROVE)(ack=ack_now, lazy=[handle_approve_action])
+    app.action(REJECT)(ack=ack_now, lazy=[handle_reject_action])
+    app.action(WHY)(ack=ack_now, lazy=[handle_why_action])
+    app.action(EDIT)(ack=ack_now, lazy=[handle_edit_action])
+    app.action(_ALTERNATIVE)(ack=ack_now, lazy=[handle_alternative_action])
+    app.view(EDIT_VIEW)(handle_edit_submission)

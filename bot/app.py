@@ -1,0 +1,84 @@
+"""The Bolt app, built once per process, and the two ways to run it: HTTP (FastAPI + uvicorn) or Socket Mode."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+
+from bot import actions, commands
+from bot.client import ServiceClient
+from bot.deps import Deps
+from bot.settings import BotSettings
+
+log = logging.getLogger(__name__)
+EVENTS_PATH = "/slack/events"
+
+
+def build_web_client(settings: BotSettings) -> WebClient:
+    """A WebClient on ``SLACK_API_URL`` that waits out Slack's 429s (Retry-After) instead of failing."""
+    base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
+    client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=base_url, timeout=10)
+    client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=2))
+    return client
+
+
+def drop_repeated_events(deps: Deps) -> Callable[..., BoltResponse | None]:
+    """Slack re-sends an event (``X-Slack-Retry-Num``) it thinks we missed; act on each event id once."""
+
+    # Bolt passes middleware arguments by name, so the signature must say req, resp and next.
+    def middleware(req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]) -> BoltResponse | None:  # noqa: ARG001
+        event_id = req.body.get("event_id") if isinstance(req.body, dict) else None
+        if event_id and not deps.seen_events.first_time(event_id):
+            retry = req.headers.get("x-slack-retry-num", ["0"])[0]
+            log.info("dropping repeated delivery of event %s (retry %s)", event_id, retry)
+            return BoltResponse(status=200, body="", headers={"X-Slack-No-Retry": "1"})
+        return next()
+
+    return middleware
+
+
+def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Deps | None = None) -> App:
+    """The one Bolt App of this process, with every listener attached."""
+    deps = deps or Deps(service=service_client)
+    app = App(
+        client=build_web_client(settings),
+        signing_secret=settings.slack_signing_secret.get_secret_value(),
+        # Lazy listeners answer Slack first and work after; nothing waits for the service before ack.
+        process_before_response=False,
+    )
+    app.use(drop_repeated_events(deps))
+    commands.register(app, deps)
+    actions.register(app, deps)
+    return app
+
+
+def build_service_client(settings: BotSettings) -> ServiceClient:
+    return ServiceClient(base_url=settings.service_url, token=settings.service_token.get_secret_value(),
+                         timeout=settings.service_timeout)
+
+
+def build_http_app(app: App) -> Any:
+    """A FastAPI app serving Bolt at ``/slack/events``; dispatch runs on a worker thread, not the event loop."""
+    from fastapi import FastAPI, Request, Response
+    from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
+    from starlette.concurrency import run_in_threadpool
+
+    api = FastAPI(title="gpuops bot", docs_url=None, redoc_url=None, openapi_url=None)
+
+    @api.post(EVENTS_PATH)
+    async def slack_events(request: Request) -> Response:
+        body = await request.body()
+        bolt_response = await run_in_threadpool(app.dispatch, to_bolt_request(request, body))
+        response: Response = to_starlette_response(bolt_response)
+        return response
+
+    @api.get("/healthz")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return api

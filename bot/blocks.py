@@ -1,0 +1,201 @@
+"""Block Kit for a request: the plan message with its alternatives, spend context, approval status and buttons."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from bot import formatting as fmt
+from bot.limits import (
+    MAX_FALLBACK_TEXT,
+    MAX_MESSAGE_BLOCKS,
+    MAX_SECTION_TEXT,
+    Block,
+    actions,
+    button,
+    context,
+    divider,
+    escape,
+    fields_section,
+    fit,
+    section,
+    truncate,
+)
+from bot.models import PENDING, RequestPublic, slack_user
+from policy.decision import Alternative, Decision
+from policy.spend import SpendSnapshot, SpendStatus
+
+APPROVE = "approve_request"
+REJECT = "reject_request"
+EDIT = "edit_request"
+WHY = "why_request"
+USE_ALTERNATIVE = "use_alternative"  # followed by ":<index>"
+MAX_ALTERNATIVES = 3
+MAX_QUOTED_TEXT = 600
+
+_STATUS_LINES = {
+    "auto_approved": "✅ *Approved automatically* by policy",
+    "launching": "🚀 *Launching*",
+    "running": "🏃 *Running*",
+    "succeeded": "🏁 *Finished*",
+    "failed": "💥 *Failed*",
+    "stopped": "⏹️ *Stopped*",
+    "denied": "⛔ *Denied by policy*",
+    "expired": "⌛ *Expired* before enough approvals",
+    "cancelled": "🚫 *Cancelled*",
+}
+
+
+def plan_fields(decision: Decision) -> list[tuple[str, str]]:
+    plan = decision.plan
+    interval = plan.checkpoint_interval_minutes
+    checkpoint = f", checkpoint every {interval} min" if interval else ""
+    return [
+        ("Instances", f"{fmt.configuration(plan)} ({plan.accelerators}× {plan.accelerator})"),
+        ("Purchase", f"{fmt.purchase(plan)}{checkpoint}"),
+        ("Platform", f"{fmt.platform(plan)} · {plan.region}"),
+        ("Estimated time", f"{fmt.hours(plan.estimated_hours)} (max runtime {fmt.hours(plan.max_runtime_hours)})"),
+        ("Estimated cost", f"{fmt.usd(plan.estimated_cost_usd)} (range {fmt.usd(plan.cost_low_usd)}–"
+                           f"{fmt.usd(plan.cost_high_usd)})"),
+        ("Price", f"{fmt.usd(plan.price_per_instance_hour_usd)}/instance-hour"),
+    ]
+
+
+def spend_line(spend: SpendSnapshot) -> str:
+    team = f" {escape(spend.team)}" if spend.team else ""
+    if spend.status == SpendStatus.UNAVAILABLE or spend.month_to_date_usd is None:
+        reason = f" ({escape(spend.reason)})" if spend.reason else ""
+        return f"*Spend*{team}: spend unavailable{reason}"
+    text = f"*Spend*{team}: {fmt.usd(spend.month_to_date_usd)} month to date"
+    if spend.budget_usd:
+        share = spend.month_to_date_usd / spend.budget_usd
+        text += f" of {fmt.usd(spend.budget_usd)} budget ({share:.0%})"
+    if spend.forecast_usd is not None:
+        text += f" · forecast {fmt.usd(spend.forecast_usd)}"
+    if spend.status == SpendStatus.STALE:
+        text += " · _stale figure_"
+    return text
+
+
+def alternative_value(request_id: str, index: int) -> str:
+    return json.dumps({"id": request_id, "i": index}, separators=(",", ":"))
+
+
+def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: datetime | None) -> Block:
+    tz = fmt.zone(req.timezone)
+    met = "" if alt.deadline_met is None else (" · meets deadline" if alt.deadline_met else " · misses deadline")
+    text = (f"*{escape(alt.label)}*: {fmt.configuration(alt)} · {fmt.purchase(alt)} · {fmt.platform(alt)} · "
+            f"{fmt.usd(alt.estimated_cost_usd, approx=True)} · done {fmt.when(alt.estimated_finish, tz, now=now)}{met}")
+    accessory = None
+    if req.status == PENDING:
+        accessory = button("Use this", action_id=f"{USE_ALTERNATIVE}:{index}", value=alternative_value(req.id, index))
+    return section(text, accessory=accessory)
+
+
+def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
+    """Who approved and when, what remains and whom it waits for, or the outcome."""
+    tz = fmt.zone(req.timezone)
+    done = [f"{'✓' if a.decision == 'approve' else '✗'} {fmt.mention(a.approver)} "
+            f"{'approved' if a.decision == 'approve' else 'rejected'} {fmt.when(a.created_at, tz, now=now)}"
+            + (f": {escape(a.comment)}" if a.comment else "") for a in req.approvals]
+    if req.status == PENDING:
+        approved = {a.approver for a in req.approvals}
+        waiting = [fmt.mention(actor) for actor in req.eligible_approvers if actor not in approved]
+        who = f" from {', '.join(waiting)}" if waiting else ""
+        plural = "s" if req.approvals_remaining != 1 else ""
+        head = f"⏳ *Waiting for {req.approvals_remaining} approval{plural}*{who}"
+        if req.expires_at is not None:
+            head += f" · expires {fmt.when(req.expires_at, tz, now=now)}"
+    elif req.status == "approved":
+        head = "✅ *Approved*"
+    elif req.status == "rejected":
+        head = "❌ *Rejected*"
+    else:
+        head = _STATUS_LINES.get(req.status, f"*{escape(req.status)}*")
+    if req.status == "denied" and req.decision.approval.reasons:
+        done.extend(escape(r) for r in req.decision.approval.reasons)
+    if req.job is not None:
+        done.append(job_line(req))
+    return "\n".join([head, *done])
+
+
+def job_line(req: RequestPublic) -> str:
+    job = req.job
+    assert job is not None
+    line = f"Job `{escape(job.name)}`: {escape(job.status)}"
+    if job.actual_cost_usd is not None:
+        line += f" · actual {fmt.usd(job.actual_cost_usd)} vs estimated {fmt.usd(req.decision.plan.estimated_cost_usd)}"
+    if job.interruptions:
+        line += f" · {job.interruptions} spot interruption{'s' if job.interruptions != 1 else ''}"
+    return line
+
+
+def request_buttons(req: RequestPublic) -> Block:
+    why = button("Why?", action_id=WHY, value=req.id)
+    if req.status != PENDING:
+        return actions([why], block_id=f"req:{req.id}")
+    return actions(
+        [
+            button("Approve", action_id=APPROVE, value=req.id, style="primary"),
+            button("Reject", action_id=REJECT, value=req.id, style="danger"),
+            button("Edit", action_id=EDIT, value=req.id),
+            why,
+        ],
+        block_id=f"req:{req.id}",
+    )
+
+
+def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[Block]:
+    """The plan message. However long the request, trace or lists, it stays within Block Kit's limits."""
+    decision = req.decision
+    tz = fmt.zone(req.timezone)
+    requester = fmt.mention(req.requester)
+    quoted = escape(truncate(req.text, MAX_QUOTED_TEXT)).replace("\n", " ")
+    head = f"*{fmt.summary_line(decision, tz, now=now)}*\n{requester} asked: _{quoted}_" if quoted else \
+        f"*{fmt.summary_line(decision, tz, now=now)}*\nfor {requester}"
+    blocks: list[Block] = [section(head), fields_section(plan_fields(decision))]
+    if decision.assumptions:
+        blocks.append(section("*Assumptions*\n" + fmt.bullets([escape(a) for a in decision.assumptions],
+                                                               limit=MAX_SECTION_TEXT)))
+    if decision.warnings:
+        blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([escape(w) for w in decision.warnings],
+                                                             limit=MAX_SECTION_TEXT)))
+    blocks.append(section(spend_line(decision.spend)))
+    if decision.alternatives:
+        blocks.append(section("*Alternatives*"))
+        blocks.extend(alternative_block(req, i, alt, now=now)
+                      for i, alt in enumerate(decision.alternatives[:MAX_ALTERNATIVES]))
+    tail = [divider(), section(approval_status(req, now=now)), request_buttons(req), footer(req)]
+    return fit([*blocks, *tail], MAX_MESSAGE_BLOCKS, keep_tail=len(tail))
+
+
+def footer(req: RequestPublic) -> Block:
+    decision = req.decision
+    parts = [f"`{escape(req.id)}` · revision {req.revision}", f"prices as of {escape(decision.catalog.snapshot)}"]
+    if decision.savings_vs_naive_usd:
+        parts.append(f"saves {fmt.usd(decision.savings_vs_naive_usd, approx=True)} vs p5 on-demand on SageMaker")
+    if decision.policy_version:
+        parts.append(f"policy {escape(decision.policy_version[:12])}")
+    return context(" · ".join(parts))
+
+
+def fallback_text(req: RequestPublic) -> str:
+    """The notification text shown where blocks cannot be (push notifications, screen readers)."""
+    tz = fmt.zone(req.timezone)
+    return truncate(f"GPU plan {req.id}: {fmt.summary_line(req.decision, tz)} ({req.status})", MAX_FALLBACK_TEXT)
+
+
+def outcome_text(req: RequestPublic) -> str:
+    """The direct message a requester gets when their request is decided."""
+    tz = fmt.zone(req.timezone)
+    summary = fmt.summary_line(req.decision, tz)
+    deciders = [fmt.mention(a.approver) for a in req.approvals]
+    by = f" by {', '.join(deciders)}" if deciders else ""
+    verb = {"approved": "was approved", "rejected": "was rejected", "auto_approved": "was approved automatically",
+            "launching": "was approved and is launching", "denied": "was denied by policy",
+            "expired": "expired", "cancelled": "was cancelled"}.get(req.status, f"is now {req.status}")
+    return truncate(f"Your GPU request `{req.id}` ({summary}) {verb}{by}.", MAX_FALLBACK_TEXT)
+
+
+def requester_user(req: RequestPublic) -> str | None:
+    return slack_user(req.requester)

@@ -1,0 +1,194 @@
+"""A typed client for the service HTTP API (docs/api.md), the only way the bot reaches state.
+
+Errors come back as the ``policy.errors`` hierarchy so handlers map them to a message in one place. Timeouts are
+short: a Slack handler has 3 s in total, and a slow service must turn into a "try again" message, not silence.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import httpx
+
+from bot.models import EventPage, PolicyPublic, RequestPage, RequestPublic
+from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
+from policy.spend import SpendSnapshot
+
+log = logging.getLogger(__name__)
+ACTOR_HEADER = "X-Gpuops-Actor"
+
+
+class ServiceUnavailable(UpstreamError):
+    """The service did not answer in time or refused the connection."""
+
+    code = "service_unavailable"
+
+
+def _error_from_response(response: httpx.Response, operation: str) -> GpuopsError:
+    try:
+        body = response.json().get("error", {})
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    message = str(body.get("message") or response.reason_phrase or "error")
+    code = body.get("code")
+    status = response.status_code
+    if status == 403:
+        return Forbidden(message, code=code)
+    if status == 404:
+        return NotFound(message, code=code)
+    if status == 409:
+        return Conflict(message, current_state=body.get("current_state"), code=code)
+    if status in (400, 413, 422):
+        return RequestError(message, code=code)
+    if status == 429:
+        return RateLimited(message, retry_after=int(response.headers.get("Retry-After", "1") or 1))
+    correlation = body.get("correlation_id")
+    detail = f"{message} (correlation id {correlation})" if correlation else message
+    return UpstreamError(f"service answered {status}: {detail}", service="gpuops", operation=operation, code=code)
+
+
+class ServiceClient:
+    """Synchronous and thread-safe: Bolt runs listeners on a thread pool."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        token: str,
+        timeout: float = 2.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {token}", "User-Agent": "gpuops-bot"},
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 0.5)),
+            transport=transport,
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        operation: str,
+        actor: str | None = None,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        sent = dict(headers or {})
+        if actor is not None:
+            sent[ACTOR_HEADER] = actor
+        query = {k: v for k, v in (params or {}).items() if v is not None}
+        try:
+            response = self._http.request(method, path, json=json, params=query, headers=sent)
+        except httpx.TimeoutException as exc:
+            raise ServiceUnavailable("the gpuops service is slow to answer", service="gpuops",
+                                     operation=operation) from exc
+        except httpx.TransportError as exc:
+            raise ServiceUnavailable("the gpuops service is unreachable", service="gpuops",
+                                     operation=operation) from exc
+        if response.is_error:
+            raise _error_from_response(response, operation)
+        return response
+
+    # Requests -------------------------------------------------------------------------------------------------
+
+    def create_request(self, *, actor: str, body: dict[str, Any], idempotency_key: str) -> RequestPublic:
+        response = self._call("POST", "/v1/requests", operation="create_request", actor=actor, json=body,
+                              headers={"Idempotency-Key": idempotency_key})
+        return RequestPublic.model_validate(response.json())
+
+    def get_request(self, *, request_id: str, actor: str | None = None) -> RequestPublic:
+        response = self._call("GET", f"/v1/requests/{request_id}", operation="get_request", actor=actor)
+        return RequestPublic.model_validate(response.json())
+
+    def list_requests(
+        self,
+        *,
+        status: str | None = None,
+        team: str | None = None,
+        requester: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> RequestPage:
+        params = {"status": status, "team": team, "requester": requester, "limit": limit, "cursor": cursor}
+        response = self._call("GET", "/v1/requests", operation="list_requests", params=params)
+        return RequestPage.model_validate(response.json())
+
+    def record_approval(
+        self, *, request_id: str, actor: str, decision: str, comment: str | None = None
+    ) -> RequestPublic:
+        body: dict[str, Any] = {"decision": decision}
+        if comment:
+            body["comment"] = comment
+        response = self._call("POST", f"/v1/requests/{request_id}/approvals", operation="record_approval",
+                              actor=actor, json=body)
+        return RequestPublic.model_validate(response.json())
+
+    def patch_request(self, *, request_id: str, actor: str, changes: dict[str, Any]) -> RequestPublic:
+        response = self._call("PATCH", f"/v1/requests/{request_id}", operation="patch_request", actor=actor,
+                              json=changes)
+        return RequestPublic.model_validate(response.json())
+
+    def cancel_request(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
+        body = {"reason": reason} if reason else {}
+        response = self._call("POST", f"/v1/requests/{request_id}/cancel", operation="cancel_request",
+                              actor=actor, json=body)
+        return RequestPublic.model_validate(response.json())
+
+    def put_slack_message(self, *, request_id: str, channel: str, ts: str) -> None:
+        self._call("PUT", f"/v1/requests/{request_id}/slack-message", operation="put_slack_message",
+                   json={"channel": channel, "ts": ts})
+
+    # Feed -----------------------------------------------------------------------------------------------------
+
+    def list_events(self, *, after: str | None, limit: int = 50) -> EventPage:
+        response = self._call("GET", "/v1/events", operation="list_events", params={"after": after, "limit": limit})
+        return EventPage.model_validate(response.json())
+
+    def get_cursor(self, consumer: str) -> str | None:
+        try:
+            response = self._call("GET", f"/v1/cursors/{consumer}", operation="get_cursor")
+        except NotFound:
+            return None
+        cursor = response.json().get("cursor")
+        return str(cursor) if cursor else None
+
+    def put_cursor(self, consumer: str, cursor: str) -> None:
+        self._call("PUT", f"/v1/cursors/{consumer}", operation="put_cursor", json={"cursor": cursor})
+
+    # Spend, jobs, policy, digests -------------------------------------------------------------------------------
+
+    def get_spend(self, *, team: str | None = None) -> SpendSnapshot:
+        response = self._call("GET", "/v1/spend", operation="get_spend", params={"team": team})
+        return SpendSnapshot.model_validate(response.json())
+
+    def list_jobs(self, *, status: str | None = None) -> list[RequestPublic]:
+        response = self._call("GET", "/v1/jobs", operation="list_jobs", params={"status": status})
+        return [RequestPublic.model_validate(item) for item in response.json()["items"]]
+
+    def get_policy(self) -> PolicyPublic:
+        response = self._call("GET", "/v1/policy", operation="get_policy")
+        return PolicyPublic.model_validate(response.json())
+
+    def claim_digest(self, *, channel: str, date: str, team: str) -> bool:
+        """True when this replica owns the digest of ``channel`` for ``date``; False when another one has it."""
+        try:
+            self._call("POST", "/v1/digests/claim", operation="claim_digest",
+                       json={"channel": channel, "date": date, "team": team})
+        except Conflict:
+            return False
+        return True
+
+    def finish_digest(self, *, channel: str, date: str, ok: bool, detail: str | None = None) -> None:
+        body: dict[str, Any] = {"ok": ok}
+        if detail:
+            body["detail"] = detail
+        self._call("POST", f"/v1/digests/{channel}/{date}/done", operation="finish_digest", json=body)

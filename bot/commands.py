@@ -1,0 +1,139 @@
+"""``/gpu`` and mentions of the bot: acknowledge at once, then plan, post and record where (lazy listeners).
+
+Each listener is registered as ``ack`` + ``lazy``: Bolt answers Slack as soon as ``ack`` returns and runs the lazy
+part on its thread pool, so a slow service can never push the acknowledgement past Slack's 3 s.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from bot import views
+from bot.chart import render_spend_chart
+from bot.deps import Deps
+from bot.errors import user_message
+from bot.models import PENDING, actor_id
+from bot.posting import post_request
+from policy.config import PolicyConfig
+from policy.errors import GpuopsError
+
+log = logging.getLogger(__name__)
+SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy"}
+_MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+
+
+def split_subcommand(text: str) -> tuple[str, str]:
+    """(``help``|``spend``|…, argument) for a subcommand, else (``request``, the text)."""
+    stripped = text.strip()
+    if not stripped:
+        return "help", ""
+    word, _, rest = stripped.partition(" ")
+    if word.lower() in SUBCOMMANDS and len(rest.split()) <= 1:
+        return word.lower(), rest.strip()
+    return "request", stripped
+
+
+def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, channel: str, text: str,
+                    key: str) -> str | None:
+    """Plan ``text`` for the user and post it in ``channel``; the message ts, None when posted before."""
+    body = {"text": text, "channel": channel, "timezone": deps.user_zone(client, user_id)}
+    req = deps.service.create_request(actor=actor_id(team_id, user_id), body=body, idempotency_key=key)
+    if req.slack_message is not None:
+        log.info("request %s already posted; a repeated delivery changes nothing", req.id)
+        return None
+    ts = post_request(client, req, channel=channel, now=deps.clock())
+    deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
+    return ts
+
+
+def _policy(deps: Deps) -> PolicyConfig:
+    return PolicyConfig.model_validate(deps.service.get_policy().policy)
+
+
+def _spend(deps: Deps, client: Any, respond: Any, *, channel: str, team: str) -> None:
+    team = team or _policy(deps).team_for_channel(channel) or ""
+    spend = deps.service.get_spend(team=team or None)
+    respond(response_type="in_channel", text=f"Spend for {spend.team or 'the team'}",
+            blocks=views.spend_blocks(spend))
+    if spend.daily:
+        png = render_spend_chart(spend, now=deps.clock())
+        client.files_upload_v2(channel=channel, content=png, filename="spend.png",
+                               title=f"Daily spend, {spend.team or 'team'}")
+
+
+def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, Any], name: str, arg: str) -> None:
+    if name == "help":
+        respond(response_type="ephemeral", text="gpuops help", blocks=views.help_blocks())
+    elif name == "spend":
+        _spend(deps, client, respond, channel=command["channel_id"], team=arg)
+    elif name == "jobs":
+        jobs = deps.service.list_jobs(status="running")
+        respond(response_type="ephemeral", text="Running jobs", blocks=views.jobs_blocks(jobs))
+    elif name == "status":
+        if not arg:
+            respond(response_type="ephemeral", text="Say which request: `/gpu status req_…`")
+            return
+        req = deps.service.get_request(request_id=arg)
+        respond(response_type="ephemeral", text=f"Status of {req.id}", blocks=views.status_blocks(req,
+                                                                                              now=deps.clock()))
+    elif name == "policy":
+        policy = deps.service.get_policy()
+        respond(response_type="ephemeral", text="Policy in force", blocks=views.policy_blocks(policy))
+
+
+def _private_error(respond: Any, error: Exception, operation: str) -> None:
+    respond(response_type="ephemeral", replace_original=False, text=user_message(error, operation=operation))
+
+
+def register(app: Any, deps: Deps) -> None:
+    """Attach the command, mention and App Home listeners to ``app``."""
+
+    def ack_now(ack: Any) -> None:
+        ack()
+
+    def handle_gpu_command(command: dict[str, Any], client: Any, respond: Any) -> None:
+        name, arg = split_subcommand(command.get("text", ""))
+        try:
+            if name == "request":
+                ts = create_and_post(deps, client, team_id=command["team_id"], user_id=command["user_id"],
+                                     channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
+                if ts is None:
+                    return
+            else:
+                _run_subcommand(deps, client, respond, command, name, arg)
+        except Exception as error:  # every failure reaches the person as words, never silence
+            _private_error(respond, error, f"/gpu {name}")
+
+    def handle_mention_command(event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
+        text = _MENTION.sub("", event.get("text", "")).strip()
+        user, channel = event.get("user", ""), event.get("channel", "")
+        name, _ = split_subcommand(text)
+        try:
+            if name != "request":
+                client.chat_postEphemeral(channel=channel, user=user, text="Mention me with a request, e.g. "
+                                          "`@gpuops fine-tune 7B by Friday`, or use `/gpu help`.")
+                return
+            create_and_post(deps, client, team_id=body.get("team_id") or event.get("team", ""), user_id=user,
+                            channel=channel, text=text, key=f"slack:{body.get('event_id', event.get('ts'))}")
+        except Exception as error:  # the same promise as the command: words, never silence
+            client.chat_postEphemeral(channel=channel, user=user, text=user_message(error, operation="mention"))
+
+    def handle_home_view(event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
+        user = event.get("user", "")
+        actor = actor_id(body.get("team_id", ""), user)
+        try:
+            mine = deps.service.list_requests(requester=actor, limit=20).items
+            pending = deps.service.list_requests(status=PENDING, limit=100).items
+        except GpuopsError as error:
+            client.views_publish(user_id=user, view={"type": "home", "blocks": [
+                {"type": "section", "text": {"type": "mrkdwn", "text": user_message(error, operation="home")}}]})
+            return
+        waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
+                   and actor not in {a.approver for a in r.approvals}]
+        client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=deps.clock()))
+
+    app.command("/gpu")(ack=ack_now, lazy=[handle_gpu_command])
+    app.event("app_mention")(ack=ack_now, lazy=[handle_mention_command])
+    app.event("app_home_opened")(ack=ack_now, lazy=[handle_home_view])

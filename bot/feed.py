@@ -1,0 +1,109 @@
+"""Follows the service's events feed and turns events into Slack: message updates and thread replies.
+
+Delivery is at least once. The cursor lives in the service (so any replica resumes where the last stopped) and moves
+past an event only after Slack has it; ids handled by this process are remembered so a redelivered event does not
+post twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot import formatting as fmt
+from bot.client import ServiceClient
+from bot.dedup import SeenIds
+from bot.limits import escape
+from bot.models import Event, RequestPublic
+from bot.posting import reply_in_thread, update_request
+
+log = logging.getLogger(__name__)
+CONSUMER = "bot"
+UPDATES = frozenset({
+    "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
+    "request.denied", "request.cancelled", "request.expired", "launch.started", "launch.failed",
+    "job.status_changed", "job.interrupted", "job.completed",
+})
+
+
+def completion_text(req: RequestPublic) -> str:
+    """Actual against estimated cost, and what spot saved."""
+    job = req.job
+    estimated = req.decision.plan.estimated_cost_usd
+    if job is None:
+        return f"🏁 Finished ({escape(req.status)})."
+    line = f"🏁 `{escape(job.name)}` {escape(job.status)}"
+    if job.actual_cost_usd is not None:
+        delta = (job.actual_cost_usd - estimated) / estimated if estimated else 0.0
+        line += f": actual {fmt.usd(job.actual_cost_usd)} vs estimated {fmt.usd(estimated)} ({delta:+.0%})"
+    if job.spot_savings:
+        line += f" · spot saved {job.spot_savings:.0%} of training time"
+    if job.billable_seconds is not None:
+        line += f" · {fmt.hours(job.billable_seconds / 3600)} billable"
+    if job.interruptions:
+        line += f" · {job.interruptions} interruption{'s' if job.interruptions != 1 else ''}"
+    return line
+
+
+def thread_text(event: Event, req: RequestPublic) -> str | None:
+    """The thread reply an event deserves, or None when updating the message says enough."""
+    data = event.data
+    if event.type == "launch.started":
+        name = req.job.name if req.job else data.get("job_name", "the job")
+        return (f"🚀 Launched `{escape(str(name))}`: {fmt.summary_line(req.decision, fmt.zone(req.timezone))}")
+    if event.type == "launch.failed":
+        return f"💥 Launch failed: {escape(str(data.get('reason') or data.get('message') or 'see the audit log'))}"
+    if event.type == "job.interrupted":
+        count = req.job.interruptions if req.job else data.get("interruptions", 1)
+        return f"⚡ Spot interruption #{count}; the job resumes from its last checkpoint."
+    if event.type == "job.completed":
+        return completion_text(req)
+    if event.type == "request.expired":
+        return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
+    return None
+
+
+class FeedConsumer:
+    def __init__(self, *, service: ServiceClient, client: Any, clock: Callable[[], datetime],
+                 handled: SeenIds | None = None) -> None:
+        self._service = service
+        self._client = client
+        self._clock = clock
+        self._handled = handled or SeenIds(capacity=10_000)
+        self._cursor: str | None = None
+        self._started = False
+
+    def step(self, limit: int = 50) -> int:
+        """Handle one page of events; how many were new to this process."""
+        if not self._started:
+            self._cursor = self._service.get_cursor(CONSUMER)
+            self._started = True
+        page = self._service.list_events(after=self._cursor, limit=limit)
+        handled = 0
+        for event in page.items:
+            if event.id not in self._handled:
+                self.handle(event)  # raises: the cursor stays before this event and the next step retries it
+                self._handled.first_time(event.id)
+                handled += 1
+            self._advance(event.cursor)
+        if not page.items and page.next_cursor and page.next_cursor != self._cursor:
+            self._advance(page.next_cursor)
+        return handled
+
+    def _advance(self, cursor: str) -> None:
+        self._service.put_cursor(CONSUMER, cursor)
+        self._cursor = cursor
+
+    def handle(self, event: Event) -> None:
+        if event.type not in UPDATES or not event.request_id:
+            return
+        req = self._service.get_request(request_id=event.request_id)
+        if req.slack_message is None:
+            log.info("event %s for %s: the request has no Slack message", event.id, req.id)
+            return
+        update_request(self._client, req, now=self._clock())
+        text = thread_text(event, req)
+        if text is not None:
+            reply_in_thread(self._client, req, text)

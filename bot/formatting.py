@@ -1,0 +1,125 @@
+"""Words and numbers as people read them in Slack: money, hours, times in the reader's zone, the summary line."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.models import slack_user
+from policy.decision import Decision, Plan, Platform
+
+PLATFORM_NAMES = {
+    Platform.SAGEMAKER: "SageMaker",
+    Platform.HYPERPOD: "SageMaker HyperPod",
+    Platform.EKS: "EKS",
+    Platform.EC2: "EC2",
+}
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The named IANA zone, or UTC when the name is missing or unknown (Slack sometimes sends none)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def usd(value: float | None, *, approx: bool = False) -> str:
+    if value is None:
+        return "unknown"
+    prefix = "~" if approx else ""
+    if abs(value) < 10:
+        return f"{prefix}${value:,.2f}"
+    return f"{prefix}${value:,.0f}"
+
+
+def hours(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    if value < 1:
+        return f"{max(1, round(value * 60))} min"
+    if value < 48:
+        return f"{value:.1f} h"
+    return f"{value / 24:.1f} days"
+
+
+def when(moment: datetime | None, tz: ZoneInfo, *, now: datetime | None = None) -> str:
+    """``Thu 18:00`` within the coming week, ``Dec 14 18:00`` beyond, in the reader's zone."""
+    if moment is None:
+        return "unknown"
+    local = moment.astimezone(tz)
+    reference = (now or datetime.now(tz)).astimezone(tz)
+    if abs(local - reference) < timedelta(days=6):
+        return local.strftime("%a %H:%M")
+    return local.strftime("%b %d %H:%M").replace(" 0", " ")
+
+
+def day(moment: datetime, tz: ZoneInfo, *, now: datetime | None = None) -> str:
+    local = moment.astimezone(tz)
+    reference = (now or datetime.now(tz)).astimezone(tz)
+    if abs(local - reference) < timedelta(days=6):
+        return local.strftime("%a")
+    return local.strftime("%b %d").replace(" 0", " ")
+
+
+def mention(actor: str) -> str:
+    """``<@U…>`` for a Slack actor, the actor id in code otherwise."""
+    user = slack_user(actor)
+    return f"<@{user}>" if user else f"`{actor}`"
+
+
+def purchase(plan: Plan) -> str:
+    return plan.purchase_model.value
+
+
+def platform(plan: Plan) -> str:
+    return PLATFORM_NAMES.get(plan.platform, plan.platform.value)
+
+
+def configuration(plan: Plan) -> str:
+    return f"{plan.instance_count}× {plan.instance_type}"
+
+
+def deadline_part(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None) -> str | None:
+    deadline = decision.request.deadline
+    if deadline is None:
+        return None
+    label = f"deadline {day(deadline, tz, now=now)}"
+    plan = decision.plan
+    if plan.deadline_met is None:
+        return label
+    if plan.deadline_met:
+        return f"{label} ✓"
+    late = -(plan.deadline_margin_hours or 0.0)
+    return f"{label} ✗ late by {hours(late)}" if late > 0 else f"{label} ✗"
+
+
+def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None) -> str:
+    """``4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 18:00 · deadline Fri ✓``."""
+    plan = decision.plan
+    parts = [
+        configuration(plan),
+        purchase(plan),
+        platform(plan),
+        usd(plan.estimated_cost_usd, approx=True),
+        f"done {when(plan.estimated_finish, tz, now=now)}",
+    ]
+    deadline = deadline_part(decision, tz, now=now)
+    if deadline:
+        parts.append(deadline)
+    return " · ".join(parts)
+
+
+def bullets(items: list[str], *, limit: int) -> str:
+    """A bullet list that stops, saying how many were left out, before ``limit`` characters."""
+    lines: list[str] = []
+    used = 0
+    for index, item in enumerate(items):
+        line = f"• {item}"
+        remaining = len(items) - index
+        if used + len(line) + 40 > limit and remaining > 0 and lines:
+            lines.append(f"• … and {remaining} more")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines)

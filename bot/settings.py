@@ -1,0 +1,57 @@
+"""Settings of the Slack bot, read from the environment (no work at import time)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+SLACK_API_URL = "https://slack.com/api/"
+_PLACEHOLDERS = {"", "changeme", "change-me", "xoxb-changeme", "secret", "placeholder"}
+
+
+class BotSettings(BaseSettings):
+    """Slack credentials, where the service is, and where the bot listens."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
+
+    slack_bot_token: SecretStr = Field(default=SecretStr(""), alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr = Field(default=SecretStr(""), alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
+    slack_api_url: str = Field(default=SLACK_API_URL, alias="SLACK_API_URL")
+    service_url: str = Field(default="http://127.0.0.1:8000", alias="GPUOPS_SERVICE_URL")
+    service_token: SecretStr = Field(default=SecretStr(""), alias="GPUOPS_SERVICE_TOKEN")
+    # Seconds; the whole round trip to the service must fit in Slack's 3 s acknowledgement window.
+    service_timeout: float = Field(default=2.0, gt=0, le=10, alias="GPUOPS_BOT_SERVICE_TIMEOUT")
+    host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")  # noqa: S104 - a container listens on all
+    port: int = Field(default=3000, ge=1, le=65535, alias="GPUOPS_BOT_PORT")
+    environment: str = Field(default="development", alias="GPUOPS_ENV")
+    # Only one replica should follow the events feed and run the digest scheduler's posting loop; claims make the
+    # digest safe anyway, the feed relies on this switch.
+    feed_enabled: bool = Field(default=True, alias="GPUOPS_BOT_FEED")
+    digest_enabled: bool = Field(default=True, alias="GPUOPS_BOT_DIGEST")
+    feed_poll_seconds: float = Field(default=2.0, gt=0, alias="GPUOPS_BOT_FEED_POLL_SECONDS")
+
+    @model_validator(mode="after")
+    def _refuse_placeholders_outside_development(self) -> BotSettings:
+        if self.environment == "development":
+            return self
+        for name in ("slack_bot_token", "slack_signing_secret", "service_token"):
+            value: SecretStr = getattr(self, name)
+            if value.get_secret_value().strip().lower() in _PLACEHOLDERS:
+                raise ValueError(f"{name.upper()} must be set outside development")
+        return self
+
+    @property
+    def socket_mode(self) -> bool:
+        return self.slack_app_token is not None and bool(self.slack_app_token.get_secret_value())
+
+    @property
+    def slack_configured(self) -> bool:
+        return bool(self.slack_bot_token.get_secret_value() and self.slack_signing_secret.get_secret_value())
+
+
+@cache
+def get_settings() -> BotSettings:
+    return BotSettings()

@@ -1,0 +1,138 @@
+"""Block Kit for the other commands and App Home: help, spend, jobs, status, policy, my requests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bot import formatting as fmt
+from bot.blocks import approval_status, spend_line
+from bot.limits import (
+    MAX_MESSAGE_BLOCKS,
+    MAX_SECTION_TEXT,
+    MAX_VIEW_BLOCKS,
+    Block,
+    context,
+    divider,
+    escape,
+    fields_section,
+    fit,
+    header,
+    section,
+)
+from bot.models import PolicyPublic, RequestPublic
+from policy.spend import SpendSnapshot
+
+HELP_EXAMPLES = [
+    "/gpu fine-tune 7B by Friday",
+    "/gpu lora llama-3 8b on 2B tokens, spot ok",
+    "/gpu pretrain 1.5B on 30B tokens by next Tuesday 5pm under $5k",
+    "/gpu production fine-tune 13B by 2026-12-15, no interruptions",
+    "/gpu sweep of 20 trials for a 350M model in 3 days",
+]
+HELP_COMMANDS = [
+    ("/gpu <request>", "plan a training job and ask for approval"),
+    ("/gpu spend [team]", "month to date vs budget, forecast, top drivers"),
+    ("/gpu jobs", "running jobs and what they have cost so far"),
+    ("/gpu status <id>", "where a request stands"),
+    ("/gpu policy", "budgets, approvers and thresholds in force"),
+    ("/gpu help", "this message"),
+]
+
+
+def help_blocks() -> list[Block]:
+    commands = "\n".join(f"`{name}` {what}" for name, what in HELP_COMMANDS)
+    examples = "\n".join(f"```{example}```" for example in HELP_EXAMPLES)
+    return [
+        section("*gpuops* recommends GPU training compute on AWS and routes it for approval.\n" + commands),
+        section("*Examples to copy*\n" + examples),
+        context("Say the model size; add a deadline, a budget, `production`, or `spot ok` when they matter."),
+    ]
+
+
+def spend_blocks(spend: SpendSnapshot) -> list[Block]:
+    blocks = [section(spend_line(spend))]
+    if spend.drivers:
+        top = sorted(spend.drivers, key=lambda d: d.usd, reverse=True)[:5]
+        lines = "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)
+        blocks.append(section("*Top drivers*\n" + lines))
+    if spend.as_of is not None:
+        blocks.append(context(f"as of {spend.as_of.strftime('%Y-%m-%d %H:%M')} UTC"))
+    return blocks
+
+
+def accrued_usd(req: RequestPublic) -> float | None:
+    """What a job has cost so far: the service's actual figure, else training time × the plan's price."""
+    job = req.job
+    if job is None:
+        return None
+    if job.actual_cost_usd is not None:
+        return job.actual_cost_usd
+    if job.training_seconds is None:
+        return None
+    plan = req.decision.plan
+    return job.training_seconds / 3600 * plan.instance_count * plan.price_per_instance_hour_usd
+
+
+def job_row(req: RequestPublic) -> str:
+    plan = req.decision.plan
+    job = req.job
+    status = job.status if job else req.status
+    return (f"`{escape(req.id)}` {fmt.configuration(plan)} · {escape(req.team or '')} · {escape(status)} · "
+            f"{fmt.usd(accrued_usd(req))} so far of {fmt.usd(plan.estimated_cost_usd, approx=True)}")
+
+
+def jobs_blocks(jobs: list[RequestPublic]) -> list[Block]:
+    if not jobs:
+        return [section("No jobs are running.")]
+    blocks = [section(f"*{len(jobs)} job{'s' if len(jobs) != 1 else ''}*")]
+    blocks.extend(section(job_row(req)) for req in jobs)
+    return fit(blocks, MAX_MESSAGE_BLOCKS)
+
+
+def status_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[Block]:
+    tz = fmt.zone(req.timezone)
+    return [
+        section(f"`{escape(req.id)}` *{fmt.summary_line(req.decision, tz, now=now)}*"),
+        section(approval_status(req, now=now)),
+    ]
+
+
+def policy_blocks(policy: PolicyPublic) -> list[Block]:
+    raw: dict[str, Any] = policy.policy
+    pairs = [
+        ("Auto-approve below", fmt.usd(raw.get("auto_approve_below_usd"))),
+        ("Denied above", fmt.usd(raw.get("deny_above_usd"))),
+        ("Max instances", str(raw.get("max_instances", "?"))),
+        ("Max runtime", fmt.hours(raw.get("max_runtime_hours"))),
+        ("Approval window", fmt.hours(raw.get("approval_window_hours"))),
+        ("Regions", ", ".join(raw.get("regions", [])) or "?"),
+    ]
+    tiers = ", ".join(f"{t['approvals']} from {fmt.usd(t['min_usd'])}" for t in raw.get("approval_tiers", []))
+    teams = []
+    for name, team in sorted(raw.get("teams", {}).items()):
+        approvers = "; ".join(f"{stage}: {', '.join(groups)}" for stage, groups in team.get("approvers", {}).items())
+        teams.append(f"• *{escape(name)}* budget {fmt.usd(team.get('monthly_budget_usd'))}/month · {escape(approvers)}")
+    blocks = [
+        section(f"*Policy in force* `{escape(policy.version[:12])}`"),
+        fields_section(pairs),
+        section(f"*Approvals needed*: {tiers or 'none'}"),
+        section(("*Teams*\n" + "\n".join(teams))[:MAX_SECTION_TEXT]),
+    ]
+    return fit(blocks, MAX_MESSAGE_BLOCKS)
+
+
+def home_view(mine: list[RequestPublic], waiting: list[RequestPublic], *, now: datetime | None = None
+              ) -> dict[str, Any]:
+    """App Home: approvals waiting for me first (they block someone), then my own requests."""
+    blocks: list[Block] = [header("Approvals waiting for you")]
+    if not waiting:
+        blocks.append(section("Nothing waits for you."))
+    for req in waiting[:20]:
+        blocks.append(section(f"{fmt.mention(req.requester)} · " + status_blocks(req, now=now)[0]["text"]["text"]))
+    blocks.extend([divider(), header("Your requests")])
+    if not mine:
+        blocks.append(section("You have no requests yet. Try `/gpu fine-tune 7B by Friday`."))
+    for req in mine[:20]:
+        blocks.extend(status_blocks(req, now=now))
+    return {"type": "home", "blocks": fit(blocks, MAX_VIEW_BLOCKS)}
