@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -131,6 +133,19 @@ def test_every_row_is_sourced_and_dated() -> None:
         assert row.source, row
         assert len(row.as_of) == 10 and row.as_of.startswith("2026-"), row
     assert all(p.source.startswith(CSV_SOURCE) and p.as_of == "2026-11-09" for p in catalog.prices)
+
+
+def test_shipped_snapshot_is_the_build_of_the_csv() -> None:
+    """A rebuild from the CSV gives the shipped file byte for byte, so the JSON never drifts from its script."""
+    if not CSV_PATH.exists():
+        pytest.skip(f"{CSV_PATH} is not in this checkout")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "build_catalog.py"
+    spec = importlib.util.spec_from_file_location("build_catalog", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = resources.files("policy.data").joinpath("catalog.json").read_text()
+    assert module.render(module.build_catalog(CSV_PATH)) == shipped
 
 
 def test_snapshot_matches_every_priced_csv_row() -> None:
