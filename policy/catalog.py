@@ -7,9 +7,10 @@ value is ``None`` and callers must cope.
 from __future__ import annotations
 
 import difflib
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -90,6 +91,19 @@ class SageMakerPremium(Sourced):
     estimate: bool = True
 
 
+class _PriceIndex(NamedTuple):
+    prices: list[RegionPrice]  # the list it was built from, to tell when it is stale
+    by_key: dict[tuple[str, str], RegionPrice]
+    by_region: dict[str, list[RegionPrice]]
+
+    @classmethod
+    def build(cls, prices: list[RegionPrice]) -> _PriceIndex:
+        by_region: dict[str, list[RegionPrice]] = {}
+        for p in prices:
+            by_region.setdefault(p.region, []).append(p)
+        return cls(prices, {(p.instance_type, p.region): p for p in prices}, by_region)
+
+
 class Catalog(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -104,25 +118,22 @@ class Catalog(BaseModel):
     interruption_mtbi_hours: dict[str, float]
     interruption_mtbi_sources: dict[str, str] = Field(default_factory=dict)  # how each band's figure was derived
 
-    # Indexes are built on first use, not at load: `gpuops plan` touches a handful of rows and must start fast.
-    @cached_property
-    def _by_key(self) -> dict[tuple[str, str], RegionPrice]:
-        return {(p.instance_type, p.region): p for p in self.prices}
-
-    @cached_property
-    def _by_region(self) -> dict[str, list[RegionPrice]]:
-        index: dict[str, list[RegionPrice]] = {}
-        for p in self.prices:
-            index.setdefault(p.region, []).append(p)
-        return index
+    def _index(self) -> _PriceIndex:
+        # Built on first use, not at load: `gpuops plan` touches a handful of rows and must start fast. Keyed on the
+        # identity of `prices` so a `model_copy(update={"prices": ...})` never answers from the old rows.
+        cached = self.__dict__.get("_price_index")
+        if not isinstance(cached, _PriceIndex) or cached.prices is not self.prices:
+            cached = _PriceIndex.build(self.prices)
+            self.__dict__["_price_index"] = cached  # a cache beside the fields; frozen guards the fields only
+        return cached
 
     def price(self, instance_type: str, region: str) -> RegionPrice | None:
         """The price row for a type in a region; None when it is not offered there at a known price."""
-        return self._by_key.get((instance_type, region))
+        return self._index().by_key.get((instance_type, region))
 
     def prices_in(self, region: str) -> list[RegionPrice]:
         """Every priced type in ``region``, sorted by instance type; empty for an unknown region."""
-        return list(self._by_region.get(region, []))
+        return list(self._index().by_region.get(region, []))
 
     def instance(self, instance_type: str) -> InstanceSpec:
         """The spec of ``instance_type``; RequestError(code="unknown_instance_type") naming close matches."""
@@ -139,7 +150,7 @@ class Catalog(BaseModel):
 
     def regions(self) -> list[str]:
         """Regions with at least one priced type, sorted."""
-        return sorted(self._by_region)
+        return sorted(self._index().by_region)
 
     def families(self) -> list[str]:
         """Instance families ("g5", "p5", "trn1", ...), sorted."""

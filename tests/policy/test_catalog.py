@@ -245,6 +245,9 @@ def test_models_are_immutable_and_indexes_consistent() -> None:
     assert catalog.prices_in("mars-1") == []
     assert sum(len(catalog.prices_in(r)) for r in catalog.regions()) == len(catalog.prices)
     assert "p6-b200" in catalog.families() and "trn2" in catalog.families()
+    narrowed = catalog.model_copy(update={"prices": [p for p in catalog.prices if p.region == "eu-west-1"]})
+    assert narrowed.regions() == ["eu-west-1"]  # a copy with other rows never answers from the old index
+    assert narrowed.price("p5.48xlarge", "us-east-1") is None
 
 
 def test_load_catalog_from_path(tmp_path: Path) -> None:
