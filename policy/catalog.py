@@ -99,7 +99,7 @@ class _PriceIndex(NamedTuple):
     @classmethod
     def build(cls, prices: list[RegionPrice]) -> _PriceIndex:
         by_region: dict[str, list[RegionPrice]] = {}
-        for p in prices:
+        for p in sorted(prices, key=lambda row: row.instance_type):  # a refreshed snapshot need not be sorted
             by_region.setdefault(p.region, []).append(p)
         return cls(prices, {(p.instance_type, p.region): p for p in prices}, by_region)
 
