@@ -7,6 +7,7 @@ a ``before-call`` hook that counts it per service and operation, and prices Cost
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter as CallCounter
 from collections.abc import Mapping
@@ -53,6 +54,18 @@ class ClientFactory:
     endpoint_urls: Mapping[str, str] = field(default_factory=dict)
     calls: CallCounter[tuple[str, str]] = field(default_factory=CallCounter)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ClientFactory:
+        """Bounds from ``GPUOPS_AWS_MAX_ATTEMPTS`` / ``_CONNECT_TIMEOUT`` / ``_READ_TIMEOUT``; region from
+        ``AWS_REGION`` or ``AWS_DEFAULT_REGION``; credentials and endpoints as boto3 finds them."""
+        env = os.environ if environ is None else environ
+        return cls(
+            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
+            max_attempts=int(env.get("GPUOPS_AWS_MAX_ATTEMPTS", "5")),
+            connect_timeout=float(env.get("GPUOPS_AWS_CONNECT_TIMEOUT", "5")),
+            read_timeout=float(env.get("GPUOPS_AWS_READ_TIMEOUT", "30")),
+        )
 
     def client(self, service: str, *, region: str | None = None) -> Any:
         """A client for ``service``; raises ``UpstreamError`` when no credentials are configured."""
