@@ -1,0 +1,90 @@
+"""The error hierarchy of ``policy.errors`` mapped once to HTTP, in the one error shape of docs/api.md.
+
+    {"error": {"code": ..., "message": ..., "current_state"?: ..., "correlation_id"?: ...}}
+
+``Unauthorized`` (401) is the service's own addition: a missing or unknown token.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
+
+log = logging.getLogger("gpuops.service")
+
+
+class Unauthorized(GpuopsError):
+    code = "unauthorized"
+
+
+STATUS_BY_ERROR: tuple[tuple[type[GpuopsError], int], ...] = (
+    (Unauthorized, 401),
+    (RequestError, 422),
+    (NotFound, 404),
+    (Conflict, 409),
+    (Forbidden, 403),
+    (RateLimited, 429),
+    (UpstreamError, 502),
+)
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+
+
+def error_body(code: str, message: str, **extra: str | None) -> dict[str, Any]:
+    """The error shape; ``extra`` keys with a None value are left out."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    error.update({k: v for k, v in extra.items() if v is not None})
+    return {"error": error}
+
+
+def status_for(exc: GpuopsError) -> int:
+    for cls, status in STATUS_BY_ERROR:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def describe_validation_errors(errors: Sequence[Any]) -> str:
+    """``body.params: Input should be greater than 0; body.foo: Extra inputs are not permitted``."""
+    parts = []
+    for err in errors:
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
+        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+async def _gpuops_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, GpuopsError)
+    status = status_for(exc)
+    if status >= 500:
+        log.error("upstream error: %s", exc.message, extra={"error": exc.code})
+    body = error_body(exc.code, exc.message, current_state=getattr(exc, "current_state", None))
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    if isinstance(exc, Unauthorized):
+        headers = {"WWW-Authenticate": "Bearer"}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return JSONResponse(error_body("invalid_body", describe_validation_errors(exc.errors())), status_code=422)
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = HTTP_CODES.get(exc.status_code, "http_error")
+    return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the mapping; unexpected exceptions are answered by ``service.api.middleware``."""
+    app.add_exception_handler(GpuopsError, _gpuops_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -1,0 +1,129 @@
+"""Where spend comes from: a ``SpendProvider``.
+
+- ``UnavailableSpend`` (the embedded default): no source, so plans say spend is unknown and never auto-approve.
+- ``FileSpend``: a JSON file (``GPUOPS_SPEND_FILE``, or ``GPUOPS_SPEND=sample`` for the shipped sample), for dev.
+- Cost Explorer: ``service.aws.costexplorer.SpendProvider``, chosen by ``GPUOPS_SPEND=costexplorer`` or, with
+  ``GPUOPS_SPEND=auto``, when AWS credentials are configured.
+
+File format: ``{"as_of": ISO time, "teams": {"team-ml": {"month_to_date_usd", "forecast_usd", "daily": [{"day",
+"usd"}], "drivers": [{"key", "dimension", "usd"}]}}}``. A file older than the policy's ``spend_stale_after_hours``
+is reported stale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from importlib import resources
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from policy.config import PolicyConfig
+from policy.errors import RequestError
+from policy.spend import SpendSnapshot, SpendStatus
+from service.clock import utcnow
+from service.settings import Settings
+
+
+class SpendProvider(Protocol):
+    """Spend for one team as of now; never raises for a source's trouble (reports stale or unavailable)."""
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot: ...
+
+
+class UnavailableSpend:
+    """No spend source configured."""
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
+        budget = policy.team(team)[1].monthly_budget_usd
+        return SpendSnapshot.unavailable(team=team, reason="no spend source is configured", budget_usd=budget)
+
+
+class FileSpend:
+    """Spend read from a JSON file, re-read when the file changes."""
+
+    def __init__(self, path: str, *, clock: Callable[[], datetime] = utcnow) -> None:
+        self._path = path
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._loaded: tuple[float, dict[str, Any]] | None = None
+
+    def _document(self) -> dict[str, Any]:
+        mtime = os.stat(self._path).st_mtime
+        with self._lock:
+            if self._loaded is None or self._loaded[0] != mtime:
+                with open(self._path, encoding="utf-8") as handle:
+                    document = json.load(handle)
+                if not isinstance(document, dict) or not isinstance(document.get("teams"), dict):
+                    raise ValueError("expected an object with a 'teams' mapping")
+                self._loaded = (mtime, document)
+            return self._loaded[1]
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
+        budget = policy.team(team)[1].monthly_budget_usd
+        try:
+            document = self._document()
+            row = document["teams"].get(team)
+            if row is None:
+                return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
+                                                 budget_usd=budget)
+            snapshot = SpendSnapshot.model_validate({**row, "team": team, "as_of": document.get("as_of"),
+                                                     "budget_usd": budget, "status": "ok"})
+        except (OSError, ValueError, ValidationError) as exc:
+            return SpendSnapshot.unavailable(team=team, reason=f"cannot read {self._path}: {exc}", budget_usd=budget)
+        return _age(snapshot, now=self._clock(), stale_after_hours=policy.spend_stale_after_hours)
+
+
+def _age(snapshot: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> SpendSnapshot:
+    if snapshot.as_of is None:
+        return snapshot.model_copy(update={"status": SpendStatus.STALE, "reason": "the figures carry no date"})
+    age = max(0.0, (now - snapshot.as_of).total_seconds())
+    if age > stale_after_hours * 3600:
+        return snapshot.model_copy(update={"status": SpendStatus.STALE, "age_seconds": age,
+                                           "reason": f"the figures are {age / 3600:.0f} h old"})
+    return snapshot.model_copy(update={"age_seconds": age})
+
+
+def sample_spend_path() -> str:
+    """The shipped sample (dated so that it is always fresh: see ``SampleSpend``)."""
+    return str(resources.files("service.data").joinpath("sample-spend.json"))
+
+
+class SampleSpend(FileSpend):
+    """The shipped sample, presented as of now so that it never goes stale in a demo."""
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
+        snapshot = super().get_spend(team=team, policy=policy)
+        if snapshot.status is SpendStatus.UNAVAILABLE:
+            return snapshot
+        return snapshot.model_copy(update={"as_of": self._clock(), "age_seconds": 0.0, "status": SpendStatus.OK,
+                                           "reason": "sample figures (GPUOPS_SPEND=sample)"})
+
+
+def make_spend_provider(settings: Settings, *, cache: Any = None) -> SpendProvider:
+    """The provider the settings ask for."""
+    mode = settings.spend
+    if mode == "auto":
+        mode = "file" if settings.spend_file else ("costexplorer" if _aws_configured() else "unavailable")
+    if mode == "sample":
+        return SampleSpend(sample_spend_path())
+    if mode == "file":
+        if not settings.spend_file:
+            raise RequestError("GPUOPS_SPEND=file needs GPUOPS_SPEND_FILE", code="invalid_settings")
+        return FileSpend(settings.spend_file)
+    if mode == "costexplorer":
+        from service.aws.clients import ClientFactory
+        from service.aws.costexplorer import SpendProvider as CostExplorerSpend
+
+        return CostExplorerSpend(factory=ClientFactory(), cache=cache, ttl_seconds=settings.spend_ttl_seconds)
+    return UnavailableSpend()
+
+
+def _aws_configured() -> bool:
+    from service.aws.clients import ClientFactory, credentials_configured
+
+    return credentials_configured(factory=ClientFactory())

@@ -1,0 +1,115 @@
+"""The request state machine: the one place a request's status changes.
+
+    (new) ──▶ pending_approval ──▶ approved ──▶ launching ──▶ running ──▶ succeeded | failed | stopped
+          ├─▶ auto_approved ─────────────────▶ launching       └──▶ failed (launch failed)
+          └─▶ denied
+    pending_approval ──▶ rejected | expired | cancelled
+    pending_approval ──▶ auto_approved | denied      (a revision re-ran the decision)
+    approved ──▶ pending_approval                    (prices or spend moved beyond tolerance: approve again)
+
+Every transition writes an audit event (which is also the feed event) in the caller's transaction; entering
+``approved`` or ``auto_approved`` also queues the ``launch_task`` outbox row. An illegal transition raises
+``Conflict`` carrying the current state (HTTP 409).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlmodel import Session
+
+from policy.errors import Conflict
+from service.audit import append_event
+from service.store.tables import AuditEvent, LaunchTask, RequestRecord
+
+
+class RequestStatus(StrEnum):
+    PENDING_APPROVAL = "pending_approval"
+    AUTO_APPROVED = "auto_approved"
+    APPROVED = "approved"
+    LAUNCHING = "launching"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    STOPPED = "stopped"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    DENIED = "denied"
+
+
+S = RequestStatus
+INITIAL: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
+TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
+    S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
+    S.AUTO_APPROVED: frozenset({S.LAUNCHING}),
+    S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL}),
+    S.LAUNCHING: frozenset({S.RUNNING, S.FAILED}),
+    S.RUNNING: frozenset({S.SUCCEEDED, S.FAILED, S.STOPPED}),
+}
+TERMINAL: frozenset[RequestStatus] = frozenset(s for s in RequestStatus if s not in TRANSITIONS)
+LAUNCHABLE: frozenset[RequestStatus] = frozenset({S.APPROVED, S.AUTO_APPROVED})
+EVENT_TYPES: dict[RequestStatus, str] = {
+    S.PENDING_APPROVAL: "request.reapproval_required",
+    S.AUTO_APPROVED: "request.auto_approved",
+    S.APPROVED: "request.approved",
+    S.LAUNCHING: "launch.started",
+    S.RUNNING: "job.status_changed",
+    S.SUCCEEDED: "job.completed",
+    S.FAILED: "job.completed",
+    S.STOPPED: "job.completed",
+    S.REJECTED: "request.rejected",
+    S.EXPIRED: "request.expired",
+    S.CANCELLED: "request.cancelled",
+    S.DENIED: "request.denied",
+}
+
+
+def can_transition(source: RequestStatus, target: RequestStatus) -> bool:
+    return target in TRANSITIONS.get(source, frozenset())
+
+
+def _queue_launch(session: Session, record: RequestRecord, now: datetime) -> None:
+    session.add(LaunchTask(request_id=record.id, revision=record.revision, created_at=now, updated_at=now))
+
+
+def transition(
+    *, session: Session, record: RequestRecord, to: RequestStatus, actor: str, now: datetime,
+    data: dict[str, Any] | None = None, event_type: str | None = None,
+) -> AuditEvent:
+    """Move ``record`` to ``to`` (the caller holds its row lock) and record why; raise Conflict if illegal."""
+    source = RequestStatus(record.status)
+    if not can_transition(source, to):
+        raise Conflict(f"a {source.value} request cannot become {to.value}", current_state=source.value)
+    record.status = to.value
+    record.updated_at = now
+    session.add(record)
+    if to in LAUNCHABLE:
+        _queue_launch(session, record, now)
+    payload = {"from": source.value, "to": to.value, "revision": record.revision, **(data or {})}
+    return append_event(
+        session=session, type=event_type or EVENT_TYPES[to], actor=actor, request_id=record.id, data=payload, now=now
+    )
+
+
+def enter_initial(
+    *, session: Session, record: RequestRecord, status: RequestStatus, actor: str, now: datetime,
+    data: dict[str, Any] | None = None,
+) -> list[AuditEvent]:
+    """Record a new request in its first state: ``request.created`` plus the outcome when it is not pending."""
+    if status not in INITIAL:
+        raise Conflict(f"a new request cannot start as {status.value}", current_state=None)
+    record.status = status.value
+    session.add(record)
+    session.flush()
+    if status in LAUNCHABLE:
+        _queue_launch(session, record, now)
+    payload = {"status": status.value, "revision": record.revision, **(data or {})}
+    events = [append_event(session=session, type="request.created", actor=actor, request_id=record.id,
+                           data=payload, now=now)]
+    if status is not S.PENDING_APPROVAL:
+        events.append(append_event(session=session, type=EVENT_TYPES[status], actor=actor, request_id=record.id,
+                                   data={"to": status.value, "revision": record.revision}, now=now))
+    return events

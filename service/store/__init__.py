@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables, the engine and Alembic migrations (``service/migrations``)."""

@@ -1,0 +1,227 @@
+"""The tables of DESIGN §5. Wire formats live in ``service.schemas``; these rows never leave the service."""
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from service.clock import utcnow
+from service.store.types import UTCDateTime
+
+
+def _ts(*, index: bool = False) -> Any:
+    return Field(default_factory=utcnow, sa_column=sa.Column(UTCDateTime(), nullable=False, index=index))
+
+
+def _opt_ts() -> Any:
+    return Field(default=None, sa_column=sa.Column(UTCDateTime(), nullable=True))
+
+
+def _json() -> Any:
+    return Field(default_factory=dict, sa_column=sa.Column(sa.JSON(), nullable=False))
+
+
+def _text(*, nullable: bool = False) -> Any:
+    return Field(default=None if nullable else "", sa_column=sa.Column(sa.Text(), nullable=nullable))
+
+
+def _request_fk(*, unique: bool = False) -> Any:
+    return Field(foreign_key="training_request.id", index=not unique, unique=unique, max_length=40)
+
+
+class RequestRecord(SQLModel, table=True):
+    """One training request; its plan lives in ``plan_revision`` rows, its history in ``audit_event``."""
+
+    __tablename__ = "training_request"
+    __table_args__ = (
+        sa.Index("ix_training_request_created", "created_at", "id"),
+        sa.Index("ix_training_request_status_expires", "status", "expires_at"),
+    )
+
+    id: str = Field(primary_key=True, max_length=40)
+    status: str = Field(max_length=32, index=True)
+    team: str = Field(max_length=128, index=True)
+    requester: str = Field(max_length=256, index=True)
+    channel: str | None = Field(default=None, max_length=256)
+    timezone: str = Field(default="UTC", max_length=64)
+    stage: str = Field(max_length=32)
+    text: str = _text()
+    revision: int = 1
+    approvals_needed: int = 0
+    expires_at: datetime | None = _opt_ts()
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class PlanRevision(SQLModel, table=True):
+    """An immutable plan: the inputs, the decision and everything it was computed from."""
+
+    __tablename__ = "plan_revision"
+    __table_args__ = (sa.UniqueConstraint("request_id", "revision", name="uq_plan_revision_request_revision"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk()
+    revision: int
+    inputs: dict[str, Any] = _json()
+    training_request: dict[str, Any] = _json()
+    decision: dict[str, Any] = _json()
+    plan_hash: str = Field(max_length=64)
+    policy_version: str = Field(max_length=64)
+    price_snapshot: str = Field(max_length=128)
+    spend: dict[str, Any] = _json()
+    estimated_cost_usd: float
+    approvals_needed: int
+    denied: bool
+    created_by: str = Field(max_length=256)
+    created_at: datetime = _ts()
+
+
+class Approval(SQLModel, table=True):
+    """An approval or rejection, bound to one revision; append-only."""
+
+    __tablename__ = "approval"
+    __table_args__ = (
+        sa.UniqueConstraint("request_id", "revision", "approver", name="uq_approval_request_revision_approver"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk()
+    revision: int
+    approver: str = Field(max_length=256)
+    decision: str = Field(max_length=16)
+    comment: str | None = _text(nullable=True)
+    created_at: datetime = _ts()
+
+
+class Job(SQLModel, table=True):
+    """The training job launched for a request (written by the launcher and the tracker)."""
+
+    __tablename__ = "job"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk(unique=True)
+    revision: int
+    name: str = Field(max_length=63, unique=True)
+    platform: str = Field(max_length=32)
+    status: str = Field(max_length=32, index=True)
+    secondary_status: str | None = Field(default=None, max_length=64)
+    external_id: str | None = Field(default=None, max_length=512)
+    dry_run: bool = True
+    estimated_cost_usd: float
+    actual_cost_usd: float | None = None
+    billable_seconds: int | None = None
+    training_seconds: int | None = None
+    spot_savings: float | None = None
+    interruptions: int = 0
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class LaunchTask(SQLModel, table=True):
+    """Outbox row: written with the approval that makes a request launchable; a worker claims and runs it."""
+
+    __tablename__ = "launch_task"
+    __table_args__ = (sa.UniqueConstraint("request_id", "revision", name="uq_launch_task_request_revision"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk()
+    revision: int
+    status: str = Field(default="queued", max_length=16, index=True)  # queued | claimed | done | failed | cancelled
+    attempts: int = 0
+    claimed_by: str | None = Field(default=None, max_length=256)
+    claimed_at: datetime | None = _opt_ts()
+    last_error: str | None = _text(nullable=True)
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
+class AuditEvent(SQLModel, table=True):
+    """Append-only, hash-chained history; also the events feed (``seq`` is the cursor)."""
+
+    __tablename__ = "audit_event"
+
+    seq: int = Field(sa_column=sa.Column(sa.BigInteger(), primary_key=True, autoincrement=False))
+    request_id: str | None = Field(default=None, max_length=40, index=True)
+    type: str = Field(max_length=64)
+    actor: str = Field(max_length=256)
+    data: dict[str, Any] = _json()
+    created_at: datetime = _ts()
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64, unique=True)
+
+
+class AuditHead(SQLModel, table=True):
+    """The single chain-head row; locking it orders every append across replicas."""
+
+    __tablename__ = "audit_head"
+
+    id: int = Field(default=1, primary_key=True)
+    seq: int = Field(default=0, sa_column=sa.Column(sa.BigInteger(), nullable=False))
+    hash: str = Field(max_length=64)
+
+
+class DigestRun(SQLModel, table=True):
+    """One daily digest per channel and date, claimed by exactly one bot replica."""
+
+    __tablename__ = "digest_run"
+    __table_args__ = (sa.UniqueConstraint("channel", "date", name="uq_digest_run_channel_date"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel: str = Field(max_length=256)
+    date: str = Field(max_length=10)
+    team: str = Field(max_length=128)
+    status: str = Field(default="claimed", max_length=16)  # claimed | done | failed
+    detail: str | None = _text(nullable=True)
+    claimed_by: str = Field(max_length=256)
+    claimed_at: datetime = _ts()
+    finished_at: datetime | None = _opt_ts()
+
+
+class SlackMessage(SQLModel, table=True):
+    """Where the bot posted a request, so later updates edit that message."""
+
+    __tablename__ = "slack_message"
+
+    request_id: str = Field(primary_key=True, foreign_key="training_request.id", max_length=40)
+    channel: str = Field(max_length=256)
+    ts: str = Field(max_length=64)
+    updated_at: datetime = _ts()
+
+
+class ConsumerCursor(SQLModel, table=True):
+    """How far a feed consumer has read."""
+
+    __tablename__ = "consumer_cursor"
+
+    consumer: str = Field(primary_key=True, max_length=128)
+    cursor: str = Field(max_length=64)
+    updated_at: datetime = _ts()
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """An ``Idempotency-Key`` seen on ``POST /v1/requests``, per actor."""
+
+    __tablename__ = "idempotency_key"
+    __table_args__ = (sa.UniqueConstraint("scope", "key", name="uq_idempotency_scope_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(max_length=256)
+    key: str = Field(max_length=256)
+    body_hash: str = Field(max_length=64)
+    request_id: str = _request_fk()
+    created_at: datetime = _ts()
+
+
+class Artifact(SQLModel, table=True):
+    """A launch artifact: the request sent to SageMaker, a rendered manifest, a command."""
+
+    __tablename__ = "artifact"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk()
+    kind: str = Field(max_length=64)
+    name: str = Field(max_length=256)
+    content_type: str = Field(max_length=128)
+    content: str = _text()
+    created_at: datetime = _ts()
