@@ -97,6 +97,10 @@ class EstimateSettings(_Strict):
     hours_uncertainty: float = Field(default=0.3, ge=0, lt=1)
     # Share of accelerator memory left for the CUDA context, NCCL buffers and allocator fragmentation.
     memory_headroom: float = Field(default=0.1, ge=0, lt=1)
+    # Multi-node jobs only on sizes with at least this many accelerators: single-accelerator sizes have at most
+    # 25 Gbps and no EFA (AWS Batch GPU jobs doc via shared/reference/facts.md), so sharding across them is
+    # network-bound.
+    multi_node_min_accelerators: int = Field(default=4, ge=1)
     # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
     max_runtime_factor: float = Field(default=1.5, ge=1)
     # Capacity blocks / training plans are offered for multi-node P-family jobs at least this long and this far ahead.

@@ -70,6 +70,11 @@ class Plan(BaseModel):
     cost_breakdown: list[CostItem]
     checkpoint_interval_minutes: int | None
     max_runtime_hours: float
+    cost_range_basis: str = ""  # how cost_low_usd / cost_high_usd were derived
+    # Sweeps run each trial as its own training job: ``jobs`` jobs of ``instances_per_job`` instances,
+    # ``instance_count`` instances busy at a time. One synchronous job otherwise.
+    jobs: int = 1
+    instances_per_job: int | None = None
 
 
 class Alternative(Plan):

@@ -54,6 +54,8 @@ class Workload:
     activation_bytes: float  # per accelerator
     checkpoint_bytes: float
     method: str  # how memory was sized, for the trace
+    trials: int = 1
+    parallel_trials: bool = False  # sweep trials are independent jobs that can run side by side
 
 
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int) -> Workload:
@@ -69,7 +71,7 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int)
     else:
         state, ckpt, method = n * FULL_STATE_BYTES_PER_PARAM, n, "full"
     ckpt_bytes = ckpt * (FULL_CHECKPOINT_BYTES_PER_PARAM if method == "full" else FULL_STATE_BYTES_PER_PARAM)
-    return Workload(flops, state, activation_bytes(params, seq_len), ckpt_bytes, method)
+    return Workload(flops, state, activation_bytes(params, seq_len), ckpt_bytes, method, trials, task is Task.SWEEP)
 
 
 def model_shape(params: int) -> tuple[int, int]:
@@ -150,14 +152,13 @@ def cents(usd: float) -> float:
     return round(usd + 0.0, 2)
 
 
-def hours_range(hours: float, *, spot: SpotTime | None, settings: EstimateSettings) -> tuple[float, float]:
-    """Low/high wall hours: throughput uncertainty either side; on spot the low end has no interruptions."""
+def hours_range(*, spot: SpotTime | None, settings: EstimateSettings) -> tuple[float, float]:
+    """Low/high hours as factors of the estimate: ± throughput uncertainty; on spot the low end has no interruptions."""
     spread = 1.0 + settings.hours_uncertainty
     if spot is None:
-        return hours / spread, hours * spread
-    interruption_free = spot.wall_hours * (1.0 - (spot.interval_hours / 2 + settings.spot_restart_minutes / 60)
-                                           / spot.job_mtbi_hours)
-    return interruption_free / spread, spot.wall_hours * spread
+        return 1.0 / spread, spread
+    loss_share = (spot.interval_hours / 2 + settings.spot_restart_minutes / 60) / spot.job_mtbi_hours
+    return (1.0 - loss_share) / spread, spread
 
 
 def range_basis(*, spot: bool, settings: EstimateSettings) -> str:

@@ -1,0 +1,213 @@
+"""Every configuration a request could run on (DESIGN §3.5), each with its expected time and cost.
+
+Types are screened once per request (allow-lists, hints, memory); configurations are then evaluated with plain
+floats so a request costs well under a millisecond for a few hundred of them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, scaling_efficiency
+from policy.config import EstimateSettings
+from policy.decision import Platform, PurchaseModel
+from policy.estimate import SpotTime, Workload, min_accelerators, spot_time
+from policy.pricing import Rate, hourly_rate
+from policy.purchase import purchase_models
+from policy.request import Stage, Tolerance
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One priced instance type in the request's region."""
+
+    price: RegionPrice
+    spec: InstanceSpec
+    accel: AcceleratorSpec
+    flops_per_instance: float  # accelerators × peak × MFU, FLOP/s
+    min_count: int  # fewest instances whose memory holds the job
+    outside_class: bool  # allowed only as a fall-back outside the size class
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """What every configuration of one request shares."""
+
+    catalog: Catalog
+    work: Workload
+    stage: Stage
+    tolerance: Tolerance
+    usable_hours: float | None  # hours from now to the deadline less the safety margin; None: no deadline
+    platforms: tuple[Platform, ...]
+    max_instances: int
+    settings: EstimateSettings
+    gpus: int | None = None
+
+
+@dataclass(slots=True)  # not frozen: hundreds are made per request and frozen __init__ is several times slower
+class Option:
+    """One configuration with its expected time and cost (hours counted from now)."""
+
+    profile: Profile
+    layout: Layout
+    purchase: PurchaseModel
+    platform: Platform
+    rate: Rate
+    compute_hours: float  # uninterrupted, wall clock
+    wall_hours: float
+    instance_hours: float  # billed, summed over instances and jobs
+    spot: SpotTime | None
+    start_hours: float
+    cost: float
+    meets: bool | None
+    purchase_reason: str = field(default="", compare=False)
+
+    @property
+    def count(self) -> int:
+        return self.layout.count
+
+    @property
+    def finish_hours(self) -> float:
+        return self.start_hours + self.wall_hours
+
+    @property
+    def key(self) -> tuple[str, int, str, str]:
+        return (self.profile.spec.instance_type, self.layout.count, self.purchase, self.platform)
+
+
+def profile(
+    price: RegionPrice, *, catalog: Catalog, work: Workload, settings: EstimateSettings, outside: bool
+) -> Profile | str:
+    """The type's profile, or why it cannot run this job."""
+    spec = catalog.instances.get(price.instance_type)
+    if spec is None:
+        return "not in the catalog's instance list"
+    accel = catalog.accelerators[spec.accelerator]
+    memory = spec.accelerator_memory_gib or accel.memory_gib
+    if accel.peak_bf16_tflops is None or accel.mfu is None or memory is None:
+        return f"{accel.name}: no published peak FLOP/s, MFU or memory figure"
+    needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom)
+    if needed is None:
+        return f"activations alone exceed one {memory:g} GiB {accel.name}"
+    flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * accel.mfu
+    return Profile(price, spec, accel, flops, math.ceil(needed / spec.accelerator_count), outside)
+
+
+def counts_for(prof: Profile, search: Search) -> list[int]:
+    """Instance counts to try: 1, 2, 4, … up to the policy maximum, from the fewest that hold the job."""
+    if search.gpus is not None:
+        count, rest = divmod(search.gpus, prof.spec.accelerator_count)
+        ok = rest == 0 and prof.min_count <= count <= search.max_instances
+        return [count] if ok else []
+    counts, n = [], 1
+    while n <= search.max_instances:
+        if n >= prof.min_count:
+            counts.append(n)
+        n *= 2
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the work spreads over ``count`` instances: one synchronous job, or independent sweep trials side by side."""
+
+    count: int
+    job_instances: int  # instances in one synchronous job
+    jobs: int  # jobs run in total (sweep trials run as separate jobs)
+    rounds: int  # jobs one after another on the same capacity
+    job_hours: float  # uninterrupted hours of one job
+
+
+def layouts(prof: Profile, search: Search) -> list[Layout]:
+    """The layouts to try on this type."""
+    work, out = search.work, []
+    parallel = work.trials > 1 and work.parallel_trials and prof.min_count == 1
+    for count in counts_for(prof, search):
+        if parallel:
+            if count > work.trials:
+                break
+            hours = _hours(work.flops / work.trials, prof, search, 1)
+            out.append(Layout(count, 1, work.trials, -(-work.trials // count), hours))
+        elif count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators:
+            # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
+            out.append(Layout(count, count, 1, 1, _hours(work.flops, prof, search, count)))
+    return out
+
+
+def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
+    efficiency = scaling_efficiency(search.catalog.scaling, count * prof.spec.accelerator_count)
+    return flops / (prof.flops_per_instance * count * efficiency) / 3600.0
+
+
+def options_for(prof: Profile, search: Search) -> list[Option]:
+    """Every (layout, purchase model, platform) of one type."""
+    out: list[Option] = []
+    has_deadline = search.usable_hours is not None
+    rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
+    for layout in layouts(prof, search):
+        allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
+                                          has_deadline=has_deadline, instances=layout.job_instances)
+        for purchase in allowed:
+            for platform in search.platforms:
+                if (purchase, platform) not in rates:
+                    rates[purchase, platform] = _rate(prof, search, purchase, platform)
+                rate = rates[purchase, platform]
+                option = None if rate is None else _option(prof, search, layout, rate, purchase=purchase,
+                                                           platform=platform, why=why)
+                if option is not None:
+                    out.append(option)
+    return out
+
+
+def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Platform) -> Rate | None:
+    if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
+        return None  # a standing HyperPod cluster is on-demand or reserved capacity
+    return hourly_rate(prof.price, purchase=purchase, platform=platform, premium=search.catalog.sagemaker_premium)
+
+
+def _option(
+    prof: Profile, search: Search, layout: Layout, rate: Rate, *, purchase: PurchaseModel, platform: Platform,
+    start_hours: float = 0.0, why: str = "",
+) -> Option | None:
+    spot: SpotTime | None = None
+    job_wall = layout.job_hours
+    if purchase is PurchaseModel.SPOT:
+        mtbi = search.catalog.mtbi_hours(prof.price.interruption_band)
+        spot = spot_time(layout.job_hours, work=search.work, instances=layout.job_instances,
+                         instance_mtbi_hours=mtbi, settings=search.settings)
+        if spot is None:
+            return None
+        job_wall = spot.wall_hours
+    wall = layout.rounds * job_wall
+    meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
+    instance_hours = layout.job_instances * layout.jobs * job_wall
+    return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
+                  spot, start_hours, instance_hours * rate.usd, meets, why)
+
+
+def capacity_block(option: Option, search: Search) -> Option | None:
+    """The same configuration on a capacity block (or SageMaker training plan) starting ``lead`` hours ahead."""
+    settings = search.settings
+    if option.layout.job_instances < 2 or option.profile.spec.family not in settings.capacity_block_families:
+        return None
+    if option.compute_hours < settings.capacity_block_min_hours:
+        return None
+    rate = _rate(option.profile, search, PurchaseModel.CAPACITY_BLOCK, option.platform)
+    if rate is None:
+        return None
+    block = _option(option.profile, search, option.layout, rate, purchase=PurchaseModel.CAPACITY_BLOCK,
+                    platform=option.platform, start_hours=settings.capacity_block_lead_hours,
+                    why="reserved capacity: no interruptions, starts a day ahead")
+    if block is None or block.meets is False:
+        return None  # a block that starts a day ahead must still land before the deadline
+    return block
+
+
+def fixed_option(prof: Profile, search: Search, *, count: int, purchase: PurchaseModel,
+                 platform: Platform) -> Option | None:
+    """One named configuration run as a single synchronous job (the naive baseline)."""
+    layout = Layout(count, count, 1, 1, _hours(search.work.flops, prof, search, count))
+    rate = _rate(prof, search, purchase, platform)
+    return None if rate is None else _option(prof, search, layout, rate, purchase=purchase, platform=platform,
+                                             why="naive baseline")

@@ -1,0 +1,95 @@
+"""The choice among configurations (DESIGN §3.8): cheapest that meets the deadline, else the fastest; alternatives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from policy.candidates import Option, Search, capacity_block
+from policy.decision import PurchaseModel
+
+MAX_ALTERNATIVES = 3
+# An alternative must be this much faster (or cheaper) to be worth a person's attention.
+MEANINGFUL_SHARE = 0.03
+
+
+Key = tuple[float, float, int, str, str, str]
+
+
+def by_cost(option: Option) -> Key:
+    """Cheapest first; ties go to the earlier finish, then fewer instances, then a stable name order."""
+    return (round(option.cost, 2), option.start_hours + option.wall_hours, option.layout.count,
+            option.profile.spec.instance_type, option.purchase, option.platform)
+
+
+def by_finish(option: Option) -> Key:
+    """Earliest finish first; ties go to the cheaper, then as ``by_cost``."""
+    return (round(option.start_hours + option.wall_hours, 4), option.cost, option.layout.count,
+            option.profile.spec.instance_type, option.purchase, option.platform)
+
+
+@dataclass(slots=True)
+class Choice:
+    """The chosen configuration and what a person should know about how it was reached."""
+
+    option: Option
+    pool: list[Option]  # the configurations the choice was made among (inside the size class, or the fall-back)
+    fallback: bool = False  # chosen outside the size class
+    late: bool = False  # nothing meets the deadline
+    warnings: list[str] = field(default_factory=list)
+
+
+def choose(inside: Sequence[Option], outside: Sequence[Option]) -> Choice | None:
+    """Cheapest meeting the deadline inside the size class, else outside it, else the fastest of all."""
+    in_time = [o for o in inside if o.meets is not False]
+    if in_time:
+        return Choice(min(in_time, key=by_cost), list(inside))
+    out_time = [o for o in outside if o.meets is not False]
+    if out_time:
+        return Choice(min(out_time, key=by_cost), list(outside), fallback=True)
+    everything = [*inside, *outside]
+    if not everything:
+        return None
+    fastest = min(everything, key=by_finish)
+    return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
+
+
+def alternatives(choice: Choice, search: Search) -> list[tuple[str, Option]]:
+    """Up to three configurations that differ from the plan in cost, speed or interruption risk."""
+    plan = choice.option
+    found: list[tuple[str, Option]] = []
+    on_demand = _best_on_demand(choice)
+    candidates: list[tuple[str, Callable[[], Option | None]]] = [
+        ("capacity block: reserved, no interruptions", lambda: capacity_block(on_demand or plan, search)),
+        ("no interruptions", lambda: on_demand if plan.purchase is PurchaseModel.SPOT else None),
+        ("cheapest", lambda: _cheaper(choice)),
+        ("fastest", lambda: _faster(choice)),
+    ]
+    for label, make in candidates:
+        option = make()
+        if option is None or option.key == plan.key or any(option.key == o.key for _, o in found):
+            continue
+        found.append((label, option))
+        if len(found) == MAX_ALTERNATIVES:
+            break
+    return found
+
+
+def _best_on_demand(choice: Choice) -> Option | None:
+    return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, by_cost)
+
+
+def _cheaper(choice: Choice) -> Option | None:
+    cheapest = min(choice.pool, key=by_cost)
+    return cheapest if cheapest.cost < choice.option.cost * (1 - MEANINGFUL_SHARE) else None
+
+
+def _faster(choice: Choice) -> Option | None:
+    fastest = min(choice.pool, key=by_finish)
+    return fastest if fastest.finish_hours < choice.option.finish_hours * (1 - MEANINGFUL_SHARE) else None
+
+
+def _pick(options: Sequence[Option], keep: Callable[[Option], bool],
+          key: Callable[[Option], Key]) -> Option | None:
+    kept = [o for o in options if keep(o)]
+    return min(kept, key=key) if kept else None

@@ -1,0 +1,117 @@
+"""Trace steps for the decision tree (DESIGN §3): what each node asked, answered, why, and the rule's source."""
+
+from __future__ import annotations
+
+from policy.candidates import Option
+from policy.choose import Choice
+from policy.decision import ApprovalRequirement, PurchaseModel, TraceStep
+from policy.estimate import GIB, Workload, memory_per_accelerator_gib
+from policy.request import Stage, Tolerance, TrainingRequest
+from policy.screen import Screen
+
+STAGE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # the seed's tree opens with "experimental or production?"
+MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
+                 "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")
+COMPUTE_SOURCE = ("formula: FLOPs = 6·N·D (4·N·D for LoRA/QLoRA) × trials; hours = FLOPs / (accelerators × peak "
+                  "BF16 × MFU × scaling efficiency), scaling fitted to the 4→32 GPU table in 000_692aafb1ba6a2bb8.txt")
+YOUNG_DALY = "formula: checkpoint interval √(2·C·M) (Young 1974 / Daly 2006)"
+MAX_LISTED = 4
+
+
+def stage_step(original: TrainingRequest, stage: Stage) -> TraceStep:
+    said = original.stage is not None
+    return TraceStep(node="1 stage", question="Experimental or production?", answer=stage.value,
+                     reason="said in the request" if said else "not said: experimental is the default",
+                     source=STAGE_SOURCE)
+
+
+def tolerance_step(original: TrainingRequest, tolerance: Tolerance, stage: Stage) -> TraceStep:
+    said = original.interruption_tolerance is not None
+    reason = "said in the request" if said else f"not said: {stage.value} work defaults to {tolerance.value}"
+    return TraceStep(node="2 interruption tolerance", question="Can the job be interrupted and resumed?",
+                     answer=tolerance.value, reason=reason, source=STAGE_SOURCE)
+
+
+def memory_step(work: Workload, option: Option, scr: Screen) -> TraceStep:
+    accelerators = option.count * option.profile.spec.accelerator_count
+    held = memory_per_accelerator_gib(work, accelerators)
+    memory = option.profile.spec.accelerator_memory_gib or option.profile.accel.memory_gib or 0.0
+    answer = (f"{work.method} training: {work.sharded_bytes / GIB:,.0f} GiB of weights and optimizer state sharded "
+              f"+ {work.activation_bytes / GIB:.1f} GiB activations per accelerator; the plan holds {held:.1f} of "
+              f"{memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
+    memory_out = [f"{t} ({r})" for t, r in sorted(scr.ruled_out.items()) if "memory" in r or "activations" in r]
+    reason = "configurations too small for this are ruled out"
+    if memory_out:
+        reason += ": " + "; ".join(memory_out[:MAX_LISTED]) + (" …" if len(memory_out) > MAX_LISTED else "")
+    return TraceStep(node="3 memory", question="How much accelerator memory does the job need?", answer=answer,
+                     reason=reason, source=MEMORY_SOURCE)
+
+
+def compute_step(work: Workload, option: Option) -> TraceStep:
+    accel = option.profile.accel
+    answer = (f"{work.flops:.3g} FLOPs; {option.compute_hours:,.1f} h of training on {option.count}× "
+              f"{option.profile.spec.instance_type}")
+    reason = (f"{accel.name}: {accel.peak_bf16_tflops:g} TFLOP/s peak BF16 at {accel.mfu:.0%} MFU "
+              f"({accel.mfu_source or accel.source})")
+    return TraceStep(node="4 compute", question="How long does the work take?", answer=answer, reason=reason,
+                     source=COMPUTE_SOURCE)
+
+
+def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str) -> TraceStep:
+    cls = scr.size_class
+    assert cls is not None
+    answer = f"{considered} configurations in {region}" + (f", {in_time} meet the deadline" if has_deadline else "")
+    if scr.hinted:
+        reason = "limited to the hardware the request named (size class not applied)"
+    else:
+        reason = f"{cls.name} models use {', '.join(cls.families)}"
+    others = [f"{t}: {r}" for t, r in sorted(scr.ruled_out.items()) if "memory" not in r and "activations" not in r
+              and r != "not what the request asked for"]
+    if others:
+        reason += "; ruled out " + "; ".join(others[:MAX_LISTED]) + (" …" if len(others) > MAX_LISTED else "")
+    source = f"policy:size_classes[{scr.size_class_index}].families; policy:regions; policy:max_instances"
+    return TraceStep(node="5 candidates", question="Which configurations are allowed and fit?", answer=answer,
+                     reason=reason, source=source)
+
+
+def purchase_step(option: Option, source: str) -> TraceStep:
+    reason = option.purchase_reason
+    if option.spot is not None:
+        spot = option.spot
+        reason += (f"; checkpoint every {spot.interval_hours * 60:.0f} min: C = {spot.write_hours * 60:.1f} min to "
+                   f"write, M = {spot.job_mtbi_hours:,.0f} h between interruptions of the job, "
+                   f"~{spot.interruptions:.1f} expected")
+        source = f"{source}; {YOUNG_DALY}"
+    elif option.purchase is PurchaseModel.ON_DEMAND and "spot" in reason and "never" not in reason:
+        reason += "; on-demand came out cheaper or in time where spot did not"
+    return TraceStep(node="6 purchase model", question="Spot, on-demand or reserved capacity?",
+                     answer=option.purchase.value, reason=reason, source=source)
+
+
+def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
+    option = choice.option
+    answer = (f"{option.count}× {option.profile.spec.instance_type} {option.purchase.value} on "
+              f"{option.platform.value}")
+    if choice.late:
+        reason = "nothing meets the deadline with the safety margin: the fastest configuration"
+    elif has_deadline:
+        reason = "the cheapest expected cost that meets the deadline with the safety margin"
+    else:
+        reason = "no deadline: the cheapest expected cost (ties: earlier finish)"
+    if choice.fallback:
+        reason += "; outside the size class because nothing inside it meets the deadline"
+    return TraceStep(node="8 choice", question="Which configuration?", answer=answer, reason=reason,
+                     source="policy:deadline_safety_margin; 000_692aafb1ba6a2bb8.txt (cost per run, not per hour)")
+
+
+def guardrail_step(approval: ApprovalRequirement) -> TraceStep:
+    if approval.denied:
+        answer = "denied"
+    elif not approval.required:
+        answer = "auto-approved"
+    else:
+        answer = f"{approval.approvals_needed} approval(s) from {', '.join(approval.approver_groups) or 'nobody'}"
+    return TraceStep(node="9 guardrails", question="Who must approve it?", answer=answer,
+                     reason="; ".join(approval.reasons),
+                     source="policy:approval_tiers; policy:auto_approve_below_usd; policy:deny_above_usd; "
+                            "policy:max_runtime_hours; policy:teams.<team>.monthly_budget_usd")

@@ -1,0 +1,85 @@
+"""Turn an evaluated configuration into the ``Plan`` a person reads: finish time, cost lines and range."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from policy.candidates import Option
+from policy.config import EstimateSettings
+from policy.decision import Alternative, CostItem, Plan, PurchaseModel
+from policy.estimate import billed_hours, cents, hours_range, interval_minutes, range_basis
+
+
+def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
+            max_runtime_hours: float) -> Plan:
+    """The plan for ``option``: every money figure follows from the stated price and billed hours."""
+    hours = billed_hours(option.wall_hours)
+    billed = billed_hours(option.instance_hours / option.count)  # per instance; below wall time when sweep
+    price = option.rate.usd                                         # trials leave instances idle in the last round
+    items = [_compute_line(option, billed)]
+    total = cents(sum(item.usd for item in items))
+    low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
+    low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor))
+    high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor))
+    finish = now + timedelta(hours=option.start_hours + hours)
+    met, margin = _deadline(finish, deadline)
+    return Plan(
+        instance_type=option.profile.spec.instance_type,
+        instance_count=option.count,
+        accelerator=option.profile.accel.name,
+        accelerators=option.count * option.profile.spec.accelerator_count,
+        purchase_model=option.purchase,
+        platform=option.platform,
+        region=option.profile.price.region,
+        price_per_instance_hour_usd=price,
+        estimated_hours=hours,
+        estimated_finish=finish,
+        deadline_met=met,
+        deadline_margin_hours=margin,
+        estimated_cost_usd=total,
+        cost_low_usd=low,
+        cost_high_usd=high,
+        cost_breakdown=items,
+        checkpoint_interval_minutes=interval_minutes(option.spot),
+        max_runtime_hours=launch_runtime_hours(hours, settings=settings, cap=max_runtime_hours),
+        cost_range_basis=range_basis(spot=option.spot is not None, settings=settings),
+        jobs=option.layout.jobs,
+        instances_per_job=option.layout.job_instances,
+    )
+
+
+def to_alternative(option: Option, label: str, **kwargs: object) -> Alternative:
+    """``to_plan`` with a label saying how it differs."""
+    plan = to_plan(option, **kwargs)  # type: ignore[arg-type]
+    return Alternative(label=label, **plan.model_dump())
+
+
+def launch_runtime_hours(hours: float, *, settings: EstimateSettings, cap: float) -> float:
+    """MaxRuntime for the launch: the estimate with a margin, in whole hours, never above the policy cap."""
+    return float(min(cap, max(1, math.ceil(hours * settings.max_runtime_factor))))
+
+
+def _compute_line(option: Option, hours: float) -> CostItem:
+    price = option.rate.usd
+    basis = f"{option.count} × {price:g} $/instance-hour × {hours:.2f} h billed"
+    layout = option.layout
+    if layout.jobs > 1:
+        basis += (f" per instance ({layout.jobs} trials as separate jobs of {option.instance_hours / layout.jobs:.2f} h"
+                  f", {layout.count} at a time)")
+    elif option.spot is not None:
+        spot = option.spot
+        basis += (f" ({option.compute_hours:.2f} h training + {hours - option.compute_hours:.2f} h for "
+                  f"~{spot.interruptions:.1f} expected interruptions and checkpoint writes)")
+    if option.purchase is PurchaseModel.CAPACITY_BLOCK:
+        basis += " (a block sized to the run, reserved a day ahead)"
+    basis += f"; rate: {option.rate.basis}"
+    return CostItem(item=f"compute: {option.count}× {option.profile.spec.instance_type} {option.purchase.value} "
+                         f"on {option.platform.value}", usd=cents(option.count * price * hours), basis=basis)
+
+
+def _deadline(finish: datetime, deadline: datetime | None) -> tuple[bool | None, float | None]:
+    if deadline is None:
+        return None, None
+    margin = (deadline - finish).total_seconds() / 3600.0
+    return margin >= 0, round(margin, 2)

@@ -1,0 +1,54 @@
+"""Where the job runs: SageMaker by default, HyperPod, EKS or plain EC2 as the team's policy allows (DESIGN §3.7)."""
+
+from __future__ import annotations
+
+from policy.config import PolicyConfig, TeamPolicy
+from policy.decision import Platform, TraceStep
+from policy.spend import SpendSnapshot, SpendStatus
+
+PLATFORM_SOURCE = "003_70f4cf876a45be86.txt"
+
+
+def monthly_training_spend(spend: SpendSnapshot) -> float | None:
+    """The month's training spend as known: month to date plus the forecast for the rest, when spend is known."""
+    if spend.status is SpendStatus.UNAVAILABLE or spend.month_to_date_usd is None:
+        return None
+    return spend.month_to_date_usd + (spend.forecast_usd or 0.0)
+
+
+def choose_platforms(*, team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig) -> tuple[
+    list[Platform], TraceStep
+]:
+    """The platforms candidates may use, the primary one first, and the trace step that says why."""
+    primary, reason, source = _primary(team_name, team, spend, policy)
+    platforms = [primary]
+    if team.platforms.ec2 and primary is not Platform.EC2:
+        platforms.append(Platform.EC2)
+        reason += "; plain EC2 also allowed (DIY), so it competes on cost"
+    answer = " or ".join(p.value for p in platforms)
+    step = TraceStep(node="7 platform", question="Managed (SageMaker, HyperPod) or DIY (EKS, EC2)?", answer=answer,
+                     reason=reason, source=source)
+    return platforms, step
+
+
+def _primary(team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig) -> tuple[
+    Platform, str, str
+]:
+    if team.platforms.hyperpod:
+        return Platform.HYPERPOD, f"{team_name} runs a standing HyperPod cluster", \
+            f"policy:teams.{team_name}.platforms.hyperpod"
+    threshold = policy.eks_monthly_spend_threshold_usd
+    if team.platforms.eks:
+        monthly = monthly_training_spend(spend)
+        if monthly is None:
+            return Platform.SAGEMAKER, (f"{team_name} has EKS but its monthly spend is unknown, so the EKS threshold "
+                                        f"(${threshold:,.0f}) cannot be checked: SageMaker"), PLATFORM_SOURCE
+        if monthly > threshold:
+            return Platform.EKS, (f"{team_name} has EKS and spends ${monthly:,.0f} a month on training, above "
+                                  f"${threshold:,.0f}"), f"{PLATFORM_SOURCE}; policy:eks_monthly_spend_threshold_usd"
+        return Platform.SAGEMAKER, (f"{team_name} has EKS but spends ${monthly:,.0f} a month, below the "
+                                    f"${threshold:,.0f} at which EKS pays off"), PLATFORM_SOURCE
+    if team.platforms.ec2:
+        return Platform.SAGEMAKER, "SageMaker managed training by default", PLATFORM_SOURCE
+    return Platform.SAGEMAKER, "SageMaker managed training (managed spot with checkpointing) by default", \
+        PLATFORM_SOURCE

@@ -1,0 +1,27 @@
+"""Which purchase models a job may use (DESIGN §3.6)."""
+
+from __future__ import annotations
+
+from policy.decision import PurchaseModel
+from policy.request import Stage, Tolerance
+
+SPOT_RULE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # "spot for experiments, on-demand for production with hard deadlines"
+MULTI_NODE_RULE_SOURCE = "003_70f4cf876a45be86.txt"  # "spot only for single-node jobs or sweeps"
+
+SPOT_AND_ON_DEMAND = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND)
+ON_DEMAND_ONLY = (PurchaseModel.ON_DEMAND,)
+
+
+def purchase_models(
+    *, stage: Stage, tolerance: Tolerance, has_deadline: bool, instances: int
+) -> tuple[tuple[PurchaseModel, ...], str, str]:
+    """(allowed purchase models, why, source) for a job of this many instances."""
+    if tolerance is Tolerance.LOW:
+        return ON_DEMAND_ONLY, "interruption tolerance is low", SPOT_RULE_SOURCE
+    if stage is Stage.PRODUCTION and has_deadline:
+        return ON_DEMAND_ONLY, "production work with a hard deadline never runs on spot", SPOT_RULE_SOURCE
+    if stage is Stage.PRODUCTION and instances > 1:
+        return ON_DEMAND_ONLY, "multi-node synchronous production training never runs on spot", MULTI_NODE_RULE_SOURCE
+    if instances > 1:
+        return SPOT_AND_ON_DEMAND, "experimental multi-node spot allowed (with a warning)", MULTI_NODE_RULE_SOURCE
+    return SPOT_AND_ON_DEMAND, "interruption tolerance is high: spot with checkpointing", SPOT_RULE_SOURCE

@@ -1,0 +1,113 @@
+"""Which instance types a request may use: region, size class, Neuron readiness, hints, memory (DESIGN §3.3, §3.5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from policy.candidates import Profile, profile
+from policy.catalog import Catalog, RegionPrice
+from policy.config import PolicyConfig, SizeClass, TeamPolicy
+from policy.errors import RequestError
+from policy.estimate import Workload
+from policy.request import TrainingRequest
+
+
+@dataclass(slots=True)
+class Screen:
+    """Types that may run the job, those allowed only as a fall-back, and why the others were ruled out."""
+
+    inside: list[Profile] = field(default_factory=list)
+    outside: list[Profile] = field(default_factory=list)
+    ruled_out: dict[str, str] = field(default_factory=dict)
+    size_class: SizeClass | None = None
+    size_class_index: int = 0
+    hinted: bool = False
+
+
+def check_region(region: str, *, catalog: Catalog, policy: PolicyConfig) -> None:
+    """Raise unless the region is priced in the catalog and allowed by the policy."""
+    if region not in catalog.regions():
+        raise RequestError(f"Unknown region {region!r}; the catalog prices: {', '.join(catalog.regions())}.",
+                           code="unknown_region")
+    if region not in policy.regions:
+        raise RequestError(f"Region {region} is not allowed by the policy; use one of: {', '.join(policy.regions)}.",
+                           code="region_not_allowed")
+
+
+def size_class(params: int, policy: PolicyConfig) -> tuple[int, SizeClass]:
+    """The first size class whose bound holds the model."""
+    for index, cls in enumerate(policy.size_classes):
+        if cls.max_params is None or params <= cls.max_params:
+            return index, cls
+    return len(policy.size_classes) - 1, policy.size_classes[-1]
+
+
+def screen(
+    request: TrainingRequest, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy
+) -> Screen:
+    """Sort every type priced in the request's region into inside / fall-back / ruled out."""
+    assert request.params is not None and request.region is not None  # complete() filled both
+    result = Screen()
+    result.size_class_index, result.size_class = size_class(request.params, policy)
+    wanted = _hint_filter(request, catalog)
+    result.hinted = wanted is not None
+    for price in catalog.prices_in(request.region):
+        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted)
+        if reason is not None:
+            result.ruled_out[price.instance_type] = reason
+            continue
+        family = catalog.instances[price.instance_type].family
+        outside = not result.hinted and family not in result.size_class.families
+        prof = profile(price, catalog=catalog, work=work, settings=policy.estimate, outside=outside)
+        if isinstance(prof, str):
+            result.ruled_out[price.instance_type] = prof
+        elif prof.min_count > policy.max_instances:
+            result.ruled_out[price.instance_type] = (
+                f"memory: needs {prof.min_count} instances, policy max_instances is {policy.max_instances}")
+        else:
+            (result.outside if outside else result.inside).append(prof)
+    if wanted is not None and not result.inside:
+        raise RequestError(_nothing_matches(request, result), code="no_matching_instance")
+    return result
+
+
+def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
+                   wanted: set[str] | None) -> str | None:
+    spec = catalog.instances.get(price.instance_type)
+    if spec is None:
+        return "not in the catalog's instance list"
+    if wanted is not None and price.instance_type not in wanted:
+        return "not what the request asked for"
+    if spec.family in policy.neuron_families and not team.neuron_ready:
+        return "Trainium needs a Neuron-ready team (policy: teams.<team>.neuron_ready)"
+    return None
+
+
+def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
+    """Types the request named (by type, family or accelerator), or None when it named none."""
+    types: set[str] | None = None
+    if request.instance_type:
+        name = request.instance_type.strip().lower()
+        by_family = {t for t, spec in catalog.instances.items() if spec.family == name}
+        if not by_family:
+            catalog.instance(name)  # raises unknown_instance_type with close matches
+            by_family = {name}
+        types = by_family
+    if request.accelerator:
+        key = request.accelerator.strip().lower()
+        by_accel = {t for t, spec in catalog.instances.items()
+                    if key in (spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
+        if not by_accel:
+            names = sorted({a.name for a in catalog.accelerators.values()})
+            raise RequestError(f"Unknown accelerator {request.accelerator!r}; known: {', '.join(names)}.",
+                               code="unknown_accelerator")
+        types = by_accel if types is None else types & by_accel
+    return types
+
+
+def _nothing_matches(request: TrainingRequest, result: Screen) -> str:
+    asked = request.instance_type or request.accelerator or "the requested hardware"
+    why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != "not what the request asked for")
+    return (f"No {asked} configuration can run this job in {request.region}"
+            + (f" ({why})" if why else " (not offered there at a known price)")
+            + ". Name another instance type or region, or leave the hardware open.")

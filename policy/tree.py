@@ -1,0 +1,197 @@
+"""``decide``: a training request in, an explained and costed decision out (DESIGN §3). Pure and deterministic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from policy import explain
+from policy.candidates import Option, Search, fixed_option, options_for, profile
+from policy.catalog import Catalog
+from policy.choose import Choice, alternatives, by_cost, choose
+from policy.config import PolicyConfig, TeamPolicy
+from policy.decision import Alternative, CatalogRef, Decision, Plan, Platform, PurchaseModel
+from policy.defaults import complete
+from policy.errors import RequestError
+from policy.estimate import workload
+from policy.guardrails import approval_requirement, spend_status
+from policy.plans import to_alternative, to_plan
+from policy.platform import choose_platforms
+from policy.purchase import purchase_models
+from policy.request import TrainingRequest
+from policy.screen import Screen, check_region, screen
+from policy.spend import SpendSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    request: TrainingRequest  # completed
+    team_name: str
+    team: TeamPolicy
+    now: datetime
+    policy: PolicyConfig
+
+
+def decide(
+    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime
+) -> Decision:
+    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement."""
+    req, assumed = complete(request, policy=policy)
+    assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
+    assert req.task is not None and req.seq_len is not None and req.stage is not None
+    assert req.interruption_tolerance is not None
+    check_region(req.region, catalog=catalog, policy=policy)
+    _check_deadline(req, now)
+    team_name, team = policy.team(req.team)
+    ctx = _Context(req, team_name, team, now, policy)
+    work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
+    scr = screen(req, work=work, catalog=catalog, policy=policy, team=team)
+    platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
+    search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
+                    usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
+                    max_instances=policy.max_instances, settings=policy.estimate, gpus=req.gpus)
+    inside = [o for p in scr.inside for o in options_for(p, search)]
+    outside: list[Option] = []
+    if not any(o.meets is not False for o in inside):
+        outside = [o for p in scr.outside for o in options_for(p, search)]
+    choice = choose(inside, outside)
+    if choice is None:
+        raise RequestError(_nothing_runs(req, scr), code="no_configuration")
+    plan = _plan(choice.option, ctx)
+    alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
+    naive = _naive(search, ctx)
+    approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=plan.estimated_hours, stage=req.stage,
+                                    team=team_name, policy=policy, spend=spend, now=now)
+    warnings = _warnings(choice, plan, ctx, scr)
+    trace = [
+        explain.stage_step(request, req.stage),
+        explain.tolerance_step(request, req.interruption_tolerance, req.stage),
+        explain.memory_step(work, choice.option, scr),
+        explain.compute_step(work, choice.option),
+        explain.candidates_step(scr, len(inside) + len(outside), sum(o.meets is True for o in [*inside, *outside]),
+                                req.deadline is not None, req.region),
+        explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
+        platform_step,
+        explain.choice_step(choice, req.deadline is not None),
+        explain.guardrail_step(approval),
+    ]
+    return Decision(
+        request=req, plan=plan, alternatives=alts, trace=trace,
+        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog)],
+        warnings=warnings, approval=approval, spend=_spend_used(spend, ctx),
+        catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
+        savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
+        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch.missing(),
+    )
+
+
+def _check_deadline(req: TrainingRequest, now: datetime) -> None:
+    if req.deadline is not None and req.deadline <= now:
+        raise RequestError(f"The deadline {req.deadline:%a %Y-%m-%d %H:%M} has already passed; give a future one, "
+                           "e.g. 'by Friday' or 'in 3 days'.", code="deadline_in_past")
+
+
+def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> float | None:
+    """Hours to the deadline less the stage's safety margin."""
+    if req.deadline is None:
+        return None
+    assert req.stage is not None
+    margin = policy.deadline_safety_margin.get(req.stage, 0.0)
+    return (req.deadline - now).total_seconds() / 3600.0 * (1.0 - margin)
+
+
+def _plan(option: Option, ctx: _Context) -> Plan:
+    return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
+                   max_runtime_hours=ctx.policy.max_runtime_hours)
+
+
+def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
+    if option.meets is False:
+        label += " (misses the deadline)"
+    return to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
+                          max_runtime_hours=ctx.policy.max_runtime_hours)
+
+
+def _naive(search: Search, ctx: _Context) -> Plan | None:
+    """The naive choice (p5.48xlarge on-demand on SageMaker), enough instances to hold the job."""
+    assert ctx.request.region is not None
+    name = ctx.policy.estimate.naive_instance_type
+    price = search.catalog.price(name, ctx.request.region)
+    if price is None:
+        return None
+    prof = profile(price, catalog=search.catalog, work=search.work, settings=search.settings, outside=True)
+    if isinstance(prof, str):
+        return None
+    option = fixed_option(prof, search, count=prof.min_count, purchase=PurchaseModel.ON_DEMAND,
+                          platform=Platform.SAGEMAKER)
+    return None if option is None else _plan(option, ctx)
+
+
+def _purchase_source(req: TrainingRequest, option: Option) -> str:
+    assert req.stage is not None and req.interruption_tolerance is not None
+    _, _, source = purchase_models(stage=req.stage, tolerance=req.interruption_tolerance,
+                                   has_deadline=req.deadline is not None, instances=option.count)
+    return source
+
+
+def _price_assumptions(option: Option, catalog: Catalog) -> list[str]:
+    if not option.rate.estimated_premium:
+        return []
+    premium = catalog.sagemaker_premium
+    return [f"SageMaker price estimated as EC2 + {premium.fraction:.0%} ({premium.source})"]
+
+
+def _spend_used(spend: SpendSnapshot, ctx: _Context) -> SpendSnapshot:
+    """The spend the decision used: team and budget filled in, an old 'ok' figure marked stale."""
+    status, reason = spend_status(spend, policy=ctx.policy, now=ctx.now)
+    budget = spend.budget_usd if spend.budget_usd is not None else ctx.team.monthly_budget_usd
+    return spend.model_copy(update={"status": status, "reason": reason, "budget_usd": budget,
+                                    "team": spend.team or ctx.team_name})
+
+
+def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[str]:
+    warnings: list[str] = []
+    req = ctx.request
+    if choice.fallback and scr.size_class is not None:
+        warnings.append(f"nothing in the {scr.size_class.name} size class ({', '.join(scr.size_class.families)}) "
+                        f"meets the deadline; {plan.instance_type} is outside it")
+    if choice.late and req.deadline is not None:
+        warnings.append(_late_warning(plan, req, ctx.policy))
+    if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:
+        warnings.append(f"multi-node spot ({plan.instance_count} instances): one interruption stops the whole "
+                        "synchronous job; expect restarts (003_70f4cf876a45be86.txt)")
+    if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
+        warnings.append(_budget_warning(choice, plan, req.budget_usd))
+    missing = ctx.team.launch.missing()
+    if missing:
+        warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
+    return warnings
+
+
+def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str:
+    assert req.deadline is not None and req.stage is not None and plan.deadline_margin_hours is not None
+    when = f"{plan.estimated_finish.astimezone(req.deadline.tzinfo):%a %Y-%m-%d %H:%M}"
+    if plan.deadline_margin_hours < 0:
+        return (f"nothing meets the deadline: the fastest allowed plan finishes {when}, "
+                f"{-plan.deadline_margin_hours:,.1f} h late")
+    margin = policy.deadline_safety_margin.get(req.stage, 0.0)
+    return (f"nothing finishes with the {margin:.0%} safety margin: the fastest plan finishes {when}, only "
+            f"{plan.deadline_margin_hours:,.1f} h before the deadline")
+
+
+def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
+    cheapest = min(choice.pool, key=by_cost)
+    text = f"nothing fits the ${budget:,.0f} budget: the cheapest plan that meets the deadline costs " \
+           f"${plan.estimated_cost_usd:,.2f}"
+    if cheapest.cost <= budget and cheapest.meets is False:
+        text += (f"; {cheapest.count}× {cheapest.profile.spec.instance_type} would cost ~${cheapest.cost:,.0f} "
+                 "but misses the deadline")
+    return text
+
+
+def _nothing_runs(req: TrainingRequest, scr: Screen) -> str:
+    reasons = "; ".join(f"{t}: {r}" for t, r in sorted(scr.ruled_out.items())[:6])
+    return (f"No allowed configuration in {req.region} can run a {req.params:,}-parameter job"
+            + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence or another region.")
+
+
