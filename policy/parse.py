@@ -1,0 +1,499 @@
+"""Free text → ``TrainingRequest``: "/gpu fine-tune llama-3 8b on 8xH100 in us-west-2 by Friday 3pm, spot ok".
+
+Only what the text states is set; every other field stays ``None`` and gets its default later. Each phrase is read
+once: the parser reads deadlines first (``policy.dates``), then instance types, accelerators, regions and the
+numbers (sizes, tokens, trials, budgets, context lengths), blanking each phrase it has used so that "2026-12-15",
+"p4d.24xlarge" or "8xH100" are never read again as a model size. Words (task, stage, tolerance, team) come last.
+Anything it had to interpret goes into ``notes``; anything it cannot use is a ``RequestError`` with a ``code`` and a
+message that says what to type instead. It never raises anything else for any text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import ValidationError
+
+from policy.dates import Deadline, find_deadlines, zone_of
+from policy.errors import RequestError
+from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
+
+KNOWN_FAMILIES: frozenset[str] = frozenset(
+    {"g5", "g6", "g6e", "p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "trn1", "trn1n", "trn2"}
+)
+MAX_TOKENS = 10**15  # 1,000T: far beyond any run; larger is a typo
+MAX_BUDGET_USD = Decimal(10**10)
+SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
+
+_F = re.IGNORECASE | re.ASCII
+_SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}
+_SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
+_SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
+
+_UNIT_KINDS = (
+    # "seq len" is read only before a number: after one it is as likely the next phrase ("405B seq len 32768").
+    ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
+    ("tokens", r"tokens?|toks?"),
+    ("params", r"param(?:eter)?s?|model"),
+    ("trials", r"trials?|runs?|configs?|configurations?"),
+    ("gpus", r"gpus?|accelerators?|devices?|cards?"),
+    ("money", r"usd|dollars?|bucks"),
+    ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
+     r"|conversations?|words?|nodes?|instances?|machines?|hours?|days?|weeks?|gb|gib|tb|%|x"),
+)  # fmt: skip
+_UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
+_QTY_RE = re.compile(
+    r"(?P<cur>[$\u20ac\u00a3]\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
+    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
+    rf"(?:[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w]))?",
+    _F,
+)
+_MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
+_SEQ_BEFORE_RE = re.compile(
+    r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
+    r"|block[\s_-]size)\s*(?:of|is|=|:)?\s*$",
+    _F,
+)
+_MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)\s*(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
+_LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
+_TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
+_TRIALS_BEFORE_RE = re.compile(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|across|=|:)?\s*$", _F)
+_ON_BEFORE_RE = re.compile(r"\b(?:on|over)\s*$", _F)
+
+_ACCELERATORS = (
+    ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100", r"a100"), ("A10G", r"a10g?"), ("GH200", r"gh200"),
+    ("H100", r"h100"), ("H200", r"h200"), ("B200", r"b200"), ("L40S", r"l40s"), ("L4", r"l4"),
+    ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100", r"v100"),
+    ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
+)  # fmt: skip
+_HW_RE = re.compile(
+    r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|x|\*)\s*)?"
+    r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
+    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])"
+    r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
+    _F,
+)
+_SINGLE_GPU_RE = re.compile(r"\b(?:a\s+single|one|single)\s+(?:gpu|accelerator)\b", _F)
+_INSTANCE_RE = re.compile(
+    r"(?<![\w.-])(?P<ml>ml\.)?(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])", _F
+)
+_INSTANCE_CUE_RE = re.compile(r"\b(?:on|using|use|with|instances?|family|type)\s*:?\s*$", _F)
+_INSTANCE_LIKE_RE = re.compile(r"(?:p|g|gr|trn|inf|dl)\d", _F)
+_REGION_RE = re.compile(
+    r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?![\w-])"
+    r"|(?:\bin|\bregion\s*[:=]?)\s+(?P<loose>[a-z]+(?:-[a-z]+)+-\d+)(?![\w-])",
+    _F,
+)
+_REGION_OK_RE = re.compile(
+    r"(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast"
+    r"|southwest)-[1-9]"
+)
+_TEAM_RE = re.compile(
+    r"(?<![\w-])(?P<t>team-[a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
+    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b",
+    _F,
+)
+
+# Task words, most specific first: "QLoRA" before "LoRA", "continued pretraining" before "pretrain".
+# Participles ("pretrained", "fine-tuned") describe a model, not the job, so they do not count.
+_TASK_WORDS = (
+    (Task.QLORA, r"\bq[\s-]?lora\b"),
+    (Task.LORA, r"\blora\b|\bpeft\b"),
+    (Task.CONTINUED_PRETRAIN,
+     r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b"),
+    (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
+    (Task.SWEEP,
+     r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"),
+    (Task.FINE_TUNE,
+     r"\bfine[\s-]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bsft\b|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
+)  # fmt: skip
+_TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
+_STAGE_RES = (
+    (Stage.PRODUCTION, re.compile(r"\b(?:prod|production|customers?|launch(?:es|ing)?|releases?)\b", _F)),
+    (Stage.EXPERIMENTAL, re.compile(
+        r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
+        r"|explor(?:e|ing|ation|atory))\b", _F)),
+)  # fmt: skip
+_LOW_TOLERANCE_RE = re.compile(
+    r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\bwithout\s+interrupt\w*|\bnon[\s-]?interruptible\b"
+    r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
+    r"|\bon[\s-]demand\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b",
+    _F,
+)
+_SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
+_HIGH_TOLERANCE_RE = re.compile(
+    r"\bspot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"|\bresumable\b|\binterruptions?\s+(?:are\s+)?(?:ok(?:ay)?|fine)\b|\binterruptible\b|\bpreemptible\b",
+    _F,
+)
+
+
+class _Scan:
+    """The request text with the phrases already used blanked out, so that nothing is read twice."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def blank(self, start: int, end: int) -> None:
+        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+
+    def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Every match of ``pattern``, each blanked once read."""
+        found = list(pattern.finditer(self.text))
+        for m in found:
+            self.blank(m.start(), m.end())
+        return found
+
+
+def parse_request(
+    text: str, *, now: datetime, tz: str, team: str | None = None, families: Collection[str] = KNOWN_FAMILIES
+) -> TrainingRequest:
+    """Read a free-text request; set only the fields the text states and note every interpretation."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise RequestError(
+            f"The request is {len(text)} characters; keep it under {MAX_TEXT_CHARS}, e.g. {SIZE_EXAMPLE}.",
+            code="text_too_long",
+        )
+    if now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
+    scan, notes = _Scan(text), list[str]()
+    deadline = _deadline(scan, now=now, tz=tz, notes=notes)
+    fields: dict[str, Any] = {"text": text, "deadline": deadline.when if deadline else None}
+    fields |= _read_fields(scan, families, notes)
+    fields["team"] = _team(scan, team, notes)
+    _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(text) is not None)
+    if fields.get("params") is None:
+        raise RequestError(
+            f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B).", code="missing_model_size"
+        )
+    if deadline is not None and deadline.when <= now:
+        raise RequestError(
+            f'The deadline "{deadline.phrase}" ({deadline.when:%a %Y-%m-%d %H:%M %Z}) has already passed;'
+            ' give one ahead, e.g. "by Friday" or "in 3 days".',
+            code="deadline_in_past",
+        )
+    return _build(fields, notes)
+
+
+def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
+    """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    fields = _instance(scan, families, notes)
+    hardware = _hardware(scan, notes)
+    fields["region"] = _region(scan, notes)
+    numbers = _quantities(scan, notes)
+    if "gpus" in hardware and "gpus" in numbers:
+        numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
+    return fields | hardware | numbers | _words(scan, notes)
+
+
+def _build(fields: dict[str, Any], notes: list[str]) -> TrainingRequest:
+    """The request model; its own validation is the last check on what was read."""
+    try:
+        return TrainingRequest(**fields, notes=notes)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RequestError(f"Cannot use {where}: {first['msg']}.", code="invalid_request") from exc
+
+
+def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
+    """The earliest deadline in the text (a past one too: the caller refuses it after the other checks)."""
+    found = find_deadlines(scan.text, now=now, zone=zone_of(tz))
+    for deadline in found:
+        scan.blank(deadline.start, deadline.end)
+    if not found:
+        return None
+    first = min(found, key=lambda d: d.when)
+    notes.extend(first.notes)
+    if len({d.when for d in found}) > 1:
+        notes.append(f"saw {len(found)} deadlines; took the earliest, '{first.phrase}'")
+    return first
+
+
+def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
+    """An instance family ("on p4d") or exact type ("p5.48xlarge"); an unknown family is refused."""
+    types: list[str] = []
+    for m in _INSTANCE_RE.finditer(scan.text):
+        family, size = m["fam"].lower(), (m["size"] or "").lower()
+        named_as_type = bool(size) and (size[0].isalpha() or size.endswith("large"))
+        cued = _INSTANCE_CUE_RE.search(scan.text[max(0, m.start() - 20) : m.start()]) is not None
+        if family not in families and not named_as_type and not (cued and _INSTANCE_LIKE_RE.match(family)):
+            continue
+        if family not in families:
+            raise RequestError(
+                f'"{m.group(0)}" is not an instance family gpuops plans for; use one of {", ".join(sorted(families))},'
+                ' e.g. "on p4d" or "on p5.48xlarge".',
+                code="unknown_instance_type",
+            )
+        if m["ml"]:
+            notes.append(f"read '{m.group(0)}' as the instance type {m.group(0)[3:].lower()}")
+        types.append(f"{family}.{size}" if size else family)
+        scan.blank(m.start(), m.end())
+    return {"instance_type": _one_or_free(types, "instance types", notes)}
+
+
+def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
+    """The single value named, or None (a free choice) when the text names several."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) > 1:
+        notes.append(f"named several {what} ({', '.join(distinct)}); left the choice free")
+        return None
+    return distinct[0] if distinct else None
+
+
+def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
+    accelerators: list[str] = []
+    counts: list[int] = []
+    for m in scan.take(_HW_RE):
+        accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
+        if m["n"] or m["n2"]:
+            counts.append(int(m["n"] or m["n2"]) * int(m["nodes"] or 1))
+    if scan.take(_SINGLE_GPU_RE):
+        counts.append(1)
+    fields: dict[str, Any] = {"accelerator": _one_or_free(accelerators, "accelerators", notes)}
+    if counts:
+        fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
+    return fields
+
+
+def _only(values: list[int], what: str, hint: str) -> int:
+    """The one value named; two different ones contradict each other."""
+    distinct = sorted(set(values))
+    if len(distinct) > 1:
+        raise RequestError(
+            f"The request names different {what} ({', '.join(map(str, distinct))}); {hint}.",
+            code="contradiction",
+        )
+    return distinct[0]
+
+
+def _region(scan: _Scan, notes: list[str]) -> str | None:
+    """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused."""
+    regions: list[str] = []
+    for m in scan.take(_REGION_RE):
+        region = (m["r"] or m["loose"]).lower()
+        if not _REGION_OK_RE.fullmatch(region):
+            raise RequestError(
+                f'"{region}" is not an AWS region; name one like "in us-west-2", "in us-east-1" or "in eu-west-1".',
+                code="unknown_region",
+            )
+        regions.append(region)
+    return _one_or_free(regions, "regions", notes)
+
+
+class _Qty:
+    """A number read from the text, what it counts, and the words it came from."""
+
+    def __init__(self, kind: str, value: Decimal, phrase: str, *, after_on: bool = False) -> None:
+        self.kind, self.value, self.phrase, self.after_on = kind, value, phrase, after_on
+
+
+# kind → (field, lowest, highest, error code, what to type)
+_LIMITS: dict[str, tuple[str, int, int, str, str]] = {
+    "params": ("params", 1, MAX_PARAMS, "invalid_size", 'give a size above 0 and at most 10T, e.g. "7B"'),
+    "tokens": ("tokens", 1, MAX_TOKENS, "invalid_size", 'give a token count above 0, e.g. "on 2B tokens"'),
+    "trials": ("trials", 1, 10_000, "invalid_trials", 'give 1 to 10,000 trials, e.g. "sweep of 20 trials"'),
+    "gpus": ("gpus", 1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "on 16 GPUs"'),
+    "seq": ("seq_len", 128, 1_048_576, "invalid_seq_len", 'give 128 to 1M tokens of context, e.g. "8k context"'),
+}
+
+
+def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
+    found = _mixture_of_experts(scan, notes)
+    text = scan.text
+    found += [_classify(text, m) for m in scan.take(_QTY_RE)]
+    _tokens_after_on(found, notes)
+    fields: dict[str, Any] = {}
+    for kind, (field, low, high, code, hint) in _LIMITS.items():
+        values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
+        if values:
+            fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
+    budgets = [q for q in found if q.kind == "money"]
+    if budgets:
+        fields["budget_usd"] = _budget(budgets, notes)
+    for q in found:
+        if q.kind == "other":
+            notes.append(f"did not use '{q.phrase}': say what it counts, e.g. 'on 2B tokens' or 'budget $5k'")
+    return fields
+
+
+def _classify(text: str, m: re.Match[str]) -> _Qty:
+    """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
+    before = text[max(0, m.start() - 30) : m.start()]
+    scale = (m["word"] or m["letter"] or "").lower()
+    unit = " ".join((m["unit"] or "").lower().split())
+    if m["cur"] and m["cur"].strip() != "$":
+        raise RequestError(
+            f'Give the budget in US dollars, e.g. "under $5k" (not "{m.group(0).strip()}").', code="invalid_budget"
+        )
+    if m["cur"]:
+        kind = "money"
+    elif unit:
+        kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
+    else:
+        kind = _kind_from_context(before, scale)
+    if kind == "other" and not (scale or unit):
+        kind = "plain"  # "llama-3", "v2": a bare number that says nothing about the job
+    value = _value(m["num"], scale, seq=kind == "seq")
+    phrase = " ".join(m.group(0).split())
+    after_on = not unit and _ON_BEFORE_RE.search(before) is not None
+    return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
+
+
+def _kind_from_context(before: str, scale: str) -> str:
+    """The kind of a number without a unit, from the words just before it and its scale."""
+    big = scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion")
+    if _SEQ_BEFORE_RE.search(before):
+        return "seq"
+    if _TOKENS_BEFORE_RE.search(before):
+        return "tokens"
+    if _MONEY_BEFORE_RE.search(before) and scale not in ("b", "bn", "billion", "t", "trillion"):
+        return "money"
+    if not scale and _TRIALS_BEFORE_RE.search(before):
+        return "trials"
+    if not big and _LIMIT_BEFORE_RE.search(before):
+        return "money"
+    return "params" if big else "other"
+
+
+def _value(num: str, scale: str, *, seq: bool) -> Decimal:
+    """The number times its scale ("1.5B" → 1.5e9; as a context length "8k" → 8192)."""
+    try:
+        value = Decimal(num.replace(",", ""))
+    except InvalidOperation as exc:  # the pattern admits only digits; kept so no text can escape as another error
+        raise RequestError(f'Cannot read the number "{num}".', code="invalid_size") from exc
+    if seq and scale in _SEQ_SCALE:
+        return value * _SEQ_SCALE[scale]
+    return value * _SCALE.get(scale, 1)
+
+
+def _in_range(q: _Qty, low: int, high: int, code: str, hint: str) -> int:
+    """The quantity as a whole number within [low, high], or a RequestError that says what to give."""
+    if q.kind not in ("params", "tokens") and q.value != q.value.to_integral_value():
+        raise RequestError(f'"{q.phrase}" is not a whole number; {hint}.', code=code)
+    if not low <= q.value <= high:
+        raise RequestError(f'"{q.phrase}" is out of range; {hint}.', code=code)
+    return int(q.value.to_integral_value())
+
+
+def _mixture_of_experts(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """ "8x7B": experts × size per expert, an upper bound on the parameters (shared layers count once)."""
+    found = []
+    for m in scan.take(_MOE_RE):
+        value = int(m["e"]) * Decimal(m["n"]) * _SCALE[m["s"].lower()]
+        notes.append(f"read '{m.group(0)}' as a mixture of experts with at most {value:,.0f} parameters")
+        found.append(_Qty("params", value, m.group(0)))
+    return found
+
+
+def _tokens_after_on(found: list[_Qty], notes: list[str]) -> None:
+    """ "pretrain 1B on 20B": with another size named, a bare size after "on" is the training tokens."""
+    sizes = [q for q in found if q.kind == "params"]
+    if len(sizes) < 2:
+        return
+    for q in sizes:
+        if q.after_on and any(other is not q and not other.after_on for other in sizes):
+            q.kind = "tokens"
+            notes.append(f"read '{q.phrase}' as training tokens")
+
+
+def _budget(budgets: list[_Qty], notes: list[str]) -> float:
+    """The budget in USD; of several, the smallest, which every one of them allows."""
+    for q in budgets:
+        if not 0 < q.value <= MAX_BUDGET_USD:
+            raise RequestError(
+                f'"{q.phrase}" is not a budget; give one above $0, e.g. "under $5k".', code="invalid_budget"
+            )
+    lowest = min(budgets, key=lambda q: q.value)
+    if len({q.value for q in budgets}) > 1:
+        notes.append(f"named several amounts; took the smallest, '{lowest.phrase}', as the budget")
+    return float(lowest.value)
+
+
+def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """Task, stage and interruption tolerance from their words."""
+    return {"task": _task(scan, notes), "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan)}
+
+
+def _task(scan: _Scan, notes: list[str]) -> Task | None:
+    """The task; a sweep of LoRA runs is a sweep, and pretraining with fine-tuning is two jobs, not one."""
+    said = {task: [m.group(0) for m in scan.take(pattern)] for task, pattern in _TASK_RES}
+    tasks = [task for task, words in said.items() if words]
+    from_scratch = {Task.PRETRAIN, Task.CONTINUED_PRETRAIN} & set(tasks)
+    tuning = {Task.FINE_TUNE, Task.LORA, Task.QLORA} & set(tasks)
+    if len(from_scratch) > 1 or (from_scratch and tuning):
+        words = ", ".join(f"'{said[t][0]}'" for t in tasks if t is not Task.SWEEP)
+        raise RequestError(
+            f"The request asks for {words}: those are separate jobs. Ask for one at a time, e.g. {SIZE_EXAMPLE}.",
+            code="contradiction",
+        )
+    if not tasks:
+        return None
+    if Task.SWEEP in tasks and len(tasks) > 1:
+        notes.append(f"costed as a sweep of {tasks[0].value} runs")
+        return Task.SWEEP
+    if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
+        notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")
+    return tasks[0]
+
+
+def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
+    """Production or experimental; with words for both, production, the stricter one."""
+    said = {stage: [m.group(0) for m in scan.take(pattern)] for stage, pattern in _STAGE_RES}
+    if not any(said.values()):
+        return None
+    stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
+    word = said[stage][0]
+    if said[Stage.PRODUCTION] and said[Stage.EXPERIMENTAL]:
+        notes.append(f"saw '{word}' and '{said[Stage.EXPERIMENTAL][0]}'; took {stage.value}, the stricter stage")
+    elif word.lower() not in ("production", "prod", "experimental", "experiment"):
+        notes.append(f"read '{word}' as {stage.value}")
+    return stage
+
+
+def _tolerance(scan: _Scan) -> Tolerance | None:
+    """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
+    low = [m.group(0) for m in scan.take(_LOW_TOLERANCE_RE)]
+    high = [m.group(0) for m in scan.take(_HIGH_TOLERANCE_RE)]
+    if low and high:
+        raise RequestError(
+            f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"
+            ' checkpoint, or "no interruptions" if it must run through.',
+            code="contradiction",
+        )
+    return Tolerance.LOW if low else Tolerance.HIGH if high else None
+
+
+def _team(scan: _Scan, default: str | None, notes: list[str]) -> str | None:
+    """The team named in the text ("for team-nlp"), else the caller's default."""
+    named = []
+    for m in scan.take(_TEAM_RE):
+        name = (m["t"] or m["t2"] or m["t3"]).lower().strip("-_")
+        named.append(name if name.startswith("team-") else f"team-{name}")
+    if not named:
+        return default
+    if len(set(named)) > 1:
+        raise RequestError(
+            f'The request names several teams ({", ".join(sorted(set(named)))}); name one, e.g. "for team-nlp".',
+            code="contradiction",
+        )
+    if default is not None and default != named[0]:
+        notes.append(f"took {named[0]} from the text over the default team {default}")
+    return named[0]
+
+
+def _check_spot_only(fields: dict[str, Any], deadline: Deadline | None, *, spot_only: bool) -> None:
+    """Production work with a deadline never runs on spot alone (DESIGN §3.6), so asking for that contradicts."""
+    if spot_only and deadline is not None and fields.get("stage") is Stage.PRODUCTION:
+        raise RequestError(
+            f'Production work with a deadline ("{deadline.phrase}") does not run on spot only. Drop "spot only",'
+            " or mark it as an experiment.",
+            code="contradiction",
+        )
