@@ -1,0 +1,202 @@
+"""SageMaker training jobs: the exact CreateTrainingJob request for an approved plan, and describe/stop/list.
+
+The job name is a pure function of request id and revision, so a retried launch asks for the same job and the
+launcher can look it up before creating it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from policy.config import LaunchProfile, TeamPolicy
+from policy.decision import Plan, PurchaseModel
+from policy.errors import RequestError, UpstreamError
+
+JOB_NAME_MAX = 63
+JOB_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
+TAG_VALUE_MAX = 256
+_TAG_UNSAFE = re.compile(r"[^\w\s.:/=+\-@]", re.UNICODE)
+CHECKPOINT_LOCAL_PATH = "/opt/ml/checkpoints"
+VOLUME_SIZE_GB = 200
+# Beyond the runtime, how long a spot job may wait for capacity: half the runtime, at least an hour.
+MIN_SPOT_WAIT_SECONDS = 3600
+REJECTING_ERRORS = frozenset({"ValidationException", "ResourceLimitExceeded", "AccessDeniedException"})
+
+
+class LaunchRejected(UpstreamError):
+    """AWS refused the request as sent (validation, limits, permissions); retrying the same request cannot help."""
+
+    code = "launch_rejected"
+
+
+class JobAlreadyExists(UpstreamError):
+    """CreateTrainingJob found the name taken: the job exists and must be reconciled, not created again."""
+
+    code = "job_exists"
+
+
+def training_job_name(*, request_id: str, revision: int, trial: int | None = None) -> str:
+    """``gpuops-<request id>-r<revision>[-t<trial>]``, sanitised to SageMaker's name rules, at most 63 characters."""
+    slug = re.sub(r"-+", "-", re.sub(r"[^a-zA-Z0-9]", "-", request_id)).strip("-") or "request"
+    suffix = f"-r{revision}" + (f"-t{trial}" if trial is not None else "")
+    name = f"gpuops-{slug}{suffix}"
+    if len(name) > JOB_NAME_MAX:
+        digest = hashlib.sha256(request_id.encode()).hexdigest()[:8]
+        room = JOB_NAME_MAX - len("gpuops--") - len(digest) - len(suffix)
+        name = f"gpuops-{slug[:room].rstrip('-')}-{digest}{suffix}"
+    return name
+
+
+def tag_value(value: str) -> str:
+    """A value SageMaker accepts as a tag: allowed characters only, at most 256 characters."""
+    clean = _TAG_UNSAFE.sub("_", value)
+    return clean if len(clean) <= TAG_VALUE_MAX else clean[: TAG_VALUE_MAX - 3] + "..."
+
+
+def instances_per_job(plan: Plan) -> int:
+    return plan.instances_per_job or plan.instance_count
+
+
+def runtime_seconds(plan: Plan) -> int:
+    return max(60, math.ceil(plan.max_runtime_hours * 3600))
+
+
+def max_wait_seconds(plan: Plan) -> int:
+    runtime = runtime_seconds(plan)
+    return runtime + max(MIN_SPOT_WAIT_SECONDS, runtime // 2)
+
+
+def _tags(*, team: str, team_policy: TeamPolicy, request_id: str, revision: int,
+          approvers: Sequence[str]) -> list[dict[str, str]]:
+    allocation = team_policy.cost_allocation_tag
+    tags = {**team_policy.launch.tags, allocation.key: allocation.value or team, "gpuops:team": team,
+            "gpuops:request": request_id, "gpuops:revision": str(revision),
+            "gpuops:approvers": " ".join(sorted(approvers)) or "auto-approved"}
+    return [{"Key": tag_value(k)[:128], "Value": tag_value(v)} for k, v in tags.items()]
+
+
+def _environment(*, plan: Plan, request_id: str, revision: int) -> dict[str, str]:
+    env = {"GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision)}
+    if plan.checkpoint_interval_minutes is not None:
+        env["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(plan.checkpoint_interval_minutes)
+    return env
+
+
+def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
+    return f"{str(profile.s3_checkpoints).rstrip('/')}/{job_name}/"
+
+
+def build_create_training_jobs(
+    *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str]
+) -> list[dict[str, Any]]:
+    """One CreateTrainingJob request per job of the plan (a sweep runs each trial as its own job)."""
+    trials: list[int | None] = [None] if plan.jobs <= 1 else list(range(1, plan.jobs + 1))
+    return [build_create_training_job(plan=plan, team=team, team_policy=team_policy, request_id=request_id,
+                                      revision=revision, approvers=approvers, trial=trial) for trial in trials]
+
+
+def build_create_training_job(
+    *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
+    trial: int | None = None,
+) -> dict[str, Any]:
+    """The exact CreateTrainingJob parameters for an approved plan; ``RequestError`` if the profile is incomplete."""
+    profile = team_policy.launch
+    require_launch_profile(team=team, profile=profile)
+    name = training_job_name(request_id=request_id, revision=revision, trial=trial)
+    spot = plan.purchase_model is PurchaseModel.SPOT
+    request: dict[str, Any] = {
+        "TrainingJobName": name,
+        "RoleArn": profile.role_arn,
+        "AlgorithmSpecification": {"TrainingImage": profile.image, "TrainingInputMode": "File"},
+        "InputDataConfig": [{"ChannelName": "train", "DataSource": {"S3DataSource": {
+            "S3DataType": "S3Prefix", "S3Uri": profile.s3_input, "S3DataDistributionType": "FullyReplicated"}}}],
+        "OutputDataConfig": {"S3OutputPath": profile.s3_output},
+        "ResourceConfig": {"InstanceType": f"ml.{plan.instance_type}", "InstanceCount": instances_per_job(plan),
+                           "VolumeSizeInGB": VOLUME_SIZE_GB},
+        "StoppingCondition": {"MaxRuntimeInSeconds": runtime_seconds(plan)},
+        "EnableManagedSpotTraining": spot,
+        "CheckpointConfig": {"S3Uri": _checkpoint_uri(profile, name), "LocalPath": CHECKPOINT_LOCAL_PATH},
+        "Environment": _environment(plan=plan, request_id=request_id, revision=revision),
+        "Tags": _tags(team=team, team_policy=team_policy, request_id=request_id, revision=revision,
+                      approvers=approvers),
+    }
+    if spot:
+        request["StoppingCondition"]["MaxWaitTimeInSeconds"] = max_wait_seconds(plan)
+    if profile.vpc is not None:
+        request["VpcConfig"] = {"Subnets": list(profile.vpc.subnets),
+                                "SecurityGroupIds": list(profile.vpc.security_group_ids)}
+    return request
+
+
+def require_launch_profile(*, team: str, profile: LaunchProfile) -> None:
+    missing = profile.missing()
+    if missing:
+        raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs {', '.join(missing)}",
+                           code="launch_not_configured")
+
+
+def _error_code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _upstream(exc: ClientError | BotoCoreError, operation: str) -> UpstreamError:
+    if isinstance(exc, ClientError):
+        code, message = _error_code(exc), exc.response.get("Error", {}).get("Message", str(exc))
+        if code == "ResourceInUse":
+            return JobAlreadyExists(f"{code}: {message}", service="sagemaker", operation=operation)
+        if code in REJECTING_ERRORS:
+            return LaunchRejected(f"{code}: {message}", service="sagemaker", operation=operation)
+        return UpstreamError(f"{code}: {message}", service="sagemaker", operation=operation, code="aws_error")
+    return UpstreamError(f"SageMaker unreachable: {exc}", service="sagemaker", operation=operation, code="aws_error")
+
+
+def _is_missing_job(exc: ClientError) -> bool:
+    message = str(exc.response.get("Error", {}).get("Message", "")).lower()
+    return _error_code(exc) in ("ResourceNotFound", "ValidationException") and (
+        "not found" in message or "could not find" in message)
+
+
+def describe_training_job(*, client: Any, name: str) -> dict[str, Any] | None:
+    """DescribeTrainingJob, or None when no job of that name exists."""
+    try:
+        answer: dict[str, Any] = client.describe_training_job(TrainingJobName=name)
+    except ClientError as exc:
+        if _is_missing_job(exc):
+            return None
+        raise _upstream(exc, "DescribeTrainingJob") from exc
+    except BotoCoreError as exc:
+        raise _upstream(exc, "DescribeTrainingJob") from exc
+    return answer
+
+
+def create_training_job(*, client: Any, request: dict[str, Any]) -> str:
+    """CreateTrainingJob; returns the job ARN. ``LaunchRejected`` for errors a retry cannot fix."""
+    try:
+        answer = client.create_training_job(**request)
+    except (ClientError, BotoCoreError) as exc:
+        raise _upstream(exc, "CreateTrainingJob") from exc
+    return str(answer["TrainingJobArn"])
+
+
+def stop_training_job(*, client: Any, name: str) -> None:
+    try:
+        client.stop_training_job(TrainingJobName=name)
+    except (ClientError, BotoCoreError) as exc:
+        raise _upstream(exc, "StopTrainingJob") from exc
+
+
+def list_training_jobs(*, client: Any, name_prefix: str = "gpuops-") -> list[dict[str, Any]]:
+    """Summaries of training jobs whose names contain ``name_prefix`` (all pages)."""
+    jobs: list[dict[str, Any]] = []
+    try:
+        for page in client.get_paginator("list_training_jobs").paginate(NameContains=name_prefix):
+            jobs.extend(page.get("TrainingJobSummaries", []))
+    except (ClientError, BotoCoreError) as exc:
+        raise _upstream(exc, "ListTrainingJobs") from exc
+    return jobs
