@@ -1,0 +1,102 @@
+"""A decision as plain text: the summary line first, then why, alternatives, assumptions, warnings and approval."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+from policy.decision import Decision, Plan, Platform
+
+PLATFORM_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS",
+                  Platform.EC2: "EC2"}
+
+
+def money(usd: float) -> str:
+    """$310, $1,234, $12.40 — whole dollars from $100 up."""
+    return f"${usd:,.0f}" if abs(usd) >= 100 else f"${usd:,.2f}"
+
+
+def _when(moment: datetime, zone: tzinfo | None, *, ref: datetime | None = None) -> str:
+    local = moment.astimezone(zone)
+    if ref is not None and abs((local - ref.astimezone(zone)).days) > 6:
+        return f"{local:%a %Y-%m-%d %H:%M}"
+    return f"{local:%a %H:%M}"
+
+
+def summary_line(decision: Decision, zone: tzinfo | None = None) -> str:
+    """One line: configuration · purchase · platform · cost · finish · deadline."""
+    plan, deadline = decision.plan, decision.request.deadline
+    zone = zone or (deadline.tzinfo if deadline is not None else None)
+    parts = [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
+             PLATFORM_NAMES[plan.platform], f"~{money(plan.estimated_cost_usd)}",
+             f"done {_when(plan.estimated_finish, zone, ref=deadline)}"]
+    if deadline is not None:
+        mark = "✓" if plan.deadline_met else "✗"
+        parts.append(f"deadline {deadline.astimezone(zone):%a %H:%M} {mark}")
+    return " · ".join(parts)
+
+
+def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
+    lines = [
+        f"  {plan.instance_count}× {plan.instance_type} ({plan.accelerators}× {plan.accelerator}) in {plan.region}, "
+        f"{plan.purchase_model.value} on {PLATFORM_NAMES[plan.platform]} at ${plan.price_per_instance_hour_usd:g} "
+        "per instance-hour",
+        f"  {plan.estimated_hours:,.2f} h, finishes {plan.estimated_finish.astimezone(zone):%a %Y-%m-%d %H:%M %Z}"
+        + ("" if plan.deadline_margin_hours is None else f" ({plan.deadline_margin_hours:+,.1f} h to the deadline)"),
+        f"  cost ~{money(plan.estimated_cost_usd)} (range {money(plan.cost_low_usd)}–{money(plan.cost_high_usd)}: "
+        f"{plan.cost_range_basis})",
+    ]
+    for item in plan.cost_breakdown:
+        lines.append(f"    {item.item}: ${item.usd:,.2f} = {item.basis}")
+    if plan.jobs > 1:
+        lines.append(f"  {plan.jobs} separate jobs of {plan.instances_per_job or 1} instance(s), "
+                     f"{plan.instance_count} at a time")
+    extra = f"max runtime {plan.max_runtime_hours:g} h"
+    if plan.checkpoint_interval_minutes is not None:
+        extra = f"checkpoint every {plan.checkpoint_interval_minutes} min; " + extra
+    lines.append(f"  {extra}")
+    return lines
+
+
+def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
+    """The whole decision for a terminal."""
+    deadline = decision.request.deadline
+    zone = zone or (deadline.tzinfo if deadline is not None else None)
+    out = [summary_line(decision, zone), "", "Plan", *_plan_lines(decision.plan, zone), "", "Why"]
+    out += [f"  {s.node}: {s.answer} — {s.reason} [{s.source}]" for s in decision.trace]
+    if decision.alternatives:
+        out += ["", "Alternatives"]
+        out += [f"  {a.label}: {a.instance_count}× {a.instance_type} · {a.purchase_model.value} · "
+                f"{PLATFORM_NAMES[a.platform]} · ~{money(a.estimated_cost_usd)} · {a.estimated_hours:,.1f} h · "
+                f"done {_when(a.estimated_finish, zone, ref=deadline)}" for a in decision.alternatives]
+    out += ["", "Assumptions", *[f"  - {a}" for a in decision.assumptions]]
+    if decision.warnings:
+        out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]
+    out += ["", "Approval", f"  {_approval(decision)}", *[f"  - {r}" for r in decision.approval.reasons]]
+    out += ["", _spend(decision)]
+    if decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
+        naive = decision.naive_baseline
+        out.append(f"vs naive {naive.instance_count}× {naive.instance_type} on-demand on SageMaker "
+                   f"(~{money(naive.estimated_cost_usd)}): {money(decision.savings_vs_naive_usd)} saved")
+    out.append(f"prices: snapshot {decision.catalog.snapshot} ({decision.catalog.source})")
+    return "\n".join(out)
+
+
+def _approval(decision: Decision) -> str:
+    approval = decision.approval
+    if approval.denied:
+        return "denied by policy"
+    if not approval.required:
+        return "auto-approved"
+    return f"needs {approval.approvals_needed} approval(s) from {', '.join(approval.approver_groups) or '(no group)'}"
+
+
+def _spend(decision: Decision) -> str:
+    spend = decision.spend
+    if spend.month_to_date_usd is None:
+        return f"spend: {spend.status.value}" + (f" ({spend.reason})" if spend.reason else "")
+    text = f"spend: {spend.status.value}, month to date {money(spend.month_to_date_usd)}"
+    if spend.forecast_usd is not None:
+        text += f", forecast {money(spend.forecast_usd)} more"
+    if spend.budget_usd is not None:
+        text += f", budget {money(spend.budget_usd)}"
+    return text
