@@ -23,8 +23,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 from policy.config import PolicyConfig
 from policy.errors import UpstreamError
 from policy.spend import CostDriver, DailySpend, SpendSnapshot, SpendStatus
-from service.aws.cache import KeyValueCache
 from service.aws.clients import ClientFactory
+from service.cache import Cache
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +195,7 @@ class SpendProvider:
         self,
         *,
         factory: ClientFactory,
-        cache: KeyValueCache,
+        cache: Cache,
         metric: str = "UnblendedCost",
         ttl_seconds: float = DEFAULT_TTL_SECONDS,
         lock_wait_seconds: float = 60.0,

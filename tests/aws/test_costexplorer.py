@@ -13,9 +13,9 @@ from prometheus_client import REGISTRY
 
 from policy.config import default_policy
 from policy.spend import SpendStatus
-from service.aws.cache import MemoryCache, RedisCache
 from service.aws.clients import ClientFactory
 from service.aws.costexplorer import SpendProvider, SpendQuery
+from service.cache import MemoryCache, RedisCache
 from tests.aws.conftest import SimClock, five_team_policy, seed_cost_and_usage
 from tests.aws.fakeaws import AwsFault, FakeAws
 
@@ -222,7 +222,7 @@ def test_a_burst_of_200_plans_for_5_teams_makes_one_call_per_distinct_query(
         url = request.getfixturevalue("redis_url")
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=32, timeout=30)
         client = redis.Redis(connection_pool=pool)
-        cache: Any = RedisCache(client=client, prefix=f"test:{uuid.uuid4().hex}:")
+        cache: Any = RedisCache(client, prefix=f"test:{uuid.uuid4().hex}:")
     else:
         cache = MemoryCache(clock=clock.seconds)
 
