@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk import WebClient
@@ -61,24 +60,3 @@ def build_service_client(settings: BotSettings) -> ServiceClient:
     return ServiceClient(base_url=settings.service_url, token=settings.service_token.get_secret_value(),
                          timeout=settings.service_timeout)
 
-
-def build_http_app(app: App) -> Any:
-    """A FastAPI app serving Bolt at ``/slack/events``; dispatch runs on a worker thread, not the event loop."""
-    from fastapi import FastAPI, Request, Response
-    from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
-    from starlette.concurrency import run_in_threadpool
-
-    api = FastAPI(title="gpuops bot", docs_url=None, redoc_url=None, openapi_url=None)
-
-    @api.post(EVENTS_PATH)
-    async def slack_events(request: Request) -> Response:
-        body = await request.body()
-        bolt_response = await run_in_threadpool(app.dispatch, to_bolt_request(request, body))
-        response: Response = to_starlette_response(bolt_response)
-        return response
-
-    @api.get("/healthz")
-    def healthz() -> dict[str, str]:
-        return {"status": "ok"}
-
-    return api

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from bot.app import build_app, build_http_app, build_service_client
+from bot.app import build_app, build_service_client
 from bot.deps import Deps
 from bot.feed import FeedConsumer
+from bot.http import build_http_app
 from bot.scheduler import DigestScheduler, Periodic
 from bot.settings import BotSettings
 
@@ -34,15 +35,18 @@ def run_bot(settings: BotSettings, *, host: str, port: int) -> None:
     for loop in loops:
         loop.start()
     try:
+        import uvicorn
+
         if settings.socket_mode:
             from slack_bolt.adapter.socket_mode import SocketModeHandler
 
             assert settings.slack_app_token is not None
-            log.info("gpuops bot in Socket Mode")
-            SocketModeHandler(app, settings.slack_app_token.get_secret_value()).start()  # type: ignore[no-untyped-call]
+            handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())
+            handler.connect()  # type: ignore[no-untyped-call]
+            log.info("gpuops bot in Socket Mode; health and metrics on %s:%d", host, port)
+            # The orchestrator still probes /healthz and scrapes /metrics on the same port.
+            uvicorn.run(build_http_app(None), host=host, port=port, log_level="warning")
         else:
-            import uvicorn
-
             log.info("gpuops bot listening on %s:%d", host, port)
             uvicorn.run(build_http_app(app), host=host, port=port, log_level="info")
     finally:

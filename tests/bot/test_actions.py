@@ -1,0 +1,115 @@
+"""Buttons and modals: approvals in place, private refusals, double clicks, Why?, Edit and Use this."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from bot.modals import EDIT_VIEW
+from tests.bot.factories import LEADS, REQUESTER, TEAM_ID
+from tests.bot.fake_service import FakeService
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import BotHarness
+
+
+def posted_plan(bot: BotHarness, slack: FakeSlack) -> str:
+    bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    [post] = slack.wait_for("chat.postMessage")
+    return str(post.answer["ts"])
+
+
+def test_non_approver_is_told_privately_and_nothing_changes(bot: BotHarness, slack: FakeSlack,
+                                                            service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    assert bot.action("approve_request", "req_1", user="U0RANDOM", ts=ts).status_code == 200
+    [reply] = slack.wait_for("response")
+    assert reply.body == {"response_type": "ephemeral", "replace_original": False,
+                          "text": "You can't do that: only ml-leads can approve team-ml experimental requests"}
+    assert slack.of("chat.update") == []
+    assert service.requests["req_1"]["approvals"] == []
+
+
+def test_approver_click_updates_the_message_and_tells_the_requester(bot: BotHarness, slack: FakeSlack,
+                                                                    service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
+    [update] = slack.wait_for("chat.update")
+    assert (update.body["channel"], update.body["ts"]) == ("C0PLANS", ts)
+    status = update.blocks[-3]["text"]["text"]
+    assert status == f"✅ *Approved*\n✓ <@{LEADS[0]}> approved Mon 08:05"
+    assert update.blocks[-2]["elements"][0]["action_id"] == "why_request"  # no more Approve/Reject
+    [dm] = slack.wait_for("chat.postMessage", count=2)[1:]
+    assert dm.body["channel"] == REQUESTER
+    assert dm.body["text"].startswith("Your GPU request `req_1` (4× g6e.12xlarge")
+    assert dm.body["text"].endswith(f"was approved by <@{LEADS[0]}>.")
+    headers = [c[2] for c in service.calls if c[1] == "/v1/requests/req_1/approvals"]
+    assert headers[0]["x-gpuops-actor"] == f"slack:{TEAM_ID}:{LEADS[0]}"
+
+
+def test_double_click_records_one_approval_and_shows_no_error(bot: BotHarness, slack: FakeSlack,
+                                                              service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
+    bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
+    slack.wait_for("chat.update", count=2)
+    time.sleep(0.2)
+    assert len(service.requests["req_1"]["approvals"]) == 1
+    assert slack.of("response") == []
+
+
+def test_reject_updates_and_tells_the_requester(bot: BotHarness, slack: FakeSlack) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("reject_request", "req_1", user=LEADS[1], ts=ts)
+    [update] = slack.wait_for("chat.update")
+    assert update.blocks[-3]["text"]["text"].startswith("❌ *Rejected*\n✗ <@U0LEAD2> rejected")
+    dm = slack.wait_for("chat.postMessage", count=2)[1]
+    assert "was rejected by <@U0LEAD2>" in dm.body["text"]
+
+
+def test_why_opens_the_trace(bot: BotHarness, slack: FakeSlack) -> None:
+    posted_plan(bot, slack)
+    bot.action("why_request", "req_1", user="U0RANDOM")
+    [opened] = slack.wait_for("views.open")
+    view = json.loads(opened.body["view"]) if isinstance(opened.body["view"], str) else opened.body["view"]
+    texts = [b["text"]["text"] for b in view["blocks"] if b["type"] == "section"]
+    assert texts[1] == ("*stage* · Experimental or production?\n→ *experimental*\n"
+                        "the request does not say production\n_source: policy default_")
+    assert view["title"]["text"] == "Why this plan?"
+
+
+def test_edit_opens_the_parsed_fields_and_a_submission_makes_a_revision(bot: BotHarness, slack: FakeSlack,
+                                                                        service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("edit_request", "req_1", user=REQUESTER, ts=ts)
+    [opened] = slack.wait_for("views.open")
+    view = opened.body["view"]
+    initial = {b["block_id"]: b["element"].get("initial_value") or b["element"].get("initial_option", {}).get("value")
+               for b in view["blocks"]}
+    assert initial == {"task": "fine-tune", "params": "7B", "tokens": "1B", "deadline": "2026-12-04 09:00",
+                       "stage": "experimental", "interruption_tolerance": "high", "budget_usd": None}
+    values = {"params": {"params": {"type": "plain_text_input", "value": "13B"}},
+              "deadline": {"deadline": {"type": "plain_text_input", "value": "2026-12-05 17:00"}},
+              "stage": {"stage": {"type": "static_select", "selected_option": {"value": "production"}}}}
+    response = bot.view_submission(EDIT_VIEW, values, view["private_metadata"], user=REQUESTER)
+    assert response.status_code == 200 and response.text == ""
+    [update] = slack.wait_for("chat.update")
+    assert update.body["ts"] == ts
+    assert service.requests["req_1"]["patches"] == [{
+        "timezone": "America/Los_Angeles", "stage": "production", "params": 13_000_000_000,
+        "deadline": "2026-12-05T17:00:00-08:00"}]
+
+
+def test_edit_submission_with_a_bad_field_shows_the_error_in_the_modal(bot: BotHarness, slack: FakeSlack) -> None:
+    values = {"params": {"params": {"type": "plain_text_input", "value": "seven"}}}
+    response = bot.view_submission(EDIT_VIEW, values, json.dumps({"id": "req_1", "tz": "UTC"}), user=REQUESTER)
+    assert response.json() == {"response_action": "errors",
+                               "errors": {"params": "write a number like 7B, 350M or 2000000"}}
+
+
+def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("use_alternative:0", json.dumps({"id": "req_1", "i": 0}), user=REQUESTER, ts=ts)
+    [update] = slack.wait_for("chat.update")
+    assert update.blocks[0]["text"]["text"].startswith("*4× p4d.24xlarge")
+    assert service.requests["req_1"]["patches"][0]["instance_type"] == "p4d.24xlarge"
+    assert service.requests["req_1"]["revision"] == 2

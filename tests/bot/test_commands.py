@@ -1,0 +1,118 @@
+"""/gpu over signed HTTP: the plan lands in the channel as Block Kit, errors reach the person privately."""
+
+from __future__ import annotations
+
+import time
+
+from bot.blocks import request_blocks
+from bot.client import ACTOR_HEADER
+from bot.models import RequestPublic
+from tests.bot.factories import LEADS, NOW, REQUESTER, TEAM_ID
+from tests.bot.fake_service import FakeService
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import BotHarness
+
+SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 · deadline Fri ✓*"
+
+
+def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: FakeSlack,
+                                                        service: FakeService) -> None:
+    response = bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    assert response.status_code == 200
+    [post] = slack.wait_for("chat.postMessage")
+    blocks = post.blocks
+    assert post.body["channel"] == "C0PLANS"
+    assert blocks[0]["text"]["text"] == f"{SUMMARY}\n<@{REQUESTER}> asked: _fine-tune 7B by Friday_"
+    assert blocks[-2] == {
+        "type": "actions", "block_id": "req:req_1", "elements": [
+            {"type": "button", "text": {"type": "plain_text", "text": "Approve", "emoji": True},
+             "action_id": "approve_request", "value": "req_1", "style": "primary"},
+            {"type": "button", "text": {"type": "plain_text", "text": "Reject", "emoji": True},
+             "action_id": "reject_request", "value": "req_1", "style": "danger"},
+            {"type": "button", "text": {"type": "plain_text", "text": "Edit", "emoji": True},
+             "action_id": "edit_request", "value": "req_1"},
+            {"type": "button", "text": {"type": "plain_text", "text": "Why?", "emoji": True},
+             "action_id": "why_request", "value": "req_1"},
+        ]}
+    status = blocks[-3]["text"]["text"]
+    assert status.startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>, <@{LEADS[1]}>")
+    texts = [b.get("text", {}).get("text", "") for b in blocks]
+    assert any("$38,420 month to date of $50,000 budget (77%)" in t for t in texts)
+    assert [b["accessory"]["text"]["text"] for b in blocks if "accessory" in b] == ["Use this", "Use this"]
+    # The message the service will be told about is the one Slack answered with.
+    time.sleep(0.2)
+    stored = service.requests["req_1"]
+    assert stored["slack_message"] == {"channel": "C0PLANS", "ts": post.answer["ts"]}
+    assert stored["timezone"] == "America/Los_Angeles"
+    # Exactly what the renderer makes of the service's answer, nothing added on the way.
+    expected = request_blocks(RequestPublic.model_validate({**stored, "slack_message": None}), now=NOW)
+    assert blocks == expected
+    create = [c for c in service.calls if c[0] == "POST" and c[1] == "/v1/requests"]
+    assert create[0][2][ACTOR_HEADER.lower()] == f"slack:{TEAM_ID}:{REQUESTER}"
+
+
+def test_ack_comes_before_the_service_answers(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    service.delay = 1.0
+    started = time.monotonic()
+    response = bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    assert response.status_code == 200
+    assert time.monotonic() - started < 0.5
+    slack.wait_for("chat.postMessage", timeout=5)
+
+
+def test_parser_refusal_is_a_private_message_saying_what_to_type(bot: BotHarness, slack: FakeSlack) -> None:
+    bot.command("fine-tune REFUSE by Friday", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "ephemeral"
+    assert "say the model size" in reply.body["text"]
+    assert "/gpu help" in reply.body["text"]
+    assert slack.of("chat.postMessage") == []
+
+
+def test_service_down_gets_a_try_again_within_three_seconds(slack: FakeSlack) -> None:
+    dead = BotHarness(slack_api_url=slack.api_url, service_url="http://127.0.0.1:9", service_token="x",
+                      response_url=slack.response_url()).start()
+    try:
+        started = time.monotonic()
+        dead.command("fine-tune 7B by Friday", user=REQUESTER)
+        [reply] = slack.wait_for("response", timeout=3)
+        assert time.monotonic() - started < 3
+        assert "try again" in reply.body["text"]
+    finally:
+        dead.stop()
+
+
+def test_service_slow_gets_a_try_again_within_three_seconds(bot: BotHarness, slack: FakeSlack,
+                                                            service: FakeService) -> None:
+    service.delay = 4.0
+    started = time.monotonic()
+    bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    [reply] = slack.wait_for("response", timeout=3)
+    assert time.monotonic() - started < 3
+    assert "try again" in reply.body["text"]
+    service.delay = 0
+
+
+def test_bad_signature_is_401_and_nothing_happens(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    response = bot.command("fine-tune 7B by Friday", user=REQUESTER, secret="not-the-secret")
+    assert response.status_code == 401
+    time.sleep(0.3)
+    assert [c for c in service.calls if c[1] == "/v1/requests"] == []
+    assert slack.of("chat.postMessage") == [] and slack.of("response") == []
+
+
+def test_stale_timestamp_is_refused(bot: BotHarness, service: FakeService) -> None:
+    body = bot.command_body("fine-tune 7B", user=REQUESTER)
+    from tests.bot.harness import sign
+
+    headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(body, timestamp=int(time.time()) - 600)}
+    assert bot.http.post(bot.events_url, content=body, headers=headers).status_code == 401
+    assert service.calls == []
+
+
+def test_help_lists_examples_to_copy(bot: BotHarness, slack: FakeSlack) -> None:
+    bot.command("help", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    text = "\n".join(b["text"]["text"] for b in reply.body["blocks"] if "text" in b)
+    assert "```/gpu fine-tune 7B by Friday```" in text
+    assert reply.body["response_type"] == "ephemeral"
