@@ -1,0 +1,120 @@
+"""FastAPI dependencies, as ``Annotated`` aliases in one place."""
+
+from __future__ import annotations
+
+import hmac
+import math
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel import Session
+
+from policy.errors import Forbidden, RateLimited, RequestError
+from service.api.state import ServiceState
+from service.cache import Cache
+from service.errors import Unauthorized
+from service.planning import Planner
+from service.settings import Settings
+from service.store.db import new_session
+
+ACTOR_PATTERN = re.compile(r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$")
+_bearer = HTTPBearer(auto_error=False, description="a token from GPUOPS_API_TOKENS")
+
+
+def get_state(request: Request) -> ServiceState:
+    state: ServiceState = request.app.state.gpuops
+    return state
+
+
+StateDep = Annotated[ServiceState, Depends(get_state)]
+
+
+def get_settings(state: StateDep) -> Settings:
+    return state.settings
+
+
+def get_cache(state: StateDep) -> Cache:
+    return state.cache
+
+
+def get_planner(state: StateDep) -> Planner:
+    return state.planner
+
+
+def get_session(state: StateDep) -> Iterator[Session]:
+    with new_session(state.engine) as session:
+        yield session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+CacheDep = Annotated[Cache, Depends(get_cache)]
+PlannerDep = Annotated[Planner, Depends(get_planner)]
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is calling: ``slack:W:U`` for a person the bot acts for, else ``token:<role>``."""
+
+    id: str
+    role: str
+    on_behalf: bool = False
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+def _role_for(state: ServiceState, token: str) -> str | None:
+    role = None
+    for known, known_role in state.tokens.items():
+        if hmac.compare_digest(known.encode(), token.encode()):
+            role = known_role
+    return role
+
+
+def get_actor(
+    state: StateDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    x_gpuops_actor: Annotated[str | None, Header(description="bot tokens only: slack:<workspace>:<user>")] = None,
+) -> Actor:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise Unauthorized("send Authorization: Bearer <token>", code="missing_token")
+    role = _role_for(state, credentials.credentials)
+    if role is None:
+        raise Unauthorized("unknown token", code="unknown_token")
+    if x_gpuops_actor is None:
+        return Actor(id=f"token:{role}", role=role)
+    if role != "bot":
+        raise Forbidden("only a bot token may act for a person (X-Gpuops-Actor)", code="actor_not_allowed")
+    if not ACTOR_PATTERN.match(x_gpuops_actor):
+        raise RequestError("X-Gpuops-Actor must look like slack:<workspace>:<user>", code="invalid_actor")
+    return Actor(id=x_gpuops_actor, role=role, on_behalf=True)
+
+
+ActorDep = Annotated[Actor, Depends(get_actor)]
+
+
+def get_writer(actor: ActorDep) -> Actor:
+    if actor.role not in ("bot", "admin"):
+        raise Forbidden(f"a {actor.role} token cannot change anything", code="read_only_token")
+    return actor
+
+
+WriterDep = Annotated[Actor, Depends(get_writer)]
+
+
+def check_rate_limit(state: ServiceState, subject: str) -> None:
+    """Per-requester limit from the policy (requests per minute, fixed one-minute windows)."""
+    limit = state.policy.rate_limit_per_minute
+    window = int(time.time() // 60)
+    count, ttl = state.cache.incr(f"rl:{subject}:{window}", ttl_seconds=60)
+    if count > limit:
+        state.metrics.rate_limited.inc()
+        raise RateLimited(f"more than {limit} requests a minute; try again shortly",
+                          retry_after=max(1, math.ceil(ttl)))

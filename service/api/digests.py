@@ -1,0 +1,31 @@
+"""Digest claims: one bot replica per channel and day."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response
+
+from service import digests
+from service.api.deps import SessionDep, WriterDep
+from service.clock import utcnow
+from service.schemas import DigestClaim, DigestClaimed, DigestDone
+
+router = APIRouter(tags=["digests"])
+
+
+@router.post("/v1/digests/claim", response_model=DigestClaimed, status_code=201)
+def claim_digest(body: DigestClaim, session: SessionDep, actor: WriterDep) -> DigestClaimed:
+    """201 when this caller may post the digest; 409 when another replica has it."""
+    digests.claim_digest(session=session, channel=body.channel, date=body.date, team=body.team, actor=actor.id,
+                         now=utcnow())
+    return DigestClaimed(claimed=True)
+
+
+@router.post("/v1/digests/{channel}/{date}/done", status_code=204)
+def finish_digest(
+    channel: Annotated[str, Path(max_length=256)], date: Annotated[str, Path(pattern=r"^\d{4}-\d{2}-\d{2}$")],
+    body: DigestDone, session: SessionDep, _actor: WriterDep,
+) -> Response:
+    digests.finish_digest(session=session, channel=channel, date=date, ok=body.ok, detail=body.detail, now=utcnow())
+    return Response(status_code=204)

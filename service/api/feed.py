@@ -1,0 +1,36 @@
+"""The events feed and its consumers' cursors."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from service import feed
+from service.api.deps import ActorDep, SessionDep, WriterDep
+from service.clock import utcnow
+from service.schemas import CursorPublic, CursorUpdate, EventPage
+
+router = APIRouter(tags=["events"])
+Consumer = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$")]
+
+
+@router.get("/v1/events", response_model=EventPage)
+def list_events(
+    session: SessionDep, _actor: ActorDep, after: Annotated[str | None, Query(max_length=20)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> EventPage:
+    """What happened, oldest first; resume with ``after=<next_cursor>`` (at-least-once)."""
+    return feed.list_events(session=session, after=after, limit=limit)
+
+
+@router.get("/v1/cursors/{consumer}", response_model=CursorPublic)
+def get_cursor(consumer: Consumer, session: SessionDep, _actor: ActorDep) -> CursorPublic:
+    row = feed.get_cursor(session=session, consumer=consumer)
+    return CursorPublic(consumer=row.consumer, cursor=row.cursor)
+
+
+@router.put("/v1/cursors/{consumer}", status_code=204)
+def put_cursor(consumer: Consumer, body: CursorUpdate, session: SessionDep, _actor: WriterDep) -> Response:
+    feed.put_cursor(session=session, consumer=consumer, cursor=body.cursor, now=utcnow())
+    return Response(status_code=204)

@@ -1,0 +1,55 @@
+"""Spend, catalog, policy and jobs: what the bot shows besides requests."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+from sqlmodel import col, select
+
+from policy.catalog import Catalog
+from policy.spend import SpendSnapshot, SpendStatus
+from service.api.deps import ActorDep, SessionDep, StateDep
+from service.schemas import JobList, PolicyPublic
+from service.states import RequestStatus
+from service.store.tables import Job, RequestRecord
+from service.views import request_public
+
+router = APIRouter(tags=["info"])
+
+
+@router.get("/v1/spend", response_model=SpendSnapshot)
+def get_spend(
+    state: StateDep, _actor: ActorDep, team: Annotated[str | None, Query(max_length=128)] = None,
+) -> SpendSnapshot:
+    """The team's spend (status ok, stale or unavailable); the default team when none is named."""
+    name = state.planner.resolve_team(team, channel=None)
+    snapshot = state.planner.spend.get_spend(team=name, policy=state.policy)
+    for status in SpendStatus:
+        state.metrics.spend_status.labels(team=name, status=status.value).set(int(snapshot.status is status))
+    return snapshot
+
+
+@router.get("/v1/catalog", response_model=Catalog)
+def get_catalog(state: StateDep, _actor: ActorDep) -> Response:
+    """The price and instance snapshot in force."""
+    return Response(content=state.catalog_json, media_type="application/json")
+
+
+@router.get("/v1/policy", response_model=PolicyPublic)
+def get_policy(state: StateDep, _actor: ActorDep) -> PolicyPublic:
+    return PolicyPublic(version=state.policy.version_hash, policy=state.policy.model_dump(mode="json"))
+
+
+@router.get("/v1/jobs", response_model=JobList)
+def list_jobs(
+    state: StateDep, session: SessionDep, _actor: ActorDep, status: RequestStatus | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 200,
+) -> JobList:
+    """Requests that have a job, newest first, optionally by request status."""
+    statement = select(RequestRecord).join(Job, col(Job.request_id) == col(RequestRecord.id))
+    if status:
+        statement = statement.where(RequestRecord.status == status.value)
+    statement = statement.order_by(col(RequestRecord.created_at).desc()).limit(limit)
+    return JobList(items=[request_public(session=session, record=r, policy=state.policy)
+                          for r in session.exec(statement)])

@@ -1,0 +1,128 @@
+"""Requests: create, read, list, edit, approve, cancel, and what hangs off one (audit, artifacts, Slack message)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Response
+
+from service import approvals, attachments, records, requests
+from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit
+from service.audit import events_for_request
+from service.clock import utcnow
+from service.schemas import (
+    ApprovalCreate,
+    ArtifactList,
+    ArtifactPublic,
+    AuditEventPublic,
+    AuditList,
+    CancelBody,
+    RequestCreate,
+    RequestPage,
+    RequestPatch,
+    RequestPublic,
+    SlackMessageRef,
+)
+from service.states import RequestStatus
+from service.views import request_public
+
+router = APIRouter(tags=["requests"])
+
+
+@router.post("/v1/requests", response_model=RequestPublic, status_code=201)
+def create_request(
+    body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep, response: Response,
+    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+) -> RequestPublic:
+    """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
+    requester = actor.id if actor.on_behalf else (body.requester or actor.id)
+    check_rate_limit(state, requester)
+    record, created = requests.create_request(
+        session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
+        idempotency_key=idempotency_key, now=utcnow(),
+    )
+    if created:
+        state.metrics.decisions.labels(outcome=record.status).inc()
+    else:
+        response.status_code = 200
+    return request_public(session=session, record=record, policy=state.policy)
+
+
+@router.get("/v1/requests", response_model=RequestPage)
+def list_requests(
+    state: StateDep, session: SessionDep, _actor: ActorDep, status: RequestStatus | None = None,
+    team: Annotated[str | None, Query(max_length=128)] = None,
+    requester: Annotated[str | None, Query(max_length=256)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50, cursor: Annotated[str | None, Query(max_length=512)] = None,
+) -> RequestPage:
+    """Newest first; pass ``next_cursor`` back as ``cursor`` for the next page."""
+    records.expire_overdue(session=session, now=utcnow(), limit=100)
+    page, next_cursor = records.list_requests(session=session, status=status.value if status else None, team=team,
+                                              requester=requester, limit=limit, cursor=cursor)
+    return RequestPage(items=[request_public(session=session, record=r, policy=state.policy) for r in page],
+                       next_cursor=next_cursor)
+
+
+@router.get("/v1/requests/{request_id}", response_model=RequestPublic)
+def get_request(request_id: str, state: StateDep, session: SessionDep, _actor: ActorDep) -> RequestPublic:
+    record = records.read_request(session=session, request_id=request_id, now=utcnow())
+    return request_public(session=session, record=record, policy=state.policy)
+
+
+@router.patch("/v1/requests/{request_id}", response_model=RequestPublic)
+def patch_request(
+    request_id: str, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
+) -> RequestPublic:
+    """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
+    record = requests.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
+                                     actor=actor.id, is_admin=actor.is_admin, now=utcnow())
+    return request_public(session=session, record=record, policy=state.policy)
+
+
+@router.post("/v1/requests/{request_id}/approvals", response_model=RequestPublic)
+def post_approval(
+    request_id: str, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
+) -> RequestPublic:
+    """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
+    approver = actor.id if actor.on_behalf else (body.approver or actor.id)
+    try:
+        record, counted = approvals.record_approval(
+            session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,
+            comment=body.comment, now=utcnow(),
+        )
+    except Exception as exc:
+        state.metrics.approvals.labels(decision=body.decision.value, result=type(exc).__name__.lower()).inc()
+        raise
+    state.metrics.approvals.labels(decision=body.decision.value, result="recorded" if counted else "duplicate").inc()
+    return request_public(session=session, record=record, policy=state.policy)
+
+
+@router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic)
+def cancel_request(
+    request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: CancelBody | None = None,
+) -> RequestPublic:
+    record = requests.cancel_request(session=session, request_id=request_id, actor=actor.id,
+                                     is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
+    return request_public(session=session, record=record, policy=state.policy)
+
+
+@router.get("/v1/requests/{request_id}/audit", response_model=AuditList)
+def get_audit(request_id: str, session: SessionDep, _actor: ActorDep) -> AuditList:
+    """The request's audit events, each with its hash and the previous event's hash."""
+    records.get_request_or_raise(session=session, request_id=request_id)
+    events = events_for_request(session=session, request_id=request_id)
+    return AuditList(items=[AuditEventPublic.model_validate(e, from_attributes=True) for e in events])
+
+
+@router.get("/v1/requests/{request_id}/artifacts", response_model=ArtifactList)
+def get_artifacts(request_id: str, session: SessionDep, _actor: ActorDep) -> ArtifactList:
+    rows = attachments.list_artifacts(session=session, request_id=request_id)
+    return ArtifactList(items=[ArtifactPublic.model_validate(a, from_attributes=True) for a in rows])
+
+
+@router.put("/v1/requests/{request_id}/slack-message", status_code=204)
+def put_slack_message(request_id: str, body: SlackMessageRef, session: SessionDep, _actor: WriterDep) -> Response:
+    """Where the bot posted the request, so later updates edit that message."""
+    attachments.put_slack_message(session=session, request_id=request_id, channel=body.channel, ts=body.ts,
+                                  now=utcnow())
+    return Response(status_code=204)

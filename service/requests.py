@@ -1,0 +1,191 @@
+"""Creating, revising and cancelling requests. Each function is one transaction and commits it."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from policy.config import PolicyConfig
+from policy.errors import Conflict, Forbidden, RequestError
+from policy.request import Stage
+from service.audit import append_event, canonical_json
+from service.planning import PlanContext, Planner, plan_fields, zone_or_raise
+from service.records import expire_if_due, get_request_or_raise, get_revision
+from service.schemas import RequestCreate, RequestPatch
+from service.states import RequestStatus, enter_initial, transition
+from service.store.tables import IdempotencyKey, PlanRevision, RequestRecord
+
+
+def new_request_id() -> str:
+    return "req_" + secrets.token_hex(8)
+
+
+def body_hash(body: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def initial_status(context: PlanContext) -> RequestStatus:
+    approval = context.decision.approval
+    if approval.denied:
+        return RequestStatus.DENIED
+    return RequestStatus.PENDING_APPROVAL if approval.required else RequestStatus.AUTO_APPROVED
+
+
+def _expiry(policy: PolicyConfig, status: RequestStatus, now: datetime) -> datetime | None:
+    if status is not RequestStatus.PENDING_APPROVAL:
+        return None
+    return now + timedelta(hours=policy.approval_window_hours)
+
+
+def _revision_row(
+    *, record: RequestRecord, context: PlanContext, inputs: dict[str, Any], actor: str, now: datetime,
+) -> PlanRevision:
+    document = context.decision.model_dump(mode="json")
+    return PlanRevision(
+        request_id=record.id, revision=record.revision, inputs=inputs,
+        training_request=context.request.model_dump(mode="json"), decision=document,
+        plan_hash=hashlib.sha256(canonical_json(document).encode()).hexdigest(),
+        policy_version=context.decision.policy_version, price_snapshot=context.decision.catalog.snapshot,
+        spend=context.spend.model_dump(mode="json"), estimated_cost_usd=context.decision.plan.estimated_cost_usd,
+        approvals_needed=context.decision.approval.approvals_needed, denied=context.decision.approval.denied,
+        created_by=actor, created_at=now,
+    )
+
+
+def _stage(context: PlanContext) -> str:
+    return (context.decision.request.stage or context.request.stage or Stage.EXPERIMENTAL).value
+
+
+def _replay(*, session: Session, scope: str, key: str, digest: str) -> RequestRecord | None:
+    row = session.exec(select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)).first()
+    if row is None:
+        return None
+    if row.body_hash != digest:
+        raise Conflict("this Idempotency-Key was already used with a different body; use a new key",
+                       code="idempotency_key_reused")
+    return get_request_or_raise(session=session, request_id=row.request_id)
+
+
+def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[str, Any]:
+    """What a person gave, kept with the revision so an edit can re-run it."""
+    return {**body.model_dump(mode="json", include=set(plan_fields(body))), "text": body.text or "",
+            "timezone": timezone}
+
+
+def create_request(
+    *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
+    idempotency_key: str | None, now: datetime,
+) -> tuple[RequestRecord, bool]:
+    """Store a new request with plan revision 1; (record, created). A replayed Idempotency-Key returns the first."""
+    digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
+    if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
+        return found, False
+    if body.now is not None:
+        raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
+                           code="now_not_allowed")
+    timezone = zone_or_raise(body.timezone)
+    request = planner.training_request(text=body.text, fields=plan_fields(body), timezone=timezone, now=now,
+                                       channel=body.channel)
+    context = planner.plan(request, now=now, timezone=timezone)
+    status = initial_status(context)
+    record = RequestRecord(
+        id=new_request_id(), status=status.value, team=request.team or planner.policy.default_team,
+        requester=requester, channel=body.channel, timezone=timezone, stage=_stage(context), text=body.text or "",
+        revision=1, approvals_needed=context.decision.approval.approvals_needed,
+        expires_at=_expiry(planner.policy, status, now), created_at=now, updated_at=now,
+    )
+    session.add(record)
+    try:
+        session.flush()  # the row first: the tables below reference it
+    except IntegrityError:  # pragma: no cover - a random id collision; the caller retries
+        session.rollback()
+        raise
+    session.add(_revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=timezone),
+                              actor=actor, now=now))
+    if idempotency_key:
+        session.add(IdempotencyKey(scope=actor, key=idempotency_key, body_hash=digest, request_id=record.id,
+                                   created_at=now))
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()  # a concurrent request with the same key won; answer with its request
+        if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
+            return found, False
+        raise
+    enter_initial(session=session, record=record, status=status, actor=actor, now=now,
+                  data=_summary(context, requester=requester))
+    session.commit()
+    return record, True
+
+
+def _summary(context: PlanContext, **extra: Any) -> dict[str, Any]:
+    plan = context.decision.plan
+    return {
+        "estimated_cost_usd": plan.estimated_cost_usd, "instance_type": plan.instance_type,
+        "instance_count": plan.instance_count, "purchase_model": plan.purchase_model.value,
+        "platform": plan.platform.value, "approvals_needed": context.decision.approval.approvals_needed, **extra,
+    }
+
+
+def _may_change(record: RequestRecord, *, actor: str, is_admin: bool, verb: str) -> None:
+    if not is_admin and actor != record.requester:
+        raise Forbidden(f"only the requester ({record.requester}) or an admin can {verb} this request",
+                        code="not_the_requester")
+
+
+def revise_request(
+    *, session: Session, planner: Planner, request_id: str, patch: RequestPatch, actor: str, is_admin: bool,
+    now: datetime,
+) -> RequestRecord:
+    """Apply an edit: a new plan revision, earlier approvals void, the decision re-run."""
+    record = get_request_or_raise(session=session, request_id=request_id, lock=True)
+    if expire_if_due(session=session, record=record, now=now):
+        session.commit()
+        raise Conflict("the approval window closed before this edit", current_state=record.status)
+    _may_change(record, actor=actor, is_admin=is_admin, verb="edit")
+    if record.status != RequestStatus.PENDING_APPROVAL:
+        raise Conflict(f"a {record.status} request cannot be edited", current_state=record.status)
+    previous = get_revision(session=session, request_id=record.id, revision=record.revision)
+    inputs = {**previous.inputs, **patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)}
+    timezone = zone_or_raise(inputs.get("timezone"))
+    fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
+    request = planner.training_request(text=inputs.get("text"), fields=fields, timezone=timezone, now=now,
+                                       channel=record.channel)
+    context = planner.plan(request, now=now, timezone=timezone)
+    record.revision += 1
+    record.team, record.stage, record.timezone = request.team or record.team, _stage(context), timezone
+    record.text = inputs.get("text") or ""
+    record.approvals_needed = context.decision.approval.approvals_needed
+    record.expires_at, record.updated_at = _expiry(planner.policy, RequestStatus.PENDING_APPROVAL, now), now
+    session.add(record)
+    session.add(_revision_row(record=record, context=context, inputs={**inputs, "timezone": timezone}, actor=actor,
+                              now=now))
+    session.flush()
+    append_event(session=session, type="request.revised", actor=actor, request_id=record.id, now=now,
+                 data=_summary(context, revision=record.revision, previous_revision=previous.revision,
+                               approvals_voided=True))
+    status = initial_status(context)
+    if status is not RequestStatus.PENDING_APPROVAL:
+        transition(session=session, record=record, to=status, actor=actor, now=now)
+    session.commit()
+    return record
+
+
+def cancel_request(
+    *, session: Session, request_id: str, actor: str, is_admin: bool, reason: str | None, now: datetime,
+) -> RequestRecord:
+    """Withdraw a request that is still waiting for approval."""
+    record = get_request_or_raise(session=session, request_id=request_id, lock=True)
+    if expire_if_due(session=session, record=record, now=now):
+        session.commit()
+        raise Conflict("the approval window closed before the cancel", current_state=record.status)
+    _may_change(record, actor=actor, is_admin=is_admin, verb="cancel")
+    transition(session=session, record=record, to=RequestStatus.CANCELLED, actor=actor, now=now,
+               data={"reason": reason})
+    session.commit()
+    return record
