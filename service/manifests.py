@@ -1,0 +1,272 @@
+"""Launch artifacts for the platforms gpuops does not call directly: EKS, HyperPod and plain EC2.
+
+Rendered from the approved plan and the team's launch profile as text a person (or ``kubectl``/``sbatch``/the AWS
+CLI) can apply: a Kubeflow ``PyTorchJob`` plus a Karpenter ``NodePool`` for EKS, a Slurm batch script for HyperPod,
+and a launch template plus a spot-fleet request for EC2.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from policy.config import LaunchProfile, TeamPolicy
+from policy.decision import Plan, Platform, PurchaseModel
+from policy.errors import RequestError
+from service.aws.sagemaker import runtime_seconds
+
+DLAMI_SSM = "resolve:ssm:/aws/service/deeplearning/ami/x86_64/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id"
+NEURON_DLAMI_SSM = "resolve:ssm:/aws/service/neuron/dlami/multi-framework/ubuntu-22.04/latest/image_id"
+CHECKPOINT_DIR = "/checkpoints"
+
+
+@dataclass(frozen=True)
+class RenderedArtifact:
+    kind: str
+    name: str
+    content_type: str
+    content: str
+
+
+@dataclass(frozen=True)
+class LaunchContext:
+    plan: Plan
+    team: str
+    profile: LaunchProfile
+    job_name: str
+    request_id: str
+    revision: int
+
+    @property
+    def per_instance(self) -> int:
+        return max(1, self.plan.accelerators // max(1, self.plan.instance_count))
+
+    @property
+    def neuron(self) -> bool:
+        return self.plan.accelerator.lower().startswith("trainium")
+
+    @property
+    def device_resource(self) -> str:
+        return "aws.amazon.com/neuron" if self.neuron else "nvidia.com/gpu"
+
+    @property
+    def spot(self) -> bool:
+        return self.plan.purchase_model is PurchaseModel.SPOT
+
+    @property
+    def checkpoint_uri(self) -> str | None:
+        base = self.profile.s3_checkpoints
+        return f"{base.rstrip('/')}/{self.job_name}/" if base else None
+
+    def env(self) -> dict[str, str]:
+        values = {"GPUOPS_REQUEST_ID": self.request_id, "GPUOPS_REVISION": str(self.revision)}
+        if self.plan.checkpoint_interval_minutes is not None:
+            values["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(self.plan.checkpoint_interval_minutes)
+        if self.checkpoint_uri:
+            values["GPUOPS_CHECKPOINT_S3_URI"] = self.checkpoint_uri
+        return values
+
+    def labels(self) -> dict[str, str]:
+        return {"gpuops/team": _label(self.team), "gpuops/request": _label(self.request_id),
+                "gpuops/revision": str(self.revision)}
+
+
+def _label(value: str) -> str:
+    """A Kubernetes label value: alphanumerics, '-', '_', '.', at most 63, alphanumeric at both ends."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", value)[:63].strip("-_.") or "x"
+
+
+def _dns_name(value: str) -> str:
+    return re.sub(r"[^a-z0-9-]", "-", value.lower()).strip("-")[:63]
+
+
+def nodepool_name(ctx: LaunchContext) -> str:
+    capacity = "spot" if ctx.spot else "on-demand"
+    return _dns_name(f"gpuops-{ctx.plan.instance_type}-{capacity}")
+
+
+def _pod_template(ctx: LaunchContext) -> dict[str, Any]:
+    return {
+        "metadata": {"labels": ctx.labels()},
+        "spec": {
+            "nodeSelector": {"karpenter.sh/nodepool": nodepool_name(ctx),
+                             "node.kubernetes.io/instance-type": ctx.plan.instance_type},
+            "tolerations": [{"key": ctx.device_resource, "operator": "Exists", "effect": "NoSchedule"}],
+            "containers": [{
+                "name": "pytorch",  # the training operator requires this container name
+                "image": ctx.profile.image,
+                "env": [{"name": k, "value": v} for k, v in ctx.env().items()],
+                "resources": {"limits": {ctx.device_resource: ctx.per_instance}},
+                "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}],
+            }],
+            "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory"}}],
+        },
+    }
+
+
+def render_pytorchjob(ctx: LaunchContext) -> str:
+    """A Kubeflow training-operator PyTorchJob: one master and ``instance_count - 1`` workers."""
+    replica = {"restartPolicy": "OnFailure", "template": _pod_template(ctx)}
+    specs: dict[str, Any] = {"Master": {"replicas": 1, **replica}}
+    if ctx.plan.instance_count > 1:
+        specs["Worker"] = {"replicas": ctx.plan.instance_count - 1, **replica}
+    job = {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "PyTorchJob",
+        "metadata": {"name": ctx.job_name, "namespace": ctx.profile.eks_namespace, "labels": ctx.labels()},
+        "spec": {
+            # spot nodes come and go: allow restarts (the job resumes from its checkpoint)
+            "runPolicy": {"backoffLimit": 20 if ctx.spot else 3, "activeDeadlineSeconds": runtime_seconds(ctx.plan),
+                          "cleanPodPolicy": "None"},
+            "nprocPerNode": str(ctx.per_instance),
+            "pytorchReplicaSpecs": specs,
+        },
+    }
+    return yaml.safe_dump(job, sort_keys=False)
+
+
+def render_nodepool(ctx: LaunchContext) -> str:
+    """A Karpenter NodePool offering exactly the plan's instance type and capacity type."""
+    pool = {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodePool",
+        "metadata": {"name": nodepool_name(ctx), "labels": {"gpuops/team": _label(ctx.team)}},
+        "spec": {
+            "template": {
+                "metadata": {"labels": {"gpuops/capacity": "spot" if ctx.spot else "on-demand"}},
+                "spec": {
+                    "requirements": [
+                        {"key": "node.kubernetes.io/instance-type", "operator": "In",
+                         "values": [ctx.plan.instance_type]},
+                        {"key": "karpenter.sh/capacity-type", "operator": "In",
+                         "values": ["spot" if ctx.spot else "on-demand"]},
+                        {"key": "topology.kubernetes.io/region", "operator": "In", "values": [ctx.plan.region]},
+                    ],
+                    "nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpuops-gpu"},
+                    "taints": [{"key": ctx.device_resource, "effect": "NoSchedule"}],
+                    "expireAfter": "720h",
+                },
+            },
+            "limits": {ctx.device_resource: ctx.plan.accelerators},
+            "disruption": {"consolidationPolicy": "WhenEmpty", "consolidateAfter": "10m"},
+        },
+    }
+    return yaml.safe_dump(pool, sort_keys=False)
+
+
+def _hms(seconds: int) -> str:
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def render_slurm_script(ctx: LaunchContext) -> str:
+    """A HyperPod Slurm batch script: one task per node, torchrun across nodes, auto-resume from checkpoints."""
+    env = {**ctx.env(), "GPUOPS_CHECKPOINT_DIR": CHECKPOINT_DIR}
+    lines = [
+        "#!/bin/bash",
+        f"#SBATCH --job-name={ctx.job_name}",
+        f"#SBATCH --nodes={ctx.plan.instance_count}",
+        "#SBATCH --ntasks-per-node=1",
+        "#SBATCH --exclusive",
+        f"#SBATCH --time={_hms(runtime_seconds(ctx.plan))}",
+        "#SBATCH --output=%x-%j.out",
+        f"# gpuops: team {ctx.team}, request {ctx.request_id} revision {ctx.revision}, "
+        f"{ctx.plan.instance_count} x {ctx.plan.instance_type}"
+        + (f" on HyperPod cluster {ctx.profile.hyperpod_cluster}" if ctx.profile.hyperpod_cluster else ""),
+        "set -euo pipefail",
+        *(f"export {k}={shlex.quote(v)}" for k, v in env.items()),
+        'MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)',
+        "export MASTER_ADDR MASTER_PORT=29500",
+        "srun --auto-resume=1 --container-image=" + shlex.quote(str(ctx.profile.image))
+        + f" --container-mounts={CHECKPOINT_DIR}:{CHECKPOINT_DIR} \\",
+        f"  torchrun --nnodes=\"$SLURM_NNODES\" --nproc_per_node={ctx.per_instance} \\",
+        '  --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT" \\',
+        "  /opt/train/entrypoint.py",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _user_data(ctx: LaunchContext) -> str:
+    env_flags = " ".join(f"-e {k}={shlex.quote(v)}" for k, v in ctx.env().items())
+    script = "\n".join([
+        "#!/bin/bash", "set -euo pipefail",
+        f"docker run --gpus all --network host --ipc host {env_flags} {shlex.quote(str(ctx.profile.image))}",
+    ])
+    return base64.b64encode((script + "\n").encode()).decode()
+
+
+def _tags(ctx: LaunchContext) -> list[dict[str, str]]:
+    return [{"Key": "gpuops:team", "Value": ctx.team}, {"Key": "gpuops:request", "Value": ctx.request_id},
+            {"Key": "gpuops:revision", "Value": str(ctx.revision)}, {"Key": "Name", "Value": ctx.job_name}]
+
+
+def render_launch_template(ctx: LaunchContext) -> str:
+    """EC2 CreateLaunchTemplate parameters: Deep Learning AMI, the instance type, EFA when the VPC is known."""
+    data: dict[str, Any] = {
+        "ImageId": NEURON_DLAMI_SSM if ctx.neuron else DLAMI_SSM,
+        "InstanceType": ctx.plan.instance_type,
+        "UserData": _user_data(ctx),
+        "MetadataOptions": {"HttpTokens": "required"},
+        "BlockDeviceMappings": [{"DeviceName": "/dev/sda1", "Ebs": {"VolumeSize": 500, "VolumeType": "gp3"}}],
+        "TagSpecifications": [{"ResourceType": "instance", "Tags": _tags(ctx)}],
+    }
+    if ctx.profile.vpc is not None:
+        data["NetworkInterfaces"] = [{"DeviceIndex": 0, "Groups": list(ctx.profile.vpc.security_group_ids),
+                                      "DeleteOnTermination": True}]
+    return json.dumps({"LaunchTemplateName": ctx.job_name, "LaunchTemplateData": data}, indent=2)
+
+
+def _account(role_arn: str | None) -> str:
+    parts = (role_arn or "").split(":")
+    return parts[4] if len(parts) > 4 and parts[4] else "ACCOUNT_ID"
+
+
+def render_spot_fleet(ctx: LaunchContext) -> str:
+    """EC2 RequestSpotFleet parameters: the plan's count, spot or on-demand, capacity-optimised across subnets."""
+    overrides = [{"SubnetId": s, "InstanceType": ctx.plan.instance_type}
+                 for s in (ctx.profile.vpc.subnets if ctx.profile.vpc else [])] or [
+        {"InstanceType": ctx.plan.instance_type}]
+    config = {
+        "IamFleetRole": f"arn:aws:iam::{_account(ctx.profile.role_arn)}:role/aws-ec2-spot-fleet-tagging-role",
+        "AllocationStrategy": "capacityOptimized",
+        "TargetCapacity": ctx.plan.instance_count,
+        "OnDemandTargetCapacity": 0 if ctx.spot else ctx.plan.instance_count,
+        "Type": "maintain",
+        "TerminateInstancesWithExpiration": True,
+        "InstanceInterruptionBehavior": "terminate",
+        "LaunchTemplateConfigs": [{"LaunchTemplateSpecification": {"LaunchTemplateName": ctx.job_name,
+                                                                   "Version": "$Latest"},
+                                   "Overrides": overrides}],
+        "TagSpecifications": [{"ResourceType": "spot-fleet-request", "Tags": _tags(ctx)}],
+    }
+    return json.dumps({"SpotFleetRequestConfig": config}, indent=2)
+
+
+def render_artifacts(
+    *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int
+) -> list[RenderedArtifact]:
+    """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself)."""
+    if plan.platform is Platform.SAGEMAKER:
+        return []
+    if not team_policy.launch.image:
+        raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs image",
+                           code="launch_not_configured")
+    ctx = LaunchContext(plan=plan, team=team, profile=team_policy.launch, job_name=job_name, request_id=request_id,
+                        revision=revision)
+    if plan.platform is Platform.EKS:
+        return [RenderedArtifact("eks.pytorchjob", f"{job_name}.pytorchjob.yaml", "application/yaml",
+                                 render_pytorchjob(ctx)),
+                RenderedArtifact("eks.nodepool", f"{nodepool_name(ctx)}.nodepool.yaml", "application/yaml",
+                                 render_nodepool(ctx))]
+    if plan.platform is Platform.HYPERPOD:
+        return [RenderedArtifact("hyperpod.slurm", f"{job_name}.sbatch", "text/x-shellscript",
+                                 render_slurm_script(ctx))]
+    return [RenderedArtifact("ec2.launch-template", f"{job_name}.launch-template.json", "application/json",
+                             render_launch_template(ctx)),
+            RenderedArtifact("ec2.spot-fleet", f"{job_name}.spot-fleet.json", "application/json",
+                             render_spot_fleet(ctx))]
