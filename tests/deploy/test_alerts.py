@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.deploy.conftest import DEPLOY
+from tests.deploy.conftest import DEPLOY, ROOT
 
 RULES_FILE = DEPLOY / "prometheus-alerts.yaml"
 RULES: dict[str, Any] = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
@@ -36,6 +36,24 @@ REQUIRED = {
     "gpuops_spend_status", "gpuops_cache_degraded",
 }
 METRIC = re.compile(r"\b(gpuops_[a-z0-9_]+|up)\b(?:\{([^}]*)\})?")
+DECLARATION = re.compile(
+    r"\b(Counter|Gauge|Histogram)\(\s*\"(gpuops_[a-z0-9_]+)\"\s*,\s*\"[^\"]*\"\s*(?:,\s*\[([^\]]*)\])?", re.S
+)
+
+
+def declared_metrics() -> dict[str, set[str]]:
+    """Series names (as Prometheus sees them) and labels of every metric declared in bot/ and service/."""
+    found: dict[str, set[str]] = {}
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "service").rglob("*.py")]:
+        for kind, name, labels in DECLARATION.findall(path.read_text(encoding="utf-8")):
+            label_set = set(re.findall(r"\"([a-z_]+)\"", labels))
+            if kind == "Counter":
+                found[name.removesuffix("_total") + "_total"] = label_set
+            elif kind == "Histogram":
+                found[name + "_bucket"] = label_set | {"le"}
+            else:
+                found[name] = label_set
+    return found
 
 
 def _metrics(expr: str) -> dict[str, set[str]]:
@@ -69,6 +87,14 @@ def test_alerts_use_only_exported_metrics_and_labels(alert: dict[str, Any]) -> N
     for name, labels in _metrics(alert["expr"]).items():
         assert name in EXPORTED, f"{alert['alert']} reads {name}, which nothing exports"
         assert labels <= EXPORTED[name], f"{alert['alert']}: {name} has no label {labels - EXPORTED[name]}"
+
+
+@pytest.mark.parametrize("name", sorted(REQUIRED))
+def test_the_code_exports_the_metric_with_these_labels(name: str) -> None:
+    declared = declared_metrics()
+    if name not in declared:
+        pytest.skip(f"{name} is not declared in bot/ or service/ yet")
+    assert declared[name] == EXPORTED[name]
 
 
 def test_every_signal_is_watched() -> None:
