@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, scaling_efficiency
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
-from policy.estimate import SpotTime, Workload, min_accelerators, spot_time
+from policy.estimate import SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
@@ -121,18 +121,18 @@ class Layout:
 
 def layouts(prof: Profile, search: Search) -> list[Layout]:
     """The layouts to try on this type."""
-    work, out = search.work, []
-    parallel = work.trials > 1 and work.parallel_trials and prof.min_count == 1
-    for count in counts_for(prof, search):
-        if parallel:
-            if count > work.trials:
-                break
-            hours = _hours(work.flops / work.trials, prof, search, 1)
-            out.append(Layout(count, 1, work.trials, -(-work.trials // count), hours))
-        elif count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators:
+    work = search.work
+    if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
+        # Independent trials cost the same however many run at once, so run as many side by side as allowed.
+        count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
+        if count < 1:
+            return []
+        hours = _hours(work.flops / work.trials, prof, search, 1)
+        return [Layout(count, 1, work.trials, -(-work.trials // count), hours)]
+    return [Layout(count, count, 1, 1, _hours(work.flops, prof, search, count))
+            for count in counts_for(prof, search)
             # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
-            out.append(Layout(count, count, 1, 1, _hours(work.flops, prof, search, count)))
-    return out
+            if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators]
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
@@ -182,8 +182,10 @@ def _option(
     wall = layout.rounds * job_wall
     meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
     instance_hours = layout.job_instances * layout.jobs * job_wall
+    # the cost the plan will state, so choosing and reporting can never disagree by a rounding
+    cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
     return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot, start_hours, instance_hours * rate.usd, meets, why)
+                  spot, start_hours, cost, meets, why)
 
 
 def capacity_block(option: Option, search: Search) -> Option | None:

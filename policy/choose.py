@@ -18,7 +18,7 @@ Key = tuple[float, float, int, str, str, str]
 
 def by_cost(option: Option) -> Key:
     """Cheapest first; ties go to the earlier finish, then fewer instances, then a stable name order."""
-    return (round(option.cost, 2), option.start_hours + option.wall_hours, option.layout.count,
+    return (option.cost, option.start_hours + option.wall_hours, option.layout.count,
             option.profile.spec.instance_type, option.purchase, option.platform)
 
 

@@ -144,8 +144,8 @@ def interval_minutes(spot: SpotTime | None) -> int | None:
 
 
 def billed_hours(hours: float) -> float:
-    """Hours as billed and stated: to 1/100 h, never zero."""
-    return max(0.01, round(hours, 2))
+    """Hours as billed and stated: to 1/1000 h (3.6 s; SageMaker bills by the second), never zero."""
+    return max(0.001, round(hours, 3))
 
 
 def cents(usd: float) -> float:

@@ -62,7 +62,7 @@ def launch_runtime_hours(hours: float, *, settings: EstimateSettings, cap: float
 
 def _compute_line(option: Option, hours: float) -> CostItem:
     price = option.rate.usd
-    basis = f"{option.count} × {price:g} $/instance-hour × {hours:.2f} h billed"
+    basis = f"{option.count} × {price:g} $/instance-hour × {hours:.3f} h billed"
     layout = option.layout
     if layout.jobs > 1:
         basis += (f" per instance ({layout.jobs} trials as separate jobs of {option.instance_hours / layout.jobs:.2f} h"
