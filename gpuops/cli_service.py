@@ -1,9 +1,107 @@
-"""Commands of this area (filled in by its module)."""
+"""Service commands: ``gpuops service``, ``gpuops dev``, ``gpuops db upgrade`` and ``gpuops audit verify``.
+
+FastAPI, SQLAlchemy and uvicorn are imported inside the commands, so ``gpuops plan`` never loads them.
+"""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+db_app = typer.Typer(help="The service database.", no_args_is_help=True)
+audit_app = typer.Typer(help="The audit log.", no_args_is_help=True)
 
-def register(app: typer.Typer) -> None:  # noqa: ARG001
+HostOption = Annotated[str, typer.Option(help="Interface to listen on.")]
+PortOption = Annotated[int, typer.Option(help="Port to listen on.")]
+
+
+def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
+    app.command("service")(service_command)
+    app.command("dev")(dev_command)
+    app.add_typer(db_app, name="db")
+    app.add_typer(audit_app, name="audit")
+
+
+def _serve(host: str, port: int) -> None:
+    import uvicorn
+
+    from service.api.app import create_app
+    from service.logs import configure_logging
+    from service.settings import get_settings
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False, workers=1)
+
+
+def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
+    """Run the policy service (uvicorn, one process)."""
+    _serve(host, port)
+
+
+@db_app.command("upgrade")
+def db_upgrade_command() -> None:
+    """Apply the database migrations (DATABASE_URL; SQLite ./gpuops.db by default)."""
+    from service.settings import get_settings
+    from service.store.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    typer.echo(f"database at {_redacted(settings.database_url)} is up to date")
+
+
+@audit_app.command("verify")
+def audit_verify_command() -> None:
+    """Walk the audit chain and report the first broken link (exit status 1 when there is one)."""
+    from service.audit import verify_chain
+    from service.settings import get_settings
+    from service.store.db import make_engine, new_session
+
+    engine = make_engine(get_settings().database_url)
+    try:
+        with new_session(engine) as session:
+            report = verify_chain(session=session)
+    finally:
+        engine.dispose()
+    if report.ok:
+        typer.echo(f"audit chain intact: {report.checked} events")
+        return
+    typer.echo(f"audit chain broken at event {report.broken_seq}: {report.reason} "
+               f"({report.checked} events before it are intact)", err=True)
+    raise typer.Exit(code=1)
+
+
+def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
+    """Everything on the embedded defaults: migrate, then serve (and print a token to try it with)."""
+    import os
+    import secrets
+
+    from service.settings import get_settings
+    from service.store.migrate import upgrade
+
+    if not os.environ.get("GPUOPS_API_TOKENS"):
+        token = secrets.token_urlsafe(24)
+        os.environ["GPUOPS_API_TOKENS"] = f"admin:{token}"
+        get_settings.cache_clear()
+        _print_try_it(host, port, token)
+    settings = get_settings()
+    upgrade(settings.database_url)
+    typer.echo(f"gpuops service listening on http://{host}:{port} (API docs at /docs)")
+    # The Slack bot and the launch worker join this process group here once they run in-process too.
+    _serve(host, port)
+
+
+def _print_try_it(host: str, port: int, token: str) -> None:
+    typer.echo(f"No GPUOPS_API_TOKENS set: generated an admin token for this run:\n\n  {token}\n")
+    typer.echo("Try it:\n")
+    typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/plans \\\n"
+               f"    -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' \\\n"
+               "    -d '{\"text\": \"fine-tune 7B by Friday\"}'\n")
+
+
+def _redacted(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
