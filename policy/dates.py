@@ -79,8 +79,9 @@ _TRIGGER_RE = re.compile(
     _F,
 )
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.
+# "before" and "until" are not strict: "before the production run", "until convergence".
 _STRICT_RE = re.compile(
-    r"\b(?P<t>by|before|due|deadline(?:\s+is)?|no\s+later\s+than)\s*:?\s+"
+    r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)\s*:?\s+"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})",
@@ -369,7 +370,7 @@ def _add_days(today: date, count: int, unit: str) -> date:
 
 
 def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
-    """'by', 'before', 'due' and 'deadline' promise a date: refuse one that reads as none ("by the blue moon")."""
+    """'by', 'due' and 'deadline' promise a date: refuse one that reads as none ("by the blue moon")."""
     for m in _STRICT_RE.finditer(text):
         rest_at = m.start("rest")
         if any(d.start <= rest_at < d.end for d in found):

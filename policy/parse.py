@@ -35,7 +35,6 @@ _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 1
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
 
 _UNIT_KINDS = (
-    # "seq len" is read only before a number: after one it is as likely the next phrase ("405B seq len 32768").
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
     ("tokens", r"tokens?|toks?"),
     ("params", r"param(?:eter)?s?|model"),
@@ -50,7 +49,9 @@ _QTY_RE = re.compile(
     r"(?P<cur>[$\u20ac\u00a3]\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     r"(?:[\s-]*(?P<word>thousand|million|billion|trillion)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
-    rf"(?:[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w]))?",
+    # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
+    r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
+    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w]))?",
     _F,
 )
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
@@ -188,7 +189,13 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     numbers = _quantities(scan, notes)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
-    return fields | hardware | numbers | _words(scan, notes)
+    fields |= hardware | numbers | _words(scan, notes)
+    if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
+        # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
+        was = fields.get("task")
+        notes.append(f"read {fields['trials']} trials as a sweep" + (f" of {was.value} runs" if was else ""))
+        fields["task"] = Task.SWEEP
+    return fields
 
 
 def _build(fields: dict[str, Any], notes: list[str]) -> TrainingRequest:
@@ -335,6 +342,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         )
     if m["cur"]:
         kind = "money"
+    elif m["seqlen"]:
+        kind = "seq"
     elif unit:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
     else:

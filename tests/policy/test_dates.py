@@ -1,0 +1,180 @@
+"""Deadline phrases against fixed clocks: which day and time each one means, and what the notes say."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from policy.dates import find_deadlines, zone_of
+from policy.errors import RequestError
+
+LA = ZoneInfo("America/Los_Angeles")
+MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=LA)
+FRIDAY_MORNING = datetime(2026, 12, 4, 8, 0, tzinfo=LA)
+FRIDAY_EVENING = datetime(2026, 12, 4, 18, 30, tzinfo=LA)
+SATURDAY = datetime(2026, 12, 5, 11, 0, tzinfo=LA)
+SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=LA)
+MONTH_END_EVENING = datetime(2026, 11, 30, 18, 0, tzinfo=LA)
+YEAR_END_EVENING = datetime(2026, 12, 31, 20, 0, tzinfo=LA)
+MID_JANUARY = datetime(2027, 1, 10, 9, 0, tzinfo=LA)  # January 2027 ends on a Sunday
+BEFORE_DST_END = datetime(2026, 10, 31, 12, 0, tzinfo=LA)  # clocks go back at 02:00 on Sun 2026-11-01
+
+# (phrase, now, expected deadline as ISO 8601 in the requester's zone unless the phrase names another)
+READINGS: list[tuple[str, datetime, str]] = [
+    ("by Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by Fri", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by Friday 3pm", MONDAY, "2026-12-04T15:00:00-08:00"),
+    ("by Friday at 3 p.m.", MONDAY, "2026-12-04T15:00:00-08:00"),
+    ("by 3pm Friday", MONDAY, "2026-12-04T15:00:00-08:00"),
+    ("by Friday 15:30", MONDAY, "2026-12-04T15:30:00-08:00"),
+    ("EOD Thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("Thursday EOD", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("COB Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("end of day Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by EOD", MONDAY, "2026-11-30T17:00:00-08:00"),
+    ("by tomorrow 9am", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("by 9am tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("by tomorrow", MONDAY, "2026-12-01T17:00:00-08:00"),
+    ("tomorrow morning", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("by noon tomorrow", MONDAY, "2026-12-01T12:00:00-08:00"),
+    ("the day after tomorrow", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("by tonight", MONDAY, "2026-11-30T23:59:00-08:00"),
+    ("by 3pm", MONDAY, "2026-11-30T15:00:00-08:00"),
+    ("by 8am", MONDAY, "2026-12-01T08:00:00-08:00"),  # today's 08:00 has passed
+    ("in 3 days", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("within 2 weeks", MONDAY, "2026-12-14T17:00:00-08:00"),
+    ("in a week", MONDAY, "2026-12-07T17:00:00-08:00"),
+    ("in a couple of days", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("in 3 business days", FRIDAY_MORNING, "2026-12-09T17:00:00-08:00"),
+    ("in 48 hours", MONDAY, "2026-12-02T09:00:00-08:00"),
+    ("in 36h", MONDAY, "2026-12-01T21:00:00-08:00"),
+    ("in 24 hours", BEFORE_DST_END, "2026-11-01T11:00:00-08:00"),  # 24 real hours across the clock change
+    ("in 2 months", MONDAY, "2027-01-30T17:00:00-08:00"),
+    ("5 days from now", MONDAY, "2026-12-05T17:00:00-08:00"),
+    ("by 2026-12-15", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by 2026-12-15 14:00", MONDAY, "2026-12-15T14:00:00-08:00"),
+    ("by 2026-12-15T14:00Z", MONDAY, "2026-12-15T14:00:00+00:00"),
+    ("by Dec 15", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by December 15th", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by 15 Dec", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by the 15th of December", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("before Dec 1st, 2026", MONDAY, "2026-12-01T17:00:00-08:00"),
+    ("by Jan 5", YEAR_END_EVENING, "2027-01-05T17:00:00-08:00"),
+    ("by Mar 1", MONDAY, "2027-03-01T17:00:00-08:00"),
+    ("by 12/24", MONDAY, "2026-12-24T17:00:00-08:00"),
+    ("by the 15th", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by the 31st", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by Dec 15 at noon ET", MONDAY, "2026-12-15T12:00:00-05:00"),
+    ("by Friday 5pm UTC", MONDAY, "2026-12-04T17:00:00+00:00"),
+    ("by end of week", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by EOW", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by end of week", SATURDAY, "2026-12-11T17:00:00-08:00"),  # this week's Friday is gone: next week's
+    ("by end of next week", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by end of month", MONDAY, "2026-11-30T17:00:00-08:00"),
+    ("by the end of the month", MONDAY, "2026-11-30T17:00:00-08:00"),
+    ("by EOM", MONDAY, "2026-11-30T17:00:00-08:00"),
+    ("by end of month", MONTH_END_EVENING, "2026-12-31T17:00:00-08:00"),
+    ("by end of month", MID_JANUARY, "2027-01-31T17:00:00-08:00"),
+    ("end of next month", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by end of quarter", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by end of year", YEAR_END_EVENING, "2027-12-31T17:00:00-08:00"),
+    ("by Friday", FRIDAY_MORNING, "2026-12-04T17:00:00-08:00"),  # today, still ahead
+    ("by Friday", FRIDAY_EVENING, "2026-12-11T17:00:00-08:00"),  # today's 17:00 has passed
+    ("by this Friday", SUNDAY, "2026-12-11T17:00:00-08:00"),  # the coming one, never the past one
+    ("by Friday", SUNDAY, "2026-12-11T17:00:00-08:00"),
+    ("by Monday", SUNDAY, "2026-12-07T17:00:00-08:00"),
+    ("by next Tuesday", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("by Tuesday", MONDAY, "2026-12-01T17:00:00-08:00"),
+    ("by next Monday", FRIDAY_EVENING, "2026-12-07T17:00:00-08:00"),
+    ("Tuesday next week", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("by next Friday 5pm", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by Monday", YEAR_END_EVENING, "2027-01-04T17:00:00-08:00"),
+    ("by last Friday", MONDAY, "2026-11-27T17:00:00-08:00"),  # read, and left to the caller to refuse
+    ("by yesterday", MONDAY, "2026-11-29T17:00:00-08:00"),
+    ("due Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("deadline: Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("no later than Thursday noon", MONDAY, "2026-12-03T12:00:00-08:00"),
+    ("need it Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
+]
+
+
+@pytest.mark.parametrize(("phrase", "now", "expected"), READINGS)
+def test_phrase_reads_as(phrase: str, now: datetime, expected: str) -> None:
+    (deadline,) = find_deadlines(phrase, now=now, zone=LA)
+    assert deadline.when.isoformat() == expected
+    assert deadline.when.tzinfo is not None
+
+
+# (phrase, now, words the notes must contain)
+NOTES: list[tuple[str, datetime, str]] = [
+    ("by Friday", MONDAY, "read 'by Friday' as Fri 2026-12-04 17:00 America/Los_Angeles"),
+    ("by next Tuesday", MONDAY, "took Tuesday 2026-12-08 for 'next Tuesday'"),
+    ("by end of month", MID_JANUARY, "falls on a Sunday; kept the calendar day 2027-01-31"),
+    ("by end of month", MONTH_END_EVENING, "the end of this month has passed"),
+    ("by Friday", FRIDAY_EVENING, "took Friday 2026-12-11"),
+    ("by 12/24", MONDAY, "month/day"),
+    ("by Mar 1", MONDAY, "took 2027"),
+]
+
+
+@pytest.mark.parametrize(("phrase", "now", "note"), NOTES)
+def test_interpretation_is_noted(phrase: str, now: datetime, note: str) -> None:
+    (deadline,) = find_deadlines(phrase, now=now, zone=LA)
+    assert any(note in n for n in deadline.notes), deadline.notes
+
+
+# Text that holds no deadline: words that look like dates only after a trigger, and "by" that is no deadline.
+NOT_DEADLINES = [
+    "fine-tune 7B",
+    "like the run we did last Friday",
+    "grouped by model size",
+    "by using LoRA",
+    "improve loss by 10%",
+    "speed it up by 2x",
+    "run by team-nlp",
+    "llama-3 8b on 8xH100 in us-west-2",
+    "seq len 32768",
+    "a 16:9 image model",
+    "train until convergence",
+    "before the production run",
+]
+
+
+@pytest.mark.parametrize("text", NOT_DEADLINES)
+def test_no_deadline_in(text: str) -> None:
+    assert find_deadlines(text, now=MONDAY, zone=LA) == []
+
+
+UNREADABLE = [
+    "by the blue moon",
+    "by next week",
+    "by Feb 30",
+    "by 2026-13-45",
+    "by 13pm Friday",
+    "in 0 days",
+    "in 999999 hours",
+]
+
+
+@pytest.mark.parametrize("text", UNREADABLE)
+def test_unreadable_deadline_is_refused(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        find_deadlines(text, now=MONDAY, zone=LA)
+    assert caught.value.code == "unparseable_deadline"
+    assert "by Friday" in caught.value.message  # says what to type instead
+
+
+def test_phrase_span_covers_trigger_and_time() -> None:
+    text = "fine-tune 7B by Friday 3pm PT, spot ok"
+    (deadline,) = find_deadlines(text, now=MONDAY, zone=LA)
+    assert text[deadline.start : deadline.end] == "by Friday 3pm PT"
+
+
+@pytest.mark.parametrize("name", ["Mars/Olympus_Mons", "", "../../etc/passwd", "America/Los_Angeles\x00"])
+def test_unknown_zone_is_a_request_error(name: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        zone_of(name)
+    assert caught.value.code == "unknown_timezone"

@@ -1,0 +1,313 @@
+"""Free-text requests against fixed clocks: the fields each phrasing sets, the ones it leaves unsaid, and refusals."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policy.errors import RequestError
+from policy.parse import parse_request
+from policy.request import Stage, Task, Tolerance, TrainingRequest
+
+TZ = "America/Los_Angeles"
+LA = ZoneInfo(TZ)
+MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=LA)
+FRIDAY_EVENING = datetime(2026, 12, 4, 18, 30, tzinfo=LA)
+SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=LA)
+MONTH_END_EVENING = datetime(2026, 11, 30, 18, 0, tzinfo=LA)
+YEAR_END_EVENING = datetime(2026, 12, 31, 20, 0, tzinfo=LA)
+B = 10**9
+M = 10**6
+
+
+def deadline(iso: str) -> datetime:
+    return datetime.fromisoformat(iso)
+
+
+# (text, now, expected fields); every field not listed must stay None (the parser sets only what is said).
+PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
+    ("fine-tune 7B by Friday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("fine-tune 7B by tomorrow 9am", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-01T09:00-08:00")}),
+    ("production fine-tune of our 7B model for the customer launch, need it by Friday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "stage": Stage.PRODUCTION,
+      "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("sweep of 20 trials for a 350M model on 1B tokens each", MONDAY,
+     {"task": Task.SWEEP, "trials": 20, "params": 350 * M, "tokens": 1 * B}),
+    ("fine-tune 13B on 8xH100 by Friday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 13 * B, "gpus": 8, "accelerator": "H100",
+      "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("fine-tune 7B in us-west-2 by Friday under $300", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "region": "us-west-2", "budget_usd": 300.0,
+      "deadline": deadline("2026-12-04T17:00-08:00")}),
+    # sizes
+    ("7b", MONDAY, {"params": 7 * B}),
+    ("finetune a 1.5B", MONDAY, {"task": Task.FINE_TUNE, "params": 1_500_000_000}),
+    ("train a 70 billion parameter model", MONDAY, {"params": 70 * B}),
+    ("fine-tune llama-3 8b", MONDAY, {"task": Task.FINE_TUNE, "params": 8 * B}),
+    ("fine-tune llama-3.1-405B", MONDAY, {"task": Task.FINE_TUNE, "params": 405 * B}),
+    ("SFT qwen2.5-7b-instruct", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),
+    ("a 7-billion-parameter model", MONDAY, {"params": 7 * B}),
+    ("7,000,000,000 parameters", MONDAY, {"params": 7 * B}),
+    ("fine-tune a 7B-parameter model", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),
+    ("fine-tune mixtral 8x7B", MONDAY, {"task": Task.FINE_TUNE, "params": 56 * B}),
+    ("10T params", MONDAY, {"params": 10_000 * B}),
+    ("pretrain 1B on 20B", MONDAY, {"task": Task.PRETRAIN, "params": 1 * B, "tokens": 20 * B}),
+    # tokens
+    ("pretrain 7B on 2B tokens", MONDAY, {"task": Task.PRETRAIN, "params": 7 * B, "tokens": 2 * B}),
+    ("pretrain 70B on 1.4T tokens", MONDAY, {"task": Task.PRETRAIN, "params": 70 * B, "tokens": 1_400 * B}),
+    ("fine-tune 8B on 500M tokens", MONDAY, {"task": Task.FINE_TUNE, "params": 8 * B, "tokens": 500 * M}),
+    ("8B, 100B tokens", MONDAY, {"params": 8 * B, "tokens": 100 * B}),
+    ("8B on a 2B-token dataset", MONDAY, {"params": 8 * B, "tokens": 2 * B}),
+    ("8B, tokens: 3B", MONDAY, {"params": 8 * B, "tokens": 3 * B}),
+    ("fine-tune 7B on 2 trillion tokens", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B, "tokens": 2_000 * B}),
+    # tasks
+    ("LoRA 7B", MONDAY, {"task": Task.LORA, "params": 7 * B}),
+    ("LoRA fine-tune of 7B", MONDAY, {"task": Task.LORA, "params": 7 * B}),
+    ("QLoRA 70B", MONDAY, {"task": Task.QLORA, "params": 70 * B}),
+    ("q-lora 70B", MONDAY, {"task": Task.QLORA, "params": 70 * B}),
+    ("pretrain 1B", MONDAY, {"task": Task.PRETRAIN, "params": 1 * B}),
+    ("pre-training 1B", MONDAY, {"task": Task.PRETRAIN, "params": 1 * B}),
+    ("train 1B from scratch", MONDAY, {"task": Task.PRETRAIN, "params": 1 * B}),
+    ("continue pretraining 8B on 50B tokens", MONDAY,
+     {"task": Task.CONTINUED_PRETRAIN, "params": 8 * B, "tokens": 50 * B}),
+    ("continued pre-training of 8B", MONDAY, {"task": Task.CONTINUED_PRETRAIN, "params": 8 * B}),
+    ("fine-tune our pretrained 7B", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),
+    ("HPO for 125M with 30 trials", MONDAY, {"task": Task.SWEEP, "params": 125 * M, "trials": 30}),
+    ("hyperparameter search over 125M, 16 runs", MONDAY, {"task": Task.SWEEP, "params": 125 * M, "trials": 16}),
+    ("LoRA sweep of 12 on 1B", MONDAY, {"task": Task.SWEEP, "params": 1 * B, "trials": 12}),
+    ("125M, 8 trials", MONDAY, {"task": Task.SWEEP, "params": 125 * M, "trials": 8}),
+    ("DPO on 8B", MONDAY, {"task": Task.FINE_TUNE, "params": 8 * B}),
+    # deadlines, as the whole request sees them
+    ("fine-tune 7B EOD Thursday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    ("7B in 3 days", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    ("7B by 2026-12-15", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-15T17:00-08:00")}),
+    ("7B by Dec 15", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-15T17:00-08:00")}),
+    ("7B by end of month", MONDAY, {"params": 7 * B, "deadline": deadline("2026-11-30T17:00-08:00")}),
+    ("7B by end of month", MONTH_END_EVENING, {"params": 7 * B, "deadline": deadline("2026-12-31T17:00-08:00")}),
+    ("7B by end of week", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("7B by next Tuesday", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-08T17:00-08:00")}),
+    ("7B by Friday", FRIDAY_EVENING, {"params": 7 * B, "deadline": deadline("2026-12-11T17:00-08:00")}),
+    ("7B by this Friday", SUNDAY, {"params": 7 * B, "deadline": deadline("2026-12-11T17:00-08:00")}),
+    ("7B by Monday", YEAR_END_EVENING, {"params": 7 * B, "deadline": deadline("2027-01-04T17:00-08:00")}),
+    ("7B by Friday 3pm, ideally EOD Thursday", MONDAY,
+     {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    # stage
+    ("7B for prod", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
+    ("7B for the release", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
+    ("try a 7B", MONDAY, {"params": 7 * B, "stage": Stage.EXPERIMENTAL}),
+    ("quick POC on 7B", MONDAY, {"params": 7 * B, "stage": Stage.EXPERIMENTAL}),
+    ("prototype 7B, exploring data mixes", MONDAY, {"params": 7 * B, "stage": Stage.EXPERIMENTAL}),
+    ("test a 7B before the production run", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
+    # interruption tolerance
+    ("7B, spot ok", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, checkpointed, can restart", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, no interruptions", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
+    ("7B, must not stop", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
+    ("7B on-demand", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
+    ("7B, no spot please", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
+    ("experimental 7B, spot only, by Friday", MONDAY,
+     {"params": 7 * B, "stage": Stage.EXPERIMENTAL, "interruption_tolerance": Tolerance.HIGH,
+      "deadline": deadline("2026-12-04T17:00-08:00")}),
+    # context length
+    ("7B with 8k context", MONDAY, {"params": 7 * B, "seq_len": 8192}),
+    ("7B seq len 32768", MONDAY, {"params": 7 * B, "seq_len": 32768}),
+    ("405B seq len 32768", MONDAY, {"params": 405 * B, "seq_len": 32768}),
+    ("7B, context length 128k", MONDAY, {"params": 7 * B, "seq_len": 131072}),
+    ("7B, 4096-token context", MONDAY, {"params": 7 * B, "seq_len": 4096}),
+    ("7B with 2048 sequence length", MONDAY, {"params": 7 * B, "seq_len": 2048}),
+    # hardware
+    ("7B on 16 GPUs", MONDAY, {"params": 7 * B, "gpus": 16}),
+    ("7B on 8 A100s", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "A100"}),
+    ("7B on H100 x 4", MONDAY, {"params": 7 * B, "gpus": 4, "accelerator": "H100"}),
+    ("7B on 2 nodes of 8xH100", MONDAY, {"params": 7 * B, "gpus": 16, "accelerator": "H100"}),
+    ("7B on 8x A100 80GB", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "A100-80GB"}),
+    ("7B on a single GPU", MONDAY, {"params": 7 * B, "gpus": 1}),
+    ("7B on L40S", MONDAY, {"params": 7 * B, "accelerator": "L40S"}),
+    ("7B on Trainium2", MONDAY, {"params": 7 * B, "accelerator": "Trainium2"}),
+    ("7B on 8xH100, 8 GPUs", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "H100"}),
+    ("7B on H100 or A100", MONDAY, {"params": 7 * B}),  # several named: left free, with a note
+    ("7B on p4d", MONDAY, {"params": 7 * B, "instance_type": "p4d"}),
+    ("7B on p4d.24xlarge", MONDAY, {"params": 7 * B, "instance_type": "p4d.24xlarge"}),
+    ("7B on ml.p5.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p5.48xlarge"}),
+    ("7B on p6-b200.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p6-b200.48xlarge"}),
+    ("7B using trn1", MONDAY, {"params": 7 * B, "instance_type": "trn1"}),
+    ("7B on g6e", MONDAY, {"params": 7 * B, "instance_type": "g6e"}),
+    # region, budget, team
+    ("7B in us-east-1", MONDAY, {"params": 7 * B, "region": "us-east-1"}),
+    ("7B region eu-west-1", MONDAY, {"params": 7 * B, "region": "eu-west-1"}),
+    ("7B in ap-southeast-2", MONDAY, {"params": 7 * B, "region": "ap-southeast-2"}),
+    ("7B under $5k", MONDAY, {"params": 7 * B, "budget_usd": 5000.0}),
+    ("7B budget 5000", MONDAY, {"params": 7 * B, "budget_usd": 5000.0}),
+    ("7B, budget 5000 USD", MONDAY, {"params": 7 * B, "budget_usd": 5000.0}),
+    ("7B, budget: $2,500", MONDAY, {"params": 7 * B, "budget_usd": 2500.0}),
+    ("7B, $1.5k max", MONDAY, {"params": 7 * B, "budget_usd": 1500.0}),
+    ("7B, budget 5k, under $3k", MONDAY, {"params": 7 * B, "budget_usd": 3000.0}),
+    ("7B for team-nlp", MONDAY, {"params": 7 * B, "team": "team-nlp"}),
+    ("7B for the vision team", MONDAY, {"params": 7 * B, "team": "team-vision"}),
+    # the lot at once
+    ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
+     "budget $20k, for team-nlp, by next Tuesday 5pm", MONDAY,
+     {"task": Task.QLORA, "params": 70 * B, "gpus": 8, "accelerator": "H100", "region": "us-west-2",
+      "seq_len": 8192, "tokens": 2 * B, "interruption_tolerance": Tolerance.LOW, "budget_usd": 20000.0,
+      "team": "team-nlp", "stage": Stage.PRODUCTION, "deadline": deadline("2026-12-08T17:00-08:00")}),
+]  # fmt: skip
+
+UNSAID = {"task", "params", "tokens", "trials", "deadline", "stage", "interruption_tolerance", "seq_len",
+          "budget_usd", "region", "team", "accelerator", "instance_type", "gpus"}  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "now", "expected"), PARSES)
+def test_text_sets_only_what_it_says(text: str, now: datetime, expected: dict[str, Any]) -> None:
+    request = parse_request(text, now=now, tz=TZ)
+    got = {name: getattr(request, name) for name in UNSAID}
+    assert got == {name: expected.get(name) for name in UNSAID}
+    assert request.text == text
+
+
+# (text, now, error code, words the message must contain)
+REFUSALS: list[tuple[str, datetime, str, str]] = [
+    ("fine-tune by Friday", MONDAY, "missing_model_size", 'e.g. "fine-tune 7B by Friday"'),
+    ("fine-tune on 8xH100 with 2B tokens", MONDAY, "missing_model_size", "how big the model is"),
+    ("fine-tune 7B by last Friday", MONDAY, "deadline_in_past", "already passed"),
+    ("fine-tune 7B by yesterday", MONDAY, "deadline_in_past", "by yesterday"),
+    ("fine-tune 7B by 2026-11-01", MONDAY, "deadline_in_past", "2026-11-01"),
+    ("fine-tune 7B by Nov 20", MONDAY, "deadline_in_past", "Nov 20"),
+    ("fine-tune 7B by EOD today", MONTH_END_EVENING, "deadline_in_past", "give one ahead"),
+    ("fine-tune 7B by the blue moon", MONDAY, "unparseable_deadline", "by Friday"),
+    ("fine-tune 7B, deadline: when pigs fly", MONDAY, "unparseable_deadline", "in 3 days"),
+    ("fine-tune 0B by Friday", MONDAY, "invalid_size", "above 0"),
+    ("fine-tune -7B", MONDAY, "invalid_size", "-7B"),
+    ("fine-tune 11T", MONDAY, "invalid_size", "at most 10T"),
+    ("pretrain 7B on 0 tokens", MONDAY, "invalid_size", "token count"),
+    ("fine-tune 7B" + " please" * 300, MONDAY, "text_too_long", "2000"),
+    ("production spot-only fine-tune 7B by yesterday", MONDAY, "contradiction", "spot only"),
+    ("production 7B, only spot, by Friday", MONDAY, "contradiction", "spot only"),
+    ("fine-tune 7B, spot ok, no interruptions", MONDAY, "contradiction", "no interruptions"),
+    ("7B on-demand but checkpointed", MONDAY, "contradiction", "checkpoint"),
+    ("LoRA and pretrain 7B", MONDAY, "contradiction", "one at a time"),
+    ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
+    ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give a size"),
+    ("7B on 8xH100 on 16 GPUs", MONDAY, "contradiction", "GPU counts"),
+    ("7B for team-nlp and team-vision", MONDAY, "contradiction", "team"),
+    ("fine-tune 7B on p9x.huge", MONDAY, "unknown_instance_type", "on p4d"),
+    ("fine-tune 7B on g4dn.xlarge", MONDAY, "unknown_instance_type", "p5"),
+    ("fine-tune 7B on inf2", MONDAY, "unknown_instance_type", "g6e"),
+    ("fine-tune 7B in us-nowhere-9", MONDAY, "unknown_region", "us-west-2"),
+    ("fine-tune 7B in mars-north-1", MONDAY, "unknown_region", "us-west-2"),
+    ("fine-tune 7B, sweep of 0 trials", MONDAY, "invalid_trials", "trials"),
+    ("fine-tune 7B on 0 GPUs", MONDAY, "invalid_gpus", "GPUs"),
+    ("fine-tune 7B on 1.5 GPUs", MONDAY, "invalid_gpus", "whole number"),
+    ("fine-tune 7B with 16 context", MONDAY, "invalid_seq_len", "8k context"),
+    ("fine-tune 7B under $0", MONDAY, "invalid_budget", "above $0"),
+    ("fine-tune 7B under \u20ac5k", MONDAY, "invalid_budget", "US dollars"),
+]
+
+
+@pytest.mark.parametrize(("text", "now", "code", "says"), REFUSALS)
+def test_refusal_says_what_to_type(text: str, now: datetime, code: str, says: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request(text, now=now, tz=TZ)
+    assert caught.value.code == code
+    assert says in caught.value.message
+
+
+# (text, now, words one of the notes must contain)
+NOTED: list[tuple[str, datetime, str]] = [
+    ("fine-tune 7B by Friday", MONDAY, "read 'by Friday' as Fri 2026-12-04 17:00 America/Los_Angeles"),
+    ("fine-tune 7B by next Tuesday", MONDAY, "took Tuesday 2026-12-08 for 'next Tuesday'"),
+    ("7B by Friday", FRIDAY_EVENING, "has passed; took Friday 2026-12-11"),
+    ("7B for the customer launch", MONDAY, "read 'customer' as production"),
+    ("test 7B for prod", MONDAY, "took production, the stricter stage"),
+    ("mixtral 8x7B", MONDAY, "mixture of experts"),
+    ("7B with 500k steps", MONDAY, "did not use '500k steps'"),
+    ("7B on H100 or A100", MONDAY, "left the choice free"),
+    ("7B on ml.p5.48xlarge", MONDAY, "p5.48xlarge"),
+    ("pretrain 1B on 20B", MONDAY, "read '20B' as training tokens"),
+    ("LoRA sweep of 12 on 1B", MONDAY, "sweep of lora runs"),
+    ("7B by Friday 3pm, ideally EOD Thursday", MONDAY, "took the earliest"),
+    ("7B for team-nlp", MONDAY, "over the default team team-ml"),
+]
+
+
+@pytest.mark.parametrize(("text", "now", "note"), NOTED)
+def test_interpretation_is_noted(text: str, now: datetime, note: str) -> None:
+    request = parse_request(text, now=now, tz=TZ, team="team-ml")
+    assert any(note in n for n in request.notes), request.notes
+
+
+def test_team_defaults_to_the_callers() -> None:
+    assert parse_request("7B", now=MONDAY, tz=TZ, team="team-ml").team == "team-ml"
+    assert parse_request("7B", now=MONDAY, tz=TZ).team is None
+
+
+def test_deadline_is_read_in_the_requesters_zone() -> None:
+    now = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)  # 18:00 in Berlin, 09:00 in Los Angeles
+    berlin = parse_request("7B by EOD tomorrow", now=now, tz="Europe/Berlin")
+    assert berlin.deadline == datetime(2026, 12, 1, 17, 0, tzinfo=ZoneInfo("Europe/Berlin"))
+    assert parse_request("7B by EOD", now=now, tz=TZ).deadline == datetime(2026, 11, 30, 17, 0, tzinfo=LA)
+
+
+def test_families_can_be_narrowed_by_the_caller() -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request("7B on p4d", now=MONDAY, tz=TZ, families={"p5"})
+    assert caught.value.code == "unknown_instance_type"
+
+
+def test_unknown_zone_is_refused() -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request("7B by Friday", now=MONDAY, tz="Nowhere/Special")
+    assert caught.value.code == "unknown_timezone"
+
+
+def test_parse_is_deterministic_for_a_given_now() -> None:
+    text = "LoRA 8B on 8xH100 by next Friday 3pm, spot ok"
+    assert parse_request(text, now=MONDAY, tz=TZ) == parse_request(text, now=MONDAY, tz=TZ)
+
+
+FRAGMENTS = [
+    "fine-tune", "LoRA", "pretrain", "sweep of", "7B", "1.5b", "350M", "70 billion", "2B tokens", "8xH100",
+    "on 16 GPUs", "by Friday", "EOD Thursday", "in 3 days", "next Tuesday", "by last Friday", "end of month",
+    "by 2026-12-15", "by Dec 15", "3pm", "under $5k", "budget", "in us-west-2", "in us-nowhere-9", "on p4d",
+    "p9x.huge", "spot ok", "no interruptions", "prod", "try", "8k context", "seq len", "for team-nlp", "-", "$",
+    "by", "the", "0", "99999999999999999999999999", "9" * 400, "e99", ".", ",", " ", "\u00e9", "\u2212", "\U0001f680",
+    "\u0661\u0662", "\u212a", "\u0130", "\x00", "\n", "tomorrow", "tonight", "12/31", "the 31st", "x", "k", "T",
+]  # fmt: skip
+ZONES = st.sampled_from(["America/Los_Angeles", "UTC", "Asia/Kolkata", "Pacific/Chatham", "Europe/Berlin"])
+NOWS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC))
+TEXTS = st.one_of(
+    st.text(max_size=2100),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=5)), max_size=40).map(" ".join),
+    st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=12).map(" ".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=TEXTS, now=NOWS, tz=ZONES)
+def test_any_text_parses_or_raises_a_request_error(text: str, now: datetime, tz: str) -> None:
+    try:
+        request = parse_request(text, now=now, tz=tz)
+    except RequestError as exc:
+        assert exc.code != "bad_request"  # every refusal names its reason
+        assert exc.message
+        return
+    assert isinstance(request, TrainingRequest)
+    assert request.params is not None
+    if request.deadline is not None:
+        assert request.deadline.tzinfo is not None
+        assert request.deadline > now
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(min_size=2001, max_size=3000))
+def test_long_text_is_refused(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request(text, now=MONDAY, tz=TZ)
+    assert caught.value.code == "text_too_long"
