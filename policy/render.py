@@ -31,7 +31,7 @@ def summary_line(decision: Decision, zone: tzinfo | None = None) -> str:
              f"done {_when(plan.estimated_finish, zone, ref=deadline)}"]
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
-        parts.append(f"deadline {deadline.astimezone(zone):%a %H:%M} {mark}")
+        parts.append(f"deadline {_when(deadline, zone, ref=plan.estimated_finish)} {mark}")
     return " · ".join(parts)
 
 

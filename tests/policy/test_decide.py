@@ -1,0 +1,264 @@
+"""The decision for whole sentences: parse_request + decide, and the same through `gpuops plan`."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from gpuops.cli import app
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.decision import Decision
+from policy.errors import RequestError
+from policy.parse import parse_request
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+TZ = "America/Los_Angeles"
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
+NOW_ARGS = ["--now", "2026-11-30T09:00", "--tz", TZ]
+BIG_FAMILIES = ("p5.", "p5e.", "p5en.", "p6-")
+
+
+def plan_for(text: str, **kwargs: Any) -> Decision:
+    policy = kwargs.pop("policy", default_policy())
+    spend = kwargs.pop("spend", SpendSnapshot.unavailable(team=None, reason="no spend source"))
+    request = parse_request(text, now=NOW, tz=TZ, **kwargs)
+    return decide(request, catalog=load_catalog(), policy=policy, spend=spend, now=NOW)
+
+
+def _deadline_is(iso: str) -> Callable[[Decision], bool]:
+    return lambda d: d.request.deadline is not None and d.request.deadline.isoformat() == iso
+
+
+def _finishes_before(iso: str) -> Callable[[Decision], bool]:
+    return lambda d: d.plan.estimated_finish < datetime.fromisoformat(iso)
+
+
+def _budget_holds(d: Decision) -> bool:
+    return d.plan.estimated_cost_usd <= 300 or any("budget" in w for w in d.warnings)
+
+
+def _late_warning(d: Decision) -> bool:
+    return any(re.search(r"[\d.,]+ h late", w) for w in d.warnings)
+
+
+def _assumed(fragment: str) -> Callable[[Decision], bool]:
+    return lambda d: any(fragment in a for a in d.assumptions)
+
+
+EXAMPLES: list[tuple[str, list[tuple[str, Callable[[Decision], bool]]]]] = [
+    ("fine-tune 7B by Friday", [
+        ("task fine-tune", lambda d: d.request.task == "fine-tune"),
+        ("params 7e9", lambda d: d.request.params == 7_000_000_000),
+        ("tokens 1e9", lambda d: d.request.tokens == 1_000_000_000),
+        ("tokens assumed", _assumed("tokens: 1B assumed")),
+        ("deadline Fri 17:00", _deadline_is("2026-12-04T17:00:00-08:00")),
+        ("stage experimental", lambda d: d.request.stage == "experimental"),
+        ("stage assumed", _assumed("stage: experimental assumed")),
+        ("spot", lambda d: d.plan.purchase_model == "spot"),
+        ("sagemaker", lambda d: d.plan.platform == "sagemaker"),
+        ("deadline met", lambda d: d.plan.deadline_met is True),
+        ("no p5/p6", lambda d: not d.plan.instance_type.startswith(BIG_FAMILIES)),
+        ("checkpoint interval", lambda d: d.plan.checkpoint_interval_minutes is not None),
+        ("approval required", lambda d: d.approval.required and not d.approval.denied),
+    ]),
+    ("production fine-tune of our 7B model for the customer launch, need it by Friday", [
+        ("production", lambda d: d.request.stage == "production"),
+        ("on-demand", lambda d: d.plan.purchase_model == "on-demand"),
+        ("deadline met", lambda d: d.plan.deadline_met is True),
+    ]),
+    ("fine-tune 7B by Friday, no interruptions", [
+        ("experimental", lambda d: d.request.stage == "experimental"),
+        ("on-demand", lambda d: d.plan.purchase_model == "on-demand"),
+    ]),
+    ("LoRA 7B on 200M tokens", [
+        ("lora", lambda d: d.request.task == "lora"),
+        ("one instance", lambda d: d.plan.instance_count == 1),
+        ("24-48 GB GPUs", lambda d: d.plan.accelerator in {"A10G", "L4", "L40S"}),
+        ("under $100", lambda d: d.plan.estimated_cost_usd < 100),
+    ]),
+    ("fine-tune 7B by tomorrow 9am", [
+        ("deadline met", lambda d: d.plan.deadline_met is True),
+        ("before Tue 09:00", _finishes_before("2026-12-01T09:00:00-08:00")),
+    ]),
+    ("pretrain 70B on 2T tokens by Friday", [
+        ("deadline missed", lambda d: d.plan.deadline_met is False),
+        ("fastest", lambda d: all(a.estimated_finish >= d.plan.estimated_finish for a in d.alternatives)),
+        ("late warning", _late_warning),
+    ]),
+    ("fine-tune 13B on 8xH100 by Friday", [
+        ("p5.48xlarge", lambda d: d.plan.instance_type == "p5.48xlarge"),
+        ("8 GPUs", lambda d: d.plan.accelerators == 8),
+    ]),
+    ("fine-tune 7B in us-west-2 by Friday under $300", [
+        ("us-west-2", lambda d: d.plan.region == "us-west-2"),
+        ("budget", _budget_holds),
+    ]),
+    ("sweep of 20 trials for a 350M model on 1B tokens each", [
+        ("sweep", lambda d: d.request.task == "sweep"),
+        ("20 trials", lambda d: d.request.trials == 20),
+        ("spot", lambda d: d.plan.purchase_model == "spot"),
+        ("20 jobs", lambda d: d.plan.jobs == 20),
+    ]),
+]
+
+MORE: list[tuple[str, list[tuple[str, Callable[[Decision], bool]]]]] = [
+    ("QLoRA a 65B model on 100M tokens", [
+        ("qlora", lambda d: d.request.task == "qlora"),
+        ("fits few GPUs", lambda d: d.plan.accelerators <= 8),
+    ]),
+    ("finetune llama-3 8b in eu-west-1", [
+        ("eu-west-1", lambda d: d.plan.region == "eu-west-1"),
+        ("no deadline", lambda d: d.plan.deadline_met is None and d.plan.deadline_margin_hours is None),
+    ]),
+    ("prod SFT 7B, spot ok, no deadline", [
+        ("spot allowed for production without a deadline", lambda d: d.plan.purchase_model == "spot"),
+        ("single node", lambda d: d.plan.instance_count == 1),
+    ]),
+    ("pretrain 1.5B from scratch", [
+        ("tokens 20 per param", lambda d: d.request.tokens == 30_000_000_000),
+        ("assumption says so", _assumed("compute-optimal")),
+    ]),
+    ("fine-tune 7B on p4d by Friday", [("p4d", lambda d: d.plan.instance_type == "p4d.24xlarge")]),
+    ("fine-tune 405B on 1B tokens", [
+        ("big hardware", lambda d: d.plan.instance_type.startswith(BIG_FAMILIES) or "trn2" in d.plan.instance_type),
+        ("several nodes", lambda d: d.plan.instance_count > 1),
+    ]),
+    ("fine-tune 7B for team-nlp", [
+        ("team", lambda d: d.request.team == "team-nlp"),
+        ("eks needs known spend", lambda d: d.plan.platform == "sagemaker"),
+    ]),
+]
+
+
+@pytest.mark.parametrize(("text", "checks"), EXAMPLES + MORE, ids=[t for t, _ in EXAMPLES + MORE])
+def test_sentence_gives_expected_decision(text: str, checks: list[tuple[str, Callable[[Decision], bool]]]) -> None:
+    decision = plan_for(text)
+    failed = [name for name, check in checks if not check(decision)]
+    assert failed == [], f"{text!r}: {failed}; plan {decision.plan.model_dump(mode='json')}"
+
+
+@pytest.mark.parametrize(("text", "_"), EXAMPLES + MORE, ids=[t for t, _ in EXAMPLES + MORE])
+def test_every_decision_is_explained_and_sums_up(text: str, _: object) -> None:
+    decision = plan_for(text)
+    nodes = [step.node.split()[0] for step in decision.trace]
+    assert nodes == [str(n) for n in range(1, 10)]
+    assert all(step.source for step in decision.trace)
+    for plan in [decision.plan, *decision.alternatives]:
+        assert plan.estimated_cost_usd == round(sum(i.usd for i in plan.cost_breakdown), 2)
+        assert plan.cost_low_usd <= plan.estimated_cost_usd <= plan.cost_high_usd
+    assert len(decision.alternatives) <= 3
+    assert decision.catalog.snapshot and decision.policy_version
+
+
+ERRORS = [
+    ("fine-tune by Friday", "missing_model_size"),
+    ("fine-tune 7B by last Friday", "deadline_in_past"),
+    ("fine-tune 0B by Friday", "invalid_size"),
+    ("fine-tune 7B in ap-south-1", "region_not_allowed"),
+    ("fine-tune 7B on p9.xlarge", "unknown_instance_type"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), ERRORS)
+def test_bad_requests_are_refused_with_a_code(text: str, code: str) -> None:
+    with pytest.raises(RequestError) as err:
+        plan_for(text)
+    assert err.value.code == code
+
+
+def test_unknown_team_is_refused() -> None:
+    with pytest.raises(RequestError) as err:
+        plan_for("fine-tune 7B", team="team-nobody")
+    assert err.value.code == "unknown_team"
+
+
+def test_same_input_same_decision() -> None:
+    first = plan_for("fine-tune 7B by Friday").model_dump(mode="json")
+    assert plan_for("fine-tune 7B by Friday").model_dump(mode="json") == first
+
+
+def test_launch_not_configured_is_a_warning() -> None:
+    decision = plan_for("fine-tune 7B by Friday")
+    assert decision.launch_configured is False
+    assert any(w.startswith("launch is not configured for team team-ml: missing role_arn") for w in decision.warnings)
+
+
+def test_eks_when_team_spends_above_threshold() -> None:
+    spend = SpendSnapshot(status="ok", team="team-nlp", month_to_date_usd=90_000, forecast_usd=30_000, as_of=NOW)
+    decision = plan_for("fine-tune 7B for team-nlp", spend=spend)
+    assert decision.plan.platform == "eks"
+    assert "managed premium" not in decision.plan.cost_breakdown[0].basis
+
+
+def test_capacity_block_offered_for_long_multi_node_p_jobs() -> None:
+    decision = plan_for("production pretrain 7B on 100B tokens in 20 days")
+    labels = [a.label for a in decision.alternatives]
+    assert any(label.startswith("capacity block") for label in labels), labels
+    block = next(a for a in decision.alternatives if a.label.startswith("capacity block"))
+    assert block.purchase_model == "capacity-block" and block.instance_count > 1
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "LoRA 7B on 200M tokens"])
+def test_cli_json_is_the_decision(text: str) -> None:
+    result = runner.invoke(app, ["plan", text, "--json", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    expected = plan_for(text).model_dump(mode="json")
+    for key in ("request", "plan", "alternatives", "assumptions", "catalog", "naive_baseline"):
+        assert body[key] == expected[key], key
+    assert body["spend"]["status"] == "unavailable" and body["approval"]["required"] is True
+    assert set(body) >= {"request", "plan", "alternatives", "trace", "assumptions", "warnings", "approval", "spend",
+                         "catalog", "savings_vs_naive_usd", "naive_baseline"}
+
+
+def test_cli_text_opens_with_the_summary_line() -> None:
+    result = runner.invoke(app, ["plan", "fine-tune 7B by Friday", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert re.fullmatch(r"\d+× \S+ · spot · SageMaker · ~\$[\d,.]+ · done \w{3} \d\d:\d\d · deadline Fri 17:00 ✓",
+                        first), first
+    for heading in ("Why", "Alternatives", "Assumptions", "Warnings", "Approval"):
+        assert f"\n{heading}\n" in result.stdout
+    assert "prices: snapshot 2026-11-09" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "code"), ERRORS)
+def test_cli_errors_exit_2(text: str, code: str) -> None:
+    result = runner.invoke(app, ["plan", text, "--json", *NOW_ARGS])
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == code and error["message"]
+    plain = runner.invoke(app, ["plan", text, *NOW_ARGS])
+    assert plain.exit_code == 2 and plain.stderr.strip() == error["message"]
+
+
+def test_cli_spend_file_turns_on_auto_approval(tmp_path: Any) -> None:
+    spend = tmp_path / "spend.json"
+    spend.write_text(json.dumps({"team-ml": {"month_to_date_usd": 1000, "forecast_usd": 2000,
+                                             "as_of": "2026-11-30T08:00:00-08:00"}}))
+    result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
+    body = json.loads(result.stdout)
+    assert body["spend"]["status"] == "ok" and body["spend"]["budget_usd"] == 50000
+    assert body["approval"]["required"] is False
+
+
+def test_cli_policy_env_var_is_the_default(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (default_policy().model_dump_json())
+    path = tmp_path / "p.yaml"
+    path.write_text(text.replace('"auto_approve_below_usd":200.0', '"auto_approve_below_usd":0.0'))
+    monkeypatch.setenv("GPUOPS_POLICY", str(path))
+    result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["policy_version"] != default_policy().version_hash
