@@ -46,6 +46,6 @@ WORKDIR /tmp
 EXPOSE 8000 3000 8002
 # curl is not in the slim image; the interpreter is.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD python -c "import os, urllib.request; urllib.request.urlopen(os.environ['GPUOPS_HEALTH_URL'], timeout=4)"
+  CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(os.environ['GPUOPS_HEALTH_URL'], timeout=4)"]
 ENTRYPOINT ["gpuops"]
 CMD ["service", "--host", "0.0.0.0", "--port", "8000"]

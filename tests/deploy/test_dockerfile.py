@@ -110,6 +110,10 @@ def test_dockerignore_keeps_secrets_and_local_state_out() -> None:
 def test_health_check_uses_python_against_healthz() -> None:
     _, final = stages()
     check = next(rest for keyword, rest in final if keyword == "HEALTHCHECK")
-    assert "CMD python -c" in check and "urllib.request" in check
+    options, _, command = check.partition(" CMD ")
+    assert "--interval=" in options and "--timeout=" in options
+    argv = json.loads(command)
+    assert argv[:2] == ["python", "-c"] and "urllib.request" in argv[2], "the slim image has no curl"
+    assert "GPUOPS_HEALTH_URL" in argv[2]
     env = " ".join(rest for keyword, rest in final if keyword == "ENV")
     assert "GPUOPS_HEALTH_URL=http://127.0.0.1:8000/healthz" in env
