@@ -1,0 +1,251 @@
+"""The memory, time, spot and cost model, on small hand-built catalogs."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from policy.candidates import Layout, Profile, Search, options_for, profile
+from policy.catalog import (
+    AcceleratorSpec,
+    Catalog,
+    InstanceSpec,
+    RegionPrice,
+    SageMakerPremium,
+    ScalingCurve,
+)
+from policy.config import EstimateSettings, default_policy
+from policy.decision import Platform, PurchaseModel
+from policy.estimate import (
+    GIB,
+    activation_bytes,
+    billed_hours,
+    checkpoint_write_hours,
+    compute_hours,
+    min_accelerators,
+    model_shape,
+    spot_time,
+    workload,
+)
+from policy.plans import to_plan
+from policy.pricing import hourly_rate
+from policy.request import Stage, Task, Tolerance
+
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
+SETTINGS = EstimateSettings()
+SOURCE = {"source": "test", "as_of": "2026-11-30"}
+
+
+def small_catalog(*, sagemaker_usd: float | None = None, spot: float | None = 4.0, mtbi: float = 100.0) -> Catalog:
+    """One 4-GPU type at $10/h on-demand in one region; scaling perfect up to 4 accelerators."""
+    return Catalog(
+        snapshot="2026-11-30", source="test",
+        accelerators={"X": AcceleratorSpec(name="X", vendor="nvidia", memory_gib=40, peak_bf16_tflops=100, mfu=0.5,
+                                           **SOURCE)},
+        instances={"x.big": InstanceSpec(instance_type="x.big", family="x", accelerator="X", accelerator_count=4,
+                                         accelerator_memory_gib=40, vcpus=48, memory_gib=192, **SOURCE)},
+        prices=[RegionPrice(instance_type="x.big", region="r-1", on_demand_usd=10.0, spot_usd=spot,
+                            spot_min_usd=None if spot is None else spot * 0.5,
+                            spot_max_usd=None if spot is None else spot * 2, spot_zones=2, spot_observed="2026-11-30",
+                            sagemaker_usd=sagemaker_usd, **SOURCE)],
+        scaling=ScalingCurve(base_accelerators=4, alpha=0.1, beta=1.0, **SOURCE),
+        sagemaker_premium=SageMakerPremium(fraction=0.2, **SOURCE),
+        interruption_mtbi_hours={"default": mtbi},
+    )
+
+
+def _search(catalog: Catalog, *, flops: float, stage: Stage = Stage.EXPERIMENTAL,
+            tolerance: Tolerance = Tolerance.HIGH, usable_hours: float | None = None) -> tuple[Search, Profile]:
+    work = workload(task=Task.FINE_TUNE, params=1_000_000_000, tokens=1_000_000_000, trials=1, seq_len=2048)
+    work = type(work)(flops, work.sharded_bytes, work.activation_bytes, work.checkpoint_bytes, work.method)
+    search = Search(catalog=catalog, work=work, stage=stage, tolerance=tolerance, usable_hours=usable_hours,
+                    platforms=(Platform.SAGEMAKER,), max_instances=4, settings=SETTINGS)
+    prof = profile(catalog.prices[0], catalog=catalog, work=work, settings=SETTINGS, outside=False)
+    assert isinstance(prof, Profile)
+    return search, prof
+
+
+# --- memory -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("task", "bytes_per_param"), [
+    (Task.FINE_TUNE, 16.0), (Task.PRETRAIN, 16.0), (Task.LORA, 2.0 + 0.005 * 16), (Task.QLORA, 0.6 + 0.005 * 16),
+])
+def test_state_bytes_per_parameter(task: Task, bytes_per_param: float) -> None:
+    work = workload(task=task, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    assert work.sharded_bytes == pytest.approx(7e9 * bytes_per_param)
+
+
+def test_model_shape_matches_llama_7b() -> None:
+    layers, width = model_shape(7_000_000_000)
+    assert 30 <= layers <= 34 and 4000 <= width <= 4400
+
+
+def test_activations_scale_with_sequence_length() -> None:
+    short, long = activation_bytes(7_000_000_000, 4096), activation_bytes(7_000_000_000, 32768)
+    assert long == pytest.approx(short * 8)
+    assert 1.0 < short / GIB < 2.5  # full recompute: ~1.6 GiB per accelerator for 7B at 4k
+
+
+@pytest.mark.parametrize(("task", "memory_gib", "fewest"), [
+    (Task.FINE_TUNE, 80, 2),  # 112 GB of state over 72 GiB usable less activations
+    (Task.FINE_TUNE, 24, 6),
+    (Task.LORA, 24, 1),  # 14 GB base + adapters fits one 24 GB GPU
+    (Task.QLORA, 24, 1),
+])
+def test_fewest_accelerators_for_7b(task: Task, memory_gib: float, fewest: int) -> None:
+    work = workload(task=task, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    assert min_accelerators(work, memory_gib=memory_gib, headroom=0.1) == fewest
+
+
+def test_qlora_7b_under_10_gb() -> None:
+    work = workload(task=Task.QLORA, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    assert (work.sharded_bytes + work.activation_bytes) / 1e9 < 10  # QLoRA paper: Llama-2-7B under 10 GB
+
+
+def test_activations_larger_than_the_card_rule_the_card_out() -> None:
+    work = workload(task=Task.FINE_TUNE, params=70_000_000_000, tokens=1, trials=1, seq_len=1_000_000)
+    assert min_accelerators(work, memory_gib=24, headroom=0.1) is None
+
+
+# --- compute and time ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("task", "per_token"), [(Task.FINE_TUNE, 6), (Task.PRETRAIN, 6), (Task.LORA, 4),
+                                                 (Task.QLORA, 4)])
+def test_flops_per_parameter_token(task: Task, per_token: int) -> None:
+    work = workload(task=task, params=1_000_000, tokens=1_000, trials=3, seq_len=4096)
+    assert work.flops == per_token * 1e6 * 1e3 * 3
+
+
+def test_hours_are_flops_over_effective_throughput() -> None:
+    hours = compute_hours(3.6e18, accelerators=10, peak_tflops=100, mfu=0.5, efficiency=0.8)
+    assert hours == pytest.approx(3.6e18 / (10 * 100e12 * 0.5 * 0.8) / 3600)
+
+
+# --- spot and checkpoints -----------------------------------------------------------------------------------
+
+def test_checkpoint_write_time_is_size_over_parallel_bandwidth() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    one = checkpoint_write_hours(work, instances=1, settings=SETTINGS)
+    assert one == pytest.approx(7e9 * 14 / 0.5e9 / 3600)
+    assert checkpoint_write_hours(work, instances=4, settings=SETTINGS) == pytest.approx(one / 4)
+
+
+def test_young_daly_interval_and_expected_wall_time() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    spot = spot_time(100.0, work=work, instances=2, instance_mtbi_hours=168.0, settings=SETTINGS)
+    assert spot is not None
+    c = checkpoint_write_hours(work, instances=2, settings=SETTINGS)
+    m = 168.0 / 2
+    assert spot.job_mtbi_hours == m
+    assert spot.interval_hours == pytest.approx(math.sqrt(2 * c * m))
+    restart = SETTINGS.spot_restart_minutes / 60
+    w = spot.wall_hours
+    assert w == pytest.approx(100 + 100 / spot.interval_hours * c + w / m * (spot.interval_hours / 2 + restart))
+    assert spot.interruptions == pytest.approx(w / m)
+
+
+def test_spot_refused_when_interruptions_dominate() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    assert spot_time(10.0, work=work, instances=16, instance_mtbi_hours=4.0, settings=SETTINGS) is None
+
+
+# --- prices -------------------------------------------------------------------------------------------------
+
+def test_sagemaker_price_published_wins_over_premium() -> None:
+    price = small_catalog(sagemaker_usd=13.0).prices[0]
+    rate = hourly_rate(price, purchase=PurchaseModel.ON_DEMAND, platform=Platform.SAGEMAKER,
+                       premium=SageMakerPremium(fraction=0.2, **SOURCE))
+    assert rate is not None and rate.usd == 13.0 and not rate.estimated_premium
+
+
+def test_sagemaker_price_estimated_from_catalog_premium() -> None:
+    catalog = small_catalog()
+    rate = hourly_rate(catalog.prices[0], purchase=PurchaseModel.ON_DEMAND, platform=Platform.SAGEMAKER,
+                       premium=catalog.sagemaker_premium)
+    assert rate is not None and rate.usd == 12.0 and rate.estimated_premium
+
+
+def test_managed_spot_keeps_the_managed_ratio_and_ec2_is_raw() -> None:
+    catalog = small_catalog()
+    sm = hourly_rate(catalog.prices[0], purchase=PurchaseModel.SPOT, platform=Platform.SAGEMAKER,
+                     premium=catalog.sagemaker_premium)
+    ec2 = hourly_rate(catalog.prices[0], purchase=PurchaseModel.SPOT, platform=Platform.EC2,
+                      premium=catalog.sagemaker_premium)
+    assert sm is not None and ec2 is not None
+    assert (sm.usd, sm.low_usd, sm.high_usd) == (4.8, 2.4, 9.6)
+    assert (ec2.usd, ec2.low_usd, ec2.high_usd) == (4.0, 2.0, 8.0)
+
+
+def test_no_spot_price_means_no_spot_option() -> None:
+    search, prof = _search(small_catalog(spot=None), flops=1e18)
+    assert {o.purchase for o in options_for(prof, search)} == {PurchaseModel.ON_DEMAND}
+
+
+# --- plans --------------------------------------------------------------------------------------------------
+
+def test_plan_cost_is_count_times_price_times_billed_hours() -> None:
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 10, tolerance=Tolerance.LOW)
+    option = next(o for o in options_for(prof, search) if o.count == 1)
+    plan = to_plan(option, now=NOW, deadline=None, settings=SETTINGS, max_runtime_hours=336)
+    assert plan.estimated_hours == 10.0 and plan.price_per_instance_hour_usd == 12.0
+    assert plan.estimated_cost_usd == 120.0 == sum(i.usd for i in plan.cost_breakdown)
+    assert "1 × 12 $/instance-hour × 10.000 h billed" in plan.cost_breakdown[0].basis
+    assert plan.cost_low_usd == pytest.approx(120 / 1.3, abs=0.01) and plan.cost_high_usd == pytest.approx(156.0)
+    assert plan.max_runtime_hours == 15 and plan.checkpoint_interval_minutes is None
+    assert plan.estimated_finish == NOW + timedelta(hours=10)
+
+
+def test_deadline_margin_and_met() -> None:
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 10, tolerance=Tolerance.LOW,
+                           usable_hours=9)
+    option = next(o for o in options_for(prof, search) if o.count == 1)
+    assert option.meets is False  # 10 h > 9 usable hours
+    plan = to_plan(option, now=NOW, deadline=NOW + timedelta(hours=12), settings=SETTINGS, max_runtime_hours=336)
+    assert plan.deadline_met is True and plan.deadline_margin_hours == 2.0
+
+
+def test_max_runtime_capped_by_policy() -> None:
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 300, tolerance=Tolerance.LOW)
+    option = next(o for o in options_for(prof, search) if o.count == 1)
+    plan = to_plan(option, now=NOW, deadline=None, settings=SETTINGS, max_runtime_hours=336)
+    assert plan.max_runtime_hours == 336
+
+
+def test_spot_plan_states_interval_and_overhead() -> None:
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 10)
+    option = next(o for o in options_for(prof, search) if o.count == 1 and o.purchase is PurchaseModel.SPOT)
+    plan = to_plan(option, now=NOW, deadline=None, settings=SETTINGS, max_runtime_hours=336)
+    assert plan.checkpoint_interval_minutes is not None and plan.checkpoint_interval_minutes > 0
+    assert plan.estimated_hours > 10.0
+    assert "expected interruptions" in plan.cost_breakdown[0].basis
+    assert plan.cost_low_usd < plan.estimated_cost_usd < plan.cost_high_usd
+
+
+def test_more_instances_scale_with_the_catalog_curve() -> None:
+    search, prof = _search(small_catalog(), flops=1e19, tolerance=Tolerance.LOW)
+    hours = {o.count: o.compute_hours for o in options_for(prof, search)}
+    # 4 accelerators per instance, base 4: 2 instances (8 accelerators) run at 1 / (1 + 0.1 · log2 2)
+    assert hours[2] == pytest.approx(hours[1] / 2 * 1.1)
+
+
+def test_sweep_trials_run_side_by_side() -> None:
+    catalog = small_catalog()
+    work = workload(task=Task.SWEEP, params=100_000_000, tokens=1_000_000_000, trials=10, seq_len=2048)
+    search = Search(catalog=catalog, work=work, stage=Stage.EXPERIMENTAL, tolerance=Tolerance.LOW, usable_hours=None,
+                    platforms=(Platform.SAGEMAKER,), max_instances=4, settings=SETTINGS)
+    prof = profile(catalog.prices[0], catalog=catalog, work=work, settings=SETTINGS, outside=False)
+    assert isinstance(prof, Profile)
+    (option,) = options_for(prof, search)
+    assert option.layout == Layout(4, 1, 10, 3, option.layout.job_hours)
+    assert option.wall_hours == pytest.approx(3 * option.layout.job_hours)
+    assert option.instance_hours == pytest.approx(10 * option.layout.job_hours)
+
+
+def test_billed_hours_never_zero() -> None:
+    assert billed_hours(0.0) == 0.001 and billed_hours(1.23456) == 1.235
+
+
+def test_default_policy_estimate_section_matches_the_model_defaults() -> None:
+    assert default_policy().estimate == SETTINGS

@@ -1,0 +1,80 @@
+"""Approval requirements from the policy: budget, auto-approval, tiers, deny ceiling, runtime, fail-safe spend."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from policy.config import default_policy
+from policy.decision import ApprovalRequirement
+from policy.guardrails import approval_requirement, spend_status
+from policy.request import Stage
+from policy.spend import SpendSnapshot, SpendStatus
+
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
+POLICY = default_policy()  # auto-approve below $200, tiers 1 / 2 from $50k, deny above $250k, team-ml budget $50k
+
+
+def ok_spend(mtd: float = 1_000, forecast: float = 2_000, age_hours: float = 1, **extra: Any) -> SpendSnapshot:
+    return SpendSnapshot(status=SpendStatus.OK, team="team-ml", month_to_date_usd=mtd, forecast_usd=forecast,
+                         as_of=NOW - timedelta(hours=age_hours), **extra)
+
+
+UNAVAILABLE = SpendSnapshot.unavailable(team="team-ml", reason="Cost Explorer not configured")
+
+
+def check(cost: float, *, stage: Stage = Stage.EXPERIMENTAL, spend: SpendSnapshot | None = None,
+          hours: float = 10, team: str = "team-ml") -> ApprovalRequirement:
+    return approval_requirement(cost_usd=cost, hours=hours, stage=stage, team=team, policy=POLICY,
+                                spend=spend or ok_spend(), now=NOW)
+
+
+CASES: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
+    ("cheap experimental with known spend", {"cost": 50}, {"required": False, "approvals_needed": 0},
+     "approved automatically"),
+    ("cheap production", {"cost": 50, "stage": Stage.PRODUCTION},
+     {"required": True, "approvals_needed": 1, "approver_groups": ["ml-leads", "finance"]}, "never auto-approved"),
+    ("at the threshold", {"cost": 200}, {"required": True, "approvals_needed": 1}, "not below auto_approve"),
+    ("spend unavailable", {"cost": 50, "spend": UNAVAILABLE}, {"required": True, "approvals_needed": 1},
+     "spend is unavailable (Cost Explorer not configured)"),
+    ("spend stale", {"cost": 50, "spend": ok_spend(age_hours=30)}, {"required": True}, "spend is stale"),
+    ("marked stale upstream", {"cost": 50, "spend": ok_spend().model_copy(
+        update={"status": SpendStatus.STALE, "reason": "Cost Explorer failed; cached figure"})},
+     {"required": True}, "Cost Explorer failed"),
+    ("over budget", {"cost": 150, "spend": ok_spend(mtd=40_000, forecast=9_900)}, {"required": True},
+     "over budget"),
+    ("committed counts toward the budget", {"cost": 150, "spend": ok_spend(mtd=40_000, forecast=5_000,
+                                                                           committed_usd=5_000)},
+     {"required": True}, "committed $5,000"),
+    ("second tier", {"cost": 60_000}, {"required": True, "approvals_needed": 2}, "needs 2 approval(s)"),
+    ("deny ceiling", {"cost": 300_000}, {"denied": True}, "deny_above_usd"),
+    ("longer than max runtime", {"cost": 100, "hours": 400}, {"denied": True}, "max_runtime_hours"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "expected", "reason"), CASES, ids=[c[0] for c in CASES])
+def test_approval(name: str, args: dict[str, Any], expected: dict[str, Any], reason: str) -> None:
+    result = check(**args)
+    for key, value in expected.items():
+        assert getattr(result, key) == value, (name, key, result)
+    assert any(reason in r for r in result.reasons), result.reasons
+
+
+def test_within_budget_reason_shows_the_arithmetic() -> None:
+    result = check(100)
+    assert any("month to date $1,000 + forecast $2,000 + this plan $100 = $3,100" in r for r in result.reasons)
+
+
+def test_team_without_budget_is_never_auto_approved() -> None:
+    policy = POLICY.model_copy(update={"teams": {**POLICY.teams, "team-ml": POLICY.teams["team-ml"].model_copy(
+        update={"monthly_budget_usd": None})}})
+    result = approval_requirement(cost_usd=10, hours=1, stage=Stage.EXPERIMENTAL, team="team-ml", policy=policy,
+                                  spend=ok_spend(), now=NOW)
+    assert result.required and any("no monthly budget" in r for r in result.reasons)
+
+
+@pytest.mark.parametrize(("age", "status"), [(1, SpendStatus.OK), (24, SpendStatus.OK), (25, SpendStatus.STALE)])
+def test_spend_turns_stale_after_policy_hours(age: float, status: SpendStatus) -> None:
+    assert spend_status(ok_spend(age_hours=age), policy=POLICY, now=NOW)[0] is status
