@@ -1,0 +1,88 @@
+"""Policy files: every error names its key path; `gpuops policy check` prints them and exits 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from gpuops.cli import app
+from policy.config import default_policy, load_policy_file, parse_policy
+from policy.errors import PolicyFileError
+
+runner = CliRunner()
+GOOD = yaml.safe_dump(default_policy().model_dump(mode="json"))
+
+
+def _edit(changes: dict[str, object]) -> str:
+    """The default policy as YAML with values replaced at slash-separated key paths."""
+    data = default_policy().model_dump(mode="json")
+    for path, value in changes.items():
+        node = data
+        *parents, leaf = path.split("/")
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        node[leaf] = value
+    return yaml.safe_dump(data)
+
+
+BAD = [
+    ("unknown key", _edit({"max_instancez": 4}), "max_instancez"),
+    ("negative budget", _edit({"teams/team-ml/monthly_budget_usd": -1}),
+     "teams.team-ml.monthly_budget_usd"),
+    ("default team missing", _edit({"default_team": "team-x"}), "default_team"),
+    ("default region not allowed", _edit({"default_region": "ap-south-1"}), "default_region"),
+    ("unknown approver group", _edit({"groups": {"finance": []}}), "teams.team-ml.approvers.experimental[0]"),
+    ("last class bounded", _edit({"size_classes/2/max_params": 1}), "size_classes[2].max_params"),
+    ("tiers out of order", _edit({"approval_tiers": [{"min_usd": 5, "approvals": 1}, {"min_usd": 1, "approvals": 2}]}),
+     "approval_tiers"),
+    ("bad estimate figure", _edit({"estimate/hours_uncertainty": 2}), "estimate.hours_uncertainty"),
+    ("bad default", _edit({"defaults/seq_len": 1}), "defaults.seq_len"),
+    ("not a mapping", "- just\n- a list\n", "(top level)"),
+    ("broken yaml", "teams: [unclosed\n", "line 2"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "path"), BAD, ids=[b[0] for b in BAD])
+def test_errors_name_the_key_path(name: str, text: str, path: str) -> None:
+    with pytest.raises(PolicyFileError) as err:
+        parse_policy(text, source="p.yaml")
+    assert any(where.startswith(path) or path in where for where, _ in err.value.errors), err.value.errors
+
+
+def test_default_policy_round_trips() -> None:
+    assert parse_policy(GOOD, source="p.yaml") == default_policy()
+
+
+def test_missing_file_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    with pytest.raises(PolicyFileError) as err:
+        load_policy_file(str(tmp_path / "nope.yaml"))
+    assert err.value.errors[0][0] == "(file)"
+
+
+def test_policy_check_prints_each_error_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(_edit({"default_team": "team-x", "default_region": "ap-south-1"}))
+    result = runner.invoke(app, ["policy", "check", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert f"{path}: default_team: names team 'team-x', which is not under teams" in lines
+    assert any(line.startswith(f"{path}: default_region: ") for line in lines)
+
+
+def test_policy_check_accepts_a_good_file(tmp_path: Path) -> None:
+    path = tmp_path / "good.yaml"
+    path.write_text(GOOD)
+    result = runner.invoke(app, ["policy", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"{path}: ok (version {default_policy().version_hash}" in result.stdout
+
+
+def test_plan_with_a_bad_policy_file_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(_edit({"default_team": "team-x"}))
+    result = runner.invoke(app, ["plan", "fine-tune 7B", "--json", "--policy", str(path), "--now", "2026-11-30T09:00"])
+    assert result.exit_code == 2
+    assert '"code": "invalid_policy"' in result.stdout
