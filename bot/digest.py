@@ -14,6 +14,7 @@ from bot.blocks import spend_line
 from bot.chart import render_spend_chart, window
 from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, context, escape, fit, header, section
+from bot.metrics import DIGEST_RUNS
 from bot.models import PENDING, RequestPublic
 from bot.views import accrued_usd, job_row
 from policy.spend import SpendSnapshot
@@ -133,7 +134,8 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
         blocks.append(section(f"*Waiting for approval* ({len(data.pending)})\n{_pending_lines(data.pending)}"))
     saved = spot_savings_usd(data.finished)
     if saved > 0:
-        blocks.append(section(f"*Spot savings*: {fmt.usd(saved)} on {len(data.finished)} finished jobs"))
+        count = len(data.finished)
+        blocks.append(section(f"*Spot savings*: {fmt.usd(saved)} on {count} finished job{'s' if count != 1 else ''}"))
     notes = anomalies(days) if spend.daily else []
     if notes:
         blocks.append(section("📈 *Anomalies*\n" + "\n".join(f"• {n}" for n in notes)))
@@ -159,12 +161,15 @@ def post_digest(client: Any, digest: Digest, *, channel: str) -> str:
 def deliver_once(service: ServiceClient, client: Any, *, team: str, channel: str, day: str, now: datetime) -> bool:
     """Post ``team``'s digest in ``channel`` for ``day`` unless another replica claimed it; True when posted here."""
     if not service.claim_digest(channel=channel, date=day, team=team):
+        DIGEST_RUNS.labels(outcome="skipped").inc()
         return False
     try:
         post_digest(client, build_digest(service, team=team, now=now), channel=channel)
     except Exception as error:
+        DIGEST_RUNS.labels(outcome="failed").inc()
         service.finish_digest(channel=channel, date=day, ok=False, detail=type(error).__name__)
         raise
+    DIGEST_RUNS.labels(outcome="posted").inc()
     service.finish_digest(channel=channel, date=day, ok=True)
     return True
 

@@ -16,6 +16,7 @@ from bot import formatting as fmt
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
+from bot.metrics import FEED_LAG
 from bot.models import Event, RequestPublic
 from bot.posting import reply_in_thread, update_request
 
@@ -81,6 +82,7 @@ class FeedConsumer:
             self._cursor = self._service.get_cursor(CONSUMER)
             self._started = True
         page = self._service.list_events(after=self._cursor, limit=limit)
+        self._record_lag(page.items)
         handled = 0
         for event in page.items:
             if event.id not in self._handled:
@@ -91,6 +93,10 @@ class FeedConsumer:
         if not page.items and page.next_cursor and page.next_cursor != self._cursor:
             self._advance(page.next_cursor)
         return handled
+
+    def _record_lag(self, items: list[Event]) -> None:
+        oldest = items[0].created_at if items else None
+        FEED_LAG.set(max(0.0, (self._clock() - oldest).total_seconds()) if oldest else 0.0)
 
     def _advance(self, cursor: str) -> None:
         self._service.put_cursor(CONSUMER, cursor)

@@ -142,12 +142,13 @@ class FakeSlack:
 
             def do_POST(self) -> None:
                 path = urlsplit(self.path).path
-                raw, body = self._body()
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                if path.startswith("/upload/"):
+                if path.startswith("/upload/"):  # the file's bytes, whatever the content type says
+                    raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                     fake._record(Call("upload", {}, path=path, raw=raw, headers=headers))
                     self._send(200, f"OK - {len(raw)}".encode())
                     return
+                raw, body = self._body()
                 if path.startswith("/response/"):
                     fake._record(Call("response", body, path=path, raw=raw, headers=headers))
                     self._send(200, b"ok")

@@ -1,0 +1,88 @@
+"""The events feed becomes message updates and thread replies, once each, with the cursor kept in the service."""
+
+from __future__ import annotations
+
+import pytest
+from slack_sdk.errors import SlackApiError
+
+from bot.feed import FeedConsumer
+from tests.bot.factories import NOW, make_request
+from tests.bot.fake_service import FakeService
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import BotHarness
+
+WHERE = {"channel": "C0PLANS", "ts": "1764518400.000001"}
+JOB = {"name": "gpuops-req-1-r1", "status": "Completed", "secondary_status": "Completed", "platform": "sagemaker",
+       "estimated_cost_usd": 310.0, "actual_cost_usd": 254.4, "billable_seconds": 36_000.0,
+       "training_seconds": 52_000.0, "spot_savings": 0.31, "interruptions": 2}
+
+
+@pytest.fixture
+def feed(bot: BotHarness, service: FakeService) -> FeedConsumer:
+    service.requests["req_1"] = make_request(slack_message=WHERE)
+    return FeedConsumer(service=bot.service, client=bot.app.client, clock=lambda: NOW)
+
+
+def test_launch_and_completion_reply_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                   service: FakeService) -> None:
+    service.set_request("req_1", status="launching", job={**JOB, "status": "InProgress", "actual_cost_usd": None})
+    service.emit("launch.started", "req_1")
+    assert feed.step() == 1
+    [update] = slack.of("chat.update")
+    assert (update.body["channel"], update.body["ts"]) == (WHERE["channel"], WHERE["ts"])
+    [reply] = slack.of("chat.postMessage")
+    assert reply.body["thread_ts"] == WHERE["ts"]
+    assert reply.body["text"].startswith("🚀 Launched `gpuops-req-1-r1`: 4× g6e.12xlarge · spot · SageMaker")
+    service.set_request("req_1", status="succeeded", job=JOB)
+    service.emit("job.completed", "req_1")
+    assert feed.step() == 1
+    final = slack.of("chat.postMessage")[-1]
+    assert final.body["text"] == ("🏁 `gpuops-req-1-r1` Completed: actual $254 vs estimated $310 (-18%) · spot saved "
+                                  "31% of training time · 10.0 h billable · 2 interruptions")
+    assert service.cursors["bot"] == "c2"
+
+
+def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, service: FakeService) -> None:
+    service.set_request("req_1", job={**JOB, "interruptions": 1})
+    service.emit("job.interrupted", "req_1")
+    service.set_request("req_1", status="expired")
+    service.emit("request.expired", "req_1")
+    feed.step()
+    texts = [c.body["text"] for c in slack.of("chat.postMessage")]
+    assert texts[0] == "⚡ Spot interruption #1; the job resumes from its last checkpoint."
+    assert texts[1].startswith("⌛ Expired")
+
+
+def test_a_redelivered_event_is_not_posted_twice(feed: FeedConsumer, slack: FakeSlack, bot: BotHarness,
+                                                 service: FakeService) -> None:
+    service.emit("launch.started", "req_1")
+    feed.step()
+    # The cursor write was lost (the service restored an older one); the feed delivers the event again.
+    service.cursors["bot"] = "c0"
+    again = FeedConsumer(service=bot.service, client=bot.app.client, clock=lambda: NOW,
+                         handled=feed._handled)  # same process memory
+    again.step()
+    assert len(slack.of("chat.postMessage")) == 1
+
+
+def test_the_cursor_waits_until_slack_has_the_post(feed: FeedConsumer, slack: FakeSlack,
+                                                   service: FakeService) -> None:
+    service.emit("request.approved", "req_1")
+    service.emit("launch.started", "req_1")
+    slack.fail_next("chat.postMessage", body={"ok": False, "error": "internal_error"})
+    with pytest.raises(SlackApiError):
+        feed.step()
+    assert service.cursors["bot"] == "c1"  # past the update, not past the failed reply
+    feed.step()
+    assert service.cursors["bot"] == "c2"
+    replies = [c for c in slack.of("chat.postMessage") if c.answer.get("ok")]
+    assert len(replies) == 1
+
+
+def test_events_for_requests_without_a_message_are_skipped(feed: FeedConsumer, slack: FakeSlack,
+                                                           service: FakeService) -> None:
+    service.requests["req_2"] = make_request(request_id="req_2")
+    service.emit("request.approved", "req_2")
+    assert feed.step() == 1
+    assert slack.calls == [c for c in slack.calls if c.method == "auth.test"]
+    assert service.cursors["bot"] == "c1"
