@@ -1,0 +1,232 @@
+"""The HTTP API over real HTTP (uvicorn on 127.0.0.1), with the real parser and engine, on SQLite and Postgres."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from policy.config import ApprovalTier
+from service.store.tables import LaunchTask
+from tests.service.apiclient import Live, live_service
+from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
+from tests.service.factories import FINANCE, LEADS, make_policy
+
+POLICY = make_policy(approval_tiers=[ApprovalTier(min_usd=0, approvals=2)], auto_approve_below_usd=200)
+PENDING = "fine-tune 7B production"  # production: never auto-approved
+AUTO = "fine-tune 1B"  # experimental and cheap: auto-approved with spend known
+DENIED = "pretrain 70B on 1T tokens"  # above deny_above_usd
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    schema = None
+    if request.param == "sqlite":
+        url = create_sqlite_db(tmp_path_factory.mktemp("api"))
+    else:
+        base = request.getfixturevalue("postgres_url")
+        url, schema = create_postgres_schema(base)
+    with live_service(url, POLICY) as service:
+        yield service
+    if schema:
+        drop_postgres_schema(request.getfixturevalue("postgres_url"), schema)
+
+
+def person() -> str:
+    return f"slack:T1:U{uuid.uuid4().hex[:10].upper()}"
+
+
+def create(live: Live, text: str = PENDING, *, actor: str | None = None) -> dict[str, object]:
+    response = live.post("/v1/requests", {"text": text}, role="bot", actor=actor or person())
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def count_requests(live: Live) -> int:
+    with live.engine.connect() as conn:
+        return int(conn.execute(sa.text("SELECT count(*) FROM training_request")).scalar_one())
+
+
+def test_auth_roles(live: Live) -> None:
+    assert live.client.get("/healthz").status_code == 200
+    assert live.client.get("/v1/requests").status_code == 401
+    bad = live.client.get("/v1/requests", headers={"Authorization": "Bearer nope"})
+    assert (bad.status_code, bad.json()["error"]["code"]) == (401, "unknown_token")
+    viewer = live.post("/v1/requests", {"text": PENDING}, role="viewer")
+    assert (viewer.status_code, viewer.json()["error"]["code"]) == (403, "read_only_token")
+    admin_as_person = live.post("/v1/plans", {"text": AUTO}, role="admin", actor=person())
+    assert admin_as_person.status_code == 403
+    assert live.get("/v1/policy", role="viewer").status_code == 200
+
+
+def test_create_read_audit_and_feed(live: Live) -> None:
+    requester = person()
+    created = create(live, actor=requester)
+    assert created["status"] == "pending_approval" and created["requester"] == requester
+    assert created["revision"] == 1 and created["approvals_needed"] == 2 and created["approvals_remaining"] == 2
+    assert set(LEADS) | set(FINANCE) == set(created["eligible_approvers"])  # type: ignore[arg-type]
+    assert live.get(f"/v1/requests/{created['id']}").json()["plan_hash"] == created["plan_hash"]
+    audit = live.get(f"/v1/requests/{created['id']}/audit").json()["items"]
+    assert [e["type"] for e in audit] == ["request.created"] and len(audit[0]["prev_hash"]) == 64
+    feed = live.get("/v1/events", limit=500).json()
+    assert any(e["request_id"] == created["id"] and e["type"] == "request.created" for e in feed["items"])
+    assert live.get("/v1/events", after=feed["next_cursor"]).json()["items"] == []
+
+
+def test_initial_status_follows_the_guardrails(live: Live) -> None:
+    assert create(live, AUTO)["status"] == "auto_approved"
+    denied = create(live, DENIED)
+    assert denied["status"] == "denied"
+    refused = live.post(f"/v1/requests/{denied['id']}/approvals", {"decision": "approve"}, role="bot",
+                        actor=LEADS[0])
+    assert (refused.status_code, refused.json()["error"]["current_state"]) == (409, "denied")
+
+
+def test_approval_rules_and_the_launch_outbox(live: Live) -> None:
+    requester = person()
+    created = create(live, actor=requester)
+    path = f"/v1/requests/{created['id']}/approvals"
+    own = live.post(path, {"decision": "approve"}, role="bot", actor=requester)
+    assert (own.status_code, own.json()["error"]["code"]) == (403, "own_request")
+    stranger = live.post(path, {"decision": "approve"}, role="bot", actor=person())
+    assert stranger.status_code == 403 and "ml-leads" in stranger.json()["error"]["message"]
+    first = live.post(path, {"decision": "approve", "approver": "ignored-for-bots"}, role="bot", actor=LEADS[0])
+    assert first.json()["approvals_remaining"] == 1
+    assert live.post(path, {"decision": "approve"}, role="bot", actor=LEADS[0]).json()["approvals_remaining"] == 1
+    done = live.post(path, {"decision": "approve", "approver": FINANCE[0]}, role="admin")
+    assert done.json()["status"] == "approved"
+    assert [a["approver"] for a in done.json()["approvals"]] == [LEADS[0], FINANCE[0]]
+    with live.engine.connect() as conn:
+        tasks = conn.execute(sa.select(LaunchTask.status).where(LaunchTask.request_id == created["id"])).all()
+    assert [t[0] for t in tasks] == ["queued"]
+    late = live.post(path, {"decision": "approve"}, role="bot", actor=LEADS[1])
+    assert (late.status_code, late.json()["error"]["current_state"]) == (409, "approved")
+
+
+def test_edit_makes_a_new_revision_and_voids_approvals(live: Live) -> None:
+    requester = person()
+    created = create(live, actor=requester)
+    live.post(f"/v1/requests/{created['id']}/approvals", {"decision": "approve"}, role="bot", actor=LEADS[0])
+    other = live.client.patch(f"/v1/requests/{created['id']}", json={"seq_len": 8192},
+                              headers={"Authorization": "Bearer bot-token-0123456789", "X-Gpuops-Actor": person()})
+    assert other.status_code == 403
+    edited = live.client.patch(f"/v1/requests/{created['id']}", json={"seq_len": 8192},
+                               headers={"Authorization": "Bearer bot-token-0123456789", "X-Gpuops-Actor": requester})
+    body = edited.json()
+    assert edited.status_code == 200 and body["revision"] == 2 and body["approvals"] == []
+    assert body["approvals_remaining"] == 2 and body["plan_hash"] != created["plan_hash"]
+    assert body["decision"]["request"]["seq_len"] == 8192
+    types = [e["type"] for e in live.get(f"/v1/requests/{created['id']}/audit").json()["items"]]
+    assert types == ["request.created", "request.approval_recorded", "request.revised"]
+
+
+def test_cancel_then_illegal_cancel(live: Live) -> None:
+    requester = person()
+    created = create(live, actor=requester)
+    path = f"/v1/requests/{created['id']}/cancel"
+    first = live.post(path, {"reason": "not needed"}, role="bot", actor=requester)
+    assert first.json()["status"] == "cancelled"
+    again = live.post(path, {}, role="bot", actor=requester)
+    assert (again.status_code, again.json()["error"]["current_state"]) == (409, "cancelled")
+
+
+def test_idempotency_key(live: Live) -> None:
+    actor, key = person(), uuid.uuid4().hex
+    first = live.post("/v1/requests", {"text": PENDING}, role="bot", actor=actor, headers={"Idempotency-Key": key})
+    again = live.post("/v1/requests", {"text": PENDING}, role="bot", actor=actor, headers={"Idempotency-Key": key})
+    assert first.status_code == 201 and again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    other = live.post("/v1/requests", {"text": AUTO}, role="bot", actor=actor, headers={"Idempotency-Key": key})
+    assert (other.status_code, other.json()["error"]["code"]) == (409, "idempotency_key_reused")
+
+
+def test_bad_input_is_refused_and_leaves_no_row(live: Live) -> None:
+    before = count_requests(live)
+    unknown = live.post("/v1/requests", {"text": PENDING, "colour": "red"})
+    assert unknown.status_code == 422 and "colour" in unknown.json()["error"]["message"]
+    wrong_type = live.post("/v1/requests", {"params": "seven"})
+    assert wrong_type.status_code == 422 and "params" in wrong_type.json()["error"]["message"]
+    malformed = live.client.post("/v1/requests", content=b"{not json", headers={
+        "Authorization": "Bearer admin-token-0123456789", "Content-Type": "application/json"})
+    assert malformed.status_code == 422
+    parser = live.post("/v1/requests", {"text": "train something nice"})
+    assert (parser.status_code, parser.json()["error"]["code"]) == (422, "missing_model_size")
+    big = live.client.post("/v1/requests", content=b'{"text": "' + b"x" * 70_000 + b'"}',
+                           headers={"Authorization": "Bearer admin-token-0123456789"})
+    assert (big.status_code, big.json()["error"]["code"]) == (413, "body_too_large")
+    assert live.post("/v1/requests", {"text": PENDING, "timezone": "Mars/Olympus"}).status_code == 422
+    assert live.post("/v1/requests", {"text": PENDING, "team": "team-nope"}).json()["error"]["code"] == "unknown_team"
+    assert live.get("/v1/requests/req_0000").status_code == 404
+    assert live.get("/v1/requests", cursor="garbage").status_code == 422
+    assert count_requests(live) == before
+
+
+def test_list_pages_with_a_cursor(live: Live) -> None:
+    requester = person()
+    ids = [create(live, actor=requester)["id"] for _ in range(3)]
+    first = live.get("/v1/requests", requester=requester, limit=2).json()
+    second = live.get("/v1/requests", requester=requester, limit=2, cursor=first["next_cursor"]).json()
+    assert [r["id"] for r in first["items"] + second["items"]] == list(reversed(ids))
+    assert second["next_cursor"] is None
+
+
+def test_slack_message_cursor_and_digests(live: Live) -> None:
+    created = create(live)
+    put = live.client.put(f"/v1/requests/{created['id']}/slack-message", json={"channel": "C1", "ts": "1.2"},
+                          headers={"Authorization": "Bearer bot-token-0123456789"})
+    assert put.status_code == 204
+    assert live.get(f"/v1/requests/{created['id']}").json()["slack_message"] == {"channel": "C1", "ts": "1.2"}
+    consumer = f"bot-{uuid.uuid4().hex[:6]}"
+    assert live.get(f"/v1/cursors/{consumer}").status_code == 404
+    live.client.put(f"/v1/cursors/{consumer}", json={"cursor": "7"}, headers={"Authorization":
+                                                                               "Bearer bot-token-0123456789"})
+    assert live.get(f"/v1/cursors/{consumer}").json() == {"consumer": consumer, "cursor": "7"}
+    channel = f"C{uuid.uuid4().hex[:6]}"
+    claim = {"channel": channel, "date": "2026-11-30", "team": "team-ml"}
+    assert live.post("/v1/digests/claim", claim, role="bot").status_code == 201
+    assert live.post("/v1/digests/claim", claim, role="bot").status_code == 409
+    assert live.post(f"/v1/digests/{channel}/2026-11-30/done", {"ok": False}, role="bot").status_code == 204
+    assert live.post("/v1/digests/claim", claim, role="bot").status_code == 201  # a failed run may be retried
+    assert live.post(f"/v1/digests/{channel}/2026-12-01/done", {"ok": True}, role="bot").status_code == 404
+
+
+def test_spend_catalog_policy_health_and_metrics(live: Live) -> None:
+    assert live.get("/v1/spend", team="team-ml").json()["status"] == "ok"
+    assert live.get("/v1/spend", team="nope").status_code == 422
+    assert "instances" in live.get("/v1/catalog").json()
+    policy = live.get("/v1/policy").json()
+    assert policy["version"] == POLICY.version_hash and policy["policy"]["default_team"] == "team-ml"
+    assert live.client.get("/readyz").json() == {"status": "ok", "database": "ok", "cache": "memory"}
+    live.get("/v1/jobs")
+    text = live.client.get("/metrics").text
+    assert 'route="/v1/requests/{request_id}"' in text and "gpuops_http_request_duration_seconds_bucket" in text
+
+
+def test_rate_limit_per_requester(tmp_path: Path) -> None:
+    url = create_sqlite_db(tmp_path)
+    with live_service(url, make_policy(rate_limit_per_minute=2)) as service:
+        actor = person()
+        codes = [service.post("/v1/plans", {"text": AUTO}, role="bot", actor=actor).status_code for _ in range(3)]
+        assert codes[:2] == [200, 200] and codes[2] == 429
+        limited = service.post("/v1/plans", {"text": AUTO}, role="bot", actor=actor)
+        assert 1 <= int(limited.headers["Retry-After"]) <= 60
+        assert service.post("/v1/plans", {"text": AUTO}, role="bot", actor=person()).status_code == 200
+
+
+class ExplodingSpend:
+    def get_spend(self, *, team: str, policy: object) -> object:
+        raise RuntimeError("secret-detail-that-must-not-leak")
+
+
+def test_unexpected_error_answers_500_with_a_correlation_id(tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    url = create_sqlite_db(tmp_path)
+    with live_service(url, POLICY, spend=ExplodingSpend()) as service:  # type: ignore[arg-type]
+        response = service.post("/v1/plans", {"text": AUTO})
+    error = response.json()["error"]
+    assert response.status_code == 500 and "secret-detail" not in response.text
+    assert set(error) == {"code", "message", "correlation_id"}
+    logged = [r for r in caplog.records if getattr(r, "correlation_id", None) == error["correlation_id"]]
+    assert logged and logged[0].exc_info is not None

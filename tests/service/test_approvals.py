@@ -1,0 +1,98 @@
+"""Approvals that cannot be gamed (service level, on SQLite and Postgres)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from policy.errors import Conflict, Forbidden
+from policy.request import Stage
+from service.approvals import record_approval
+from service.audit import verify_chain
+from service.records import expire_overdue, read_request
+from service.schemas import ApprovalDecision
+from service.states import RequestStatus
+from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
+from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy
+
+POLICY = make_policy()
+APPROVE, REJECT = ApprovalDecision.APPROVE, ApprovalDecision.REJECT
+
+
+def _decide(session: Session, request_id: str, approver: str, decision: ApprovalDecision = APPROVE,
+            now: datetime = NOW) -> tuple[RequestRecord, bool]:
+    return record_approval(session=session, policy=POLICY, request_id=request_id, approver=approver,
+                           decision=decision, comment=None, now=now)
+
+
+def _launch_tasks(session: Session, request_id: str) -> int:
+    return len(session.exec(select(LaunchTask).where(LaunchTask.request_id == request_id)).all())
+
+
+def test_requester_never_approves_their_own_request(session: Session) -> None:
+    record = add_request(session, requester=LEADS[0])
+    with pytest.raises(Forbidden) as caught:
+        _decide(session, record.id, LEADS[0])
+    assert caught.value.code == "own_request"
+
+
+def test_only_the_team_and_stage_approver_groups_count(session: Session) -> None:
+    record = add_request(session, stage=Stage.EXPERIMENTAL)
+    with pytest.raises(Forbidden) as caught:
+        _decide(session, record.id, FINANCE[0])  # finance approves production work only
+    assert "ml-leads" in caught.value.message and caught.value.code == "not_an_approver"
+    production = add_request(session, stage=Stage.PRODUCTION)
+    updated, counted = _decide(session, production.id, FINANCE[0])
+    assert counted and updated.status == RequestStatus.APPROVED
+
+
+def test_needed_approvals_then_one_transition_and_one_launch(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    first, _ = _decide(session, record.id, LEADS[0])
+    assert first.status == RequestStatus.PENDING_APPROVAL
+    second, _ = _decide(session, record.id, LEADS[1])
+    assert second.status == RequestStatus.APPROVED
+    assert _launch_tasks(session, record.id) == 1
+    with pytest.raises(Conflict) as caught:
+        _decide(session, record.id, LEADS[2])
+    assert caught.value.current_state == "approved"
+
+
+def test_a_second_approval_by_the_same_person_is_a_no_op(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    _decide(session, record.id, LEADS[0])
+    again, counted = _decide(session, record.id, LEADS[0])
+    assert not counted and again.status == RequestStatus.PENDING_APPROVAL
+    rows = session.exec(select(Approval).where(Approval.request_id == record.id)).all()
+    assert len(rows) == 1
+
+
+def test_reject_by_an_eligible_approver_rejects(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    updated, _ = _decide(session, record.id, LEADS[0], REJECT)
+    assert updated.status == RequestStatus.REJECTED
+    assert _launch_tasks(session, record.id) == 0
+
+
+def test_denied_requests_take_no_approvals(session: Session) -> None:
+    record = add_request(session, status=RequestStatus.DENIED)
+    with pytest.raises(Conflict) as caught:
+        _decide(session, record.id, LEADS[0])
+    assert caught.value.current_state == "denied"
+
+
+def test_past_the_window_the_request_expires_on_write_on_read_and_in_the_sweep(session: Session) -> None:
+    on_write = add_request(session, window_hours=1)
+    with pytest.raises(Conflict) as caught:
+        _decide(session, on_write.id, LEADS[0], now=NOW + timedelta(hours=2))
+    assert caught.value.current_state == "expired"
+    on_read = add_request(session, window_hours=1)
+    assert read_request(session=session, request_id=on_read.id, now=NOW + timedelta(hours=2)).status == "expired"
+    swept = [add_request(session, window_hours=1) for _ in range(3)]
+    assert expire_overdue(session=session, now=NOW + timedelta(hours=2)) == 3
+    assert {read_request(session=session, request_id=r.id, now=NOW).status for r in swept} == {"expired"}
+    expired_events = session.exec(select(AuditEvent).where(AuditEvent.type == "request.expired")).all()
+    assert len(expired_events) == 5
+    assert verify_chain(session=session).ok
