@@ -101,11 +101,13 @@ def _check_row(event: AuditEvent, *, expected_seq: int, expected_prev: str) -> s
 
 def verify_chain(*, session: Session, batch: int = 1000) -> ChainReport:
     """Walk the whole chain in order and report the first broken link."""
-    head = session.exec(select(AuditHead).where(AuditHead.id == 1)).one()
+    fresh = {"populate_existing": True}  # compare what is stored, not what this session remembers
+    head = session.exec(select(AuditHead).where(AuditHead.id == 1).execution_options(**fresh)).one()
     expected_seq, expected_prev, checked = 1, GENESIS_HASH, 0
     while True:
         statement = (
             select(AuditEvent).where(AuditEvent.seq >= expected_seq).order_by(col(AuditEvent.seq)).limit(batch)
+            .execution_options(**fresh)
         )
         rows = list(session.exec(statement))
         for event in rows:
