@@ -30,6 +30,13 @@ MAX_BUDGET_USD = Decimal(10**10)
 SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
 
 _F = re.IGNORECASE | re.ASCII
+# Chat clients send no-break and thin spaces, typographic dashes and "×"; the patterns are ASCII. One character for
+# one keeps every position in the text the same.
+_SAME_LENGTH_NORMAL = str.maketrans(
+    dict.fromkeys([0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000], " ")
+    | dict.fromkeys([*range(0x2010, 0x2016), 0x2212], "-")
+    | {0xD7: "x"}
+)
 _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}
 _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
@@ -62,6 +69,7 @@ _SEQ_BEFORE_RE = re.compile(
 )
 _MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)\s*(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
+_BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
 _TRIALS_BEFORE_RE = re.compile(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = re.compile(r"\b(?:on|over)\s*$", _F)
@@ -81,7 +89,9 @@ _HW_RE = re.compile(
 )
 _SINGLE_GPU_RE = re.compile(r"\b(?:a\s+single|one|single)\s+(?:gpu|accelerator)\b", _F)
 _INSTANCE_RE = re.compile(
-    r"(?<![\w.-])(?P<ml>ml\.)?(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])", _F
+    r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*)?(?P<ml>ml\.)?"
+    r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
+    _F,
 )
 _INSTANCE_CUE_RE = re.compile(r"\b(?:on|using|use|with|instances?|family|type)\s*:?\s*$", _F)
 _INSTANCE_LIKE_RE = re.compile(r"(?:p|g|gr|trn|inf|dl)\d", _F)
@@ -162,7 +172,7 @@ def parse_request(
         )
     if now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
-    scan, notes = _Scan(text), list[str]()
+    scan, notes = _Scan(text.translate(_SAME_LENGTH_NORMAL)), list[str]()
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     fields: dict[str, Any] = {"text": text, "deadline": deadline.when if deadline else None}
     fields |= _read_fields(scan, families, notes)
@@ -237,9 +247,12 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
                 ' e.g. "on p4d" or "on p5.48xlarge".',
                 code="unknown_instance_type",
             )
+        exact = f"{family}.{size}" if size else family
         if m["ml"]:
-            notes.append(f"read '{m.group(0)}' as the instance type {m.group(0)[3:].lower()}")
-        types.append(f"{family}.{size}" if size else family)
+            notes.append(f"read 'ml.{exact}' as the instance type {exact}")
+        if m["count"]:
+            notes.append(f"did not use the instance count in '{m.group(0).strip()}': give GPUs, e.g. 'on 64 GPUs'")
+        types.append(exact)
         scan.blank(m.start(), m.end())
     return {"instance_type": _one_or_free(types, "instance types", notes)}
 
@@ -347,7 +360,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     elif unit:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
     else:
-        kind = _kind_from_context(before, scale)
+        kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
     if kind == "other" and not (scale or unit):
         kind = "plain"  # "llama-3", "v2": a bare number that says nothing about the job
     value = _value(m["num"], scale, seq=kind == "seq")
@@ -356,9 +369,11 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
 
 
-def _kind_from_context(before: str, scale: str) -> str:
-    """The kind of a number without a unit, from the words just before it and its scale."""
+def _kind_from_context(before: str, after: str, scale: str) -> str:
+    """The kind of a number without a unit, from the words around it and its scale."""
     big = scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion")
+    if not big and _BUDGET_AFTER_RE.match(after):
+        return "money"  # "5k budget"; "7B budget 5000" is a size followed by a budget
     if _SEQ_BEFORE_RE.search(before):
         return "seq"
     if _TOKENS_BEFORE_RE.search(before):

@@ -151,6 +151,16 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B, $1.5k max", MONDAY, {"params": 7 * B, "budget_usd": 1500.0}),
     ("7B, budget 5k, under $3k", MONDAY, {"params": 7 * B, "budget_usd": 3000.0}),
     ("7B for team-nlp", MONDAY, {"params": 7 * B, "team": "team-nlp"}),
+    ("7B, 5k budget", MONDAY, {"params": 7 * B, "budget_usd": 5000.0}),
+    # what chat clients send: no-break spaces, typographic hyphens, "×", possessives
+    ("fine\u2011tune 7B by\u00a0Friday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("7B on 8\u00d7H100", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "H100"}),
+    ("7B, same data as Friday's run", MONDAY, {"params": 7 * B}),
+    ("Phi-3 mini 3.8B, lr 3e-4, bf16, 8 H100 GPUs", MONDAY,
+     {"params": 3_800_000_000, "gpus": 8, "accelerator": "H100"}),
+    ("Gemma 2B on 3B tokens by Fri 5:30pm", MONDAY,
+     {"params": 2 * B, "tokens": 3 * B, "deadline": deadline("2026-12-04T17:30-08:00")}),
     ("7B for the vision team", MONDAY, {"params": 7 * B, "team": "team-vision"}),
     # the lot at once
     ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
@@ -234,6 +244,7 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("LoRA sweep of 12 on 1B", MONDAY, "sweep of lora runs"),
     ("7B by Friday 3pm, ideally EOD Thursday", MONDAY, "took the earliest"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
+    ("7B on 8 x p5.48xlarge", MONDAY, "did not use the instance count in '8 x p5.48xlarge'"),
 ]
 
 
