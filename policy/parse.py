@@ -164,7 +164,11 @@ class _Scan:
 def parse_request(
     text: str, *, now: datetime, tz: str, team: str | None = None, families: Collection[str] = KNOWN_FAMILIES
 ) -> TrainingRequest:
-    """Read a free-text request; set only the fields the text states and note every interpretation."""
+    """Read a free-text request; set only the fields the text states and note every interpretation.
+
+    Deadlines follow ``policy.dates``: 17:00 local when no time is given, the future preferred, and "next Tuesday"
+    the Tuesday of next week (said on Mon 2026-11-30: 2026-12-08), each reading stated in ``notes``.
+    """
     if len(text) > MAX_TEXT_CHARS:
         raise RequestError(
             f"The request is {len(text)} characters; keep it under {MAX_TEXT_CHARS}, e.g. {SIZE_EXAMPLE}.",
@@ -172,12 +176,13 @@ def parse_request(
         )
     if now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
-    scan, notes = _Scan(text.translate(_SAME_LENGTH_NORMAL)), list[str]()
+    normal = text.translate(_SAME_LENGTH_NORMAL)
+    scan, notes = _Scan(normal), list[str]()
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     fields: dict[str, Any] = {"text": text, "deadline": deadline.when if deadline else None}
     fields |= _read_fields(scan, families, notes)
     fields["team"] = _team(scan, team, notes)
-    _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(text) is not None)
+    _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     if fields.get("params") is None:
         raise RequestError(
             f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B).", code="missing_model_size"
@@ -237,17 +242,17 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     types: list[str] = []
     for m in _INSTANCE_RE.finditer(scan.text):
         family, size = m["fam"].lower(), (m["size"] or "").lower()
+        exact = f"{family}.{size}" if size else family
         named_as_type = bool(size) and (size[0].isalpha() or size.endswith("large"))
         cued = _INSTANCE_CUE_RE.search(scan.text[max(0, m.start() - 20) : m.start()]) is not None
         if family not in families and not named_as_type and not (cued and _INSTANCE_LIKE_RE.match(family)):
             continue
         if family not in families:
             raise RequestError(
-                f'"{m.group(0)}" is not an instance family gpuops plans for; use one of {", ".join(sorted(families))},'
+                f'"{exact}" is not an instance family gpuops plans for; use one of {", ".join(sorted(families))},'
                 ' e.g. "on p4d" or "on p5.48xlarge".',
                 code="unknown_instance_type",
             )
-        exact = f"{family}.{size}" if size else family
         if m["ml"]:
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
         if m["count"]:
