@@ -108,7 +108,7 @@ def counts_for(prof: Profile, search: Search) -> list[int]:
     return counts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # internal and made per count: not frozen, for speed
 class Layout:
     """How the work spreads over ``count`` instances: one synchronous job, or independent sweep trials side by side."""
 
@@ -141,10 +141,15 @@ def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
 
 
 def options_for(prof: Profile, search: Search) -> list[Option]:
-    """Every (layout, purchase model, platform) of one type."""
+    """Every (layout, purchase model, platform) of one type that no other of its kind beats on both cost and time.
+
+    An option at least as costly and as slow as a smaller count of the same kind can never be the cheapest, the
+    fastest or the cheapest in time, so it is dropped here to keep the choice fast.
+    """
     out: list[Option] = []
     has_deadline = search.usable_hours is not None
     rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
+    best: dict[tuple[PurchaseModel, Platform], Option] = {}
     for layout in layouts(prof, search):
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
                                           has_deadline=has_deadline, instances=layout.job_instances)
@@ -155,8 +160,13 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
                 rate = rates[purchase, platform]
                 option = None if rate is None else _option(prof, search, layout, rate, purchase=purchase,
                                                            platform=platform, why=why)
-                if option is not None:
-                    out.append(option)
+                if option is None:
+                    continue
+                kept = best.get((purchase, platform))
+                if kept is not None and option.cost >= kept.cost and option.wall_hours >= kept.wall_hours:
+                    continue
+                best[purchase, platform] = option
+                out.append(option)
     return out
 
 

@@ -24,7 +24,7 @@ def by_cost(option: Option) -> Key:
 
 def by_finish(option: Option) -> Key:
     """Earliest finish first; ties go to the cheaper, then as ``by_cost``."""
-    return (round(option.start_hours + option.wall_hours, 4), option.cost, option.layout.count,
+    return (option.start_hours + option.wall_hours, option.cost, option.layout.count,
             option.profile.spec.instance_type, option.purchase, option.platform)
 
 

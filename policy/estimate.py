@@ -104,7 +104,7 @@ def compute_hours(flops: float, *, accelerators: int, peak_tflops: float, mfu: f
     return flops / (accelerators * peak_tflops * 1e12 * mfu * efficiency) / 3600.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made per configuration: not frozen, for speed
 class SpotTime:
     """Wall time on spot and what it is made of."""
 

@@ -60,7 +60,8 @@ def compute_step(work: Workload, option: Option) -> TraceStep:
 def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str) -> TraceStep:
     cls = scr.size_class
     assert cls is not None
-    answer = f"{considered} configurations in {region}" + (f", {in_time} meet the deadline" if has_deadline else "")
+    answer = (f"{considered} configurations in {region} not beaten on both cost and time by another"
+              + (f", {in_time} meet the deadline" if has_deadline else ""))
     if scr.hinted:
         reason = "limited to the hardware the request named (size class not applied)"
     else:

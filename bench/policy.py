@@ -1,0 +1,95 @@
+"""decide() latency over a mix of requests, and `gpuops plan` whole-process wall time."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from policy.catalog import Catalog, load_catalog
+from policy.config import PolicyConfig, default_policy
+from policy.errors import RequestError
+from policy.request import Stage, Task, Tolerance, TrainingRequest
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+DECIDE_P99_TARGET_MS = 5.0
+PLAN_WALL_TARGET_S = 1.0
+REQUESTS = 1000
+CLI_RUNS = 5
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
+CLI_ARGS = ["plan", "fine-tune 7B by Friday", "--json", "--now", "2026-11-30T09:00", "--tz", "America/Los_Angeles"]
+
+
+def request_mix(count: int, seed: int = 7) -> list[TrainingRequest]:
+    """A reproducible mix: every task, 125M-405B parameters, with and without deadlines, hints and budgets."""
+    rng = random.Random(seed)
+    policy = default_policy()
+    sizes = [125e6, 350e6, 1.5e9, 3e9, 7e9, 8e9, 13e9, 34e9, 70e9, 180e9, 405e9]
+    out = []
+    for _ in range(count):
+        task = rng.choice(list(Task))
+        params = int(rng.choice(sizes))
+        hint = rng.random()
+        out.append(TrainingRequest(
+            task=task, params=params,
+            tokens=int(params * rng.choice([0.05, 0.5, 2, 20])) if rng.random() < 0.7 else None,
+            trials=rng.choice([5, 20]) if task is Task.SWEEP else None,
+            deadline=NOW + timedelta(hours=rng.choice([8, 24, 96, 400])) if rng.random() < 0.6 else None,
+            stage=rng.choice([None, Stage.EXPERIMENTAL, Stage.PRODUCTION]),
+            interruption_tolerance=rng.choice([None, None, Tolerance.LOW, Tolerance.HIGH]),
+            region=rng.choice(policy.regions),
+            budget_usd=rng.choice([None, None, 300.0, 5000.0]),
+            accelerator="H100" if hint < 0.05 else None,
+            instance_type="p4d" if 0.05 <= hint < 0.1 else None,
+        ))
+    return out
+
+
+def _decide(request: TrainingRequest, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot) -> None:
+    try:
+        decide(request, catalog=catalog, policy=policy, spend=spend, now=NOW)
+    except RequestError:
+        pass  # a refusal ("no H100 in eu-west-1") is a decision too, and is timed like one
+
+
+def bench_decide() -> tuple[float, float]:
+    """(p50, p99) of decide() in milliseconds."""
+    catalog, policy = load_catalog(), default_policy()
+    spend = SpendSnapshot.unavailable(team=None, reason="bench")
+    mix = request_mix(REQUESTS)
+    for request in mix[:50]:
+        _decide(request, catalog, policy, spend)
+    times = []
+    for request in mix:
+        start = time.perf_counter_ns()
+        _decide(request, catalog, policy, spend)
+        times.append((time.perf_counter_ns() - start) / 1e6)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.99) - 1]
+
+
+def bench_cli() -> float:
+    """Median wall seconds of a whole `gpuops plan` process."""
+    exe = Path(sys.executable).with_name("gpuops")
+    walls = []
+    for _ in range(CLI_RUNS):
+        start = time.perf_counter()
+        subprocess.run([str(exe), *CLI_ARGS], check=True, capture_output=True)
+        walls.append(time.perf_counter() - start)
+    return statistics.median(walls)
+
+
+def run() -> None:
+    """Print the figures and their ratio to target; never fail on timing."""
+    p50, p99 = bench_decide()
+    print(f"decide() over {REQUESTS} mixed requests: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+          f"(target p99 ≤ {DECIDE_P99_TARGET_MS:g} ms: {p99 / DECIDE_P99_TARGET_MS:.2f}× of target)")
+    wall = bench_cli()
+    print(f"gpuops plan whole process, median of {CLI_RUNS}: {wall:.3f} s "
+          f"(target ≤ {PLAN_WALL_TARGET_S:g} s: {wall / PLAN_WALL_TARGET_S:.2f}× of target)")
