@@ -14,6 +14,7 @@ Rules (all in the requester's zone, relative to ``now``):
 - "end of week" is Friday 17:00 of this week, "end of month" the month's last calendar day 17:00 (even on a weekend),
   "end of quarter"/"end of year" likewise; one already past rolls to the next, with a note.
 - "in N days/weeks/months" is a calendar day at 17:00; "in N hours" is exactly N hours from now.
+- "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
 """
@@ -152,12 +153,23 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     notes: list[str] = []
     try:
         when = _resolve(groups, now, notes)
+        if trigger is not None and trigger.group(0).lower().startswith("before"):
+            when = _day_before(groups, when, notes)
     except (ValueError, OverflowError) as exc:
         raise RequestError(
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes)
+
+
+def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:
+    """'before Friday' (a day without a time) is the end of Thursday's business day; the earlier reading is safer."""
+    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof")):
+        return when
+    day = when.date() - timedelta(days=1)
+    notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
+    return datetime.combine(day, EOD, tzinfo=when.tzinfo)
 
 
 def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:

@@ -61,7 +61,7 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by December 15th", MONDAY, "2026-12-15T17:00:00-08:00"),
     ("by 15 Dec", MONDAY, "2026-12-15T17:00:00-08:00"),
     ("by the 15th of December", MONDAY, "2026-12-15T17:00:00-08:00"),
-    ("before Dec 1st, 2026", MONDAY, "2026-12-01T17:00:00-08:00"),
+    ("before Dec 2nd, 2026", MONDAY, "2026-12-01T17:00:00-08:00"),
     ("by Jan 5", YEAR_END_EVENING, "2027-01-05T17:00:00-08:00"),
     ("by Mar 1", MONDAY, "2027-03-01T17:00:00-08:00"),
     ("by 12/24", MONDAY, "2026-12-24T17:00:00-08:00"),
@@ -98,6 +98,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("deadline: Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("no later than Thursday noon", MONDAY, "2026-12-03T12:00:00-08:00"),
     ("need it Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("before Friday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("before Friday 3pm", MONDAY, "2026-12-04T15:00:00-08:00"),
+    ("before end of month", MONDAY, "2026-11-30T17:00:00-08:00"),
 ]
 
 
@@ -117,6 +120,7 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by Friday", FRIDAY_EVENING, "took Friday 2026-12-11"),
     ("by 12/24", MONDAY, "month/day"),
     ("by Mar 1", MONDAY, "took 2027"),
+    ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
 ]
 
 
