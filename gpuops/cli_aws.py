@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         catalog_app.command("refresh")(refresh_command)
     else:
         app.command("catalog-refresh")(refresh_command)
+    app.command("worker")(worker_command)
+    app.command("jobs")(jobs_command)
 
 
 def refresh_command(
@@ -50,3 +52,58 @@ def refresh_command(
         typer.echo(f"  {line}")
     if result.stored is not None:
         typer.echo(f"Stored {result.stored} (in force: {result.stored.parent / 'current.json'})")
+
+
+def worker_command(
+    once: Annotated[bool, typer.Option("--once", help="Handle the waiting launch tasks and one tracking round, "
+                                                      "then exit.")] = False,
+    lease_seconds: Annotated[float | None, typer.Option(help="How long a claim holds before another worker may "
+                                                              "take the task over (GPUOPS_LAUNCH_LEASE_SECONDS).")]
+    = None,
+    poll_seconds: Annotated[float, typer.Option(help="Pause between rounds.")] = 2.0,
+) -> None:
+    """Launch approved requests and track their jobs (launches are dry runs unless GPUOPS_LAUNCH=live)."""
+    import signal
+    import threading
+
+    from service.settings import get_settings
+    from service.worker import build_worker_context, drain, run_worker, track_once
+
+    settings = get_settings()
+    ctx = build_worker_context(settings=settings, lease_seconds=lease_seconds)
+    if once:
+        launched = drain(ctx=ctx)
+        tracked = track_once(ctx=ctx)
+        typer.echo(f"handled {launched} launch task(s), polled {tracked} running job(s)")
+        return
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    typer.echo(f"gpuops worker {ctx.worker_id}: launches are {settings.launch}")
+    run_worker(settings=settings, stop_event=stop, poll_seconds=poll_seconds, ctx=ctx)
+
+
+def jobs_command(
+    status: Annotated[str | None, typer.Option(help="Only jobs in this status, e.g. InProgress.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+) -> None:
+    """List launched jobs with their estimated and actual cost."""
+    import json
+
+    from service.settings import get_settings
+    from service.store.db import make_engine
+    from service.tracker import list_jobs
+
+    rows = list_jobs(engine=make_engine(get_settings().database_url), status=status)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, default=str))
+        return
+    if not rows:
+        typer.echo("No jobs.")
+        return
+    for row in rows:
+        actual = row["actual_cost_usd"]
+        shown = "-" if actual is None else f"${float(str(actual)):,.2f}"
+        typer.echo(f"{row['request_id']}  {row['name']}  {row['platform']}  {row['status']}"
+                   f"{' (dry run)' if row['dry_run'] else ''}  est ${float(str(row['estimated_cost_usd'])):,.2f}"
+                   f"  actual {shown}  interruptions {row['interruptions']}")

@@ -1,0 +1,255 @@
+"""The launcher: claims queued ``launch_task`` rows and launches each approved plan exactly once.
+
+Claiming is ``SELECT … FOR UPDATE SKIP LOCKED`` on Postgres plus a compare-and-set on the row (which is all SQLite
+needs, its writers being serialised). A claim is a lease: a task whose worker died is claimable again once the
+lease runs out. Exactly once comes from our own guard, not AWS's: the claim's attempt number fences a worker that
+lost its lease, and before creating anything the launcher looks the deterministic job name up, so a task re-claimed
+after a crash reconciles with what AWS already has instead of creating it again.
+
+Nothing launches unless, at claim time, the request is approved (or auto-approved) for the very revision the task
+names and the stored plan still matches its hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from policy.config import PolicyConfig
+from policy.decision import Decision, Platform
+from policy.request import Stage
+from service.attachments import add_artifact
+from service.audit import canonical_json
+from service.records import get_request_or_raise, get_revision
+from service.states import RequestStatus, transition
+from service.store.db import new_session
+from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
+
+log = logging.getLogger("gpuops.launch")
+ACTOR = "system:launcher"
+MAX_ATTEMPTS = 5
+DEFAULT_LEASE_SECONDS = 300.0
+
+
+@dataclass(frozen=True)
+class ClaimedTask:
+    task_id: int
+    request_id: str
+    revision: int
+    attempt: int  # the fencing token: a later claim of the same task has a higher one
+
+
+@dataclass(frozen=True)
+class LaunchJob:
+    """What the approved revision says to launch."""
+
+    task: ClaimedTask
+    team: str
+    decision: Decision
+    approvers: list[str]
+
+    @property
+    def platform(self) -> Platform:
+        return self.decision.plan.platform
+
+
+@dataclass
+class LaunchOutcome:
+    job_name: str
+    job_status: str  # AWS's status, or DryRun / Rendered / Submitted
+    dry_run: bool
+    external_id: str | None = None
+    error: str | None = None
+    final: bool = False  # nothing more to track (dry run, rendered artifacts)
+    artifacts: list[Any] = field(default_factory=list)  # service.manifests.RenderedArtifact
+    note: str | None = None
+
+
+def _claimable(now: datetime, lease_seconds: float) -> Any:
+    stale = now - timedelta(seconds=lease_seconds)
+    return sa.or_(col(LaunchTask.status) == "queued",
+                  sa.and_(col(LaunchTask.status) == "claimed", col(LaunchTask.claimed_at) <= stale))
+
+
+def claim_next_task(*, engine: Engine, worker_id: str, now: datetime,
+                    lease_seconds: float = DEFAULT_LEASE_SECONDS) -> ClaimedTask | None:
+    """Claim the oldest claimable task, or None when there is none (or another worker won it)."""
+    with new_session(engine) as session:
+        candidate = session.exec(
+            select(LaunchTask).where(_claimable(now, lease_seconds)).order_by(col(LaunchTask.id)).limit(1)
+            .with_for_update(skip_locked=True)
+        ).first()
+        if candidate is None or candidate.id is None:
+            session.commit()
+            return None
+        claimed = session.connection().execute(
+            sa.update(LaunchTask).where(col(LaunchTask.id) == candidate.id, _claimable(now, lease_seconds))
+            .values(status="claimed", claimed_by=worker_id, claimed_at=now, attempts=LaunchTask.attempts + 1,
+                    updated_at=now)
+        )
+        session.commit()
+        if claimed.rowcount != 1:
+            return None
+        return ClaimedTask(task_id=candidate.id, request_id=candidate.request_id, revision=candidate.revision,
+                           attempt=candidate.attempts + 1)
+
+
+def renew_lease(*, engine: Engine, task: ClaimedTask, worker_id: str, now: datetime) -> bool:
+    """Extend our claim just before an irreversible call; False when another worker has taken the task over."""
+    with new_session(engine) as session:
+        result = session.connection().execute(
+            sa.update(LaunchTask).where(col(LaunchTask.id) == task.task_id, col(LaunchTask.status) == "claimed",
+                                        col(LaunchTask.attempts) == task.attempt,
+                                        col(LaunchTask.claimed_by) == worker_id)
+            .values(claimed_at=now, updated_at=now)
+        )
+        session.commit()
+        return bool(result.rowcount == 1)
+
+
+def plan_hash(document: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(document).encode()).hexdigest()
+
+
+def eligible_approvals(*, session: Session, record: RequestRecord, revision: int, policy: PolicyConfig) -> list[str]:
+    """Approvers of ``revision`` who may approve it under the policy in force (never the requester)."""
+    rows = session.exec(select(Approval).where(Approval.request_id == record.id, Approval.revision == revision))
+    eligible = policy.approvers_for(record.team, Stage(record.stage))
+    decisions = {a.approver: a.decision for a in rows if a.approver in eligible and a.approver != record.requester}
+    if "reject" in decisions.values():
+        return []
+    return sorted(a for a, d in decisions.items() if d == "approve")
+
+
+def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision, task: ClaimedTask,
+                   policy: PolicyConfig) -> tuple[str, str] | None:
+    """Why this task must not launch, as (kind, reason); None when the approvals cover it."""
+    if record.revision != task.revision:
+        return "superseded", f"revision {task.revision} was replaced by revision {record.revision}"
+    if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED, RequestStatus.LAUNCHING):
+        return "not_launchable", f"the request is {record.status}"
+    if plan_hash(row.decision) != row.plan_hash:
+        return "plan_changed", "the stored plan no longer matches the plan that was approved"
+    if row.denied:
+        return "not_approved", "policy denied this plan"
+    if row.approvals_needed == 0 and record.status != RequestStatus.APPROVED:
+        return None
+    approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy)
+    if len(approvers) < row.approvals_needed:
+        return "not_approved", (f"{len(approvers)} of {row.approvals_needed} required approvals "
+                                f"for revision {task.revision} are on record")
+    return None
+
+
+def _finish_task(session: Session, task: ClaimedTask, *, status: str, error: str | None, now: datetime) -> None:
+    row = session.get(LaunchTask, task.task_id, with_for_update=True)
+    if row is not None:
+        row.status, row.last_error, row.updated_at = status, error, now
+        session.add(row)
+
+
+def _refuse(session: Session, record: RequestRecord, task: ClaimedTask, kind: str, reason: str,
+            now: datetime) -> None:
+    """Stop a task the approvals do not cover, and say so on the request's feed."""
+    if kind in ("superseded", "not_launchable"):
+        _finish_task(session, task, status="cancelled", error=reason, now=now)
+        return
+    _finish_task(session, task, status="failed", error=reason, now=now)
+    status = RequestStatus(record.status)
+    if status is RequestStatus.APPROVED:
+        transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=ACTOR, now=now,
+                   data={"reason": reason})
+        return
+    if status is RequestStatus.AUTO_APPROVED:
+        transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now)
+    transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
+               event_type="launch.failed", data={"error": reason})
+
+
+def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now: datetime) -> LaunchJob | None:
+    """Check the approvals cover the task and move the request to ``launching``; None when it must not launch."""
+    with new_session(engine) as session:
+        record = get_request_or_raise(session=session, request_id=task.request_id, lock=True)
+        row = get_revision(session=session, request_id=task.request_id, revision=task.revision)
+        blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=policy)
+        if blocker is not None:
+            log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
+            _refuse(session, record, task, *blocker, now=now)
+            session.commit()
+            return None
+        approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy)
+        if record.status != RequestStatus.LAUNCHING:
+            transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now,
+                       data={"task": task.task_id, "attempt": task.attempt})
+        session.commit()
+        return LaunchJob(task=task, team=record.team, decision=Decision.model_validate(row.decision),
+                         approvers=approvers)
+
+
+def _upsert_job(session: Session, job: LaunchJob, outcome: LaunchOutcome, now: datetime) -> None:
+    row = session.exec(select(Job).where(Job.request_id == job.task.request_id)).first()
+    if row is None:
+        row = Job(request_id=job.task.request_id, revision=job.task.revision, name=outcome.job_name,
+                  platform=job.platform.value, status=outcome.job_status, dry_run=outcome.dry_run,
+                  estimated_cost_usd=job.decision.plan.estimated_cost_usd, created_at=now, updated_at=now)
+    row.status, row.external_id, row.updated_at = outcome.job_status, outcome.external_id, now
+    session.add(row)
+
+
+def record_launch(*, engine: Engine, job: LaunchJob, outcome: LaunchOutcome, now: datetime) -> bool:
+    """Store the outcome with the request's next state, if our claim still holds; False when it did not."""
+    task = job.task
+    with new_session(engine) as session:
+        record = get_request_or_raise(session=session, request_id=task.request_id, lock=True)
+        row = session.get(LaunchTask, task.task_id, with_for_update=True)
+        if row is None or row.status != "claimed" or row.attempts != task.attempt:
+            session.rollback()
+            return False
+        for artifact in outcome.artifacts:
+            add_artifact(session=session, request_id=record.id, kind=artifact.kind, name=artifact.name,
+                         content_type=artifact.content_type, content=artifact.content, now=now)
+        if outcome.error is not None:
+            _finish_task(session, task, status="failed", error=outcome.error, now=now)
+            transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
+                       event_type="launch.failed", data={"error": outcome.error, "job": outcome.job_name})
+        else:
+            _upsert_job(session, job, outcome, now)
+            _finish_task(session, task, status="done", error=None, now=now)
+            _advance(session, record, outcome, now)
+        session.commit()
+        return True
+
+
+def _advance(session: Session, record: RequestRecord, outcome: LaunchOutcome, now: datetime) -> None:
+    data = {"job": outcome.job_name, "job_status": outcome.job_status, "dry_run": outcome.dry_run,
+            "artifacts": [a.name for a in outcome.artifacts], "note": outcome.note}
+    transition(session=session, record=record, to=RequestStatus.RUNNING, actor=ACTOR, now=now, data=data)
+    if outcome.final:
+        transition(session=session, record=record, to=RequestStatus.SUCCEEDED, actor=ACTOR, now=now, data=data)
+
+
+def release_for_retry(*, engine: Engine, task: ClaimedTask, error: str, now: datetime) -> None:
+    """A transient failure (throttling, network): leave the claim to lapse so the lease is the backoff;
+    after ``MAX_ATTEMPTS`` the request fails with the last error."""
+    with new_session(engine) as session:
+        row = session.get(LaunchTask, task.task_id, with_for_update=True)
+        if row is None or row.attempts != task.attempt or row.status != "claimed":
+            session.rollback()
+            return
+        if task.attempt < MAX_ATTEMPTS:
+            row.last_error, row.updated_at = error, now
+            session.add(row)
+            session.commit()
+            return
+        record = get_request_or_raise(session=session, request_id=task.request_id, lock=True)
+        _finish_task(session, task, status="failed", error=error, now=now)
+        transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
+                   event_type="launch.failed", data={"error": f"gave up after {task.attempt} attempts: {error}"})
+        session.commit()

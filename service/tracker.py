@@ -1,0 +1,178 @@
+"""The job tracker: polls running SageMaker jobs, records status and secondary-status transitions (spot
+interruptions and restarts) on the events feed, and at the end the actual cost and spot savings."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from policy.catalog import Catalog, sagemaker_price
+from policy.decision import Decision, Plan, Platform
+from service.audit import append_event, events_for_request
+from service.aws.clients import ClientFactory
+from service.aws.jobstatus import (
+    INTERRUPTED,
+    JobProgress,
+    Transition,
+    actual_cost_usd,
+    read_progress,
+    spot_savings,
+)
+from service.aws.sagemaker import describe_training_job, training_job_name
+from service.records import get_request_or_raise, get_revision
+from service.states import RequestStatus, transition
+from service.store.db import new_session
+from service.store.tables import Job
+
+log = logging.getLogger("gpuops.tracker")
+ACTOR = "system:tracker"
+TRACKED_STATUSES = ("InProgress", "Stopping")
+FINAL_REQUEST_STATUS = {"Completed": RequestStatus.SUCCEEDED, "Failed": RequestStatus.FAILED,
+                        "Stopped": RequestStatus.STOPPED}
+
+
+@dataclass(frozen=True)
+class TrackedJob:
+    job_id: int
+    request_id: str
+    revision: int
+    plan: Plan
+
+    @property
+    def names(self) -> list[str]:
+        """One name per training job (a sweep runs one per trial)."""
+        if self.plan.jobs <= 1:
+            return [training_job_name(request_id=self.request_id, revision=self.revision)]
+        return [training_job_name(request_id=self.request_id, revision=self.revision, trial=i)
+                for i in range(1, self.plan.jobs + 1)]
+
+
+def hourly_price(*, catalog: Catalog, plan: Plan) -> tuple[float, str]:
+    """The ml.* on-demand price SageMaker bills billable seconds at (managed spot's discount is in the seconds)."""
+    row = catalog.price(plan.instance_type, plan.region)
+    if row is None:
+        return plan.price_per_instance_hour_usd, "the plan's price (no catalog row for this type and region)"
+    return sagemaker_price(row, catalog.sagemaker_premium)
+
+
+def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
+    with new_session(engine) as session:
+        live = select(Job).where(col(Job.platform) == Platform.SAGEMAKER.value, col(Job.dry_run).is_(False),
+                                 col(Job.status).in_(TRACKED_STATUSES))
+        rows = session.exec(live.order_by(col(Job.id)).limit(limit))
+        jobs = []
+        for row in rows:
+            revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
+            plan = Decision.model_validate(revision.decision).plan
+            jobs.append(TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, plan=plan))
+        return jobs
+
+
+def overall_status(progress: list[JobProgress]) -> str:
+    statuses = {p.status for p in progress}
+    if not all(p.final for p in progress):
+        return "Stopping" if "Stopping" in statuses else "InProgress"
+    for status in ("Failed", "Stopped"):
+        if status in statuses:
+            return status
+    return "Completed"
+
+
+def _seen(session: Session, request_id: str) -> set[tuple[str, str, str]]:
+    return {(e.data.get("job", ""), e.data.get("secondary_status", ""), e.data.get("transition_start", ""))
+            for e in events_for_request(session=session, request_id=request_id)
+            if e.type in ("job.status_changed", "job.interrupted") and "transition_start" in e.data}
+
+
+def _record_transitions(session: Session, job: TrackedJob, progress: list[JobProgress], now: datetime) -> None:
+    seen = _seen(session, job.request_id)
+    for reading in progress:
+        for step in reading.transitions:
+            key = (reading.name, step.status, step.start_time.isoformat())
+            if key in seen:
+                continue
+            append_event(session=session, type="job.interrupted" if step.status == INTERRUPTED else
+                         "job.status_changed", actor=ACTOR, request_id=job.request_id, now=now,
+                         data=_transition_data(reading.name, step))
+
+
+def _transition_data(name: str, step: Transition) -> dict[str, str]:
+    return {"job": name, "secondary_status": step.status, "transition_start": step.start_time.isoformat(),
+            "message": step.message}
+
+
+def _settle(*, row: Job, job: TrackedJob, progress: list[JobProgress], catalog: Catalog) -> dict[str, object]:
+    """Final figures: actual cost from billable time, and spot savings."""
+    price, basis = hourly_price(catalog=catalog, plan=job.plan)
+    billable = [p.billable_seconds for p in progress]
+    training = [p.training_seconds for p in progress]
+    if all(b is not None for b in billable):
+        row.billable_seconds = sum(b or 0 for b in billable)
+        row.actual_cost_usd = round(sum(actual_cost_usd(billable_seconds=p.billable_seconds or 0,
+                                                        instance_count=p.instance_count,
+                                                        price_per_instance_hour=price) for p in progress), 2)
+    if all(t is not None for t in training):
+        row.training_seconds = sum(t or 0 for t in training)
+    if any(p.spot for p in progress):
+        row.spot_savings = spot_savings(billable_seconds=row.billable_seconds, training_seconds=row.training_seconds)
+    return {"job": row.name, "actual_cost_usd": row.actual_cost_usd, "estimated_cost_usd": row.estimated_cost_usd,
+            "billable_seconds": row.billable_seconds, "training_seconds": row.training_seconds,
+            "spot_savings": row.spot_savings, "interruptions": row.interruptions, "price_basis": basis,
+            "failure_reason": next((p.failure_reason for p in progress if p.failure_reason), None)}
+
+
+def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobProgress], catalog: Catalog,
+                    now: datetime) -> str:
+    """Store one reading: new transitions as events, the job row, and the request's end when every job ended."""
+    status = overall_status(progress)
+    with new_session(engine) as session:
+        record = get_request_or_raise(session=session, request_id=job.request_id, lock=True)
+        row = session.get(Job, job.job_id, with_for_update=True)
+        if row is None:
+            session.rollback()
+            return status
+        _record_transitions(session, job, progress, now)
+        row.status, row.updated_at = status, now
+        row.secondary_status = progress[-1].secondary_status
+        row.interruptions = sum(p.interruptions for p in progress)
+        final = FINAL_REQUEST_STATUS.get(status)
+        if final is not None:
+            data = _settle(row=row, job=job, progress=progress, catalog=catalog)
+            if record.status == RequestStatus.RUNNING:
+                transition(session=session, record=record, to=final, actor=ACTOR, now=now, data=data)
+        session.add(row)
+        session.commit()
+    return status
+
+
+def track_job(*, engine: Engine, factory: ClientFactory, catalog: Catalog, job: TrackedJob, now: datetime) -> str:
+    client = factory.client("sagemaker", region=job.plan.region)
+    progress = []
+    for name in job.names:
+        described = describe_training_job(client=client, name=name)
+        if described is None:
+            log.warning("tracked job not found in SageMaker", extra={"job": name, "request_id": job.request_id})
+            return "InProgress"
+        progress.append(read_progress(described))
+    return record_progress(engine=engine, job=job, progress=progress, catalog=catalog, now=now)
+
+
+def track_jobs(*, engine: Engine, factory: ClientFactory, catalog: Catalog, now: datetime) -> int:
+    """Poll every running SageMaker job once; returns how many were polled."""
+    jobs = running_jobs(engine=engine)
+    for job in jobs:
+        track_job(engine=engine, factory=factory, catalog=catalog, job=job, now=now)
+    return len(jobs)
+
+
+def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) -> list[dict[str, object]]:
+    """Launched jobs, newest first, as plain rows (``gpuops jobs``)."""
+    with new_session(engine) as session:
+        query = select(Job).order_by(col(Job.id).desc()).limit(limit)
+        if status is not None:
+            query = query.where(col(Job.status) == status)
+        return [row.model_dump(mode="json") for row in session.exec(query)]

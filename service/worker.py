@@ -1,0 +1,123 @@
+"""The worker: launches queued tasks and tracks running jobs until told to stop.
+
+``gpuops worker`` runs it alone; ``gpuops dev`` (and any in-process host) calls ``run_worker`` in a thread with a
+``threading.Event`` to stop it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+
+from policy.catalog import Catalog, load_catalog
+from policy.config import PolicyConfig, default_policy, load_policy_file
+from policy.errors import UpstreamError
+from service.aws.clients import ClientFactory
+from service.aws.execute import LaunchEnvironment, LeaseLost, execute_launch
+from service.clock import utcnow
+from service.launch import (
+    DEFAULT_LEASE_SECONDS,
+    begin_launch,
+    claim_next_task,
+    record_launch,
+    release_for_retry,
+    renew_lease,
+)
+from service.settings import Settings
+from service.store.db import make_engine
+from service.tracker import track_jobs
+
+log = logging.getLogger("gpuops.worker")
+
+
+@dataclass(frozen=True)
+class WorkerContext:
+    engine: Engine
+    policy: PolicyConfig
+    catalog: Catalog
+    env: LaunchEnvironment
+    worker_id: str
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    clock: Callable[[], datetime] = utcnow
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+def build_worker_context(*, settings: Settings, engine: Engine | None = None, factory: ClientFactory | None = None,
+                         lease_seconds: float | None = None) -> WorkerContext:
+    """Everything the worker needs, from the service settings (pieces may be passed in by tests)."""
+    policy = load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
+    lease = lease_seconds if lease_seconds is not None else float(
+        os.environ.get("GPUOPS_LAUNCH_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
+    env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_env(), policy=policy,
+                            kubeconfig=os.environ.get("GPUOPS_KUBECONFIG") or None)
+    return WorkerContext(engine=engine or make_engine(settings.database_url), policy=policy,
+                         catalog=load_catalog(settings.catalog_file), env=env, worker_id=new_worker_id(),
+                         lease_seconds=lease)
+
+
+def launch_once(*, ctx: WorkerContext) -> bool:
+    """Claim and run one launch task; False when none was waiting."""
+    task = claim_next_task(engine=ctx.engine, worker_id=ctx.worker_id, now=ctx.clock(),
+                           lease_seconds=ctx.lease_seconds)
+    if task is None:
+        return False
+    job = begin_launch(engine=ctx.engine, task=task, policy=ctx.policy, now=ctx.clock())
+    if job is None:
+        return True
+    try:
+        outcome = execute_launch(job=job, env=ctx.env, guard=lambda: renew_lease(
+            engine=ctx.engine, task=task, worker_id=ctx.worker_id, now=ctx.clock()))
+    except LeaseLost:
+        log.warning("claim lost to another worker; leaving the task to it", extra={"task": task.task_id})
+        return True
+    except UpstreamError as exc:
+        log.warning("launch hit a transient AWS error; will retry", extra={"task": task.task_id, "error": str(exc)})
+        release_for_retry(engine=ctx.engine, task=task, error=str(exc), now=ctx.clock())
+        return True
+    if not record_launch(engine=ctx.engine, job=job, outcome=outcome, now=ctx.clock()):
+        log.warning("claim lost before the launch was recorded", extra={"task": task.task_id})
+    return True
+
+
+def drain(*, ctx: WorkerContext, stop_event: threading.Event | None = None) -> int:
+    """Run launch tasks until none is waiting; returns how many were handled."""
+    handled = 0
+    while (stop_event is None or not stop_event.is_set()) and launch_once(ctx=ctx):
+        handled += 1
+    return handled
+
+
+def track_once(*, ctx: WorkerContext) -> int:
+    try:
+        return track_jobs(engine=ctx.engine, factory=ctx.env.factory, catalog=ctx.catalog, now=ctx.clock())
+    except UpstreamError as exc:
+        log.warning("job tracking skipped this round", extra={"error": str(exc)})
+        return 0
+
+
+def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds: float = 2.0,
+               track_every_seconds: float = 60.0, ctx: WorkerContext | None = None) -> None:
+    """Launch and track until ``stop_event`` is set."""
+    ctx = ctx or build_worker_context(settings=settings)
+    log.info("worker started", extra={"worker": ctx.worker_id, "launch": ctx.env.mode})
+    next_track = 0.0
+    elapsed = 0.0
+    while not stop_event.is_set():
+        drain(ctx=ctx, stop_event=stop_event)
+        if elapsed >= next_track:
+            track_once(ctx=ctx)
+            next_track = elapsed + track_every_seconds
+        stop_event.wait(poll_seconds)
+        elapsed += poll_seconds
+    log.info("worker stopped", extra={"worker": ctx.worker_id})

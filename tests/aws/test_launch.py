@@ -1,0 +1,264 @@
+"""The launcher: approved revisions launch exactly once, refusals and AWS errors land on the request's feed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import botocore.session
+import pytest
+from botocore.validate import validate_parameters
+from sqlalchemy.engine import Engine
+from sqlmodel import col, select
+
+from policy.catalog import load_catalog
+from policy.config import PolicyConfig
+from service.aws.clients import ClientFactory
+from service.aws.execute import LaunchEnvironment
+from service.launch import begin_launch, claim_next_task
+from service.store.db import new_session
+from service.store.tables import Approval, Artifact, AuditEvent, Job, LaunchTask, PlanRevision, RequestRecord
+from service.worker import WorkerContext, drain, launch_once
+from tests.aws.conftest import dummy_session
+from tests.aws.fakeaws import AwsFault, FakeAws
+from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
+
+
+@pytest.fixture
+def engine(sqlite_url: str) -> Engine:
+    return migrated_engine(sqlite_url)
+
+
+@pytest.fixture
+def sagemaker(fake_aws: FakeAws) -> FakeSageMaker:
+    return FakeSageMaker(fake_aws).install()
+
+
+def _ctx(engine: Engine, policy: PolicyConfig, *, mode: str = "live", url: str = "", lease: float = 300.0,
+         worker: str = "w1", factory: ClientFactory | None = None) -> WorkerContext:
+    factory = factory or ClientFactory(session=dummy_session(), endpoint_urls={"sagemaker": url}, max_attempts=2)
+    return WorkerContext(engine=engine, policy=policy, catalog=load_catalog(),
+                         env=LaunchEnvironment(mode=mode, factory=factory, policy=policy), worker_id=worker,
+                         lease_seconds=lease, clock=lambda: NOW)
+
+
+def _state(engine: Engine, request_id: str) -> tuple[str, list[str], list[LaunchTask]]:
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        assert record is not None
+        events = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id)
+                              .order_by(col(AuditEvent.seq))).all()
+        tasks = session.exec(select(LaunchTask).where(LaunchTask.request_id == request_id)).all()
+        return record.status, [e.type for e in events], list(tasks)
+
+
+def _event(engine: Engine, request_id: str, type_: str) -> dict[str, Any]:
+    with new_session(engine) as session:
+        event = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id, AuditEvent.type == type_)
+                             .order_by(col(AuditEvent.seq).desc())).first()
+        assert event is not None, type_
+        return dict(event.data)
+
+
+def test_dry_run_records_the_exact_request_as_an_artifact_and_sends_nothing(engine: Engine,
+                                                                            sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    assert drain(ctx=_ctx(engine, policy, mode="dry-run", url=sagemaker.fake.url)) == 1
+
+    status, events, tasks = _state(engine, request_id)
+    assert status == "succeeded"
+    assert events[-3:] == ["launch.started", "job.status_changed", "job.completed"]
+    assert [t.status for t in tasks] == ["done"]
+    assert sagemaker.fake.requests == []
+    with new_session(engine) as session:
+        (artifact,) = session.exec(select(Artifact).where(Artifact.request_id == request_id)).all()
+        job = session.exec(select(Job).where(Job.request_id == request_id)).one()
+    request = json.loads(artifact.content)
+    model = botocore.session.get_session().get_service_model("sagemaker")
+    validate_parameters(request, model.operation_model("CreateTrainingJob").input_shape)
+    assert artifact.kind == "sagemaker.create-training-job"
+    assert {t["Key"]: t["Value"] for t in request["Tags"]}["gpuops:approvers"] == "slack:T0GPUOPS:U0LEAD1"
+    assert (job.status, job.dry_run, job.name) == ("DryRun", True, request["TrainingJobName"])
+
+
+def test_live_launch_creates_the_job_once_and_the_request_runs(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    ctx = _ctx(engine, policy, url=sagemaker.fake.url)
+    assert drain(ctx=ctx) == 1
+    assert drain(ctx=ctx) == 0
+
+    status, events, _ = _state(engine, request_id)
+    assert status == "running" and events[-2:] == ["launch.started", "job.status_changed"]
+    assert sagemaker.creates() == 1
+    (describe, create) = [op for op, _ in sagemaker.fake.requests]
+    assert (describe, create) == ("DescribeTrainingJob", "CreateTrainingJob")
+    with new_session(engine) as session:
+        job = session.exec(select(Job).where(Job.request_id == request_id)).one()
+    assert job.status == "InProgress" and not job.dry_run
+    assert job.external_id is not None and job.external_id.endswith(job.name)
+
+
+def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine: Engine,
+                                                                         sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    crashed = _ctx(engine, policy, url=sagemaker.fake.url, worker="crashed")
+    task = claim_next_task(engine=engine, worker_id="crashed", now=NOW, lease_seconds=300)
+    assert task is not None
+    job = begin_launch(engine=engine, task=task, policy=policy, now=NOW)
+    assert job is not None
+    from service.aws.execute import execute_launch
+
+    execute_launch(job=job, env=crashed.env, guard=lambda: True)  # created at AWS, then "crashed" before recording
+    assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2")) is False  # lease holds
+    assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2", lease=0)) is True
+
+    assert sagemaker.creates() == 1
+    status, _, tasks = _state(engine, request_id)
+    assert status == "running" and tasks[0].attempts == 2 and tasks[0].status == "done"
+
+
+def test_a_worker_whose_claim_was_taken_over_creates_nothing(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    new_request(engine=engine, policy=policy)
+    slow = claim_next_task(engine=engine, worker_id="slow", now=NOW, lease_seconds=300)
+    assert slow is not None
+    job = begin_launch(engine=engine, task=slow, policy=policy, now=NOW)
+    assert job is not None
+    fast = claim_next_task(engine=engine, worker_id="fast", now=NOW, lease_seconds=0)  # slow's lease lapsed
+    assert fast is not None and fast.attempt == 2
+
+    from service.aws.execute import LeaseLost, execute_launch
+    from service.launch import renew_lease
+
+    with pytest.raises(LeaseLost):
+        execute_launch(job=job, env=_ctx(engine, policy, url=sagemaker.fake.url).env,
+                       guard=lambda: renew_lease(engine=engine, task=slow, worker_id="slow", now=NOW))
+    assert sagemaker.creates() == 0
+    assert renew_lease(engine=engine, task=fast, worker_id="fast", now=NOW)
+
+
+def test_revoked_approval_sends_the_request_back_for_approval_without_launching(engine: Engine,
+                                                                               sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:  # the approver left the group between approval and launch
+        for approval in session.exec(select(Approval)).all():
+            approval.approver = "slack:T0GPUOPS:U0GONE"
+            session.add(approval)
+        session.commit()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+
+    status, events, tasks = _state(engine, request_id)
+    assert status == "pending_approval" and events[-1] == "request.reapproval_required"
+    assert "0 of 1 required approvals" in _event(engine, request_id, "request.reapproval_required")["reason"]
+    assert tasks[0].status == "failed" and sagemaker.fake.requests == []
+
+
+def test_a_plan_changed_after_approval_is_not_launched(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:
+        row = session.exec(select(PlanRevision)).one()
+        row.decision = {**row.decision, "plan": {**row.decision["plan"], "instance_count": 16}}
+        session.add(row)
+        session.commit()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+    status, _, _ = _state(engine, request_id)
+    assert status == "pending_approval" and sagemaker.fake.requests == []
+
+
+def test_a_task_for_a_replaced_revision_is_cancelled(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        assert record is not None
+        record.revision = 2
+        session.add(record)
+        session.commit()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+    status, _, tasks = _state(engine, request_id)
+    assert status == "approved" and tasks[0].status == "cancelled" and sagemaker.fake.requests == []
+
+
+@pytest.mark.parametrize("code", ["ValidationException", "ResourceLimitExceeded"])
+def test_aws_refusal_fails_the_request_with_awss_message_and_is_not_retried(
+    code: str, engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    def refuse(body: dict[str, Any]) -> dict[str, Any]:
+        raise AwsFault(code, "The account-level service limit 'ml.g6e.24xlarge for spot training job usage' is 0")
+
+    sagemaker.fake.on("CreateTrainingJob", refuse)
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    ctx = _ctx(engine, policy, url=sagemaker.fake.url, lease=0)
+    drain(ctx=ctx)
+    drain(ctx=ctx)
+
+    status, events, tasks = _state(engine, request_id)
+    assert status == "failed" and events[-1] == "launch.failed"
+    assert "service limit" in _event(engine, request_id, "launch.failed")["error"]
+    assert sagemaker.creates() == 1 and tasks[0].status == "failed"
+
+
+def test_throttling_backs_off_and_a_later_attempt_launches(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    def throttled(body: dict[str, Any]) -> dict[str, Any]:
+        raise AwsFault("ThrottlingException", "Rate exceeded")
+
+    sagemaker.fake.on("CreateTrainingJob", throttled)
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+    status, _, tasks = _state(engine, request_id)
+    assert status == "launching" and tasks[0].status == "claimed" and "Throttling" in str(tasks[0].last_error)
+    assert sagemaker.creates() == 2  # botocore's standard mode retried once, with backoff
+
+    sagemaker.install()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, lease=0))
+    assert _state(engine, request_id)[0] == "running"
+    assert len(sagemaker.jobs) == 1
+
+
+def test_missing_credentials_refuse_the_launch_with_that_reason(engine: Engine) -> None:
+    import boto3
+
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    drain(ctx=_ctx(engine, policy, factory=ClientFactory(session=boto3.Session(region_name="us-east-1"))))
+    assert _state(engine, request_id)[0] == "failed"
+    assert _event(engine, request_id, "launch.failed")["error"] == "launch refused: AWS credentials not configured"
+
+
+def test_an_incomplete_profile_fails_the_launch_naming_what_is_missing(engine: Engine,
+                                                                       sagemaker: FakeSageMaker) -> None:
+    ready = launch_policy()
+    request_id = new_request(engine=engine, policy=ready)
+    broken = launch_policy(launch=ready.teams["team-ml"].launch.model_copy(update={"role_arn": None}))
+    drain(ctx=_ctx(engine, broken, url=sagemaker.fake.url))
+    assert _state(engine, request_id)[0] == "failed"
+    assert "needs role_arn" in _event(engine, request_id, "launch.failed")["error"]
+    assert sagemaker.fake.requests == []
+
+
+def test_eks_launch_stores_the_rendered_manifests_as_artifacts(engine: Engine, sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:  # as if the decision had chosen the team's EKS cluster
+        row = session.exec(select(PlanRevision)).one()
+        row.decision = {**row.decision, "plan": {**row.decision["plan"], "platform": "eks"}}
+        from service.launch import plan_hash
+
+        row.plan_hash = plan_hash(row.decision)
+        session.add(row)
+        session.commit()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+
+    assert _state(engine, request_id)[0] == "succeeded"
+    with new_session(engine) as session:
+        kinds = [a.kind for a in session.exec(select(Artifact).where(Artifact.request_id == request_id))]
+    assert kinds == ["eks.pytorchjob", "eks.nodepool"]
+    assert "kubectl apply" in _event(engine, request_id, "job.status_changed")["note"]
+    assert sagemaker.fake.requests == []
