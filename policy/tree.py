@@ -10,10 +10,19 @@ from policy.candidates import Option, Search, fixed_option, options_for, profile
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
 from policy.config import PolicyConfig, TeamPolicy
-from policy.decision import Alternative, CatalogRef, Decision, Plan, Platform, PurchaseModel
+from policy.decision import (
+    Alternative,
+    ApprovalRequirement,
+    CatalogRef,
+    Decision,
+    Plan,
+    Platform,
+    PurchaseModel,
+    TraceStep,
+)
 from policy.defaults import complete
 from policy.errors import RequestError
-from policy.estimate import workload
+from policy.estimate import Workload, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
@@ -50,39 +59,53 @@ def decide(
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=req.gpus)
-    inside = [o for p in scr.inside for o in options_for(p, search)]
-    outside: list[Option] = []
-    if not any(o.meets is not False for o in inside):
-        outside = [o for p in scr.outside for o in options_for(p, search)]
+    inside, outside = _options(scr, search)
     choice = choose(inside, outside)
     if choice is None:
-        raise RequestError(_nothing_runs(req, scr), code="no_configuration")
+        raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=plan.estimated_hours, stage=req.stage,
                                     team=team_name, policy=policy, spend=spend, now=now)
-    warnings = _warnings(choice, plan, ctx, scr)
-    trace = [
-        explain.stage_step(request, req.stage),
-        explain.tolerance_step(request, req.interruption_tolerance, req.stage),
-        explain.memory_step(work, choice.option, scr),
-        explain.compute_step(work, choice.option),
-        explain.candidates_step(scr, len(inside) + len(outside), sum(o.meets is True for o in [*inside, *outside]),
-                                req.deadline is not None, req.region),
-        explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
-        platform_step,
-        explain.choice_step(choice, req.deadline is not None),
-        explain.guardrail_step(approval),
-    ]
+    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
+                   platform_step=platform_step, approval=approval)
     return Decision(
-        request=req, plan=plan, alternatives=alts, trace=trace,
+        request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr),
         assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog)],
-        warnings=warnings, approval=approval, spend=_spend_used(spend, ctx),
+        approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
         naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch.missing(),
     )
+
+
+def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,
+           candidates: list[Option], platform_step: TraceStep, approval: ApprovalRequirement) -> list[TraceStep]:
+    """One step per node of DESIGN §3, in order."""
+    req = ctx.request
+    assert req.stage is not None and req.interruption_tolerance is not None and req.region is not None
+    has_deadline = req.deadline is not None
+    return [
+        explain.stage_step(original, req.stage),
+        explain.tolerance_step(original, req.interruption_tolerance, req.stage),
+        explain.memory_step(work, choice.option, scr),
+        explain.compute_step(work, choice.option),
+        explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
+                                req.region),
+        explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
+        platform_step,
+        explain.choice_step(choice, has_deadline),
+        explain.guardrail_step(approval),
+    ]
+
+
+def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
+    """Options inside the size class, and outside it only when nothing inside meets the deadline."""
+    inside = [o for p in scr.inside for o in options_for(p, search)]
+    if any(o.meets is not False for o in inside):
+        return inside, []
+    return inside, [o for p in scr.outside for o in options_for(p, search)]
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
@@ -189,7 +212,13 @@ def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
     return text
 
 
-def _nothing_runs(req: TrainingRequest, scr: Screen) -> str:
+def _nothing_runs(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
+    if req.gpus is not None:
+        sizes = sorted({p.spec.accelerator_count for p in [*scr.inside, *scr.outside]})
+        return (f"No allowed configuration in {req.region} has exactly {req.gpus} accelerators and holds this job "
+                f"(instances come with {', '.join(map(str, sizes)) or 'none'} each, multi-node only on sizes with "
+                f"{policy.estimate.multi_node_min_accelerators} or more). Ask for e.g. 8 or 16 GPUs, or leave the "
+                "count open.")
     reasons = "; ".join(f"{t}: {r}" for t, r in sorted(scr.ruled_out.items())[:6])
     return (f"No allowed configuration in {req.region} can run a {req.params:,}-parameter job"
             + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence or another region.")
