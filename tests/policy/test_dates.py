@@ -6,6 +6,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from policy.dates import find_deadlines, zone_of
 from policy.errors import RequestError
@@ -90,6 +92,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by Tuesday", MONDAY, "2026-12-01T17:00:00-08:00"),
     ("by next Monday", FRIDAY_EVENING, "2026-12-07T17:00:00-08:00"),
     ("Tuesday next week", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("by next Tuesday", SUNDAY, "2026-12-08T17:00:00-08:00"),  # Sunday ends the week: next week starts tomorrow
+    ("by next Tuesday", YEAR_END_EVENING, "2027-01-05T17:00:00-08:00"),
+    ("in 2 months", YEAR_END_EVENING, "2027-02-28T17:00:00-08:00"),  # no Feb 31: the month's last day
     ("by next Friday 5pm", MONDAY, "2026-12-11T17:00:00-08:00"),
     ("by Monday", YEAR_END_EVENING, "2027-01-04T17:00:00-08:00"),
     ("by last Friday", MONDAY, "2026-11-27T17:00:00-08:00"),  # read, and left to the caller to refuse
@@ -182,3 +187,13 @@ def test_unknown_zone_is_a_request_error(name: str) -> None:
     with pytest.raises(RequestError) as caught:
         zone_of(name)
     assert caught.value.code == "unknown_timezone"
+
+
+@given(name=st.text(max_size=80))
+def test_any_zone_name_is_a_zone_or_a_request_error(name: str) -> None:
+    try:
+        zone = zone_of(name)
+    except RequestError as exc:
+        assert exc.code == "unknown_timezone"
+    else:
+        assert isinstance(zone, ZoneInfo)
