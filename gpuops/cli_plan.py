@@ -108,7 +108,12 @@ def _policy(path: str | None) -> PolicyConfig:
 
 
 def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) -> SpendSnapshot:
-    """Spend for ``team`` from a small JSON file, or 'unavailable' without one."""
+    """Spend for ``team`` from a small JSON file, or 'unavailable' without one.
+
+    ``{"team-ml": {"month_to_date_usd", "forecast_usd", "budget_usd", "as_of"}}``, or the service's spend file
+    (``{"as_of", "teams": {...}}``). ``forecast_usd`` is the rest of the month; without ``as_of`` the figure is
+    taken as current.
+    """
     budget = policy.team(team)[1].monthly_budget_usd if team in policy.teams else None
     if path is None:
         return SpendSnapshot.unavailable(team=team, reason="no spend source (pass --spend FILE)", budget_usd=budget)
@@ -122,8 +127,9 @@ def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) 
         for name in names:
             if name in entry:
                 fields[field] = _number(entry[name], f"{path}: {team}.{name}")
-    if "as_of" in entry:
-        fields["as_of"] = _as_of(entry["as_of"], path, team, now)
+    as_of = entry.get("as_of", raw.get("as_of"))  # per team, else the file's (the service's spend file format)
+    if as_of is not None:
+        fields["as_of"] = _as_of(as_of, path, team, now)
     return SpendSnapshot(**fields)
 
 

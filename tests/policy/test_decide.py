@@ -262,3 +262,41 @@ def test_cli_policy_env_var_is_the_default(tmp_path: Any, monkeypatch: pytest.Mo
     result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", *NOW_ARGS])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["policy_version"] != default_policy().version_hash
+
+
+def _with_team_platforms(**platforms: bool) -> Any:
+    policy = default_policy()
+    team = policy.teams["team-ml"]
+    new_team = team.model_copy(update={"platforms": team.platforms.model_copy(update=platforms)})
+    return policy.model_copy(update={"teams": {**policy.teams, "team-ml": new_team}})
+
+
+def test_hyperpod_team_runs_on_its_cluster_on_demand() -> None:
+    decision = plan_for("fine-tune 7B by Friday", policy=_with_team_platforms(hyperpod=True))
+    assert decision.plan.platform == "hyperpod" and decision.plan.purchase_model == "on-demand"
+
+
+def test_diy_ec2_competes_on_cost_when_allowed() -> None:
+    managed = plan_for("fine-tune 7B by Friday")
+    diy = plan_for("fine-tune 7B by Friday", policy=_with_team_platforms(ec2=True))
+    assert diy.plan.platform == "ec2" and diy.plan.estimated_cost_usd < managed.plan.estimated_cost_usd
+    assert not any(a.startswith("SageMaker price estimated") for a in diy.assumptions)
+
+
+def test_neuron_ready_team_may_use_trainium() -> None:
+    policy = default_policy()
+    ready = policy.teams["team-ml"].model_copy(update={"neuron_ready": True})
+    policy = policy.model_copy(update={"teams": {**policy.teams, "team-ml": ready}})
+    assert "trn1" in plan_for("fine-tune 7B on trn1", policy=policy).plan.instance_type
+    with pytest.raises(RequestError):
+        plan_for("fine-tune 7B on trn1")
+
+
+def test_cli_old_spend_file_is_stale_and_never_auto_approves(tmp_path: Any) -> None:
+    spend = tmp_path / "spend.json"
+    spend.write_text(json.dumps({"as_of": "2026-11-28T08:00:00-08:00",
+                                 "teams": {"team-ml": {"month_to_date_usd": 10, "forecast_usd": 10}}}))
+    result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
+    body = json.loads(result.stdout)
+    assert body["spend"]["status"] == "stale" and body["approval"]["required"] is True
+    assert any("spend is stale" in r for r in body["approval"]["reasons"])
