@@ -1,0 +1,96 @@
+"""The tracker: transitions onto the feed, interruptions counted, actual cost and spot savings at the end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import col, select
+
+from policy.catalog import load_catalog, sagemaker_price
+from service.store.db import new_session
+from service.store.tables import AuditEvent, Job, RequestRecord
+from service.tracker import list_jobs, track_jobs
+from service.worker import drain
+from tests.aws.fakeaws import FakeAws
+from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
+from tests.aws.test_launch import _ctx
+
+T0 = datetime(2026, 11, 30, 10, 5, tzinfo=UTC)
+
+
+def _transitions(*statuses: str) -> list[dict[str, Any]]:
+    return [{"Status": s, "StartTime": (T0 + timedelta(minutes=10 * i)).timestamp(), "StatusMessage": s}
+            for i, s in enumerate(statuses)]
+
+
+@pytest.fixture
+def launched(sqlite_url: str, fake_aws: FakeAws) -> tuple[Engine, FakeSageMaker, str, Any]:
+    engine = migrated_engine(sqlite_url)
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    sagemaker = FakeSageMaker(fake_aws).install()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    drain(ctx=ctx)
+    return engine, sagemaker, request_id, ctx
+
+
+def _events(engine: Engine, request_id: str) -> list[AuditEvent]:
+    with new_session(engine) as session:
+        return list(session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id)
+                                 .order_by(col(AuditEvent.seq))).all())
+
+
+def test_interruptions_and_the_final_cost_reach_the_feed(launched: tuple[Engine, FakeSageMaker, str, Any]) -> None:
+    engine, sagemaker, request_id, ctx = launched
+    (name,) = sagemaker.jobs
+    sagemaker.update(name, SecondaryStatus="Training",
+                     SecondaryStatusTransitions=_transitions("Starting", "Training", "Interrupted", "Restarting",
+                                                             "Training"))
+    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 1
+    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 1  # nothing new
+
+    types = [e.type for e in _events(engine, request_id)]
+    assert types.count("job.interrupted") == 1
+    assert types.count("job.status_changed") == 1 + 4  # the launch's own, then four transitions once each
+
+    sagemaker.update(name, TrainingJobStatus="Completed", SecondaryStatus="Completed",
+                     SecondaryStatusTransitions=_transitions("Starting", "Training", "Interrupted", "Restarting",
+                                                             "Training", "Uploading", "Completed"),
+                     BillableTimeInSeconds=3000, TrainingTimeInSeconds=10_000)
+    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
+    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 0
+
+    with new_session(engine) as session:
+        job = session.exec(select(Job)).one()
+        record = session.get(RequestRecord, request_id)
+    resources = sagemaker.jobs[name]["ResourceConfig"]
+    row = ctx.catalog.price(resources["InstanceType"].removeprefix("ml."), "us-east-1")
+    assert row is not None
+    price, _ = sagemaker_price(row, load_catalog().sagemaker_premium)
+    count = resources["InstanceCount"]
+    assert record is not None and record.status == "succeeded"
+    assert job.actual_cost_usd == round(3000 * count * price / 3600, 2)
+    assert (job.spot_savings, job.interruptions, job.status) == (0.7, 1, "Completed")
+    completed = _events(engine, request_id)[-1]
+    assert completed.type == "job.completed"
+    assert completed.data["actual_cost_usd"] == job.actual_cost_usd and completed.data["spot_savings"] == 0.7
+    assert list_jobs(engine=engine)[0]["actual_cost_usd"] == job.actual_cost_usd
+
+
+@pytest.mark.parametrize(("aws_status", "request_status"), [("Failed", "failed"), ("Stopped", "stopped")])
+def test_a_job_that_ends_badly_ends_the_request_the_same_way(
+    aws_status: str, request_status: str, launched: tuple[Engine, FakeSageMaker, str, Any]
+) -> None:
+    engine, sagemaker, request_id, ctx = launched
+    (name,) = sagemaker.jobs
+    sagemaker.update(name, TrainingJobStatus=aws_status, SecondaryStatus=aws_status,
+                     FailureReason="AlgorithmError: CUDA out of memory" if aws_status == "Failed" else None)
+    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+    assert record is not None and record.status == request_status
+    if aws_status == "Failed":
+        assert _events(engine, request_id)[-1].data["failure_reason"] == "AlgorithmError: CUDA out of memory"
