@@ -35,6 +35,8 @@ def completion_text(req: RequestPublic) -> str:
     estimated = req.decision.plan.estimated_cost_usd
     if job is None:
         return f"🏁 Finished ({escape(req.status)})."
+    if job.status.lower() == "dryrun":
+        return f"🧪 Dry run: `{escape(job.name)}` was recorded, nothing was launched on AWS."
     line = f"🏁 `{escape(job.name)}` {escape(job.status)}"
     if job.actual_cost_usd is not None:
         delta = (job.actual_cost_usd - estimated) / estimated if estimated else 0.0
@@ -52,10 +54,12 @@ def thread_text(event: Event, req: RequestPublic) -> str | None:
     """The thread reply an event deserves, or None when updating the message says enough."""
     data = event.data
     if event.type == "launch.started":
-        name = req.job.name if req.job else data.get("job_name", "the job")
-        return (f"🚀 Launched `{escape(str(name))}`: {fmt.summary_line(req.decision, fmt.zone(req.timezone))}")
+        summary = fmt.summary_line(req.decision, fmt.zone(req.timezone))
+        name = req.job.name if req.job else data.get("job") or data.get("job_name")
+        return f"🚀 Launched `{escape(str(name))}`: {summary}" if name else f"🚀 Launching: {summary}"
     if event.type == "launch.failed":
-        return f"💥 Launch failed: {escape(str(data.get('reason') or data.get('message') or 'see the audit log'))}"
+        why = data.get("error") or data.get("reason") or "see the audit log"
+        return f"💥 Launch failed: {escape(str(why))}"
     if event.type == "job.interrupted":
         count = req.job.interruptions if req.job else data.get("interruptions", 1)
         return f"⚡ Spot interruption #{count}; the job resumes from its last checkpoint."

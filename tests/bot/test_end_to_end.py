@@ -1,0 +1,125 @@
+"""The whole path over real HTTP: the service (uvicorn on Postgres and Redis), the bot, a fake Slack.
+
+Slash command → plan posted → a non-approver's click refused → the approver's click → message updated in place →
+the launch (dry run, by the worker) → a reply in the request's thread.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("service.api.app")
+
+import sqlalchemy as sa  # noqa: E402 - only once the service is there to test
+import yaml  # noqa: E402
+
+from bot.feed import FeedConsumer  # noqa: E402
+from policy.config import default_policy  # noqa: E402
+from service.api.app import create_app  # noqa: E402
+from service.api.state import build_state  # noqa: E402
+from service.settings import Settings  # noqa: E402
+from service.store.migrate import upgrade  # noqa: E402
+from service.worker import build_worker_context, drain  # noqa: E402
+from tests.bot.factories import LEADS, REQUESTER  # noqa: E402
+from tests.bot.fake_slack import FakeSlack  # noqa: E402
+from tests.bot.harness import BotHarness  # noqa: E402
+from tests.service.live import serve  # noqa: E402
+
+BOT_TOKEN = "bot-token-e2e-0123456789"
+REQUEST = "fine-tune 13B on 5B tokens by next Friday"  # above auto-approval: it waits for an approver
+
+
+def launchable_policy() -> str:
+    """The embedded policy with a SageMaker launch profile for team-ml, so a dry-run launch goes through."""
+    policy = default_policy().model_dump(mode="json")
+    policy["teams"]["team-ml"]["launch"] = {
+        "role_arn": "arn:aws:iam::123456789012:role/gpuops-training", "image": "123456789012.dkr.ecr.us-east-1"
+        ".amazonaws.com/train:latest", "s3_input": "s3://gpuops-e2e/in/", "s3_output": "s3://gpuops-e2e/out/",
+        "s3_checkpoints": "s3://gpuops-e2e/ckpt/"}
+    return yaml.safe_dump(policy)
+
+
+@pytest.fixture
+def service_settings(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[Settings]:
+    schema = f"bot_e2e_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{postgres_url}?options=-csearch_path%3D{schema}"
+    upgrade(url)
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(launchable_policy())
+    yield Settings(database_url=url, redis_url=redis_url, api_tokens=f"bot:{BOT_TOKEN}", spend="sample",
+                   launch="dry-run", policy_file=str(policy))
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    admin.dispose()
+
+
+def test_command_to_thread_reply(service_settings: Settings, slack: FakeSlack) -> None:
+    state = build_state(service_settings)
+    try:
+        with serve(create_app(state=state)) as service_url:
+            bot = BotHarness(slack_api_url=slack.api_url, service_url=service_url, service_token=BOT_TOKEN,
+                             response_url=slack.response_url(), timeout=10).start()
+            try:
+                run_the_story(bot, slack, service_settings)
+            finally:
+                bot.stop()
+    finally:
+        state.engine.dispose()
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None:
+    assert bot.command(REQUEST, user=REQUESTER).status_code == 200
+    [post] = slack.wait_for("chat.postMessage", timeout=10)
+    ts = post.answer["ts"]
+    summary = post.blocks[0]["text"]["text"]
+    assert summary.startswith("*") and " · " in summary and REQUEST in summary
+    request_id = post.blocks[-2]["block_id"].removeprefix("req:")
+    assert [e["action_id"] for e in post.blocks[-2]["elements"]] == [
+        "approve_request", "reject_request", "edit_request", "why_request"]
+    assert post.blocks[-3]["text"]["text"].startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>")
+    assert wait_until(lambda: bot.service.get_request(request_id=request_id).slack_message is not None)
+    stored = bot.service.get_request(request_id=request_id)
+    assert stored.slack_message is not None and stored.slack_message.ts == ts
+
+    bot.action("approve_request", request_id, user="U0STRANGER", ts=ts)
+    [refusal] = slack.wait_for("response", timeout=10)
+    assert refusal.body["response_type"] == "ephemeral"
+    assert refusal.body["text"].startswith("You can't do that: ")
+    assert slack.of("chat.update") == []
+
+    bot.action("approve_request", request_id, user=LEADS[0], ts=ts)
+    [update] = slack.wait_for("chat.update", timeout=10)
+    assert update.body["ts"] == ts
+    assert update.blocks[-3]["text"]["text"].startswith(f"✅ *Approved*\n✓ <@{LEADS[0]}> approved")
+    dm = slack.wait_for("chat.postMessage", count=2, timeout=10)[1]
+    assert dm.body["channel"] == REQUESTER and "was approved" in dm.body["text"]
+
+    ctx = build_worker_context(settings=settings)
+    assert drain(ctx=ctx) == 1
+    ctx.engine.dispose()
+    feed = FeedConsumer(service=bot.service, client=bot.app.client, clock=bot.deps.clock)
+    while feed.step():
+        pass
+    replies = [c for c in slack.of("chat.postMessage") if c.body.get("thread_ts") == ts]
+    assert replies, [c.body for c in slack.of("chat.postMessage")]
+    job = bot.service.get_request(request_id=request_id).job
+    assert job is not None
+    assert [r.body["text"].split(":")[0] for r in replies] == [f"🚀 Launched `{job.name}`", "🧪 Dry run"]
+    assert bot.service.get_cursor("bot") is not None
