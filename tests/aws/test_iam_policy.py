@@ -1,0 +1,109 @@
+"""deploy/iam-policy.json grants exactly the AWS actions the service's code calls, scoped as tightly as it can be.
+
+The calls are found by reading the code: every ``<something>client.<operation>(…)`` and ``get_paginator("…")`` in
+``service/`` whose name is an operation of a service the code builds clients for (``.client("ce")`` etc.).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import json
+from pathlib import Path
+
+import botocore.session
+from botocore import xform_name
+
+from policy.config import load_policy_file
+
+ROOT = Path(__file__).resolve().parents[2]
+IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker"}
+# Actions AWS checks on top of the call itself: tagging on create, and handing the team role to SageMaker.
+IMPLIED = {"sagemaker:CreateTrainingJob": {"sagemaker:AddTags", "iam:PassRole"}}
+
+
+def _trees() -> list[ast.AST]:
+    return [ast.parse(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "service").rglob("*.py"))]
+
+
+def _client_services(trees: list[ast.AST]) -> set[str]:
+    services = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "client"
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                services.add(node.args[0].value)
+    return services
+
+
+def _called_names(trees: list[ast.AST]) -> set[str]:
+    names = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            receiver = node.func.value
+            if not (isinstance(receiver, ast.Name) and receiver.id.endswith("client")):
+                continue
+            if node.func.attr == "get_paginator" and node.args and isinstance(node.args[0], ast.Constant):
+                names.add(str(node.args[0].value))
+            else:
+                names.add(node.func.attr)
+    return names
+
+
+def code_actions() -> set[str]:
+    trees = _trees()
+    session = botocore.session.get_session()
+    called = _called_names(trees)
+    actions: set[str] = set()
+    for service in _client_services(trees):
+        model = session.get_service_model(service)
+        for operation in model.operation_names:
+            if xform_name(operation) in called:
+                action = f"{IAM_PREFIX[service]}:{operation}"
+                actions |= {action, *IMPLIED.get(action, set())}
+    return actions
+
+
+def _policy() -> dict[str, object]:
+    return json.loads((ROOT / "deploy" / "iam-policy.json").read_text(encoding="utf-8"))
+
+
+def policy_actions() -> set[str]:
+    statements = _policy()["Statement"]
+    assert isinstance(statements, list)
+    return {action for s in statements for action in s["Action"]}
+
+
+def test_the_code_calls_the_operations_the_design_names() -> None:
+    assert code_actions() >= {"ce:GetCostAndUsage", "ce:GetCostForecast", "pricing:GetProducts",
+                              "ec2:DescribeSpotPriceHistory", "sagemaker:CreateTrainingJob",
+                              "sagemaker:DescribeTrainingJob"}
+
+
+def test_the_policy_grants_exactly_the_actions_the_code_calls() -> None:
+    assert policy_actions() == code_actions()
+
+
+def test_no_statement_uses_wildcard_actions_and_writes_are_scoped_to_gpuops_jobs() -> None:
+    for statement in _policy()["Statement"]:  # type: ignore[attr-defined]
+        assert all("*" not in action for action in statement["Action"])
+        if any(a in statement["Action"] for a in ("sagemaker:CreateTrainingJob", "sagemaker:StopTrainingJob")):
+            assert statement["Resource"] == "arn:aws:sagemaker:*:*:training-job/gpuops-*"
+
+
+def test_pass_role_is_limited_to_team_roles_passed_to_sagemaker() -> None:
+    (statement,) = [s for s in _policy()["Statement"] if s["Action"] == ["iam:PassRole"]]  # type: ignore[attr-defined]
+    assert statement["Condition"] == {"StringEquals": {"iam:PassedToService": "sagemaker.amazonaws.com"}}
+    example = load_policy_file(str(ROOT / "deploy" / "policy.example.yaml"))
+    roles = [t.launch.role_arn for t in example.teams.values() if t.launch.role_arn]
+    assert roles and all(fnmatch.fnmatchcase(role, statement["Resource"]) for role in roles)
+
+
+def test_job_names_the_launcher_makes_fall_under_the_policy_resource() -> None:
+    from service.aws.sagemaker import training_job_name
+
+    name = training_job_name(request_id="req_0123456789abcdef", revision=4)
+    assert fnmatch.fnmatchcase(f"arn:aws:sagemaker:us-east-1:123456789012:training-job/{name}",
+                               "arn:aws:sagemaker:*:*:training-job/gpuops-*")
