@@ -28,11 +28,7 @@ from service.views import current_approvals
 
 
 def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
-    """Raise Conflict when nothing can be approved, Forbidden when this person may not decide."""
-    if record.status == RequestStatus.DENIED:
-        raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
-    if record.status != RequestStatus.PENDING_APPROVAL:
-        raise Conflict(f"this request is {record.status}; it no longer takes approvals", current_state=record.status)
+    """Raise Forbidden when this person may not decide (in any state), Conflict when nothing can be approved."""
     if approver == record.requester:
         raise Forbidden("you asked for this, so someone else has to approve it", code="own_request")
     stage = Stage(record.stage)
@@ -40,6 +36,10 @@ def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: s
         groups = ", ".join(policy.approver_groups(record.team, stage)) or "no group (none configured)"
         raise Forbidden(f"only members of {groups} can approve {stage.value} requests of {record.team}",
                         code="not_an_approver")
+    if record.status == RequestStatus.DENIED:
+        raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
+    if record.status != RequestStatus.PENDING_APPROVAL:
+        raise Conflict(f"this request is {record.status}; it no longer takes approvals", current_state=record.status)
 
 
 def _existing(session: Session, record: RequestRecord, approver: str) -> Approval | None:

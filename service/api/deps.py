@@ -8,7 +8,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -22,6 +22,7 @@ from service.planning import Planner
 from service.settings import Settings
 from service.store.db import new_session
 
+T = TypeVar("T")
 ACTOR_PATTERN = re.compile(r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$")
 _bearer = HTTPBearer(auto_error=False, description="a token from GPUOPS_API_TOKENS")
 
@@ -49,6 +50,16 @@ def get_planner(state: StateDep) -> Planner:
 def get_session(state: StateDep) -> Iterator[Session]:
     with new_session(state.engine) as session:
         yield session
+
+
+def released(session: Session, value: T) -> T:
+    """End the session's transaction before FastAPI serialises ``value``.
+
+    Serialising a sync endpoint's answer waits for a worker thread; holding a pooled connection (and, on SQLite, the
+    write lock) across that wait can starve every other request under load.
+    """
+    session.close()
+    return value
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

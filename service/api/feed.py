@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 
 from service import feed
-from service.api.deps import ActorDep, SessionDep, WriterDep
+from service.api.deps import ActorDep, SessionDep, WriterDep, released
 from service.clock import utcnow
 from service.schemas import CursorPublic, CursorUpdate, EventPage
 
@@ -21,13 +21,13 @@ def list_events(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> EventPage:
     """What happened, oldest first; resume with ``after=<next_cursor>`` (at-least-once)."""
-    return feed.list_events(session=session, after=after, limit=limit)
+    return released(session, feed.list_events(session=session, after=after, limit=limit))
 
 
 @router.get("/v1/cursors/{consumer}", response_model=CursorPublic)
 def get_cursor(consumer: Consumer, session: SessionDep, _actor: ActorDep) -> CursorPublic:
     row = feed.get_cursor(session=session, consumer=consumer)
-    return CursorPublic(consumer=row.consumer, cursor=row.cursor)
+    return released(session, CursorPublic(consumer=row.consumer, cursor=row.cursor))
 
 
 @router.put("/v1/cursors/{consumer}", status_code=204)

@@ -9,7 +9,7 @@ from sqlmodel import col, select
 
 from policy.catalog import Catalog
 from policy.spend import SpendSnapshot, SpendStatus
-from service.api.deps import ActorDep, SessionDep, StateDep
+from service.api.deps import ActorDep, SessionDep, StateDep, released
 from service.schemas import JobList, PolicyPublic
 from service.states import RequestStatus
 from service.store.tables import Job, RequestRecord
@@ -51,5 +51,5 @@ def list_jobs(
     if status:
         statement = statement.where(RequestRecord.status == status.value)
     statement = statement.order_by(col(RequestRecord.created_at).desc()).limit(limit)
-    return JobList(items=[request_public(session=session, record=r, policy=state.policy)
-                          for r in session.exec(statement)])
+    items = [request_public(session=session, record=r, policy=state.policy) for r in session.exec(statement)]
+    return released(session, JobList(items=items))

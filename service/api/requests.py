@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 
 from service import approvals, attachments, records, requests
-from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit
+from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit, released
 from service.audit import events_for_request
 from service.clock import utcnow
 from service.schemas import (
@@ -45,7 +45,7 @@ def create_request(
         state.metrics.decisions.labels(outcome=record.status).inc()
     else:
         response.status_code = 200
-    return request_public(session=session, record=record, policy=state.policy)
+    return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.get("/v1/requests", response_model=RequestPage)
@@ -59,14 +59,14 @@ def list_requests(
     records.expire_overdue(session=session, now=utcnow(), limit=100)
     page, next_cursor = records.list_requests(session=session, status=status.value if status else None, team=team,
                                               requester=requester, limit=limit, cursor=cursor)
-    return RequestPage(items=[request_public(session=session, record=r, policy=state.policy) for r in page],
-                       next_cursor=next_cursor)
+    items = [request_public(session=session, record=r, policy=state.policy) for r in page]
+    return released(session, RequestPage(items=items, next_cursor=next_cursor))
 
 
 @router.get("/v1/requests/{request_id}", response_model=RequestPublic)
 def get_request(request_id: str, state: StateDep, session: SessionDep, _actor: ActorDep) -> RequestPublic:
     record = records.read_request(session=session, request_id=request_id, now=utcnow())
-    return request_public(session=session, record=record, policy=state.policy)
+    return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.patch("/v1/requests/{request_id}", response_model=RequestPublic)
@@ -76,7 +76,7 @@ def patch_request(
     """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
     record = requests.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
                                      actor=actor.id, is_admin=actor.is_admin, now=utcnow())
-    return request_public(session=session, record=record, policy=state.policy)
+    return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.post("/v1/requests/{request_id}/approvals", response_model=RequestPublic)
@@ -94,7 +94,7 @@ def post_approval(
         state.metrics.approvals.labels(decision=body.decision.value, result=type(exc).__name__.lower()).inc()
         raise
     state.metrics.approvals.labels(decision=body.decision.value, result="recorded" if counted else "duplicate").inc()
-    return request_public(session=session, record=record, policy=state.policy)
+    return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic)
@@ -103,7 +103,7 @@ def cancel_request(
 ) -> RequestPublic:
     record = requests.cancel_request(session=session, request_id=request_id, actor=actor.id,
                                      is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
-    return request_public(session=session, record=record, policy=state.policy)
+    return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.get("/v1/requests/{request_id}/audit", response_model=AuditList)
@@ -111,13 +111,15 @@ def get_audit(request_id: str, session: SessionDep, _actor: ActorDep) -> AuditLi
     """The request's audit events, each with its hash and the previous event's hash."""
     records.get_request_or_raise(session=session, request_id=request_id)
     events = events_for_request(session=session, request_id=request_id)
-    return AuditList(items=[AuditEventPublic.model_validate(e, from_attributes=True) for e in events])
+    return released(session, AuditList(items=[AuditEventPublic.model_validate(e, from_attributes=True)
+                                              for e in events]))
 
 
 @router.get("/v1/requests/{request_id}/artifacts", response_model=ArtifactList)
 def get_artifacts(request_id: str, session: SessionDep, _actor: ActorDep) -> ArtifactList:
     rows = attachments.list_artifacts(session=session, request_id=request_id)
-    return ArtifactList(items=[ArtifactPublic.model_validate(a, from_attributes=True) for a in rows])
+    return released(session, ArtifactList(items=[ArtifactPublic.model_validate(a, from_attributes=True)
+                                                 for a in rows]))
 
 
 @router.put("/v1/requests/{request_id}/slack-message", status_code=204)
