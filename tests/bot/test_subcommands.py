@@ -1,0 +1,84 @@
+"""/gpu spend, jobs, status, policy; Slack's 429s; an unexpected error's correlation id."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from tests.bot.factories import REQUESTER, make_request
+from tests.bot.fake_service import FakeService
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import BotHarness
+
+RUNNING = {"name": "gpuops-req-5-r1", "status": "InProgress", "training_seconds": 3600.0, "interruptions": 0}
+
+
+def test_spend_posts_figures_and_the_chart_in_the_channel(bot: BotHarness, slack: FakeSlack,
+                                                          service: FakeService) -> None:
+    bot.command("spend", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "in_channel"
+    texts = [b["text"]["text"] for b in reply.body["blocks"] if "text" in b]
+    assert texts[0] == "*Spend* team-ml: $38,420 month to date of $50,000 budget (77%) · forecast $47,900"
+    assert texts[1].startswith("*Top drivers*\n• p4d.24xlarge: $21,300\n• g6e.12xlarge: $9,800")
+    slack.wait_for("files.completeUploadExternal")
+    [upload] = slack.of("upload")
+    assert upload.raw.startswith(b"\x89PNG")
+    assert slack.of("files.completeUploadExternal")[0].body["channel_id"] == "C0PLANS"
+    spend_calls = [c for c in service.calls if c[1] == "/v1/spend"]
+    assert len(spend_calls) == 1  # the channel's team came from the policy's slack_channels
+
+
+def test_jobs_status_and_policy_answer_privately(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    service.requests["req_5"] = make_request(request_id="req_5", status="running", job=RUNNING)
+    bot.command("jobs", user=REQUESTER)
+    bot.command("status req_5", user=REQUESTER)
+    bot.command("policy", user=REQUESTER)
+    replies = slack.wait_for("response", count=3)
+    by_text = {r.body["text"]: r.body for r in replies}
+    jobs = by_text["Running jobs"]["blocks"]
+    assert jobs[1]["text"]["text"] == ("`req_5` 4× g6e.12xlarge · team-ml · InProgress · $20 so far of ~$310")
+    status = by_text["Status of req_5"]["blocks"]
+    assert status[1]["text"]["text"] == "🏃 *Running*\nJob `gpuops-req-5-r1`: InProgress"
+    policy = by_text["Policy in force"]["blocks"]
+    assert policy[0]["text"]["text"] == "*Policy in force* `0123456789ab`"
+    assert all(r["response_type"] == "ephemeral" for r in by_text.values())
+
+
+def test_status_of_an_unknown_request(bot: BotHarness, slack: FakeSlack) -> None:
+    bot.command("status req_nope", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "I can't find that: no request req_nope"
+
+
+def test_slack_429_is_waited_out(bot: BotHarness, slack: FakeSlack) -> None:
+    slack.fail_next("chat.postMessage", status=429, body={"ok": False, "error": "ratelimited"},
+                    headers={"Retry-After": "1"})
+    started = time.monotonic()
+    bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    posts = slack.wait_for("chat.postMessage", count=2, timeout=6)
+    assert posts[0].answer["error"] == "ratelimited" and posts[1].answer["ok"] is True
+    assert time.monotonic() - started >= 1.0
+
+
+def test_unexpected_error_shows_a_correlation_id_that_is_logged(bot: BotHarness, slack: FakeSlack,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    slack.fail_next("chat.postMessage", body={"ok": False, "error": "invalid_blocks"})
+    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+        bot.command("fine-tune 7B by Friday", user=REQUESTER)
+        [reply] = slack.wait_for("response")
+        time.sleep(0.1)
+    text = reply.body["text"]
+    assert text.startswith("Something went wrong on our side (error id `")
+    cid = text.split("`")[1]
+    assert len(cid) == 8 and any(cid in record.getMessage() for record in caplog.records)
+    assert "xoxb-test" not in caplog.text and "test-signing-secret" not in caplog.text
+
+
+def test_not_in_channel_says_to_invite_the_bot(bot: BotHarness, slack: FakeSlack) -> None:
+    slack.fail_next("chat.postMessage", body={"ok": False, "error": "not_in_channel"})
+    bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "I can't post in this channel. Invite me with `/invite @gpuops` and try again."
