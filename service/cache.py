@@ -165,6 +165,10 @@ class FallbackCache:
         self._on_degraded = on_degraded
         self._lock = threading.Lock()
 
+    def watch(self, on_degraded: Callable[[bool], None]) -> None:
+        """Call ``on_degraded(True)`` when Redis is lost and ``(False)`` when it is back."""
+        self._on_degraded = on_degraded
+
     @property
     def backend(self) -> str:
         return "memory (redis unavailable)" if self.degraded else "redis"
@@ -294,9 +298,8 @@ def single_flight(
             release_lock(cache, f"sf:{key}", token)
 
 
-def make_cache(redis_url: str | None, *, retry_after: float = 10.0,
-               on_degraded: Callable[[bool], None] | None = None) -> Cache:
+def make_cache(redis_url: str | None, *, retry_after: float = 10.0) -> Cache:
     """Redis with in-process fallback when a URL is given, else the in-process cache."""
     if not redis_url:
         return MemoryCache()
-    return FallbackCache(RedisCache.from_url(redis_url), retry_after=retry_after, on_degraded=on_degraded)
+    return FallbackCache(RedisCache.from_url(redis_url), retry_after=retry_after)

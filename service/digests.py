@@ -12,7 +12,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from policy.errors import Conflict, NotFound
-from service.audit import append_event
 from service.store.tables import DigestRun
 
 STALE_CLAIM = timedelta(minutes=15)
@@ -39,8 +38,6 @@ def claim_digest(*, session: Session, channel: str, date: str, team: str, actor:
         session.add(run)
     else:
         raise Conflict(f"the digest for {channel} on {date} is {run.status}", current_state=run.status)
-    append_event(session=session, type="digest.claimed", actor=actor, data={"channel": channel, "date": date,
-                                                                              "team": team}, now=now)
     session.commit()
     return run
 

@@ -89,8 +89,11 @@ def transition(
     if to in LAUNCHABLE:
         _queue_launch(session, record, now)
     payload = {"from": source.value, "to": to.value, "revision": record.revision, **(data or {})}
+    if event_type is None:
+        launch_failed = source is S.LAUNCHING and to is S.FAILED
+        event_type = "launch.failed" if launch_failed else EVENT_TYPES[to]
     return append_event(
-        session=session, type=event_type or EVENT_TYPES[to], actor=actor, request_id=record.id, data=payload, now=now
+        session=session, type=event_type, actor=actor, request_id=record.id, data=payload, now=now
     )
 
 

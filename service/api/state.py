@@ -8,7 +8,7 @@ from sqlalchemy.engine import Engine
 
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
-from service.cache import Cache, make_cache
+from service.cache import Cache, FallbackCache, make_cache
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner
 from service.settings import Settings
@@ -42,8 +42,9 @@ def build_state(
     """Everything the app needs, built from settings (pieces may be passed in, e.g. by tests and benches)."""
     metrics = get_metrics()
     if cache is None:
-        cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds,
-                           on_degraded=lambda down: metrics.cache_degraded.set(1 if down else 0))
+        cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
+    if isinstance(cache, FallbackCache):
+        cache.watch(lambda down: metrics.cache_degraded.set(1 if down else 0))
     if planner is None:
         catalog = load_catalog(settings.catalog_file)
         provider = spend or make_spend_provider(settings, cache=cache)

@@ -1,0 +1,107 @@
+"""Cache, counters, locks and single-flight on a real Redis (db 15, own key prefix) and in-process; a Redis that
+goes away degrades to the in-process cache and the service keeps answering."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.cache import Cache, FallbackCache, MemoryCache, RedisCache, acquire_lock, release_lock, single_flight
+from tests.service.apiclient import live_service
+from tests.service.conftest import create_sqlite_db
+from tests.service.factories import make_policy
+from tests.service.live import free_port
+
+
+@pytest.fixture(params=["memory", "redis"])
+def cache(request: pytest.FixtureRequest) -> Iterator[Cache]:
+    if request.param == "memory":
+        yield MemoryCache()
+        return
+    url = request.getfixturevalue("redis_url")
+    prefix = f"gpuops-test:{uuid.uuid4().hex[:8]}:"
+    client = redis.Redis.from_url(url)
+    yield RedisCache(client, prefix=prefix)
+    keys = list(client.scan_iter(match=prefix + "*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def test_get_set_with_expiry(cache: Cache) -> None:
+    cache.set("k", b"v", ttl_seconds=0.2)
+    assert cache.get("k") == b"v"
+    time.sleep(0.3)
+    assert cache.get("k") is None
+
+
+def test_incr_counts_within_the_window_and_reports_the_time_left(cache: Cache) -> None:
+    counts = [cache.incr("window", ttl_seconds=60) for _ in range(3)]
+    assert [c for c, _ in counts] == [1, 2, 3]
+    assert all(0 < left <= 60 for _, left in counts)
+
+
+def test_lock_is_exclusive_and_released_only_by_its_holder(cache: Cache) -> None:
+    token = acquire_lock(cache, "job", ttl_seconds=5)
+    assert token is not None and acquire_lock(cache, "job", ttl_seconds=5) is None
+    assert not release_lock(cache, "job", b"someone-else")
+    assert release_lock(cache, "job", token)
+    assert acquire_lock(cache, "job", ttl_seconds=5) is not None
+
+
+def test_lock_context_manager_waits_then_gives_up(cache: Cache) -> None:
+    with cache.lock("busy", ttl_seconds=5, wait_seconds=0.5) as held:
+        assert held
+        with cache.lock("busy", ttl_seconds=5, wait_seconds=0.1) as second:
+            assert not second
+
+
+def test_single_flight_computes_once_for_a_burst(cache: Cache) -> None:
+    calls = []
+
+    def compute() -> bytes:
+        calls.append(1)
+        time.sleep(0.2)
+        return b"figure"
+
+    results: list[tuple[bytes, bool]] = []
+    threads = [threading.Thread(target=lambda: results.append(single_flight(cache, "spend", compute,
+                                                                              ttl_seconds=30)))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and {value for value, _ in results} == {b"figure"}
+
+
+def test_fallback_serves_from_memory_while_redis_is_down_and_says_so() -> None:
+    dead = RedisCache.from_url(f"redis://127.0.0.1:{free_port()}/15")
+    flips: list[bool] = []
+    cache = FallbackCache(dead, retry_after=60, on_degraded=flips.append)
+    cache.set("k", b"v", ttl_seconds=10)
+    assert cache.get("k") == b"v" and cache.incr("n", ttl_seconds=60)[0] == 1
+    assert cache.degraded and flips == [True] and not cache.ping()
+    assert cache.backend == "memory (redis unavailable)"
+
+
+def test_fallback_uses_redis_when_it_answers(redis_url: str) -> None:
+    cache = FallbackCache(RedisCache.from_url(redis_url, prefix=f"gpuops-test:{uuid.uuid4().hex[:8]}:"))
+    assert cache.ping() and not cache.degraded and cache.backend == "redis"
+    assert cache.add("once", b"1", ttl_seconds=5) and not cache.add("once", b"1", ttl_seconds=5)
+    cache.delete("once")
+
+
+def test_service_keeps_answering_when_redis_goes_away(tmp_path: Path) -> None:
+    dead = FallbackCache(RedisCache.from_url(f"redis://127.0.0.1:{free_port()}/15"), retry_after=60)
+    with live_service(create_sqlite_db(tmp_path), make_policy(), cache=dead) as service:
+        assert service.post("/v1/plans", {"text": "fine-tune 1B"}).status_code == 200
+        ready = service.client.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "degraded"
+        assert "gpuops_cache_degraded 1.0" in service.client.get("/metrics").text
