@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -209,6 +210,8 @@ class SpendProvider:
         self._lock_wait = lock_wait_seconds
         self._clock = clock
         self._committed_since = committed_since
+        self._client: Any = None
+        self._client_lock = threading.Lock()
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         """The team's spend: cached when fresh, else read once for every concurrent caller."""
@@ -236,7 +239,7 @@ class SpendProvider:
 
     def _refresh(self, query: SpendQuery) -> SpendSnapshot:
         try:
-            client = self._factory.client("ce")
+            client = self._get_client()
             snapshot = fetch_spend(client=client, query=query, as_of=self._clock())
         except (UpstreamError, ClientError, BotoCoreError) as exc:
             reason = _describe_failure(exc)
@@ -247,6 +250,13 @@ class SpendProvider:
         self._cache.set(query.cache_key, payload, ttl_seconds=self._ttl)
         self._cache.set(_last_good_key(query), payload, ttl_seconds=LAST_GOOD_SECONDS)
         return snapshot
+
+    def _get_client(self) -> Any:
+        """One Cost Explorer client per provider (building one costs more than the call it makes)."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = self._factory.client("ce")
+            return self._client
 
     def _fallback(self, query: SpendQuery, *, reason: str) -> SpendSnapshot:
         raw = self._cache.get(_last_good_key(query))

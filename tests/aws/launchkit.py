@@ -113,3 +113,13 @@ class FakeSageMaker:
     def update(self, name: str, **fields: Any) -> None:
         with self.lock:
             self.jobs[name].update(fields)
+
+
+def approve(*, engine: Engine, policy: PolicyConfig, request_id: str, now: datetime = NOW) -> float:
+    """Approve as the team lead; returns ``time.perf_counter()`` at commit (for latency figures)."""
+    import time
+
+    with new_session(engine) as session:
+        record_approval(session=session, policy=policy, request_id=request_id, approver=LEAD,
+                        decision=ApprovalDecision.APPROVE, comment=None, now=now)
+    return time.perf_counter()
