@@ -8,12 +8,13 @@ from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus
+from policy.timespan import hours_between
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
     """The spend status as of ``now``: an 'ok' figure older than the policy allows counts as stale."""
     if spend.status is SpendStatus.OK and spend.as_of is not None:
-        age_hours = (now - spend.as_of).total_seconds() / 3600.0
+        age_hours = hours_between(spend.as_of, now)
         if age_hours > policy.spend_stale_after_hours:
             return SpendStatus.STALE, (f"spend figure is {age_hours:.0f} h old (policy spend_stale_after_hours: "
                                        f"{policy.spend_stale_after_hours:g})")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from policy.candidates import Option
 from policy.config import EstimateSettings
 from policy.decision import Alternative, CostItem, Plan, PurchaseModel
 from policy.estimate import billed_hours, cents, hours_range, interval_minutes, range_basis
+from policy.timespan import add_hours, hours_between
 
 
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
@@ -22,7 +23,7 @@ def to_plan(option: Option, *, now: datetime, deadline: datetime | None, setting
     low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
     low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor))
     high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor))
-    finish = now + timedelta(hours=option.start_hours + hours)
+    finish = add_hours(now, option.start_hours + hours)
     met, margin = _deadline(finish, deadline)
     return Plan(
         instance_type=option.profile.spec.instance_type,
@@ -81,5 +82,5 @@ def _compute_line(option: Option, hours: float) -> CostItem:
 def _deadline(finish: datetime, deadline: datetime | None) -> tuple[bool | None, float | None]:
     if deadline is None:
         return None, None
-    margin = (deadline - finish).total_seconds() / 3600.0
+    margin = hours_between(finish, deadline)
     return margin >= 0, round(margin, 2)

@@ -30,6 +30,7 @@ from policy.purchase import purchase_models
 from policy.request import TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
+from policy.timespan import hours_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
-    if req.deadline is not None and req.deadline <= now:
+    if req.deadline is not None and hours_between(now, req.deadline) <= 0:
         raise RequestError(f"The deadline {req.deadline:%a %Y-%m-%d %H:%M} has already passed; give a future one, "
                            "e.g. 'by Friday' or 'in 3 days'.", code="deadline_in_past")
 
@@ -120,7 +121,7 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
         return None
     assert req.stage is not None
     margin = policy.deadline_safety_margin.get(req.stage, 0.0)
-    return (req.deadline - now).total_seconds() / 3600.0 * (1.0 - margin)
+    return hours_between(now, req.deadline) * (1.0 - margin)
 
 
 def _plan(option: Option, ctx: _Context) -> Plan:

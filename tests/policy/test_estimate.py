@@ -249,3 +249,16 @@ def test_billed_hours_never_zero() -> None:
 
 def test_default_policy_estimate_section_matches_the_model_defaults() -> None:
     assert default_policy().estimate == SETTINGS
+
+
+def test_finish_and_margin_count_elapsed_hours_across_a_dst_change() -> None:
+    from zoneinfo import ZoneInfo
+
+    la = ZoneInfo("America/Los_Angeles")
+    now = datetime(2027, 3, 13, 9, 0, tzinfo=la)  # clocks go forward at 02:00 on Sunday 14 March
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 48, tolerance=Tolerance.LOW)
+    option = next(o for o in options_for(prof, search) if o.count == 1)
+    plan = to_plan(option, now=now, deadline=datetime(2027, 3, 15, 10, 0, tzinfo=la), settings=SETTINGS,
+                   max_runtime_hours=336)
+    assert plan.estimated_finish == datetime(2027, 3, 15, 10, 0, tzinfo=la)  # 48 elapsed hours, 49 on the clock
+    assert plan.deadline_margin_hours == 0.0
