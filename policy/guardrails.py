@@ -45,7 +45,8 @@ def approval_requirement(
     if not denied:
         _why_not_auto(cost_usd, stage, policy, reasons)
     needed = _tier(cost_usd, policy)
-    reasons.append(f"${cost_usd:,.2f} needs {needed} approval(s) (policy approval_tiers)")
+    if not denied:
+        reasons.append(f"${cost_usd:,.2f} needs {needed} approval(s) (policy approval_tiers)")
     return ApprovalRequirement(required=True, approvals_needed=needed, approver_groups=policy.approver_groups(
         team, stage), reasons=reasons, denied=denied)
 
