@@ -76,7 +76,7 @@ def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
     if decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
         naive = decision.naive_baseline
         saved = decision.savings_vs_naive_usd
-        verdict = f"{money(saved)} saved" if saved >= 0 else f"{money(-saved)} more (the plan buys time or policy)"
+        verdict = f"{money(saved)} saved" if saved >= 0 else f"{money(-saved)} more"
         out.append(f"vs naive {naive.instance_count}× {naive.instance_type} on-demand on SageMaker "
                    f"(~{money(naive.estimated_cost_usd)}): {verdict}")
     out.append(f"prices: snapshot {decision.catalog.snapshot} ({decision.catalog.source})")
