@@ -132,6 +132,31 @@ MORE: list[tuple[str, list[tuple[str, Callable[[Decision], bool]]]]] = [
         ("big hardware", lambda d: d.plan.instance_type.startswith(BIG_FAMILIES) or "trn2" in d.plan.instance_type),
         ("several nodes", lambda d: d.plan.instance_count > 1),
     ]),
+    ("continue pretraining 8B on 50B tokens", [
+        ("continued-pretrain", lambda d: d.request.task == "continued-pretrain"),
+        ("full-training memory", lambda d: d.trace[2].answer.startswith("full training")),
+    ]),
+    ("HPO with 10 trials on a 1.5B model", [
+        ("sweep", lambda d: d.request.task == "sweep" and d.request.trials == 10),
+        ("trials side by side", lambda d: d.plan.jobs == 10 and d.plan.instance_count == 10),
+    ]),
+    ("train from scratch 350M on 7B tokens, spot ok", [
+        ("pretrain", lambda d: d.request.task == "pretrain"),
+        ("spot", lambda d: d.plan.purchase_model == "spot"),
+    ]),
+    ("fine-tune 7B on 8xA100 by Friday", [
+        ("A100", lambda d: d.plan.accelerator == "A100" and d.plan.accelerators == 8),
+    ]),
+    ("SFT 7B with 32k context", [
+        ("seq len", lambda d: d.request.seq_len == 32768),
+        ("longer context, more activation memory", lambda d: "GiB activations" in d.trace[2].answer),
+    ]),
+    ("production fine-tune 13B by next Tuesday", [
+        ("on-demand", lambda d: d.plan.purchase_model == "on-demand"),
+        ("medium class hardware", lambda d: d.plan.instance_type.split(".")[0] in {"p4d", "p4de", "p5", "p5e",
+                                                                                  "p5en"}),
+        ("two approver groups", lambda d: d.approval.approver_groups == ["ml-leads", "finance"]),
+    ]),
     ("fine-tune 7B for team-nlp", [
         ("team", lambda d: d.request.team == "team-nlp"),
         ("eks needs known spend", lambda d: d.plan.platform == "sagemaker"),
