@@ -61,6 +61,8 @@ def worker_command(
                                                               "take the task over (GPUOPS_LAUNCH_LEASE_SECONDS).")]
     = None,
     poll_seconds: Annotated[float, typer.Option(help="Pause between rounds.")] = 2.0,
+    host: Annotated[str, typer.Option(help="Address of /healthz and /metrics.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port of /healthz and /metrics (0: do not serve them).")] = 8002,
 ) -> None:
     """Launch approved requests and track their jobs (launches are dry runs unless GPUOPS_LAUNCH=live)."""
     import signal
@@ -76,11 +78,19 @@ def worker_command(
         tracked = track_once(ctx=ctx)
         typer.echo(f"handled {launched} launch task(s), polled {tracked} running job(s)")
         return
+    from service.aws.health import serve_health
+
+    health = serve_health(host=host, port=port, engine=ctx.engine) if port else None
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     typer.echo(f"gpuops worker {ctx.worker_id}: launches are {settings.launch}")
-    run_worker(settings=settings, stop_event=stop, poll_seconds=poll_seconds, ctx=ctx)
+    try:
+        run_worker(settings=settings, stop_event=stop, poll_seconds=poll_seconds, ctx=ctx)
+    finally:
+        if health is not None:
+            health.shutdown()
+            health.server_close()
 
 
 def jobs_command(

@@ -16,9 +16,11 @@ import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
+from prometheus_client import Counter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -70,6 +72,21 @@ class LaunchOutcome:
     final: bool = False  # nothing more to track (dry run, rendered artifacts)
     artifacts: list[Any] = field(default_factory=list)  # service.manifests.RenderedArtifact
     note: str | None = None
+    reason: str | None = None  # why it failed, as a short label: rejected, not_configured, credentials, ...
+
+
+@cache
+def launch_failures() -> Counter:
+    """Launches that ended the request in ``failed``, by platform and reason (registered on first use)."""
+    return Counter("gpuops_launch_failures", "Launches that ended the request in failed", ["platform", "reason"])
+
+
+def _count_failure(decision: dict[str, Any] | Decision, reason: str) -> None:
+    if isinstance(decision, Decision):
+        platform = decision.plan.platform.value
+    else:
+        platform = str(decision.get("plan", {}).get("platform", "unknown"))
+    launch_failures().labels(platform=platform, reason=reason).inc()
 
 
 def _claimable(now: datetime, lease_seconds: float) -> Any:
@@ -155,9 +172,10 @@ def _finish_task(session: Session, task: ClaimedTask, *, status: str, error: str
         session.add(row)
 
 
-def _refuse(session: Session, record: RequestRecord, task: ClaimedTask, kind: str, reason: str,
+def _refuse(session: Session, record: RequestRecord, row: PlanRevision, task: ClaimedTask, blocker: tuple[str, str],
             now: datetime) -> None:
     """Stop a task the approvals do not cover, and say so on the request's feed."""
+    kind, reason = blocker
     if kind in ("superseded", "not_launchable"):
         _finish_task(session, task, status="cancelled", error=reason, now=now)
         return
@@ -171,6 +189,7 @@ def _refuse(session: Session, record: RequestRecord, task: ClaimedTask, kind: st
         transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now)
     transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
                event_type="launch.failed", data={"error": reason})
+    _count_failure(row.decision, kind)
 
 
 def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now: datetime) -> LaunchJob | None:
@@ -181,7 +200,7 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now
         blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=policy)
         if blocker is not None:
             log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
-            _refuse(session, record, task, *blocker, now=now)
+            _refuse(session, record, row, task, blocker, now=now)
             session.commit()
             return None
         approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy)
@@ -218,7 +237,9 @@ def record_launch(*, engine: Engine, job: LaunchJob, outcome: LaunchOutcome, now
         if outcome.error is not None:
             _finish_task(session, task, status="failed", error=outcome.error, now=now)
             transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
-                       event_type="launch.failed", data={"error": outcome.error, "job": outcome.job_name})
+                       event_type="launch.failed", data={"error": outcome.error, "job": outcome.job_name,
+                                                         "reason": outcome.reason})
+            _count_failure(job.decision, outcome.reason or "error")
         else:
             _upsert_job(session, job, outcome, now)
             _finish_task(session, task, status="done", error=None, now=now)
@@ -253,3 +274,5 @@ def release_for_retry(*, engine: Engine, task: ClaimedTask, error: str, now: dat
         transition(session=session, record=record, to=RequestStatus.FAILED, actor=ACTOR, now=now,
                    event_type="launch.failed", data={"error": f"gave up after {task.attempt} attempts: {error}"})
         session.commit()
+        _count_failure(get_revision(session=session, request_id=task.request_id, revision=task.revision).decision,
+                       "gave_up")

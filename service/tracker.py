@@ -4,9 +4,11 @@ interruptions and restarts) on the events feed, and at the end the actual cost a
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -26,7 +28,7 @@ from service.aws.sagemaker import describe_training_job, training_job_name
 from service.records import get_request_or_raise, get_revision
 from service.states import RequestStatus, transition
 from service.store.db import new_session
-from service.store.tables import Job
+from service.store.tables import Job, RequestRecord
 
 log = logging.getLogger("gpuops.tracker")
 ACTOR = "system:tracker"
@@ -176,3 +178,17 @@ def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) ->
         if status is not None:
             query = query.where(col(Job.status) == status)
         return [row.model_dump(mode="json") for row in session.exec(query)]
+
+
+def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
+    """For the spend provider: the estimated cost of a team's live jobs launched since a figure's ``as_of``."""
+
+    def since(team: str, as_of: datetime) -> float:
+        with new_session(engine) as session:
+            query = (select(func.coalesce(func.sum(Job.estimated_cost_usd), 0.0))
+                     .join(RequestRecord, col(RequestRecord.id) == col(Job.request_id))
+                     .where(col(RequestRecord.team) == team, col(Job.dry_run).is_(False),
+                            col(Job.created_at) >= as_of))
+            return float(session.exec(query).one())
+
+    return since

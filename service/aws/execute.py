@@ -52,13 +52,15 @@ def execute_launch(*, job: LaunchJob, env: LaunchEnvironment, guard: Callable[[]
             return _launch_sagemaker(job, env, guard, name)
         return _launch_rendered(job, env, name)
     except RequestError as exc:  # launch not configured for the team
-        return LaunchOutcome(job_name=name, job_status="NotLaunched", dry_run=env.mode != "live", error=exc.message)
+        return LaunchOutcome(job_name=name, job_status="NotLaunched", dry_run=env.mode != "live", error=exc.message,
+                             reason="not_configured")
     except LaunchRejected as exc:
-        return LaunchOutcome(job_name=name, job_status="Rejected", dry_run=False, error=exc.message)
+        return LaunchOutcome(job_name=name, job_status="Rejected", dry_run=False, error=exc.message,
+                             reason="rejected")
     except UpstreamError as exc:
         if exc.code == "aws_credentials":
             return LaunchOutcome(job_name=name, job_status="NotLaunched", dry_run=False,
-                                 error=f"launch refused: {exc.message}")
+                                 error=f"launch refused: {exc.message}", reason="credentials")
         raise
 
 

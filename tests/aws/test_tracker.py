@@ -94,3 +94,17 @@ def test_a_job_that_ends_badly_ends_the_request_the_same_way(
     assert record is not None and record.status == request_status
     if aws_status == "Failed":
         assert _events(engine, request_id)[-1].data["failure_reason"] == "AlgorithmError: CUDA out of memory"
+
+
+def test_committed_spend_counts_live_jobs_launched_since_the_figure(
+    launched: tuple[Engine, FakeSageMaker, str, Any]
+) -> None:
+    from service.tracker import committed_spend
+
+    engine, _, _, _ = launched
+    with new_session(engine) as session:
+        job = session.exec(select(Job)).one()
+    since = committed_spend(engine=engine)
+    assert since("team-ml", job.created_at - timedelta(minutes=1)) == job.estimated_cost_usd
+    assert since("team-ml", job.created_at + timedelta(minutes=1)) == 0.0
+    assert since("team-nlp", job.created_at - timedelta(minutes=1)) == 0.0

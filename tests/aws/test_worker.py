@@ -1,0 +1,70 @@
+"""The worker process: its /healthz and /metrics endpoint, the launch-failure metric, and the run loop."""
+
+from __future__ import annotations
+
+import threading
+
+import httpx
+from prometheus_client import REGISTRY
+from sqlalchemy.engine import Engine
+
+from service.aws.clients import get_metrics
+from service.aws.health import serve_health
+from service.settings import Settings
+from service.worker import run_worker
+from tests.aws.fakeaws import AwsFault, FakeAws
+from tests.aws.launchkit import FakeSageMaker, launch_policy, migrated_engine, new_request
+from tests.aws.test_launch import _ctx, _state
+
+
+def test_health_and_metrics_are_served(sqlite_url: str) -> None:
+    engine = migrated_engine(sqlite_url)
+    server = serve_health(host="127.0.0.1", port=0, engine=engine)
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
+        get_metrics()
+        assert "# TYPE gpuops_costexplorer_dollars_total counter" in httpx.get(f"{base}/metrics").text
+        assert httpx.get(f"{base}/nope").status_code == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_rejected_launch_is_counted_by_platform_and_reason(sqlite_url: str, fake_aws: FakeAws) -> None:
+    def refuse(body: dict[str, object]) -> dict[str, object]:
+        raise AwsFault("ResourceLimitExceeded", "limit is 0")
+
+    engine: Engine = migrated_engine(sqlite_url)
+    FakeSageMaker(fake_aws).install()
+    fake_aws.on("CreateTrainingJob", refuse)
+    policy = launch_policy()
+    new_request(engine=engine, policy=policy)
+    labels = {"platform": "sagemaker", "reason": "rejected"}
+    before = REGISTRY.get_sample_value("gpuops_launch_failures_total", labels) or 0.0
+    from service.worker import drain
+
+    drain(ctx=_ctx(engine, policy, url=fake_aws.url))
+    assert REGISTRY.get_sample_value("gpuops_launch_failures_total", labels) == before + 1
+
+
+def test_run_worker_launches_until_stopped(sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine = migrated_engine(sqlite_url)
+    sagemaker = FakeSageMaker(fake_aws).install()
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    stop = threading.Event()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    worker = threading.Thread(target=run_worker, kwargs={"settings": Settings(), "stop_event": stop,
+                                                         "poll_seconds": 0.05, "ctx": ctx})
+    worker.start()
+    try:
+        for _ in range(200):
+            if _state(engine, request_id)[0] == "running":
+                break
+            stop.wait(0.05)
+    finally:
+        stop.set()
+        worker.join(10)
+    assert not worker.is_alive()
+    assert _state(engine, request_id)[0] == "running" and sagemaker.creates() == 1
