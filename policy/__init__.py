@@ -2,3 +2,7 @@
 
 Pure: no network, no database, no clock reads. Callers pass ``now``.
 """
+
+from policy.tree import decide
+
+__all__ = ["decide"]
