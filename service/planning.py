@@ -87,10 +87,14 @@ class Planner:
         except ValidationError as exc:
             raise RequestError(_describe(exc), code="invalid_request") from None
 
-    def plan(self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC") -> PlanContext:
-        """Decide on ``request`` with the team's current spend."""
-        team = request.team or self.policy.default_team
-        spend = self.spend.get_spend(team=team, policy=self.policy)
+    def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
+        return self.spend.get_spend(team=request.team or self.policy.default_team, policy=self.policy)
+
+    def plan(
+        self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
+    ) -> PlanContext:
+        """Decide on ``request`` with the team's current spend (read now unless given)."""
+        spend = spend if spend is not None else self.spend_for(request)
         try:
             decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
         except ValidationError as exc:

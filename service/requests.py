@@ -80,11 +80,12 @@ def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[st
 def create_request(
     *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
     idempotency_key: str | None, now: datetime,
-) -> tuple[RequestRecord, bool]:
-    """Store a new request with plan revision 1; (record, created). A replayed Idempotency-Key returns the first."""
+) -> tuple[RequestRecord, PlanRevision | None]:
+    """Store a new request with plan revision 1: (record, its revision), or (the first request, None) when the
+    Idempotency-Key was seen before with the same body."""
     digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
     if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
-        return found, False
+        return found, None
     if body.now is not None:
         raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
                            code="now_not_allowed")
@@ -105,8 +106,9 @@ def create_request(
     except IntegrityError:  # pragma: no cover - a random id collision; the caller retries
         session.rollback()
         raise
-    session.add(_revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=timezone),
-                              actor=actor, now=now))
+    revision = _revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=timezone), actor=actor,
+                             now=now)
+    session.add(revision)
     if idempotency_key:
         session.add(IdempotencyKey(scope=actor, key=idempotency_key, body_hash=digest, request_id=record.id,
                                    created_at=now))
@@ -115,12 +117,12 @@ def create_request(
     except IntegrityError:
         session.rollback()  # a concurrent request with the same key won; answer with its request
         if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
-            return found, False
+            return found, None
         raise
     enter_initial(session=session, record=record, status=status, actor=actor, now=now,
                   data=_summary(context, requester=requester))
     session.commit()
-    return record, True
+    return record, revision
 
 
 def _summary(context: PlanContext, **extra: Any) -> dict[str, Any]:

@@ -44,38 +44,42 @@ class UnavailableSpend:
 
 
 class FileSpend:
-    """Spend read from a JSON file, re-read when the file changes."""
+    """Spend read from a JSON file, parsed once per version of the file."""
 
     def __init__(self, path: str, *, clock: Callable[[], datetime] = utcnow) -> None:
         self._path = path
         self._clock = clock
         self._lock = threading.Lock()
-        self._loaded: tuple[float, dict[str, Any]] | None = None
+        self._loaded: tuple[float, dict[str, SpendSnapshot]] | None = None
 
-    def _document(self) -> dict[str, Any]:
+    def _snapshots(self) -> dict[str, SpendSnapshot]:
         mtime = os.stat(self._path).st_mtime
         with self._lock:
             if self._loaded is None or self._loaded[0] != mtime:
-                with open(self._path, encoding="utf-8") as handle:
-                    document = json.load(handle)
-                if not isinstance(document, dict) or not isinstance(document.get("teams"), dict):
-                    raise ValueError("expected an object with a 'teams' mapping")
-                self._loaded = (mtime, document)
+                self._loaded = (mtime, self._parse())
             return self._loaded[1]
+
+    def _parse(self) -> dict[str, SpendSnapshot]:
+        with open(self._path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        if not isinstance(document, dict) or not isinstance(document.get("teams"), dict):
+            raise ValueError("expected an object with a 'teams' mapping")
+        return {
+            team: SpendSnapshot.model_validate({**row, "team": team, "as_of": document.get("as_of"), "status": "ok"})
+            for team, row in document["teams"].items()
+        }
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         budget = policy.team(team)[1].monthly_budget_usd
         try:
-            document = self._document()
-            row = document["teams"].get(team)
-            if row is None:
-                return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
-                                                 budget_usd=budget)
-            snapshot = SpendSnapshot.model_validate({**row, "team": team, "as_of": document.get("as_of"),
-                                                     "budget_usd": budget, "status": "ok"})
+            snapshot = self._snapshots().get(team)
         except (OSError, ValueError, ValidationError) as exc:
             return SpendSnapshot.unavailable(team=team, reason=f"cannot read {self._path}: {exc}", budget_usd=budget)
-        return _age(snapshot, now=self._clock(), stale_after_hours=policy.spend_stale_after_hours)
+        if snapshot is None:
+            return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
+                                             budget_usd=budget)
+        return _age(snapshot.model_copy(update={"budget_usd": budget}), now=self._clock(),
+                    stale_after_hours=policy.spend_stale_after_hours)
 
 
 def _age(snapshot: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> SpendSnapshot:

@@ -10,7 +10,7 @@ from policy.request import Stage
 from service.records import get_revision
 from service.schemas import ApprovalDecision, ApprovalPublic, JobPublic, RequestPublic, SlackMessageRef
 from service.states import RequestStatus
-from service.store.tables import Approval, Job, RequestRecord, SlackMessage
+from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
 
 
 def eligible_approvers(policy: PolicyConfig, record: RequestRecord) -> list[str]:
@@ -38,16 +38,21 @@ def _job(job: Job | None) -> JobPublic | None:
     )
 
 
-def request_public(*, session: Session, record: RequestRecord, policy: PolicyConfig) -> RequestPublic:
-    """The request as the API shows it: current revision, its approvals, where it was posted, its job."""
-    revision = get_revision(session=session, request_id=record.id, revision=record.revision)
-    approvals = current_approvals(session=session, record=record)
+def request_public(
+    *, session: Session, record: RequestRecord, policy: PolicyConfig, new: PlanRevision | None = None,
+) -> RequestPublic:
+    """The request as the API shows it: current revision, its approvals, where it was posted, its job.
+
+    ``new``: the revision just written for a new request, which has no approvals, message or job to look up.
+    """
+    revision = new or get_revision(session=session, request_id=record.id, revision=record.revision)
+    approvals = [] if new else current_approvals(session=session, record=record)
     approves = sum(1 for a in approvals if a.decision == ApprovalDecision.APPROVE)
     remaining = max(0, record.approvals_needed - approves)
     if record.status != RequestStatus.PENDING_APPROVAL:
         remaining = 0
-    message = session.get(SlackMessage, record.id)
-    job = session.exec(select(Job).where(Job.request_id == record.id)).first()
+    message = None if new else session.get(SlackMessage, record.id)
+    job = None if new else session.exec(select(Job).where(Job.request_id == record.id)).first()
     return RequestPublic(
         id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
         timezone=record.timezone, text=record.text, revision=record.revision, plan_hash=revision.plan_hash,

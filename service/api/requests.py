@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 
 from service import approvals, attachments, records, requests
-from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit, released
+from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit, json_response, released
 from service.audit import events_for_request
 from service.clock import utcnow
 from service.schemas import (
@@ -31,21 +31,20 @@ router = APIRouter(tags=["requests"])
 
 @router.post("/v1/requests", response_model=RequestPublic, status_code=201)
 def create_request(
-    body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep, response: Response,
+    body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
-) -> RequestPublic:
+) -> Response:
     """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
     requester = actor.id if actor.on_behalf else (body.requester or actor.id)
     check_rate_limit(state, requester)
-    record, created = requests.create_request(
+    record, revision = requests.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
         idempotency_key=idempotency_key, now=utcnow(),
     )
-    if created:
+    if revision is not None:
         state.metrics.decisions.labels(outcome=record.status).inc()
-    else:
-        response.status_code = 200
-    return released(session, request_public(session=session, record=record, policy=state.policy))
+    public = request_public(session=session, record=record, policy=state.policy, new=revision)
+    return json_response(session, public, status_code=201 if revision is not None else 200)
 
 
 @router.get("/v1/requests", response_model=RequestPage)
@@ -64,9 +63,9 @@ def list_requests(
 
 
 @router.get("/v1/requests/{request_id}", response_model=RequestPublic)
-def get_request(request_id: str, state: StateDep, session: SessionDep, _actor: ActorDep) -> RequestPublic:
+def get_request(request_id: str, state: StateDep, session: SessionDep, _actor: ActorDep) -> Response:
     record = records.read_request(session=session, request_id=request_id, now=utcnow())
-    return released(session, request_public(session=session, record=record, policy=state.policy))
+    return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.patch("/v1/requests/{request_id}", response_model=RequestPublic)
@@ -82,7 +81,7 @@ def patch_request(
 @router.post("/v1/requests/{request_id}/approvals", response_model=RequestPublic)
 def post_approval(
     request_id: str, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
-) -> RequestPublic:
+) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
     approver = actor.id if actor.on_behalf else (body.approver or actor.id)
     try:
@@ -94,7 +93,7 @@ def post_approval(
         state.metrics.approvals.labels(decision=body.decision.value, result=type(exc).__name__.lower()).inc()
         raise
     state.metrics.approvals.labels(decision=body.decision.value, result="recorded" if counted else "duplicate").inc()
-    return released(session, request_public(session=session, record=record, policy=state.policy))
+    return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
 @router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic)

@@ -1,0 +1,178 @@
+"""Service figures: ``POST /v1/plans`` throughput and latency at 16 concurrent clients against one uvicorn worker on
+loopback (SQLite, in-process cache), ``POST /v1/requests`` on Postgres, and the service's resident memory after.
+
+Targets on the 2-core reference machine: plans ≥ 300 requests/s with p99 ≤ 50 ms; requests on Postgres ≥ 150/s;
+resident memory ≤ 250 MB. The load generator shares the machine with the service, so figures are conservative.
+Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import yaml
+
+from policy.config import default_policy
+
+DEFAULT = True
+CLIENTS = 16
+DURATION_SECONDS = 8.0
+WARMUP_SECONDS = 1.5
+TOKEN = "bench-admin-token-0123456789"
+BOT_TOKEN = "bench-bot-token-0123456789"
+POSTGRES_URL = os.environ.get("GPUOPS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+ROOT = Path(__file__).resolve().parents[1]
+TEXTS = ["fine-tune 7B by Friday", "lora 13B on 2B tokens", "pretrain 1.5B on 30B tokens", "qlora 70B",
+         "fine-tune 8B production spot ok", "sweep of 20 trials on 350M"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _policy_file(folder: str) -> str:
+    """The default policy with the per-requester rate limit out of the way (the bench is one requester)."""
+    policy = default_policy().model_copy(update={"rate_limit_per_minute": 10_000_000})
+    path = os.path.join(folder, "bench-policy.yaml")
+    with open(path, "w", encoding="utf-8") as handle:
+        yaml.safe_dump(policy.model_dump(mode="json"), handle)
+    return path
+
+
+@contextmanager
+def _service(database_url: str, folder: str) -> Iterator[tuple[str, int]]:
+    """``gpuops service`` in a subprocess (one uvicorn worker); yields (base URL, pid)."""
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "GPUOPS_API_TOKENS": f"admin:{TOKEN},bot:{BOT_TOKEN}",
+           "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING"}
+    env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "-c", "from gpuops.cli import main; main()", "db", "upgrade"], env=env,
+                   cwd=ROOT, check=True, capture_output=True)
+    log = open(os.path.join(folder, f"service-{port}.log"), "wb")  # noqa: SIM115 (closed below)
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from gpuops.cli import main; main()", "service", "--port", str(port)],
+        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+        yield url, process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        log.close()
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the service exited during start-up")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the service did not become healthy")
+
+
+async def _load(url: str, path: str, body_for: list[dict[str, object]], headers: dict[str, str]) -> dict[str, float]:
+    """Drive ``path`` from CLIENTS concurrent clients; latencies counted after the warm-up."""
+    latencies: list[float] = []
+    errors = 0
+    start = time.perf_counter()
+    stop_at = start + WARMUP_SECONDS + DURATION_SECONDS
+    limits = httpx.Limits(max_connections=CLIENTS, max_keepalive_connections=CLIENTS)
+
+    async def client(index: int, http: httpx.AsyncClient) -> None:
+        nonlocal errors
+        n = index
+        while (now := time.perf_counter()) < stop_at:
+            response = await http.post(path, json=body_for[n % len(body_for)], headers=headers)
+            n += CLIENTS
+            if now - start >= WARMUP_SECONDS:
+                latencies.append(time.perf_counter() - now)
+                errors += response.status_code >= 400
+
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+        await asyncio.gather(*(client(i, http) for i in range(CLIENTS)))
+    latencies.sort()
+    return {"rps": len(latencies) / DURATION_SECONDS, "p50_ms": latencies[len(latencies) // 2] * 1000,
+            "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000, "n": len(latencies), "errors": errors}
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _ratio(value: float, target: float, *, lower_is_better: bool = False) -> str:
+    ratio = target / value if lower_is_better else value / target
+    return f"{ratio:.2f}× target ({'≤' if lower_is_better else '≥'} {target:g})"
+
+
+def _bench_plans(folder: str) -> None:
+    with _service(f"sqlite:///{folder}/bench.db", folder) as (url, pid):
+        bodies: list[dict[str, object]] = [{"text": t} for t in TEXTS]
+        figures = asyncio.run(_load(url, "/v1/plans", bodies, {"Authorization": f"Bearer {TOKEN}"}))
+        print(f"POST /v1/plans (SQLite, 1 worker, {CLIENTS} clients): {figures['rps']:.0f} req/s "
+              f"[{_ratio(figures['rps'], 300)}], p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms "
+              f"[{_ratio(figures['p99_ms'], 50, lower_is_better=True)}], {figures['n']:.0f} requests, "
+              f"{figures['errors']:.0f} errors")
+        rss = _rss_mb(pid)
+        print(f"service resident memory after the plans run: {rss:.0f} MB [{_ratio(rss, 250, lower_is_better=True)}]")
+
+
+def _bench_requests(folder: str) -> None:
+    import sqlalchemy as sa
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except sa.exc.OperationalError as exc:
+        print(f"POST /v1/requests on Postgres: skipped, Postgres not reachable ({type(exc).__name__})")
+        return
+    try:
+        with _service(f"{POSTGRES_URL}?options=-csearch_path%3D{schema}", folder) as (url, pid):
+            bodies: list[dict[str, object]] = [{"text": t, "requester": f"slack:TB:U{i}"} for i, t in
+                                               enumerate(TEXTS)]
+            figures = asyncio.run(_load(url, "/v1/requests", bodies, {"Authorization": f"Bearer {TOKEN}"}))
+            print(f"POST /v1/requests (Postgres, 1 worker, {CLIENTS} clients): {figures['rps']:.0f} req/s "
+                  f"[{_ratio(figures['rps'], 150)}], p50 {figures['p50_ms']:.1f} ms, p99 "
+                  f"{figures['p99_ms']:.1f} ms, {figures['n']:.0f} requests, {figures['errors']:.0f} errors")
+            rss = _rss_mb(pid)
+            print(f"service resident memory after the requests run: {rss:.0f} MB "
+                  f"[{_ratio(rss, 250, lower_is_better=True)}]")
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def run() -> None:
+    with tempfile.TemporaryDirectory(prefix="gpuops-bench-") as folder:
+        _bench_plans(folder)
+        _bench_requests(folder)
+
+
+if __name__ == "__main__":
+    run()
