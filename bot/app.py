@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk import WebClient
@@ -49,6 +50,8 @@ def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Dep
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         # Lazy listeners answer Slack first and work after; nothing waits for the service before ack.
         process_before_response=False,
+        # Acks and lazy work share this pool; Bolt's default of 5 threads queues acks behind slow lazy work.
+        listener_executor=ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt"),
     )
     app.use(drop_repeated_events(deps))
     commands.register(app, deps)

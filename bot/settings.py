@@ -26,6 +26,8 @@ class BotSettings(BaseSettings):
     service_timeout: float = Field(default=2.0, gt=0, le=10, alias="GPUOPS_BOT_SERVICE_TIMEOUT")
     host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")  # noqa: S104 - a container listens on all
     port: int = Field(default=3000, ge=1, le=65535, alias="GPUOPS_BOT_PORT")
+    # Threads for Bolt's acks and lazy listeners; they mostly wait on the service and Slack.
+    listener_threads: int = Field(default=64, ge=4, le=512, alias="GPUOPS_BOT_LISTENER_THREADS")
     environment: str = Field(default="development", alias="GPUOPS_ENV")
     # Only one replica should follow the events feed and run the digest scheduler's posting loop; claims make the
     # digest safe anyway, the feed relies on this switch.

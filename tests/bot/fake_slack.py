@@ -26,6 +26,7 @@ class Call:
     raw: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     answer: dict[str, Any] = field(default_factory=dict)
+    at: float = field(default_factory=time.perf_counter)  # when it arrived, for latency figures
 
     @property
     def blocks(self) -> list[dict[str, Any]]:
