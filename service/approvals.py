@@ -24,7 +24,7 @@ from service.records import expire_if_due, get_request_or_raise
 from service.schemas import ApprovalDecision
 from service.states import RequestStatus, transition
 from service.store.tables import Approval, RequestRecord
-from service.views import current_approvals
+from service.views import counted_approvers, current_approvals
 
 
 def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
@@ -69,8 +69,8 @@ def record_approval(
     except IntegrityError:  # the row lock makes this unreachable; the unique constraint is the backstop
         session.rollback()
         return get_request_or_raise(session=session, request_id=request_id), False
-    approvals = current_approvals(session=session, record=record)
-    approvers = [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE]
+    approvers = counted_approvers(policy=policy, record=record,
+                                  approvals=current_approvals(session=session, record=record))
     append_event(session=session, type="request.approval_recorded", actor=approver, request_id=record.id, now=now,
                  data={"approver": approver, "decision": decision.value, "comment": comment,
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})

@@ -14,7 +14,7 @@ Every transition writes an audit event (which is also the feed event) in the cal
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -41,6 +41,7 @@ class RequestStatus(StrEnum):
 
 
 S = RequestStatus
+DEFAULT_APPROVAL_WINDOW = timedelta(hours=24)
 INITIAL: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
@@ -78,13 +79,19 @@ def _queue_launch(session: Session, record: RequestRecord, now: datetime) -> Non
 def transition(
     *, session: Session, record: RequestRecord, to: RequestStatus, actor: str, now: datetime,
     data: dict[str, Any] | None = None, event_type: str | None = None,
+    approval_window: timedelta = DEFAULT_APPROVAL_WINDOW,
 ) -> AuditEvent:
-    """Move ``record`` to ``to`` (the caller holds its row lock) and record why; raise Conflict if illegal."""
+    """Move ``record`` to ``to`` (the caller holds its row lock) and record why; raise Conflict if illegal.
+
+    Going back to ``pending_approval`` opens a fresh ``approval_window`` (pass the policy's).
+    """
     source = RequestStatus(record.status)
     if not can_transition(source, to):
         raise Conflict(f"a {source.value} request cannot become {to.value}", current_state=source.value)
     record.status = to.value
     record.updated_at = now
+    if to is S.PENDING_APPROVAL:
+        record.expires_at = now + approval_window
     session.add(record)
     if to in LAUNCHABLE:
         _queue_launch(session, record, now)

@@ -27,6 +27,12 @@ def current_approvals(*, session: Session, record: RequestRecord) -> list[Approv
     return list(session.exec(statement))
 
 
+def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval]) -> list[str]:
+    """Who approved the current revision and may still approve it under the policy in force."""
+    eligible = set(eligible_approvers(policy, record))
+    return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver in eligible]
+
+
 def _job(job: Job | None) -> JobPublic | None:
     if job is None:
         return None
@@ -47,7 +53,7 @@ def request_public(
     """
     revision = new or get_revision(session=session, request_id=record.id, revision=record.revision)
     approvals = [] if new else current_approvals(session=session, record=record)
-    approves = sum(1 for a in approvals if a.decision == ApprovalDecision.APPROVE)
+    approves = len(counted_approvers(policy=policy, record=record, approvals=approvals))
     remaining = max(0, record.approvals_needed - approves)
     if record.status != RequestStatus.PENDING_APPROVAL:
         remaining = 0

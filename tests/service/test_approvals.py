@@ -13,7 +13,7 @@ from service.approvals import record_approval
 from service.audit import verify_chain
 from service.records import expire_overdue, read_request
 from service.schemas import ApprovalDecision
-from service.states import RequestStatus
+from service.states import RequestStatus, transition
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy
 
@@ -96,3 +96,23 @@ def test_past_the_window_the_request_expires_on_write_on_read_and_in_the_sweep(s
     expired_events = session.exec(select(AuditEvent).where(AuditEvent.type == "request.expired")).all()
     assert len(expired_events) == 5
     assert verify_chain(session=session).ok
+
+
+def test_an_approver_who_left_the_group_no_longer_counts(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    _decide(session, record.id, LEADS[0])
+    shrunk = make_policy(groups={"ml-leads": LEADS[1:], "finance": FINANCE})
+    updated, counted = record_approval(session=session, policy=shrunk, request_id=record.id, approver=LEADS[1],
+                                       decision=APPROVE, comment=None, now=NOW)
+    assert counted and updated.status == RequestStatus.PENDING_APPROVAL
+
+
+def test_back_to_pending_opens_a_fresh_window(session: Session) -> None:
+    record = add_request(session, window_hours=1)
+    _decide(session, record.id, LEADS[0])
+    later = NOW + timedelta(hours=5)
+    transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor="system:launcher",
+               now=later, approval_window=timedelta(hours=24))
+    session.commit()
+    assert read_request(session=session, request_id=record.id, now=later + timedelta(hours=1)).status == \
+        "pending_approval"
