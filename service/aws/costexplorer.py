@@ -226,7 +226,7 @@ class SpendProvider:
         return None if raw is None else SpendSnapshot.model_validate_json(raw)
 
     def _read_through(self, query: SpendQuery) -> SpendSnapshot:
-        with self._cache.lock(query.cache_key, ttl_seconds=self._lock_wait, wait_seconds=self._lock_wait) as held:
+        with self._cache.lock(query.cache_key, ttl_seconds=2 * self._lock_wait, wait_seconds=self._lock_wait) as held:
             fresh = self._cached(query)
             if fresh is not None:
                 return fresh

@@ -107,15 +107,14 @@ def fetch_spot_prices(*, client: Any, instance_type: str, now: datetime) -> dict
     return {zone: price for zone, (_, price) in sorted(latest.items())}
 
 
-def observe_row(*, factory: ClientFactory, instance_type: str, region: str, now: datetime) -> ObservedPrices:
-    pricing = factory.client("pricing")
+def observe_row(*, pricing: Any, ec2: Any, instance_type: str, region: str, now: datetime) -> ObservedPrices:
+    """Everything AWS says today about one type in one region (``ec2`` is a client for that region)."""
     return ObservedPrices(
         instance_type=instance_type,
         region=region,
         on_demand_usd=fetch_ec2_on_demand(client=pricing, instance_type=instance_type, region=region),
         sagemaker_usd=fetch_sagemaker_training(client=pricing, instance_type=instance_type, region=region),
-        spot_by_zone=fetch_spot_prices(client=factory.client("ec2", region=region), instance_type=instance_type,
-                                       now=now),
+        spot_by_zone=fetch_spot_prices(client=ec2, instance_type=instance_type, now=now),
     )
 
 
@@ -139,10 +138,14 @@ def refresh_prices(*, factory: ClientFactory, base: Catalog, now: datetime, regi
                    workers: int = 8) -> Catalog:
     """A new catalog whose price rows carry what AWS answers today; raises ``UpstreamError`` on any AWS error."""
     rows = [p for p in base.prices if regions is None or p.region in regions]
+    # One client per service and region, shared by the pool's threads (clients are thread-safe, sessions are not).
+    pricing = factory.client("pricing")
+    ec2 = {region: factory.client("ec2", region=region) for region in sorted({r.region for r in rows})}
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            seen = list(pool.map(lambda r: observe_row(factory=factory, instance_type=r.instance_type,
-                                                       region=r.region, now=now), rows))
+            seen = list(pool.map(lambda r: observe_row(pricing=pricing, ec2=ec2[r.region],
+                                                       instance_type=r.instance_type, region=r.region, now=now),
+                                 rows))
     except (ClientError, BotoCoreError) as exc:
         raise UpstreamError(f"price refresh failed: {exc}", service="pricing", operation="refresh") from exc
     if rows and not any(s.on_demand_usd is not None for s in seen):
