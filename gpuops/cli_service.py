@@ -24,7 +24,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(audit_app, name="audit")
 
 
-def _serve(host: str, port: int) -> None:
+def _serve(host: str, port: int, *, with_worker: bool = False) -> None:
+    import threading
+
     import uvicorn
 
     from service.api.app import create_app
@@ -33,7 +35,23 @@ def _serve(host: str, port: int) -> None:
 
     settings = get_settings()
     configure_logging(settings.log_level)
-    uvicorn.run(create_app(settings), host=host, port=port, log_config=None, access_log=False, workers=1)
+    app = create_app(settings)
+    stop = threading.Event()
+    companions: list[threading.Thread] = []
+    if with_worker:
+        from service.worker import run_worker
+
+        companions.append(threading.Thread(target=run_worker, name="gpuops-worker", daemon=True,
+                                           kwargs={"settings": settings, "stop_event": stop}))
+    # The Slack bot joins this process group here once it can run in-process beside the service.
+    for thread in companions:
+        thread.start()
+    try:
+        uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, workers=1)
+    finally:
+        stop.set()
+        for thread in companions:
+            thread.join(timeout=10)
 
 
 def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
@@ -74,7 +92,7 @@ def audit_verify_command() -> None:
 
 
 def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
-    """Everything on the embedded defaults: migrate, then serve (and print a token to try it with)."""
+    """Everything on the embedded defaults: migrate, then the service and the launch worker in one process."""
     import os
     import secrets
 
@@ -88,9 +106,9 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None
         _print_try_it(host, port, token)
     settings = get_settings()
     upgrade(settings.database_url)
-    typer.echo(f"gpuops service listening on http://{host}:{port} (API docs at /docs)")
-    # The Slack bot and the launch worker join this process group here once they run in-process too.
-    _serve(host, port)
+    typer.echo(f"gpuops service listening on http://{host}:{port} (API docs at /docs); "
+               f"launches: {settings.launch}")
+    _serve(host, port, with_worker=True)
 
 
 def _print_try_it(host: str, port: int, token: str) -> None:
