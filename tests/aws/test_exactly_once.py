@@ -35,11 +35,16 @@ def _worker(url: str, fake: FakeAws, policy_file: str, *, lease: float) -> subpr
     return subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
+    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
+
+
 @pytest.mark.parametrize("crash_in", ["DescribeTrainingJob", "CreateTrainingJob"])
 def test_a_worker_killed_mid_launch_and_restarted_launches_exactly_one_job(
-    crash_in: str, sqlite_url: str, fake_aws: FakeAws, tmp_path: Path
+    crash_in: str, database_url: str, fake_aws: FakeAws, tmp_path: Path
 ) -> None:
-    engine = migrated_engine(sqlite_url)
+    engine = migrated_engine(database_url)
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     policy_file = write_policy(policy, str(tmp_path / "policy.yaml"))
@@ -50,7 +55,7 @@ def test_a_worker_killed_mid_launch_and_restarted_launches_exactly_one_job(
     else:
         sagemaker.hold_describe = release  # claimed and launching, nothing created yet
 
-    first = _worker(sqlite_url, fake_aws, policy_file, lease=300)
+    first = _worker(database_url, fake_aws, policy_file, lease=300)
     try:
         assert sagemaker.entered.wait(60), first.stdout.read() if first.stdout else ""
         os.kill(first.pid, signal.SIGKILL)
@@ -66,7 +71,7 @@ def test_a_worker_killed_mid_launch_and_restarted_launches_exactly_one_job(
         assert record is not None and record.status == "launching"
         assert session.exec(select(Job)).all() == []
 
-    second = _worker(sqlite_url, fake_aws, policy_file, lease=0)  # the dead worker's claim is taken over
+    second = _worker(database_url, fake_aws, policy_file, lease=0)  # the dead worker's claim is taken over
     output, _ = second.communicate(timeout=120)
     assert second.returncode == 0, output
 
@@ -78,6 +83,7 @@ def test_a_worker_killed_mid_launch_and_restarted_launches_exactly_one_job(
     assert record is not None and record.status == "running"
     assert (task.status, task.attempts) == ("done", 2)
     assert job.name in sagemaker.jobs
+    engine.dispose()
 
 
 def test_workers_racing_on_postgres_launch_each_job_once(fresh_postgres_url: str, fake_aws: FakeAws) -> None:
