@@ -26,10 +26,11 @@ PACE = "#333333"
 
 
 def money_tick(value: float, _pos: object = None) -> str:
+    """``$750``, ``$1.25k``, ``$4k``: exact enough that neighbouring ticks never read the same."""
     if value and abs(value) < 10:
         return f"${value:,.2f}"
     if abs(value) >= 1000:
-        return f"${value / 1000:,.1f}k".replace(".0k", "k")
+        return "$" + f"{value / 1000:,.2f}".rstrip("0").rstrip(".") + "k"
     return f"${value:,.0f}"
 
 
@@ -59,7 +60,9 @@ def render_spend_chart(spend: SpendSnapshot, *, now: datetime) -> bytes:
     values = [usd for _, usd in days]
     colors = [OVER if p is not None and usd > p else UNDER for usd, p in zip(values, paces, strict=True)]
     ax.bar(xs, values, color=colors, width=0.75, zorder=2)
-    handles: list[Any] = [Patch(color=UNDER, label="Daily spend"), Patch(color=OVER, label="Over budget pace")]
+    handles: list[Any] = [Patch(color=UNDER, label="Daily spend")]
+    if OVER in colors:
+        handles.append(Patch(color=OVER, label="Over budget pace"))
     if all(p is not None for p in paces):
         # A step across whole days: the pace changes only where a month with a different length begins.
         ax.stairs([p or 0.0 for p in paces], [x - 0.5 for x in [*xs, len(xs)]], baseline=None, color=PACE,

@@ -127,9 +127,12 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     if spend.drivers:
         top = sorted(spend.drivers, key=lambda d: d.usd, reverse=True)[:5]
         blocks.append(section("*Top drivers*\n" + "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)))
-    accrued = sum(accrued_usd(r) or 0.0 for r in data.running)
-    running = "\n".join(f"• {job_row(r)}" for r in data.running[:10]) or "none"
-    blocks.append(section(f"*Running jobs* ({len(data.running)}, {fmt.usd(accrued)} so far)\n{running}"))
+    if data.running:
+        accrued = sum(accrued_usd(r) or 0.0 for r in data.running)
+        running = "\n".join(f"• {job_row(r)}" for r in data.running[:10])
+        blocks.append(section(f"*Running jobs* ({len(data.running)}, {fmt.usd(accrued)} so far)\n{running}"))
+    else:
+        blocks.append(section("*Running jobs*: none"))
     if data.pending:
         blocks.append(section(f"*Waiting for approval* ({len(data.pending)})\n{_pending_lines(data.pending)}"))
     saved = spot_savings_usd(data.finished)

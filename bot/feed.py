@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot import formatting as fmt
@@ -22,6 +22,9 @@ from bot.posting import reply_in_thread, update_request
 
 log = logging.getLogger(__name__)
 CONSUMER = "bot"
+# With no cursor stored yet (a first deployment), older events are history: replaying them would post stale
+# thread replies into old threads.
+FIRST_START_WINDOW = timedelta(minutes=10)
 UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "launch.started", "launch.failed",
@@ -78,18 +81,20 @@ class FeedConsumer:
         self._clock = clock
         self._handled = handled or SeenIds(capacity=10_000)
         self._cursor: str | None = None
+        self._history_before: datetime | None = None
         self._started = False
 
     def step(self, limit: int = 50) -> int:
         """Handle one page of events; how many were new to this process."""
         if not self._started:
             self._cursor = self._service.get_cursor(CONSUMER)
+            self._history_before = self._clock() - FIRST_START_WINDOW if self._cursor is None else None
             self._started = True
         page = self._service.list_events(after=self._cursor, limit=limit)
         self._record_lag(page.items)
         handled = 0
         for event in page.items:
-            if event.id not in self._handled:
+            if event.id not in self._handled and not self._is_history(event):
                 self.handle(event)  # raises: the cursor stays before this event and the next step retries it
                 self._handled.first_time(event.id)
                 handled += 1
@@ -97,6 +102,10 @@ class FeedConsumer:
         if not page.items and page.next_cursor and page.next_cursor != self._cursor:
             self._advance(page.next_cursor)
         return handled
+
+    def _is_history(self, event: Event) -> bool:
+        return self._history_before is not None and event.created_at is not None and \
+            event.created_at < self._history_before
 
     def _record_lag(self, items: list[Event]) -> None:
         oldest = items[0].created_at if items else None

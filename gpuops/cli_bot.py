@@ -23,6 +23,7 @@ def bot(
     from bot.settings import get_settings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per service call drowns what matters
     settings = get_settings()
     if not settings.slack_configured:
         typer.echo("SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set to run the bot.", err=True)

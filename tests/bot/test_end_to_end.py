@@ -6,9 +6,11 @@ the launch (dry run, by the worker) → a reply in the request's thread.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,11 @@ pytest.importorskip("service.api.app")
 import sqlalchemy as sa  # noqa: E402 - only once the service is there to test
 import yaml  # noqa: E402
 
+from bot.app import build_web_client  # noqa: E402
+from bot.client import ServiceClient  # noqa: E402
 from bot.feed import FeedConsumer  # noqa: E402
+from bot.scheduler import DigestScheduler  # noqa: E402
+from bot.settings import BotSettings  # noqa: E402
 from policy.config import default_policy  # noqa: E402
 from service.api.app import create_app  # noqa: E402
 from service.api.state import build_state  # noqa: E402
@@ -41,6 +47,7 @@ def launchable_policy() -> str:
         "role_arn": "arn:aws:iam::123456789012:role/gpuops-training", "image": "123456789012.dkr.ecr.us-east-1"
         ".amazonaws.com/train:latest", "s3_input": "s3://gpuops-e2e/in/", "s3_output": "s3://gpuops-e2e/out/",
         "s3_checkpoints": "s3://gpuops-e2e/ckpt/"}
+    policy["teams"]["team-ml"]["digest"] = {"channel": "C0DIGEST", "time": "00:00", "timezone": "UTC"}
     return yaml.safe_dump(policy)
 
 
@@ -66,7 +73,8 @@ def test_command_to_thread_reply(service_settings: Settings, slack: FakeSlack) -
     try:
         with serve(create_app(state=state)) as service_url:
             bot = BotHarness(slack_api_url=slack.api_url, service_url=service_url, service_token=BOT_TOKEN,
-                             response_url=slack.response_url(), timeout=10).start()
+                             response_url=slack.response_url(), timeout=10,
+                             clock=lambda: datetime.now(UTC)).start()
             try:
                 run_the_story(bot, slack, service_settings)
             finally:
@@ -123,3 +131,35 @@ def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None
     assert job is not None
     assert [r.body["text"].split(":")[0] for r in replies] == [f"🚀 Launched `{job.name}`", "🧪 Dry run"]
     assert bot.service.get_cursor("bot") is not None
+
+
+def test_two_bot_replicas_post_one_digest_through_the_real_service(service_settings: Settings,
+                                                                    slack: FakeSlack) -> None:
+    state = build_state(service_settings)
+    try:
+        with serve(create_app(state=state)) as service_url:
+            clients = [ServiceClient(base_url=service_url, token=BOT_TOKEN, timeout=10) for _ in range(2)]
+            settings = BotSettings(SLACK_BOT_TOKEN="xoxb-test", SLACK_API_URL=slack.api_url)
+            replicas = [DigestScheduler(service=c, client=build_web_client(settings),
+                                        clock=lambda: datetime.now(UTC)) for c in clients]
+            barrier = threading.Barrier(2)
+            posted: list[list[tuple[str, str]]] = []
+
+            def tick(scheduler: DigestScheduler) -> None:
+                barrier.wait()
+                posted.append(scheduler.tick())
+
+            threads = [threading.Thread(target=tick, args=(r,)) for r in replicas]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            for client in clients:
+                client.close()
+    finally:
+        state.engine.dispose()
+    today = datetime.now(UTC).date().isoformat()
+    assert sorted(posted) == [[], [("C0DIGEST", today)]]
+    assert len([c for c in slack.of("chat.postMessage") if c.body["channel"] == "C0DIGEST"]) == 1
+    assert [c.method for c in slack.calls if c.method.startswith("files") or c.method == "upload"] == [
+        "files.getUploadURLExternal", "upload", "files.completeUploadExternal"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from slack_sdk.errors import SlackApiError
 
@@ -86,3 +88,15 @@ def test_events_for_requests_without_a_message_are_skipped(feed: FeedConsumer, s
     assert feed.step() == 1
     assert slack.calls == [c for c in slack.calls if c.method == "auth.test"]
     assert service.cursors["bot"] == "c1"
+
+
+def test_a_first_start_skips_history_but_not_recent_events(bot: BotHarness, slack: FakeSlack,
+                                                             service: FakeService) -> None:
+    service.requests["req_1"] = make_request(slack_message=WHERE)
+    service.emit("launch.started", "req_1")
+    service.events[0]["created_at"] = (NOW - timedelta(hours=2)).isoformat()
+    service.emit("job.interrupted", "req_1")
+    feed = FeedConsumer(service=bot.service, client=bot.app.client, clock=lambda: NOW)
+    feed.step()
+    assert [c.body["text"][:1] for c in slack.of("chat.postMessage")] == ["⚡"]
+    assert service.cursors["bot"] == "c2"
