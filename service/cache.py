@@ -240,6 +240,44 @@ class FallbackCache:
         return hold_lock(self, key, ttl_seconds=ttl_seconds, wait_seconds=wait_seconds)
 
 
+class CountingCache:
+    """Counts lookups (hit or miss, by the key's first segment) and otherwise passes everything through."""
+
+    def __init__(self, inner: Cache, count: Callable[[str, bool], None]) -> None:
+        self.inner = inner
+        self._count = count
+
+    @property
+    def backend(self) -> str:
+        return self.inner.backend
+
+    def get(self, key: str) -> bytes | None:
+        value = self.inner.get(key)
+        self._count(key.split(":", 1)[0], value is not None)
+        return value
+
+    def set(self, key: str, value: bytes, *, ttl_seconds: float) -> None:
+        self.inner.set(key, value, ttl_seconds=ttl_seconds)
+
+    def add(self, key: str, value: bytes, *, ttl_seconds: float) -> bool:
+        return self.inner.add(key, value, ttl_seconds=ttl_seconds)
+
+    def delete(self, key: str) -> None:
+        self.inner.delete(key)
+
+    def incr(self, key: str, *, ttl_seconds: float) -> tuple[int, float]:
+        return self.inner.incr(key, ttl_seconds=ttl_seconds)
+
+    def release(self, key: str, token: bytes) -> bool:
+        return self.inner.release(key, token)
+
+    def ping(self) -> bool:
+        return self.inner.ping()
+
+    def lock(self, key: str, *, ttl_seconds: float, wait_seconds: float) -> AbstractContextManager[bool]:
+        return self.inner.lock(key, ttl_seconds=ttl_seconds, wait_seconds=wait_seconds)
+
+
 class _Lockable(Protocol):
     def add(self, key: str, value: bytes, *, ttl_seconds: float) -> bool: ...
     def release(self, key: str, token: bytes) -> bool: ...

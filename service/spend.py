@@ -108,8 +108,9 @@ class SampleSpend(FileSpend):
                                            "reason": "sample figures (GPUOPS_SPEND=sample)"})
 
 
-def make_spend_provider(settings: Settings, *, cache: Any = None) -> SpendProvider:
-    """The provider the settings ask for."""
+def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = None) -> SpendProvider:
+    """The provider the settings ask for (Cost Explorer adds what launches committed since its figure, read
+    from ``engine``)."""
     mode = settings.spend
     if mode == "auto":
         mode = "file" if settings.spend_file else ("costexplorer" if _aws_configured() else "unavailable")
@@ -122,12 +123,15 @@ def make_spend_provider(settings: Settings, *, cache: Any = None) -> SpendProvid
     if mode == "costexplorer":
         from service.aws.clients import ClientFactory
         from service.aws.costexplorer import SpendProvider as CostExplorerSpend
+        from service.tracker import committed_spend
 
-        return CostExplorerSpend(factory=ClientFactory(), cache=cache, ttl_seconds=settings.spend_ttl_seconds)
+        committed = committed_spend(engine=engine) if engine is not None else None
+        return CostExplorerSpend(factory=ClientFactory.from_env(), cache=cache, ttl_seconds=settings.spend_ttl_seconds,
+                                 committed_since=committed)
     return UnavailableSpend()
 
 
 def _aws_configured() -> bool:
     from service.aws.clients import ClientFactory, credentials_configured
 
-    return credentials_configured(factory=ClientFactory())
+    return credentials_configured(factory=ClientFactory.from_env())

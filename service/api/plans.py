@@ -15,7 +15,7 @@ from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from service.api.deps import ActorDep, StateDep, check_rate_limit
 from service.api.state import ServiceState
-from service.cache import MemoryCache
+from service.cache import CountingCache, MemoryCache
 from service.clock import utcnow
 from service.planning import plan_fields, zone_or_raise
 from service.requests import initial_status
@@ -31,7 +31,8 @@ def _limit_and_read_spend(state: ServiceState, subject: str, request: TrainingRe
 
 
 def _in_memory(state: ServiceState) -> bool:
-    return isinstance(state.cache, MemoryCache) and isinstance(state.planner.spend, FileSpend | UnavailableSpend)
+    cache = state.cache.inner if isinstance(state.cache, CountingCache) else state.cache
+    return isinstance(cache, MemoryCache) and isinstance(state.planner.spend, FileSpend | UnavailableSpend)
 
 
 @router.post("/v1/plans", response_model=Decision)

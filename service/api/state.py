@@ -8,7 +8,7 @@ from sqlalchemy.engine import Engine
 
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
-from service.cache import Cache, FallbackCache, make_cache
+from service.cache import Cache, CountingCache, FallbackCache, make_cache
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner
 from service.settings import Settings
@@ -45,12 +45,16 @@ def build_state(
         cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
     if isinstance(cache, FallbackCache):
         cache.watch(lambda down: metrics.cache_degraded.set(1 if down else 0))
+    if not isinstance(cache, CountingCache):
+        cache = CountingCache(cache, lambda name, hit: metrics.cache.labels(name=name, result="hit" if hit else
+                                                                            "miss").inc())
+    engine = engine or make_engine(settings.database_url, pool_size=settings.db_pool_size)
     if planner is None:
         catalog = load_catalog(settings.catalog_file)
-        provider = spend or make_spend_provider(settings, cache=cache)
+        provider = spend or make_spend_provider(settings, cache=cache, engine=engine)
         planner = Planner(catalog=catalog, policy=load_policy(settings), spend=provider)
     return ServiceState(
-        settings=settings, engine=engine or make_engine(settings.database_url, pool_size=settings.db_pool_size),
+        settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, tokens=settings.token_roles(),
         catalog_json=planner.catalog.model_dump_json().encode(),
     )

@@ -156,6 +156,9 @@ def test_bad_input_is_refused_and_leaves_no_row(live: Live) -> None:
     big = live.client.post("/v1/requests", content=b'{"text": "' + b"x" * 70_000 + b'"}',
                            headers={"Authorization": "Bearer admin-token-0123456789"})
     assert (big.status_code, big.json()["error"]["code"]) == (413, "body_too_large")
+    chunked = live.client.post("/v1/plans", content=(b"x" * 8192 for _ in range(10)),
+                               headers={"Authorization": "Bearer admin-token-0123456789"})
+    assert (chunked.status_code, chunked.json()["error"]["code"]) == (413, "body_too_large")
     assert live.post("/v1/requests", {"text": PENDING, "timezone": "Mars/Olympus"}).status_code == 422
     assert live.post("/v1/requests", {"text": PENDING, "team": "team-nope"}).json()["error"]["code"] == "unknown_team"
     assert live.get("/v1/requests/req_0000").status_code == 404
