@@ -15,7 +15,7 @@ from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
-from bot.models import APPROVED_STATES, RequestPublic, actor_id
+from bot.models import APPROVED_STATES, actor_id
 from bot.posting import tell_requester, update_request
 from policy.decision import PurchaseModel
 from policy.errors import Conflict, RequestError
@@ -56,12 +56,14 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> N
         tell_requester(client, req)
 
 
-def alternative_changes(req: RequestPublic, index: int) -> dict[str, Any]:
-    """The PATCH that turns the chosen alternative into the plan: its instance type, size and purchase model."""
-    alt = req.decision.alternatives[index]
-    tolerance = "high" if alt.purchase_model == PurchaseModel.SPOT else "low"
-    return {"instance_type": alt.instance_type, "gpus": alt.accelerators, "interruption_tolerance": tolerance,
-            "region": alt.region, "timezone": req.timezone}
+def alternative_changes(chosen: dict[str, Any], timezone: str) -> dict[str, Any]:
+    """The PATCH that turns the chosen alternative into the plan: its instance type, size, purchase and region.
+
+    PlanInput has no purchase-model field; interruption tolerance is what steers the policy to spot or not.
+    """
+    tolerance = "high" if chosen["pm"] == PurchaseModel.SPOT.value else "low"
+    return {"instance_type": chosen["type"], "gpus": int(chosen["gpus"]), "interruption_tolerance": tolerance,
+            "region": chosen["region"], "timezone": timezone}
 
 
 def register(app: Any, deps: Deps) -> None:
@@ -103,7 +105,7 @@ def register(app: Any, deps: Deps) -> None:
             chosen = json.loads(action["value"])
             req = deps.service.get_request(request_id=chosen["id"])
             req = deps.service.patch_request(request_id=req.id, actor=clicker(body),
-                                             changes=alternative_changes(req, int(chosen["i"])))
+                                             changes=alternative_changes(chosen, req.timezone))
             channel, ts = message_location(body)
             update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
         except Exception as error:

@@ -77,8 +77,11 @@ def spend_line(spend: SpendSnapshot) -> str:
     return text
 
 
-def alternative_value(request_id: str, index: int) -> str:
-    return json.dumps({"id": request_id, "i": index}, separators=(",", ":"))
+def alternative_value(request_id: str, alt: Alternative) -> str:
+    """Everything "Use this" needs, so a click on an older message still asks for what that message showed."""
+    chosen = {"id": request_id, "type": alt.instance_type, "gpus": alt.accelerators,
+              "pm": alt.purchase_model.value, "region": alt.region}
+    return json.dumps(chosen, separators=(",", ":"))
 
 
 def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: datetime | None) -> Block:
@@ -88,7 +91,7 @@ def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: 
             f"{fmt.usd(alt.estimated_cost_usd, approx=True)} · done {fmt.when(alt.estimated_finish, tz, now=now)}{met}")
     accessory = None
     if req.status == PENDING:
-        accessory = button("Use this", action_id=f"{USE_ALTERNATIVE}:{index}", value=alternative_value(req.id, index))
+        accessory = button("Use this", action_id=f"{USE_ALTERNATIVE}:{index}", value=alternative_value(req.id, alt))
     return section(text, accessory=accessory)
 
 

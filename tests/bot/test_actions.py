@@ -108,8 +108,13 @@ def test_edit_submission_with_a_bad_field_shows_the_error_in_the_modal(bot: BotH
 
 def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
     ts = posted_plan(bot, slack)
-    bot.action("use_alternative:0", json.dumps({"id": "req_1", "i": 0}), user=REQUESTER, ts=ts)
+    [use] = [b["accessory"] for b in slack.of("chat.postMessage")[0].blocks if "accessory" in b][:1]
+    assert json.loads(use["value"]) == {"id": "req_1", "type": "p4d.24xlarge", "gpus": 16, "pm": "spot",
+                                        "region": "us-east-1"}
+    bot.action(use["action_id"], use["value"], user=REQUESTER, ts=ts)
     [update] = slack.wait_for("chat.update")
     assert update.blocks[0]["text"]["text"].startswith("*4× p4d.24xlarge")
-    assert service.requests["req_1"]["patches"][0]["instance_type"] == "p4d.24xlarge"
+    assert service.requests["req_1"]["patches"] == [{"instance_type": "p4d.24xlarge", "gpus": 16,
+                                                     "interruption_tolerance": "high", "region": "us-east-1",
+                                                     "timezone": "America/Los_Angeles"}]
     assert service.requests["req_1"]["revision"] == 2
