@@ -96,15 +96,26 @@ def worker_command(
 def jobs_command(
     status: Annotated[str | None, typer.Option(help="Only jobs in this status, e.g. InProgress.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows.")] = False,
+    untracked_in: Annotated[str | None, typer.Option(
+        "--untracked-in", help="Instead, list gpuops training jobs SageMaker has in this region that the "
+                               "database does not know (after a restore, say).")] = None,
 ) -> None:
     """List launched jobs with their estimated and actual cost."""
     import json
 
     from service.settings import get_settings
     from service.store.db import make_engine
-    from service.tracker import list_jobs
+    from service.tracker import find_untracked_jobs, list_jobs
 
-    rows = list_jobs(engine=make_engine(get_settings().database_url), status=status)
+    engine = make_engine(get_settings().database_url)
+    if untracked_in is not None:
+        from service.aws.clients import ClientFactory
+
+        found = find_untracked_jobs(engine=engine, factory=ClientFactory.from_env(), region=untracked_in)
+        typer.echo(json.dumps(found, indent=2, default=str) if as_json else
+                   "\n".join(f"{j['TrainingJobName']}  {j['TrainingJobStatus']}" for j in found) or "None.")
+        return
+    rows = list_jobs(engine=engine, status=status)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, default=str))
         return

@@ -24,7 +24,7 @@ from service.aws.jobstatus import (
     read_progress,
     spot_savings,
 )
-from service.aws.sagemaker import describe_training_job, training_job_name
+from service.aws.sagemaker import describe_training_job, list_training_jobs, stop_training_job, training_job_name
 from service.records import get_request_or_raise, get_revision
 from service.states import RequestStatus, transition
 from service.store.db import new_session
@@ -192,3 +192,36 @@ def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
             return float(session.exec(query).one())
 
     return since
+
+
+def stop_job(*, engine: Engine, factory: ClientFactory, request_id: str, actor: str, now: datetime) -> str:
+    """Ask SageMaker to stop a running request's jobs; the tracker records ``stopped`` when SageMaker has.
+
+    Returns the job name. ``NotFound`` when the request has no live SageMaker job.
+    """
+    from policy.errors import NotFound
+
+    job = next((j for j in running_jobs(engine=engine) if j.request_id == request_id), None)
+    if job is None:
+        raise NotFound(f"request {request_id!r} has no running SageMaker job to stop")
+    client = factory.client("sagemaker", region=job.plan.region)
+    for name in job.names:
+        stop_training_job(client=client, name=name)
+    with new_session(engine) as session:
+        append_event(session=session, type="job.status_changed", actor=actor, request_id=request_id, now=now,
+                     data={"job": job.names[0], "secondary_status": "Stopping", "message": f"stop asked by {actor}"})
+        session.commit()
+    return job.names[0]
+
+
+def find_untracked_jobs(*, engine: Engine, factory: ClientFactory, region: str) -> list[dict[str, object]]:
+    """gpuops-named training jobs SageMaker has in ``region`` that the database does not know (e.g. after a
+    restore from backup): reconcile these before approving new work."""
+    with new_session(engine) as session:
+        known = set(session.exec(select(Job.name)).all())
+    summaries = list_training_jobs(client=factory.client("sagemaker", region=region), name_prefix="gpuops-")
+    return [s for s in summaries if not _belongs_to(str(s["TrainingJobName"]), known)]
+
+
+def _belongs_to(name: str, known: set[str]) -> bool:
+    return name in known or any(name.startswith(f"{k}-t") for k in known)

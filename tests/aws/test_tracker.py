@@ -108,3 +108,52 @@ def test_committed_spend_counts_live_jobs_launched_since_the_figure(
     assert since("team-ml", job.created_at - timedelta(minutes=1)) == job.estimated_cost_usd
     assert since("team-ml", job.created_at + timedelta(minutes=1)) == 0.0
     assert since("team-nlp", job.created_at - timedelta(minutes=1)) == 0.0
+
+
+def test_stop_asks_sagemaker_and_the_tracker_records_the_stop(
+    launched: tuple[Engine, FakeSageMaker, str, Any]
+) -> None:
+    from service.tracker import stop_job
+
+    engine, sagemaker, request_id, ctx = launched
+    name = stop_job(engine=engine, factory=ctx.env.factory, request_id=request_id, actor="slack:T0GPUOPS:U0LEAD1",
+                    now=NOW)
+    assert sagemaker.fake.calls("StopTrainingJob") == [{"TrainingJobName": name}]
+    sagemaker.update(name, TrainingJobStatus="Stopped", SecondaryStatus="Stopped")
+    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+    assert record is not None and record.status == "stopped"
+
+
+def test_jobs_sagemaker_has_but_the_database_does_not_are_found(sqlite_url: str, moto: str,
+                                                                 make_factory: Any) -> None:
+    from service.aws.sagemaker import build_create_training_job, create_training_job
+    from service.tracker import find_untracked_jobs
+    from tests.aws.factories import make_plan, make_team
+
+    engine = migrated_engine(sqlite_url)
+    factory = make_factory({"sagemaker": moto})
+    request = build_create_training_job(plan=make_plan(), team="team-ml", team_policy=make_team(),
+                                        request_id="req_lost", revision=1, approvers=[])
+    create_training_job(client=factory.client("sagemaker"), request=request)
+    found = find_untracked_jobs(engine=engine, factory=factory, region="us-east-1")
+    assert [j["TrainingJobName"] for j in found] == ["gpuops-req-lost-r1"]
+
+
+def test_gpuops_jobs_lists_jobs_with_costs(launched: tuple[Engine, FakeSageMaker, str, Any],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from gpuops.cli import app
+    from service.settings import get_settings
+
+    engine, _, request_id, _ = launched
+    monkeypatch.setenv("DATABASE_URL", str(engine.url))
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(app, ["jobs"])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 0, result.output
+    assert request_id in result.output and "InProgress" in result.output and "actual -" in result.output
