@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY
+from bot.commands import ack_now
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
@@ -66,72 +68,80 @@ def alternative_changes(chosen: dict[str, Any], timezone: str) -> dict[str, Any]
             "region": chosen["region"], "timezone": timezone}
 
 
-def register(app: Any, deps: Deps) -> None:
-    """Attach button and modal listeners to ``app``."""
+def _on_error(respond: Any, operation: str) -> Callable[[Exception], None]:
+    def tell(error: Exception) -> None:
+        _tell_privately(respond, user_message(error, operation=operation))
 
-    def ack_now(ack: Any) -> None:
-        ack()
+    return tell
 
-    def handle_approve_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+
+class ActionHandlers:
+    """Buttons run as lazy listeners after ``ack_now``; the Edit submission acks itself (errors go in the ack)."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def handle_approve_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            decide(deps, body, client, decision="approve")
+            decide(self.deps, body, client, decision="approve")
         except Exception as error:  # the 403's message tells a non-approver why
-            _tell_privately(respond, user_message(error, operation="approve"))
+            _on_error(respond, "approve")(error)
 
-    def handle_reject_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+    def handle_reject_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            decide(deps, body, client, decision="reject")
+            decide(self.deps, body, client, decision="reject")
         except Exception as error:
-            _tell_privately(respond, user_message(error, operation="reject"))
+            _on_error(respond, "reject")(error)
 
-    def handle_why_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+    def handle_why_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            req = deps.service.get_request(request_id=body["actions"][0]["value"])
+            req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
             client.views_open(trigger_id=body["trigger_id"], view=why_view(req))
         except Exception as error:
-            _tell_privately(respond, user_message(error, operation="why"))
+            _on_error(respond, "why")(error)
 
-    def handle_edit_action(body: dict[str, Any], client: Any, respond: Any) -> None:
+    def handle_edit_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            req = deps.service.get_request(request_id=body["actions"][0]["value"])
+            req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
             channel, ts = message_location(body)
             client.views_open(trigger_id=body["trigger_id"], view=edit_view(req, channel=channel, ts=ts))
         except Exception as error:
-            _tell_privately(respond, user_message(error, operation="edit"))
+            _on_error(respond, "edit")(error)
 
-    def handle_alternative_action(body: dict[str, Any], client: Any, respond: Any) -> None:
-        action = body["actions"][0]
+    def handle_alternative_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            chosen = json.loads(action["value"])
-            req = deps.service.get_request(request_id=chosen["id"])
-            req = deps.service.patch_request(request_id=req.id, actor=clicker(body),
-                                             changes=alternative_changes(chosen, req.timezone))
+            chosen = json.loads(body["actions"][0]["value"])
+            req = self.deps.service.get_request(request_id=chosen["id"])
+            req = self.deps.service.patch_request(request_id=req.id, actor=clicker(body),
+                                                  changes=alternative_changes(chosen, req.timezone))
             channel, ts = message_location(body)
-            update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
+            update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts)
         except Exception as error:
-            _tell_privately(respond, user_message(error, operation="use alternative"))
+            _on_error(respond, "use alternative")(error)
 
-    def handle_edit_submission(ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
-        """Validated synchronously: errors have to go back in the ``ack`` to show next to the fields."""
+    def handle_edit_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
+        """Validated before the ack: errors have to go back in it to show next to the fields."""
         meta = json.loads(view.get("private_metadata") or "{}")
         changes, errors = edit_changes(view["state"]["values"], meta.get("tz", "UTC"))
         if errors:
             ack(response_action="errors", errors=errors)
             return
         try:
-            req = deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
-        except RequestError as error:
-            ack(response_action="errors", errors={"params": error.message})
-            return
+            req = self.deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
         except Exception as error:
-            ack(response_action="errors", errors={"params": user_message(error, operation="edit")})
+            text = error.message if isinstance(error, RequestError) else user_message(error, operation="edit")
+            ack(response_action="errors", errors={"params": text})
             return
         ack()
-        update_request(client, req, now=deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"))
+        update_request(client, req, now=self.deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"))
 
-    app.action(APPROVE)(ack=ack_now, lazy=[handle_approve_action])
-    app.action(REJECT)(ack=ack_now, lazy=[handle_reject_action])
-    app.action(WHY)(ack=ack_now, lazy=[handle_why_action])
-    app.action(EDIT)(ack=ack_now, lazy=[handle_edit_action])
-    app.action(_ALTERNATIVE)(ack=ack_now, lazy=[handle_alternative_action])
-    app.view(EDIT_VIEW)(handle_edit_submission)
+
+def register(app: Any, deps: Deps) -> None:
+    """Attach button and modal listeners to ``app``."""
+    handlers = ActionHandlers(deps)
+    app.action(APPROVE)(ack=ack_now, lazy=[handlers.handle_approve_action])
+    app.action(REJECT)(ack=ack_now, lazy=[handlers.handle_reject_action])
+    app.action(WHY)(ack=ack_now, lazy=[handlers.handle_why_action])
+    app.action(EDIT)(ack=ack_now, lazy=[handlers.handle_edit_action])
+    app.action(_ALTERNATIVE)(ack=ack_now, lazy=[handlers.handle_alternative_action])
+    app.view(EDIT_VIEW)(handlers.handle_edit_submission)

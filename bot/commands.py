@@ -14,6 +14,7 @@ from bot import views
 from bot.chart import render_spend_chart
 from bot.deps import Deps
 from bot.errors import user_message
+from bot.limits import section
 from bot.models import PENDING, actor_id
 from bot.posting import post_request
 from policy.config import PolicyConfig
@@ -87,53 +88,61 @@ def _private_error(respond: Any, error: Exception, operation: str) -> None:
     respond(response_type="ephemeral", replace_original=False, text=user_message(error, operation=operation))
 
 
-def register(app: Any, deps: Deps) -> None:
-    """Attach the command, mention and App Home listeners to ``app``."""
+def ack_now(ack: Any) -> None:
+    """The whole acknowledgement: the work happens in the lazy listener after Slack has its answer."""
+    ack()
 
-    def ack_now(ack: Any) -> None:
-        ack()
 
-    def handle_gpu_command(command: dict[str, Any], client: Any, respond: Any) -> None:
+class CommandHandlers:
+    """``/gpu``, mentions and App Home; each runs as a lazy listener after ``ack_now``."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def handle_gpu_command(self, command: dict[str, Any], client: Any, respond: Any) -> None:
         name, arg = split_subcommand(command.get("text", ""))
         try:
             if name == "request":
-                ts = create_and_post(deps, client, team_id=command["team_id"], user_id=command["user_id"],
-                                     channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
-                if ts is None:
-                    return
+                create_and_post(self.deps, client, team_id=command["team_id"], user_id=command["user_id"],
+                                channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
             else:
-                _run_subcommand(deps, client, respond, command, name, arg)
+                _run_subcommand(self.deps, client, respond, command, name, arg)
         except Exception as error:  # every failure reaches the person as words, never silence
             _private_error(respond, error, f"/gpu {name}")
 
-    def handle_mention_command(event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
+    def handle_mention_command(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
         text = _MENTION.sub("", event.get("text", "")).strip()
         user, channel = event.get("user", ""), event.get("channel", "")
-        name, _ = split_subcommand(text)
         try:
-            if name != "request":
+            if split_subcommand(text)[0] != "request":
                 client.chat_postEphemeral(channel=channel, user=user, text="Mention me with a request, e.g. "
                                           "`@gpuops fine-tune 7B by Friday`, or use `/gpu help`.")
                 return
-            create_and_post(deps, client, team_id=body.get("team_id") or event.get("team", ""), user_id=user,
+            create_and_post(self.deps, client, team_id=body.get("team_id") or event.get("team", ""), user_id=user,
                             channel=channel, text=text, key=f"slack:{body.get('event_id', event.get('ts'))}")
         except Exception as error:  # the same promise as the command: words, never silence
             client.chat_postEphemeral(channel=channel, user=user, text=user_message(error, operation="mention"))
 
-    def handle_home_view(event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
+    def handle_home_view(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
+        if event.get("tab", "home") != "home":
+            return
         user = event.get("user", "")
         actor = actor_id(body.get("team_id", ""), user)
         try:
-            mine = deps.service.list_requests(requester=actor, limit=20).items
-            pending = deps.service.list_requests(status=PENDING, limit=100).items
+            mine = self.deps.service.list_requests(requester=actor, limit=20).items
+            pending = self.deps.service.list_requests(status=PENDING, limit=100).items
         except GpuopsError as error:
-            client.views_publish(user_id=user, view={"type": "home", "blocks": [
-                {"type": "section", "text": {"type": "mrkdwn", "text": user_message(error, operation="home")}}]})
+            text = user_message(error, operation="home")
+            client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})
             return
         waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
                    and actor not in {a.approver for a in r.approvals}]
-        client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=deps.clock()))
+        client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=self.deps.clock()))
 
-    app.command("/gpu")(ack=ack_now, lazy=[handle_gpu_command])
-    app.event("app_mention")(ack=ack_now, lazy=[handle_mention_command])
-    app.event("app_home_opened")(ack=ack_now, lazy=[handle_home_view])
+
+def register(app: Any, deps: Deps) -> None:
+    """Attach the command, mention and App Home listeners to ``app``."""
+    handlers = CommandHandlers(deps)
+    app.command("/gpu")(ack=ack_now, lazy=[handlers.handle_gpu_command])
+    app.event("app_mention")(ack=ack_now, lazy=[handlers.handle_mention_command])
+    app.event("app_home_opened")(ack=ack_now, lazy=[handlers.handle_home_view])
