@@ -2,18 +2,21 @@
 
     {"error": {"code": ..., "message": ..., "current_state"?: ..., "correlation_id"?: ...}}
 
-``Unauthorized`` (401) is the service's own addition: a missing or unknown token.
+``Unauthorized`` (401) is the service's own addition: a missing or unknown token. A database that does not answer
+(SQLAlchemy ``OperationalError``) is a 503 with ``Retry-After`` and a correlation id.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
@@ -83,8 +86,17 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
 
+async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    correlation_id = uuid.uuid4().hex[:12]
+    log.warning("database unavailable", extra={"correlation_id": correlation_id, "error": type(exc).__name__})
+    body = error_body("database_unavailable", "the database is not answering; try again shortly",
+                      correlation_id=correlation_id)
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the mapping; unexpected exceptions are answered by ``service.api.middleware``."""
     app.add_exception_handler(GpuopsError, _gpuops_error)
+    app.add_exception_handler(OperationalError, _database_unavailable)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

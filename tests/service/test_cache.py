@@ -105,3 +105,13 @@ def test_service_keeps_answering_when_redis_goes_away(tmp_path: Path) -> None:
         ready = service.client.get("/readyz")
         assert ready.status_code == 200 and ready.json()["status"] == "degraded"
         assert "gpuops_cache_degraded 1.0" in service.client.get("/metrics").text
+
+
+def test_without_a_database_readiness_fails_and_requests_get_503(tmp_path: Path) -> None:
+    unreachable = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere"
+    with live_service(unreachable, make_policy()) as service:
+        ready = service.client.get("/readyz")
+        assert (ready.status_code, ready.json()["database"]) == (503, "unavailable")
+        answer = service.get("/v1/requests")
+        assert answer.status_code == 503 and answer.json()["error"]["code"] == "database_unavailable"
+        assert service.post("/v1/plans", {"text": "fine-tune 1B"}).status_code == 200  # no database needed
