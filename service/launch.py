@@ -7,7 +7,8 @@ lost its lease, and before creating anything the launcher looks the deterministi
 after a crash reconciles with what AWS already has instead of creating it again.
 
 Nothing launches unless, at claim time, the request is approved (or auto-approved) for the very revision the task
-names and the stored plan still matches its hash.
+names, the stored plan still matches its hash, and (for approved plans) the hourly rate in the catalog in force has
+not moved beyond the policy's ``reapproval_tolerance``; otherwise the request goes back for approval.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from prometheus_client import Counter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from policy.catalog import Catalog
 from policy.config import PolicyConfig
-from policy.decision import Decision, Platform
+from policy.decision import Decision, Plan, Platform
+from policy.pricing import hourly_rate
 from policy.request import Stage
 from service.attachments import add_artifact
 from service.audit import canonical_json
@@ -145,8 +148,28 @@ def eligible_approvals(*, session: Session, record: RequestRecord, revision: int
     return sorted(a for a, d in decisions.items() if d == "approve")
 
 
+def price_drift(*, plan: Plan, catalog: Catalog) -> float | None:
+    """How far the plan's hourly rate has moved in ``catalog`` (0.12 = 12%); None when it cannot be priced now."""
+    row = catalog.price(plan.instance_type, plan.region)
+    rate = None if row is None else hourly_rate(row, purchase=plan.purchase_model, platform=plan.platform,
+                                                 premium=catalog.sagemaker_premium)
+    if rate is None or plan.price_per_instance_hour_usd <= 0:
+        return None
+    return abs(rate.usd - plan.price_per_instance_hour_usd) / plan.price_per_instance_hour_usd
+
+
+def _prices_moved(row: PlanRevision, catalog: Catalog | None, tolerance: float) -> str | None:
+    if catalog is None or catalog.snapshot == row.price_snapshot:
+        return None
+    drift = price_drift(plan=Decision.model_validate(row.decision).plan, catalog=catalog)
+    if drift is None or drift <= tolerance:
+        return None
+    return (f"prices moved {drift:.0%} since approval (snapshot {row.price_snapshot} → {catalog.snapshot}), "
+            f"beyond the {tolerance:.0%} the policy tolerates")
+
+
 def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision, task: ClaimedTask,
-                   policy: PolicyConfig) -> tuple[str, str] | None:
+                   policy: PolicyConfig, catalog: Catalog | None = None) -> tuple[str, str] | None:
     """Why this task must not launch, as (kind, reason); None when the approvals cover it."""
     if record.revision != task.revision:
         return "superseded", f"revision {task.revision} was replaced by revision {record.revision}"
@@ -162,7 +185,10 @@ def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision
     if len(approvers) < row.approvals_needed:
         return "not_approved", (f"{len(approvers)} of {row.approvals_needed} required approvals "
                                 f"for revision {task.revision} are on record")
-    return None
+    if record.status != RequestStatus.APPROVED:
+        return None
+    moved = _prices_moved(row, catalog, policy.reapproval_tolerance)
+    return ("prices_moved", moved) if moved else None
 
 
 def _finish_task(session: Session, task: ClaimedTask, *, status: str, error: str | None, now: datetime) -> None:
@@ -192,12 +218,13 @@ def _refuse(session: Session, record: RequestRecord, row: PlanRevision, task: Cl
     _count_failure(row.decision, kind)
 
 
-def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now: datetime) -> LaunchJob | None:
+def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now: datetime,
+                 catalog: Catalog | None = None) -> LaunchJob | None:
     """Check the approvals cover the task and move the request to ``launching``; None when it must not launch."""
     with new_session(engine) as session:
         record = get_request_or_raise(session=session, request_id=task.request_id, lock=True)
         row = get_revision(session=session, request_id=task.request_id, revision=task.revision)
-        blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=policy)
+        blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=policy, catalog=catalog)
         if blocker is not None:
             log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
             _refuse(session, record, row, task, blocker, now=now)

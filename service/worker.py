@@ -72,7 +72,7 @@ def launch_once(*, ctx: WorkerContext) -> bool:
                            lease_seconds=ctx.lease_seconds)
     if task is None:
         return False
-    job = begin_launch(engine=ctx.engine, task=task, policy=ctx.policy, now=ctx.clock())
+    job = begin_launch(engine=ctx.engine, task=task, policy=ctx.policy, now=ctx.clock(), catalog=ctx.catalog)
     if job is None:
         return True
     try:

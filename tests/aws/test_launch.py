@@ -11,7 +11,7 @@ from botocore.validate import validate_parameters
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
-from policy.catalog import load_catalog
+from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
 from service.aws.clients import ClientFactory
 from service.aws.execute import LaunchEnvironment
@@ -35,9 +35,9 @@ def sagemaker(fake_aws: FakeAws) -> FakeSageMaker:
 
 
 def _ctx(engine: Engine, policy: PolicyConfig, *, mode: str = "live", url: str = "", lease: float = 300.0,
-         worker: str = "w1", factory: ClientFactory | None = None) -> WorkerContext:
+         worker: str = "w1", factory: ClientFactory | None = None, catalog: Catalog | None = None) -> WorkerContext:
     factory = factory or ClientFactory(session=dummy_session(), endpoint_urls={"sagemaker": url}, max_attempts=2)
-    return WorkerContext(engine=engine, policy=policy, catalog=load_catalog(),
+    return WorkerContext(engine=engine, policy=policy, catalog=catalog or load_catalog(),
                          env=LaunchEnvironment(mode=mode, factory=factory, policy=policy), worker_id=worker,
                          lease_seconds=lease, clock=lambda: NOW)
 
@@ -262,3 +262,30 @@ def test_eks_launch_stores_the_rendered_manifests_as_artifacts(engine: Engine, s
     assert kinds == ["eks.pytorchjob", "eks.nodepool"]
     assert "kubectl apply" in _event(engine, request_id, "job.status_changed")["note"]
     assert sagemaker.fake.requests == []
+
+
+def _repriced(factor: float, plan: dict[str, Any]) -> Catalog:
+    shipped = load_catalog()
+    rows = []
+    for row in shipped.prices:
+        data = row.model_dump()
+        if (row.instance_type, row.region) == (plan["instance_type"], plan["region"]):
+            for key in ("on_demand_usd", "spot_usd", "spot_min_usd", "spot_max_usd"):
+                data[key] = data[key] * factor if data[key] is not None else None
+        rows.append(data)
+    return Catalog.model_validate({**shipped.model_dump(), "prices": rows, "snapshot": "2026-12-01+refresh-090000"})
+
+
+@pytest.mark.parametrize(("factor", "status"), [(1.5, "pending_approval"), (1.05, "running")])
+def test_prices_that_moved_beyond_tolerance_since_approval_need_approving_again(
+    factor: float, status: str, engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:
+        plan = session.exec(select(PlanRevision)).one().decision["plan"]
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, catalog=_repriced(factor, plan)))
+    assert _state(engine, request_id)[0] == status
+    if status == "pending_approval":
+        assert "prices moved 50%" in _event(engine, request_id, "request.reapproval_required")["reason"]
+        assert sagemaker.creates() == 0
