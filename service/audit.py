@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from service.clock import utcnow
@@ -50,23 +51,37 @@ def row_hash(event: AuditEvent) -> str:
     )
 
 
+def _tables() -> tuple[sa.Table, sa.Table]:
+    events: sa.Table = AuditEvent.__table__  # type: ignore[attr-defined]
+    head: sa.Table = AuditHead.__table__  # type: ignore[attr-defined]
+    return events, head
+
+
 def append_event(
     *, session: Session, type: str, actor: str, request_id: str | None = None, data: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain inside the caller's transaction."""
-    head = session.exec(select(AuditHead).where(AuditHead.id == 1).with_for_update()).one()
+    """Append one event to the chain inside the caller's transaction.
+
+    Plain statements rather than the unit of work: this runs while the chain head is locked, so it stays short.
+    """
+    session.flush()  # the caller's pending rows first: the event may refer to them
+    events, head = _tables()
+    head_seq, head_hash = session.execute(
+        sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update()
+    ).one()
     plain = json.loads(canonical_json(data or {}))  # what the database will give back
     created_at = (now or utcnow()).astimezone(UTC)
     event = AuditEvent(
-        seq=head.seq + 1, request_id=request_id, type=type, actor=actor, data=plain, created_at=created_at,
-        prev_hash=head.hash, hash="",
+        seq=head_seq + 1, request_id=request_id, type=type, actor=actor, data=plain, created_at=created_at,
+        prev_hash=head_hash, hash="",
     )
     event.hash = row_hash(event)
-    head.seq, head.hash = event.seq, event.hash
-    session.add(event)
-    session.add(head)
-    session.flush()
+    session.execute(sa.insert(events).values(
+        seq=event.seq, request_id=request_id, type=type, actor=actor, data=plain, created_at=created_at,
+        prev_hash=event.prev_hash, hash=event.hash,
+    ))
+    session.execute(sa.update(head).where(head.c.id == 1).values(seq=event.seq, hash=event.hash))
     return event
 
 

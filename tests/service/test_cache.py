@@ -115,3 +115,23 @@ def test_without_a_database_readiness_fails_and_requests_get_503(tmp_path: Path)
         answer = service.get("/v1/requests")
         assert answer.status_code == 503 and answer.json()["error"]["code"] == "database_unavailable"
         assert service.post("/v1/plans", {"text": "fine-tune 1B"}).status_code == 200  # no database needed
+
+
+def test_rate_limit_is_shared_through_redis(tmp_path: Path, redis_url: str) -> None:
+    prefix = f"gpuops-test:{uuid.uuid4().hex[:8]}:"
+    shared = FallbackCache(RedisCache.from_url(redis_url, prefix=prefix))
+    url = create_sqlite_db(tmp_path)
+    actor = f"slack:T1:U{uuid.uuid4().hex[:8].upper()}"
+    try:
+        with live_service(url, make_policy(rate_limit_per_minute=3), cache=shared) as one, \
+                live_service(url, make_policy(rate_limit_per_minute=3), cache=shared) as two:
+            codes = [replica.post("/v1/plans", {"text": "fine-tune 1B"}, role="bot", actor=actor).status_code
+                     for replica in (one, two, one, two)]
+            assert codes == [200, 200, 200, 429]
+            assert "gpuops_rate_limited_total" in one.client.get("/metrics").text
+    finally:
+        client = redis.Redis.from_url(redis_url)
+        keys = list(client.scan_iter(match=prefix + "*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
