@@ -119,12 +119,13 @@ def test_without_a_database_readiness_fails_and_requests_get_503(tmp_path: Path)
 
 def test_rate_limit_is_shared_through_redis(tmp_path: Path, redis_url: str) -> None:
     prefix = f"gpuops-test:{uuid.uuid4().hex[:8]}:"
-    shared = FallbackCache(RedisCache.from_url(redis_url, prefix=prefix))
     url = create_sqlite_db(tmp_path)
     actor = f"slack:T1:U{uuid.uuid4().hex[:8].upper()}"
     try:
-        with live_service(url, make_policy(rate_limit_per_minute=3), cache=shared) as one, \
-                live_service(url, make_policy(rate_limit_per_minute=3), cache=shared) as two:
+        with live_service(url, make_policy(rate_limit_per_minute=3),
+                          cache=FallbackCache(RedisCache.from_url(redis_url, prefix=prefix))) as one, \
+                live_service(url, make_policy(rate_limit_per_minute=3),
+                             cache=FallbackCache(RedisCache.from_url(redis_url, prefix=prefix))) as two:
             codes = [replica.post("/v1/plans", {"text": "fine-tune 1B"}, role="bot", actor=actor).status_code
                      for replica in (one, two, one, two)]
             assert codes == [200, 200, 200, 429]
