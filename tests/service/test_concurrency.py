@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -80,3 +81,23 @@ def test_fifty_simultaneous_approvals(live: Live) -> None:
         assert count("SELECT count(*) FROM launch_task WHERE request_id = :r") == 1
     with new_session(live.engine) as session:
         assert verify_chain(session=session).ok
+
+
+def test_simultaneous_retries_with_one_idempotency_key_make_one_request(live: Live) -> None:
+    key, actor = uuid.uuid4().hex, "slack:T1:RETRIER"
+    barrier = threading.Barrier(10)
+
+    def send(_: int) -> tuple[int, str]:
+        with httpx.Client(base_url=live.url, timeout=60) as client:
+            barrier.wait()
+            response = client.post("/v1/requests", json={"text": "fine-tune 7B"},
+                                   headers={**auth("bot", actor), "Idempotency-Key": key})
+        return response.status_code, response.json()["id"]
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        results = list(pool.map(send, range(10)))
+    assert {code for code, _ in results} <= {200, 201} and [c for c, _ in results].count(201) == 1
+    assert len({request_id for _, request_id in results}) == 1
+    with live.engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT count(*) FROM training_request WHERE requester = :a"), {"a": actor})
+        assert rows.scalar_one() == 1
