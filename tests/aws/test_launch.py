@@ -289,3 +289,18 @@ def test_prices_that_moved_beyond_tolerance_since_approval_need_approving_again(
     if status == "pending_approval":
         assert "prices moved 50%" in _event(engine, request_id, "request.reapproval_required")["reason"]
         assert sagemaker.creates() == 0
+
+
+def test_live_launch_against_moto_creates_a_job_moto_accepts(engine: Engine, moto: str) -> None:
+    from service.aws.sagemaker import describe_training_job
+
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    ctx = _ctx(engine, policy, url=moto)
+    drain(ctx=ctx)
+    with new_session(engine) as session:
+        job = session.exec(select(Job).where(Job.request_id == request_id)).one()
+    described = describe_training_job(client=ctx.env.factory.client("sagemaker"), name=job.name)
+    assert described is not None and described["TrainingJobArn"] == job.external_id
+    assert described["ResourceConfig"]["InstanceType"].startswith("ml.")
+    assert _state(engine, request_id)[0] == "running"
