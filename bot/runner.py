@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from bot.app import build_app, build_service_client
 from bot.deps import Deps
@@ -26,30 +29,69 @@ def background_loops(settings: BotSettings, deps: Deps, client: object) -> list[
     return loops
 
 
-def run_bot(settings: BotSettings, *, host: str, port: int) -> None:
-    """Serve until interrupted: Socket Mode when an app token is set, else HTTP on ``host:port``."""
-    service = build_service_client(settings)
-    deps = Deps(service=service)
-    app = build_app(settings=settings, service_client=service, deps=deps)
-    loops = background_loops(settings, deps, app.client)
-    for loop in loops:
-        loop.start()
-    try:
+class BotProcess:
+    """One bot: the Bolt app, the feed and digest loops, and the HTTP server (Slack's endpoint, or only health
+    and metrics in Socket Mode, where the bot dials out to Slack instead)."""
+
+    def __init__(self, settings: BotSettings) -> None:
         import uvicorn
 
-        if settings.socket_mode:
-            from slack_bolt.adapter.socket_mode import SocketModeHandler
+        self.settings = settings
+        self.service = build_service_client(settings)
+        self.deps = Deps(service=self.service)
+        self.app = build_app(settings=settings, service_client=self.service, deps=self.deps)
+        self.loops = background_loops(settings, self.deps, self.app.client)
+        self._socket: Any = None
+        self._uvicorn = uvicorn
+        self.server: Any = None
 
-            assert settings.slack_app_token is not None
-            handler = SocketModeHandler(app, settings.slack_app_token.get_secret_value())
-            handler.connect()  # type: ignore[no-untyped-call]
-            log.info("gpuops bot in Socket Mode; health and metrics on %s:%d", host, port)
-            # The orchestrator still probes /healthz and scrapes /metrics on the same port.
-            uvicorn.run(build_http_app(None), host=host, port=port, log_level="warning")
-        else:
-            log.info("gpuops bot listening on %s:%d", host, port)
-            uvicorn.run(build_http_app(app), host=host, port=port, log_level="info")
-    finally:
-        for loop in loops:
+    def serve(self, *, host: str, port: int) -> None:
+        """Run until stopped or interrupted."""
+        for loop in self.loops:
+            loop.start()
+        try:
+            if self.settings.socket_mode:
+                from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+                assert self.settings.slack_app_token is not None
+                self._socket = SocketModeHandler(self.app, self.settings.slack_app_token.get_secret_value())
+                self._socket.connect()
+                log.info("gpuops bot in Socket Mode; health and metrics on %s:%d", host, port)
+            else:
+                log.info("gpuops bot listening on %s:%d", host, port)
+            http = build_http_app(None if self._socket is not None else self.app)
+            config = self._uvicorn.Config(http, host=host, port=port, log_level="info", lifespan="off")
+            self.server = self._uvicorn.Server(config)
+            self.server.run()
+        finally:
+            self.close()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True
+
+    def close(self) -> None:
+        for loop in self.loops:
             loop.stop()
-        service.close()
+        if self._socket is not None:
+            self._socket.close()
+        self.service.close()
+
+
+def run_bot(settings: BotSettings, *, host: str, port: int) -> None:
+    """Serve until interrupted: Socket Mode when an app token is set, else HTTP on ``host:port``."""
+    BotProcess(settings).serve(host=host, port=port)
+
+
+def start_in_background(settings: BotSettings, *, host: str, port: int) -> Callable[[], None]:
+    """The bot on a daemon thread next to other work (``gpuops dev``); returns the function that stops it."""
+    process = BotProcess(settings)
+    thread = threading.Thread(target=process.serve, kwargs={"host": host, "port": port}, name="gpuops-bot",
+                              daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        process.stop()
+        thread.join(10)
+
+    return stop
