@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator
 
@@ -51,10 +50,6 @@ def create_app(settings: Settings | None = None, *, state: ServiceState | None =
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # Catalog, policy and imports live for the whole process: keep them out of every garbage collection pass,
-        # which otherwise walks them all and shows up as latency spikes.
-        gc.collect()
-        gc.freeze()
         task = asyncio.create_task(_sweep_forever(state))
         try:
             yield
