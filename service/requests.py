@@ -152,8 +152,11 @@ def revise_request(
     _may_change(record, actor=actor, is_admin=is_admin, verb="edit")
     if record.status != RequestStatus.PENDING_APPROVAL:
         raise Conflict(f"a {record.status} request cannot be edited", current_state=record.status)
+    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    if not changes:
+        raise RequestError("say what to change, e.g. {\"deadline\": ...} or new text", code="nothing_to_change")
     previous = get_revision(session=session, request_id=record.id, revision=record.revision)
-    inputs = {**previous.inputs, **patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)}
+    inputs = {**previous.inputs, **changes}
     timezone = zone_or_raise(inputs.get("timezone"))
     fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
     request = planner.training_request(text=inputs.get("text"), fields=fields, timezone=timezone, now=now,

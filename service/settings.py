@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     sweep_interval_seconds: float = Field(default=60, gt=0)
     redis_retry_seconds: float = Field(default=10, gt=0)
-    db_pool_size: int = Field(default=10, ge=1)
+    db_pool_size: int = Field(default=20, ge=1)
     log_level: str = "INFO"
 
     @model_validator(mode="after")

@@ -36,14 +36,17 @@ def _sqlite_immediate(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def make_engine(url: str, *, pool_size: int = 10) -> Engine:
+def make_engine(url: str, *, pool_size: int = 20) -> Engine:
     """An engine for ``url``; builds no connection until first use."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         _sqlite_immediate(engine)
         return engine
-    return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size * 2, pool_pre_ping=True)
+    # No pre-ping: it costs a round trip on every checkout. A connection that died with its server fails one
+    # statement (a 503 to the caller) and SQLAlchemy then recycles every connection older than the failure.
+    return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800,
+                            pool_use_lifo=True)
 
 
 def new_session(engine: Engine) -> Session:
