@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     api_tokens: SecretStr = SecretStr("")
     policy_file: str | None = Field(default=None, validation_alias=AliasChoices("policy_file", "GPUOPS_POLICY"))
     catalog_file: str | None = Field(default=None, validation_alias=AliasChoices("catalog_file", "GPUOPS_CATALOG"))
+    catalog_dir: str = "var/catalog"  # where `gpuops catalog refresh` keeps snapshots; current.json is in force
     spend: Literal["auto", "unavailable", "sample", "file", "costexplorer"] = "auto"
     spend_file: str | None = None
     spend_ttl_seconds: float = Field(default=3600, gt=0)

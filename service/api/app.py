@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from service.api import digests, feed, health, info, plans, requests
 from service.api.middleware import ServiceMiddleware
-from service.api.state import ServiceState, build_state
+from service.api.state import ServiceState, build_state, refresh_catalog
 from service.cache import hold_lock
 from service.clock import utcnow
 from service.errors import install_error_handlers
@@ -24,7 +24,9 @@ log = logging.getLogger("gpuops.service")
 
 
 def sweep_once(state: ServiceState) -> int:
-    """Expire overdue requests; one replica at a time (the others skip this round)."""
+    """Expire overdue requests (one replica at a time; the others skip this round) and pick up a refreshed
+    catalog snapshot."""
+    refresh_catalog(state)
     with hold_lock(state.cache, "sweep:expiry", ttl_seconds=60, wait_seconds=0) as held:
         if not held:
             return 0

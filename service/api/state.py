@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import logging
+import os
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.engine import Engine
 
@@ -15,6 +17,8 @@ from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
 from service.store.db import make_engine
 
+log = logging.getLogger("gpuops.service")
+
 
 @dataclass
 class ServiceState:
@@ -25,10 +29,37 @@ class ServiceState:
     metrics: Metrics
     tokens: dict[str, str] = field(default_factory=dict)
     catalog_json: bytes = b""
+    catalog_stamp: tuple[str | None, float] = (None, 0.0)
 
     @property
     def policy(self) -> PolicyConfig:
         return self.planner.policy
+
+
+def catalog_source(settings: Settings) -> str | None:
+    """``GPUOPS_CATALOG``, else the refreshed snapshot in force (``<GPUOPS_CATALOG_DIR>/current.json``), else None
+    for the shipped one."""
+    if settings.catalog_file:
+        return settings.catalog_file
+    current = os.path.join(settings.catalog_dir, "current.json")
+    return current if os.path.exists(current) else None
+
+
+def _mtime(path: str | None) -> float:
+    return os.stat(path).st_mtime if path else 0.0
+
+
+def refresh_catalog(state: ServiceState) -> bool:
+    """Swap in a newer refreshed snapshot when one was stored since the last look; True when it did."""
+    source = catalog_source(state.settings)
+    stamp = (source, _mtime(source))
+    if stamp == state.catalog_stamp:
+        return False
+    catalog = load_catalog(source)
+    state.planner = replace(state.planner, catalog=catalog)
+    state.catalog_json, state.catalog_stamp = catalog.model_dump_json().encode(), stamp
+    log.info("catalog snapshot in force: %s", catalog.snapshot)
+    return True
 
 
 def load_policy(settings: Settings) -> PolicyConfig:
@@ -49,12 +80,14 @@ def build_state(
         cache = CountingCache(cache, lambda name, hit: metrics.cache.labels(name=name, result="hit" if hit else
                                                                             "miss").inc())
     engine = engine or make_engine(settings.database_url, pool_size=settings.db_pool_size)
+    stamp: tuple[str | None, float] = (None, 0.0)
     if planner is None:
-        catalog = load_catalog(settings.catalog_file)
+        source = catalog_source(settings)
+        stamp = (source, _mtime(source))
         provider = spend or make_spend_provider(settings, cache=cache, engine=engine)
-        planner = Planner(catalog=catalog, policy=load_policy(settings), spend=provider)
+        planner = Planner(catalog=load_catalog(source), policy=load_policy(settings), spend=provider)
     return ServiceState(
         settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, tokens=settings.token_roles(),
-        catalog_json=planner.catalog.model_dump_json().encode(),
+        catalog_json=planner.catalog.model_dump_json().encode(), catalog_stamp=stamp,
     )

@@ -72,3 +72,19 @@ def test_the_migrations_build_exactly_the_tables_the_models_describe(engine: Eng
 def test_one_migration_head() -> None:
     assert len(current_heads()) == 1
     assert (Path(__file__).resolve().parents[2] / "service" / "migrations" / "versions").is_dir()
+
+
+def test_a_refreshed_catalog_snapshot_is_picked_up(tmp_path: Path) -> None:
+    from policy.catalog import load_catalog
+    from service.api.state import build_state, refresh_catalog
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'c.db'}", catalog_dir=str(tmp_path / "catalog"))
+    state = build_state(settings)
+    shipped = state.planner.catalog.snapshot
+    assert not refresh_catalog(state)
+    (tmp_path / "catalog").mkdir()
+    refreshed = load_catalog().model_copy(update={"snapshot": "2026-12-01+refresh"})
+    (tmp_path / "catalog" / "current.json").write_text(refreshed.model_dump_json())
+    assert refresh_catalog(state) and state.planner.catalog.snapshot == "2026-12-01+refresh" != shipped
+    assert b"2026-12-01+refresh" in state.catalog_json and not refresh_catalog(state)
+    state.engine.dispose()
