@@ -38,23 +38,40 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="GPUOPS_", extra="ignore", populate_by_name=True)
 
+    # development accepts placeholder secrets and runs without tokens; anything else refuses both.
     env: Literal["development", "production"] = "development"
+    # SQLite by default; Postgres as postgresql+psycopg://user:pass@host/db (plain postgresql:// works too).
     database_url: str = Field(
-        default="sqlite:///./gpuops.db", validation_alias=AliasChoices("database_url", "DATABASE_URL")
+        default="sqlite:///./gpuops.db", validation_alias=AliasChoices("DATABASE_URL", "GPUOPS_DATABASE_URL")
     )
-    redis_url: str | None = Field(default=None, validation_alias=AliasChoices("redis_url", "REDIS_URL"))
+    # Shared cache, rate limits and locks; without it each replica keeps its own in-process cache.
+    redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "GPUOPS_REDIS_URL"))
+    # role:token pairs, comma-separated; roles bot, admin, viewer.
     api_tokens: SecretStr = SecretStr("")
-    policy_file: str | None = Field(default=None, validation_alias=AliasChoices("policy_file", "GPUOPS_POLICY"))
-    catalog_file: str | None = Field(default=None, validation_alias=AliasChoices("catalog_file", "GPUOPS_CATALOG"))
-    catalog_dir: str = "var/catalog"  # where `gpuops catalog refresh` keeps snapshots; current.json is in force
+    # The policy YAML; the embedded default policy when unset.
+    policy_file: str | None = Field(default=None, validation_alias="GPUOPS_POLICY")
+    # A catalog snapshot file to plan with (overrides the refreshed one in catalog_dir and the shipped one).
+    catalog_file: str | None = Field(default=None, validation_alias="GPUOPS_CATALOG")
+    # Where `gpuops catalog refresh` keeps snapshots; current.json there is the one in force.
+    catalog_dir: str = "var/catalog"
+    # Spend source: auto (file if spend_file, Cost Explorer if AWS credentials, else unavailable), sample, file,
+    # costexplorer, unavailable.
     spend: Literal["auto", "unavailable", "sample", "file", "costexplorer"] = "auto"
+    # JSON spend figures for GPUOPS_SPEND=file (format in service/spend.py).
     spend_file: str | None = None
+    # How long a Cost Explorer figure is reused before it is read again.
     spend_ttl_seconds: float = Field(default=3600, gt=0)
+    # dry-run records what a launch would send; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
+    # Larger request bodies are refused with 413.
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    # How often pending requests past their approval window are expired (and a refreshed catalog picked up).
     sweep_interval_seconds: float = Field(default=60, gt=0)
+    # After a Redis failure, how long the in-process cache serves before Redis is tried again.
     redis_retry_seconds: float = Field(default=10, gt=0)
+    # Database connections kept per process (as many again may open under bursts).
     db_pool_size: int = Field(default=20, ge=1)
+    # Level of the JSON logs on stderr.
     log_level: str = "INFO"
 
     @model_validator(mode="after")
