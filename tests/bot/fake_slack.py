@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,15 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 BOT_USER = "UBOT"
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a bot being stopped) is not a failure of the fake."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 
 @dataclass
@@ -41,7 +51,7 @@ class FakeSlack:
         self.zones: dict[str, str] = {}
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = QuietServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
