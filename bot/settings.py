@@ -16,23 +16,33 @@ class BotSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
 
+    # Bot User OAuth Token (xoxb-…) of the app created from deploy/slack-app-manifest.yaml.
     slack_bot_token: SecretStr = Field(default=SecretStr(""), alias="SLACK_BOT_TOKEN")
+    # Signing Secret: every request from Slack is checked against it (HMAC, 5-minute window).
     slack_signing_secret: SecretStr = Field(default=SecretStr(""), alias="SLACK_SIGNING_SECRET")
+    # App-level token (xapp-…, connections:write); when set the bot runs in Socket Mode.
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
+    # Base URL of the Slack Web API (tests and local stand-ins point it elsewhere).
     slack_api_url: str = Field(default=SLACK_API_URL, alias="SLACK_API_URL")
+    # Where the gpuops service API is.
     service_url: str = Field(default="http://127.0.0.1:8000", alias="GPUOPS_SERVICE_URL")
+    # The service API token with the bot role (the bot: entry of GPUOPS_API_TOKENS).
     service_token: SecretStr = Field(default=SecretStr(""), alias="GPUOPS_SERVICE_TOKEN")
-    # Seconds; the whole round trip to the service must fit in Slack's 3 s acknowledgement window.
+    # Seconds per service call; a Slack handler has 3 s in all, so a slow service becomes a "try again" message.
     service_timeout: float = Field(default=2.0, gt=0, le=10, alias="GPUOPS_BOT_SERVICE_TIMEOUT")
-    host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")  # noqa: S104 - a container listens on all
+    # Address the bot listens on (HTTP mode: Slack's endpoint; always: /healthz and /metrics).
+    host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")  # noqa: S104
+    # Port the bot listens on.
     port: int = Field(default=3000, ge=1, le=65535, alias="GPUOPS_BOT_PORT")
     # Threads for Bolt's acks and lazy listeners; they mostly wait on the service and Slack.
     listener_threads: int = Field(default=64, ge=4, le=512, alias="GPUOPS_BOT_LISTENER_THREADS")
+    # development or production; outside development placeholder secrets refuse to start.
     environment: str = Field(default="development", alias="GPUOPS_ENV")
-    # Only one replica should follow the events feed and run the digest scheduler's posting loop; claims make the
-    # digest safe anyway, the feed relies on this switch.
+    # Follow the events feed (message updates, thread replies). Run it on exactly one replica.
     feed_enabled: bool = Field(default=True, alias="GPUOPS_BOT_FEED")
+    # Run the digest scheduler; safe on several replicas (the service's claim makes each digest once).
     digest_enabled: bool = Field(default=True, alias="GPUOPS_BOT_DIGEST")
+    # Seconds between polls of the events feed.
     feed_poll_seconds: float = Field(default=2.0, gt=0, alias="GPUOPS_BOT_FEED_POLL_SECONDS")
 
     @model_validator(mode="after")
