@@ -77,15 +77,10 @@ def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[st
             "timezone": timezone}
 
 
-def create_request(
-    *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
-    idempotency_key: str | None, now: datetime,
-) -> tuple[RequestRecord, PlanRevision | None]:
-    """Store a new request with plan revision 1: (record, its revision), or (the first request, None) when the
-    Idempotency-Key was seen before with the same body."""
-    digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
-    if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
-        return found, None
+def _plan_new(
+    *, planner: Planner, body: RequestCreate, requester: str, now: datetime,
+) -> tuple[RequestRecord, PlanContext]:
+    """Parse and decide a new request; the row it would be stored as, and what it was decided from."""
     if body.now is not None:
         raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
                            code="now_not_allowed")
@@ -100,14 +95,23 @@ def create_request(
         revision=1, approvals_needed=context.decision.approval.approvals_needed,
         expires_at=_expiry(planner.policy, status, now), created_at=now, updated_at=now,
     )
+    return record, context
+
+
+def create_request(
+    *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
+    idempotency_key: str | None, now: datetime,
+) -> tuple[RequestRecord, PlanRevision | None]:
+    """Store a new request with plan revision 1: (record, its revision), or (the first request, None) when the
+    Idempotency-Key was seen before with the same body."""
+    digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
+    if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
+        return found, None
+    record, context = _plan_new(planner=planner, body=body, requester=requester, now=now)
     session.add(record)
-    try:
-        session.flush()  # the row first: the tables below reference it
-    except IntegrityError:  # pragma: no cover - a random id collision; the caller retries
-        session.rollback()
-        raise
-    revision = _revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=timezone), actor=actor,
-                             now=now)
+    session.flush()  # the row first: the tables below reference it
+    revision = _revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
+                             actor=actor, now=now)
     session.add(revision)
     if idempotency_key:
         session.add(IdempotencyKey(scope=actor, key=idempotency_key, body_hash=digest, request_id=record.id,
@@ -119,7 +123,7 @@ def create_request(
         if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
             return found, None
         raise
-    enter_initial(session=session, record=record, status=status, actor=actor, now=now,
+    enter_initial(session=session, record=record, status=RequestStatus(record.status), actor=actor, now=now,
                   data=_summary(context, requester=requester))
     session.commit()
     return record, revision
@@ -140,6 +144,22 @@ def _may_change(record: RequestRecord, *, actor: str, is_admin: bool, verb: str)
                         code="not_the_requester")
 
 
+def _replan(
+    *, session: Session, planner: Planner, record: RequestRecord, patch: RequestPatch, now: datetime,
+) -> tuple[dict[str, Any], PlanContext, int]:
+    """The edited inputs and their new decision: (inputs, context, previous revision number)."""
+    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    if not changes:
+        raise RequestError("say what to change, e.g. {\"deadline\": ...} or new text", code="nothing_to_change")
+    previous = get_revision(session=session, request_id=record.id, revision=record.revision)
+    inputs = {**previous.inputs, **changes}
+    inputs["timezone"] = zone_or_raise(inputs.get("timezone"))
+    fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
+    request = planner.training_request(text=inputs.get("text"), fields=fields, timezone=inputs["timezone"], now=now,
+                                       channel=record.channel)
+    return inputs, planner.plan(request, now=now, timezone=inputs["timezone"]), previous.revision
+
+
 def revise_request(
     *, session: Session, planner: Planner, request_id: str, patch: RequestPatch, actor: str, is_admin: bool,
     now: datetime,
@@ -152,28 +172,16 @@ def revise_request(
     _may_change(record, actor=actor, is_admin=is_admin, verb="edit")
     if record.status != RequestStatus.PENDING_APPROVAL:
         raise Conflict(f"a {record.status} request cannot be edited", current_state=record.status)
-    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)
-    if not changes:
-        raise RequestError("say what to change, e.g. {\"deadline\": ...} or new text", code="nothing_to_change")
-    previous = get_revision(session=session, request_id=record.id, revision=record.revision)
-    inputs = {**previous.inputs, **changes}
-    timezone = zone_or_raise(inputs.get("timezone"))
-    fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
-    request = planner.training_request(text=inputs.get("text"), fields=fields, timezone=timezone, now=now,
-                                       channel=record.channel)
-    context = planner.plan(request, now=now, timezone=timezone)
+    inputs, context, previous = _replan(session=session, planner=planner, record=record, patch=patch, now=now)
     record.revision += 1
-    record.team, record.stage, record.timezone = request.team or record.team, _stage(context), timezone
-    record.text = inputs.get("text") or ""
+    record.team, record.stage = context.request.team or record.team, _stage(context)
+    record.timezone, record.text = inputs["timezone"], inputs.get("text") or ""
     record.approvals_needed = context.decision.approval.approvals_needed
     record.expires_at, record.updated_at = _expiry(planner.policy, RequestStatus.PENDING_APPROVAL, now), now
     session.add(record)
-    session.add(_revision_row(record=record, context=context, inputs={**inputs, "timezone": timezone}, actor=actor,
-                              now=now))
-    session.flush()
+    session.add(_revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now))
     append_event(session=session, type="request.revised", actor=actor, request_id=record.id, now=now,
-                 data=_summary(context, revision=record.revision, previous_revision=previous.revision,
-                               approvals_voided=True))
+                 data=_summary(context, revision=record.revision, previous_revision=previous, approvals_voided=True))
     status = initial_status(context)
     if status is not RequestStatus.PENDING_APPROVAL:
         transition(session=session, record=record, to=status, actor=actor, now=now)

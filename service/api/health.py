@@ -18,7 +18,7 @@ log = logging.getLogger("gpuops.service")
 
 
 @router.get("/healthz", response_model=Health)
-def healthz() -> Health:
+async def healthz() -> Health:
     return Health(status="ok")
 
 
