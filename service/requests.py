@@ -42,7 +42,7 @@ def _expiry(policy: PolicyConfig, status: RequestStatus, now: datetime) -> datet
     return now + timedelta(hours=policy.approval_window_hours)
 
 
-def _revision_row(
+def revision_row(
     *, record: RequestRecord, context: PlanContext, inputs: dict[str, Any], actor: str, now: datetime,
 ) -> PlanRevision:
     document = context.decision.model_dump(mode="json")
@@ -57,7 +57,7 @@ def _revision_row(
     )
 
 
-def _stage(context: PlanContext) -> str:
+def stage_of(context: PlanContext) -> str:
     return (context.decision.request.stage or context.request.stage or Stage.EXPERIMENTAL).value
 
 
@@ -91,7 +91,7 @@ def _plan_new(
     status = initial_status(context)
     record = RequestRecord(
         id=new_request_id(), status=status.value, team=request.team or planner.policy.default_team,
-        requester=requester, channel=body.channel, timezone=timezone, stage=_stage(context), text=body.text or "",
+        requester=requester, channel=body.channel, timezone=timezone, stage=stage_of(context), text=body.text or "",
         revision=1, approvals_needed=context.decision.approval.approvals_needed,
         expires_at=_expiry(planner.policy, status, now), created_at=now, updated_at=now,
     )
@@ -110,7 +110,7 @@ def create_request(
     record, context = _plan_new(planner=planner, body=body, requester=requester, now=now)
     session.add(record)
     session.flush()  # the row first: the tables below reference it
-    revision = _revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
+    revision = revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
                              actor=actor, now=now)
     session.add(revision)
     if idempotency_key:
@@ -174,12 +174,12 @@ def revise_request(
         raise Conflict(f"a {record.status} request cannot be edited", current_state=record.status)
     inputs, context, previous = _replan(session=session, planner=planner, record=record, patch=patch, now=now)
     record.revision += 1
-    record.team, record.stage = context.request.team or record.team, _stage(context)
+    record.team, record.stage = context.request.team or record.team, stage_of(context)
     record.timezone, record.text = inputs["timezone"], inputs.get("text") or ""
     record.approvals_needed = context.decision.approval.approvals_needed
     record.expires_at, record.updated_at = _expiry(planner.policy, RequestStatus.PENDING_APPROVAL, now), now
     session.add(record)
-    session.add(_revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now))
+    session.add(revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now))
     append_event(session=session, type="request.revised", actor=actor, request_id=record.id, now=now,
                  data=_summary(context, revision=record.revision, previous_revision=previous, approvals_voided=True))
     status = initial_status(context)

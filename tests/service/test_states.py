@@ -20,6 +20,7 @@ ALLOWED = [
     (S.AUTO_APPROVED, S.LAUNCHING, "launch.started"),
     (S.APPROVED, S.LAUNCHING, "launch.started"),
     (S.APPROVED, S.PENDING_APPROVAL, "request.reapproval_required"),
+    (S.AUTO_APPROVED, S.PENDING_APPROVAL, "request.reapproval_required"),
 ]
 ILLEGAL = [
     (S.PENDING_APPROVAL, S.RUNNING), (S.PENDING_APPROVAL, S.LAUNCHING), (S.APPROVED, S.APPROVED),

@@ -1,0 +1,89 @@
+"""Re-approval before launch: a plan whose prices or spend moved beyond the policy's tolerance since it was
+approved must be approved again (DESIGN §5).
+
+The launcher calls ``check_before_launch`` when it claims a task. When the plan re-decided with the catalog and spend
+in force costs more than ``reapproval_tolerance`` away from the approved estimate, or policy would now decide
+differently (deny, or no longer approve automatically), the request gets a new revision — which voids the earlier
+approvals, since they bind to a revision — and goes back to ``pending_approval`` with a fresh approval window. The
+launch task of the old revision is then superseded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import Session
+
+from policy.request import TrainingRequest
+from service.audit import append_event
+from service.planning import PlanContext, Planner
+from service.records import get_request_or_raise, get_revision
+from service.requests import initial_status, revision_row, stage_of
+from service.states import RequestStatus, transition
+from service.store.tables import PlanRevision, RequestRecord
+
+ACTOR = "system:reapproval"
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How the plan re-decided now differs from the approved one; ``reason`` is None when it may launch."""
+
+    context: PlanContext
+    cost_change: float  # fraction of the approved estimate
+    reason: str | None
+
+
+def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) -> Drift:
+    """Re-decide the approved request with today's catalog and spend and compare."""
+    request = TrainingRequest.model_validate(revision.training_request)
+    context = planner.plan(request, now=now)
+    old, new = revision.estimated_cost_usd, context.decision.plan.estimated_cost_usd
+    change = abs(new - old) / old if old else 0.0
+    status = initial_status(context)
+    reason = None
+    if status is RequestStatus.DENIED:
+        reason = "policy now denies this plan: " + "; ".join(context.decision.approval.reasons)
+    elif change > planner.policy.reapproval_tolerance:
+        reason = (f"the estimate moved {change:.0%} (${old:,.2f} → ${new:,.2f}), more than the policy's "
+                  f"{planner.policy.reapproval_tolerance:.0%} tolerance")
+    elif revision.approvals_needed == 0 and status is not RequestStatus.AUTO_APPROVED:
+        reason = "it would no longer be approved automatically: " + "; ".join(context.decision.approval.reasons)
+    return Drift(context=context, cost_change=change, reason=reason)
+
+
+def _reopen(*, session: Session, planner: Planner, record: RequestRecord, revision: PlanRevision, drift: Drift,
+            now: datetime) -> None:
+    record.revision += 1
+    record.stage = stage_of(drift.context)
+    record.approvals_needed = drift.context.decision.approval.approvals_needed
+    session.add(record)
+    session.add(revision_row(record=record, context=drift.context, inputs=revision.inputs, actor=ACTOR, now=now))
+    append_event(session=session, type="request.revised", actor=ACTOR, request_id=record.id, now=now,
+                 data={"revision": record.revision, "previous_revision": revision.revision, "approvals_voided": True,
+                       "reason": drift.reason, "estimated_cost_usd": drift.context.decision.plan.estimated_cost_usd})
+    target = RequestStatus.DENIED if initial_status(drift.context) is RequestStatus.DENIED else \
+        RequestStatus.PENDING_APPROVAL
+    if target is RequestStatus.DENIED:
+        transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=ACTOR, now=now,
+                   data={"reason": drift.reason})
+    transition(session=session, record=record, to=target, actor=ACTOR, now=now, data={"reason": drift.reason},
+               approval_window=timedelta(hours=planner.policy.approval_window_hours))
+
+
+def check_before_launch(*, session: Session, planner: Planner, request_id: str, now: datetime) -> str | None:
+    """Re-check an approved request before launch; the reason it went back for approval, or None to launch.
+
+    Commits when it reopens the request; otherwise leaves the transaction to the caller.
+    """
+    record = get_request_or_raise(session=session, request_id=request_id, lock=True)
+    if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED):
+        return None
+    revision = get_revision(session=session, request_id=record.id, revision=record.revision)
+    drift = measure_drift(planner=planner, revision=revision, now=now)
+    if drift.reason is None:
+        return None
+    _reopen(session=session, planner=planner, record=record, revision=revision, drift=drift, now=now)
+    session.commit()
+    return drift.reason

@@ -1,0 +1,68 @@
+"""Before launch, a plan whose prices moved beyond the policy's tolerance goes back for approval."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel import Session, col, select
+
+from policy.catalog import Catalog, load_catalog
+from service.approvals import record_approval
+from service.planning import Planner
+from service.reapproval import check_before_launch
+from service.records import read_request
+from service.requests import create_request
+from service.schemas import ApprovalDecision, RequestCreate
+from service.spend import SampleSpend, sample_spend_path
+from service.states import RequestStatus
+from service.store.tables import AuditEvent
+from service.views import current_approvals
+from tests.service.factories import LEADS, NOW, REQUESTER, make_policy
+
+POLICY = make_policy(auto_approve_below_usd=0)
+
+
+def _planner(catalog: Catalog) -> Planner:
+    return Planner(catalog=catalog, policy=POLICY, spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
+
+
+def _scaled(catalog: Catalog, factor: float) -> Catalog:
+    def scale(value: float | None) -> float | None:
+        return None if value is None else value * factor
+
+    prices = [p.model_copy(update={"on_demand_usd": p.on_demand_usd * factor, "spot_usd": scale(p.spot_usd),
+                                   "sagemaker_usd": scale(p.sagemaker_usd)}) for p in catalog.prices]
+    return catalog.model_copy(update={"prices": prices})
+
+
+def _approved(session: Session, planner: Planner) -> str:
+    record, _ = create_request(session=session, planner=planner, body=RequestCreate(text="fine-tune 7B"),
+                               actor=REQUESTER, requester=REQUESTER, idempotency_key=None, now=NOW)
+    approved, _ = record_approval(session=session, policy=POLICY, request_id=record.id, approver=LEADS[0],
+                                  decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+    assert approved.status == RequestStatus.APPROVED
+    return record.id
+
+
+def test_unchanged_prices_launch_as_approved(session: Session) -> None:
+    planner = _planner(load_catalog())
+    request_id = _approved(session, planner)
+    assert check_before_launch(session=session, planner=planner, request_id=request_id,
+                               now=NOW + timedelta(minutes=5)) is None
+    assert read_request(session=session, request_id=request_id, now=NOW).status == "approved"
+
+
+def test_prices_beyond_tolerance_need_approving_again(session: Session) -> None:
+    catalog = load_catalog()
+    request_id = _approved(session, _planner(catalog))
+    later = NOW + timedelta(minutes=5)
+    reason = check_before_launch(session=session, planner=_planner(_scaled(catalog, 1.5)), request_id=request_id,
+                                 now=later)
+    assert reason is not None and "tolerance" in reason
+    record = read_request(session=session, request_id=request_id, now=later)
+    assert (record.status, record.revision) == ("pending_approval", 2)
+    assert current_approvals(session=session, record=record) == []
+    assert record.expires_at is not None and record.expires_at > later
+    types = session.exec(select(AuditEvent.type).where(AuditEvent.request_id == request_id)
+                         .order_by(col(AuditEvent.seq))).all()
+    assert list(types)[-2:] == ["request.revised", "request.reapproval_required"]
