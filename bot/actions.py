@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY
-from bot.commands import ack_now
+from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
@@ -38,8 +38,12 @@ def message_location(body: dict[str, Any]) -> tuple[str | None, str | None]:
     return channel, ts
 
 
-def _tell_privately(respond: Any, text: str) -> None:
-    respond(response_type="ephemeral", replace_original=False, text=text)
+def tell_privately(body: dict[str, Any], client: Any, respond: Any, text: str) -> None:
+    """An ephemeral reply where the click was; a direct message for clicks in App Home, which has no response_url."""
+    if body.get("response_url"):
+        respond(response_type="ephemeral", replace_original=False, text=text)
+    else:
+        client.chat_postMessage(channel=body["user"]["id"], text=text)
 
 
 def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> None:
@@ -56,6 +60,8 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> N
     update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
     if req.status != "pending_approval":
         tell_requester(client, req)
+    if (body.get("container") or {}).get("type") == "view":  # clicked in App Home: show it without this request
+        publish_home(deps, client, team_id=(body.get("team") or {}).get("id", ""), user=body["user"]["id"])
 
 
 def alternative_changes(chosen: dict[str, Any], timezone: str) -> dict[str, Any]:
@@ -68,9 +74,9 @@ def alternative_changes(chosen: dict[str, Any], timezone: str) -> dict[str, Any]
             "region": chosen["region"], "timezone": timezone}
 
 
-def _on_error(respond: Any, operation: str) -> Callable[[Exception], None]:
+def _on_error(body: dict[str, Any], client: Any, respond: Any, operation: str) -> Callable[[Exception], None]:
     def tell(error: Exception) -> None:
-        _tell_privately(respond, user_message(error, operation=operation))
+        tell_privately(body, client, respond, user_message(error, operation=operation))
 
     return tell
 
@@ -85,20 +91,20 @@ class ActionHandlers:
         try:
             decide(self.deps, body, client, decision="approve")
         except Exception as error:  # the 403's message tells a non-approver why
-            _on_error(respond, "approve")(error)
+            _on_error(body, client, respond, "approve")(error)
 
     def handle_reject_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
             decide(self.deps, body, client, decision="reject")
         except Exception as error:
-            _on_error(respond, "reject")(error)
+            _on_error(body, client, respond, "reject")(error)
 
     def handle_why_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
             req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
             client.views_open(trigger_id=body["trigger_id"], view=why_view(req))
         except Exception as error:
-            _on_error(respond, "why")(error)
+            _on_error(body, client, respond, "why")(error)
 
     def handle_edit_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
@@ -106,7 +112,7 @@ class ActionHandlers:
             channel, ts = message_location(body)
             client.views_open(trigger_id=body["trigger_id"], view=edit_view(req, channel=channel, ts=ts))
         except Exception as error:
-            _on_error(respond, "edit")(error)
+            _on_error(body, client, respond, "edit")(error)
 
     def handle_alternative_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
@@ -117,7 +123,7 @@ class ActionHandlers:
             channel, ts = message_location(body)
             update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts)
         except Exception as error:
-            _on_error(respond, "use alternative")(error)
+            _on_error(body, client, respond, "use alternative")(error)
 
     def handle_edit_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
         """Validated before the ack: errors have to go back in it to show next to the fields."""

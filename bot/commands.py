@@ -124,20 +124,23 @@ class CommandHandlers:
             client.chat_postEphemeral(channel=channel, user=user, text=user_message(error, operation="mention"))
 
     def handle_home_view(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
-        if event.get("tab", "home") != "home":
-            return
-        user = event.get("user", "")
-        actor = actor_id(body.get("team_id", ""), user)
-        try:
-            mine = self.deps.service.list_requests(requester=actor, limit=20).items
-            pending = self.deps.service.list_requests(status=PENDING, limit=100).items
-        except GpuopsError as error:
-            text = user_message(error, operation="home")
-            client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})
-            return
-        waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
-                   and actor not in {a.approver for a in r.approvals}]
-        client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=self.deps.clock()))
+        if event.get("tab", "home") == "home":
+            publish_home(self.deps, client, team_id=body.get("team_id", ""), user=event.get("user", ""))
+
+
+def publish_home(deps: Deps, client: Any, *, team_id: str, user: str) -> None:
+    """App Home for ``user``: approvals waiting for them (with buttons), then their own requests."""
+    actor = actor_id(team_id, user)
+    try:
+        mine = deps.service.list_requests(requester=actor, limit=20).items
+        pending = deps.service.list_requests(status=PENDING, limit=100).items
+    except GpuopsError as error:
+        text = user_message(error, operation="home")
+        client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})
+        return
+    waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
+               and actor not in {a.approver for a in r.approvals}]
+    client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=deps.clock()))
 
 
 def register(app: Any, deps: Deps) -> None:

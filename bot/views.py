@@ -6,12 +6,14 @@ from datetime import datetime
 from typing import Any
 
 from bot import formatting as fmt
-from bot.blocks import approval_status, spend_line
+from bot.blocks import APPROVE, REJECT, WHY, approval_status, spend_line
 from bot.limits import (
     MAX_MESSAGE_BLOCKS,
     MAX_SECTION_TEXT,
     MAX_VIEW_BLOCKS,
     Block,
+    actions,
+    button,
     context,
     divider,
     escape,
@@ -130,6 +132,11 @@ def home_view(mine: list[RequestPublic], waiting: list[RequestPublic], *, now: d
         blocks.append(section("Nothing waits for you."))
     for req in waiting[:20]:
         blocks.append(section(f"{fmt.mention(req.requester)} · " + status_blocks(req, now=now)[0]["text"]["text"]))
+        blocks.append(actions([
+            button("Approve", action_id=APPROVE, value=req.id, style="primary"),
+            button("Reject", action_id=REJECT, value=req.id, style="danger"),
+            button("Why?", action_id=WHY, value=req.id),
+        ], block_id=f"home:{req.id}"))
     blocks.extend([divider(), header("Your requests")])
     if not mine:
         blocks.append(section("You have no requests yet. Try `/gpu fine-tune 7B by Friday`."))

@@ -114,8 +114,8 @@ class BotHarness:
         return self.post(body, "application/x-www-form-urlencoded", secret=secret)
 
     def action(self, action_id: str, value: str, *, user: str, channel: str = "C0PLANS",
-               ts: str = "1764518400.000001") -> httpx.Response:
-        payload = {
+               ts: str = "1764518400.000001", in_home: bool = False) -> httpx.Response:
+        payload: dict[str, Any] = {
             "type": "block_actions", "team": {"id": TEAM_ID, "domain": "gpuops"},
             "user": {"id": user, "team_id": TEAM_ID, "username": user.lower()}, "api_app_id": "A0GPUOPS",
             "container": {"type": "message", "message_ts": ts, "channel_id": channel, "is_ephemeral": False},
@@ -124,6 +124,11 @@ class BotHarness:
             "actions": [{"type": "button", "action_id": action_id, "block_id": "b", "value": value,
                          "action_ts": "1764518400.1"}],
         }
+        if in_home:  # App Home: a view, not a message, and no response_url
+            for key in ("channel", "message", "response_url"):
+                payload.pop(key)
+            payload["container"] = {"type": "view", "view_id": "V0HOME"}
+            payload["view"] = {"id": "V0HOME", "type": "home", "blocks": [], "private_metadata": ""}
         return self.post(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded")
 
     def view_submission(self, callback_id: str, values: dict[str, Any], metadata: str, *, user: str

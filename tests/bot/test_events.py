@@ -66,3 +66,25 @@ def test_app_home_lists_approvals_waiting_and_my_requests(bot: BotHarness, slack
     assert texts[2] == "Your requests"
     assert texts[3].startswith("`req_10`")
     assert published.body["user_id"] == LEADS[0]
+
+
+def test_approving_from_app_home_updates_the_channel_message_and_the_home(bot: BotHarness, slack: FakeSlack,
+                                                                           service: FakeService) -> None:
+    where = {"channel": "C0PLANS", "ts": "1764518400.000777"}
+    service.requests["req_9"] = make_request(request_id="req_9", slack_message=where)
+    bot.action("approve_request", "req_9", user=LEADS[0], in_home=True)
+    [update] = slack.wait_for("chat.update")
+    assert (update.body["channel"], update.body["ts"]) == (where["channel"], where["ts"])
+    [home] = slack.wait_for("views.publish")
+    texts = [b["text"]["text"] for b in home.body["view"]["blocks"] if b["type"] == "section"]
+    assert texts[0] == "Nothing waits for you."
+    assert slack.of("chat.postMessage")[0].body["channel"] == REQUESTER  # the outcome DM
+
+
+def test_a_refused_click_in_app_home_is_a_direct_message(bot: BotHarness, slack: FakeSlack,
+                                                         service: FakeService) -> None:
+    service.requests["req_9"] = make_request(request_id="req_9")
+    bot.action("approve_request", "req_9", user="U0RANDOM", in_home=True)
+    [dm] = slack.wait_for("chat.postMessage")
+    assert (dm.body["channel"], dm.body["text"]) == (
+        "U0RANDOM", "You can't do that: only ml-leads can approve team-ml experimental requests")
