@@ -44,21 +44,25 @@ def digest(
 
     settings = get_settings()
     service = build_service_client(settings)
-    now = datetime.now(UTC)
-    rendered = build_digest(service, team=team, now=now)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "digest.json").write_text(json.dumps({"text": rendered.text, "blocks": rendered.blocks}, indent=2))
-        (out / f"spend-{team}.png").write_bytes(rendered.png)
-        typer.echo(f"wrote {out / 'digest.json'} and {out / f'spend-{team}.png'}")
-    if post:
-        sub = PolicyConfig.model_validate(service.get_policy().policy).team(team)[1].digest
-        if sub is None:
-            typer.echo(f"team {team} has no digest channel in the policy (teams.{team}.digest)", err=True)
-            raise typer.Exit(2)
-        day = now.astimezone(ZoneInfo(sub.timezone)).date().isoformat()
-        posted = deliver_once(service, build_web_client(settings), team=team, channel=sub.channel, day=day, now=now)
-        typer.echo(f"posted to {sub.channel}" if posted else f"already posted to {sub.channel} for {day}")
+    try:
+        now = datetime.now(UTC)
+        rendered = build_digest(service, team=team, now=now)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "digest.json").write_text(json.dumps({"text": rendered.text, "blocks": rendered.blocks}, indent=2))
+            (out / f"spend-{team}.png").write_bytes(rendered.png)
+            typer.echo(f"wrote {out / 'digest.json'} and {out / f'spend-{team}.png'}")
+        if post:
+            sub = PolicyConfig.model_validate(service.get_policy().policy).team(team)[1].digest
+            if sub is None:
+                typer.echo(f"team {team} has no digest channel in the policy (teams.{team}.digest)", err=True)
+                raise typer.Exit(2)
+            day = now.astimezone(ZoneInfo(sub.timezone)).date().isoformat()
+            client = build_web_client(settings)
+            posted = deliver_once(service, client, team=team, channel=sub.channel, day=day, now=now)
+            typer.echo(f"posted to {sub.channel}" if posted else f"already posted to {sub.channel} for {day}")
+    finally:
+        service.close()
 
 
 def register(app: typer.Typer) -> None:

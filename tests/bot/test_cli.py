@@ -1,0 +1,49 @@
+"""``gpuops digest --team T --out DIR [--post]`` and ``gpuops bot`` without Slack credentials."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.settings import get_settings
+from gpuops.cli import app
+from tests.bot.fake_service import TOKEN, FakeService
+from tests.bot.fake_slack import FakeSlack
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, slack: FakeSlack, service: FakeService) -> None:
+    for key, value in {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": slack.api_url,
+                       "GPUOPS_SERVICE_URL": service.url, "GPUOPS_SERVICE_TOKEN": TOKEN}.items():
+        monkeypatch.setenv(key, value)
+    get_settings.cache_clear()
+
+
+def test_digest_writes_the_blocks_and_the_chart(env: None, tmp_path: Path, slack: FakeSlack) -> None:
+    result = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    written = json.loads((tmp_path / "digest.json").read_text())
+    assert written["blocks"][0]["text"]["text"].startswith("GPU spend · team-ml · ")
+    assert (tmp_path / "spend-team-ml.png").read_bytes().startswith(b"\x89PNG")
+    assert slack.of("chat.postMessage") == []
+
+
+def test_digest_post_claims_the_day_once(env: None, slack: FakeSlack, service: FakeService) -> None:
+    first = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--post"])
+    second = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--post"])
+    assert first.exit_code == 0 and first.output.strip().endswith("posted to C0DIGEST")
+    assert "already posted to C0DIGEST" in second.output
+    assert len(slack.of("chat.postMessage")) == 1 and len(slack.of("files.completeUploadExternal")) == 1
+
+
+def test_bot_refuses_to_start_without_slack_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SLACK_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("SLACK_SIGNING_SECRET", raising=False)
+    get_settings.cache_clear()
+    result = CliRunner().invoke(app, ["bot"])
+    assert result.exit_code == 2
+    assert "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set" in result.output
+    get_settings.cache_clear()
