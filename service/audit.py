@@ -57,32 +57,49 @@ def _tables() -> tuple[sa.Table, sa.Table]:
     return events, head
 
 
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: what happened, to which request, by whom."""
+
+    type: str
+    actor: str
+    request_id: str | None = None
+    data: dict[str, Any] | None = None
+
+
+def append_events(*, session: Session, events: list[NewEvent], now: datetime | None = None) -> list[AuditEvent]:
+    """Append events to the chain, in order, inside the caller's transaction.
+
+    Plain statements rather than the unit of work, one of each kind however many events: this runs while the chain
+    head is locked, so it stays short.
+    """
+    session.flush()  # the caller's pending rows first: the events may refer to them
+    table, head = _tables()
+    seq, prev = session.execute(sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update()).one()
+    created_at = (now or utcnow()).astimezone(UTC)
+    rows: list[AuditEvent] = []
+    for new in events:
+        seq += 1
+        plain = json.loads(canonical_json(new.data or {}))  # what the database will give back
+        event = AuditEvent(seq=seq, request_id=new.request_id, type=new.type, actor=new.actor, data=plain,
+                           created_at=created_at, prev_hash=prev, hash="")
+        event.hash = prev = row_hash(event)
+        rows.append(event)
+    session.execute(sa.insert(table), [
+        {"seq": e.seq, "request_id": e.request_id, "type": e.type, "actor": e.actor, "data": e.data,
+         "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash} for e in rows
+    ])
+    session.execute(sa.update(head).where(head.c.id == 1).values(seq=seq, hash=prev))
+    return rows
+
+
 def append_event(
     *, session: Session, type: str, actor: str, request_id: str | None = None, data: dict[str, Any] | None = None,
     now: datetime | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain inside the caller's transaction.
-
-    Plain statements rather than the unit of work: this runs while the chain head is locked, so it stays short.
-    """
-    session.flush()  # the caller's pending rows first: the event may refer to them
-    events, head = _tables()
-    head_seq, head_hash = session.execute(
-        sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update()
-    ).one()
-    plain = json.loads(canonical_json(data or {}))  # what the database will give back
-    created_at = (now or utcnow()).astimezone(UTC)
-    event = AuditEvent(
-        seq=head_seq + 1, request_id=request_id, type=type, actor=actor, data=plain, created_at=created_at,
-        prev_hash=head_hash, hash="",
-    )
-    event.hash = row_hash(event)
-    session.execute(sa.insert(events).values(
-        seq=event.seq, request_id=request_id, type=type, actor=actor, data=plain, created_at=created_at,
-        prev_hash=event.prev_hash, hash=event.hash,
-    ))
-    session.execute(sa.update(head).where(head.c.id == 1).values(seq=event.seq, hash=event.hash))
-    return event
+    """Append one event to the chain inside the caller's transaction."""
+    new = NewEvent(type=type, actor=actor, request_id=request_id, data=data)
+    return append_events(session=session, events=[new], now=now)[0]
 
 
 def events_for_request(*, session: Session, request_id: str) -> list[AuditEvent]:

@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel import Session
 
 from policy.errors import Conflict
-from service.audit import append_event
+from service.audit import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, RequestRecord
 
 
@@ -117,9 +117,8 @@ def enter_initial(
     if status in LAUNCHABLE:
         _queue_launch(session, record, now)
     payload = {"status": status.value, "revision": record.revision, **(data or {})}
-    events = [append_event(session=session, type="request.created", actor=actor, request_id=record.id,
-                           data=payload, now=now)]
+    events = [NewEvent(type="request.created", actor=actor, request_id=record.id, data=payload)]
     if status is not S.PENDING_APPROVAL:
-        events.append(append_event(session=session, type=EVENT_TYPES[status], actor=actor, request_id=record.id,
-                                   data={"to": status.value, "revision": record.revision}, now=now))
-    return events
+        events.append(NewEvent(type=EVENT_TYPES[status], actor=actor, request_id=record.id,
+                               data={"to": status.value, "revision": record.revision}))
+    return append_events(session=session, events=events, now=now)
