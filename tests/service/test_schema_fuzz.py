@@ -37,7 +37,7 @@ def test_no_generated_request_gets_a_server_error(live: Live, mode: GenerationMo
 
     for operation in operations:
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def call(case: schemathesis.Case) -> None:
             headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "x-gpuops-actor"}
             headers.setdefault("Authorization", f"Bearer {TOKENS['admin']}")
