@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from policy.config import PolicyConfig
 from policy.decision import Decision
 from policy.request import Stage
-from service.records import get_revision
 from service.schemas import ApprovalDecision, ApprovalPublic, JobPublic, RequestPublic, SlackMessageRef
 from service.states import RequestStatus
 from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
@@ -44,6 +46,55 @@ def _job(job: Job | None) -> JobPublic | None:
     )
 
 
+@dataclass(frozen=True)
+class _Related:
+    """What a request's public form needs besides its own row."""
+
+    revision: PlanRevision
+    approvals: list[Approval]
+    message: SlackMessage | None
+    job: Job | None
+
+
+def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Related]:
+    """Everything the public form of ``records`` needs, in four queries however many records there are."""
+    ids = [r.id for r in records]
+    current = {(r.id, r.revision) for r in records}
+    in_current = sa.tuple_(col(PlanRevision.request_id), col(PlanRevision.revision)).in_(sorted(current))
+    revisions = {(v.request_id, v.revision): v for v in session.exec(select(PlanRevision).where(in_current))}
+    approvals: dict[str, list[Approval]] = {i: [] for i in ids}
+    current_approvals_only = sa.tuple_(col(Approval.request_id), col(Approval.revision)).in_(sorted(current))
+    for a in session.exec(select(Approval).where(current_approvals_only)
+                          .order_by(col(Approval.created_at), col(Approval.id))):
+        approvals[a.request_id].append(a)
+    message_rows = session.exec(select(SlackMessage).where(col(SlackMessage.request_id).in_(ids)))
+    messages = {m.request_id: m for m in message_rows}
+    jobs = {j.request_id: j for j in session.exec(select(Job).where(col(Job.request_id).in_(ids)))}
+    return {r.id: _Related(revisions[(r.id, r.revision)], approvals[r.id], messages.get(r.id), jobs.get(r.id))
+            for r in records}
+
+
+def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> RequestPublic:
+    approves = len(counted_approvers(policy=policy, record=record, approvals=related.approvals))
+    remaining = max(0, record.approvals_needed - approves) if record.status == RequestStatus.PENDING_APPROVAL else 0
+    message = related.message
+    return RequestPublic(
+        id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
+        timezone=record.timezone, text=record.text, revision=record.revision, plan_hash=related.revision.plan_hash,
+        decision=Decision.model_validate(related.revision.decision),
+        approvals=[
+            ApprovalPublic(approver=a.approver, decision=ApprovalDecision(a.decision), comment=a.comment,
+                           revision=a.revision, created_at=a.created_at)
+            for a in related.approvals
+        ],
+        approvals_needed=record.approvals_needed, approvals_remaining=remaining,
+        eligible_approvers=eligible_approvers(policy, record), expires_at=record.expires_at,
+        created_at=record.created_at, updated_at=record.updated_at,
+        slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
+        job=_job(related.job),
+    )
+
+
 def request_public(
     *, session: Session, record: RequestRecord, policy: PolicyConfig, new: PlanRevision | None = None,
 ) -> RequestPublic:
@@ -51,26 +102,13 @@ def request_public(
 
     ``new``: the revision just written for a new request, which has no approvals, message or job to look up.
     """
-    revision = new or get_revision(session=session, request_id=record.id, revision=record.revision)
-    approvals = [] if new else current_approvals(session=session, record=record)
-    approves = len(counted_approvers(policy=policy, record=record, approvals=approvals))
-    remaining = max(0, record.approvals_needed - approves)
-    if record.status != RequestStatus.PENDING_APPROVAL:
-        remaining = 0
-    message = None if new else session.get(SlackMessage, record.id)
-    job = None if new else session.exec(select(Job).where(Job.request_id == record.id)).first()
-    return RequestPublic(
-        id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
-        timezone=record.timezone, text=record.text, revision=record.revision, plan_hash=revision.plan_hash,
-        decision=Decision.model_validate(revision.decision),
-        approvals=[
-            ApprovalPublic(approver=a.approver, decision=ApprovalDecision(a.decision), comment=a.comment,
-                           revision=a.revision, created_at=a.created_at)
-            for a in approvals
-        ],
-        approvals_needed=record.approvals_needed, approvals_remaining=remaining,
-        eligible_approvers=eligible_approvers(policy, record), expires_at=record.expires_at,
-        created_at=record.created_at, updated_at=record.updated_at,
-        slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
-        job=_job(job),
-    )
+    related = _Related(new, [], None, None) if new else _related(session, [record])[record.id]
+    return _public(record, related, policy)
+
+
+def requests_public(*, session: Session, records: list[RequestRecord], policy: PolicyConfig) -> list[RequestPublic]:
+    """Many requests as the API shows them, without a query per request."""
+    if not records:
+        return []
+    related = _related(session, records)
+    return [_public(r, related[r.id], policy) for r in records]

@@ -13,7 +13,7 @@ from service.api.deps import ActorDep, SessionDep, StateDep, released
 from service.schemas import JobList, PolicyPublic
 from service.states import RequestStatus
 from service.store.tables import Job, RequestRecord
-from service.views import request_public
+from service.views import requests_public
 
 router = APIRouter(tags=["info"])
 
@@ -51,5 +51,5 @@ def list_jobs(
     if status:
         statement = statement.where(RequestRecord.status == status.value)
     statement = statement.order_by(col(RequestRecord.created_at).desc()).limit(limit)
-    items = [request_public(session=session, record=r, policy=state.policy) for r in session.exec(statement)]
+    items = requests_public(session=session, records=list(session.exec(statement)), policy=state.policy)
     return released(session, JobList(items=items))

@@ -24,7 +24,7 @@ from service.schemas import (
     SlackMessageRef,
 )
 from service.states import RequestStatus
-from service.views import request_public
+from service.views import request_public, requests_public
 
 router = APIRouter(tags=["requests"])
 
@@ -58,7 +58,7 @@ def list_requests(
     records.expire_overdue(session=session, now=utcnow(), limit=100)
     page, next_cursor = records.list_requests(session=session, status=status.value if status else None, team=team,
                                               requester=requester, limit=limit, cursor=cursor)
-    items = [request_public(session=session, record=r, policy=state.policy) for r in page]
+    items = requests_public(session=session, records=page, policy=state.policy)
     return released(session, RequestPage(items=items, next_cursor=next_cursor))
 
 

@@ -121,6 +121,12 @@ def test_edit_makes_a_new_revision_and_voids_approvals(live: Live) -> None:
     assert body["decision"]["request"]["seq_len"] == 8192
     types = [e["type"] for e in live.get(f"/v1/requests/{created['id']}/audit").json()["items"]]
     assert types == ["request.created", "request.approval_recorded", "request.revised"]
+    [listed] = live.get("/v1/requests", requester=requester).json()["items"]
+    assert (listed["revision"], listed["approvals"], listed["plan_hash"]) == (2, [], body["plan_hash"])
+    other_request = create(live, actor=requester)
+    live.post(f"/v1/requests/{other_request['id']}/approvals", {"decision": "approve"}, role="bot", actor=LEADS[1])
+    page = live.get("/v1/requests", requester=requester).json()["items"]
+    assert [len(r["approvals"]) for r in page] == [1, 0]
 
 
 def test_cancel_then_illegal_cancel(live: Live) -> None:
