@@ -82,7 +82,8 @@ def _on_error(body: dict[str, Any], client: Any, respond: Any, operation: str) -
 
 
 class ActionHandlers:
-    """Buttons run as lazy listeners after ``ack_now``; the Edit submission acks itself (errors go in the ack)."""
+    """Buttons run as lazy listeners after ``ack_now``; the Edit submission saves before it acks (errors go in the
+    ack) and refreshes the message lazily."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -125,7 +126,7 @@ class ActionHandlers:
         except Exception as error:
             _on_error(body, client, respond, "use alternative")(error)
 
-    def handle_edit_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
+    def handle_edit_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
         """Validated before the ack: errors have to go back in it to show next to the fields."""
         meta = json.loads(view.get("private_metadata") or "{}")
         changes, errors = edit_changes(view["state"]["values"], meta.get("tz", "UTC"))
@@ -133,12 +134,17 @@ class ActionHandlers:
             ack(response_action="errors", errors=errors)
             return
         try:
-            req = self.deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
+            self.deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
         except Exception as error:
             text = error.message if isinstance(error, RequestError) else user_message(error, operation="edit")
             ack(response_action="errors", errors={"params": text})
             return
         ack()
+
+    def handle_edit_view(self, view: dict[str, Any], client: Any) -> None:
+        """After a saved edit: the channel message shows the new revision."""
+        meta = json.loads(view.get("private_metadata") or "{}")
+        req = self.deps.service.get_request(request_id=meta["id"])
         update_request(client, req, now=self.deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"))
 
 
@@ -150,4 +156,4 @@ def register(app: Any, deps: Deps) -> None:
     app.action(WHY)(ack=ack_now, lazy=[handlers.handle_why_action])
     app.action(EDIT)(ack=ack_now, lazy=[handlers.handle_edit_action])
     app.action(_ALTERNATIVE)(ack=ack_now, lazy=[handlers.handle_alternative_action])
-    app.view(EDIT_VIEW)(handlers.handle_edit_submission)
+    app.view(EDIT_VIEW)(ack=handlers.handle_edit_submission, lazy=[handlers.handle_edit_view])
