@@ -25,6 +25,11 @@ SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy"}
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 
+def from_slack(text: str) -> str:
+    """What the person typed: Slack sends &, < and > escaped in command and message text."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
 def split_subcommand(text: str) -> tuple[str, str]:
     """(``help``|``spend``|…, argument) for a subcommand, else (``request``, the text)."""
     stripped = text.strip()
@@ -100,7 +105,7 @@ class CommandHandlers:
         self.deps = deps
 
     def handle_gpu_command(self, command: dict[str, Any], client: Any, respond: Any) -> None:
-        name, arg = split_subcommand(command.get("text", ""))
+        name, arg = split_subcommand(from_slack(command.get("text", "")))
         try:
             if name == "request":
                 create_and_post(self.deps, client, team_id=command["team_id"], user_id=command["user_id"],
@@ -111,7 +116,7 @@ class CommandHandlers:
             _private_error(respond, error, f"/gpu {name}")
 
     def handle_mention_command(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
-        text = _MENTION.sub("", event.get("text", "")).strip()
+        text = from_slack(_MENTION.sub("", event.get("text", ""))).strip()
         user, channel = event.get("user", ""), event.get("channel", "")
         try:
             if split_subcommand(text)[0] != "request":

@@ -116,3 +116,12 @@ def test_help_lists_examples_to_copy(bot: BotHarness, slack: FakeSlack) -> None:
     text = "\n".join(b["text"]["text"] for b in reply.body["blocks"] if "text" in b)
     assert "```/gpu fine-tune 7B by Friday```" in text
     assert reply.body["response_type"] == "ephemeral"
+
+
+def test_slack_escapes_are_undone_before_the_service_reads_the_text(bot: BotHarness, slack: FakeSlack,
+                                                                   service: FakeService) -> None:
+    bot.command("fine-tune 7B by Friday, budget &lt; $5k &amp; spot ok", user=REQUESTER)
+    [post] = slack.wait_for("chat.postMessage")
+    assert service.requests["req_1"]["text"] == "fine-tune 7B by Friday, budget < $5k & spot ok"
+    # …and escaped again where it is shown, so Slack does not read them as markup.
+    assert post.blocks[0]["text"]["text"].endswith("asked: _fine-tune 7B by Friday, budget &lt; $5k &amp; spot ok_")
