@@ -406,8 +406,10 @@ class PostgresCluster:
     def start(self) -> PostgresCluster:
         self.starts += 1
         argv = [*self._as, str(self.bin / "postgres"), "-D", str(self.data / "db"), "-p", str(self.port),
-                "-c", f"listen_addresses={HOST}", "-c", f"unix_socket_directories={self.data}", "-c", "fsync=off",
-                "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
+                "-c", f"listen_addresses={HOST}", "-c", f"unix_socket_directories={self.data}",
+                # fsync off: a killed server's writes are still in the OS cache, so nothing committed is lost
+                # (synchronous_commit stays on: an acknowledged commit must survive the kill).
+                "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
         self.proc = self.procs.spawn(f"postgres-{self.starts}", argv, base_env(), wait=False)
         if not wait_until(self._accepts, timeout=30, interval=0.05):
             raise RuntimeError(f"postgres did not start:\n{self.proc.log_tail()}")
@@ -576,11 +578,15 @@ def button_value(blocks: list[dict[str, Any]], action_id: str) -> str:
 
 @contextlib.contextmanager
 def run_folder(prefix: str) -> Iterator[Path]:
-    """A temp folder for logs and files; kept (and named) when the run fails, removed when it succeeds."""
+    """A temp folder for logs and files; kept (and named) when the run fails or ``GPUOPS_BENCH_KEEP_LOGS`` is set,
+    removed when it succeeds."""
     folder = Path(tempfile.mkdtemp(prefix=f"gpuops-{prefix}-"))
     try:
         yield folder
     except BaseException:
         print(f"logs kept in {folder}", file=sys.stderr)
         raise
+    if os.environ.get("GPUOPS_BENCH_KEEP_LOGS"):
+        print(f"logs kept in {folder}")
+        return
     shutil.rmtree(folder, ignore_errors=True)
