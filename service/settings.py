@@ -69,6 +69,8 @@ class Settings(BaseSettings):
     sweep_interval_seconds: float = Field(default=60, gt=0)
     # After a Redis failure, how long the in-process cache serves before Redis is tried again.
     redis_retry_seconds: float = Field(default=10, gt=0)
+    # Worker threads for the blocking endpoints (database work); more threads mostly add contention.
+    threads: int = Field(default=8, ge=1, le=256)
     # Database connections kept per process (as many again may open under bursts).
     db_pool_size: int = Field(default=20, ge=1)
     # Level of the JSON logs on stderr.

@@ -52,6 +52,9 @@ def create_app(settings: Settings | None = None, *, state: ServiceState | None =
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Worker threads run the blocking endpoints. A few keep the GIL and the database's row locks uncontended;
+        # the event loop still takes every connection and the cheap work meanwhile.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = state.settings.threads
         task = asyncio.create_task(_sweep_forever(state))
         try:
             yield
