@@ -17,7 +17,7 @@ from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
-from bot.models import APPROVED_STATES, actor_id
+from bot.models import PENDING, RequestPublic, actor_id
 from bot.posting import tell_requester, update_request
 from policy.decision import PurchaseModel
 from policy.errors import Conflict, RequestError
@@ -48,18 +48,24 @@ def tell_privately(body: dict[str, Any], client: Any, respond: Any, text: str) -
 
 def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> None:
     """Record the clicker's approve/reject, then show the result where they clicked."""
-    request_id = body["actions"][0]["value"]
+    request_id, actor = body["actions"][0]["value"], clicker(body)
     try:
-        req = deps.service.record_approval(request_id=request_id, actor=clicker(body), decision=decision)
-    except Conflict as error:
-        # A second click after the first one settled the request: show the settled state, not an error.
-        if error.current_state not in APPROVED_STATES | {"rejected"}:
-            raise
+        req = deps.service.record_approval(request_id=request_id, actor=actor, decision=decision)
+    except Conflict:
+        # Settled already: show the settled state; only someone whose click did not count hears why.
         req = deps.service.get_request(request_id=request_id)
+        _show(deps, body, client, req)
+        if not any(a.approver == actor and a.decision == decision for a in req.approvals):
+            raise
+        return
+    _show(deps, body, client, req)
+    if req.status != PENDING:
+        tell_requester(client, req)
+
+
+def _show(deps: Deps, body: dict[str, Any], client: Any, req: RequestPublic) -> None:
     channel, ts = message_location(body)
     update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
-    if req.status != "pending_approval":
-        tell_requester(client, req)
     if (body.get("container") or {}).get("type") == "view":  # clicked in App Home: show it without this request
         publish_home(deps, client, team_id=(body.get("team") or {}).get("id", ""), user=body["user"]["id"])
 

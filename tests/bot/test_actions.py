@@ -118,3 +118,14 @@ def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSla
                                                      "interruption_tolerance": "high", "region": "us-east-1",
                                                      "timezone": "America/Los_Angeles"}]
     assert service.requests["req_1"]["revision"] == 2
+
+
+def test_a_click_after_someone_else_settled_it_says_so(bot: BotHarness, slack: FakeSlack) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
+    slack.wait_for("chat.update")
+    bot.action("reject_request", "req_1", user=LEADS[1], ts=ts)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "That can't be done any more (it is approved): request is approved"
+    updates = slack.wait_for("chat.update", count=2)
+    assert updates[1].blocks[-3]["text"]["text"].startswith("✅ *Approved*")

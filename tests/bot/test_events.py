@@ -78,7 +78,7 @@ def test_approving_from_app_home_updates_the_channel_message_and_the_home(bot: B
     [home] = slack.wait_for("views.publish")
     texts = [b["text"]["text"] for b in home.body["view"]["blocks"] if b["type"] == "section"]
     assert texts[0] == "Nothing waits for you."
-    assert slack.of("chat.postMessage")[0].body["channel"] == REQUESTER  # the outcome DM
+    assert slack.wait_for("chat.postMessage")[0].body["channel"] == REQUESTER  # the outcome DM
 
 
 def test_a_refused_click_in_app_home_is_a_direct_message(bot: BotHarness, slack: FakeSlack,
