@@ -626,10 +626,11 @@ def main(argv: list[str]) -> int:
                 except Exception as exc:  # one broken fault must not hide the others' figures
                     rows.append(Row(name, notes=[f"harness error: {type(exc).__name__}: {exc}"[:200]]))
         finally:
+            procs.close()  # everything stops before the database it uses goes away
             slack.stop()
             aws.close()
-    headers = ("fault", "served", "errors by kind", "approvals lost", "duplicate launches", "time to recover",
-               "notes")
+    headers = ("fault", "served", "errors by kind", "approvals lost", "duplicates (launches; Slack: posts)",
+               "time to recover", "notes")
     print(table(headers, [r.cells() for r in rows]))
     for note in notes:
         print(f"note: {note}")

@@ -470,6 +470,8 @@ class AwsStandIns:
         moto.start()
         host, port = moto.get_host_and_port()
         fake, server = start_fake_aws()
+        # A SIGKILLed worker hangs up mid-answer; that is the fault, not a failure of the fake.
+        setattr(server, "handle_error", _quiet_hang_ups(server.handle_error))  # noqa: B010
         fake.fallback_url = f"http://{host}:{port}"
         stand_ins = cls(moto_url=f"http://{host}:{port}", fake=fake, sagemaker=FakeSageMaker(fake).install())
         stand_ins._closers += [moto.stop, server.shutdown, server.server_close]
@@ -513,6 +515,14 @@ class AwsStandIns:
                                           "Amount": "8000", "Unit": "USD"}}}], "Estimated": True}],
                    "DimensionValueAttributes": []}
         seed_cost_and_usage(self.moto_url, [series, by_type])
+
+
+def _quiet_hang_ups(handle_error: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    def handle(request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            handle_error(request, client_address)
+
+    return handle
 
 
 # ------------------------------------------------------------------------------------------ signed Slack requests
