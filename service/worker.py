@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
@@ -36,6 +37,7 @@ from service.store.db import make_engine
 from service.tracker import track_jobs
 
 log = logging.getLogger("gpuops.worker")
+MAX_DB_BACKOFF_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -113,11 +115,20 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
     log.info("worker started", extra={"worker": ctx.worker_id, "launch": ctx.env.mode})
     next_track = 0.0
     elapsed = 0.0
+    backoff = 0.0
     while not stop_event.is_set():
-        drain(ctx=ctx, stop_event=stop_event)
-        if elapsed >= next_track:
-            track_once(ctx=ctx)
-            next_track = elapsed + track_every_seconds
-        stop_event.wait(poll_seconds)
-        elapsed += poll_seconds
+        try:
+            drain(ctx=ctx, stop_event=stop_event)
+            if elapsed >= next_track:
+                track_once(ctx=ctx)
+                next_track = elapsed + track_every_seconds
+            backoff = 0.0
+        except DBAPIError as exc:
+            # A restarted or failed-over database: claims are leases, so nothing is lost by waiting and retrying.
+            backoff = min(max(poll_seconds, backoff * 2 or 0.5), MAX_DB_BACKOFF_SECONDS)
+            log.warning("database unavailable; retrying", extra={"error": type(exc.orig).__name__,
+                                                                 "retry_in_seconds": backoff})
+        wait = max(poll_seconds, backoff)
+        stop_event.wait(wait)
+        elapsed += wait
     log.info("worker stopped", extra={"worker": ctx.worker_id})
