@@ -41,10 +41,10 @@ def make_engine(url: str, *, pool_size: int = 20) -> Engine:
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         _sqlite_immediate(engine)
         return engine
-    # No pre-ping: it costs a round trip on every checkout. A connection that died with its server fails one
-    # statement (a 503 to the caller) and SQLAlchemy then recycles every connection older than the failure.
+    # Pre-ping costs a round trip per checkout, but a restarted or failed-over database then costs nobody an
+    # error: the API and the worker both reconnect transparently.
     return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800,
-                            pool_use_lifo=True)
+                            pool_use_lifo=True, pool_pre_ping=True)
 
 
 def new_session(engine: Engine) -> Session:
