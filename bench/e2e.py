@@ -97,7 +97,7 @@ class Story:
         self.http = httpx.Client(timeout=10)
         self.signed = SlackRequests(response_url=slack.response_url("e2e"))
         self.ts = self.request_id = self.job_name = ""
-        self.clicked = self.launched = self.completed = 0.0
+        self.clicked = self.launched = self.completed = self.recorded = 0.0
 
     def close(self) -> None:
         self.http.close()
@@ -207,8 +207,9 @@ class Story:
         self.procs.run("tracker-round", worker_argv(0, once=True), self.env, timeout=120)
         if not wait_until(lambda: self.request()["status"] == "succeeded", timeout=STEP_TIMEOUT):
             raise StepFailed(f"request is {self.request()['status']} after a tracking round")
+        self.recorded = time.perf_counter()
         job = self.request()["job"]
-        return time.perf_counter() - self.completed, (f"{job['status']}, billable {job['billable_seconds']:.0f} s, "
+        return self.recorded - self.completed, (f"{job['status']}, billable {job['billable_seconds']:.0f} s, "
                                                       f"actual ${job['actual_cost_usd']:,.2f}")
 
     def completion_reply(self) -> tuple[float, str]:
@@ -217,7 +218,7 @@ class Story:
         reply = self.replies("actual")[0]
         text = str(reply.body["text"])
         assert "estimated" in text, text
-        return reply.at - self.completed, text[text.index("actual"):][:80]
+        return reply.at - self.recorded, text[text.index("actual"):][:80]
 
     def digest(self, service_url: str) -> tuple[float, str]:
         port = free_port()
@@ -271,7 +272,7 @@ def run_story(*, database_url: str, redis_url: str, folder: Path) -> Outcome:
                 story.step("approver's click → message updated", story.approver_click)
                 story.step("CreateTrainingJob at SageMaker", story.launched_at_aws)
                 story.step("launch reply in the thread", story.launch_reply)
-                story.step("tracker records Completed", story.tracker_completes)
+                story.step("tracker records Completed", story.tracker_completes)  # includes a worker --once start
                 story.step("reply: actual vs estimate", story.completion_reply)
                 story.step("digest posted with chart", lambda: story.digest(service_url))
                 creates = len(aws.fake.calls("CreateTrainingJob"))
