@@ -27,7 +27,8 @@ CONSUMER = "bot"
 FIRST_START_WINDOW = timedelta(minutes=10)
 UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
-    "request.denied", "request.cancelled", "request.expired", "launch.started", "launch.failed",
+    "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
+    "launch.failed",
     "job.status_changed", "job.interrupted", "job.completed",
 })
 
@@ -53,13 +54,22 @@ def completion_text(req: RequestPublic) -> str:
     return line
 
 
-def thread_text(event: Event, req: RequestPublic) -> str | None:
-    """The thread reply an event deserves, or None when updating the message says enough."""
+def announces_launch(event: Event) -> bool:
+    return event.type in ("launch.started", "job.status_changed") and "transition_start" not in event.data
+
+
+def thread_text(event: Event, req: RequestPublic, *, announced: Callable[[str], bool]) -> str | None:
+    """The thread reply an event deserves, or None when updating the message says enough.
+
+    "Launched" is said once per job, at the first event that finds the job created: the service announces the
+    launch (``launch.started``) before AWS has the job, then records the job with a ``job.status_changed``.
+    """
     data = event.data
-    if event.type == "launch.started":
+    if announces_launch(event):
+        if req.job is None or announced(req.job.name):
+            return None
         summary = fmt.summary_line(req.decision, fmt.zone(req.timezone))
-        name = req.job.name if req.job else data.get("job") or data.get("job_name")
-        return f"🚀 Launched `{escape(str(name))}`: {summary}" if name else f"🚀 Launching: {summary}"
+        return f"🚀 Launched `{escape(req.job.name)}`: {summary}"
     if event.type == "launch.failed":
         why = data.get("error") or data.get("reason") or "see the audit log"
         return f"💥 Launch failed: {escape(str(why))}"
@@ -67,7 +77,9 @@ def thread_text(event: Event, req: RequestPublic) -> str | None:
         count = req.job.interruptions if req.job else data.get("interruptions", 1)
         return f"⚡ Spot interruption #{count}; the job resumes from its last checkpoint."
     if event.type == "job.completed":
-        return completion_text(req)
+        text = completion_text(req)
+        reason = data.get("failure_reason")
+        return f"{text}\nReason: {escape(str(reason))}" if reason and req.status == "failed" else text
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
     return None
@@ -80,6 +92,7 @@ class FeedConsumer:
         self._client = client
         self._clock = clock
         self._handled = handled or SeenIds(capacity=10_000)
+        self._launched = SeenIds(capacity=10_000)  # job names already announced in their thread
         self._cursor: str | None = None
         self._history_before: datetime | None = None
         self._started = False
@@ -123,6 +136,8 @@ class FeedConsumer:
             log.info("event %s for %s: the request has no Slack message", event.id, req.id)
             return
         update_request(self._client, req, now=self._clock())
-        text = thread_text(event, req)
+        text = thread_text(event, req, announced=self._launched.__contains__)
         if text is not None:
             reply_in_thread(self._client, req, text)
+            if announces_launch(event) and req.job is not None:
+                self._launched.first_time(req.job.name)

@@ -57,6 +57,7 @@ def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, s
 
 def test_a_redelivered_event_is_not_posted_twice(feed: FeedConsumer, slack: FakeSlack, bot: BotHarness,
                                                  service: FakeService) -> None:
+    service.set_request("req_1", job=JOB)
     service.emit("launch.started", "req_1")
     feed.step()
     # The cursor write was lost (the service restored an older one); the feed delivers the event again.
@@ -69,6 +70,7 @@ def test_a_redelivered_event_is_not_posted_twice(feed: FeedConsumer, slack: Fake
 
 def test_the_cursor_waits_until_slack_has_the_post(feed: FeedConsumer, slack: FakeSlack,
                                                    service: FakeService) -> None:
+    service.set_request("req_1", job=JOB)
     service.emit("request.approved", "req_1")
     service.emit("launch.started", "req_1")
     slack.fail_next("chat.postMessage", body={"ok": False, "error": "internal_error"})
@@ -100,3 +102,20 @@ def test_a_first_start_skips_history_but_not_recent_events(bot: BotHarness, slac
     feed.step()
     assert [c.body["text"][:1] for c in slack.of("chat.postMessage")] == ["⚡"]
     assert service.cursors["bot"] == "c2"
+
+
+def test_launched_is_said_once_when_the_job_exists(feed: FeedConsumer, slack: FakeSlack,
+                                                   service: FakeService) -> None:
+    service.set_request("req_1", status="launching")
+    service.emit("launch.started", "req_1", task=1, attempt=1)  # announced before AWS has the job
+    feed.step()
+    assert slack.of("chat.postMessage") == []
+    service.set_request("req_1", status="running", job={**JOB, "status": "InProgress", "actual_cost_usd": None})
+    service.emit("job.status_changed", "req_1", job=JOB["name"], job_status="InProgress", dry_run=False)
+    service.emit("job.status_changed", "req_1", job=JOB["name"], secondary_status="Training",
+                 transition_start=NOW.isoformat())
+    service.emit("job.status_changed", "req_1", job=JOB["name"], job_status="InProgress", dry_run=False)
+    feed.step()
+    replies = [c.body["text"] for c in slack.of("chat.postMessage")]
+    assert len(replies) == 1 and replies[0].startswith("🚀 Launched `gpuops-req-1-r1`")
+    assert len(slack.of("chat.update")) == 4  # every event refreshes the message
