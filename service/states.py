@@ -8,7 +8,8 @@
     approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance: approve again)
 
 Every transition writes an audit event (which is also the feed event) in the caller's transaction; entering
-``approved`` or ``auto_approved`` also queues the ``launch_task`` outbox row. An illegal transition raises
+``approved`` or ``auto_approved`` also queues the ``launch_task`` outbox row, and going back to ``pending_approval``
+after that makes the plan a new revision, so earlier approvals no longer count. An illegal transition raises
 ``Conflict`` carrying the current state (HTTP 409).
 """
 
@@ -18,11 +19,11 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from policy.errors import Conflict
 from service.audit import NewEvent, append_event, append_events
-from service.store.tables import AuditEvent, LaunchTask, RequestRecord
+from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
 
 
 class RequestStatus(StrEnum):
@@ -72,6 +73,20 @@ def can_transition(source: RequestStatus, target: RequestStatus) -> bool:
     return target in TRANSITIONS.get(source, frozenset())
 
 
+def _fresh_revision(session: Session, record: RequestRecord, actor: str, now: datetime) -> None:
+    """Going back for approval after launch was queued: the same plan as a new revision, so the approvals (and the
+    launch task) of the old one stop counting. A caller that already wrote a new revision gets no second one."""
+    queued = session.exec(select(LaunchTask.id).where(LaunchTask.request_id == record.id,
+                                                      LaunchTask.revision == record.revision)).first()
+    if queued is None:
+        return
+    current = session.exec(select(PlanRevision).where(PlanRevision.request_id == record.id,
+                                                      PlanRevision.revision == record.revision)).one()
+    record.revision += 1
+    copy = current.model_dump(exclude={"id", "revision", "created_by", "created_at"})
+    session.add(PlanRevision(**copy, revision=record.revision, created_by=actor, created_at=now))
+
+
 def _queue_launch(session: Session, record: RequestRecord, now: datetime) -> None:
     session.add(LaunchTask(request_id=record.id, revision=record.revision, created_at=now, updated_at=now))
 
@@ -88,10 +103,11 @@ def transition(
     source = RequestStatus(record.status)
     if not can_transition(source, to):
         raise Conflict(f"a {source.value} request cannot become {to.value}", current_state=source.value)
+    if to is S.PENDING_APPROVAL:
+        _fresh_revision(session, record, actor, now)
+        record.expires_at = now + approval_window
     record.status = to.value
     record.updated_at = now
-    if to is S.PENDING_APPROVAL:
-        record.expires_at = now + approval_window
     session.add(record)
     if to in LAUNCHABLE:
         _queue_launch(session, record, now)

@@ -15,6 +15,7 @@ from service.records import expire_overdue, read_request
 from service.schemas import ApprovalDecision
 from service.states import RequestStatus, transition
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
+from service.views import current_approvals
 from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy
 
 POLICY = make_policy()
@@ -116,3 +117,17 @@ def test_back_to_pending_opens_a_fresh_window(session: Session) -> None:
     session.commit()
     assert read_request(session=session, request_id=record.id, now=later + timedelta(hours=1)).status == \
         "pending_approval"
+
+
+def test_back_for_approval_after_launch_was_queued_needs_new_approvals(session: Session) -> None:
+    record = add_request(session, approvals_needed=1)
+    _decide(session, record.id, LEADS[0])
+    later = NOW + timedelta(hours=1)
+    locked = read_request(session=session, request_id=record.id, now=later)
+    transition(session=session, record=locked, to=RequestStatus.PENDING_APPROVAL, actor="system:launcher", now=later)
+    session.commit()
+    assert (locked.revision, current_approvals(session=session, record=locked)) == (2, [])
+    again, counted = _decide(session, record.id, LEADS[0], now=later)
+    assert counted and again.status == RequestStatus.APPROVED
+    tasks = session.exec(select(LaunchTask.revision).where(LaunchTask.request_id == record.id)).all()
+    assert sorted(tasks) == [1, 2]
