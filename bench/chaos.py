@@ -253,6 +253,7 @@ class Stack:
         self.bot_url = f"http://{HOST}:{self.bot_port}"
         self.signed = SlackRequests(response_url=slack.response_url("chaos"))
         self.workers: list[Proc] = []
+        self.extra_bots: list[str] = []
 
     def start(self) -> Stack:
         migrate(self.procs, self.env)
@@ -263,6 +264,16 @@ class Stack:
                                                                  slack_api_url=self.slack.api_url),
                          health_url=f"{self.bot_url}/healthz")
         return self
+
+    def bot_urls(self, replicas: int) -> list[str]:
+        """The bot's URL and, when asked for, those of more replicas (answering Slack only: no feed, no digest)."""
+        while len(self.extra_bots) < replicas - 1:
+            port = free_port()
+            self.procs.spawn(f"bot-{len(self.extra_bots) + 2}", bot_argv(port),
+                             bot_env(service_url=self.service_url, slack_api_url=self.slack.api_url, feed=False),
+                             health_url=f"http://{HOST}:{port}/healthz")
+            self.extra_bots.append(f"http://{HOST}:{port}")
+        return [self.bot_url, *self.extra_bots][:replicas]
 
     def start_worker(self, *, lease: float) -> Proc:
         port = free_port()
@@ -512,12 +523,15 @@ def slack_failing(stack: Stack, *, status: int, count: int = 5) -> Row:
     return row
 
 
-def duplicate_deliveries(stack: Stack, *, kind: str, copies: int = 1000, concurrency: int = 32) -> Row:
+def duplicate_deliveries(stack: Stack, *, kind: str, copies: int = 1000, concurrency: int = 32,
+                         replicas: int = 1) -> Row:
     """One event (``mention``: same event_id) or one slash command (``command``: same trigger_id) delivered
-    ``copies`` times with X-Slack-Retry-Num, ``concurrency`` at a time."""
+    ``copies`` times with X-Slack-Retry-Num, ``concurrency`` at a time, spread over ``replicas`` bot processes."""
     slack = stack.slack
-    user = f"U0DUP{kind.upper()}"
-    row = Row(f"{copies} duplicate Slack deliveries ({'app_mention' if kind == 'mention' else '/gpu'})")
+    user = f"U0DUP{kind.upper()}{replicas}"
+    urls = stack.bot_urls(replicas)
+    where = "" if replicas == 1 else f", {replicas} bot replicas"
+    row = Row(f"{copies} duplicate Slack deliveries ({'app_mention' if kind == 'mention' else '/gpu'}{where})")
     text = f"{REQUEST} {user}"
     event_id, trigger = f"Ev{uuid.uuid4().hex[:10]}", f"trigger.{uuid.uuid4().hex}"
     posts_before = len(slack.of("chat.postMessage"))
@@ -532,7 +546,7 @@ def duplicate_deliveries(stack: Stack, *, kind: str, copies: int = 1000, concurr
         else:
             body, headers = stack.signed.command(text, user=user, trigger_id=trigger, retry=retry)
         try:
-            answer = http.post(f"{stack.bot_url}/slack/events", content=body, headers=headers)
+            answer = http.post(f"{urls[n % len(urls)]}/slack/events", content=body, headers=headers)
             result = "ok" if answer.status_code == 200 else f"http_{answer.status_code}"
         except httpx.HTTPError as exc:
             result = type(exc).__name__
@@ -602,6 +616,7 @@ FAULTS: list[tuple[str, Callable[[Stack], Row]]] = [
     ("slack-500", lambda s: slack_failing(s, status=500)),
     ("dup-mention", lambda s: duplicate_deliveries(s, kind="mention")),
     ("dup-command", lambda s: duplicate_deliveries(s, kind="command")),
+    ("dup-mention-replicas", lambda s: duplicate_deliveries(s, kind="mention", replicas=2)),
 ]
 
 

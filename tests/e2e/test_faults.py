@@ -1,5 +1,5 @@
 """Faults found by ``make chaos``, pinned as tests: a Slack delivery repeated while the first is still being
-handled, and the worker losing its database connections."""
+handled (on the same bot process or on another replica), and the worker losing its database connections."""
 
 from __future__ import annotations
 
@@ -65,6 +65,28 @@ def test_a_slash_command_delivered_twice_at_once_posts_one_plan(
     assert statuses == [200, 200]
     plans = [c for c in slack.of("chat.postMessage") if REQUEST in str(c.blocks)]
     assert len(plans) == 1, f"{len(plans)} plan messages for one command"
+
+
+def test_an_event_retried_at_another_bot_replica_posts_one_plan() -> None:
+    slack, service = FakeSlack().start(), FakeService().start()
+    service.delay = 0.3
+    replicas = [BotHarness(slack_api_url=slack.api_url, service_url=service.url, service_token=TOKEN,
+                           response_url=slack.response_url(), timeout=5).start() for _ in range(2)]
+    try:
+        event = {"type": "app_mention", "user": "U0ASKER", "text": f"<@UBOT> {REQUEST}", "channel": "C0PLANS",
+                 "ts": "1764518400.000100", "team": "T0GPUOPS"}
+        assert replicas[0].event(event, event_id="Ev0REPEATED").status_code == 200
+        time.sleep(0.05)  # Slack's retry reaches the other replica while the first is still asking the service
+        assert replicas[1].event(event, event_id="Ev0REPEATED", retry=1).status_code == 200
+        slack.wait_for("chat.postMessage", timeout=10)
+        time.sleep(1.5)
+        plans = [c for c in slack.of("chat.postMessage") if REQUEST in str(c.blocks)]
+        assert len(plans) == 1, f"{len(plans)} plan messages for one event"
+    finally:
+        for bot in replicas:
+            bot.stop()
+        service.stop()
+        slack.stop()
 
 
 def test_the_worker_outlives_a_database_restart(postgres_url: str, tmp_path: Path) -> None:
