@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk import WebClient
-from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler, ServerErrorRetryHandler
 
 from bot import actions, commands
 from bot.client import ServiceClient
@@ -24,18 +24,33 @@ def build_web_client(settings: BotSettings) -> WebClient:
     base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
     client = WebClient(token=settings.slack_bot_token.get_secret_value(), base_url=base_url, timeout=10)
     client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=2))
+    # A 5xx from Slack is usually momentary; one retry beats telling the person to try again (which would leave
+    # their first request without a message).
+    client.retry_handlers.append(ServerErrorRetryHandler(max_retry_count=1))
     return client
 
 
+def delivery_key(body: object) -> str | None:
+    """What makes a delivery unique: the event id of an event, the trigger id of a command or interaction."""
+    if not isinstance(body, dict):
+        return None
+    key = body.get("event_id") or body.get("trigger_id")
+    return str(key) if key else None
+
+
 def drop_repeated_events(deps: Deps) -> Callable[..., BoltResponse | None]:
-    """Slack re-sends an event (``X-Slack-Retry-Num``) it thinks we missed; act on each event id once."""
+    """Slack re-sends what it thinks we missed (``X-Slack-Retry-Num``); act on each delivery once.
+
+    Copies arriving side by side would otherwise all reach the service before the first one's message is
+    recorded there, and each would post the plan.
+    """
 
     # Bolt passes middleware arguments by name, so the signature must say req, resp and next.
     def middleware(req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]) -> BoltResponse | None:  # noqa: ARG001
-        event_id = req.body.get("event_id") if isinstance(req.body, dict) else None
-        if event_id and not deps.seen_events.first_time(event_id):
+        key = delivery_key(req.body)
+        if key and not deps.seen_events.first_time(key):
             retry = req.headers.get("x-slack-retry-num", ["0"])[0]
-            log.info("dropping repeated delivery of event %s (retry %s)", event_id, retry)
+            log.info("dropping repeated delivery %s (retry %s)", key, retry)
             return BoltResponse(status=200, body="", headers={"X-Slack-No-Retry": "1"})
         return next()
 

@@ -125,3 +125,23 @@ def test_slack_escapes_are_undone_before_the_service_reads_the_text(bot: BotHarn
     assert service.requests["req_1"]["text"] == "fine-tune 7B by Friday, budget < $5k & spot ok"
     # …and escaped again where it is shown, so Slack does not read them as markup.
     assert post.blocks[0]["text"]["text"].endswith("asked: _fine-tune 7B by Friday, budget &lt; $5k &amp; spot ok_")
+
+
+def test_copies_of_one_command_arriving_together_post_one_plan(bot: BotHarness, slack: FakeSlack,
+                                                               service: FakeService) -> None:
+    import concurrent.futures
+
+    body = bot.command_body("fine-tune 7B by Friday", user=REQUESTER, trigger_id="trigger.same")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+        codes = list(pool.map(lambda _: bot.post(body, "application/x-www-form-urlencoded").status_code, range(64)))
+    assert codes == [200] * 64
+    slack.wait_for("chat.postMessage")
+    time.sleep(0.5)
+    assert len(slack.of("chat.postMessage")) == 1 and len(service.requests) == 1
+
+
+def test_slack_500_is_retried_once(bot: BotHarness, slack: FakeSlack) -> None:
+    slack.fail_next("chat.postMessage", status=500, body={"ok": False, "error": "internal_error"})
+    bot.command("fine-tune 7B by Friday", user=REQUESTER)
+    posts = slack.wait_for("chat.postMessage", count=2)
+    assert posts[1].answer["ok"] is True and slack.of("response") == []
