@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -175,7 +175,7 @@ class PolicyConfig(_Strict):
                 return name
         return None
 
-    @property
+    @cached_property
     def version_hash(self) -> str:
         canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
