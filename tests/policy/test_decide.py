@@ -212,9 +212,15 @@ def test_same_input_same_decision() -> None:
 
 
 def test_launch_not_configured_is_a_warning() -> None:
-    decision = plan_for("fine-tune 7B by Friday")
+    decision = plan_for("fine-tune 7B by Friday", team="team-nlp")
     assert decision.launch_configured is False
-    assert any(w.startswith("launch is not configured for team team-ml: missing role_arn") for w in decision.warnings)
+    assert any(w.startswith("launch is not configured for team team-nlp: missing role_arn") for w in decision.warnings)
+
+
+def test_a_configured_team_gets_no_launch_warning() -> None:
+    decision = plan_for("fine-tune 7B by Friday", team="team-ml")
+    assert decision.launch_configured is True
+    assert not any("launch is not configured" in w for w in decision.warnings)
 
 
 def test_eks_when_team_spends_above_threshold() -> None:
@@ -254,9 +260,15 @@ def test_cli_text_opens_with_the_summary_line() -> None:
     first = result.stdout.splitlines()[0]
     assert re.fullmatch(r"\d+× \S+ · spot · SageMaker · ~\$[\d,.]+ · done \w{3} \d\d:\d\d · deadline Fri 17:00 ✓",
                         first), first
-    for heading in ("Why", "Alternatives", "Assumptions", "Warnings", "Approval"):
+    for heading in ("Why", "Alternatives", "Assumptions", "Approval"):
         assert f"\n{heading}\n" in result.stdout
     assert "prices: snapshot 2026-11-09" in result.stdout
+
+
+def test_cli_text_lists_warnings_under_their_heading() -> None:
+    result = runner.invoke(app, ["plan", "fine-tune 7B by Friday", "--team", "team-nlp", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert "\nWarnings\n  ! launch is not configured for team team-nlp" in result.stdout
 
 
 @pytest.mark.parametrize(("text", "code"), ERRORS)
