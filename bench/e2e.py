@@ -120,6 +120,17 @@ class Story:
         result: dict[str, Any] = answer.json()
         return result
 
+    def event_time(self, kind: str) -> float:
+        """When the service recorded the request's last ``kind`` event, on this process's perf_counter clock."""
+        answer = self.http.get(f"{self.service_url}/v1/requests/{self.request_id}/audit",
+                               headers={"Authorization": f"Bearer {BOT_TOKEN}"})
+        answer.raise_for_status()
+        stamps = [e["created_at"] for e in answer.json()["items"] if e["type"] == kind]
+        if not stamps:
+            raise StepFailed(f"no {kind} event on record")
+        wall = datetime.fromisoformat(stamps[-1].replace("Z", "+00:00")).timestamp()
+        return wall - (time.time() - time.perf_counter())
+
     def post(self, body: str, headers: dict[str, str]) -> httpx.Response:
         return self.http.post(self.events_url, content=body, headers=headers)
 
@@ -207,7 +218,7 @@ class Story:
         self.procs.run("tracker-round", worker_argv(0, once=True), self.env, timeout=120)
         if not wait_until(lambda: self.request()["status"] == "succeeded", timeout=STEP_TIMEOUT):
             raise StepFailed(f"request is {self.request()['status']} after a tracking round")
-        self.recorded = time.perf_counter()
+        self.recorded = self.event_time("job.completed")
         job = self.request()["job"]
         return self.recorded - self.completed, (f"{job['status']}, billable {job['billable_seconds']:.0f} s, "
                                                       f"actual ${job['actual_cost_usd']:,.2f}")
