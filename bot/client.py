@@ -100,10 +100,12 @@ class ServiceClient:
 
     # Requests -------------------------------------------------------------------------------------------------
 
-    def create_request(self, *, actor: str, body: dict[str, Any], idempotency_key: str) -> RequestPublic:
+    def create_request(self, *, actor: str, body: dict[str, Any], idempotency_key: str
+                       ) -> tuple[RequestPublic, bool]:
+        """The request, and whether this call created it (201) rather than replayed an earlier one (200)."""
         response = self._call("POST", "/v1/requests", operation="create_request", actor=actor, json=body,
                               headers={"Idempotency-Key": idempotency_key})
-        return RequestPublic.model_validate(response.json())
+        return RequestPublic.model_validate(response.json()), response.status_code == 201
 
     def get_request(self, *, request_id: str, actor: str | None = None) -> RequestPublic:
         response = self._call("GET", f"/v1/requests/{request_id}", operation="get_request", actor=actor)

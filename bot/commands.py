@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Any
 
 from bot import views
@@ -21,6 +22,7 @@ from policy.config import PolicyConfig
 from policy.errors import GpuopsError
 
 log = logging.getLogger(__name__)
+REPLAY_GRACE_SECONDS = 5.0  # how long the first delivery of a command gets to post before a repeat does
 SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy"}
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
@@ -43,15 +45,29 @@ def split_subcommand(text: str) -> tuple[str, str]:
 
 def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, channel: str, text: str,
                     key: str) -> str | None:
-    """Plan ``text`` for the user and post it in ``channel``; the message ts, None when posted before."""
+    """Plan ``text`` for the user and post it in ``channel``; the message ts, None when another delivery did.
+
+    Slack may deliver the same command or event twice, to two replicas at once. The service creates the request
+    once (the Idempotency-Key); only the delivery whose call created it posts, unless the one that did never
+    gets its message recorded (it died): then a replay posts after a grace period.
+    """
     body = {"text": text, "channel": channel, "timezone": deps.user_zone(client, user_id)}
-    req = deps.service.create_request(actor=actor_id(team_id, user_id), body=body, idempotency_key=key)
-    if req.slack_message is not None:
-        log.info("request %s already posted; a repeated delivery changes nothing", req.id)
+    req, created = deps.service.create_request(actor=actor_id(team_id, user_id), body=body, idempotency_key=key)
+    if not created and posted_elsewhere(deps, req.id, already=req.slack_message is not None):
+        log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)
         return None
     ts = post_request(client, req, channel=channel, now=deps.clock())
     deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
     return ts
+
+
+def posted_elsewhere(deps: Deps, request_id: str, *, already: bool) -> bool:
+    """True once the request's message is recorded; waits up to REPLAY_GRACE_SECONDS for it."""
+    deadline = time.monotonic() + REPLAY_GRACE_SECONDS
+    while not already and time.monotonic() < deadline:
+        time.sleep(0.25)
+        already = deps.service.get_request(request_id=request_id).slack_message is not None
+    return already
 
 
 def _policy(deps: Deps) -> PolicyConfig:

@@ -80,8 +80,8 @@ class FakeService:
     # Routes ------------------------------------------------------------------------------------------------------
 
     def create(self, actor: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
-        if key and key in self.idempotency:
-            return 201, self.requests[self.idempotency[key]]
+        if key and key in self.idempotency:  # a replay: the first answer again, as 200
+            return 200, self.requests[self.idempotency[key]]
         text = str(body.get("text", ""))
         if REFUSED in text:
             return error(422, "missing_size", "say the model size, e.g. `/gpu fine-tune 7B by Friday`")

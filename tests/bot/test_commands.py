@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from bot.blocks import request_blocks
 from bot.client import ACTOR_HEADER
 from bot.models import RequestPublic
@@ -145,3 +147,14 @@ def test_slack_500_is_retried_once(bot: BotHarness, slack: FakeSlack) -> None:
     bot.command("fine-tune 7B by Friday", user=REQUESTER)
     posts = slack.wait_for("chat.postMessage", count=2)
     assert posts[1].answer["ok"] is True and slack.of("response") == []
+
+
+def test_a_repeat_posts_when_the_delivery_that_created_the_request_never_did(
+        bot: BotHarness, slack: FakeSlack, service: FakeService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.commands.REPLAY_GRACE_SECONDS", 0.5)
+    service.create(f"slack:{TEAM_ID}:{REQUESTER}", {"text": "fine-tune 7B by Friday"}, "slack:trigger.dead")
+    started = time.monotonic()
+    bot.command("fine-tune 7B by Friday", user=REQUESTER, trigger_id="trigger.dead")
+    [post] = slack.wait_for("chat.postMessage")
+    assert time.monotonic() - started >= 0.5
+    assert post.body["channel"] == "C0PLANS" and len(service.requests) == 1
