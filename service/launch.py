@@ -7,8 +7,9 @@ lost its lease, and before creating anything the launcher looks the deterministi
 after a crash reconciles with what AWS already has instead of creating it again.
 
 Nothing launches unless, at claim time, the request is approved (or auto-approved) for the very revision the task
-names, the stored plan still matches its hash, and (for approved plans) the hourly rate in the catalog in force has
-not moved beyond the policy's ``reapproval_tolerance``; otherwise the request goes back for approval.
+names, the stored plan still matches its hash, and the plan re-decided with the catalog, spend and policy in force
+has not moved beyond the policy's ``reapproval_tolerance`` (``service.reapproval``); otherwise the request goes back
+for approval.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from prometheus_client import Counter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from policy.catalog import Catalog
 from policy.config import PolicyConfig
-from policy.decision import Decision, Plan, Platform
-from policy.pricing import hourly_rate
+from policy.decision import Decision, Platform
+from policy.errors import RequestError
 from policy.request import Stage
 from service.attachments import add_artifact
 from service.audit import canonical_json
+from service.planning import Planner
+from service.reapproval import check_before_launch
 from service.records import get_request_or_raise, get_revision
 from service.states import RequestStatus, transition
 from service.store.db import new_session
@@ -148,29 +150,10 @@ def eligible_approvals(*, session: Session, record: RequestRecord, revision: int
     return sorted(a for a, d in decisions.items() if d == "approve")
 
 
-def price_drift(*, plan: Plan, catalog: Catalog) -> float | None:
-    """How far the plan's hourly rate has moved in ``catalog`` (0.12 = 12%); None when it cannot be priced now."""
-    row = catalog.price(plan.instance_type, plan.region)
-    rate = None if row is None else hourly_rate(row, purchase=plan.purchase_model, platform=plan.platform,
-                                                 premium=catalog.sagemaker_premium)
-    if rate is None or plan.price_per_instance_hour_usd <= 0:
-        return None
-    return abs(rate.usd - plan.price_per_instance_hour_usd) / plan.price_per_instance_hour_usd
-
-
-def _prices_moved(row: PlanRevision, catalog: Catalog | None, tolerance: float) -> str | None:
-    if catalog is None or catalog.snapshot == row.price_snapshot:
-        return None
-    drift = price_drift(plan=Decision.model_validate(row.decision).plan, catalog=catalog)
-    if drift is None or drift <= tolerance:
-        return None
-    return (f"prices moved {drift:.0%} since approval (snapshot {row.price_snapshot} → {catalog.snapshot}), "
-            f"beyond the {tolerance:.0%} the policy tolerates")
-
-
 def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision, task: ClaimedTask,
-                   policy: PolicyConfig, catalog: Catalog | None = None) -> tuple[str, str] | None:
-    """Why this task must not launch, as (kind, reason); None when the approvals cover it."""
+                   policy: PolicyConfig) -> tuple[str, str] | None:
+    """Why this task must not launch, as (kind, reason); None when the approvals on record cover it (whether the
+    plan still holds under today's prices and spend is ``check_before_launch``'s question)."""
     if record.revision != task.revision:
         return "superseded", f"revision {task.revision} was replaced by revision {record.revision}"
     if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED, RequestStatus.LAUNCHING):
@@ -185,10 +168,7 @@ def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision
     if len(approvers) < row.approvals_needed:
         return "not_approved", (f"{len(approvers)} of {row.approvals_needed} required approvals "
                                 f"for revision {task.revision} are on record")
-    if record.status != RequestStatus.APPROVED:
-        return None
-    moved = _prices_moved(row, catalog, policy.reapproval_tolerance)
-    return ("prices_moved", moved) if moved else None
+    return None
 
 
 def _finish_task(session: Session, task: ClaimedTask, *, status: str, error: str | None, now: datetime) -> None:
@@ -218,19 +198,36 @@ def _refuse(session: Session, record: RequestRecord, row: PlanRevision, task: Cl
     _count_failure(row.decision, kind)
 
 
-def begin_launch(*, engine: Engine, task: ClaimedTask, policy: PolicyConfig, now: datetime,
-                 catalog: Catalog | None = None) -> LaunchJob | None:
-    """Check the approvals cover the task and move the request to ``launching``; None when it must not launch."""
+def _recheck(session: Session, planner: Planner, record: RequestRecord, task: ClaimedTask,
+             now: datetime) -> tuple[str, str] | None:
+    """Re-decide an approved plan with the catalog and spend in force: a plan that moved goes back for approval
+    as a new revision and its task closes; (kind, reason) when it cannot be re-decided at all."""
+    try:
+        reason = check_before_launch(session=session, planner=planner, request_id=record.id, now=now)
+    except RequestError as exc:
+        return "not_replannable", f"the plan cannot be re-decided before launch: {exc}"
+    if reason is not None:
+        log.info("launch needs approving again", extra={"request_id": record.id, "reason": reason})
+        _finish_task(session, task, status="cancelled", error=f"back for approval: {reason}", now=now)
+    return None
+
+
+def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: datetime) -> LaunchJob | None:
+    """Check the approvals cover the task and the plan still holds, and move the request to ``launching``; None
+    when it must not launch."""
     with new_session(engine) as session:
         record = get_request_or_raise(session=session, request_id=task.request_id, lock=True)
         row = get_revision(session=session, request_id=task.request_id, revision=task.revision)
-        blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=policy, catalog=catalog)
+        blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=planner.policy)
+        blocker = blocker or _recheck(session, planner, record, task, now)
         if blocker is not None:
             log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
             _refuse(session, record, row, task, blocker, now=now)
+        if blocker is not None or record.revision != task.revision:
             session.commit()
             return None
-        approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy)
+        approvers = eligible_approvals(session=session, record=record, revision=task.revision,
+                                       policy=planner.policy)
         if record.status != RequestStatus.LAUNCHING:
             transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now,
                        data={"task": task.task_id, "attempt": task.attempt})

@@ -3,6 +3,7 @@ spend and call the pure engine (``policy.tree.decide``)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,8 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ValidationError
 
-from policy.catalog import Catalog
-from policy.config import PolicyConfig
+from policy.catalog import Catalog, load_catalog
+from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision
 from policy.errors import RequestError
 from policy.parse import parse_request
@@ -19,6 +20,7 @@ from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 from service.schemas import PlanFields
+from service.settings import Settings
 from service.spend import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
@@ -105,3 +107,21 @@ class Planner:
 def plan_fields(model: PlanFields) -> dict[str, Any]:
     """The structured fields a person actually gave."""
     return model.model_dump(include=set(FIELD_NAMES), exclude_none=True)
+
+
+def catalog_source(settings: Settings) -> str | None:
+    """``GPUOPS_CATALOG``, else the refreshed snapshot in force (``<GPUOPS_CATALOG_DIR>/current.json``), else None
+    for the shipped one."""
+    if settings.catalog_file:
+        return settings.catalog_file
+    current = os.path.join(settings.catalog_dir, "current.json")
+    return current if os.path.exists(current) else None
+
+
+def load_policy(settings: Settings) -> PolicyConfig:
+    return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
+
+
+def make_planner(settings: Settings, *, spend: SpendProvider) -> Planner:
+    """The planner the settings describe: the policy file, the catalog snapshot in force and ``spend``."""
+    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend)

@@ -1,11 +1,13 @@
 """Re-approval before launch: a plan whose prices or spend moved beyond the policy's tolerance since it was
 approved must be approved again (DESIGN §5).
 
-The launcher calls ``check_before_launch`` when it claims a task. When the plan re-decided with the catalog and spend
-in force costs more than ``reapproval_tolerance`` away from the approved estimate, or policy would now decide
-differently (deny, or no longer approve automatically), the request gets a new revision — which voids the earlier
-approvals, since they bind to a revision — and goes back to ``pending_approval`` with a fresh approval window. The
-launch task of the old revision is then superseded.
+The launcher calls ``check_before_launch`` when it claims a task for an approved or auto-approved request. When the
+plan re-decided with the catalog and spend in force costs more than ``reapproval_tolerance`` away from the approved
+estimate, needs more approvals than it has, or policy would now decide differently (deny, or no longer approve
+automatically), the request gets a new revision — which voids the earlier approvals, since they bind to a revision —
+and goes back to ``pending_approval`` with a fresh approval window (then on to ``auto_approved`` or ``denied`` at
+once when that is what policy now decides). The launch task of the old revision is then superseded; approving the
+new revision queues a new one.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
                   f"{planner.policy.reapproval_tolerance:.0%} tolerance")
     elif revision.approvals_needed == 0 and status is not RequestStatus.AUTO_APPROVED:
         reason = "it would no longer be approved automatically: " + "; ".join(context.decision.approval.reasons)
+    elif context.decision.approval.approvals_needed > revision.approvals_needed:
+        reason = (f"it now needs {context.decision.approval.approvals_needed} approvals, not "
+                  f"{revision.approvals_needed}: " + "; ".join(context.decision.approval.reasons))
     return Drift(context=context, cost_change=change, reason=reason)
 
 
@@ -63,19 +68,19 @@ def _reopen(*, session: Session, planner: Planner, record: RequestRecord, revisi
     append_event(session=session, type="request.revised", actor=ACTOR, request_id=record.id, now=now,
                  data={"revision": record.revision, "previous_revision": revision.revision, "approvals_voided": True,
                        "reason": drift.reason, "estimated_cost_usd": drift.context.decision.plan.estimated_cost_usd})
-    target = RequestStatus.DENIED if initial_status(drift.context) is RequestStatus.DENIED else \
-        RequestStatus.PENDING_APPROVAL
-    if target is RequestStatus.DENIED:
-        transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=ACTOR, now=now,
-                   data={"reason": drift.reason})
-    transition(session=session, record=record, to=target, actor=ACTOR, now=now, data={"reason": drift.reason},
-               approval_window=timedelta(hours=planner.policy.approval_window_hours))
+    # The new revision was written above, so this transition makes no second one.
+    transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=ACTOR, now=now,
+               data={"reason": drift.reason}, approval_window=timedelta(hours=planner.policy.approval_window_hours))
+    decided = initial_status(drift.context)
+    if decided is not RequestStatus.PENDING_APPROVAL:  # policy settles the new revision itself
+        record.expires_at = None
+        transition(session=session, record=record, to=decided, actor=ACTOR, now=now, data={"reason": drift.reason})
 
 
 def check_before_launch(*, session: Session, planner: Planner, request_id: str, now: datetime) -> str | None:
     """Re-check an approved request before launch; the reason it went back for approval, or None to launch.
 
-    Commits when it reopens the request; otherwise leaves the transaction to the caller.
+    The caller holds the request's row lock (or gets it here) and commits.
     """
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
     if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED):
@@ -85,5 +90,4 @@ def check_before_launch(*, session: Session, planner: Planner, request_id: str, 
     if drift.reason is None:
         return None
     _reopen(session=session, planner=planner, record=record, revision=revision, drift=drift, now=now)
-    session.commit()
     return drift.reason

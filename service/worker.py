@@ -18,11 +18,12 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from policy.catalog import Catalog, load_catalog
-from policy.config import PolicyConfig, default_policy, load_policy_file
+from policy.catalog import Catalog
+from policy.config import PolicyConfig
 from policy.errors import UpstreamError
 from service.aws.clients import ClientFactory
 from service.aws.execute import LaunchEnvironment, LeaseLost, execute_launch
+from service.cache import make_cache
 from service.clock import utcnow
 from service.launch import (
     DEFAULT_LEASE_SECONDS,
@@ -32,7 +33,9 @@ from service.launch import (
     release_for_retry,
     renew_lease,
 )
+from service.planning import Planner, make_planner
 from service.settings import Settings
+from service.spend import SpendProvider, make_spend_provider
 from service.store.db import make_engine
 from service.tracker import track_jobs
 
@@ -43,12 +46,19 @@ MAX_DB_BACKOFF_SECONDS = 30.0
 @dataclass(frozen=True)
 class WorkerContext:
     engine: Engine
-    policy: PolicyConfig
-    catalog: Catalog
+    planner: Planner  # the catalog, spend and policy a plan is re-decided with before launch
     env: LaunchEnvironment
     worker_id: str
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     clock: Callable[[], datetime] = utcnow
+
+    @property
+    def policy(self) -> PolicyConfig:
+        return self.planner.policy
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.planner.catalog
 
 
 def new_worker_id() -> str:
@@ -56,16 +66,22 @@ def new_worker_id() -> str:
 
 
 def build_worker_context(*, settings: Settings, engine: Engine | None = None, factory: ClientFactory | None = None,
-                         lease_seconds: float | None = None) -> WorkerContext:
-    """Everything the worker needs, from the service settings (pieces may be passed in by tests)."""
-    policy = load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
+                         lease_seconds: float | None = None, spend: SpendProvider | None = None) -> WorkerContext:
+    """Everything the worker needs, from the service settings (pieces may be passed in by tests).
+
+    The planner is built as the API builds its own (same policy, catalog snapshot and spend source), so the plan
+    re-decided before launch is the plan the API would decide now.
+    """
+    engine = engine or make_engine(settings.database_url)
+    if spend is None:
+        cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
+        spend = make_spend_provider(settings, cache=cache, engine=engine)
+    planner = make_planner(settings, spend=spend)
     lease = lease_seconds if lease_seconds is not None else float(
         os.environ.get("GPUOPS_LAUNCH_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
-    env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_env(), policy=policy,
+    env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_env(), policy=planner.policy,
                             kubeconfig=os.environ.get("GPUOPS_KUBECONFIG") or None)
-    return WorkerContext(engine=engine or make_engine(settings.database_url), policy=policy,
-                         catalog=load_catalog(settings.catalog_file), env=env, worker_id=new_worker_id(),
-                         lease_seconds=lease)
+    return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease)
 
 
 def launch_once(*, ctx: WorkerContext) -> bool:
@@ -74,7 +90,7 @@ def launch_once(*, ctx: WorkerContext) -> bool:
                            lease_seconds=ctx.lease_seconds)
     if task is None:
         return False
-    job = begin_launch(engine=ctx.engine, task=task, policy=ctx.policy, now=ctx.clock(), catalog=ctx.catalog)
+    job = begin_launch(engine=ctx.engine, task=task, planner=ctx.planner, now=ctx.clock())
     if job is None:
         return True
     try:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.engine import Engine
 
 from policy.catalog import load_catalog
-from policy.config import PolicyConfig, default_policy, load_policy_file
+from policy.config import PolicyConfig
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
 from service.metrics import Metrics, get_metrics
-from service.planning import Planner
+from service.planning import Planner, catalog_source, make_planner
 from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
 from service.store.db import make_engine
@@ -36,15 +36,6 @@ class ServiceState:
         return self.planner.policy
 
 
-def catalog_source(settings: Settings) -> str | None:
-    """``GPUOPS_CATALOG``, else the refreshed snapshot in force (``<GPUOPS_CATALOG_DIR>/current.json``), else None
-    for the shipped one."""
-    if settings.catalog_file:
-        return settings.catalog_file
-    current = os.path.join(settings.catalog_dir, "current.json")
-    return current if os.path.exists(current) else None
-
-
 def _mtime(path: str | None) -> float:
     return os.stat(path).st_mtime if path else 0.0
 
@@ -60,10 +51,6 @@ def refresh_catalog(state: ServiceState) -> bool:
     state.catalog_json, state.catalog_stamp = catalog.model_dump_json().encode(), stamp
     log.info("catalog snapshot in force: %s", catalog.snapshot)
     return True
-
-
-def load_policy(settings: Settings) -> PolicyConfig:
-    return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 
 
 def build_state(
@@ -84,8 +71,7 @@ def build_state(
     if planner is None:
         source = catalog_source(settings)
         stamp = (source, _mtime(source))
-        provider = spend or make_spend_provider(settings, cache=cache, engine=engine)
-        planner = Planner(catalog=load_catalog(source), policy=load_policy(settings), spend=provider)
+        planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
     return ServiceState(
         settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, tokens=settings.token_roles(),

@@ -16,7 +16,7 @@ from service.approvals import record_approval
 from service.planning import Planner
 from service.requests import create_request
 from service.schemas import ApprovalDecision, RequestCreate
-from service.spend import UnavailableSpend
+from service.spend import SpendProvider, UnavailableSpend
 from service.store.db import make_engine, new_session
 from service.store.migrate import upgrade
 from tests.aws.factories import make_profile
@@ -47,8 +47,8 @@ def write_policy(policy: PolicyConfig, path: str) -> str:
 
 
 def new_request(*, engine: Engine, policy: PolicyConfig, text: str = "fine-tune 7B on 1B tokens",
-                approve: bool = True, now: datetime = NOW) -> str:
-    planner = Planner(catalog=load_catalog(), policy=policy, spend=UnavailableSpend())
+                approve: bool = True, now: datetime = NOW, spend: SpendProvider | None = None) -> str:
+    planner = Planner(catalog=load_catalog(), policy=policy, spend=spend or UnavailableSpend())
     with new_session(engine) as session:
         record, _ = create_request(session=session, planner=planner, body=RequestCreate(text=text, team="team-ml"),
                                    actor="token:bot", requester=REQUESTER, idempotency_key=None, now=now)

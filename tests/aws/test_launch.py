@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import botocore.session
@@ -13,15 +14,18 @@ from sqlmodel import col, select
 
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
+from policy.spend import SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
 from service.aws.execute import LaunchEnvironment
 from service.launch import begin_launch, claim_next_task
+from service.planning import Planner
+from service.spend import SpendProvider, UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import Approval, Artifact, AuditEvent, Job, LaunchTask, PlanRevision, RequestRecord
 from service.worker import WorkerContext, drain, launch_once
 from tests.aws.conftest import dummy_session
 from tests.aws.fakeaws import AwsFault, FakeAws
-from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
+from tests.aws.launchkit import NOW, FakeSageMaker, approve, launch_policy, migrated_engine, new_request
 
 
 @pytest.fixture
@@ -34,10 +38,15 @@ def sagemaker(fake_aws: FakeAws) -> FakeSageMaker:
     return FakeSageMaker(fake_aws).install()
 
 
+def _planner(policy: PolicyConfig, *, catalog: Catalog | None = None, spend: SpendProvider | None = None) -> Planner:
+    return Planner(catalog=catalog or load_catalog(), policy=policy, spend=spend or UnavailableSpend())
+
+
 def _ctx(engine: Engine, policy: PolicyConfig, *, mode: str = "live", url: str = "", lease: float = 300.0,
-         worker: str = "w1", factory: ClientFactory | None = None, catalog: Catalog | None = None) -> WorkerContext:
+         worker: str = "w1", factory: ClientFactory | None = None, catalog: Catalog | None = None,
+         spend: SpendProvider | None = None) -> WorkerContext:
     factory = factory or ClientFactory(session=dummy_session(), endpoint_urls={"sagemaker": url}, max_attempts=2)
-    return WorkerContext(engine=engine, policy=policy, catalog=catalog or load_catalog(),
+    return WorkerContext(engine=engine, planner=_planner(policy, catalog=catalog, spend=spend),
                          env=LaunchEnvironment(mode=mode, factory=factory, policy=policy), worker_id=worker,
                          lease_seconds=lease, clock=lambda: NOW)
 
@@ -107,7 +116,7 @@ def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine:
     crashed = _ctx(engine, policy, url=sagemaker.fake.url, worker="crashed")
     task = claim_next_task(engine=engine, worker_id="crashed", now=NOW, lease_seconds=300)
     assert task is not None
-    job = begin_launch(engine=engine, task=task, policy=policy, now=NOW)
+    job = begin_launch(engine=engine, task=task, planner=_planner(policy), now=NOW)
     assert job is not None
     from service.aws.execute import execute_launch
 
@@ -125,7 +134,7 @@ def test_a_worker_whose_claim_was_taken_over_creates_nothing(engine: Engine, sag
     new_request(engine=engine, policy=policy)
     slow = claim_next_task(engine=engine, worker_id="slow", now=NOW, lease_seconds=300)
     assert slow is not None
-    job = begin_launch(engine=engine, task=slow, policy=policy, now=NOW)
+    job = begin_launch(engine=engine, task=slow, planner=_planner(policy), now=NOW)
     assert job is not None
     fast = claim_next_task(engine=engine, worker_id="fast", now=NOW, lease_seconds=0)  # slow's lease lapsed
     assert fast is not None and fast.attempt == 2
@@ -287,8 +296,72 @@ def test_prices_that_moved_beyond_tolerance_since_approval_need_approving_again(
     drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, catalog=_repriced(factor, plan)))
     assert _state(engine, request_id)[0] == status
     if status == "pending_approval":
-        assert "prices moved 50%" in _event(engine, request_id, "request.reapproval_required")["reason"]
+        reason = _event(engine, request_id, "request.reapproval_required")["reason"]
+        assert "the estimate moved" in reason and "10% tolerance" in reason
         assert sagemaker.creates() == 0
+
+
+def test_a_plan_back_for_approval_is_a_new_revision_whose_approval_launches_it(engine: Engine,
+                                                                               sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:
+        plan = session.exec(select(PlanRevision)).one().decision["plan"]
+    repriced = _ctx(engine, policy, url=sagemaker.fake.url, catalog=_repriced(1.5, plan))
+    assert drain(ctx=repriced) == 1
+
+    status, events, tasks = _state(engine, request_id)
+    assert status == "pending_approval" and events[-2:] == ["request.revised", "request.reapproval_required"]
+    assert _event(engine, request_id, "request.revised")["approvals_voided"] is True
+    assert [(t.revision, t.status) for t in tasks] == [(1, "cancelled")]  # closed, not failed
+    assert str(tasks[0].last_error).startswith("back for approval: the estimate moved")
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        revisions = session.exec(select(PlanRevision.revision).where(PlanRevision.request_id == request_id)).all()
+    assert record is not None and record.revision == 2 and sorted(revisions) == [1, 2]  # bumped exactly once
+
+    approve(engine=engine, policy=policy, request_id=request_id)
+    assert drain(ctx=repriced) == 1
+    status, _, tasks = _state(engine, request_id)
+    assert status == "running" and sagemaker.creates() == 1
+    assert sorted((t.revision, t.status) for t in tasks) == [(1, "cancelled"), (2, "done")]
+    with new_session(engine) as session:
+        job = session.exec(select(Job).where(Job.request_id == request_id)).one()
+    assert job.revision == 2
+
+
+@dataclass
+class FixedSpend:
+    """The team's month-to-date spend, as fresh as ``NOW``."""
+
+    month_to_date_usd: float
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
+        return SpendSnapshot(status=SpendStatus.OK, team=team, month_to_date_usd=self.month_to_date_usd,
+                             forecast_usd=0.0, budget_usd=policy.team(team)[1].monthly_budget_usd, as_of=NOW)
+
+
+def test_spend_that_now_exceeds_the_budget_sends_an_auto_approved_plan_back_for_approval(
+    engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    policy = launch_policy(monthly_budget_usd=10_000).model_copy(update={"auto_approve_below_usd": 1_000})
+    request_id = new_request(engine=engine, policy=policy, approve=False, spend=FixedSpend(1_000))
+    assert _state(engine, request_id)[0] == "auto_approved"
+
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, spend=FixedSpend(9_990)))  # spent since the decision
+    status, events, tasks = _state(engine, request_id)
+    assert status == "pending_approval" and events[-2:] == ["request.revised", "request.reapproval_required"]
+    reason = _event(engine, request_id, "request.reapproval_required")["reason"]
+    assert reason.startswith("it would no longer be approved automatically") and "over budget" in reason
+    assert [t.status for t in tasks] == ["cancelled"] and sagemaker.fake.requests == []
+
+
+def test_spend_still_within_the_budget_launches_an_auto_approved_plan(engine: Engine,
+                                                                      sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy(monthly_budget_usd=10_000).model_copy(update={"auto_approve_below_usd": 1_000})
+    request_id = new_request(engine=engine, policy=policy, approve=False, spend=FixedSpend(1_000))
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, spend=FixedSpend(2_000)))
+    assert _state(engine, request_id)[0] == "running" and sagemaker.creates() == 1
 
 
 def test_live_launch_against_moto_creates_a_job_moto_accepts(engine: Engine, moto: str) -> None:

@@ -1,4 +1,4 @@
-"""Before launch, a plan whose prices moved beyond the policy's tolerance goes back for approval."""
+"""Before launch, a plan whose prices or spend moved beyond the policy's tolerance goes back for approval."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from service.requests import create_request
 from service.schemas import ApprovalDecision, RequestCreate
 from service.spend import SampleSpend, sample_spend_path
 from service.states import RequestStatus
-from service.store.tables import AuditEvent
+from service.store.tables import AuditEvent, LaunchTask
 from service.views import current_approvals
 from tests.service.factories import LEADS, NOW, REQUESTER, make_policy
 
@@ -66,3 +66,46 @@ def test_prices_beyond_tolerance_need_approving_again(session: Session) -> None:
     types = session.exec(select(AuditEvent.type).where(AuditEvent.request_id == request_id)
                          .order_by(col(AuditEvent.seq))).all()
     assert list(types)[-2:] == ["request.revised", "request.reapproval_required"]
+
+
+def _created(session: Session, planner: Planner) -> str:
+    record, _ = create_request(session=session, planner=planner, body=RequestCreate(text="fine-tune 7B"),
+                               actor=REQUESTER, requester=REQUESTER, idempotency_key=None, now=NOW)
+    return record.id
+
+
+def test_a_small_price_move_across_an_approval_tier_needs_the_extra_approval(session: Session) -> None:
+    catalog = load_catalog()
+    estimate = _planner(catalog).plan(_planner(catalog).training_request(
+        text="fine-tune 7B", fields={}, timezone="UTC", now=NOW, channel=None), now=NOW).decision.plan
+    tiers = [{"min_usd": 0, "approvals": 1}, {"min_usd": estimate.estimated_cost_usd * 1.02, "approvals": 2}]
+    policy = POLICY.model_validate({**POLICY.model_dump(), "approval_tiers": tiers})
+    planner = Planner(catalog=catalog, policy=policy, spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
+    request_id = _created(session, planner)
+    record_approval(session=session, policy=policy, request_id=request_id, approver=LEADS[0],
+                    decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+
+    moved = Planner(catalog=_scaled(catalog, 1.05), policy=policy, spend=planner.spend)  # within the 10% tolerance
+    reason = check_before_launch(session=session, planner=moved, request_id=request_id, now=NOW)
+    assert reason is not None and reason.startswith("it now needs 2 approvals, not 1")
+    record = read_request(session=session, request_id=request_id, now=NOW)
+    assert (record.status, record.revision, record.approvals_needed) == ("pending_approval", 2, 2)
+
+
+def test_an_auto_approved_plan_that_moved_but_still_qualifies_is_approved_again_by_policy(session: Session) -> None:
+    policy = make_policy(auto_approve_below_usd=50_000)
+    catalog = load_catalog()
+    spend = SampleSpend(sample_spend_path(), clock=lambda: NOW)
+    request_id = _created(session, Planner(catalog=catalog, policy=policy, spend=spend))
+    assert read_request(session=session, request_id=request_id, now=NOW).status == "auto_approved"
+
+    reason = check_before_launch(session=session, planner=Planner(catalog=_scaled(catalog, 1.5), policy=policy,
+                                                                   spend=spend), request_id=request_id, now=NOW)
+    assert reason is not None and "tolerance" in reason
+    record = read_request(session=session, request_id=request_id, now=NOW)
+    assert (record.status, record.revision, record.expires_at) == ("auto_approved", 2, None)
+    tasks = session.exec(select(LaunchTask.revision).where(LaunchTask.request_id == request_id)).all()
+    assert sorted(tasks) == [1, 2]  # the new revision has its own launch task
+    types = session.exec(select(AuditEvent.type).where(AuditEvent.request_id == request_id)
+                         .order_by(col(AuditEvent.seq))).all()
+    assert list(types)[-3:] == ["request.revised", "request.reapproval_required", "request.auto_approved"]
