@@ -90,6 +90,10 @@ class CancelBody(_In):
     reason: str | None = Field(default=None, max_length=4000)
 
 
+class StopBody(_In):
+    reason: str | None = Field(default=None, max_length=4000)
+
+
 class SlackMessageRef(_In):
     channel: str = Field(min_length=1, max_length=MAX_FIELD_CHARS)
     ts: str = Field(min_length=1, max_length=64)

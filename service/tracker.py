@@ -11,9 +11,11 @@ from datetime import datetime
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan, Platform
+from policy.errors import NotFound
 from service.audit import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import (
@@ -61,17 +63,27 @@ def hourly_price(*, catalog: Catalog, plan: Plan) -> tuple[float, str]:
     return sagemaker_price(row, catalog.sagemaker_premium)
 
 
+def _tracked(session: Session, row: Job) -> TrackedJob:
+    revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
+    plan = Decision.model_validate(revision.decision).plan
+    return TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, plan=plan)
+
+
+def _live() -> SelectOfScalar[Job]:
+    return select(Job).where(col(Job.platform) == Platform.SAGEMAKER.value, col(Job.dry_run).is_(False),
+                             col(Job.status).in_(TRACKED_STATUSES))
+
+
 def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
     with new_session(engine) as session:
-        live = select(Job).where(col(Job.platform) == Platform.SAGEMAKER.value, col(Job.dry_run).is_(False),
-                                 col(Job.status).in_(TRACKED_STATUSES))
-        rows = session.exec(live.order_by(col(Job.id)).limit(limit))
-        jobs = []
-        for row in rows:
-            revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
-            plan = Decision.model_validate(revision.decision).plan
-            jobs.append(TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, plan=plan))
-        return jobs
+        rows = session.exec(_live().order_by(col(Job.id)).limit(limit))
+        return [_tracked(session, row) for row in rows]
+
+
+def running_job_for(*, session: Session, request_id: str) -> tuple[TrackedJob, str] | None:
+    """The request's live SageMaker job and its last known status; None when it has none."""
+    row = session.exec(_live().where(col(Job.request_id) == request_id)).first()
+    return None if row is None else (_tracked(session, row), row.status)
 
 
 def overall_status(progress: list[JobProgress]) -> str:
@@ -194,22 +206,33 @@ def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
     return since
 
 
-def stop_job(*, engine: Engine, factory: ClientFactory, request_id: str, actor: str, now: datetime) -> str:
+def stop_job(*, engine: Engine, factory: ClientFactory, request_id: str, actor: str, now: datetime,
+             reason: str | None = None, dry_run: bool = False) -> str:
     """Ask SageMaker to stop a running request's jobs; the tracker records ``stopped`` when SageMaker has.
 
-    Returns the job name. ``NotFound`` when the request has no live SageMaker job.
+    With ``dry_run`` nothing is sent: the stop that would have been is recorded on the feed. A job already stopping
+    is not asked again. Returns the job name; ``NotFound`` when the request has no live SageMaker job.
     """
-    from policy.errors import NotFound
-
-    job = next((j for j in running_jobs(engine=engine) if j.request_id == request_id), None)
-    if job is None:
-        raise NotFound(f"request {request_id!r} has no running SageMaker job to stop")
-    client = factory.client("sagemaker", region=job.plan.region)
-    for name in job.names:
-        stop_training_job(client=client, name=name)
     with new_session(engine) as session:
-        append_event(session=session, type="job.status_changed", actor=actor, request_id=request_id, now=now,
-                     data={"job": job.names[0], "secondary_status": "Stopping", "message": f"stop asked by {actor}"})
+        found = running_job_for(session=session, request_id=request_id)
+    if found is None:
+        raise NotFound(f"request {request_id!r} has no running SageMaker job to stop")
+    job, status = found
+    if status == "Stopping":
+        return job.names[0]
+    if not dry_run:
+        client = factory.client("sagemaker", region=job.plan.region)
+        for name in job.names:
+            stop_training_job(client=client, name=name)
+    with new_session(engine) as session:
+        row = session.get(Job, job.job_id, with_for_update=True)
+        if row is not None and not dry_run and row.status in TRACKED_STATUSES:
+            row.status, row.updated_at = "Stopping", now
+            session.add(row)
+        append_event(session=session, type="job.stop_requested", actor=actor, request_id=request_id, now=now,
+                     data={"job": job.names[0], "jobs": job.names, "reason": reason, "dry_run": dry_run,
+                           "message": f"stop {'recorded (dry run, nothing sent)' if dry_run else 'asked'} "
+                                      f"by {actor}"})
         session.commit()
     return job.names[0]
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 
-from service import approvals, attachments, records, requests
+from service import approvals, attachments, records, requests, stopping
 from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit, json_response, released
 from service.audit import events_for_request
 from service.clock import utcnow
@@ -22,6 +22,7 @@ from service.schemas import (
     RequestPatch,
     RequestPublic,
     SlackMessageRef,
+    StopBody,
 )
 from service.states import RequestStatus
 from service.views import request_public, requests_public
@@ -103,6 +104,20 @@ def cancel_request(
     record = requests.cancel_request(session=session, request_id=request_id, actor=actor.id,
                                      is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
     return released(session, request_public(session=session, record=record, policy=state.policy))
+
+
+@router.post("/v1/requests/{request_id}/stop", response_model=RequestPublic, status_code=202)
+def stop_request(
+    request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: StopBody | None = None,
+) -> Response:
+    """Ask for a running job to stop; the request becomes ``stopped`` when the tracker sees the job stopped."""
+    session.close()  # no transaction is held while SageMaker is called
+    stopping.stop_request(engine=state.engine, factory=state.aws, policy=state.policy, request_id=request_id,
+                          actor=actor.id, is_admin=actor.is_admin, reason=body.reason if body else None,
+                          dry_run=state.settings.launch != "live", now=utcnow())
+    record = records.get_request_or_raise(session=session, request_id=request_id)
+    return json_response(session, request_public(session=session, record=record, policy=state.policy),
+                         status_code=202)
 
 
 @router.get("/v1/requests/{request_id}/audit", response_model=AuditList)

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig
+from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner, catalog_source, make_planner
@@ -27,6 +28,7 @@ class ServiceState:
     cache: Cache
     planner: Planner
     metrics: Metrics
+    aws: ClientFactory  # AWS clients for what the API asks of AWS itself (stopping a job)
     tokens: dict[str, str] = field(default_factory=dict)
     catalog_json: bytes = b""
     catalog_stamp: tuple[str | None, float] = (None, 0.0)
@@ -55,7 +57,7 @@ def refresh_catalog(state: ServiceState) -> bool:
 
 def build_state(
     settings: Settings, *, engine: Engine | None = None, cache: Cache | None = None, planner: Planner | None = None,
-    spend: SpendProvider | None = None,
+    spend: SpendProvider | None = None, aws: ClientFactory | None = None,
 ) -> ServiceState:
     """Everything the app needs, built from settings (pieces may be passed in, e.g. by tests and benches)."""
     metrics = get_metrics()
@@ -74,6 +76,7 @@ def build_state(
         planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
     return ServiceState(
         settings=settings, engine=engine,
-        cache=cache, planner=planner, metrics=metrics, tokens=settings.token_roles(),
+        cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_env(),
+        tokens=settings.token_roles(),
         catalog_json=planner.catalog.model_dump_json().encode(), catalog_stamp=stamp,
     )

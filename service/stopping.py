@@ -1,0 +1,57 @@
+"""Stopping a running request's job (``POST /v1/requests/{id}/stop``): who may ask, and when.
+
+The stop is asked of SageMaker here (or, with ``GPUOPS_LAUNCH=dry-run``, only recorded); the request stays
+``running`` until the tracker sees SageMaker report the job stopped and records ``stopped`` with the final cost.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+
+from policy.config import PolicyConfig
+from policy.errors import Conflict, Forbidden, NotFound
+from policy.request import Stage
+from service.aws.clients import ClientFactory
+from service.records import get_request_or_raise
+from service.states import RequestStatus
+from service.store.db import new_session
+from service.store.tables import RequestRecord
+from service.tracker import running_job_for, stop_job
+
+
+def check_may_stop(*, policy: PolicyConfig, record: RequestRecord, actor: str, is_admin: bool) -> None:
+    """The requester, an approver of the request's team and stage, or an admin; else ``Forbidden``."""
+    if is_admin or actor == record.requester or actor in policy.approvers_for(record.team, Stage(record.stage)):
+        return
+    raise Forbidden("only the requester, an approver for the request's team and stage, or an admin can stop it",
+                    code="not_allowed_to_stop")
+
+
+def _check_stoppable(*, engine: Engine, policy: PolicyConfig, request_id: str, actor: str, is_admin: bool) -> None:
+    with new_session(engine) as session:
+        record = get_request_or_raise(session=session, request_id=request_id)
+        check_may_stop(policy=policy, record=record, actor=actor, is_admin=is_admin)
+        if record.status != RequestStatus.RUNNING:
+            raise Conflict(f"a {record.status} request has no running job to stop", current_state=record.status,
+                           code="not_running")
+        if running_job_for(session=session, request_id=request_id) is None:
+            raise Conflict("only a SageMaker job launched by gpuops can be stopped from here; stop this one "
+                           "where it runs", current_state=record.status, code="not_stoppable")
+
+
+def stop_request(*, engine: Engine, factory: ClientFactory, policy: PolicyConfig, request_id: str, actor: str,
+                 is_admin: bool, reason: str | None, dry_run: bool, now: datetime) -> str:
+    """Ask for the request's running job to stop; returns the job name.
+
+    No database transaction is held while SageMaker is called.
+    """
+    _check_stoppable(engine=engine, policy=policy, request_id=request_id, actor=actor, is_admin=is_admin)
+    try:
+        return stop_job(engine=engine, factory=factory, request_id=request_id, actor=actor, now=now, reason=reason,
+                        dry_run=dry_run)
+    except NotFound:  # the job ended between the check and the call
+        with new_session(engine) as session:
+            status = get_request_or_raise(session=session, request_id=request_id).status
+        raise Conflict("the job ended before it could be stopped", current_state=status, code="not_running") from None
