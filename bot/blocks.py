@@ -70,8 +70,8 @@ def spend_line(spend: SpendSnapshot) -> str:
     if spend.budget_usd:
         share = spend.month_to_date_usd / spend.budget_usd
         text += f" of {fmt.usd(spend.budget_usd)} budget ({share:.0%})"
-    if spend.forecast_usd is not None:
-        text += f" · forecast {fmt.usd(spend.forecast_usd)}"
+    if spend.projected_month_usd is not None:
+        text += f" · month forecast {fmt.usd(spend.projected_month_usd)}"
     if spend.status == SpendStatus.STALE:
         text += " · _stale figure_"
     return text

@@ -112,6 +112,6 @@ def _subtitle(spend: SpendSnapshot) -> str:
     text = f"{_dollars(spend.month_to_date_usd)} month to date"
     if spend.budget_usd:
         text += f" of {_dollars(spend.budget_usd)} budget ({spend.month_to_date_usd / spend.budget_usd:.0%})"
-    if spend.forecast_usd is not None:
-        text += f" · forecast {_dollars(spend.forecast_usd)}"
+    if spend.projected_month_usd is not None:
+        text += f" · month forecast {_dollars(spend.projected_month_usd)}"
     return text

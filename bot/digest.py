@@ -77,10 +77,11 @@ def pace_line(spend: SpendSnapshot, *, now: datetime) -> str | None:
     gap = spend.month_to_date_usd - expected
     where = f"{fmt.usd(abs(gap))} {'ahead of' if gap > 0 else 'under'} pace"
     line = f"*Pace*: {where} (an even spread would be {fmt.usd(expected)} by now)"
-    if spend.forecast_usd is not None:
-        over = spend.forecast_usd - spend.budget_usd
+    projected = spend.projected_month_usd
+    if projected is not None:
+        over = projected - spend.budget_usd
         verdict = f"over budget by {fmt.usd(over)}" if over > 0 else f"within budget by {fmt.usd(-over)}"
-        line += f"\n*Forecast*: {fmt.usd(spend.forecast_usd)} for the month, {verdict}"
+        line += f"\n*Forecast*: {fmt.usd(projected)} for the month, {verdict}"
     return line
 
 

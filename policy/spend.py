@@ -37,6 +37,8 @@ class SpendSnapshot(BaseModel):
     status: SpendStatus = SpendStatus.UNAVAILABLE
     team: str | None = None
     month_to_date_usd: float | None = None
+    # Expected spend from today to the end of the month (Cost Explorer GetCostForecast's window), not the month's
+    # total: the month is expected to close at month_to_date_usd + forecast_usd (see projected_month_usd).
     forecast_usd: float | None = None
     budget_usd: float | None = None
     committed_usd: float = 0.0  # estimated cost of jobs launched since the figure was read
@@ -45,6 +47,13 @@ class SpendSnapshot(BaseModel):
     reason: str | None = None  # why stale/unavailable
     daily: list[DailySpend] = Field(default_factory=list)
     drivers: list[CostDriver] = Field(default_factory=list)
+
+    @property
+    def projected_month_usd(self) -> float | None:
+        """Where the month is expected to close: month to date plus the forecast for the rest of it."""
+        if self.month_to_date_usd is None or self.forecast_usd is None:
+            return None
+        return self.month_to_date_usd + self.forecast_usd
 
     @classmethod
     def unavailable(cls, *, team: str | None, reason: str, budget_usd: float | None = None) -> SpendSnapshot:

@@ -47,7 +47,7 @@ def make_spend(**overrides: Any) -> SpendSnapshot:
     start = date(2026, 11, 16)
     pattern = [1210, 1380, 990, 1450, 1620, 700, 640, 1530, 1710, 1490, 1880, 820, 760, 3950]
     values: dict[str, Any] = {
-        "status": SpendStatus.OK, "team": "team-ml", "month_to_date_usd": 38_420.0, "forecast_usd": 47_900.0,
+        "status": SpendStatus.OK, "team": "team-ml", "month_to_date_usd": 38_420.0, "forecast_usd": 9_480.0,
         "budget_usd": 50_000.0, "as_of": NOW - timedelta(hours=3), "age_seconds": 10_800.0,
         "daily": [DailySpend(day=(start + timedelta(days=i)).isoformat(), usd=float(v)) for i, v in enumerate(pattern)],
         "drivers": [CostDriver(key="p4d.24xlarge", dimension="INSTANCE_TYPE", usd=21_300.0),

@@ -27,7 +27,7 @@ def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) 
     digest = build_digest(bot.service, team="team-ml", now=NOW)
     texts = [b["text"]["text"] for b in digest.blocks if "text" in b]
     assert texts[0] == "GPU spend · team-ml · Mon Nov 30"
-    assert texts[1] == "*Spend* team-ml: $38,420 month to date of $50,000 budget (77%) · forecast $47,900"
+    assert texts[1] == "*Spend* team-ml: $38,420 month to date of $50,000 budget (77%) · month forecast $47,900"
     assert texts[2] == "*Yesterday*: $3,950 (+420% on the day before)"
     assert texts[3].startswith("*Pace*: $9,913 under pace (an even spread would be $48,333 by now)")
     assert texts[3].endswith("*Forecast*: $47,900 for the month, within budget by $2,100")

@@ -21,7 +21,7 @@ def test_spend_posts_figures_and_the_chart_in_the_channel(bot: BotHarness, slack
     [reply] = slack.wait_for("response")
     assert reply.body["response_type"] == "in_channel"
     texts = [b["text"]["text"] for b in reply.body["blocks"] if "text" in b]
-    assert texts[0] == "*Spend* team-ml: $38,420 month to date of $50,000 budget (77%) · forecast $47,900"
+    assert texts[0] == "*Spend* team-ml: $38,420 month to date of $50,000 budget (77%) · month forecast $47,900"
     assert texts[1].startswith("*Top drivers*\n• p4d.24xlarge: $21,300\n• g6e.12xlarge: $9,800")
     slack.wait_for("files.completeUploadExternal")
     [upload] = slack.of("upload")
