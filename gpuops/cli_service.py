@@ -5,6 +5,7 @@ FastAPI, SQLAlchemy and uvicorn are imported inside the commands, so ``gpuops pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -24,7 +25,8 @@ def register(app: typer.Typer) -> None:
     app.add_typer(audit_app, name="audit")
 
 
-def _serve(host: str, port: int, *, with_worker: bool = False) -> None:
+def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | None = None,
+           workers: int = 1) -> None:
     import threading
 
     import uvicorn
@@ -43,16 +45,38 @@ def _serve(host: str, port: int, *, with_worker: bool = False) -> None:
 
         companions.append(threading.Thread(target=run_worker, name="gpuops-worker", daemon=True,
                                            kwargs={"settings": settings, "stop_event": stop}))
-    # The Slack bot joins this process group here once it can run in-process beside the service.
+    stop_bot = _start_bot(host, bot_port) if bot_port is not None else None
     _freeze_startup_objects()
     for thread in companions:
         thread.start()
     try:
-        uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, workers=1)
+        if workers > 1:
+            # Several processes need an import string; each builds its app from the same settings.
+            uvicorn.run("service.api.app:create_app", factory=True, host=host, port=port, log_config=None,
+                        access_log=False, workers=workers)
+        else:
+            uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, workers=1)
     finally:
         stop.set()
+        if stop_bot is not None:
+            stop_bot()
         for thread in companions:
             thread.join(timeout=10)
+
+
+def _start_bot(host: str, port: int) -> Callable[[], None]:
+    """The Slack bot beside the service (``gpuops dev`` with Slack credentials), talking to it over HTTP."""
+    from bot.runner import start_in_background
+    from bot.settings import BotSettings
+
+    typer.echo(f"gpuops bot listening on http://{host}:{port}/slack/events")
+    return start_in_background(BotSettings(), host=host, port=port)
+
+
+def _slack_configured() -> bool:
+    import os
+
+    return bool(os.environ.get("SLACK_BOT_TOKEN") and os.environ.get("SLACK_SIGNING_SECRET"))
 
 
 def _freeze_startup_objects() -> None:
@@ -64,9 +88,12 @@ def _freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
-    """Run the policy service (uvicorn, one process)."""
-    _serve(host, port)
+WorkersOption = Annotated[int, typer.Option(min=1, max=32, help="uvicorn worker processes.")]
+
+
+def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, workers: WorkersOption = 1) -> None:
+    """Run the policy service (uvicorn; one process unless --workers says more)."""
+    _serve(host, port, workers=workers)
 
 
 @db_app.command("upgrade")
@@ -101,24 +128,35 @@ def audit_verify_command() -> None:
     raise typer.Exit(code=1)
 
 
-def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000) -> None:
-    """Everything on the embedded defaults: migrate, then the service and the launch worker in one process."""
+BotPortOption = Annotated[int, typer.Option(help="Port of the Slack bot (when Slack credentials are set).")]
+
+
+def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_port: BotPortOption = 3000) -> None:
+    """Everything on the embedded defaults: migrate, then the service, the launch worker and (when
+    SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set) the Slack bot."""
     import os
     import secrets
 
     from service.settings import get_settings
     from service.store.migrate import upgrade
 
+    with_bot = _slack_configured()
     if not os.environ.get("GPUOPS_API_TOKENS"):
-        token = secrets.token_urlsafe(24)
-        os.environ["GPUOPS_API_TOKENS"] = f"admin:{token}"
+        token, bot_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        os.environ["GPUOPS_API_TOKENS"] = f"admin:{token},bot:{bot_token}"
+        if with_bot:
+            os.environ.setdefault("GPUOPS_SERVICE_TOKEN", bot_token)
         get_settings.cache_clear()
         _print_try_it(host, port, token)
+    if with_bot:
+        os.environ.setdefault("GPUOPS_SERVICE_URL", f"http://{host}:{port}")
     settings = get_settings()
     upgrade(settings.database_url)
     typer.echo(f"gpuops service listening on http://{host}:{port} (API docs at /docs); "
                f"launches: {settings.launch}")
-    _serve(host, port, with_worker=True)
+    if not with_bot:
+        typer.echo("Slack bot not started: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to run it here too")
+    _serve(host, port, with_worker=True, bot_port=bot_port if with_bot else None)
 
 
 def _print_try_it(host: str, port: int, token: str) -> None:

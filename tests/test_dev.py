@@ -1,0 +1,41 @@
+"""``gpuops dev`` (what ``make run`` starts): with Slack credentials, one command brings up the service, the
+launch worker and the bot, and a signed ``/gpu`` reaches a posted plan."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+
+from bench.harness import GPUOPS, Processes, base_env, free_port
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import SIGNING_SECRET, sign
+
+
+def test_dev_runs_service_worker_and_bot_from_one_command(tmp_path: Path) -> None:
+    slack = FakeSlack().start()
+    port, bot_port = free_port(), free_port()
+    env = base_env(DATABASE_URL=f"sqlite:///{tmp_path / 'gpuops.db'}", SLACK_BOT_TOKEN="xoxb-dev-test",
+                   SLACK_SIGNING_SECRET=SIGNING_SECRET, SLACK_API_URL=slack.api_url, GPUOPS_LOG_LEVEL="INFO")
+    env.pop("GPUOPS_API_TOKENS", None)
+    try:
+        with Processes(tmp_path) as procs:
+            dev = procs.spawn("dev", [*GPUOPS, "dev", "--port", str(port), "--bot-port", str(bot_port)], env,
+                              health_url=f"http://127.0.0.1:{bot_port}/healthz")
+            log = dev.log_path.read_text(encoding="utf-8")
+            token = re.search(r"generated an admin token for this run:\s+(\S+)", log)
+            assert token is not None, log
+            body = (f"token=x&team_id=T0GPUOPS&channel_id=C0GPUOPSML&user_id=U0ASKER&user_name=asker&command=%2Fgpu"
+                    f"&text=fine-tune+7B+by+Friday&response_url={slack.response_url()}&trigger_id=trigger.dev")
+            headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(body)}
+            ack = httpx.post(f"http://127.0.0.1:{bot_port}/slack/events", content=body, headers=headers, timeout=5)
+            assert ack.status_code == 200
+            posted = slack.wait_for("chat.postMessage", timeout=20)
+            summary = posted[0].blocks[0]["text"]["text"]
+            assert " · SageMaker · ~$" in summary
+            listed = httpx.get(f"http://127.0.0.1:{port}/v1/requests",
+                               headers={"Authorization": f"Bearer {token.group(1)}"}, timeout=5).json()
+            assert [item["requester"] for item in listed["items"]] == ["slack:T0GPUOPS:U0ASKER"]
+    finally:
+        slack.stop()
