@@ -26,6 +26,7 @@ import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from pydantic import AliasChoices, AliasPath, BaseModel, SecretStr
@@ -206,10 +207,28 @@ def render(cls: type[BaseModel]) -> str:
     return "\n".join(out) + "\n"
 
 
+MARKER = re.compile(r"<!-- generated: (?P<target>[\w.]+:\w+) -->\n(?:.*?<!-- end generated -->\n)?", re.S)
+
+
+def update(text: str) -> str:
+    """``text`` with the table after each ``<!-- generated: module:Class -->`` marker rendered afresh."""
+    def table(match: re.Match[str]) -> str:
+        target = match.group("target")
+        return f"<!-- generated: {target} -->\n{render(load_class(target))}<!-- end generated -->\n"
+
+    return MARKER.sub(table, text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("target", help="module:Class of a pydantic-settings class or pydantic model")
+    parser.add_argument("target", help="module:Class of a pydantic-settings class or pydantic model, or with "
+                                       "--update a Markdown file whose generated sections to refresh")
+    parser.add_argument("--update", action="store_true", help="rewrite the generated sections of the file")
     args = parser.parse_args(argv)
+    if args.update:
+        path = Path(args.target)
+        path.write_text(update(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return 0
     sys.stdout.write(render(load_class(args.target)))
     return 0
 
