@@ -5,12 +5,9 @@ Heavy imports (boto3, the service store) happen inside the commands so ``gpuops 
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
-
-DEFAULT_CATALOG_DIR = "var/catalog"
 
 
 def register(app: typer.Typer) -> None:
@@ -37,12 +34,13 @@ def refresh_command(
     from policy.errors import UpstreamError
     from service.aws.clients import ClientFactory
     from service.aws.refresh import refresh_catalog_snapshot
+    from service.settings import get_settings
 
-    folder = directory or os.environ.get("GPUOPS_CATALOG_DIR", DEFAULT_CATALOG_DIR)
+    settings = get_settings()
     try:
         result = refresh_catalog_snapshot(
-            factory=ClientFactory.from_env(), directory=folder, now=datetime.now(UTC), regions=region or None,
-            store=not dry_run, base_file=os.environ.get("GPUOPS_CATALOG"),
+            factory=ClientFactory.from_settings(settings), directory=directory or settings.catalog_dir,
+            now=datetime.now(UTC), regions=region or None, store=not dry_run, base_file=settings.catalog_file,
         )
     except UpstreamError as exc:
         typer.echo(f"Refresh failed, the previous snapshot stays in force: {exc}", err=True)
@@ -107,11 +105,12 @@ def jobs_command(
     from service.store.db import make_engine
     from service.tracker import find_untracked_jobs, list_jobs
 
-    engine = make_engine(get_settings().database_url)
+    settings = get_settings()
+    engine = make_engine(settings.database_url)
     if untracked_in is not None:
         from service.aws.clients import ClientFactory
 
-        found = find_untracked_jobs(engine=engine, factory=ClientFactory.from_env(), region=untracked_in)
+        found = find_untracked_jobs(engine=engine, factory=ClientFactory.from_settings(settings), region=untracked_in)
         typer.echo(json.dumps(found, indent=2, default=str) if as_json else
                    "\n".join(f"{j['TrainingJobName']}  {j['TrainingJobStatus']}" for j in found) or "None.")
         return

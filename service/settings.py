@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROLES = ("bot", "admin", "viewer")
@@ -59,10 +59,23 @@ class Settings(BaseSettings):
     spend: Literal["auto", "unavailable", "sample", "file", "costexplorer"] = "auto"
     # JSON spend figures for GPUOPS_SPEND=file (format in service/spend.py).
     spend_file: str | None = None
-    # How long a Cost Explorer figure is reused before it is read again.
-    spend_ttl_seconds: float = Field(default=3600, gt=0)
+    # How long a Cost Explorer figure is reused before it is read again (its data refreshes a few times a day and
+    # each request costs $0.01).
+    spend_ttl_seconds: float = Field(default=6 * 3600, gt=0)
     # dry-run records what a launch would send; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
+    # How long a worker's claim on a launch task holds before another worker may take the task over.
+    launch_lease_seconds: float = Field(default=300, gt=0)
+    # A kubeconfig to apply EKS manifests with on live launches; without it they are rendered as artifacts.
+    kubeconfig: str | None = None
+    # The region AWS clients default to: AWS's own variables, AWS_REGION first; us-east-1 when neither is set.
+    aws_region: str | None = Field(default=None, validation_alias=AliasChoices("AWS_REGION", "AWS_DEFAULT_REGION"))
+    # Attempts per AWS call, the first included (botocore's standard retry mode backs off between them).
+    aws_max_attempts: int = Field(default=5, ge=1, le=20)
+    # Seconds to wait for a connection to AWS.
+    aws_connect_timeout: float = Field(default=5, gt=0)
+    # Seconds to wait for AWS to answer on an open connection.
+    aws_read_timeout: float = Field(default=30, gt=0)
     # Larger request bodies are refused with 413.
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     # How often pending requests past their approval window are expired (and a refreshed catalog picked up).
@@ -75,6 +88,11 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=1)
     # Level of the JSON logs on stderr.
     log_level: str = "INFO"
+
+    @field_validator("aws_region", "kubeconfig")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return value or None
 
     @model_validator(mode="after")
     def _check(self) -> Settings:

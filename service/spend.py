@@ -113,7 +113,7 @@ def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = 
     from ``engine``)."""
     mode = settings.spend
     if mode == "auto":
-        mode = "file" if settings.spend_file else ("costexplorer" if _aws_configured() else "unavailable")
+        mode = "file" if settings.spend_file else ("costexplorer" if _aws_configured(settings) else "unavailable")
     if mode == "sample":
         return SampleSpend(sample_spend_path())
     if mode == "file":
@@ -126,12 +126,12 @@ def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = 
         from service.tracker import committed_spend
 
         committed = committed_spend(engine=engine) if engine is not None else None
-        return CostExplorerSpend(factory=ClientFactory.from_env(), cache=cache, ttl_seconds=settings.spend_ttl_seconds,
-                                 committed_since=committed)
+        return CostExplorerSpend(factory=ClientFactory.from_settings(settings), cache=cache,
+                                 ttl_seconds=settings.spend_ttl_seconds, committed_since=committed)
     return UnavailableSpend()
 
 
-def _aws_configured() -> bool:
+def _aws_configured(settings: Settings) -> bool:
     from service.aws.clients import ClientFactory, credentials_configured
 
-    return credentials_configured(factory=ClientFactory.from_env())
+    return credentials_configured(factory=ClientFactory.from_settings(settings))

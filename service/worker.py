@@ -77,10 +77,9 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
         cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)
     planner = make_planner(settings, spend=spend)
-    lease = lease_seconds if lease_seconds is not None else float(
-        os.environ.get("GPUOPS_LAUNCH_LEASE_SECONDS", DEFAULT_LEASE_SECONDS))
-    env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_env(), policy=planner.policy,
-                            kubeconfig=os.environ.get("GPUOPS_KUBECONFIG") or None)
+    env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_settings(settings),
+                            policy=planner.policy, kubeconfig=settings.kubeconfig)
+    lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
     return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease)
 
 

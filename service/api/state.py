@@ -76,7 +76,7 @@ def build_state(
         planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
     return ServiceState(
         settings=settings, engine=engine,
-        cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_env(),
+        cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_settings(settings),
         tokens=settings.token_roles(),
         catalog_json=planner.catalog.model_dump_json().encode(), catalog_stamp=stamp,
     )

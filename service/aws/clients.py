@@ -7,7 +7,6 @@ a ``before-call`` hook that counts it per service and operation, and prices Cost
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter as CallCounter
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from botocore.config import Config
 from prometheus_client import Counter
 
 from policy.errors import UpstreamError
+from service.settings import Settings
 
 COST_EXPLORER_USD_PER_REQUEST = 0.01
 DEFAULT_REGION = "us-east-1"
@@ -56,15 +56,13 @@ class ClientFactory:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> ClientFactory:
-        """Bounds from ``GPUOPS_AWS_MAX_ATTEMPTS`` / ``_CONNECT_TIMEOUT`` / ``_READ_TIMEOUT``; region from
-        ``AWS_REGION`` or ``AWS_DEFAULT_REGION``; credentials and endpoints as boto3 finds them."""
-        env = os.environ if environ is None else environ
+    def from_settings(cls, settings: Settings) -> ClientFactory:
+        """Region, attempts and timeouts from the settings; credentials and endpoints as boto3 finds them."""
         return cls(
-            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
-            max_attempts=int(env.get("GPUOPS_AWS_MAX_ATTEMPTS", "5")),
-            connect_timeout=float(env.get("GPUOPS_AWS_CONNECT_TIMEOUT", "5")),
-            read_timeout=float(env.get("GPUOPS_AWS_READ_TIMEOUT", "30")),
+            region=settings.aws_region or DEFAULT_REGION,
+            max_attempts=settings.aws_max_attempts,
+            connect_timeout=settings.aws_connect_timeout,
+            read_timeout=settings.aws_read_timeout,
         )
 
     def client(self, service: str, *, region: str | None = None) -> Any:

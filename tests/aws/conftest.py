@@ -17,12 +17,14 @@ from moto.server import ThreadedMotoServer
 
 from policy.config import PolicyConfig, TeamPolicy, default_policy
 from service.aws.clients import ClientFactory
+from service.settings import get_settings
 from tests.aws.fakeaws import FakeAws, start_fake_aws
 
 
 @pytest.fixture(autouse=True)
-def _no_real_aws(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whatever a test forgets, the environment points nowhere real and holds no real credentials."""
+def _no_real_aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Whatever a test forgets, the environment points nowhere real and holds no real credentials (and the
+    commands' cached settings are read again from it)."""
     for name in ("AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
                  "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
                  "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN"):
@@ -31,6 +33,9 @@ def _no_real_aws(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
     monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -43,3 +43,24 @@ def test_no_credentials_is_a_clear_upstream_error() -> None:
     with pytest.raises(UpstreamError, match="credentials not configured") as caught:
         ClientFactory(session=boto3.Session(region_name="us-east-1")).client("sagemaker")
     assert caught.value.service == "sagemaker"
+
+
+def test_the_factory_and_the_worker_take_their_bounds_from_the_settings(monkeypatch: pytest.MonkeyPatch,
+                                                                      sqlite_url: str) -> None:
+    from service.settings import Settings
+    from service.spend import UnavailableSpend
+    from service.worker import build_worker_context
+
+    for name, value in {"AWS_DEFAULT_REGION": "eu-west-1", "GPUOPS_AWS_MAX_ATTEMPTS": "2",
+                        "GPUOPS_AWS_CONNECT_TIMEOUT": "1.5", "GPUOPS_AWS_READ_TIMEOUT": "7",
+                        "GPUOPS_LAUNCH_LEASE_SECONDS": "45", "GPUOPS_KUBECONFIG": "/etc/kube/config"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_REGION", raising=False)
+    settings = Settings(database_url=sqlite_url)
+    factory = ClientFactory.from_settings(settings)
+    assert (factory.region, factory.max_attempts, factory.connect_timeout, factory.read_timeout) == (
+        "eu-west-1", 2, 1.5, 7)
+    ctx = build_worker_context(settings=settings, spend=UnavailableSpend())
+    assert (ctx.lease_seconds, ctx.env.kubeconfig, ctx.env.factory.max_attempts) == (45, "/etc/kube/config", 2)
+    assert build_worker_context(settings=settings, spend=UnavailableSpend(), lease_seconds=0).lease_seconds == 0
+    ctx.engine.dispose()

@@ -25,6 +25,46 @@ def test_defaults_run_on_a_bare_machine(monkeypatch: pytest.MonkeyPatch) -> None
     assert (settings.database_url, settings.redis_url, settings.launch) == ("sqlite:///./gpuops.db", None, "dry-run")
 
 
+def test_defaults_spare_cost_explorer_and_bound_aws_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GPUOPS_SPEND_TTL_SECONDS", "GPUOPS_AWS_MAX_ATTEMPTS", "GPUOPS_AWS_CONNECT_TIMEOUT",
+                 "GPUOPS_AWS_READ_TIMEOUT", "GPUOPS_LAUNCH_LEASE_SECONDS", "GPUOPS_KUBECONFIG", "AWS_REGION",
+                 "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
+    assert settings.spend_ttl_seconds == 6 * 3600  # Cost Explorer refreshes a few times a day at $0.01 a call
+    assert (settings.aws_max_attempts, settings.aws_connect_timeout, settings.aws_read_timeout) == (5, 5, 30)
+    assert (settings.launch_lease_seconds, settings.kubeconfig, settings.aws_region) == (300, None, None)
+
+
+@pytest.mark.parametrize(("name", "value", "field", "expected"), [
+    ("GPUOPS_AWS_MAX_ATTEMPTS", "3", "aws_max_attempts", 3),
+    ("GPUOPS_AWS_CONNECT_TIMEOUT", "2.5", "aws_connect_timeout", 2.5),
+    ("GPUOPS_AWS_READ_TIMEOUT", "60", "aws_read_timeout", 60),
+    ("GPUOPS_CATALOG_DIR", "/var/lib/gpuops/catalog", "catalog_dir", "/var/lib/gpuops/catalog"),
+    ("GPUOPS_LAUNCH_LEASE_SECONDS", "120", "launch_lease_seconds", 120),
+    ("GPUOPS_KUBECONFIG", "/etc/kube/config", "kubeconfig", "/etc/kube/config"),
+    ("GPUOPS_SPEND_TTL_SECONDS", "3600", "spend_ttl_seconds", 3600),
+    ("AWS_REGION", "eu-central-1", "aws_region", "eu-central-1"),
+    ("AWS_DEFAULT_REGION", "us-west-2", "aws_region", "us-west-2"),
+])
+def test_each_setting_is_read_from_its_environment_variable(
+    name: str, value: str, field: str, expected: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AWS_REGION", raising=False)
+    monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
+    monkeypatch.setenv(name, value)
+    assert getattr(Settings(), field) == expected
+
+
+@pytest.mark.parametrize(("name", "value"), [("GPUOPS_AWS_MAX_ATTEMPTS", "0"), ("GPUOPS_AWS_READ_TIMEOUT", "-1"),
+                                             ("GPUOPS_LAUNCH_LEASE_SECONDS", "0")])
+def test_out_of_range_aws_and_lease_settings_are_refused(name: str, value: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=name.removeprefix("GPUOPS_").lower()):
+        Settings()
+
+
 def test_unprefixed_urls_and_token_roles(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://db/gpuops")
     monkeypatch.setenv("REDIS_URL", "redis://cache:6379/0")
