@@ -118,6 +118,23 @@ def catalog_source(settings: Settings) -> str | None:
     return current if os.path.exists(current) else None
 
 
+CatalogStamp = tuple[str | None, float]
+
+
+def catalog_stamp(settings: Settings) -> CatalogStamp:
+    """Which snapshot is in force and when it was written: a change means a refresh stored a newer one."""
+    source = catalog_source(settings)
+    return source, (os.stat(source).st_mtime if source else 0.0)
+
+
+def newer_catalog(settings: Settings, *, seen: CatalogStamp) -> tuple[Catalog, CatalogStamp] | None:
+    """The snapshot in force with its stamp when it differs from ``seen`` (a refresh landed); else None."""
+    stamp = catalog_stamp(settings)
+    if stamp == seen:
+        return None
+    return load_catalog(stamp[0]), stamp
+
+
 def load_policy(settings: Settings) -> PolicyConfig:
     return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 

@@ -12,7 +12,7 @@ import socket
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
@@ -33,7 +33,7 @@ from service.launch import (
     release_for_retry,
     renew_lease,
 )
-from service.planning import Planner, make_planner
+from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
 from service.store.db import make_engine
@@ -123,10 +123,22 @@ def track_once(*, ctx: WorkerContext) -> int:
         return 0
 
 
+def _with_newer_catalog(ctx: WorkerContext, *, settings: Settings,
+                        seen: tuple[str | None, float]) -> tuple[WorkerContext, tuple[str | None, float]]:
+    """Re-decide and price with a snapshot that ``gpuops catalog refresh`` stored since the worker started."""
+    found = newer_catalog(settings, seen=seen)
+    if found is None:
+        return ctx, seen
+    catalog, stamp = found
+    log.info("catalog snapshot in force", extra={"snapshot": catalog.snapshot})
+    return replace(ctx, planner=replace(ctx.planner, catalog=catalog)), stamp
+
+
 def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds: float = 2.0,
                track_every_seconds: float = 60.0, ctx: WorkerContext | None = None) -> None:
     """Launch and track until ``stop_event`` is set."""
     ctx = ctx or build_worker_context(settings=settings)
+    seen = catalog_stamp(settings)
     log.info("worker started", extra={"worker": ctx.worker_id, "launch": ctx.env.mode})
     next_track = 0.0
     elapsed = 0.0
@@ -135,6 +147,7 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
         try:
             drain(ctx=ctx, stop_event=stop_event)
             if elapsed >= next_track:
+                ctx, seen = _with_newer_catalog(ctx, settings=settings, seen=seen)
                 track_once(ctx=ctx)
                 next_track = elapsed + track_every_seconds
             backoff = 0.0

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy.engine import Engine
 
-from policy.catalog import load_catalog
 from policy.config import PolicyConfig
 from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
 from service.metrics import Metrics, get_metrics
-from service.planning import Planner, catalog_source, make_planner
+from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
 from service.store.db import make_engine
@@ -38,19 +36,14 @@ class ServiceState:
         return self.planner.policy
 
 
-def _mtime(path: str | None) -> float:
-    return os.stat(path).st_mtime if path else 0.0
-
-
 def refresh_catalog(state: ServiceState) -> bool:
     """Swap in a newer refreshed snapshot when one was stored since the last look; True when it did."""
-    source = catalog_source(state.settings)
-    stamp = (source, _mtime(source))
-    if stamp == state.catalog_stamp:
+    found = newer_catalog(state.settings, seen=state.catalog_stamp)
+    if found is None:
         return False
-    catalog = load_catalog(source)
+    catalog, state.catalog_stamp = found
     state.planner = replace(state.planner, catalog=catalog)
-    state.catalog_json, state.catalog_stamp = catalog.model_dump_json().encode(), stamp
+    state.catalog_json = catalog.model_dump_json().encode()
     log.info("catalog snapshot in force: %s", catalog.snapshot)
     return True
 
@@ -71,8 +64,7 @@ def build_state(
     engine = engine or make_engine(settings.database_url, pool_size=settings.db_pool_size)
     stamp: tuple[str | None, float] = (None, 0.0)
     if planner is None:
-        source = catalog_source(settings)
-        stamp = (source, _mtime(source))
+        stamp = catalog_stamp(settings)
         planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
     return ServiceState(
         settings=settings, engine=engine,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import httpx
 from prometheus_client import REGISTRY
@@ -68,3 +69,21 @@ def test_run_worker_launches_until_stopped(sqlite_url: str, fake_aws: FakeAws) -
         worker.join(10)
     assert not worker.is_alive()
     assert _state(engine, request_id)[0] == "running" and sagemaker.creates() == 1
+
+
+def test_a_long_running_worker_plans_with_a_snapshot_refreshed_after_it_started(tmp_path: Path) -> None:
+    from policy.catalog import load_catalog
+    from service.planning import catalog_stamp
+    from service.worker import _with_newer_catalog, build_worker_context
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", catalog_dir=str(tmp_path / "catalog"))
+    ctx = build_worker_context(settings=settings)
+    seen = catalog_stamp(settings)
+    assert _with_newer_catalog(ctx, settings=settings, seen=seen) == (ctx, seen)
+    (tmp_path / "catalog").mkdir()
+    refreshed = load_catalog().model_copy(update={"snapshot": "2026-12-01+refresh"})
+    (tmp_path / "catalog" / "current.json").write_text(refreshed.model_dump_json())
+    newer, stamp = _with_newer_catalog(ctx, settings=settings, seen=seen)
+    assert newer.catalog.snapshot == "2026-12-01+refresh" and ctx.catalog.snapshot != "2026-12-01+refresh"
+    assert _with_newer_catalog(newer, settings=settings, seen=stamp)[0] is newer
+    ctx.engine.dispose()
