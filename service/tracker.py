@@ -10,12 +10,13 @@ from datetime import datetime
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan, Platform
-from policy.errors import NotFound
+from policy.errors import NotFound, UpstreamError
 from service.audit import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import (
@@ -196,12 +197,16 @@ def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
     """For the spend provider: the estimated cost of a team's live jobs launched since a figure's ``as_of``."""
 
     def since(team: str, as_of: datetime) -> float:
-        with new_session(engine) as session:
-            query = (select(func.coalesce(func.sum(Job.estimated_cost_usd), 0.0))
-                     .join(RequestRecord, col(RequestRecord.id) == col(Job.request_id))
-                     .where(col(RequestRecord.team) == team, col(Job.dry_run).is_(False),
-                            col(Job.created_at) >= as_of))
-            return float(session.exec(query).one())
+        try:
+            with new_session(engine) as session:
+                query = (select(func.coalesce(func.sum(Job.estimated_cost_usd), 0.0))
+                         .join(RequestRecord, col(RequestRecord.id) == col(Job.request_id))
+                         .where(col(RequestRecord.team) == team, col(Job.dry_run).is_(False),
+                                col(Job.created_at) >= as_of))
+                return float(session.exec(query).one())
+        except DBAPIError as exc:
+            raise UpstreamError("the database did not answer", service="database",
+                                operation="committed_spend") from exc
 
     return since
 

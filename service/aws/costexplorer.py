@@ -272,7 +272,13 @@ class SpendProvider:
         if snapshot.as_of is not None:
             update["age_seconds"] = max(0.0, (now - snapshot.as_of).total_seconds())
             if self._committed_since is not None:
-                update["committed_usd"] = round(self._committed_since(query.team, snapshot.as_of), 2)
+                try:
+                    update["committed_usd"] = round(self._committed_since(query.team, snapshot.as_of), 2)
+                except UpstreamError as exc:
+                    # Without what recent launches committed the figure understates spend: show it, but as
+                    # stale, so nothing is approved automatically on it.
+                    update.update(status=SpendStatus.STALE, reason=f"spend committed by recent launches is "
+                                                                   f"unknown ({exc.message})")
         return snapshot.model_copy(update=update)
 
 

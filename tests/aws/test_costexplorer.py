@@ -12,6 +12,7 @@ import redis
 from prometheus_client import REGISTRY
 
 from policy.config import default_policy
+from policy.errors import UpstreamError
 from policy.spend import SpendStatus
 from service.aws.clients import ClientFactory
 from service.aws.costexplorer import SpendProvider, SpendQuery
@@ -132,6 +133,20 @@ def test_cached_figure_is_served_without_calls_and_carries_its_age_and_committed
     assert spend.age_seconds == 3600
     assert spend.committed_usd == 1234.57
     assert seen[-1] == ("team-ml", NOW)
+
+
+def test_a_figure_whose_committed_spend_cannot_be_read_is_served_stale(ce: FakeAws, make_factory: Any) -> None:
+    ce.on("GetCostForecast", _forecast(10.0))
+
+    def committed(team: str, since: datetime) -> float:
+        raise UpstreamError("the database did not answer", service="database", operation="committed_spend")
+
+    provider = _provider(make_factory({"ce": ce.url}), SimClock(NOW), committed_since=committed)
+    spend = provider.get_spend(team="team-ml", policy=default_policy())
+
+    assert spend.status is SpendStatus.STALE
+    assert spend.month_to_date_usd is not None
+    assert spend.reason == "spend committed by recent launches is unknown (the database did not answer)"
 
 
 def test_throttled_after_the_ttl_serves_the_last_good_figure_marked_stale(ce: FakeAws, make_factory: Any) -> None:
