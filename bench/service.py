@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -172,11 +174,37 @@ def _bench_plans(folder: str) -> None:
               f"[{_ratio(figures['p99_ms'], 50, lower_is_better=True)}], {figures['n']:.0f} requests, "
               f"{figures['errors']:.0f} errors; service CPU {cpu_ms:.2f} ms/request "
               f"(one core's ceiling ≈ {1000 / cpu_ms:.0f} req/s)")
+        _wrk_plans(url, folder)
         paced = asyncio.run(_paced(url, "/v1/plans", bodies, {"Authorization": f"Bearer {TOKEN}"}, rate=300))
         print(f"POST /v1/plans offered at 300 req/s (open loop, ≤ {CLIENTS} in flight): p50 {paced['p50_ms']:.1f} ms, "
               f"p99 {paced['p99_ms']:.1f} ms [{_ratio(paced['p99_ms'], 50, lower_is_better=True)}]")
         rss = _rss_mb(pid)
         print(f"service resident memory after the plans runs: {rss:.0f} MB [{_ratio(rss, 250, lower_is_better=True)}]")
+
+
+WRK_SCRIPT = """wrk.method = "POST"
+wrk.body = '{"text": "fine-tune 7B by Friday"}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer %s"
+"""
+
+
+def _wrk_plans(url: str, folder: str) -> None:
+    """The same 16 connections from wrk, when installed: a C client whose own scheduling adds no tail, so p99 shows
+    the service's (the asyncio client above costs about as much CPU per request as the service does)."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        print("POST /v1/plans with wrk: skipped, wrk is not installed (apt-get install wrk)")
+        return
+    script = os.path.join(folder, "plans.lua")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(WRK_SCRIPT % TOKEN)
+    out = subprocess.run([wrk, "-t1", f"-c{CLIENTS}", f"-d{DURATION_SECONDS:g}s", "--latency", "-s", script,
+                          f"{url}/v1/plans"], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50, p99 = (re.search(rf"\b{q}%\s+(\S+)", out).group(1) for q in (50, 99))  # type: ignore[union-attr]
+    print(f"POST /v1/plans with wrk ({CLIENTS} connections, 1 thread): {rps:.0f} req/s [{_ratio(rps, 300)}], "
+          f"p50 {p50}, p99 {p99} (target p99 ≤ 50 ms)")
 
 
 def _bench_requests(folder: str) -> None:
