@@ -41,7 +41,7 @@ FACTS = "shared/reference/facts.md"
 FACTS_DATE = "2026-11-30"  # facts.md was collected on this date
 SEED_000 = "000_692aafb1ba6a2bb8.txt"
 SEED_003 = "003_70f4cf876a45be86.txt"
-DEFAULT_CSV = REPO.parent / "shared" / "reference" / "aws-gpu-vms.csv"
+DEFAULT_CSV = REPO / "scripts" / "data" / "aws-gpu-vms.csv"
 DEFAULT_OUT = REPO / "policy" / "data" / "catalog.json"
 
 Row = dict[str, str]
