@@ -130,10 +130,13 @@ def _plan(option: Option, ctx: _Context) -> Plan:
 
 
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
-    if option.meets is False:
-        label += " (misses the deadline)"
-    return to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
-                          max_runtime_hours=ctx.policy.max_runtime_hours)
+    alternative = to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline,
+                                 settings=ctx.policy.estimate, max_runtime_hours=ctx.policy.max_runtime_hours)
+    if option.meets is not False:
+        return alternative
+    # ``meets`` is judged against the deadline less the stage's safety margin: say which of the two it misses.
+    suffix = " (misses the deadline)" if alternative.deadline_met is False else " (inside the deadline's safety margin)"
+    return alternative.model_copy(update={"label": label + suffix})
 
 
 def _naive(search: Search, ctx: _Context) -> Plan | None:

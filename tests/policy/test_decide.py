@@ -337,3 +337,15 @@ def test_cli_old_spend_file_is_stale_and_never_auto_approves(tmp_path: Any) -> N
     body = json.loads(result.stdout)
     assert body["spend"]["status"] == "stale" and body["approval"]["required"] is True
     assert any("spend is stale" in r for r in body["approval"]["reasons"])
+
+
+def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
+    # 1× g6e.24xlarge finishes 08:39, before the 09:00 deadline but inside its 10% safety margin.
+    decision = plan_for("fine-tune 7B by tomorrow 9am")
+    labelled = {a.label: a for a in decision.alternatives}
+    for label, alternative in labelled.items():
+        if alternative.deadline_met:
+            assert "misses the deadline" not in label
+        if alternative.deadline_met is False:
+            assert "misses the deadline" in label
+    assert any("safety margin" in label and labelled[label].deadline_met for label in labelled)
