@@ -208,8 +208,11 @@ def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
     cheapest = min(choice.pool, key=by_cost)
-    text = f"nothing fits the ${budget:,.0f} budget: the cheapest plan that meets the deadline costs " \
-           f"${plan.estimated_cost_usd:,.2f}"
+    which = ("the fastest plan, which still misses the deadline," if plan.deadline_met is False
+             else "the fastest plan" if choice.late
+             else "the cheapest plan" if plan.deadline_met is None
+             else "the cheapest plan that meets the deadline")
+    text = f"nothing fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"
     if cheapest.cost <= budget and cheapest.meets is False:
         text += (f"; {cheapest.count}× {cheapest.profile.spec.instance_type} would cost ~${cheapest.cost:,.0f} "
                  "but misses the deadline")

@@ -349,3 +349,16 @@ def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
         if alternative.deadline_met is False:
             assert "misses the deadline" in label
     assert any("safety margin" in label and labelled[label].deadline_met for label in labelled)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("fine-tune 7B by Friday under $5", "the cheapest plan that meets the deadline costs"),
+    ("LoRA 7B on 200M tokens under $5", "the cheapest plan costs"),
+    ("production pretrain 70B on 1.4T tokens by end of month under $50k",
+     "the fastest plan, which still misses the deadline, costs"),
+])
+def test_budget_warning_describes_the_plan_it_prices(text: str, says: str) -> None:
+    decision = plan_for(text)
+    warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
+    assert says in warning
+    assert f"${decision.plan.estimated_cost_usd:,.2f}" in warning
