@@ -10,11 +10,17 @@ from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.timespan import hours_between
 
+# Clock skew tolerated between whoever read the spend and whoever decides.
+_FUTURE_AS_OF_HOURS = 1.0
+
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
     """The spend status as of ``now``: an 'ok' figure older than the policy allows counts as stale."""
     if spend.status is SpendStatus.OK and spend.as_of is not None:
         age_hours = hours_between(spend.as_of, now)
+        if age_hours < -_FUTURE_AS_OF_HOURS:  # a figure from the future is a wrong clock or a wrong file
+            return SpendStatus.STALE, (f"spend figure is dated {-age_hours:.0f} h after the request time; "
+                                       "its age is unknown")
         if age_hours > policy.spend_stale_after_hours:
             return SpendStatus.STALE, (f"spend figure is {age_hours:.0f} h old (policy spend_stale_after_hours: "
                                        f"{policy.spend_stale_after_hours:g})")
@@ -75,7 +81,8 @@ def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: Spe
         return False
     forecast = spend.forecast_usd or 0.0
     projected = spend.month_to_date_usd + forecast + spend.committed_usd + cost_usd
-    detail = (f"month to date ${spend.month_to_date_usd:,.0f} + forecast ${forecast:,.0f}"
+    said = "unknown (counted as $0)" if spend.forecast_usd is None else f"${forecast:,.0f}"
+    detail = (f"month to date ${spend.month_to_date_usd:,.0f} + forecast {said}"
               + (f" + committed ${spend.committed_usd:,.0f}" if spend.committed_usd else "")
               + f" + this plan ${cost_usd:,.0f} = ${projected:,.0f}")
     if projected > budget:

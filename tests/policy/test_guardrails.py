@@ -78,3 +78,16 @@ def test_team_without_budget_is_never_auto_approved() -> None:
 @pytest.mark.parametrize(("age", "status"), [(1, SpendStatus.OK), (24, SpendStatus.OK), (25, SpendStatus.STALE)])
 def test_spend_turns_stale_after_policy_hours(age: float, status: SpendStatus) -> None:
     assert spend_status(ok_spend(age_hours=age), policy=POLICY, now=NOW)[0] is status
+
+
+def test_spend_dated_after_the_request_is_never_current() -> None:
+    assert spend_status(ok_spend(age_hours=-0.5), policy=POLICY, now=NOW)[0] is SpendStatus.OK  # clock skew
+    status, why = spend_status(ok_spend(age_hours=-48), policy=POLICY, now=NOW)
+    assert status is SpendStatus.STALE and why is not None and "after the request time" in why
+    assert check(50, spend=ok_spend(age_hours=-48)).required
+
+
+def test_unknown_forecast_is_said_not_shown_as_zero() -> None:
+    result = check(100, spend=ok_spend(forecast=None))  # type: ignore[arg-type]
+    assert any("forecast unknown (counted as $0)" in r for r in result.reasons), result.reasons
+    assert not any("forecast $0 " in r for r in result.reasons)
