@@ -22,7 +22,7 @@ from policy.decision import (
 )
 from policy.defaults import complete
 from policy.errors import RequestError
-from policy.estimate import Workload, workload
+from policy.estimate import Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
@@ -61,6 +61,7 @@ def decide(
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=req.gpus)
     inside, outside = _options(scr, search)
+    inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     choice = choose(inside, outside)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
@@ -107,6 +108,12 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
     if any(o.meets is not False for o in inside):
         return inside, []
     return inside, [o for p in scr.outside for o in options_for(p, search)]
+
+
+def _within_runtime(options: list[Option], policy: PolicyConfig) -> list[Option]:
+    """Drop options longer than max_runtime_hours (the guardrails deny them), unless that would leave none."""
+    fits = [o for o in options if billed_hours(o.wall_hours) <= policy.max_runtime_hours]
+    return fits or options
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:

@@ -362,3 +362,18 @@ def test_budget_warning_describes_the_plan_it_prices(text: str, says: str) -> No
     warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
     assert says in warning
     assert f"${decision.plan.estimated_cost_usd:,.2f}" in warning
+
+
+def test_plan_fits_max_runtime_when_some_configuration_does() -> None:
+    # The cheapest configuration (1× g6e.2xlarge spot) runs ~600 h; the guardrails would deny it outright.
+    decision = plan_for("pretrain 1.5B on 30B tokens")
+    cap = default_policy().max_runtime_hours
+    assert decision.plan.estimated_hours <= cap
+    assert not decision.approval.denied
+    assert all(a.estimated_hours <= cap for a in decision.alternatives)
+
+
+def test_plan_longer_than_max_runtime_only_when_nothing_fits_and_is_denied() -> None:
+    decision = plan_for("pretrain 70B on 2T tokens")
+    assert decision.plan.estimated_hours > default_policy().max_runtime_hours
+    assert decision.approval.denied
