@@ -79,6 +79,9 @@ def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
         verdict = f"{money(saved)} saved" if saved >= 0 else f"{money(-saved)} more"
         out.append(f"vs naive {naive.instance_count}× {naive.instance_type} on-demand on SageMaker "
                    f"(~{money(naive.estimated_cost_usd)}): {verdict}")
+    else:
+        out.append(f"vs naive: no savings figure (the naive on-demand baseline has no price or no fit in "
+                   f"{decision.plan.region})")
     out.append(f"prices: snapshot {decision.catalog.snapshot} ({decision.catalog.source})")
     return "\n".join(out)
 

@@ -377,3 +377,13 @@ def test_plan_longer_than_max_runtime_only_when_nothing_fits_and_is_denied() -> 
     decision = plan_for("pretrain 70B on 2T tokens")
     assert decision.plan.estimated_hours > default_policy().max_runtime_hours
     assert decision.approval.denied
+
+
+def test_cli_text_says_when_there_is_no_naive_baseline() -> None:
+    # p5.48xlarge has no price in eu-west-1 in this snapshot.
+    result = runner.invoke(app, ["plan", "fine-tune 7B in eu-west-1", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert "vs naive: no savings figure" in result.stdout and "eu-west-1" in result.stdout.splitlines()[-2]
+    priced = runner.invoke(app, ["plan", "fine-tune 7B", *NOW_ARGS])
+    assert re.search(r"\nvs naive 1× p5\.48xlarge on-demand on SageMaker \(~\$[\d,.]+\): \$[\d,.]+ (saved|more)\n",
+                     priced.stdout)
