@@ -6,8 +6,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 
+from policy.errors import Forbidden
 from service import approvals, attachments, records, requests, stopping
-from service.api.deps import ActorDep, SessionDep, StateDep, WriterDep, check_rate_limit, json_response, released
+from service.api.deps import (
+    Actor,
+    ActorDep,
+    SessionDep,
+    StateDep,
+    WriterDep,
+    check_rate_limit,
+    json_response,
+    released,
+)
 from service.audit import events_for_request
 from service.clock import utcnow
 from service.schemas import (
@@ -30,13 +40,25 @@ from service.views import request_public, requests_public
 router = APIRouter(tags=["requests"])
 
 
+def person_for(actor: Actor, named: str | None) -> str:
+    """Whom a write is for: the person a bot token acts for (X-Gpuops-Actor), else the person an admin names in the
+    body, else the caller itself. Only an admin may name someone in the body: a bot token without X-Gpuops-Actor
+    would otherwise approve or ask as anyone it likes."""
+    if actor.on_behalf or named is None:
+        return actor.id
+    if not actor.is_admin:
+        raise Forbidden("only an admin token may name a person in the body; a bot token names the person it acts "
+                        "for in X-Gpuops-Actor", code="actor_required")
+    return named
+
+
 @router.post("/v1/requests", response_model=RequestPublic, status_code=201)
 def create_request(
     body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
 ) -> Response:
     """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
-    requester = actor.id if actor.on_behalf else (body.requester or actor.id)
+    requester = person_for(actor, body.requester)
     check_rate_limit(state, requester)
     record, revision = requests.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
@@ -84,7 +106,7 @@ def post_approval(
     request_id: str, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
-    approver = actor.id if actor.on_behalf else (body.approver or actor.id)
+    approver = person_for(actor, body.approver)
     try:
         record, counted = approvals.record_approval(
             session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,

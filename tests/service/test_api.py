@@ -106,6 +106,22 @@ def test_approval_rules_and_the_launch_outbox(live: Live) -> None:
     assert (late.status_code, late.json()["error"]["current_state"]) == (409, "approved")
 
 
+def test_a_bot_token_without_an_actor_cannot_name_the_approver_or_requester(live: Live) -> None:
+    created = create(live)
+    path = f"/v1/requests/{created['id']}/approvals"
+    for approver in (LEADS[0], FINANCE[0]):
+        named = live.post(path, {"decision": "approve", "approver": approver}, role="bot")
+        assert (named.status_code, named.json()["error"]["code"]) == (403, "actor_required")
+    unnamed = live.post(path, {"decision": "approve"}, role="bot")
+    assert (unnamed.status_code, unnamed.json()["error"]["code"]) == (403, "not_an_approver")
+    after = live.get(f"/v1/requests/{created['id']}").json()
+    assert (after["status"], after["approvals"], after["approvals_remaining"]) == ("pending_approval", [], 2)
+    before = count_requests(live)
+    asked = live.post("/v1/requests", {"text": PENDING, "requester": person()}, role="bot")
+    assert (asked.status_code, asked.json()["error"]["code"]) == (403, "actor_required")
+    assert count_requests(live) == before
+
+
 def test_edit_makes_a_new_revision_and_voids_approvals(live: Live) -> None:
     requester = person()
     created = create(live, actor=requester)
