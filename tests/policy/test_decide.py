@@ -387,3 +387,14 @@ def test_cli_text_says_when_there_is_no_naive_baseline() -> None:
     priced = runner.invoke(app, ["plan", "fine-tune 7B", *NOW_ARGS])
     assert re.search(r"\nvs naive 1× p5\.48xlarge on-demand on SageMaker \(~\$[\d,.]+\): \$[\d,.]+ (saved|more)\n",
                      priced.stdout)
+
+
+def test_multi_node_production_never_runs_on_spot_even_when_restartable() -> None:
+    # No deadline and "can restart": only the multi-node rule (003_70f4cf876a45be86.txt) keeps it off spot.
+    decision = plan_for("production pretrain 7B on 140B tokens, can restart")
+    assert decision.request.interruption_tolerance == "high" and decision.request.deadline is None
+    for plan in [decision.plan, *decision.alternatives]:
+        if plan.instances_per_job > 1:
+            assert plan.purchase_model != "spot", plan
+    assert decision.plan.instances_per_job > 1
+    assert "multi-node synchronous production" in decision.trace[5].reason
