@@ -111,8 +111,8 @@ def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) 
     """Spend for ``team`` from a small JSON file, or 'unavailable' without one.
 
     ``{"team-ml": {"month_to_date_usd", "forecast_usd", "budget_usd", "as_of"}}``, or the service's spend file
-    (``{"as_of", "teams": {...}}``). ``forecast_usd`` is the rest of the month; without ``as_of`` the figure is
-    taken as current.
+    (``{"as_of", "teams": {...}}``). ``forecast_usd`` is the rest of the month. Without ``as_of`` the figure's age is
+    unknown: it is shown but counts as stale, so it never approves automatically.
     """
     budget = policy.team(team)[1].monthly_budget_usd if team in policy.teams else None
     if path is None:
@@ -130,6 +130,9 @@ def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) 
     as_of = entry.get("as_of", raw.get("as_of"))  # per team, else the file's (the service's spend file format)
     if as_of is not None:
         fields["as_of"] = _as_of(as_of, path, team, now)
+    else:
+        fields.update(status=SpendStatus.STALE, as_of=None,
+                      reason=f"{path} gives no as_of for {team}: the figure's age is unknown")
     return SpendSnapshot(**fields)
 
 

@@ -398,3 +398,13 @@ def test_multi_node_production_never_runs_on_spot_even_when_restartable() -> Non
             assert plan.purchase_model != "spot", plan
     assert decision.plan.instances_per_job > 1
     assert "multi-node synchronous production" in decision.trace[5].reason
+
+
+def test_cli_spend_file_without_as_of_is_shown_but_never_auto_approves(tmp_path: Any) -> None:
+    spend = tmp_path / "spend.json"
+    spend.write_text(json.dumps({"team-ml": {"month_to_date_usd": 1000, "forecast_usd": 2000}}))
+    result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
+    body = json.loads(result.stdout)
+    assert body["spend"]["status"] == "stale" and body["spend"]["month_to_date_usd"] == 1000
+    assert body["approval"]["required"] is True
+    assert any("age is unknown" in r for r in body["approval"]["reasons"])
