@@ -213,6 +213,10 @@ def capacity_block(option: Option, search: Search) -> Option | None:
                     why="reserved capacity: no interruptions, starts a day ahead")
     if block is None or block.meets is False:
         return None  # a block that starts a day ahead must still land before the deadline
+    # Blocks are sold in whole days (facts.md: 1-182 days): the bill covers the block, not just the run.
+    block_hours = math.ceil(round(block.wall_hours, 6) / 24) * 24.0
+    block.instance_hours = block.count * block_hours
+    block.cost = cents(block.count * rate.usd * billed_hours(block_hours))
     return block
 
 
