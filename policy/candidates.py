@@ -72,6 +72,11 @@ class Option:
         return self.start_hours + self.wall_hours
 
     @property
+    def job_wall_hours(self) -> float:
+        """Wall hours of one launched job (a sweep's trials run as separate jobs, ``rounds`` after another)."""
+        return self.wall_hours / self.layout.rounds
+
+    @property
     def key(self) -> tuple[str, int, str, str]:
         return (self.profile.spec.instance_type, self.layout.count, self.purchase, self.platform)
 

@@ -43,7 +43,8 @@ def to_plan(option: Option, *, now: datetime, deadline: datetime | None, setting
         cost_high_usd=high,
         cost_breakdown=items,
         checkpoint_interval_minutes=interval_minutes(option.spot),
-        max_runtime_hours=launch_runtime_hours(hours, settings=settings, cap=max_runtime_hours),
+        max_runtime_hours=launch_runtime_hours(billed_hours(option.job_wall_hours), settings=settings,
+                                               cap=max_runtime_hours),  # per job: the launch's MaxRuntime
         cost_range_basis=range_basis(spot=option.spot is not None, settings=settings),
         jobs=option.layout.jobs,
         instances_per_job=option.layout.job_instances,

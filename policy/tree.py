@@ -68,8 +68,8 @@ def decide(
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
-    approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=plan.estimated_hours, stage=req.stage,
-                                    team=team_name, policy=policy, spend=spend, now=now)
+    approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
+                                    stage=req.stage, team=team_name, policy=policy, spend=spend, now=now)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
     return Decision(
@@ -111,8 +111,8 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
 
 
 def _within_runtime(options: list[Option], policy: PolicyConfig) -> list[Option]:
-    """Drop options longer than max_runtime_hours (the guardrails deny them), unless that would leave none."""
-    fits = [o for o in options if billed_hours(o.wall_hours) <= policy.max_runtime_hours]
+    """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left."""
+    fits = [o for o in options if billed_hours(o.job_wall_hours) <= policy.max_runtime_hours]
     return fits or options
 
 

@@ -418,3 +418,13 @@ def test_capacity_block_bills_whole_days() -> None:
     count, price, hours = int(match[1]), float(match[2]), float(match[3])
     assert hours % 24 == 0 and hours >= block.estimated_hours > hours - 24
     assert block.estimated_cost_usd == round(count * price * hours, 2)
+
+
+def test_sweep_max_runtime_is_per_job_not_for_the_whole_sweep() -> None:
+    # 2000 trials of ~4.6 h each, 16 at a time: the sweep runs for weeks but no single job for more than a few hours.
+    decision = plan_for("sweep of 2000 trials on a 350M model on 1B tokens each")
+    plan = decision.plan
+    assert plan.jobs == 2000 and plan.estimated_hours > default_policy().max_runtime_hours
+    job_hours = plan.estimated_hours / -(-plan.jobs // (plan.instance_count // plan.instances_per_job))
+    assert job_hours < plan.max_runtime_hours <= job_hours * default_policy().estimate.max_runtime_factor + 1
+    assert not decision.approval.denied
