@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from policy.decision import Decision, Plan, Platform
 
@@ -22,13 +22,18 @@ def _when(moment: datetime, zone: tzinfo | None, *, ref: datetime | None = None)
     return f"{local:%a %H:%M}"
 
 
+def _started(plan: Plan) -> datetime:
+    """When the plan starts (its finish less its hours): the day a bare weekday is read against."""
+    return plan.estimated_finish - timedelta(hours=plan.estimated_hours)
+
+
 def summary_line(decision: Decision, zone: tzinfo | None = None) -> str:
     """One line: configuration · purchase · platform · cost · finish · deadline."""
     plan, deadline = decision.plan, decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
     parts = [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
              PLATFORM_NAMES[plan.platform], f"~{money(plan.estimated_cost_usd)}",
-             f"done {_when(plan.estimated_finish, zone, ref=deadline)}"]
+             f"done {_when(plan.estimated_finish, zone, ref=deadline or _started(plan))}"]
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
         parts.append(f"deadline {_when(deadline, zone, ref=plan.estimated_finish)} {mark}")
@@ -67,7 +72,8 @@ def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
         out += ["", "Alternatives"]
         out += [f"  {a.label}: {a.instance_count}× {a.instance_type} · {a.purchase_model.value} · "
                 f"{PLATFORM_NAMES[a.platform]} · ~{money(a.estimated_cost_usd)} · {a.estimated_hours:,.1f} h · "
-                f"done {_when(a.estimated_finish, zone, ref=deadline)}" for a in decision.alternatives]
+                f"done {_when(a.estimated_finish, zone, ref=deadline or _started(decision.plan))}"
+                for a in decision.alternatives]
     out += ["", "Assumptions", *[f"  - {a}" for a in decision.assumptions]]
     if decision.warnings:
         out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]

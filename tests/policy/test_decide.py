@@ -428,3 +428,11 @@ def test_sweep_max_runtime_is_per_job_not_for_the_whole_sweep() -> None:
     job_hours = plan.estimated_hours / -(-plan.jobs // (plan.instance_count // plan.instances_per_job))
     assert job_hours < plan.max_runtime_hours <= job_hours * default_policy().estimate.max_runtime_factor + 1
     assert not decision.approval.denied
+
+
+def test_cli_text_dates_a_finish_more_than_a_week_out_without_a_deadline() -> None:
+    result = runner.invoke(app, ["plan", "pretrain 7B on 140B tokens", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"· done \w{3} 2026-12-1\d \d\d:\d\d$", result.stdout.splitlines()[0]), result.stdout[:200]
+    soon = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", *NOW_ARGS])
+    assert re.search(r"· done \w{3} \d\d:\d\d$", soon.stdout.splitlines()[0])
