@@ -7,6 +7,7 @@ service or Slack stacks.
 from __future__ import annotations
 
 import json
+import math
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -147,7 +148,7 @@ def _read_json(path: str) -> dict[str, Any]:
 
 
 def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
         raise RequestError(f"{where} must be a non-negative number of USD.", code="invalid_spend_file")
     return float(value)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from policy.config import PolicyConfig
@@ -81,6 +82,9 @@ def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: Spe
         return False
     forecast = spend.forecast_usd or 0.0
     projected = spend.month_to_date_usd + forecast + spend.committed_usd + cost_usd
+    if not math.isfinite(projected):  # NaN compares false with everything: it must never read as within budget
+        reasons.append(f"budget ${budget:,.0f} cannot be checked: spend figures are not finite numbers")
+        return False
     said = "unknown (counted as $0)" if spend.forecast_usd is None else f"${forecast:,.0f}"
     detail = (f"month to date ${spend.month_to_date_usd:,.0f} + forecast {said}"
               + (f" + committed ${spend.committed_usd:,.0f}" if spend.committed_usd else "")

@@ -436,3 +436,11 @@ def test_cli_text_dates_a_finish_more_than_a_week_out_without_a_deadline() -> No
     assert re.search(r"· done \w{3} 2026-12-1\d \d\d:\d\d$", result.stdout.splitlines()[0]), result.stdout[:200]
     soon = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", *NOW_ARGS])
     assert re.search(r"· done \w{3} \d\d:\d\d$", soon.stdout.splitlines()[0])
+
+
+@pytest.mark.parametrize("figure", ["NaN", "Infinity", "1e999"])
+def test_cli_spend_file_rejects_non_finite_figures(tmp_path: Any, figure: str) -> None:
+    spend = tmp_path / "spend.json"
+    spend.write_text('{"team-ml": {"month_to_date_usd": ' + figure + ', "as_of": "2026-11-30T08:00"}}')
+    result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
+    assert result.exit_code == 2 and json.loads(result.stdout)["error"]["code"] == "invalid_spend_file"

@@ -91,3 +91,9 @@ def test_unknown_forecast_is_said_not_shown_as_zero() -> None:
     result = check(100, spend=ok_spend(forecast=None))  # type: ignore[arg-type]
     assert any("forecast unknown (counted as $0)" in r for r in result.reasons), result.reasons
     assert not any("forecast $0 " in r for r in result.reasons)
+
+
+@pytest.mark.parametrize("mtd", [float("nan"), float("inf")])
+def test_non_finite_spend_never_reads_as_within_budget(mtd: float) -> None:
+    result = check(50, spend=ok_spend(mtd=mtd))
+    assert result.required and any("cannot be checked" in r for r in result.reasons), result.reasons
