@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY
+from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY, decision_target
 from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.errors import user_message
@@ -48,9 +48,9 @@ def tell_privately(body: dict[str, Any], client: Any, respond: Any, text: str) -
 
 def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> None:
     """Record the clicker's approve/reject, then show the result where they clicked."""
-    request_id, actor = body["actions"][0]["value"], clicker(body)
+    (request_id, revision), actor = decision_target(body["actions"][0]["value"]), clicker(body)
     try:
-        req = deps.service.record_approval(request_id=request_id, actor=actor, decision=decision)
+        req = deps.service.record_approval(request_id=request_id, actor=actor, decision=decision, revision=revision)
     except Conflict:
         # Settled already: show the settled state; only someone whose click did not count hears why.
         req = deps.service.get_request(request_id=request_id)

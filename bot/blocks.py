@@ -133,14 +133,26 @@ def job_line(req: RequestPublic) -> str:
     return line
 
 
+def decision_value(req: RequestPublic) -> str:
+    """What Approve and Reject carry: the request and the revision shown, so a click on a message that still shows
+    an earlier revision is refused rather than counted for a plan the clicker has not seen."""
+    return f"{req.id}:{req.revision}"
+
+
+def decision_target(value: str) -> tuple[str, int | None]:
+    """(request id, revision shown) from a button value; no revision for buttons posted before it was carried."""
+    request_id, _, revision = value.partition(":")
+    return request_id, int(revision) if revision.isdigit() else None
+
+
 def request_buttons(req: RequestPublic) -> Block:
     why = button("Why?", action_id=WHY, value=req.id)
     if req.status != PENDING:
         return actions([why], block_id=f"req:{req.id}")
     return actions(
         [
-            button("Approve", action_id=APPROVE, value=req.id, style="primary"),
-            button("Reject", action_id=REJECT, value=req.id, style="danger"),
+            button("Approve", action_id=APPROVE, value=decision_value(req), style="primary"),
+            button("Reject", action_id=REJECT, value=decision_value(req), style="danger"),
             button("Edit", action_id=EDIT, value=req.id),
             why,
         ],

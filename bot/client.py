@@ -125,11 +125,14 @@ class ServiceClient:
         return RequestPage.model_validate(response.json())
 
     def record_approval(
-        self, *, request_id: str, actor: str, decision: str, comment: str | None = None
+        self, *, request_id: str, actor: str, decision: str, comment: str | None = None, revision: int | None = None
     ) -> RequestPublic:
+        """``revision`` is the one the person was shown; the service refuses the decision if the plan changed."""
         body: dict[str, Any] = {"decision": decision}
         if comment:
             body["comment"] = comment
+        if revision is not None:
+            body["revision"] = revision
         response = self._call("POST", f"/v1/requests/{request_id}/approvals", operation="record_approval",
                               actor=actor, json=body)
         return RequestPublic.model_validate(response.json())

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import formatting as fmt
-from bot.blocks import APPROVE, REJECT, WHY, approval_status, spend_line
+from bot.blocks import APPROVE, REJECT, WHY, approval_status, decision_value, spend_line
 from bot.limits import (
     MAX_MESSAGE_BLOCKS,
     MAX_SECTION_TEXT,
@@ -133,8 +133,8 @@ def home_view(mine: list[RequestPublic], waiting: list[RequestPublic], *, now: d
     for req in waiting[:20]:
         blocks.append(section(f"{fmt.mention(req.requester)} · " + status_blocks(req, now=now)[0]["text"]["text"]))
         blocks.append(actions([
-            button("Approve", action_id=APPROVE, value=req.id, style="primary"),
-            button("Reject", action_id=REJECT, value=req.id, style="danger"),
+            button("Approve", action_id=APPROVE, value=decision_value(req), style="primary"),
+            button("Reject", action_id=REJECT, value=decision_value(req), style="danger"),
             button("Why?", action_id=WHY, value=req.id),
         ], block_id=f"home:{req.id}"))
     blocks.extend([divider(), header("Your requests")])

@@ -51,13 +51,21 @@ def _existing(session: Session, record: RequestRecord, approver: str) -> Approva
 
 def record_approval(
     *, session: Session, policy: PolicyConfig, request_id: str, approver: str, decision: ApprovalDecision,
-    comment: str | None, now: datetime,
+    comment: str | None, now: datetime, revision: int | None = None,
 ) -> tuple[RequestRecord, bool]:
-    """Record ``approver``'s decision on the current revision; (record, counted). Commits."""
+    """Record ``approver``'s decision on the current revision; (record, counted). Commits.
+
+    ``revision`` is the revision the approver was shown: when the plan has been revised since, nothing is recorded
+    (a Conflict with code ``revision_changed``), so nobody approves a plan they have not seen."""
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
     if expire_if_due(session=session, record=record, now=now):
         session.commit()
         raise Conflict("the approval window closed; ask for the request again", current_state=record.status)
+    if revision is not None and revision != record.revision:
+        check_may_decide(policy=policy, record=record, approver=approver)
+        raise Conflict(f"the plan changed since you saw it (revision {revision}, now {record.revision}); "
+                       "look at the current plan and decide again", current_state=record.status,
+                       code="revision_changed")
     if _existing(session, record, approver) is not None:
         session.commit()
         return record, False

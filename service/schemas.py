@@ -72,6 +72,8 @@ class ApprovalBase(BaseModel):
     approver: str | None = Field(default=None, max_length=MAX_FIELD_CHARS)
     decision: ApprovalDecision
     comment: str | None = Field(default=None, max_length=4000)
+    revision: int | None = Field(default=None, ge=1, description=(
+        "the plan revision the approver was shown; 409 revision_changed when the request has a newer one"))
 
 
 class ApprovalCreate(ApprovalBase):

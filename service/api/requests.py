@@ -110,7 +110,7 @@ def post_approval(
     try:
         record, counted = approvals.record_approval(
             session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,
-            comment=body.comment, now=utcnow(),
+            comment=body.comment, now=utcnow(), revision=body.revision,
         )
     except Exception as exc:
         state.metrics.approvals.labels(decision=body.decision.value, result=type(exc).__name__.lower()).inc()

@@ -104,6 +104,8 @@ class FakeService:
             return 200, req  # a second click: nothing more to record
         if req["status"] != "pending_approval":
             return error(409, "conflict", f"request is {req['status']}", current_state=req["status"])
+        if body.get("revision") not in (None, req["revision"]):
+            return error(409, "revision_changed", "the plan changed since you saw it", current_state=req["status"])
         decision = body["decision"]
         req["approvals"].append({"approver": actor, "decision": decision, "comment": body.get("comment"),
                                  "revision": req["revision"], "created_at": (NOW + timedelta(minutes=5)).isoformat()})

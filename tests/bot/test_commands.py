@@ -28,9 +28,9 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
     assert blocks[-2] == {
         "type": "actions", "block_id": "req:req_1", "elements": [
             {"type": "button", "text": {"type": "plain_text", "text": "Approve", "emoji": True},
-             "action_id": "approve_request", "value": "req_1", "style": "primary"},
+             "action_id": "approve_request", "value": "req_1:1", "style": "primary"},
             {"type": "button", "text": {"type": "plain_text", "text": "Reject", "emoji": True},
-             "action_id": "reject_request", "value": "req_1", "style": "danger"},
+             "action_id": "reject_request", "value": "req_1:1", "style": "danger"},
             {"type": "button", "text": {"type": "plain_text", "text": "Edit", "emoji": True},
              "action_id": "edit_request", "value": "req_1"},
             {"type": "button", "text": {"type": "plain_text", "text": "Why?", "emoji": True},

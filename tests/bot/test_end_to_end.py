@@ -23,6 +23,7 @@ import yaml  # noqa: E402
 from bot.app import build_web_client  # noqa: E402
 from bot.client import ServiceClient  # noqa: E402
 from bot.feed import FeedConsumer  # noqa: E402
+from bot.models import actor_id  # noqa: E402
 from bot.scheduler import DigestScheduler  # noqa: E402
 from bot.settings import BotSettings  # noqa: E402
 from policy.config import default_policy  # noqa: E402
@@ -31,7 +32,7 @@ from service.api.state import build_state  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.worker import build_worker_context, drain  # noqa: E402
-from tests.bot.factories import LEADS, REQUESTER  # noqa: E402
+from tests.bot.factories import LEADS, REQUESTER, TEAM_ID  # noqa: E402
 from tests.bot.fake_slack import FakeSlack  # noqa: E402
 from tests.bot.harness import BotHarness  # noqa: E402
 from tests.service.live import serve  # noqa: E402
@@ -131,6 +132,37 @@ def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None
     assert job is not None
     assert [r.body["text"].split(":")[0] for r in replies] == [f"🚀 Launched `{job.name}`", "🧪 Dry run"]
     assert bot.service.get_cursor("bot") is not None
+
+
+def test_a_click_on_a_message_showing_an_earlier_revision_approves_nothing(service_settings: Settings,
+                                                                          slack: FakeSlack) -> None:
+    state = build_state(service_settings)
+    try:
+        with serve(create_app(state=state)) as service_url:
+            bot = BotHarness(slack_api_url=slack.api_url, service_url=service_url, service_token=BOT_TOKEN,
+                             response_url=slack.response_url(), timeout=10,
+                             clock=lambda: datetime.now(UTC)).start()
+            try:
+                assert bot.command(REQUEST, user=REQUESTER).status_code == 200
+                [post] = slack.wait_for("chat.postMessage", timeout=10)
+                request_id = post.blocks[-2]["block_id"].removeprefix("req:")
+                shown = post.blocks[-2]["elements"][0]["value"]
+                assert shown == f"{request_id}:1"
+                bot.service.patch_request(request_id=request_id, actor=actor_id(TEAM_ID, REQUESTER),
+                                          changes={"seq_len": 8192})  # revision 2, before the message shows it
+
+                bot.action("approve_request", shown, user=LEADS[0], ts=post.answer["ts"])
+                [refusal] = slack.wait_for("response", timeout=10)
+                assert refusal.body["response_type"] == "ephemeral"
+                assert "the plan changed since you saw it" in refusal.body["text"]
+                [update] = slack.wait_for("chat.update", timeout=10)
+                assert update.blocks[-2]["elements"][0]["value"] == f"{request_id}:2"
+                req = bot.service.get_request(request_id=request_id)
+                assert (req.status, req.revision, req.approvals) == ("pending_approval", 2, [])
+            finally:
+                bot.stop()
+    finally:
+        state.engine.dispose()
 
 
 def test_two_bot_replicas_post_one_digest_through_the_real_service(service_settings: Settings,

@@ -145,6 +145,25 @@ def test_edit_makes_a_new_revision_and_voids_approvals(live: Live) -> None:
     assert [len(r["approvals"]) for r in page] == [1, 0]
 
 
+def test_an_approval_of_the_revision_the_approver_saw_is_refused_once_the_plan_changed(live: Live) -> None:
+    requester = person()
+    created = create(live, actor=requester)
+    path = f"/v1/requests/{created['id']}/approvals"
+    edited = live.client.patch(f"/v1/requests/{created['id']}", json={"seq_len": 8192},
+                               headers={"Authorization": "Bearer bot-token-0123456789", "X-Gpuops-Actor": requester})
+    assert edited.json()["revision"] == 2
+    stale = live.post(path, {"decision": "approve", "revision": 1}, role="bot", actor=LEADS[0])
+    assert stale.status_code == 409, stale.text
+    assert (stale.json()["error"]["code"], stale.json()["error"]["current_state"]) == (
+        "revision_changed", "pending_approval")
+    stranger = live.post(path, {"decision": "approve", "revision": 1}, role="bot", actor=person())
+    assert (stranger.status_code, stranger.json()["error"]["code"]) == (403, "not_an_approver")
+    assert live.get(f"/v1/requests/{created['id']}").json()["approvals"] == []
+    current = live.post(path, {"decision": "approve", "revision": 2}, role="bot", actor=LEADS[0])
+    assert current.status_code == 200 and [(a["approver"], a["revision"]) for a in current.json()["approvals"]] == [
+        (LEADS[0], 2)]
+
+
 def test_cancel_then_illegal_cancel(live: Live) -> None:
     requester = person()
     created = create(live, actor=requester)
