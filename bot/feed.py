@@ -12,6 +12,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+
 from bot import formatting as fmt
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
@@ -25,6 +27,9 @@ CONSUMER = "bot"
 # With no cursor stored yet (a first deployment), older events are history: replaying them would post stale
 # thread replies into old threads.
 FIRST_START_WINDOW = timedelta(minutes=10)
+# Slack errors that say the request's message (or its channel) is no longer there to update or reply to.
+MESSAGE_GONE = frozenset({"message_not_found", "channel_not_found", "is_archived", "not_in_channel",
+                          "cant_update_message", "thread_not_found"})
 UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
@@ -135,9 +140,17 @@ class FeedConsumer:
         if req.slack_message is None:
             log.info("event %s for %s: the request has no Slack message", event.id, req.id)
             return
-        update_request(self._client, req, now=self._clock())
-        text = thread_text(event, req, announced=self._launched.__contains__)
-        if text is not None:
-            reply_in_thread(self._client, req, text)
-            if announces_launch(event) and req.job is not None:
-                self._launched.first_time(req.job.name)
+        try:
+            update_request(self._client, req, now=self._clock())
+            text = thread_text(event, req, announced=self._launched.__contains__)
+            if text is not None:
+                reply_in_thread(self._client, req, text)
+                if announces_launch(event) and req.job is not None:
+                    self._launched.first_time(req.job.name)
+        except SlackApiError as error:
+            # A deleted message or an archived channel fails the same way on every retry: skip the event rather
+            # than hold the cursor there, which would stop every later event of every request from reaching Slack.
+            if error.response.get("error") not in MESSAGE_GONE:
+                raise
+            log.warning("event %s for %s: its Slack message is gone (%s); skipped", event.id, req.id,
+                        error.response.get("error"))

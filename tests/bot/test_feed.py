@@ -83,6 +83,18 @@ def test_the_cursor_waits_until_slack_has_the_post(feed: FeedConsumer, slack: Fa
     assert len(replies) == 1
 
 
+def test_an_event_whose_message_was_deleted_does_not_hold_up_the_feed(feed: FeedConsumer, slack: FakeSlack,
+                                                                        service: FakeService) -> None:
+    service.requests["req_2"] = make_request(request_id="req_2", slack_message={**WHERE, "ts": "1764518400.000002"})
+    service.emit("request.approved", "req_1")
+    service.emit("request.approved", "req_2")
+    slack.fail_next("chat.update", body={"ok": False, "error": "message_not_found"})
+    assert feed.step() == 2
+    assert service.cursors["bot"] == "c2"
+    updated = [c.body["ts"] for c in slack.of("chat.update") if c.answer.get("ok")]
+    assert updated == ["1764518400.000002"]
+
+
 def test_events_for_requests_without_a_message_are_skipped(feed: FeedConsumer, slack: FakeSlack,
                                                            service: FakeService) -> None:
     service.requests["req_2"] = make_request(request_id="req_2")
