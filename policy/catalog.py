@@ -82,6 +82,10 @@ class ScalingCurve(Sourced):
     beta: float = 1.0
     observed: list[ScalingPoint] = Field(default_factory=list)
     formula: str = FORMULA
+    # The fit is not extrapolated past its data: beyond this many accelerators efficiency is held at its value
+    # here (None: no limit). A small model's strong-scaling curve run out to hundreds of GPUs would price large
+    # jobs several times too high.
+    extrapolate_to: int | None = None
 
 
 class SageMakerPremium(Sourced):
@@ -180,6 +184,8 @@ def scaling_efficiency(curve: ScalingCurve, accelerators: int) -> float:
     """Parallel efficiency of ``accelerators`` on ``curve`` (1.0 at or below its base)."""
     if accelerators < 1:
         raise ValueError(f"accelerators must be >= 1, got {accelerators}")
+    if curve.extrapolate_to is not None:
+        accelerators = min(accelerators, curve.extrapolate_to)
     return scaling.efficiency(accelerators, base=curve.base_accelerators, alpha=curve.alpha, beta=curve.beta)
 
 

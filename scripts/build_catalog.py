@@ -272,9 +272,10 @@ def build_scaling() -> ScalingCurve:
     return ScalingCurve(
         source=(
             f"least-squares fit (log efficiency) of policy.scaling to the 1.5B-model table in {SEED_000} "
-            f"({table}); efficiency(n) = (14 h x 4) / (hours(n) x n). Beyond 32 accelerators it is extrapolation "
-            "from a small model's strong scaling, so it is pessimistic for large models"
+            f"({table}); efficiency(n) = (14 h x 4) / (hours(n) x n). Held at its 32-accelerator value beyond the "
+            "table: run further, a small model's strong-scaling curve would price large jobs several times too high"
         ),
+        extrapolate_to=max(n for n, _ in SCALING_TABLE),
         as_of=FACTS_DATE,
         base_accelerators=SCALING_BASE,
         alpha=round(alpha, 6),

@@ -58,3 +58,11 @@ def test_curve_is_well_behaved_out_to_1024() -> None:
     throughput = [n * v for n, v in zip(counts, values, strict=True)]
     # adding accelerators never makes a job slower, so the engine never meets a count that is dominated outright
     assert all(a <= b for a, b in zip(throughput, throughput[1:], strict=False))
+
+
+def test_the_fit_is_held_at_its_last_observed_point_beyond_the_table() -> None:
+    curve = load_catalog().scaling
+    largest = max(point.accelerators for point in curve.observed)
+    assert curve.extrapolate_to == largest == 32
+    held = scaling_efficiency(curve, largest)
+    assert [scaling_efficiency(curve, n) for n in (64, 128, 1024)] == [held, held, held]
