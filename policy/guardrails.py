@@ -92,6 +92,11 @@ def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: Spe
     if projected > budget:
         reasons.append(f"over budget: {detail} exceeds {team}'s monthly budget ${budget:,.0f}")
         return False
+    if spend.forecast_usd is None:
+        # Without the rest of the month the fit is not known, only not yet disproved: no automatic approval on it.
+        reasons.append(f"budget not confirmed: {detail} is within {team}'s monthly ${budget:,.0f}, but the forecast "
+                       "for the rest of the month is unknown")
+        return False
     reasons.append(f"within budget: {detail} of {team}'s monthly ${budget:,.0f}")
     return True
 

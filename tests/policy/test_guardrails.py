@@ -93,6 +93,17 @@ def test_unknown_forecast_is_said_not_shown_as_zero() -> None:
     assert not any("forecast $0 " in r for r in result.reasons)
 
 
+def test_unknown_forecast_never_auto_approves() -> None:
+    result = check(50, spend=ok_spend(forecast=None))  # type: ignore[arg-type]
+    assert result.required and result.approvals_needed == 1
+    assert any("budget not confirmed" in r and "rest of the month is unknown" in r for r in result.reasons)
+
+
+def test_unknown_forecast_still_says_over_budget_when_month_to_date_is_over() -> None:
+    result = check(50, spend=ok_spend(mtd=49_990, forecast=None))  # type: ignore[arg-type]
+    assert any(r.startswith("over budget") for r in result.reasons), result.reasons
+
+
 @pytest.mark.parametrize("mtd", [float("nan"), float("inf")])
 def test_non_finite_spend_never_reads_as_within_budget(mtd: float) -> None:
     result = check(50, spend=ok_spend(mtd=mtd))
