@@ -23,6 +23,7 @@ from service.aws.sagemaker import (
     build_create_training_jobs,
     create_training_job,
     describe_training_job,
+    stop_training_job,
     training_job_name,
 )
 from service.launch import LaunchJob, LaunchOutcome
@@ -79,7 +80,19 @@ def _launch_sagemaker(job: LaunchJob, env: LaunchEnvironment, guard: Callable[[]
         return LaunchOutcome(job_name=name, job_status="DryRun", dry_run=True, final=True, artifacts=artifacts,
                              note="dry run (GPUOPS_LAUNCH=dry-run): the request was recorded, nothing was sent")
     client = env.factory.client("sagemaker", region=job.decision.plan.region)
-    arns = [create_once(client=client, request=r, guard=guard) for r in requests]
+    arns: list[str] = []
+    for request in requests:
+        try:
+            arns.append(create_once(client=client, request=request, guard=guard))
+        except LaunchRejected as exc:
+            if not arns:
+                raise
+            # The request fails as a whole, so the trials already started must not run on untracked.
+            started = [r["TrainingJobName"] for r in requests[:len(arns)]]
+            for started_name in started:
+                stop_training_job(client=client, name=started_name)
+            raise LaunchRejected(f"{exc.message}; stopped the {len(started)} job(s) already started: "
+                                 f"{', '.join(started)}", service="sagemaker", operation=exc.operation) from exc
     return LaunchOutcome(job_name=name, job_status="InProgress", dry_run=False, external_id=arns[0],
                          artifacts=artifacts)
 

@@ -213,6 +213,30 @@ def test_aws_refusal_fails_the_request_with_awss_message_and_is_not_retried(
     assert sagemaker.creates() == 1 and tasks[0].status == "failed"
 
 
+def test_a_sweep_refused_part_way_stops_the_trials_already_started(engine: Engine,
+                                                                    sagemaker: FakeSageMaker) -> None:
+    create = sagemaker.fake.handlers["CreateTrainingJob"]
+
+    def refuse_the_second(body: dict[str, Any]) -> dict[str, Any]:
+        if body["TrainingJobName"].endswith("-t2"):
+            raise AwsFault("ResourceLimitExceeded", "The account-level service limit is 1")
+        return create(body)
+
+    sagemaker.fake.on("CreateTrainingJob", refuse_the_second)
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy,
+                             text="hyperparameter sweep of 7B with 4 trials on 1B tokens each")
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+
+    status, events, tasks = _state(engine, request_id)
+    first = f"gpuops-{request_id.replace('_', '-')}-r1-t1"
+    assert status == "failed" and events[-1] == "launch.failed" and tasks[0].status == "failed"
+    error = _event(engine, request_id, "launch.failed")["error"]
+    assert "service limit is 1" in error and f"stopped the 1 job(s) already started: {first}" in error
+    assert [c["TrainingJobName"] for c in sagemaker.fake.calls("StopTrainingJob")] == [first]
+    assert {name: job["TrainingJobStatus"] for name, job in sagemaker.jobs.items()} == {first: "Stopping"}
+
+
 def test_throttling_backs_off_and_a_later_attempt_launches(engine: Engine, sagemaker: FakeSageMaker) -> None:
     def throttled(body: dict[str, Any]) -> dict[str, Any]:
         raise AwsFault("ThrottlingException", "Rate exceeded")
