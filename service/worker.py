@@ -102,6 +102,11 @@ def launch_once(*, ctx: WorkerContext) -> bool:
         log.warning("launch hit a transient AWS error; will retry", extra={"task": task.task_id, "error": str(exc)})
         release_for_retry(engine=ctx.engine, task=task, error=str(exc), now=ctx.clock())
         return True
+    except Exception as exc:  # an answer or a state nobody expected: retried as above, so it fails after a few tries
+        log.exception("launch failed unexpectedly; will retry", extra={"task": task.task_id})
+        release_for_retry(engine=ctx.engine, task=task, now=ctx.clock(),
+                          error=f"unexpected {type(exc).__name__} while launching (details in the worker log)")
+        return True
     if not record_launch(engine=ctx.engine, job=job, outcome=outcome, now=ctx.clock()):
         log.warning("claim lost before the launch was recorded", extra={"task": task.task_id})
     return True
@@ -156,6 +161,9 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
             backoff = min(max(poll_seconds, backoff * 2 or 0.5), MAX_DB_BACKOFF_SECONDS)
             log.warning("database unavailable; retrying", extra={"error": type(exc.orig).__name__,
                                                                  "retry_in_seconds": backoff})
+        except Exception:  # the loop must outlive any one round: a dead worker launches and tracks nothing more
+            backoff = min(max(poll_seconds, backoff * 2 or 0.5), MAX_DB_BACKOFF_SECONDS)
+            log.exception("worker round failed; retrying")
         wait = max(poll_seconds, backoff)
         stop_event.wait(wait)
         elapsed += wait

@@ -8,10 +8,14 @@ from pathlib import Path
 import httpx
 from prometheus_client import REGISTRY
 from sqlalchemy.engine import Engine
+from sqlmodel import select
 
 from service.aws.clients import get_metrics
 from service.aws.health import serve_health
+from service.launch import MAX_ATTEMPTS
 from service.settings import Settings
+from service.store.db import new_session
+from service.store.tables import AuditEvent
 from service.worker import run_worker
 from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.launchkit import FakeSageMaker, launch_policy, migrated_engine, new_request
@@ -87,3 +91,34 @@ def test_a_long_running_worker_plans_with_a_snapshot_refreshed_after_it_started(
     assert newer.catalog.snapshot == "2026-12-01+refresh" and ctx.catalog.snapshot != "2026-12-01+refresh"
     assert _with_newer_catalog(newer, settings=settings, seen=stamp)[0] is newer
     ctx.engine.dispose()
+
+
+def test_an_unexpected_answer_fails_the_launch_after_its_attempts_and_the_worker_keeps_running(
+        sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine = migrated_engine(sqlite_url)
+    FakeSageMaker(fake_aws).install()
+    fake_aws.on("CreateTrainingJob", lambda body: {})  # no TrainingJobArn
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    stop = threading.Event()
+    ctx = _ctx(engine, policy, url=fake_aws.url, lease=0)
+    worker = threading.Thread(target=run_worker, kwargs={"settings": Settings(), "stop_event": stop,
+                                                         "poll_seconds": 0.05, "ctx": ctx})
+    worker.start()
+    try:
+        for _ in range(200):
+            if _state(engine, request_id)[0] == "failed":
+                break
+            stop.wait(0.05)
+        assert worker.is_alive()
+    finally:
+        stop.set()
+        worker.join(10)
+    status, events, tasks = _state(engine, request_id)
+    assert (status, events[-1], tasks[0].status) == ("failed", "launch.failed", "failed")
+    assert len(fake_aws.calls("CreateTrainingJob")) == MAX_ATTEMPTS
+    with new_session(engine) as session:
+        failed = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id,
+                                                       AuditEvent.type == "launch.failed")).one()
+    assert failed.data["error"] == (f"gave up after {MAX_ATTEMPTS} attempts: unexpected KeyError while launching "
+                                    "(details in the worker log)")
