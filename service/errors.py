@@ -82,6 +82,8 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI's answer to a body it cannot decode (not UTF-8): bad input like the rest
+        return JSONResponse(error_body("invalid_body", "body: not valid JSON (it must be UTF-8)"), status_code=422)
     code = HTTP_CODES.get(exc.status_code, "http_error")
     return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 

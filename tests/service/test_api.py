@@ -192,6 +192,9 @@ def test_bad_input_is_refused_and_leaves_no_row(live: Live) -> None:
     malformed = live.client.post("/v1/requests", content=b"{not json", headers={
         "Authorization": "Bearer admin-token-0123456789", "Content-Type": "application/json"})
     assert malformed.status_code == 422
+    latin1 = live.client.post("/v1/requests", content='{"text": "fine-tune 7B café"}'.encode("latin-1"), headers={
+        "Authorization": "Bearer admin-token-0123456789", "Content-Type": "application/json"})
+    assert (latin1.status_code, latin1.json()["error"]["code"]) == (422, "invalid_body")
     parser = live.post("/v1/requests", {"text": "train something nice"})
     assert (parser.status_code, parser.json()["error"]["code"]) == (422, "missing_model_size")
     big = live.client.post("/v1/requests", content=b'{"text": "' + b"x" * 70_000 + b'"}',
