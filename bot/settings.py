@@ -14,7 +14,8 @@ _PLACEHOLDERS = {"", "changeme", "change-me", "xoxb-changeme", "secret", "placeh
 class BotSettings(BaseSettings):
     """Slack credentials, where the service is, and where the bot listens."""
 
-    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True)
+    # hide_input_in_errors: a validation error would otherwise print every input, the Slack secrets included.
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True, hide_input_in_errors=True)
 
     # Bot User OAuth Token (xoxb-…) of the app created from deploy/slack-app-manifest.yaml.
     slack_bot_token: SecretStr = Field(default=SecretStr(""), alias="SLACK_BOT_TOKEN")

@@ -36,7 +36,9 @@ def parse_tokens(raw: str) -> dict[str, str]:
 class Settings(BaseSettings):
     """Configuration of ``gpuops service``; every field has an embedded default that runs on a bare machine."""
 
-    model_config = SettingsConfigDict(env_prefix="GPUOPS_", extra="ignore", populate_by_name=True)
+    # hide_input_in_errors: a validation error would otherwise print every input, tokens and DATABASE_URL included.
+    model_config = SettingsConfigDict(env_prefix="GPUOPS_", extra="ignore", populate_by_name=True,
+                                      hide_input_in_errors=True)
 
     # development accepts placeholder secrets and runs without tokens; anything else refuses both.
     env: Literal["development", "production"] = "development"

@@ -47,3 +47,15 @@ def test_bot_refuses_to_start_without_slack_credentials(monkeypatch: pytest.Monk
     assert result.exit_code == 2
     assert "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set" in result.output
     get_settings.cache_clear()
+
+
+def test_a_bot_settings_error_never_shows_the_slack_secrets() -> None:
+    from pydantic import ValidationError
+
+    from bot.settings import BotSettings
+
+    with pytest.raises(ValidationError) as raised:  # no signing secret: refused, and the token is not repeated
+        BotSettings(SLACK_BOT_TOKEN="xoxb-SECRET", GPUOPS_ENV="production")
+    message = str(raised.value)
+    assert "SLACK_SIGNING_SECRET must be set" in message
+    assert "xoxb" not in message and "input_value" not in message

@@ -91,6 +91,15 @@ def test_malformed_token_pairs_are_refused() -> None:
         Settings(api_tokens="root:abcdefghijklmnopqrstu")
 
 
+def test_a_settings_error_never_shows_the_secrets_it_was_given() -> None:
+    secret, password = "admin-0123456789abcdefSECRET", "pw-SECRET-0123"
+    url = f"postgresql+psycopg://gpuops:{password}@db.internal/gpuops"
+    for tokens in (f"admin:{secret},bogus", f"admin:{secret},bot:tiny"):
+        with pytest.raises(ValidationError) as raised:
+            Settings(env="production", api_tokens=tokens, database_url=url)
+        assert secret[-12:] not in str(raised.value) and password not in str(raised.value)
+
+
 def test_json_log_lines_carry_the_request_id_and_only_named_fields() -> None:
     record = logging.LogRecord("gpuops", logging.INFO, __file__, 1, "served %s", ("x",), None)
     record.__dict__.update({"status": 200, "authorization": "Bearer secret-token"})
