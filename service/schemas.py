@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policy.decision import Decision
 from policy.request import MAX_PARAMS, Stage, Task, Tolerance
@@ -204,6 +204,12 @@ class DigestClaim(_In):
     channel: str = Field(min_length=1, max_length=MAX_FIELD_CHARS)
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
     team: str = Field(min_length=1, max_length=128)
+
+    @field_validator("date")
+    @classmethod
+    def _a_real_day(cls, value: str) -> str:
+        date.fromisoformat(value)  # 2026-13-45 matches the pattern but is no day: a ValueError is a 422
+        return value
 
 
 class DigestClaimed(_Out):

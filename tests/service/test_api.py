@@ -237,6 +237,12 @@ def test_slack_message_cursor_and_digests(live: Live) -> None:
     assert live.post(f"/v1/digests/{channel}/2026-11-30/done", {"ok": False}, role="bot").status_code == 204
     assert live.post("/v1/digests/claim", claim, role="bot").status_code == 201  # a failed run may be retried
     assert live.post(f"/v1/digests/{channel}/2026-12-01/done", {"ok": True}, role="bot").status_code == 404
+    for bad, code in (({"date": "2026-13-45"}, "invalid_body"), ({"team": "team-nope"}, "unknown_team")):
+        refused = live.post("/v1/digests/claim", {**claim, "channel": f"{channel}X", **bad}, role="bot")
+        assert (refused.status_code, refused.json()["error"]["code"]) == (422, code)
+    with live.engine.connect() as conn:
+        runs = conn.execute(sa.text("SELECT count(*) FROM digest_run WHERE channel = :c"), {"c": f"{channel}X"})
+        assert runs.scalar_one() == 0
 
 
 def test_spend_catalog_policy_health_and_metrics(live: Live) -> None:
