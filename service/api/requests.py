@@ -52,6 +52,15 @@ def person_for(actor: Actor, named: str | None) -> str:
     return named
 
 
+def approver_for(actor: Actor, named: str | None) -> str:
+    """Who is approving: only ever the person the bot acts for. No token may name an approver in the body, an admin's
+    included, so the audit log's "who approved" is always the person who clicked."""
+    if actor.on_behalf or named is None:
+        return actor.id
+    raise Forbidden("an approval comes from the approving person: through the bot, which names them in "
+                    "X-Gpuops-Actor; no token may approve in someone else's name", code="actor_required")
+
+
 @router.post("/v1/requests", response_model=RequestPublic, status_code=201)
 def create_request(
     body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep,
@@ -106,7 +115,7 @@ def post_approval(
     request_id: str, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
-    approver = person_for(actor, body.approver)
+    approver = approver_for(actor, body.approver)
     try:
         record, counted = approvals.record_approval(
             session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,

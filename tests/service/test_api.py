@@ -96,7 +96,9 @@ def test_approval_rules_and_the_launch_outbox(live: Live) -> None:
     first = live.post(path, {"decision": "approve", "approver": "ignored-for-bots"}, role="bot", actor=LEADS[0])
     assert first.json()["approvals_remaining"] == 1
     assert live.post(path, {"decision": "approve"}, role="bot", actor=LEADS[0]).json()["approvals_remaining"] == 1
-    done = live.post(path, {"decision": "approve", "approver": FINANCE[0]}, role="admin")
+    named = live.post(path, {"decision": "approve", "approver": FINANCE[0]}, role="admin")
+    assert (named.status_code, named.json()["error"]["code"]) == (403, "actor_required")
+    done = live.post(path, {"decision": "approve"}, role="bot", actor=FINANCE[0])
     assert done.json()["status"] == "approved"
     assert [a["approver"] for a in done.json()["approvals"]] == [LEADS[0], FINANCE[0]]
     with live.engine.connect() as conn:
