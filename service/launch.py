@@ -158,6 +158,10 @@ def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision
         return "superseded", f"revision {task.revision} was replaced by revision {record.revision}"
     if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED, RequestStatus.LAUNCHING):
         return "not_launchable", f"the request is {record.status}"
+    if record.team not in policy.teams:
+        # PolicyConfig.team() would fall back to the default team: its role, buckets and approvers are not this one's.
+        return "unknown_team", (f"team {record.team!r} is not in the policy in force, so there is no launch profile "
+                                "or approver group for it")
     if plan_hash(row.decision) != row.plan_hash:
         return "plan_changed", "the stored plan no longer matches the plan that was approved"
     if row.denied:

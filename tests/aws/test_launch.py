@@ -179,6 +179,24 @@ def test_a_plan_changed_after_approval_is_not_launched(engine: Engine, sagemaker
     assert status == "pending_approval" and sagemaker.fake.requests == []
 
 
+def test_a_team_removed_from_the_policy_is_not_launched_with_another_teams_profile(
+    engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        assert record is not None
+        record.team = "team-disbanded"
+        session.add(record)
+        session.commit()
+    drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
+    status, _, _ = _state(engine, request_id)
+    assert status == "pending_approval" and sagemaker.fake.requests == []
+    assert "team 'team-disbanded' is not in the policy" in _event(engine, request_id, "request.reapproval_required")[
+        "reason"]
+
+
 def test_a_task_for_a_replaced_revision_is_cancelled(engine: Engine, sagemaker: FakeSageMaker) -> None:
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
