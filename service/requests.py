@@ -171,7 +171,7 @@ def revise_request(
         raise Conflict("the approval window closed before this edit", current_state=record.status)
     _may_change(record, actor=actor, is_admin=is_admin, verb="edit")
     if record.status != RequestStatus.PENDING_APPROVAL:
-        raise Conflict(f"a {record.status} request cannot be edited", current_state=record.status)
+        raise Conflict(f"the request is {record.status} and can no longer be edited", current_state=record.status)
     inputs, context, previous = _replan(session=session, planner=planner, record=record, patch=patch, now=now)
     record.revision += 1
     record.team, record.stage = context.request.team or record.team, stage_of(context)

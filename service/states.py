@@ -102,7 +102,7 @@ def transition(
     """
     source = RequestStatus(record.status)
     if not can_transition(source, to):
-        raise Conflict(f"a {source.value} request cannot become {to.value}", current_state=source.value)
+        raise Conflict(f"the request is {source.value} and cannot become {to.value}", current_state=source.value)
     if to is S.PENDING_APPROVAL:
         _fresh_revision(session, record, actor, now)
         record.expires_at = now + approval_window

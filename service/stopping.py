@@ -34,8 +34,8 @@ def _check_stoppable(*, engine: Engine, policy: PolicyConfig, request_id: str, a
         record = get_request_or_raise(session=session, request_id=request_id)
         check_may_stop(policy=policy, record=record, actor=actor, is_admin=is_admin)
         if record.status != RequestStatus.RUNNING:
-            raise Conflict(f"a {record.status} request has no running job to stop", current_state=record.status,
-                           code="not_running")
+            raise Conflict(f"the request is {record.status} and has no running job to stop",
+                           current_state=record.status, code="not_running")
         if running_job_for(session=session, request_id=request_id) is None:
             raise Conflict("only a SageMaker job launched by gpuops can be stopped from here; stop this one "
                            "where it runs", current_state=record.status, code="not_stoppable")
