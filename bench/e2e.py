@@ -96,7 +96,7 @@ class Story:
         self.service_url, self.events_url = service_url, f"{bot_url}/slack/events"
         self.http = httpx.Client(timeout=10)
         self.signed = SlackRequests(response_url=slack.response_url("e2e"))
-        self.ts = self.request_id = self.job_name = ""
+        self.ts = self.request_id = self.approve_value = self.job_name = ""
         self.clicked = self.launched = self.completed = self.recorded = 0.0
 
     def close(self) -> None:
@@ -152,7 +152,8 @@ class Story:
     def plan_posted(self) -> tuple[float, str]:
         post = self.slack.wait_for("chat.postMessage", count=1, timeout=STEP_TIMEOUT)[0]
         self.ts = str(post.answer["ts"])
-        self.request_id = button_value(post.blocks, "approve_request")
+        self.approve_value = button_value(post.blocks, "approve_request")  # "<request id>:<revision shown>"
+        self.request_id = self.approve_value.partition(":")[0]
         if not wait_until(lambda: self.request()["slack_message"] is not None, timeout=STEP_TIMEOUT):
             raise StepFailed("the service never learned where the plan was posted")
         summary = post.blocks[0]["text"]["text"] if post.blocks else ""
@@ -161,7 +162,7 @@ class Story:
     def stranger_refused(self) -> tuple[float, str]:
         before = len(self.slack.of("response"))
         sent = time.perf_counter()
-        self.post(*self.signed.action("approve_request", self.request_id, user=STRANGER, ts=self.ts,
+        self.post(*self.signed.action("approve_request", self.approve_value, user=STRANGER, ts=self.ts,
                                       channel=PLAN_CHANNEL)).raise_for_status()
         refusal = self.slack.wait_for("response", count=before + 1, timeout=STEP_TIMEOUT)[before]
         text = str(refusal.body.get("text", ""))
@@ -172,7 +173,7 @@ class Story:
 
     def approver_click(self) -> tuple[float, str]:
         self.clicked = time.perf_counter()
-        self.post(*self.signed.action("approve_request", self.request_id, user=LEAD, ts=self.ts,
+        self.post(*self.signed.action("approve_request", self.approve_value, user=LEAD, ts=self.ts,
                                       channel=PLAN_CHANNEL)).raise_for_status()
         updates: list[Any] = []
 
