@@ -255,15 +255,8 @@ class Processes:
 # ------------------------------------------------------------------------------------------------ gpuops commands
 
 
-def service_argv(port: int) -> list[str]:
-    return [*GPUOPS, "service", "--host", HOST, "--port", str(port)]
-
-
-def uvicorn_argv(port: int, workers: int) -> list[str]:
-    """The service's app factory under uvicorn's own supervisor (``gpuops service`` runs one process only)."""
-    return [sys.executable, "-m", "uvicorn", "--factory", "service.api.app:create_app", "--host", HOST, "--port",
-            str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning", "--loop", "uvloop",
-            "--http", "httptools"]
+def service_argv(port: int, workers: int = 1) -> list[str]:
+    return [*GPUOPS, "service", "--host", HOST, "--port", str(port), "--workers", str(workers)]
 
 
 def worker_argv(port: int, *, poll: float = 0.2, lease: float | None = None, once: bool = False) -> list[str]:

@@ -41,7 +41,6 @@ from bench.harness import (
     service_argv,
     service_env,
     table,
-    uvicorn_argv,
     wait_until,
     worker_argv,
     write_policy_file,
@@ -200,8 +199,8 @@ def one_configuration(procs: Processes, figures: Figures, *, workers: int, env: 
                       slack_api_url: str) -> None:
     port, bot_port = free_port(), free_port()
     url = f"http://{HOST}:{port}"
-    label = "gpuops service, 1 process" if workers == 1 else f"uvicorn --workers {workers}"
-    argv = service_argv(port) if workers == 1 else uvicorn_argv(port, workers)
+    label = "gpuops service, 1 process" if workers == 1 else f"gpuops service --workers {workers}"
+    argv = service_argv(port, workers)
     service = procs.spawn(f"service-{workers}w", argv, env, health_url=f"{url}/healthz")
     figures.cold[label] = service.cold_start or float("nan")
     bot = procs.spawn(f"bot-{workers}w", bot_argv(bot_port), bot_env(service_url=url, slack_api_url=slack_api_url,

@@ -6,9 +6,12 @@ FastAPI, SQLAlchemy and uvicorn are imported inside the commands, so ``gpuops pl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 db_app = typer.Typer(help="The service database.", no_args_is_help=True)
 audit_app = typer.Typer(help="The audit log.", no_args_is_help=True)
@@ -37,7 +40,7 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
 
     settings = get_settings()
     configure_logging(settings.log_level)
-    app = create_app(settings)
+    app = create_app(settings) if workers == 1 else None
     stop = threading.Event()
     companions: list[threading.Thread] = []
     if with_worker:
@@ -50,10 +53,10 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
     for thread in companions:
         thread.start()
     try:
-        if workers > 1:
-            # Several processes need an import string; each builds its app from the same settings.
-            uvicorn.run("service.api.app:create_app", factory=True, host=host, port=port, log_config=None,
-                        access_log=False, workers=workers)
+        if app is None:
+            # Several processes need an import string; each builds its app (and its JSON logging) from the settings.
+            uvicorn.run("gpuops.cli_service:worker_process_app", factory=True, host=host, port=port,
+                        log_config=None, access_log=False, workers=workers)
         else:
             uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, workers=1)
     finally:
@@ -62,6 +65,17 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
             stop_bot()
         for thread in companions:
             thread.join(timeout=10)
+
+
+def worker_process_app() -> FastAPI:
+    """The app of one of several uvicorn worker processes (``gpuops service --workers N``)."""
+    from service.api.app import create_app
+    from service.logs import configure_logging
+    from service.settings import get_settings
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    return create_app(settings)
 
 
 def _start_bot(host: str, port: int) -> Callable[[], None]:
