@@ -34,13 +34,16 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
 
     import uvicorn
 
-    from service.api.app import create_app
     from service.logs import configure_logging
     from service.settings import get_settings
 
     settings = get_settings()
     configure_logging(settings.log_level)
-    app = create_app(settings) if workers == 1 else None
+    app = None
+    if workers == 1:  # with several, the supervisor only forks: the app lives in worker_process_app
+        from service.api.app import create_app
+
+        app = create_app(settings)
     stop = threading.Event()
     companions: list[threading.Thread] = []
     if with_worker:
