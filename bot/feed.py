@@ -19,7 +19,7 @@ from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
 from bot.metrics import FEED_LAG
-from bot.models import Event, RequestPublic
+from bot.models import Event, RequestPublic, slack_user
 from bot.posting import reply_in_thread, update_request
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed",
-    "job.status_changed", "job.interrupted", "job.completed",
+    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested",
 })
 
 
@@ -57,6 +57,16 @@ def completion_text(req: RequestPublic) -> str:
     if job.interruptions:
         line += f" · {job.interruptions} interruption{'s' if job.interruptions != 1 else ''}"
     return line
+
+
+def stop_text(data: dict[str, Any]) -> str:
+    """Who asked to stop the job and why; the completion reply follows when SageMaker has stopped it."""
+    user = slack_user(str(data.get("by") or ""))
+    who = f" by <@{user}>" if user else ""
+    reason = f": {escape(str(data['reason']))}" if data.get("reason") else ""
+    if data.get("dry_run"):
+        return f"🛑 Stop recorded{who}{reason} (dry run: nothing was sent to AWS)."
+    return f"🛑 Stop requested{who}{reason}; SageMaker is stopping `{escape(str(data.get('job', '')))}`."
 
 
 def announces_launch(event: Event) -> bool:
@@ -85,6 +95,8 @@ def thread_text(event: Event, req: RequestPublic, *, announced: Callable[[str], 
         text = completion_text(req)
         reason = data.get("failure_reason")
         return f"{text}\nReason: {escape(str(reason))}" if reason and req.status == "failed" else text
+    if event.type == "job.stop_requested":
+        return stop_text(data)
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
     return None

@@ -235,7 +235,7 @@ def stop_job(*, engine: Engine, factory: ClientFactory, request_id: str, actor: 
             row.status, row.updated_at = "Stopping", now
             session.add(row)
         append_event(session=session, type="job.stop_requested", actor=actor, request_id=request_id, now=now,
-                     data={"job": job.names[0], "jobs": job.names, "reason": reason, "dry_run": dry_run,
+                     data={"job": job.names[0], "jobs": job.names, "reason": reason, "dry_run": dry_run, "by": actor,
                            "message": f"stop {'recorded (dry run, nothing sent)' if dry_run else 'asked'} "
                                       f"by {actor}"})
         session.commit()

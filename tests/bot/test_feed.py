@@ -55,6 +55,19 @@ def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, s
     assert texts[1].startswith("⌛ Expired")
 
 
+def test_a_stop_request_is_said_in_the_thread_with_who_and_why(feed: FeedConsumer, slack: FakeSlack,
+                                                              service: FakeService) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "Stopping", "actual_cost_usd": None})
+    service.emit("job.stop_requested", "req_1", job=JOB["name"], jobs=[JOB["name"]], reason="loss diverged",
+                 dry_run=False, by="slack:T0GPUOPS:U0LEAD1")
+    service.emit("job.stop_requested", "req_1", job=JOB["name"], jobs=[JOB["name"]], reason=None, dry_run=True,
+                 by="token:admin")
+    feed.step()
+    texts = [c.body["text"] for c in slack.of("chat.postMessage")]
+    assert texts == ["🛑 Stop requested by <@U0LEAD1>: loss diverged; SageMaker is stopping `gpuops-req-1-r1`.",
+                     "🛑 Stop recorded (dry run: nothing was sent to AWS)."]
+
+
 def test_a_redelivered_event_is_not_posted_twice(feed: FeedConsumer, slack: FakeSlack, bot: BotHarness,
                                                  service: FakeService) -> None:
     service.set_request("req_1", job=JOB)
