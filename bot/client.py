@@ -148,6 +148,12 @@ class ServiceClient:
                               actor=actor, json=body)
         return RequestPublic.model_validate(response.json())
 
+    def stop_request(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
+        body = {"reason": reason} if reason else {}
+        response = self._call("POST", f"/v1/requests/{request_id}/stop", operation="stop_request", actor=actor,
+                              json=body)
+        return RequestPublic.model_validate(response.json())
+
     def put_slack_message(self, *, request_id: str, channel: str, ts: str) -> None:
         self._call("PUT", f"/v1/requests/{request_id}/slack-message", operation="put_slack_message",
                    json={"channel": channel, "ts": ts})

@@ -15,7 +15,7 @@ from bot import views
 from bot.chart import render_spend_chart
 from bot.deps import Deps
 from bot.errors import user_message
-from bot.limits import section
+from bot.limits import escape, section
 from bot.models import PENDING, actor_id
 from bot.posting import post_request
 from policy.config import PolicyConfig
@@ -23,7 +23,8 @@ from policy.errors import GpuopsError
 
 log = logging.getLogger(__name__)
 REPLAY_GRACE_SECONDS = 5.0  # how long the first delivery of a command gets to post before a repeat does
-SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy"}
+SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy", "stop"}
+TAKES_TEXT = {"stop"}  # subcommands whose argument may run on (a reason)
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 
 
@@ -38,8 +39,9 @@ def split_subcommand(text: str) -> tuple[str, str]:
     if not stripped:
         return "help", ""
     word, _, rest = stripped.partition(" ")
-    if word.lower() in SUBCOMMANDS and len(rest.split()) <= 1:
-        return word.lower(), rest.strip()
+    name = word.lower()
+    if name in SUBCOMMANDS and (name in TAKES_TEXT or len(rest.split()) <= 1):
+        return name, rest.strip()
     return "request", stripped
 
 
@@ -85,6 +87,17 @@ def _spend(deps: Deps, client: Any, respond: Any, *, channel: str, team: str) ->
                                title=f"Daily spend, {spend.team or 'team'}")
 
 
+def _stop(deps: Deps, respond: Any, command: dict[str, Any], arg: str) -> None:
+    request_id, _, reason = arg.partition(" ")
+    if not request_id:
+        respond(response_type="ephemeral", text="Say which request: `/gpu stop req_… [reason]`")
+        return
+    req = deps.service.stop_request(request_id=request_id, actor=actor_id(command["team_id"], command["user_id"]),
+                                    reason=reason.strip() or None)
+    job = f"`{escape(req.job.name)}`" if req.job else "its job"
+    respond(response_type="ephemeral", text=f"Asked to stop {job} of {escape(req.id)}; its thread says when it has.")
+
+
 def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, Any], name: str, arg: str) -> None:
     if name == "help":
         respond(response_type="ephemeral", text="gpuops help", blocks=views.help_blocks())
@@ -100,6 +113,8 @@ def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, An
         req = deps.service.get_request(request_id=arg)
         respond(response_type="ephemeral", text=f"Status of {req.id}", blocks=views.status_blocks(req,
                                                                                               now=deps.clock()))
+    elif name == "stop":
+        _stop(deps, respond, command, arg)
     elif name == "policy":
         policy = deps.service.get_policy()
         respond(response_type="ephemeral", text="Policy in force", blocks=views.policy_blocks(policy))

@@ -37,6 +37,7 @@ HELP_COMMANDS = [
     ("/gpu spend [team]", "month to date vs budget, forecast, top drivers"),
     ("/gpu jobs", "running jobs and what they have cost so far"),
     ("/gpu status <id>", "where a request stands"),
+    ("/gpu stop <id> [reason]", "stop a running job (the requester or an approver)"),
     ("/gpu policy", "budgets, approvers and thresholds in force"),
     ("/gpu help", "this message"),
 ]

@@ -44,6 +44,7 @@ class FakeService:
         self.cursors: dict[str, str] = {}
         self.claims: dict[tuple[str, str], str] = {}
         self.done: list[dict[str, Any]] = []
+        self.stops: list[dict[str, Any]] = []
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self.delay = 0.0
         self.jobs_status: dict[str, dict[str, Any]] = {}
@@ -151,6 +152,14 @@ class FakeService:
         policy["teams"]["team-ml"]["slack_channels"] = ["C0PLANS"]
         return {"version": "0123456789abcdef", "policy": policy}
 
+    def stop_job(self, actor: str, request_id: str, body: Any) -> tuple[int, Any]:
+        record = self.requests[request_id]
+        if record["status"] != "running":
+            return error(409, "not_running", f"the request is {record['status']} and has no running job to stop",
+                         current_state=record["status"])
+        self.stops.append({"request_id": request_id, "actor": actor, **(body or {})})
+        return 202, record
+
     def route(self, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]
               ) -> tuple[int, Any]:
         actor = headers.get("x-gpuops-actor", "token:bot")
@@ -170,6 +179,8 @@ class FakeService:
                 return self.approve(actor, request_id, body)
             if method == "PATCH" and not tail:
                 return self.patch(request_id, body)
+            if method == "POST" and tail == "/stop":
+                return self.stop_job(actor, request_id, body)
             if method == "PUT" and tail == "/slack-message":
                 self.requests[request_id]["slack_message"] = {"channel": body["channel"], "ts": body["ts"]}
                 return 204, None

@@ -82,3 +82,23 @@ def test_not_in_channel_says_to_invite_the_bot(bot: BotHarness, slack: FakeSlack
     bot.command("fine-tune 7B by Friday", user=REQUESTER)
     [reply] = slack.wait_for("response")
     assert reply.body["text"] == "I can't post in this channel. Invite me with `/invite @gpuops` and try again."
+
+
+def test_stop_asks_the_service_as_the_person_with_the_reason(bot: BotHarness, slack: FakeSlack,
+                                                             service: FakeService) -> None:
+    service.requests["req_5"] = make_request(request_id="req_5", status="running", job=RUNNING)
+    bot.command("stop req_5 loss diverged at step 40k", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "ephemeral"
+    assert reply.body["text"] == "Asked to stop `gpuops-req-5-r1` of req_5; its thread says when it has."
+    assert service.stops == [{"request_id": "req_5", "actor": f"slack:T0GPUOPS:{REQUESTER}",
+                              "reason": "loss diverged at step 40k"}]
+
+
+def test_stop_of_a_request_that_is_not_running_says_so_privately(bot: BotHarness, slack: FakeSlack,
+                                                                 service: FakeService) -> None:
+    service.requests["req_6"] = make_request(request_id="req_6", status="pending_approval")
+    bot.command("stop req_6", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "ephemeral"
+    assert "pending_approval" in reply.body["text"] and service.stops == []
