@@ -8,27 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import threading
 import time
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from policy.config import default_policy
 from tests.bot.factories import NOW, make_request, make_spend
+from tests.loopback import LoopbackServer
 
 TOKEN = "test-bot-token"
 REFUSED = "REFUSE"  # text containing this is refused like the parser would
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A client that hangs up mid-answer (a bot being stopped) is not a failure of the fake."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
 
 
 
@@ -36,7 +28,7 @@ def error(status: int, code: str, message: str, **extra: Any) -> tuple[int, dict
     return status, {"error": {"code": code, "message": message, **extra}}
 
 
-class FakeService:
+class FakeService(LoopbackServer):
     def __init__(self) -> None:
         self.requests: dict[str, dict[str, Any]] = {}
         self.idempotency: dict[str, str] = {}
@@ -49,22 +41,7 @@ class FakeService:
         self.delay = 0.0
         self.jobs_status: dict[str, dict[str, Any]] = {}
         self.lock = threading.RLock()
-        self._server = QuietServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def start(self) -> FakeService:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__()
 
     # State changes the tests drive ---------------------------------------------------------------------------
 

@@ -8,23 +8,16 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from tests.loopback import LoopbackServer
+
 BOT_USER = "UBOT"
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A client that hangs up mid-answer (a bot being stopped) is not a failure of the fake."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
 
 
 
@@ -44,21 +37,14 @@ class Call:
         return json.loads(blocks) if isinstance(blocks, str) else list(blocks)
 
 
-class FakeSlack:
+class FakeSlack(LoopbackServer):
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.failures: dict[str, list[tuple[int, dict[str, Any], dict[str, str]]]] = {}
         self.zones: dict[str, str] = {}
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
-        self._server = QuietServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__()
 
     @property
     def api_url(self) -> str:
@@ -66,14 +52,6 @@ class FakeSlack:
 
     def response_url(self, name: str = "r1") -> str:
         return f"{self.url}/response/{name}"
-
-    def start(self) -> FakeSlack:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
     def fail_next(self, method: str, *, status: int = 200, body: dict[str, Any] | None = None,
                   headers: dict[str, str] | None = None) -> None:
