@@ -117,18 +117,7 @@ def sqlite_url(tmp_path: Any) -> str:
 @pytest.fixture
 def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
     """A new, empty Postgres database for one test, dropped afterwards."""
-    import uuid
+    from bench.harness import fresh_database
 
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = make_url(postgres_url)
-    name = f"gpuops_aws_{uuid.uuid4().hex[:12]}"
-    admin = f"host={base.host} port={base.port or 5432} user={base.username} dbname={base.database}"
-    if base.password:
-        admin += f" password={base.password}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(postgres_url) as url:
+        yield url
