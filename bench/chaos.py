@@ -345,6 +345,11 @@ def redis_restart(stack: Stack) -> Row:
         stack.redis.start()
         cleared = time.perf_counter()
         time.sleep(4)
+    return _recovered(stack, row, traffic=traffic, ready=ready, cleared=cleared)
+
+
+def _recovered(stack: Stack, row: Row, *, traffic: Traffic, ready: Readiness, cleared: float) -> Row:
+    """Settle the traffic, then recovery = when both readiness said ok and requests succeeded again."""
     stack.settle(traffic, row)
     back = ready.first("ok", cleared)
     requests_back = traffic.recovered_after(cleared)
@@ -366,12 +371,7 @@ def postgres_restart(stack: Stack) -> Row:
             _terminate_backends(stack.database_url, seconds=4)
         cleared = time.perf_counter()
         time.sleep(5)
-    stack.settle(traffic, row)
-    back = ready.first("ok", cleared)
-    requests_back = traffic.recovered_after(cleared)
-    row.recovery = _fmt(None if back is None or requests_back is None else max(back - cleared, requests_back))
-    row.notes.append(f"readiness went through {', '.join(ready.seen())}")
-    return row
+    return _recovered(stack, row, traffic=traffic, ready=ready, cleared=cleared)
 
 
 def _terminate_backends(database_url: str, *, seconds: float) -> None:
