@@ -8,9 +8,9 @@ from pathlib import Path
 
 import httpx
 
-from bench.harness import GPUOPS, Processes, base_env, free_port
+from bench.harness import GPUOPS, Processes, SlackRequests, base_env, free_port
 from tests.bot.fake_slack import FakeSlack
-from tests.bot.harness import SIGNING_SECRET, sign
+from tests.bot.harness import SIGNING_SECRET
 
 
 def test_dev_runs_service_worker_and_bot_from_one_command(tmp_path: Path) -> None:
@@ -26,9 +26,8 @@ def test_dev_runs_service_worker_and_bot_from_one_command(tmp_path: Path) -> Non
             log = dev.log_path.read_text(encoding="utf-8")
             token = re.search(r"generated an admin token for this run:\s+(\S+)", log)
             assert token is not None, log
-            body = (f"token=x&team_id=T0GPUOPS&channel_id=C0GPUOPSML&user_id=U0ASKER&user_name=asker&command=%2Fgpu"
-                    f"&text=fine-tune+7B+by+Friday&response_url={slack.response_url()}&trigger_id=trigger.dev")
-            headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(body)}
+            body, headers = SlackRequests(response_url=slack.response_url(), secret=SIGNING_SECRET).command(
+                "fine-tune 7B by Friday", user="U0ASKER", channel="C0GPUOPSML")
             ack = httpx.post(f"http://127.0.0.1:{bot_port}/slack/events", content=body, headers=headers, timeout=5)
             assert ack.status_code == 200
             posted = slack.wait_for("chat.postMessage", timeout=20)
