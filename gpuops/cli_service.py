@@ -91,9 +91,11 @@ def _start_bot(host: str, port: int) -> Callable[[], None]:
 
 
 def _slack_configured() -> bool:
-    import os
+    """Whether the bot's own settings have what it needs to run (read the way ``gpuops bot`` reads them)."""
+    from bot.settings import BotSettings
 
-    return bool(os.environ.get("SLACK_BOT_TOKEN") and os.environ.get("SLACK_SIGNING_SECRET"))
+    settings = BotSettings()
+    return bool(settings.slack_bot_token.get_secret_value() and settings.slack_signing_secret.get_secret_value())
 
 
 def _freeze_startup_objects() -> None:
