@@ -8,26 +8,13 @@ from datetime import datetime
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
 from policy.request import Stage
-from policy.spend import SpendSnapshot, SpendStatus
-from policy.timespan import hours_between
-
-# Clock skew tolerated between whoever read the spend and whoever decides.
-_FUTURE_AS_OF_HOURS = 1.0
+from policy.spend import SpendSnapshot, SpendStatus, aged
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
-    """The spend status as of ``now``: an 'ok' figure older than the policy allows counts as stale."""
-    if spend.status is SpendStatus.OK and spend.as_of is not None:
-        age_hours = hours_between(spend.as_of, now)
-        if age_hours < -_FUTURE_AS_OF_HOURS:  # a figure from the future is a wrong clock or a wrong file
-            return SpendStatus.STALE, (f"spend figure is dated {-age_hours:.0f} h after the request time; "
-                                       "its age is unknown")
-        if age_hours > policy.spend_stale_after_hours:
-            return SpendStatus.STALE, (f"spend figure is {age_hours:.0f} h old (policy spend_stale_after_hours: "
-                                       f"{policy.spend_stale_after_hours:g})")
-    if spend.status is SpendStatus.OK and spend.month_to_date_usd is None:
-        return SpendStatus.UNAVAILABLE, "spend snapshot has no month-to-date figure"
-    return spend.status, spend.reason
+    """The spend status as of ``now`` under the policy's staleness rule (``policy.spend.aged``)."""
+    current = aged(spend, now=now, stale_after_hours=policy.spend_stale_after_hours)
+    return current.status, current.reason
 
 
 def approval_requirement(

@@ -20,17 +20,21 @@ from datetime import datetime
 from importlib import resources
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
 from policy.config import PolicyConfig
 from policy.errors import RequestError
-from policy.spend import SpendSnapshot, SpendStatus
+from policy.spend import SpendSnapshot, SpendStatus, aged, spend_from_document
 from service.clock import utcnow
 from service.settings import Settings
 
 
 class SpendProvider(Protocol):
-    """Spend for one team as of now; never raises for a source's trouble (reports stale or unavailable)."""
+    """Spend for one team as of now; never raises for a source's trouble (reports stale or unavailable).
+
+    ``blocks`` says whether a lookup may wait on the network (so an async caller runs it in a worker thread).
+    """
+
+    @property
+    def blocks(self) -> bool: ...
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot: ...
 
@@ -38,13 +42,20 @@ class SpendProvider(Protocol):
 class UnavailableSpend:
     """No spend source configured."""
 
+    blocks = False
+
+    def __init__(self, *, reason: str = "no spend source is configured") -> None:
+        self._reason = reason
+
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         budget = policy.team(team)[1].monthly_budget_usd
-        return SpendSnapshot.unavailable(team=team, reason="no spend source is configured", budget_usd=budget)
+        return SpendSnapshot.unavailable(team=team, reason=self._reason, budget_usd=budget)
 
 
 class FileSpend:
     """Spend read from a JSON file, parsed once per version of the file."""
+
+    blocks = False
 
     def __init__(self, path: str, *, clock: Callable[[], datetime] = utcnow) -> None:
         self._path = path
@@ -61,35 +72,20 @@ class FileSpend:
 
     def _parse(self) -> dict[str, SpendSnapshot]:
         with open(self._path, encoding="utf-8") as handle:
-            document = json.load(handle)
-        if not isinstance(document, dict) or not isinstance(document.get("teams"), dict):
-            raise ValueError("expected an object with a 'teams' mapping")
-        return {
-            team: SpendSnapshot.model_validate({**row, "team": team, "as_of": document.get("as_of"), "status": "ok"})
-            for team, row in document["teams"].items()
-        }
+            return spend_from_document(json.load(handle), source=self._path)
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         budget = policy.team(team)[1].monthly_budget_usd
         try:
             snapshot = self._snapshots().get(team)
-        except (OSError, ValueError, ValidationError) as exc:
+        except (OSError, ValueError, RequestError) as exc:
             return SpendSnapshot.unavailable(team=team, reason=f"cannot read {self._path}: {exc}", budget_usd=budget)
         if snapshot is None:
             return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
                                              budget_usd=budget)
-        return _age(snapshot.model_copy(update={"budget_usd": budget}), now=self._clock(),
-                    stale_after_hours=policy.spend_stale_after_hours)
-
-
-def _age(snapshot: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> SpendSnapshot:
-    if snapshot.as_of is None:
-        return snapshot.model_copy(update={"status": SpendStatus.STALE, "reason": "the figures carry no date"})
-    age = max(0.0, (now - snapshot.as_of).total_seconds())
-    if age > stale_after_hours * 3600:
-        return snapshot.model_copy(update={"status": SpendStatus.STALE, "age_seconds": age,
-                                           "reason": f"the figures are {age / 3600:.0f} h old"})
-    return snapshot.model_copy(update={"age_seconds": age})
+        if budget is not None or snapshot.budget_usd is None:
+            snapshot = snapshot.model_copy(update={"budget_usd": budget})
+        return aged(snapshot, now=self._clock(), stale_after_hours=policy.spend_stale_after_hours)
 
 
 def sample_spend_path() -> str:
