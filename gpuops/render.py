@@ -62,8 +62,8 @@ def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
     return lines
 
 
-def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
-    """The whole decision for a terminal."""
+def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: str | None = None) -> str:
+    """The whole decision for a terminal (with the plan hash that approvals bind to, when given)."""
     deadline = decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
     out = [summary_line(decision, zone), "", "Plan", *_plan_lines(decision.plan, zone), "", "Why"]
@@ -79,6 +79,8 @@ def render_text(decision: Decision, zone: tzinfo | None = None) -> str:
         out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]
     out += ["", "Approval", f"  {_approval(decision)}", *[f"  - {r}" for r in decision.approval.reasons]]
     out += ["", _spend(decision)]
+    if plan_hash is not None:
+        out.append(f"plan hash: {plan_hash}")
     if decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
         naive = decision.naive_baseline
         saved = decision.savings_vs_naive_usd

@@ -5,8 +5,12 @@ This is the wire contract shared by ``gpuops plan --json``, the service API and 
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -114,3 +118,17 @@ class Decision(BaseModel):
     naive_baseline: Plan | None
     policy_version: str = ""
     launch_configured: bool = True
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no whitespace, UTF-8: the same text for the same value on every database."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def plan_hash(document: Mapping[str, Any]) -> str:
+    """The hash that names one plan: SHA-256 of a decision's JSON document in canonical form.
+
+    Approvals bind to it and a launch re-checks it; every door (CLI, ``POST /v1/plans``, ``POST /v1/requests``)
+    computes it here.
+    """
+    return hashlib.sha256(canonical_json(dict(document)).encode("utf-8")).hexdigest()

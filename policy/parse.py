@@ -10,13 +10,12 @@ message that says what to type instead. It never raises anything else for any te
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
-
-from pydantic import ValidationError
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
@@ -161,13 +160,25 @@ class _Scan:
         return found
 
 
-def parse_request(
-    text: str, *, now: datetime, tz: str, team: str | None = None, families: Collection[str] = KNOWN_FAMILIES
-) -> TrainingRequest:
-    """Read a free-text request; set only the fields the text states and note every interpretation.
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """What a text said: the fields it stated (nothing else), the phrase each phrase-bound field came from, and
+    every interpretation made on the way. Completeness (a model size, a deadline ahead) is checked later, after
+    structured fields are laid over it (``policy.intake``)."""
+
+    fields: dict[str, Any]
+    phrases: dict[str, str] = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+def read_request(
+    text: str, *, now: datetime, tz: str, families: Collection[str] = KNOWN_FAMILIES
+) -> Reading:
+    """Read a free-text request: only what it states, every interpretation noted.
 
     Deadlines follow ``policy.dates``: 17:00 local when no time is given, the future preferred, and "next Tuesday"
-    the Tuesday of next week (said on Mon 2026-11-30: 2026-12-08), each reading stated in ``notes``.
+    the Tuesday of next week (said on Mon 2026-11-30: 2026-12-08), each reading stated in ``notes``. Raises
+    ``RequestError`` only for what the text itself gets wrong (too long, contradictions, unreadable numbers).
     """
     if len(text) > MAX_TEXT_CHARS:
         raise RequestError(
@@ -179,21 +190,23 @@ def parse_request(
     normal = text.translate(_SAME_LENGTH_NORMAL)
     scan, notes = _Scan(normal), list[str]()
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
-    fields: dict[str, Any] = {"text": text, "deadline": deadline.when if deadline else None}
+    fields: dict[str, Any] = {"deadline": deadline.when if deadline else None}
     fields |= _read_fields(scan, families, notes)
-    fields["team"] = _team(scan, team, notes)
+    fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
-    if fields.get("params") is None:
-        raise RequestError(
-            f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B).", code="missing_model_size"
-        )
-    if deadline is not None and deadline.when <= now:
-        raise RequestError(
-            f'The deadline "{deadline.phrase}" ({deadline.when:%a %Y-%m-%d %H:%M %Z}) has already passed;'
-            ' give one ahead, e.g. "by Friday" or "in 3 days".',
-            code="deadline_in_past",
-        )
-    return _build(fields, notes)
+    phrases = {"deadline": deadline.phrase} if deadline else {}
+    return Reading(fields={k: v for k, v in fields.items() if v is not None}, phrases=phrases, notes=notes)
+
+
+def parse_request(
+    text: str, *, now: datetime, tz: str, team: str | None = None, families: Collection[str] = KNOWN_FAMILIES
+) -> TrainingRequest:
+    """A complete request from text alone (``team`` when the text names none): ``read_request`` then the checks
+    of ``policy.intake``, exactly as the service and the CLI run them."""
+    from policy.intake import request_from
+
+    reading = read_request(text, now=now, tz=tz, families=families)
+    return request_from(text=text, reading=reading, fields={}, now=now, default_team=team)
 
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
@@ -211,16 +224,6 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
         notes.append(f"read {fields['trials']} trials as a sweep" + (f" of {was.value} runs" if was else ""))
         fields["task"] = Task.SWEEP
     return fields
-
-
-def _build(fields: dict[str, Any], notes: list[str]) -> TrainingRequest:
-    """The request model; its own validation is the last check on what was read."""
-    try:
-        return TrainingRequest(**fields, notes=notes)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RequestError(f"Cannot use {where}: {first['msg']}.", code="invalid_request") from exc
 
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
@@ -500,21 +503,19 @@ def _tolerance(scan: _Scan) -> Tolerance | None:
     return Tolerance.LOW if low else Tolerance.HIGH if high else None
 
 
-def _team(scan: _Scan, default: str | None, notes: list[str]) -> str | None:
-    """The team named in the text ("for team-nlp"), else the caller's default."""
+def _team(scan: _Scan) -> str | None:
+    """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
         name = (m["t"] or m["t2"] or m["t3"]).lower().strip("-_")
         named.append(name if name.startswith("team-") else f"team-{name}")
     if not named:
-        return default
+        return None
     if len(set(named)) > 1:
         raise RequestError(
             f'The request names several teams ({", ".join(sorted(set(named)))}); name one, e.g. "for team-nlp".',
             code="contradiction",
         )
-    if default is not None and default != named[0]:
-        notes.append(f"took {named[0]} from the text over the default team {default}")
     return named[0]
 
 

@@ -17,15 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from policy.decision import canonical_json as canonical_json
 from service.clock import utcnow
 from service.store.tables import AuditEvent, AuditHead
 
 GENESIS_HASH = "0" * 64
-
-
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no whitespace, UTF-8: the same text for the same value on every database."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _iso(moment: datetime) -> str:

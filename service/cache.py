@@ -30,6 +30,10 @@ class Cache(Protocol):
 
     @property
     def backend(self) -> str: ...
+    @property
+    def blocks(self) -> bool:
+        """Whether a call may wait on the network (so an async caller should run it in a worker thread)."""
+        ...
     def get(self, key: str) -> bytes | None: ...
     def set(self, key: str, value: bytes, *, ttl_seconds: float) -> None: ...
     def add(self, key: str, value: bytes, *, ttl_seconds: float) -> bool: ...
@@ -44,6 +48,7 @@ class MemoryCache:
     """In-process cache for one replica: a dict with expiry times, thread-safe."""
 
     backend = "memory"
+    blocks = False
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._data: dict[str, tuple[bytes, float]] = {}
@@ -112,6 +117,7 @@ class RedisCache:
     """Shared cache on Redis; every key carries a prefix so tests and tenants stay apart."""
 
     backend = "redis"
+    blocks = True
 
     def __init__(self, client: redis.Redis, *, prefix: str = "gpuops:") -> None:
         self._r = client
@@ -155,6 +161,8 @@ class RedisCache:
 
 class FallbackCache:
     """Redis first; on a Redis error, the in-process cache until Redis answers again."""
+
+    blocks = True
 
     def __init__(self, primary: RedisCache, *, retry_after: float = 10.0, on_degraded: Callable[[bool], None]
                  | None = None) -> None:
@@ -250,6 +258,10 @@ class CountingCache:
     @property
     def backend(self) -> str:
         return self.inner.backend
+
+    @property
+    def blocks(self) -> bool:
+        return self.inner.blocks
 
     def get(self, key: str) -> bytes | None:
         value = self.inner.get(key)

@@ -14,7 +14,6 @@ for approval.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,11 +26,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from policy.config import PolicyConfig
-from policy.decision import Decision, Platform
+from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
 from service.attachments import add_artifact
-from service.audit import canonical_json
 from service.planning import Planner
 from service.reapproval import check_before_launch
 from service.records import get_request_or_raise, get_revision
@@ -134,10 +132,6 @@ def renew_lease(*, engine: Engine, task: ClaimedTask, worker_id: str, now: datet
         )
         session.commit()
         return bool(result.rowcount == 1)
-
-
-def plan_hash(document: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(document).encode()).hexdigest()
 
 
 def eligible_approvals(*, session: Session, record: RequestRecord, revision: int, policy: PolicyConfig) -> list[str]:

@@ -7,15 +7,14 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ValidationError
 
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
-from policy.decision import Decision
+from policy.decision import Decision, plan_hash
 from policy.errors import RequestError
-from policy.parse import parse_request
+from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
@@ -24,21 +23,6 @@ from service.settings import Settings
 from service.spend import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
-
-
-def zone_or_raise(name: str | None) -> str:
-    """A valid IANA zone name (UTC when absent)."""
-    zone = name or "UTC"
-    try:
-        ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise RequestError(f"unknown time zone {zone!r}; use an IANA name like Europe/Berlin",
-                           code="unknown_timezone") from None
-    return zone
-
-
-def _describe(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}" for e in exc.errors())
 
 
 @dataclass(frozen=True)
@@ -50,6 +34,10 @@ class PlanContext:
     spend: SpendSnapshot
     timezone: str
 
+    @property
+    def plan_hash(self) -> str:
+        return plan_hash(self.decision.model_dump(mode="json"))
+
 
 @dataclass(frozen=True)
 class Planner:
@@ -59,35 +47,32 @@ class Planner:
     policy: PolicyConfig
     spend: SpendProvider
 
-    def resolve_team(self, named: str | None, *, channel: str | None) -> str:
-        if named:
-            if named not in self.policy.teams:
-                known = ", ".join(sorted(self.policy.teams))
-                raise RequestError(f"unknown team {named!r}; known teams: {known}", code="unknown_team")
-            return named
-        return (channel and self.policy.team_for_channel(channel)) or self.policy.default_team
+    def check_team(self, named: str | None) -> None:
+        """Refuse a team the policy does not know, naming the ones it does."""
+        if named and named not in self.policy.teams:
+            known = ", ".join(sorted(self.policy.teams))
+            raise RequestError(f"unknown team {named!r}; known teams: {known}", code="unknown_team")
 
     def training_request(
         self, *, text: str | None, fields: dict[str, Any], timezone: str, now: datetime, channel: str | None,
     ) -> TrainingRequest:
-        """Parse ``text`` (if any) and lay ``fields`` over it; raise RequestError naming what to change."""
-        if not text and not fields:
-            raise RequestError("say what to train: give text like 'fine-tune 7B by Friday' or the fields",
-                               code="empty_request")
-        base: dict[str, Any] = {}
-        if text:
-            parsed = parse_request(text, now=now, tz=timezone, team=fields.get("team"))
-            base = parsed.model_dump(exclude_none=True)
-        overlay = dict(fields)
-        deadline = overlay.get("deadline")
-        if isinstance(deadline, datetime) and deadline.tzinfo is None:
-            overlay["deadline"] = deadline.replace(tzinfo=ZoneInfo(timezone))
-        merged = {**base, **overlay, "text": text or ""}
-        merged["team"] = self.resolve_team(merged.get("team"), channel=channel)
-        try:
-            return TrainingRequest.model_validate(merged)
-        except ValidationError as exc:
-            raise RequestError(_describe(exc), code="invalid_request") from None
+        """``text`` read and ``fields`` laid over it (``policy.intake``), for a team the policy knows: the one named,
+        else the channel's; with neither the team stays unset and the decision records the policy's default as an
+        assumption."""
+        request = request_from(text=text, fields=fields, now=now, timezone=timezone,
+                               default_team=(channel and self.policy.team_for_channel(channel)) or None)
+        self.check_team(request.team)
+        return request
+
+    def plan_input(
+        self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
+        channel: str | None = None, spend: SpendSnapshot | None = None,
+    ) -> PlanContext:
+        """The one pipeline from what a person gave to a decision: time zone, request, spend, decision."""
+        zone = zone_or_raise(timezone)
+        moment = local_moment(now, timezone=zone)
+        request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
+        return self.plan(request, now=moment, timezone=zone, spend=spend)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=request.team or self.policy.default_team, policy=self.policy)
@@ -100,7 +85,7 @@ class Planner:
         try:
             decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
         except ValidationError as exc:
-            raise RequestError(_describe(exc), code="invalid_request") from None
+            raise RequestError(describe_validation(exc), code="invalid_request") from None
         return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
 
 

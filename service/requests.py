@@ -11,10 +11,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from policy.config import PolicyConfig
+from policy.decision import canonical_json, plan_hash
 from policy.errors import Conflict, Forbidden, RequestError
 from policy.request import Stage
-from service.audit import append_event, canonical_json
-from service.planning import PlanContext, Planner, plan_fields, zone_or_raise
+from service.audit import append_event
+from service.planning import PlanContext, Planner, plan_fields
 from service.records import expire_if_due, get_request_or_raise, get_revision
 from service.schemas import RequestCreate, RequestPatch
 from service.states import RequestStatus, enter_initial, transition
@@ -49,7 +50,7 @@ def revision_row(
     return PlanRevision(
         request_id=record.id, revision=record.revision, inputs=inputs,
         training_request=context.request.model_dump(mode="json"), decision=document,
-        plan_hash=hashlib.sha256(canonical_json(document).encode()).hexdigest(),
+        plan_hash=plan_hash(document),
         policy_version=context.decision.policy_version, price_snapshot=context.decision.catalog.snapshot,
         spend=context.spend.model_dump(mode="json"), estimated_cost_usd=context.decision.plan.estimated_cost_usd,
         approvals_needed=context.decision.approval.approvals_needed, denied=context.decision.approval.denied,
@@ -84,10 +85,9 @@ def _plan_new(
     if body.now is not None:
         raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
                            code="now_not_allowed")
-    timezone = zone_or_raise(body.timezone)
-    request = planner.training_request(text=body.text, fields=plan_fields(body), timezone=timezone, now=now,
-                                       channel=body.channel)
-    context = planner.plan(request, now=now, timezone=timezone)
+    context = planner.plan_input(text=body.text, fields=plan_fields(body), timezone=body.timezone, now=now,
+                                 channel=body.channel)
+    request, timezone = context.request, context.timezone
     status = initial_status(context)
     record = RequestRecord(
         id=new_request_id(), status=status.value, team=request.team or planner.policy.default_team,
@@ -153,11 +153,10 @@ def _replan(
         raise RequestError("say what to change, e.g. {\"deadline\": ...} or new text", code="nothing_to_change")
     previous = get_revision(session=session, request_id=record.id, revision=record.revision)
     inputs = {**previous.inputs, **changes}
-    inputs["timezone"] = zone_or_raise(inputs.get("timezone"))
     fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
-    request = planner.training_request(text=inputs.get("text"), fields=fields, timezone=inputs["timezone"], now=now,
-                                       channel=record.channel)
-    return inputs, planner.plan(request, now=now, timezone=inputs["timezone"]), previous.revision
+    context = planner.plan_input(text=inputs.get("text"), fields=fields, timezone=inputs.get("timezone"), now=now,
+                                 channel=record.channel)
+    return {**inputs, "timezone": context.timezone}, context, previous.revision
 
 
 def revise_request(

@@ -23,7 +23,8 @@ def get_spend(
     state: StateDep, _actor: ActorDep, team: Annotated[str | None, Query(max_length=128)] = None,
 ) -> SpendSnapshot:
     """The team's spend (status ok, stale or unavailable); the default team when none is named."""
-    name = state.planner.resolve_team(team, channel=None)
+    state.planner.check_team(team)
+    name = team or state.policy.default_team
     snapshot = state.planner.spend.get_spend(team=name, policy=state.policy)
     for status in SpendStatus:
         state.metrics.spend_status.labels(team=name, status=status.value).set(int(snapshot.status is status))

@@ -11,41 +11,30 @@ import anyio
 from fastapi import APIRouter, Response
 
 from policy.decision import Decision
-from policy.request import TrainingRequest
-from policy.spend import SpendSnapshot
 from service.api.deps import ActorDep, StateDep, check_rate_limit
 from service.api.state import ServiceState
-from service.cache import CountingCache, MemoryCache
 from service.clock import utcnow
-from service.planning import plan_fields, zone_or_raise
+from service.planning import PlanContext, plan_fields
 from service.requests import initial_status
 from service.schemas import PlanInput
-from service.spend import FileSpend, UnavailableSpend
 
 router = APIRouter(tags=["plans"])
 
 
-def _limit_and_read_spend(state: ServiceState, subject: str, request: TrainingRequest) -> SpendSnapshot:
+def _preview(state: ServiceState, subject: str, body: PlanInput) -> PlanContext:
     check_rate_limit(state, subject)
-    return state.planner.spend_for(request)
-
-
-def _in_memory(state: ServiceState) -> bool:
-    cache = state.cache.inner if isinstance(state.cache, CountingCache) else state.cache
-    return isinstance(cache, MemoryCache) and isinstance(state.planner.spend, FileSpend | UnavailableSpend)
+    return state.planner.plan_input(text=body.text, fields=plan_fields(body), timezone=body.timezone,
+                                    now=body.now or utcnow())
 
 
 @router.post("/v1/plans", response_model=Decision)
 async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Response:
-    """Decide on a request without storing anything (what `gpuops plan --json` prints)."""
-    now = body.now or utcnow()
-    timezone = zone_or_raise(body.timezone)
-    request = state.planner.training_request(text=body.text, fields=plan_fields(body), timezone=timezone, now=now,
-                                             channel=None)
-    if _in_memory(state):
-        spend = _limit_and_read_spend(state, actor.id, request)
+    """Decide on a request without storing anything (what `gpuops plan --json` prints); the plan's hash is in the
+    ``X-Plan-Hash`` header."""
+    if state.cache.blocks or state.planner.spend.blocks:
+        context = await anyio.to_thread.run_sync(_preview, state, actor.id, body)
     else:
-        spend = await anyio.to_thread.run_sync(_limit_and_read_spend, state, actor.id, request)
-    context = state.planner.plan(request, now=now, timezone=timezone, spend=spend)
+        context = _preview(state, actor.id, body)
     state.metrics.decisions.labels(outcome=initial_status(context).value).inc()
-    return Response(content=context.decision.model_dump_json(), media_type="application/json")
+    return Response(content=context.decision.model_dump_json(), media_type="application/json",
+                    headers={"X-Plan-Hash": context.plan_hash})

@@ -192,6 +192,8 @@ def _describe_failure(exc: Exception) -> str:
 class SpendProvider:
     """Cached, single-flight spend per team; never raises for AWS trouble, it reports stale or unavailable."""
 
+    blocks = True
+
     def __init__(
         self,
         *,

@@ -1,0 +1,104 @@
+"""From what a person gave to a complete ``TrainingRequest``: the one way text and structured fields meet.
+
+    text ──read_request──▶ Reading ─┐
+                                    ├─▶ overlay (a structured field wins) ─▶ completeness ─▶ TrainingRequest
+    structured fields ──────────────┘
+
+The CLI (``gpuops plan``), ``POST /v1/plans`` and ``POST /v1/requests`` all come through here (by way of
+``service.planning.Planner``), so the same input gives the same request, decision and plan hash through each.
+Pure: the caller passes ``now``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import ValidationError
+
+from policy.errors import RequestError
+from policy.parse import SIZE_EXAMPLE, Reading, read_request
+from policy.request import TrainingRequest
+
+__all__ = ["describe_validation", "local_moment", "request_from", "zone_or_raise"]
+
+
+def zone_or_raise(name: str | None) -> str:
+    """A valid IANA zone name (UTC when absent); ``unknown_timezone`` otherwise."""
+    zone = name or "UTC"
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise RequestError(f"unknown time zone {zone!r}; use an IANA name like Europe/Berlin",
+                           code="unknown_timezone") from None
+    return zone
+
+
+def local_moment(moment: datetime, *, timezone: str) -> datetime:
+    """``moment`` with a UTC offset: a time without one is read in ``timezone`` ("2026-11-30T09:00" in
+    America/Los_Angeles is 09:00 there)."""
+    return moment if moment.utcoffset() is not None else moment.replace(tzinfo=ZoneInfo(timezone))
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """A validation error as 'field: what is wrong; …'."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}" for e in exc.errors())
+
+
+def request_from(
+    *, text: str | None, fields: Mapping[str, Any], now: datetime, timezone: str = "UTC",
+    default_team: str | None = None, reading: Reading | None = None,
+) -> TrainingRequest:
+    """The request ``text`` and ``fields`` describe; a structured field wins over what the text says.
+
+    ``default_team`` applies when neither names a team. Raises ``RequestError`` naming what to change: nothing
+    given, no model size anywhere, a deadline already past, or a field out of range.
+    """
+    if not text and not fields:
+        raise RequestError("say what to train: give text like 'fine-tune 7B by Friday' or the fields",
+                           code="empty_request")
+    now = local_moment(now, timezone=timezone)
+    if reading is None:
+        reading = read_request(text, now=now, tz=timezone) if text else Reading(fields={})
+    overlay = {k: v for k, v in fields.items() if v is not None}
+    if isinstance(deadline := overlay.get("deadline"), datetime):
+        overlay["deadline"] = local_moment(deadline, timezone=timezone)
+    notes = list(reading.notes) + _overridden(reading, overlay)
+    merged: dict[str, Any] = {**reading.fields, **overlay, "text": text or ""}
+    if merged.get("team") is None:
+        merged["team"] = default_team
+    elif default_team is not None and "team" not in overlay and merged["team"] != default_team:
+        notes.append(f"took {merged['team']} from the text over the default team {default_team}")
+    _check_complete(merged, reading=reading, now=now)
+    try:
+        return TrainingRequest.model_validate({**merged, "notes": notes})
+    except ValidationError as exc:
+        raise RequestError(describe_validation(exc), code="invalid_request") from None
+
+
+def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:
+    """A note for each field the text said one thing and a structured field another."""
+    return [f"took {name} {_shown(overlay[name])} from the request's fields over {_shown(said)} in the text"
+            for name, said in reading.fields.items() if name in overlay and overlay[name] != said]
+
+
+def _shown(value: Any) -> str:
+    return value.isoformat(timespec="minutes") if isinstance(value, datetime) else str(getattr(value, "value", value))
+
+
+def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime) -> None:
+    if merged.get("params") is None:
+        raise RequestError(
+            f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params.",
+            code="missing_model_size",
+        )
+    deadline = merged.get("deadline")
+    if isinstance(deadline, datetime) and deadline <= now:
+        said = reading.phrases.get("deadline") if reading.fields.get("deadline") == deadline else None
+        shown = f'"{said}" ({deadline:%a %Y-%m-%d %H:%M %Z})' if said else f"{deadline.isoformat(timespec='minutes')}"
+        raise RequestError(
+            f'The deadline {shown} has already passed; give one ahead, e.g. "by Friday" or "in 3 days".',
+            code="deadline_in_past",
+        )

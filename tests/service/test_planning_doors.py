@@ -1,0 +1,102 @@
+"""One planning pipeline: the CLI, POST /v1/plans and POST /v1/requests read the same input the same way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlmodel import Session
+from typer.testing import CliRunner
+
+from gpuops.cli import app
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.decision import plan_hash
+from service.planning import Planner
+from service.requests import create_request
+from service.schemas import RequestCreate
+from service.spend import SampleSpend, sample_spend_path
+from tests.service.apiclient import Live, live_service
+from tests.service.conftest import create_sqlite_db
+
+TZ = "America/Los_Angeles"
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
+REQUESTS = [
+    "fine-tune 7B by Friday",
+    "pretrain 1.3B on 50B tokens by next Wednesday, production",
+    "LoRA 13B on 200M tokens, spot ok",
+    "sweep 20 trials of 350M on 1B tokens in us-west-2",
+    "fine-tune 70B on 2B tokens by 2026-12-20 for team-nlp",
+]
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    url = create_sqlite_db(tmp_path_factory.mktemp("doors"))
+    with live_service(url, default_policy(), spend=SampleSpend(sample_spend_path(), clock=lambda: NOW)) as service:
+        yield service
+
+
+def _cli(*args: str) -> dict[str, object]:
+    result = CliRunner().invoke(app, ["plan", *args, "--json", "--spend", "sample"])
+    return dict(json.loads(result.stdout))
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: Live, session: Session) -> None:
+    by_cli = _cli(text, "--now", "2026-11-30T09:00", "--tz", TZ)
+    previewed = live.post("/v1/plans", {"text": text, "now": NOW.isoformat(), "timezone": TZ})
+    assert previewed.status_code == 200, previewed.text
+    planner = Planner(catalog=load_catalog(), policy=default_policy(),
+                      spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
+    record, revision = create_request(session=session, planner=planner, body=RequestCreate(text=text, timezone=TZ),
+                                      actor="U1", requester="U1", idempotency_key=None, now=NOW)
+    assert revision is not None
+    assert previewed.json() == by_cli == revision.decision
+    assert previewed.headers["X-Plan-Hash"] == plan_hash(by_cli) == revision.plan_hash
+
+
+def test_a_structured_field_fills_what_the_text_leaves_out(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune by Friday", "params": 7_000_000_000,
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["request"]["params"] == 7_000_000_000
+
+
+def test_a_structured_field_wins_over_the_text_and_says_so(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune 13B by Friday", "params": 7_000_000_000,
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["request"]["params"] == 7_000_000_000
+    assert any("params 7000000000 from the request's fields over 13000000000" in note
+               for note in answer.json()["request"]["notes"])
+
+
+def test_a_time_without_an_offset_is_read_in_the_requesters_zone(live: Live) -> None:
+    naive = live.post("/v1/plans", {"text": "fine-tune 7B by Friday", "now": "2026-11-30T09:00", "timezone": TZ})
+    aware = live.post("/v1/plans", {"text": "fine-tune 7B by Friday", "now": NOW.isoformat(), "timezone": TZ})
+    assert naive.status_code == 200, naive.text
+    assert naive.json() == aware.json()
+
+
+def test_an_unknown_time_zone_has_one_code_everywhere(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune 7B", "timezone": "Mars/Olympus"})
+    assert answer.status_code == 422
+    assert answer.json()["error"]["code"] == "unknown_timezone"
+    assert _cli("fine-tune 7B", "--tz", "Mars/Olympus") == {
+        "error": {"code": "unknown_timezone", "message": answer.json()["error"]["message"]}}
+
+
+def test_the_cli_plans_with_the_refreshed_catalog_in_force(tmp_path: pytest.TempPathFactory,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    catalog = json.loads(load_catalog().model_dump_json())
+    catalog["snapshot"] = "2026-11-29-refreshed"
+    directory = tmp_path / "catalog"  # type: ignore[operator]
+    directory.mkdir()
+    (directory / "current.json").write_text(json.dumps(catalog), encoding="utf-8")
+    monkeypatch.setenv("GPUOPS_CATALOG_DIR", str(directory))
+    decision = _cli("fine-tune 7B by Friday", "--now", "2026-11-30T09:00", "--tz", TZ)
+    assert decision["catalog"]["snapshot"] == "2026-11-29-refreshed"  # type: ignore[index]
