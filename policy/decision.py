@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
@@ -79,6 +80,15 @@ class Plan(BaseModel):
     # ``instance_count`` instances busy at a time. One synchronous job otherwise.
     jobs: int = 1
     instances_per_job: int | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def exposure_usd(self) -> float:
+        """The most the launch can bill: every job's instances at the plan's price for the launch's hard runtime cap
+        (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps). Rounded up to the
+        cent, so it never understates."""
+        instances = self.jobs * (self.instances_per_job or self.instance_count)
+        return math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
 
 
 class Alternative(Plan):

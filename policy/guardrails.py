@@ -19,17 +19,28 @@ def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -
 
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
-    now: datetime,
+    now: datetime, exposure_usd: float | None = None, oversized: str | None = None,
 ) -> ApprovalRequirement:
-    """Approvals needed for a plan of this cost and length, with every reason that applied."""
+    """Approvals needed for a plan of this cost and length, with every reason that applied.
+
+    Every money rule (deny ceiling, budget, auto-approval, tiers) judges the larger of the estimate and the
+    ``exposure_usd`` — what the launch may bill before its runtime cap stops it — since that is what an approval
+    lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically.
+    """
     reasons: list[str] = []
+    if exposure_usd is not None and exposure_usd > cost_usd:
+        reasons.append(f"judged on ${exposure_usd:,.2f}, what the launch may bill before its runtime cap stops it "
+                       f"(the estimate is ${cost_usd:,.2f})")
+        cost_usd = exposure_usd
+    if oversized:
+        reasons.append(f"oversized: {oversized}; never approved automatically")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
     if status is not SpendStatus.OK:
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
-    auto = (not denied and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd
+    auto = (not denied and not oversized and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd
             and status is SpendStatus.OK and within_budget)
     if auto:
         reasons.append(f"experimental, ${cost_usd:,.2f} is below auto_approve_below_usd "

@@ -57,9 +57,18 @@ def to_alternative(option: Option, label: str, **kwargs: object) -> Alternative:
     return Alternative(label=label, **plan.model_dump())
 
 
+# MaxRuntime is rounded up to this step and never below the floor: a job needs a few minutes to load its model and
+# data, while a whole-hour floor let a 2-minute job on 16 instances hold an hour of all 16 (a 30x exposure).
+RUNTIME_STEP_SECONDS = 300
+RUNTIME_FLOOR_SECONDS = 900
+
+
 def launch_runtime_hours(hours: float, *, settings: EstimateSettings, cap: float) -> float:
-    """MaxRuntime for the launch: the estimate with a margin, in whole hours, never above the policy cap."""
-    return float(min(cap, max(1, math.ceil(hours * settings.max_runtime_factor))))
+    """MaxRuntime for the launch: the estimate times ``max_runtime_factor``, rounded up to 5 minutes, at least
+    15 minutes, never above the policy cap. Always a whole number of seconds."""
+    wanted = math.ceil(hours * settings.max_runtime_factor * 3600 / RUNTIME_STEP_SECONDS) * RUNTIME_STEP_SECONDS
+    seconds = min(math.floor(cap * 3600), max(RUNTIME_FLOOR_SECONDS, wanted))
+    return seconds / 3600
 
 
 def _compute_line(option: Option, hours: float) -> CostItem:

@@ -69,7 +69,8 @@ def decide(
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
-                                    stage=req.stage, team=team_name, policy=policy, spend=spend, now=now)
+                                    stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
+                                    exposure_usd=plan.exposure_usd, oversized=_oversized(choice.option, plan))
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
     return Decision(
@@ -183,6 +184,24 @@ def _spend_used(spend: SpendSnapshot, ctx: _Context) -> SpendSnapshot:
                                     "team": spend.team or ctx.team_name})
 
 
+# A launch that may bill this many times its estimate on more instances than the model needs is hardware out of
+# proportion to the work ("fine-tune 7B on 1K tokens with 128 H100": minutes of work holding 16 instances).
+OVERSIZED_EXPOSURE_RATIO = 10.0
+
+
+def _oversized(option: Option, plan: Plan) -> str | None:
+    """Why the plan's hardware is absurd for its work, or None."""
+    needed = option.profile.min_count
+    if option.layout.job_instances <= needed or plan.exposure_usd < OVERSIZED_EXPOSURE_RATIO * plan.estimated_cost_usd:
+        return None
+    minutes = plan.estimated_hours * 60
+    work = "under a minute" if minutes < 1 else f"{minutes:,.0f} min"
+    ratio = plan.exposure_usd / max(plan.estimated_cost_usd, 0.01)
+    return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of work may bill "
+            f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.0f}× the estimate; {needed}× would hold "
+            "the model")
+
+
 def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[str]:
     warnings: list[str] = []
     req = ctx.request
@@ -196,6 +215,8 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[st
                         "synchronous job; expect restarts (003_70f4cf876a45be86.txt)")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
+    if (oversized := _oversized(choice.option, plan)) is not None:
+        warnings.append(f"hardware out of proportion to the work: {oversized}")
     missing = ctx.team.launch.missing()
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")

@@ -7,7 +7,6 @@ launcher can look it up before creating it.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -64,7 +63,8 @@ def instances_per_job(plan: Plan) -> int:
 
 
 def runtime_seconds(plan: Plan) -> int:
-    return max(60, math.ceil(plan.max_runtime_hours * 3600))
+    """The plan's MaxRuntime, exactly (a whole number of seconds): the figure its exposure was approved on."""
+    return max(60, round(plan.max_runtime_hours * 3600))
 
 
 def max_wait_seconds(plan: Plan) -> int:

@@ -78,7 +78,8 @@ def test_a_small_price_move_across_an_approval_tier_needs_the_extra_approval(ses
     catalog = load_catalog()
     estimate = _planner(catalog).plan(_planner(catalog).training_request(
         text="fine-tune 7B", fields={}, timezone="UTC", now=NOW, channel=None), now=NOW).decision.plan
-    tiers = [{"min_usd": 0, "approvals": 1}, {"min_usd": estimate.estimated_cost_usd * 1.02, "approvals": 2}]
+    judged = max(estimate.estimated_cost_usd, estimate.exposure_usd)  # tiers judge what the launch may bill
+    tiers = [{"min_usd": 0, "approvals": 1}, {"min_usd": judged * 1.02, "approvals": 2}]
     policy = POLICY.model_validate({**POLICY.model_dump(), "approval_tiers": tiers})
     planner = Planner(catalog=catalog, policy=policy, spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
     request_id = _created(session, planner)
