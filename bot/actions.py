@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY, decision_target
+from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY, WITHDRAW, decision_target
 from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.errors import user_message
@@ -106,6 +106,12 @@ class ActionHandlers:
         except Exception as error:
             _on_error(body, client, respond, "reject")(error)
 
+    def handle_withdraw_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
+        try:
+            decide(self.deps, body, client, decision="withdraw")
+        except Exception as error:
+            _on_error(body, client, respond, "withdraw")(error)
+
     def handle_why_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
             req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
@@ -159,6 +165,7 @@ def register(app: Any, deps: Deps) -> None:
     handlers = ActionHandlers(deps)
     app.action(APPROVE)(ack=ack_now, lazy=[handlers.handle_approve_action])
     app.action(REJECT)(ack=ack_now, lazy=[handlers.handle_reject_action])
+    app.action(WITHDRAW)(ack=ack_now, lazy=[handlers.handle_withdraw_action])
     app.action(WHY)(ack=ack_now, lazy=[handlers.handle_why_action])
     app.action(EDIT)(ack=ack_now, lazy=[handlers.handle_edit_action])
     app.action(_ALTERNATIVE)(ack=ack_now, lazy=[handlers.handle_alternative_action])

@@ -27,6 +27,7 @@ from policy.spend import SpendSnapshot, SpendStatus
 
 APPROVE = "approve_request"
 REJECT = "reject_request"
+WITHDRAW = "withdraw_approval"
 EDIT = "edit_request"
 WHY = "why_request"
 USE_ALTERNATIVE = "use_alternative"  # followed by ":<index>"
@@ -98,11 +99,11 @@ def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: 
 def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
     """Who approved and when, what remains and whom it waits for, or the outcome."""
     tz = fmt.zone(req.timezone)
-    done = [f"{'✓' if a.decision == 'approve' else '✗'} {fmt.mention(a.approver)} "
-            f"{'approved' if a.decision == 'approve' else 'rejected'} {fmt.when(a.created_at, tz, now=now)}"
+    done = [f"{_MARKS.get(a.decision, '·')} {fmt.mention(a.approver)} "
+            f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.when(a.created_at, tz, now=now)}"
             + (f": {escape(a.comment)}" if a.comment else "") for a in req.approvals]
     if req.status == PENDING:
-        approved = {a.approver for a in req.approvals}
+        approved = {a.approver for a in req.approvals if a.decision == "approve"}
         waiting = [fmt.mention(actor) for actor in req.eligible_approvers if actor not in approved]
         who = f" from {', '.join(waiting)}" if waiting else ""
         plural = "s" if req.approvals_remaining != 1 else ""
@@ -120,6 +121,12 @@ def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
     if req.job is not None:
         done.append(job_line(req))
     return "\n".join([head, *done])
+
+
+_MARKS = {"approve": "✓", "reject": "✗", "withdraw": "↩"}
+_VERBS = {"approve": "approved", "reject": "rejected", "withdraw": "withdrew their approval"}
+# Approved but not launched yet: an approver can still withdraw or veto.
+_VETOABLE = frozenset({"approved", "auto_approved"})
 
 
 def job_line(req: RequestPublic) -> str:
@@ -147,6 +154,11 @@ def decision_target(value: str) -> tuple[str, int | None]:
 
 def request_buttons(req: RequestPublic) -> Block:
     why = button("Why?", action_id=WHY, value=req.id)
+    withdraw = ([button("Withdraw my approval", action_id=WITHDRAW, value=decision_value(req))]
+                if any(a.decision == "approve" for a in req.approvals) else [])
+    if req.status in _VETOABLE:  # until the worker starts it, an approver can still stop the launch
+        veto = button("Reject (stop launch)", action_id=REJECT, value=decision_value(req), style="danger")
+        return actions([*withdraw, veto, why], block_id=f"req:{req.id}")
     if req.status != PENDING:
         return actions([why], block_id=f"req:{req.id}")
     return actions(
@@ -154,6 +166,7 @@ def request_buttons(req: RequestPublic) -> Block:
             button("Approve", action_id=APPROVE, value=decision_value(req), style="primary"),
             button("Reject", action_id=REJECT, value=decision_value(req), style="danger"),
             button("Edit", action_id=EDIT, value=req.id),
+            *withdraw,
             why,
         ],
         block_id=f"req:{req.id}",

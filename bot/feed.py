@@ -31,7 +31,8 @@ FIRST_START_WINDOW = timedelta(minutes=10)
 MESSAGE_GONE = frozenset({"message_not_found", "channel_not_found", "is_archived", "not_in_channel",
                           "cant_update_message", "thread_not_found"})
 UPDATES = frozenset({
-    "request.revised", "request.approval_recorded", "request.approved", "request.auto_approved", "request.rejected",
+    "request.revised", "request.approval_recorded", "request.approval_changed", "request.approved",
+    "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed",
     "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested",
@@ -69,6 +70,18 @@ def stop_text(data: dict[str, Any]) -> str:
     return f"🛑 Stop requested{who}{reason}; SageMaker is stopping `{escape(str(data.get('job', '')))}`."
 
 
+def approval_change_text(data: dict[str, Any]) -> str:
+    """Someone changed their decision: a withdrawal, or a reject that vetoes an approved plan."""
+    user = slack_user(str(data.get("approver") or ""))
+    who = f"<@{user}>" if user else "An approver"
+    comment = f": “{escape(str(data['comment']))}”" if data.get("comment") else ""
+    if data.get("decision") == "withdraw":
+        return f"↩️ {who} withdrew their approval{comment}. The plan needs approving again."
+    if data.get("previous") == "approve":
+        return f"🚫 {who} changed their approval to a rejection{comment}. Nothing will launch."
+    return f"🚫 {who} rejected the approved plan{comment}. Nothing will launch."
+
+
 def announces_launch(event: Event) -> bool:
     return event.type in ("launch.started", "job.status_changed") and "transition_start" not in event.data
 
@@ -97,6 +110,8 @@ def thread_text(event: Event, req: RequestPublic, *, announced: Callable[[str], 
         return f"{text}\nReason: {escape(str(reason))}" if reason and req.status == "failed" else text
     if event.type == "job.stop_requested":
         return stop_text(data)
+    if event.type == "request.approval_changed":
+        return approval_change_text(data)
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
     return None

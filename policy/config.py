@@ -136,6 +136,9 @@ class PolicyConfig(_Strict):
     max_instances: int = Field(default=16, ge=1, le=1024)
     max_runtime_hours: float = Field(default=336, gt=0)
     approval_window_hours: float = Field(default=24, gt=0)
+    # An eligible approver's reject after the plan is approved (before it launches) blocks the launch. False: the
+    # reject is recorded and audited but the approvals stand.
+    approval_veto: bool = True
     rate_limit_per_minute: int = Field(default=30, ge=1)
     spend_stale_after_hours: float = Field(default=24, gt=0)
     reapproval_tolerance: float = Field(default=0.10, ge=0)

@@ -3,15 +3,19 @@
 - the requester never approves (or rejects) their own request;
 - only members of the approver groups for the request's team and stage count;
 - approvals bind to the current plan revision (an edit makes a new one, so earlier approvals stop counting);
-- a second decision by the same person on the same revision is a no-op, not a second vote;
+- a second decision by the same person on the same revision is a no-op, not a second vote; a different one changes
+  theirs: an approval can be withdrawn or turned into a reject while the request has not launched;
+- a reject by an eligible approver after the plan was approved (or auto-approved), before it launches, vetoes it
+  (policy ``approval_veto``); once launching, only a stop ends it;
 - the request row is locked ``FOR UPDATE`` while deciding, and ``uq_approval_request_revision_approver`` backs it,
   so concurrent approvals never double-count and never double-transition;
-- one eligible rejection rejects; the decision's ``approvals_needed`` approvals approve (and queue the launch).
+- one eligible rejection rejects; the decision's ``approvals_needed`` approvals approve (and queue the launch);
+- every change is an audit event (``request.approval_recorded`` / ``request.approval_changed``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -29,13 +33,7 @@ from service.views import counted_approvers, current_approvals
 
 def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
     """Raise Forbidden when this person may not decide (in any state), Conflict when nothing can be approved."""
-    if approver == record.requester:
-        raise Forbidden("you asked for this, so someone else has to approve it", code="own_request")
-    stage = Stage(record.stage)
-    if approver not in policy.approvers_for(record.team, stage):
-        groups = ", ".join(policy.approver_groups(record.team, stage)) or "no group (none configured)"
-        raise Forbidden(f"only members of {groups} can approve {stage.value} requests of {record.team}",
-                        code="not_an_approver")
+    _check_eligible(policy=policy, record=record, approver=approver)
     if record.status == RequestStatus.DENIED:
         raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
     if record.status != RequestStatus.PENDING_APPROVAL:
@@ -66,9 +64,20 @@ def record_approval(
         raise Conflict(f"the plan changed since you saw it (revision {revision}, now {record.revision}); "
                        "look at the current plan and decide again", current_state=record.status,
                        code="revision_changed")
-    if _existing(session, record, approver) is not None:
+    existing = _existing(session, record, approver)
+    if existing is not None and existing.decision == decision.value:
         session.commit()
         return record, False
+    vetoing = decision is ApprovalDecision.REJECT and RequestStatus(record.status) in VETOABLE
+    if existing is not None or vetoing:
+        counted = _change(session=session, policy=policy, record=record, approver=approver, decision=decision,
+                          comment=comment, existing=existing, now=now)
+        session.commit()
+        return record, counted
+    if decision is ApprovalDecision.WITHDRAW:
+        check_may_decide(policy=policy, record=record, approver=approver)
+        raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
+                       code="nothing_to_withdraw")
     check_may_decide(policy=policy, record=record, approver=approver)
     session.add(Approval(request_id=record.id, revision=record.revision, approver=approver,
                          decision=decision.value, comment=comment, created_at=now))
@@ -90,3 +99,60 @@ def record_approval(
                    data={"approvers": approvers})
     session.commit()
     return record, True
+
+
+# Approved (or auto-approved) but not yet launching: a veto or a withdrawal still stops the launch.
+VETOABLE = frozenset({RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED})
+
+
+def _change(
+    *, session: Session, policy: PolicyConfig, record: RequestRecord, approver: str, decision: ApprovalDecision,
+    comment: str | None, existing: Approval | None, now: datetime,
+) -> bool:
+    """A decision that changes one already made: a withdrawal, approve ↔ reject, or a veto after approval.
+    The approval row keeps the latest decision; the audit log keeps every one."""
+    status = RequestStatus(record.status)
+    if status is not RequestStatus.PENDING_APPROVAL and status not in VETOABLE:
+        check_may_decide(policy=policy, record=record, approver=approver)  # raises Conflict naming the state
+    _check_eligible(policy=policy, record=record, approver=approver)
+    if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):
+        raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
+                       code="nothing_to_withdraw")
+    if status in VETOABLE and decision is ApprovalDecision.REJECT and not policy.approval_veto and existing is None:
+        raise Conflict("the plan is already approved and the policy lets approvals stand (approval_veto: false); "
+                       "ask the requester to cancel it", current_state=record.status, code="veto_not_allowed")
+    previous = existing.decision if existing is not None else None
+    if existing is None:
+        existing = Approval(request_id=record.id, revision=record.revision, approver=approver,
+                            decision=decision.value, comment=comment, created_at=now)
+    existing.decision, existing.comment, existing.created_at = decision.value, comment, now
+    session.add(existing)
+    session.flush()
+    approvers = counted_approvers(policy=policy, record=record,
+                                  approvals=current_approvals(session=session, record=record))
+    append_event(session=session, type="request.approval_changed", actor=approver, request_id=record.id, now=now,
+                 data={"approver": approver, "decision": decision.value, "previous": previous, "comment": comment,
+                       "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
+    if decision is ApprovalDecision.REJECT:
+        transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
+                   data={"comment": comment, "veto": status in VETOABLE})
+    elif status is RequestStatus.PENDING_APPROVAL and len(approvers) >= record.approvals_needed:
+        transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
+                   data={"approvers": approvers})
+    elif status in VETOABLE and len(approvers) < record.approvals_needed:
+        # The plan goes back for approval as a new revision (its queued launch is superseded), so everyone
+        # decides again on the same footing.
+        transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=approver, now=now,
+                   data={"reason": f"{approver} withdrew their approval"},
+                   approval_window=timedelta(hours=policy.approval_window_hours))
+    return True
+
+
+def _check_eligible(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
+    if approver == record.requester:
+        raise Forbidden("you asked for this, so someone else has to approve it", code="own_request")
+    stage = Stage(record.stage)
+    if approver not in policy.approvers_for(record.team, stage):
+        groups = ", ".join(policy.approver_groups(record.team, stage)) or "no group (none configured)"
+        raise Forbidden(f"only members of {groups} can approve {stage.value} requests of {record.team}",
+                        code="not_an_approver")

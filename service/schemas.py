@@ -66,6 +66,7 @@ class RequestPatch(PlanFields):
 class ApprovalDecision(StrEnum):
     APPROVE = "approve"
     REJECT = "reject"
+    WITHDRAW = "withdraw"  # take back one's own approval while the request has not launched
 
 
 class ApprovalBase(BaseModel):

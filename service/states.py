@@ -5,7 +5,9 @@
           └─▶ denied
     pending_approval ──▶ rejected | expired | cancelled
     pending_approval ──▶ auto_approved | denied      (a revision re-ran the decision)
-    approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance: approve again)
+    approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance, or an approval was
+                                                      withdrawn: approve again)
+    approved | auto_approved ──▶ rejected            (an eligible approver vetoed it before launch)
 
 Every transition writes an audit event (which is also the feed event) in the caller's transaction; entering
 ``approved`` or ``auto_approved`` also queues the ``launch_task`` outbox row, and going back to ``pending_approval``
@@ -46,8 +48,8 @@ DEFAULT_APPROVAL_WINDOW = timedelta(hours=24)
 INITIAL: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
-    S.AUTO_APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL}),
-    S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL}),
+    S.AUTO_APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
+    S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
     S.LAUNCHING: frozenset({S.RUNNING, S.FAILED}),
     S.RUNNING: frozenset({S.SUCCEEDED, S.FAILED, S.STOPPED}),
 }

@@ -37,7 +37,9 @@ def test_approver_click_updates_the_message_and_tells_the_requester(bot: BotHarn
     assert (update.body["channel"], update.body["ts"]) == ("C0PLANS", ts)
     status = update.blocks[-3]["text"]["text"]
     assert status == f"✅ *Approved*\n✓ <@{LEADS[0]}> approved Mon 08:05"
-    assert update.blocks[-2]["elements"][0]["action_id"] == "why_request"  # no more Approve/Reject
+    # No more Approve: until it launches, an approver can withdraw or stop the launch.
+    assert [e["action_id"] for e in update.blocks[-2]["elements"]] == [
+        "withdraw_approval", "reject_request", "why_request"]
     [dm] = slack.wait_for("chat.postMessage", count=2)[1:]
     assert dm.body["channel"] == REQUESTER
     assert dm.body["text"].startswith("Your GPU request `req_1` (4× g6e.12xlarge")

@@ -144,3 +144,17 @@ def test_launched_is_said_once_when_the_job_exists(feed: FeedConsumer, slack: Fa
     replies = [c.body["text"] for c in slack.of("chat.postMessage")]
     assert len(replies) == 1 and replies[0].startswith("🚀 Launched `gpuops-req-1-r1`")
     assert len(slack.of("chat.update")) == 4  # every event refreshes the message
+
+
+def test_a_withdrawal_and_a_veto_are_said_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                       service: FakeService) -> None:
+    service.emit("request.approval_changed", "req_1", approver="slack:T0GPUOPS:U0LEAD1", decision="withdraw",
+                 previous="approve", comment=None)
+    service.set_request("req_1", status="rejected")
+    service.emit("request.approval_changed", "req_1", approver="slack:T0GPUOPS:U0LEAD2", decision="reject",
+                 previous=None, comment="wrong dataset")
+    assert feed.step() == 2
+    texts = [c.body["text"] for c in slack.of("chat.postMessage")]
+    assert texts == ["↩️ <@U0LEAD1> withdrew their approval. The plan needs approving again.",
+                     "🚫 <@U0LEAD2> rejected the approved plan: “wrong dataset”. Nothing will launch."]
+    assert len(slack.of("chat.update")) == 2  # and the message shows the new state each time
