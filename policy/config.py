@@ -146,6 +146,9 @@ class PolicyConfig(_Strict):
         default_factory=lambda: {Stage.EXPERIMENTAL: 0.10, Stage.PRODUCTION: 0.25}
     )
     auto_approve_below_usd: float = Field(default=0, ge=0)
+    # Caps on what is approved automatically per UTC day (judged on exposure): beyond them a person approves.
+    auto_approve_daily_per_requester_usd: float | None = Field(default=None, gt=0)
+    auto_approve_daily_per_team_usd: float | None = Field(default=None, gt=0)
     approval_tiers: list[ApprovalTier] = Field(min_length=1)
     deny_above_usd: float | None = Field(default=None, gt=0)
     eks_monthly_spend_threshold_usd: float = Field(default=100_000, ge=0)

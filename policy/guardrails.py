@@ -40,8 +40,9 @@ def approval_requirement(
     if status is not SpendStatus.OK:
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
+    within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
     auto = (not denied and not oversized and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd
-            and status is SpendStatus.OK and within_budget)
+            and status is SpendStatus.OK and within_budget and within_caps)
     if auto:
         reasons.append(f"experimental, ${cost_usd:,.2f} is below auto_approve_below_usd "
                        f"(${policy.auto_approve_below_usd:,.0f}) and within budget: approved automatically")
@@ -79,14 +80,17 @@ def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: Spe
         reasons.append(f"budget ${budget:,.0f} cannot be checked: month-to-date spend is unknown")
         return False
     forecast = spend.forecast_usd or 0.0
-    projected = spend.month_to_date_usd + forecast + spend.committed_usd + cost_usd
+    ledger = spend.ledger
+    running, reserved = (ledger.running_usd, ledger.reserved_usd) if ledger is not None else (0.0, 0.0)
+    projected = spend.month_to_date_usd + forecast + spend.committed_usd + running + reserved + cost_usd
     if not math.isfinite(projected):  # NaN compares false with everything: it must never read as within budget
         reasons.append(f"budget ${budget:,.0f} cannot be checked: spend figures are not finite numbers")
         return False
-    said = "unknown (counted as $0)" if spend.forecast_usd is None else f"${forecast:,.0f}"
-    detail = (f"month to date ${spend.month_to_date_usd:,.0f} + forecast {said}"
-              + (f" + committed ${spend.committed_usd:,.0f}" if spend.committed_usd else "")
-              + f" + this plan ${cost_usd:,.0f} = ${projected:,.0f}")
+    said = "forecast unknown (counted as $0)" if spend.forecast_usd is None else f"${forecast:,.0f} forecast"
+    detail = (f"${spend.month_to_date_usd:,.0f} spent + {said}"
+              + (f" + ${spend.committed_usd:,.0f} launched since the figure" if spend.committed_usd else "")
+              + (f" + ${running:,.0f} running + ${reserved:,.0f} reserved" if ledger is not None else "")
+              + f" + this ${cost_usd:,.0f} = ${projected:,.0f}")
     if projected > budget:
         reasons.append(f"over budget: {detail} exceeds {team}'s monthly budget ${budget:,.0f}")
         return False
@@ -97,6 +101,23 @@ def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: Spe
         return False
     reasons.append(f"within budget: {detail} of {team}'s monthly ${budget:,.0f}")
     return True
+
+
+def _within_daily_caps(cost_usd: float, policy: PolicyConfig, spend: SpendSnapshot, reasons: list[str]) -> bool:
+    """Whether approving ``cost_usd`` automatically stays within the policy's daily caps (checked on filing, when
+    the ledger is read; a preview cannot know what else is filed today)."""
+    ledger = spend.ledger
+    if ledger is None:
+        return True
+    within = True
+    caps = (("you", ledger.auto_approved_today_by_requester_usd, policy.auto_approve_daily_per_requester_usd),
+            ("the team", ledger.auto_approved_today_by_team_usd, policy.auto_approve_daily_per_team_usd))
+    for who, used, cap in caps:
+        if cap is not None and used + cost_usd > cap:
+            reasons.append(f"daily cap: ${used:,.0f} already approved automatically today for {who} + this "
+                           f"${cost_usd:,.0f} is over the ${cap:,.0f} a day approved without a person")
+            within = False
+    return within
 
 
 def _why_not_auto(cost_usd: float, stage: Stage, policy: PolicyConfig, reasons: list[str]) -> None:

@@ -32,6 +32,19 @@ class DailySpend(BaseModel):
     usd: float
 
 
+class Ledger(BaseModel):
+    """What gpuops itself has let loose on a team's budget this month, beside what AWS has billed: read from its own
+    records under a lock when a request is filed, so that concurrent approvals cannot spend the same room twice."""
+
+    model_config = ConfigDict(frozen=True)
+
+    running_usd: float = 0.0  # exposure of jobs launching or running (what they may still bill, at most)
+    reserved_usd: float = 0.0  # exposure of plans approved or auto-approved and not launched yet
+    # Auto-approved today (UTC), for the policy's daily caps.
+    auto_approved_today_by_requester_usd: float = 0.0
+    auto_approved_today_by_team_usd: float = 0.0
+
+
 class SpendSnapshot(BaseModel):
     """Spend for one team as the service knew it. Money figures are None when unknown."""
 
@@ -45,6 +58,7 @@ class SpendSnapshot(BaseModel):
     forecast_usd: float | None = None
     budget_usd: float | None = None
     committed_usd: float = 0.0  # estimated cost of jobs launched since the figure was read
+    ledger: Ledger | None = None  # gpuops' own running and reserved exposure; None when not read (previews)
     as_of: datetime | None = None
     age_seconds: float | None = None
     reason: str | None = None  # why stale/unavailable

@@ -11,7 +11,7 @@ from policy.config import default_policy
 from policy.decision import ApprovalRequirement
 from policy.guardrails import approval_requirement, spend_status
 from policy.request import Stage
-from policy.spend import SpendSnapshot, SpendStatus
+from policy.spend import Ledger, SpendSnapshot, SpendStatus
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 POLICY = default_policy()  # auto-approve below $200, tiers 1 / 2 from $50k, deny above $250k, team-ml budget $50k
@@ -47,7 +47,18 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
      "over budget"),
     ("committed counts toward the budget", {"cost": 150, "spend": ok_spend(mtd=40_000, forecast=5_000,
                                                                            committed_usd=5_000)},
-     {"required": True}, "committed $5,000"),
+     {"required": True}, "$5,000 launched since the figure"),
+    ("running and reserved exposure count toward the budget",
+     {"cost": 150, "spend": ok_spend(mtd=40_000, forecast=5_000,
+                                     ledger=Ledger(running_usd=3_000, reserved_usd=1_900))},
+     {"required": True}, "$40,000 spent + $5,000 forecast + $3,000 running + $1,900 reserved + this $150 = $50,050"),
+    ("the daily cap per requester", {"cost": 150, "spend": ok_spend(ledger=Ledger(
+        auto_approved_today_by_requester_usd=900))}, {"required": True}, "$900 already approved automatically today"),
+    ("the daily cap per team", {"cost": 150, "spend": ok_spend(ledger=Ledger(
+        auto_approved_today_by_team_usd=4_900))}, {"required": True}, "for the team"),
+    ("under the daily caps", {"cost": 150, "spend": ok_spend(ledger=Ledger(
+        auto_approved_today_by_requester_usd=800, auto_approved_today_by_team_usd=4_800))}, {"required": False},
+     "approved automatically"),
     ("second tier", {"cost": 60_000}, {"required": True, "approvals_needed": 2}, "needs 2 approval(s)"),
     ("deny ceiling", {"cost": 300_000}, {"denied": True}, "deny_above_usd"),
     ("longer than max runtime", {"cost": 100, "hours": 400}, {"denied": True}, "max_runtime_hours"),
@@ -64,7 +75,7 @@ def test_approval(name: str, args: dict[str, Any], expected: dict[str, Any], rea
 
 def test_within_budget_reason_shows_the_arithmetic() -> None:
     result = check(100)
-    assert any("month to date $1,000 + forecast $2,000 + this plan $100 = $3,100" in r for r in result.reasons)
+    assert any("$1,000 spent + $2,000 forecast + this $100 = $3,100" in r for r in result.reasons)
 
 
 def test_team_without_budget_is_never_auto_approved() -> None:
