@@ -11,14 +11,16 @@ import math
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import typer
 
-from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.errors import PolicyFileError, RequestError
-from policy.spend import SpendSnapshot, SpendStatus
+
+if TYPE_CHECKING:
+    from policy.config import PolicyConfig
+    from policy.spend import SpendSnapshot
 
 POLICY_ENV = "GPUOPS_POLICY"
 _SPEND_KEYS = {"month_to_date_usd": ("month_to_date_usd", "month_to_date"),
@@ -43,9 +45,9 @@ def plan_command(
     spend: Annotated[str | None, typer.Option(help="JSON file of spend per team.")] = None,
 ) -> None:
     """Recommend compute for a training request and explain why."""
+    from gpuops.render import render_text
     from policy.catalog import load_catalog
     from policy.parse import parse_request
-    from policy.render import render_text
     from policy.tree import decide
 
     try:
@@ -67,6 +69,8 @@ def plan_command(
 @policy_app.command("check")
 def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML file to validate.")]) -> None:
     """Validate a policy file; print each error with its key path."""
+    from policy.config import load_policy_file
+
     try:
         config = load_policy_file(file)
     except PolicyFileError as exc:
@@ -104,6 +108,8 @@ def _now(value: str | None, zone: ZoneInfo) -> datetime:
 
 
 def _policy(path: str | None) -> PolicyConfig:
+    from policy.config import default_policy, load_policy_file
+
     path = path or os.environ.get(POLICY_ENV) or None
     return default_policy() if path is None else load_policy_file(path)
 
@@ -115,6 +121,8 @@ def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) 
     (``{"as_of", "teams": {...}}``). ``forecast_usd`` is the rest of the month. Without ``as_of`` the figure's age is
     unknown: it is shown but counts as stale, so it never approves automatically.
     """
+    from policy.spend import SpendSnapshot, SpendStatus
+
     budget = policy.team(team)[1].monthly_budget_usd if team in policy.teams else None
     if path is None:
         return SpendSnapshot.unavailable(team=team, reason="no spend source (pass --spend FILE)", budget_usd=budget)

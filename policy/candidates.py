@@ -17,6 +17,19 @@ from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
 
+__all__ = [
+    "capacity_block",
+    "counts_for",
+    "fixed_option",
+    "Layout",
+    "layouts",
+    "Option",
+    "options_for",
+    "Profile",
+    "profile",
+    "Search",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Profile:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from policy.candidates import Option, Search, capacity_block
 from policy.decision import PurchaseModel
 
+__all__ = ["alternatives", "by_cost", "by_finish", "Choice", "choose", "Key", "MAX_ALTERNATIVES", "MEANINGFUL_SHARE"]
+
 MAX_ALTERNATIVES = 3
 # An alternative must be this much faster (or cheaper) to be worth a person's attention.
 MEANINGFUL_SHARE = 0.03

@@ -13,11 +13,28 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from policy.errors import PolicyFileError
 from policy.request import Stage
+
+__all__ = [
+    "ApprovalTier",
+    "CostAllocationTag",
+    "default_policy",
+    "DEFAULT_POLICY_NAME",
+    "DigestSubscription",
+    "EstimateSettings",
+    "LaunchProfile",
+    "load_policy_file",
+    "parse_policy",
+    "Platforms",
+    "PolicyConfig",
+    "RequestDefaults",
+    "SizeClass",
+    "TeamPolicy",
+    "VpcConfig",
+]
 
 DEFAULT_POLICY_NAME = "default-policy.yaml"
 
@@ -213,6 +230,8 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 def parse_policy(text: str, *, source: str) -> PolicyConfig:
     """Validate policy YAML text; raise ``PolicyFileError`` listing every problem with its key path."""
+    import yaml  # here, not at import: only loading a policy file needs it
+
     try:
         raw: Any = yaml.safe_load(text)
     except yaml.YAMLError as exc:

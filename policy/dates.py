@@ -29,6 +29,8 @@ from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
 
+__all__ = ["Deadline", "EOD", "find_deadlines", "zone_of"]
+
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
 _LATE = time(23, 59)

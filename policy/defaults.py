@@ -8,6 +8,8 @@ from policy.config import PolicyConfig
 from policy.errors import RequestError
 from policy.request import Stage, Task, Tolerance, TrainingRequest
 
+__all__ = ["complete", "format_count"]
+
 _FINE_TUNE_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA)
 
 

@@ -9,6 +9,22 @@ from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
 from policy.screen import Screen
 
+__all__ = [
+    "candidates_step",
+    "choice_step",
+    "COMPUTE_SOURCE",
+    "compute_step",
+    "guardrail_step",
+    "MAX_LISTED",
+    "MEMORY_SOURCE",
+    "memory_step",
+    "purchase_step",
+    "STAGE_SOURCE",
+    "stage_step",
+    "tolerance_step",
+    "YOUNG_DALY",
+]
+
 STAGE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # the seed's tree opens with "experimental or production?"
 MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
                  "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")

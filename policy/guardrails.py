@@ -11,6 +11,8 @@ from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.timespan import hours_between
 
+__all__ = ["approval_requirement", "spend_status"]
+
 # Clock skew tolerated between whoever read the spend and whoever decides.
 _FUTURE_AS_OF_HOURS = 1.0
 

@@ -6,6 +6,8 @@ from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import Platform, TraceStep
 from policy.spend import SpendSnapshot, SpendStatus
 
+__all__ = ["choose_platforms", "monthly_training_spend", "PLATFORM_SOURCE"]
+
 PLATFORM_SOURCE = "003_70f4cf876a45be86.txt"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from policy.decision import PurchaseModel
 from policy.request import Stage, Tolerance
 
+__all__ = ["MULTI_NODE_RULE_SOURCE", "ON_DEMAND_ONLY", "purchase_models", "SPOT_AND_ON_DEMAND", "SPOT_RULE_SOURCE"]
+
 SPOT_RULE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # "spot for experiments, on-demand for production with hard deadlines"
 MULTI_NODE_RULE_SOURCE = "003_70f4cf876a45be86.txt"  # "spot only for single-node jobs or sweeps"
 

@@ -11,6 +11,8 @@ from policy.errors import RequestError
 from policy.estimate import Workload
 from policy.request import TrainingRequest
 
+__all__ = ["check_region", "Screen", "screen", "size_class"]
+
 
 @dataclass(slots=True)
 class Screen:

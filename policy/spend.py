@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+__all__ = ["CostDriver", "DailySpend", "SpendSnapshot", "SpendStatus"]
+
 
 class SpendStatus(StrEnum):
     OK = "ok"

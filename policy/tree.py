@@ -32,6 +32,8 @@ from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
 
+__all__ = ["decide"]
+
 
 @dataclass(frozen=True, slots=True)
 class _Context:
