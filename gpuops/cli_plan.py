@@ -56,7 +56,7 @@ def plan_command(
         moment = _now(now, zone)
         config = _policy(policy)
         request = parse_request(text, now=moment, tz=zone_name, team=team)
-        snapshot = _spend(spend, team=request.team or config.default_team, now=moment, policy=config)
+        snapshot = _spend(spend, team=config.team_or_default(request.team)[0], now=moment, policy=config)
         decision = decide(request, catalog=load_catalog(), policy=config, spend=snapshot, now=moment)
     except RequestError as exc:
         _fail(exc.code, exc.message, as_json=as_json)
@@ -123,7 +123,7 @@ def _spend(path: str | None, *, team: str, now: datetime, policy: PolicyConfig) 
     """
     from policy.spend import SpendSnapshot, SpendStatus
 
-    budget = policy.team(team)[1].monthly_budget_usd if team in policy.teams else None
+    budget = policy.team(team).monthly_budget_usd
     if path is None:
         return SpendSnapshot.unavailable(team=team, reason="no spend source (pass --spend FILE)", budget_usd=budget)
     raw = _read_json(path)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from policy.errors import PolicyFileError
+from policy.errors import PolicyFileError, RequestError
 from policy.request import Stage
 
 __all__ = [
@@ -170,14 +170,25 @@ class PolicyConfig(_Strict):
     groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
     teams: dict[str, TeamPolicy] = Field(min_length=1)
 
-    def team(self, name: str | None) -> tuple[str, TeamPolicy]:
-        """The named team's policy, or the default team's when the name is unknown or absent."""
-        if name and name in self.teams:
-            return name, self.teams[name]
-        return self.default_team, self.teams[self.default_team]
+    def team(self, name: str) -> TeamPolicy:
+        """The named team's policy; RequestError(code="unknown_team") naming the known teams.
+
+        Never falls back to the default team: its budget, approvers, launch profile and cost tag are not another
+        team's.
+        """
+        found = self.teams.get(name)
+        if found is None:
+            known = ", ".join(sorted(self.teams))
+            raise RequestError(f"Team {name!r} is not in the policy; use one of: {known}.", code="unknown_team")
+        return found
+
+    def team_or_default(self, name: str | None) -> tuple[str, TeamPolicy]:
+        """(name, policy) of the named team, or of the default team when no name is given (unknown names raise)."""
+        chosen = name or self.default_team
+        return chosen, self.team(chosen)
 
     def approver_groups(self, team: str, stage: Stage) -> list[str]:
-        return list(self.team(team)[1].approvers.get(stage, []))
+        return list(self.team(team).approvers.get(stage, []))
 
     def approvers_for(self, team: str, stage: Stage) -> set[str]:
         """Every actor id that may approve a request of this team and stage."""

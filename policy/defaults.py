@@ -58,9 +58,8 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     if request.team is None:
         updates["team"] = policy.default_team
         notes.append(f"team: {policy.default_team} assumed (policy default)")
-    elif request.team not in policy.teams:
-        known = ", ".join(sorted(policy.teams))
-        raise RequestError(f"Team {request.team!r} is not in the policy; use one of: {known}.", code="unknown_team")
+    else:
+        policy.team(request.team)  # an unknown team is refused, naming the known ones
     return notes
 
 

@@ -75,7 +75,7 @@ def _deny_reasons(cost_usd: float, hours: float, policy: PolicyConfig, reasons: 
 def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: SpendSnapshot, status: SpendStatus,
                     reasons: list[str]) -> bool:
     """Add the budget check to ``reasons``; True only when the plan is known to fit the month's budget."""
-    budget = spend.budget_usd if spend.budget_usd is not None else policy.team(team)[1].monthly_budget_usd
+    budget = spend.budget_usd if spend.budget_usd is not None else policy.team(team).monthly_budget_usd
     if budget is None:
         reasons.append(f"{team} has no monthly budget in the policy")
         return False

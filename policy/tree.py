@@ -54,7 +54,7 @@ def decide(
     assert req.interruption_tolerance is not None
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
-    team_name, team = policy.team(req.team)
+    team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
     ctx = _Context(req, team_name, team, now, policy)
     work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
     scr = screen(req, work=work, catalog=catalog, policy=policy, team=team)

@@ -61,9 +61,7 @@ class Planner:
 
     def resolve_team(self, named: str | None, *, channel: str | None) -> str:
         if named:
-            if named not in self.policy.teams:
-                known = ", ".join(sorted(self.policy.teams))
-                raise RequestError(f"unknown team {named!r}; known teams: {known}", code="unknown_team")
+            self.policy.team(named)  # an unknown team is refused, naming the known ones
             return named
         return (channel and self.policy.team_for_channel(channel)) or self.policy.default_team
 
@@ -90,7 +88,7 @@ class Planner:
             raise RequestError(_describe(exc), code="invalid_request") from None
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
-        return self.spend.get_spend(team=request.team or self.policy.default_team, policy=self.policy)
+        return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
 
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,

@@ -39,7 +39,7 @@ class UnavailableSpend:
     """No spend source configured."""
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        budget = policy.team(team)[1].monthly_budget_usd
+        budget = policy.team(team).monthly_budget_usd
         return SpendSnapshot.unavailable(team=team, reason="no spend source is configured", budget_usd=budget)
 
 
@@ -70,7 +70,7 @@ class FileSpend:
         }
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        budget = policy.team(team)[1].monthly_budget_usd
+        budget = policy.team(team).monthly_budget_usd
         try:
             snapshot = self._snapshots().get(team)
         except (OSError, ValueError, ValidationError) as exc:
