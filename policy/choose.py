@@ -1,4 +1,7 @@
-"""The choice among configurations (DESIGN §3.8): cheapest that meets the deadline, else the fastest; alternatives."""
+"""The choice among configurations: cheapest that meets the deadline, else the fastest; alternatives.
+
+See docs/design.md §Choice.
+"""
 
 from __future__ import annotations
 

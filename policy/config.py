@@ -92,7 +92,7 @@ class LaunchProfile(_Strict):
 
 
 class RequestDefaults(_Strict):
-    """What a request that leaves a field unsaid is taken to mean (DESIGN §2); each use is stated as an assumption."""
+    """What a request that leaves a field unsaid means; each use is an assumption (docs/design.md §The request)."""
 
     fine_tune_tokens: int = Field(default=1_000_000_000, gt=0)  # fine-tune, LoRA, QLoRA
     sweep_tokens_per_trial: int = Field(default=1_000_000_000, gt=0)
@@ -115,7 +115,7 @@ class EstimateSettings(_Strict):
     # Share of accelerator memory left for the CUDA context, NCCL buffers and allocator fragmentation.
     memory_headroom: float = Field(default=0.1, ge=0, lt=1)
     # Multi-node jobs only on sizes with at least this many accelerators: single-accelerator sizes have at most
-    # 25 Gbps and no EFA (AWS Batch GPU jobs doc via shared/reference/facts.md), so sharding across them is
+    # 25 Gbps and no EFA (AWS Batch GPU jobs documentation, docs/sources.md), so sharding across them is
     # network-bound.
     multi_node_min_accelerators: int = Field(default=4, ge=1)
     # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
@@ -124,7 +124,7 @@ class EstimateSettings(_Strict):
     capacity_block_min_hours: float = Field(default=24, gt=0)
     capacity_block_lead_hours: float = Field(default=24, ge=0)
     capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
-    # The naive choice savings are measured against (DESIGN §3): this type, on-demand, on SageMaker.
+    # The naive choice savings are measured against (docs/design.md §The decision): this type, on-demand, on SageMaker.
     naive_instance_type: str = "p5.48xlarge"
 
 

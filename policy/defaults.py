@@ -1,4 +1,7 @@
-"""Fill what a request left unsaid with the policy's defaults (DESIGN §2), stating each one as an assumption."""
+"""Fill what a request left unsaid with the policy's defaults, stating each one as an assumption.
+
+See docs/design.md §The request.
+"""
 
 from __future__ import annotations
 

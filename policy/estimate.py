@@ -1,4 +1,4 @@
-"""The memory, time, interruption and cost model behind every plan (DESIGN §3.3, §3.4, §3.6).
+"""The memory, time, interruption and cost model behind every plan (docs/design.md §Memory, §Compute, §Purchase model).
 
 Plain floats on purpose: ``decide`` evaluates hundreds of configurations per request, so the model stays free of
 objects until a configuration is chosen. Operational figures (write bandwidth, restart time, uncertainty) come from

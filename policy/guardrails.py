@@ -1,4 +1,7 @@
-"""Who must approve a plan, and whether policy denies it outright (DESIGN §3.9). Fails safe on unknown spend."""
+"""Who must approve a plan, and whether policy denies it outright. Fails safe on unknown spend.
+
+See docs/design.md §Guardrails.
+"""
 
 from __future__ import annotations
 

@@ -521,7 +521,7 @@ def _team(scan: _Scan, default: str | None, notes: list[str]) -> str | None:
 
 
 def _check_spot_only(fields: dict[str, Any], deadline: Deadline | None, *, spot_only: bool) -> None:
-    """Production work with a deadline never runs on spot alone (DESIGN §3.6), so asking for that contradicts."""
+    """Production work with a deadline never runs on spot alone (docs/design.md §Purchase model): asking contradicts."""
     if spot_only and deadline is not None and fields.get("stage") is Stage.PRODUCTION:
         raise RequestError(
             f'Production work with a deadline ("{deadline.phrase}") does not run on spot only. Drop "spot only",'

@@ -1,4 +1,7 @@
-"""Which instance types a request may use: region, size class, Neuron readiness, hints, memory (DESIGN §3.3, §3.5)."""
+"""Which instance types a request may use: region, size class, Neuron readiness, hints, memory.
+
+See docs/design.md §Memory and §Candidates.
+"""
 
 from __future__ import annotations
 
