@@ -638,7 +638,7 @@ def main(argv: list[str]) -> int:
                 print(f"  fault: {name} …", flush=True)
                 try:
                     rows.append(fault(stack))
-                except Exception as exc:  # one broken fault must not hide the others' figures
+                except Exception as exc:  # noqa: BLE001 - one broken fault must not hide the others' figures
                     rows.append(Row(name, notes=[f"harness error: {type(exc).__name__}: {exc}"[:200]]))
         finally:
             procs.close()  # everything stops before the database it uses goes away

@@ -75,7 +75,7 @@ def wait_until(check: Callable[[], bool], *, timeout: float, interval: float = 0
         try:
             if check():
                 return True
-        except Exception:  # a probe that fails means "not yet"; the deadline bounds the wait
+        except Exception:  # noqa: BLE001 - any probe failure means "not yet"; the deadline bounds the wait
             pass
         if time.monotonic() >= deadline:
             return False
@@ -122,7 +122,7 @@ class Proc:
     _log: IO[bytes] | None = None
 
     def start(self) -> Proc:
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
+        self._log = open(self.log_path, "ab")  # closed in stop()
         self.spawned_at = time.perf_counter()
         self.popen = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
                                       stdin=subprocess.DEVNULL, start_new_session=True)

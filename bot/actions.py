@@ -94,29 +94,26 @@ class ActionHandlers:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
 
-    def handle_approve_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
+    def _decide(self, decision: str, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            decide(self.deps, body, client, decision="approve")
-        except Exception as error:  # the 403's message tells a non-approver why
-            _on_error(body, client, respond, "approve")(error)
+            decide(self.deps, body, client, decision=decision)
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
+            _on_error(body, client, respond, decision)(error)
+
+    def handle_approve_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
+        self._decide("approve", body, client, respond)
 
     def handle_reject_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
-        try:
-            decide(self.deps, body, client, decision="reject")
-        except Exception as error:
-            _on_error(body, client, respond, "reject")(error)
+        self._decide("reject", body, client, respond)
 
     def handle_withdraw_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
-        try:
-            decide(self.deps, body, client, decision="withdraw")
-        except Exception as error:
-            _on_error(body, client, respond, "withdraw")(error)
+        self._decide("withdraw", body, client, respond)
 
     def handle_why_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
             req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
             client.views_open(trigger_id=body["trigger_id"], view=why_view(req))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "why")(error)
 
     def handle_edit_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
@@ -124,7 +121,7 @@ class ActionHandlers:
             req = self.deps.service.get_request(request_id=body["actions"][0]["value"])
             channel, ts = message_location(body)
             client.views_open(trigger_id=body["trigger_id"], view=edit_view(req, channel=channel, ts=ts))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "edit")(error)
 
     def handle_alternative_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
@@ -135,7 +132,7 @@ class ActionHandlers:
                                                   changes=alternative_changes(chosen, req.timezone))
             channel, ts = message_location(body)
             update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "use alternative")(error)
 
     def handle_edit_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
@@ -147,7 +144,7 @@ class ActionHandlers:
             return
         try:
             self.deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             text = error.message if isinstance(error, RequestError) else user_message(error, operation="edit")
             ack(response_action="errors", errors={"params": text})
             return

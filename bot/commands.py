@@ -143,7 +143,7 @@ class CommandHandlers:
                                 channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
             else:
                 _run_subcommand(self.deps, client, respond, command, name, arg)
-        except Exception as error:  # every failure reaches the person as words, never silence
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _private_error(respond, error, f"/gpu {name}")
 
     def handle_mention_command(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:
@@ -156,7 +156,7 @@ class CommandHandlers:
                 return
             create_and_post(self.deps, client, team_id=body.get("team_id") or event.get("team", ""), user_id=user,
                             channel=channel, text=text, key=f"slack:{body.get('event_id', event.get('ts'))}")
-        except Exception as error:  # the same promise as the command: words, never silence
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             client.chat_postEphemeral(channel=channel, user=user, text=user_message(error, operation="mention"))
 
     def handle_home_view(self, event: dict[str, Any], body: dict[str, Any], client: Any) -> None:

@@ -32,7 +32,7 @@ class BotSettings(BaseSettings):
     # Seconds per service call; a Slack handler has 3 s in all, so a slow service becomes a "try again" message.
     service_timeout: float = Field(default=2.0, gt=0, le=10, alias="GPUOPS_BOT_SERVICE_TIMEOUT")
     # Address the bot listens on (HTTP mode: Slack's endpoint; always: /healthz and /metrics).
-    host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")  # noqa: S104
+    host: str = Field(default="0.0.0.0", alias="GPUOPS_BOT_HOST")
     # Port the bot listens on.
     port: int = Field(default=3000, ge=1, le=65535, alias="GPUOPS_BOT_PORT")
     # Threads for Bolt's acks and lazy listeners; they mostly wait on the service and Slack.

@@ -53,7 +53,7 @@ def digest(
             (out / f"spend-{team}.png").write_bytes(rendered.png)
             typer.echo(f"wrote {out / 'digest.json'} and {out / f'spend-{team}.png'}")
         if post:
-            sub = PolicyConfig.model_validate(service.get_policy().policy).team(team)[1].digest
+            sub = PolicyConfig.model_validate(service.get_policy().policy).team(team).digest
             if sub is None:
                 typer.echo(f"team {team} has no digest channel in the policy (teams.{team}.digest)", err=True)
                 raise typer.Exit(2)

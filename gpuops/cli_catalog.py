@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from policy.catalog import Catalog, InstanceSpec, RegionPrice, load_catalog, sagemaker_price
+if TYPE_CHECKING:  # the catalog loads when a command runs, not when the CLI starts
+    from policy.catalog import Catalog, InstanceSpec, RegionPrice
 
 catalog_app = typer.Typer(help="The instance and price catalog.", no_args_is_help=True)
 
@@ -27,6 +28,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON rows instead of a table.")] = False,
 ) -> None:
     """Show instance types and prices per region, with the snapshot date and source."""
+    from policy.catalog import load_catalog
+
     catalog = load_catalog()
     _check_choice("family", family, catalog.families())
     _check_choice("region", region, catalog.regions())
@@ -78,6 +81,8 @@ def selected_rows(catalog: Catalog, *, family: str | None, region: str | None) -
 def table_row(catalog: Catalog, price: RegionPrice) -> tuple[str, ...]:
     spec = catalog.instance(price.instance_type)
     acc = catalog.accelerators[spec.accelerator]
+    from policy.catalog import sagemaker_price
+
     sagemaker, _ = sagemaker_price(price, catalog.sagemaker_premium)
     estimate = "" if price.sagemaker_usd is not None else " (est.)"
     return (
@@ -133,6 +138,8 @@ def json_view(catalog: Catalog, rows: list[RegionPrice]) -> dict[str, Any]:
 
 
 def _json_row(catalog: Catalog, spec: InstanceSpec, price: RegionPrice) -> dict[str, Any]:
+    from policy.catalog import sagemaker_price
+
     sagemaker, basis = sagemaker_price(price, catalog.sagemaker_premium)
     acc = catalog.accelerators[spec.accelerator]
     return {

@@ -15,10 +15,7 @@ from zoneinfo import ZoneInfo
 
 import typer
 
-from policy.config import load_policy_file
 from policy.errors import PolicyFileError, RequestError
-from policy.intake import local_moment, zone_or_raise
-from policy.spend import spend_from_document
 
 if TYPE_CHECKING:
     from service.spend import SpendProvider
@@ -52,6 +49,7 @@ def plan_command(
     """
     from gpuops.render import render_text
     from policy.catalog import load_catalog
+    from policy.intake import zone_or_raise
     from service.planning import Planner, catalog_source, load_policy
     from service.settings import Settings
 
@@ -75,6 +73,8 @@ def plan_command(
 @policy_app.command("check")
 def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML file to validate.")]) -> None:
     """Validate a policy file; print each error with its key path."""
+    from policy.config import load_policy_file
+
     try:
         config = load_policy_file(file)
     except PolicyFileError as exc:
@@ -94,6 +94,8 @@ def _fail(code: str, message: str, *, as_json: bool) -> NoReturn:
 
 
 def _now(value: str | None, zone: str) -> datetime:
+    from policy.intake import local_moment
+
     if value is None:
         return datetime.now(UTC).astimezone(ZoneInfo(zone))  # the CLI reads the clock; policy/ never does
     try:
@@ -106,6 +108,7 @@ def _now(value: str | None, zone: str) -> datetime:
 def _spend(path: str | None, *, now: datetime) -> SpendProvider:
     """The spend source ``--spend`` names, read as of ``now``; a file that cannot be read is an error here, not
     'unavailable' as in the long-running service, so that a typo is caught at once."""
+    from policy.spend import spend_from_document
     from service.spend import FileSpend, SampleSpend, UnavailableSpend, sample_spend_path
 
     if path is None:

@@ -1,4 +1,4 @@
-"""Every configuration a request could run on (DESIGN §3.5), each with its expected time and cost.
+"""Every configuration a request could run on (docs/design.md §Candidates), each with its expected time and cost.
 
 Types are screened once per request (allow-lists, hints, memory); configurations are then evaluated with plain
 floats so a request costs well under a millisecond for a few hundred of them.
@@ -16,6 +16,19 @@ from policy.estimate import SpotTime, Workload, billed_hours, cents, min_acceler
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
+
+__all__ = [
+    "capacity_block",
+    "counts_for",
+    "fixed_option",
+    "Layout",
+    "layouts",
+    "Option",
+    "options_for",
+    "Profile",
+    "profile",
+    "Search",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +231,7 @@ def capacity_block(option: Option, search: Search) -> Option | None:
                     why="reserved capacity: no interruptions, starts a day ahead")
     if block is None or block.meets is False:
         return None  # a block that starts a day ahead must still land before the deadline
-    # Blocks are sold in whole days (facts.md: 1-182 days): the bill covers the block, not just the run.
+    # Blocks are sold in whole days (Capacity Blocks for ML: 1-182 days): the bill covers the block, not the run.
     block_hours = math.ceil(round(block.wall_hours, 6) / 24) * 24.0
     block.instance_hours = block.count * block_hours
     block.cost = cents(block.count * rate.usd * billed_hours(block_hours))

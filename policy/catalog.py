@@ -18,6 +18,21 @@ from policy import scaling
 from policy.errors import RequestError
 from policy.scaling import FORMULA
 
+__all__ = [
+    "AcceleratorSpec",
+    "Catalog",
+    "DEFAULT_SNAPSHOT",
+    "InstanceSpec",
+    "load_catalog",
+    "RegionPrice",
+    "sagemaker_price",
+    "SageMakerPremium",
+    "scaling_efficiency",
+    "ScalingCurve",
+    "ScalingPoint",
+    "Sourced",
+]
+
 DEFAULT_SNAPSHOT = "catalog.json"  # in the ``policy.data`` package
 
 

@@ -1,4 +1,7 @@
-"""The choice among configurations (DESIGN §3.8): cheapest that meets the deadline, else the fastest; alternatives."""
+"""The choice among configurations: cheapest that meets the deadline, else the fastest; alternatives.
+
+See docs/design.md §Choice.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from dataclasses import dataclass, field
 
 from policy.candidates import Option, Search, capacity_block
 from policy.decision import PurchaseModel
+
+__all__ = ["alternatives", "by_cost", "by_finish", "Choice", "choose", "Key", "MAX_ALTERNATIVES", "MEANINGFUL_SHARE"]
 
 MAX_ALTERNATIVES = 3
 # An alternative must be this much faster (or cheaper) to be worth a person's attention.

@@ -13,11 +13,28 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from policy.errors import PolicyFileError
+from policy.errors import PolicyFileError, RequestError
 from policy.request import Stage
+
+__all__ = [
+    "ApprovalTier",
+    "CostAllocationTag",
+    "default_policy",
+    "DEFAULT_POLICY_NAME",
+    "DigestSubscription",
+    "EstimateSettings",
+    "LaunchProfile",
+    "load_policy_file",
+    "parse_policy",
+    "Platforms",
+    "PolicyConfig",
+    "RequestDefaults",
+    "SizeClass",
+    "TeamPolicy",
+    "VpcConfig",
+]
 
 DEFAULT_POLICY_NAME = "default-policy.yaml"
 
@@ -75,7 +92,7 @@ class LaunchProfile(_Strict):
 
 
 class RequestDefaults(_Strict):
-    """What a request that leaves a field unsaid is taken to mean (DESIGN §2); each use is stated as an assumption."""
+    """What a request that leaves a field unsaid means; each use is an assumption (docs/design.md §The request)."""
 
     fine_tune_tokens: int = Field(default=1_000_000_000, gt=0)  # fine-tune, LoRA, QLoRA
     sweep_tokens_per_trial: int = Field(default=1_000_000_000, gt=0)
@@ -98,7 +115,7 @@ class EstimateSettings(_Strict):
     # Share of accelerator memory left for the CUDA context, NCCL buffers and allocator fragmentation.
     memory_headroom: float = Field(default=0.1, ge=0, lt=1)
     # Multi-node jobs only on sizes with at least this many accelerators: single-accelerator sizes have at most
-    # 25 Gbps and no EFA (AWS Batch GPU jobs doc via shared/reference/facts.md), so sharding across them is
+    # 25 Gbps and no EFA (AWS Batch GPU jobs documentation, docs/sources.md), so sharding across them is
     # network-bound.
     multi_node_min_accelerators: int = Field(default=4, ge=1)
     # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
@@ -107,7 +124,7 @@ class EstimateSettings(_Strict):
     capacity_block_min_hours: float = Field(default=24, gt=0)
     capacity_block_lead_hours: float = Field(default=24, ge=0)
     capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
-    # The naive choice savings are measured against (DESIGN §3): this type, on-demand, on SageMaker.
+    # The naive choice savings are measured against (docs/design.md §The decision): this type, on-demand, on SageMaker.
     naive_instance_type: str = "p5.48xlarge"
 
 
@@ -159,14 +176,25 @@ class PolicyConfig(_Strict):
     groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
     teams: dict[str, TeamPolicy] = Field(min_length=1)
 
-    def team(self, name: str | None) -> tuple[str, TeamPolicy]:
-        """The named team's policy, or the default team's when the name is unknown or absent."""
-        if name and name in self.teams:
-            return name, self.teams[name]
-        return self.default_team, self.teams[self.default_team]
+    def team(self, name: str) -> TeamPolicy:
+        """The named team's policy; RequestError(code="unknown_team") naming the known teams.
+
+        Never falls back to the default team: its budget, approvers, launch profile and cost tag are not another
+        team's.
+        """
+        found = self.teams.get(name)
+        if found is None:
+            known = ", ".join(sorted(self.teams))
+            raise RequestError(f"Team {name!r} is not in the policy; use one of: {known}.", code="unknown_team")
+        return found
+
+    def team_or_default(self, name: str | None) -> tuple[str, TeamPolicy]:
+        """(name, policy) of the named team, or of the default team when no name is given (unknown names raise)."""
+        chosen = name or self.default_team
+        return chosen, self.team(chosen)
 
     def approver_groups(self, team: str, stage: Stage) -> list[str]:
-        return list(self.team(team)[1].approvers.get(stage, []))
+        return list(self.team(team).approvers.get(stage, []))
 
     def approvers_for(self, team: str, stage: Stage) -> set[str]:
         """Every actor id that may approve a request of this team and stage."""
@@ -219,6 +247,8 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 def parse_policy(text: str, *, source: str) -> PolicyConfig:
     """Validate policy YAML text; raise ``PolicyFileError`` listing every problem with its key path."""
+    import yaml  # here, not at import: only loading a policy file needs it
+
     try:
         raw: Any = yaml.safe_load(text)
     except yaml.YAMLError as exc:

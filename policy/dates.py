@@ -29,6 +29,8 @@ from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
 
+__all__ = ["Deadline", "EOD", "find_deadlines", "zone_of"]
+
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
 _LATE = time(23, 59)
@@ -70,7 +72,6 @@ _REL = (
     rf"|(?P<rn2>\d{{1,6}})\s*(?P<ru2>hours?|days?|weeks?)\s+from\s+now)"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
-_TIME_RE = re.compile(rf"(?:{_TIME})", _F)
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
 _DAY_AFTER_RE = re.compile(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)

@@ -18,6 +18,18 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 
+__all__ = [
+    "Alternative",
+    "ApprovalRequirement",
+    "CatalogRef",
+    "CostItem",
+    "Decision",
+    "Plan",
+    "Platform",
+    "PurchaseModel",
+    "TraceStep",
+]
+
 
 class PurchaseModel(StrEnum):
     SPOT = "spot"

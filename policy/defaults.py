@@ -1,4 +1,7 @@
-"""Fill what a request left unsaid with the policy's defaults (DESIGN §2), stating each one as an assumption."""
+"""Fill what a request left unsaid with the policy's defaults, stating each one as an assumption.
+
+See docs/design.md §The request.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from typing import Any
 from policy.config import PolicyConfig
 from policy.errors import RequestError
 from policy.request import Stage, Task, Tolerance, TrainingRequest
+
+__all__ = ["complete", "format_count"]
 
 _FINE_TUNE_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA)
 
@@ -56,9 +61,8 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     if request.team is None:
         updates["team"] = policy.default_team
         notes.append(f"team: {policy.default_team} assumed (policy default)")
-    elif request.team not in policy.teams:
-        known = ", ".join(sorted(policy.teams))
-        raise RequestError(f"Team {request.team!r} is not in the policy; use one of: {known}.", code="unknown_team")
+    else:
+        policy.team(request.team)  # an unknown team is refused, naming the known ones
     return notes
 
 

@@ -14,6 +14,17 @@ The service maps it once to HTTP (422, 404, 409, 403, 429, 502); the bot maps it
 
 from __future__ import annotations
 
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "GpuopsError",
+    "NotFound",
+    "PolicyFileError",
+    "RateLimited",
+    "RequestError",
+    "UpstreamError",
+]
+
 
 class GpuopsError(Exception):
     """Base of every error gpuops raises on purpose."""

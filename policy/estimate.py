@@ -1,4 +1,4 @@
-"""The memory, time, interruption and cost model behind every plan (DESIGN §3.3, §3.4, §3.6).
+"""The memory, time, interruption and cost model behind every plan (docs/design.md §Memory, §Compute, §Purchase model).
 
 Plain floats on purpose: ``decide`` evaluates hundreds of configurations per request, so the model stays free of
 objects until a configuration is chosen. Operational figures (write bandwidth, restart time, uncertainty) come from
@@ -13,6 +13,37 @@ from dataclasses import dataclass
 
 from policy.config import EstimateSettings
 from policy.request import Task
+
+__all__ = [
+    "activation_bytes",
+    "ADAPTER_FLOPS_PER_PARAM_TOKEN",
+    "ADAPTER_PARAM_FRACTION",
+    "billed_hours",
+    "cents",
+    "checkpoint_write_hours",
+    "compute_hours",
+    "FULL_CHECKPOINT_BYTES_PER_PARAM",
+    "FULL_FLOPS_PER_PARAM_TOKEN",
+    "FULL_STATE_BYTES_PER_PARAM",
+    "GIB",
+    "hours_range",
+    "interval_minutes",
+    "LAYER_WORKING_ACTIVATION_BYTES",
+    "LORA_BASE_BYTES_PER_PARAM",
+    "MAX_SPOT_LOSS_SHARE",
+    "memory_per_accelerator_gib",
+    "min_accelerators",
+    "model_shape",
+    "PARAMS_PER_LAYER_WIDTH2",
+    "QLORA_BASE_BYTES_PER_PARAM",
+    "range_basis",
+    "spot_time",
+    "SpotTime",
+    "STORED_ACTIVATION_BYTES",
+    "WIDTH_PER_LAYER",
+    "Workload",
+    "workload",
+]
 
 # Mixed-precision Adam: bf16 weights 2 + bf16 gradients 2 + fp32 master weights 4 + Adam moments 8 bytes per
 # parameter (nanotron "Ultrascale Playbook"; Hugging Face "model memory anatomy").

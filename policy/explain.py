@@ -1,7 +1,8 @@
-"""Trace steps for the decision tree (DESIGN §3): what each node asked, answered, why, and the rule's source."""
+"""Trace steps for the decision tree (docs/design.md §The decision): each node's question, answer, reason, source."""
 
 from __future__ import annotations
 
+from policy import rules
 from policy.candidates import Option
 from policy.choose import Choice
 from policy.decision import ApprovalRequirement, PurchaseModel, TraceStep
@@ -9,11 +10,27 @@ from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
 from policy.screen import Screen
 
-STAGE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # the seed's tree opens with "experimental or production?"
+__all__ = [
+    "candidates_step",
+    "choice_step",
+    "COMPUTE_SOURCE",
+    "compute_step",
+    "guardrail_step",
+    "MAX_LISTED",
+    "MEMORY_SOURCE",
+    "memory_step",
+    "purchase_step",
+    "STAGE_SOURCE",
+    "stage_step",
+    "tolerance_step",
+    "YOUNG_DALY",
+]
+
+STAGE_SOURCE = rules.STAGE_FIRST
 MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
                  "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")
 COMPUTE_SOURCE = ("formula: FLOPs = 6·N·D (4·N·D for LoRA/QLoRA) × trials; hours = FLOPs / (accelerators × peak "
-                  "BF16 × MFU × scaling efficiency), scaling fitted to the 4→32 GPU table in 000_692aafb1ba6a2bb8.txt")
+                  f"BF16 × MFU × scaling efficiency), scaling fitted to {rules.SCALING_TABLE}")
 YOUNG_DALY = "formula: checkpoint interval √(2·C·M) (Young 1974 / Daly 2006)"
 MAX_LISTED = 4
 
@@ -102,7 +119,7 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
     if choice.fallback:
         reason += "; outside the size class because nothing inside it meets the deadline"
     return TraceStep(node="8 choice", question="Which configuration?", answer=answer, reason=reason,
-                     source="policy:deadline_safety_margin; 000_692aafb1ba6a2bb8.txt (cost per run, not per hour)")
+                     source=f"policy:deadline_safety_margin; {rules.COST_PER_RUN}")
 
 
 def guardrail_step(approval: ApprovalRequirement) -> TraceStep:

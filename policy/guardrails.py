@@ -1,4 +1,7 @@
-"""Who must approve a plan, and whether policy denies it outright (DESIGN §3.9). Fails safe on unknown spend."""
+"""Who must approve a plan, and whether policy denies it outright. Fails safe on unknown spend.
+
+See docs/design.md §Guardrails.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, aged
+
+__all__ = ["approval_requirement", "spend_status"]
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
@@ -72,7 +77,7 @@ def _deny_reasons(cost_usd: float, hours: float, policy: PolicyConfig, reasons: 
 def _budget_reasons(cost_usd: float, team: str, policy: PolicyConfig, spend: SpendSnapshot, status: SpendStatus,
                     reasons: list[str]) -> bool:
     """Add the budget check to ``reasons``; True only when the plan is known to fit the month's budget."""
-    budget = spend.budget_usd if spend.budget_usd is not None else policy.team(team)[1].monthly_budget_usd
+    budget = spend.budget_usd if spend.budget_usd is not None else policy.team(team).monthly_budget_usd
     if budget is None:
         reasons.append(f"{team} has no monthly budget in the policy")
         return False

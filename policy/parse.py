@@ -21,6 +21,8 @@ from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 
+__all__ = ["KNOWN_FAMILIES", "MAX_BUDGET_USD", "MAX_TOKENS", "parse_request", "SIZE_EXAMPLE"]
+
 KNOWN_FAMILIES: frozenset[str] = frozenset(
     {"g5", "g6", "g6e", "p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "trn1", "trn1n", "trn2"}
 )
@@ -520,7 +522,7 @@ def _team(scan: _Scan) -> str | None:
 
 
 def _check_spot_only(fields: dict[str, Any], deadline: Deadline | None, *, spot_only: bool) -> None:
-    """Production work with a deadline never runs on spot alone (DESIGN §3.6), so asking for that contradicts."""
+    """Production work with a deadline never runs on spot alone (docs/design.md §Purchase model): asking contradicts."""
     if spot_only and deadline is not None and fields.get("stage") is Stage.PRODUCTION:
         raise RequestError(
             f'Production work with a deadline ("{deadline.phrase}") does not run on spot only. Drop "spot only",'

@@ -1,12 +1,18 @@
-"""Where the job runs: SageMaker by default, HyperPod, EKS or plain EC2 as the team's policy allows (DESIGN §3.7)."""
+"""Where the job runs: SageMaker by default, HyperPod, EKS or plain EC2 as the team's policy allows.
+
+See docs/design.md §Platform.
+"""
 
 from __future__ import annotations
 
+from policy import rules
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import Platform, TraceStep
 from policy.spend import SpendSnapshot, SpendStatus
 
-PLATFORM_SOURCE = "003_70f4cf876a45be86.txt"
+__all__ = ["choose_platforms", "monthly_training_spend", "PLATFORM_SOURCE"]
+
+PLATFORM_SOURCE = rules.EKS_ABOVE_SPEND
 
 
 def monthly_training_spend(spend: SpendSnapshot) -> float | None:

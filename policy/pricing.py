@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from policy.catalog import RegionPrice, SageMakerPremium, sagemaker_price
 from policy.decision import Platform, PurchaseModel
 
+__all__ = ["hourly_rate", "MANAGED", "Rate"]
+
 MANAGED = (Platform.SAGEMAKER, Platform.HYPERPOD)
 
 

@@ -1,12 +1,15 @@
-"""Which purchase models a job may use (DESIGN §3.6)."""
+"""Which purchase models a job may use (docs/design.md §Purchase model)."""
 
 from __future__ import annotations
 
+from policy import rules
 from policy.decision import PurchaseModel
 from policy.request import Stage, Tolerance
 
-SPOT_RULE_SOURCE = "000_692aafb1ba6a2bb8.txt"  # "spot for experiments, on-demand for production with hard deadlines"
-MULTI_NODE_RULE_SOURCE = "003_70f4cf876a45be86.txt"  # "spot only for single-node jobs or sweeps"
+__all__ = ["MULTI_NODE_RULE_SOURCE", "ON_DEMAND_ONLY", "purchase_models", "SPOT_AND_ON_DEMAND", "SPOT_RULE_SOURCE"]
+
+SPOT_RULE_SOURCE = rules.SPOT_BY_STAGE
+MULTI_NODE_RULE_SOURCE = rules.SPOT_SINGLE_NODE
 
 SPOT_AND_ON_DEMAND = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND)
 ON_DEMAND_ONLY = (PurchaseModel.ON_DEMAND,)

@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Stage", "Task", "Tolerance", "TrainingRequest"]
+
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
 

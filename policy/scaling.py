@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+__all__ = ["efficiency", "fit", "FORMULA", "observed_efficiency"]
+
 FORMULA = "efficiency(n) = 1 / (1 + alpha * log2(n / base) ** beta) for n > base, else 1.0"
 
 # Golden-section bounds: wide enough for any sane table, narrow enough that the search stays well defined.

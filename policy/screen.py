@@ -1,4 +1,7 @@
-"""Which instance types a request may use: region, size class, Neuron readiness, hints, memory (DESIGN §3.3, §3.5)."""
+"""Which instance types a request may use: region, size class, Neuron readiness, hints, memory.
+
+See docs/design.md §Memory and §Candidates.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
 from policy.estimate import Workload
 from policy.request import TrainingRequest
+
+__all__ = ["check_region", "Screen", "screen", "size_class"]
 
 
 @dataclass(slots=True)

@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from policy.errors import RequestError
 
+__all__ = ["CostDriver", "DailySpend", "SpendSnapshot", "SpendStatus"]
+
 
 class SpendStatus(StrEnum):
     OK = "ok"

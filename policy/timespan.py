@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+__all__ = ["add_hours", "hours_between"]
+
 
 def hours_between(start: datetime, end: datetime) -> float:
     """Elapsed hours from ``start`` to ``end``."""

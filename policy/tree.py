@@ -1,11 +1,14 @@
-"""``decide``: a training request in, an explained and costed decision out (DESIGN §3). Pure and deterministic."""
+"""``decide``: a training request in, an explained and costed decision out. Pure and deterministic.
+
+See docs/design.md §The decision.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from policy import explain
+from policy import explain, rules
 from policy.candidates import Option, Search, fixed_option, options_for, profile
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
@@ -32,6 +35,8 @@ from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
 
+__all__ = ["decide"]
+
 
 @dataclass(frozen=True, slots=True)
 class _Context:
@@ -52,7 +57,7 @@ def decide(
     assert req.interruption_tolerance is not None
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
-    team_name, team = policy.team(req.team)
+    team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
     ctx = _Context(req, team_name, team, now, policy)
     work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
     scr = screen(req, work=work, catalog=catalog, policy=policy, team=team)
@@ -85,7 +90,7 @@ def decide(
 
 def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,
            candidates: list[Option], platform_step: TraceStep, approval: ApprovalRequirement) -> list[TraceStep]:
-    """One step per node of DESIGN §3, in order."""
+    """One step per node of docs/design.md §The decision, in order."""
     req = ctx.request
     assert req.stage is not None and req.interruption_tolerance is not None and req.region is not None
     has_deadline = req.deadline is not None
@@ -212,7 +217,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[st
         warnings.append(_late_warning(plan, req, ctx.policy))
     if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:
         warnings.append(f"multi-node spot ({plan.instance_count} instances): one interruption stops the whole "
-                        "synchronous job; expect restarts (003_70f4cf876a45be86.txt)")
+                        f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
     if (oversized := _oversized(choice.option, plan)) is not None:

@@ -2,8 +2,9 @@
 
     .venv/bin/python scripts/build_catalog.py [path/to/aws-gpu-vms.csv] [--out policy/data/catalog.json]
 
-Prices come only from the CSV; accelerator specs, network figures and rules of thumb from
-``shared/reference/facts.md``. The output is deterministic (sorted keys and rows) so a rebuild diffs cleanly.
+Prices come only from the CSV; accelerator specs, network figures and rules of thumb from the published references
+listed in docs/sources.md, each cited by name in the row it fills. The output is deterministic (sorted keys and
+rows) so a rebuild diffs cleanly.
 """
 
 from __future__ import annotations
@@ -34,19 +35,18 @@ from policy.catalog import (  # noqa: E402
 from policy.scaling import fit, observed_efficiency  # noqa: E402
 
 CSV_SOURCE = "skypilot-catalog catalogs/v8/aws/vms.csv @ e385a0d3"
-# The public price receipt in facts.md matching this CSV's us-east-1 p4d/p4de/p5 prices is dated 2026-11-09; the
+# The public price receipt matching this CSV's us-east-1 p4d/p4de/p5 prices is dated 2026-11-09; the
 # CSV itself carries no date, so the receipt date is the best known "prices as of".
 PRICE_DATE = "2026-11-09"
-FACTS = "shared/reference/facts.md"
-FACTS_DATE = "2026-11-30"  # facts.md was collected on this date
-SEED_000 = "000_692aafb1ba6a2bb8.txt"
-SEED_003 = "003_70f4cf876a45be86.txt"
+REFERENCES = "docs/sources.md"
+FACTS_DATE = "2026-11-30"  # the published figures were collected on this date
+CLUSTER_GUIDE = "Dixit, AWS GPU Cluster Pricing for Machine Learning: A 2026 Guide"
 DEFAULT_CSV = REPO / "scripts" / "data" / "aws-gpu-vms.csv"
 DEFAULT_OUT = REPO / "policy" / "data" / "catalog.json"
 
 Row = dict[str, str]
 
-# CSV accelerator name -> catalog key. The CSV leaves trn2.48xlarge's accelerator blank; facts.md fills it in.
+# CSV accelerator name -> catalog key. The CSV leaves trn2.48xlarge's accelerator blank; the Neuron docs fill it in.
 ACCELERATOR_KEY = {
     "A10G": "A10G",
     "L4": "L4",
@@ -61,9 +61,9 @@ ACCELERATOR_KEY = {
     "Trainium": "Trainium1",
 }
 # Types whose accelerator the CSV does not state: (key, count, source).
-ACCELERATOR_FALLBACK = {"trn2.48xlarge": ("Trainium2", 16, f"{FACTS}: trn2.48xlarge = Trainium2 96 GiB x 16")}
+ACCELERATOR_FALLBACK = {"trn2.48xlarge": ("Trainium2", 16, "AWS Neuron docs: trn2.48xlarge = Trainium2 96 GiB x 16")}
 
-_TYPICAL = "facts.md: 35-50% typical for well-tuned mid-size jobs, Megatron-LM 56% for a 1T model on A100s"
+_TYPICAL = "published MFU: 35-50% typical for well-tuned mid-size jobs, Megatron-LM 56% for a 1T model on A100s"
 # key: (name, vendor, memory GiB or None to take it from the CSV's GpuInfo, peak dense BF16 TFLOP/s, spec source)
 ACCELERATORS: dict[str, tuple[str, str, float | None, float, str]] = {
     "H100": ("H100", "nvidia", None, 989.0, "torchtitan tools/utils.py; Lightning throughput utilities"),
@@ -105,8 +105,8 @@ MFU: dict[str, tuple[float, str]] = {
     "Trainium2": (0.30, f"gpuops estimate: {_TYPICAL}; below the range: no published Neuron MFU figure found"),
 }
 
-# (network Gbps, EFA) where facts.md has a published figure. "Up to" figures are burst ceilings, stated as such.
-_BATCH_DOC = f"AWS Batch GPU jobs doc via {FACTS}"
+# (network Gbps, EFA) where a published figure exists. "Up to" figures are burst ceilings, stated as such.
+_BATCH_DOC = "AWS Batch GPU jobs doc"
 NETWORK: dict[str, tuple[float, bool | None, str]] = {
     "g5.xlarge": (10.0, None, f"{_BATCH_DOC}: up to 10 Gbps (burst)"),
     "g5.2xlarge": (10.0, None, f"{_BATCH_DOC}: up to 10 Gbps (burst)"),
@@ -116,8 +116,8 @@ NETWORK: dict[str, tuple[float, bool | None, str]] = {
     "g5.12xlarge": (40.0, None, f"{_BATCH_DOC}: 40 Gbps"),
     "g5.24xlarge": (50.0, None, f"{_BATCH_DOC}: 50 Gbps"),
     "g5.48xlarge": (100.0, None, f"{_BATCH_DOC}: 100 Gbps"),
-    "trn1.32xlarge": (800.0, True, f"AWS Neuron docs via {FACTS}: 800 Gbps EFA"),
-    "trn1n.32xlarge": (1600.0, True, f"AWS Neuron docs via {FACTS}: 1600 Gbps EFA"),
+    "trn1.32xlarge": (800.0, True, "AWS Neuron docs: 800 Gbps EFA"),
+    "trn1n.32xlarge": (1600.0, True, "AWS Neuron docs: 1600 Gbps EFA"),
 }
 
 # Spot Instance Advisor bands give the share of instances reclaimed over the trailing month. With a constant hazard,
@@ -155,8 +155,8 @@ def build_instance(row: Row) -> InstanceSpec:
     sources = [CSV_SOURCE] + ([acc_source] if acc_source != CSV_SOURCE else [])
     if memory is None:  # the CSV has no GpuInfo for Trainium
         memory = ACCELERATORS[key][2]
-        sources.append(f"accelerator memory: {FACTS}")
-    network, efa, net_source = NETWORK.get(itype, (None, None, "network/EFA: not published in facts.md"))
+        sources.append("accelerator memory: AWS Neuron docs")
+    network, efa, net_source = NETWORK.get(itype, (None, None, "network/EFA: no published figure found"))
     sources.append(net_source)
     return InstanceSpec(
         source="; ".join(sources),
@@ -190,9 +190,9 @@ def build_accelerators(rows: list[Row]) -> dict[str, AcceleratorSpec]:
     for key in sorted(csv_memory):
         name, vendor, memory, tflops, spec_source = ACCELERATORS[key]
         mfu, mfu_source = MFU[name]
-        memory_source = "memory: CSV GpuInfo (EC2-reported)" if memory is None else f"memory: {FACTS}"
+        memory_source = "memory: CSV GpuInfo (EC2-reported)" if memory is None else "memory: AWS Neuron docs"
         out[key] = AcceleratorSpec(
-            source=f"peak BF16: {spec_source} via {FACTS}; {memory_source}",
+            source=f"peak BF16: {spec_source}; {memory_source}",
             as_of=FACTS_DATE,
             name=name,
             vendor=vendor,
@@ -271,7 +271,7 @@ def build_scaling() -> ScalingCurve:
     table = ", ".join(f"{n} GPUs {h:g} h" for n, h in SCALING_TABLE)
     return ScalingCurve(
         source=(
-            f"least-squares fit (log efficiency) of policy.scaling to the 1.5B-model table in {SEED_000} "
+            f"least-squares fit (log efficiency) of policy.scaling to the 1.5B-model table in {CLUSTER_GUIDE} "
             f"({table}); efficiency(n) = (14 h x 4) / (hours(n) x n). Held at its 32-accelerator value beyond the "
             "table: run further, a small model's strong-scaling curve would price large jobs several times too high"
         ),
@@ -287,9 +287,9 @@ def build_scaling() -> ScalingCurve:
 def build_sagemaker_premium() -> SageMakerPremium:
     return SageMakerPremium(
         source=(
-            f"seed articles claim 10-40% managed premium ({SEED_000}, {SEED_003}); estimate. The third-party ml.* "
-            f"constants in {FACTS} against EC2 give 15% (ml.p4d, ml.p5, pre-cut EC2), 18-25% (ml.g5.12xlarge) and "
-            "40% (ml.g5.xlarge); 25% sits above their median so budgets are not understated"
+            f"a published guide puts SageMaker's overhead at 20-40% over raw compute ({CLUSTER_GUIDE}); estimate. "
+            "Third-party ml.* price constants against EC2 give 15% (ml.p4d, ml.p5, pre-cut EC2), "
+            "18-25% (ml.g5.12xlarge) and 40% (ml.g5.xlarge); 25% sits above their median so budgets are not understated"
         ),
         as_of=FACTS_DATE,
         fraction=0.25,
@@ -304,7 +304,7 @@ def build_interruptions() -> tuple[dict[str, float], dict[str, str]]:
         hours[band] = round(_MONTH_H / -math.log(1.0 - f), 1)
         edge = "assumed 60% (middle of 20-100%, the band is open)" if band == ">20%" else f"upper edge {f:.0%}"
         sources[band] = (
-            f"gpuops estimate: Spot Instance Advisor band {band} per month ({FACTS}), {edge}; constant hazard: "
+            f"gpuops estimate: Spot Instance Advisor band {band} per month, {edge}; constant hazard: "
             f"MTBI = 730 h / -ln(1 - f) = {hours[band]:g} h"
         )
     hours["default"] = DEFAULT_MTBI_H
@@ -321,7 +321,7 @@ def build_catalog(csv_path: Path) -> Catalog:
     mtbi, mtbi_sources = build_interruptions()
     return Catalog(
         snapshot=PRICE_DATE,
-        source=f"{CSV_SOURCE} (prices, receipt date {PRICE_DATE}); specs, MFU and rules of thumb: {FACTS}",
+        source=f"{CSV_SOURCE} (prices, receipt date {PRICE_DATE}); specs, MFU and rules of thumb: {REFERENCES}",
         accelerators=build_accelerators(rows),
         instances=build_instances(rows),
         prices=build_prices(rows),

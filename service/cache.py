@@ -312,42 +312,6 @@ def hold_lock(cache: _Lockable, name: str, *, ttl_seconds: float, wait_seconds: 
             cache.release(f"lock:{name}", token)
 
 
-def acquire_lock(cache: Cache, name: str, *, ttl_seconds: float) -> bytes | None:
-    """A short lock: the token to release it with, or None when someone else holds it."""
-    token = secrets.token_hex(16).encode()
-    return token if cache.add(f"lock:{name}", token, ttl_seconds=ttl_seconds) else None
-
-
-def release_lock(cache: Cache, name: str, token: bytes) -> bool:
-    """Release only if still ours (a lock that expired and was re-taken is left alone)."""
-    return cache.release(f"lock:{name}", token)
-
-
-def single_flight(
-    cache: Cache, key: str, compute: Callable[[], bytes], *, ttl_seconds: float, wait: float = 5.0, poll: float = 0.05,
-) -> tuple[bytes, bool]:
-    """The cached value for ``key`` or one computation of it across replicas: (value, was_cached)."""
-    value = cache.get(key)
-    if value is not None:
-        return value, True
-    token = acquire_lock(cache, f"sf:{key}", ttl_seconds=wait * 2)
-    if token is None:
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            time.sleep(poll)
-            value = cache.get(key)
-            if value is not None:
-                return value, True
-        token = acquire_lock(cache, f"sf:{key}", ttl_seconds=wait * 2)
-    try:
-        value = compute()
-        cache.set(key, value, ttl_seconds=ttl_seconds)
-        return value, False
-    finally:
-        if token is not None:
-            release_lock(cache, f"sf:{key}", token)
-
-
 def make_cache(redis_url: str | None, *, retry_after: float = 10.0) -> Cache:
     """Redis with in-process fallback when a URL is given, else the in-process cache."""
     if not redis_url:

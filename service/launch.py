@@ -153,7 +153,7 @@ def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision
     if record.status not in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED, RequestStatus.LAUNCHING):
         return "not_launchable", f"the request is {record.status}"
     if record.team not in policy.teams:
-        # PolicyConfig.team() would fall back to the default team: its role, buckets and approvers are not this one's.
+        # Answered as a blocker, not PolicyConfig.team()'s RequestError: the task is stopped, not retried.
         return "unknown_team", (f"team {record.team!r} is not in the policy in force, so there is no launch profile "
                                 "or approver group for it")
     if plan_hash(row.decision) != row.plan_hash:

@@ -75,7 +75,7 @@ class Planner:
         return self.plan(request, now=moment, timezone=zone, spend=spend)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
-        return self.spend.get_spend(team=request.team or self.policy.default_team, policy=self.policy)
+        return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
 
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,

@@ -1,5 +1,5 @@
 """Re-approval before launch: a plan whose prices or spend moved beyond the policy's tolerance since it was
-approved must be approved again (DESIGN §5).
+approved must be approved again (docs/design.md §State).
 
 The launcher calls ``check_before_launch`` when it claims a task for an approved or auto-approved request. When the
 plan re-decided with the catalog and spend in force costs more than ``reapproval_tolerance`` away from the approved

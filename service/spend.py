@@ -48,7 +48,7 @@ class UnavailableSpend:
         self._reason = reason
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        budget = policy.team(team)[1].monthly_budget_usd
+        budget = policy.team(team).monthly_budget_usd
         return SpendSnapshot.unavailable(team=team, reason=self._reason, budget_usd=budget)
 
 
@@ -75,7 +75,7 @@ class FileSpend:
             return spend_from_document(json.load(handle), source=self._path)
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        budget = policy.team(team)[1].monthly_budget_usd
+        budget = policy.team(team).monthly_budget_usd
         try:
             snapshot = self._snapshots().get(team)
         except (OSError, ValueError, RequestError) as exc:

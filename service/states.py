@@ -53,7 +53,6 @@ TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     S.LAUNCHING: frozenset({S.RUNNING, S.FAILED}),
     S.RUNNING: frozenset({S.SUCCEEDED, S.FAILED, S.STOPPED}),
 }
-TERMINAL: frozenset[RequestStatus] = frozenset(s for s in RequestStatus if s not in TRANSITIONS)
 LAUNCHABLE: frozenset[RequestStatus] = frozenset({S.APPROVED, S.AUTO_APPROVED})
 EVENT_TYPES: dict[RequestStatus, str] = {
     S.PENDING_APPROVAL: "request.reapproval_required",

@@ -1,40 +1,104 @@
-"""The package boundaries of DESIGN §1 hold: policy is pure, the bot never reaches into the service."""
+"""The house map of docs/design.md §House map holds: each package imports only what its row allows.
+
+The table is read from the document itself, so a boundary that moves must move in the design first.
+"""
 
 from __future__ import annotations
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+DESIGN = ROOT / "docs" / "design.md"
+NOT_PRODUCT = {"tests", "bench", "scripts"}  # house code no product package may import
+NETWORK_STDLIB = {"socket", "urllib", "http", "ssl", "subprocess", "asyncio"}
 
 
-def _imported_roots(package: str) -> set[str]:
-    roots: set[str] = set()
-    for path in (ROOT / package).rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+@dataclass(frozen=True)
+class Row:
+    package: str
+    house: frozenset[str]  # house packages it may import
+    only: frozenset[str] | None  # libraries beyond stdlib it may import; None when any library but `never` is fine
+    never: frozenset[str]
+
+
+def _names(cell: str) -> frozenset[str]:
+    return frozenset(re.findall(r"`([a-z0-9_]+)/?`", cell))
+
+
+def house_map() -> list[Row]:
+    """The rows of the house map table in docs/design.md."""
+    text = DESIGN.read_text(encoding="utf-8")
+    section = text.split("## House map", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or not cells[0].startswith("`"):
+            continue
+        package, _job, house, libraries = cells
+        only = _names(libraries) if libraries.endswith("only") else None
+        never = _names(libraries) if libraries.startswith("any but") else frozenset()
+        rows.append(Row(package.strip("`/"), _names(house), only, never))
+    return rows
+
+
+def imported_roots(package: str) -> dict[str, str]:
+    """Top-level module of every absolute import in ``package`` -> one place that imports it."""
+    roots: dict[str, str] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                roots.update(alias.name.split(".")[0] for alias in node.names)
+                names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                roots.add(node.module.split(".")[0])
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                roots.setdefault(name.split(".")[0], f"{path.relative_to(ROOT)}:{node.lineno}")
     return roots
 
 
-@pytest.mark.parametrize(
-    ("package", "forbidden"),
-    [
-        ("policy", {"fastapi", "slack_bolt", "slack_sdk", "boto3", "botocore", "redis", "sqlalchemy", "sqlmodel",
-                    "httpx", "requests", "service", "bot", "socket", "urllib"}),
-        ("bot", {"service", "boto3", "botocore", "sqlalchemy", "sqlmodel"}),
-        ("service", {"bot", "slack_bolt", "slack_sdk"}),
-    ],
-)
-def test_package_never_imports_what_design_forbids(package: str, forbidden: set[str]) -> None:
-    assert _imported_roots(package) & forbidden == set()
+ROWS = house_map()
+HOUSE = {row.package for row in ROWS} | NOT_PRODUCT
+
+
+def test_the_house_map_is_read_from_the_design() -> None:
+    assert {"policy", "service", "bot", "gpuops", "contract"} <= {row.package for row in ROWS}
+    assert next(row for row in ROWS if row.package == "bot").never >= {"boto3", "sqlalchemy"}
+
+
+def test_every_package_in_the_repository_is_on_the_map() -> None:
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")} - NOT_PRODUCT
+    assert packages <= {row.package for row in ROWS}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.package)
+def test_package_imports_only_what_the_house_map_allows(row: Row) -> None:
+    if not (ROOT / row.package).is_dir():
+        pytest.skip(f"{row.package}/ does not exist yet")
+    offenders = []
+    for root, where in imported_roots(row.package).items():
+        if root == row.package or root in sys.stdlib_module_names:
+            continue
+        if root in HOUSE:
+            allowed = root in row.house
+        elif row.only is not None:
+            allowed = root in row.only
+        else:
+            allowed = root not in row.never
+        if not allowed:
+            offenders.append(f"{where}: imports {root}")
+    assert offenders == []
+
+
+def test_policy_reaches_no_network_even_through_the_standard_library() -> None:
+    assert set(imported_roots("policy")) & NETWORK_STDLIB == set()
 
 
 def test_importing_policy_and_the_plan_command_loads_no_server_stack() -> None:

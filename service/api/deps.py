@@ -20,10 +20,7 @@ from sqlmodel import Session
 
 from policy.errors import Forbidden, RateLimited, RequestError
 from service.api.state import ServiceState
-from service.cache import Cache
 from service.errors import Unauthorized
-from service.planning import Planner
-from service.settings import Settings
 from service.store.db import new_session
 
 T = TypeVar("T")
@@ -37,18 +34,6 @@ async def get_state(request: Request) -> ServiceState:
 
 
 StateDep = Annotated[ServiceState, Depends(get_state)]
-
-
-async def get_settings(state: StateDep) -> Settings:
-    return state.settings
-
-
-async def get_cache(state: StateDep) -> Cache:
-    return state.cache
-
-
-async def get_planner(state: StateDep) -> Planner:
-    return state.planner
 
 
 async def get_session(state: StateDep) -> AsyncIterator[Session]:
@@ -73,9 +58,6 @@ def json_response(session: Session, model: BaseModel, *, status_code: int = 200)
     return Response(content=model.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-CacheDep = Annotated[Cache, Depends(get_cache)]
-PlannerDep = Annotated[Planner, Depends(get_planner)]
 SessionDep = Annotated[Session, Depends(get_session)]
 
 

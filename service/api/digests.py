@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
-from policy.errors import RequestError
 from service import digests
 from service.api.deps import SessionDep, StateDep, WriterDep
 from service.clock import utcnow
@@ -18,9 +17,7 @@ router = APIRouter(tags=["digests"])
 @router.post("/v1/digests/claim", response_model=DigestClaimed, status_code=201)
 def claim_digest(body: DigestClaim, state: StateDep, session: SessionDep, actor: WriterDep) -> DigestClaimed:
     """201 when this caller may post the digest; 409 when another replica has it."""
-    if body.team not in state.policy.teams:
-        raise RequestError(f"unknown team {body.team!r}; known teams: {', '.join(sorted(state.policy.teams))}",
-                           code="unknown_team")
+    state.policy.team(body.team)  # an unknown team is refused, naming the known ones
     digests.claim_digest(session=session, channel=body.channel, date=body.date, team=body.team, actor=actor.id,
                          now=utcnow())
     return DigestClaimed(claimed=True)

@@ -63,7 +63,7 @@ class SpendQuery:
 
 
 def build_spend_query(*, policy: PolicyConfig, team: str, metric: str, today: date) -> SpendQuery:
-    name, team_policy = policy.team(team)
+    name, team_policy = team, policy.team(team)
     tag = team_policy.cost_allocation_tag
     return SpendQuery(team=name, tag_key=tag.key, tag_value=tag.value or name, metric=metric, today=today)
 
@@ -219,7 +219,7 @@ class SpendProvider:
         """The team's spend: cached when fresh, else read once for every concurrent caller."""
         now = self._clock()
         query = build_spend_query(policy=policy, team=team, metric=self._metric, today=now.date())
-        budget = policy.team(team)[1].monthly_budget_usd
+        budget = policy.team(team).monthly_budget_usd
         snapshot = self._cached(query) or self._read_through(query)
         return self._finish(snapshot, query=query, budget=budget, now=now)
 

@@ -71,7 +71,7 @@ def _request_artifact(request: dict[str, Any]) -> RenderedArtifact:
 
 
 def _launch_sagemaker(job: LaunchJob, env: LaunchEnvironment, guard: Callable[[], bool], name: str) -> LaunchOutcome:
-    team_policy = env.policy.team(job.team)[1]
+    team_policy = env.policy.team(job.team)
     requests = build_create_training_jobs(plan=job.decision.plan, team=job.team, team_policy=team_policy,
                                           request_id=job.task.request_id, revision=job.task.revision,
                                           approvers=job.approvers)
@@ -116,7 +116,7 @@ def create_once(*, client: Any, request: dict[str, Any], guard: Callable[[], boo
 
 
 def _launch_rendered(job: LaunchJob, env: LaunchEnvironment, name: str) -> LaunchOutcome:
-    team_policy = env.policy.team(job.team)[1]
+    team_policy = env.policy.team(job.team)
     artifacts = render_artifacts(plan=job.decision.plan, team=job.team, team_policy=team_policy, job_name=name,
                                  request_id=job.task.request_id, revision=job.task.revision)
     if job.platform is Platform.EKS and env.kubeconfig and env.mode == "live":

@@ -14,7 +14,7 @@ from service.store.db import ping
 
 def _handler(engine: Engine) -> type[BaseHTTPRequestHandler]:
     class _Health(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             if self.path == "/metrics":
                 self._reply(200, generate_latest(REGISTRY), CONTENT_TYPE_LATEST)
             elif self.path in ("/healthz", "/readyz"):
@@ -35,7 +35,7 @@ def _handler(engine: Engine) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
     return _Health

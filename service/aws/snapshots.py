@@ -14,7 +14,6 @@ from pathlib import Path
 from policy.catalog import Catalog, RegionPrice
 
 CURRENT = "current.json"
-DEFAULT_DIR = "var/catalog"
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

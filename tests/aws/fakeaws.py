@@ -56,7 +56,7 @@ class FakeAws:
 
 def _make_handler(fake: FakeAws) -> type[BaseHTTPRequestHandler]:
     class _Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             target = self.headers.get("X-Amz-Target", "")
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length)
@@ -81,7 +81,7 @@ def _make_handler(fake: FakeAws) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
     return _Handler

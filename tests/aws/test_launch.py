@@ -380,7 +380,7 @@ class FixedSpend:
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         return SpendSnapshot(status=SpendStatus.OK, team=team, month_to_date_usd=self.month_to_date_usd,
-                             forecast_usd=0.0, budget_usd=policy.team(team)[1].monthly_budget_usd, as_of=NOW)
+                             forecast_usd=0.0, budget_usd=policy.team(team).monthly_budget_usd, as_of=NOW)
 
 
 def test_spend_that_now_exceeds_the_budget_sends_an_auto_approved_plan_back_for_approval(

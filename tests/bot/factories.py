@@ -76,7 +76,7 @@ def make_decision(*, text: str = "fine-tune 7B by Friday", **overrides: Any) -> 
             TraceStep(node="stage", question="Experimental or production?", answer="experimental",
                       reason="the request does not say production", source="policy default"),
             TraceStep(node="memory", question="How much accelerator memory?", answer="112 GB",
-                      reason="16 B/param × 7B, sharded", source="facts.md"),
+                      reason="16 B/param × 7B, sharded", source="formula: 16 B/param (mixed-precision Adam)"),
         ],
         "assumptions": ["1B tokens (fine-tune default)", "sequence length 4096"],
         "warnings": [],

@@ -188,7 +188,7 @@ class FakeService(LoopbackServer):
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet test output
+            def log_message(self, format: str, *args: Any) -> None:  # quiet test output
                 return
 
             def _serve(self) -> None:

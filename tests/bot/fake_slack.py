@@ -104,7 +104,7 @@ class FakeSlack(LoopbackServer):
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet test output
+            def log_message(self, format: str, *args: Any) -> None:  # quiet test output
                 return
 
             def _body(self) -> tuple[bytes, dict[str, Any]]:

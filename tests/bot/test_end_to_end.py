@@ -17,25 +17,25 @@ import pytest
 
 pytest.importorskip("service.api.app")
 
-import sqlalchemy as sa  # noqa: E402 - only once the service is there to test
-import yaml  # noqa: E402
+import sqlalchemy as sa
+import yaml
 
-from bot.app import build_web_client  # noqa: E402
-from bot.client import ServiceClient  # noqa: E402
-from bot.feed import FeedConsumer  # noqa: E402
-from bot.models import actor_id  # noqa: E402
-from bot.scheduler import DigestScheduler  # noqa: E402
-from bot.settings import BotSettings  # noqa: E402
-from policy.config import default_policy  # noqa: E402
-from service.api.app import create_app  # noqa: E402
-from service.api.state import build_state  # noqa: E402
-from service.settings import Settings  # noqa: E402
-from service.store.migrate import upgrade  # noqa: E402
-from service.worker import build_worker_context, drain  # noqa: E402
-from tests.bot.factories import LEADS, REQUESTER, TEAM_ID  # noqa: E402
-from tests.bot.fake_slack import FakeSlack  # noqa: E402
-from tests.bot.harness import BotHarness  # noqa: E402
-from tests.service.live import serve  # noqa: E402
+from bot.app import build_web_client
+from bot.client import ServiceClient
+from bot.feed import FeedConsumer
+from bot.models import actor_id
+from bot.scheduler import DigestScheduler
+from bot.settings import BotSettings
+from policy.config import default_policy
+from service.api.app import create_app
+from service.api.state import build_state
+from service.settings import Settings
+from service.store.migrate import upgrade
+from service.worker import build_worker_context, drain
+from tests.bot.factories import LEADS, REQUESTER, TEAM_ID
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.harness import BotHarness
+from tests.service.live import serve
 
 BOT_TOKEN = "bot-token-e2e-0123456789"
 REQUEST = "fine-tune 13B on 5B tokens by next Friday"  # above auto-approval: it waits for an approver

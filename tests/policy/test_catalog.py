@@ -25,7 +25,7 @@ from policy.errors import RequestError
 CSV_PATH = Path(__file__).resolve().parents[2] / "scripts" / "data" / "aws-gpu-vms.csv"
 CSV_SOURCE = "skypilot-catalog catalogs/v8/aws/vms.csv @ e385a0d3"
 
-# (instance type, region, on-demand $/h): figures quoted in shared/reference/facts.md.
+# (instance type, region, on-demand $/h): published figures (SkyPilot catalog, docs/sources.md).
 FACTS_PRICES = [
     ("p5.48xlarge", "us-east-1", 55.04),
     ("p5.48xlarge", "ap-northeast-1", 68.80),
@@ -54,11 +54,11 @@ BLANK_PRICE = [
     ("trn1.32xlarge", "ap-south-1"),
     ("trn1.32xlarge", "ap-southeast-2"),
     ("p5e.48xlarge", "us-east-2"),  # spot observed, on-demand blank: still absent
-    ("p5e.48xlarge", "us-east-1"),  # no row at all (facts.md)
+    ("p5e.48xlarge", "us-east-1"),  # no row at all in the SkyPilot catalog
     ("trn2.48xlarge", "us-east-2"),
 ]
 
-# (instance type, spot min, spot max) in us-east-1 from facts.md; AZs quoting on-demand as spot are excluded.
+# (instance type, spot min, spot max) in us-east-1, published; AZs quoting on-demand as spot are excluded.
 FACTS_SPOT = [
     ("p3.2xlarge", 0.48, 0.56),
     ("p4d.24xlarge", 6.29, 14.11),
@@ -177,7 +177,7 @@ def test_spot_equal_to_on_demand_means_no_capacity(
 
 def test_unknowns_are_null_not_invented() -> None:
     catalog = load_catalog()
-    assert catalog.instance("p5.48xlarge").network_gbps is None  # not published in facts.md
+    assert catalog.instance("p5.48xlarge").network_gbps is None  # no published figure found
     assert catalog.instance("trn1n.32xlarge").network_gbps == 1600.0
     assert catalog.instance("trn1n.32xlarge").efa is True
     assert all(p.interruption_band is None and p.sagemaker_usd is None for p in catalog.prices)

@@ -24,6 +24,8 @@ from policy.tree import decide
 TZ = "America/Los_Angeles"
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
 NOW_ARGS = ["--now", "2026-11-30T09:00", "--tz", TZ]
+# A file of ours named in what a person reads: a reference of a design folder, a seed article, a Python module.
+INTERNAL_FILE_NAME = re.compile(r"\b\w+\.(?:txt|py)\b|facts\.md|DESIGN|shared/")
 BIG_FAMILIES = ("p5.", "p5e.", "p5en.", "p6-")
 
 
@@ -177,6 +179,8 @@ def test_every_decision_is_explained_and_sums_up(text: str, _: object) -> None:
     nodes = [step.node.split()[0] for step in decision.trace]
     assert nodes == [str(n) for n in range(1, 10)]
     assert all(step.source for step in decision.trace)
+    shown = decision.model_dump_json()  # everything a plan, "Why?" or --json shows
+    assert INTERNAL_FILE_NAME.search(shown) is None, INTERNAL_FILE_NAME.search(shown)
     for plan in [decision.plan, *decision.alternatives]:
         assert plan.estimated_cost_usd == round(sum(i.usd for i in plan.cost_breakdown), 2)
         assert plan.cost_low_usd <= plan.estimated_cost_usd <= plan.cost_high_usd
@@ -390,7 +394,7 @@ def test_cli_text_says_when_there_is_no_naive_baseline() -> None:
 
 
 def test_multi_node_production_never_runs_on_spot_even_when_restartable() -> None:
-    # No deadline and "can restart": only the multi-node rule (003_70f4cf876a45be86.txt) keeps it off spot.
+    # No deadline and "can restart": only the rule "spot only for single-node jobs or sweeps" keeps it off spot.
     decision = plan_for("production pretrain 7B on 140B tokens, can restart")
     assert decision.request.interruption_tolerance == "high" and decision.request.deadline is None
     for plan in [decision.plan, *decision.alternatives]:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from gpuops.cli import app
 from policy.config import default_policy, load_policy_file, parse_policy
-from policy.errors import PolicyFileError
+from policy.errors import PolicyFileError, RequestError
 
 runner = CliRunner()
 GOOD = yaml.safe_dump(default_policy().model_dump(mode="json"))
@@ -86,3 +86,20 @@ def test_plan_with_a_bad_policy_file_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["plan", "fine-tune 7B", "--json", "--policy", str(path), "--now", "2026-11-30T09:00"])
     assert result.exit_code == 2
     assert '"code": "invalid_policy"' in result.stdout
+
+
+def test_a_team_lookup_never_answers_with_another_teams_policy() -> None:
+    policy = default_policy()
+    assert policy.team("team-ml") is policy.teams["team-ml"]
+    with pytest.raises(RequestError) as caught:
+        policy.team("team-typo")
+    assert caught.value.code == "unknown_team"
+    assert all(name in caught.value.message for name in policy.teams)
+
+
+def test_only_an_absent_team_name_means_the_default_team() -> None:
+    policy = default_policy()
+    assert policy.team_or_default(None) == (policy.default_team, policy.teams[policy.default_team])
+    assert policy.team_or_default("team-ml")[0] == "team-ml"
+    with pytest.raises(RequestError, match="team-typo"):
+        policy.team_or_default("team-typo")

@@ -1,6 +1,6 @@
 """The scaling curve in the shipped catalog is the fit of the seed's GPT-2-size table, and behaves beyond it.
 
-Table (000_692aafb1ba6a2bb8.txt, 1.5B model): 4 GPUs 14 h, 8 GPUs 7.5 h, 16 GPUs 4.2 h, 32 GPUs 2.9 h, so
+Table (docs/sources.md#scaling-table, 1.5B model): 4 GPUs 14 h, 8 GPUs 7.5 h, 16 GPUs 4.2 h, 32 GPUs 2.9 h, so
 efficiency(n) = (14 h x 4) / (hours(n) x n) = 1.0, 0.9333, 0.8333, 0.6034.
 
 Fit: efficiency(n) = 1 / (1 + alpha * log2(n / 4) ** beta), least squares on log efficiency:

@@ -3,7 +3,6 @@ goes away degrades to the in-process cache and the service keeps answering."""
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.cache import Cache, FallbackCache, MemoryCache, RedisCache, acquire_lock, release_lock, single_flight
+from service.cache import Cache, FallbackCache, MemoryCache, RedisCache
 from tests.service.apiclient import live_service
 from tests.service.conftest import create_sqlite_db
 from tests.service.factories import make_policy
@@ -47,12 +46,12 @@ def test_incr_counts_within_the_window_and_reports_the_time_left(cache: Cache) -
     assert all(0 < left <= 60 for _, left in counts)
 
 
-def test_lock_is_exclusive_and_released_only_by_its_holder(cache: Cache) -> None:
-    token = acquire_lock(cache, "job", ttl_seconds=5)
-    assert token is not None and acquire_lock(cache, "job", ttl_seconds=5) is None
-    assert not release_lock(cache, "job", b"someone-else")
-    assert release_lock(cache, "job", token)
-    assert acquire_lock(cache, "job", ttl_seconds=5) is not None
+def test_a_lock_is_exclusive_and_released_only_by_its_holder(cache: Cache) -> None:
+    assert cache.add("lock:job", b"mine", ttl_seconds=5)
+    assert not cache.add("lock:job", b"theirs", ttl_seconds=5)
+    assert not cache.release("lock:job", b"theirs")
+    assert cache.release("lock:job", b"mine")
+    assert cache.add("lock:job", b"theirs", ttl_seconds=5)
 
 
 def test_lock_context_manager_waits_then_gives_up(cache: Cache) -> None:
@@ -60,25 +59,6 @@ def test_lock_context_manager_waits_then_gives_up(cache: Cache) -> None:
         assert held
         with cache.lock("busy", ttl_seconds=5, wait_seconds=0.1) as second:
             assert not second
-
-
-def test_single_flight_computes_once_for_a_burst(cache: Cache) -> None:
-    calls = []
-
-    def compute() -> bytes:
-        calls.append(1)
-        time.sleep(0.2)
-        return b"figure"
-
-    results: list[tuple[bytes, bool]] = []
-    threads = [threading.Thread(target=lambda: results.append(single_flight(cache, "spend", compute,
-                                                                              ttl_seconds=30)))
-               for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(calls) == 1 and {value for value, _ in results} == {b"figure"}
 
 
 def test_fallback_serves_from_memory_while_redis_is_down_and_says_so() -> None:

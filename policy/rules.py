@@ -1,0 +1,31 @@
+"""The published rules the decision tree follows, by name: what a trace step cites as its ``source``.
+
+Each names the rule and points at the section of docs/sources.md that gives its published reference by title, so a
+person reading "Why?" can follow it. Formulas and policy-file keys are cited where they are used.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "COST_PER_RUN",
+    "EKS_ABOVE_SPEND",
+    "SCALING_TABLE",
+    "SOURCES_PAGE",
+    "SPOT_BY_STAGE",
+    "SPOT_SINGLE_NODE",
+    "STAGE_FIRST",
+]
+
+SOURCES_PAGE = "docs/sources.md"
+
+
+def _rule(name: str, anchor: str) -> str:
+    return f"rule: {name} ({SOURCES_PAGE}#{anchor})"
+
+
+STAGE_FIRST = _rule("experimental or production is the first question", "stage-first")
+SPOT_BY_STAGE = _rule("spot for experiments, on-demand for production with hard deadlines", "spot-by-stage")
+SPOT_SINGLE_NODE = _rule("spot only for single-node jobs or sweeps", "spot-single-node")
+EKS_ABOVE_SPEND = _rule("self-managed EKS pays off above $100K a month of training spend", "eks-above-spend")
+COST_PER_RUN = _rule("compare the cost of the whole run, not the hourly rate", "cost-per-run")
+SCALING_TABLE = f"the 4→32 GPU strong-scaling table of a 1.5B model ({SOURCES_PAGE}#scaling-table)"
