@@ -21,10 +21,12 @@ from policy.spend import SpendSnapshot
 __all__ = [
     "Alternative",
     "ApprovalRequirement",
+    "canonical_json",
     "CatalogRef",
     "CostItem",
     "Decision",
     "Plan",
+    "plan_hash",
     "Platform",
     "PurchaseModel",
     "TraceStep",

@@ -21,7 +21,15 @@ from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 
-__all__ = ["KNOWN_FAMILIES", "MAX_BUDGET_USD", "MAX_TOKENS", "parse_request", "SIZE_EXAMPLE"]
+__all__ = [
+    "KNOWN_FAMILIES",
+    "MAX_BUDGET_USD",
+    "MAX_TOKENS",
+    "parse_request",
+    "read_request",
+    "Reading",
+    "SIZE_EXAMPLE",
+]
 
 KNOWN_FAMILIES: frozenset[str] = frozenset(
     {"g5", "g6", "g6e", "p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "trn1", "trn1n", "trn2"}

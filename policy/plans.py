@@ -11,7 +11,7 @@ from policy.decision import Alternative, CostItem, Plan, PurchaseModel
 from policy.estimate import billed_hours, cents, hours_range, interval_minutes, range_basis
 from policy.timespan import add_hours, hours_between
 
-__all__ = ["launch_runtime_hours", "to_alternative", "to_plan"]
+__all__ = ["launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECONDS", "to_alternative", "to_plan"]
 
 
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,

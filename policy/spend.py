@@ -10,7 +10,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from policy.errors import RequestError
 
-__all__ = ["CostDriver", "DailySpend", "SpendSnapshot", "SpendStatus"]
+__all__ = [
+    "aged",
+    "CostDriver",
+    "DailySpend",
+    "FUTURE_AS_OF_HOURS",
+    "Ledger",
+    "spend_from_document",
+    "SpendSnapshot",
+    "SpendStatus",
+]
 
 
 class SpendStatus(StrEnum):
