@@ -47,6 +47,7 @@ class BotProcess:
 
     def serve(self, *, host: str, port: int) -> None:
         """Run until stopped or interrupted."""
+        self.deps.policy_watch.refresh(self.service)  # read before Slack's first request needs it
         for loop in self.loops:
             loop.start()
         try:

@@ -84,6 +84,8 @@ class BotHarness:
         self._ids = iter(range(1, 1_000_000))
 
     def start(self) -> BotHarness:
+        self.deps.policy_watch.refresh(self.service)
+        self.deps.policy_watch.wait_idle(5)
         self.server.start()
         return self
 
