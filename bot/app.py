@@ -11,6 +11,7 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler, ServerErrorRetryHandler
 
 from bot import actions, commands
+from bot.access import refuse_outside_lists
 from bot.client import ServiceClient
 from bot.deps import Deps
 from bot.settings import BotSettings
@@ -60,16 +61,18 @@ def drop_repeated_events(deps: Deps) -> Callable[..., BoltResponse | None]:
 def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Deps | None = None) -> App:
     """The one Bolt App of this process, with every listener attached."""
     deps = deps or Deps(service=service_client)
+    # Acks and lazy work share this pool; Bolt's default of 5 threads queues acks behind slow lazy work.
+    executor = ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt")
     app = App(
         client=build_web_client(settings),
         signing_secret=settings.slack_signing_secret.get_secret_value(),
         # Every listener acks at once and leaves slow work to lazy listeners, so the ack can run inline: with
         # False, Bolt runs it on another thread and polls for it every 10 ms, which alone costs 10 ms per request.
         process_before_response=True,
-        # Acks and lazy work share this pool; Bolt's default of 5 threads queues acks behind slow lazy work.
-        listener_executor=ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt"),
+        listener_executor=executor,
     )
     app.use(drop_repeated_events(deps))
+    app.use(refuse_outside_lists(deps.service, deps.policy_watch, executor))
     commands.register(app, deps)
     actions.register(app, deps)
     return app

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.access import PolicyWatch
 from bot.client import ServiceClient
 from bot.dedup import SeenIds, TtlCache
 
@@ -20,6 +21,7 @@ class Deps:
     service: ServiceClient
     zones: TtlCache = field(default_factory=TtlCache)
     seen_events: SeenIds = field(default_factory=SeenIds)
+    policy_watch: PolicyWatch = field(default_factory=PolicyWatch)
     clock: Callable[[], datetime] = _utcnow
 
     def user_zone(self, client: Any, user_id: str) -> str:

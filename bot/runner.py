@@ -47,6 +47,7 @@ class BotProcess:
 
     def serve(self, *, host: str, port: int) -> None:
         """Run until stopped or interrupted."""
+        self.deps.policy_watch.refresh(self.service)  # read before Slack's first request needs it
         for loop in self.loops:
             loop.start()
         try:
@@ -59,7 +60,8 @@ class BotProcess:
                 log.info("gpuops bot in Socket Mode; health and metrics on %s:%d", host, port)
             else:
                 log.info("gpuops bot listening on %s:%d", host, port)
-            http = build_http_app(None if self._socket is not None else self.app)
+            http = build_http_app(None if self._socket is not None else self.app,
+                                  max_body_bytes=self.settings.max_body_bytes)
             config = self._uvicorn.Config(http, host=host, port=port, log_level="info", lifespan="off")
             self.server = self._uvicorn.Server(config)
             self.server.run()

@@ -37,6 +37,13 @@ class BotSettings(BaseSettings):
     port: int = Field(default=3000, ge=1, le=65535, alias="GPUOPS_BOT_PORT")
     # Threads for Bolt's acks and lazy listeners; they mostly wait on the service and Slack.
     listener_threads: int = Field(default=64, ge=4, le=512, alias="GPUOPS_BOT_LISTENER_THREADS")
+    # Larger request bodies are refused with 413 before they are read or their signature checked. Slack's own
+    # deliveries stay far below 1 MiB: message text is cut at 40,000 characters, and the biggest payloads repeat a
+    # whole message (an app_mention carries its text twice, as text and as rich_text blocks; a button click carries
+    # the message it sits on, up to 50 blocks of 3,000 characters, form-encoded), which JSON escapes and
+    # percent-encoding can swell to a few hundred KiB. 64 KiB, enough for commands, could refuse such clicks.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=64 * 1024, le=16 * 1024 * 1024,
+                                alias="GPUOPS_BOT_MAX_BODY_BYTES")
     # development or production; outside development placeholder secrets refuse to start.
     environment: str = Field(default="development", alias="GPUOPS_ENV")
     # Follow the events feed (message updates, thread replies). Run it on exactly one replica.

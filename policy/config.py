@@ -11,9 +11,9 @@ import hashlib
 import json
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from policy.errors import PolicyFileError, RequestError
 from policy.request import Stage
@@ -32,6 +32,7 @@ __all__ = [
     "PolicyConfig",
     "RequestDefaults",
     "SizeClass",
+    "SlackAccess",
     "TeamPolicy",
     "VpcConfig",
 ]
@@ -145,6 +146,24 @@ class TeamPolicy(_Strict):
     slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
 
 
+# Slack ids as Slack writes them: workspaces T… (E… for an Enterprise Grid organisation), conversations C…
+# (public), G… (older private channels) and D… (a direct message with the app).
+WorkspaceId = Annotated[str, StringConstraints(pattern=r"^[TE][A-Z0-9]+$")]
+ChannelId = Annotated[str, StringConstraints(pattern=r"^[CGD][A-Z0-9]+$")]
+ActorId = Annotated[str, StringConstraints(pattern=r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$")]
+
+
+class SlackAccess(_Strict):
+    """Where gpuops answers. A list left out allows everything, as before there were lists."""
+
+    # Workspace (team) ids whose people may use gpuops.
+    workspaces: list[WorkspaceId] | None = Field(default=None, min_length=1)
+    # Channel ids gpuops answers in; App Home is not a channel and stays open to the allowed workspaces.
+    channels: list[ChannelId] | None = Field(default=None, min_length=1)
+    # Whom a refused person is told to ask (actor ids); left empty, every approver named under teams.
+    contacts: list[ActorId] = Field(default_factory=list)
+
+
 class PolicyConfig(_Strict):
     version: int = 1
     default_team: str
@@ -175,6 +194,7 @@ class PolicyConfig(_Strict):
     estimate: EstimateSettings = Field(default_factory=EstimateSettings)
     groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
     teams: dict[str, TeamPolicy] = Field(min_length=1)
+    slack: SlackAccess = Field(default_factory=SlackAccess)
 
     def team(self, name: str) -> TeamPolicy:
         """The named team's policy; RequestError(code="unknown_team") naming the known teams.
@@ -232,9 +252,24 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     finite = [b for b in bounds[:-1] if b is not None]
     if len(finite) != len(bounds) - 1 or finite != sorted(finite):
         errors.append(("size_classes", "max_params must be set and increasing on every class but the last"))
+    errors.extend(_check_channels(config))
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
+    return errors
+
+
+def _check_channels(config: PolicyConfig) -> list[tuple[str, str]]:
+    """A team's channel left off ``slack.channels`` could never file a request for it: almost surely a slip."""
+    allowed = config.slack.channels
+    if allowed is None:
+        return []
+    errors: list[tuple[str, str]] = []
+    for team_name, team in config.teams.items():
+        for i, channel in enumerate(team.slack_channels):
+            if channel not in allowed:
+                errors.append((f"teams.{team_name}.slack_channels[{i}]",
+                               f"channel {channel!r} is not in slack.channels, so gpuops refuses requests from it"))
     return errors
 
 

@@ -96,6 +96,8 @@ def type_name(annotation: Any) -> str:
         return "None"
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
+    if origin is typing.Annotated:  # constraints are for validation; the reader needs the type (and the comment)
+        return type_name(args[0])
     if origin is typing.Literal:
         return " | ".join(json.dumps(a.value if isinstance(a, Enum) else a) for a in args)
     if origin in (typing.Union, types.UnionType):

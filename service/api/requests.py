@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 
+from policy.access import check_slack_access, workspace_of
 from policy.errors import Forbidden
 from service import approvals, attachments, records, requests, stopping
 from service.api.deps import (
@@ -68,6 +69,7 @@ def create_request(
 ) -> Response:
     """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
     requester = person_for(actor, body.requester)
+    check_slack_access(state.policy, workspace=workspace_of(requester), channel=body.channel)
     check_rate_limit(state, requester)
     record, revision = requests.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,

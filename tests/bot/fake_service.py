@@ -39,6 +39,7 @@ class FakeService(LoopbackServer):
         self.stops: list[dict[str, Any]] = []
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self.delay = 0.0
+        self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
         self.jobs_status: dict[str, dict[str, Any]] = {}
         self.lock = threading.RLock()
         super().__init__()
@@ -127,6 +128,7 @@ class FakeService(LoopbackServer):
         policy = default_policy().model_dump(mode="json")
         policy["teams"]["team-ml"]["digest"] = {"channel": "C0DIGEST", "time": "09:00", "timezone": "Europe/Berlin"}
         policy["teams"]["team-ml"]["slack_channels"] = ["C0PLANS"]
+        policy["slack"] = {**policy["slack"], **self.slack_lists}
         return {"version": "0123456789abcdef", "policy": policy}
 
     def stop_job(self, actor: str, request_id: str, body: Any) -> tuple[int, Any]:

@@ -39,11 +39,11 @@ def sign(body: str, *, secret: str = SIGNING_SECRET, timestamp: int | None = Non
 class UvicornThread:
     """uvicorn on 127.0.0.1 and a free port, in a background thread."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, *, http: str = "h11") -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind(("127.0.0.1", 0))
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="none", http="h11",
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="none", http=http,
                                 access_log=False)
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self._sock]}, daemon=True)
@@ -70,19 +70,22 @@ class UvicornThread:
 
 class BotHarness:
     def __init__(self, *, slack_api_url: str, service_url: str, service_token: str,
-                 response_url: str, clock: Callable[[], datetime] = lambda: NOW, timeout: float = 2.0) -> None:
+                 response_url: str, clock: Callable[[], datetime] = lambda: NOW, timeout: float = 2.0,
+                 http: str = "h11") -> None:
         self.settings = BotSettings(SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SIGNING_SECRET,
                                     SLACK_API_URL=slack_api_url, GPUOPS_SERVICE_URL=service_url,
                                     GPUOPS_SERVICE_TOKEN=service_token, GPUOPS_BOT_SERVICE_TIMEOUT=timeout)
         self.service = ServiceClient(base_url=service_url, token=service_token, timeout=timeout)
         self.deps = Deps(service=self.service, clock=clock)
         self.app = build_app(settings=self.settings, service_client=self.service, deps=self.deps)
-        self.server = UvicornThread(build_http_app(self.app))
+        self.server = UvicornThread(build_http_app(self.app, max_body_bytes=self.settings.max_body_bytes), http=http)
         self.response_url = response_url
         self.http = httpx.Client(timeout=10)
         self._ids = iter(range(1, 1_000_000))
 
     def start(self) -> BotHarness:
+        self.deps.policy_watch.refresh(self.service)
+        self.deps.policy_watch.wait_idle(5)
         self.server.start()
         return self
 

@@ -108,8 +108,9 @@ def test_stale_timestamp_is_refused(bot: BotHarness, service: FakeService) -> No
     from tests.bot.harness import sign
 
     headers = {"Content-Type": "application/x-www-form-urlencoded", **sign(body, timestamp=int(time.time()) - 600)}
+    before = list(service.calls)  # the policy the bot read when it started
     assert bot.http.post(bot.events_url, content=body, headers=headers).status_code == 401
-    assert service.calls == []
+    assert service.calls == before
 
 
 def test_help_lists_examples_to_copy(bot: BotHarness, slack: FakeSlack) -> None:

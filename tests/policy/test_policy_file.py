@@ -40,6 +40,11 @@ BAD = [
      "approval_tiers"),
     ("bad estimate figure", _edit({"estimate/hours_uncertainty": 2}), "estimate.hours_uncertainty"),
     ("bad default", _edit({"defaults/seq_len": 1}), "defaults.seq_len"),
+    ("workspace id not Slack's", _edit({"slack": {"workspaces": ["acme"]}}), "slack.workspaces[0]"),
+    ("empty channel list", _edit({"slack": {"channels": []}}), "slack.channels"),
+    ("contact not an actor id", _edit({"slack": {"contacts": ["U123"]}}), "slack.contacts[0]"),
+    ("team channel refused", _edit({"slack": {"channels": ["C0OTHER"]}, "teams/team-ml/slack_channels": ["C0ML"]}),
+     "teams.team-ml.slack_channels[0]"),
     ("not a mapping", "- just\n- a list\n", "(top level)"),
     ("broken yaml", "teams: [unclosed\n", "line 2"),
 ]

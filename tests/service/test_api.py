@@ -6,10 +6,11 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
-from policy.config import ApprovalTier
+from policy.config import ApprovalTier, SlackAccess
 from service.store.tables import LaunchTask
 from tests.service.apiclient import Live, live_service
 from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
@@ -285,3 +286,22 @@ def test_unexpected_error_answers_500_with_a_correlation_id(tmp_path: Path,
     assert set(error) == {"code", "message", "correlation_id"}
     logged = [r for r in caplog.records if getattr(r, "correlation_id", None) == error["correlation_id"]]
     assert logged and logged[0].exc_info is not None
+
+
+def test_requests_from_a_workspace_or_channel_off_the_lists_are_refused(tmp_path: Path) -> None:
+    lists = SlackAccess(workspaces=["T1"], channels=["C0PLANS"])
+    with live_service(create_sqlite_db(tmp_path), make_policy(slack=lists)) as service:
+        def file(actor: str, channel: str | None) -> httpx.Response:
+            return service.post("/v1/requests", {"text": PENDING, "channel": channel}, role="bot", actor=actor)
+
+        assert file(person(), "C0PLANS").status_code == 201
+        other_channel = file(person(), "C0RANDOM")
+        assert (other_channel.status_code, other_channel.json()["error"]["code"]) == (403, "channel_not_allowed")
+        assert "C0RANDOM" in other_channel.json()["error"]["message"]
+        assert LEADS[0] in other_channel.json()["error"]["message"]  # who to ask: the approvers
+        other_workspace = file("slack:T9:U0STRANGER", "C0PLANS")
+        assert (other_workspace.status_code, other_workspace.json()["error"]["code"]) == (403,
+                                                                                           "workspace_not_allowed")
+        assert file("slack:T9:U0STRANGER", None).json()["error"]["code"] == "workspace_not_allowed"
+        assert service.post("/v1/requests", {"text": PENDING}).status_code == 201  # an admin, no Slack place
+        assert count_requests(service) == 2
