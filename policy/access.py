@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from policy.config import PolicyConfig
 from policy.errors import Forbidden
 
+__all__ = ["check_slack_access", "contacts", "MAX_CONTACTS", "Refusal", "slack_refusal", "workspace_of"]
+
 MAX_CONTACTS = 5  # a refusal names a few people to ask, not the whole approver roster
 
 
