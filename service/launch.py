@@ -26,6 +26,7 @@ from prometheus_client import Counter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision, Platform
 from policy.errors import RequestError
@@ -35,7 +36,7 @@ from service.audit import canonical_json
 from service.planning import Planner
 from service.reapproval import check_before_launch
 from service.records import get_request_or_raise, get_revision
-from service.states import RequestStatus, transition
+from service.states import transition
 from service.store.db import new_session
 from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
 

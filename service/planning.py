@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ValidationError
 
+from contract.plans import PlanFields
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision
@@ -19,7 +20,6 @@ from policy.parse import parse_request
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
-from service.schemas import PlanFields
 from service.settings import Settings
 from service.spend import SpendProvider
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import anyio
 from fastapi import APIRouter, Response
 
+from contract.plans import PlanInput
 from policy.decision import Decision
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
@@ -19,7 +20,6 @@ from service.cache import CountingCache, MemoryCache
 from service.clock import utcnow
 from service.planning import plan_fields, zone_or_raise
 from service.requests import initial_status
-from service.schemas import PlanInput
 from service.spend import FileSpend, UnavailableSpend
 
 router = APIRouter(tags=["plans"])

@@ -6,7 +6,21 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 
-from policy.errors import Forbidden
+from contract.approvals import ApprovalCreate
+from contract.errors import Forbidden
+from contract.events import AuditEventPublic, AuditList
+from contract.requests import (
+    ArtifactList,
+    ArtifactPublic,
+    CancelBody,
+    RequestCreate,
+    RequestPage,
+    RequestPatch,
+    RequestPublic,
+    SlackMessageRef,
+    StopBody,
+)
+from contract.status import RequestStatus
 from service import approvals, attachments, records, requests, stopping
 from service.api.deps import (
     Actor,
@@ -20,21 +34,6 @@ from service.api.deps import (
 )
 from service.audit import events_for_request
 from service.clock import utcnow
-from service.schemas import (
-    ApprovalCreate,
-    ArtifactList,
-    ArtifactPublic,
-    AuditEventPublic,
-    AuditList,
-    CancelBody,
-    RequestCreate,
-    RequestPage,
-    RequestPatch,
-    RequestPublic,
-    SlackMessageRef,
-    StopBody,
-)
-from service.states import RequestStatus
 from service.views import request_public, requests_public
 
 router = APIRouter(tags=["requests"])

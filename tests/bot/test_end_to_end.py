@@ -23,9 +23,9 @@ import yaml  # noqa: E402
 from bot.app import build_web_client  # noqa: E402
 from bot.client import ServiceClient  # noqa: E402
 from bot.feed import FeedConsumer  # noqa: E402
-from bot.models import actor_id  # noqa: E402
 from bot.scheduler import DigestScheduler  # noqa: E402
 from bot.settings import BotSettings  # noqa: E402
+from contract.actors import actor_id  # noqa: E402
 from policy.config import default_policy  # noqa: E402
 from service.api.app import create_app  # noqa: E402
 from service.api.state import build_state  # noqa: E402
