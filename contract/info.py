@@ -1,5 +1,8 @@
-"""The policy in force and the service's health. (Spend and the catalog answer with policy's own types:
-``policy.spend.SpendSnapshot``, ``policy.catalog.Catalog``; a plan with ``policy.decision.Decision``.)"""
+"""The policy in force and the service's health.
+
+Spend, the catalog and a plan preview answer with policy's own types: ``policy.spend.SpendSnapshot``,
+``policy.catalog.Catalog`` and ``policy.decision.Decision``.
+"""
 
 from __future__ import annotations
 
