@@ -15,6 +15,7 @@ WORKDIR /src
 # Only what the wheel is built from; tests, docs and deploy files stay out of the image.
 COPY pyproject.toml README.md ./
 COPY policy ./policy
+COPY contract ./contract
 COPY service ./service
 COPY bot ./bot
 COPY gpuops ./gpuops

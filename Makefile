@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy bot policy service gpuops
+	$(BIN)/mypy bot policy contract service gpuops
 
 pytest: $(STAMP)
 	$(BIN)/pytest

@@ -173,13 +173,14 @@ def bench_digest() -> None:
     from bot.chart import render_spend_chart
     from bot.client import ServiceClient
     from bot.digest import build_digest
-    from tests.bot.factories import make_request, make_spend
+    from tests.bot.factories import make_job, make_request, make_spend
 
     fake = FakeService().start()
     for i in range(5):
         fake.requests[f"req_{i}"] = make_request(request_id=f"req_{i}", status="running",
-                                                 job={"name": f"job-{i}", "status": "InProgress",
-                                                      "training_seconds": 3600.0 * i})
+                                                 job=make_job(name=f"job-{i}", status="InProgress",
+                                                              training_seconds=3600 * i, billable_seconds=None,
+                                                              actual_cost_usd=None))
     client = ServiceClient(base_url=fake.url, token=TOKEN, timeout=10)
     now = datetime(2026, 11, 30, 16, 0, tzinfo=UTC)
     try:

@@ -20,7 +20,7 @@ from slack_bolt import BoltContext, BoltRequest, BoltResponse
 from bot.client import ServiceClient
 from bot.errors import TRY_AGAIN
 from bot.limits import section
-from bot.models import slack_user
+from contract.actors import slack_user
 from policy.access import slack_refusal
 from policy.config import PolicyConfig
 

@@ -17,10 +17,13 @@ from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
-from bot.models import PENDING, RequestPublic, actor_id
 from bot.posting import tell_requester, update_request
+from contract.actors import actor_id
+from contract.errors import Conflict
+from contract.requests import RequestPublic
+from contract.status import RequestStatus
 from policy.decision import PurchaseModel
-from policy.errors import Conflict, RequestError
+from policy.errors import RequestError
 
 log = logging.getLogger(__name__)
 _ALTERNATIVE = re.compile(rf"^{USE_ALTERNATIVE}:\d+$")
@@ -59,7 +62,7 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> N
             raise
         return
     _show(deps, body, client, req)
-    if req.status != PENDING:
+    if req.status != RequestStatus.PENDING_APPROVAL:
         tell_requester(client, req)
 
 

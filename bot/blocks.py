@@ -21,7 +21,9 @@ from bot.limits import (
     section,
     truncate,
 )
-from bot.models import PENDING, RequestPublic, slack_user
+from contract.actors import slack_user
+from contract.requests import RequestPublic
+from contract.status import RequestStatus
 from policy.decision import Alternative, Decision
 from policy.spend import SpendSnapshot, SpendStatus
 
@@ -91,7 +93,7 @@ def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: 
     text = (f"*{escape(alt.label)}*: {fmt.configuration(alt)} · {fmt.purchase(alt)} · {fmt.platform(alt)} · "
             f"{fmt.usd(alt.estimated_cost_usd, approx=True)} · done {fmt.when(alt.estimated_finish, tz, now=now)}{met}")
     accessory = None
-    if req.status == PENDING:
+    if req.status == RequestStatus.PENDING_APPROVAL:
         accessory = button("Use this", action_id=f"{USE_ALTERNATIVE}:{index}", value=alternative_value(req.id, alt))
     return section(text, accessory=accessory)
 
@@ -102,7 +104,7 @@ def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
     done = [f"{_MARKS.get(a.decision, '·')} {fmt.mention(a.approver)} "
             f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.when(a.created_at, tz, now=now)}"
             + (f": {escape(a.comment)}" if a.comment else "") for a in req.approvals]
-    if req.status == PENDING:
+    if req.status == RequestStatus.PENDING_APPROVAL:
         approved = {a.approver for a in req.approvals if a.decision == "approve"}
         waiting = [fmt.mention(actor) for actor in req.eligible_approvers if actor not in approved]
         who = f" from {', '.join(waiting)}" if waiting else ""
@@ -159,7 +161,7 @@ def request_buttons(req: RequestPublic) -> Block:
     if req.status in _VETOABLE:  # until the worker starts it, an approver can still stop the launch
         veto = button("Reject (stop launch)", action_id=REJECT, value=decision_value(req), style="danger")
         return actions([*withdraw, veto, why], block_id=f"req:{req.id}")
-    if req.status != PENDING:
+    if req.status != RequestStatus.PENDING_APPROVAL:
         return actions([why], block_id=f"req:{req.id}")
     return actions(
         [

@@ -1,7 +1,8 @@
 """A typed client for the service HTTP API (docs/api.md), the only way the bot reaches state.
 
-Errors come back as the ``policy.errors`` hierarchy so handlers map them to a message in one place. Timeouts are
-short: a Slack handler has 3 s in total, and a slow service must turn into a "try again" message, not silence.
+Bodies are the ``contract`` models; errors come back as the one error hierarchy (``contract.errors``) so handlers
+map them to a message in one place. Timeouts are short: a Slack handler has 3 s in total, and a slow service must
+turn into a "try again" message, not silence.
 """
 
 from __future__ import annotations
@@ -10,13 +11,38 @@ import logging
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 
-from bot.models import EventPage, PolicyPublic, RequestPage, RequestPublic
-from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
+from contract.actors import ACTOR_HEADER
+from contract.approvals import ApprovalCreate
+from contract.base import InputModel
+from contract.digests import DigestClaim, DigestDone
+from contract.errors import (
+    Conflict,
+    ErrorBody,
+    ErrorDetail,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    UpstreamError,
+    describe_validation_errors,
+)
+from contract.events import CursorPublic, CursorUpdate, EventPage
+from contract.info import PolicyPublic
+from contract.requests import (
+    CancelBody,
+    JobList,
+    RequestCreate,
+    RequestPage,
+    RequestPatch,
+    RequestPublic,
+    SlackMessageRef,
+    StopBody,
+)
+from policy.errors import GpuopsError, RequestError
 from policy.spend import SpendSnapshot
 
 log = logging.getLogger(__name__)
-ACTOR_HEADER = "X-Gpuops-Actor"
 
 
 class ServiceUnavailable(UpstreamError):
@@ -25,29 +51,42 @@ class ServiceUnavailable(UpstreamError):
     code = "service_unavailable"
 
 
-def _error_from_response(response: httpx.Response, operation: str) -> GpuopsError:
+def _error_detail(response: httpx.Response) -> ErrorDetail | None:
+    """The answer's ``ErrorBody``; None when the body is not one (e.g. a proxy's HTML page)."""
     try:
-        body = response.json().get("error", {})
-    except ValueError:
-        body = {}
-    if not isinstance(body, dict):
-        body = {}
-    message = str(body.get("message") or response.reason_phrase or "error")
-    code = body.get("code")
+        return ErrorBody.model_validate_json(response.content).error
+    except ValidationError:
+        return None
+
+
+def _error_from_response(response: httpx.Response, operation: str) -> GpuopsError:
+    detail = _error_detail(response)
+    message = detail.message if detail else (response.reason_phrase or "error")
+    code = detail.code if detail else None
     status = response.status_code
     if status == 403:
         return Forbidden(message, code=code)
     if status == 404:
         return NotFound(message, code=code)
     if status == 409:
-        return Conflict(message, current_state=body.get("current_state"), code=code)
+        return Conflict(message, current_state=detail.current_state if detail else None, code=code)
     if status in (400, 413, 422):
         return RequestError(message, code=code)
     if status == 429:
         return RateLimited(message, retry_after=int(response.headers.get("Retry-After", "1") or 1))
-    correlation = body.get("correlation_id")
-    detail = f"{message} (correlation id {correlation})" if correlation else message
-    return UpstreamError(f"service answered {status}: {detail}", service="gpuops", operation=operation, code=code)
+    correlation = detail.correlation_id if detail else None
+    said = f"{message} (correlation id {correlation})" if correlation else message
+    return UpstreamError(f"service answered {status}: {said}", service="gpuops", operation=operation, code=code)
+
+
+def _body(model: type[InputModel], fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` as the contract's input ``model`` sends them; what the service would refuse is refused here, with
+    the service's words (``body.<field>: ...``), before anything is sent."""
+    try:
+        sent = model.model_validate(fields)
+    except ValidationError as exc:
+        raise RequestError(describe_validation_errors(exc.errors()), code="invalid_body") from exc
+    return sent.model_dump(mode="json", exclude_unset=True)
 
 
 class ServiceClient:
@@ -103,7 +142,8 @@ class ServiceClient:
     def create_request(self, *, actor: str, body: dict[str, Any], idempotency_key: str
                        ) -> tuple[RequestPublic, bool]:
         """The request, and whether this call created it (201) rather than replayed an earlier one (200)."""
-        response = self._call("POST", "/v1/requests", operation="create_request", actor=actor, json=body,
+        response = self._call("POST", "/v1/requests", operation="create_request", actor=actor,
+                              json=_body(RequestCreate, body),
                               headers={"Idempotency-Key": idempotency_key})
         return RequestPublic.model_validate(response.json()), response.status_code == 201
 
@@ -128,35 +168,35 @@ class ServiceClient:
         self, *, request_id: str, actor: str, decision: str, comment: str | None = None, revision: int | None = None
     ) -> RequestPublic:
         """``revision`` is the one the person was shown; the service refuses the decision if the plan changed."""
-        body: dict[str, Any] = {"decision": decision}
+        fields: dict[str, Any] = {"decision": decision}
         if comment:
-            body["comment"] = comment
+            fields["comment"] = comment
         if revision is not None:
-            body["revision"] = revision
+            fields["revision"] = revision
         response = self._call("POST", f"/v1/requests/{request_id}/approvals", operation="record_approval",
-                              actor=actor, json=body)
+                              actor=actor, json=_body(ApprovalCreate, fields))
         return RequestPublic.model_validate(response.json())
 
     def patch_request(self, *, request_id: str, actor: str, changes: dict[str, Any]) -> RequestPublic:
         response = self._call("PATCH", f"/v1/requests/{request_id}", operation="patch_request", actor=actor,
-                              json=changes)
+                              json=_body(RequestPatch, changes))
         return RequestPublic.model_validate(response.json())
 
     def cancel_request(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
-        body = {"reason": reason} if reason else {}
+        body = _body(CancelBody, {"reason": reason} if reason else {})
         response = self._call("POST", f"/v1/requests/{request_id}/cancel", operation="cancel_request",
                               actor=actor, json=body)
         return RequestPublic.model_validate(response.json())
 
     def stop_request(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
-        body = {"reason": reason} if reason else {}
+        body = _body(StopBody, {"reason": reason} if reason else {})
         response = self._call("POST", f"/v1/requests/{request_id}/stop", operation="stop_request", actor=actor,
                               json=body)
         return RequestPublic.model_validate(response.json())
 
     def put_slack_message(self, *, request_id: str, channel: str, ts: str) -> None:
         self._call("PUT", f"/v1/requests/{request_id}/slack-message", operation="put_slack_message",
-                   json={"channel": channel, "ts": ts})
+                   json=_body(SlackMessageRef, {"channel": channel, "ts": ts}))
 
     # Feed -----------------------------------------------------------------------------------------------------
 
@@ -169,11 +209,11 @@ class ServiceClient:
             response = self._call("GET", f"/v1/cursors/{consumer}", operation="get_cursor")
         except NotFound:
             return None
-        cursor = response.json().get("cursor")
-        return str(cursor) if cursor else None
+        return CursorPublic.model_validate(response.json()).cursor
 
     def put_cursor(self, consumer: str, cursor: str) -> None:
-        self._call("PUT", f"/v1/cursors/{consumer}", operation="put_cursor", json={"cursor": cursor})
+        self._call("PUT", f"/v1/cursors/{consumer}", operation="put_cursor",
+                   json=_body(CursorUpdate, {"cursor": cursor}))
 
     # Spend, jobs, policy, digests -------------------------------------------------------------------------------
 
@@ -183,7 +223,7 @@ class ServiceClient:
 
     def list_jobs(self, *, status: str | None = None) -> list[RequestPublic]:
         response = self._call("GET", "/v1/jobs", operation="list_jobs", params={"status": status})
-        return [RequestPublic.model_validate(item) for item in response.json()["items"]]
+        return JobList.model_validate(response.json()).items
 
     def get_policy(self) -> PolicyPublic:
         response = self._call("GET", "/v1/policy", operation="get_policy")
@@ -193,13 +233,14 @@ class ServiceClient:
         """True when this replica owns the digest of ``channel`` for ``date``; False when another one has it."""
         try:
             self._call("POST", "/v1/digests/claim", operation="claim_digest",
-                       json={"channel": channel, "date": date, "team": team})
+                       json=_body(DigestClaim, {"channel": channel, "date": date, "team": team}))
         except Conflict:
             return False
         return True
 
     def finish_digest(self, *, channel: str, date: str, ok: bool, detail: str | None = None) -> None:
-        body: dict[str, Any] = {"ok": ok}
+        fields: dict[str, Any] = {"ok": ok}
         if detail:
-            body["detail"] = detail
-        self._call("POST", f"/v1/digests/{channel}/{date}/done", operation="finish_digest", json=body)
+            fields["detail"] = detail
+        self._call("POST", f"/v1/digests/{channel}/{date}/done", operation="finish_digest",
+                   json=_body(DigestDone, fields))

@@ -16,8 +16,9 @@ from bot.chart import render_spend_chart
 from bot.deps import Deps
 from bot.errors import user_message
 from bot.limits import escape, section
-from bot.models import PENDING, actor_id
 from bot.posting import post_request
+from contract.actors import actor_id
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.errors import GpuopsError
 
@@ -169,7 +170,7 @@ def publish_home(deps: Deps, client: Any, *, team_id: str, user: str) -> None:
     actor = actor_id(team_id, user)
     try:
         mine = deps.service.list_requests(requester=actor, limit=20).items
-        pending = deps.service.list_requests(status=PENDING, limit=100).items
+        pending = deps.service.list_requests(status=RequestStatus.PENDING_APPROVAL, limit=100).items
     except GpuopsError as error:
         text = user_message(error, operation="home")
         client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})

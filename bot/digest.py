@@ -15,8 +15,9 @@ from bot.chart import render_spend_chart, window
 from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, context, escape, fit, header, section
 from bot.metrics import DIGEST_RUNS
-from bot.models import PENDING, RequestPublic
 from bot.views import accrued_usd, job_row
+from contract.requests import RequestPublic
+from contract.status import RequestStatus
 from policy.spend import SpendSnapshot
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ class Digest:
 def gather(service: ServiceClient, *, team: str) -> DigestData:
     spend = service.get_spend(team=team)
     jobs = [r for r in service.list_jobs() if r.team == team]
-    pending = service.list_requests(status=PENDING, team=team, limit=100).items
+    pending = service.list_requests(status=RequestStatus.PENDING_APPROVAL, team=team, limit=100).items
     return DigestData(
         team=team,
         spend=spend,

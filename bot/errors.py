@@ -8,7 +8,8 @@ import secrets
 from slack_sdk.errors import SlackApiError
 
 from bot.client import ServiceUnavailable
-from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
+from contract.errors import Conflict, Forbidden, NotFound, RateLimited, UpstreamError
+from policy.errors import GpuopsError, RequestError
 
 log = logging.getLogger("bot.errors")
 _NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}

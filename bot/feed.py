@@ -19,8 +19,10 @@ from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
 from bot.metrics import FEED_LAG
-from bot.models import Event, RequestPublic, slack_user
 from bot.posting import reply_in_thread, update_request
+from contract.actors import slack_user
+from contract.events import EventPublic
+from contract.requests import RequestPublic
 
 log = logging.getLogger(__name__)
 CONSUMER = "bot"
@@ -82,11 +84,11 @@ def approval_change_text(data: dict[str, Any]) -> str:
     return f"🚫 {who} rejected the approved plan{comment}. Nothing will launch."
 
 
-def announces_launch(event: Event) -> bool:
+def announces_launch(event: EventPublic) -> bool:
     return event.type in ("launch.started", "job.status_changed") and "transition_start" not in event.data
 
 
-def thread_text(event: Event, req: RequestPublic, *, announced: Callable[[str], bool]) -> str | None:
+def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[str], bool]) -> str | None:
     """The thread reply an event deserves, or None when updating the message says enough.
 
     "Launched" is said once per job, at the first event that finds the job created: the service announces the
@@ -148,11 +150,11 @@ class FeedConsumer:
             self._advance(page.next_cursor)
         return handled
 
-    def _is_history(self, event: Event) -> bool:
+    def _is_history(self, event: EventPublic) -> bool:
         return self._history_before is not None and event.created_at is not None and \
             event.created_at < self._history_before
 
-    def _record_lag(self, items: list[Event]) -> None:
+    def _record_lag(self, items: list[EventPublic]) -> None:
         oldest = items[0].created_at if items else None
         FEED_LAG.set(max(0.0, (self._clock() - oldest).total_seconds()) if oldest else 0.0)
 
@@ -160,7 +162,7 @@ class FeedConsumer:
         self._service.put_cursor(CONSUMER, cursor)
         self._cursor = cursor
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: EventPublic) -> None:
         if event.type not in UPDATES or not event.request_id:
             return
         req = self._service.get_request(request_id=event.request_id)

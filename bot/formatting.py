@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.models import slack_user
+from contract.actors import slack_user
 from policy.decision import Decision, Plan, Platform
 
 PLATFORM_NAMES = {

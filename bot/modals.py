@@ -22,7 +22,7 @@ from bot.limits import (
     section,
     truncate,
 )
-from bot.models import RequestPublic
+from contract.requests import RequestPublic
 from policy.request import Stage, Task, Tolerance
 
 WHY_VIEW = "why_view"

@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 
 from bot.blocks import fallback_text, outcome_text, request_blocks, requester_user
-from bot.models import APPROVED_STATES, RequestPublic
+from contract.requests import RequestPublic
+from contract.status import DECIDED_STATES
 
 log = logging.getLogger(__name__)
-OUTCOME_STATES = APPROVED_STATES | {"rejected", "denied", "expired", "cancelled"}
 
 
 def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime) -> str:
@@ -43,7 +43,7 @@ def reply_in_thread(client: Any, req: RequestPublic, text: str) -> bool:
 def tell_requester(client: Any, req: RequestPublic) -> bool:
     """A direct message with the outcome, once the request is decided."""
     user = requester_user(req)
-    if user is None or req.status not in OUTCOME_STATES:
+    if user is None or req.status not in DECIDED_STATES:
         return False
     client.chat_postMessage(channel=user, text=outcome_text(req))
     return True

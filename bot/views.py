@@ -22,7 +22,8 @@ from bot.limits import (
     header,
     section,
 )
-from bot.models import PolicyPublic, RequestPublic
+from contract.info import PolicyPublic
+from contract.requests import RequestPublic
 from policy.spend import SpendSnapshot
 
 HELP_EXAMPLES = [

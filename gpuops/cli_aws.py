@@ -31,7 +31,7 @@ def refresh_command(
     """Refresh prices from the AWS Price List API and EC2 spot history into a new catalog snapshot."""
     from datetime import UTC, datetime
 
-    from policy.errors import UpstreamError
+    from contract.errors import UpstreamError
     from service.aws.clients import ClientFactory
     from service.aws.refresh import refresh_catalog_snapshot
     from service.settings import get_settings

@@ -10,9 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from policy.config import PolicyConfig
-from policy.errors import Forbidden
 
-__all__ = ["check_slack_access", "contacts", "MAX_CONTACTS", "Refusal", "slack_refusal", "workspace_of"]
+__all__ = ["contacts", "MAX_CONTACTS", "Refusal", "slack_refusal", "workspace_of"]
 
 MAX_CONTACTS = 5  # a refusal names a few people to ask, not the whole approver roster
 
@@ -53,9 +52,6 @@ class Refusal:
         return (f"This {self.place} ({self.id}) is not enabled for gpuops. {ask} to add it to slack.{self.place}s "
                 "in the gpuops policy.")
 
-    def error(self) -> Forbidden:
-        return Forbidden(self.message(), code=self.code)
-
 
 def slack_refusal(policy: PolicyConfig, *, workspace: str | None, channel: str | None,
                   enterprise: str | None = None) -> Refusal | None:
@@ -70,10 +66,3 @@ def slack_refusal(policy: PolicyConfig, *, workspace: str | None, channel: str |
     if channel is not None and lists.channels is not None and channel not in lists.channels:
         return Refusal(place="channel", id=channel, contacts=tuple(contacts(policy)))
     return None
-
-
-def check_slack_access(policy: PolicyConfig, *, workspace: str | None, channel: str | None) -> None:
-    """Raise Forbidden (``workspace_not_allowed`` / ``channel_not_allowed``) when the lists leave the place out."""
-    refusal = slack_refusal(policy, workspace=workspace, channel=channel)
-    if refusal is not None:
-        raise refusal.error()

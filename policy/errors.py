@@ -1,29 +1,14 @@
-"""The one error hierarchy of gpuops.
+"""The root of the one error hierarchy of gpuops, and the errors of bad input.
 
-    GpuopsError
-    ├── RequestError      bad input; carries a stable ``code`` and a message that says what to type instead
-    │   └── PolicyFileError   a policy file that does not validate; ``errors`` lists (path, message)
-    ├── NotFound          an id that does not exist
-    ├── Conflict          an illegal state transition or a clash; carries the current state
-    ├── Forbidden         an actor who may not do this (e.g. approving their own request)
-    ├── RateLimited       too many requests; carries ``retry_after`` seconds
-    └── UpstreamError     AWS, Slack or the service answered with an error; carries service and operation
-
-The service maps it once to HTTP (422, 404, 409, 403, 429, 502); the bot maps it once to a short private message.
+``GpuopsError``, ``RequestError`` and ``PolicyFileError`` live here because the pure policy code raises them; the
+errors of talking over HTTP (``Unauthorized``, ``Forbidden``, ``NotFound``, ``Conflict``, ``RateLimited``,
+``UpstreamError``) subclass ``GpuopsError`` in ``contract.errors``, whose docstring draws the whole tree and its
+HTTP statuses.
 """
 
 from __future__ import annotations
 
-__all__ = [
-    "Conflict",
-    "Forbidden",
-    "GpuopsError",
-    "NotFound",
-    "PolicyFileError",
-    "RateLimited",
-    "RequestError",
-    "UpstreamError",
-]
+__all__ = ["GpuopsError", "PolicyFileError", "RequestError"]
 
 
 class GpuopsError(Exception):
@@ -57,36 +42,3 @@ class PolicyFileError(RequestError):
         super().__init__(f"policy file {source} is invalid:\n{lines}")
         self.source = source
         self.errors = errors
-
-
-class NotFound(GpuopsError):
-    code = "not_found"
-
-
-class Conflict(GpuopsError):
-    code = "conflict"
-
-    def __init__(self, message: str, *, current_state: str | None = None, code: str | None = None) -> None:
-        super().__init__(message, code=code)
-        self.current_state = current_state
-
-
-class Forbidden(GpuopsError):
-    code = "forbidden"
-
-
-class RateLimited(GpuopsError):
-    code = "rate_limited"
-
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-class UpstreamError(GpuopsError):
-    code = "upstream_error"
-
-    def __init__(self, message: str, *, service: str, operation: str, code: str | None = None) -> None:
-        super().__init__(message, code=code)
-        self.service = service
-        self.operation = operation

@@ -20,13 +20,14 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from contract.approvals import ApprovalDecision
+from contract.errors import Conflict, Forbidden
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
-from policy.errors import Conflict, Forbidden
 from policy.request import Stage
 from service.audit import append_event
 from service.records import expire_if_due, get_request_or_raise
-from service.schemas import ApprovalDecision
-from service.states import RequestStatus, transition
+from service.states import transition
 from service.store.tables import Approval, RequestRecord
 from service.views import counted_approvers, current_approvals
 

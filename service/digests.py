@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from policy.errors import Conflict, NotFound
+from contract.errors import Conflict, NotFound
 from service.store.tables import DigestRun
 
 STALE_CLAIM = timedelta(minutes=15)

@@ -1,16 +1,14 @@
-"""The error hierarchy of ``policy.errors`` mapped once to HTTP, in the one error shape of docs/api.md.
+"""The error hierarchy (drawn in ``contract.errors``) mapped once to HTTP, in the one error shape ``ErrorBody``.
 
     {"error": {"code": ..., "message": ..., "current_state"?: ..., "correlation_id"?: ...}}
 
-``Unauthorized`` (401) is the service's own addition: a missing or unknown token. A database that does not answer
-(SQLAlchemy ``OperationalError``) is a 503 with ``Retry-After`` and a correlation id.
+A database that does not answer (SQLAlchemy ``OperationalError``) is a 503 with ``Retry-After`` and a correlation id.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -19,14 +17,19 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from policy.errors import Conflict, Forbidden, GpuopsError, NotFound, RateLimited, RequestError, UpstreamError
+from contract.errors import (
+    Conflict,
+    ErrorBody,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+    UpstreamError,
+    describe_validation_errors,
+)
+from policy.errors import GpuopsError, RequestError
 
 log = logging.getLogger("gpuops.service")
-
-
-class Unauthorized(GpuopsError):
-    code = "unauthorized"
-
 
 STATUS_BY_ERROR: tuple[tuple[type[GpuopsError], int], ...] = (
     (Unauthorized, 401),
@@ -40,11 +43,10 @@ STATUS_BY_ERROR: tuple[tuple[type[GpuopsError], int], ...] = (
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
-def error_body(code: str, message: str, **extra: str | None) -> dict[str, Any]:
-    """The error shape; ``extra`` keys with a None value are left out."""
-    error: dict[str, Any] = {"code": code, "message": message}
-    error.update({k: v for k, v in extra.items() if v is not None})
-    return {"error": error}
+def error_body(code: str, message: str, *, current_state: str | None = None,
+               correlation_id: str | None = None) -> dict[str, Any]:
+    """The error shape as sent; keys without a value are left out."""
+    return ErrorBody.of(code, message, current_state=current_state, correlation_id=correlation_id).to_json()
 
 
 def status_for(exc: GpuopsError) -> int:
@@ -52,15 +54,6 @@ def status_for(exc: GpuopsError) -> int:
         if isinstance(exc, cls):
             return status
     return 500
-
-
-def describe_validation_errors(errors: Sequence[Any]) -> str:
-    """``body.params: Input should be greater than 0; body.foo: Extra inputs are not permitted``."""
-    parts = []
-    for err in errors:
-        loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
-        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
 
 
 async def _gpuops_error(_request: Request, exc: Exception) -> JSONResponse:

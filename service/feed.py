@@ -10,8 +10,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from policy.errors import NotFound, RequestError
-from service.schemas import EventPage, EventPublic
+from contract.errors import NotFound
+from contract.events import EventPage, EventPublic
+from policy.errors import RequestError
 from service.store.tables import AuditEvent, ConsumerCursor
 
 

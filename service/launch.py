@@ -25,6 +25,7 @@ from prometheus_client import Counter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
@@ -33,7 +34,7 @@ from service.attachments import add_artifact
 from service.planning import Planner
 from service.reapproval import check_before_launch
 from service.records import get_request_or_raise, get_revision
-from service.states import RequestStatus, transition
+from service.states import transition
 from service.store.db import new_session
 from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
 

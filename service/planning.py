@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from contract.plans import PlanFields
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
@@ -18,7 +19,6 @@ from policy.intake import describe_validation, local_moment, request_from, zone_
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
-from service.schemas import PlanFields
 from service.settings import Settings
 from service.spend import SpendProvider
 

@@ -9,8 +9,10 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from policy.errors import NotFound, RequestError
-from service.states import RequestStatus, transition
+from contract.errors import NotFound
+from contract.status import RequestStatus
+from policy.errors import RequestError
+from service.states import transition
 from service.store.tables import PlanRevision, RequestRecord
 
 EXPIRY_ACTOR = "system:expiry"

@@ -10,15 +10,17 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from contract.errors import Conflict, Forbidden
+from contract.requests import RequestCreate, RequestPatch
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import canonical_json, plan_hash
-from policy.errors import Conflict, Forbidden, RequestError
+from policy.errors import RequestError
 from policy.request import Stage
 from service.audit import append_event
 from service.planning import PlanContext, Planner, plan_fields
 from service.records import expire_if_due, get_request_or_raise, get_revision
-from service.schemas import RequestCreate, RequestPatch
-from service.states import RequestStatus, enter_initial, transition
+from service.states import enter_initial, transition
 from service.store.tables import IdempotencyKey, PlanRevision, RequestRecord
 
 

@@ -12,36 +12,21 @@
 Every transition writes an audit event (which is also the feed event) in the caller's transaction; entering
 ``approved`` or ``auto_approved`` also queues the ``launch_task`` outbox row, and going back to ``pending_approval``
 after that makes the plan a new revision, so earlier approvals no longer count. An illegal transition raises
-``Conflict`` carrying the current state (HTTP 409).
+``Conflict`` carrying the current state (HTTP 409). The statuses themselves are on the wire, so ``RequestStatus`` lives
+in ``contract.status``.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
 from sqlmodel import Session, select
 
-from policy.errors import Conflict
+from contract.errors import Conflict
+from contract.status import RequestStatus
 from service.audit import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
-
-
-class RequestStatus(StrEnum):
-    PENDING_APPROVAL = "pending_approval"
-    AUTO_APPROVED = "auto_approved"
-    APPROVED = "approved"
-    LAUNCHING = "launching"
-    RUNNING = "running"
-    SUCCEEDED = "succeeded"
-    FAILED = "failed"
-    STOPPED = "stopped"
-    REJECTED = "rejected"
-    EXPIRED = "expired"
-    CANCELLED = "cancelled"
-    DENIED = "denied"
-
 
 S = RequestStatus
 DEFAULT_APPROVAL_WINDOW = timedelta(hours=24)

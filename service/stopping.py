@@ -10,12 +10,12 @@ from datetime import datetime
 
 from sqlalchemy.engine import Engine
 
+from contract.errors import Conflict, Forbidden, NotFound
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
-from policy.errors import Conflict, Forbidden, NotFound
 from policy.request import Stage
 from service.aws.clients import ClientFactory
 from service.records import get_request_or_raise
-from service.states import RequestStatus
 from service.store.db import new_session
 from service.store.tables import RequestRecord
 from service.tracker import running_job_for, stop_job

@@ -14,9 +14,10 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from contract.errors import NotFound, UpstreamError
+from contract.status import RequestStatus
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan, Platform
-from policy.errors import NotFound, UpstreamError
 from service.audit import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import (
@@ -29,7 +30,7 @@ from service.aws.jobstatus import (
 )
 from service.aws.sagemaker import describe_training_job, list_training_jobs, stop_training_job, training_job_name
 from service.records import get_request_or_raise, get_revision
-from service.states import RequestStatus, transition
+from service.states import transition
 from service.store.db import new_session
 from service.store.tables import Job, RequestRecord
 

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from contract.approvals import ApprovalDecision, ApprovalPublic
+from contract.jobs import JobPublic
+from contract.requests import RequestPublic, SlackMessageRef
+from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
 from policy.request import Stage
-from service.schemas import ApprovalDecision, ApprovalPublic, JobPublic, RequestPublic, SlackMessageRef
-from service.states import RequestStatus
 from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
 
 

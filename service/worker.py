@@ -18,9 +18,9 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
+from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
-from policy.errors import UpstreamError
 from service.aws.clients import ClientFactory
 from service.aws.execute import LaunchEnvironment, LeaseLost, execute_launch
 from service.cache import make_cache

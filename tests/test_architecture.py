@@ -101,9 +101,14 @@ def test_policy_reaches_no_network_even_through_the_standard_library() -> None:
     assert set(imported_roots("policy")) & NETWORK_STDLIB == set()
 
 
-def test_importing_policy_and_the_plan_command_loads_no_server_stack() -> None:
+def test_the_contract_imports_only_the_stdlib_pydantic_and_policy() -> None:
+    allowed = set(sys.stdlib_module_names) | {"__future__", "pydantic", "policy", "contract"}
+    assert set(imported_roots("contract")) - allowed == set()
+
+
+def test_importing_policy_the_contract_and_the_plan_command_loads_no_server_stack() -> None:
     code = (
-        "import sys, policy, policy.tree, gpuops.cli\n"
+        "import sys, policy, policy.tree, gpuops.cli, contract.requests, contract.errors\n"
         "heavy = {'fastapi', 'slack_bolt', 'boto3', 'sqlalchemy', 'redis', 'uvicorn'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
     )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hmac
 import math
-import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -18,13 +17,13 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from policy.errors import Forbidden, RateLimited, RequestError
+from contract.actors import ACTOR_PATTERN
+from contract.errors import Forbidden, RateLimited, Unauthorized
+from policy.errors import RequestError
 from service.api.state import ServiceState
-from service.errors import Unauthorized
 from service.store.db import new_session
 
 T = TypeVar("T")
-ACTOR_PATTERN = re.compile(r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$")
 _bearer = HTTPBearer(auto_error=False, description="a token from GPUOPS_API_TOKENS")
 
 

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
+from contract.digests import DigestClaim, DigestClaimed, DigestDone
 from service import digests
 from service.api.deps import SessionDep, StateDep, WriterDep
 from service.clock import utcnow
-from service.schemas import DigestClaim, DigestClaimed, DigestDone
 
 router = APIRouter(tags=["digests"])
 

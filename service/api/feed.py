@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
+from contract.events import CursorPublic, CursorUpdate, EventPage
 from service import feed
 from service.api.deps import ActorDep, SessionDep, WriterDep, released
 from service.clock import utcnow
-from service.schemas import CursorPublic, CursorUpdate, EventPage
 
 router = APIRouter(tags=["events"])
 Consumer = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$")]

@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from sqlalchemy.exc import SQLAlchemyError
 
+from contract.info import Health
 from service.api.deps import StateDep
-from service.schemas import Health
 from service.store.db import ping
 
 router = APIRouter(tags=["health"])

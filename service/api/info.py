@@ -7,11 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from sqlmodel import col, select
 
+from contract.info import PolicyPublic
+from contract.requests import JobList
+from contract.status import RequestStatus
 from policy.catalog import Catalog
 from policy.spend import SpendSnapshot, SpendStatus
 from service.api.deps import ActorDep, SessionDep, StateDep, released
-from service.schemas import JobList, PolicyPublic
-from service.states import RequestStatus
 from service.store.tables import Job, RequestRecord
 from service.views import requests_public
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import anyio
 from fastapi import APIRouter, Response
 
+from contract.plans import PlanInput
 from policy.decision import Decision
 from service.api.deps import ActorDep, StateDep, check_rate_limit
 from service.api.state import ServiceState
 from service.clock import utcnow
 from service.planning import PlanContext, plan_fields
 from service.requests import initial_status
-from service.schemas import PlanInput
 
 router = APIRouter(tags=["plans"])
 

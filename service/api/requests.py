@@ -6,8 +6,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 
-from policy.access import check_slack_access, workspace_of
-from policy.errors import Forbidden
+from contract.approvals import ApprovalCreate
+from contract.errors import Forbidden
+from contract.events import AuditEventPublic, AuditList
+from contract.requests import (
+    ArtifactList,
+    ArtifactPublic,
+    CancelBody,
+    RequestCreate,
+    RequestPage,
+    RequestPatch,
+    RequestPublic,
+    SlackMessageRef,
+    StopBody,
+)
+from contract.status import RequestStatus
+from policy.access import slack_refusal, workspace_of
 from service import approvals, attachments, records, requests, stopping
 from service.api.deps import (
     Actor,
@@ -21,21 +35,6 @@ from service.api.deps import (
 )
 from service.audit import events_for_request
 from service.clock import utcnow
-from service.schemas import (
-    ApprovalCreate,
-    ArtifactList,
-    ArtifactPublic,
-    AuditEventPublic,
-    AuditList,
-    CancelBody,
-    RequestCreate,
-    RequestPage,
-    RequestPatch,
-    RequestPublic,
-    SlackMessageRef,
-    StopBody,
-)
-from service.states import RequestStatus
 from service.views import request_public, requests_public
 
 router = APIRouter(tags=["requests"])
@@ -69,7 +68,9 @@ def create_request(
 ) -> Response:
     """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
     requester = person_for(actor, body.requester)
-    check_slack_access(state.policy, workspace=workspace_of(requester), channel=body.channel)
+    refusal = slack_refusal(state.policy, workspace=workspace_of(requester), channel=body.channel)
+    if refusal is not None:
+        raise Forbidden(refusal.message(), code=refusal.code)
     check_rate_limit(state, requester)
     record, revision = requests.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,

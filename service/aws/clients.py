@@ -18,7 +18,7 @@ import boto3
 from botocore.config import Config
 from prometheus_client import Counter
 
-from policy.errors import UpstreamError
+from contract.errors import UpstreamError
 from service.settings import Settings
 
 COST_EXPLORER_USD_PER_REQUEST = 0.01

@@ -21,8 +21,8 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from contract.errors import UpstreamError
 from policy.config import PolicyConfig
-from policy.errors import UpstreamError
 from policy.spend import CostDriver, DailySpend, SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
 from service.cache import Cache

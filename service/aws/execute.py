@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from contract.errors import UpstreamError
 from policy.config import PolicyConfig
 from policy.decision import Platform
-from policy.errors import RequestError, UpstreamError
+from policy.errors import RequestError
 from service.aws.clients import ClientFactory
 from service.aws.sagemaker import (
     JobAlreadyExists,
@@ -132,8 +133,8 @@ def _apply_eks(env: LaunchEnvironment, name: str, artifacts: list[RenderedArtifa
                              note="a kubeconfig is set but the kubernetes package is not installed; "
                                   "apply the manifests with kubectl")
     import yaml
-    from kubernetes import client as k8s  # type: ignore[import-not-found,unused-ignore]
-    from kubernetes import config as k8s_config  # type: ignore[import-not-found,unused-ignore]
+    from kubernetes import client as k8s  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from kubernetes import config as k8s_config  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     k8s_config.load_kube_config(config_file=env.kubeconfig)
     api = k8s.CustomObjectsApi()

@@ -17,8 +17,8 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from contract.errors import UpstreamError
 from policy.catalog import Catalog, RegionPrice
-from policy.errors import UpstreamError
 from service.aws.clients import ClientFactory
 from service.aws.regions import price_list_location
 

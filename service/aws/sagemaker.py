@@ -13,9 +13,10 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from contract.errors import UpstreamError
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, PurchaseModel
-from policy.errors import RequestError, UpstreamError
+from policy.errors import RequestError
 
 JOB_NAME_MAX = 63
 JOB_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")

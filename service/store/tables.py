@@ -1,4 +1,4 @@
-"""The tables of docs/design.md §State. Wire formats live in ``service.schemas``; these rows never leave the service."""
+"""The tables of docs/design.md §State. Wire formats live in ``contract``; these rows never leave the service."""
 
 from datetime import datetime
 from typing import Any

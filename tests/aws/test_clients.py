@@ -7,7 +7,7 @@ from typing import Any
 import boto3
 import pytest
 
-from policy.errors import UpstreamError
+from contract.errors import UpstreamError
 from service.aws.clients import ClientFactory
 from tests.aws.conftest import dummy_session
 from tests.aws.fakeaws import FakeAws

@@ -11,8 +11,8 @@ import pytest
 import redis
 from prometheus_client import REGISTRY
 
+from contract.errors import UpstreamError
 from policy.config import default_policy
-from policy.errors import UpstreamError
 from policy.spend import SpendStatus
 from service.aws.clients import ClientFactory
 from service.aws.costexplorer import SpendProvider, SpendQuery

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from contract.errors import UpstreamError
 from policy.catalog import Catalog, load_catalog
-from policy.errors import UpstreamError
 from service.aws.refresh import refresh_catalog_snapshot
 from service.aws.snapshots import diff_catalogs, read_current_snapshot, write_snapshot
 from tests.aws.fakeaws import AwsFault, FakeAws

@@ -1,10 +1,12 @@
-"""Decisions and requests shaped like the service's answers, built from the policy types."""
+"""Decisions, requests and jobs as the service answers them: contract models built from the policy types."""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from contract.jobs import JobPublic
+from contract.requests import RequestPublic
 from policy.decision import (
     Alternative,
     ApprovalRequirement,
@@ -92,15 +94,26 @@ def make_decision(*, text: str = "fine-tune 7B by Friday", **overrides: Any) -> 
     return Decision(**values)
 
 
-def make_request(*, request_id: str = "req_1", status: str = "pending_approval", **overrides: Any) -> dict[str, Any]:
-    """A RequestPublic as JSON."""
+def make_job(**overrides: Any) -> JobPublic:
+    """A finished SageMaker job of ``make_request``'s plan."""
+    values: dict[str, Any] = {
+        "name": "gpuops-req-1-r1", "status": "Completed", "secondary_status": "Completed", "platform": "sagemaker",
+        "estimated_cost_usd": 310.0, "actual_cost_usd": 254.4, "billable_seconds": 36_000,
+        "training_seconds": 52_000, "spot_savings": 0.31, "interruptions": 2,
+    }
+    values.update(overrides)
+    return JobPublic.model_validate(values)
+
+
+def make_request(*, request_id: str = "req_1", status: str = "pending_approval", **overrides: Any) -> RequestPublic:
+    """A request as ``GET /v1/requests/{id}`` answers it; ``overrides`` may be models or their JSON."""
     body: dict[str, Any] = {
         "id": request_id, "status": status, "team": "team-ml", "requester": actor(REQUESTER), "channel": "C0PLANS",
         "timezone": "America/Los_Angeles", "text": "fine-tune 7B by Friday", "revision": 1, "plan_hash": "abc",
-        "decision": make_decision().model_dump(mode="json"), "approvals": [], "approvals_needed": 1,
+        "decision": make_decision(), "approvals": [], "approvals_needed": 1,
         "approvals_remaining": 1, "eligible_approvers": [actor(u) for u in LEADS],
-        "expires_at": (NOW + timedelta(hours=24)).isoformat(), "created_at": NOW.isoformat(),
-        "updated_at": NOW.isoformat(), "slack_message": None, "job": None,
+        "expires_at": NOW + timedelta(hours=24), "created_at": NOW, "updated_at": NOW, "slack_message": None,
+        "job": None,
     }
     body.update(overrides)
-    return body
+    return RequestPublic.model_validate(body)

@@ -1,7 +1,10 @@
-"""A stand-in for the gpuops service on 127.0.0.1, answering in the shapes of docs/api.md.
+"""A stand-in for the gpuops service on 127.0.0.1, typed by the contract the real one answers in.
 
-Just enough behaviour for the bot's own tests: idempotent creation, approver checks, one approval per person and
-revision, revisions that void approvals, an events feed with cursors, and digest claims unique per channel and date.
+Every body it is sent is parsed with the contract's input model (a body the service would refuse is a 422 here too)
+and every answer is a contract model, so a bot that drifts from the contract fails its own tests. Just enough
+behaviour for them: idempotent creation, the service's approval checks (same codes, same order), one approval per
+person and revision, revisions that void approvals, an events feed with cursors, and digest claims unique per
+channel and date.
 """
 
 from __future__ import annotations
@@ -15,6 +18,23 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from pydantic import BaseModel, ValidationError
+
+from contract.approvals import ApprovalCreate, ApprovalDecision, ApprovalPublic
+from contract.digests import DigestClaim, DigestClaimed, DigestDone
+from contract.errors import ErrorBody, describe_validation_errors
+from contract.events import CursorPublic, CursorUpdate, EventPage, EventPublic
+from contract.info import PolicyPublic
+from contract.requests import (
+    JobList,
+    RequestCreate,
+    RequestPage,
+    RequestPatch,
+    RequestPublic,
+    SlackMessageRef,
+    StopBody,
+)
+from contract.status import RequestStatus
 from policy.config import default_policy
 from tests.bot.factories import NOW, make_request, make_spend
 from tests.loopback import LoopbackServer
@@ -22,17 +42,36 @@ from tests.loopback import LoopbackServer
 TOKEN = "test-bot-token"
 REFUSED = "REFUSE"  # text containing this is refused like the parser would
 
+Answer = tuple[int, BaseModel | None]
 
 
-def error(status: int, code: str, message: str, **extra: Any) -> tuple[int, dict[str, Any]]:
-    return status, {"error": {"code": code, "message": message, **extra}}
+def error(status: int, code: str, message: str, *, current_state: str | None = None) -> Answer:
+    return status, ErrorBody.of(code, message, current_state=current_state)
+
+
+def refusal(actor: str, req: RequestPublic) -> Answer | None:
+    """``service.approvals.check_may_decide``: who may not decide, then what cannot be decided, in that order."""
+    if actor == req.requester:
+        return error(403, "own_request", "you asked for this, so someone else has to approve it")
+    if actor not in req.eligible_approvers:
+        groups = ", ".join(req.decision.approval.approver_groups) or "no group (none configured)"
+        stage = req.decision.request.stage.value if req.decision.request.stage else "any"
+        return error(403, "not_an_approver", f"only members of {groups} can approve {stage} requests of {req.team}")
+    if req.status == RequestStatus.DENIED:
+        return error(409, "conflict", "policy denied this request; there is nothing to approve",
+                     current_state=req.status)
+    if req.status != RequestStatus.PENDING_APPROVAL:
+        return error(409, "conflict", f"this request is {req.status}; it no longer takes approvals",
+                     current_state=req.status)
+    return None
 
 
 class FakeService(LoopbackServer):
     def __init__(self) -> None:
-        self.requests: dict[str, dict[str, Any]] = {}
+        self.requests: dict[str, RequestPublic] = {}
+        self.patches: dict[str, list[dict[str, Any]]] = {}
         self.idempotency: dict[str, str] = {}
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventPublic] = []
         self.cursors: dict[str, str] = {}
         self.claims: dict[tuple[str, str], str] = {}
         self.done: list[dict[str, Any]] = []
@@ -40,149 +79,169 @@ class FakeService(LoopbackServer):
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self.delay = 0.0
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
-        self.jobs_status: dict[str, dict[str, Any]] = {}
         self.lock = threading.RLock()
         super().__init__()
 
     # State changes the tests drive ---------------------------------------------------------------------------
 
-    def emit(self, kind: str, request_id: str | None, **data: Any) -> None:
+    def emit(self, kind: str, request_id: str | None, *, at: Any = NOW, **data: Any) -> None:
         with self.lock:
             number = len(self.events) + 1
-            self.events.append({"id": number, "cursor": f"c{number}", "type": kind, "request_id": request_id,
-                                "created_at": NOW.isoformat(), "data": data})
+            self.events.append(EventPublic(id=number, cursor=str(number), type=kind, request_id=request_id,
+                                           created_at=at, data=data))
 
     def set_request(self, request_id: str, **changes: Any) -> None:
+        """Change a stored request; the result must still be a valid ``RequestPublic``."""
         with self.lock:
-            self.requests[request_id].update(changes)
+            self.requests[request_id] = RequestPublic.model_validate({**dict(self.requests[request_id]), **changes})
 
     # Routes ------------------------------------------------------------------------------------------------------
 
-    def create(self, actor: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
+    def create(self, actor: str, body: RequestCreate, key: str | None) -> Answer:
         if key and key in self.idempotency:  # a replay: the first answer again, as 200
             return 200, self.requests[self.idempotency[key]]
-        text = str(body.get("text", ""))
+        text = body.text or ""
         if REFUSED in text:
             return error(422, "missing_size", "say the model size, e.g. `/gpu fine-tune 7B by Friday`")
         request_id = f"req_{len(self.requests) + 1}"
-        req = make_request(request_id=request_id, requester=actor, text=text, channel=body.get("channel"),
-                           timezone=body.get("timezone", "UTC"))
+        req = make_request(request_id=request_id, requester=actor, text=text, channel=body.channel,
+                           timezone=body.timezone or "UTC")
         self.requests[request_id] = req
         if key:
             self.idempotency[key] = request_id
         self.emit("request.created", request_id)
         return 201, req
 
-    def approve(self, actor: str, request_id: str, body: dict[str, Any]) -> tuple[int, Any]:
+    def approve(self, actor: str, request_id: str, body: ApprovalCreate) -> Answer:
+        """``service.approvals.record_approval``, check for check."""
         req = self.requests[request_id]
-        if actor == req["requester"]:
-            return error(403, "forbidden", "you can't approve your own request")
-        if actor not in req["eligible_approvers"]:
-            return error(403, "forbidden", "only ml-leads can approve team-ml experimental requests")
-        if any(a["approver"] == actor and a["revision"] == req["revision"] for a in req["approvals"]):
+        if body.revision is not None and body.revision != req.revision:
+            return refusal(actor, req) or error(
+                409, "revision_changed", f"the plan changed since you saw it (revision {body.revision}, now "
+                f"{req.revision}); look at the current plan and decide again", current_state=req.status)
+        if any(a.approver == actor and a.revision == req.revision for a in req.approvals):
             return 200, req  # a second click: nothing more to record
-        if req["status"] != "pending_approval":
-            return error(409, "conflict", f"request is {req['status']}", current_state=req["status"])
-        if body.get("revision") not in (None, req["revision"]):
-            return error(409, "revision_changed", "the plan changed since you saw it", current_state=req["status"])
-        decision = body["decision"]
-        req["approvals"].append({"approver": actor, "decision": decision, "comment": body.get("comment"),
-                                 "revision": req["revision"], "created_at": (NOW + timedelta(minutes=5)).isoformat()})
-        if decision == "reject":
-            req["status"] = "rejected"
-            self.emit("request.rejected", request_id)
-        else:
-            req["approvals_remaining"] -= 1
-            self.emit("request.approval_recorded", request_id)
-            if req["approvals_remaining"] == 0:
-                req["status"] = "approved"
-                self.emit("request.approved", request_id)
-        return 200, req
+        if refused := refusal(actor, req):
+            return refused
+        approval = ApprovalPublic(approver=actor, decision=body.decision, comment=body.comment,
+                                  revision=req.revision, created_at=NOW + timedelta(minutes=5))
+        approvals = [*req.approvals, approval]
+        approved = sum(a.decision is ApprovalDecision.APPROVE for a in approvals)
+        status = RequestStatus.PENDING_APPROVAL
+        if body.decision is ApprovalDecision.REJECT:
+            status = RequestStatus.REJECTED
+        elif approved >= req.approvals_needed:
+            status = RequestStatus.APPROVED
+        remaining = req.approvals_needed - approved if status is RequestStatus.PENDING_APPROVAL else 0
+        self.set_request(request_id, approvals=approvals, status=status, approvals_remaining=remaining)
+        self.emit("request.approval_recorded", request_id)
+        if status is not RequestStatus.PENDING_APPROVAL:
+            self.emit(f"request.{status.value}", request_id)
+        return 200, self.requests[request_id]
 
-    def patch(self, request_id: str, body: dict[str, Any]) -> tuple[int, Any]:
+    def patch(self, request_id: str, body: RequestPatch) -> Answer:
         req = self.requests[request_id]
-        req["revision"] += 1
-        req["approvals"] = []
-        req["approvals_remaining"] = req["approvals_needed"]
-        req.setdefault("patches", []).append(body)
-        if "instance_type" in body:
-            req["decision"]["plan"]["instance_type"] = body["instance_type"]
+        self.patches.setdefault(request_id, []).append(body.model_dump(mode="json", exclude_unset=True))
+        decision = req.decision
+        if body.instance_type is not None:
+            decision = decision.model_copy(update={"plan": decision.plan.model_copy(
+                update={"instance_type": body.instance_type})})
+        self.set_request(request_id, revision=req.revision + 1, approvals=[], decision=decision,
+                         approvals_remaining=req.approvals_needed)
         self.emit("request.revised", request_id)
-        return 200, {k: v for k, v in req.items() if k != "patches"}
+        return 200, self.requests[request_id]
 
-    def events_page(self, query: dict[str, str]) -> tuple[int, Any]:
-        after = int(query.get("after", "c0").lstrip("c") or 0)
+    def events_page(self, query: dict[str, str]) -> Answer:
+        after = int(query.get("after") or 0)
         limit = int(query.get("limit", "50"))
-        items = [e for e in self.events if e["id"] > after][:limit]
-        next_cursor = items[-1]["cursor"] if items else f"c{after}"
-        return 200, {"items": items, "next_cursor": next_cursor}
+        items = [e for e in self.events if e.id > after][:limit]
+        return 200, EventPage(items=items, next_cursor=items[-1].cursor if items else str(after))
 
-    def claim(self, body: dict[str, Any]) -> tuple[int, Any]:
-        key = (body["channel"], body["date"])
+    def cursor(self, method: str, consumer: str, body: Any) -> Answer:
+        if method == "PUT":
+            self.cursors[consumer] = CursorUpdate.model_validate(body).cursor
+            return 204, None
+        if consumer not in self.cursors:
+            return error(404, "not_found", f"consumer {consumer!r} has not saved a cursor yet")
+        return 200, CursorPublic(consumer=consumer, cursor=self.cursors[consumer])
+
+    def claim(self, body: DigestClaim) -> Answer:
+        key = (body.channel, body.date)
         if key in self.claims:
-            return error(409, "conflict", "already claimed", current_state="claimed")
-        self.claims[key] = body["team"]
-        return 201, {"claimed": True}
+            return error(409, "conflict", "another replica claimed this digest", current_state="claimed")
+        self.claims[key] = body.team
+        return 201, DigestClaimed(claimed=True)
 
-    def policy(self) -> dict[str, Any]:
+    def policy(self) -> PolicyPublic:
         policy = default_policy().model_dump(mode="json")
         policy["teams"]["team-ml"]["digest"] = {"channel": "C0DIGEST", "time": "09:00", "timezone": "Europe/Berlin"}
         policy["teams"]["team-ml"]["slack_channels"] = ["C0PLANS"]
         policy["slack"] = {**policy["slack"], **self.slack_lists}
-        return {"version": "0123456789abcdef", "policy": policy}
+        return PolicyPublic(version="0123456789abcdef", policy=policy)
 
-    def stop_job(self, actor: str, request_id: str, body: Any) -> tuple[int, Any]:
+    def stop_job(self, actor: str, request_id: str, body: StopBody) -> Answer:
         record = self.requests[request_id]
-        if record["status"] != "running":
-            return error(409, "not_running", f"the request is {record['status']} and has no running job to stop",
-                         current_state=record["status"])
-        self.stops.append({"request_id": request_id, "actor": actor, **(body or {})})
+        if record.status != RequestStatus.RUNNING:
+            return error(409, "not_running", f"the request is {record.status} and has no running job to stop",
+                         current_state=record.status)
+        self.stops.append({"request_id": request_id, "actor": actor, **body.model_dump(exclude_unset=True)})
         return 202, record
 
-    def route(self, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]
-              ) -> tuple[int, Any]:
+    def request_route(self, method: str, actor: str, request_id: str, tail: str, body: Any) -> Answer:
+        if request_id not in self.requests:
+            return error(404, "not_found", f"no request {request_id!r}")
+        if method == "GET" and not tail:
+            return 200, self.requests[request_id]
+        if method == "POST" and tail == "/approvals":
+            return self.approve(actor, request_id, ApprovalCreate.model_validate(body))
+        if method == "PATCH" and not tail:
+            return self.patch(request_id, RequestPatch.model_validate(body))
+        if method == "POST" and tail == "/stop":
+            return self.stop_job(actor, request_id, StopBody.model_validate(body))
+        if method == "PUT" and tail == "/slack-message":
+            self.set_request(request_id, slack_message=SlackMessageRef.model_validate(body))
+            return 204, None
+        return error(404, "not_found", f"no route {method} /v1/requests/{request_id}{tail}")
+
+    def route(self, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]) -> Answer:
         actor = headers.get("x-gpuops-actor", "token:bot")
         if method == "POST" and path == "/v1/requests":
-            return self.create(actor, body, headers.get("idempotency-key"))
+            return self.create(actor, RequestCreate.model_validate(body), headers.get("idempotency-key"))
         if method == "GET" and path == "/v1/requests":
             items = [r for r in self.requests.values()
-                     if all(r.get(k) == query[k] for k in ("status", "team", "requester") if k in query)]
-            return 200, {"items": items, "next_cursor": None}
+                     if all(str(getattr(r, k)) == query[k] for k in ("status", "team", "requester") if k in query)]
+            return 200, RequestPage(items=items, next_cursor=None)
         if match := re.fullmatch(r"/v1/requests/([^/]+)(/\w[\w-]*)?", path):
-            request_id, tail = match.group(1), match.group(2) or ""
-            if request_id not in self.requests:
-                return error(404, "not_found", f"no request {request_id}")
-            if method == "GET" and not tail:
-                return 200, self.requests[request_id]
-            if method == "POST" and tail == "/approvals":
-                return self.approve(actor, request_id, body)
-            if method == "PATCH" and not tail:
-                return self.patch(request_id, body)
-            if method == "POST" and tail == "/stop":
-                return self.stop_job(actor, request_id, body)
-            if method == "PUT" and tail == "/slack-message":
-                self.requests[request_id]["slack_message"] = {"channel": body["channel"], "ts": body["ts"]}
-                return 204, None
+            return self.request_route(method, actor, match.group(1), match.group(2) or "", body)
         if method == "GET" and path == "/v1/events":
             return self.events_page(query)
         if match := re.fullmatch(r"/v1/cursors/(\w+)", path):
-            if method == "PUT":
-                self.cursors[match.group(1)] = body["cursor"]
-                return 204, None
-            return 200, {"consumer": match.group(1), "cursor": self.cursors.get(match.group(1))}
+            return self.cursor(method, match.group(1), body)
         if path == "/v1/spend":
-            return 200, make_spend(team=query.get("team", "team-ml")).model_dump(mode="json")
+            return 200, make_spend(team=query.get("team", "team-ml"))
         if path == "/v1/jobs":
-            items = [r for r in self.requests.values() if r.get("job")]
-            return 200, {"items": [r for r in items if "status" not in query or r["status"] == query["status"]]}
+            items = [r for r in self.requests.values() if r.job]
+            return 200, JobList(items=[r for r in items if "status" not in query or r.status == query["status"]])
         if path == "/v1/policy":
             return 200, self.policy()
         if path == "/v1/digests/claim":
-            return self.claim(body)
+            return self.claim(DigestClaim.model_validate(body))
         if match := re.fullmatch(r"/v1/digests/([^/]+)/([^/]+)/done", path):
-            self.done.append({"channel": match.group(1), "date": match.group(2), **body})
+            done = DigestDone.model_validate(body)
+            self.done.append({"channel": match.group(1), "date": match.group(2),
+                              **done.model_dump(exclude_unset=True)})
             return 204, None
         return error(404, "not_found", f"no route {method} {path}")
+
+    def answer(self, method: str, path: str, query: dict[str, str], body: Any, headers: dict[str, str]) -> Answer:
+        """The route's answer, or the service's 422 for a body its contract model refuses."""
+        if headers.get("authorization") != f"Bearer {TOKEN}":
+            return error(401, "unknown_token", "unknown token")
+        try:
+            return self.route(method, path, query, body, headers)
+        except ValidationError as exc:
+            errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            return error(422, "invalid_body", describe_validation_errors(errors))
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -201,12 +260,15 @@ class FakeService(LoopbackServer):
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with fake.lock:
                     fake.calls.append((self.command, parts.path, headers))
-                    if headers.get("authorization") != f"Bearer {TOKEN}":
-                        status, answer = error(401, "unauthorized", "unknown token")
-                    else:
-                        status, answer = fake.route(self.command, parts.path, dict(parse_qsl(parts.query)),
-                                                    json.loads(raw) if raw else {}, headers)
-                data = b"" if answer is None else json.dumps(answer).encode()
+                    body = json.loads(raw) if raw else {}
+                    status, answer = fake.answer(self.command, parts.path, dict(parse_qsl(parts.query)), body,
+                                                 headers)
+                if answer is None:
+                    data = b""
+                elif isinstance(answer, ErrorBody):
+                    data = json.dumps(answer.to_json()).encode()
+                else:
+                    data = answer.model_dump_json().encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

@@ -62,7 +62,7 @@ def test_a_channel_off_the_list_is_refused_and_a_listed_one_still_works(start: S
     assert service.requests == {}
     bot.command("fine-tune 7B by Friday", user=REQUESTER, channel="C0PLANS")
     [post] = slack.wait_for("chat.postMessage")
-    assert post.body["channel"] == "C0PLANS" and service.requests["req_1"]["channel"] == "C0PLANS"
+    assert post.body["channel"] == "C0PLANS" and service.requests["req_1"].channel == "C0PLANS"
 
 
 def test_a_mention_in_a_channel_off_the_list_gets_an_ephemeral(start: Start, slack: FakeSlack,
@@ -84,7 +84,7 @@ def test_a_button_from_another_workspace_records_nothing(start: Start, slack: Fa
     bot.action(APPROVE, "req_7:1", user=LEADS[0])
     [reply] = slack.wait_for("response")
     assert reply.body["text"].startswith(WORKSPACE_REFUSED) and reply.body["replace_original"] is False
-    assert filed(service) == [] and service.requests["req_7"]["approvals"] == []
+    assert filed(service) == [] and service.requests["req_7"].approvals == []
 
 
 def test_app_home_is_no_channel_and_stays_open_to_a_listed_workspace(start: Start, slack: FakeSlack) -> None:

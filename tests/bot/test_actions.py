@@ -24,9 +24,10 @@ def test_non_approver_is_told_privately_and_nothing_changes(bot: BotHarness, sla
     assert bot.action("approve_request", "req_1", user="U0RANDOM", ts=ts).status_code == 200
     [reply] = slack.wait_for("response")
     assert reply.body == {"response_type": "ephemeral", "replace_original": False,
-                          "text": "You can't do that: only ml-leads can approve team-ml experimental requests"}
+                          "text": "You can't do that: only members of ml-leads can approve experimental requests of "
+                                  "team-ml"}
     assert slack.of("chat.update") == []
-    assert service.requests["req_1"]["approvals"] == []
+    assert service.requests["req_1"].approvals == []
 
 
 def test_approver_click_updates_the_message_and_tells_the_requester(bot: BotHarness, slack: FakeSlack,
@@ -55,7 +56,7 @@ def test_double_click_records_one_approval_and_shows_no_error(bot: BotHarness, s
     bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
     slack.wait_for("chat.update", count=2)
     time.sleep(0.2)
-    assert len(service.requests["req_1"]["approvals"]) == 1
+    assert len(service.requests["req_1"].approvals) == 1
     assert slack.of("response") == []
 
 
@@ -96,7 +97,7 @@ def test_edit_opens_the_parsed_fields_and_a_submission_makes_a_revision(bot: Bot
     assert response.status_code == 200 and response.text == ""
     [update] = slack.wait_for("chat.update")
     assert update.body["ts"] == ts
-    assert service.requests["req_1"]["patches"] == [{
+    assert service.patches["req_1"] == [{
         "timezone": "America/Los_Angeles", "stage": "production", "params": 13_000_000_000,
         "deadline": "2026-12-05T17:00:00-08:00"}]
 
@@ -116,10 +117,10 @@ def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSla
     bot.action(use["action_id"], use["value"], user=REQUESTER, ts=ts)
     [update] = slack.wait_for("chat.update")
     assert update.blocks[0]["text"]["text"].startswith("*4× p4d.24xlarge")
-    assert service.requests["req_1"]["patches"] == [{"instance_type": "p4d.24xlarge", "gpus": 16,
+    assert service.patches["req_1"] == [{"instance_type": "p4d.24xlarge", "gpus": 16,
                                                      "interruption_tolerance": "high", "region": "us-east-1",
                                                      "timezone": "America/Los_Angeles"}]
-    assert service.requests["req_1"]["revision"] == 2
+    assert service.requests["req_1"].revision == 2
 
 
 def test_a_click_after_someone_else_settled_it_says_so(bot: BotHarness, slack: FakeSlack) -> None:
@@ -128,6 +129,7 @@ def test_a_click_after_someone_else_settled_it_says_so(bot: BotHarness, slack: F
     slack.wait_for("chat.update")
     bot.action("reject_request", "req_1", user=LEADS[1], ts=ts)
     [reply] = slack.wait_for("response")
-    assert reply.body["text"] == "That can't be done any more (it is approved): request is approved"
+    assert reply.body["text"] == ("That can't be done any more (it is approved): this request is approved; "
+                                  "it no longer takes approvals")
     updates = slack.wait_for("chat.update", count=2)
     assert updates[1].blocks[-3]["text"]["text"].startswith("✅ *Approved*")

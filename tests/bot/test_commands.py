@@ -7,8 +7,8 @@ import time
 import pytest
 
 from bot.blocks import request_blocks
-from bot.client import ACTOR_HEADER
-from bot.models import RequestPublic
+from contract.actors import ACTOR_HEADER
+from contract.requests import RequestCreate, SlackMessageRef
 from tests.bot.factories import LEADS, NOW, REQUESTER, TEAM_ID
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
@@ -44,10 +44,10 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
     # The message the service will be told about is the one Slack answered with.
     time.sleep(0.2)
     stored = service.requests["req_1"]
-    assert stored["slack_message"] == {"channel": "C0PLANS", "ts": post.answer["ts"]}
-    assert stored["timezone"] == "America/Los_Angeles"
+    assert stored.slack_message == SlackMessageRef(channel="C0PLANS", ts=post.answer["ts"])
+    assert stored.timezone == "America/Los_Angeles"
     # Exactly what the renderer makes of the service's answer, nothing added on the way.
-    expected = request_blocks(RequestPublic.model_validate({**stored, "slack_message": None}), now=NOW)
+    expected = request_blocks(stored.model_copy(update={"slack_message": None}), now=NOW)
     assert blocks == expected
     create = [c for c in service.calls if c[0] == "POST" and c[1] == "/v1/requests"]
     assert create[0][2][ACTOR_HEADER.lower()] == f"slack:{TEAM_ID}:{REQUESTER}"
@@ -125,7 +125,7 @@ def test_slack_escapes_are_undone_before_the_service_reads_the_text(bot: BotHarn
                                                                    service: FakeService) -> None:
     bot.command("fine-tune 7B by Friday, budget &lt; $5k &amp; spot ok", user=REQUESTER)
     [post] = slack.wait_for("chat.postMessage")
-    assert service.requests["req_1"]["text"] == "fine-tune 7B by Friday, budget < $5k & spot ok"
+    assert service.requests["req_1"].text == "fine-tune 7B by Friday, budget < $5k & spot ok"
     # …and escaped again where it is shown, so Slack does not read them as markup.
     assert post.blocks[0]["text"]["text"].endswith("asked: _fine-tune 7B by Friday, budget &lt; $5k &amp; spot ok_")
 
@@ -153,7 +153,8 @@ def test_slack_500_is_retried_once(bot: BotHarness, slack: FakeSlack) -> None:
 def test_a_repeat_posts_when_the_delivery_that_created_the_request_never_did(
         bot: BotHarness, slack: FakeSlack, service: FakeService, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.commands.REPLAY_GRACE_SECONDS", 0.5)
-    service.create(f"slack:{TEAM_ID}:{REQUESTER}", {"text": "fine-tune 7B by Friday"}, "slack:trigger.dead")
+    service.create(f"slack:{TEAM_ID}:{REQUESTER}", RequestCreate(text="fine-tune 7B by Friday"),
+                   "slack:trigger.dead")
     started = time.monotonic()
     bot.command("fine-tune 7B by Friday", user=REQUESTER, trigger_id="trigger.dead")
     [post] = slack.wait_for("chat.postMessage")

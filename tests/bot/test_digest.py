@@ -9,15 +9,16 @@ from bot.app import build_web_client
 from bot.client import ServiceClient
 from bot.digest import anomalies, build_digest, due_day
 from bot.scheduler import DigestScheduler
-from tests.bot.factories import NOW, make_request
+from tests.bot.factories import NOW, make_job, make_request
 from tests.bot.fake_service import TOKEN, FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
-RUNNING_JOB = {"name": "gpuops-req-7-r1", "status": "InProgress", "training_seconds": 7200.0,
-               "billable_seconds": None, "actual_cost_usd": None, "interruptions": 0}
-DONE_JOB = {"name": "gpuops-req-8-r1", "status": "Completed", "training_seconds": 36_000.0,
-            "billable_seconds": 25_200.0, "actual_cost_usd": 123.0, "interruptions": 1, "spot_savings": 0.3}
+RUNNING_JOB = make_job(name="gpuops-req-7-r1", status="InProgress", secondary_status="Training",
+                       training_seconds=7200, billable_seconds=None, actual_cost_usd=None, spot_savings=None,
+                       interruptions=0)
+DONE_JOB = make_job(name="gpuops-req-8-r1", training_seconds=36_000, billable_seconds=25_200, actual_cost_usd=123.0,
+                    interruptions=1, spot_savings=0.3)
 
 
 def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) -> None:

@@ -23,9 +23,9 @@ import yaml
 from bot.app import build_web_client
 from bot.client import ServiceClient
 from bot.feed import FeedConsumer
-from bot.models import actor_id
 from bot.scheduler import DigestScheduler
 from bot.settings import BotSettings
+from contract.actors import actor_id
 from policy.config import default_policy
 from service.api.app import create_app
 from service.api.state import build_state

@@ -19,7 +19,7 @@ def test_mention_posts_the_plan(bot: BotHarness, slack: FakeSlack, service: Fake
     assert bot.event(mention("fine-tune 7B by Friday"), event_id="Ev1").status_code == 200
     [post] = slack.wait_for("chat.postMessage")
     assert post.blocks[0]["text"]["text"].endswith("asked: _fine-tune 7B by Friday_")
-    assert service.requests["req_1"]["text"] == "fine-tune 7B by Friday"
+    assert service.requests["req_1"].text == "fine-tune 7B by Friday"
 
 
 def test_a_retried_delivery_never_acts_twice(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
@@ -87,4 +87,4 @@ def test_a_refused_click_in_app_home_is_a_direct_message(bot: BotHarness, slack:
     bot.action("approve_request", "req_9", user="U0RANDOM", in_home=True)
     [dm] = slack.wait_for("chat.postMessage")
     assert (dm.body["channel"], dm.body["text"]) == (
-        "U0RANDOM", "You can't do that: only ml-leads can approve team-ml experimental requests")
+        "U0RANDOM", "You can't do that: only members of ml-leads can approve experimental requests of team-ml")

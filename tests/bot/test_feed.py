@@ -8,15 +8,13 @@ import pytest
 from slack_sdk.errors import SlackApiError
 
 from bot.feed import FeedConsumer
-from tests.bot.factories import NOW, make_request
+from tests.bot.factories import NOW, make_job, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
 WHERE = {"channel": "C0PLANS", "ts": "1764518400.000001"}
-JOB = {"name": "gpuops-req-1-r1", "status": "Completed", "secondary_status": "Completed", "platform": "sagemaker",
-       "estimated_cost_usd": 310.0, "actual_cost_usd": 254.4, "billable_seconds": 36_000.0,
-       "training_seconds": 52_000.0, "spot_savings": 0.31, "interruptions": 2}
+JOB = make_job().model_dump(mode="json")
 
 
 @pytest.fixture
@@ -41,7 +39,7 @@ def test_launch_and_completion_reply_in_the_thread(feed: FeedConsumer, slack: Fa
     final = slack.of("chat.postMessage")[-1]
     assert final.body["text"] == ("🏁 `gpuops-req-1-r1` Completed: actual $254 vs estimated $310 (-18%) · spot saved "
                                   "31% of training time · 10.0 h billable · 2 interruptions")
-    assert service.cursors["bot"] == "c2"
+    assert service.cursors["bot"] == "2"
 
 
 def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, service: FakeService) -> None:
@@ -74,7 +72,7 @@ def test_a_redelivered_event_is_not_posted_twice(feed: FeedConsumer, slack: Fake
     service.emit("launch.started", "req_1")
     feed.step()
     # The cursor write was lost (the service restored an older one); the feed delivers the event again.
-    service.cursors["bot"] = "c0"
+    service.cursors["bot"] = "0"
     again = FeedConsumer(service=bot.service, client=bot.app.client, clock=lambda: NOW,
                          handled=feed._handled)  # same process memory
     again.step()
@@ -89,9 +87,9 @@ def test_the_cursor_waits_until_slack_has_the_post(feed: FeedConsumer, slack: Fa
     slack.fail_next("chat.postMessage", body={"ok": False, "error": "internal_error"})
     with pytest.raises(SlackApiError):
         feed.step()
-    assert service.cursors["bot"] == "c1"  # past the update, not past the failed reply
+    assert service.cursors["bot"] == "1"  # past the update, not past the failed reply
     feed.step()
-    assert service.cursors["bot"] == "c2"
+    assert service.cursors["bot"] == "2"
     replies = [c for c in slack.of("chat.postMessage") if c.answer.get("ok")]
     assert len(replies) == 1
 
@@ -103,7 +101,7 @@ def test_an_event_whose_message_was_deleted_does_not_hold_up_the_feed(feed: Feed
     service.emit("request.approved", "req_2")
     slack.fail_next("chat.update", body={"ok": False, "error": "message_not_found"})
     assert feed.step() == 2
-    assert service.cursors["bot"] == "c2"
+    assert service.cursors["bot"] == "2"
     updated = [c.body["ts"] for c in slack.of("chat.update") if c.answer.get("ok")]
     assert updated == ["1764518400.000002"]
 
@@ -114,19 +112,18 @@ def test_events_for_requests_without_a_message_are_skipped(feed: FeedConsumer, s
     service.emit("request.approved", "req_2")
     assert feed.step() == 1
     assert slack.calls == [c for c in slack.calls if c.method == "auth.test"]
-    assert service.cursors["bot"] == "c1"
+    assert service.cursors["bot"] == "1"
 
 
 def test_a_first_start_skips_history_but_not_recent_events(bot: BotHarness, slack: FakeSlack,
                                                              service: FakeService) -> None:
     service.requests["req_1"] = make_request(slack_message=WHERE)
-    service.emit("launch.started", "req_1")
-    service.events[0]["created_at"] = (NOW - timedelta(hours=2)).isoformat()
+    service.emit("launch.started", "req_1", at=NOW - timedelta(hours=2))
     service.emit("job.interrupted", "req_1")
     feed = FeedConsumer(service=bot.service, client=bot.app.client, clock=lambda: NOW)
     feed.step()
     assert [c.body["text"][:1] for c in slack.of("chat.postMessage")] == ["⚡"]
-    assert service.cursors["bot"] == "c2"
+    assert service.cursors["bot"] == "2"
 
 
 def test_launched_is_said_once_when_the_job_exists(feed: FeedConsumer, slack: FakeSlack,

@@ -11,8 +11,8 @@ from bot import limits
 from bot.blocks import request_blocks
 from bot.digest import DigestData, digest_blocks
 from bot.modals import edit_view, why_view
-from bot.models import RequestPublic
 from bot.views import home_view, jobs_blocks
+from contract.requests import RequestPublic
 from policy.decision import Alternative, TraceStep
 from tests.bot.factories import NOW, make_decision, make_plan, make_request, make_spend
 
@@ -57,9 +57,8 @@ def long_requests(draw: st.DrawFn) -> RequestPublic:
     decision = make_decision(text="", assumptions=draw(words), warnings=draw(words), alternatives=alternatives,
                              trace=trace)
     request_id = "req_" + draw(st.text(alphabet="abc123", min_size=1, max_size=400))
-    body = make_request(request_id=request_id, text=draw(TEXT), decision=decision.model_dump(mode="json"),
+    return make_request(request_id=request_id, text=draw(TEXT), decision=decision.model_dump(mode="json"),
                         eligible_approvers=[f"slack:T:U{i}" for i in range(draw(st.integers(0, 400)))])
-    return RequestPublic.model_validate(body)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

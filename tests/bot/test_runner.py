@@ -43,9 +43,9 @@ def test_the_bot_process_serves_and_stops(slack: FakeSlack, service: FakeService
             assert http.post("/slack/events", content=body, headers=headers).status_code == 200
         slack.wait_for("chat.postMessage")
         deadline = time.monotonic() + 5
-        while service.cursors.get("bot") != "c1" and time.monotonic() < deadline:
+        while service.cursors.get("bot") != "1" and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert service.cursors["bot"] == "c1"  # the feed loop runs and keeps its place in the service
+        assert service.cursors["bot"] == "1"  # the feed loop runs and keeps its place in the service
     finally:
         stop()
     try:

@@ -7,12 +7,13 @@ import time
 
 import pytest
 
-from tests.bot.factories import REQUESTER, make_request
+from tests.bot.factories import REQUESTER, make_job, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
-RUNNING = {"name": "gpuops-req-5-r1", "status": "InProgress", "training_seconds": 3600.0, "interruptions": 0}
+RUNNING = make_job(name="gpuops-req-5-r1", status="InProgress", secondary_status="Training", training_seconds=3600,
+                   billable_seconds=None, actual_cost_usd=None, spot_savings=None, interruptions=0)
 
 
 def test_spend_posts_figures_and_the_chart_in_the_channel(bot: BotHarness, slack: FakeSlack,
@@ -50,7 +51,7 @@ def test_jobs_status_and_policy_answer_privately(bot: BotHarness, slack: FakeSla
 def test_status_of_an_unknown_request(bot: BotHarness, slack: FakeSlack) -> None:
     bot.command("status req_nope", user=REQUESTER)
     [reply] = slack.wait_for("response")
-    assert reply.body["text"] == "I can't find that: no request req_nope"
+    assert reply.body["text"] == "I can't find that: no request 'req_nope'"
 
 
 def test_slack_429_is_waited_out(bot: BotHarness, slack: FakeSlack) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from policy.access import check_slack_access, slack_refusal, workspace_of
+from policy.access import slack_refusal, workspace_of
 from policy.config import PolicyConfig, SlackAccess, default_policy
-from policy.errors import Forbidden
 
 LEADS = ["slack:T1:U0LEAD1", "slack:T1:U0LEAD2"]
 BASE = default_policy().model_copy(update={"groups": {"ml-leads": LEADS, "finance": ["slack:T1:U0FIN"]}})
@@ -50,10 +49,10 @@ def test_the_refused_are_told_to_ask_the_approvers_unless_contacts_are_named() -
         "policy.")
 
 
-def test_a_refusal_is_forbidden_with_its_code() -> None:
-    with pytest.raises(Forbidden) as err:
-        check_slack_access(policy(workspaces=["T1"]), workspace="T2", channel="C1")
-    assert err.value.code == "workspace_not_allowed"
+def test_a_refusal_carries_its_code_and_says_whom_to_ask() -> None:
+    refusal = slack_refusal(policy(workspaces=["T1"]), workspace="T2", channel="C1")
+    assert refusal is not None and refusal.code == "workspace_not_allowed"
+    assert "slack:T1:U0LEAD1" in refusal.message()
 
 
 @pytest.mark.parametrize(("actor", "workspace"), [("slack:T1:U1", "T1"), ("admin", None), ("slack:T1", None),

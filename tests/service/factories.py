@@ -7,12 +7,13 @@ from typing import Any
 
 from sqlmodel import Session
 
+from contract.status import RequestStatus
 from policy.config import PolicyConfig, default_policy
 from policy.decision import ApprovalRequirement, CatalogRef, Decision, Plan, Platform, PurchaseModel
 from policy.request import Stage, Task, TrainingRequest
 from policy.spend import SpendSnapshot
 from service.requests import new_request_id
-from service.states import RequestStatus, enter_initial
+from service.states import enter_initial
 from service.store.tables import PlanRevision, RequestRecord
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from policy.config import ApprovalTier, SlackAccess
 from service.store.tables import LaunchTask
-from tests.service.apiclient import Live, live_service
+from tests.service.apiclient import Live, auth, live_service
 from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
 from tests.service.factories import FINANCE, LEADS, make_policy
 
@@ -211,6 +211,32 @@ def test_bad_input_is_refused_and_leaves_no_row(live: Live) -> None:
     assert live.get("/v1/requests/req_0000").status_code == 404
     assert live.get("/v1/requests", cursor="garbage").status_code == 422
     assert count_requests(live) == before
+
+
+def test_a_nul_character_in_text_is_a_422_naming_the_field_not_a_500(live: Live) -> None:
+    before = count_requests(live)
+    answer = live.post("/v1/requests", {"text": "fine-tune 7B\u0000 production"}, role="bot", actor=person())
+    error = answer.json()["error"]
+    assert (answer.status_code, error["code"]) == (422, "invalid_body")
+    assert error["message"].startswith("body.text: ") and "NUL" in error["message"]
+    assert count_requests(live) == before
+
+
+@pytest.mark.parametrize(("method", "tail", "body", "field"), [
+    ("PATCH", "", {"text": "fine-tune 7B\u0000"}, "text"),
+    ("POST", "/approvals", {"decision": "approve", "comment": "ok\u0000"}, "comment"),
+    ("POST", "/cancel", {"reason": "\u0000"}, "reason"),
+    ("PUT", "/slack-message", {"channel": "C1", "ts": "1.2\u0000"}, "ts"),
+])
+def test_every_free_text_field_refuses_nul(live: Live, method: str, tail: str, body: dict[str, object],
+                                           field: str) -> None:
+    actor = person()
+    created = create(live, actor=actor)
+    answer = live.client.request(method, f"/v1/requests/{created['id']}{tail}", json=body,
+                                 headers=auth("bot", actor if method != "POST" or tail != "/approvals" else person()))
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["message"].startswith(f"body.{field}: ")
+    assert live.get(f"/v1/requests/{created['id']}").json()["revision"] == 1
 
 
 def test_list_pages_with_a_cursor(live: Live) -> None:

@@ -7,13 +7,14 @@ from datetime import datetime, timedelta
 import pytest
 from sqlmodel import Session, select
 
-from policy.errors import Conflict, Forbidden
+from contract.approvals import ApprovalDecision
+from contract.errors import Conflict, Forbidden
+from contract.status import RequestStatus
 from policy.request import Stage
 from service.approvals import record_approval
 from service.audit import verify_chain
 from service.records import expire_overdue, read_request
-from service.schemas import ApprovalDecision
-from service.states import RequestStatus, transition
+from service.states import transition
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
 from service.views import current_approvals
 from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session
 
-from policy.errors import NotFound, RequestError
+from contract.errors import NotFound
+from policy.errors import RequestError
 from service.feed import get_cursor, list_events, put_cursor
 from tests.service.factories import NOW, add_request
 

@@ -11,13 +11,13 @@ import pytest
 from sqlmodel import Session
 from typer.testing import CliRunner
 
+from contract.requests import RequestCreate
 from gpuops.cli import app
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import plan_hash
 from service.planning import Planner
 from service.requests import create_request
-from service.schemas import RequestCreate
 from service.spend import SampleSpend, sample_spend_path
 from tests.service.apiclient import Live, live_service
 from tests.service.conftest import create_sqlite_db

@@ -6,15 +6,16 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
+from contract.approvals import ApprovalDecision
+from contract.requests import RequestCreate
+from contract.status import RequestStatus
 from policy.catalog import Catalog, load_catalog
 from service.approvals import record_approval
 from service.planning import Planner
 from service.reapproval import check_before_launch
 from service.records import read_request
 from service.requests import create_request
-from service.schemas import ApprovalDecision, RequestCreate
 from service.spend import SampleSpend, sample_spend_path
-from service.states import RequestStatus
 from service.store.tables import AuditEvent, LaunchTask
 from service.views import current_approvals
 from tests.service.factories import LEADS, NOW, REQUESTER, make_policy

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, col, select
 
-from policy.errors import Conflict
+from contract.errors import Conflict
+from contract.status import RequestStatus
 from service.audit import verify_chain
-from service.states import INITIAL, TRANSITIONS, RequestStatus, transition
+from service.states import INITIAL, TRANSITIONS, transition
 from service.store.tables import AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import NOW, add_request
 

@@ -11,9 +11,9 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
-from policy.errors import Conflict
+from contract.approvals import ApprovalDecision
+from contract.errors import Conflict
 from service.approvals import record_approval
-from service.schemas import ApprovalDecision
 from service.states import RequestStatus, transition
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import LEADS, NOW, add_request, make_policy

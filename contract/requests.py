@@ -1,0 +1,89 @@
+"""A request for compute: the bodies that create, change, cancel and stop one, and the request as the API shows it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from contract.approvals import MAX_COMMENT_CHARS, MAX_NAME_CHARS, ApprovalPublic
+from contract.base import InputModel, OutputModel
+from contract.jobs import JobPublic
+from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
+from contract.text import Text
+from policy.decision import Decision
+
+
+class RequestCreate(PlanInput):
+    """``POST /v1/requests``: a plan input plus who asked and where."""
+
+    requester: Text | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    channel: Text | None = Field(default=None, max_length=MAX_NAME_CHARS)
+
+
+class RequestPatch(PlanFields):
+    """``PATCH /v1/requests/{id}``: the fields to change (``text`` replaces the text and is parsed again)."""
+
+    text: Text | None = Field(default=None, max_length=MAX_TEXT_CHARS)
+    timezone: Text | None = Field(default=None, max_length=64)
+
+
+class CancelBody(InputModel):
+    reason: Text | None = Field(default=None, max_length=MAX_COMMENT_CHARS)
+
+
+class StopBody(InputModel):
+    reason: Text | None = Field(default=None, max_length=MAX_COMMENT_CHARS)
+
+
+class SlackMessageRef(InputModel):
+    """Where the bot posted a request (``PUT /v1/requests/{id}/slack-message``, and ``slack_message`` in answers)."""
+
+    channel: Text = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    ts: Text = Field(min_length=1, max_length=64)
+
+
+class RequestPublic(OutputModel):
+    id: str
+    # A RequestStatus value, kept a plain string so a client still parses a status newer than itself.
+    status: str
+    team: str
+    requester: str
+    channel: str | None
+    timezone: str
+    text: str
+    revision: int
+    plan_hash: str
+    decision: Decision
+    approvals: list[ApprovalPublic]
+    approvals_needed: int
+    approvals_remaining: int
+    eligible_approvers: list[str]
+    expires_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    slack_message: SlackMessageRef | None
+    job: JobPublic | None
+
+
+class RequestPage(OutputModel):
+    items: list[RequestPublic]
+    next_cursor: str | None
+
+
+class JobList(OutputModel):
+    """``GET /v1/jobs``: the requests that have a job."""
+
+    items: list[RequestPublic]
+
+
+class ArtifactPublic(OutputModel):
+    kind: str
+    name: str
+    content_type: str
+    content: str
+    created_at: datetime
+
+
+class ArtifactList(OutputModel):
+    items: list[ArtifactPublic]

@@ -1,0 +1,32 @@
+"""The status of a request on the wire, and the groups of statuses the bot and the service both reason about.
+
+The transitions between them are the service's (``service.states.TRANSITIONS``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RequestStatus(StrEnum):
+    PENDING_APPROVAL = "pending_approval"
+    AUTO_APPROVED = "auto_approved"
+    APPROVED = "approved"
+    LAUNCHING = "launching"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    STOPPED = "stopped"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    DENIED = "denied"
+
+
+S = RequestStatus
+# Approved, by people or by policy, and whatever the job did after that.
+APPROVED_STATES: frozenset[RequestStatus] = frozenset(
+    {S.APPROVED, S.AUTO_APPROVED, S.LAUNCHING, S.RUNNING, S.SUCCEEDED, S.FAILED, S.STOPPED}
+)
+# No longer waiting for a decision: approved (as above) or turned down, timed out or withdrawn.
+DECIDED_STATES: frozenset[RequestStatus] = APPROVED_STATES | {S.REJECTED, S.DENIED, S.EXPIRED, S.CANCELLED}
