@@ -11,7 +11,8 @@ from policy.decision import Decision
 
 # States from which nothing more happens to the approval part of a request.
 PENDING = "pending_approval"
-APPROVED_STATES = frozenset({"approved", "auto_approved", "launching", "running", "succeeded", "failed", "stopped"})
+APPROVED_STATES = frozenset({"approved", "auto_approved", "launching", "running", "succeeded", "failed", "stopped",
+                             "dry_run"})
 
 
 class _Wire(BaseModel):
