@@ -20,8 +20,8 @@ from bot.dedup import SeenIds
 from bot.limits import escape
 from bot.metrics import FEED_LAG
 from bot.models import Event, RequestPublic, slack_user
-from policy.decision import Platform
 from bot.posting import reply_in_thread, update_request
+from policy.decision import Platform
 
 log = logging.getLogger(__name__)
 CONSUMER = "bot"

@@ -16,8 +16,8 @@ from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
 from policy.spend import SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
-from service.launchers.registry import LaunchEnvironment
 from service.launch import begin_launch, claim_next_task
+from service.launchers.registry import LaunchEnvironment
 from service.planning import Planner
 from service.spend import SpendProvider, UnavailableSpend
 from service.store.db import new_session
@@ -121,7 +121,7 @@ def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine:
     assert job is not None
     from service.launchers.registry import execute_launch
 
-    execute_launch(spec=job.spec, env=crashed.env, guard=lambda: True)  # created at AWS, then "crashed" before recording
+    execute_launch(spec=job.spec, env=crashed.env, guard=lambda: True)  # created at AWS, "crashed" before recording
     assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2")) is False  # lease holds
     assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2", lease=0)) is True
 
