@@ -57,10 +57,9 @@ class RenderedArtifact:
 class LaunchOutcome:
     job_name: str
     job_status: str  # a JobState value once created, or DryRun / NotLaunched / Rejected
-    dry_run: bool
+    dry_run: bool  # nothing was sent: the request ends in dry_run, with nothing to track
     external_id: str | None = None
     error: str | None = None
-    final: bool = False  # nothing to track: a dry run
     artifacts: list[RenderedArtifact] = field(default_factory=list)
     note: str | None = None
     reason: str | None = None  # why it failed, as a short label: rejected, not_configured, unsupported, ...

@@ -65,6 +65,11 @@ def _time(value: object) -> datetime | None:
     return datetime.fromisoformat(str(value)) if value else None
 
 
+def _transition(condition: dict[str, Any]) -> Transition:
+    return Transition(status=str(condition["type"]), start_time=datetime.fromisoformat(condition["lastTransitionTime"]),
+                      message=str(condition.get("message") or ""))
+
+
 def read_pytorchjob(body: dict[str, Any]) -> JobStatus:
     """A ``JobStatus`` from a PyTorchJob: the latest true condition says where it is."""
     status = body.get("status") or {}
@@ -82,8 +87,7 @@ def read_pytorchjob(body: dict[str, Any]) -> JobStatus:
         instance_count=sum(int(r.get("replicas", 1)) for r in replicas.values()) or 1,
         training_seconds=int((end - start).total_seconds()) if start and end else None,
         failure_reason=str(current.get("message") or current.get("reason")) if current and kind == "Failed" else None,
-        transitions=[Transition(status=str(c["type"]), start_time=_time(c["lastTransitionTime"]),
-                                message=str(c.get("message") or "")) for c in conditions],
+        transitions=[_transition(c) for c in conditions],
     )
 
 

@@ -49,8 +49,9 @@ def execute_launch(*, spec: LaunchSpec, env: LaunchEnvironment, guard: Guard) ->
     launcher = env.launcher(spec.plan.platform)
     try:
         if not env.live:
-            return LaunchOutcome(job_name=launcher.job_names(spec)[0] if spec.plan.jobs <= 1 else name,
-                                 job_status="DryRun", dry_run=True, final=True, artifacts=launcher.render(spec),
+            names = launcher.job_names(spec)  # a sweep's row is named for the request, its trials add -t<n>
+            return LaunchOutcome(job_name=names[0] if len(names) == 1 else name, job_status="DryRun", dry_run=True,
+                                 artifacts=launcher.render(spec),
                                  note="dry run (GPUOPS_LAUNCH=dry-run): the request that would have been sent is "
                                       "attached; nothing was sent")
         return launcher.launch(spec, guard=guard)
