@@ -43,6 +43,7 @@ _STATUS_LINES = {
     "succeeded": "🏁 *Finished*",
     "failed": "💥 *Failed*",
     "stopped": "⏹️ *Stopped*",
+    "dry_run": "🧪 *Dry run*: nothing was launched; the request that would have been sent is attached",
     "denied": "⛔ *Denied by policy*",
     "expired": "⌛ *Expired* before enough approvals",
     "cancelled": "🚫 *Cancelled*",

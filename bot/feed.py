@@ -23,6 +23,7 @@ from bot.posting import reply_in_thread, update_request
 from contract.actors import slack_user
 from contract.events import EventPublic
 from contract.requests import RequestPublic
+from policy.decision import Platform
 
 log = logging.getLogger(__name__)
 CONSUMER = "bot"
@@ -36,7 +37,7 @@ UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approval_changed", "request.approved",
     "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
-    "launch.failed",
+    "launch.failed", "launch.dry_run",
     "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested",
 })
 
@@ -47,8 +48,6 @@ def completion_text(req: RequestPublic) -> str:
     estimated = req.decision.plan.estimated_cost_usd
     if job is None:
         return f"🏁 Finished ({escape(req.status)})."
-    if job.status.lower() == "dryrun":
-        return f"🧪 Dry run: `{escape(job.name)}` was recorded, nothing was launched on AWS."
     line = f"🏁 `{escape(job.name)}` {escape(job.status)}"
     if job.actual_cost_usd is not None:
         delta = (job.actual_cost_usd - estimated) / estimated if estimated else 0.0
@@ -63,13 +62,17 @@ def completion_text(req: RequestPublic) -> str:
 
 
 def stop_text(data: dict[str, Any]) -> str:
-    """Who asked to stop the job and why; the completion reply follows when SageMaker has stopped it."""
+    """Who asked to stop the job and why; the completion reply follows when the platform has stopped it."""
     user = slack_user(str(data.get("by") or ""))
     who = f" by <@{user}>" if user else ""
     reason = f": {escape(str(data['reason']))}" if data.get("reason") else ""
     if data.get("dry_run"):
         return f"🛑 Stop recorded{who}{reason} (dry run: nothing was sent to AWS)."
-    return f"🛑 Stop requested{who}{reason}; SageMaker is stopping `{escape(str(data.get('job', '')))}`."
+    where = fmt.PLATFORM_NAMES.get(Platform(data.get("platform") or "sagemaker"), "the platform")
+    return f"🛑 Stop requested{who}{reason}; {where} is stopping `{escape(str(data.get('job', '')))}`."
+
+
+DRY_RUN_TEXT = "🧪 Dry run: nothing was launched; the request that would have been sent is attached."
 
 
 def approval_change_text(data: dict[str, Any]) -> str:
@@ -95,8 +98,10 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
     launch (``launch.started``) before AWS has the job, then records the job with a ``job.status_changed``.
     """
     data = event.data
+    if event.type == "launch.dry_run":
+        return DRY_RUN_TEXT
     if announces_launch(event):
-        if req.job is None or announced(req.job.name):
+        if req.job is None or req.status == "dry_run" or announced(req.job.name):
             return None
         summary = fmt.summary_line(req.decision, fmt.zone(req.timezone))
         return f"🚀 Launched `{escape(req.job.name)}`: {summary}"

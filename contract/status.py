@@ -21,12 +21,13 @@ class RequestStatus(StrEnum):
     EXPIRED = "expired"
     CANCELLED = "cancelled"
     DENIED = "denied"
+    DRY_RUN = "dry_run"  # launched in dry-run mode: the request that would have been sent is attached, nothing ran
 
 
 S = RequestStatus
 # Approved, by people or by policy, and whatever the job did after that.
 APPROVED_STATES: frozenset[RequestStatus] = frozenset(
-    {S.APPROVED, S.AUTO_APPROVED, S.LAUNCHING, S.RUNNING, S.SUCCEEDED, S.FAILED, S.STOPPED}
+    {S.APPROVED, S.AUTO_APPROVED, S.LAUNCHING, S.RUNNING, S.SUCCEEDED, S.FAILED, S.STOPPED, S.DRY_RUN}
 )
 # No longer waiting for a decision: approved (as above) or turned down, timed out or withdrawn.
 DECIDED_STATES: frozenset[RequestStatus] = APPROVED_STATES | {S.REJECTED, S.DENIED, S.EXPIRED, S.CANCELLED}

@@ -15,7 +15,7 @@ for approval.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
@@ -31,6 +31,7 @@ from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
 from service.attachments import add_artifact
+from service.launchers.base import LaunchOutcome, LaunchSpec
 from service.planning import Planner
 from service.reapproval import check_before_launch
 from service.records import get_request_or_raise, get_revision
@@ -65,18 +66,10 @@ class LaunchJob:
     def platform(self) -> Platform:
         return self.decision.plan.platform
 
-
-@dataclass
-class LaunchOutcome:
-    job_name: str
-    job_status: str  # AWS's status, or DryRun / Rendered / Submitted
-    dry_run: bool
-    external_id: str | None = None
-    error: str | None = None
-    final: bool = False  # nothing more to track (dry run, rendered artifacts)
-    artifacts: list[Any] = field(default_factory=list)  # service.manifests.RenderedArtifact
-    note: str | None = None
-    reason: str | None = None  # why it failed, as a short label: rejected, not_configured, credentials, ...
+    @property
+    def spec(self) -> LaunchSpec:
+        return LaunchSpec(request_id=self.task.request_id, revision=self.task.revision, team=self.team,
+                          plan=self.decision.plan, approvers=tuple(self.approvers))
 
 
 @cache
@@ -272,11 +265,11 @@ def record_launch(*, engine: Engine, job: LaunchJob, outcome: LaunchOutcome, now
 
 
 def _advance(session: Session, record: RequestRecord, outcome: LaunchOutcome, now: datetime) -> None:
+    """A live job runs until the tracker sees it end; a dry run ends here in its own state, never ``succeeded``."""
     data = {"job": outcome.job_name, "job_status": outcome.job_status, "dry_run": outcome.dry_run,
             "artifacts": [a.name for a in outcome.artifacts], "note": outcome.note}
-    transition(session=session, record=record, to=RequestStatus.RUNNING, actor=ACTOR, now=now, data=data)
-    if outcome.final:
-        transition(session=session, record=record, to=RequestStatus.SUCCEEDED, actor=ACTOR, now=now, data=data)
+    to = RequestStatus.DRY_RUN if outcome.dry_run else RequestStatus.RUNNING
+    transition(session=session, record=record, to=to, actor=ACTOR, now=now, data=data)
 
 
 def release_for_retry(*, engine: Engine, task: ClaimedTask, error: str, now: datetime) -> None:

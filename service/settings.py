@@ -64,11 +64,11 @@ class Settings(BaseSettings):
     # How long a Cost Explorer figure is reused before it is read again (its data refreshes a few times a day and
     # each request costs $0.01).
     spend_ttl_seconds: float = Field(default=6 * 3600, gt=0)
-    # dry-run records what a launch would send; live sends it.
+    # dry-run records what a launch would send and ends the request in dry_run; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
     # How long a worker's claim on a launch task holds before another worker may take the task over.
     launch_lease_seconds: float = Field(default=300, gt=0)
-    # A kubeconfig to apply EKS manifests with on live launches; without it they are rendered as artifacts.
+    # The kubeconfig of the EKS cluster live launches create PyTorchJobs in; without it a live EKS launch is refused.
     kubeconfig: str | None = None
     # The region AWS clients default to: AWS's own variables, AWS_REGION first; us-east-1 when neither is set.
     aws_region: str | None = Field(default=None, validation_alias=AliasChoices("AWS_REGION", "AWS_DEFAULT_REGION"))

@@ -1,7 +1,8 @@
 """The request state machine: the one place a request's status changes.
 
     (new) ──▶ pending_approval ──▶ approved ──▶ launching ──▶ running ──▶ succeeded | failed | stopped
-          ├─▶ auto_approved ─────────────────▶ launching       └──▶ failed (launch failed)
+          ├─▶ auto_approved ─────────────────▶ launching       ├──▶ failed (launch failed)
+                                                               └──▶ dry_run (GPUOPS_LAUNCH=dry-run: nothing sent)
           └─▶ denied
     pending_approval ──▶ rejected | expired | cancelled
     pending_approval ──▶ auto_approved | denied      (a revision re-ran the decision)
@@ -35,7 +36,7 @@ TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
     S.AUTO_APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
     S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
-    S.LAUNCHING: frozenset({S.RUNNING, S.FAILED}),
+    S.LAUNCHING: frozenset({S.RUNNING, S.FAILED, S.DRY_RUN}),
     S.RUNNING: frozenset({S.SUCCEEDED, S.FAILED, S.STOPPED}),
 }
 LAUNCHABLE: frozenset[RequestStatus] = frozenset({S.APPROVED, S.AUTO_APPROVED})
@@ -52,6 +53,7 @@ EVENT_TYPES: dict[RequestStatus, str] = {
     S.EXPIRED: "request.expired",
     S.CANCELLED: "request.cancelled",
     S.DENIED: "request.denied",
+    S.DRY_RUN: "launch.dry_run",
 }
 
 

@@ -1,7 +1,8 @@
 """Stopping a running request's job (``POST /v1/requests/{id}/stop``): who may ask, and when.
 
-The stop is asked of SageMaker here (or, with ``GPUOPS_LAUNCH=dry-run``, only recorded); the request stays
-``running`` until the tracker sees SageMaker report the job stopped and records ``stopped`` with the final cost.
+The stop is asked of the job's platform through its launcher (or, with ``GPUOPS_LAUNCH=dry-run``, only recorded);
+the request stays ``running`` until the tracker sees the job stopped (on EKS: deleted) and records ``stopped`` with
+the final figures.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from contract.errors import Conflict, Forbidden, NotFound
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.request import Stage
-from service.aws.clients import ClientFactory
+from service.launchers.registry import LaunchEnvironment
 from service.records import get_request_or_raise
 from service.store.db import new_session
 from service.store.tables import RequestRecord
@@ -37,20 +38,19 @@ def _check_stoppable(*, engine: Engine, policy: PolicyConfig, request_id: str, a
             raise Conflict(f"the request is {record.status} and has no running job to stop",
                            current_state=record.status, code="not_running")
         if running_job_for(session=session, request_id=request_id) is None:
-            raise Conflict("only a SageMaker job launched by gpuops can be stopped from here; stop this one "
-                           "where it runs", current_state=record.status, code="not_stoppable")
+            raise Conflict("only a job gpuops launched can be stopped from here; stop this one where it runs",
+                           current_state=record.status, code="not_stoppable")
 
 
-def stop_request(*, engine: Engine, factory: ClientFactory, policy: PolicyConfig, request_id: str, actor: str,
-                 is_admin: bool, reason: str | None, dry_run: bool, now: datetime) -> str:
+def stop_request(*, engine: Engine, env: LaunchEnvironment, request_id: str, actor: str, is_admin: bool,
+                 reason: str | None, now: datetime) -> str:
     """Ask for the request's running job to stop; returns the job name.
 
-    No database transaction is held while SageMaker is called.
+    No database transaction is held while the platform is called.
     """
-    _check_stoppable(engine=engine, policy=policy, request_id=request_id, actor=actor, is_admin=is_admin)
+    _check_stoppable(engine=engine, policy=env.policy, request_id=request_id, actor=actor, is_admin=is_admin)
     try:
-        return stop_job(engine=engine, factory=factory, request_id=request_id, actor=actor, now=now, reason=reason,
-                        dry_run=dry_run)
+        return stop_job(engine=engine, env=env, request_id=request_id, actor=actor, now=now, reason=reason)
     except NotFound:  # the job ended between the check and the call
         with new_session(engine) as session:
             status = get_request_or_raise(session=session, request_id=request_id).status

@@ -1,5 +1,6 @@
-"""The job tracker: polls running SageMaker jobs, records status and secondary-status transitions (spot
-interruptions and restarts) on the events feed, and at the end the actual cost and spot savings."""
+"""The job tracker: polls every live job through its platform's launcher, records status and secondary-status
+transitions (spot interruptions, restarts, PyTorchJob conditions) on the events feed, and at the end the actual cost
+(where the platform bills per job) and spot savings. Stopping a job goes through the same launcher."""
 
 from __future__ import annotations
 
@@ -17,18 +18,13 @@ from sqlmodel.sql.expression import SelectOfScalar
 from contract.errors import NotFound, UpstreamError
 from contract.status import RequestStatus
 from policy.catalog import Catalog, sagemaker_price
-from policy.decision import Decision, Plan, Platform
+from policy.decision import Decision, Plan
 from service.audit import append_event, events_for_request
 from service.aws.clients import ClientFactory
-from service.aws.jobstatus import (
-    INTERRUPTED,
-    JobProgress,
-    Transition,
-    actual_cost_usd,
-    read_progress,
-    spot_savings,
-)
-from service.aws.sagemaker import describe_training_job, list_training_jobs, stop_training_job, training_job_name
+from service.aws.jobstatus import actual_cost_usd, spot_savings
+from service.aws.sagemaker import list_training_jobs
+from service.launchers.base import INTERRUPTED, JobState, JobStatus, LaunchSpec, Transition
+from service.launchers.registry import LaunchEnvironment
 from service.records import get_request_or_raise, get_revision
 from service.states import transition
 from service.store.db import new_session
@@ -36,9 +32,9 @@ from service.store.tables import Job, RequestRecord
 
 log = logging.getLogger("gpuops.tracker")
 ACTOR = "system:tracker"
-TRACKED_STATUSES = ("InProgress", "Stopping")
-FINAL_REQUEST_STATUS = {"Completed": RequestStatus.SUCCEEDED, "Failed": RequestStatus.FAILED,
-                        "Stopped": RequestStatus.STOPPED}
+TRACKED_STATUSES = (JobState.RUNNING.value, JobState.STOPPING.value)
+FINAL_REQUEST_STATUS = {JobState.SUCCEEDED: RequestStatus.SUCCEEDED, JobState.FAILED: RequestStatus.FAILED,
+                        JobState.STOPPED: RequestStatus.STOPPED}
 
 
 @dataclass(frozen=True)
@@ -46,15 +42,13 @@ class TrackedJob:
     job_id: int
     request_id: str
     revision: int
+    team: str
     plan: Plan
+    status: str  # the last recorded one
 
     @property
-    def names(self) -> list[str]:
-        """One name per training job (a sweep runs one per trial)."""
-        if self.plan.jobs <= 1:
-            return [training_job_name(request_id=self.request_id, revision=self.revision)]
-        return [training_job_name(request_id=self.request_id, revision=self.revision, trial=i)
-                for i in range(1, self.plan.jobs + 1)]
+    def spec(self) -> LaunchSpec:
+        return LaunchSpec(request_id=self.request_id, revision=self.revision, team=self.team, plan=self.plan)
 
 
 def hourly_price(*, catalog: Catalog, plan: Plan) -> tuple[float, str]:
@@ -67,13 +61,15 @@ def hourly_price(*, catalog: Catalog, plan: Plan) -> tuple[float, str]:
 
 def _tracked(session: Session, row: Job) -> TrackedJob:
     revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
+    record = get_request_or_raise(session=session, request_id=row.request_id)
     plan = Decision.model_validate(revision.decision).plan
-    return TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, plan=plan)
+    return TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, team=record.team,
+                      plan=plan, status=row.status)
 
 
 def _live() -> SelectOfScalar[Job]:
-    return select(Job).where(col(Job.platform) == Platform.SAGEMAKER.value, col(Job.dry_run).is_(False),
-                             col(Job.status).in_(TRACKED_STATUSES))
+    """Jobs gpuops created (on any platform) that have not ended yet."""
+    return select(Job).where(col(Job.dry_run).is_(False), col(Job.status).in_(TRACKED_STATUSES))
 
 
 def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
@@ -82,20 +78,20 @@ def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
         return [_tracked(session, row) for row in rows]
 
 
-def running_job_for(*, session: Session, request_id: str) -> tuple[TrackedJob, str] | None:
-    """The request's live SageMaker job and its last known status; None when it has none."""
+def running_job_for(*, session: Session, request_id: str) -> TrackedJob | None:
+    """The request's live job; None when it has none."""
     row = session.exec(_live().where(col(Job.request_id) == request_id)).first()
-    return None if row is None else (_tracked(session, row), row.status)
+    return None if row is None else _tracked(session, row)
 
 
-def overall_status(progress: list[JobProgress]) -> str:
-    statuses = {p.status for p in progress}
+def overall_status(progress: list[JobStatus]) -> JobState:
+    states = {p.state for p in progress}
     if not all(p.final for p in progress):
-        return "Stopping" if "Stopping" in statuses else "InProgress"
-    for status in ("Failed", "Stopped"):
-        if status in statuses:
-            return status
-    return "Completed"
+        return JobState.STOPPING if JobState.STOPPING in states else JobState.RUNNING
+    for state in (JobState.FAILED, JobState.STOPPED):
+        if state in states:
+            return state
+    return JobState.SUCCEEDED
 
 
 def _seen(session: Session, request_id: str) -> set[tuple[str, str, str]]:
@@ -104,7 +100,7 @@ def _seen(session: Session, request_id: str) -> set[tuple[str, str, str]]:
             if e.type in ("job.status_changed", "job.interrupted") and "transition_start" in e.data}
 
 
-def _record_transitions(session: Session, job: TrackedJob, progress: list[JobProgress], now: datetime) -> None:
+def _record_transitions(session: Session, job: TrackedJob, progress: list[JobStatus], now: datetime) -> None:
     seen = _seen(session, job.request_id)
     for reading in progress:
         for step in reading.transitions:
@@ -121,7 +117,7 @@ def _transition_data(name: str, step: Transition) -> dict[str, str]:
             "message": step.message}
 
 
-def _settle(*, row: Job, job: TrackedJob, progress: list[JobProgress], catalog: Catalog) -> dict[str, object]:
+def _settle(*, row: Job, job: TrackedJob, progress: list[JobStatus], catalog: Catalog) -> dict[str, object]:
     """Final figures: actual cost from billable time, and spot savings."""
     price, basis = hourly_price(catalog=catalog, plan=job.plan)
     billable = [p.billable_seconds for p in progress]
@@ -141,8 +137,8 @@ def _settle(*, row: Job, job: TrackedJob, progress: list[JobProgress], catalog: 
             "failure_reason": next((p.failure_reason for p in progress if p.failure_reason), None)}
 
 
-def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobProgress], catalog: Catalog,
-                    now: datetime) -> str:
+def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobStatus], catalog: Catalog,
+                    now: datetime) -> JobState:
     """Store one reading: new transitions as events, the job row, and the request's end when every job ended."""
     status = overall_status(progress)
     with new_session(engine) as session:
@@ -152,7 +148,7 @@ def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobProgre
             session.rollback()
             return status
         _record_transitions(session, job, progress, now)
-        row.status, row.updated_at = status, now
+        row.status, row.updated_at = status.value, now
         row.secondary_status = progress[-1].secondary_status
         row.interruptions = sum(p.interruptions for p in progress)
         final = FINAL_REQUEST_STATUS.get(status)
@@ -165,23 +161,27 @@ def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobProgre
     return status
 
 
-def track_job(*, engine: Engine, factory: ClientFactory, catalog: Catalog, job: TrackedJob, now: datetime) -> str:
-    client = factory.client("sagemaker", region=job.plan.region)
-    progress = []
-    for name in job.names:
-        described = describe_training_job(client=client, name=name)
-        if described is None:
-            log.warning("tracked job not found in SageMaker", extra={"job": name, "request_id": job.request_id})
-            return "InProgress"
-        progress.append(read_progress(described))
+def _missing(job: TrackedJob, name: str) -> JobStatus:
+    """A tracked job the platform no longer has: gone after we asked to stop it (EKS deletes to stop), or removed
+    behind gpuops' back, which ends the request rather than leave it ``running`` for ever."""
+    if job.status == JobState.STOPPING:
+        return JobStatus(name=name, state=JobState.STOPPED, secondary_status="Deleted")
+    log.warning("tracked job not found on its platform", extra={"job": name, "request_id": job.request_id})
+    return JobStatus(name=name, state=JobState.FAILED, secondary_status="Missing",
+                     failure_reason=f"the job {name} no longer exists on {job.plan.platform.value}")
+
+
+def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: TrackedJob, now: datetime) -> JobState:
+    launcher = env.launcher(job.plan.platform)
+    progress = [launcher.describe(job.spec, name) or _missing(job, name) for name in launcher.job_names(job.spec)]
     return record_progress(engine=engine, job=job, progress=progress, catalog=catalog, now=now)
 
 
-def track_jobs(*, engine: Engine, factory: ClientFactory, catalog: Catalog, now: datetime) -> int:
-    """Poll every running SageMaker job once; returns how many were polled."""
+def track_jobs(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, now: datetime) -> int:
+    """Poll every live job once, whatever its platform; returns how many were polled."""
     jobs = running_jobs(engine=engine)
     for job in jobs:
-        track_job(engine=engine, factory=factory, catalog=catalog, job=job, now=now)
+        track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
     return len(jobs)
 
 
@@ -212,35 +212,36 @@ def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
     return since
 
 
-def stop_job(*, engine: Engine, factory: ClientFactory, request_id: str, actor: str, now: datetime,
-             reason: str | None = None, dry_run: bool = False) -> str:
-    """Ask SageMaker to stop a running request's jobs; the tracker records ``stopped`` when SageMaker has.
+def stop_job(*, engine: Engine, env: LaunchEnvironment, request_id: str, actor: str, now: datetime,
+             reason: str | None = None) -> str:
+    """Ask the platform to stop a running request's jobs; the tracker records ``stopped`` when the platform has.
 
-    With ``dry_run`` nothing is sent: the stop that would have been is recorded on the feed. A job already stopping
-    is not asked again. Returns the job name; ``NotFound`` when the request has no live SageMaker job.
+    In dry-run mode nothing is sent: the stop that would have been is recorded on the feed. A job already stopping
+    is not asked again. Returns the job name; ``NotFound`` when the request has no live job.
     """
     with new_session(engine) as session:
-        found = running_job_for(session=session, request_id=request_id)
-    if found is None:
-        raise NotFound(f"request {request_id!r} has no running SageMaker job to stop")
-    job, status = found
-    if status == "Stopping":
-        return job.names[0]
-    if not dry_run:
-        client = factory.client("sagemaker", region=job.plan.region)
-        for name in job.names:
-            stop_training_job(client=client, name=name)
+        job = running_job_for(session=session, request_id=request_id)
+    if job is None:
+        raise NotFound(f"request {request_id!r} has no running job to stop")
+    launcher = env.launcher(job.plan.platform)
+    names = launcher.job_names(job.spec)
+    if job.status == JobState.STOPPING:
+        return names[0]
+    if env.live:
+        for name in names:
+            launcher.stop(job.spec, name)
     with new_session(engine) as session:
         row = session.get(Job, job.job_id, with_for_update=True)
-        if row is not None and not dry_run and row.status in TRACKED_STATUSES:
-            row.status, row.updated_at = "Stopping", now
+        if row is not None and env.live and row.status in TRACKED_STATUSES:
+            row.status, row.updated_at = JobState.STOPPING.value, now
             session.add(row)
         append_event(session=session, type="job.stop_requested", actor=actor, request_id=request_id, now=now,
-                     data={"job": job.names[0], "jobs": job.names, "reason": reason, "dry_run": dry_run, "by": actor,
-                           "message": f"stop {'recorded (dry run, nothing sent)' if dry_run else 'asked'} "
+                     data={"job": names[0], "jobs": names, "reason": reason, "dry_run": not env.live, "by": actor,
+                           "platform": job.plan.platform.value,
+                           "message": f"stop {'asked' if env.live else 'recorded (dry run, nothing sent)'} "
                                       f"by {actor}"})
         session.commit()
-    return job.names[0]
+    return names[0]
 
 
 def find_untracked_jobs(*, engine: Engine, factory: ClientFactory, region: str) -> list[dict[str, object]]:

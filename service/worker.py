@@ -22,7 +22,6 @@ from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
 from service.aws.clients import ClientFactory
-from service.aws.execute import LaunchEnvironment, LeaseLost, execute_launch
 from service.cache import make_cache
 from service.clock import utcnow
 from service.launch import (
@@ -33,6 +32,8 @@ from service.launch import (
     release_for_retry,
     renew_lease,
 )
+from service.launchers.base import LeaseLost
+from service.launchers.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
@@ -93,7 +94,7 @@ def launch_once(*, ctx: WorkerContext) -> bool:
     if job is None:
         return True
     try:
-        outcome = execute_launch(job=job, env=ctx.env, guard=lambda: renew_lease(
+        outcome = execute_launch(spec=job.spec, env=ctx.env, guard=lambda: renew_lease(
             engine=ctx.engine, task=task, worker_id=ctx.worker_id, now=ctx.clock()))
     except LeaseLost:
         log.warning("claim lost to another worker; leaving the task to it", extra={"task": task.task_id})
@@ -122,7 +123,7 @@ def drain(*, ctx: WorkerContext, stop_event: threading.Event | None = None) -> i
 
 def track_once(*, ctx: WorkerContext) -> int:
     try:
-        return track_jobs(engine=ctx.engine, factory=ctx.env.factory, catalog=ctx.catalog, now=ctx.clock())
+        return track_jobs(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, now=ctx.clock())
     except UpstreamError as exc:
         log.warning("job tracking skipped this round", extra={"error": str(exc)})
         return 0

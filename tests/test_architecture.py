@@ -114,3 +114,25 @@ def test_importing_policy_the_contract_and_the_plan_command_loads_no_server_stac
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+ORCHESTRATORS = {"service.launch", "service.worker", "service.tracker", "service.stopping", "service.manifests",
+                 "service.launchers.registry"}
+
+
+def _imported_modules(path: pathlib.Path) -> set[str]:
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules.add(node.module)
+            modules.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return modules
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "service" / "aws").rglob("*.py")), ids=lambda p: p.name)
+def test_the_aws_adapters_never_import_the_code_that_drives_them(path: pathlib.Path) -> None:
+    """Adapters return the launcher protocol's value types; importing the orchestrator would point the wrong way."""
+    imported = _imported_modules(path)
+    assert {m for m in imported if any(m == o or m.startswith(f"{o}.") for o in ORCHESTRATORS)} == set()

@@ -145,10 +145,9 @@ def stop_request(
     request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: StopBody | None = None,
 ) -> Response:
     """Ask for a running job to stop; the request becomes ``stopped`` when the tracker sees the job stopped."""
-    session.close()  # no transaction is held while SageMaker is called
-    stopping.stop_request(engine=state.engine, factory=state.aws, policy=state.policy, request_id=request_id,
-                          actor=actor.id, is_admin=actor.is_admin, reason=body.reason if body else None,
-                          dry_run=state.settings.launch != "live", now=utcnow())
+    session.close()  # no transaction is held while the platform is called
+    stopping.stop_request(engine=state.engine, env=state.launchers, request_id=request_id, actor=actor.id,
+                          is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
     record = records.get_request_or_raise(session=session, request_id=request_id)
     return json_response(session, request_public(session=session, record=record, policy=state.policy),
                          status_code=202)

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 from policy.config import PolicyConfig
 from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
+from service.launchers.registry import LaunchEnvironment
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
@@ -34,6 +35,12 @@ class ServiceState:
     @property
     def policy(self) -> PolicyConfig:
         return self.planner.policy
+
+    @property
+    def launchers(self) -> LaunchEnvironment:
+        """The platforms' launchers, for what the API asks of a running job (stopping it)."""
+        return LaunchEnvironment(mode=self.settings.launch, factory=self.aws, policy=self.policy,
+                                 kubeconfig=self.settings.kubeconfig)
 
 
 def refresh_catalog(state: ServiceState) -> bool:

@@ -6,63 +6,24 @@ Pure functions over the answer, so the tracker's arithmetic is tested without AW
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from service.launchers.base import JobState, JobStatus, Transition
 
-FINAL_STATUSES = frozenset({"Completed", "Failed", "Stopped"})
-INTERRUPTED = "Interrupted"
-RESTARTING = "Restarting"
-
-
-class Transition(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    status: str
-    start_time: datetime
-    end_time: datetime | None = None
-    message: str = ""
+SAGEMAKER_STATES = {"InProgress": JobState.RUNNING, "Stopping": JobState.STOPPING, "Completed": JobState.SUCCEEDED,
+                    "Failed": JobState.FAILED, "Stopped": JobState.STOPPED}
 
 
-class JobProgress(BaseModel):
-    """One reading of a training job."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    status: str
-    secondary_status: str | None = None
-    instance_count: int = 1
-    spot: bool = False
-    billable_seconds: int | None = None
-    training_seconds: int | None = None
-    failure_reason: str | None = None
-    transitions: list[Transition] = Field(default_factory=list)
-
-    @property
-    def final(self) -> bool:
-        return self.status in FINAL_STATUSES
-
-    @property
-    def interruptions(self) -> int:
-        return sum(1 for t in self.transitions if t.status == INTERRUPTED)
-
-    @property
-    def restarts(self) -> int:
-        return sum(1 for t in self.transitions if t.status == RESTARTING)
-
-
-def read_progress(described: Mapping[str, Any]) -> JobProgress:
-    """A ``JobProgress`` from a DescribeTrainingJob answer."""
+def read_progress(described: Mapping[str, Any]) -> JobStatus:
+    """A ``JobStatus`` from a DescribeTrainingJob answer."""
     transitions = [
         Transition(status=t["Status"], start_time=t["StartTime"], end_time=t.get("EndTime"),
                    message=t.get("StatusMessage", ""))
         for t in described.get("SecondaryStatusTransitions", [])
     ]
-    return JobProgress(
+    return JobStatus(
         name=described["TrainingJobName"],
-        status=described["TrainingJobStatus"],
+        state=SAGEMAKER_STATES[described["TrainingJobStatus"]],
         secondary_status=described.get("SecondaryStatus"),
         instance_count=int(described.get("ResourceConfig", {}).get("InstanceCount", 1)),
         spot=bool(described.get("EnableManagedSpotTraining", False)),

@@ -17,6 +17,7 @@ from contract.errors import UpstreamError
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, PurchaseModel
 from policy.errors import RequestError
+from service.launchers.base import LaunchRejected
 
 JOB_NAME_MAX = 63
 JOB_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
@@ -27,12 +28,6 @@ VOLUME_SIZE_GB = 200
 # Beyond the runtime, how long a spot job may wait for capacity: half the runtime, at least an hour.
 MIN_SPOT_WAIT_SECONDS = 3600
 REJECTING_ERRORS = frozenset({"ValidationException", "ResourceLimitExceeded", "AccessDeniedException"})
-
-
-class LaunchRejected(UpstreamError):
-    """AWS refused the request as sent (validation, limits, permissions); retrying the same request cannot help."""
-
-    code = "launch_rejected"
 
 
 class JobAlreadyExists(UpstreamError):

@@ -16,8 +16,8 @@ from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
 from policy.spend import SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
-from service.aws.execute import LaunchEnvironment
 from service.launch import begin_launch, claim_next_task
+from service.launchers.registry import LaunchEnvironment
 from service.planning import Planner
 from service.spend import SpendProvider, UnavailableSpend
 from service.store.db import new_session
@@ -69,15 +69,16 @@ def _event(engine: Engine, request_id: str, type_: str) -> dict[str, Any]:
         return dict(event.data)
 
 
-def test_dry_run_records_the_exact_request_as_an_artifact_and_sends_nothing(engine: Engine,
-                                                                            sagemaker: FakeSageMaker) -> None:
+def test_dry_run_ends_in_dry_run_with_the_exact_request_as_an_artifact_and_sends_nothing(
+    engine: Engine, sagemaker: FakeSageMaker
+) -> None:
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     assert drain(ctx=_ctx(engine, policy, mode="dry-run", url=sagemaker.fake.url)) == 1
 
     status, events, tasks = _state(engine, request_id)
-    assert status == "succeeded"
-    assert events[-3:] == ["launch.started", "job.status_changed", "job.completed"]
+    assert status == "dry_run"
+    assert events[-2:] == ["launch.started", "launch.dry_run"]
     assert [t.status for t in tasks] == ["done"]
     assert sagemaker.fake.requests == []
     with new_session(engine) as session:
@@ -118,9 +119,9 @@ def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine:
     assert task is not None
     job = begin_launch(engine=engine, task=task, planner=_planner(policy), now=NOW)
     assert job is not None
-    from service.aws.execute import execute_launch
+    from service.launchers.registry import execute_launch
 
-    execute_launch(job=job, env=crashed.env, guard=lambda: True)  # created at AWS, then "crashed" before recording
+    execute_launch(spec=job.spec, env=crashed.env, guard=lambda: True)  # created at AWS, "crashed" before recording
     assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2")) is False  # lease holds
     assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2", lease=0)) is True
 
@@ -139,11 +140,12 @@ def test_a_worker_whose_claim_was_taken_over_creates_nothing(engine: Engine, sag
     fast = claim_next_task(engine=engine, worker_id="fast", now=NOW, lease_seconds=0)  # slow's lease lapsed
     assert fast is not None and fast.attempt == 2
 
-    from service.aws.execute import LeaseLost, execute_launch
     from service.launch import renew_lease
+    from service.launchers.base import LeaseLost
+    from service.launchers.registry import execute_launch
 
     with pytest.raises(LeaseLost):
-        execute_launch(job=job, env=_ctx(engine, policy, url=sagemaker.fake.url).env,
+        execute_launch(spec=job.spec, env=_ctx(engine, policy, url=sagemaker.fake.url).env,
                        guard=lambda: renew_lease(engine=engine, task=slow, worker_id="slow", now=NOW))
     assert sagemaker.creates() == 0
     assert renew_lease(engine=engine, task=fast, worker_id="fast", now=NOW)
@@ -294,24 +296,56 @@ def test_an_incomplete_profile_fails_the_launch_naming_what_is_missing(engine: E
     assert sagemaker.fake.requests == []
 
 
-def test_eks_launch_stores_the_rendered_manifests_as_artifacts(engine: Engine, sagemaker: FakeSageMaker) -> None:
-    policy = launch_policy()
-    request_id = new_request(engine=engine, policy=policy)
-    with new_session(engine) as session:  # as if the decision had chosen the team's EKS cluster
-        row = session.exec(select(PlanRevision)).one()
-        row.decision = {**row.decision, "plan": {**row.decision["plan"], "platform": "eks"}}
-        from service.launch import plan_hash
+def on_platform(engine: Engine, request_id: str, platform: str) -> None:
+    """As if the decision had chosen ``platform`` for the request's plan (re-hashed, so it is still launchable)."""
+    from service.launch import plan_hash
 
+    with new_session(engine) as session:
+        row = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one()
+        row.decision = {**row.decision, "plan": {**row.decision["plan"], "platform": platform}}
         row.plan_hash = plan_hash(row.decision)
         session.add(row)
         session.commit()
+
+
+def _artifact_kinds(engine: Engine, request_id: str) -> list[str]:
+    with new_session(engine) as session:
+        return [a.kind for a in session.exec(select(Artifact).where(Artifact.request_id == request_id))]
+
+
+@pytest.mark.parametrize(("platform", "kinds", "refusal"), [
+    ("eks", ["eks.pytorchjob", "eks.nodepool"], "live launches on eks need GPUOPS_KUBECONFIG set"),
+    ("hyperpod", ["hyperpod.slurm"], "live launches on hyperpod are not supported"),
+    ("ec2", ["ec2.launch-template", "ec2.spot-fleet"], "live launches on ec2 are not supported"),
+])
+def test_a_live_launch_gpuops_cannot_make_fails_saying_so_with_the_manifests_attached(
+    platform: str, kinds: list[str], refusal: str, engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    neighbour = new_request(engine=engine, policy=policy)
+    on_platform(engine, request_id, platform)
     drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
 
-    assert _state(engine, request_id)[0] == "succeeded"
-    with new_session(engine) as session:
-        kinds = [a.kind for a in session.exec(select(Artifact).where(Artifact.request_id == request_id))]
-    assert kinds == ["eks.pytorchjob", "eks.nodepool"]
-    assert "kubectl apply" in _event(engine, request_id, "job.status_changed")["note"]
+    status, events, tasks = _state(engine, request_id)
+    assert (status, events[-1], tasks[0].status) == ("failed", "launch.failed", "failed")
+    failed = _event(engine, request_id, "launch.failed")
+    assert failed["error"] == f"{refusal}; the plan's manifests are attached as artifacts"
+    assert failed["reason"] == "unsupported"
+    assert _artifact_kinds(engine, request_id) == kinds
+    assert _state(engine, neighbour)[0] == "running" and sagemaker.creates() == 1  # only the SageMaker neighbour
+
+
+def test_an_eks_dry_run_ends_in_dry_run_with_the_manifests_attached(engine: Engine,
+                                                                    sagemaker: FakeSageMaker) -> None:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy)
+    on_platform(engine, request_id, "eks")
+    drain(ctx=_ctx(engine, policy, mode="dry-run", url=sagemaker.fake.url))
+
+    assert _state(engine, request_id)[0] == "dry_run"
+    assert _artifact_kinds(engine, request_id) == ["eks.pytorchjob", "eks.nodepool"]
+    assert "nothing was sent" in _event(engine, request_id, "launch.dry_run")["note"]
     assert sagemaker.fake.requests == []
 
 

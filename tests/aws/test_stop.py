@@ -66,7 +66,7 @@ def test_the_requester_stops_a_running_job_and_the_tracker_records_stopped(
     assert again.status_code == 202 and len(sagemaker.fake.calls("StopTrainingJob")) == 1  # already stopping
 
     sagemaker.update(name, TrainingJobStatus="Stopped", SecondaryStatus="Stopped")
-    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 1
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW) == 1
     assert api.get(f"/v1/requests/{request_id}").json()["status"] == "stopped"
     late = api.post(f"/v1/requests/{request_id}/stop", role="bot", actor=REQUESTER)
     assert late.status_code == 409

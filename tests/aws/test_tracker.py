@@ -49,8 +49,8 @@ def test_interruptions_and_the_final_cost_reach_the_feed(launched: tuple[Engine,
     sagemaker.update(name, SecondaryStatus="Training",
                      SecondaryStatusTransitions=_transitions("Starting", "Training", "Interrupted", "Restarting",
                                                              "Training"))
-    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 1
-    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 1  # nothing new
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW) == 1
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW) == 1  # nothing new
 
     types = [e.type for e in _events(engine, request_id)]
     assert types.count("job.interrupted") == 1
@@ -60,8 +60,8 @@ def test_interruptions_and_the_final_cost_reach_the_feed(launched: tuple[Engine,
                      SecondaryStatusTransitions=_transitions("Starting", "Training", "Interrupted", "Restarting",
                                                              "Training", "Uploading", "Completed"),
                      BillableTimeInSeconds=3000, TrainingTimeInSeconds=10_000)
-    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
-    assert track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW) == 0
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW) == 0
 
     with new_session(engine) as session:
         job = session.exec(select(Job)).one()
@@ -88,7 +88,7 @@ def test_a_job_that_ends_badly_ends_the_request_the_same_way(
     (name,) = sagemaker.jobs
     sagemaker.update(name, TrainingJobStatus=aws_status, SecondaryStatus=aws_status,
                      FailureReason="AlgorithmError: CUDA out of memory" if aws_status == "Failed" else None)
-    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
     with new_session(engine) as session:
         record = session.get(RequestRecord, request_id)
     assert record is not None and record.status == request_status
@@ -116,11 +116,11 @@ def test_stop_asks_sagemaker_and_the_tracker_records_the_stop(
     from service.tracker import stop_job
 
     engine, sagemaker, request_id, ctx = launched
-    name = stop_job(engine=engine, factory=ctx.env.factory, request_id=request_id, actor="slack:T0GPUOPS:U0LEAD1",
+    name = stop_job(engine=engine, env=ctx.env, request_id=request_id, actor="slack:T0GPUOPS:U0LEAD1",
                     now=NOW)
     assert sagemaker.fake.calls("StopTrainingJob") == [{"TrainingJobName": name}]
     sagemaker.update(name, TrainingJobStatus="Stopped", SecondaryStatus="Stopped")
-    track_jobs(engine=engine, factory=ctx.env.factory, catalog=ctx.catalog, now=NOW)
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
     with new_session(engine) as session:
         record = session.get(RequestRecord, request_id)
     assert record is not None and record.status == "stopped"

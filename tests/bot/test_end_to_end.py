@@ -130,7 +130,9 @@ def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None
     assert replies, [c.body for c in slack.of("chat.postMessage")]
     job = bot.service.get_request(request_id=request_id).job
     assert job is not None
-    assert [r.body["text"].split(":")[0] for r in replies] == [f"🚀 Launched `{job.name}`", "🧪 Dry run"]
+    assert [r.body["text"] for r in replies] == [
+        "🧪 Dry run: nothing was launched; the request that would have been sent is attached."]
+    assert bot.service.get_request(request_id=request_id).status == "dry_run"
     assert bot.service.get_cursor("bot") is not None
 
 

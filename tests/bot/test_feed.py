@@ -42,6 +42,27 @@ def test_launch_and_completion_reply_in_the_thread(feed: FeedConsumer, slack: Fa
     assert service.cursors["bot"] == "2"
 
 
+def test_a_dry_run_says_nothing_was_launched_and_never_announces_a_launch(feed: FeedConsumer, slack: FakeSlack,
+                                                                          service: FakeService) -> None:
+    service.set_request("req_1", status="dry_run", job={**JOB, "status": "DryRun", "actual_cost_usd": None})
+    service.emit("launch.started", "req_1")
+    service.emit("launch.dry_run", "req_1", job=JOB["name"], job_status="DryRun", dry_run=True)
+    assert feed.step() == 2
+    assert [c.body["text"] for c in slack.of("chat.postMessage")] == [
+        "🧪 Dry run: nothing was launched; the request that would have been sent is attached."]
+    status_block = slack.of("chat.update")[-1].blocks[-3]["text"]["text"]
+    assert status_block.startswith("🧪 *Dry run*: nothing was launched") and "🏁" not in status_block
+
+
+def test_a_stop_on_eks_names_the_platform(feed: FeedConsumer, slack: FakeSlack, service: FakeService) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "Stopping", "platform": "eks"})
+    service.emit("job.stop_requested", "req_1", job=JOB["name"], jobs=[JOB["name"]], reason=None, dry_run=False,
+                 by="slack:T0GPUOPS:U0LEAD1", platform="eks")
+    feed.step()
+    assert slack.of("chat.postMessage")[-1].body["text"] == (
+        "🛑 Stop requested by <@U0LEAD1>; EKS is stopping `gpuops-req-1-r1`.")
+
+
 def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, service: FakeService) -> None:
     service.set_request("req_1", job={**JOB, "interruptions": 1})
     service.emit("job.interrupted", "req_1")

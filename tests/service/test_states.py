@@ -22,17 +22,20 @@ ALLOWED = [
     (S.APPROVED, S.LAUNCHING, "launch.started"),
     (S.APPROVED, S.PENDING_APPROVAL, "request.reapproval_required"),
     (S.AUTO_APPROVED, S.PENDING_APPROVAL, "request.reapproval_required"),
+    (S.LAUNCHING, S.DRY_RUN, "launch.dry_run"),
 ]
 ILLEGAL = [
     (S.PENDING_APPROVAL, S.RUNNING), (S.PENDING_APPROVAL, S.LAUNCHING), (S.APPROVED, S.APPROVED),
     (S.APPROVED, S.CANCELLED), (S.DENIED, S.APPROVED), (S.DENIED, S.PENDING_APPROVAL), (S.AUTO_APPROVED, S.APPROVED),
     (S.REJECTED, S.APPROVED), (S.EXPIRED, S.APPROVED), (S.CANCELLED, S.PENDING_APPROVAL),
+    (S.DRY_RUN, S.SUCCEEDED), (S.DRY_RUN, S.RUNNING), (S.APPROVED, S.DRY_RUN),  # a dry run is final on its own
 ]
 
 
 def _at(session: Session, status: RequestStatus) -> RequestRecord:
     """A request brought to ``status`` through legal transitions only."""
-    path = {S.APPROVED: [S.APPROVED], S.REJECTED: [S.REJECTED], S.EXPIRED: [S.EXPIRED], S.CANCELLED: [S.CANCELLED]}
+    path = {S.APPROVED: [S.APPROVED], S.REJECTED: [S.REJECTED], S.EXPIRED: [S.EXPIRED], S.CANCELLED: [S.CANCELLED],
+            S.LAUNCHING: [S.APPROVED, S.LAUNCHING], S.DRY_RUN: [S.APPROVED, S.LAUNCHING, S.DRY_RUN]}
     start = status if status in INITIAL else S.PENDING_APPROVAL
     record = add_request(session, status=start)
     for step in path.get(status, []):

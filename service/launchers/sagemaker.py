@@ -1,0 +1,107 @@
+"""SageMaker training jobs through the launcher protocol: one CreateTrainingJob per job of the plan, each looked
+up by its deterministic name before it is created."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from policy.config import PolicyConfig
+from service.aws.clients import ClientFactory
+from service.aws.jobstatus import read_progress
+from service.aws.sagemaker import (
+    JobAlreadyExists,
+    build_create_training_jobs,
+    create_training_job,
+    describe_training_job,
+    stop_training_job,
+    training_job_name,
+)
+from service.launchers.base import (
+    Guard,
+    JobState,
+    JobStatus,
+    LaunchOutcome,
+    LaunchRejected,
+    LaunchSpec,
+    LeaseLost,
+    RenderedArtifact,
+)
+
+log = logging.getLogger("gpuops.launch")
+
+
+def _request_artifact(request: dict[str, Any]) -> RenderedArtifact:
+    return RenderedArtifact("sagemaker.create-training-job", f"{request['TrainingJobName']}.create-training-job.json",
+                            "application/json", json.dumps(request, indent=2, sort_keys=True))
+
+
+def create_once(*, client: Any, request: dict[str, Any], guard: Guard) -> str:
+    """The ARN of the job named in ``request``: the existing one if AWS has it, else a new one."""
+    job_name = request["TrainingJobName"]
+    existing = describe_training_job(client=client, name=job_name)
+    if existing is not None:
+        log.info("training job already exists, reconciling", extra={"job": job_name})
+        return str(existing["TrainingJobArn"])
+    if not guard():
+        raise LeaseLost(job_name)
+    try:
+        return create_training_job(client=client, request=request)
+    except JobAlreadyExists:
+        found = describe_training_job(client=client, name=job_name)
+        if found is None:
+            raise
+        return str(found["TrainingJobArn"])
+
+
+@dataclass(frozen=True)
+class SageMakerLauncher:
+    factory: ClientFactory
+    policy: PolicyConfig
+
+    def job_names(self, spec: LaunchSpec) -> list[str]:
+        """One per training job: a sweep runs each trial as its own job."""
+        if spec.plan.jobs <= 1:
+            return [training_job_name(request_id=spec.request_id, revision=spec.revision)]
+        return [training_job_name(request_id=spec.request_id, revision=spec.revision, trial=i)
+                for i in range(1, spec.plan.jobs + 1)]
+
+    def _requests(self, spec: LaunchSpec) -> list[dict[str, Any]]:
+        return build_create_training_jobs(plan=spec.plan, team=spec.team, team_policy=self.policy.team(spec.team),
+                                          request_id=spec.request_id, revision=spec.revision,
+                                          approvers=spec.approvers)
+
+    def render(self, spec: LaunchSpec) -> list[RenderedArtifact]:
+        return [_request_artifact(r) for r in self._requests(spec)]
+
+    def _client(self, spec: LaunchSpec) -> Any:
+        return self.factory.client("sagemaker", region=spec.plan.region)
+
+    def launch(self, spec: LaunchSpec, *, guard: Guard) -> LaunchOutcome:
+        requests = self._requests(spec)
+        client = self._client(spec)
+        arns: list[str] = []
+        for request in requests:
+            try:
+                arns.append(create_once(client=client, request=request, guard=guard))
+            except LaunchRejected as exc:
+                if not arns:
+                    raise
+                # The request fails as a whole, so the trials already started must not run on untracked.
+                started = [r["TrainingJobName"] for r in requests[:len(arns)]]
+                for started_name in started:
+                    stop_training_job(client=client, name=started_name)
+                raise LaunchRejected(f"{exc.message}; stopped the {len(started)} job(s) already started: "
+                                     f"{', '.join(started)}", service="sagemaker", operation=exc.operation) from exc
+        return LaunchOutcome(job_name=training_job_name(request_id=spec.request_id, revision=spec.revision),
+                             job_status=JobState.RUNNING.value, dry_run=False, external_id=arns[0],
+                             artifacts=[_request_artifact(r) for r in requests])
+
+    def describe(self, spec: LaunchSpec, name: str) -> JobStatus | None:
+        described = describe_training_job(client=self._client(spec), name=name)
+        return None if described is None else read_progress(described)
+
+    def stop(self, spec: LaunchSpec, name: str) -> None:
+        stop_training_job(client=self._client(spec), name=name)
