@@ -154,6 +154,7 @@ class AuditEventPublic(_Out):
     created_at: datetime
     prev_hash: str
     hash: str
+    key_id: str | None = None  # the audit key that signed ``hash``; None before the chain was keyed
 
 
 class AuditList(_Out):

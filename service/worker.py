@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
 from policy.errors import UpstreamError
+from service.auditkeys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.aws.execute import LaunchEnvironment, LeaseLost, execute_launch
 from service.cache import make_cache
@@ -72,7 +73,7 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     The planner is built as the API builds its own (same policy, catalog snapshot and spend source), so the plan
     re-decided before launch is the plan the API would decide now.
     """
-    engine = engine or make_engine(settings.database_url)
+    engine = bind_keyring(engine or make_engine(settings.database_url), keyring_from_settings(settings))
     if spend is None:
         cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)

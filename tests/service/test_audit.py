@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from service.audit import append_event, event_hash, verify_chain
+from service.auditkeys import keyring_for
 from service.store.db import make_engine, new_session
 from tests.service.conftest import create_sqlite_db
 from tests.service.factories import NOW, add_request
@@ -23,8 +24,12 @@ def test_each_event_links_to_the_one_before(session: Session) -> None:
     second = append_event(session=session, type="t.two", actor="a", request_id=None, data={"y": [1, "z"]}, now=NOW)
     session.commit()
     assert second.prev_hash == first.hash and second.seq == first.seq + 1
-    assert first.hash == event_hash(seq=first.seq, request_id=None, type="t.one", actor="a", data={"x": 1.5},
-                                    created_at=NOW, prev_hash=first.prev_hash)
+    keyring = keyring_for(session)
+    fields = {"seq": first.seq, "request_id": None, "type": "t.one", "actor": "a", "data": {"x": 1.5},
+              "created_at": NOW, "prev_hash": first.prev_hash}
+    assert first.key_id == keyring.current_id
+    assert first.hash == event_hash(**fields, key_id=first.key_id, keyring=keyring)
+    assert first.hash != event_hash(**fields)  # keyed: the plain sha256 of the same fields is not enough
     report = verify_chain(session=session)
     assert report.ok and report.checked == report.head_seq
 
