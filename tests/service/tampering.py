@@ -28,10 +28,10 @@ def rehash_chain(session: Session, *, keyring: AuditKeyring | None) -> None:
 
 def drop_last_event(session: Session) -> int:
     """Delete the newest event and move the head back onto the one before it; the seq of the deleted event."""
-    head = session.exec(select(AuditHead).execution_options(populate_existing=True)).one()
-    before = session.get(AuditEvent, head.seq - 1)
-    session.execute(sa.text("DELETE FROM audit_event WHERE seq = :s"), {"s": head.seq})
+    last = session.exec(select(AuditHead).execution_options(populate_existing=True)).one().seq
+    before = session.get(AuditEvent, last - 1)
+    session.execute(sa.text("DELETE FROM audit_event WHERE seq = :s"), {"s": last})
     session.execute(sa.text("UPDATE audit_head SET seq = :s, hash = :h WHERE id = 1"),
-                    {"s": head.seq - 1, "h": before.hash if before else GENESIS_HASH})
+                    {"s": last - 1, "h": before.hash if before else GENESIS_HASH})
     session.expire_all()
-    return head.seq
+    return last
