@@ -15,12 +15,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from service.approvals import record_approval
-from service.audit import append_event, event_hash, verify_chain
+from service.audit import GENESIS_HASH, append_event, event_hash, verify_chain
 from service.auditcheck import check_tables
 from service.auditkeys import AuditKeyring, bind_keyring, key_id, keyring_for, keyring_from_settings
 from service.schemas import ApprovalDecision
 from service.settings import get_settings
 from service.store.db import make_engine, new_session
+from service.store.migrate import upgrade
+from service.store.types import UTCDateTime
 from tests.service.conftest import create_sqlite_db
 from tests.service.factories import LEADS, NOW, add_request, make_policy
 from tests.service.tampering import rehash_chain
@@ -183,3 +185,27 @@ def test_a_row_edited_behind_the_chain_is_reported_with_its_request(
     assert findings and {f.request_id for f in findings} == {target}
     assert any(expected in f.problem for f in findings), findings
     assert verify_chain(session=session).ok  # the chain itself is untouched: only the tables tell
+
+
+def test_events_written_before_the_upgrade_that_keyed_the_chain_verify_as_unkeyed(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'before-keying.db'}"
+    upgrade(url, revision="0001")
+    events = sa.table("audit_event", *(sa.column(c) for c in ("seq", "type", "actor", "data", "prev_hash", "hash")),
+                      sa.column("created_at", UTCDateTime()), sa.column("request_id"))
+    engine = make_engine(url)
+    prev = GENESIS_HASH
+    with engine.begin() as conn:  # as the release before keying wrote them: plain sha256, no key id
+        for seq in (1, 2):
+            plain = event_hash(seq=seq, request_id=None, type="t.old", actor="a", data={}, created_at=NOW,
+                               prev_hash=prev)
+            conn.execute(sa.insert(events).values(seq=seq, request_id=None, type="t.old", actor="a", data="{}",
+                                                  created_at=NOW, prev_hash=prev, hash=plain))
+            prev = plain
+        conn.execute(sa.text("UPDATE audit_head SET seq = 2, hash = :h"), {"h": prev})
+    upgrade(url)
+    with new_session(engine) as session:
+        append_event(session=session, type="t.new", actor="a", now=NOW)
+        session.commit()
+        report = verify_chain(session=session)
+    engine.dispose()
+    assert (report.ok, report.checked, report.unkeyed, report.unkeyed_until) == (True, 3, 2, NOW)
