@@ -42,6 +42,7 @@ class AuditEventPublic(OutputModel):
     created_at: datetime
     prev_hash: str
     hash: str
+    key_id: str | None = None  # the audit key that signed ``hash``; None before the chain was keyed
 
 
 class AuditList(OutputModel):

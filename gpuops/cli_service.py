@@ -1,4 +1,4 @@
-"""Service commands: ``gpuops service``, ``gpuops dev``, ``gpuops db upgrade`` and ``gpuops audit verify``.
+"""Service commands: ``gpuops service``, ``gpuops dev`` and ``gpuops db upgrade``.
 
 FastAPI, SQLAlchemy and uvicorn are imported inside the commands, so ``gpuops plan`` never loads them.
 """
@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 db_app = typer.Typer(help="The service database.", no_args_is_help=True)
-audit_app = typer.Typer(help="The audit log.", no_args_is_help=True)
 
 HostOption = Annotated[str, typer.Option(help="Interface to listen on.")]
 PortOption = Annotated[int, typer.Option(help="Port to listen on.")]
@@ -25,7 +24,6 @@ def register(app: typer.Typer) -> None:
     app.command("service")(service_command)
     app.command("dev")(dev_command)
     app.add_typer(db_app, name="db")
-    app.add_typer(audit_app, name="audit")
 
 
 def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | None = None,
@@ -124,27 +122,6 @@ def db_upgrade_command() -> None:
     settings = get_settings()
     upgrade(settings.database_url)
     typer.echo(f"database at {_redacted(settings.database_url)} is up to date")
-
-
-@audit_app.command("verify")
-def audit_verify_command() -> None:
-    """Walk the audit chain and report the first broken link (exit status 1 when there is one)."""
-    from service.audit import verify_chain
-    from service.settings import get_settings
-    from service.store.db import make_engine, new_session
-
-    engine = make_engine(get_settings().database_url)
-    try:
-        with new_session(engine) as session:
-            report = verify_chain(session=session)
-    finally:
-        engine.dispose()
-    if report.ok:
-        typer.echo(f"audit chain intact: {report.checked} events")
-        return
-    typer.echo(f"audit chain broken at event {report.broken_seq}: {report.reason} "
-               f"({report.checked} events before it are intact)", err=True)
-    raise typer.Exit(code=1)
 
 
 BotPortOption = Annotated[int, typer.Option(help="Port of the Slack bot (when Slack credentials are set).")]

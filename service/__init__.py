@@ -7,7 +7,8 @@ Where things are:
 - ``store/``: tables, engines, migrations (``gpuops db upgrade``).
 - ``states.py``: the request state machine; every transition writes an audit event, and entering ``approved`` or
   ``auto_approved`` queues a ``launch_task`` (the outbox the worker claims) in the same transaction.
-- ``audit.py``: the hash-chained audit log, which is also the events feed (``feed.py``).
+- ``audit.py``: the audit log, chained by keyed hashes (``auditkeys.py``), which is also the events feed
+  (``feed.py``); ``auditcheck.py`` checks the tables against it and ``anchors.py`` publishes its head to S3.
 - ``requests.py``, ``approvals.py``, ``records.py``, ``reapproval.py``, ``digests.py``, ``attachments.py``: the
   service functions, one transaction each.
 - ``planning.py`` (text and fields to a ``Decision``), ``spend.py`` (``SpendProvider``), ``cache.py``.

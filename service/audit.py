@@ -1,6 +1,10 @@
-"""The audit log: append-only and hash-chained, so that editing or deleting a row shows.
+"""The audit log: append-only and chained with a keyed hash, so that editing, forging or deleting a row shows.
 
-Each event's hash is sha256 over the canonical JSON of its fields and the previous event's hash. Appends lock the
+Each event's hash is HMAC-SHA256, under the key whose id the event records, over the canonical JSON of its fields
+and the previous event's hash: without the key nobody can re-hash an altered chain. Events written before the
+chain was keyed carry no key id and a plain sha256 of the same fields; they verify as unkeyed, and an unkeyed event
+after a keyed one is a forgery. A chain cut short at its end is caught against a published head
+(``service.anchors``). Appends lock the
 single ``audit_head`` row (``SELECT … FOR UPDATE``; SQLite transactions are already serialised), so concurrent
 transactions never fork the chain and ``seq`` is assigned in commit order — which is what lets the events feed use
 ``seq`` as a gap-free cursor.
@@ -18,6 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from policy.decision import canonical_json as canonical_json
+from service.auditkeys import AuditKeyring, keyring_for
 from service.clock import utcnow
 from service.store.tables import AuditEvent, AuditHead
 
@@ -30,20 +35,27 @@ def _iso(moment: datetime) -> str:
 
 def event_hash(
     *, seq: int, request_id: str | None, type: str, actor: str, data: dict[str, Any], created_at: datetime,
-    prev_hash: str,
+    prev_hash: str, key_id: str | None = None, keyring: AuditKeyring | None = None,
 ) -> str:
-    """The hash an event row must carry."""
-    fields = {
+    """The hash an event row must carry: keyed under ``key_id`` from ``keyring``, plain sha256 without a key id.
+
+    The key id is part of what is signed, so relabelling an event with another key breaks it.
+    """
+    fields: dict[str, Any] = {
         "seq": seq, "request_id": request_id, "type": type, "actor": actor, "data": data,
         "created_at": _iso(created_at), "prev_hash": prev_hash,
     }
-    return hashlib.sha256(canonical_json(fields).encode("utf-8")).hexdigest()
+    if key_id is None:
+        return hashlib.sha256(canonical_json(fields).encode("utf-8")).hexdigest()
+    if keyring is None:
+        raise ValueError("a keyed event needs the keyring to hash it")
+    return keyring.sign(canonical_json({**fields, "key_id": key_id}).encode("utf-8"), with_key=key_id)
 
 
-def row_hash(event: AuditEvent) -> str:
+def row_hash(event: AuditEvent, *, keyring: AuditKeyring | None) -> str:
     return event_hash(
         seq=event.seq, request_id=event.request_id, type=event.type, actor=event.actor, data=event.data,
-        created_at=event.created_at, prev_hash=event.prev_hash,
+        created_at=event.created_at, prev_hash=event.prev_hash, key_id=event.key_id, keyring=keyring,
     )
 
 
@@ -70,6 +82,7 @@ def append_events(*, session: Session, events: list[NewEvent], now: datetime | N
     head is locked, so it stays short.
     """
     session.flush()  # the caller's pending rows first: the events may refer to them
+    keyring = keyring_for(session)
     table, head = _tables()
     seq, prev = session.execute(sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update()).one()
     created_at = (now or utcnow()).astimezone(UTC)
@@ -78,12 +91,12 @@ def append_events(*, session: Session, events: list[NewEvent], now: datetime | N
         seq += 1
         plain = json.loads(canonical_json(new.data or {}))  # what the database will give back
         event = AuditEvent(seq=seq, request_id=new.request_id, type=new.type, actor=new.actor, data=plain,
-                           created_at=created_at, prev_hash=prev, hash="")
-        event.hash = prev = row_hash(event)
+                           created_at=created_at, prev_hash=prev, hash="", key_id=keyring.current_id)
+        event.hash = prev = row_hash(event, keyring=keyring)
         rows.append(event)
     session.execute(sa.insert(table), [
         {"seq": e.seq, "request_id": e.request_id, "type": e.type, "actor": e.actor, "data": e.data,
-         "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash} for e in rows
+         "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash, "key_id": e.key_id} for e in rows
     ])
     session.execute(sa.update(head).where(head.c.id == 1).values(seq=seq, hash=prev))
     return rows
@@ -105,49 +118,78 @@ def events_for_request(*, session: Session, request_id: str) -> list[AuditEvent]
 
 @dataclass(frozen=True)
 class ChainReport:
-    """The outcome of walking the chain: ``broken_seq`` is the first bad link, None when intact."""
+    """The outcome of walking the chain: ``broken_seq`` is the first bad link, None when intact.
+
+    ``unkeyed`` counts the events from before the chain was keyed; ``unkeyed_until`` is when the last was written.
+    """
 
     checked: int
     head_seq: int
+    head_hash: str = GENESIS_HASH
     broken_seq: int | None = None
     reason: str | None = None
+    unkeyed: int = 0
+    unkeyed_until: datetime | None = None
 
     @property
     def ok(self) -> bool:
         return self.broken_seq is None
 
 
-def _check_row(event: AuditEvent, *, expected_seq: int, expected_prev: str) -> str | None:
-    if event.seq != expected_seq:
-        return f"expected event {expected_seq} next but found {event.seq}: events are missing"
-    if event.prev_hash != expected_prev:
-        return "prev_hash does not match the hash of the event before it"
-    if row_hash(event) != event.hash:
-        return "the row's contents do not match its hash: it was altered"
-    return None
+@dataclass
+class _Walk:
+    """Where the walk has got to: the next link it expects and what it has seen so far."""
+
+    keyring: AuditKeyring
+    seq: int = 1
+    prev: str = GENESIS_HASH
+    checked: int = 0
+    unkeyed: int = 0
+    unkeyed_until: datetime | None = None
+
+    def check(self, event: AuditEvent) -> str | None:
+        if event.seq != self.seq:
+            return f"expected event {self.seq} next but found {event.seq}: events are missing"
+        if event.prev_hash != self.prev:
+            return "prev_hash does not match the hash of the event before it"
+        if event.key_id is None and self.checked > self.unkeyed:
+            return "an unkeyed event after keyed ones: it was written without the audit key"
+        if event.key_id is not None and not self.keyring.knows(event.key_id):
+            return (f"signed with key id {event.key_id}, which is neither GPUOPS_AUDIT_KEY nor one of "
+                    "GPUOPS_AUDIT_PREVIOUS_KEYS")
+        if row_hash(event, keyring=self.keyring) != event.hash:
+            return "the row's contents do not match its hash: it was altered"
+        return None
+
+    def advance(self, event: AuditEvent) -> None:
+        if event.key_id is None:
+            self.unkeyed, self.unkeyed_until = self.unkeyed + 1, event.created_at
+        self.seq, self.prev, self.checked = event.seq + 1, event.hash, self.checked + 1
+
+    def report(self, head: AuditHead, *, broken_seq: int | None = None, reason: str | None = None) -> ChainReport:
+        return ChainReport(checked=self.checked, head_seq=head.seq, head_hash=head.hash, broken_seq=broken_seq,
+                           reason=reason, unkeyed=self.unkeyed, unkeyed_until=self.unkeyed_until)
 
 
-def verify_chain(*, session: Session, batch: int = 1000) -> ChainReport:
-    """Walk the whole chain in order and report the first broken link."""
+def verify_chain(*, session: Session, keyring: AuditKeyring | None = None, batch: int = 1000) -> ChainReport:
+    """Walk the whole chain in order and report the first broken link (keys: the session's engine's by default)."""
     fresh = {"populate_existing": True}  # compare what is stored, not what this session remembers
     head = session.exec(select(AuditHead).where(AuditHead.id == 1).execution_options(**fresh)).one()
-    expected_seq, expected_prev, checked = 1, GENESIS_HASH, 0
+    walk = _Walk(keyring=keyring or keyring_for(session))
     while True:
         statement = (
-            select(AuditEvent).where(AuditEvent.seq >= expected_seq).order_by(col(AuditEvent.seq)).limit(batch)
+            select(AuditEvent).where(AuditEvent.seq >= walk.seq).order_by(col(AuditEvent.seq)).limit(batch)
             .execution_options(**fresh)
         )
         rows = list(session.exec(statement))
         for event in rows:
-            reason = _check_row(event, expected_seq=expected_seq, expected_prev=expected_prev)
+            reason = walk.check(event)
             if reason:
-                return ChainReport(checked=checked, head_seq=head.seq, broken_seq=event.seq, reason=reason)
-            expected_seq, expected_prev, checked = event.seq + 1, event.hash, checked + 1
+                return walk.report(head, broken_seq=event.seq, reason=reason)
+            walk.advance(event)
         if len(rows) < batch:
             break
-    if head.seq != expected_seq - 1 or head.hash != expected_prev:
-        return ChainReport(
-            checked=checked, head_seq=head.seq, broken_seq=expected_seq,
-            reason=f"the chain head says {head.seq} events but {expected_seq - 1} were found: events were removed",
-        )
-    return ChainReport(checked=checked, head_seq=head.seq)
+    if head.seq != walk.seq - 1 or head.hash != walk.prev:
+        return walk.report(head, broken_seq=walk.seq, reason=f"the chain head says {head.seq} events but "
+                                                              f"{walk.seq - 1} were found: events were removed")
+    return walk.report(head)

@@ -18,6 +18,10 @@ PLACEHOLDER_SECRETS = frozenset(
      "test", "dev", "default"}
 )
 MIN_SECRET_CHARS = 16
+MIN_AUDIT_KEY_CHARS = 32
+# Signs the audit chain in development when GPUOPS_AUDIT_KEY is unset. It is public, so it proves nothing; outside
+# development it is refused like any placeholder.
+DEVELOPMENT_AUDIT_KEY = "gpuops-development-audit-key-public-proves-nothing"
 
 
 def parse_tokens(raw: str) -> dict[str, str]:
@@ -90,11 +94,29 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=1)
     # Level of the JSON logs on stderr.
     log_level: str = "INFO"
+    # Signs each audit event (HMAC-SHA256), at least 32 random characters; kept out of the database. Development
+    # without one signs with a public development key.
+    audit_key: SecretStr = SecretStr("")
+    # Keys that signed earlier events, comma-separated: after a rotation, verification still accepts them.
+    audit_previous_keys: SecretStr = SecretStr("")
+    # s3://bucket/prefix to publish the audit chain's head to (the bucket needs Object Lock); unset publishes none.
+    audit_anchor: str | None = None
+    # How long each published head is locked in compliance mode (nobody, the account root included, can delete it).
+    audit_anchor_retain_days: int = Field(default=365, ge=1)
+    # How often the worker publishes the audit chain's head when GPUOPS_AUDIT_ANCHOR is set.
+    audit_anchor_interval_seconds: float = Field(default=3600, gt=0)
 
-    @field_validator("aws_region", "kubeconfig")
+    @field_validator("aws_region", "kubeconfig", "audit_anchor")
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         return value or None
+
+    @field_validator("audit_anchor")
+    @classmethod
+    def _anchor_is_s3(cls, value: str | None) -> str | None:
+        if value is not None and not (value.startswith("s3://") and value[len("s3://"):].strip("/")):
+            raise ValueError("GPUOPS_AUDIT_ANCHOR must look like s3://bucket/prefix")
+        return value
 
     @model_validator(mode="after")
     def _check(self) -> Settings:
@@ -108,6 +130,8 @@ class Settings(BaseSettings):
                         f"the {role} token in GPUOPS_API_TOKENS looks like a placeholder; "
                         f"use a random value of at least {MIN_SECRET_CHARS} characters"
                     )
+        if self.env != "development":
+            _check_audit_keys(self.audit_key.get_secret_value(), self.previous_audit_keys())
         if self.spend == "file" and not self.spend_file:
             raise ValueError("GPUOPS_SPEND=file needs GPUOPS_SPEND_FILE")
         return self
@@ -116,9 +140,27 @@ class Settings(BaseSettings):
         """{token: role} from ``GPUOPS_API_TOKENS``."""
         return parse_tokens(self.api_tokens.get_secret_value())
 
+    def audit_signing_key(self) -> str:
+        """The key new audit events are signed with (the public development key when unset in development)."""
+        return self.audit_key.get_secret_value() or DEVELOPMENT_AUDIT_KEY
+
+    def previous_audit_keys(self) -> list[str]:
+        """The keys in ``GPUOPS_AUDIT_PREVIOUS_KEYS``, which verify older events but sign nothing new."""
+        return [k.strip() for k in self.audit_previous_keys.get_secret_value().split(",") if k.strip()]
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+
+def _check_audit_keys(current: str, previous: list[str]) -> None:
+    """Outside development every audit key must be a real secret: a guessable one lets anyone re-sign the chain."""
+    if not current:
+        raise ValueError("GPUOPS_AUDIT_KEY must be set outside development")
+    for name, key in [("GPUOPS_AUDIT_KEY", current), *(("a key in GPUOPS_AUDIT_PREVIOUS_KEYS", k) for k in previous)]:
+        if key.lower() in PLACEHOLDER_SECRETS or key == DEVELOPMENT_AUDIT_KEY or len(key) < MIN_AUDIT_KEY_CHARS:
+            raise ValueError(f"{name} looks like a placeholder; use a random value of at least "
+                             f"{MIN_AUDIT_KEY_CHARS} characters")
 
 
 @lru_cache(maxsize=1)

@@ -21,6 +21,8 @@ from sqlalchemy.exc import DBAPIError
 from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
+from service.anchors import AnchorLocation, publish_anchor
+from service.auditkeys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import make_cache
 from service.clock import utcnow
@@ -37,7 +39,7 @@ from service.launchers.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
 from service.spend import SpendProvider, make_spend_provider
-from service.store.db import make_engine
+from service.store.db import make_engine, new_session
 from service.tracker import track_jobs
 
 log = logging.getLogger("gpuops.worker")
@@ -52,6 +54,8 @@ class WorkerContext:
     worker_id: str
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     clock: Callable[[], datetime] = utcnow
+    anchor: AnchorLocation | None = None  # where the audit chain's head is published (GPUOPS_AUDIT_ANCHOR)
+    anchor_retain_days: int = 365
 
     @property
     def policy(self) -> PolicyConfig:
@@ -73,7 +77,7 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     The planner is built as the API builds its own (same policy, catalog snapshot and spend source), so the plan
     re-decided before launch is the plan the API would decide now.
     """
-    engine = engine or make_engine(settings.database_url)
+    engine = bind_keyring(engine or make_engine(settings.database_url), keyring_from_settings(settings))
     if spend is None:
         cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)
@@ -81,7 +85,9 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_settings(settings),
                             policy=planner.policy, kubeconfig=settings.kubeconfig)
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
-    return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease)
+    anchor = AnchorLocation.parse(settings.audit_anchor) if settings.audit_anchor else None
+    return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease,
+                         anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days)
 
 
 def launch_once(*, ctx: WorkerContext) -> bool:
@@ -129,6 +135,21 @@ def track_once(*, ctx: WorkerContext) -> int:
         return 0
 
 
+def anchor_once(*, ctx: WorkerContext) -> bool:
+    """Publish the audit chain's head where the database cannot reach it; False when S3 did not take it."""
+    if ctx.anchor is None:
+        return False
+    try:
+        with new_session(ctx.engine) as session:
+            anchor = publish_anchor(session=session, factory=ctx.env.factory, location=ctx.anchor,
+                                    retain_days=ctx.anchor_retain_days, now=ctx.clock())
+    except UpstreamError as exc:  # the next round tries again; verify --anchor compares with the last one stored
+        log.warning("audit head not published this round", extra={"error": str(exc)})
+        return False
+    log.info("audit head published: event %d", anchor.seq, extra={"url": f"s3://{ctx.anchor.bucket}"})
+    return True
+
+
 def _with_newer_catalog(ctx: WorkerContext, *, settings: Settings,
                         seen: tuple[str | None, float]) -> tuple[WorkerContext, tuple[str | None, float]]:
     """Re-decide and price with a snapshot that ``gpuops catalog refresh`` stored since the worker started."""
@@ -142,11 +163,11 @@ def _with_newer_catalog(ctx: WorkerContext, *, settings: Settings,
 
 def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds: float = 2.0,
                track_every_seconds: float = 60.0, ctx: WorkerContext | None = None) -> None:
-    """Launch and track until ``stop_event`` is set."""
+    """Launch and track (and publish the audit head) until ``stop_event`` is set."""
     ctx = ctx or build_worker_context(settings=settings)
     seen = catalog_stamp(settings)
     log.info("worker started", extra={"worker": ctx.worker_id, "launch": ctx.env.mode})
-    next_track = 0.0
+    next_track = next_anchor = 0.0
     elapsed = 0.0
     backoff = 0.0
     while not stop_event.is_set():
@@ -156,6 +177,9 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
                 ctx, seen = _with_newer_catalog(ctx, settings=settings, seen=seen)
                 track_once(ctx=ctx)
                 next_track = elapsed + track_every_seconds
+            if ctx.anchor is not None and elapsed >= next_anchor:
+                anchor_once(ctx=ctx)
+                next_anchor = elapsed + settings.audit_anchor_interval_seconds
             backoff = 0.0
         except DBAPIError as exc:
             # A restarted or failed-over database: claims are leases, so nothing is lost by waiting and retrying.

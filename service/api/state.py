@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.engine import Engine
 
 from policy.config import PolicyConfig
+from service.auditkeys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
 from service.launchers.registry import LaunchEnvironment
@@ -68,7 +69,8 @@ def build_state(
     if not isinstance(cache, CountingCache):
         cache = CountingCache(cache, lambda name, hit: metrics.cache.labels(name=name, result="hit" if hit else
                                                                             "miss").inc())
-    engine = engine or make_engine(settings.database_url, pool_size=settings.db_pool_size)
+    engine = bind_keyring(engine or make_engine(settings.database_url, pool_size=settings.db_pool_size),
+                          keyring_from_settings(settings))
     stamp: tuple[str | None, float] = (None, 0.0)
     if planner is None:
         stamp = catalog_stamp(settings)

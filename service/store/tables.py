@@ -137,7 +137,7 @@ class LaunchTask(SQLModel, table=True):
 
 
 class AuditEvent(SQLModel, table=True):
-    """Append-only, hash-chained history; also the events feed (``seq`` is the cursor)."""
+    """Append-only history chained by keyed hashes; also the events feed (``seq`` is the cursor)."""
 
     __tablename__ = "audit_event"
 
@@ -149,6 +149,8 @@ class AuditEvent(SQLModel, table=True):
     created_at: datetime = _ts()
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64, unique=True)
+    # Which audit key signed the hash (service.auditkeys.key_id); None on events from before the chain was keyed.
+    key_id: str | None = Field(default=None, max_length=16)
 
 
 class AuditHead(SQLModel, table=True):

@@ -17,9 +17,13 @@ from botocore import xform_name
 from policy.config import load_policy_file
 
 ROOT = Path(__file__).resolve().parents[2]
-IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker"}
-# Actions AWS checks on top of the call itself: tagging on create, and handing the team role to SageMaker.
-IMPLIED = {"sagemaker:CreateTrainingJob": {"sagemaker:AddTags", "iam:PassRole"}}
+IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3"}
+# Operations whose IAM action has another name.
+ACTION_NAME = {"s3:ListObjectsV2": "s3:ListBucket"}
+# Actions AWS checks on top of the call itself: tagging on create, handing the team role to SageMaker, and setting
+# an object's lock on upload.
+IMPLIED = {"sagemaker:CreateTrainingJob": {"sagemaker:AddTags", "iam:PassRole"},
+           "s3:PutObject": {"s3:PutObjectRetention"}}
 
 
 def _trees() -> list[ast.AST]:
@@ -61,7 +65,7 @@ def code_actions() -> set[str]:
         model = session.get_service_model(service)
         for operation in model.operation_names:
             if xform_name(operation) in called:
-                action = f"{IAM_PREFIX[service]}:{operation}"
+                action = ACTION_NAME.get(f"{IAM_PREFIX[service]}:{operation}", f"{IAM_PREFIX[service]}:{operation}")
                 actions |= {action, *IMPLIED.get(action, set())}
     return actions
 

@@ -13,8 +13,9 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
 
+from service.auditkeys import key_id, keyring_from_settings
 from service.logs import JsonFormatter, request_id_var
-from service.settings import Settings, get_settings
+from service.settings import DEVELOPMENT_AUDIT_KEY, Settings, get_settings
 from service.store.migrate import current_heads
 
 
@@ -137,3 +138,34 @@ def test_a_refreshed_catalog_snapshot_is_picked_up(tmp_path: Path) -> None:
     assert refresh_catalog(state) and state.planner.catalog.snapshot == "2026-12-01+refresh" != shipped
     assert b"2026-12-01+refresh" in state.catalog_json and not refresh_catalog(state)
     state.engine.dispose()
+
+
+PRODUCTION_TOKENS = "admin:a-0123456789abcdef0123"
+AUDIT_KEY = "audit-0123456789abcdef0123456789abcdefSECRET"
+
+
+@pytest.mark.parametrize("key", ["", "change-me", "too-short-0123456789", DEVELOPMENT_AUDIT_KEY])
+def test_a_missing_or_placeholder_audit_key_is_refused_outside_development(key: str) -> None:
+    with pytest.raises(ValidationError, match="GPUOPS_AUDIT_KEY"):
+        Settings(env="production", api_tokens=PRODUCTION_TOKENS, audit_key=key)
+    assert Settings(env="development", audit_key=key).audit_signing_key() == (key or DEVELOPMENT_AUDIT_KEY)
+
+
+def test_previous_audit_keys_verify_but_never_sign_and_never_show() -> None:
+    old = "old-0123456789abcdef0123456789abcdef"
+    settings = Settings(env="production", api_tokens=PRODUCTION_TOKENS, audit_key=AUDIT_KEY,
+                        audit_previous_keys=f" {old} ,")
+    keyring = keyring_from_settings(settings)
+    assert keyring.current_id == key_id(AUDIT_KEY) and set(keyring.keys) == {key_id(AUDIT_KEY), key_id(old)}
+    assert "SECRET" not in repr(settings) and "SECRET" not in repr(keyring)
+    with pytest.raises(ValidationError, match="a key in GPUOPS_AUDIT_PREVIOUS_KEYS") as raised:
+        Settings(env="production", api_tokens=PRODUCTION_TOKENS, audit_key=AUDIT_KEY,
+                 audit_previous_keys=f"{old},changeme")
+    assert old not in str(raised.value) and "SECRET" not in str(raised.value)
+
+
+def test_the_audit_anchor_must_be_an_s3_location() -> None:
+    assert Settings(audit_anchor="s3://bucket/prod").audit_anchor == "s3://bucket/prod"
+    assert Settings(audit_anchor="").audit_anchor is None
+    with pytest.raises(ValidationError, match="s3://bucket/prefix"):
+        Settings(audit_anchor="https://bucket.s3.amazonaws.com/prod")
