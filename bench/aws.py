@@ -82,7 +82,7 @@ def _latency(url: str) -> tuple[list[float], list[float]]:
 
 
 def _approval_to_create(runs: int = 20) -> list[float]:
-    from service.worker import drain
+    from service.launch.worker import drain
     from tests.aws.fakeaws import start_fake_aws
     from tests.aws.launchkit import FakeSageMaker, approve, launch_policy, migrated_engine, new_request
     from tests.aws.test_launch import _ctx

@@ -18,7 +18,7 @@ from typing import Any
 from slack_bolt import BoltContext, BoltRequest, BoltResponse
 
 from bot.client import ServiceClient
-from bot.errors import TRY_AGAIN
+from bot.error_messages import TRY_AGAIN
 from bot.limits import section
 from contract.actors import slack_user
 from policy.access import slack_refusal

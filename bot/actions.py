@@ -15,7 +15,7 @@ from typing import Any
 from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY, WITHDRAW, decision_target
 from bot.commands import ack_now, publish_home
 from bot.deps import Deps
-from bot.errors import user_message
+from bot.error_messages import user_message
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
 from bot.posting import tell_requester, update_request
 from contract.actors import actor_id

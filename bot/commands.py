@@ -14,7 +14,7 @@ from typing import Any
 from bot import views
 from bot.chart import render_spend_chart
 from bot.deps import Deps
-from bot.errors import user_message
+from bot.error_messages import user_message
 from bot.limits import escape, section
 from bot.posting import post_request
 from contract.actors import actor_id

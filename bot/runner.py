@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.app import build_app, build_service_client
 from bot.deps import Deps
-from bot.feed import FeedConsumer
+from bot.event_follower import FeedConsumer
 from bot.http import build_http_app
 from bot.scheduler import DigestScheduler, Periodic
 from bot.settings import BotSettings

@@ -13,8 +13,9 @@ The one error hierarchy of gpuops (``GpuopsError``, ``RequestError`` and ``Polic
     ├── RateLimited              contract.errors too many requests; ``retry_after`` seconds                429
     └── UpstreamError            contract.errors AWS, Slack or the service failed; ``service``, ``operation`` 502
 
-The service maps the tree once to HTTP (``service.errors.STATUS_BY_ERROR``) in the shape of ``ErrorBody``; the bot
-maps an answer back to the tree once (``bot.client``) and the tree once to words for a person (``bot.errors``).
+The service maps the tree once to HTTP (``service.api.error_responses.STATUS_BY_ERROR``) in the shape of
+``ErrorBody``; the bot maps an answer back to the tree once (``bot.client``) and the tree once to words for a person
+(``bot.error_messages``).
 """
 
 from __future__ import annotations

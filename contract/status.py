@@ -1,6 +1,6 @@
 """The status of a request on the wire, and the groups of statuses the bot and the service both reason about.
 
-The transitions between them are the service's (``service.states.TRANSITIONS``).
+The transitions between them are the service's (``service.requests.states.TRANSITIONS``).
 """
 
 from __future__ import annotations

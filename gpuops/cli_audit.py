@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
     from sqlmodel import Session
 
-    from service.audit import ChainReport
+    from service.audit.chain import ChainReport
     from service.settings import Settings
 
 audit_app = typer.Typer(help="The audit log.", no_args_is_help=True)
@@ -33,8 +33,8 @@ def register(app: typer.Typer) -> None:
 @audit_app.command("verify")
 def audit_verify_command(anchor: AnchorOption = None) -> None:
     """Check the chain, the tables against it and, with --anchor, its length; exit status 1 on any problem."""
-    from service.audit import verify_chain
-    from service.auditcheck import check_tables
+    from service.audit.chain import verify_chain
+    from service.audit.check import check_tables
     from service.settings import get_settings
     from service.store.db import new_session
 
@@ -62,7 +62,7 @@ def audit_verify_command(anchor: AnchorOption = None) -> None:
 @audit_app.command("anchor")
 def audit_anchor_command(to: ToOption = None) -> None:
     """Publish the chain's head to S3 under Object Lock (compliance mode), out of reach of the database."""
-    from service.anchors import AnchorLocation, publish_anchor
+    from service.audit.anchors import AnchorLocation, publish_anchor
     from service.aws.clients import ClientFactory
     from service.clock import utcnow
     from service.settings import get_settings
@@ -85,7 +85,7 @@ def audit_anchor_command(to: ToOption = None) -> None:
 
 
 def _engine(settings: Settings) -> Engine:
-    from service.auditkeys import bind_keyring, keyring_from_settings
+    from service.audit.keys import bind_keyring, keyring_from_settings
     from service.store.db import make_engine
 
     return bind_keyring(make_engine(settings.database_url), keyring_from_settings(settings))
@@ -104,7 +104,7 @@ def _chain_lines(report: ChainReport) -> list[str]:
 
 
 def _anchor_lines(session: Session, settings: Settings, url: str) -> list[str]:
-    from service.anchors import AnchorLocation, check_anchor, latest_anchor
+    from service.audit.anchors import AnchorLocation, check_anchor, latest_anchor
     from service.aws.clients import ClientFactory
 
     published = latest_anchor(factory=ClientFactory.from_settings(settings), location=AnchorLocation.parse(url))

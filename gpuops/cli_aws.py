@@ -66,8 +66,8 @@ def worker_command(
     import signal
     import threading
 
+    from service.launch.worker import build_worker_context, drain, run_worker, track_once
     from service.settings import get_settings
-    from service.worker import build_worker_context, drain, run_worker, track_once
 
     settings = get_settings()
     ctx = build_worker_context(settings=settings, lease_seconds=lease_seconds)
@@ -101,9 +101,9 @@ def jobs_command(
     """List launched jobs with their estimated and actual cost."""
     import json
 
+    from service.jobs.tracker import find_untracked_jobs, list_jobs
     from service.settings import get_settings
     from service.store.db import make_engine
-    from service.tracker import find_untracked_jobs, list_jobs
 
     settings = get_settings()
     engine = make_engine(settings.database_url)

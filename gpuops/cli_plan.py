@@ -18,7 +18,7 @@ import typer
 from policy.errors import PolicyFileError, RequestError
 
 if TYPE_CHECKING:
-    from service.spend import SpendProvider
+    from service.spend.providers import SpendProvider
 
 POLICY_ENV = "GPUOPS_POLICY"
 
@@ -109,7 +109,7 @@ def _spend(path: str | None, *, now: datetime) -> SpendProvider:
     """The spend source ``--spend`` names, read as of ``now``; a file that cannot be read is an error here, not
     'unavailable' as in the long-running service, so that a typo is caught at once."""
     from policy.spend import spend_from_document
-    from service.spend import FileSpend, SampleSpend, UnavailableSpend, sample_spend_path
+    from service.spend.providers import FileSpend, SampleSpend, UnavailableSpend, sample_spend_path
 
     if path is None:
         return UnavailableSpend(reason="no spend source (pass --spend FILE, or --spend sample)")

@@ -45,7 +45,7 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
     stop = threading.Event()
     companions: list[threading.Thread] = []
     if with_worker:
-        from service.worker import run_worker
+        from service.launch.worker import run_worker
 
         companions.append(threading.Thread(target=run_worker, name="gpuops-worker", daemon=True,
                                            kwargs={"settings": settings, "stop_event": stop}))

@@ -1,16 +1,17 @@
 """The gpuops policy service: the single owner of state (requests, approvals, audit, launches).
 
-Where things are:
+Cut by feature; each package holds one job (docs/design.md §House map):
 
-- ``api/``: the HTTP API of docs/api.md (``create_app``; dependencies in ``api/deps.py``).
-- ``settings.py``, ``logs.py``, ``errors.py`` (the error hierarchy mapped to HTTP), ``metrics.py``.
-- ``store/``: tables, engines, migrations (``gpuops db upgrade``).
-- ``states.py``: the request state machine; every transition writes an audit event, and entering ``approved`` or
-  ``auto_approved`` queues a ``launch_task`` (the outbox the worker claims) in the same transaction.
-- ``audit.py``: the audit log, chained by keyed hashes (``auditkeys.py``), which is also the events feed
-  (``feed.py``); ``auditcheck.py`` checks the tables against it and ``anchors.py`` publishes its head to S3.
-- ``requests.py``, ``approvals.py``, ``records.py``, ``reapproval.py``, ``digests.py``, ``attachments.py``: the
-  service functions, one transaction each.
-- ``planning.py`` (text and fields to a ``Decision``), ``spend.py`` (``SpendProvider``), ``cache.py``.
-- ``launch.py``, ``tracker.py``, ``worker.py``, ``aws/``: launching and tracking jobs on AWS.
+- ``api/``: the composition root: the HTTP API of docs/api.md (``create_app``), its dependencies (``deps``), and
+  the one mapping of the error tree to HTTP (``error_responses``).
+- ``requests/``: filing and revising requests (``filing``), approvals, the state machine (``states``), reading them.
+- ``audit/``: the keyed hash chain, its checks and anchors, and the events feed read from it.
+- ``launch/``: the outbox the worker claims, the pre-launch re-check, the worker, and one launcher per platform
+  behind one protocol.
+- ``jobs/``: tracking launched jobs to the end and stopping them.
+- ``spend/``: where spend comes from; ``planning.py`` turns what a person gave into a decision with it.
+- ``aws/``: adapters only (SageMaker, Cost Explorer, pricing); they return the launcher protocol's types and never
+  import what drives them.
+- ``store/``: tables, engines, migrations. ``settings``, ``cache``, ``clock``, ``logs``, ``metrics``,
+  ``digest_claims``: what every feature shares.
 """

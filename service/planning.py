@@ -20,7 +20,7 @@ from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 from service.settings import Settings
-from service.spend import SpendProvider
+from service.spend.providers import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
 

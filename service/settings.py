@@ -63,7 +63,7 @@ class Settings(BaseSettings):
     # Spend source: auto (file if spend_file, Cost Explorer if AWS credentials, else unavailable), sample, file,
     # costexplorer, unavailable.
     spend: Literal["auto", "unavailable", "sample", "file", "costexplorer"] = "auto"
-    # JSON spend figures for GPUOPS_SPEND=file (format in service/spend.py).
+    # JSON spend figures for GPUOPS_SPEND=file (format in service/spend/providers.py).
     spend_file: str | None = None
     # How long a Cost Explorer figure is reused before it is read again (its data refreshes a few times a day and
     # each request costs $0.01).

@@ -10,13 +10,13 @@ from collections.abc import AsyncIterator
 import anyio
 from fastapi import FastAPI
 
-from service.api import digests, feed, health, info, plans, requests
+from service.api import digests, events, health, info, plans, requests
+from service.api.error_responses import install_error_handlers
 from service.api.middleware import ServiceMiddleware
 from service.api.state import ServiceState, build_state, refresh_catalog
 from service.cache import hold_lock
 from service.clock import utcnow
-from service.errors import install_error_handlers
-from service.records import expire_overdue
+from service.requests.records import expire_overdue
 from service.settings import Settings, get_settings
 from service.store.db import new_session
 
@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None, *, state: ServiceState | None =
     app.state.gpuops = state
     install_error_handlers(app)
     app.add_middleware(ServiceMiddleware, metrics=state.metrics, max_body_bytes=state.settings.max_body_bytes)
-    for module in (health, plans, requests, feed, info, digests):
+    for module in (health, plans, requests, events, info, digests):
         app.include_router(module.router)
     return app
 

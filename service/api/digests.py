@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Response
 
 from contract.digests import DigestClaim, DigestClaimed, DigestDone
-from service import digests
+from service import digest_claims
 from service.api.deps import SessionDep, StateDep, WriterDep
 from service.clock import utcnow
 
@@ -18,7 +18,7 @@ router = APIRouter(tags=["digests"])
 def claim_digest(body: DigestClaim, state: StateDep, session: SessionDep, actor: WriterDep) -> DigestClaimed:
     """201 when this caller may post the digest; 409 when another replica has it."""
     state.policy.team(body.team)  # an unknown team is refused, naming the known ones
-    digests.claim_digest(session=session, channel=body.channel, date=body.date, team=body.team, actor=actor.id,
+    digest_claims.claim_digest(session=session, channel=body.channel, date=body.date, team=body.team, actor=actor.id,
                          now=utcnow())
     return DigestClaimed(claimed=True)
 
@@ -28,5 +28,6 @@ def finish_digest(
     channel: Annotated[str, Path(max_length=256)], date: Annotated[str, Path(pattern=r"^\d{4}-\d{2}-\d{2}$")],
     body: DigestDone, session: SessionDep, _actor: WriterDep,
 ) -> Response:
-    digests.finish_digest(session=session, channel=channel, date=date, ok=body.ok, detail=body.detail, now=utcnow())
+    digest_claims.finish_digest(session=session, channel=channel, date=date, ok=body.ok, detail=body.detail,
+                                now=utcnow())
     return Response(status_code=204)

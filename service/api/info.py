@@ -13,8 +13,8 @@ from contract.status import RequestStatus
 from policy.catalog import Catalog
 from policy.spend import SpendSnapshot, SpendStatus
 from service.api.deps import ActorDep, SessionDep, StateDep, released
+from service.requests.views import requests_public
 from service.store.tables import Job, RequestRecord
-from service.views import requests_public
 
 router = APIRouter(tags=["info"])
 

@@ -14,7 +14,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.errors import error_body
+from service.api.error_responses import error_body
 from service.logs import request_id_var
 from service.metrics import Metrics
 

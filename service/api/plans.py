@@ -16,7 +16,7 @@ from service.api.deps import ActorDep, StateDep, check_rate_limit
 from service.api.state import ServiceState
 from service.clock import utcnow
 from service.planning import PlanContext, plan_fields
-from service.requests import initial_status
+from service.requests.filing import initial_status
 
 router = APIRouter(tags=["plans"])
 

@@ -22,7 +22,6 @@ from contract.requests import (
 )
 from contract.status import RequestStatus
 from policy.access import slack_refusal, workspace_of
-from service import approvals, attachments, records, requests, stopping
 from service.api.deps import (
     Actor,
     ActorDep,
@@ -33,9 +32,11 @@ from service.api.deps import (
     json_response,
     released,
 )
-from service.audit import events_for_request
+from service.audit.chain import events_for_request
 from service.clock import utcnow
-from service.views import request_public, requests_public
+from service.jobs import stopping
+from service.requests import approvals, attachments, filing, records
+from service.requests.views import request_public, requests_public
 
 router = APIRouter(tags=["requests"])
 
@@ -72,7 +73,7 @@ def create_request(
     if refusal is not None:
         raise Forbidden(refusal.message(), code=refusal.code)
     check_rate_limit(state, requester)
-    record, revision = requests.create_request(
+    record, revision = filing.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
         idempotency_key=idempotency_key, now=utcnow(),
     )
@@ -108,7 +109,7 @@ def patch_request(
     request_id: str, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> RequestPublic:
     """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
-    record = requests.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
+    record = filing.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
                                      actor=actor.id, is_admin=actor.is_admin, now=utcnow())
     return released(session, request_public(session=session, record=record, policy=state.policy))
 
@@ -135,7 +136,7 @@ def post_approval(
 def cancel_request(
     request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: CancelBody | None = None,
 ) -> RequestPublic:
-    record = requests.cancel_request(session=session, request_id=request_id, actor=actor.id,
+    record = filing.cancel_request(session=session, request_id=request_id, actor=actor.id,
                                      is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
     return released(session, request_public(session=session, record=record, policy=state.policy))
 

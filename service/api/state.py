@@ -8,14 +8,14 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.engine import Engine
 
 from policy.config import PolicyConfig
-from service.auditkeys import bind_keyring, keyring_from_settings
+from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
-from service.launchers.registry import LaunchEnvironment
+from service.launch.registry import LaunchEnvironment
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
-from service.spend import SpendProvider, make_spend_provider
+from service.spend.providers import SpendProvider, make_spend_provider
 from service.store.db import make_engine
 
 log = logging.getLogger("gpuops.service")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.launchers.base import JobState, JobStatus, Transition
+from service.launch.protocol import JobState, JobStatus, Transition
 
 SAGEMAKER_STATES = {"InProgress": JobState.RUNNING, "Stopping": JobState.STOPPING, "Completed": JobState.SUCCEEDED,
                     "Failed": JobState.FAILED, "Stopped": JobState.STOPPED}

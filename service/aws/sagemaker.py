@@ -17,7 +17,7 @@ from contract.errors import UpstreamError
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, PurchaseModel
 from policy.errors import RequestError
-from service.launchers.base import LaunchRejected
+from service.launch.protocol import LaunchRejected
 
 JOB_NAME_MAX = 63
 JOB_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")

@@ -149,7 +149,7 @@ class AuditEvent(SQLModel, table=True):
     created_at: datetime = _ts()
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64, unique=True)
-    # Which audit key signed the hash (service.auditkeys.key_id); None on events from before the chain was keyed.
+    # Which audit key signed the hash (service.audit.keys.key_id); None on events from before the chain was keyed.
     key_id: str | None = Field(default=None, max_length=16)
 
 

@@ -14,10 +14,10 @@ from contract.approvals import ApprovalDecision
 from contract.requests import RequestCreate
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig, default_policy
-from service.approvals import record_approval
 from service.planning import Planner
-from service.requests import create_request
-from service.spend import SpendProvider, UnavailableSpend
+from service.requests.approvals import record_approval
+from service.requests.filing import create_request
+from service.spend.providers import SpendProvider, UnavailableSpend
 from service.store.db import make_engine, new_session
 from service.store.migrate import upgrade
 from tests.aws.factories import make_profile

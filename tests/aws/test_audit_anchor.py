@@ -16,13 +16,13 @@ from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
 from gpuops.cli import app
-from service.anchors import AnchorLocation
-from service.auditkeys import AuditKeyring
+from service.audit.anchors import AnchorLocation
+from service.audit.keys import AuditKeyring
 from service.aws.clients import ClientFactory
+from service.launch.worker import build_worker_context, run_worker
 from service.settings import Settings, get_settings
-from service.spend import UnavailableSpend
+from service.spend.providers import UnavailableSpend
 from service.store.db import new_session
-from service.worker import build_worker_context, run_worker
 from tests.aws.conftest import dummy_session
 from tests.aws.launchkit import LEAD, launch_policy, migrated_engine, new_request
 from tests.service.tampering import drop_last_event, rehash_chain

@@ -47,9 +47,9 @@ def test_no_credentials_is_a_clear_upstream_error() -> None:
 
 def test_the_factory_and_the_worker_take_their_bounds_from_the_settings(monkeypatch: pytest.MonkeyPatch,
                                                                       sqlite_url: str) -> None:
+    from service.launch.worker import build_worker_context
     from service.settings import Settings
-    from service.spend import UnavailableSpend
-    from service.worker import build_worker_context
+    from service.spend.providers import UnavailableSpend
 
     for name, value in {"AWS_DEFAULT_REGION": "eu-west-1", "GPUOPS_AWS_MAX_ATTEMPTS": "2",
                         "GPUOPS_AWS_CONNECT_TIMEOUT": "1.5", "GPUOPS_AWS_READ_TIMEOUT": "7",

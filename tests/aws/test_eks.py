@@ -13,14 +13,14 @@ from sqlmodel import col, select
 from policy.config import PolicyConfig
 from policy.decision import Decision
 from service.aws.clients import ClientFactory
-from service.launch import begin_launch, claim_next_task
-from service.launchers.base import LaunchSpec
-from service.launchers.registry import LaunchEnvironment, execute_launch
-from service.records import get_revision
+from service.jobs.tracker import track_jobs
+from service.launch.outbox import begin_launch, claim_next_task
+from service.launch.protocol import LaunchSpec
+from service.launch.registry import LaunchEnvironment, execute_launch
+from service.launch.worker import WorkerContext, drain, launch_once
+from service.requests.records import get_revision
 from service.store.db import new_session
 from service.store.tables import AuditEvent, Job, LaunchTask, RequestRecord
-from service.tracker import track_jobs
-from service.worker import WorkerContext, drain, launch_once
 from tests.aws.conftest import dummy_session
 from tests.aws.fakekube import FakeKubernetes
 from tests.aws.launchkit import NOW, REQUESTER, launch_policy, migrated_engine, new_request

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from service.launch.worker import drain
 from service.store.db import new_session
 from service.store.tables import Job, LaunchTask, RequestRecord
-from service.worker import drain
 from tests.aws.fakeaws import FakeAws
 from tests.aws.launchkit import FakeSageMaker, launch_policy, migrated_engine, new_request, write_policy
 from tests.aws.test_launch import _ctx

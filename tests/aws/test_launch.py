@@ -16,13 +16,13 @@ from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
 from policy.spend import SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
-from service.launch import begin_launch, claim_next_task
-from service.launchers.registry import LaunchEnvironment
+from service.launch.outbox import begin_launch, claim_next_task
+from service.launch.registry import LaunchEnvironment
+from service.launch.worker import WorkerContext, drain, launch_once
 from service.planning import Planner
-from service.spend import SpendProvider, UnavailableSpend
+from service.spend.providers import SpendProvider, UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import Approval, Artifact, AuditEvent, Job, LaunchTask, PlanRevision, RequestRecord
-from service.worker import WorkerContext, drain, launch_once
 from tests.aws.conftest import dummy_session
 from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, approve, launch_policy, migrated_engine, new_request
@@ -119,7 +119,7 @@ def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine:
     assert task is not None
     job = begin_launch(engine=engine, task=task, planner=_planner(policy), now=NOW)
     assert job is not None
-    from service.launchers.registry import execute_launch
+    from service.launch.registry import execute_launch
 
     execute_launch(spec=job.spec, env=crashed.env, guard=lambda: True)  # created at AWS, "crashed" before recording
     assert launch_once(ctx=_ctx(engine, policy, url=sagemaker.fake.url, worker="w2")) is False  # lease holds
@@ -140,9 +140,9 @@ def test_a_worker_whose_claim_was_taken_over_creates_nothing(engine: Engine, sag
     fast = claim_next_task(engine=engine, worker_id="fast", now=NOW, lease_seconds=0)  # slow's lease lapsed
     assert fast is not None and fast.attempt == 2
 
-    from service.launch import renew_lease
-    from service.launchers.base import LeaseLost
-    from service.launchers.registry import execute_launch
+    from service.launch.outbox import renew_lease
+    from service.launch.protocol import LeaseLost
+    from service.launch.registry import execute_launch
 
     with pytest.raises(LeaseLost):
         execute_launch(spec=job.spec, env=_ctx(engine, policy, url=sagemaker.fake.url).env,
@@ -298,7 +298,7 @@ def test_an_incomplete_profile_fails_the_launch_naming_what_is_missing(engine: E
 
 def on_platform(engine: Engine, request_id: str, platform: str) -> None:
     """As if the decision had chosen ``platform`` for the request's plan (re-hashed, so it is still launchable)."""
-    from service.launch import plan_hash
+    from service.launch.outbox import plan_hash
 
     with new_session(engine) as session:
         row = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one()

@@ -13,7 +13,7 @@ from botocore.validate import validate_parameters
 
 from policy.decision import Platform, PurchaseModel
 from policy.errors import RequestError
-from service.manifests import render_artifacts
+from service.launch.manifests import render_artifacts
 from tests.aws.factories import make_plan, make_team
 
 

@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from service.jobs.tracker import track_jobs
+from service.launch.worker import WorkerContext, drain
 from service.store.db import new_session
 from service.store.tables import AuditEvent
-from service.tracker import track_jobs
-from service.worker import WorkerContext, drain
 from tests.aws.fakeaws import FakeAws
 from tests.aws.launchkit import LEAD, NOW, REQUESTER, FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx

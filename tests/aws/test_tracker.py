@@ -10,10 +10,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from policy.catalog import load_catalog, sagemaker_price
+from service.jobs.tracker import list_jobs, track_jobs
+from service.launch.worker import drain
 from service.store.db import new_session
 from service.store.tables import AuditEvent, Job, RequestRecord
-from service.tracker import list_jobs, track_jobs
-from service.worker import drain
 from tests.aws.fakeaws import FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx
@@ -99,7 +99,7 @@ def test_a_job_that_ends_badly_ends_the_request_the_same_way(
 def test_committed_spend_counts_live_jobs_launched_since_the_figure(
     launched: tuple[Engine, FakeSageMaker, str, Any]
 ) -> None:
-    from service.tracker import committed_spend
+    from service.jobs.tracker import committed_spend
 
     engine, _, _, _ = launched
     with new_session(engine) as session:
@@ -113,7 +113,7 @@ def test_committed_spend_counts_live_jobs_launched_since_the_figure(
 def test_stop_asks_sagemaker_and_the_tracker_records_the_stop(
     launched: tuple[Engine, FakeSageMaker, str, Any]
 ) -> None:
-    from service.tracker import stop_job
+    from service.jobs.tracker import stop_job
 
     engine, sagemaker, request_id, ctx = launched
     name = stop_job(engine=engine, env=ctx.env, request_id=request_id, actor="slack:T0GPUOPS:U0LEAD1",
@@ -129,7 +129,7 @@ def test_stop_asks_sagemaker_and_the_tracker_records_the_stop(
 def test_jobs_sagemaker_has_but_the_database_does_not_are_found(sqlite_url: str, moto: str,
                                                                  make_factory: Any) -> None:
     from service.aws.sagemaker import build_create_training_job, create_training_job
-    from service.tracker import find_untracked_jobs
+    from service.jobs.tracker import find_untracked_jobs
     from tests.aws.factories import make_plan, make_team
 
     engine = migrated_engine(sqlite_url)

@@ -12,11 +12,11 @@ from sqlmodel import select
 
 from service.aws.clients import get_metrics
 from service.aws.health import serve_health
-from service.launch import MAX_ATTEMPTS
+from service.launch.outbox import MAX_ATTEMPTS
+from service.launch.worker import run_worker
 from service.settings import Settings
 from service.store.db import new_session
 from service.store.tables import AuditEvent
-from service.worker import run_worker
 from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.launchkit import FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx, _state
@@ -47,7 +47,7 @@ def test_a_rejected_launch_is_counted_by_platform_and_reason(sqlite_url: str, fa
     new_request(engine=engine, policy=policy)
     labels = {"platform": "sagemaker", "reason": "rejected"}
     before = REGISTRY.get_sample_value("gpuops_launch_failures_total", labels) or 0.0
-    from service.worker import drain
+    from service.launch.worker import drain
 
     drain(ctx=_ctx(engine, policy, url=fake_aws.url))
     assert REGISTRY.get_sample_value("gpuops_launch_failures_total", labels) == before + 1
@@ -77,8 +77,8 @@ def test_run_worker_launches_until_stopped(sqlite_url: str, fake_aws: FakeAws) -
 
 def test_a_long_running_worker_plans_with_a_snapshot_refreshed_after_it_started(tmp_path: Path) -> None:
     from policy.catalog import load_catalog
+    from service.launch.worker import _with_newer_catalog, build_worker_context
     from service.planning import catalog_stamp
-    from service.worker import _with_newer_catalog, build_worker_context
 
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", catalog_dir=str(tmp_path / "catalog"))
     ctx = build_worker_context(settings=settings)

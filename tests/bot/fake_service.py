@@ -50,7 +50,8 @@ def error(status: int, code: str, message: str, *, current_state: str | None = N
 
 
 def refusal(actor: str, req: RequestPublic) -> Answer | None:
-    """``service.approvals.check_may_decide``: who may not decide, then what cannot be decided, in that order."""
+    """``service.requests.approvals.check_may_decide``: who may not decide, then what cannot be decided, in that
+    order."""
     if actor == req.requester:
         return error(403, "own_request", "you asked for this, so someone else has to approve it")
     if actor not in req.eligible_approvers:
@@ -113,7 +114,7 @@ class FakeService(LoopbackServer):
         return 201, req
 
     def approve(self, actor: str, request_id: str, body: ApprovalCreate) -> Answer:
-        """``service.approvals.record_approval``, check for check."""
+        """``service.requests.approvals.record_approval``, check for check."""
         req = self.requests[request_id]
         if body.revision is not None and body.revision != req.revision:
             return refusal(actor, req) or error(

@@ -22,16 +22,16 @@ import yaml
 
 from bot.app import build_web_client
 from bot.client import ServiceClient
-from bot.feed import FeedConsumer
+from bot.event_follower import FeedConsumer
 from bot.scheduler import DigestScheduler
 from bot.settings import BotSettings
 from contract.actors import actor_id
 from policy.config import default_policy
 from service.api.app import create_app
 from service.api.state import build_state
+from service.launch.worker import build_worker_context, drain
 from service.settings import Settings
 from service.store.migrate import upgrade
-from service.worker import build_worker_context, drain
 from tests.bot.factories import LEADS, REQUESTER, TEAM_ID
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from bot.feed import FeedConsumer
+from bot.event_follower import FeedConsumer
 from tests.bot.factories import NOW, make_job, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack

@@ -67,7 +67,7 @@ def test_slack_429_is_waited_out(bot: BotHarness, slack: FakeSlack) -> None:
 def test_unexpected_error_shows_a_correlation_id_that_is_logged(bot: BotHarness, slack: FakeSlack,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     slack.fail_next("chat.postMessage", body={"ok": False, "error": "invalid_blocks"})
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.error_messages"):
         bot.command("fine-tune 7B by Friday", user=REQUESTER)
         [reply] = slack.wait_for("response")
         time.sleep(0.1)

@@ -18,7 +18,7 @@ from service.aws.clients import ClientFactory
 from service.cache import Cache
 from service.planning import Planner
 from service.settings import Settings
-from service.spend import SampleSpend, SpendProvider, sample_spend_path
+from service.spend.providers import SampleSpend, SpendProvider, sample_spend_path
 from service.store.db import make_engine
 from tests.service.live import serve
 

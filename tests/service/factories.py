@@ -12,8 +12,8 @@ from policy.config import PolicyConfig, default_policy
 from policy.decision import ApprovalRequirement, CatalogRef, Decision, Plan, Platform, PurchaseModel
 from policy.request import Stage, Task, TrainingRequest
 from policy.spend import SpendSnapshot
-from service.requests import new_request_id
-from service.states import enter_initial
+from service.requests.filing import new_request_id
+from service.requests.states import enter_initial
 from service.store.tables import PlanRevision, RequestRecord
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from service.audit import GENESIS_HASH, row_hash
-from service.auditkeys import AuditKeyring
+from service.audit.chain import GENESIS_HASH, row_hash
+from service.audit.keys import AuditKeyring
 from service.store.tables import AuditEvent, AuditHead
 
 

@@ -11,12 +11,12 @@ from contract.approvals import ApprovalDecision
 from contract.errors import Conflict, Forbidden
 from contract.status import RequestStatus
 from policy.request import Stage
-from service.approvals import record_approval
-from service.audit import verify_chain
-from service.records import expire_overdue, read_request
-from service.states import transition
+from service.audit.chain import verify_chain
+from service.requests.approvals import record_approval
+from service.requests.records import expire_overdue, read_request
+from service.requests.states import transition
+from service.requests.views import current_approvals
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
-from service.views import current_approvals
 from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy
 
 POLICY = make_policy()

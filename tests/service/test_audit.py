@@ -15,10 +15,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from contract.approvals import ApprovalDecision
-from service.approvals import record_approval
-from service.audit import GENESIS_HASH, append_event, event_hash, verify_chain
-from service.auditcheck import check_tables
-from service.auditkeys import AuditKeyring, bind_keyring, key_id, keyring_for, keyring_from_settings
+from service.audit.chain import GENESIS_HASH, append_event, event_hash, verify_chain
+from service.audit.check import check_tables
+from service.audit.keys import AuditKeyring, bind_keyring, key_id, keyring_for, keyring_from_settings
+from service.requests.approvals import record_approval
 from service.settings import get_settings
 from service.store.db import make_engine, new_session
 from service.store.migrate import upgrade

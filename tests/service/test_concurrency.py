@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from policy.config import ApprovalTier
-from service.audit import verify_chain
+from service.audit.chain import verify_chain
 from service.store.db import new_session
 from tests.service.apiclient import Live, auth, live_service
 from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema

@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from contract.errors import NotFound
 from policy.errors import RequestError
-from service.feed import get_cursor, list_events, put_cursor
+from service.audit.feed import get_cursor, list_events, put_cursor
 from tests.service.factories import NOW, add_request
 
 

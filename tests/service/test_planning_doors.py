@@ -17,8 +17,8 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import plan_hash
 from service.planning import Planner
-from service.requests import create_request
-from service.spend import SampleSpend, sample_spend_path
+from service.requests.filing import create_request
+from service.spend.providers import SampleSpend, sample_spend_path
 from tests.service.apiclient import Live, live_service
 from tests.service.conftest import create_sqlite_db
 

@@ -10,14 +10,14 @@ from contract.approvals import ApprovalDecision
 from contract.requests import RequestCreate
 from contract.status import RequestStatus
 from policy.catalog import Catalog, load_catalog
-from service.approvals import record_approval
+from service.launch.reapproval import check_before_launch
 from service.planning import Planner
-from service.reapproval import check_before_launch
-from service.records import read_request
-from service.requests import create_request
-from service.spend import SampleSpend, sample_spend_path
+from service.requests.approvals import record_approval
+from service.requests.filing import create_request
+from service.requests.records import read_request
+from service.requests.views import current_approvals
+from service.spend.providers import SampleSpend, sample_spend_path
 from service.store.tables import AuditEvent, LaunchTask
-from service.views import current_approvals
 from tests.service.factories import LEADS, NOW, REQUESTER, make_policy
 
 POLICY = make_policy(auto_approve_below_usd=0)

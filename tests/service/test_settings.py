@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
 
-from service.auditkeys import key_id, keyring_from_settings
+from service.audit.keys import key_id, keyring_from_settings
 from service.logs import JsonFormatter, request_id_var
 from service.settings import DEVELOPMENT_AUDIT_KEY, Settings, get_settings
 from service.store.migrate import current_heads

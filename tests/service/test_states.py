@@ -7,8 +7,8 @@ from sqlmodel import Session, col, select
 
 from contract.errors import Conflict
 from contract.status import RequestStatus
-from service.audit import verify_chain
-from service.states import INITIAL, TRANSITIONS, transition
+from service.audit.chain import verify_chain
+from service.requests.states import INITIAL, TRANSITIONS, transition
 from service.store.tables import AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import NOW, add_request
 

@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 
 from contract.approvals import ApprovalDecision
 from contract.errors import Conflict
-from service.approvals import record_approval
-from service.states import RequestStatus, transition
+from service.requests.approvals import record_approval
+from service.requests.states import RequestStatus, transition
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import LEADS, NOW, add_request, make_policy
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-# The audit chain starts from this hash; ``service.audit`` uses the same constant.
+# The audit chain starts from this hash; ``service.audit.chain`` uses the same constant.
 GENESIS_HASH = "0" * 64
 
 revision = '0001'

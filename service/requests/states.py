@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from contract.errors import Conflict
 from contract.status import RequestStatus
-from service.audit import NewEvent, append_event, append_events
+from service.audit.chain import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
 
 S = RequestStatus

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from contract.errors import NotFound
 from contract.status import RequestStatus
 from policy.errors import RequestError
-from service.states import transition
+from service.requests.states import transition
 from service.store.tables import PlanRevision, RequestRecord
 
 EXPIRY_ACTOR = "system:expiry"

@@ -25,11 +25,11 @@ from contract.errors import Conflict, Forbidden
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.request import Stage
-from service.audit import append_event
-from service.records import expire_if_due, get_request_or_raise
-from service.states import transition
+from service.audit.chain import append_event
+from service.requests.records import expire_if_due, get_request_or_raise
+from service.requests.states import transition
+from service.requests.views import counted_approvers, current_approvals
 from service.store.tables import Approval, RequestRecord
-from service.views import counted_approvers, current_approvals
 
 
 def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:

@@ -17,10 +17,10 @@ from policy.config import PolicyConfig
 from policy.decision import canonical_json, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
-from service.audit import append_event
+from service.audit.chain import append_event
 from service.planning import PlanContext, Planner, plan_fields
-from service.records import expire_if_due, get_request_or_raise, get_revision
-from service.states import enter_initial, transition
+from service.requests.records import expire_if_due, get_request_or_raise, get_revision
+from service.requests.states import enter_initial, transition
 from service.store.tables import IdempotencyKey, PlanRevision, RequestRecord
 
 

@@ -4,7 +4,7 @@ Each event's hash is HMAC-SHA256, under the key whose id the event records, over
 and the previous event's hash: without the key nobody can re-hash an altered chain. Events written before the
 chain was keyed carry no key id and a plain sha256 of the same fields; they verify as unkeyed, and an unkeyed event
 after a keyed one is a forgery. A chain cut short at its end is caught against a published head
-(``service.anchors``). Appends lock the
+(``service.audit.anchors``). Appends lock the
 single ``audit_head`` row (``SELECT … FOR UPDATE``; SQLite transactions are already serialised), so concurrent
 transactions never fork the chain and ``seq`` is assigned in commit order — which is what lets the events feed use
 ``seq`` as a gap-free cursor.
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from policy.decision import canonical_json as canonical_json
-from service.auditkeys import AuditKeyring, keyring_for
+from service.audit.keys import AuditKeyring, keyring_for
 from service.clock import utcnow
 from service.store.tables import AuditEvent, AuditHead
 

@@ -1,7 +1,7 @@
 """The launcher protocol and the values a launcher returns.
 
 Every platform gpuops launches on implements ``Launcher``: render the exact request(s) for a plan, create the job
-exactly once under a deterministic name, describe it, stop it. The launcher (``service.launch``), the tracker and
+exactly once under a deterministic name, describe it, stop it. The launcher (``service.launch.outbox``), the tracker and
 the stop route drive platforms only through it, and the values here are all they get back, so the platform
 adapters never import the code that orchestrates them.
 """

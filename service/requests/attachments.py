@@ -6,7 +6,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from service.records import get_request_or_raise
+from service.requests.records import get_request_or_raise
 from service.store.tables import Artifact, SlackMessage
 
 

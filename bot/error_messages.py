@@ -11,7 +11,7 @@ from bot.client import ServiceUnavailable
 from contract.errors import Conflict, Forbidden, NotFound, RateLimited, UpstreamError
 from policy.errors import GpuopsError, RequestError
 
-log = logging.getLogger("bot.errors")
+log = logging.getLogger("bot.error_messages")
 _NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 TRY_AGAIN = "gpuops is not answering right now, so nothing was done. Please try again in a minute."
 

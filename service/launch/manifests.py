@@ -20,7 +20,7 @@ from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, Platform, PurchaseModel
 from policy.errors import RequestError
 from service.aws.sagemaker import runtime_seconds
-from service.launchers.base import RenderedArtifact
+from service.launch.protocol import RenderedArtifact
 
 DLAMI_SSM = "resolve:ssm:/aws/service/deeplearning/ami/x86_64/base-oss-nvidia-driver-gpu-ubuntu-22.04/latest/ami-id"
 NEURON_DLAMI_SSM = "resolve:ssm:/aws/service/neuron/dlami/multi-framework/ubuntu-22.04/latest/image_id"

@@ -15,11 +15,11 @@ from contract.errors import Conflict, Forbidden, NotFound
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.request import Stage
-from service.launchers.registry import LaunchEnvironment
-from service.records import get_request_or_raise
+from service.jobs.tracker import running_job_for, stop_job
+from service.launch.registry import LaunchEnvironment
+from service.requests.records import get_request_or_raise
 from service.store.db import new_session
 from service.store.tables import RequestRecord
-from service.tracker import running_job_for, stop_job
 
 
 def check_may_stop(*, policy: PolicyConfig, record: RequestRecord, actor: str, is_admin: bool) -> None:

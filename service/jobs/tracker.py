@@ -19,14 +19,14 @@ from contract.errors import NotFound, UpstreamError
 from contract.status import RequestStatus
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan
-from service.audit import append_event, events_for_request
+from service.audit.chain import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import actual_cost_usd, spot_savings
 from service.aws.sagemaker import list_training_jobs
-from service.launchers.base import INTERRUPTED, JobState, JobStatus, LaunchSpec, Transition
-from service.launchers.registry import LaunchEnvironment
-from service.records import get_request_or_raise, get_revision
-from service.states import transition
+from service.launch.protocol import INTERRUPTED, JobState, JobStatus, LaunchSpec, Transition
+from service.launch.registry import LaunchEnvironment
+from service.requests.records import get_request_or_raise, get_revision
+from service.requests.states import transition
 from service.store.db import new_session
 from service.store.tables import Job, RequestRecord
 

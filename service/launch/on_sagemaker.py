@@ -19,7 +19,7 @@ from service.aws.sagemaker import (
     stop_training_job,
     training_job_name,
 )
-from service.launchers.base import (
+from service.launch.protocol import (
     Guard,
     JobState,
     JobStatus,

@@ -8,8 +8,8 @@ after a crash reconciles with what AWS already has instead of creating it again.
 
 Nothing launches unless, at claim time, the request is approved (or auto-approved) for the very revision the task
 names, the stored plan still matches its hash, and the plan re-decided with the catalog, spend and policy in force
-has not moved beyond the policy's ``reapproval_tolerance`` (``service.reapproval``); otherwise the request goes back
-for approval.
+has not moved beyond the policy's ``reapproval_tolerance`` (``service.launch.reapproval``); otherwise the request goes
+back for approval.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from policy.config import PolicyConfig
 from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
-from service.attachments import add_artifact
-from service.launchers.base import LaunchOutcome, LaunchSpec
+from service.launch.protocol import LaunchOutcome, LaunchSpec
+from service.launch.reapproval import check_before_launch
 from service.planning import Planner
-from service.reapproval import check_before_launch
-from service.records import get_request_or_raise, get_revision
-from service.states import transition
+from service.requests.attachments import add_artifact
+from service.requests.records import get_request_or_raise, get_revision
+from service.requests.states import transition
 from service.store.db import new_session
 from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
 

@@ -21,12 +21,13 @@ from sqlalchemy.exc import DBAPIError
 from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
-from service.anchors import AnchorLocation, publish_anchor
-from service.auditkeys import bind_keyring, keyring_from_settings
+from service.audit.anchors import AnchorLocation, publish_anchor
+from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import make_cache
 from service.clock import utcnow
-from service.launch import (
+from service.jobs.tracker import track_jobs
+from service.launch.outbox import (
     DEFAULT_LEASE_SECONDS,
     begin_launch,
     claim_next_task,
@@ -34,13 +35,12 @@ from service.launch import (
     release_for_retry,
     renew_lease,
 )
-from service.launchers.base import LeaseLost
-from service.launchers.registry import LaunchEnvironment, execute_launch
+from service.launch.protocol import LeaseLost
+from service.launch.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
-from service.spend import SpendProvider, make_spend_provider
+from service.spend.providers import SpendProvider, make_spend_provider
 from service.store.db import make_engine, new_session
-from service.tracker import track_jobs
 
 log = logging.getLogger("gpuops.worker")
 MAX_DB_BACKOFF_SECONDS = 30.0

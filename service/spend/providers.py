@@ -119,7 +119,7 @@ def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = 
     if mode == "costexplorer":
         from service.aws.clients import ClientFactory
         from service.aws.costexplorer import SpendProvider as CostExplorerSpend
-        from service.tracker import committed_spend
+        from service.jobs.tracker import committed_spend
 
         committed = committed_spend(engine=engine) if engine is not None else None
         return CostExplorerSpend(factory=ClientFactory.from_settings(settings), cache=cache,

@@ -10,9 +10,9 @@ from policy.decision import Platform
 from policy.errors import RequestError
 from service.aws.clients import ClientFactory
 from service.aws.sagemaker import training_job_name
-from service.launchers.base import Guard, Launcher, LaunchOutcome, LaunchRejected, LaunchSpec
-from service.launchers.manual import ManualLauncher
-from service.launchers.sagemaker import SageMakerLauncher
+from service.launch.artifacts_only import ManualLauncher
+from service.launch.on_sagemaker import SageMakerLauncher
+from service.launch.protocol import Guard, Launcher, LaunchOutcome, LaunchRejected, LaunchSpec
 
 ATTACHED = "the plan's manifests are attached as artifacts"
 
@@ -32,7 +32,7 @@ class LaunchEnvironment:
         if platform is Platform.SAGEMAKER:
             return SageMakerLauncher(factory=self.factory, policy=self.policy)
         if platform is Platform.EKS and self.kubeconfig:
-            from service.launchers.eks import EksLauncher  # the Kubernetes client loads only where it is used
+            from service.launch.on_eks import EksLauncher  # the Kubernetes client loads only where it is used
 
             return EksLauncher(kubeconfig=self.kubeconfig, policy=self.policy)
         if platform is Platform.EKS:

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 
 from contract.events import CursorPublic, CursorUpdate, EventPage
-from service import feed
 from service.api.deps import ActorDep, SessionDep, WriterDep, released
+from service.audit import feed
 from service.clock import utcnow
 
 router = APIRouter(tags=["events"])

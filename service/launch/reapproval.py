@@ -19,11 +19,11 @@ from sqlmodel import Session
 
 from contract.status import RequestStatus
 from policy.request import TrainingRequest
-from service.audit import append_event
+from service.audit.chain import append_event
 from service.planning import PlanContext, Planner
-from service.records import get_request_or_raise, get_revision
-from service.requests import initial_status, revision_row, stage_of
-from service.states import transition
+from service.requests.filing import initial_status, revision_row, stage_of
+from service.requests.records import get_request_or_raise, get_revision
+from service.requests.states import transition
 from service.store.tables import PlanRevision, RequestRecord
 
 ACTOR = "system:reapproval"

@@ -22,7 +22,8 @@ from urllib3.exceptions import HTTPError
 from contract.errors import UpstreamError
 from policy.config import PolicyConfig
 from service.aws.sagemaker import training_job_name
-from service.launchers.base import (
+from service.launch.manifests import render_artifacts
+from service.launch.protocol import (
     Guard,
     JobState,
     JobStatus,
@@ -33,7 +34,6 @@ from service.launchers.base import (
     RenderedArtifact,
     Transition,
 )
-from service.manifests import render_artifacts
 
 log = logging.getLogger("gpuops.launch")
 GROUP, VERSION, PLURAL = "kubeflow.org", "v1", "pytorchjobs"

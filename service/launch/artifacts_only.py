@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from policy.config import PolicyConfig
 from policy.errors import RequestError
 from service.aws.sagemaker import training_job_name
-from service.launchers.base import Guard, JobStatus, LaunchOutcome, LaunchSpec, RenderedArtifact
-from service.manifests import render_artifacts
+from service.launch.manifests import render_artifacts
+from service.launch.protocol import Guard, JobStatus, LaunchOutcome, LaunchSpec, RenderedArtifact
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Jobs after launch: following them to the end and pricing them (``tracker``), and stopping them (``stopping``)."""

@@ -1,0 +1,1 @@
+"""Where spend comes from (``providers``): none, a file, the shipped sample or Cost Explorer."""
