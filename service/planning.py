@@ -4,6 +4,7 @@ spend and call the pure engine (``policy.tree.decide``)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from policy.decision import Decision, plan_hash
 from policy.errors import RequestError
 from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
 from policy.request import TrainingRequest
-from policy.spend import SpendSnapshot
+from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
 from service.settings import Settings
 from service.spend.providers import SpendProvider
@@ -67,11 +68,20 @@ class Planner:
     def plan_input(
         self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
         channel: str | None = None, spend: SpendSnapshot | None = None,
+        ledger: Callable[[str], Ledger] | None = None,
     ) -> PlanContext:
-        """The one pipeline from what a person gave to a decision: time zone, request, spend, decision."""
+        """The one pipeline from what a person gave to a decision: time zone, request, spend, decision.
+
+        ``ledger`` (filing only) reads the team's running and reserved exposure once spend is in hand, so that a
+        caller can take its write lock after any slow spend lookup and hold it only while deciding.
+        """
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
+        if ledger is not None:
+            spend = spend if spend is not None else self.spend_for(request)
+            team = self.policy.team_or_default(request.team)[0]
+            spend = spend.model_copy(update={"ledger": ledger(team)})
         return self.plan(request, now=moment, timezone=zone, spend=spend)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,10 +18,12 @@ from policy.config import PolicyConfig
 from policy.decision import canonical_json, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
+from policy.spend import Ledger
 from service.audit.chain import append_event
 from service.planning import PlanContext, Planner, plan_fields
 from service.requests.records import expire_if_due, get_request_or_raise, get_revision
 from service.requests.states import enter_initial, transition
+from service.spend.ledger import lock_ledger, read_ledger
 from service.store.tables import IdempotencyKey, PlanRevision, RequestRecord
 
 
@@ -81,14 +84,14 @@ def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[st
 
 
 def _plan_new(
-    *, planner: Planner, body: RequestCreate, requester: str, now: datetime,
+    *, session: Session, planner: Planner, body: RequestCreate, requester: str, now: datetime,
 ) -> tuple[RequestRecord, PlanContext]:
     """Parse and decide a new request; the row it would be stored as, and what it was decided from."""
     if body.now is not None:
         raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
                            code="now_not_allowed")
     context = planner.plan_input(text=body.text, fields=plan_fields(body), timezone=body.timezone, now=now,
-                                 channel=body.channel)
+                                 channel=body.channel, ledger=_locked_ledger(session, requester=requester, now=now))
     request, timezone = context.request, context.timezone
     status = initial_status(context)
     record = RequestRecord(
@@ -100,6 +103,17 @@ def _plan_new(
     return record, context
 
 
+def _locked_ledger(session: Session, *, requester: str, now: datetime) -> Callable[[str], Ledger]:
+    """The team's ledger, read under the write lock this transaction then holds until it commits: concurrent
+    filings are decided one after another, each seeing the reservations of those before it."""
+
+    def read(team: str) -> Ledger:
+        lock_ledger(session=session)
+        return read_ledger(session=session, team=team, requester=requester, now=now)
+
+    return read
+
+
 def create_request(
     *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
     idempotency_key: str | None, now: datetime,
@@ -109,7 +123,7 @@ def create_request(
     digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
     if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
         return found, None
-    record, context = _plan_new(planner=planner, body=body, requester=requester, now=now)
+    record, context = _plan_new(session=session, planner=planner, body=body, requester=requester, now=now)
     session.add(record)
     session.flush()  # the row first: the tables below reference it
     revision = revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
@@ -157,7 +171,8 @@ def _replan(
     inputs = {**previous.inputs, **changes}
     fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
     context = planner.plan_input(text=inputs.get("text"), fields=fields, timezone=inputs.get("timezone"), now=now,
-                                 channel=record.channel)
+                                 channel=record.channel,
+                                 ledger=_locked_ledger(session, requester=record.requester, now=now))
     return {**inputs, "timezone": context.timezone}, context, previous.revision
 
 
