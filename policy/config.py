@@ -84,6 +84,9 @@ class LaunchProfile(_Strict):
     vpc: VpcConfig | None = None
     tags: dict[str, str] = Field(default_factory=dict)
     eks_namespace: str = "training"
+    # Regions this profile can launch in (its buckets, image and subnets live there). A configured profile without
+    # them is planned in the policy's default region only; a team without a profile is planned across all regions.
+    regions: list[str] = Field(default_factory=list)
     hyperpod_cluster: str | None = None
 
     def missing(self) -> list[str]:

@@ -58,9 +58,9 @@ def decide(
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
-    ctx = _Context(req, team_name, team, now, policy)
     work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
-    scr = screen(req, work=work, catalog=catalog, policy=policy, team=team)
+    regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
+    scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
@@ -70,6 +70,9 @@ def decide(
     choice = choose(inside, outside)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
+    req, assumed = _settle_region(req, assumed, regions, choice.option)
+    assert req.stage is not None
+    ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
@@ -114,6 +117,56 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
     if any(o.meets is not False for o in inside):
         return inside, []
     return inside, [o for p in scr.outside for o in options_for(p, search)]
+
+
+def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig,
+                       team: TeamPolicy) -> list[str]:
+    """The request's region when it names one; otherwise every region the team can launch in (all the policy's when
+    it has no launch profile yet; one with buckets, a role or subnets: its ``launch.regions``, else the default
+    region, since a job must run where its buckets and subnets are), the default first. Prices differ by region by
+    a third or more."""
+    if original.region is not None or req.region is None:
+        return [req.region] if req.region is not None else []
+    launch = team.launch
+    bound = any((launch.role_arn, launch.s3_input, launch.s3_output, launch.s3_checkpoints, launch.vpc))
+    launchable = launch.regions or ([req.region] if bound else policy.regions)
+    priced = set(catalog.regions())
+    others = [r for r in launchable if r in priced and r in policy.regions and r != req.region]
+    return [req.region, *others]
+
+
+def _screen_regions(req: TrainingRequest, regions: list[str], *, work: Workload, catalog: Catalog,
+                    policy: PolicyConfig, team: TeamPolicy) -> Screen:
+    """One screen over every region searched: their candidates side by side."""
+    merged: Screen | None = None
+    for region in regions:
+        try:
+            one = screen(req.model_copy(update={"region": region}), work=work, catalog=catalog, policy=policy,
+                         team=team)
+        except RequestError:
+            if region == req.region:
+                raise
+            continue  # a hint (an instance type) not sold in that region: the others still count
+        if merged is None:
+            merged = one
+            continue
+        merged.inside += one.inside
+        merged.outside += one.outside
+        for name, why in one.ruled_out.items():
+            merged.ruled_out.setdefault(name, why)
+    assert merged is not None
+    return merged
+
+
+def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
+                   chosen: Option) -> tuple[TrainingRequest, list[str]]:
+    """The request in the region chosen, and its assumption saying which regions were searched."""
+    region = chosen.profile.price.region
+    if len(regions) <= 1:
+        return req, assumed
+    said = f"region: searched {', '.join(regions)} (the policy's regions); {region} is the best per run"
+    notes = [said if n.startswith("region: ") and "assumed" in n else n for n in assumed]
+    return req.model_copy(update={"region": region}), notes
 
 
 def _within_runtime(options: list[Option], policy: PolicyConfig) -> list[Option]:

@@ -449,7 +449,8 @@ def test_live_launch_against_moto_creates_a_job_moto_accepts(engine: Engine, mot
     drain(ctx=ctx)
     with new_session(engine) as session:
         job = session.exec(select(Job).where(Job.request_id == request_id)).one()
-    described = describe_training_job(client=ctx.env.factory.client("sagemaker"), name=job.name)
+    region = (job.external_id or "").split(":")[3]  # the plan's region, where the job was created
+    described = describe_training_job(client=ctx.env.factory.client("sagemaker", region=region), name=job.name)
     assert described is not None and described["TrainingJobArn"] == job.external_id
     assert described["ResourceConfig"]["InstanceType"].startswith("ml.")
     assert _state(engine, request_id)[0] == "running"

@@ -344,8 +344,8 @@ def test_cli_old_spend_file_is_stale_and_never_auto_approves(tmp_path: Any) -> N
 
 
 def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
-    # 1× g6e.24xlarge finishes 08:39, before the 09:00 deadline but inside its 10% safety margin.
-    decision = plan_for("fine-tune 7B by tomorrow 9am")
+    # In us-east-1, 1× g6e.24xlarge finishes 08:39, before the 09:00 deadline but inside its 10% safety margin.
+    decision = plan_for("fine-tune 7B by tomorrow 9am in us-east-1")
     labelled = {a.label: a for a in decision.alternatives}
     for label, alternative in labelled.items():
         if alternative.deadline_met:
@@ -437,7 +437,7 @@ def test_sweep_max_runtime_is_per_job_not_for_the_whole_sweep() -> None:
 def test_cli_text_dates_a_finish_more_than_a_week_out_without_a_deadline() -> None:
     result = runner.invoke(app, ["plan", "pretrain 7B on 140B tokens", *NOW_ARGS])
     assert result.exit_code == 0, result.output
-    assert re.search(r"· done \w{3} 2026-12-1\d \d\d:\d\d$", result.stdout.splitlines()[0]), result.stdout[:200]
+    assert re.search(r"· done \w{3} 2026-12-\d\d \d\d:\d\d$", result.stdout.splitlines()[0]), result.stdout[:200]
     soon = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", *NOW_ARGS])
     assert re.search(r"· done \w{3} \d\d:\d\d$", soon.stdout.splitlines()[0])
 
@@ -448,3 +448,24 @@ def test_cli_spend_file_rejects_non_finite_figures(tmp_path: Any, figure: str) -
     spend.write_text('{"team-ml": {"month_to_date_usd": ' + figure + ', "as_of": "2026-11-30T08:00"}}')
     result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
     assert result.exit_code == 2 and json.loads(result.stdout)["error"]["code"] == "invalid_spend_file"
+
+
+def test_a_request_without_a_region_is_planned_in_the_cheapest_allowed_region() -> None:
+    # team-nlp has no launch profile yet, so nothing ties it to one region's buckets and subnets.
+    anywhere = plan_for("pretrain 7B on 140B tokens for team-nlp")
+    assert any(a.startswith("region: searched us-east-1, ") for a in anywhere.assumptions), anywhere.assumptions
+    per_region = {region: plan_for(f"pretrain 7B on 140B tokens for team-nlp in {region}").plan.estimated_cost_usd
+                  for region in default_policy().regions}
+    assert anywhere.plan.estimated_cost_usd == min(per_region.values())
+    assert anywhere.request.region == min(per_region, key=per_region.__getitem__)
+
+
+def test_a_team_with_a_launch_profile_is_planned_only_where_it_can_launch() -> None:
+    decision = plan_for("pretrain 7B on 140B tokens for team-ml")  # configured, no launch.regions: the default
+    assert decision.plan.region == "us-east-1"
+    assert {a.region for a in decision.alternatives} <= {"us-east-1"}
+
+
+def test_a_named_region_is_the_only_one_searched() -> None:
+    decision = plan_for("pretrain 7B on 140B tokens in us-west-2")
+    assert decision.plan.region == "us-west-2" and {a.region for a in decision.alternatives} <= {"us-west-2"}
