@@ -54,7 +54,8 @@ def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, chan
     once (the Idempotency-Key); only the delivery whose call created it posts, unless the one that did never
     gets its message recorded (it died): then a replay posts after a grace period.
     """
-    body = {"text": text, "channel": channel, "timezone": deps.user_zone(client, user_id)}
+    body = {"text": text, "channel": channel, "timezone": deps.user_zone(client, user_id),
+            **deps.requester_facts(client, user_id)}
     req, created = deps.service.create_request(actor=actor_id(team_id, user_id), body=body, idempotency_key=key)
     if not created and posted_elsewhere(deps, req.id, already=req.slack_message is not None):
         log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)

@@ -1,4 +1,4 @@
-"""Small bounded, thread-safe memories: ids already handled, and users' time zones."""
+"""Small bounded, thread-safe memories: ids already handled, and what Slack said about people a moment ago."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
 
 
 class SeenIds:
@@ -36,23 +39,23 @@ class SeenIds:
             self._ids.pop(key, None)
 
 
-class TtlCache:
-    """String values kept for ``ttl`` seconds, at most ``capacity`` of them (users' zones change rarely)."""
+class TtlCache(Generic[V]):
+    """Values kept for ``ttl`` seconds, at most ``capacity`` of them (the least recently stored go first)."""
 
     def __init__(self, *, ttl: float = 3600.0, capacity: int = 5000) -> None:
         self._ttl = ttl
         self._capacity = capacity
-        self._items: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[float, V]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: str) -> V | None:
         with self._lock:
             item = self._items.get(key)
             if item is None or item[0] < time.monotonic():
                 return None
             return item[1]
 
-    def put(self, key: str, value: str) -> None:
+    def put(self, key: str, value: V) -> None:
         with self._lock:
             self._items[key] = (time.monotonic() + self._ttl, value)
             self._items.move_to_end(key)

@@ -9,7 +9,9 @@ from typing import Any
 
 from bot.access import PolicyWatch
 from bot.client import ServiceClient
-from bot.dedup import SeenIds, TtlCache
+from bot.dedup import SeenIds
+from bot.people import People
+from policy.membership import usergroups_named
 
 
 def _utcnow() -> datetime:
@@ -19,17 +21,24 @@ def _utcnow() -> datetime:
 @dataclass(frozen=True)
 class Deps:
     service: ServiceClient
-    zones: TtlCache = field(default_factory=TtlCache)
+    people: People = field(default_factory=People)
     seen_events: SeenIds = field(default_factory=SeenIds)
     policy_watch: PolicyWatch = field(default_factory=PolicyWatch)
     clock: Callable[[], datetime] = _utcnow
 
     def user_zone(self, client: Any, user_id: str) -> str:
         """The Slack user's IANA zone (users.info), cached; UTC when Slack does not say."""
-        cached = self.zones.get(user_id)
-        if cached is not None:
-            return cached
-        response = client.users_info(user=user_id)
-        zone = str(response.get("user", {}).get("tz") or "UTC")
-        self.zones.put(user_id, zone)
-        return zone
+        return self.people.profile(client, user_id).zone
+
+    def requester_facts(self, client: Any, user_id: str) -> dict[str, Any]:
+        """What the service needs to know about the person filing, for teams that list members by e-mail or user
+        group: ``requester_email`` and ``requester_groups`` (the policy's groups the person is in)."""
+        facts: dict[str, Any] = {}
+        email = self.people.profile(client, user_id).email
+        if email:
+            facts["requester_email"] = email
+        policy = self.policy_watch.current(self.service)
+        named = usergroups_named(policy) if policy is not None else []
+        if named:
+            facts["requester_groups"] = self.people.groups_of(client, user_id, among=named)
+        return facts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 
 from slack_sdk.errors import SlackApiError
@@ -13,6 +14,8 @@ from policy.errors import GpuopsError, RequestError
 
 log = logging.getLogger("bot.error_messages")
 _NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
+# A refusal names whom to ask by actor id (slack:<workspace>:<user>); in Slack that reads better as a mention.
+_ACTOR = re.compile(r"\bslack:[A-Za-z0-9_-]{1,64}:([A-Za-z0-9_.-]{1,64})\b")
 TRY_AGAIN = "gpuops is not answering right now, so nothing was done. Please try again in a minute."
 
 
@@ -25,7 +28,7 @@ def user_message(error: BaseException, *, operation: str) -> str:
     if isinstance(error, RequestError):
         return f"I couldn't use that: {error.message}\nType `/gpu help` for examples to copy."
     if isinstance(error, Forbidden):
-        return f"You can't do that: {error.message}"
+        return "You can't do that: " + _ACTOR.sub(r"<@\1>", error.message)
     if isinstance(error, NotFound):
         return f"I can't find that: {error.message}"
     if isinstance(error, Conflict):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import Field
 
@@ -13,16 +14,32 @@ from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
 from contract.text import Text
 from policy.decision import Decision
 
+MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
+MAX_USERGROUPS = 100
+UsergroupId = Annotated[Text, Field(pattern=r"^S[A-Z0-9]{1,63}$")]
 
-class RequestCreate(PlanInput):
+
+class RequesterFacts(InputModel):
+    """What the bot looked up in Slack about the person it acts for, for teams that list members by e-mail or user
+    group. Believed from a bot token acting for a person (``X-Gpuops-Actor``) only; ignored from any other caller."""
+
+    requester_email: Text | None = Field(default=None, max_length=MAX_EMAIL_CHARS,
+                                         description="bot only: the person's e-mail (Slack users.info)")
+    requester_groups: list[UsergroupId] | None = Field(
+        default=None, max_length=MAX_USERGROUPS,
+        description="bot only: the policy's Slack user groups (S…) the person belongs to")
+
+
+class RequestCreate(PlanInput, RequesterFacts):
     """``POST /v1/requests``: a plan input plus who asked and where."""
 
     requester: Text | None = Field(default=None, max_length=MAX_NAME_CHARS)
     channel: Text | None = Field(default=None, max_length=MAX_NAME_CHARS)
 
 
-class RequestPatch(PlanFields):
-    """``PATCH /v1/requests/{id}``: the fields to change (``text`` replaces the text and is parsed again)."""
+class RequestPatch(PlanFields, RequesterFacts):
+    """``PATCH /v1/requests/{id}``: the fields to change (``text`` replaces the text and is parsed again); the
+    requester facts count when the edit names another team."""
 
     text: Text | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     timezone: Text | None = Field(default=None, max_length=64)

@@ -72,8 +72,8 @@ def plan_command(
 
 @policy_app.command("check")
 def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML file to validate.")]) -> None:
-    """Validate a policy file; print each error with its key path."""
-    from policy.config import load_policy_file
+    """Validate a policy file; print each error with its key path (exit 2), and warnings (exit 0)."""
+    from policy.config import load_policy_file, policy_warnings
 
     try:
         config = load_policy_file(file)
@@ -81,6 +81,8 @@ def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML f
         for path, message in exc.errors:
             typer.echo(f"{exc.source}: {path}: {message}", err=True)
         raise typer.Exit(2) from None
+    for path, message in policy_warnings(config):
+        typer.echo(f"{file}: warning: {path}: {message}", err=True)
     typer.echo(f"{file}: ok (version {config.version_hash}, {len(config.teams)} team(s), "
                f"{len(config.size_classes)} size class(es))")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cache, cached_property
 from importlib import resources
 from typing import Annotated, Any
@@ -27,8 +28,10 @@ __all__ = [
     "EstimateSettings",
     "LaunchProfile",
     "load_policy_file",
+    "MEMBER_KINDS",
     "parse_policy",
     "Platforms",
+    "policy_warnings",
     "PolicyConfig",
     "RequestDefaults",
     "SizeClass",
@@ -147,6 +150,10 @@ class TeamPolicy(_Strict):
     launch: LaunchProfile = Field(default_factory=LaunchProfile)
     digest: DigestSubscription | None = None
     slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
+    # Who may file requests for this team besides its approvers and people in its slack_channels: Slack actor ids
+    # (slack:T…:U…), Slack user groups (usergroup:S…), e-mails (email:…) and names of groups under ``groups``.
+    # None: anyone may (policy check warns).
+    members: list[str] | None = None
 
 
 # Slack ids as Slack writes them: workspaces T… (E… for an Enterprise Grid organisation), conversations C…
@@ -154,6 +161,15 @@ class TeamPolicy(_Strict):
 WorkspaceId = Annotated[str, StringConstraints(pattern=r"^[TE][A-Z0-9]+$")]
 ChannelId = Annotated[str, StringConstraints(pattern=r"^[CGD][A-Z0-9]+$")]
 ActorId = Annotated[str, StringConstraints(pattern=r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$")]
+
+
+# Entries of a team's ``members``: a prefixed id, else the name of a group under ``groups``.
+MEMBER_KINDS: dict[str, re.Pattern[str]] = {
+    "slack": re.compile(r"^slack:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_.-]{1,64}$"),
+    "usergroup": re.compile(r"^usergroup:S[A-Z0-9]+$"),
+    "email": re.compile(r"^email:[^@\s:]+@[^@\s]+\.[^@\s.]+$"),
+}
+_MEMBER_SHAPES = "slack:<workspace>:<user>, usergroup:S…, email:name@domain"
 
 
 class SlackAccess(_Strict):
@@ -256,6 +272,7 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     if len(finite) != len(bounds) - 1 or finite != sorted(finite):
         errors.append(("size_classes", "max_params must be set and increasing on every class but the last"))
     errors.extend(_check_channels(config))
+    errors.extend(_check_members(config))
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
@@ -274,6 +291,28 @@ def _check_channels(config: PolicyConfig) -> list[tuple[str, str]]:
                 errors.append((f"teams.{team_name}.slack_channels[{i}]",
                                f"channel {channel!r} is not in slack.channels, so gpuops refuses requests from it"))
     return errors
+
+
+def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
+    errors: list[tuple[str, str]] = []
+    for team_name, team in config.teams.items():
+        for i, entry in enumerate(team.members or []):
+            kind, colon, _ = entry.partition(":")
+            where = f"teams.{team_name}.members[{i}]"
+            if colon and kind in MEMBER_KINDS:
+                if not MEMBER_KINDS[kind].match(entry):
+                    errors.append((where, f"{entry!r} is not a well-formed {kind} member; expected {_MEMBER_SHAPES}"))
+            elif entry not in config.groups:
+                errors.append((where, f"unknown group {entry!r}: name a group under groups, or give an id "
+                                      f"({_MEMBER_SHAPES})"))
+    return errors
+
+
+def policy_warnings(config: PolicyConfig) -> list[tuple[str, str]]:
+    """What is valid but probably not meant: (key path, why), for ``gpuops policy check`` to print."""
+    return [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its budget; "
+                                      "list who may (actor ids, usergroup:S…, email:…, group names)")
+            for name, team in config.teams.items() if team.members is None]
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:

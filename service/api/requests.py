@@ -14,6 +14,7 @@ from contract.requests import (
     ArtifactPublic,
     CancelBody,
     RequestCreate,
+    RequesterFacts,
     RequestPage,
     RequestPatch,
     RequestPublic,
@@ -22,6 +23,7 @@ from contract.requests import (
 )
 from contract.status import RequestStatus
 from policy.access import slack_refusal, workspace_of
+from policy.membership import Filer
 from service.api.deps import (
     Actor,
     ActorDep,
@@ -53,6 +55,14 @@ def person_for(actor: Actor, named: str | None) -> str:
     return named
 
 
+def filer_for(actor: Actor, *, person: str, channel: str | None, facts: RequesterFacts) -> Filer:
+    """Who files, for the team membership check. The e-mail and user groups are what the bot looked up in Slack about
+    the person it acts for; from any other caller they could be anything, so they count from that bot only."""
+    vouched = actor.role == "bot" and actor.on_behalf
+    return Filer(actor=person, channel=channel, email=facts.requester_email if vouched else None,
+                 groups=frozenset(facts.requester_groups or ()) if vouched else frozenset(), is_admin=actor.is_admin)
+
+
 def approver_for(actor: Actor, named: str | None) -> str:
     """Who is approving: only ever the person the bot acts for. No token may name an approver in the body, an admin's
     included, so the audit log's "who approved" is always the person who clicked."""
@@ -75,6 +85,7 @@ def create_request(
     check_rate_limit(state, requester)
     record, revision = filing.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
+        filer=filer_for(actor, person=requester, channel=body.channel, facts=body),
         idempotency_key=idempotency_key, now=utcnow(),
     )
     if revision is not None:
@@ -110,7 +121,8 @@ def patch_request(
 ) -> RequestPublic:
     """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
     record = filing.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
-                                     actor=actor.id, is_admin=actor.is_admin, now=utcnow())
+                                     actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
+                                     filer=filer_for(actor, person=actor.id, channel=None, facts=body))
     return released(session, request_public(session=session, record=record, policy=state.policy))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from collections.abc import Callable
@@ -12,11 +13,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from contract.errors import Conflict, Forbidden
-from contract.requests import RequestCreate, RequestPatch
+from contract.requests import RequestCreate, RequesterFacts, RequestPatch
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import canonical_json, plan_hash
 from policy.errors import RequestError
+from policy.membership import Filer, membership_refusal
 from policy.request import Stage
 from policy.spend import Ledger
 from service.audit.chain import append_event
@@ -77,6 +79,16 @@ def _replay(*, session: Session, scope: str, key: str, digest: str) -> RequestRe
     return get_request_or_raise(session=session, request_id=row.request_id)
 
 
+FACTS = set(RequesterFacts.model_fields)  # looked up per delivery: never part of what a request is
+
+
+def check_member(*, policy: PolicyConfig, team: str, filer: Filer) -> None:
+    """Refuse a filer who does not belong to ``team``: the request would spend its budget under its launch profile."""
+    refusal = membership_refusal(policy, team=team, filer=filer)
+    if refusal is not None:
+        raise Forbidden(refusal.message(), code=refusal.code)
+
+
 def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[str, Any]:
     """What a person gave, kept with the revision so an edit can re-run it."""
     return {**body.model_dump(mode="json", include=set(plan_fields(body))), "text": body.text or "",
@@ -115,15 +127,16 @@ def _locked_ledger(session: Session, *, requester: str, now: datetime) -> Callab
 
 
 def create_request(
-    *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str,
+    *, session: Session, planner: Planner, body: RequestCreate, actor: str, requester: str, filer: Filer,
     idempotency_key: str | None, now: datetime,
 ) -> tuple[RequestRecord, PlanRevision | None]:
     """Store a new request with plan revision 1: (record, its revision), or (the first request, None) when the
-    Idempotency-Key was seen before with the same body."""
-    digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True)})
+    Idempotency-Key was seen before with the same body. ``filer`` must belong to the team the request is for."""
+    digest = body_hash({"requester": requester, **body.model_dump(mode="json", exclude_none=True, exclude=FACTS)})
     if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
         return found, None
     record, context = _plan_new(session=session, planner=planner, body=body, requester=requester, now=now)
+    check_member(policy=planner.policy, team=record.team, filer=filer)
     session.add(record)
     session.flush()  # the row first: the tables below reference it
     revision = revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
@@ -164,7 +177,7 @@ def _replan(
     *, session: Session, planner: Planner, record: RequestRecord, patch: RequestPatch, now: datetime,
 ) -> tuple[dict[str, Any], PlanContext, int]:
     """The edited inputs and their new decision: (inputs, context, previous revision number)."""
-    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True, exclude=FACTS)
     if not changes:
         raise RequestError("say what to change, e.g. {\"deadline\": ...} or new text", code="nothing_to_change")
     previous = get_revision(session=session, request_id=record.id, revision=record.revision)
@@ -178,9 +191,10 @@ def _replan(
 
 def revise_request(
     *, session: Session, planner: Planner, request_id: str, patch: RequestPatch, actor: str, is_admin: bool,
-    now: datetime,
+    filer: Filer, now: datetime,
 ) -> RequestRecord:
-    """Apply an edit: a new plan revision, earlier approvals void, the decision re-run."""
+    """Apply an edit: a new plan revision, earlier approvals void, the decision re-run. An edit that moves the request
+    to another team needs ``filer`` (filing from the request's channel) to belong to it."""
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
     if expire_if_due(session=session, record=record, now=now):
         session.commit()
@@ -189,8 +203,11 @@ def revise_request(
     if record.status != RequestStatus.PENDING_APPROVAL:
         raise Conflict(f"the request is {record.status} and can no longer be edited", current_state=record.status)
     inputs, context, previous = _replan(session=session, planner=planner, record=record, patch=patch, now=now)
+    team = context.request.team or record.team
+    if team != record.team:
+        check_member(policy=planner.policy, team=team, filer=dataclasses.replace(filer, channel=record.channel))
     record.revision += 1
-    record.team, record.stage = context.request.team or record.team, stage_of(context)
+    record.team, record.stage = team, stage_of(context)
     record.timezone, record.text = inputs["timezone"], inputs.get("text") or ""
     record.approvals_needed = context.decision.approval.approvals_needed
     record.expires_at, record.updated_at = _expiry(planner.policy, RequestStatus.PENDING_APPROVAL, now), now

@@ -14,6 +14,7 @@ from contract.approvals import ApprovalDecision
 from contract.requests import RequestCreate
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig, default_policy
+from policy.membership import Filer
 from service.planning import Planner
 from service.requests.approvals import record_approval
 from service.requests.filing import create_request
@@ -48,11 +49,13 @@ def write_policy(policy: PolicyConfig, path: str) -> str:
 
 
 def new_request(*, engine: Engine, policy: PolicyConfig, text: str = "fine-tune 7B on 1B tokens",
-                approve: bool = True, now: datetime = NOW, spend: SpendProvider | None = None) -> str:
+                approve: bool = True, now: datetime = NOW, spend: SpendProvider | None = None,
+                team: str = "team-ml") -> str:
     planner = Planner(catalog=load_catalog(), policy=policy, spend=spend or UnavailableSpend())
     with new_session(engine) as session:
-        record, _ = create_request(session=session, planner=planner, body=RequestCreate(text=text, team="team-ml"),
-                                   actor="token:bot", requester=REQUESTER, idempotency_key=None, now=now)
+        record, _ = create_request(session=session, planner=planner, body=RequestCreate(text=text, team=team),
+                                   actor="token:bot", requester=REQUESTER, filer=Filer(actor=REQUESTER),
+                                   idempotency_key=None, now=now)
         request_id = record.id
     if approve:
         with new_session(engine) as session:

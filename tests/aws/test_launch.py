@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from policy.catalog import Catalog, load_catalog
-from policy.config import PolicyConfig
+from policy.config import Platforms, PolicyConfig
 from policy.spend import SpendSnapshot, SpendStatus
 from service.aws.clients import ClientFactory
 from service.launch.outbox import begin_launch, claim_next_task
@@ -24,6 +24,7 @@ from service.spend.providers import SpendProvider, UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import Approval, Artifact, AuditEvent, Job, LaunchTask, PlanRevision, RequestRecord
 from tests.aws.conftest import dummy_session
+from tests.aws.factories import make_profile
 from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, approve, launch_policy, migrated_engine, new_request
 
@@ -90,6 +91,35 @@ def test_dry_run_ends_in_dry_run_with_the_exact_request_as_an_artifact_and_sends
     assert artifact.kind == "sagemaker.create-training-job"
     assert {t["Key"]: t["Value"] for t in request["Tags"]}["gpuops:approvers"] == "slack:T0GPUOPS:U0LEAD1"
     assert (job.status, job.dry_run, job.name) == ("DryRun", True, request["TrainingJobName"])
+
+
+def test_the_launch_takes_the_role_and_buckets_of_the_team_stored_on_the_request(
+    engine: Engine, sagemaker: FakeSageMaker
+) -> None:
+    nlp_profile = make_profile(role_arn="arn:aws:iam::123456789012:role/gpuops-training-team-nlp",
+                               s3_input="s3://team-nlp-data/corpus/", s3_output="s3://team-nlp-artifacts/output/",
+                               s3_checkpoints="s3://team-nlp-artifacts/checkpoints/")
+    base = launch_policy()
+    nlp = base.teams["team-nlp"].model_copy(update={"launch": nlp_profile, "platforms": Platforms()})
+    policy = base.model_copy(update={"teams": {**base.teams, "team-nlp": nlp}})
+    # The text names team-nlp; the checked team stored on the request is team-ml (the structured field wins).
+    ml_request = new_request(engine=engine, policy=policy, text="fine-tune 7B on 1B tokens for team-nlp")
+    nlp_request = new_request(engine=engine, policy=policy, team="team-nlp")
+    assert drain(ctx=_ctx(engine, policy, mode="dry-run", url=sagemaker.fake.url)) == 2
+
+    def launched(request_id: str) -> dict[str, Any]:
+        with new_session(engine) as session:
+            record = session.get(RequestRecord, request_id)
+            (artifact,) = session.exec(select(Artifact).where(Artifact.request_id == request_id)).all()
+        assert record is not None and record.status == "dry_run"
+        return dict(json.loads(artifact.content))
+
+    ml, nlp_job = launched(ml_request), launched(nlp_request)
+    assert ml["RoleArn"] == "arn:aws:iam::123456789012:role/gpuops-training-team-ml"
+    assert ml["OutputDataConfig"]["S3OutputPath"].startswith("s3://team-ml-artifacts/")
+    assert {t["Key"]: t["Value"] for t in ml["Tags"]}["gpuops:team"] == "team-ml"
+    assert nlp_job["RoleArn"] == nlp_profile.role_arn
+    assert nlp_job["OutputDataConfig"]["S3OutputPath"].startswith("s3://team-nlp-artifacts/")
 
 
 def test_live_launch_creates_the_job_once_and_the_request_runs(engine: Engine, sagemaker: FakeSageMaker) -> None:

@@ -80,6 +80,8 @@ class FakeService(LoopbackServer):
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self.delay = 0.0
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
+        self.members: dict[str, list[str]] = {}  # team -> the policy's members: key
+        self.created: list[RequestCreate] = []  # every POST /v1/requests body, replays included
         self.lock = threading.RLock()
         super().__init__()
 
@@ -99,6 +101,7 @@ class FakeService(LoopbackServer):
     # Routes ------------------------------------------------------------------------------------------------------
 
     def create(self, actor: str, body: RequestCreate, key: str | None) -> Answer:
+        self.created.append(body)
         if key and key in self.idempotency:  # a replay: the first answer again, as 200
             return 200, self.requests[self.idempotency[key]]
         text = body.text or ""
@@ -178,6 +181,8 @@ class FakeService(LoopbackServer):
         policy["teams"]["team-ml"]["digest"] = {"channel": "C0DIGEST", "time": "09:00", "timezone": "Europe/Berlin"}
         policy["teams"]["team-ml"]["slack_channels"] = ["C0PLANS"]
         policy["slack"] = {**policy["slack"], **self.slack_lists}
+        for team, members in self.members.items():
+            policy["teams"][team]["members"] = members
         return PolicyPublic(version="0123456789abcdef", policy=policy)
 
     def stop_job(self, actor: str, request_id: str, body: StopBody) -> Answer:

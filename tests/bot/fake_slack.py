@@ -42,6 +42,8 @@ class FakeSlack(LoopbackServer):
         self.calls: list[Call] = []
         self.failures: dict[str, list[tuple[int, dict[str, Any], dict[str, str]]]] = {}
         self.zones: dict[str, str] = {}
+        self.emails: dict[str, str] = {}  # user id -> profile.email (users.info)
+        self.usergroups: dict[str, list[str]] = {}  # user group id (S…) -> user ids (usergroups.users.list)
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
         super().__init__()
@@ -91,7 +93,11 @@ class FakeSlack(LoopbackServer):
             "chat.update": {"ok": True, "ts": body.get("ts"), "channel": body.get("channel")},
             "chat.postEphemeral": {"ok": True, "message_ts": ts},
             "users.info": {"ok": True, "user": {"id": body.get("user"),
-                                                "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles")}},
+                                                "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles"),
+                                                "profile": {"email": self.emails.get(str(body.get("user")))}}},
+            "usergroups.users.list": ({"ok": True, "users": self.usergroups[str(body.get("usergroup"))]}
+                                      if str(body.get("usergroup")) in self.usergroups
+                                      else {"ok": False, "error": "no_such_subteam"}),
             "files.getUploadURLExternal": {"ok": True, "upload_url": f"{self.url}/upload/F0CHART",
                                            "file_id": "F0CHART"},
             "files.completeUploadExternal": {"ok": True, "files": [{"id": "F0CHART", "title": "chart"}]},

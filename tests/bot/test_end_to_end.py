@@ -197,3 +197,39 @@ def test_two_bot_replicas_post_one_digest_through_the_real_service(service_setti
     assert len([c for c in slack.of("chat.postMessage") if c.body["channel"] == "C0DIGEST"]) == 1
     assert [c.method for c in slack.calls if c.method.startswith("files") or c.method == "upload"] == [
         "files.getUploadURLExternal", "upload", "files.completeUploadExternal"]
+
+
+def test_only_members_file_for_a_team_that_lists_them(service_settings: Settings, slack: FakeSlack,
+                                                       tmp_path: Path) -> None:
+    policy = yaml.safe_load(launchable_policy())
+    policy["teams"]["team-nlp"]["members"] = ["usergroup:S0NLP", "email:ana@example.com"]
+    path = tmp_path / "members.yaml"
+    path.write_text(yaml.safe_dump(policy))
+    slack.emails["U0ANA"] = "ana@example.com"
+    slack.usergroups = {"S0NLP": ["U0GROUPED"]}
+    state = build_state(service_settings.model_copy(update={"policy_file": str(path)}))
+    try:
+        with serve(create_app(state=state)) as service_url:
+            bot = BotHarness(slack_api_url=slack.api_url, service_url=service_url, service_token=BOT_TOKEN,
+                             response_url=slack.response_url(), timeout=10,
+                             clock=lambda: datetime.now(UTC)).start()
+            try:
+                assert bot.command(f"{REQUEST} for team-nlp", user=REQUESTER).status_code == 200
+                [refusal] = slack.wait_for("response", timeout=10)
+                assert refusal.body["response_type"] == "ephemeral"
+                assert refusal.body["text"].startswith(
+                    "You can't do that: only members of team-nlp may file requests for it")
+                assert f"ask <@{LEADS[0]}>" in refusal.body["text"]  # an approver of the team, as a mention
+
+                for user in ("U0ANA", "U0GROUPED"):  # a member by e-mail, then one by Slack user group
+                    assert bot.command(f"{REQUEST} for team-nlp", user=user).status_code == 200
+                posts = slack.wait_for("chat.postMessage", count=2, timeout=10)
+                ids = [p.blocks[-2]["block_id"].removeprefix("req:") for p in posts]
+                filed = [bot.service.get_request(request_id=i) for i in ids]
+                assert sorted((r.requester, r.team) for r in filed) == [
+                    (actor_id(TEAM_ID, "U0ANA"), "team-nlp"), (actor_id(TEAM_ID, "U0GROUPED"), "team-nlp")]
+                assert len(slack.of("response")) == 1
+            finally:
+                bot.stop()
+    finally:
+        state.engine.dispose()

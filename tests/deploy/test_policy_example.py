@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from policy.config import PolicyConfig, load_policy_file
+from policy.config import PolicyConfig, load_policy_file, policy_warnings
 from tests.deploy.conftest import DEPLOY
 
 EXAMPLE = DEPLOY / "policy.example.yaml"
@@ -53,6 +53,7 @@ def test_example_policy_validates() -> None:
     policy = load_policy_file(str(EXAMPLE))
     assert len(policy.teams) >= 2
     assert any(team.launch.missing() == [] for team in policy.teams.values()), "one team can launch as is"
+    assert policy_warnings(policy) == [], "every team says who may file for it"
 
 
 def test_example_policy_sets_every_key() -> None:

@@ -45,6 +45,7 @@ BAD = [
     ("contact not an actor id", _edit({"slack": {"contacts": ["U123"]}}), "slack.contacts[0]"),
     ("team channel refused", _edit({"slack": {"channels": ["C0OTHER"]}, "teams/team-ml/slack_channels": ["C0ML"]}),
      "teams.team-ml.slack_channels[0]"),
+    ("unknown member group", _edit({"teams/team-nlp/members": ["nlp-leads"]}), "teams.team-nlp.members[0]"),
     ("not a mapping", "- just\n- a list\n", "(top level)"),
     ("broken yaml", "teams: [unclosed\n", "line 2"),
 ]
@@ -108,3 +109,14 @@ def test_only_an_absent_team_name_means_the_default_team() -> None:
     assert policy.team_or_default("team-ml")[0] == "team-ml"
     with pytest.raises(RequestError, match="team-typo"):
         policy.team_or_default("team-typo")
+
+
+def test_policy_check_warns_about_teams_anyone_may_file_for_and_still_accepts(tmp_path: Path) -> None:
+    path = tmp_path / "open.yaml"
+    path.write_text(_edit({"teams/team-nlp/members": ["ml-leads"]}))
+    result = runner.invoke(app, ["policy", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines() == [
+        f"{path}: warning: teams.team-ml.members: not set, so anyone may file requests for this team and spend its "
+        "budget; list who may (actor ids, usergroup:S…, email:…, group names)"]
+    assert f"{path}: ok" in result.stdout

@@ -16,6 +16,7 @@ from gpuops.cli import app
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import plan_hash
+from policy.membership import Filer
 from service.planning import Planner
 from service.requests.filing import create_request
 from service.spend.providers import SampleSpend, sample_spend_path
@@ -53,7 +54,8 @@ def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: 
     planner = Planner(catalog=load_catalog(), policy=default_policy(),
                       spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
     record, revision = create_request(session=session, planner=planner, body=RequestCreate(text=text, timezone=TZ),
-                                      actor="U1", requester="U1", idempotency_key=None, now=NOW)
+                                      actor="U1", requester="U1", filer=Filer(actor="U1"),
+                                      idempotency_key=None, now=NOW)
     assert revision is not None
     assert previewed.json() == by_cli
     assert previewed.headers["X-Plan-Hash"] == plan_hash(by_cli)

@@ -10,6 +10,7 @@ from contract.approvals import ApprovalDecision
 from contract.requests import RequestCreate
 from contract.status import RequestStatus
 from policy.catalog import Catalog, load_catalog
+from policy.membership import Filer
 from service.launch.reapproval import check_before_launch
 from service.planning import Planner
 from service.requests.approvals import record_approval
@@ -38,7 +39,8 @@ def _scaled(catalog: Catalog, factor: float) -> Catalog:
 
 def _approved(session: Session, planner: Planner) -> str:
     record, _ = create_request(session=session, planner=planner, body=RequestCreate(text="fine-tune 7B"),
-                               actor=REQUESTER, requester=REQUESTER, idempotency_key=None, now=NOW)
+                               actor=REQUESTER, requester=REQUESTER, filer=Filer(actor=REQUESTER),
+                               idempotency_key=None, now=NOW)
     approved, _ = record_approval(session=session, policy=POLICY, request_id=record.id, approver=LEADS[0],
                                   decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
     assert approved.status == RequestStatus.APPROVED
@@ -71,7 +73,8 @@ def test_prices_beyond_tolerance_need_approving_again(session: Session) -> None:
 
 def _created(session: Session, planner: Planner) -> str:
     record, _ = create_request(session=session, planner=planner, body=RequestCreate(text="fine-tune 7B"),
-                               actor=REQUESTER, requester=REQUESTER, idempotency_key=None, now=NOW)
+                               actor=REQUESTER, requester=REQUESTER, filer=Filer(actor=REQUESTER),
+                               idempotency_key=None, now=NOW)
     return record.id
 
 
