@@ -15,6 +15,7 @@ from policy.config import PolicyConfig, default_policy
 from policy.decision import ApprovalRequirement, CatalogRef, Decision, Plan, Platform, PurchaseModel
 from policy.request import Stage, Task, TrainingRequest
 from policy.spend import SpendSnapshot
+from service.audit.chain import append_event
 from service.requests.filing import new_request_id
 from service.requests.states import enter_initial, transition
 from service.store.tables import Approval, AuditEvent, Job, LaunchTask, PlanRevision, RequestRecord
@@ -105,9 +106,12 @@ def seed_neighbours(session: Session, *, approvers: Sequence[str], team: str = "
     pending = add_request(session, approvals_needed=len(approvers) + 1, team=team, now=now,
                           request_id="req_ffff" + secrets.token_hex(6))
     for record in (launched, pending):
-        for approver in approvers:
+        for count, approver in enumerate(approvers, start=1):  # with its audit event, as the service records one
             session.add(Approval(request_id=record.id, revision=1, approver=approver, decision="approve",
                                  created_at=now))
+            append_event(session=session, type="request.approval_recorded", actor=approver, request_id=record.id,
+                         now=now, data={"approver": approver, "decision": "approve", "comment": None, "revision": 1,
+                                        "approvals": count, "needed": record.approvals_needed})
     transition(session=session, record=launched, to=RequestStatus.APPROVED, actor=approvers[-1], now=now)
     transition(session=session, record=launched, to=RequestStatus.LAUNCHING, actor="system:launcher", now=now)
     session.flush()
