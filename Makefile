@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck pytest bench e2e chaos load clean
+.PHONY: run test tools lint typecheck pytest bench e2e chaos load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy bot policy contract service gpuops
 
-pytest: $(STAMP)
+# The command-line validators some tests run (promtool for the alert rules, kubectl for kustomize), from Debian's
+# packages when missing and apt-get can install them; without them those tests skip, and fail under CI.
+tools:
+	@command -v promtool >/dev/null && command -v kubectl >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      $$(command -v promtool >/dev/null || echo prometheus) \
+	      $$(command -v kubectl >/dev/null || echo kubernetes-client) >/dev/null; \
+	  else echo "make tools: install promtool (Debian: prometheus) and kubectl (Debian: kubernetes-client)"; fi; }
+
+pytest: $(STAMP) tools
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -58,11 +58,13 @@ def drop_repeated_events(deps: Deps) -> Callable[..., BoltResponse | None]:
     return middleware
 
 
-def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Deps | None = None) -> App:
-    """The one Bolt App of this process, with every listener attached."""
+def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Deps | None = None,
+              executor: ThreadPoolExecutor | None = None) -> App:
+    """The one Bolt App of this process, with every listener attached (``executor``: the pool that runs acks and
+    lazy work, by default one of ``settings.listener_threads`` threads)."""
     deps = deps or Deps(service=service_client)
     # Acks and lazy work share this pool; Bolt's default of 5 threads queues acks behind slow lazy work.
-    executor = ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt")
+    executor = executor or ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt")
     app = App(
         client=build_web_client(settings),
         signing_secret=settings.slack_signing_secret.get_secret_value(),

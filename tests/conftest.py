@@ -1,12 +1,13 @@
 """Shared fixtures for real components: PostgreSQL at 127.0.0.1:5432 and Redis at 127.0.0.1:6379.
 
-Under ``CI=true`` a missing Postgres or Redis fails the run; elsewhere the tests that need them are skipped
-with the reason.
+Under CI (any truthy ``CI``) a missing Postgres, Redis or command-line validator fails the run; elsewhere the tests
+that need them are skipped with the reason.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 from collections.abc import Iterator
 
@@ -24,14 +25,32 @@ def _reachable(host: str, port: int) -> bool:
         return False
 
 
+def under_ci() -> bool:
+    """Whether ``CI`` is set to anything truthy (CI=true, CI=1, CI=yes, ...), as CI services set it."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def missing(message: str) -> None:
+    """Fail under CI, skip elsewhere: CI must run every test, a developer's machine may lack a component."""
+    if under_ci():
+        pytest.fail(f"{message}; CI requires it", pytrace=False)
+    pytest.skip(message)  # outside CI only: under CI the line above has failed the test
+
+
 def require_service(name: str, host: str, port: int) -> None:
     """Fail under CI, skip elsewhere, when a real component is not reachable."""
-    if _reachable(host, port):
-        return
-    message = f"{name} is not reachable at {host}:{port}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{message}; CI requires it", pytrace=False)
-    pytest.skip(message)  # outside CI only: under CI=true the line above has failed the test
+    if not _reachable(host, port):
+        missing(f"{name} is not reachable at {host}:{port}")
+
+
+def require_tool(command: str, *, package: str) -> str:
+    """The path of ``command``; fail under CI, skip elsewhere, when it is not installed (``make tools``
+    installs ``package`` from Debian)."""
+    path = shutil.which(command)
+    if path is None:
+        missing(f"{command} is not installed (Debian package {package}; `make tools` installs it)")
+    assert path is not None
+    return path
 
 
 @pytest.fixture(scope="session")

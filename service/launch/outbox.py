@@ -171,8 +171,9 @@ def _finish_task(session: Session, task: ClaimedTask, *, status: str, error: str
 
 
 def _refuse(session: Session, record: RequestRecord, row: PlanRevision, task: ClaimedTask, blocker: tuple[str, str],
-            now: datetime) -> None:
-    """Stop a task the approvals do not cover, and say so on the request's feed."""
+            *, policy: PolicyConfig, now: datetime) -> None:
+    """Stop a task the approvals do not cover, and say so on the request's feed (an approved request goes back
+    for approval with the policy's approval window, as a new request would get)."""
     kind, reason = blocker
     if kind in ("superseded", "not_launchable"):
         _finish_task(session, task, status="cancelled", error=reason, now=now)
@@ -181,7 +182,7 @@ def _refuse(session: Session, record: RequestRecord, row: PlanRevision, task: Cl
     status = RequestStatus(record.status)
     if status is RequestStatus.APPROVED:
         transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=ACTOR, now=now,
-                   data={"reason": reason})
+                   data={"reason": reason}, approval_window=timedelta(hours=policy.approval_window_hours))
         return
     if status is RequestStatus.AUTO_APPROVED:
         transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now)
@@ -214,7 +215,7 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
         blocker = blocker or _recheck(session, planner, record, task, now)
         if blocker is not None:
             log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
-            _refuse(session, record, row, task, blocker, now=now)
+            _refuse(session, record, row, task, blocker, policy=planner.policy, now=now)
         if blocker is not None or record.revision != task.revision:
             session.commit()
             return None

@@ -30,7 +30,6 @@ from service.audit.chain import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
 
 S = RequestStatus
-DEFAULT_APPROVAL_WINDOW = timedelta(hours=24)
 INITIAL: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
@@ -82,16 +81,19 @@ def _queue_launch(session: Session, record: RequestRecord, now: datetime) -> Non
 def transition(
     *, session: Session, record: RequestRecord, to: RequestStatus, actor: str, now: datetime,
     data: dict[str, Any] | None = None, event_type: str | None = None,
-    approval_window: timedelta = DEFAULT_APPROVAL_WINDOW,
+    approval_window: timedelta | None = None,
 ) -> AuditEvent:
     """Move ``record`` to ``to`` (the caller holds its row lock) and record why; raise Conflict if illegal.
 
-    Going back to ``pending_approval`` opens a fresh ``approval_window`` (pass the policy's).
+    Going back to ``pending_approval`` opens a fresh ``approval_window``: the policy's, which every such caller
+    must pass (there is no default, so a caller cannot silently open a window the policy does not set).
     """
     source = RequestStatus(record.status)
     if not can_transition(source, to):
         raise Conflict(f"the request is {source.value} and cannot become {to.value}", current_state=source.value)
     if to is S.PENDING_APPROVAL:
+        if approval_window is None:
+            raise ValueError("going back to pending_approval needs the policy's approval window")
         _fresh_revision(session, record, actor, now)
         record.expires_at = now + approval_window
     record.status = to.value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +27,21 @@ from service.store.tables import Approval, Artifact, AuditEvent, Job, LaunchTask
 from tests.aws.conftest import dummy_session
 from tests.aws.factories import make_profile
 from tests.aws.fakeaws import AwsFault, FakeAws
-from tests.aws.launchkit import NOW, FakeSageMaker, approve, launch_policy, migrated_engine, new_request
+from tests.aws.launchkit import LEAD, NOW, FakeSageMaker, approve, launch_policy, migrated_engine, new_request
+from tests.service.factories import neighbour_rows, seed_neighbours
 
 
 @pytest.fixture
-def engine(sqlite_url: str) -> Engine:
-    return migrated_engine(sqlite_url)
+def engine(sqlite_url: str) -> Iterator[Engine]:
+    """A database that already holds other requests approved by the same approvers, one launched; the launcher
+    must leave them as they were."""
+    engine = migrated_engine(sqlite_url)
+    with new_session(engine) as session:
+        neighbours = seed_neighbours(session, approvers=[LEAD, "slack:T0GPUOPS:U0LEAD2"], now=NOW)
+        before = neighbour_rows(session, neighbours)
+    yield engine
+    with new_session(engine) as session:
+        assert neighbour_rows(session, neighbours) == before
 
 
 @pytest.fixture
@@ -186,7 +196,7 @@ def test_revoked_approval_sends_the_request_back_for_approval_without_launching(
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     with new_session(engine) as session:  # the approver left the group between approval and launch
-        for approval in session.exec(select(Approval)).all():
+        for approval in session.exec(select(Approval).where(Approval.request_id == request_id)).all():
             approval.approver = "slack:T0GPUOPS:U0GONE"
             session.add(approval)
         session.commit()
@@ -202,7 +212,7 @@ def test_a_plan_changed_after_approval_is_not_launched(engine: Engine, sagemaker
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     with new_session(engine) as session:
-        row = session.exec(select(PlanRevision)).one()
+        row = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one()
         row.decision = {**row.decision, "plan": {**row.decision["plan"], "instance_count": 16}}
         session.add(row)
         session.commit()
@@ -398,7 +408,7 @@ def test_prices_that_moved_beyond_tolerance_since_approval_need_approving_again(
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     with new_session(engine) as session:
-        plan = session.exec(select(PlanRevision)).one().decision["plan"]
+        plan = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one().decision["plan"]
     drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url, catalog=_repriced(factor, plan)))
     assert _state(engine, request_id)[0] == status
     if status == "pending_approval":
@@ -412,7 +422,7 @@ def test_a_plan_back_for_approval_is_a_new_revision_whose_approval_launches_it(e
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     with new_session(engine) as session:
-        plan = session.exec(select(PlanRevision)).one().decision["plan"]
+        plan = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one().decision["plan"]
     repriced = _ctx(engine, policy, url=sagemaker.fake.url, catalog=_repriced(1.5, plan))
     assert drain(ctx=repriced) == 1
 

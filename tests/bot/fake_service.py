@@ -78,6 +78,7 @@ class FakeService(LoopbackServer):
         self.done: list[dict[str, Any]] = []
         self.stops: list[dict[str, Any]] = []
         self.calls: list[tuple[str, str, dict[str, str]]] = []
+        self.arrived: list[tuple[str, str]] = []  # (method, path) as each request comes in, before ``delay``
         self.delay = 0.0
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
         self.members: dict[str, list[str]] = {}  # team -> the policy's members: key
@@ -259,6 +260,8 @@ class FakeService(LoopbackServer):
                 return
 
             def _serve(self) -> None:
+                with fake.lock:
+                    fake.arrived.append((self.command, urlsplit(self.path).path))
                 if fake.delay:
                     time.sleep(fake.delay)
                 parts = urlsplit(self.path)

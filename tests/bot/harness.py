@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -68,6 +69,33 @@ class UvicornThread:
         self._sock.close()
 
 
+class DrainableExecutor(ThreadPoolExecutor):
+    """The bot's listener pool, able to wait until every piece of work handed to it has finished: the barrier
+    before asserting that nothing more happened."""
+
+    def __init__(self, max_workers: int) -> None:
+        super().__init__(max_workers=max_workers, thread_name_prefix="bolt")
+        self._idle = threading.Condition()
+        self._busy = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._idle:
+            self._busy += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _future: Future[Any]) -> None:
+        with self._idle:
+            self._busy -= 1
+            self._idle.notify_all()
+
+    def drain(self, timeout: float = 10.0) -> None:
+        with self._idle:
+            if not self._idle.wait_for(lambda: self._busy == 0, timeout):
+                raise AssertionError(f"{self._busy} piece(s) of bot work still running after {timeout}s")
+
+
 class BotHarness:
     def __init__(self, *, slack_api_url: str, service_url: str, service_token: str,
                  response_url: str, clock: Callable[[], datetime] = lambda: NOW, timeout: float = 2.0,
@@ -77,7 +105,9 @@ class BotHarness:
                                     GPUOPS_SERVICE_TOKEN=service_token, GPUOPS_BOT_SERVICE_TIMEOUT=timeout)
         self.service = ServiceClient(base_url=service_url, token=service_token, timeout=timeout)
         self.deps = Deps(service=self.service, clock=clock)
-        self.app = build_app(settings=self.settings, service_client=self.service, deps=self.deps)
+        self.executor = DrainableExecutor(self.settings.listener_threads)
+        self.app = build_app(settings=self.settings, service_client=self.service, deps=self.deps,
+                             executor=self.executor)
         self.server = UvicornThread(build_http_app(self.app, max_body_bytes=self.settings.max_body_bytes), http=http)
         self.response_url = response_url
         self.http = httpx.Client(timeout=10)
@@ -89,10 +119,15 @@ class BotHarness:
         self.server.start()
         return self
 
+    def drain(self, timeout: float = 10.0) -> None:
+        """Wait until everything the bot started (lazy listeners, replies) has finished."""
+        self.executor.drain(timeout)
+
     def stop(self) -> None:
         self.http.close()
         self.server.stop()
         self.service.close()
+        self.executor.shutdown(wait=False)
 
     @property
     def events_url(self) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from bot.modals import EDIT_VIEW
 from tests.bot.factories import LEADS, REQUESTER, TEAM_ID
@@ -55,7 +54,7 @@ def test_double_click_records_one_approval_and_shows_no_error(bot: BotHarness, s
     bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
     bot.action("approve_request", "req_1", user=LEADS[0], ts=ts)
     slack.wait_for("chat.update", count=2)
-    time.sleep(0.2)
+    bot.drain()
     assert len(service.requests["req_1"].approvals) == 1
     assert slack.of("response") == []
 

@@ -42,7 +42,7 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
     assert any("$38,420 month to date of $50,000 budget (77%)" in t for t in texts)
     assert [b["accessory"]["text"]["text"] for b in blocks if "accessory" in b] == ["Use this", "Use this"]
     # The message the service will be told about is the one Slack answered with.
-    time.sleep(0.2)
+    bot.drain()
     stored = service.requests["req_1"]
     assert stored.slack_message == SlackMessageRef(channel="C0PLANS", ts=post.answer["ts"])
     assert stored.timezone == "America/Los_Angeles"
@@ -98,7 +98,7 @@ def test_service_slow_gets_a_try_again_within_three_seconds(bot: BotHarness, sla
 def test_bad_signature_is_401_and_nothing_happens(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
     response = bot.command("fine-tune 7B by Friday", user=REQUESTER, secret="not-the-secret")
     assert response.status_code == 401
-    time.sleep(0.3)
+    bot.drain()
     assert [c for c in service.calls if c[1] == "/v1/requests"] == []
     assert slack.of("chat.postMessage") == [] and slack.of("response") == []
 
@@ -139,7 +139,7 @@ def test_copies_of_one_command_arriving_together_post_one_plan(bot: BotHarness, 
         codes = list(pool.map(lambda _: bot.post(body, "application/x-www-form-urlencoded").status_code, range(64)))
     assert codes == [200] * 64
     slack.wait_for("chat.postMessage")
-    time.sleep(0.5)
+    bot.drain()
     assert len(slack.of("chat.postMessage")) == 1 and len(service.requests) == 1
 
 

@@ -14,9 +14,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("service.api.app")
-
 import sqlalchemy as sa
 import yaml
 

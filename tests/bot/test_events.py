@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from tests.bot.factories import LEADS, REQUESTER, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
@@ -28,7 +26,7 @@ def test_a_retried_delivery_never_acts_twice(bot: BotHarness, slack: FakeSlack, 
     retry = bot.event(mention("fine-tune 7B by Friday"), event_id="Ev2", retry=1)
     assert retry.status_code == 200
     assert retry.headers.get("x-slack-no-retry") == "1"
-    time.sleep(0.5)
+    bot.drain()
     assert len(slack.of("chat.postMessage")) == 1
     assert len([c for c in service.calls if c[1] == "/v1/requests" and c[0] == "POST"]) == 1
 
@@ -38,10 +36,10 @@ def test_a_retry_reaching_another_replica_posts_nothing(bot: BotHarness, slack: 
     """Another replica has no memory of the event; the idempotency key makes the service answer 'posted already'."""
     bot.event(mention("fine-tune 7B by Friday"), event_id="Ev3")
     slack.wait_for("chat.postMessage")
-    time.sleep(0.2)
+    bot.drain()
     bot.deps.seen_events.forget("Ev3")  # as if a fresh replica got the retry
     bot.event(mention("fine-tune 7B by Friday"), event_id="Ev3", retry=1)
-    time.sleep(0.5)
+    bot.drain()
     assert len(slack.of("chat.postMessage")) == 1
     assert len(service.requests) == 1
 

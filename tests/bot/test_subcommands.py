@@ -70,7 +70,7 @@ def test_unexpected_error_shows_a_correlation_id_that_is_logged(bot: BotHarness,
     with caplog.at_level(logging.ERROR, logger="bot.error_messages"):
         bot.command("fine-tune 7B by Friday", user=REQUESTER)
         [reply] = slack.wait_for("response")
-        time.sleep(0.1)
+        bot.drain()
     text = reply.body["text"]
     assert text.startswith("Something went wrong on our side (error id `")
     cid = text.split("`")[1]

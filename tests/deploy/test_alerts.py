@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.conftest import require_tool
 from tests.deploy.conftest import DEPLOY, ROOT
 
 RULES_FILE = DEPLOY / "prometheus-alerts.yaml"
@@ -108,10 +109,7 @@ def test_the_header_documents_every_metric_the_rules_read() -> None:
 
 
 def _promtool() -> str:
-    path = shutil.which("promtool")
-    if path is None:
-        pytest.skip("promtool (Debian package prometheus) is not installed")  # an optional tool, not a CI service
-    return path
+    return require_tool("promtool", package="prometheus")
 
 
 def test_promtool_accepts_the_rules() -> None:

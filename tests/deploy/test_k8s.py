@@ -7,7 +7,6 @@ at ``kubectl apply``.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from typing import Any
 
@@ -16,6 +15,7 @@ import yaml
 from kubernetes_validate import utils as kv
 
 from policy.config import parse_policy
+from tests.conftest import require_tool
 from tests.deploy.conftest import K8S, by_kind, k8s_objects, load_all
 
 # The oldest release still in EKS standard support when this was written, and the newest schemas shipped.
@@ -71,11 +71,10 @@ def test_kustomization_lists_exactly_the_manifests() -> None:
     assert used <= images, "every workload image is one kustomization.yaml can retag"
 
 
-@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
 def test_kustomize_builds_every_object() -> None:
-    built = subprocess.run(
-        ["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, timeout=120, check=False
-    )
+    kubectl = require_tool("kubectl", package="kubernetes-client")
+    built = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=120,
+                           check=False)
     assert built.returncode == 0, built.stderr
     names = sorted((d["kind"], d["metadata"]["name"]) for d in yaml.safe_load_all(built.stdout) if d)
     assert names == sorted((o["kind"], o["metadata"]["name"]) for _, o in OBJECTS)

@@ -8,6 +8,8 @@ import re
 import pytest
 import yaml
 
+from bot.settings import BotSettings
+from service.settings import Settings
 from tests.deploy.conftest import DEPLOY, ROOT, read_env_file
 
 SECRET_NAMES = re.compile(r"TOKEN|SECRET|PASSWORD|ACCESS_KEY")
@@ -57,14 +59,12 @@ def _env_example_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_service_refuses_the_example_placeholders_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = pytest.importorskip("service.settings")
     _env_example_in_production(monkeypatch)
     with pytest.raises(ValueError, match="GPUOPS_API_TOKENS"):
-        settings.Settings()
+        Settings()
 
 
 def test_bot_refuses_the_example_placeholders_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = pytest.importorskip("bot.settings")
     _env_example_in_production(monkeypatch)
     with pytest.raises(ValueError, match="must be set outside development"):
-        settings.BotSettings()
+        BotSettings()

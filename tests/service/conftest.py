@@ -69,8 +69,8 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def session(engine: Engine) -> Iterator[Session]:
-    """A session inside a transaction that is rolled back when the test ends."""
+def bare_session(engine: Engine) -> Iterator[Session]:
+    """A session inside a transaction that is rolled back when the test ends, on an empty database."""
     connection = engine.connect()
     outer = connection.begin()
     session = Session(bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False)
@@ -80,6 +80,19 @@ def session(engine: Engine) -> Iterator[Session]:
         session.close()
         outer.rollback()
         connection.close()
+
+
+@pytest.fixture
+def session(bare_session: Session) -> Iterator[Session]:
+    """``bare_session`` in a database that already holds other requests of the same team, approved at revision 1
+    by the same approvers, one of them launched: a query that forgets its ``request_id`` finds their rows, and
+    whatever the test does to its own request must leave them as they were."""
+    from tests.service.factories import FINANCE, LEADS, neighbour_rows, seed_neighbours
+
+    neighbours = seed_neighbours(bare_session, approvers=[*LEADS, *FINANCE])
+    before = neighbour_rows(bare_session, neighbours)
+    yield bare_session
+    assert neighbour_rows(bare_session, neighbours) == before
 
 
 @pytest.fixture

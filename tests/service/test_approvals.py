@@ -125,7 +125,8 @@ def test_back_for_approval_after_launch_was_queued_needs_new_approvals(session: 
     _decide(session, record.id, LEADS[0])
     later = NOW + timedelta(hours=1)
     locked = read_request(session=session, request_id=record.id, now=later)
-    transition(session=session, record=locked, to=RequestStatus.PENDING_APPROVAL, actor="system:launcher", now=later)
+    transition(session=session, record=locked, to=RequestStatus.PENDING_APPROVAL, actor="system:launcher", now=later,
+               approval_window=timedelta(hours=24))
     session.commit()
     assert (locked.revision, current_approvals(session=session, record=locked)) == (2, [])
     again, counted = _decide(session, record.id, LEADS[0], now=later)

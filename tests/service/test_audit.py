@@ -101,17 +101,17 @@ def sign_with(engine: Engine) -> Iterator[Callable[[AuditKeyring], None]]:
 
 
 def test_events_signed_before_and_after_a_key_rotation_verify(
-    session: Session, sign_with: Callable[[AuditKeyring], None]
+    bare_session: Session, sign_with: Callable[[AuditKeyring], None]
 ) -> None:
     sign_with(AuditKeyring.from_secrets(OLD_KEY))
-    before = append_event(session=session, type="t.before", actor="a", now=NOW)
+    before = append_event(session=bare_session, type="t.before", actor="a", now=NOW)
     rotated = AuditKeyring.from_secrets(NEW_KEY, [OLD_KEY])
     sign_with(rotated)
-    after = append_event(session=session, type="t.after", actor="a", now=NOW)
-    session.commit()
+    after = append_event(session=bare_session, type="t.after", actor="a", now=NOW)
+    bare_session.commit()
     assert (before.key_id, after.key_id) == (key_id(OLD_KEY), key_id(NEW_KEY))
-    assert verify_chain(session=session, keyring=rotated).ok
-    forgotten = verify_chain(session=session, keyring=AuditKeyring.from_secrets(NEW_KEY))
+    assert verify_chain(session=bare_session, keyring=rotated).ok
+    forgotten = verify_chain(session=bare_session, keyring=AuditKeyring.from_secrets(NEW_KEY))
     assert forgotten.broken_seq == before.seq
     assert f"key id {key_id(OLD_KEY)}, which is neither GPUOPS_AUDIT_KEY" in (forgotten.reason or "")
 
@@ -123,24 +123,24 @@ def test_a_chain_re_hashed_under_another_key_is_reported(session: Session) -> No
     assert report.broken_seq == 1 and "which is neither GPUOPS_AUDIT_KEY" in (report.reason or "")
 
 
-def test_events_from_before_keying_verify_as_unkeyed_until_a_keyed_one_follows(session: Session) -> None:
+def test_events_from_before_keying_verify_as_unkeyed_until_a_keyed_one_follows(bare_session: Session) -> None:
     for i in range(3):
-        append_event(session=session, type=f"t.legacy{i}", actor="a", now=NOW)
-    session.commit()
-    rehash_chain(session, keyring=None)  # what the chain looked like before it was keyed
-    keyed = append_event(session=session, type="t.keyed", actor="a", now=NOW)
-    session.commit()
-    report = verify_chain(session=session)
+        append_event(session=bare_session, type=f"t.legacy{i}", actor="a", now=NOW)
+    bare_session.commit()
+    rehash_chain(bare_session, keyring=None)  # what the chain looked like before it was keyed
+    keyed = append_event(session=bare_session, type="t.keyed", actor="a", now=NOW)
+    bare_session.commit()
+    report = verify_chain(session=bare_session)
     assert (report.ok, report.checked, report.unkeyed, report.unkeyed_until) == (True, 4, 3, NOW)
-    assert keyed.key_id == keyring_for(session).current_id
+    assert keyed.key_id == keyring_for(bare_session).current_id
 
-    forged = append_event(session=session, type="t.forged", actor="a", now=NOW)
+    forged = append_event(session=bare_session, type="t.forged", actor="a", now=NOW)
     plain = event_hash(seq=forged.seq, request_id=None, type="t.forged", actor="a", data={}, created_at=NOW,
                        prev_hash=keyed.hash)
-    session.execute(sa.text("UPDATE audit_event SET key_id = NULL, hash = :h WHERE seq = :s"),
+    bare_session.execute(sa.text("UPDATE audit_event SET key_id = NULL, hash = :h WHERE seq = :s"),
                     {"h": plain, "s": forged.seq})
-    session.execute(sa.text("UPDATE audit_head SET hash = :h WHERE id = 1"), {"h": plain})
-    report = verify_chain(session=session)
+    bare_session.execute(sa.text("UPDATE audit_head SET hash = :h WHERE id = 1"), {"h": plain})
+    report = verify_chain(session=bare_session)
     assert report.broken_seq == forged.seq and "unkeyed event after keyed ones" in (report.reason or "")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlmodel import Session, col, select
 
@@ -46,9 +48,12 @@ def _at(session: Session, status: RequestStatus) -> RequestRecord:
 @pytest.mark.parametrize(("source", "target", "event_type"), ALLOWED)
 def test_allowed_transition_writes_its_audit_event(session: Session, source: S, target: S, event_type: str) -> None:
     record = _at(session, source)
-    event = transition(session=session, record=record, to=target, actor="slack:T1:X", now=NOW)
+    event = transition(session=session, record=record, to=target, actor="slack:T1:X", now=NOW,
+                       approval_window=timedelta(hours=3))
     session.commit()
     assert record.status == target
+    if target is S.PENDING_APPROVAL:
+        assert record.expires_at == NOW + timedelta(hours=3)
     assert (event.type, event.data["from"], event.data["to"]) == (event_type, source.value, target.value)
     assert verify_chain(session=session).ok
 
@@ -82,3 +87,9 @@ def test_approval_transition_queues_exactly_one_launch(session: Session) -> None
     session.commit()
     tasks = session.exec(select(LaunchTask).where(LaunchTask.request_id == record.id)).all()
     assert len(tasks) == 1
+
+
+def test_going_back_for_approval_without_the_policys_window_is_refused(session: Session) -> None:
+    record = _at(session, S.APPROVED)
+    with pytest.raises(ValueError, match="approval window"):
+        transition(session=session, record=record, to=S.PENDING_APPROVAL, actor="test", now=NOW)
