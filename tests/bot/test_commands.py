@@ -84,6 +84,21 @@ def test_service_down_gets_a_try_again_within_three_seconds(slack: FakeSlack) ->
         dead.stop()
 
 
+@pytest.mark.parametrize("token", ["", "not-the-bot-token"])
+def test_a_missing_or_wrong_service_token_is_named_not_reported_as_an_outage(slack: FakeSlack, service: FakeService,
+                                                                            token: str) -> None:
+    misconfigured = BotHarness(slack_api_url=slack.api_url, service_url=service.url, service_token=token,
+                               response_url=slack.response_url()).start()
+    try:
+        misconfigured.command("fine-tune 7B by Friday", user=REQUESTER)
+        [reply] = slack.wait_for("response", timeout=3)
+        assert "GPUOPS_SERVICE_TOKEN" in reply.body["text"]
+        assert "not answering" not in reply.body["text"]
+        assert token not in reply.body["text"] or not token
+    finally:
+        misconfigured.stop()
+
+
 def test_service_slow_gets_a_try_again_within_three_seconds(bot: BotHarness, slack: FakeSlack,
                                                             service: FakeService) -> None:
     service.delay = 4.0
