@@ -10,6 +10,7 @@ from typing import Any
 from bot.access import PolicyWatch
 from bot.client import ServiceClient
 from bot.dedup import SeenIds, TtlCache
+from bot.posting import SentMessages
 
 
 def _utcnow() -> datetime:
@@ -22,6 +23,7 @@ class Deps:
     zones: TtlCache = field(default_factory=TtlCache)
     seen_events: SeenIds = field(default_factory=SeenIds)
     policy_watch: PolicyWatch = field(default_factory=PolicyWatch)
+    sent: SentMessages = field(default_factory=SentMessages)
     clock: Callable[[], datetime] = _utcnow
 
     def user_zone(self, client: Any, user_id: str) -> str:

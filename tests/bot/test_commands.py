@@ -14,7 +14,7 @@ from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
-SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 · deadline Fri ✓*"
+SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 PST · deadline Fri ✓*"
 
 
 def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: FakeSlack,
@@ -38,6 +38,12 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
         ]}
     status = blocks[-3]["text"]["text"]
     assert status.startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>, <@{LEADS[1]}>")
+    # A range several times wide says what its ends assume, beside the figures.
+    assert blocks[2]["elements"][0]["text"] == (
+        "Cost range $270–$365: hours ÷/× 1.25 (±25% throughput); low: no interruptions at the lowest spot price "
+        "observed; high: expected interruptions at the highest spot price observed")
+    # Savings name the baseline they are measured against.
+    assert "~$890 less than 1× p5.48xlarge on-demand on SageMaker" in blocks[-1]["elements"][0]["text"]
     texts = [b.get("text", {}).get("text", "") for b in blocks]
     assert any("$38,420 month to date of $50,000 budget (77%)" in t for t in texts)
     assert [b["accessory"]["text"]["text"] for b in blocks if "accessory" in b] == ["Use this", "Use this"]

@@ -448,3 +448,9 @@ def test_cli_spend_file_rejects_non_finite_figures(tmp_path: Any, figure: str) -
     spend.write_text('{"team-ml": {"month_to_date_usd": ' + figure + ', "as_of": "2026-11-30T08:00"}}')
     result = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", "--json", "--spend", str(spend), *NOW_ARGS])
     assert result.exit_code == 2 and json.loads(result.stdout)["error"]["code"] == "invalid_spend_file"
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "pretrain 70B on 2T tokens by Friday"])
+def test_cheapest_and_fastest_alternatives_say_they_are_within_policy(text: str) -> None:
+    labels = [a.label for a in plan_for(text).alternatives if a.label.startswith(("cheapest", "fastest"))]
+    assert labels and all(label.split(" (")[0].endswith(" within policy") for label in labels), labels
