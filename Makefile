@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+run: PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/gpuops dev
+	$(BIN)/gpuops dev --port $(PORT)
 
 test: $(STAMP) lint typecheck pytest
 

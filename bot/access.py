@@ -18,11 +18,13 @@ from typing import Any
 from slack_bolt import BoltContext, BoltRequest, BoltResponse
 
 from bot.client import ServiceClient
-from bot.error_messages import TRY_AGAIN
+from bot.error_messages import TRY_AGAIN, user_message
 from bot.limits import section
 from contract.actors import slack_user
+from contract.errors import UpstreamError
 from policy.access import slack_refusal
 from policy.config import PolicyConfig
+from policy.errors import GpuopsError
 
 log = logging.getLogger(__name__)
 POLICY_TTL_SECONDS = 60.0
@@ -37,6 +39,7 @@ class PolicyWatch:
         self._policy: PolicyConfig | None = None
         self._read_at: float | None = None
         self._reading = False
+        self._failure: GpuopsError | None = None  # why the last read failed; None after a good read
         self._changed = threading.Condition()
 
     def refresh(self, service: ServiceClient) -> None:
@@ -48,16 +51,27 @@ class PolicyWatch:
         threading.Thread(target=self._read, args=(service,), name="gpuops-policy", daemon=True).start()
 
     def _read(self, service: ServiceClient) -> None:
+        failure: GpuopsError | None = None
         try:
             policy: PolicyConfig | None = PolicyConfig.model_validate(service.get_policy().policy)
+        except UpstreamError as exc:  # the service's own words say it all; a traceback would only bury them
+            log.warning("could not read the policy from the service (%s); keeping the last one read", exc.message)
+            policy, failure = None, exc
         except Exception:  # the last policy read stays in force; a later request tries again
             log.warning("could not read the policy from the service; keeping the last one read", exc_info=True)
             policy = None
         with self._changed:
+            self._failure = failure
             self._policy = policy or self._policy
             self._read_at = time.monotonic()
             self._reading = False
             self._changed.notify_all()
+
+    @property
+    def failure(self) -> GpuopsError | None:
+        """Why the last read failed, when it did."""
+        with self._changed:
+            return self._failure
 
     def wait_idle(self, timeout: float) -> bool:
         """True once no read is under way, within ``timeout`` seconds."""
@@ -130,7 +144,8 @@ def refuse_outside_lists(service: ServiceClient, watch: PolicyWatch, executor: E
         body = req.body
         policy = watch.current(service)
         if policy is None:
-            text = TRY_AGAIN
+            failure = watch.failure
+            text = TRY_AGAIN if failure is None else user_message(failure, operation="read_policy")
         else:
             refusal = slack_refusal(policy, workspace=context.team_id, enterprise=context.enterprise_id,
                                     channel=channel_of(body))

@@ -68,7 +68,7 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str) -> N
 
 def _show(deps: Deps, body: dict[str, Any], client: Any, req: RequestPublic) -> None:
     channel, ts = message_location(body)
-    update_request(client, req, now=deps.clock(), channel=channel, ts=ts)
+    update_request(client, req, now=deps.clock(), channel=channel, ts=ts, sent=deps.sent)
     if (body.get("container") or {}).get("type") == "view":  # clicked in App Home: show it without this request
         publish_home(deps, client, team_id=(body.get("team") or {}).get("id", ""), user=body["user"]["id"])
 
@@ -134,7 +134,7 @@ class ActionHandlers:
             req = self.deps.service.patch_request(request_id=req.id, actor=clicker(body),
                                                   changes=alternative_changes(chosen, req.timezone))
             channel, ts = message_location(body)
-            update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts)
+            update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts, sent=self.deps.sent)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "use alternative")(error)
 
@@ -157,7 +157,8 @@ class ActionHandlers:
         """After a saved edit: the channel message shows the new revision."""
         meta = json.loads(view.get("private_metadata") or "{}")
         req = self.deps.service.get_request(request_id=meta["id"])
-        update_request(client, req, now=self.deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"))
+        update_request(client, req, now=self.deps.clock(), channel=meta.get("channel"), ts=meta.get("ts"),
+                       sent=self.deps.sent)
 
 
 def register(app: Any, deps: Deps) -> None:

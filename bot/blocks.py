@@ -185,6 +185,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     head = f"*{fmt.summary_line(decision, tz, now=now)}*\n{requester} asked: _{quoted}_" if quoted else \
         f"*{fmt.summary_line(decision, tz, now=now)}*\nfor {requester}"
     blocks: list[Block] = [section(head), fields_section(plan_fields(decision))]
+    if decision.plan.cost_range_basis:  # a range several times wide needs its reason beside it
+        blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     if decision.assumptions:
         blocks.append(section("*Assumptions*\n" + fmt.bullets([escape(a) for a in decision.assumptions],
                                                                limit=MAX_SECTION_TEXT)))
@@ -203,8 +205,9 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
 def footer(req: RequestPublic) -> Block:
     decision = req.decision
     parts = [f"`{escape(req.id)}` · revision {req.revision}", f"prices as of {escape(decision.catalog.snapshot)}"]
-    if decision.savings_vs_naive_usd:
-        parts.append(f"saves {fmt.usd(decision.savings_vs_naive_usd, approx=True)} vs p5 on-demand on SageMaker")
+    saved = fmt.savings(decision)
+    if saved:
+        parts.append(escape(saved))
     if decision.policy_version:
         parts.append(f"policy {escape(decision.policy_version[:12])}")
     return context(" · ".join(parts))

@@ -51,6 +51,12 @@ class ServiceUnavailable(UpstreamError):
     code = "service_unavailable"
 
 
+class ServiceRefusedToken(UpstreamError):
+    """The service does not know the bot's token: a setting to fix, not an outage to wait out."""
+
+    code = "service_refused_token"
+
+
 def _error_detail(response: httpx.Response) -> ErrorDetail | None:
     """The answer's ``ErrorBody``; None when the body is not one (e.g. a proxy's HTML page)."""
     try:
@@ -64,6 +70,10 @@ def _error_from_response(response: httpx.Response, operation: str) -> GpuopsErro
     message = detail.message if detail else (response.reason_phrase or "error")
     code = detail.code if detail else None
     status = response.status_code
+    if status == 401:
+        return ServiceRefusedToken(f"the gpuops service refused the bot's token ({message}): set "
+                                   "GPUOPS_SERVICE_TOKEN to the bot: entry of the service's GPUOPS_API_TOKENS",
+                                   service="gpuops", operation=operation, code=code)
     if status == 403:
         return Forbidden(message, code=code)
     if status == 404:
@@ -100,9 +110,12 @@ class ServiceClient:
         timeout: float = 2.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
+        headers = {"User-Agent": "gpuops-bot"}
+        if token:  # "Bearer " alone is not a valid header: httpx refuses it as if the service were unreachable
+            headers["Authorization"] = f"Bearer {token}"
         self._http = httpx.Client(
             base_url=base_url.rstrip("/"),
-            headers={"Authorization": f"Bearer {token}", "User-Agent": "gpuops-bot"},
+            headers=headers,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 0.5)),
             transport=transport,
         )

@@ -60,7 +60,7 @@ def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, chan
     if not created and posted_elsewhere(deps, req.id, already=req.slack_message is not None):
         log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)
         return None
-    ts = post_request(client, req, channel=channel, now=deps.clock())
+    ts = post_request(client, req, channel=channel, now=deps.clock(), sent=deps.sent)
     deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
     return ts
 

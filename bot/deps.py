@@ -11,6 +11,7 @@ from bot.access import PolicyWatch
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.people import People
+from bot.posting import SentMessages
 from policy.membership import usergroups_named
 
 
@@ -24,6 +25,7 @@ class Deps:
     people: People = field(default_factory=People)
     seen_events: SeenIds = field(default_factory=SeenIds)
     policy_watch: PolicyWatch = field(default_factory=PolicyWatch)
+    sent: SentMessages = field(default_factory=SentMessages)
     clock: Callable[[], datetime] = _utcnow
 
     def user_zone(self, client: Any, user_id: str) -> str:

@@ -8,7 +8,7 @@ import secrets
 
 from slack_sdk.errors import SlackApiError
 
-from bot.client import ServiceUnavailable
+from bot.client import ServiceRefusedToken, ServiceUnavailable
 from contract.errors import Conflict, Forbidden, NotFound, RateLimited, UpstreamError
 from policy.errors import GpuopsError, RequestError
 
@@ -36,6 +36,10 @@ def user_message(error: BaseException, *, operation: str) -> str:
         return f"That can't be done any more{state}: {error.message}"
     if isinstance(error, RateLimited):
         return f"Too many requests; try again in {error.retry_after} s."
+    if isinstance(error, ServiceRefusedToken):
+        log.error("during %s: %s", operation, error.message)
+        return ("gpuops is set up wrongly: the service does not accept this bot's token, so nothing was done. "
+                "Ask whoever runs gpuops to set GPUOPS_SERVICE_TOKEN.")
     if isinstance(error, ServiceUnavailable):
         log.warning("service unavailable during %s: %s", operation, error.message)
         return TRY_AGAIN

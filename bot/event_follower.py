@@ -19,7 +19,7 @@ from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
 from bot.metrics import FEED_LAG
-from bot.posting import reply_in_thread, update_request
+from bot.posting import SentMessages, reply_in_thread, update_request
 from contract.actors import slack_user
 from contract.events import EventPublic
 from contract.requests import RequestPublic
@@ -126,8 +126,9 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
 
 class FeedConsumer:
     def __init__(self, *, service: ServiceClient, client: Any, clock: Callable[[], datetime],
-                 handled: SeenIds | None = None) -> None:
+                 handled: SeenIds | None = None, sent: SentMessages | None = None) -> None:
         self._service = service
+        self._sent = sent or SentMessages()
         self._client = client
         self._clock = clock
         self._handled = handled or SeenIds(capacity=10_000)
@@ -175,7 +176,7 @@ class FeedConsumer:
             log.info("event %s for %s: the request has no Slack message", event.id, req.id)
             return
         try:
-            update_request(self._client, req, now=self._clock())
+            update_request(self._client, req, now=self._clock(), sent=self._sent)
             text = thread_text(event, req, announced=self._launched.__contains__)
             if text is not None:
                 reply_in_thread(self._client, req, text)

@@ -44,14 +44,15 @@ def hours(value: float | None) -> str:
 
 
 def when(moment: datetime | None, tz: ZoneInfo, *, now: datetime | None = None) -> str:
-    """``Thu 18:00`` within the coming week, ``Dec 14 18:00`` beyond, in the reader's zone."""
+    """``Thu 18:00 PST`` within the coming week, ``Dec 14 18:00 PST`` beyond, in the reader's zone, named: a channel
+    holds people in several zones, and a bare time reads as each reader's own."""
     if moment is None:
         return "unknown"
     local = moment.astimezone(tz)
     reference = (now or datetime.now(tz)).astimezone(tz)
     if abs(local - reference) < timedelta(days=6):
-        return local.strftime("%a %H:%M")
-    return local.strftime("%b %d %H:%M").replace(" 0", " ")
+        return local.strftime("%a %H:%M %Z")
+    return local.strftime("%b %d %H:%M %Z").replace(" 0", " ")
 
 
 def day(moment: datetime, tz: ZoneInfo, *, now: datetime | None = None) -> str:
@@ -108,6 +109,24 @@ def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = Non
     if deadline:
         parts.append(deadline)
     return " · ".join(parts)
+
+
+def cost_range(plan: Plan) -> str:
+    """``$270–$365``, and what its ends assume when the plan says (a spot range can span several times)."""
+    span = f"{usd(plan.cost_low_usd)}–{usd(plan.cost_high_usd)}"
+    return f"{span}: {plan.cost_range_basis}" if plan.cost_range_basis else span
+
+
+def savings(decision: Decision) -> str | None:
+    """What the plan saves against the baseline it was measured against, named; None without a named baseline."""
+    naive = decision.naive_baseline
+    saved = decision.savings_vs_naive_usd
+    if naive is None or not saved:
+        return None
+    against = f"{naive.instance_count}× {naive.instance_type} on-demand on {platform(naive)}"
+    if saved < 0:
+        return f"{usd(-saved, approx=True)} more than {against}"
+    return f"{usd(saved, approx=True)} less than {against}"
 
 
 def bullets(items: list[str], *, limit: int) -> str:

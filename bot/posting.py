@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -13,22 +17,60 @@ from contract.status import DECIDED_STATES
 log = logging.getLogger(__name__)
 
 
-def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime) -> str:
+class SentMessages:
+    """What this process last put in each message it posted or updated (a digest of text and blocks), for the
+    last ``capacity`` messages. Several events and clicks often leave a request looking the same; rewriting it
+    with the same content makes Slack redraw it and spends the channel's rate limit for nothing."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._capacity = capacity
+        self._digests: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def digest(text: str, blocks: list[Any]) -> str:
+        return hashlib.sha256(json.dumps([text, blocks], sort_keys=True).encode()).hexdigest()
+
+    def shows(self, channel: str, ts: str, digest: str) -> bool:
+        with self._lock:
+            return self._digests.get((channel, ts)) == digest
+
+    def record(self, channel: str, ts: str, digest: str) -> None:
+        with self._lock:
+            self._digests[(channel, ts)] = digest
+            self._digests.move_to_end((channel, ts))
+            if len(self._digests) > self._capacity:
+                self._digests.popitem(last=False)
+
+
+def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime,
+                 sent: SentMessages | None = None) -> str:
     """Post the plan in ``channel``; the message's ts."""
-    response = client.chat_postMessage(channel=channel, text=fallback_text(req), blocks=request_blocks(req, now=now),
-                                       unfurl_links=False, unfurl_media=False)
-    return str(response["ts"])
+    text, blocks = fallback_text(req), request_blocks(req, now=now)
+    response = client.chat_postMessage(channel=channel, text=text, blocks=blocks, unfurl_links=False,
+                                       unfurl_media=False)
+    ts = str(response["ts"])
+    if sent is not None:
+        sent.record(channel, ts, SentMessages.digest(text, blocks))
+    return ts
 
 
 def update_request(client: Any, req: RequestPublic, *, now: datetime, channel: str | None = None,
-                   ts: str | None = None) -> bool:
-    """Rewrite the request's message in place; False when the bot does not know where it is."""
+                   ts: str | None = None, sent: SentMessages | None = None) -> bool:
+    """Rewrite the request's message in place, unless this process last wrote it with the same content; False
+    when the bot does not know where it is."""
     where = req.slack_message
     channel = channel or (where.channel if where else None)
     ts = ts or (where.ts if where else None)
     if not channel or not ts:
         return False
-    client.chat_update(channel=channel, ts=ts, text=fallback_text(req), blocks=request_blocks(req, now=now))
+    text, blocks = fallback_text(req), request_blocks(req, now=now)
+    digest = SentMessages.digest(text, blocks)
+    if sent is not None and sent.shows(channel, ts, digest):
+        return True
+    client.chat_update(channel=channel, ts=ts, text=text, blocks=blocks)
+    if sent is not None:  # recorded only once Slack took it, so a failed update is sent again next time
+        sent.record(channel, ts, digest)
     return True
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.digest import deliver_once, due_day
+from contract.errors import UpstreamError
 from policy.config import PolicyConfig
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,8 @@ class Periodic:
         while not self._stop.is_set():
             try:
                 self._step()
+            except UpstreamError as exc:  # the service or Slack is away or refuses: its words, not a traceback
+                log.warning("%s step failed (%s); retrying in %.0f s", self._name, exc.message, self._interval)
             except Exception:  # a loop that dies silently stops the digests for good; log and retry next tick
                 log.exception("%s step failed; retrying in %.0f s", self._name, self._interval)
             self._stop.wait(self._interval)

@@ -20,3 +20,4 @@ class Health(OutputModel):
     status: str
     database: str | None = None
     cache: str | None = None
+    detail: str | None = None  # why not ready, and what to run

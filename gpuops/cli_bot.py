@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import pathlib
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from zoneinfo import ZoneInfo
 
 import typer
+
+if TYPE_CHECKING:
+    from bot.settings import BotSettings
 
 
 def bot(
@@ -28,6 +31,7 @@ def bot(
     if not settings.slack_configured:
         typer.echo("SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set to run the bot.", err=True)
         raise typer.Exit(2)
+    _require_service_token(settings)
     run_bot(settings, host=host or settings.host, port=port or settings.port)
 
 
@@ -41,8 +45,10 @@ def digest(
     from bot.digest import build_digest, deliver_once
     from bot.settings import get_settings
     from policy.config import PolicyConfig
+    from policy.errors import GpuopsError
 
     settings = get_settings()
+    _require_service_token(settings)
     service = build_service_client(settings)
     try:
         now = datetime.now(UTC)
@@ -61,8 +67,20 @@ def digest(
             client = build_web_client(settings)
             posted = deliver_once(service, client, team=team, channel=sub.channel, day=day, now=now)
             typer.echo(f"posted to {sub.channel}" if posted else f"already posted to {sub.channel} for {day}")
+    except GpuopsError as exc:  # the service's words say what to fix; a traceback would bury them
+        typer.echo(f"gpuops digest: {exc.message} (GPUOPS_SERVICE_URL={settings.service_url})", err=True)
+        raise typer.Exit(1) from None
     finally:
         service.close()
+
+
+def _require_service_token(settings: BotSettings) -> None:
+    """Without it every call to the service is refused; say so now rather than at the first request."""
+    if not settings.service_token.get_secret_value():
+        typer.echo("GPUOPS_SERVICE_TOKEN must be set: the bot: entry of the service's GPUOPS_API_TOKENS "
+                   "(`gpuops dev` prints one). GPUOPS_SERVICE_URL says where the service is "
+                   f"(now {settings.service_url}).", err=True)
+        raise typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:

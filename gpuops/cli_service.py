@@ -5,12 +5,14 @@ FastAPI, SQLAlchemy and uvicorn are imported inside the commands, so ``gpuops pl
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
+    import uvicorn
     from fastapi import FastAPI
 
 db_app = typer.Typer(help="The service database.", no_args_is_help=True)
@@ -28,8 +30,6 @@ def register(app: typer.Typer) -> None:
 
 def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | None = None,
            workers: int = 1) -> None:
-    import threading
-
     import uvicorn
 
     from service.logs import configure_logging
@@ -49,21 +49,26 @@ def _serve(host: str, port: int, *, with_worker: bool = False, bot_port: int | N
 
         companions.append(threading.Thread(target=run_worker, name="gpuops-worker", daemon=True,
                                            kwargs={"settings": settings, "stop_event": stop}))
-    stop_bot = _start_bot(host, bot_port) if bot_port is not None else None
     _freeze_startup_objects()
     for thread in companions:
         thread.start()
+    stop_bot: list[Callable[[], None]] = []
     try:
         if app is None:
             # Several processes need an import string; each builds its app (and its JSON logging) from the settings.
             uvicorn.run("gpuops.cli_service:worker_process_app", factory=True, host=host, port=port,
                         log_config=None, access_log=False, workers=workers)
         else:
-            uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, workers=1)
+            server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False))
+            if bot_port is not None:
+                # The bot reads the policy and the events feed at once: started before the service listens, it
+                # would log a failure (with its traceback) for each of them on every start.
+                companions.append(_start_bot_once_serving(server, host, bot_port, stop, stop_bot))
+            server.run()
     finally:
         stop.set()
-        if stop_bot is not None:
-            stop_bot()
+        for stop_one in stop_bot:
+            stop_one()
         for thread in companions:
             thread.join(timeout=10)
 
@@ -79,13 +84,23 @@ def worker_process_app() -> FastAPI:
     return create_app(settings)
 
 
-def _start_bot(host: str, port: int) -> Callable[[], None]:
-    """The Slack bot beside the service (``gpuops dev`` with Slack credentials), talking to it over HTTP."""
+def _start_bot_once_serving(server: uvicorn.Server, host: str, port: int, stop: threading.Event,
+                            stoppers: list[Callable[[], None]]) -> threading.Thread:
+    """The Slack bot beside the service (``gpuops dev`` with Slack credentials), talking to it over HTTP; started
+    by a thread that waits until the service accepts connections. ``stoppers`` receives the function that stops it."""
     from bot.runner import start_in_background
     from bot.settings import BotSettings
 
-    typer.echo(f"gpuops bot listening on http://{host}:{port}/slack/events")
-    return start_in_background(BotSettings(), host=host, port=port)
+    def start_when_serving() -> None:
+        while not server.started:
+            if stop.wait(0.05):
+                return
+        stoppers.append(start_in_background(BotSettings(), host=host, port=port))
+        typer.echo(f"gpuops bot listening on http://{host}:{port}/slack/events")
+
+    thread = threading.Thread(target=start_when_serving, name="gpuops-bot-start", daemon=True)
+    thread.start()
+    return thread
 
 
 def _slack_configured() -> bool:
@@ -110,7 +125,27 @@ WorkersOption = Annotated[int, typer.Option(min=1, max=32, help="uvicorn worker 
 
 def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, workers: WorkersOption = 1) -> None:
     """Run the policy service (uvicorn; one process unless --workers says more)."""
+    _warn_if_not_migrated()
     _serve(host, port, workers=workers)
+
+
+def _warn_if_not_migrated() -> None:
+    """Say at start what /readyz would say: an unmigrated database answers reads and fails every write."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from service.settings import get_settings
+    from service.store.db import make_engine
+    from service.store.migrate import schema_behind
+
+    engine = make_engine(get_settings().database_url, pool_size=1)
+    try:
+        problem = schema_behind(engine)
+    except SQLAlchemyError:
+        return  # not reachable yet: /readyz reports it, and the service reconnects when it answers
+    finally:
+        engine.dispose()
+    if problem:
+        typer.echo(f"gpuops service: {problem}; until then /readyz answers 503 and every write fails", err=True)
 
 
 @db_app.command("upgrade")
@@ -124,15 +159,17 @@ def db_upgrade_command() -> None:
     typer.echo(f"database at {_redacted(settings.database_url)} is up to date")
 
 
-BotPortOption = Annotated[int, typer.Option(help="Port of the Slack bot (when Slack credentials are set).")]
+BotPortOption = Annotated[int | None, typer.Option(
+    help="Port of the Slack bot (when Slack credentials are set); default GPUOPS_BOT_PORT, else 3000.")]
 
 
-def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_port: BotPortOption = 3000) -> None:
+def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_port: BotPortOption = None) -> None:
     """Everything on the embedded defaults: migrate, then the service, the launch worker and (when
     SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set) the Slack bot."""
     import os
     import secrets
 
+    from bot.settings import BotSettings
     from service.settings import get_settings
     from service.store.migrate import upgrade
 
@@ -143,9 +180,11 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_por
         if with_bot:
             os.environ.setdefault("GPUOPS_SERVICE_TOKEN", bot_token)
         get_settings.cache_clear()
-        _print_try_it(host, port, token)
+        _print_try_it(host, port, token, bot_token)
     if with_bot:
         os.environ.setdefault("GPUOPS_SERVICE_URL", f"http://{host}:{port}")
+    if bot_port is None:
+        bot_port = BotSettings().port  # GPUOPS_BOT_PORT, as ``gpuops bot`` reads it
     settings = get_settings()
     upgrade(settings.database_url)
     typer.echo(f"gpuops service listening on http://{host}:{port} (API docs at /docs); "
@@ -155,12 +194,17 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_por
     _serve(host, port, with_worker=True, bot_port=bot_port if with_bot else None)
 
 
-def _print_try_it(host: str, port: int, token: str) -> None:
+def _print_try_it(host: str, port: int, token: str, bot_token: str) -> None:
     typer.echo(f"No GPUOPS_API_TOKENS set: generated an admin token for this run:\n\n  {token}\n")
+    typer.echo(f"and a bot token, which acts for the person named in X-Gpuops-Actor:\n\n  {bot_token}\n")
     typer.echo("Try it:\n")
     typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/plans \\\n"
                f"    -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' \\\n"
                "    -d '{\"text\": \"fine-tune 7B by Friday\"}'\n")
+    typer.echo("Approve a request as someone else (U0LEAD1 is an approver in the default policy):\n")
+    typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/requests/<id>/approvals \\\n"
+               f"    -H 'Authorization: Bearer {bot_token}' -H 'X-Gpuops-Actor: slack:T0GPUOPS:U0LEAD1' \\\n"
+               "    -H 'Content-Type: application/json' -d '{\"decision\": \"approve\"}'\n")
 
 
 def _redacted(url: str) -> str:

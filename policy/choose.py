@@ -67,8 +67,9 @@ def alternatives(choice: Choice, search: Search) -> list[tuple[str, Option]]:
     candidates: list[tuple[str, Callable[[], Option | None]]] = [
         ("capacity block: reserved, no interruptions", lambda: capacity_block(on_demand or plan, search)),
         ("no interruptions", lambda: on_demand if plan.purchase is PurchaseModel.SPOT else None),
-        ("cheapest", lambda: _cheaper(choice)),
-        ("fastest", lambda: _faster(choice)),
+        # "within policy": the pool holds only what the policy allows (regions, families, sizes), not the market.
+        ("cheapest within policy", lambda: _cheaper(choice)),
+        ("fastest within policy", lambda: _faster(choice)),
     ]
     for label, make in candidates:
         option = make()

@@ -12,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from contract.info import Health
 from service.api.deps import StateDep
 from service.store.db import ping
+from service.store.migrate import schema_behind
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("gpuops.service")
@@ -24,18 +25,21 @@ async def healthz() -> Health:
 
 @router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
 def readyz(state: StateDep) -> JSONResponse:
-    """200 when the database answers (``degraded`` while Redis is down and the in-process cache serves)."""
+    """200 when the database answers at the schema this version needs (``degraded`` while Redis is down and the
+    in-process cache serves); 503 with ``detail`` saying what to do otherwise."""
+    detail = None
     try:
         ping(state.engine)
-        database = "ok"
+        detail = schema_behind(state.engine)
+        database = "ok" if detail is None else "not migrated"
     except SQLAlchemyError as exc:
         log.warning("database not reachable", extra={"error": type(exc).__name__})
         database = "unavailable"
     cache_ok = state.cache.ping()
     cache = state.cache.backend if cache_ok else f"degraded: {state.cache.backend}"
     status = "unavailable" if database != "ok" else ("ok" if cache_ok else "degraded")
-    body = Health(status=status, database=database, cache=cache)
-    return JSONResponse(body.model_dump(), status_code=503 if database != "ok" else 200)
+    body = Health(status=status, database=database, cache=cache, detail=detail)
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=503 if database != "ok" else 200)
 
 
 @router.get("/metrics", response_class=Response)

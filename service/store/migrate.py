@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from alembic import command
@@ -31,7 +32,23 @@ def upgrade(url: str, *, engine: Engine | None = None, revision: str = "head") -
         command.upgrade(config, revision)
 
 
+@cache
 def current_heads() -> list[str]:
     from alembic.script import ScriptDirectory
 
     return list(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+
+
+def schema_behind(engine: Engine) -> str | None:
+    """What is wrong with the schema behind ``engine`` in words, with the command that fixes it; None when it is
+    at the head revision. Without this check an unmigrated database looks healthy and fails every write."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        applied = set(MigrationContext.configure(connection).get_current_heads())
+    if applied == set(current_heads()):
+        return None
+    if not applied:
+        return "the database has no gpuops tables yet: run `gpuops db upgrade`"
+    return (f"the database schema is at {', '.join(sorted(applied))}, this version needs "
+            f"{', '.join(current_heads())}: run `gpuops db upgrade`")

@@ -40,6 +40,8 @@ def make_plan(**overrides: Any) -> dict[str, Any]:
         "deadline_margin_hours": 23.0, "estimated_cost_usd": 310.0, "cost_low_usd": 270.0, "cost_high_usd": 365.0,
         "cost_breakdown": [CostItem(item="compute", usd=310.0, basis="4 × 15.8 h × $4.90")],
         "checkpoint_interval_minutes": 38, "max_runtime_hours": 24.0,
+        "cost_range_basis": "hours ÷/× 1.25 (±25% throughput); low: no interruptions at the lowest spot price "
+                            "observed; high: expected interruptions at the highest spot price observed",
     }
     plan.update(overrides)
     return plan
@@ -87,7 +89,9 @@ def make_decision(*, text: str = "fine-tune 7B by Friday", **overrides: Any) -> 
         "spend": make_spend(),
         "catalog": CatalogRef(snapshot="2026-11-09", source="skypilot catalog"),
         "savings_vs_naive_usd": 890.0,
-        "naive_baseline": None,
+        "naive_baseline": Plan(**make_plan(instance_type="p5.48xlarge", instance_count=1, accelerator="H100",
+                                           accelerators=8, purchase_model=PurchaseModel.ON_DEMAND,
+                                           estimated_cost_usd=1200.0)),
         "policy_version": "0123456789abcdef",
     }
     values.update(overrides)

@@ -59,3 +59,23 @@ def test_a_bot_settings_error_never_shows_the_slack_secrets() -> None:
     message = str(raised.value)
     assert "SLACK_SIGNING_SECRET must be set" in message
     assert "xoxb" not in message and "input_value" not in message
+
+
+@pytest.mark.parametrize("command", [["digest", "--team", "team-ml"], ["bot"]])
+def test_without_a_service_token_the_commands_say_which_setting_to_set(
+        env: None, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    monkeypatch.setenv("GPUOPS_SERVICE_TOKEN", "")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 2
+    assert "GPUOPS_SERVICE_TOKEN must be set" in result.output
+    assert "Traceback" not in result.output and len(result.output.splitlines()) <= 3
+
+
+def test_digest_with_the_service_away_says_so_in_one_line(env: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPUOPS_SERVICE_URL", "http://127.0.0.1:9")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(app, ["digest", "--team", "team-ml"])
+    assert result.exit_code == 1
+    assert result.output.strip() == ("gpuops digest: the gpuops service is unreachable "
+                                     "(GPUOPS_SERVICE_URL=http://127.0.0.1:9)")

@@ -14,7 +14,7 @@ from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
-SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 · deadline Fri ✓*"
+SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 PST · deadline Fri ✓*"
 
 
 def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: FakeSlack,
@@ -38,6 +38,12 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
         ]}
     status = blocks[-3]["text"]["text"]
     assert status.startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>, <@{LEADS[1]}>")
+    # A range several times wide says what its ends assume, beside the figures.
+    assert blocks[2]["elements"][0]["text"] == (
+        "Cost range $270–$365: hours ÷/× 1.25 (±25% throughput); low: no interruptions at the lowest spot price "
+        "observed; high: expected interruptions at the highest spot price observed")
+    # Savings name the baseline they are measured against.
+    assert "~$890 less than 1× p5.48xlarge on-demand on SageMaker" in blocks[-1]["elements"][0]["text"]
     texts = [b.get("text", {}).get("text", "") for b in blocks]
     assert any("$38,420 month to date of $50,000 budget (77%)" in t for t in texts)
     assert [b["accessory"]["text"]["text"] for b in blocks if "accessory" in b] == ["Use this", "Use this"]
@@ -82,6 +88,21 @@ def test_service_down_gets_a_try_again_within_three_seconds(slack: FakeSlack) ->
         assert "try again" in reply.body["text"]
     finally:
         dead.stop()
+
+
+@pytest.mark.parametrize("token", ["", "not-the-bot-token"])
+def test_a_missing_or_wrong_service_token_is_named_not_reported_as_an_outage(slack: FakeSlack, service: FakeService,
+                                                                            token: str) -> None:
+    misconfigured = BotHarness(slack_api_url=slack.api_url, service_url=service.url, service_token=token,
+                               response_url=slack.response_url()).start()
+    try:
+        misconfigured.command("fine-tune 7B by Friday", user=REQUESTER)
+        [reply] = slack.wait_for("response", timeout=3)
+        assert "GPUOPS_SERVICE_TOKEN" in reply.body["text"]
+        assert "not answering" not in reply.body["text"]
+        assert token not in reply.body["text"] or not token
+    finally:
+        misconfigured.stop()
 
 
 def test_service_slow_gets_a_try_again_within_three_seconds(bot: BotHarness, slack: FakeSlack,

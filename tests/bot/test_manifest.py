@@ -14,8 +14,8 @@ MANIFEST: dict[str, Any] = yaml.safe_load((ROOT / "deploy" / "slack-app-manifest
 
 def test_scopes_are_exactly_what_the_bot_calls_need() -> None:
     assert sorted(MANIFEST["oauth_config"]["scopes"]["bot"]) == sorted(
-        ["commands", "chat:write", "app_mentions:read", "users:read", "users:read.email", "usergroups:read",
-         "files:write"])
+        ["commands", "chat:write", "chat:write.public", "app_mentions:read", "users:read", "users:read.email",
+         "usergroups:read", "files:write"])
 
 
 def test_events_match_the_listeners() -> None:

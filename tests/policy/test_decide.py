@@ -469,3 +469,9 @@ def test_a_team_with_a_launch_profile_is_planned_only_where_it_can_launch() -> N
 def test_a_named_region_is_the_only_one_searched() -> None:
     decision = plan_for("pretrain 7B on 140B tokens in us-west-2")
     assert decision.plan.region == "us-west-2" and {a.region for a in decision.alternatives} <= {"us-west-2"}
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "pretrain 70B on 2T tokens by Friday"])
+def test_cheapest_and_fastest_alternatives_say_they_are_within_policy(text: str) -> None:
+    labels = [a.label for a in plan_for(text).alternatives if a.label.startswith(("cheapest", "fastest"))]
+    assert labels and all(label.split(" (")[0].endswith(" within policy") for label in labels), labels
