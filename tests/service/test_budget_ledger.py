@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +16,6 @@ from service.spend.providers import SampleSpend, sample_spend_path
 from service.store.db import new_session
 from service.store.tables import PlanRevision, RequestRecord
 from tests.service.apiclient import Live, auth, live_service
-from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
 from tests.service.factories import make_policy
 
 TEXT = "fine-tune 7B on 100M tokens"  # about $17 of exposure: well below auto_approve_below_usd
@@ -36,15 +33,7 @@ def _policy(**changes: object) -> PolicyConfig:
     return base.model_copy(update={"teams": teams})
 
 
-@pytest.fixture(params=["postgres", "sqlite"])
-def database_url_for(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield create_sqlite_db(tmp_path)
-        return
-    base = request.getfixturevalue("postgres_url")
-    url, schema = create_postgres_schema(base)
-    yield url
-    drop_postgres_schema(base, schema)
+BACKENDS = pytest.mark.parametrize("fresh_database_url", ["postgres", "sqlite"], indirect=True)
 
 
 def _burst(live: Live, requests_each: int) -> list[dict[str, object]]:
@@ -70,8 +59,9 @@ def _auto_approved_usd(live: Live) -> float:
         return sum(judged_usd(decision) for _, decision in rows)
 
 
-def test_a_burst_of_automatic_approvals_stays_within_the_budget_room(database_url_for: str) -> None:
-    with live_service(database_url_for, _policy(), db_pool_size=30) as live:
+@BACKENDS
+def test_a_burst_of_automatic_approvals_stays_within_the_budget_room(fresh_database_url: str) -> None:
+    with live_service(fresh_database_url, _policy(), db_pool_size=30) as live:
         answers = _burst(live, requests_each=6)
         statuses = [a["status"] for a in answers]
         assert 0 < statuses.count("auto_approved") < len(answers)
@@ -82,8 +72,9 @@ def test_a_burst_of_automatic_approvals_stays_within_the_budget_room(database_ur
         assert any("over budget" in r and "reserved" in r for r in reasons), reasons
 
 
-def test_the_daily_cap_per_requester_hands_the_rest_to_a_person(database_url_for: str) -> None:
-    with live_service(database_url_for, _policy(auto_approve_daily_per_requester_usd=40.0,
+@BACKENDS
+def test_the_daily_cap_per_requester_hands_the_rest_to_a_person(fresh_database_url: str) -> None:
+    with live_service(fresh_database_url, _policy(auto_approve_daily_per_requester_usd=40.0,
                                                 auto_approve_daily_per_team_usd=1_000.0)) as live:
         answers = [live.post("/v1/requests", {"text": TEXT}, role="bot", actor=REQUESTERS[0]).json()
                    for _ in range(4)]
