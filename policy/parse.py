@@ -253,8 +253,11 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
 def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """An instance family ("on p4d") or exact type ("p5.48xlarge"); an unknown family is refused."""
     types: list[str] = []
+    instances: list[int] = []
     for m in _INSTANCE_RE.finditer(scan.text):
         family, size = m["fam"].lower(), (m["size"] or "").lower()
+        if not size and family not in families and family.endswith("s") and family[:-1] in families:
+            family = family[:-1]  # "4 p5s"
         exact = f"{family}.{size}" if size else family
         named_as_type = bool(size) and (size[0].isalpha() or size.endswith("large"))
         cued = _INSTANCE_CUE_RE.search(scan.text[max(0, m.start() - 20) : m.start()]) is not None
@@ -269,10 +272,13 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
         if m["ml"]:
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
         if m["count"]:
-            notes.append(f"did not use the instance count in '{m.group(0).strip()}': give GPUs, e.g. 'on 64 GPUs'")
+            instances.append(int(m["count"]))
         types.append(exact)
         scan.blank(m.start(), m.end())
-    return {"instance_type": _one_or_free(types, "instance types", notes)}
+    read: dict[str, Any] = {"instance_type": _one_or_free(types, "instance types", notes)}
+    if instances:
+        read["instances"] = _only(instances, "instance counts", 'give one, e.g. "on 4x p5.48xlarge"')
+    return read
 
 
 def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
@@ -356,10 +362,34 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
+    found = _epochs(found, fields, notes)
     for q in found:
         if q.kind == "other":
             notes.append(f"did not use '{q.phrase}': say what it counts, e.g. 'on 2B tokens' or 'budget $5k'")
     return fields
+
+
+_EPOCHS_RE = re.compile(r"\bepochs?\b", _F)
+
+
+def _epochs(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:
+    """"2 epochs over 500M tokens" trains on 1B tokens: the tokens read are multiplied by the epochs."""
+    epochs = [q for q in found if q.kind == "other" and _EPOCHS_RE.search(q.phrase)]
+    if not epochs:
+        return found
+    if len(epochs) > 1:
+        raise RequestError('The request gives several epoch counts; give one, e.g. "2 epochs over 500M tokens".',
+                           code="contradiction")
+    count = epochs[0].value
+    if count <= 0 or count > 1000:
+        raise RequestError(f'"{epochs[0].phrase}" is out of range; give 1 to 1,000 epochs.', code="invalid_epochs")
+    if "tokens" in fields:
+        total = int(fields["tokens"] * count)
+        notes.append(f"read '{epochs[0].phrase}' over {fields['tokens']:,} tokens as {total:,} tokens of training")
+        fields["tokens"] = total
+    else:
+        notes.append(f"'{epochs[0].phrase}' needs the dataset's size to count: say e.g. '2 epochs over 500M tokens'")
+    return [q for q in found if q is not epochs[0]]
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:
@@ -459,9 +489,37 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
     return float(lowest.value)
 
 
+_URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
+# Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
+_NOT_TRAINING_RE = re.compile(
+    r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second|eval(?:uat(?:e|ion))?s?"
+    r"|benchmark(?:ing)?)\b",
+    _F,
+)
+
+
 def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
-    """Task, stage and interruption tolerance from their words."""
-    return {"task": _task(scan, notes), "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan)}
+    """Task, stage, interruption tolerance and urgency from their words."""
+    task = _task(scan, notes)
+    _refuse_if_not_training(scan, task)
+    urgent = [m.group(0) for m in scan.take(_URGENT_RE)]
+    if urgent:
+        notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
+    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
+            "urgent": True if urgent else None}
+
+
+def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
+    """Serving, batch inference and evaluation are not training runs: pricing them as a fine-tune would be wrong."""
+    m = _NOT_TRAINING_RE.search(scan.text)
+    if m is None or task is not None:
+        return
+    raise RequestError(
+        f'"{m.group(0)}" reads as serving, inference or evaluation; gpuops plans training runs (pretraining, '
+        'fine-tuning, LoRA, sweeps). Ask the platform team for inference capacity, or say the training job, e.g. '
+        '"fine-tune 7B on 200M tokens".',
+        code="not_a_training_job",
+    )
 
 
 def _task(scan: _Scan, notes: list[str]) -> Task | None:

@@ -57,6 +57,8 @@ class TrainingRequest(BaseModel):
     accelerator: str | None = None
     instance_type: str | None = None
     gpus: int | None = Field(default=None, ge=1, le=100_000)
+    instances: int | None = Field(default=None, ge=1, le=10_000)  # "on 4x p5.48xlarge": becomes gpus in the tree
+    urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list)
 

@@ -62,14 +62,17 @@ def decide(
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
+    gpus = _gpus_of(req, catalog, assumed)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
-                    max_instances=policy.max_instances, settings=policy.estimate, gpus=req.gpus)
+                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
     inside, outside = _options(scr, search)
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     choice = choose(inside, outside)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
+    if req.urgent and req.deadline is None:
+        choice = _earliest(choice)
     req, assumed = _settle_region(req, assumed, regions, choice.option)
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
@@ -117,6 +120,33 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
     if any(o.meets is not False for o in inside):
         return inside, []
     return inside, [o for p in scr.outside for o in options_for(p, search)]
+
+
+# "asap": the earliest finish, but not at any price: the cheapest plan finishing within this share of it.
+URGENT_FINISH_SLACK = 0.10
+
+
+def _earliest(choice: Choice) -> Choice:
+    """For an urgent request without a deadline: the cheapest of the plans that finish within 10% of the earliest."""
+    fastest = min(o.finish_hours for o in choice.pool)
+    soon = [o for o in choice.pool if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
+    return Choice(min(soon, key=by_cost), choice.pool, fallback=choice.fallback, late=choice.late)
+
+
+def _gpus_of(req: TrainingRequest, catalog: Catalog, assumed: list[str]) -> int | None:
+    """The accelerators the request fixes: its GPUs, or its instance count ("4x p5.48xlarge") times the type's."""
+    if req.gpus is not None or req.instances is None or req.instance_type is None:
+        return req.gpus
+    types = [t for t, spec in catalog.instances.items() if t == req.instance_type or spec.family == req.instance_type]
+    if not types:
+        return None
+    # "4 p5s" means the family's full-size machine, the way people say it.
+    largest = max(types, key=lambda t: (catalog.instances[t].accelerator_count, t))
+    types = [largest]
+    gpus = req.instances * catalog.instances[types[0]].accelerator_count
+    said = "" if largest == req.instance_type else f" (the {req.instance_type} family's largest)"
+    assumed.append(f"instances: {req.instances}× {largest}{said} read as {gpus} accelerators")
+    return gpus
 
 
 def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig,

@@ -244,7 +244,6 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("LoRA sweep of 12 on 1B", MONDAY, "sweep of lora runs"),
     ("7B by Friday 3pm, ideally EOD Thursday", MONDAY, "took the earliest"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
-    ("7B on 8 x p5.48xlarge", MONDAY, "did not use the instance count in '8 x p5.48xlarge'"),
 ]
 
 
@@ -322,3 +321,8 @@ def test_long_text_is_refused(text: str) -> None:
     with pytest.raises(RequestError) as caught:
         parse_request(text, now=MONDAY, tz=TZ)
     assert caught.value.code == "text_too_long"
+
+
+def test_an_instance_count_is_read_with_its_type() -> None:
+    request = parse_request("7B on 8 x p5.48xlarge", now=MONDAY, tz=TZ)
+    assert (request.instances, request.instance_type) == (8, "p5.48xlarge")

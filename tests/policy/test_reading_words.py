@@ -1,0 +1,73 @@
+"""Words people type in Slack are read, not dropped: epochs, instance counts, plurals, urgency, and work that is
+not a training run."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.errors import RequestError
+from policy.parse import parse_request
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("UTC"))
+
+
+def plan_for(text: str):  # type: ignore[no-untyped-def]
+    return decide(parse_request(text, now=NOW, tz="UTC"), catalog=load_catalog(), policy=default_policy(),
+                  spend=SpendSnapshot.unavailable(team="team-ml", reason="none"), now=NOW)
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("fine-tune 7B, 2 epochs over 500M tokens", 1_000_000_000),
+    ("fine-tune 7B on 300M tokens for 3 epochs", 900_000_000),
+    ("fine-tune 7B on 2B tokens, 1 epoch", 2_000_000_000),
+])
+def test_epochs_multiply_the_tokens(text: str, tokens: int) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.tokens == tokens
+    assert any("tokens of training" in n for n in request.notes), request.notes
+
+
+def test_epochs_without_a_dataset_size_are_said_not_dropped() -> None:
+    request = parse_request("fine-tune 7B for 3 epochs", now=NOW, tz="UTC")
+    assert request.tokens is None and any("needs the dataset's size" in n for n in request.notes)
+
+
+@pytest.mark.parametrize(("text", "count", "accelerators"), [
+    ("fine-tune 7B on 4x p5.48xlarge", 4, 32),
+    ("fine-tune 7B using 4 p5s", 4, 32),
+    ("fine-tune 13B on 2 p4d.24xlarge", 2, 16),
+])
+def test_an_instance_count_fixes_the_hardware(text: str, count: int, accelerators: int) -> None:
+    plan = plan_for(text).plan
+    assert (plan.instance_count, plan.accelerators) == (count, accelerators)
+
+
+def test_asap_takes_the_earliest_finish_at_the_lowest_cost_near_it() -> None:
+    relaxed, urgent = plan_for("fine-tune 13B on 5B tokens"), plan_for("fine-tune 13B on 5B tokens asap")
+    assert urgent.request.urgent is True
+    assert urgent.plan.estimated_finish < relaxed.plan.estimated_finish
+    assert any("earliest finish" in n for n in urgent.request.notes)
+
+
+@pytest.mark.parametrize("text", [
+    "serve llama 70b for inference, 100 qps",
+    "batch inference 7B on 10M prompts",
+    "eval run 7b 2h",
+    "deploy a 13B endpoint",
+])
+def test_work_that_is_not_training_is_refused_not_priced_as_a_fine_tune(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request(text, now=NOW, tz="UTC")
+    assert caught.value.code == "not_a_training_job" and "training runs" in caught.value.message
+
+
+def test_a_training_job_that_mentions_evaluation_is_still_a_training_job() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens with eval every 1000 steps", now=NOW, tz="UTC")
+    assert request.task is not None and request.task.value == "fine-tune"
