@@ -102,7 +102,10 @@ class Plan(BaseModel):
         (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps). Rounded up to the
         cent, so it never understates."""
         instances = self.jobs * (self.instances_per_job or self.instance_count)
-        return math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
+        capped = math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
+        if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
+            return max(capped, self.estimated_cost_usd)  # a block's whole days are paid up front, used or not
+        return capped
 
 
 class Alternative(Plan):
