@@ -13,7 +13,7 @@ from contract.text import Text
 
 class DigestClaim(InputModel):
     channel: Text = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$", json_schema_extra={"format": "date"})
     team: Text = Field(min_length=1, max_length=128)
 
     @field_validator("date")

@@ -9,6 +9,9 @@ from pydantic import Field
 
 from contract.base import InputModel, OutputModel
 
+FEED_CURSOR_DIGITS = 18  # a seq fits a signed 64-bit column; 19 digits could overflow it
+FEED_CURSOR_PATTERN = rf"^[0-9]{{1,{FEED_CURSOR_DIGITS}}}$"
+
 
 class EventPublic(OutputModel):
     id: int
@@ -30,7 +33,7 @@ class CursorPublic(OutputModel):
 
 
 class CursorUpdate(InputModel):
-    cursor: str = Field(min_length=1, max_length=64, pattern=r"^\d+$")
+    cursor: str = Field(min_length=1, max_length=FEED_CURSOR_DIGITS, pattern=FEED_CURSOR_PATTERN)
 
 
 class AuditEventPublic(OutputModel):

@@ -25,8 +25,8 @@ class PlanFields(InputModel):
     interruption_tolerance: Tolerance | None = None
     seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
     budget_usd: float | None = Field(default=None, gt=0, le=1e12)
-    region: Text | None = Field(default=None, max_length=32)
-    team: Text | None = Field(default=None, max_length=128)
+    region: Text | None = Field(default=None, min_length=1, max_length=32)
+    team: Text | None = Field(default=None, min_length=1, max_length=128)
     accelerator: Text | None = Field(default=None, max_length=64)
     instance_type: Text | None = Field(default=None, max_length=64)
     gpus: int | None = Field(default=None, ge=1, le=100_000)

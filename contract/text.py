@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, GetJsonSchemaHandler
+
+NO_NUL_PATTERN = r"^[^\x00]*$"
 
 
 def _storable(value: str) -> str:
@@ -14,5 +16,14 @@ def _storable(value: str) -> str:
     return value
 
 
-Text = Annotated[str, AfterValidator(_storable)]
-"""Every free-text field of every input body is ``Text``."""
+class _DocumentedNoNul:
+    """Says in the JSON schema what ``_storable`` refuses, so a client generated from it never sends a NUL."""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        schema = dict(handler(core_schema))
+        schema.setdefault("pattern", NO_NUL_PATTERN)
+        return schema
+
+
+Text = Annotated[str, AfterValidator(_storable), _DocumentedNoNul()]
+"""Every free-text field of every input body, query and path parameter is ``Text``."""

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from service.api import digests, events, health, info, plans, requests
 from service.api.error_responses import install_error_handlers
 from service.api.middleware import ServiceMiddleware
+from service.api.openapi import declare_errors
 from service.api.state import ServiceState, build_state, refresh_catalog
 from service.cache import hold_lock
 from service.clock import utcnow
@@ -68,8 +69,10 @@ def create_app(settings: Settings | None = None, *, state: ServiceState | None =
     app.state.gpuops = state
     install_error_handlers(app)
     app.add_middleware(ServiceMiddleware, metrics=state.metrics, max_body_bytes=state.settings.max_body_bytes)
-    for module in (health, plans, requests, events, info, digests):
-        app.include_router(module.router)
+    routers = [module.router for module in (health, plans, requests, events, info, digests)]
+    for router in routers:
+        app.include_router(router)
+    declare_errors(app, routers)
     return app
 
 

@@ -12,13 +12,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, TypeVar
 
-from fastapi import Depends, Header, Request, Response
+from fastapi import Depends, Header, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from sqlmodel import Session
 
 from contract.actors import ACTOR_PATTERN
 from contract.errors import Forbidden, RateLimited, Unauthorized
+from contract.text import Text
 from policy.errors import RequestError
 from service.api.state import ServiceState
 from service.store.db import new_session
@@ -58,6 +59,7 @@ def json_response(session: Session, model: BaseModel, *, status_code: int = 200)
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+RequestId = Annotated[Text, Path(min_length=1, max_length=64, description="req_ and 16 hex digits")]
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ def _role_for(state: ServiceState, token: str) -> str | None:
 async def get_actor(
     state: StateDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-    x_gpuops_actor: Annotated[str | None, Header(description="bot tokens only: slack:<workspace>:<user>")] = None,
+    x_gpuops_actor: Annotated[str | None, Header(description="bot tokens only: slack:<workspace>:<user>",
+                                                 pattern=ACTOR_PATTERN.pattern)] = None,
 ) -> Actor:
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise Unauthorized("send Authorization: Bearer <token>", code="missing_token")

@@ -10,18 +10,21 @@ from sqlmodel import col, select
 from contract.info import PolicyPublic
 from contract.requests import JobList
 from contract.status import RequestStatus
+from contract.text import Text
 from policy.catalog import Catalog
+from policy.errors import RequestError
 from policy.spend import SpendSnapshot, SpendStatus
 from service.api.deps import ActorDep, SessionDep, StateDep, released
+from service.api.openapi import raises
 from service.requests.views import requests_public
 from service.store.tables import Job, RequestRecord
 
 router = APIRouter(tags=["info"])
 
 
-@router.get("/v1/spend", response_model=SpendSnapshot)
+@router.get("/v1/spend", response_model=SpendSnapshot, responses=raises(RequestError))
 def get_spend(
-    state: StateDep, _actor: ActorDep, team: Annotated[str | None, Query(max_length=128)] = None,
+    state: StateDep, _actor: ActorDep, team: Annotated[Text | None, Query(max_length=128)] = None,
 ) -> SpendSnapshot:
     """The team's spend (status ok, stale or unavailable); the default team when none is named."""
     state.planner.check_team(team)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import anyio
 from fastapi import APIRouter, Response
 
+from contract.errors import RateLimited
 from contract.plans import PlanInput
 from policy.decision import Decision
+from policy.errors import RequestError
 from service.api.deps import ActorDep, StateDep, check_rate_limit
+from service.api.openapi import raises
 from service.api.state import ServiceState
 from service.clock import utcnow
 from service.planning import PlanContext, plan_fields
@@ -27,7 +30,7 @@ def _preview(state: ServiceState, subject: str, body: PlanInput) -> PlanContext:
                                     now=body.now or utcnow())
 
 
-@router.post("/v1/plans", response_model=Decision)
+@router.post("/v1/plans", response_model=Decision, responses=raises(RateLimited, RequestError))
 async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Response:
     """Decide on a request without storing anything (what `gpuops plan --json` prints); the plan's hash is in the
     ``X-Plan-Hash`` header."""

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query, Response
 
 from contract.approvals import ApprovalCreate
-from contract.errors import Forbidden
+from contract.errors import Conflict, Forbidden, NotFound, RateLimited, UpstreamError
 from contract.events import AuditEventPublic, AuditList
 from contract.requests import (
     ArtifactList,
@@ -22,11 +22,14 @@ from contract.requests import (
     StopBody,
 )
 from contract.status import RequestStatus
+from contract.text import Text
 from policy.access import slack_refusal, workspace_of
+from policy.errors import RequestError
 from policy.membership import Filer
 from service.api.deps import (
     Actor,
     ActorDep,
+    RequestId,
     SessionDep,
     StateDep,
     WriterDep,
@@ -34,6 +37,7 @@ from service.api.deps import (
     json_response,
     released,
 )
+from service.api.openapi import raises
 from service.audit.chain import events_for_request
 from service.clock import utcnow
 from service.jobs import stopping
@@ -72,10 +76,11 @@ def approver_for(actor: Actor, named: str | None) -> str:
                     "X-Gpuops-Actor; no token may approve in someone else's name", code="actor_required")
 
 
-@router.post("/v1/requests", response_model=RequestPublic, status_code=201)
+@router.post("/v1/requests", response_model=RequestPublic, status_code=201,
+             responses=raises(Forbidden, Conflict, RateLimited, RequestError))
 def create_request(
     body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep,
-    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
+    idempotency_key: Annotated[Text | None, Header(max_length=255)] = None,
 ) -> Response:
     """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
     requester = person_for(actor, body.requester)
@@ -97,9 +102,10 @@ def create_request(
 @router.get("/v1/requests", response_model=RequestPage)
 def list_requests(
     state: StateDep, session: SessionDep, _actor: ActorDep, status: RequestStatus | None = None,
-    team: Annotated[str | None, Query(max_length=128)] = None,
-    requester: Annotated[str | None, Query(max_length=256)] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50, cursor: Annotated[str | None, Query(max_length=512)] = None,
+    team: Annotated[Text | None, Query(max_length=128)] = None,
+    requester: Annotated[Text | None, Query(max_length=256)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    cursor: Annotated[str | None, Query(max_length=512, pattern=r"^[A-Za-z0-9_-]*={0,2}$")] = None,
 ) -> RequestPage:
     """Newest first; pass ``next_cursor`` back as ``cursor`` for the next page."""
     records.expire_overdue(session=session, now=utcnow(), limit=100)
@@ -109,15 +115,16 @@ def list_requests(
     return released(session, RequestPage(items=items, next_cursor=next_cursor))
 
 
-@router.get("/v1/requests/{request_id}", response_model=RequestPublic)
-def get_request(request_id: str, state: StateDep, session: SessionDep, _actor: ActorDep) -> Response:
+@router.get("/v1/requests/{request_id}", response_model=RequestPublic, responses=raises(NotFound))
+def get_request(request_id: RequestId, state: StateDep, session: SessionDep, _actor: ActorDep) -> Response:
     record = records.read_request(session=session, request_id=request_id, now=utcnow())
     return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.patch("/v1/requests/{request_id}", response_model=RequestPublic)
+@router.patch("/v1/requests/{request_id}", response_model=RequestPublic,
+              responses=raises(NotFound, Conflict, Forbidden, RequestError))
 def patch_request(
-    request_id: str, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
+    request_id: RequestId, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> RequestPublic:
     """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
     record = filing.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
@@ -126,9 +133,10 @@ def patch_request(
     return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.post("/v1/requests/{request_id}/approvals", response_model=RequestPublic)
+@router.post("/v1/requests/{request_id}/approvals", response_model=RequestPublic,
+             responses=raises(NotFound, Conflict, Forbidden))
 def post_approval(
-    request_id: str, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
+    request_id: RequestId, body: ApprovalCreate, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
     approver = approver_for(actor, body.approver)
@@ -144,18 +152,20 @@ def post_approval(
     return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic)
+@router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic,
+             responses=raises(NotFound, Conflict, Forbidden))
 def cancel_request(
-    request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: CancelBody | None = None,
+    request_id: RequestId, state: StateDep, session: SessionDep, actor: WriterDep, body: CancelBody | None = None,
 ) -> RequestPublic:
     record = filing.cancel_request(session=session, request_id=request_id, actor=actor.id,
                                      is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
     return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.post("/v1/requests/{request_id}/stop", response_model=RequestPublic, status_code=202)
+@router.post("/v1/requests/{request_id}/stop", response_model=RequestPublic, status_code=202,
+             responses=raises(NotFound, Conflict, Forbidden, RequestError, UpstreamError))
 def stop_request(
-    request_id: str, state: StateDep, session: SessionDep, actor: WriterDep, body: StopBody | None = None,
+    request_id: RequestId, state: StateDep, session: SessionDep, actor: WriterDep, body: StopBody | None = None,
 ) -> Response:
     """Ask for a running job to stop; the request becomes ``stopped`` when the tracker sees the job stopped."""
     session.close()  # no transaction is held while the platform is called
@@ -166,8 +176,8 @@ def stop_request(
                          status_code=202)
 
 
-@router.get("/v1/requests/{request_id}/audit", response_model=AuditList)
-def get_audit(request_id: str, session: SessionDep, _actor: ActorDep) -> AuditList:
+@router.get("/v1/requests/{request_id}/audit", response_model=AuditList, responses=raises(NotFound))
+def get_audit(request_id: RequestId, session: SessionDep, _actor: ActorDep) -> AuditList:
     """The request's audit events, each with its hash and the previous event's hash."""
     records.get_request_or_raise(session=session, request_id=request_id)
     events = events_for_request(session=session, request_id=request_id)
@@ -175,15 +185,15 @@ def get_audit(request_id: str, session: SessionDep, _actor: ActorDep) -> AuditLi
                                               for e in events]))
 
 
-@router.get("/v1/requests/{request_id}/artifacts", response_model=ArtifactList)
-def get_artifacts(request_id: str, session: SessionDep, _actor: ActorDep) -> ArtifactList:
+@router.get("/v1/requests/{request_id}/artifacts", response_model=ArtifactList, responses=raises(NotFound))
+def get_artifacts(request_id: RequestId, session: SessionDep, _actor: ActorDep) -> ArtifactList:
     rows = attachments.list_artifacts(session=session, request_id=request_id)
     return released(session, ArtifactList(items=[ArtifactPublic.model_validate(a, from_attributes=True)
                                                  for a in rows]))
 
 
-@router.put("/v1/requests/{request_id}/slack-message", status_code=204)
-def put_slack_message(request_id: str, body: SlackMessageRef, session: SessionDep, _actor: WriterDep) -> Response:
+@router.put("/v1/requests/{request_id}/slack-message", status_code=204, responses=raises(NotFound))
+def put_slack_message(request_id: RequestId, body: SlackMessageRef, session: SessionDep, _actor: WriterDep) -> Response:
     """Where the bot posted the request, so later updates edit that message."""
     attachments.put_slack_message(session=session, request_id=request_id, channel=body.channel, ts=body.ts,
                                   now=utcnow())

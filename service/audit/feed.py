@@ -6,20 +6,23 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from contract.errors import NotFound
-from contract.events import EventPage, EventPublic
+from contract.events import FEED_CURSOR_PATTERN, EventPage, EventPublic
 from policy.errors import RequestError
 from service.store.tables import AuditEvent, ConsumerCursor
+
+FEED_CURSOR = re.compile(FEED_CURSOR_PATTERN)
 
 
 def parse_feed_cursor(cursor: str | None) -> int:
     if cursor is None or cursor == "":
         return 0
-    if not cursor.isdigit() or len(cursor) > 18:
+    if not FEED_CURSOR.match(cursor):  # str.isdigit() also takes "²", which int() refuses
         raise RequestError("cursor must be a next_cursor this feed returned", code="invalid_cursor")
     return int(cursor)
 

@@ -91,7 +91,8 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         created, request_id = json.loads(raw)
         moment = datetime.fromisoformat(created)
-        if moment.tzinfo is None or not isinstance(request_id, str):
+        # A NUL would reach Postgres in the keyset query, which cannot compare text holding one.
+        if moment.tzinfo is None or not isinstance(request_id, str) or "\x00" in request_id:
             raise ValueError("bad cursor")
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
         raise RequestError("cursor is not one this service returned", code="invalid_cursor") from None

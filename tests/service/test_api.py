@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -237,6 +239,46 @@ def test_every_free_text_field_refuses_nul(live: Live, method: str, tail: str, b
     assert answer.status_code == 422, answer.text
     assert answer.json()["error"]["message"].startswith(f"body.{field}: ")
     assert live.get(f"/v1/requests/{created['id']}").json()["revision"] == 1
+
+
+@pytest.mark.parametrize(("method", "path", "parameter"), [
+    ("GET", "/v1/spend?team=%00", "query.team"),
+    ("GET", "/v1/requests?team=ml%00", "query.team"),
+    ("GET", "/v1/requests?requester=slack:T1:%00", "query.requester"),
+    ("GET", "/v1/requests?cursor=%00", "query.cursor"),
+    ("GET", "/v1/events?after=%00", "query.after"),
+    ("GET", "/v1/requests/%00", "path.request_id"),
+    ("GET", "/v1/requests/req_%00/audit", "path.request_id"),
+    ("GET", "/v1/requests/%00/artifacts", "path.request_id"),
+    ("POST", "/v1/requests/%00/cancel", "path.request_id"),
+    ("POST", "/v1/digests/C1%00/2026-01-01/done", "path.channel"),
+])
+def test_a_nul_in_a_query_or_path_parameter_is_a_422_naming_it(live: Live, method: str, path: str,
+                                                               parameter: str) -> None:
+    answer = live.client.request(method, path, json={"ok": True} if "digests" in path else None, headers=auth())
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["message"].startswith(f"{parameter}: ")
+
+
+def test_a_cursor_smuggling_a_nul_request_id_is_refused(live: Live) -> None:
+    smuggled = base64.urlsafe_b64encode(json.dumps(["2026-01-01T00:00:00+00:00", "req_\u0000"]).encode()).decode()
+    answer = live.get("/v1/requests", cursor=smuggled.rstrip("="))
+    assert (answer.status_code, answer.json()["error"]["code"]) == (422, "invalid_cursor")
+
+
+def test_the_openapi_document_answers_every_error_with_the_error_body(live: Live) -> None:
+    document = live.client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in document["components"]["schemas"]
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            answers = operation["responses"]
+            assert {"413", "500"} <= set(answers), f"{method} {path}"
+            if path.startswith("/v1/"):
+                assert {"401", "403", "422"} <= set(answers), f"{method} {path}"
+            for status, answer in answers.items():
+                if int(status) >= 400 and (method, path) != ("get", "/readyz"):
+                    schema = answer["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/ErrorBody"}, f"{method} {path} {status}"
 
 
 def test_list_pages_with_a_cursor(live: Live) -> None:
