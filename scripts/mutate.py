@@ -163,10 +163,18 @@ def enumerate_mutants(name: str, source: str, limit: int) -> Tally:
         except SyntaxError:
             continue  # not a program: no test could run it
         original = lines[line - 1].strip()
-        tally.mutants.append(Mutant(op_name, occurrence, line, code, original,
-                                    EQUIVALENT.get((name, op_name, original), "")))
+        why = EQUIVALENT.get((name, op_name, original), "")
+        in_signature = "*," in original and "def " in source_context(lines, line)
+        if op_name == "core/ReplaceBinaryOperator_Mul_Div" and in_signature:
+            why = "the keyword-only marker * becomes the positional-only marker /: every caller passes by keyword"
+        tally.mutants.append(Mutant(op_name, occurrence, line, code, original, why))
     tally.mutants.sort(key=lambda m: (m.line, m.operator, m.occurrence))
     return tally
+
+
+def source_context(lines: list[str], line: int) -> str:
+    """The line and the two above it: enough to see whether a ``*,`` sits in a function's signature."""
+    return "\n".join(lines[max(0, line - 3):line])
 
 
 def _copy_tree(into: Path) -> None:
