@@ -68,6 +68,8 @@ _LEFT_OUT = ("core/VariableReplacer", "core/VariableInserter", "core/ReplaceComp
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("estimate", "core/ReplaceBinaryOperator_Add_Sub", "return round(usd + 0.0, 2)"):
         "usd - 0.0 equals usd + 0.0 for every float but -0.0, which compares equal to 0.0",
+    ("choice", "core/ReplaceTrueWithFalse", "@dataclass(slots=True)"):
+        "slots only save memory: no code sets an attribute the class does not declare",
 }
 
 # Imported once in the parent so that each forked test run starts with them loaded; never the project's own code.
