@@ -108,7 +108,7 @@ requests = st.builds(
 
 @SLOW
 @given(requests)
-def test_exposure_covers_the_estimate_which_is_never_negative(request: TrainingRequest) -> None:
+def test_exposure_covers_the_estimate_unless_the_runtime_cap_denies_it(request: TrainingRequest) -> None:
     spend = SpendSnapshot.unavailable(team=None, reason="not read in tests")
     try:
         decision = decide(request, catalog=CATALOG, policy=POLICY, spend=spend, now=NOW)
@@ -122,4 +122,7 @@ def test_exposure_covers_the_estimate_which_is_never_negative(request: TrainingR
             # block states the 48 h while its exposure counts 1.5 × 30 h. Only ever an alternative, never the plan.
             assert plan is not decision.plan
             continue
-        assert plan.exposure_usd >= plan.estimated_cost_usd, plan
+        if plan.exposure_usd < plan.estimated_cost_usd:
+            # Only a job the runtime cap would stop before it finishes, and such a plan is denied.
+            assert plan.max_runtime_hours == POLICY.max_runtime_hours, plan
+            assert plan is not decision.plan or decision.approval.denied
