@@ -70,6 +70,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "usd - 0.0 equals usd + 0.0 for every float but -0.0, which compares equal to 0.0",
     ("choice", "core/ReplaceTrueWithFalse", "@dataclass(slots=True)"):
         "slots only save memory: no code sets an attribute the class does not declare",
+    ("choice", "core/ReplaceComparisonOperator_Eq_Is", "if len(found) == MAX_ALTERNATIVES:"):
+        "CPython caches small ints: len(found) is 3 whenever it equals 3",
+    ("choice", "core/ReplaceComparisonOperator_Is_LtE",
+     "return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, by_cost)"):
+        "'spot' > 'on-demand' >= 'capacity-block', and a pool never holds capacity blocks (only alternatives are)",
 }
 
 # Imported once in the parent so that each forked test run starts with them loaded; never the project's own code.
