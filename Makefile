@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test tools lint typecheck pytest bench e2e chaos load clean
+.PHONY: run test tools lint typecheck pytest bench e2e chaos load mutate clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ chaos: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python -m bench.load
+
+# Mutation testing of the money-critical modules, each against its own tests; minutes, so never part of `test`.
+# MUTATE_ARGS narrows it, e.g. `make mutate MUTATE_ARGS="guardrails --max 20"`.
+mutate: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutate]'
+	nice -n 10 $(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis gpuops.db

@@ -20,12 +20,18 @@ from policy.config import EstimateSettings, default_policy
 from policy.decision import Platform, PurchaseModel
 from policy.estimate import (
     GIB,
+    SpotTime,
     activation_bytes,
     billed_hours,
+    cents,
     checkpoint_write_hours,
     compute_hours,
+    hours_range,
+    interval_minutes,
+    memory_per_accelerator_gib,
     min_accelerators,
     model_shape,
+    range_basis,
     spot_time,
     workload,
 )
@@ -262,3 +268,47 @@ def test_finish_and_margin_count_elapsed_hours_across_a_dst_change() -> None:
                    max_runtime_hours=336)
     assert plan.estimated_finish == datetime(2027, 3, 15, 10, 0, tzinfo=la)  # 48 elapsed hours, 49 on the clock
     assert plan.deadline_margin_hours == 0.0
+
+
+# --- exact figures ------------------------------------------------------------------------------------------
+
+def test_activation_bytes_exact() -> None:
+    assert model_shape(7_000_000_000) == (33, 4211) and model_shape(1_000) == (1, 128)
+    # seq · width · (2 bytes · layers + 34 bytes)
+    assert activation_bytes(7_000_000_000, 4096) == 4096 * 4211 * (2 * 33 + 34) == 1_724_825_600
+    assert activation_bytes(1_000, 2048) == 2048 * 128 * 36
+
+
+def test_memory_per_accelerator_exact() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    assert memory_per_accelerator_gib(work, 4) == pytest.approx((7e9 * 16 / 4 + 1_724_825_600) / 2**30, rel=1e-12)
+
+
+def test_checkpoint_minutes_exact() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    spot = spot_time(100.0, work=work, instances=2, instance_mtbi_hours=168.0, settings=SETTINGS)
+    assert spot is not None
+    assert spot.interval_hours == pytest.approx(math.sqrt(2 * (98e9 / 1e9 / 3600) * 84), rel=1e-12)
+    assert interval_minutes(spot) == 128  # √(2 · 0.0272 h · 84 h) = 2.139 h
+    assert spot.wall_hours == pytest.approx(102.888865708824, rel=1e-9)
+    assert [interval_minutes(SpotTime(1.0, h, 0.0, 1.0, 0.0)) for h in (0.001, 0.5, 2.0)] == [1, 30, 120]
+    assert interval_minutes(None) is None
+
+
+@pytest.mark.parametrize(("spot", "low", "high"), [
+    (None, 1 / 1.3, 1.3),  # ± 30 % throughput either way
+    # loss share (2 h / 2 + 15 min) / 10 h = 0.125: the low end has no interruptions
+    (SpotTime(10.0, 2.0, 0.1, 10.0, 1.0), 0.875 / 1.3, 1.3),
+])
+def test_spot_low_and_high_cost_factors_exact(spot: SpotTime | None, low: float, high: float) -> None:
+    assert hours_range(spot=spot, settings=SETTINGS) == pytest.approx((low, high), rel=1e-12)
+
+
+def test_range_basis_states_the_factors() -> None:
+    assert range_basis(spot=False, settings=SETTINGS) == "hours ÷/× 1.3 (±30% throughput) at the same hourly price"
+    spot = range_basis(spot=True, settings=SETTINGS)
+    assert spot.startswith("hours ÷/× 1.3 (±30% throughput); low: no interruptions")
+
+
+def test_cents_round_to_the_cent() -> None:
+    assert (cents(1.234), cents(1.236), cents(-0.001)) == (1.23, 1.24, 0.0)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from policy.config import default_policy
+from policy.config import ApprovalTier, default_policy
 from policy.decision import ApprovalRequirement
 from policy.guardrails import approval_requirement, spend_status
 from policy.request import Stage
@@ -119,3 +119,48 @@ def test_unknown_forecast_still_says_over_budget_when_month_to_date_is_over() ->
 def test_non_finite_spend_never_reads_as_within_budget(mtd: float) -> None:
     result = check(50, spend=ok_spend(mtd=mtd))
     assert result.required and any("cannot be checked" in r for r in result.reasons), result.reasons
+
+
+def test_an_automatic_approval_is_never_a_denial() -> None:
+    result = check(50)
+    assert (result.required, result.denied, result.approvals_needed) == (False, False, 0)
+
+
+@pytest.mark.parametrize(("exposure", "judged_on_exposure", "required"), [
+    (250.0, True, True),  # the launch may bill more than the estimate: judged on that, above the $200 threshold
+    (100.0, False, False),  # less than the estimate: the estimate is judged
+    (150.0, False, False),  # equal: nothing to say
+])
+def test_exposure_above_the_estimate_is_what_gets_judged(exposure: float, judged_on_exposure: bool,
+                                                         required: bool) -> None:
+    result = approval_requirement(cost_usd=150, hours=10, stage=Stage.EXPERIMENTAL, team="team-ml", policy=POLICY,
+                                  spend=ok_spend(), now=NOW, exposure_usd=exposure)
+    assert result.required is required
+    assert any(r.startswith(f"judged on ${exposure:,.2f}") for r in result.reasons) is judged_on_exposure
+
+
+def test_unavailable_spend_with_a_figure_still_cannot_check_the_budget() -> None:
+    spend = ok_spend().model_copy(update={"status": SpendStatus.UNAVAILABLE, "reason": "Cost Explorer failed"})
+    result = check(50, spend=spend)
+    assert result.required
+    assert "budget $50,000 cannot be checked: month-to-date spend is unknown" in result.reasons
+    assert not any("within budget" in r for r in result.reasons)
+
+
+def test_unknown_forecast_counts_as_exactly_zero() -> None:
+    result = check(100.5, spend=ok_spend(mtd=49_900, forecast=None))  # type: ignore[arg-type]
+    assert any(r.startswith("over budget") for r in result.reasons), result.reasons  # $50,000.50 > $50,000
+
+
+def test_cheap_but_blocked_plans_are_not_called_expensive() -> None:
+    result = check(100, spend=UNAVAILABLE)
+    assert result.required and not any("not below auto_approve_below_usd" in r for r in result.reasons)
+    assert any("$200.00 is not below" in r for r in check(200).reasons)
+
+
+def test_below_the_first_tier_needs_the_first_tiers_approvals() -> None:
+    policy = POLICY.model_copy(update={"approval_tiers": [ApprovalTier(min_usd=100, approvals=1),
+                                                          ApprovalTier(min_usd=50_000, approvals=3)]})
+    needed = [approval_requirement(cost_usd=cost, hours=1, stage=Stage.PRODUCTION, team="team-ml", policy=policy,
+                                   spend=ok_spend(), now=NOW).approvals_needed for cost in (50, 100, 49_999, 50_000)]
+    assert needed == [1, 1, 1, 3]
