@@ -16,7 +16,7 @@ from policy.decision import Decision
 
 MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
 MAX_USERGROUPS = 100
-UsergroupId = Annotated[Text, Field(pattern=r"^S[A-Z0-9]{1,63}$")]
+UsergroupId = Annotated[str, Field(pattern=r"^S[A-Z0-9]{1,63}$")]  # the pattern excludes NUL already
 
 
 class RequesterFacts(InputModel):

@@ -123,11 +123,11 @@ ALTERNATIVES: list[tuple[str, list[Option], list[str]]] = [
                                                                       meets=False)],
      ["no interruptions: g6.y×1 on-demand"]),
     ("more than 3% cheaper (late) is offered",
-     [PLAN, opt("g6.y", 96.99, 30, meets=False)], ["cheapest: g6.y×1 spot"]),
+     [PLAN, opt("g6.y", 96.99, 30, meets=False)], ["cheapest within policy: g6.y×1 spot"]),
     ("exactly 3% cheaper is not worth a person's attention",
      [PLAN, opt("g6.y", 97.0, 30, meets=False)], []),
     ("more than 3% faster is offered",
-     [PLAN, opt("g6.y", 300, 9.69, meets=True)], ["fastest: g6.y×1 spot"]),
+     [PLAN, opt("g6.y", 300, 9.69, meets=True)], ["fastest within policy: g6.y×1 spot"]),
     ("exactly 3% faster is not",
      [PLAN, opt("g6.y", 300, 9.7, meets=True)], []),
     ("the on-demand option that is also the fastest is offered once, under its first label",
@@ -161,7 +161,7 @@ def test_at_most_three_alternatives_in_order_capacity_block_first() -> None:
     assert len(found) == MAX_ALTERNATIVES == 3
     assert [f"{why}: {label(o)}" for why, o in found] == [
         "capacity block: reserved, no interruptions: p5.b×2 capacity-block",
-        "no interruptions: p5.b×2 on-demand", "cheapest: p5.c×1 spot"]
+        "no interruptions: p5.b×2 on-demand", "cheapest within policy: p5.c×1 spot"]
     block = found[0][1]
     assert block.start_hours == SETTINGS.capacity_block_lead_hours and block.meets is True
     # sold in whole days: 30 h of work bills 48 h on each of 2 instances at the $10 on-demand rate
@@ -179,4 +179,4 @@ def test_a_capacity_block_that_lands_after_the_deadline_is_not_offered() -> None
 def test_a_late_plan_the_fastest_still_offers_the_cheaper_option() -> None:
     choice = choose([opt("g6.x", 100, 50, meets=False), opt("g6.y", 400, 20, meets=False)], [])
     assert choice is not None and choice.late
-    assert [f"{why}: {label(o)}" for why, o in alternatives(choice, search())] == ["cheapest: g6.x×1 spot"]
+    assert [f"{why}: {label(o)}" for why, o in alternatives(choice, search())] == ["cheapest within policy: g6.x×1 spot"]
