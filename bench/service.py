@@ -175,7 +175,8 @@ def _bench_plans(folder: str) -> None:
         cpu_ms = (_cpu_seconds(pid) - cpu) * 1000 / (figures["rps"] * (DURATION_SECONDS + WARMUP_SECONDS))
         print(f"POST /v1/plans (SQLite, 1 worker, {CLIENTS} clients): {figures['rps']:.0f} req/s "
               f"[{_ratio(figures['rps'], PLANS_RPS_TARGET)}], p50 {figures['p50_ms']:.1f} ms, "
-              f"p99 {figures['p99_ms']:.1f} ms [{_ratio(figures['p99_ms'], PLANS_P99_TARGET_MS, lower_is_better=True)}], "
+              f"p99 {figures['p99_ms']:.1f} ms "
+              f"[{_ratio(figures['p99_ms'], PLANS_P99_TARGET_MS, lower_is_better=True)}], "
               f"{figures['n']:.0f} requests, "
               f"{figures['errors']:.0f} errors; service CPU {cpu_ms:.2f} ms/request "
               f"(one core's ceiling ≈ {1000 / cpu_ms:.0f} req/s)")
