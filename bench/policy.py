@@ -19,8 +19,8 @@ from policy.request import Stage, Task, Tolerance, TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
-DECIDE_P99_TARGET_MS = 5.0
-PLAN_WALL_TARGET_S = 1.0
+DECIDE_P99_TARGET_MS = 1.0
+PLAN_WALL_TARGET_S = 0.25
 IMPORT_POLICY_TARGET_MS = 80.0
 IMPORT_RUNS = 7
 # A fresh interpreter per run: a module imported once is cached, so only a new process shows the cold cost.
@@ -32,7 +32,8 @@ CLI_ARGS = ["plan", "fine-tune 7B by Friday", "--json", "--now", "2026-11-30T09:
 
 
 def request_mix(count: int, seed: int = 7) -> list[TrainingRequest]:
-    """A reproducible mix: every task, 125M-405B parameters, with and without deadlines, hints and budgets."""
+    """A reproducible mix: every task, 125M-405B parameters, every team, with and without deadlines, regions, hints
+    and budgets."""
     rng = random.Random(seed)
     policy = default_policy()
     sizes = [125e6, 350e6, 1.5e9, 3e9, 7e9, 8e9, 13e9, 34e9, 70e9, 180e9, 405e9]
@@ -48,7 +49,9 @@ def request_mix(count: int, seed: int = 7) -> list[TrainingRequest]:
             deadline=NOW + timedelta(hours=rng.choice([8, 24, 96, 400])) if rng.random() < 0.6 else None,
             stage=rng.choice([None, Stage.EXPERIMENTAL, Stage.PRODUCTION]),
             interruption_tolerance=rng.choice([None, None, Tolerance.LOW, Tolerance.HIGH]),
-            region=rng.choice(policy.regions),
+            # half name no region, so every region the team can launch in is searched
+            region=rng.choice(policy.regions) if rng.random() < 0.5 else None,
+            team=rng.choice(sorted(policy.teams)),
             budget_usd=rng.choice([None, None, 300.0, 5000.0]),
             accelerator="H100" if hint < 0.05 else None,
             instance_type="p4d" if 0.05 <= hint < 0.1 else None,
@@ -114,7 +117,8 @@ def run() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"decide() over {REQUESTS} mixed requests: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
           f"(target p99 ≤ {DECIDE_P99_TARGET_MS:g} ms: {p99 / DECIDE_P99_TARGET_MS:.2f}× of target); "
-          f"CPU time p50 {cpu50:.2f} ms, p99 {cpu99:.2f} ms; load average {load:.2f} on {os.cpu_count()} CPUs")
+          f"CPU time p50 {cpu50:.2f} ms, p99 {cpu99:.2f} ms ({cpu99 / DECIDE_P99_TARGET_MS:.2f}× of target); "
+          f"load average {load:.2f} on {os.cpu_count()} CPUs")
     package, engine = bench_import("policy"), bench_import("policy.tree")
     print(f"import policy, cold, median of {IMPORT_RUNS}: {package:.1f} ms "
           f"(target ≤ {IMPORT_POLICY_TARGET_MS:g} ms: {package / IMPORT_POLICY_TARGET_MS:.2f}× of target); "

@@ -13,6 +13,7 @@ from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, 
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
 from policy.estimate import SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
+from policy.memo import remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
@@ -162,10 +163,25 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """Every (layout, purchase model, platform) of one type that no other of its kind beats on both cost and time.
 
     An option at least as costly and as slow as a smaller count of the same kind can never be the cheapest, the
-    fastest or the cheapest in time, so it is dropped here to keep the choice fast.
+    fastest or the cheapest in time, so it is dropped here to keep the choice fast. Which are dropped does not
+    depend on the deadline's distance (only on cost and time), so the configurations are worked out once per kind of
+    work and only ``meets`` is judged per request.
     """
-    out: list[Option] = []
     has_deadline = search.usable_hours is not None
+    key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
+           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus)
+    priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
+    usable = search.usable_hours
+    # Fresh objects each time: a decision's options are its own, whatever a caller does with them.
+    return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
+                   o.instance_hours, o.spot, o.start_hours, o.cost,
+                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason)
+            for o in priced]
+
+
+def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[Option, ...]:
+    """``options_for`` before ``meets`` is judged for the request at hand (the copies judge it)."""
+    out: list[Option] = []
     rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
     for layout in layouts(prof, search):
@@ -185,13 +201,17 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
                     continue
                 best[purchase, platform] = option
                 out.append(option)
-    return out
+    return tuple(out)
 
 
 def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Platform) -> Rate | None:
     if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
         return None  # a standing HyperPod cluster is on-demand or reserved capacity
-    return hourly_rate(prof.price, purchase=purchase, platform=platform, premium=search.catalog.sagemaker_premium)
+    # The same for every kind of work, and its basis is words formatted each time: worked out once per price.
+    price, catalog = prof.price, search.catalog
+    return remembered(catalog, search.settings, ("rate", price.instance_type, price.region, purchase, platform),
+                      lambda: hourly_rate(price, purchase=purchase, platform=platform,
+                                          premium=catalog.sagemaker_premium))
 
 
 def _option(
