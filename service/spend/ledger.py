@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from contract.status import RequestStatus
 from policy.spend import Ledger
@@ -43,32 +43,36 @@ def lock_ledger(*, session: Session) -> None:
 
 
 def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -> Ledger:
-    """The team's running and reserved exposure and today's automatic approvals; call under ``lock_ledger``."""
-    current = (
-        select(RequestRecord.status, PlanRevision.decision, Job.actual_cost_usd)
-        .join(PlanRevision, sa.and_(col(PlanRevision.request_id) == col(RequestRecord.id),
-                                    col(PlanRevision.revision) == col(RequestRecord.revision)))
+    """The team's running and reserved exposure and today's automatic approvals; call under ``lock_ledger``.
+
+    Sums in SQL over the stored ``judged_usd`` (the estimate for rows written before it), so the time under the lock
+    stays flat however many requests the month holds.
+    """
+    judged = sa.func.coalesce(col(PlanRevision.judged_usd), col(PlanRevision.estimated_cost_usd))
+    remaining = judged - sa.func.coalesce(col(Job.actual_cost_usd), 0.0)
+    current = sa.and_(col(PlanRevision.request_id) == col(RequestRecord.id),
+                      col(PlanRevision.revision) == col(RequestRecord.revision))
+    live = [s.value for s in LIVE]
+    row = session.execute(
+        sa.select(
+            sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.status).in_(live),
+                                                  sa.case((remaining > 0, remaining), else_=0.0)), else_=0.0)), 0.0),
+            sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.status).in_(live), 0.0), else_=judged)), 0.0),
+        )
+        .select_from(RequestRecord).join(PlanRevision, current)
         .outerjoin(Job, col(Job.request_id) == col(RequestRecord.id))
         .where(col(RequestRecord.team) == team, col(RequestRecord.status).in_([s.value for s in LIVE + RESERVED]))
-    )
-    running = reserved = 0.0
-    for status, decision, actual in session.exec(current):
-        if status in RESERVED:
-            reserved += judged_usd(decision)
-        else:
-            running += max(0.0, judged_usd(decision) - (actual or 0.0))
+    ).one()
     day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    automatic = (
-        select(RequestRecord.requester, PlanRevision.decision)
-        .join(PlanRevision, col(PlanRevision.request_id) == col(RequestRecord.id))
+    automatic = session.execute(
+        sa.select(
+            sa.func.coalesce(sa.func.sum(judged), 0.0),
+            sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.requester) == requester, judged), else_=0.0)), 0.0),
+        )
+        .select_from(RequestRecord).join(PlanRevision, col(PlanRevision.request_id) == col(RequestRecord.id))
         .where(col(RequestRecord.team) == team, col(PlanRevision.approvals_needed) == 0,
                col(PlanRevision.denied).is_(False), col(PlanRevision.created_at) >= day)
-    )
-    by_team = by_requester = 0.0
-    for who, decision in session.exec(automatic):
-        amount = judged_usd(decision)
-        by_team += amount
-        by_requester += amount if who == requester else 0.0
-    return Ledger(running_usd=round(running, 2), reserved_usd=round(reserved, 2),
-                  auto_approved_today_by_requester_usd=round(by_requester, 2),
-                  auto_approved_today_by_team_usd=round(by_team, 2))
+    ).one()
+    return Ledger(running_usd=round(float(row[0]), 2), reserved_usd=round(float(row[1]), 2),
+                  auto_approved_today_by_requester_usd=round(float(automatic[1]), 2),
+                  auto_approved_today_by_team_usd=round(float(automatic[0]), 2))

@@ -71,6 +71,8 @@ class PlanRevision(SQLModel, table=True):
     price_snapshot: str = Field(max_length=128)
     spend: dict[str, Any] = _json()
     estimated_cost_usd: float
+    # The larger of estimate and exposure: what an approval lets loose (the budget ledger sums it).
+    judged_usd: float | None = None
     approvals_needed: int
     denied: bool
     created_by: str = Field(max_length=256)
