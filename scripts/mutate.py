@@ -47,9 +47,11 @@ class Target:
 TARGETS = {
     "guardrails": Target("policy/guardrails.py",
                          ("tests/policy/test_guardrails.py", "tests/policy/test_money_properties.py")),
-    "approvals": Target("service/requests/approvals.py", ("tests/service/test_approvals.py",)),
+    "approvals": Target("service/requests/approvals.py",
+                        ("tests/service/test_approvals.py", "tests/service/test_withdrawal.py")),
     "states": Target("service/requests/states.py", ("tests/service/test_states.py",)),
-    "launcher": Target("service/launch/outbox.py", ("tests/aws/test_launch.py",), cap=20),  # 30 s a run
+    "launcher": Target("service/launch/outbox.py",
+                       ("tests/service/test_launch_guards.py", "tests/aws/test_launch.py"), cap=20),  # 30 s a run
     "choice": Target("policy/choose.py", ("tests/policy/test_choose.py",)),
     "estimate": Target("policy/estimate.py",
                        ("tests/policy/test_estimate.py", "tests/policy/test_money_properties.py")),
@@ -75,6 +77,44 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("choice", "core/ReplaceComparisonOperator_Is_LtE",
      "return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, by_cost)"):
         "'spot' > 'on-demand' >= 'capacity-block', and a pool never holds capacity blocks (only alternatives are)",
+    ("states", "core/ReplaceComparisonOperator_Eq_GtE", "PlanRevision.revision == record.revision)).one()"):
+        "a request's revision is its newest plan revision: no plan row is ever above it",
+    ("states", "core/ReplaceComparisonOperator_IsNot_Lt", "if status is not S.PENDING_APPROVAL:"):
+        "the other first states, auto_approved and denied, sort before pending_approval; the rest are refused above",
+    ("approvals", "core/ExceptionReplacer",
+     "except IntegrityError:  # the row lock makes this unreachable; the unique constraint is the backstop"):
+        "unreachable: the request row lock (SQLite: its single writer) serialises deciders, so a second decision by "
+        "the same person finds the first in _existing",
+    ("approvals", "core/ReplaceFalseWithTrue",
+     "return get_request_or_raise(session=session, request_id=request_id), False"):
+        "the same unreachable IntegrityError branch",
+    ("approvals", "core/ReplaceComparisonOperator_Is_GtE",
+     'if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):'):
+        "'withdraw' sorts after 'approve' and 'reject', the only other decisions",
+    ("approvals", "core/ReplaceComparisonOperator_NotEq_Lt",
+     'if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):'):
+        "a withdrawal reaches _change only with its author's approval on record: a reject always ends the request, "
+        "and withdrawing twice is a no-op before this line",
+    ("approvals", "core/ReplaceOrWithAnd",
+     'if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):'):
+        "as above: a withdrawal without an approval on record is refused before _change is called",
+    ("launcher", "core/ReplaceTrueWithFalse", "@dataclass(frozen=True)"):
+        "frozen only forbids assignment, and no code assigns to a ClaimedTask or a LaunchJob",
+    ("launcher", "core/ReplaceComparisonOperator_Eq_LtE",
+     "sa.update(LaunchTask).where(col(LaunchTask.id) == candidate.id, _claimable(now, lease_seconds))"):
+        "the candidate is the lowest-id claimable task at the same 'now': no lower id matches the claim condition",
+    ("launcher", "core/ReplaceComparisonOperator_NotEq_Is",
+     "if row.approvals_needed == 0 and record.status != RequestStatus.APPROVED:"):
+        "with no approvals needed the count check below (fewer than 0 approvers) never blocks either",
+    ("launcher", "core/ReplaceComparisonOperator_Eq_Is",
+     "row = session.exec(select(Job).where(Job.request_id == job.task.request_id)).first()"):
+        "a request's launch is recorded once (the task is then done), so no job row exists yet to update",
+}
+
+# Where one operator mutates two places on a line and only one of them is equivalent: (module, mutated line) -> why.
+EQUIVALENT_RESULTS: dict[tuple[str, str], str] = {
+    ("states", "launch_failed = source <= S.LAUNCHING and to is S.FAILED"):
+        "only launching and running can become failed, and 'running' sorts after 'launching'",
 }
 
 # Imported once in the parent so that each forked test run starts with them loaded; never the project's own code.
@@ -170,7 +210,8 @@ def enumerate_mutants(name: str, source: str, limit: int) -> Tally:
         except SyntaxError:
             continue  # not a program: no test could run it
         original = lines[line - 1].strip()
-        why = EQUIVALENT.get((name, op_name, original), "")
+        mutated = code.splitlines()[line - 1].strip() if len(code.splitlines()) >= line else ""
+        why = EQUIVALENT.get((name, op_name, original)) or EQUIVALENT_RESULTS.get((name, mutated), "")
         in_signature = "*," in original and "def " in source_context(lines, line)
         if op_name == "core/ReplaceBinaryOperator_Mul_Div" and in_signature:
             why = "the keyword-only marker * becomes the positional-only marker /: every caller passes by keyword"

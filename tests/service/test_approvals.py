@@ -133,3 +133,31 @@ def test_back_for_approval_after_launch_was_queued_needs_new_approvals(session: 
     assert counted and again.status == RequestStatus.APPROVED
     tasks = session.exec(select(LaunchTask.revision).where(LaunchTask.request_id == record.id)).all()
     assert sorted(tasks) == [1, 2]
+
+
+def test_approvals_count_whichever_approver_comes_first(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    first, counted_first = _decide(session, record.id, LEADS[2])
+    second, counted_second = _decide(session, record.id, LEADS[0])  # sorts before the first approver
+    assert (counted_first, counted_second) == (True, True)
+    assert second.status == RequestStatus.APPROVED
+    events = session.exec(select(AuditEvent).where(AuditEvent.request_id == record.id,
+                                                   AuditEvent.type == "request.approval_recorded")).all()
+    assert [(e.data["approver"], e.data["approvals"], e.data["needed"]) for e in events] == [
+        (LEADS[2], 1, 2), (LEADS[0], 2, 2)]
+
+
+@pytest.mark.parametrize("shown", [1, 3])
+def test_a_decision_on_a_revision_other_than_the_current_one_records_nothing(session: Session, shown: int) -> None:
+    record = add_request(session, approvals_needed=1)
+    record.revision = 2  # the plan was edited since revision 1 was shown
+    session.add(record)
+    session.commit()
+    with pytest.raises(Conflict) as caught:
+        record_approval(session=session, policy=POLICY, request_id=record.id, approver=LEADS[0], decision=APPROVE,
+                        comment=None, now=NOW, revision=shown)
+    assert (caught.value.code, caught.value.current_state) == ("revision_changed", "pending_approval")
+    assert current_approvals(session=session, record=record) == []
+    updated, counted = record_approval(session=session, policy=POLICY, request_id=record.id, approver=LEADS[0],
+                                       decision=APPROVE, comment=None, now=NOW, revision=2)
+    assert counted and updated.status == RequestStatus.APPROVED

@@ -209,6 +209,14 @@ def test_a_renewed_lease_is_stored_and_keeps_other_workers_off(db: Engine, neigh
     assert renew_lease(engine=db, task=task, worker_id="worker:1", now=renewed_at) is False
 
 
+def test_a_lease_is_renewed_only_in_the_name_of_the_worker_holding_it(db: Engine, neighbours: Neighbours) -> None:
+    request_id = new_request(engine=db, policy=POLICY)
+    task = claim_next_task(engine=db, worker_id="worker:2", now=NOW)
+    assert task is not None
+    assert renew_lease(engine=db, task=task, worker_id="worker:1", now=NOW + timedelta(seconds=200)) is False
+    assert _task(db, request_id).claimed_at == NOW
+
+
 @pytest.mark.parametrize(("failures", "status", "created"), [
     (MAX_ATTEMPTS - 1, "running", 1),  # the last allowed attempt still launches
     (MAX_ATTEMPTS, "failed", 0),  # and no attempt comes after it
@@ -335,3 +343,38 @@ def test_an_upstream_error_of_a_stale_attempt_is_not_counted_against_the_owner(
     task = _task(db, request_id)
     assert (task.status, task.last_error, task.claimed_by) == ("claimed", None, f"worker:{MAX_ATTEMPTS}")
     assert _record(db, request_id).status == "approved"
+
+
+def test_a_task_reclaimed_after_its_last_attempt_gives_up_at_the_next_failure(
+    db: Engine, neighbours: Neighbours
+) -> None:
+    """The worker of the last allowed attempt died without a word; the claim after it must not retry for ever."""
+    request_id = new_request(engine=db, policy=POLICY)
+    for attempt in range(1, MAX_ATTEMPTS + 2):
+        task = claim_next_task(engine=db, worker_id=f"worker:{attempt}", now=NOW, lease_seconds=0)
+        assert task is not None and task.attempt == attempt
+        if attempt == 1:
+            assert begin_launch(engine=db, task=task, planner=_planner(POLICY), now=NOW) is not None
+    release_for_retry(engine=db, task=task, error="Rate exceeded", now=NOW)
+    event = _last_event(db, request_id)
+    assert (_record(db, request_id).status, _task(db, request_id).status, event.type) == (
+        "failed", "failed", "launch.failed")
+    assert event.data["error"] == f"gave up after {MAX_ATTEMPTS + 1} attempts: Rate exceeded"
+
+
+def test_a_launch_recorded_twice_is_recorded_once(db: Engine, neighbours: Neighbours,
+                                                  recorder: RecordingLauncher) -> None:
+    """A worker that records again after a commit it could not confirm changes nothing the second time."""
+    request_id = new_request(engine=db, policy=POLICY)
+    task = claim_next_task(engine=db, worker_id="worker:1", now=NOW)
+    assert task is not None
+    job = begin_launch(engine=db, task=task, planner=_planner(POLICY), now=NOW)
+    assert job is not None
+    env = recording_environment(policy=POLICY, recorder=recorder)
+    outcome = execute_launch(spec=job.spec, env=env,
+                             guard=lambda: renew_lease(engine=db, task=task, worker_id="worker:1", now=NOW))
+    assert record_launch(engine=db, job=job, outcome=outcome, now=NOW) is True
+    first = _last_event(db, request_id)
+    assert record_launch(engine=db, job=job, outcome=outcome, now=NOW + timedelta(seconds=5)) is False
+    assert _last_event(db, request_id).seq == first.seq
+    assert (_record(db, request_id).status, _task(db, request_id).status) == ("running", "done")

@@ -125,3 +125,51 @@ def test_withdrawing_without_an_approval_says_so(session: Session) -> None:
     with pytest.raises(Conflict) as caught:
         _decide(session, record.id, LEADS[0], WITHDRAW)
     assert caught.value.code == "nothing_to_withdraw"
+
+
+def test_an_approval_withdrawn_and_given_again_approves(session: Session, neighbours: list[str]) -> None:
+    pending = add_request(session, approvals_needed=2)
+    _decide(session, pending.id, LEADS[0], APPROVE)
+    _decide(session, pending.id, LEADS[0], WITHDRAW)
+    _decide(session, pending.id, LEADS[1], APPROVE)
+    again, counted = _decide(session, pending.id, LEADS[0], APPROVE)  # a change of mind, not a first approval
+    assert counted and again.status == RequestStatus.APPROVED
+    assert _events(session, pending.id)[-2:] == ["request.approval_changed", "request.approved"]
+    tasks = session.exec(select(LaunchTask.revision).where(LaunchTask.request_id == pending.id)).all()
+    assert list(tasks) == [1]
+
+
+def test_a_withdrawal_that_leaves_enough_approvals_keeps_the_plan_approved(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    _decide(session, record.id, LEADS[0], APPROVE)
+    _decide(session, record.id, LEADS[0], WITHDRAW)
+    _decide(session, record.id, LEADS[1], APPROVE)
+    approved, _ = _decide(session, record.id, LEADS[2], APPROVE)
+    assert approved.status == RequestStatus.APPROVED
+    third, counted = _decide(session, record.id, LEADS[0], APPROVE)  # approves again after the plan was approved
+    assert counted and (third.status, third.revision) == (RequestStatus.APPROVED, 1)
+    kept, counted = _decide(session, record.id, LEADS[0], WITHDRAW)  # two of the three approvals still stand
+    assert counted and (kept.status, kept.revision) == (RequestStatus.APPROVED, 1)
+    assert _events(session, record.id)[-1] == "request.approval_changed"
+    tasks = session.exec(select(LaunchTask).where(LaunchTask.request_id == record.id)).all()
+    assert [(t.revision, t.status) for t in tasks] == [(1, "queued")]
+
+
+@pytest.mark.parametrize("end", [RequestStatus.REJECTED, RequestStatus.RUNNING, RequestStatus.SUCCEEDED])
+def test_after_the_request_ended_or_ran_a_change_of_mind_is_refused_with_the_state(session: Session,
+                                                                                   end: RequestStatus) -> None:
+    record = add_request(session, approvals_needed=2)
+    _decide(session, record.id, LEADS[0], APPROVE)
+    if end is RequestStatus.REJECTED:
+        _decide(session, record.id, LEADS[1], REJECT)
+    else:
+        approved, _ = _decide(session, record.id, LEADS[1], APPROVE)
+        path = [RequestStatus.LAUNCHING, RequestStatus.RUNNING, RequestStatus.SUCCEEDED]
+        for step in path[:path.index(end) + 1]:
+            transition(session=session, record=approved, to=step, actor="system:launcher", now=NOW)
+        session.commit()
+    for decision in (WITHDRAW, REJECT):
+        with pytest.raises(Conflict) as caught:
+            _decide(session, record.id, LEADS[0], decision)
+        assert caught.value.current_state == end.value
+    assert session.get(RequestRecord, record.id).status == end  # type: ignore[union-attr]
