@@ -79,13 +79,14 @@ def decide(
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
+    oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
-                                    exposure_usd=plan.exposure_usd, oversized=_oversized(choice.option, plan))
+                                    exposure_usd=plan.exposure_usd, oversized=oversized)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
     return Decision(
-        request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr),
+        request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
         assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog)],
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
@@ -290,7 +291,7 @@ def _oversized(option: Option, plan: Plan) -> str | None:
             "the model")
 
 
-def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[str]:
+def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized: str | None) -> list[str]:
     warnings: list[str] = []
     req = ctx.request
     if choice.fallback and scr.size_class is not None:
@@ -303,7 +304,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen) -> list[st
                         f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
-    if (oversized := _oversized(choice.option, plan)) is not None:
+    if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
     missing = ctx.team.launch.missing()
     if missing:

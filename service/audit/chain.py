@@ -21,7 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from policy.decision import canonical_json as canonical_json
+from policy.decision import canonical_json
 from service.audit.keys import AuditKeyring, keyring_for
 from service.clock import utcnow
 from service.store.tables import AuditEvent, AuditHead

@@ -83,8 +83,8 @@ class FileSpend:
         if snapshot is None:
             return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
                                              budget_usd=budget)
-        if budget is not None or snapshot.budget_usd is None:
-            snapshot = snapshot.model_copy(update={"budget_usd": budget})
+        # The policy's budget wins; a file's own figure stands only for a team the policy gives none.
+        snapshot = snapshot.model_copy(update={"budget_usd": budget if budget is not None else snapshot.budget_usd})
         return aged(snapshot, now=self._clock(), stale_after_hours=policy.spend_stale_after_hours)
 
 
