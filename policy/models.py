@@ -1,0 +1,105 @@
+"""Base models by name: their shape, which feeds the workload model, and where their weights come from.
+
+The table is data (``policy/data/models.json``, each row from the model's published ``config.json``). A mixture of
+experts has ``active_params`` (what one token passes through: compute follows it) beside ``params`` (what memory
+holds); a dense model's active parameters are all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["find_model", "load_models", "model_in_text", "ModelCatalog", "ModelSpec"]
+
+MODELS_FILE = "models.json"  # in the ``policy.data`` package
+
+
+class ModelSpec(BaseModel):
+    """One base model's published shape."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str  # canonical id, e.g. "llama-3.1-8b"
+    aliases: tuple[str, ...] = ()
+    hub_id: str  # where a recipe finds the weights when no S3 copy is configured
+    params: int = Field(gt=0)  # total parameters (memory)
+    active_params: int | None = Field(default=None, gt=0)  # per token, for a mixture of experts (compute)
+    layers: int = Field(gt=0)
+    d_model: int = Field(gt=0)
+    heads: int = Field(gt=0)
+    kv_heads: int = Field(gt=0)
+    ffn: int = Field(gt=0)
+    vocab: int = Field(gt=0)
+    max_context: int = Field(gt=0)
+    experts: int | None = None
+    experts_per_token: int | None = None
+
+    @property
+    def compute_params(self) -> int:
+        """Parameters each token's forward and backward pass touches."""
+        return self.active_params or self.params
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts is not None
+
+
+class ModelCatalog(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str
+    as_of: str
+    models: tuple[ModelSpec, ...]
+
+
+def _key(name: str) -> str:
+    """Spelling-insensitive key: "Llama 3.1 8B", "llama-3.1-8b" and "llama3.1_8b" meet."""
+    return re.sub(r"[^a-z0-9.]+", "", name.lower())
+
+
+@cache
+def load_models() -> ModelCatalog:
+    """The shipped table of base models."""
+    data = resources.files("policy.data").joinpath(MODELS_FILE).read_text(encoding="utf-8")
+    return ModelCatalog.model_validate(json.loads(data))
+
+
+@cache
+def _index() -> dict[str, ModelSpec]:
+    index: dict[str, ModelSpec] = {}
+    for model in load_models().models:
+        for spelling in (model.name, model.hub_id, model.hub_id.split("/")[-1], *model.aliases):
+            index.setdefault(_key(spelling), model)
+    return index
+
+
+def find_model(name: str) -> ModelSpec | None:
+    """The model called ``name`` (canonical id, alias or Hugging Face id, any case or separator), or None."""
+    return _index().get(_key(name))
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    spellings = {s for m in load_models().models for s in (m.name, m.hub_id, *m.aliases)}
+    # Separators between a spelling's parts may be any run of spaces, hyphens or underscores; longest first so
+    # "llama-3.1-70b" wins over "llama 3".
+    parts = [r"[\s_-]*".join(re.escape(p) for p in re.split(r"[\s_-]+", s)) for s in spellings]
+    parts.sort(key=len, reverse=True)
+    return re.compile(r"(?<![\w.])(?:" + "|".join(parts) + r")(?![\w.])", re.IGNORECASE)
+
+
+def model_in_text(text: str) -> tuple[ModelSpec, tuple[int, int]] | None:
+    """The first named base model in free text and where it was found (start, end), or None."""
+    match = _pattern().search(text)
+    if match is None:
+        return None
+    model = find_model(match.group(0))
+    if model is None:  # a separator spelling the index does not hold: fall back to the compact key
+        compact = _key(match.group(0))
+        model = next((m for m in load_models().models if compact in {_key(s) for s in (m.name, *m.aliases)}), None)
+    return (model, match.span()) if model is not None else None

@@ -1,0 +1,46 @@
+"""Base models by name: spellings people type meet one row, and a mixture of experts computes with its active part."""
+
+from __future__ import annotations
+
+import pytest
+
+from policy.models import find_model, load_models, model_in_text
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["llama-3.1-8b", "Llama 3.1 8B", "llama3.1-8b", "meta-llama/Llama-3.1-8B", "Llama-3.1-8B"],
+)
+def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
+    model = find_model(spelling)
+    assert model is not None and model.name == "llama-3.1-8b"
+
+
+def test_an_unknown_model_is_none_not_a_guess() -> None:
+    assert find_model("llama-9-1b") is None
+    assert model_in_text("fine-tune a 7B model by Friday") is None
+
+
+def test_a_model_is_found_in_a_sentence_with_its_position() -> None:
+    found = model_in_text("/gpu fine-tune Mixtral 8x22B on 2B tokens")
+    assert found is not None
+    model, (start, end) = found
+    assert model.name == "mixtral-8x22b"
+    assert "/gpu fine-tune Mixtral 8x22B on 2B tokens"[start:end] == "Mixtral 8x22B"
+
+
+def test_a_mixture_of_experts_computes_with_its_active_parameters_and_holds_all_of_them() -> None:
+    mixtral = find_model("mixtral-8x7b")
+    assert mixtral is not None and mixtral.is_moe
+    assert mixtral.compute_params == mixtral.active_params < mixtral.params
+    dense = find_model("llama-3-70b")
+    assert dense is not None and not dense.is_moe and dense.compute_params == dense.params
+
+
+def test_each_row_is_consistent_with_its_own_shape() -> None:
+    for model in load_models().models:
+        assert model.heads % model.kv_heads == 0, model.name
+        # 12·L·d² is the transformer-block count; embeddings and MoE experts only add to it.
+        assert model.params >= 0.5 * 12 * model.layers * model.d_model**2 / (8 if model.is_moe else 1), model.name
+        spellings = {model.name, *model.aliases}
+        assert all(find_model(s) == model for s in spellings), model.name
