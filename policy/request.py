@@ -25,6 +25,9 @@ class Task(StrEnum):
     LORA = "lora"
     QLORA = "qlora"
     SWEEP = "sweep"
+    DPO = "dpo"  # preference tuning: the policy trains while a frozen reference model scores every pair
+    RLHF = "rlhf"  # PPO-style: generation plus policy, value, reward and reference models
+    DISTILL = "distill"  # a student trains on a frozen teacher's outputs
 
 
 class Stage(StrEnum):
@@ -58,6 +61,7 @@ class TrainingRequest(BaseModel):
     instance_type: str | None = None
     gpus: int | None = Field(default=None, ge=1, le=100_000)
     instances: int | None = Field(default=None, ge=1, le=10_000)  # "on 4x p5.48xlarge": becomes gpus in the tree
+    model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list)
