@@ -1,4 +1,9 @@
-"""The spend chart: 14 days of daily spend as bars with the budget's daily pace as a line, as a PNG.
+"""The spend chart: the month's burn-up (cumulative spend against the budget, with the forecast to month end) over
+the last 14 days of daily spend, as a PNG.
+
+Days are the spend source's days (Cost Explorer bills by UTC day); which day is "yesterday" and which month is
+shown follow the channel's time zone. One verdict (``burn_up(...).over_budget``) colours the chart and words the
+digest, so a red line never sits beside "forecast within budget".
 
 Uses matplotlib's object API on the Agg canvas (no pyplot): no display, no global figure state shared between the
 threads that render digests at the same time.
@@ -8,21 +13,76 @@ from __future__ import annotations
 
 import calendar
 import io
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
+from bot.formatting import zone
 from policy.spend import SpendSnapshot
 
 DAYS = 14
-UNDER = "#2f7ed8"
-OVER = "#e4572e"
-PACE = "#333333"
+WITHIN = "#2f7ed8"
+OVER = "#d62728"
+BUDGET = "#333333"
+DAILY = "#9aa5b1"
+YESTERDAY = "#4a5563"
+
+
+@dataclass(frozen=True)
+class BurnUp:
+    """The month's cumulative spend day by day, the budget, and where the forecast lands at month end.
+
+    ``actual`` holds (day of the month, spent by the end of that day) from yesterday back as far as the daily
+    series reaches, ending at the month-to-date figure itself; day 0 is the start of the month."""
+
+    month_days: list[date]  # every day of the month shown
+    actual: list[tuple[int, float]]
+    budget_usd: float | None
+    projected_usd: float | None  # month to date + the forecast for the rest of the month
+
+    @property
+    def to_date_usd(self) -> float:
+        return self.actual[-1][1] if self.actual else 0.0
+
+    @property
+    def over_budget(self) -> bool:
+        """The one verdict: spent or forecast beyond the budget."""
+        if self.budget_usd is None:
+            return False
+        return max(self.to_date_usd, self.projected_usd or 0.0) > self.budget_usd
+
+    def pace_usd(self, day: int) -> float | None:
+        """Where an even spread of the budget stands at the end of day ``day`` of the month."""
+        if self.budget_usd is None:
+            return None
+        return self.budget_usd * day / len(self.month_days)
+
+
+def burn_up(spend: SpendSnapshot, *, today: date) -> BurnUp:
+    """The burn-up of ``today``'s month up to the end of yesterday.
+
+    The line ends at the month-to-date figure (so chart and text agree) and walks back through the daily series,
+    a day the series covers but omits counting as 0 (Cost Explorer leaves out days without cost); before the series
+    begins the line stops rather than guess."""
+    first = today.replace(day=1)
+    month_days = [first + timedelta(days=i) for i in range(calendar.monthrange(today.year, today.month)[1])]
+    known = {date.fromisoformat(d.day): d.usd for d in spend.daily}
+    total = spend.month_to_date_usd
+    if total is None:
+        total = sum(usd for d, usd in known.items() if first <= d < today)
+    points = [(today.day - 1, total)]
+    if known:
+        running, day = total, today - timedelta(days=1)
+        while day >= max(first, min(known)):
+            running -= known.get(day, 0.0)
+            points.append((day.day - 1, max(0.0, running)))
+            day -= timedelta(days=1)
+    return BurnUp(month_days=month_days, actual=sorted(points), budget_usd=spend.budget_usd or None,
+                  projected_usd=spend.projected_month_usd)
 
 
 def money_tick(value: float, _pos: object = None) -> str:
@@ -34,84 +94,96 @@ def money_tick(value: float, _pos: object = None) -> str:
     return f"${value:,.0f}"
 
 
-def daily_pace(budget: float | None, day: date) -> float | None:
-    """The budget spread evenly over the days of ``day``'s month."""
-    if not budget:
-        return None
-    return budget / calendar.monthrange(day.year, day.month)[1]
-
-
-def window(spend: SpendSnapshot, *, now: datetime) -> list[tuple[date, float]]:
+def window(spend: SpendSnapshot, *, today: date) -> list[tuple[date, float]]:
     """The 14 days ending yesterday, a missing day as 0 (Cost Explorer omits days with no cost)."""
     known = {date.fromisoformat(d.day): d.usd for d in spend.daily}
-    last = now.date() - timedelta(days=1)
-    return [(last - timedelta(days=DAYS - 1 - i), known.get(last - timedelta(days=DAYS - 1 - i), 0.0))
-            for i in range(DAYS)]
+    last = today - timedelta(days=1)
+    days = [last - timedelta(days=DAYS - 1 - i) for i in range(DAYS)]
+    return [(d, known.get(d, 0.0)) for d in days]
 
 
-def render_spend_chart(spend: SpendSnapshot, *, now: datetime) -> bytes:
-    """PNG bytes of the chart for ``spend``; readable at Slack's preview width (~600 px)."""
-    days = window(spend, now=now)
-    paces = [daily_pace(spend.budget_usd, d) for d, _ in days]
-    fig = Figure(figsize=(8, 4.2), dpi=150, layout="constrained")
+def render_spend_chart(spend: SpendSnapshot, *, now: datetime, tz_name: str | None = None) -> bytes:
+    """PNG bytes of the burn-up over the daily bars as of ``now`` in ``tz_name`` (default UTC); readable at
+    Slack's preview width (~600 px)."""
+    today = now.astimezone(zone(tz_name)).date()
+    zone_label = tz_name or "UTC"
+    fig = Figure(figsize=(8, 5.6), dpi=150, layout="constrained")
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    xs = list(range(len(days)))
-    values = [usd for _, usd in days]
-    colors = [OVER if p is not None and usd > p else UNDER for usd, p in zip(values, paces, strict=True)]
-    ax.bar(xs, values, color=colors, width=0.75, zorder=2)
-    handles: list[Any] = [Patch(color=UNDER, label="Daily spend")]
-    if OVER in colors:
-        handles.append(Patch(color=OVER, label="Over budget pace"))
-    if all(p is not None for p in paces):
-        # A step across whole days: the pace changes only where a month with a different length begins.
-        ax.stairs([p or 0.0 for p in paces], [x - 0.5 for x in [*xs, len(xs)]], baseline=None, color=PACE,
-                  linestyle="--", linewidth=2, zorder=3)
-        handles.append(Line2D([], [], color=PACE, linestyle="--", linewidth=2,
-                              label=f"Budget pace ({_dollars(paces[-1] or 0.0)}/day)"))
-    if spend.daily:
-        _label_last_bar(ax, xs[-1], values[-1])
-    else:
-        why = (spend.reason or spend.status.value).replace("$", r"\$")
-        ax.text(0.5, 0.5, f"No daily spend data ({why})", transform=ax.transAxes,
-                ha="center", va="center", fontsize=12, color="#555555")
-        ax.set_yticks([])
-    ax.set_xticks(xs[::2])
-    ax.set_xticklabels([days[i][0].strftime("%b %d").replace(" 0", " ") for i in xs[::2]], fontsize=10)
-    ax.yaxis.set_major_formatter(FuncFormatter(money_tick))
-    ax.tick_params(axis="y", labelsize=10)
-    ax.set_ylabel("Spend per day ($)", fontsize=11)
-    ax.set_xlabel("Day (UTC)", fontsize=11)
-    ax.set_ylim(0, max([*values, *(p or 0.0 for p in paces), 1.0]) * 1.18)
-    ax.set_xlim(-0.6, len(xs) - 0.4)
-    ax.grid(axis="y", alpha=0.3, zorder=0)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.suptitle(f"{spend.team or 'team'}: daily GPU spend, last {DAYS} days", x=0.02, ha="left",
-                 fontsize=14, fontweight="bold")
-    ax.set_title(_subtitle(spend), loc="left", fontsize=11, color="#555555")
-    ax.legend(handles=handles, loc="upper left", fontsize=10, frameon=False, ncols=3)
+    top, bottom = fig.subplots(2, 1, height_ratios=[2.3, 1])
+    curve = burn_up(spend, today=today)
+    _draw_burn_up(top, curve, today=today)
+    _draw_daily(bottom, window(spend, today=today), zone_label=zone_label)
+    fig.suptitle(f"{spend.team or 'team'}: GPU spend, {today:%B %Y}", x=0.02, ha="left", fontsize=14,
+                 fontweight="bold")
     out = io.BytesIO()
     fig.savefig(out, format="png")
     return out.getvalue()
 
 
+def _draw_burn_up(ax: Any, curve: BurnUp, *, today: date) -> None:
+    colour = OVER if curve.over_budget else WITHIN
+    last_day = len(curve.month_days)
+    now_x = today.day - 1  # the end of yesterday
+    if len(curve.actual) > 1 or curve.to_date_usd:
+        ax.plot([x for x, _ in curve.actual], [y for _, y in curve.actual], color=colour, linewidth=2.5,
+                marker="o" if len(curve.actual) == 1 else None, label="Spent (cumulative)", zorder=3)
+        ax.annotate(_dollars(curve.to_date_usd), (now_x, curve.to_date_usd), xytext=(-4, 6),
+                    textcoords="offset points", ha="right", fontsize=10, fontweight="bold", color=colour)
+    if curve.projected_usd is not None:
+        ax.plot([now_x, last_day], [curve.to_date_usd, curve.projected_usd], color=colour, linestyle=":",
+                linewidth=2.2, label=f"Forecast to month end ({_dollars(curve.projected_usd)})", zorder=3)
+    if curve.budget_usd is not None:
+        ax.axhline(curve.budget_usd, color=BUDGET, linestyle="--", linewidth=1.6,
+                   label=f"Budget ({_dollars(curve.budget_usd)})", zorder=2)
+        ax.plot([0, last_day], [0, curve.budget_usd], color=BUDGET, linewidth=0.9, alpha=0.35,
+                label="Even pace", zorder=1)
+    top = max([curve.budget_usd or 0.0, curve.projected_usd or 0.0, curve.to_date_usd, 1.0])
+    ax.set_ylim(0, top * 1.45)  # a band above the budget line for the legend
+    ax.set_xlim(0, last_day)
+    ticks = [d for d in range(1, last_day + 1) if d == 1 or d % 5 == 0]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{today:%b} {d}" for d in ticks], fontsize=9)
+    ax.yaxis.set_major_formatter(FuncFormatter(money_tick))
+    ax.set_ylabel("Spent this month ($)", fontsize=11)
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.set_title(_verdict(curve), loc="left", fontsize=11, color=colour if curve.budget_usd else "#555555")
+    ax.legend(loc="upper left", fontsize=9, frameon=False, ncols=2)
+
+
+def _draw_daily(ax: Any, days: list[tuple[date, float]], *, zone_label: str) -> None:
+    xs = list(range(len(days)))
+    values = [usd for _, usd in days]
+    colours = [DAILY] * (len(days) - 1) + [YESTERDAY]
+    ax.bar(xs, values, color=colours, width=0.75, zorder=2)
+    if any(values):
+        ax.annotate(_dollars(values[-1]), (xs[-1], values[-1]), xytext=(0, 3), textcoords="offset points",
+                    ha="center", fontsize=9, fontweight="bold")
+    ax.set_xticks(xs[::2])
+    ax.set_xticklabels([days[i][0].strftime("%b %d").replace(" 0", " ") for i in xs[::2]], fontsize=9)
+    ax.yaxis.set_major_formatter(FuncFormatter(money_tick))
+    ax.tick_params(axis="y", labelsize=9)
+    ax.set_ylim(0, max([*values, 1.0]) * 1.25)
+    ax.set_xlim(-0.6, len(xs) - 0.4)
+    ax.set_ylabel("Per day ($)", fontsize=10)
+    ax.set_title(f"Daily spend, last {DAYS} days (yesterday in {zone_label} darker)", loc="left", fontsize=10,
+                 color="#555555")
+    ax.grid(axis="y", alpha=0.3, zorder=0)
+    ax.spines[["top", "right"]].set_visible(False)
+
+
+def _verdict(curve: BurnUp) -> str:
+    spent = f"{_dollars(curve.to_date_usd)} spent"
+    if curve.budget_usd is None:
+        return f"{spent}; no budget set"
+    if curve.projected_usd is None:
+        return f"{spent} of {_dollars(curve.budget_usd)}; no forecast"
+    gap = curve.projected_usd - curve.budget_usd
+    if curve.over_budget:
+        return f"{spent}: forecast over budget by {_dollars(max(gap, curve.to_date_usd - curve.budget_usd))}"
+    return f"{spent}: forecast within budget by {_dollars(-gap)}"
+
+
 def _dollars(value: float) -> str:
     """A money figure for chart text; ``$`` is escaped because matplotlib reads a pair of them as math."""
     return money_tick(value).replace("$", r"\$")
-
-
-def _label_last_bar(ax: Any, x: int, value: float) -> None:
-    """Yesterday's figure on its bar: the number a reader looks for first."""
-    ax.annotate(rf"\${value:,.0f}", (x, value), xytext=(0, 4), textcoords="offset points", ha="center",
-                fontsize=10, fontweight="bold")
-
-
-def _subtitle(spend: SpendSnapshot) -> str:
-    if spend.month_to_date_usd is None:
-        return "Month to date: spend unavailable"
-    text = f"{_dollars(spend.month_to_date_usd)} month to date"
-    if spend.budget_usd:
-        text += f" of {_dollars(spend.budget_usd)} budget ({spend.month_to_date_usd / spend.budget_usd:.0%})"
-    if spend.projected_month_usd is not None:
-        text += f" · month forecast {_dollars(spend.projected_month_usd)}"
-    return text

@@ -1,29 +1,40 @@
-"""The daily spend digest: gather from the service, render Block Kit and the chart, post once per channel per day."""
+"""The daily spend digest: gather from the service, render Block Kit and the chart, post once per channel per day.
+
+Dates follow the channel's time zone (the policy's ``teams.<team>.digest.timezone``): "yesterday" is the day before
+the channel's today, and the month is the channel's month. With a spend source the message and its chart are one
+post (the chart uploaded with the message as its blocks); without one there is no chart, and one line says how to
+connect a source.
+"""
 
 from __future__ import annotations
 
-import calendar
+import json
 import logging
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from statistics import mean
 from typing import Any
 
 from bot import formatting as fmt
-from bot.blocks import spend_line
-from bot.chart import render_spend_chart, window
+from bot.chart import BurnUp, burn_up, render_spend_chart, window
 from bot.client import ServiceClient
-from bot.limits import MAX_MESSAGE_BLOCKS, Block, context, escape, fit, header, section
+from bot.limits import MAX_MESSAGE_BLOCKS, Block, escape, fit, section
 from bot.metrics import DIGEST_RUNS
-from bot.views import accrued_usd, job_row
+from bot.spend_split import split_month
+from bot.views import accrued_usd
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
-from policy.spend import SpendSnapshot
+from policy.spend import SpendSnapshot, SpendStatus
 
 log = logging.getLogger(__name__)
-FINISHED = frozenset({"succeeded", "failed", "stopped"})
+FINISHED = frozenset({"succeeded", "failed", "stopped", "dry_run"})
+ACTIVE = frozenset({"running", "launching"})
 ANOMALY_RATIO = 1.5  # yesterday against the mean of the seven days before it
 ANOMALY_MIN_USD = 50.0  # below this a spike is noise
+MAX_ROWS = 10
+CONNECT_A_SOURCE = ("No spend source is connected, so there is no chart: connect Cost Explorer "
+                    "(GPUOPS_SPEND=costexplorer with AWS credentials and the team's cost-allocation tag active) or "
+                    "a spend file (GPUOPS_SPEND_FILE); `gpuops doctor` says what is missing.")
 
 
 @dataclass(frozen=True)
@@ -32,7 +43,9 @@ class DigestData:
     spend: SpendSnapshot
     running: list[RequestPublic]
     pending: list[RequestPublic]
-    finished: list[RequestPublic]
+    finished: list[RequestPublic]  # finished in the 24 hours before the digest
+    approved: list[RequestPublic] = field(default_factory=list)  # approved, not launched yet
+    tz_name: str = "UTC"
 
 
 @dataclass(frozen=True)
@@ -40,19 +53,24 @@ class Digest:
     team: str
     text: str
     blocks: list[Block]
-    png: bytes
+    png: bytes | None  # None when there is no spend to chart
 
 
-def gather(service: ServiceClient, *, team: str) -> DigestData:
+def gather(service: ServiceClient, *, team: str, now: datetime, tz_name: str = "UTC") -> DigestData:
     spend = service.get_spend(team=team)
     jobs = [r for r in service.list_jobs() if r.team == team]
     pending = service.list_requests(status=RequestStatus.PENDING_APPROVAL, team=team, limit=100).items
+    approved = [r for status in (RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED)
+                for r in service.list_requests(status=status, team=team, limit=100).items]
+    since = now - timedelta(hours=24)
     return DigestData(
         team=team,
         spend=spend,
-        running=[r for r in jobs if r.status in ("running", "launching")],
+        running=[r for r in jobs if r.status in ACTIVE],
         pending=pending,
-        finished=[r for r in jobs if r.status in FINISHED],
+        finished=[r for r in jobs if r.status in FINISHED and r.updated_at >= since],
+        approved=approved,
+        tz_name=tz_name,
     )
 
 
@@ -68,22 +86,40 @@ def spot_savings_usd(finished: list[RequestPublic]) -> float:
     return total
 
 
-def pace_line(spend: SpendSnapshot, *, now: datetime) -> str | None:
-    """Month to date against where an even spread of the budget would be by the end of yesterday."""
-    if not spend.budget_usd or spend.month_to_date_usd is None:
+def month_line(spend: SpendSnapshot) -> str:
+    """What the month has cost, of the budget, with training compute, storage and the rest apart."""
+    if spend.month_to_date_usd is None:
+        reason = f": {escape(spend.reason)}" if spend.reason else ""
+        return f"*Month to date*: spend unavailable{reason}"
+    text = f"*Month to date*: {fmt.usd(spend.month_to_date_usd)}"
+    if spend.budget_usd:
+        text += f" of {fmt.usd(spend.budget_usd)} budget ({spend.month_to_date_usd / spend.budget_usd:.0%})"
+    split = split_month(spend)
+    if split is not None:
+        text += (f"\ntraining compute {fmt.usd(split.compute_usd)} · storage {fmt.usd(split.storage_usd)} · "
+                 f"other {fmt.usd(split.other_usd)}")
+        if split.unlisted_usd >= 1:
+            text += f"\n_compute includes {fmt.usd(split.unlisted_usd)} the spend source did not name by service_"
+    if spend.status is SpendStatus.STALE:
+        text += f"\n_stale figure: {escape(spend.reason or 'old')}_"
+    return text
+
+
+def forecast_line(curve: BurnUp, spend: SpendSnapshot, *, today: date) -> str | None:
+    """The month's forecast against the budget, worded by the same verdict that colours the chart."""
+    budget = curve.budget_usd
+    if budget is None or spend.month_to_date_usd is None:
         return None
-    days_in_month = calendar.monthrange(now.year, now.month)[1]
-    elapsed = max(1, now.day - 1)
-    expected = spend.budget_usd * elapsed / days_in_month
+    expected = budget * (today.day - 1) / len(curve.month_days)
     gap = spend.month_to_date_usd - expected
-    where = f"{fmt.usd(abs(gap))} {'ahead of' if gap > 0 else 'under'} pace"
-    line = f"*Pace*: {where} (an even spread would be {fmt.usd(expected)} by now)"
-    projected = spend.projected_month_usd
-    if projected is not None:
-        over = projected - spend.budget_usd
-        verdict = f"over budget by {fmt.usd(over)}" if over > 0 else f"within budget by {fmt.usd(-over)}"
-        line += f"\n*Forecast*: {fmt.usd(projected)} for the month, {verdict}"
-    return line
+    pace = (f"{fmt.usd(abs(gap))} {'ahead of' if gap > 0 else 'behind'} an even pace "
+            f"({fmt.usd(expected)} by the end of yesterday)")
+    if curve.projected_usd is None:
+        return f"*Forecast*: none from the spend source; {pace}"
+    over = max(curve.projected_usd - budget, spend.month_to_date_usd - budget)
+    verdict = f"🔴 over budget by {fmt.usd(over)}" if curve.over_budget else \
+        f"🟢 within budget by {fmt.usd(budget - curve.projected_usd)}"
+    return f"*Forecast*: {fmt.usd(curve.projected_usd)} for the month, {verdict}; {pace}"
 
 
 def anomalies(days: list[tuple[Any, float]]) -> list[str]:
@@ -101,75 +137,131 @@ def anomalies(days: list[tuple[Any, float]]) -> list[str]:
     return notes
 
 
-def yesterday_line(days: list[tuple[Any, float]]) -> str:
-    yesterday, previous = days[-1][1], days[-2][1]
+def yesterday_line(days: list[tuple[date, float]]) -> str:
+    (day, yesterday), previous = days[-1], days[-2][1]
     change = "" if previous == 0 else f" ({(yesterday - previous) / previous:+.0%} on the day before)"
-    return f"*Yesterday*: {fmt.usd(yesterday)}{change}"
+    return f"*Yesterday* ({day:%a %b} {day.day}): {fmt.usd(yesterday)}{change}"
 
 
-def _pending_lines(pending: list[RequestPublic]) -> str:
-    rows = []
-    for req in pending[:10]:
-        waiting = ", ".join(fmt.mention(a) for a in req.eligible_approvers) or "approvers"
-        rows.append(f"• `{escape(req.id)}` {fmt.configuration(req.decision.plan)} "
-                    f"{fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}, waiting for {waiting}")
-    more = f"\n… and {len(pending) - 10} more" if len(pending) > 10 else ""
-    return "\n".join(rows) + more
+def _rows(requests: list[RequestPublic], row: Any) -> str:
+    lines = [f"• {row(r)}" for r in requests[:MAX_ROWS]]
+    if len(requests) > MAX_ROWS:
+        lines.append(f"… and {len(requests) - MAX_ROWS} more")
+    return "\n".join(lines)
+
+
+def _job_label(req: RequestPublic) -> str:
+    return f"`{escape(req.id)}` {fmt.configuration(req.decision.plan)}"
+
+
+def _running_row(req: RequestPublic) -> str:
+    status = req.job.status if req.job else req.status
+    return (f"{_job_label(req)} · {escape(status)} · {fmt.usd(accrued_usd(req))} so far of "
+            f"{fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}")
+
+
+def _finished_row(req: RequestPublic) -> str:
+    actual = req.job.actual_cost_usd if req.job else None
+    cost = f"{fmt.usd(actual)}" if actual is not None else f"{fmt.usd(accrued_usd(req))} so far (final bill pending)"
+    return (f"{_job_label(req)} · {escape(req.status.replace('_', ' '))} · {cost} against "
+            f"{fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}")
+
+
+def _approved_row(req: RequestPublic) -> str:
+    return f"{_job_label(req)} · launching soon · {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}"
+
+
+def _pending_row(req: RequestPublic) -> str:
+    waiting = ", ".join(fmt.mention(a) for a in req.eligible_approvers) or "approvers"
+    return f"{_job_label(req)} {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}, waiting for {waiting}"
+
+
+def jobs_blocks(data: DigestData) -> list[Block]:
+    """Today's gpuops jobs: approved and about to launch, running, and finished in the last 24 hours."""
+    blocks: list[Block] = []
+    if data.approved:
+        total = sum(r.decision.plan.estimated_cost_usd for r in data.approved)
+        blocks.append(section(f"*Approved, launching* ({len(data.approved)}, {fmt.usd(total, approx=True)} "
+                              f"estimated)\n{_rows(data.approved, _approved_row)}"))
+    if data.running:
+        accrued = sum(accrued_usd(r) or 0.0 for r in data.running)
+        estimated = sum(r.decision.plan.estimated_cost_usd for r in data.running)
+        blocks.append(section(f"*Running* ({len(data.running)}, {fmt.usd(accrued)} so far of "
+                              f"{fmt.usd(estimated, approx=True)} estimated)\n{_rows(data.running, _running_row)}"))
+    if data.finished:
+        blocks.append(section(f"*Finished in the last 24 h* ({len(data.finished)})\n"
+                              f"{_rows(data.finished, _finished_row)}"))
+    if not blocks:
+        blocks.append(section("*gpuops jobs*: none approved, running or finished in the last 24 h"))
+    if data.pending:
+        blocks.append(section(f"*Waiting for approval* ({len(data.pending)})\n{_rows(data.pending, _pending_row)}"))
+    return blocks
 
 
 def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     spend = data.spend
-    days = window(spend, now=now)
-    blocks: list[Block] = [header(f"GPU spend · {data.team} · {now.strftime('%a %b %d').replace(' 0', ' ')}"),
-                           section(spend_line(spend))]
+    local = now.astimezone(fmt.zone(data.tz_name))
+    today = local.date()
+    title = f"*GPU spend · {escape(data.team)} · {today:%a %b} {today.day}*"
+    blocks: list[Block] = [section(title), section(month_line(spend))]
+    charted = has_chart(spend)
+    if not charted:
+        blocks.append(section(CONNECT_A_SOURCE if spend.status is SpendStatus.UNAVAILABLE else
+                              "No daily figures from the spend source yet, so there is no chart."))
     if spend.daily:
+        days = window(spend, today=today)
         blocks.append(section(yesterday_line(days)))
-    if (pace := pace_line(spend, now=now)) is not None:
-        blocks.append(section(pace))
+    if (forecast := forecast_line(burn_up(spend, today=today), spend, today=today)) is not None:
+        blocks.append(section(forecast))
     if spend.drivers:
         top = sorted(spend.drivers, key=lambda d: d.usd, reverse=True)[:5]
-        blocks.append(section("*Top drivers*\n" + "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)))
-    if data.running:
-        accrued = sum(accrued_usd(r) or 0.0 for r in data.running)
-        running = "\n".join(f"• {job_row(r)}" for r in data.running[:10])
-        blocks.append(section(f"*Running jobs* ({len(data.running)}, {fmt.usd(accrued)} so far)\n{running}"))
-    else:
-        blocks.append(section("*Running jobs*: none"))
-    if data.pending:
-        blocks.append(section(f"*Waiting for approval* ({len(data.pending)})\n{_pending_lines(data.pending)}"))
+        blocks.append(section("*Top cost drivers this month*\n" +
+                              "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)))
+    blocks += jobs_blocks(data)
     saved = spot_savings_usd(data.finished)
     if saved > 0:
         count = len(data.finished)
         blocks.append(section(f"*Spot savings*: {fmt.usd(saved)} on {count} finished job{'s' if count != 1 else ''}"))
-    notes = anomalies(days) if spend.daily else []
+    notes = anomalies(window(spend, today=today)) if spend.daily else []
     if notes:
         blocks.append(section("📈 *Anomalies*\n" + "\n".join(f"• {n}" for n in notes)))
-    as_of = f", as of {spend.as_of:%Y-%m-%d %H:%M} UTC" if spend.as_of else ""
-    blocks.append(context(f"Spend {spend.status.value}{as_of}"))
-    return fit(blocks, MAX_MESSAGE_BLOCKS)
+    as_of = f", as of {spend.as_of.astimezone(local.tzinfo):%Y-%m-%d %H:%M %Z}" if spend.as_of else ""
+    blocks.append(section(f"_Spend {spend.status.value}{as_of}; days are the billing days of the spend source "
+                          f"(UTC), dates here in {escape(data.tz_name)}_"))
+    return fit(blocks, MAX_MESSAGE_BLOCKS, keep_tail=1)
 
 
-def build_digest(service: ServiceClient, *, team: str, now: datetime) -> Digest:
-    data = gather(service, team=team)
-    return Digest(team=team, text=f"GPU spend digest for {team}", blocks=digest_blocks(data, now=now),
-                  png=render_spend_chart(data.spend, now=now))
+def has_chart(spend: SpendSnapshot) -> bool:
+    return spend.status is not SpendStatus.UNAVAILABLE and bool(spend.daily)
 
 
-def post_digest(client: Any, digest: Digest, *, channel: str) -> str:
-    """The message, then the chart under it (files_upload_v2: get URL, upload, complete)."""
-    response = client.chat_postMessage(channel=channel, text=digest.text, blocks=digest.blocks)
+def build_digest(service: ServiceClient, *, team: str, now: datetime, tz_name: str = "UTC") -> Digest:
+    data = gather(service, team=team, now=now, tz_name=tz_name)
+    png = render_spend_chart(data.spend, now=now, tz_name=tz_name) if has_chart(data.spend) else None
+    return Digest(team=team, text=f"GPU spend digest for {team}", blocks=digest_blocks(data, now=now), png=png)
+
+
+def post_digest(client: Any, digest: Digest, *, channel: str) -> None:
+    """One post: the chart uploaded with the digest as its message (files.getUploadURLExternal, the upload, then
+    files.completeUploadExternal with the blocks); without a chart, the message alone."""
+    if digest.png is None:
+        client.chat_postMessage(channel=channel, text=digest.text, blocks=digest.blocks)
+        return
     client.files_upload_v2(channel=channel, content=digest.png, filename=f"spend-{digest.team}.png",
-                           title=f"Daily spend, {digest.team}, last 14 days")
-    return str(response["ts"])
+                           title=f"GPU spend, {digest.team}: month to date against the budget",
+                           alt_txt=f"Burn-up of {digest.team}'s GPU spend this month against its budget, "
+                                   "with daily spend for the last 14 days",
+                           blocks=json.dumps(digest.blocks))
 
 
-def deliver_once(service: ServiceClient, client: Any, *, team: str, channel: str, day: str, now: datetime) -> bool:
+def deliver_once(service: ServiceClient, client: Any, *, team: str, channel: str, day: str, now: datetime,
+                 tz_name: str = "UTC") -> bool:
     """Post ``team``'s digest in ``channel`` for ``day`` unless another replica claimed it; True when posted here."""
     if not service.claim_digest(channel=channel, date=day, team=team):
         DIGEST_RUNS.labels(outcome="skipped").inc()
         return False
     try:
-        post_digest(client, build_digest(service, team=team, now=now), channel=channel)
+        post_digest(client, build_digest(service, team=team, now=now, tz_name=tz_name), channel=channel)
     except Exception as error:
         DIGEST_RUNS.labels(outcome="failed").inc()
         service.finish_digest(channel=channel, date=day, ok=False, detail=type(error).__name__)

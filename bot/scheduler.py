@@ -41,7 +41,8 @@ class DigestScheduler:
             day = due_day(now, at=sub.time, tz_name=sub.timezone)
             if day is None or (sub.channel, day) in self._settled:
                 continue
-            if deliver_once(self._service, self._client, team=team, channel=sub.channel, day=day, now=now):
+            if deliver_once(self._service, self._client, team=team, channel=sub.channel, day=day, now=now,
+                            tz_name=sub.timezone):
                 posted.append((sub.channel, day))
             self._settled.first_time((sub.channel, day))
         return posted

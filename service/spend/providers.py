@@ -12,19 +12,22 @@ is reported stale.
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from importlib import resources
 from typing import Any, Protocol
 
 from policy.config import PolicyConfig
 from policy.errors import RequestError
-from policy.spend import SpendSnapshot, SpendStatus, aged, spend_from_document
+from policy.spend import DailySpend, SpendSnapshot, SpendStatus, aged, spend_from_document
 from service.clock import utcnow
 from service.settings import Settings
+
+SAMPLE_HISTORY_DAYS = 14  # days of the sample before today, so the daily chart is full on the 1st of a month
 
 
 class SpendProvider(Protocol):
@@ -94,14 +97,44 @@ def sample_spend_path() -> str:
 
 
 class SampleSpend(FileSpend):
-    """The shipped sample, presented as of now so that it never goes stale in a demo."""
+    """The shipped sample, replayed into the current month as of now so that it never goes stale in a demo."""
 
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
         snapshot = super().get_spend(team=team, policy=policy)
         if snapshot.status is SpendStatus.UNAVAILABLE:
             return snapshot
-        return snapshot.model_copy(update={"as_of": self._clock(), "age_seconds": 0.0, "status": SpendStatus.OK,
-                                           "reason": "sample figures (GPUOPS_SPEND=sample)"})
+        now = self._clock()
+        return replayed(snapshot, today=now.date()).model_copy(update={
+            "as_of": now, "age_seconds": 0.0, "status": SpendStatus.OK,
+            "reason": "sample figures (GPUOPS_SPEND=sample)"})
+
+
+def replayed(snapshot: SpendSnapshot, *, today: date) -> SpendSnapshot:
+    """The sample's days laid over this month up to yesterday (and the two weeks before, for the daily chart), day
+    N of the month taking the sample's day N (cycling); month to date, the forecast for the rest of the month (at
+    the sample's own forecast per remaining day) and the drivers (scaled to the new month to date) follow from
+    them. On the sample's own date it is the sample unchanged."""
+    pattern = [d.usd for d in sorted(snapshot.daily, key=lambda d: d.day)]
+    if not pattern:
+        return snapshot
+    first = today.replace(day=1)
+    start = min(first, today - timedelta(days=SAMPLE_HISTORY_DAYS))
+    days = [start + timedelta(days=i) for i in range((today - start).days)]
+    daily = [DailySpend(day=d.isoformat(), usd=pattern[(d - first).days % len(pattern)]) for d in days]
+    month = round(float(sum(d.usd for d in daily if d.day >= first.isoformat())), 2)
+    remaining = _days_left(today)
+    per_day = (snapshot.forecast_usd / _days_left(snapshot.as_of.date())
+               if snapshot.forecast_usd is not None and snapshot.as_of is not None
+               else sum(d.usd for d in daily[-7:]) / max(1, len(daily[-7:])))
+    scale = month / snapshot.month_to_date_usd if snapshot.month_to_date_usd else 0.0
+    drivers = [d.model_copy(update={"usd": round(d.usd * scale, 2)}) for d in snapshot.drivers if d.usd * scale > 0]
+    return snapshot.model_copy(update={"daily": daily, "month_to_date_usd": month, "drivers": drivers,
+                                       "forecast_usd": round(per_day * remaining, 2)})
+
+
+def _days_left(day: date) -> int:
+    """Days from ``day`` to the end of its month, ``day`` included."""
+    return calendar.monthrange(day.year, day.month)[1] - day.day + 1
 
 
 def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = None) -> SpendProvider:

@@ -36,6 +36,7 @@ from contract.requests import (
 )
 from contract.status import RequestStatus
 from policy.config import default_policy
+from policy.spend import SpendSnapshot
 from tests.bot.factories import NOW, make_request, make_spend
 from tests.loopback import LoopbackServer
 
@@ -83,6 +84,7 @@ class FakeService(LoopbackServer):
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
         self.members: dict[str, list[str]] = {}  # team -> the policy's members: key
         self.created: list[RequestCreate] = []  # every POST /v1/requests body, replays included
+        self.spend: SpendSnapshot | None = None  # GET /v1/spend answers this when set, else make_spend()
         self.lock = threading.RLock()
         super().__init__()
 
@@ -225,7 +227,7 @@ class FakeService(LoopbackServer):
         if match := re.fullmatch(r"/v1/cursors/(\w+)", path):
             return self.cursor(method, match.group(1), body)
         if path == "/v1/spend":
-            return 200, make_spend(team=query.get("team", "team-ml"))
+            return 200, self.spend or make_spend(team=query.get("team", "team-ml"))
         if path == "/v1/jobs":
             items = [r for r in self.requests.values() if r.job]
             return 200, JobList(items=[r for r in items if "status" not in query or r.status == query["status"]])

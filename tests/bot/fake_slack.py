@@ -44,6 +44,8 @@ class FakeSlack(LoopbackServer):
         self.zones: dict[str, str] = {}
         self.emails: dict[str, str] = {}  # user id -> profile.email (users.info)
         self.usergroups: dict[str, list[str]] = {}  # user group id (S…) -> user ids (usergroups.users.list)
+        self.missing_users: set[str] = set()  # users.info answers user_not_found for these
+        self.scopes: list[str] | None = None  # auth.test's x-oauth-scopes header, when set
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
         super().__init__()
@@ -85,9 +87,20 @@ class FakeSlack(LoopbackServer):
         if queued:
             return queued.pop(0)
         ts = f"1764518400.{next(self._ts):06d}"
+        if method == "users.info" and str(body.get("user")) in self.missing_users:
+            return 200, {"ok": False, "error": "user_not_found"}, {}
+        if method == "files.completeUploadExternal":
+            return 200, self._complete_upload(body, ts), {}
+        if method == "users.lookupByEmail":
+            found = [user for user, email in self.emails.items() if email == body.get("email")]
+            answer = {"ok": True, "user": {"id": found[0]}} if found else {"ok": False, "error": "users_not_found"}
+            return 200, answer, {}
+        if method == "auth.test" and self.scopes is not None:
+            return 200, self._auth(), {"x-oauth-scopes": ",".join(self.scopes)}
         answers: dict[str, dict[str, Any]] = {
-            "auth.test": {"ok": True, "user_id": BOT_USER, "bot_id": "BBOT", "team_id": "T0GPUOPS", "user": "gpuops",
-                          "team": "gpuops", "url": "https://gpuops.slack.com/"},
+            "auth.test": self._auth(),
+            "usergroups.list": {"ok": True,
+                                "usergroups": [{"id": group, "date_delete": 0} for group in self.usergroups]},
             "chat.postMessage": {"ok": True, "ts": ts, "channel": body.get("channel"),
                                  "message": {"ts": ts, "text": body.get("text")}},
             "chat.update": {"ok": True, "ts": body.get("ts"), "channel": body.get("channel")},
@@ -103,6 +116,28 @@ class FakeSlack(LoopbackServer):
             "files.completeUploadExternal": {"ok": True, "files": [{"id": "F0CHART", "title": "chart"}]},
         }
         return 200, answers.get(method, {"ok": True}), {}
+
+    @staticmethod
+    def _auth() -> dict[str, Any]:
+        return {"ok": True, "user_id": BOT_USER, "bot_id": "BBOT", "team_id": "T0GPUOPS", "user": "gpuops",
+                "team": "gpuops", "url": "https://gpuops.slack.com/"}
+
+    def _complete_upload(self, body: dict[str, Any], ts: str) -> dict[str, Any]:
+        """Slack's answer: the file shared in ``channel_id`` with a message of ``initial_comment`` or ``blocks``
+        (blocks are ignored beside an initial comment; a markdown block is refused there, as Slack does)."""
+        files = json.loads(body.get("files") or "[]")
+        if not files or any(f.get("id") != "F0CHART" for f in files):
+            return {"ok": False, "error": "invalid_file_id"}
+        if "blocks" in body:
+            try:
+                blocks = json.loads(body["blocks"]) if isinstance(body["blocks"], str) else body["blocks"]
+            except json.JSONDecodeError:
+                return {"ok": False, "error": "invalid_blocks"}
+            if any(b.get("type") == "markdown" for b in blocks):
+                return {"ok": False, "error": "internal_error"}
+        share = {"ts": ts, "channel_name": body.get("channel_id")}
+        return {"ok": True, "files": [{"id": f["id"], "title": f.get("title"),
+                                       "shares": {"public": {body.get("channel_id"): [share]}}} for f in files]}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self

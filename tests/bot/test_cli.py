@@ -26,7 +26,7 @@ def test_digest_writes_the_blocks_and_the_chart(env: None, tmp_path: Path, slack
     result = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     written = json.loads((tmp_path / "digest.json").read_text())
-    assert written["blocks"][0]["text"]["text"].startswith("GPU spend · team-ml · ")
+    assert written["blocks"][0]["text"]["text"].startswith("*GPU spend · team-ml · ")
     assert (tmp_path / "spend-team-ml.png").read_bytes().startswith(b"\x89PNG")
     assert slack.of("chat.postMessage") == []
 
@@ -36,7 +36,7 @@ def test_digest_post_claims_the_day_once(env: None, slack: FakeSlack, service: F
     second = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--post"])
     assert first.exit_code == 0 and first.output.strip().endswith("posted to C0DIGEST")
     assert "already posted to C0DIGEST" in second.output
-    assert len(slack.of("chat.postMessage")) == 1 and len(slack.of("files.completeUploadExternal")) == 1
+    assert slack.of("chat.postMessage") == [] and len(slack.of("files.completeUploadExternal")) == 1
 
 
 def test_bot_refuses_to_start_without_slack_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
