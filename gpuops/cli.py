@@ -1,15 +1,32 @@
 """Entry point of the ``gpuops`` command. Commands import their heavy dependencies lazily so that
-``gpuops plan`` stays fast and never imports the service or Slack stacks."""
+``gpuops plan`` stays fast and never imports the service or Slack stacks.
+
+Any failure is one line on stderr with what to do (``gpuops.cli_errors``); ``--debug`` (or ``GPUOPS_DEBUG=1``)
+shows the traceback instead.
+"""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from gpuops import cli_audit, cli_aws, cli_bot, cli_catalog, cli_plan, cli_service
+from gpuops import cli_audit, cli_aws, cli_bot, cli_catalog, cli_doctor, cli_plan, cli_service
+from gpuops.cli_errors import OneLineErrorsGroup
 
-app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True)
-for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot):
+app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True,
+                  cls=OneLineErrorsGroup, pretty_exceptions_enable=False)
+for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor):
     area.register(app)
+
+
+@app.callback()
+def options(
+    debug: Annotated[bool, typer.Option("--debug", envvar="GPUOPS_DEBUG",
+                                        help="Show the traceback of a failure instead of one line.")] = False,
+) -> None:
+    """gpuops: GPU training compute decisions, approvals and launches."""
+    del debug  # read by OneLineErrorsGroup from the context
 
 
 def main() -> None:

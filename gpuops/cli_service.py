@@ -170,10 +170,12 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_por
     import secrets
 
     from bot.settings import BotSettings
+    from gpuops.devrun import DevRun, remove_dev_run, write_dev_run
     from service.settings import get_settings
     from service.store.migrate import upgrade
 
     with_bot = _slack_configured()
+    written = None
     if not os.environ.get("GPUOPS_API_TOKENS"):
         token, bot_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         os.environ["GPUOPS_API_TOKENS"] = f"admin:{token},bot:{bot_token}"
@@ -181,6 +183,8 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_por
             os.environ.setdefault("GPUOPS_SERVICE_TOKEN", bot_token)
         get_settings.cache_clear()
         _print_try_it(host, port, token, bot_token)
+        # `gpuops digest` in another terminal of this directory finds the service and its token here.
+        written = write_dev_run(DevRun(service_url=f"http://{host}:{port}", bot_token=bot_token, pid=os.getpid()))
     if with_bot:
         os.environ.setdefault("GPUOPS_SERVICE_URL", f"http://{host}:{port}")
     if bot_port is None:
@@ -191,7 +195,11 @@ def dev_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, bot_por
                f"launches: {settings.launch}")
     if not with_bot:
         typer.echo("Slack bot not started: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to run it here too")
-    _serve(host, port, with_worker=True, bot_port=bot_port if with_bot else None)
+    try:
+        _serve(host, port, with_worker=True, bot_port=bot_port if with_bot else None)
+    finally:
+        if written is not None:
+            remove_dev_run(written)
 
 
 def _print_try_it(host: str, port: int, token: str, bot_token: str) -> None:

@@ -3,8 +3,12 @@ launch worker and the bot, and a signed ``/gpu`` reaches a posted plan."""
 
 from __future__ import annotations
 
+import json
 import re
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -71,3 +75,25 @@ def test_gpuops_service_says_an_unmigrated_database_needs_upgrading(tmp_path: Pa
         assert ready.json()["database"] == "not migrated"
         assert "run `gpuops db upgrade`" in ready.json()["detail"]
         assert "run `gpuops db upgrade`" in service.log_path.read_text(encoding="utf-8")
+
+
+def test_make_run_serves_on_its_port_until_stopped(tmp_path: Path) -> None:
+    """`make run PORT=…` end to end: the real Makefile recipe (the installed environment stands for the one it
+    would build), ready on that port, the connection file for other commands written and removed at stop."""
+    venv = Path(sys.executable).parent.parent
+    port = free_port()
+    argv = ["make", "-s", "-C", str(tmp_path), "-f", str(ROOT / "Makefile"), "-o", str(venv / ".installed-stamp"),
+            "run", f"PORT={port}", f"VENV={venv}"]
+    env = base_env(DATABASE_URL=f"sqlite:///{tmp_path / 'gpuops.db'}")
+    env.pop("GPUOPS_API_TOKENS", None)
+    with Processes(tmp_path) as procs:
+        run = procs.spawn("make-run", argv, env, health_url=f"http://127.0.0.1:{port}/readyz")
+        ready = httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).json()
+        assert ready["status"] == "ok" and ready["database"] == "ok"
+        dev_file = tmp_path / ".gpuops-dev.json"
+        assert json.loads(dev_file.read_text())["service_url"] == f"http://127.0.0.1:{port}"
+        run.signal_group(signal.SIGINT)  # Ctrl-C in the terminal of `make run`
+        deadline = time.monotonic() + 20
+        while dev_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not dev_file.exists(), run.log_tail()

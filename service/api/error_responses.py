@@ -2,7 +2,9 @@
 
     {"error": {"code": ..., "message": ..., "current_state"?: ..., "correlation_id"?: ...}}
 
-A database that does not answer (SQLAlchemy ``OperationalError``) is a 503 with ``Retry-After`` and a correlation id.
+A database that does not answer (SQLAlchemy ``OperationalError``) is a 503 with ``Retry-After`` and a correlation id;
+one that answers without the schema this version needs (never migrated, or behind) is a 503 ``schema_not_migrated``
+saying to run ``gpuops db upgrade``, not an outage to wait out.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, ProgrammingError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from contract.errors import (
@@ -81,7 +83,12 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
 
-async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    behind = _schema_behind(request)
+    if behind is not None:
+        return JSONResponse(error_body("schema_not_migrated", behind), status_code=503)
+    if not isinstance(exc, OperationalError):  # a statement the schema refuses, but the schema is current: a bug
+        raise exc
     correlation_id = uuid.uuid4().hex[:12]
     log.warning("database unavailable", extra={"correlation_id": correlation_id, "error": type(exc).__name__})
     body = error_body("database_unavailable", "the database is not answering; try again shortly",
@@ -89,9 +96,20 @@ async def _database_unavailable(_request: Request, exc: Exception) -> JSONRespon
     return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
 
 
+def _schema_behind(request: Request) -> str | None:
+    """What is wrong with the schema, when something is (read only on a failing statement, so no cost otherwise)."""
+    from service.store.migrate import schema_behind
+
+    try:
+        return schema_behind(request.app.state.gpuops.engine)
+    except SQLAlchemyError:
+        return None  # the database itself is away: that is the answer
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the mapping; unexpected exceptions are answered by ``service.api.middleware``."""
     app.add_exception_handler(GpuopsError, _gpuops_error)
     app.add_exception_handler(OperationalError, _database_unavailable)
+    app.add_exception_handler(ProgrammingError, _database_unavailable)  # Postgres: relation "…" does not exist
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -39,13 +39,18 @@ def current_heads() -> list[str]:
     return list(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
 
 
-def schema_behind(engine: Engine) -> str | None:
-    """What is wrong with the schema behind ``engine`` in words, with the command that fixes it; None when it is
-    at the head revision. Without this check an unmigrated database looks healthy and fails every write."""
+def applied_revisions(engine: Engine) -> list[str]:
+    """The Alembic revisions applied to the database behind ``engine`` (empty before the first upgrade)."""
     from alembic.runtime.migration import MigrationContext
 
     with engine.connect() as connection:
-        applied = set(MigrationContext.configure(connection).get_current_heads())
+        return sorted(MigrationContext.configure(connection).get_current_heads())
+
+
+def schema_behind(engine: Engine) -> str | None:
+    """What is wrong with the schema behind ``engine`` in words, with the command that fixes it; None when it is
+    at the head revision. Without this check an unmigrated database looks healthy and fails every write."""
+    applied = set(applied_revisions(engine))
     if applied == set(current_heads()):
         return None
     if not applied:

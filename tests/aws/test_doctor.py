@@ -1,0 +1,151 @@
+"""``gpuops doctor``'s AWS checks against moto (STS, Cost Explorer's GetCostAndUsage), a fake IAM policy simulator
+and a fake ListCostAllocationTags (moto has neither), each request checked against botocore's model: every check
+passes on a well-set account and fails, with its fix, on one thing wrong."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import boto3
+import botocore.session
+import pytest
+from botocore.validate import ParamValidator
+
+from contract.checks import CheckStatus
+from policy.config import default_policy
+from service.aws.clients import ClientFactory
+from service.doctor.aws import (
+    Identity,
+    check_cost_allocation_tags,
+    check_cost_explorer,
+    check_iam_actions,
+    check_identity,
+    concrete_arn,
+    context_entries,
+)
+from tests.aws.conftest import dummy_session
+from tests.aws.fakeaws import AwsFault, FakeAws
+from tests.aws.fakeiam import FakeIam
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENT = ROOT / "deploy" / "iam-policy.json"
+ACTIONS = {a for s in json.loads(DOCUMENT.read_text())["Statement"]
+           for a in (s["Action"] if isinstance(s["Action"], list) else [s["Action"]])}
+MOTO_USER = "arn:aws:sts::123456789012:user/moto"  # who moto says the dummy credentials are
+CE = botocore.session.get_session().get_service_model("ce")
+
+
+@pytest.fixture
+def iam() -> Iterator[FakeIam]:
+    fake = FakeIam().start()
+    yield fake
+    fake.stop()
+
+
+def _factory(**endpoints: str) -> ClientFactory:
+    return ClientFactory(session=dummy_session(), endpoint_urls=endpoints, max_attempts=1)
+
+
+def _validated(operation: str, answer: dict[str, Any]) -> Any:
+    def handler(body: dict[str, Any]) -> dict[str, Any]:
+        report = ParamValidator().validate(body, CE.operation_model(operation).input_shape)
+        assert not report.has_errors(), report.generate_report()
+        return answer
+    return handler
+
+
+def test_identity_is_who_the_credentials_are(moto: str) -> None:
+    result, identity = check_identity(_factory(sts=moto))
+    assert result.status is CheckStatus.OK and identity == Identity(arn=MOTO_USER, account="123456789012")
+    failed, none = check_identity(_factory(sts="http://127.0.0.1:9"))
+    assert failed.status is CheckStatus.FAILED and none is None
+    assert failed.detail.startswith("sts GetCallerIdentity failed: Could not connect")
+
+
+def test_without_credentials_every_aws_check_is_skipped() -> None:
+    factory = ClientFactory(session=boto3.Session(region_name="us-east-1"))  # the fixtures left no credentials
+    result, identity = check_identity(factory)
+    assert result.status is CheckStatus.SKIPPED and identity is None
+    for check in (check_iam_actions(factory, None, document=DOCUMENT, region="us-east-1"),
+                  check_cost_explorer(factory, None, today=date(2026, 11, 30)),
+                  check_cost_allocation_tags(factory, None, policy=default_policy())):
+        assert check.status is CheckStatus.SKIPPED
+
+
+def test_an_assumed_role_is_simulated_as_its_role() -> None:
+    identity = Identity(arn="arn:aws:sts::123456789012:assumed-role/gpuops-service/i-0abc", account="123456789012")
+    assert identity.principal_arn == "arn:aws:iam::123456789012:role/gpuops-service"
+    assert Identity(arn=MOTO_USER, account="123456789012").principal_arn == MOTO_USER
+
+
+def test_every_action_of_the_document_is_simulated_with_its_resources_and_conditions(iam: FakeIam) -> None:
+    iam.allowed[MOTO_USER] = set(ACTIONS)
+    identity = Identity(arn=MOTO_USER, account="123456789012")
+    result = check_iam_actions(_factory(iam=iam.url), identity, document=DOCUMENT, region="us-west-2")
+    assert result.status is CheckStatus.OK, result
+    assert result.detail.startswith(f"all {len(ACTIONS)} action(s) of iam-policy.json allowed")
+    simulated = {a for r in iam.requests for a in r["ActionNames"]}
+    assert simulated == ACTIONS
+    [create] = [r for r in iam.requests if "sagemaker:CreateTrainingJob" in r["ActionNames"]]
+    assert create["ResourceArns"] == ["arn:aws:sagemaker:us-west-2:123456789012:training-job/gpuops-doctor"]
+    assert create["ContextEntries"][0]["ContextKeyName"] == "aws:RequestTag/gpuops:request"
+    [passrole] = [r for r in iam.requests if "iam:PassRole" in r["ActionNames"]]
+    assert passrole["ContextEntries"][0]["ContextKeyValues"] == ["sagemaker.amazonaws.com"]
+
+
+def test_an_action_the_principal_lacks_fails_naming_it(iam: FakeIam) -> None:
+    iam.allowed[MOTO_USER] = ACTIONS - {"sagemaker:StopTrainingJob"}
+    result = check_iam_actions(_factory(iam=iam.url), Identity(arn=MOTO_USER, account="123456789012"),
+                               document=DOCUMENT, region="us-east-1")
+    assert result.status is CheckStatus.FAILED
+    assert result.detail == f"{MOTO_USER} may not: sagemaker:StopTrainingJob (implicitDeny)"
+    assert result.fix == "attach the policy in iam-policy.json to that principal"
+
+
+def test_concrete_arns_and_context() -> None:
+    assert concrete_arn("arn:aws:s3:::gpuops-audit-anchors/*", account="1", region="r") == \
+        "arn:aws:s3:::gpuops-audit-anchors/doctor"
+    assert concrete_arn("*", account="1", region="r") == "*"
+    assert context_entries({"Null": {"k": "true"}}) == []
+
+
+def test_cost_explorer_answers_or_the_fix_is_named(moto: str, fake_aws: FakeAws) -> None:
+    identity = Identity(arn=MOTO_USER, account="123456789012")
+    ok = check_cost_explorer(_factory(ce=moto), identity, today=date(2026, 11, 30))
+    assert ok.status is CheckStatus.OK
+
+    def refuse(_body: dict[str, Any]) -> dict[str, Any]:
+        raise AwsFault("AccessDeniedException", "User is not authorized to perform ce:GetCostAndUsage")
+
+    fake_aws.on("GetCostAndUsage", refuse)
+    denied = check_cost_explorer(_factory(ce=fake_aws.url), identity, today=date(2026, 11, 30))
+    assert denied.status is CheckStatus.FAILED
+    assert denied.detail.startswith("ce GetCostAndUsage failed: AccessDeniedException: User is not authorized")
+    assert denied.fix is not None and "ce:GetCostAndUsage" in denied.fix
+    [sent] = fake_aws.calls("GetCostAndUsage")
+    assert sent["TimePeriod"] == {"Start": "2026-11-29", "End": "2026-11-30"}
+
+
+def test_the_team_tag_must_be_active_for_billing(fake_aws: FakeAws) -> None:
+    identity = Identity(arn=MOTO_USER, account="123456789012")
+    policy = default_policy()
+    [key] = {t.cost_allocation_tag.key for t in policy.teams.values()}
+    fake_aws.on("ListCostAllocationTags", _validated("ListCostAllocationTags", {"CostAllocationTags": [
+        {"TagKey": key, "Type": "UserDefined", "Status": "Active"}]}))
+    ok = check_cost_allocation_tags(_factory(ce=fake_aws.url), identity, policy=policy)
+    assert ok.status is CheckStatus.OK and ok.detail == f"{key} active"
+    assert fake_aws.calls("ListCostAllocationTags") == [{"TagKeys": [key], "Type": "UserDefined"}]
+
+    fake_aws.on("ListCostAllocationTags", _validated("ListCostAllocationTags", {"CostAllocationTags": [
+        {"TagKey": key, "Type": "UserDefined", "Status": "Inactive"}]}))
+    inactive = check_cost_allocation_tags(_factory(ce=fake_aws.url), identity, policy=policy)
+    assert inactive.status is CheckStatus.FAILED and inactive.detail == f"{key} inactive"
+    assert inactive.fix is not None and inactive.fix.startswith("activate the tag under Billing")
+
+    fake_aws.on("ListCostAllocationTags", _validated("ListCostAllocationTags", {"CostAllocationTags": []}))
+    unseen = check_cost_allocation_tags(_factory(ce=fake_aws.url), identity, policy=policy)
+    assert unseen.status is CheckStatus.FAILED and unseen.detail == f"{key} never seen in billing data"
