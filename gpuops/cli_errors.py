@@ -85,8 +85,14 @@ class OneLineErrorsGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, TyperException):  # a command's own exit, or a usage error Typer words
+        except (typer.Exit, typer.Abort):  # a command's own exit: it has said what it had to
             raise
+        except TyperException as exc:  # a usage error (unknown command, missing option): one line, not a box
+            if ctx.params.get("debug") or not hasattr(exc, "format_message"):
+                raise
+            where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else ctx.command_path
+            typer.echo(f"{where}: {exc.format_message().rstrip('.')}; `{where} --help` lists what it takes", err=True)
+            raise typer.Exit(getattr(exc, "exit_code", 2)) from None
         except Exception as exc:  # every failure a person meets: one line unless they asked for the traceback
             if ctx.params.get("debug"):
                 raise

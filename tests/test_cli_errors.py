@@ -64,6 +64,17 @@ def test_an_unmigrated_database_says_which_command_fixes_it(monkeypatch: pytest.
     assert result.output == "gpuops jobs: the database has no gpuops tables yet; run `gpuops db upgrade`\n"
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["digets"], ": No such command 'digets'. Did you mean 'digest'?; `"),
+    (["digest"], " digest: Missing option '--team'; `"),
+])
+def test_a_usage_error_is_one_line(argv: list[str], said: str) -> None:
+    result = CliRunner().invoke(app, argv, prog_name="gpuops")
+    assert result.exit_code == 2
+    [line] = result.output.splitlines()
+    assert said in line and line.startswith("gpuops") and line.endswith("--help` lists what it takes")
+
+
 def test_one_line_for_each_kind_of_failure() -> None:
     assert one_line(RequestError("text is empty", code="empty_text")) == "text is empty [empty_text]"
     assert one_line(PolicyFileError("p.yaml", [("teams.x", "unknown"), ("a", "b")])) == (
