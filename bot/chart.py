@@ -14,7 +14,7 @@ from __future__ import annotations
 import calendar
 import io
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -43,6 +43,12 @@ class BurnUp:
     actual: list[tuple[int, float]]
     budget_usd: float | None
     projected_usd: float | None  # month to date + the forecast for the rest of the month
+    source_month: bool = True  # the spend source's month-to-date and drivers are for this month
+
+    @property
+    def known(self) -> bool:
+        """Whether the month's spend so far is known (False: unavailable, or another month's figures)."""
+        return bool(self.actual)
 
     @property
     def to_date_usd(self) -> float:
@@ -62,6 +68,12 @@ class BurnUp:
         return self.budget_usd * day / len(self.month_days)
 
 
+def billing_today(now: datetime, tz_name: str | None) -> date:
+    """The day the digest calls today: the channel's, but never past UTC's. The spend source's days are UTC billing
+    days, so east of UTC the channel's yesterday is not a complete billing day yet in its morning."""
+    return min(now.astimezone(zone(tz_name)).date(), now.astimezone(UTC).date())
+
+
 def burn_up(spend: SpendSnapshot, *, today: date) -> BurnUp:
     """The burn-up of ``today``'s month up to the end of yesterday.
 
@@ -71,9 +83,14 @@ def burn_up(spend: SpendSnapshot, *, today: date) -> BurnUp:
     first = today.replace(day=1)
     month_days = [first + timedelta(days=i) for i in range(calendar.monthrange(today.year, today.month)[1])]
     known = {date.fromisoformat(d.day): d.usd for d in spend.daily}
-    total = spend.month_to_date_usd
+    same_month = spend.as_of is None or spend.as_of.astimezone(UTC).date().replace(day=1) == first
+    total, projected = spend.month_to_date_usd, spend.projected_month_usd
+    if not same_month:  # the source's figures are for another month: only its days speak for this one
+        covered = bool(known) and min(known) <= first
+        total = sum(usd for d, usd in known.items() if first <= d < today) if covered else None
+        projected = None
     if total is None:
-        total = sum(usd for d, usd in known.items() if first <= d < today)
+        return BurnUp(month_days=month_days, actual=[], budget_usd=spend.budget_usd or None, projected_usd=None)
     points = [(today.day - 1, total)]
     if known:
         running, day = total, today - timedelta(days=1)
@@ -82,7 +99,7 @@ def burn_up(spend: SpendSnapshot, *, today: date) -> BurnUp:
             points.append((day.day - 1, max(0.0, running)))
             day -= timedelta(days=1)
     return BurnUp(month_days=month_days, actual=sorted(points), budget_usd=spend.budget_usd or None,
-                  projected_usd=spend.projected_month_usd)
+                  projected_usd=projected, source_month=same_month)
 
 
 def money_tick(value: float, _pos: object = None) -> str:
@@ -105,7 +122,7 @@ def window(spend: SpendSnapshot, *, today: date) -> list[tuple[date, float]]:
 def render_spend_chart(spend: SpendSnapshot, *, now: datetime, tz_name: str | None = None) -> bytes:
     """PNG bytes of the burn-up over the daily bars as of ``now`` in ``tz_name`` (default UTC); readable at
     Slack's preview width (~600 px)."""
-    today = now.astimezone(zone(tz_name)).date()
+    today = billing_today(now, tz_name)
     zone_label = tz_name or "UTC"
     fig = Figure(figsize=(8, 5.6), dpi=150, layout="constrained")
     FigureCanvasAgg(fig)
@@ -124,7 +141,10 @@ def _draw_burn_up(ax: Any, curve: BurnUp, *, today: date) -> None:
     colour = OVER if curve.over_budget else WITHIN
     last_day = len(curve.month_days)
     now_x = today.day - 1  # the end of yesterday
-    if len(curve.actual) > 1 or curve.to_date_usd:
+    if not curve.known:
+        ax.text(0.5, 0.5, f"No month-to-date figure for {today:%B} from the spend source", transform=ax.transAxes,
+                ha="center", va="center", fontsize=12, color="#555555")
+    elif len(curve.actual) > 1 or curve.to_date_usd:
         ax.plot([x for x, _ in curve.actual], [y for _, y in curve.actual], color=colour, linewidth=2.5,
                 marker="o" if len(curve.actual) == 1 else None, label="Spent (cumulative)", zorder=3)
         ax.annotate(_dollars(curve.to_date_usd), (now_x, curve.to_date_usd), xytext=(-4, 6),
@@ -173,15 +193,17 @@ def _draw_daily(ax: Any, days: list[tuple[date, float]], *, zone_label: str) -> 
 
 
 def _verdict(curve: BurnUp) -> str:
+    if not curve.known:
+        return "Month to date unknown"
     spent = f"{_dollars(curve.to_date_usd)} spent"
     if curve.budget_usd is None:
         return f"{spent}; no budget set"
+    if curve.over_budget:
+        over = max(curve.projected_usd or 0.0, curve.to_date_usd) - curve.budget_usd
+        return f"{spent}: {'forecast ' if curve.projected_usd is not None else ''}over budget by {_dollars(over)}"
     if curve.projected_usd is None:
         return f"{spent} of {_dollars(curve.budget_usd)}; no forecast"
-    gap = curve.projected_usd - curve.budget_usd
-    if curve.over_budget:
-        return f"{spent}: forecast over budget by {_dollars(max(gap, curve.to_date_usd - curve.budget_usd))}"
-    return f"{spent}: forecast within budget by {_dollars(-gap)}"
+    return f"{spent}: forecast within budget by {_dollars(curve.budget_usd - curve.projected_usd)}"
 
 
 def _dollars(value: float) -> str:

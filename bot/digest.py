@@ -1,9 +1,10 @@
 """The daily spend digest: gather from the service, render Block Kit and the chart, post once per channel per day.
 
 Dates follow the channel's time zone (the policy's ``teams.<team>.digest.timezone``): "yesterday" is the day before
-the channel's today, and the month is the channel's month. With a spend source the message and its chart are one
-post (the chart uploaded with the message as its blocks); without one there is no chart, and one line says how to
-connect a source.
+the channel's today and the month is the channel's month, except that a billing day (UTC) still under way is never
+reported as complete (east of UTC the digest then names the last full billing day). With a spend source the
+message and its chart are one post (the chart uploaded with the message as its blocks); without one there is no
+chart, and one line says how to connect a source.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from statistics import mean
 from typing import Any
 
 from bot import formatting as fmt
-from bot.chart import BurnUp, burn_up, render_spend_chart, window
+from bot.chart import BurnUp, billing_today, burn_up, render_spend_chart, window
 from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, escape, fit, section
 from bot.metrics import DIGEST_RUNS
@@ -86,15 +87,16 @@ def spot_savings_usd(finished: list[RequestPublic]) -> float:
     return total
 
 
-def month_line(spend: SpendSnapshot) -> str:
+def month_line(spend: SpendSnapshot, curve: BurnUp, *, today: date) -> str:
     """What the month has cost, of the budget, with training compute, storage and the rest apart."""
-    if spend.month_to_date_usd is None:
-        reason = f": {escape(spend.reason)}" if spend.reason else ""
-        return f"*Month to date*: spend unavailable{reason}"
-    text = f"*Month to date*: {fmt.usd(spend.month_to_date_usd)}"
-    if spend.budget_usd:
-        text += f" of {fmt.usd(spend.budget_usd)} budget ({spend.month_to_date_usd / spend.budget_usd:.0%})"
-    split = split_month(spend)
+    if not curve.known:
+        why = (escape(spend.reason) if spend.status is SpendStatus.UNAVAILABLE and spend.reason else
+               f"the spend source has no month-to-date figure for {today:%B}")
+        return f"*Month to date*: spend unavailable: {why}"
+    text = f"*Month to date*: {fmt.usd(curve.to_date_usd)}"
+    if curve.budget_usd:
+        text += f" of {fmt.usd(curve.budget_usd)} budget ({curve.to_date_usd / curve.budget_usd:.0%})"
+    split = split_month(spend) if curve.source_month else None
     if split is not None:
         text += (f"\ntraining compute {fmt.usd(split.compute_usd)} · storage {fmt.usd(split.storage_usd)} · "
                  f"other {fmt.usd(split.other_usd)}")
@@ -105,21 +107,25 @@ def month_line(spend: SpendSnapshot) -> str:
     return text
 
 
-def forecast_line(curve: BurnUp, spend: SpendSnapshot, *, today: date) -> str | None:
+def forecast_line(curve: BurnUp, *, today: date) -> str | None:
     """The month's forecast against the budget, worded by the same verdict that colours the chart."""
     budget = curve.budget_usd
-    if budget is None or spend.month_to_date_usd is None:
+    if budget is None or not curve.known:
         return None
     expected = budget * (today.day - 1) / len(curve.month_days)
-    gap = spend.month_to_date_usd - expected
+    gap = curve.to_date_usd - expected
     pace = (f"{fmt.usd(abs(gap))} {'ahead of' if gap > 0 else 'behind'} an even pace "
-            f"({fmt.usd(expected)} by the end of yesterday)")
+            f"({fmt.usd(expected)} by the end of {today - timedelta(days=1):%b} {(today - timedelta(days=1)).day})"
+            if today.day > 1 else "the month has just begun")
+    if curve.over_budget:
+        over = max(curve.projected_usd or 0.0, curve.to_date_usd) - budget
+        if curve.projected_usd is None:
+            return f"*Forecast*: none from the spend source; 🔴 already over budget by {fmt.usd(over)}; {pace}"
+        return f"*Forecast*: {fmt.usd(curve.projected_usd)} for the month, 🔴 over budget by {fmt.usd(over)}; {pace}"
     if curve.projected_usd is None:
         return f"*Forecast*: none from the spend source; {pace}"
-    over = max(curve.projected_usd - budget, spend.month_to_date_usd - budget)
-    verdict = f"🔴 over budget by {fmt.usd(over)}" if curve.over_budget else \
-        f"🟢 within budget by {fmt.usd(budget - curve.projected_usd)}"
-    return f"*Forecast*: {fmt.usd(curve.projected_usd)} for the month, {verdict}; {pace}"
+    return (f"*Forecast*: {fmt.usd(curve.projected_usd)} for the month, 🟢 within budget by "
+            f"{fmt.usd(budget - curve.projected_usd)}; {pace}")
 
 
 def anomalies(days: list[tuple[Any, float]]) -> list[str]:
@@ -137,10 +143,12 @@ def anomalies(days: list[tuple[Any, float]]) -> list[str]:
     return notes
 
 
-def yesterday_line(days: list[tuple[date, float]]) -> str:
+def yesterday_line(days: list[tuple[date, float]], *, local_yesterday: date) -> str:
+    """The last complete billing day: the channel's yesterday, unless that day has not ended in UTC yet."""
     (day, yesterday), previous = days[-1], days[-2][1]
     change = "" if previous == 0 else f" ({(yesterday - previous) / previous:+.0%} on the day before)"
-    return f"*Yesterday* ({day:%a %b} {day.day}): {fmt.usd(yesterday)}{change}"
+    label = "Yesterday" if day == local_yesterday else "Last full billing day"
+    return f"*{label}* ({day:%a %b} {day.day}): {fmt.usd(yesterday)}{change}"
 
 
 def _rows(requests: list[RequestPublic], row: Any) -> str:
@@ -201,17 +209,18 @@ def jobs_blocks(data: DigestData) -> list[Block]:
 def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     spend = data.spend
     local = now.astimezone(fmt.zone(data.tz_name))
-    today = local.date()
-    title = f"*GPU spend · {escape(data.team)} · {today:%a %b} {today.day}*"
-    blocks: list[Block] = [section(title), section(month_line(spend))]
+    today = billing_today(now, data.tz_name)
+    curve = burn_up(spend, today=today)
+    title = f"*GPU spend · {escape(data.team)} · {local:%a %b} {local.day}*"
+    blocks: list[Block] = [section(title), section(month_line(spend, curve, today=today))]
     charted = has_chart(spend)
     if not charted:
         blocks.append(section(CONNECT_A_SOURCE if spend.status is SpendStatus.UNAVAILABLE else
                               "No daily figures from the spend source yet, so there is no chart."))
     if spend.daily:
         days = window(spend, today=today)
-        blocks.append(section(yesterday_line(days)))
-    if (forecast := forecast_line(burn_up(spend, today=today), spend, today=today)) is not None:
+        blocks.append(section(yesterday_line(days, local_yesterday=local.date() - timedelta(days=1))))
+    if (forecast := forecast_line(curve, today=today)) is not None:
         blocks.append(section(forecast))
     if spend.drivers:
         top = sorted(spend.drivers, key=lambda d: d.usd, reverse=True)[:5]

@@ -27,8 +27,6 @@ from policy.spend import DailySpend, SpendSnapshot, SpendStatus, aged, spend_fro
 from service.clock import utcnow
 from service.settings import Settings
 
-SAMPLE_HISTORY_DAYS = 14  # days of the sample before today, so the daily chart is full on the 1st of a month
-
 
 class SpendProvider(Protocol):
     """Spend for one team as of now; never raises for a source's trouble (reports stale or unavailable).
@@ -110,17 +108,17 @@ class SampleSpend(FileSpend):
 
 
 def replayed(snapshot: SpendSnapshot, *, today: date) -> SpendSnapshot:
-    """The sample's days laid over this month up to yesterday (and the two weeks before, for the daily chart), day
-    N of the month taking the sample's day N (cycling); month to date, the forecast for the rest of the month (at
+    """The sample's days laid over this month up to yesterday and the month before it, day N of a month taking the
+    sample's day N (cycling); month to date, the forecast for the rest of the month (at
     the sample's own forecast per remaining day) and the drivers (scaled to the new month to date) follow from
     them. On the sample's own date it is the sample unchanged."""
     pattern = [d.usd for d in sorted(snapshot.daily, key=lambda d: d.day)]
     if not pattern:
         return snapshot
     first = today.replace(day=1)
-    start = min(first, today - timedelta(days=SAMPLE_HISTORY_DAYS))
+    start = (first - timedelta(days=1)).replace(day=1)  # last month too: a digest just past midnight UTC needs it
     days = [start + timedelta(days=i) for i in range((today - start).days)]
-    daily = [DailySpend(day=d.isoformat(), usd=pattern[(d - first).days % len(pattern)]) for d in days]
+    daily = [DailySpend(day=d.isoformat(), usd=pattern[(d.day - 1) % len(pattern)]) for d in days]
     month = round(float(sum(d.usd for d in daily if d.day >= first.isoformat())), 2)
     remaining = _days_left(today)
     per_day = (snapshot.forecast_usd / _days_left(snapshot.as_of.date())

@@ -41,7 +41,7 @@ def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) 
                         "_compute includes $37,220 the spend source did not name by service_")
     assert texts[2] == "*Yesterday* (Sun Nov 29): $3,950 (+420% on the day before)"
     assert texts[3] == ("*Forecast*: $47,900 for the month, 🟢 within budget by $2,100; $9,913 behind an even pace "
-                        "($48,333 by the end of yesterday)")
+                        "($48,333 by the end of Nov 29)")
     assert texts[4].startswith("*Top cost drivers this month*\n• p4d.24xlarge: $21,300")
     assert texts[5] == "*Approved, launching* (1, ~$310 estimated)\n• `req_10` 4× g6e.12xlarge · launching soon · ~$310"
     assert texts[6] == ("*Running* (1, $39 so far of ~$310 estimated)\n"
@@ -69,6 +69,12 @@ def test_yesterday_is_the_day_before_the_channels_today() -> None:
     assert "*Yesterday* (Sun Nov 29): $2,900 (+4% on the day before)" in local
     assert local[0] == "*GPU spend · team-ml · Mon Nov 30*"
     assert "*Yesterday* (Mon Nov 30): $3,000 (+3% on the day before)" in utc
+    # 09:00 on Dec 1 in Sydney is still Nov 30 in UTC: that billing day is not over, so the digest says which is.
+    morning = datetime(2026, 11, 30, 22, 0, tzinfo=UTC)
+    east = [b["text"]["text"] for b in digest_blocks(_data(spend, tz_name="Australia/Sydney"), now=morning)]
+    assert east[0] == "*GPU spend · team-ml · Tue Dec 1*"
+    assert "*Last full billing day* (Sun Nov 29): $2,900 (+4% on the day before)" in east
+    assert east[1].startswith("*Month to date*: $38,420 of $50,000 budget")  # November's, still the source's month
 
 
 def test_burn_up_ends_at_month_to_date_and_walks_back_through_the_days() -> None:

@@ -25,7 +25,7 @@ def test_the_sample_ends_yesterday_whatever_today_is(now: datetime) -> None:
     assert spend.status is SpendStatus.OK and spend.as_of == now
     assert days[-1] == today - timedelta(days=1)
     assert days == [days[0] + timedelta(days=i) for i in range(len(days))]  # no gaps
-    assert days[0] <= min(today.replace(day=1), today - timedelta(days=14))
+    assert days[0] == (today.replace(day=1) - timedelta(days=1)).replace(day=1)  # and all of last month
     this_month = sum(d.usd for d in spend.daily if d.day >= today.replace(day=1).isoformat())
     assert spend.month_to_date_usd == pytest.approx(this_month, abs=0.01)
     left = calendar.monthrange(today.year, today.month)[1] - today.day + 1
@@ -38,4 +38,5 @@ def test_on_the_samples_own_date_it_is_the_sample() -> None:
     spend = SampleSpend(sample_spend_path(), clock=lambda: datetime(2026, 11, 30, 16, tzinfo=UTC)).get_spend(
         team="team-ml", policy=POLICY)
     assert (spend.month_to_date_usd, spend.forecast_usd) == (21746.34, 749.87)
-    assert spend.daily[0].day == "2026-11-01" and len(spend.daily) == 29
+    november = [d for d in spend.daily if d.day >= "2026-11-01"]
+    assert november[0].day == "2026-11-01" and len(november) == 29 and november[-1].usd == 852.34
