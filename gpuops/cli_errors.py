@@ -90,7 +90,8 @@ class OneLineErrorsGroup(TyperGroup):
         except TyperException as exc:  # a usage error (unknown command, missing option): one line, not a box
             if ctx.params.get("debug") or not hasattr(exc, "format_message"):
                 raise
-            where = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else ctx.command_path
+            failed_in = getattr(exc, "ctx", None) or ctx  # the subcommand whose usage it was
+            where = failed_in.command_path
             typer.echo(f"{where}: {exc.format_message().rstrip('.')}; `{where} --help` lists what it takes", err=True)
             raise typer.Exit(getattr(exc, "exit_code", 2)) from None
         except Exception as exc:  # every failure a person meets: one line unless they asked for the traceback
