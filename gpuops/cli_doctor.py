@@ -80,12 +80,19 @@ def _aws_checks(settings: Settings, policy: PolicyConfig | None, *, document: Pa
 
 
 def _slack_checks(policy: PolicyConfig | None, *, manifest: Path | None) -> list[CheckResult]:
+    from pydantic import ValidationError
     from slack_sdk import WebClient
 
     from bot.doctor import check_auth, check_policy_ids
     from bot.settings import BotSettings
+    from contract.checks import CheckResult
 
-    settings = BotSettings()
+    try:
+        settings = BotSettings()
+    except ValidationError as exc:  # e.g. a token without its signing secret outside development
+        first = exc.errors()[0]
+        return [CheckResult.failed("slack settings", str(first.get("msg", "invalid")),
+                                   fix="set the Slack settings together (docs/operations.md, section 4)")]
     client = None
     if settings.slack_bot_token.get_secret_value():
         base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"

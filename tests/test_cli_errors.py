@@ -112,6 +112,18 @@ def test_doctor_exits_non_zero_naming_the_fix(tmp_path: Path, monkeypatch: pytes
     assert result.output.splitlines()[-1] == "2 check(s) failed"
 
 
+def test_doctor_names_slack_settings_that_do_not_go_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'gpuops.db'}"
+    upgrade(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-SECRET-0123456789")
+    monkeypatch.setenv("GPUOPS_ENV", "production")
+    result = CliRunner().invoke(app, ["doctor"])
+    assert result.exit_code == 1
+    assert "✗ slack settings: " in result.output and "SLACK_SIGNING_SECRET must be set" in result.output
+    assert "xoxb-SECRET" not in result.output
+
+
 def test_digest_finds_the_service_of_gpuops_dev_in_this_directory(tmp_path: Path) -> None:
     service = FakeService().start()
     try:
