@@ -130,7 +130,7 @@ def render_spend_chart(spend: SpendSnapshot, *, now: datetime, tz_name: str | No
     curve = burn_up(spend, today=today)
     _draw_burn_up(top, curve, today=today)
     _draw_daily(bottom, window(spend, today=today), zone_label=zone_label)
-    fig.suptitle(f"{spend.team or 'team'}: GPU spend, {today:%B %Y}", x=0.02, ha="left", fontsize=14,
+    fig.suptitle(f"{spend.team or 'team'}: AWS spend against the budget, {today:%B %Y}", x=0.02, ha="left", fontsize=14,
                  fontweight="bold")
     out = io.BytesIO()
     fig.savefig(out, format="png")

@@ -211,7 +211,7 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     local = now.astimezone(fmt.zone(data.tz_name))
     today = billing_today(now, data.tz_name)
     curve = burn_up(spend, today=today)
-    title = f"*GPU spend · {escape(data.team)} · {local:%a %b} {local.day}*"
+    title = f"*AWS spend · {escape(data.team)} · {local:%a %b} {local.day}*"
     blocks: list[Block] = [section(title), section(month_line(spend, curve, today=today))]
     charted = has_chart(spend)
     if not charted:
@@ -247,7 +247,7 @@ def has_chart(spend: SpendSnapshot) -> bool:
 def build_digest(service: ServiceClient, *, team: str, now: datetime, tz_name: str = "UTC") -> Digest:
     data = gather(service, team=team, now=now, tz_name=tz_name)
     png = render_spend_chart(data.spend, now=now, tz_name=tz_name) if has_chart(data.spend) else None
-    return Digest(team=team, text=f"GPU spend digest for {team}", blocks=digest_blocks(data, now=now), png=png)
+    return Digest(team=team, text=f"AWS spend digest for {team}", blocks=digest_blocks(data, now=now), png=png)
 
 
 def post_digest(client: Any, digest: Digest, *, channel: str) -> None:
@@ -257,8 +257,8 @@ def post_digest(client: Any, digest: Digest, *, channel: str) -> None:
         client.chat_postMessage(channel=channel, text=digest.text, blocks=digest.blocks)
         return
     client.files_upload_v2(channel=channel, content=digest.png, filename=f"spend-{digest.team}.png",
-                           title=f"GPU spend, {digest.team}: month to date against the budget",
-                           alt_txt=f"Burn-up of {digest.team}'s GPU spend this month against its budget, "
+                           title=f"AWS spend, {digest.team}: month to date against the budget",
+                           alt_txt=f"Burn-up of {digest.team}'s AWS spend this month against its budget, "
                                    "with daily spend for the last 14 days",
                            blocks=json.dumps(digest.blocks))
 

@@ -21,3 +21,4 @@ class Health(OutputModel):
     database: str | None = None
     cache: str | None = None
     detail: str | None = None  # why not ready, and what to run
+    code: str | None = None  # why not ready, as the error codes say it: schema_not_migrated, database_unavailable

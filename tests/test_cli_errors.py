@@ -134,7 +134,7 @@ def test_digest_finds_the_service_of_gpuops_dev_in_this_directory(tmp_path: Path
         service.stop()
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"using the service of `gpuops dev` at {service.url} (from .gpuops-dev.json)\n")
-    assert "*GPU spend · team-ml · " in result.output
+    assert "*AWS spend · team-ml · " in result.output
     assert (tmp_path / ".gpuops-dev.json").stat().st_mode & 0o777 == 0o600
 
 

@@ -38,7 +38,8 @@ def readyz(state: StateDep) -> JSONResponse:
     cache_ok = state.cache.ping()
     cache = state.cache.backend if cache_ok else f"degraded: {state.cache.backend}"
     status = "unavailable" if database != "ok" else ("ok" if cache_ok else "degraded")
-    body = Health(status=status, database=database, cache=cache, detail=detail)
+    code = {"not migrated": "schema_not_migrated", "unavailable": "database_unavailable"}.get(database)
+    body = Health(status=status, database=database, cache=cache, detail=detail, code=code)
     return JSONResponse(body.model_dump(exclude_none=True), status_code=503 if database != "ok" else 200)
 
 

@@ -26,7 +26,7 @@ def test_digest_writes_the_blocks_and_the_chart(env: None, tmp_path: Path, slack
     result = CliRunner().invoke(app, ["digest", "--team", "team-ml", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     written = json.loads((tmp_path / "digest.json").read_text())
-    assert written["blocks"][0]["text"]["text"].startswith("*GPU spend · team-ml · ")
+    assert written["blocks"][0]["text"]["text"].startswith("*AWS spend · team-ml · ")
     assert (tmp_path / "spend-team-ml.png").read_bytes().startswith(b"\x89PNG")
     assert slack.of("chat.postMessage") == []
 

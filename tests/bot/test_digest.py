@@ -35,7 +35,7 @@ def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) 
                                               updated_at=NOW - timedelta(days=2))  # finished before yesterday
     digest = build_digest(bot.service, team="team-ml", now=NOW, tz_name="America/Los_Angeles")
     texts = [b["text"]["text"] for b in digest.blocks]
-    assert texts[0] == "*GPU spend · team-ml · Mon Nov 30*"
+    assert texts[0] == "*AWS spend · team-ml · Mon Nov 30*"
     assert texts[1] == ("*Month to date*: $38,420 of $50,000 budget (77%)\n"
                         "training compute $37,220 · storage $1,200 · other $0.00\n"
                         "_compute includes $37,220 the spend source did not name by service_")
@@ -67,12 +67,12 @@ def test_yesterday_is_the_day_before_the_channels_today() -> None:
     local = [b["text"]["text"] for b in digest_blocks(_data(spend, tz_name="America/Los_Angeles"), now=evening)]
     utc = [b["text"]["text"] for b in digest_blocks(_data(spend), now=evening)]
     assert "*Yesterday* (Sun Nov 29): $2,900 (+4% on the day before)" in local
-    assert local[0] == "*GPU spend · team-ml · Mon Nov 30*"
+    assert local[0] == "*AWS spend · team-ml · Mon Nov 30*"
     assert "*Yesterday* (Mon Nov 30): $3,000 (+3% on the day before)" in utc
     # 09:00 on Dec 1 in Sydney is still Nov 30 in UTC: that billing day is not over, so the digest says which is.
     morning = datetime(2026, 11, 30, 22, 0, tzinfo=UTC)
     east = [b["text"]["text"] for b in digest_blocks(_data(spend, tz_name="Australia/Sydney"), now=morning)]
-    assert east[0] == "*GPU spend · team-ml · Tue Dec 1*"
+    assert east[0] == "*AWS spend · team-ml · Tue Dec 1*"
     assert "*Last full billing day* (Sun Nov 29): $2,900 (+4% on the day before)" in east
     assert east[1].startswith("*Month to date*: $38,420 of $50,000 budget")  # November's, still the source's month
 
@@ -120,7 +120,7 @@ def test_the_digest_is_one_post_with_its_chart(bot: BotHarness, slack: FakeSlack
     [upload] = slack.of("upload")
     assert slack.of("chat.postMessage") == []  # the text travels with the chart, not as a second message
     assert complete.body["channel_id"] == "C0DIGEST" and complete.answer["ok"] is True
-    assert complete.blocks[0]["text"]["text"] == "*GPU spend · team-ml · Mon Nov 30*"
+    assert complete.blocks[0]["text"]["text"] == "*AWS spend · team-ml · Mon Nov 30*"
     assert {b["type"] for b in complete.blocks} == {"section"}
     assert upload.raw.startswith(b"\x89PNG")
 

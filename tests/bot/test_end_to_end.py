@@ -194,7 +194,7 @@ def test_two_bot_replicas_post_one_digest_through_the_real_service(service_setti
     assert [c.method for c in slack.calls if c.method.startswith("files") or c.method == "upload"] == [
         "files.getUploadURLExternal", "upload", "files.completeUploadExternal"]
     [complete] = slack.of("files.completeUploadExternal")  # one post: the chart with the digest as its message
-    assert complete.body["channel_id"] == "C0DIGEST" and complete.blocks[0]["text"]["text"].startswith("*GPU spend")
+    assert complete.body["channel_id"] == "C0DIGEST" and complete.blocks[0]["text"]["text"].startswith("*AWS spend")
     assert [c for c in slack.of("chat.postMessage") if c.body["channel"] == "C0DIGEST"] == []
 
 

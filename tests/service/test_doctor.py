@@ -93,3 +93,4 @@ def test_an_unmigrated_database_answers_schema_not_migrated(empty_database_url: 
     assert filed.json()["error"]["code"] == "schema_not_migrated"
     assert "run `gpuops db upgrade`" in filed.json()["error"]["message"]
     assert ready.status_code == 503 and ready.json()["database"] == "not migrated"
+    assert ready.json()["code"] == "schema_not_migrated"
