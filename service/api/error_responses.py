@@ -84,7 +84,7 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
-    behind = _schema_behind(request)
+    behind = _schema_behind(request) if _missing_schema(exc) else None
     if behind is not None:
         return JSONResponse(error_body("schema_not_migrated", behind), status_code=503)
     if not isinstance(exc, OperationalError):  # a statement the schema refuses, but the schema is current: a bug
@@ -94,6 +94,14 @@ async def _database_unavailable(request: Request, exc: Exception) -> JSONRespons
     body = error_body("database_unavailable", "the database is not answering; try again shortly",
                       correlation_id=correlation_id)
     return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+
+
+def _missing_schema(exc: Exception) -> bool:
+    """Whether the database refused a table or column it does not have (SQLite's and Postgres' own words), the one
+    failure worth a look at the schema; a database that does not answer is not asked again."""
+    text = str(getattr(exc, "orig", exc))
+    return "no such table" in text or "no such column" in text or (
+        "does not exist" in text and ("relation" in text or "column" in text))
 
 
 def _schema_behind(request: Request) -> str | None:
