@@ -128,6 +128,17 @@ def forecast_line(curve: BurnUp, *, today: date) -> str | None:
             f"{fmt.usd(budget - curve.projected_usd)}; {pace}")
 
 
+def drivers_line(spend: SpendSnapshot) -> str | None:
+    """The instance types that cost most this month (services are in the month's split already; listed here only
+    when the source names no instance type)."""
+    types = [d for d in spend.drivers if d.dimension == "INSTANCE_TYPE"]
+    shown, title = (types, "Top instance types this month") if types else (spend.drivers, "Top services this month")
+    if not shown:
+        return None
+    top = sorted(shown, key=lambda d: d.usd, reverse=True)[:5]
+    return f"*{title}*\n" + "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)
+
+
 def anomalies(days: list[tuple[Any, float]]) -> list[str]:
     """Day-over-day spikes worth a look: yesterday well above the week before it."""
     if len(days) < 8:
@@ -222,10 +233,8 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
         blocks.append(section(yesterday_line(days, local_yesterday=local.date() - timedelta(days=1))))
     if (forecast := forecast_line(curve, today=today)) is not None:
         blocks.append(section(forecast))
-    if spend.drivers:
-        top = sorted(spend.drivers, key=lambda d: d.usd, reverse=True)[:5]
-        blocks.append(section("*Top cost drivers this month*\n" +
-                              "\n".join(f"• {escape(d.key)}: {fmt.usd(d.usd)}" for d in top)))
+    if (drivers := drivers_line(spend)) is not None:
+        blocks.append(section(drivers))
     blocks += jobs_blocks(data)
     saved = spot_savings_usd(data.finished)
     if saved > 0:

@@ -42,7 +42,7 @@ def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) 
     assert texts[2] == "*Yesterday* (Sun Nov 29): $3,950 (+420% on the day before)"
     assert texts[3] == ("*Forecast*: $47,900 for the month, 🟢 within budget by $2,100; $9,913 behind an even pace "
                         "($48,333 by the end of Nov 29)")
-    assert texts[4].startswith("*Top cost drivers this month*\n• p4d.24xlarge: $21,300")
+    assert texts[4] == "*Top instance types this month*\n• p4d.24xlarge: $21,300\n• g6e.12xlarge: $9,800"
     assert texts[5] == "*Approved, launching* (1, ~$310 estimated)\n• `req_10` 4× g6e.12xlarge · launching soon · ~$310"
     assert texts[6] == ("*Running* (1, $39 so far of ~$310 estimated)\n"
                         "• `req_7` 4× g6e.12xlarge · InProgress · $39 so far of ~$310")
