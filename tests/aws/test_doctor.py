@@ -149,3 +149,44 @@ def test_the_team_tag_must_be_active_for_billing(fake_aws: FakeAws) -> None:
     fake_aws.on("ListCostAllocationTags", _validated("ListCostAllocationTags", {"CostAllocationTags": []}))
     unseen = check_cost_allocation_tags(_factory(ce=fake_aws.url), identity, policy=policy)
     assert unseen.status is CheckStatus.FAILED and unseen.detail == f"{key} never seen in billing data"
+
+
+def test_gpuops_doctor_all_green_against_the_stand_ins(moto: str, fake_aws: FakeAws, iam: FakeIam, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole command: AWS endpoints from botocore's own variables, Slack from SLACK_API_URL, nothing real."""
+    from typer.testing import CliRunner
+
+    from bot.doctor import manifest_scopes
+    from bot.settings import get_settings as bot_settings
+    from gpuops.cli import app
+    from service.settings import get_settings
+    from service.store.migrate import upgrade
+    from tests.bot.fake_slack import FakeSlack
+
+    slack = FakeSlack().start()
+    slack.scopes = sorted(manifest_scopes(ROOT / "deploy" / "slack-app-manifest.yaml"))
+    iam.allowed[MOTO_USER] = set(ACTIONS)
+    fake_aws.fallback_url = moto  # GetCostAndUsage from moto, ListCostAllocationTags from the fake
+    fake_aws.on("ListCostAllocationTags", _validated("ListCostAllocationTags", {"CostAllocationTags": [
+        {"TagKey": "team", "Type": "UserDefined", "Status": "Active"}]}))
+    url = f"sqlite:///{tmp_path / 'gpuops.db'}"
+    upgrade(url)
+    for name, value in {"DATABASE_URL": url, "GPUOPS_SPEND": "costexplorer", "AWS_ACCESS_KEY_ID": "testing",
+                        "AWS_SECRET_ACCESS_KEY": "testing", "AWS_ENDPOINT_URL_STS": moto,
+                        "AWS_ENDPOINT_URL_IAM": iam.url, "AWS_ENDPOINT_URL_COST_EXPLORER": fake_aws.url,
+                        "SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": slack.api_url,
+                        }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("GPUOPS_POLICY", raising=False)
+    get_settings.cache_clear()
+    bot_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(app, ["doctor"])
+    finally:
+        slack.stop()
+        bot_settings.cache_clear()
+    assert result.exit_code == 0, result.output
+    marks = [line[0] for line in result.output.splitlines()]
+    assert marks == ["✓", "✓", "–", "✓", "✓", "✓", "✓", "✓", "✓"], result.output
+    assert f"✓ aws identity: {MOTO_USER} (account 123456789012)" in result.output
