@@ -125,8 +125,24 @@ WorkersOption = Annotated[int, typer.Option(min=1, max=32, help="uvicorn worker 
 
 def service_command(host: HostOption = "127.0.0.1", port: PortOption = 8000, workers: WorkersOption = 1) -> None:
     """Run the policy service (uvicorn; one process unless --workers says more)."""
-    _warn_if_not_migrated()
+    if not _migrate_embedded_database():
+        _warn_if_not_migrated()
     _serve(host, port, workers=workers)
+
+
+def _migrate_embedded_database() -> bool:
+    """On the embedded default (no DATABASE_URL: the SQLite file ./gpuops.db) migrate at start, as ``gpuops dev``
+    does: nobody else runs migrations there. A database someone configured is theirs to upgrade."""
+    from service.settings import Settings, get_settings
+    from service.store.migrate import upgrade
+
+    settings = get_settings()
+    default = Settings.model_fields["database_url"].default
+    if settings.database_url != default:
+        return False
+    upgrade(settings.database_url)
+    typer.echo(f"gpuops service: the embedded database {settings.database_url} is at the current schema")
+    return True
 
 
 def _warn_if_not_migrated() -> None:

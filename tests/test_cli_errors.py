@@ -145,3 +145,19 @@ def test_digest_without_a_service_says_what_it_needs(tmp_path: Path) -> None:
     assert result.exit_code == 2
     [line] = result.output.splitlines()
     assert line.startswith("GPUOPS_SERVICE_TOKEN must be set")
+
+
+def test_gpuops_service_migrates_the_embedded_database_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpuops.cli_service import _migrate_embedded_database
+    from service.store.db import make_engine
+    from service.store.migrate import schema_behind
+
+    assert _migrate_embedded_database()  # no DATABASE_URL: ./gpuops.db in the working directory (tmp_path here)
+    engine = make_engine("sqlite:///./gpuops.db")
+    try:
+        assert schema_behind(engine) is None
+    finally:
+        engine.dispose()
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'theirs.db'}")
+    get_settings.cache_clear()
+    assert not _migrate_embedded_database() and not (tmp_path / "theirs.db").exists()
