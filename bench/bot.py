@@ -196,8 +196,9 @@ def bench_digest() -> None:
     finally:
         client.close()
         fake.stop()
+    png_kib = len(digest.png or b"") // 1024
     print(f"  digest render (gather + blocks + chart) median {statistics.median(totals) * 1000:6.1f} ms"
-          f"   p95 {pct(totals, 95) * 1000:6.1f} ms   ({len(digest.blocks)} blocks, PNG {len(digest.png) // 1024} KiB)")
+          f"   p95 {pct(totals, 95) * 1000:6.1f} ms   ({len(digest.blocks)} blocks, PNG {png_kib} KiB)")
     print(f"  chart alone                             median {statistics.median(charts) * 1000:6.1f} ms")
 
 
