@@ -215,6 +215,15 @@ class PolicyConfig(_Strict):
     teams: dict[str, TeamPolicy] = Field(min_length=1)
     slack: SlackAccess = Field(default_factory=SlackAccess)
 
+    # --- Asking before planning, and routing money to finance (docs/design.md §Questions, §Guardrails) ---
+    # A plan this large whose request did not say experimental or production asks which it is.
+    ask_stage_above_usd: float = Field(default=10_000, ge=0)
+    ask_stage_above_instances: int = Field(default=8, ge=1)
+    # The group that must approve a plan over the team's remaining budget or above finance_above_usd, whatever
+    # its stage.
+    finance_group: str = "finance"
+    finance_above_usd: float | None = Field(default=25_000, gt=0)
+
     def team(self, name: str) -> TeamPolicy:
         """The named team's policy; RequestError(code="unknown_team") naming the known teams.
 
