@@ -121,6 +121,6 @@ def ask_after_deciding(*, said: TrainingRequest, decision: Decision, policy: Pol
         return []
     plan = decision.plan
     question = stage_question(cost_usd=max(plan.estimated_cost_usd, plan.exposure_usd),
-                              instances=plan.instance_count * plan.jobs if plan.jobs > 1 else plan.instance_count,
+                              instances=plan.instances_per_job or plan.instance_count,  # one job's nodes
                               above_usd=policy.ask_stage_above_usd, above_instances=policy.ask_stage_above_instances)
     return [] if question is None else [question]

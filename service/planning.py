@@ -97,27 +97,19 @@ class Planner:
         moment = local_moment(now, timezone=zone)
         reading = read_request(text, now=moment, tz=zone) if text else Reading(fields={})
         given = {k for k, v in fields.items() if v is not None}
-        asked = unanswered(reading.questions, given)
-        if asked:
-            return NeedsInput(questions=asked, request=self._read_so_far(text, reading, fields))
+        # What cannot be planned however a question is answered (no model size, an unknown team) is refused first.
         request = request_from(text=text, fields=fields, now=moment, timezone=zone, reading=reading,
                                default_team=(channel and self.policy.team_for_channel(channel)) or None)
         self.check_team(request.team)
+        asked = unanswered(reading.questions, given)
+        if asked:
+            return NeedsInput(questions=asked, request=request)
         if ledger is not None:
             spend = spend if spend is not None else self.spend_for(request)
             spend = spend.model_copy(update={"ledger": ledger(self.policy.team_or_default(request.team)[0])})
         context = self.plan(request, now=moment, timezone=zone, spend=spend)
         after = ask_after_deciding(said=request, decision=context.decision, policy=self.policy, given=given)
         return NeedsInput(questions=after, request=request) if after else context
-
-    @staticmethod
-    def _read_so_far(text: str | None, reading: Reading, fields: dict[str, Any]) -> TrainingRequest:
-        """What was read, as a request, even when it is not complete enough to plan."""
-        merged = {**reading.fields, **{k: v for k, v in fields.items() if v is not None}}
-        try:
-            return TrainingRequest.model_validate({**merged, "text": text or "", "notes": reading.notes})
-        except ValidationError as exc:
-            raise RequestError(describe_validation(exc), code="invalid_request") from None
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)

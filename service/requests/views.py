@@ -9,12 +9,13 @@ from sqlmodel import Session, col, select
 
 from contract.approvals import ApprovalDecision, ApprovalPublic
 from contract.jobs import JobPublic
-from contract.requests import RequestPublic, SlackMessageRef
+from contract.requests import RequestPublic, RequestQuestionsPublic, SlackMessageRef
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
-from policy.request import Stage
-from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
+from policy.questions import Question
+from policy.request import Stage, TrainingRequest
+from service.store.tables import Approval, Job, PlanRevision, RequestQuestions, RequestRecord, SlackMessage
 
 
 def eligible_approvers(policy: PolicyConfig, record: RequestRecord) -> list[str]:
@@ -99,13 +100,30 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
 
 def request_public(
     *, session: Session, record: RequestRecord, policy: PolicyConfig, new: PlanRevision | None = None,
-) -> RequestPublic:
-    """The request as the API shows it: current revision, its approvals, where it was posted, its job.
+) -> RequestPublic | RequestQuestionsPublic:
+    """The request as the API shows it: current revision, its approvals, where it was posted, its job; or, while it
+    waits for answers, its questions.
 
     ``new``: the revision just written for a new request, which has no approvals, message or job to look up.
     """
+    if record.revision == 0:  # never planned: waiting for answers, or cancelled while it waited
+        return questions_public(session=session, record=record)
     related = _Related(new, [], None, None) if new else _related(session, [record])[record.id]
     return _public(record, related, policy)
+
+
+def questions_public(*, session: Session, record: RequestRecord) -> RequestQuestionsPublic:
+    """A request never planned (``needs_input``, or cancelled while waiting) as the API shows it."""
+    row = session.get(RequestQuestions, record.id)
+    assert row is not None  # written with the record, removed only when it leaves needs_input
+    message = session.get(SlackMessage, record.id)
+    return RequestQuestionsPublic(
+        id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
+        timezone=record.timezone, text=record.text, questions=[Question.model_validate(q) for q in row.questions],
+        request=TrainingRequest.model_validate(row.training_request), created_at=record.created_at,
+        updated_at=record.updated_at,
+        slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
+    )
 
 
 def requests_public(*, session: Session, records: list[RequestRecord], policy: PolicyConfig) -> list[RequestPublic]:
