@@ -64,19 +64,19 @@ def approval_requirement(
         reasons.append(f"${cost_usd:,.2f} needs {needed} approval(s) (policy approval_tiers)")
     groups = policy.approver_groups(team, stage)
     finance = None if denied else _finance_reason(cost_usd, over_budget, policy)
-    if finance is not None and policy.finance_group not in groups:
-        groups.append(policy.finance_group)
+    if finance is not None:
+        groups += [] if policy.finance_group in groups else [policy.finance_group]
         reasons.append(finance)
     return ApprovalRequirement(required=True, approvals_needed=needed, approver_groups=groups, reasons=reasons,
-                               denied=denied)
+                               denied=denied, required_groups=[policy.finance_group] if finance else [])
 
 
 def _finance_reason(cost_usd: float, over_budget: bool, policy: PolicyConfig) -> str | None:
     """Why finance must approve, whatever the stage: over the team's remaining budget, or above the threshold."""
     if over_budget:
-        return f"{policy.finance_group} approves: the plan is over the team's remaining budget"
+        return f"{policy.finance_group} must approve: the plan is over the team's remaining budget"
     if policy.finance_above_usd is not None and cost_usd >= policy.finance_above_usd:
-        return (f"{policy.finance_group} approves: ${cost_usd:,.2f} is at or above finance_above_usd "
+        return (f"{policy.finance_group} must approve: ${cost_usd:,.2f} is at or above finance_above_usd "
                 f"(${policy.finance_above_usd:,.0f})")
     return None
 

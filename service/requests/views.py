@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -18,9 +19,20 @@ from policy.request import Stage, TrainingRequest
 from service.store.tables import Approval, Job, PlanRevision, RequestQuestions, RequestRecord, SlackMessage
 
 
-def eligible_approvers(policy: PolicyConfig, record: RequestRecord) -> list[str]:
-    """Who may approve this request: the approver groups of its team and stage, never its requester."""
-    return sorted(policy.approvers_for(record.team, Stage(record.stage)) - {record.requester})
+def eligible_approvers(policy: PolicyConfig, record: RequestRecord,
+                       decision: dict[str, Any] | None = None) -> list[str]:
+    """Who may approve this request: the approver groups of its team and stage, and any group its plan's money
+    routed it to (``decision``'s approval groups, e.g. finance), never its requester."""
+    members = set(policy.approvers_for(record.team, Stage(record.stage)))
+    for group in (decision or {}).get("approval", {}).get("approver_groups", []):
+        members.update(policy.groups.get(group, []))
+    return sorted(members - {record.requester})
+
+
+def groups_missing(policy: PolicyConfig, decision: dict[str, Any], approvers: list[str]) -> list[str]:
+    """The plan's required groups (``approval.required_groups``) none of whose members is among ``approvers``."""
+    required = decision.get("approval", {}).get("required_groups", [])
+    return [g for g in required if not set(policy.groups.get(g, [])) & set(approvers)]
 
 
 def current_approvals(*, session: Session, record: RequestRecord) -> list[Approval]:
@@ -32,9 +44,10 @@ def current_approvals(*, session: Session, record: RequestRecord) -> list[Approv
     return list(session.exec(statement))
 
 
-def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval]) -> list[str]:
+def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval],
+                      decision: dict[str, Any] | None = None) -> list[str]:
     """Who approved the current revision and may still approve it under the policy in force."""
-    eligible = set(eligible_approvers(policy, record))
+    eligible = set(eligible_approvers(policy, record, decision))
     return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver in eligible]
 
 
@@ -78,8 +91,10 @@ def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Relat
 
 
 def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> RequestPublic:
-    approves = len(counted_approvers(policy=policy, record=record, approvals=related.approvals))
-    remaining = max(0, record.approvals_needed - approves) if record.status == RequestStatus.PENDING_APPROVAL else 0
+    decision = related.revision.decision
+    counted = counted_approvers(policy=policy, record=record, approvals=related.approvals, decision=decision)
+    remaining = (max(0, record.approvals_needed - len(counted), len(groups_missing(policy, decision, counted)))
+                 if record.status == RequestStatus.PENDING_APPROVAL else 0)
     message = related.message
     return RequestPublic(
         id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
@@ -91,7 +106,7 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
             for a in related.approvals
         ],
         approvals_needed=record.approvals_needed, approvals_remaining=remaining,
-        eligible_approvers=eligible_approvers(policy, record), expires_at=record.expires_at,
+        eligible_approvers=eligible_approvers(policy, record, decision), expires_at=record.expires_at,
         created_at=record.created_at, updated_at=record.updated_at,
         slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
         job=_job(related.job),

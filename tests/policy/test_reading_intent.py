@@ -170,7 +170,8 @@ def test_money_over_budget_or_threshold_needs_finance_whatever_the_stage(cost: f
     approval = approval_requirement(cost_usd=cost, hours=10, stage=Stage.EXPERIMENTAL, team="team-ml",
                                     policy=default_policy(), spend=ok_spend(mtd), now=MONDAY)
     assert ("finance" in approval.approver_groups) is finance
-    assert any(r.startswith("finance approves") for r in approval.reasons) is finance
+    assert (approval.required_groups == ["finance"]) is finance
+    assert any(r.startswith("finance must approve") for r in approval.reasons) is finance
 
 
 runner = CliRunner()
