@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.blocks import fallback_text, request_blocks
 from bot.questions import ANSWER_CALLBACK, OTHER_ACTION, typed_answer
+from policy.decision import ApprovalRequirement
+from policy.request import TrainingRequest
+from tests.bot.factories import make_decision, make_request
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 from tests.service.apiclient import TOKENS, Live, live_service
@@ -97,3 +101,19 @@ def test_other_opens_a_modal_whose_answer_is_sent_as_the_field(
                                                                                    "production")])
 def test_a_typed_answer_is_read_as_the_fields_value(field: str, text: str, value: object) -> None:
     assert typed_answer(field, text) == value
+
+
+def test_a_denied_plan_says_denied_first_and_shows_no_saving_in_slack() -> None:
+    denied = ApprovalRequirement(required=True, approvals_needed=1, approver_groups=["ml-leads"],
+                                 reasons=["denied: $300,000.00 is above deny_above_usd ($250,000)"], denied=True)
+    req = make_request(status="denied", decision=make_decision(approval=denied))
+    blocks = request_blocks(req)
+    assert blocks[0]["text"]["text"].startswith("*DENIED by policy · ")
+    assert "GPU plan req_1: DENIED by policy · " in fallback_text(req)
+    assert not any("less than" in json.dumps(b) or "more than" in json.dumps(b) for b in blocks)
+
+
+def test_unread_words_are_shown_in_the_plan_message() -> None:
+    said = TrainingRequest(text="fine-tune 7B with the frobnicator", params=7_000_000_000, unread=["frobnicator"])
+    blocks = request_blocks(make_request(decision=make_decision(request=said)))
+    assert any("*Not read*: 'frobnicator'" in json.dumps(b, ensure_ascii=False) for b in blocks)

@@ -11,7 +11,7 @@ import pytest
 
 from tests.service.apiclient import Live, auth, live_service
 from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
-from tests.service.factories import make_policy
+from tests.service.factories import FINANCE, LEADS, make_policy
 
 POLICY = make_policy(auto_approve_below_usd=200)
 ASKS = "train 7B"  # pretrain or fine-tune: the default tokens differ 140x
@@ -103,3 +103,20 @@ def test_out_of_scope_work_is_refused_with_one_code(live: Live) -> None:
     assert refused.status_code == 422
     assert refused.json()["error"]["code"] == "out_of_scope"
     assert "gpuops plans training runs" in refused.json()["error"]["message"]
+
+
+BIG = "pretrain 7B on 140B tokens, experimental"  # ~$35k: above finance_above_usd ($25k), one approval by tier
+
+
+def test_money_above_the_finance_threshold_waits_for_finance_whatever_the_stage(live: Live) -> None:
+    filed = live.post("/v1/requests", {"text": BIG}, role="bot", actor=person())
+    assert filed.status_code == 201, filed.text
+    created = filed.json()
+    approval = created["decision"]["approval"]
+    assert created["status"] == "pending_approval" and approval["required_groups"] == ["finance"]
+    assert "finance" in approval["approver_groups"] and FINANCE[0] in created["eligible_approvers"]
+    path = f"/v1/requests/{created['id']}/approvals"
+    lead = live.post(path, {"decision": "approve"}, role="bot", actor=LEADS[0]).json()
+    assert lead["status"] == "pending_approval" and lead["approvals_remaining"] == 1  # the lead alone is not enough
+    done = live.post(path, {"decision": "approve"}, role="bot", actor=FINANCE[0]).json()
+    assert done["status"] == "approved"
