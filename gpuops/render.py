@@ -90,6 +90,8 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: st
         out.append(f"plan hash: {plan_hash}")
     if decision.approval.denied:
         out.append("vs naive: no savings figure (the plan is denied: it will not run)")
+    elif decision.request.fixed_hours is not None or decision.request.reserved:
+        out.append("vs naive: no savings figure (a job of a stated length, or on capacity already held)")
     elif decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
         naive = decision.naive_baseline
         saved = decision.savings_vs_naive_usd

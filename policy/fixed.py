@@ -22,7 +22,9 @@ from policy.pricing import hourly_rate
 from policy.request import TrainingRequest
 from policy.timespan import hours_between
 
-__all__ = ["fit_verdict", "fixed_length", "held_capacity", "SIZING_PARAMS", "started_later"]
+__all__ = ["fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS", "started_later"]
+
+HELD_REASON = "capacity already held: uninterrupted, already paid"
 
 # A job of a stated length on stated hardware has no model size to hold; sized as a tiny model so memory never
 # rules the named hardware out (its hours are given, not estimated).
@@ -69,7 +71,7 @@ def held_capacity(options: list[Option], *, premium: SageMakerPremium) -> list[O
             continue
         cost = cents(o.count * rate.usd * billed_hours(o.wall_hours))
         out.append(dataclasses.replace(o, purchase=PurchaseModel.CAPACITY_BLOCK, rate=rate, cost=cost,
-                                       purchase_reason="capacity already held: uninterrupted, already paid"))
+                                       purchase_reason=HELD_REASON))
     return out
 
 

@@ -79,7 +79,8 @@ def decide(
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
-    naive = _naive(search, ctx)
+    # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
+    naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
@@ -88,6 +89,8 @@ def decide(
                    platform_step=platform_step, approval=approval)
     if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
         req = req.model_copy(update={"params": request.params, "task": request.task})
+    if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
+        assumed = [a for a in assumed if not a.startswith("tokens:")]
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
         assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy)],

@@ -28,17 +28,17 @@ from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.request import Stage
 from service.audit.chain import append_event
-from service.requests.records import expire_if_due, get_request_or_raise, get_revision
+from service.requests.records import expire_if_due, get_request_or_raise
 from service.requests.states import transition
 from service.requests.views import counted_approvers, current_approvals, eligible_approvers, groups_missing
-from service.store.tables import Approval, RequestRecord
+from service.store.tables import Approval, PlanRevision, RequestRecord
 
 
 def _decision(session: Session, record: RequestRecord) -> dict[str, Any]:
     """The current revision's decision document (its approval groups route money to finance)."""
-    if record.revision == 0:
-        return {}
-    return dict(get_revision(session=session, request_id=record.id, revision=record.revision).decision)
+    row = session.exec(select(PlanRevision.decision).where(PlanRevision.request_id == record.id,
+                                                          PlanRevision.revision == record.revision)).first()
+    return dict(row) if row else {}
 
 
 def _approves(policy: PolicyConfig, record: RequestRecord, decision: dict[str, Any], approvers: list[str]) -> bool:
