@@ -319,9 +319,13 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
 
 def policy_warnings(config: PolicyConfig) -> list[tuple[str, str]]:
     """What is valid but probably not meant: (key path, why), for ``gpuops policy check`` to print."""
-    return [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its budget; "
-                                      "list who may (actor ids, usergroup:S…, email:…, group names)")
-            for name, team in config.teams.items() if team.members is None]
+    warnings = [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its "
+                 "budget; list who may (actor ids, usergroup:S…, email:…, group names)")
+                for name, team in config.teams.items() if team.members is None]
+    if not config.groups.get(config.finance_group):
+        warnings.append(("finance_group", f"names {config.finance_group!r}, which has no members under groups: a "
+                         "plan over budget or above finance_above_usd can never be approved"))
+    return warnings
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:

@@ -240,8 +240,9 @@ def answer_questions(
 
 def _summary(context: PlanContext, **extra: Any) -> dict[str, Any]:
     plan = context.decision.plan
+    denied = {"outcome": "denied"} if context.decision.approval.denied else {}  # said first, never as a saving
     return {
-        "estimated_cost_usd": plan.estimated_cost_usd, "instance_type": plan.instance_type,
+        **denied, "estimated_cost_usd": plan.estimated_cost_usd, "instance_type": plan.instance_type,
         "instance_count": plan.instance_count, "purchase_model": plan.purchase_model.value,
         "platform": plan.platform.value, "approvals_needed": context.decision.approval.approvals_needed, **extra,
     }
