@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from policy.candidates import Option
+from policy.candidates import Option, Profile
 from policy.catalog import SageMakerPremium
 from policy.config import EstimateSettings
 from policy.decision import PurchaseModel
@@ -22,7 +22,8 @@ from policy.pricing import hourly_rate
 from policy.request import TrainingRequest
 from policy.timespan import hours_between
 
-__all__ = ["fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS", "started_later"]
+__all__ = ["does_not_fit", "fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS",
+           "started_later"]
 
 HELD_REASON = "capacity already held: uninterrupted, already paid"
 
@@ -85,3 +86,14 @@ def fit_verdict(option: Option, *, request: TrainingRequest, deadline_met: bool 
     when = "" if request.start_after is None else f" from {request.start_after:%a %Y-%m-%d %H:%M}"
     return (f"fits: the job takes {hours:,.1f} h ({hours / 24:,.1f} days) on the held {held}{when}; its cost "
             "is already committed (shown at the block's rate, not new spend)")
+
+
+def does_not_fit(request: TrainingRequest, profiles: list[Profile], ruled_out: dict[str, str]) -> str:
+    """Why the held capacity cannot run the job: too few instances for its memory, or the type cannot at all."""
+    held = f"{request.instances or 1}× {request.instance_type}"
+    count = request.instances or 1
+    needs = [f"at least {p.min_count}× {p.spec.instance_type}" for p in profiles if p.min_count > count]
+    if needs:
+        return f"Does not fit: this job's memory needs {needs[0]}; the held capacity is {held}."
+    why = "; ".join(f"{t}: {r}" for t, r in sorted(ruled_out.items()) if r != "not what the request asked for")
+    return f"Does not fit: the held {held} cannot run this job" + (f" ({why})." if why else ".")

@@ -61,7 +61,12 @@ def decide(
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
     work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
-    scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
+    try:
+        scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
+    except RequestError as exc:
+        if not req.reserved:
+            raise
+        raise RequestError(f"Does not fit the held capacity: {exc.message}", code="does_not_fit") from None
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     gpus = _gpus_of(req, catalog, assumed)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
@@ -70,6 +75,8 @@ def decide(
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     choice = choose(inside, outside)
+    if choice is None and req.reserved:
+        raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
     if req.urgent and req.deadline is None:

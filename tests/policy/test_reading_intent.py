@@ -206,3 +206,13 @@ def test_cli_lists_what_it_did_not_read() -> None:
 def test_cli_help_documents_the_exit_codes() -> None:
     result = runner.invoke(app, ["plan", "--help"], terminal_width=200)
     assert all(f"{code} " in result.stdout for code in ("0", "2", "3", "4")) and "needs input" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("fine-tune 70B, we have a capacity block for 1x p5.48xlarge", "memory needs at least 2× p5.48xlarge"),
+    ("pretrain 70B on 1T tokens, we have a reservation for 1x g5.xlarge", "Does not fit the held capacity"),
+])
+def test_held_capacity_too_small_says_it_does_not_fit(text: str, words: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decision_for(text)
+    assert caught.value.code == "does_not_fit" and words in caught.value.message
