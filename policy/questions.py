@@ -77,7 +77,9 @@ def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     if not (rolled or soon):
         return []
     when = deadline.when
-    choices = [Choice(label=f"{when:%a %Y-%m-%d %H:%M}", value=when.isoformat())]
+    today = ("today, " if when.date() == now.astimezone(when.tzinfo).date()
+             else f"end of next {unit}, " if rolled else "")
+    choices = [Choice(label=f"{today}{when:%a %Y-%m-%d %H:%M}", value=when.isoformat())]
     if soon:
         later = _next_period_end(when, unit)
         choices.append(Choice(label=f"end of next {unit}, {later:%a %Y-%m-%d %H:%M}", value=later.isoformat()))
