@@ -59,6 +59,10 @@ _EXAMPLES_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|m|mn|b|bn|thousand|million|bil
                           r"|pairs?|conversations?|prompts?|records?|documents?|docs?)$", _F)
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _WORD_RE = re.compile(r"[^\s,;!?()\[\]{}\"`]+")
+# A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
+_MODEL_NAME_RE = re.compile(
+    r"(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|bert|t5|deepseek|olmo|starcoder|codellama|yi|granite"
+    r"|command-r|nemotron)[\w.-]*|instruct|chat|hf|it|v\d+(?:\.\d+)*|\d+(?:\.\d+)+", _F)
 
 # Words that carry no request of their own: glue, politeness, and the names people call models by (the size that
 # follows a name is what is read).
@@ -222,8 +226,8 @@ def _unread(scan: Scan) -> list[str]:
             phrases.append(" ".join(run))
             run = []
         last_end = m.end()
-        if not word or word.lower() in FILLER_WORDS or word.lower().lstrip("/") == "gpu" or not any(
-                c.isalnum() for c in word):
+        if (not word or word.lower() in FILLER_WORDS or word.lower().lstrip("/") == "gpu"
+                or _MODEL_NAME_RE.fullmatch(word) or not any(c.isalnum() for c in word)):
             if run:
                 phrases.append(" ".join(run))
             run = []

@@ -51,6 +51,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("8 H100 for 6 hours", {"fixed_hours": 6.0, "gpus": 8, "params": None}, []),
     ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
     ("please fine-tune llama-3 8b on 2B tokens by Friday for team-nlp", {"params": 8_000_000_000}, []),
+    ("fine-tune qwen2.5-7b", {"params": 7_000_000_000}, []),
+    ("lora llama-3-8b-instruct on 100M tokens", {"params": 8_000_000_000}, []),
+    ("fine-tune a 7B model for the chatbot", {}, ["chatbot"]),
     ("fine-tune 7B with 500k steps using the frobnicator", {}, ["500k steps", "frobnicator"]),
     ("fine-tune 7B, make it sparkle", {}, ["sparkle"]),
 ]
