@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 from typing import Any
 
 from bot.deps import Deps
@@ -15,6 +16,9 @@ from bot.limits import button, context, escape, section, truncate
 from bot.posting import update_request
 from contract.actors import actor_id
 from contract.requests import RequestPublic, RequestQuestionsPublic
+from policy.dates import find_deadlines, zone_of
+from policy.errors import RequestError
+from policy.parse import read_request
 from policy.questions import Question
 
 log = logging.getLogger(__name__)
@@ -24,6 +28,8 @@ OTHER_ACTION = "answer_question_other"
 ANSWER_CALLBACK = "answer_question_modal"
 MAX_CHOICE_BUTTONS = 4  # Slack allows 25 elements per actions block; more than a few choices read as a form
 MAX_BUTTON_VALUE = 2000  # Slack's limit on a button's value
+_EXAMPLES = {"tokens": "2B or 40,000,000", "fixed_hours": "6", "deadline": "Dec 20 or next Friday 3pm",
+             "instance_type": "4x p5.48xlarge"}
 _FIELD_WORDS = {"fixed_hours": "hours", "tokens": "tokens", "deadline": "deadline", "stage": "stage",
                 "task": "task", "instance_type": "instance type"}
 
@@ -60,24 +66,42 @@ def post_questions(client: Any, req: RequestQuestionsPublic, *, channel: str) ->
     return str(response["ts"])
 
 
-def answer_view(question: Question, *, request_id: str, channel: str, ts: str) -> dict[str, Any]:
+def answer_view(question: Question, *, request_id: str, channel: str, ts: str, timezone: str) -> dict[str, Any]:
     """A small modal for an answer in words (a number of tokens or hours, a date, an instance type)."""
     label = _FIELD_WORDS.get(question.field, question.field)
     return {
         "type": "modal", "callback_id": ANSWER_CALLBACK, "title": {"type": "plain_text", "text": "Answer"},
         "submit": {"type": "plain_text", "text": "Answer"}, "close": {"type": "plain_text", "text": "Cancel"},
-        "private_metadata": json.dumps({"r": request_id, "f": question.field, "c": channel, "t": ts}),
+        "private_metadata": json.dumps({"r": request_id, "f": question.field, "c": channel, "t": ts, "z": timezone}),
         "blocks": [section(escape(question.question)),
                    {"type": "input", "block_id": "answer", "label": {"type": "plain_text", "text": label},
                     "element": {"type": "plain_text_input", "action_id": "value", "max_length": 200}}],
     }
 
 
+def typed_changes(field: str, text: str, *, now: datetime, timezone: str) -> dict[str, Any]:
+    """What a person typed, as the fields to send: a date read as policy reads dates ("Dec 20", "next Friday 3pm"),
+    hardware as the parser reads it ("4x p5.48xlarge"), a number for tokens and hours; ValueError when unreadable."""
+    if field == "deadline":
+        found = find_deadlines(f"by {text.strip()}", now=now, zone=zone_of(timezone))
+        if not found:
+            raise ValueError(text)
+        return {"deadline": min(d.when for d in found).isoformat()}
+    if field == "instance_type":
+        fields = read_request(text, now=now, tz=timezone).fields
+        named: dict[str, Any] = {k: fields[k] for k in ("instance_type", "instances", "gpus", "accelerator")
+                                 if k in fields}
+        if "instance_type" not in named:
+            raise ValueError(text)
+        return named
+    return {field: typed_answer(field, text)}
+
+
 def typed_answer(field: str, text: str) -> Any:
     """What a person typed, as the field's value: a number for tokens and hours ("2B", "1.5"), else the words."""
     words = text.strip()
     if field not in ("tokens", "fixed_hours"):
-        return words
+        return words.lower()
     scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
     number, unit = words.rstrip("hHkKmMbBtT ").replace(",", ""), words[-1:].lower()
     value = float(number) * (scale.get(unit, 1) if field == "tokens" else 1)
@@ -116,7 +140,7 @@ class QuestionHandlers:
         if question is not None:
             client.views_open(trigger_id=body["trigger_id"],
                               view=answer_view(question, request_id=req.id, channel=where.get("channel_id", ""),
-                                               ts=where.get("message_ts", "")))
+                                               ts=where.get("message_ts", ""), timezone=req.timezone))
 
     def handle_answer_submission(self, body: dict[str, Any], client: Any) -> None:
         meta = json.loads(body["view"]["private_metadata"])
@@ -124,12 +148,13 @@ class QuestionHandlers:
         user = body["user"]
         actor = actor_id(user.get("team_id") or body["team"]["id"], user["id"])
         try:
-            value = typed_answer(meta["f"], text)
-        except ValueError:
+            changes = typed_changes(meta["f"], text, now=self.deps.clock(), timezone=meta.get("z") or "UTC")
+        except (ValueError, ArithmeticError, RequestError):
+            example = _EXAMPLES.get(meta["f"], "a shorter answer")
             client.chat_postEphemeral(channel=meta["c"], user=user["id"],
-                                      text=f"I couldn't read '{escape(text)}' as a number; try e.g. 2B or 6.")
+                                      text=f"I couldn't read '{escape(text)}'; try e.g. {example}.")
             return
-        self._answer(client, None, actor=actor, request_id=meta["r"], changes={meta["f"]: value},
+        self._answer(client, None, actor=actor, request_id=meta["r"], changes=changes,
                      channel=meta["c"], ts=meta["t"], user=user["id"])
 
     def _answer(self, client: Any, respond: Any, *, actor: str, request_id: str, changes: dict[str, Any],

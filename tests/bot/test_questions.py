@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.blocks import fallback_text, request_blocks
-from bot.questions import ANSWER_CALLBACK, OTHER_ACTION, typed_answer
+from bot.questions import ANSWER_CALLBACK, OTHER_ACTION, typed_answer, typed_changes
 from policy.decision import ApprovalRequirement
 from policy.request import TrainingRequest
 from tests.bot.factories import make_decision, make_request
@@ -117,3 +118,13 @@ def test_unread_words_are_shown_in_the_plan_message() -> None:
     said = TrainingRequest(text="fine-tune 7B with the frobnicator", params=7_000_000_000, unread=["frobnicator"])
     blocks = request_blocks(make_request(decision=make_decision(request=said)))
     assert any("*Not read*: 'frobnicator'" in json.dumps(b, ensure_ascii=False) for b in blocks)
+
+
+def test_typed_dates_and_hardware_are_read_as_the_fields() -> None:
+    now = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
+    assert typed_changes("deadline", "Dec 20", now=now, timezone="America/Los_Angeles") == {
+        "deadline": "2026-12-20T17:00:00-08:00"}
+    assert typed_changes("instance_type", "4x p5.48xlarge", now=now, timezone="UTC") == {
+        "instance_type": "p5.48xlarge", "instances": 4}
+    with pytest.raises(ValueError):
+        typed_changes("deadline", "whenever", now=now, timezone="UTC")
