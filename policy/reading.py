@@ -39,12 +39,14 @@ class Scan(Protocol):
 
 _DURATION_RE = re.compile(
     r"(?<![\w.$-])(?:for\s+)?(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
-_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than)\s*$", _F)
+_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under)\s*$", _F)
+_CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
+_BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 _CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
-_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
+_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)
 _RESERVED_RE = re.compile(
@@ -82,8 +84,22 @@ llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deep
 def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
                 questions: list[Question]) -> dict[str, Any]:
     """A stated length and a start, read before deadlines and numbers so neither takes them."""
-    del questions  # kept for the symmetry with read_intent; timing words raise none yet
+    for m in scan.take(_BY_NEXT_WEEK_RE):
+        questions.append(_next_week_question(m.group(0), now=now, zone=zone))
     return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
+
+
+def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Question:
+    """ "by next week": the start of next week or its end? Days apart, so asked."""
+    local = now.astimezone(zone)
+    monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
+                                                                   microsecond=0)
+    friday = (monday + timedelta(days=4)).replace(hour=17)
+    return Question(field="deadline", question=f"'{' '.join(phrase.split())}': done when next week starts, or by "
+                    "its end?", choices=[Choice(label=f"start of next week, {monday:%a %Y-%m-%d %H:%M}",
+                                                value=monday.isoformat()),
+                                         Choice(label=f"end of next week, {friday:%a %Y-%m-%d %H:%M}",
+                                                value=friday.isoformat())])
 
 
 def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str],
@@ -108,7 +124,8 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
     """ "2h", "for 6 hours", "for 2 days": the job runs that long (not "in 6 hours", a deadline)."""
     found = []
     for m in list(_DURATION_RE.finditer(scan.text)):
-        if _IN_BEFORE_RE.search(scan.text[max(0, m.start() - 10) : m.start()]):
+        if _IN_BEFORE_RE.search(scan.text[max(0, m.start() - 10) : m.start()]) or _CAP_AFTER_RE.match(scan.text,
+                                                                                                        m.end()):
             continue
         hours = float(Decimal(m["n"])) * (24 if m["u"].lower().startswith("d") else 1)
         if not 0 < hours <= 24 * 90:
@@ -129,7 +146,7 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         before = max(0, found.start - 25)
         cue = _START_CUE_RE.search(scan.text[before : found.start])
         cued = cue is not None
-        if not (cued or _BARE_START_RE.fullmatch(found.phrase)):
+        if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
             continue
         if cue is not None:
             scan.blank(before + cue.start(), before + cue.end())

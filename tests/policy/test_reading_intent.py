@@ -50,6 +50,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("eval run 7b 2h", {"fixed_hours": 2.0, "params": 7_000_000_000}, []),
     ("8 H100 for 6 hours", {"fixed_hours": 6.0, "gpus": 8, "params": None}, []),
     ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
+    ("fine-tune 7B, 5 hours max", {"fixed_hours": None}, ["5 hours"]),  # a cap, not a length: said, not guessed
+    ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
+    ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
+    ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
     ("please fine-tune llama-3 8b on 2B tokens by Friday for team-nlp", {"params": 8_000_000_000}, []),
     ("fine-tune qwen2.5-7b", {"params": 7_000_000_000}, []),
     ("lora llama-3-8b-instruct on 100M tokens", {"params": 8_000_000_000}, []),
@@ -74,6 +78,7 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by end of month", MONDAY, ["deadline"]),
     ("fine-tune 7B by end of week", FRIDAY_EVENING, ["deadline"]),
     ("fine-tune 7B by end of week", MONDAY, []),
+    ("fine-tune 7B by next week", MONDAY, ["deadline"]),
     ("train 7B", MONDAY, ["task"]),
     ("train 7B on 2B tokens", MONDAY, []),  # the tokens are given: the task changes little
     ("fine-tune 7B on 50k examples", MONDAY, ["tokens"]),
