@@ -85,7 +85,8 @@ def fit_verdict(option: Option, *, request: TrainingRequest, deadline_met: bool 
                 "the cost is already committed, so the question is time, not money")
     when = "" if request.start_after is None else f" from {request.start_after:%a %Y-%m-%d %H:%M}"
     return (f"fits: the job takes {hours:,.1f} h ({hours / 24:,.1f} days) on the held {held}{when}; its cost "
-            "is already committed (shown at the block's rate, not new spend)")
+            "is already committed (shown at the block's rate, not new spend), though approvals still judge it at "
+            "that rate, since gpuops cannot see the reservation")
 
 
 def does_not_fit(request: TrainingRequest, profiles: list[Profile], ruled_out: dict[str, str]) -> str:

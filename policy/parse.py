@@ -216,7 +216,7 @@ def read_request(
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
-    fields |= read_intent(scan, fields, notes=notes, questions=questions)
+    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=normal)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
     phrases = {"deadline": deadline.phrase} if deadline else {}

@@ -103,8 +103,8 @@ def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Questi
                                                 value=friday.isoformat())])
 
 
-def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str],
-                questions: list[Question]) -> dict[str, Any]:
+def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
+                said: str = "") -> dict[str, Any]:
     """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions)}
     evaluated = scan.take(_EVAL_RE)
@@ -114,7 +114,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str],
             "that many hours on the hardware chosen.",
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _train_question(scan, fields, questions)
-    _size_questions(scan, fields, questions)
+    _size_questions(scan, fields, questions, said=said)
     read["unread"] = _unread(scan)
     if read["unread"]:
         notes.append("did not read: " + ", ".join(f"'{p}'" for p in read["unread"]))
@@ -200,7 +200,7 @@ _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
 _SIZE_BOUND_WORDS_RE = re.compile(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
-def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:
+def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], *, said: str) -> None:
     """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"."""
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None:
         return
@@ -216,7 +216,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
-    named = _SIZE_BOUND_WORDS_RE.search(scan.text)  # a task word the task reader has not taken (yet)
+    named = _SIZE_BOUND_WORDS_RE.search(said or scan.text)  # "RLHF" and "distill" whatever task they were read as
     if task in _SIZE_BOUND_TASKS or audio or named:
         word = audio[0].group(0) if audio else named.group(0) if named else (task.value if task else "this")
         what = f"'{word}' work"

@@ -83,6 +83,8 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("train 7B on 2B tokens", MONDAY, []),  # the tokens are given: the task changes little
     ("fine-tune 7B on 50k examples", MONDAY, ["tokens"]),
     ("distill 7B", MONDAY, ["tokens"]),
+    ("RLHF 7B", MONDAY, ["tokens"]),
+    ("RLHF 7B on 100M tokens", MONDAY, []),
     ("audio fine-tune 1B", MONDAY, ["tokens"]),
     ("eval 7B", MONDAY, ["fixed_hours"]),
     ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
