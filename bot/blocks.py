@@ -190,6 +190,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     if decision.assumptions:
         blocks.append(section("*Assumptions*\n" + fmt.bullets([escape(a) for a in decision.assumptions],
                                                                limit=MAX_SECTION_TEXT)))
+    if decision.request.unread:  # never approved automatically: the reader checks the plan answers the request
+        blocks.append(section("❓ *Not read*: " + ", ".join(f"'{escape(p)}'" for p in decision.request.unread)))
     if decision.warnings:
         blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([escape(w) for w in decision.warnings],
                                                              limit=MAX_SECTION_TEXT)))

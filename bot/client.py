@@ -36,6 +36,7 @@ from contract.requests import (
     RequestPage,
     RequestPatch,
     RequestPublic,
+    RequestQuestionsPublic,
     SlackMessageRef,
     StopBody,
 )
@@ -153,12 +154,24 @@ class ServiceClient:
     # Requests -------------------------------------------------------------------------------------------------
 
     def create_request(self, *, actor: str, body: dict[str, Any], idempotency_key: str
-                       ) -> tuple[RequestPublic, bool]:
-        """The request, and whether this call created it (201) rather than replayed an earlier one (200)."""
+                       ) -> tuple[RequestPublic | RequestQuestionsPublic, bool]:
+        """The request (or its questions, when it needs answers before a plan), and whether this call created it
+        (201) rather than replayed an earlier one (200)."""
         response = self._call("POST", "/v1/requests", operation="create_request", actor=actor,
                               json=_body(RequestCreate, body),
                               headers={"Idempotency-Key": idempotency_key})
-        return RequestPublic.model_validate(response.json()), response.status_code == 201
+        return _planned_or_questions(response.json()), response.status_code == 201
+
+    def get_request_or_questions(self, *, request_id: str) -> RequestPublic | RequestQuestionsPublic:
+        response = self._call("GET", f"/v1/requests/{request_id}", operation="get_request")
+        return _planned_or_questions(response.json())
+
+    def answer_questions(self, *, request_id: str, actor: str, changes: dict[str, Any]
+                         ) -> RequestPublic | RequestQuestionsPublic:
+        """Answer a request's questions as ``actor``: its remaining questions, or the request planned."""
+        response = self._call("PATCH", f"/v1/requests/{request_id}", operation="answer_questions", actor=actor,
+                              json=_body(RequestPatch, changes))
+        return _planned_or_questions(response.json())
 
     def get_request(self, *, request_id: str, actor: str | None = None) -> RequestPublic:
         response = self._call("GET", f"/v1/requests/{request_id}", operation="get_request", actor=actor)
@@ -257,3 +270,10 @@ class ServiceClient:
             fields["detail"] = detail
         self._call("POST", f"/v1/digests/{channel}/{date}/done", operation="finish_digest",
                    json=_body(DigestDone, fields))
+
+
+def _planned_or_questions(document: Any) -> RequestPublic | RequestQuestionsPublic:
+    """A request with its plan, or one that has none yet (it asks questions first)."""
+    if isinstance(document, dict) and "decision" not in document and "questions" in document:
+        return RequestQuestionsPublic.model_validate(document)
+    return RequestPublic.model_validate(document)

@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from bot import views
+from bot import questions, views
 from bot.chart import render_spend_chart
 from bot.deps import Deps
 from bot.error_messages import user_message
@@ -60,7 +60,8 @@ def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, chan
     if not created and posted_elsewhere(deps, req.id, already=req.slack_message is not None):
         log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)
         return None
-    ts = post_request(client, req, channel=channel, now=deps.clock(), sent=deps.sent)
+    ts = questions.post_or_questions(client, req, channel=channel, post_plan=lambda planned: post_request(
+        client, planned, channel=channel, now=deps.clock(), sent=deps.sent))
     deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
     return ts
 
@@ -70,7 +71,7 @@ def posted_elsewhere(deps: Deps, request_id: str, *, already: bool) -> bool:
     deadline = time.monotonic() + REPLAY_GRACE_SECONDS
     while not already and time.monotonic() < deadline:
         time.sleep(0.25)
-        already = deps.service.get_request(request_id=request_id).slack_message is not None
+        already = deps.service.get_request_or_questions(request_id=request_id).slack_message is not None
     return already
 
 

@@ -22,7 +22,7 @@ from bot.metrics import FEED_LAG
 from bot.posting import SentMessages, reply_in_thread, update_request
 from contract.actors import slack_user
 from contract.events import EventPublic
-from contract.requests import RequestPublic
+from contract.requests import RequestPublic, RequestQuestionsPublic
 from policy.decision import Platform
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,9 @@ class FeedConsumer:
     def handle(self, event: EventPublic) -> None:
         if event.type not in UPDATES or not event.request_id:
             return
-        req = self._service.get_request(request_id=event.request_id)
+        req = self._service.get_request_or_questions(request_id=event.request_id)
+        if isinstance(req, RequestQuestionsPublic):
+            return  # never planned (cancelled while it asked): its questions message stays as it was
         if req.slack_message is None:
             log.info("event %s for %s: the request has no Slack message", event.id, req.id)
             return

@@ -98,7 +98,8 @@ def deadline_part(decision: Decision, tz: ZoneInfo, *, now: datetime | None = No
 def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None) -> str:
     """``4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 18:00 · deadline Fri ✓``."""
     plan = decision.plan
-    parts = [
+    parts = ["DENIED by policy"] if decision.approval.denied else []  # said first: it will not run
+    parts += [
         configuration(plan),
         purchase(plan),
         platform(plan),
@@ -121,7 +122,7 @@ def savings(decision: Decision) -> str | None:
     """What the plan saves against the baseline it was measured against, named; None without a named baseline."""
     naive = decision.naive_baseline
     saved = decision.savings_vs_naive_usd
-    if naive is None or not saved:
+    if naive is None or not saved or decision.approval.denied:  # a denied plan saves nothing
         return None
     against = f"{naive.instance_count}× {naive.instance_type} on-demand on {platform(naive)}"
     if saved < 0:

@@ -31,6 +31,12 @@ class PlanFields(InputModel):
     instance_type: Text | None = Field(default=None, max_length=64)
     gpus: int | None = Field(default=None, ge=1, le=100_000)
 
+    # --- When, how long, on held capacity (answers to the planner's questions, or given outright) ---
+    start_after: datetime | None = None
+    fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)
+    reserved: bool | None = None
+    instances: int | None = Field(default=None, ge=1, le=10_000)
+
 
 class PlanInput(PlanFields):
     """Free text, structured fields, or both; ``timezone`` reads the text's dates, ``now`` is for previews."""

@@ -13,6 +13,8 @@ from contract.jobs import JobPublic
 from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
 from contract.text import Text
 from policy.decision import Decision
+from policy.questions import Question
+from policy.request import TrainingRequest
 
 MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
 MAX_USERGROUPS = 100
@@ -81,6 +83,24 @@ class RequestPublic(OutputModel):
     updated_at: datetime
     slack_message: SlackMessageRef | None
     job: JobPublic | None
+
+
+class RequestQuestionsPublic(OutputModel):
+    """A request in ``needs_input``: no plan yet, the questions to answer (``PATCH /v1/requests/{id}`` with the
+    answered fields) and what was read so far."""
+
+    id: str
+    status: str  # "needs_input"
+    team: str
+    requester: str
+    channel: str | None
+    timezone: str
+    text: str
+    questions: list[Question]
+    request: TrainingRequest
+    created_at: datetime
+    updated_at: datetime
+    slack_message: SlackMessageRef | None
 
 
 class RequestPage(OutputModel):

@@ -9,6 +9,7 @@ from enum import StrEnum
 
 
 class RequestStatus(StrEnum):
+    NEEDS_INPUT = "needs_input"  # waiting for the requester to answer questions; no plan yet
     PENDING_APPROVAL = "pending_approval"
     AUTO_APPROVED = "auto_approved"
     APPROVED = "approved"

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from service.spend.providers import SpendProvider
 
 POLICY_ENV = "GPUOPS_POLICY"
+EXIT_INVALID = 2  # the request cannot be planned as typed
+EXIT_NEEDS_INPUT = 3  # questions to answer before a plan
+EXIT_DENIED = 4  # a plan the policy denies
 
 policy_app = typer.Typer(help="Check policy files.", no_args_is_help=True)
 
@@ -46,10 +49,15 @@ def plan_command(
 
     The same pipeline as the service's POST /v1/plans: the catalog in force (refreshed or shipped), the policy, the
     spend file read and aged by the same rule, so the same input gives the same plan and plan hash.
+
+    Exit codes: 0 a plan (auto-approved or needing approval); 2 the request cannot be planned as typed (the
+    message says what to change); 3 needs input: the questions to answer (with --json, {"status": "needs_input",
+    "questions": [...], "request": {...}}); 4 the plan is denied by policy.
     """
-    from gpuops.render import render_text
+    from gpuops.render import render_questions, render_text
     from policy.catalog import load_catalog
     from policy.intake import zone_or_raise
+    from policy.questions import NeedsInput
     from service.planning import Planner, catalog_source, load_policy
     from service.settings import Settings
 
@@ -60,14 +68,19 @@ def plan_command(
         config = load_policy(settings)
         planner = Planner(catalog=load_catalog(catalog_source(settings)), policy=config,
                           spend=_spend(spend, now=moment))
-        context = planner.plan_input(text=text, fields={"team": team} if team else {}, timezone=zone_name,
-                                     now=moment)
+        context = planner.ask_or_plan(text=text, fields={"team": team} if team else {}, timezone=zone_name,
+                                      now=moment)
     except RequestError as exc:
         _fail(exc.code, exc.message, as_json=as_json)
+    if isinstance(context, NeedsInput):
+        typer.echo(context.model_dump_json(indent=2) if as_json else render_questions(context))
+        raise typer.Exit(EXIT_NEEDS_INPUT)
     if as_json:
         typer.echo(json.dumps(context.decision.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         typer.echo(render_text(context.decision, ZoneInfo(zone_name), plan_hash=context.plan_hash))
+    if context.decision.approval.denied:
+        raise typer.Exit(EXIT_DENIED)
 
 
 @policy_app.command("check")
@@ -92,7 +105,7 @@ def _fail(code: str, message: str, *, as_json: bool) -> NoReturn:
         typer.echo(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))
     else:
         typer.echo(message, err=True)
-    raise typer.Exit(2)
+    raise typer.Exit(EXIT_INVALID)
 
 
 def _now(value: str | None, zone: str) -> datetime:

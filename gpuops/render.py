@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, tzinfo
 
 from policy.decision import Decision, Plan, Platform
+from policy.questions import NeedsInput
 
 PLATFORM_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS",
                   Platform.EC2: "EC2"}
@@ -28,12 +29,15 @@ def _started(plan: Plan) -> datetime:
 
 
 def summary_line(decision: Decision, zone: tzinfo | None = None) -> str:
-    """One line: configuration · purchase · platform · cost · finish · deadline."""
+    """One line: [DENIED ·] configuration · purchase · platform · cost · [start ·] finish · deadline."""
     plan, deadline = decision.plan, decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
-    parts = [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
+    parts = ["DENIED by policy"] if decision.approval.denied else []
+    parts += [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
              PLATFORM_NAMES[plan.platform], f"~{money(plan.estimated_cost_usd)}",
              f"done {_when(plan.estimated_finish, zone, ref=deadline or _started(plan))}"]
+    if decision.request.start_after is not None:
+        parts.insert(-1, f"starts {_when(decision.request.start_after, zone, ref=plan.estimated_finish)}")
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
         parts.append(f"deadline {_when(deadline, zone, ref=plan.estimated_finish)} {mark}")
@@ -74,6 +78,9 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: st
                 f"{PLATFORM_NAMES[a.platform]} · ~{money(a.estimated_cost_usd)} · {a.estimated_hours:,.1f} h · "
                 f"done {_when(a.estimated_finish, zone, ref=deadline or _started(decision.plan))}"
                 for a in decision.alternatives]
+    if decision.request.unread:
+        out += ["", "Not read (say it another way, or check the plan does not need it)",
+                *[f"  ? {p}" for p in decision.request.unread]]
     out += ["", "Assumptions", *[f"  - {a}" for a in decision.assumptions]]
     if decision.warnings:
         out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]
@@ -81,7 +88,11 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: st
     out += ["", _spend(decision)]
     if plan_hash is not None:
         out.append(f"plan hash: {plan_hash}")
-    if decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
+    if decision.approval.denied:
+        out.append("vs naive: no savings figure (the plan is denied: it will not run)")
+    elif decision.request.fixed_hours is not None or decision.request.reserved:
+        out.append("vs naive: no savings figure (a job of a stated length, or on capacity already held)")
+    elif decision.naive_baseline is not None and decision.savings_vs_naive_usd is not None:
         naive = decision.naive_baseline
         saved = decision.savings_vs_naive_usd
         verdict = f"{money(saved)} saved" if saved >= 0 else f"{money(-saved)} more"
@@ -113,3 +124,16 @@ def _spend(decision: Decision) -> str:
     if spend.budget_usd is not None:
         text += f", budget {money(spend.budget_usd)}"
     return text
+
+
+def render_questions(needs: NeedsInput) -> str:
+    """The questions to answer before a plan, each with its choices and the field that answers it."""
+    out = ["Needs input before a plan:"]
+    for i, q in enumerate(needs.questions, 1):
+        out.append(f"  {i}. {q.question}")
+        out += [f"     - {c.label}  ({q.field}={c.value})" for c in q.choices]
+        if not q.choices:
+            out.append(f"     (answer with {q.field})")
+    if needs.request.unread:
+        out.append("Not read: " + ", ".join(f"'{p}'" for p in needs.request.unread))
+    return "\n".join(out)

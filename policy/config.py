@@ -215,6 +215,15 @@ class PolicyConfig(_Strict):
     teams: dict[str, TeamPolicy] = Field(min_length=1)
     slack: SlackAccess = Field(default_factory=SlackAccess)
 
+    # --- Asking before planning, and routing money to finance (docs/design.md §Questions, §Guardrails) ---
+    # A plan this large whose request did not say experimental or production asks which it is.
+    ask_stage_above_usd: float = Field(default=10_000, ge=0)
+    ask_stage_above_instances: int = Field(default=8, ge=1)
+    # The group that must approve a plan over the team's remaining budget or above finance_above_usd, whatever
+    # its stage.
+    finance_group: str = "finance"
+    finance_above_usd: float | None = Field(default=25_000, gt=0)
+
     def team(self, name: str) -> TeamPolicy:
         """The named team's policy; RequestError(code="unknown_team") naming the known teams.
 
@@ -310,9 +319,13 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
 
 def policy_warnings(config: PolicyConfig) -> list[tuple[str, str]]:
     """What is valid but probably not meant: (key path, why), for ``gpuops policy check`` to print."""
-    return [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its budget; "
-                                      "list who may (actor ids, usergroup:S…, email:…, group names)")
-            for name, team in config.teams.items() if team.members is None]
+    warnings = [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its "
+                 "budget; list who may (actor ids, usergroup:S…, email:…, group names)")
+                for name, team in config.teams.items() if team.members is None]
+    if not config.groups.get(config.finance_group):
+        warnings.append(("finance_group", f"names {config.finance_group!r}, which has no members under groups: a "
+                         "plan over budget or above finance_above_usd can never be approved"))
+    return warnings
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:

@@ -120,6 +120,9 @@ class ApprovalRequirement(BaseModel):
     approver_groups: list[str]
     reasons: list[str]
     denied: bool
+    # Groups at least one of whose members must be among the approvers (money over the team's remaining budget or
+    # above ``finance_above_usd`` goes to finance, whatever the stage).
+    required_groups: list[str] = Field(default_factory=list)
 
 
 class CatalogRef(BaseModel):

@@ -24,7 +24,7 @@ def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -
 
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
-    now: datetime, exposure_usd: float | None = None, oversized: str | None = None,
+    now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -39,15 +39,19 @@ def approval_requirement(
         cost_usd = exposure_usd
     if oversized:
         reasons.append(f"oversized: {oversized}; never approved automatically")
+    if unread:
+        reasons.append("not read: " + ", ".join(f"'{p}'" for p in unread) + "; a person checks the plan answers "
+                       "what was asked, so it is never approved automatically")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
+    over_budget = any(r.startswith("over budget") for r in reasons)
     if status is not SpendStatus.OK:
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd
-            and status is SpendStatus.OK and within_budget and within_caps)
+    auto = (not denied and not oversized and not unread and stage is Stage.EXPERIMENTAL
+            and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK and within_budget and within_caps)
     if auto:
         reasons.append(f"experimental, ${cost_usd:,.2f} is below auto_approve_below_usd "
                        f"(${policy.auto_approve_below_usd:,.0f}) and within budget: approved automatically")
@@ -58,8 +62,23 @@ def approval_requirement(
     needed = _tier(cost_usd, policy)
     if not denied:
         reasons.append(f"${cost_usd:,.2f} needs {needed} approval(s) (policy approval_tiers)")
-    return ApprovalRequirement(required=True, approvals_needed=needed, approver_groups=policy.approver_groups(
-        team, stage), reasons=reasons, denied=denied)
+    groups = policy.approver_groups(team, stage)
+    finance = None if denied else _finance_reason(cost_usd, over_budget, policy)
+    if finance is not None:
+        groups += [] if policy.finance_group in groups else [policy.finance_group]
+        reasons.append(finance)
+    return ApprovalRequirement(required=True, approvals_needed=needed, approver_groups=groups, reasons=reasons,
+                               denied=denied, required_groups=[policy.finance_group] if finance else [])
+
+
+def _finance_reason(cost_usd: float, over_budget: bool, policy: PolicyConfig) -> str | None:
+    """Why finance must approve, whatever the stage: over the team's remaining budget, or above the threshold."""
+    if over_budget:
+        return f"{policy.finance_group} must approve: the plan is over the team's remaining budget"
+    if policy.finance_above_usd is not None and cost_usd >= policy.finance_above_usd:
+        return (f"{policy.finance_group} must approve: ${cost_usd:,.2f} is at or above finance_above_usd "
+                f"(${policy.finance_above_usd:,.0f})")
+    return None
 
 
 def _deny_reasons(cost_usd: float, hours: float, policy: PolicyConfig, reasons: list[str]) -> bool:

@@ -89,7 +89,9 @@ def _shown(value: Any) -> str:
 
 
 def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime) -> None:
-    if merged.get("params") is None:
+    hardware = any(merged.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type"))
+    if merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware):
+        # A job of a stated length on stated hardware needs no size: its hours are given.
         raise RequestError(
             f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params.",
             code="missing_model_size",

@@ -19,12 +19,16 @@ from typing import Any
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
+from policy.questions import Question, deadline_questions
+from policy.reading import read_intent, read_timing
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 
 __all__ = [
+    "FASTEST_RE",
     "KNOWN_FAMILIES",
     "MAX_BUDGET_USD",
     "MAX_TOKENS",
+    "OUT_OF_SCOPE_SENTENCE",
     "parse_request",
     "read_request",
     "Reading",
@@ -37,6 +41,9 @@ KNOWN_FAMILIES: frozenset[str] = frozenset(
 MAX_TOKENS = 10**15  # 1,000T: far beyond any run; larger is a typo
 MAX_BUDGET_USD = Decimal(10**10)
 SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
+OUT_OF_SCOPE_SENTENCE = ("gpuops plans training runs (pretraining, fine-tuning, LoRA, sweeps) and jobs of a stated "
+                         "length on stated hardware (e.g. \"eval run 7B for 2h\", \"8 H100 for 6 hours\").")
+FASTEST_RE = re.compile(r"\b(?:fastest|as\s+fast\s+as\s+possible|quickest)\b", re.IGNORECASE | re.ASCII)
 
 _F = re.IGNORECASE | re.ASCII
 # Chat clients send no-break and thin spaces, typographic dashes and "×"; the patterns are ASCII. One character for
@@ -158,6 +165,7 @@ class _Scan:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.unused: list[str] = []  # phrases that were matched but meant nothing the plan uses ("50k examples")
 
     def blank(self, start: int, end: int) -> None:
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]
@@ -179,6 +187,8 @@ class Reading:
     fields: dict[str, Any]
     phrases: dict[str, str] = dataclasses.field(default_factory=dict)
     notes: list[str] = dataclasses.field(default_factory=list)
+    # What only the person can settle ("end of month" said on its last day): asked, never guessed (policy.questions).
+    questions: list[Question] = dataclasses.field(default_factory=list)
 
 
 def read_request(
@@ -198,14 +208,20 @@ def read_request(
     if now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = text.translate(_SAME_LENGTH_NORMAL)
-    scan, notes = _Scan(normal), list[str]()
+    scan, notes, questions = _Scan(normal), list[str](), list[Question]()
+    timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     fields: dict[str, Any] = {"deadline": deadline.when if deadline else None}
     fields |= _read_fields(scan, families, notes)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
+    fields |= timing
+    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=normal)
+    if deadline is not None:
+        questions += deadline_questions(deadline, now=now)
     phrases = {"deadline": deadline.phrase} if deadline else {}
-    return Reading(fields={k: v for k, v in fields.items() if v is not None}, phrases=phrases, notes=notes)
+    return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
+                   notes=notes, questions=questions)
 
 
 def parse_request(
@@ -362,17 +378,17 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
-    found = _epochs(found, fields, notes)
+    found = _epochs(scan, found, fields, notes)
     for q in found:
         if q.kind == "other":
-            notes.append(f"did not use '{q.phrase}': say what it counts, e.g. 'on 2B tokens' or 'budget $5k'")
+            scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
 
 
 _EPOCHS_RE = re.compile(r"\bepochs?\b", _F)
 
 
-def _epochs(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:
+def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:
     """"2 epochs over 500M tokens" trains on 1B tokens: the tokens read are multiplied by the epochs."""
     epochs = [q for q in found if q.kind == "other" and _EPOCHS_RE.search(q.phrase)]
     if not epochs:
@@ -389,6 +405,7 @@ def _epochs(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list
         fields["tokens"] = total
     else:
         notes.append(f"'{epochs[0].phrase}' needs the dataset's size to count: say e.g. '2 epochs over 500M tokens'")
+        scan.unused.append(epochs[0].phrase)
     return [q for q in found if q is not epochs[0]]
 
 
@@ -492,17 +509,14 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
-    r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second|eval(?:uat(?:e|ion))?s?"
-    r"|benchmark(?:ing)?)\b",
-    _F,
-)
+    r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 
 
 def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task = _task(scan, notes)
     _refuse_if_not_training(scan, task)
-    urgent = [m.group(0) for m in scan.take(_URGENT_RE)]
+    urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]
     if urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
@@ -510,15 +524,14 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
-    """Serving, batch inference and evaluation are not training runs: pricing them as a fine-tune would be wrong."""
+    """Serving, endpoints and batch inference are not training runs: pricing them as a fine-tune would be wrong."""
     m = _NOT_TRAINING_RE.search(scan.text)
     if m is None or task is not None:
         return
     raise RequestError(
-        f'"{m.group(0)}" reads as serving, inference or evaluation; gpuops plans training runs (pretraining, '
-        'fine-tuning, LoRA, sweeps). Ask the platform team for inference capacity, or say the training job, e.g. '
-        '"fine-tune 7B on 200M tokens".',
-        code="not_a_training_job",
+        f'"{m.group(0)}" reads as serving or inference; {OUT_OF_SCOPE_SENTENCE} Ask the platform team for '
+        'inference capacity, or say the job, e.g. "fine-tune 7B on 200M tokens" or "eval run 7B for 2h".',
+        code="out_of_scope",
     )
 
 

@@ -9,6 +9,7 @@ from policy.candidates import Option
 from policy.config import EstimateSettings
 from policy.decision import Alternative, CostItem, Plan, PurchaseModel
 from policy.estimate import billed_hours, cents, hours_range, interval_minutes, range_basis
+from policy.fixed import HELD_REASON
 from policy.timespan import add_hours, hours_between
 
 __all__ = ["launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECONDS", "to_alternative", "to_plan"]
@@ -84,7 +85,9 @@ def _compute_line(option: Option, hours: float) -> CostItem:
         spot = option.spot
         basis += (f" ({option.compute_hours:.2f} h training + {hours - option.compute_hours:.2f} h for "
                   f"~{spot.interruptions:.1f} expected interruptions and checkpoint writes)")
-    if option.purchase is PurchaseModel.CAPACITY_BLOCK:
+    if option.purchase_reason == HELD_REASON:
+        basis += " (capacity already held and paid: what these hours of it are worth, not new spend)"
+    elif option.purchase is PurchaseModel.CAPACITY_BLOCK:
         basis += (f" (a {hours / 24:.0f}-day block for a {option.wall_hours:.1f} h run: blocks are sold in whole days;"
                   " reserved a day ahead)")
     basis += f"; rate: {option.rate.basis}"

@@ -66,9 +66,15 @@ class TrainingRequest(BaseModel):
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list)
 
-    @field_validator("deadline")
+    # --- When, how long and on what held capacity (policy.reading); what the text said that nothing read ---
+    start_after: datetime | None = None  # "64 H100s tomorrow", "starting Monday": the job starts then, not before
+    fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)  # "eval run 7B 2h": a job of that length
+    reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
+    unread: list[str] = Field(default_factory=list)  # phrases nothing used: listed, and never auto-approved
+
+    @field_validator("deadline", "start_after")
     @classmethod
     def _deadline_is_aware(cls, value: datetime | None) -> datetime | None:
         if value is not None and value.tzinfo is None:
-            raise ValueError("deadline must carry a UTC offset, e.g. 2026-12-04T17:00:00-08:00")
+            raise ValueError("a time must carry a UTC offset, e.g. 2026-12-04T17:00:00-08:00")
         return value

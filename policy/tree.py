@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from policy import explain, rules
+from policy import explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, options_for, profile
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
@@ -30,7 +30,7 @@ from policy.guardrails import approval_requirement, spend_status
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
-from policy.request import TrainingRequest
+from policy.request import Task, TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -51,7 +51,8 @@ def decide(
     request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime
 ) -> Decision:
     """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement."""
-    req, assumed = complete(request, policy=policy)
+    sized = _sized(request)
+    req, assumed = complete(sized, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
     assert req.interruption_tolerance is not None
@@ -60,34 +61,46 @@ def decide(
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
     work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
-    scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
+    try:
+        scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
+    except RequestError as exc:
+        if not req.reserved:
+            raise
+        raise RequestError(f"Does not fit the held capacity: {exc.message}", code="does_not_fit") from None
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     gpus = _gpus_of(req, catalog, assumed)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
-    inside, outside = _options(scr, search)
+    inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     choice = choose(inside, outside)
+    if choice is None and req.reserved:
+        raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
     if req.urgent and req.deadline is None:
-        choice = _earliest(choice)
+        choice = _earliest(choice, budget=req.budget_usd)
     req, assumed = _settle_region(req, assumed, regions, choice.option)
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
-    naive = _naive(search, ctx)
+    # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
+    naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
-                                    exposure_usd=plan.exposure_usd, oversized=oversized)
+                                    exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
+    if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
+        req = req.model_copy(update={"params": request.params, "task": request.task})
+    if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
+        assumed = [a for a in assumed if not a.startswith("tokens:")]
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
-        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog)],
+        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy)],
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
@@ -127,11 +140,42 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
 URGENT_FINISH_SLACK = 0.10
 
 
-def _earliest(choice: Choice) -> Choice:
-    """For an urgent request without a deadline: the cheapest of the plans that finish within 10% of the earliest."""
-    fastest = min(o.finish_hours for o in choice.pool)
-    soon = [o for o in choice.pool if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
+def _earliest(choice: Choice, *, budget: float | None = None) -> Choice:
+    """For an urgent request without a deadline: the cheapest of the plans that finish within 10% of the earliest;
+    with a budget ("fastest under $300"), the earliest among those the budget pays for, when any."""
+    affordable = [o for o in choice.pool if budget is None or o.cost <= budget]
+    if not affordable:
+        return choice  # nothing the budget pays for: the cheapest stays, and the budget warning says so
+    fastest = min(o.finish_hours for o in affordable)
+    soon = [o for o in affordable if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
     return Choice(min(soon, key=by_cost), choice.pool, fallback=choice.fallback, late=choice.late)
+
+
+def _sized(request: TrainingRequest) -> TrainingRequest:
+    """A job of stated length on stated hardware without a model size: sized as a tiny model (``policy.fixed``)."""
+    if request.fixed_hours is None or (request.params is not None and request.task is not None):
+        return request
+    # Memory as the weights alone (LoRA's base): an evaluation or a stated-length run holds no optimizer state.
+    return request.model_copy(update={"params": request.params or fixed.SIZING_PARAMS,
+                                      "task": request.task or Task.LORA})
+
+
+def _as_fixed(options: list[Option], req: TrainingRequest, search: Search, now: datetime) -> list[Option]:
+    """The options under what the request fixes: a stated length, held capacity, a later start."""
+    if req.fixed_hours is not None:
+        options = fixed.fixed_length(options, hours=req.fixed_hours, settings=search.settings,
+                                     usable_hours=search.usable_hours)
+    if req.reserved:
+        options = fixed.held_capacity(options, premium=search.catalog.sagemaker_premium)
+    return fixed.started_later(options, request=req, now=now, usable_hours=search.usable_hours)
+
+
+def _fixed_notes(req: TrainingRequest, policy: PolicyConfig) -> list[str]:
+    notes = []
+    if req.fixed_hours is not None:
+        notes.append(f"a job of a stated length: {req.fixed_hours:g} h + {policy.estimate.spot_restart_minutes:g} min "
+                     "start-up on the hardware chosen, priced as instances × price × hours; no training estimate")
+    return notes
 
 
 def _gpus_of(req: TrainingRequest, catalog: Catalog, assumed: list[str]) -> int | None:
@@ -306,6 +350,9 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
     if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
+    if req.reserved:
+        warnings.insert(0, "held capacity " + fixed.fit_verdict(choice.option, request=req,
+                                                                deadline_met=plan.deadline_met))
     missing = ctx.team.launch.missing()
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")

@@ -17,6 +17,8 @@ from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
 from policy.errors import RequestError
 from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
+from policy.parse import Reading, read_request
+from policy.questions import NeedsInput, ask_after_deciding, unanswered
 from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
@@ -83,6 +85,31 @@ class Planner:
             team = self.policy.team_or_default(request.team)[0]
             spend = spend.model_copy(update={"ledger": ledger(team)})
         return self.plan(request, now=moment, timezone=zone, spend=spend)
+
+    def ask_or_plan(
+        self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
+        channel: str | None = None, spend: SpendSnapshot | None = None,
+        ledger: Callable[[str], Ledger] | None = None,
+    ) -> PlanContext | NeedsInput:
+        """``plan_input``, unless the reading or the decision leaves something only the person can settle: then
+        the questions (``policy.questions``) and what was read. A field given answers its question."""
+        zone = zone_or_raise(timezone)
+        moment = local_moment(now, timezone=zone)
+        reading = read_request(text, now=moment, tz=zone) if text else Reading(fields={})
+        given = {k for k, v in fields.items() if v is not None}
+        # What cannot be planned however a question is answered (no model size, an unknown team) is refused first.
+        request = request_from(text=text, fields=fields, now=moment, timezone=zone, reading=reading,
+                               default_team=(channel and self.policy.team_for_channel(channel)) or None)
+        self.check_team(request.team)
+        asked = unanswered(reading.questions, given)
+        if asked:
+            return NeedsInput(questions=asked, request=request)
+        if ledger is not None:
+            spend = spend if spend is not None else self.spend_for(request)
+            spend = spend.model_copy(update={"ledger": ledger(self.policy.team_or_default(request.team)[0])})
+        context = self.plan(request, now=moment, timezone=zone, spend=spend)
+        after = ask_after_deciding(said=request, decision=context.decision, policy=self.policy, given=given)
+        return NeedsInput(questions=after, request=request) if after else context
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)

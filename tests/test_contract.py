@@ -7,6 +7,8 @@ import importlib
 import inspect
 import pathlib
 import pkgutil
+import types
+import typing
 from collections.abc import Iterable, Iterator
 
 import pytest
@@ -91,6 +93,8 @@ def test_the_scan_names_a_copied_model_and_a_renamed_copy() -> None:
 
 
 def _is_contract_or_policy_type(annotation: object) -> bool:
+    if isinstance(annotation, types.UnionType):  # "a plan, or the questions to answer first"
+        return all(_is_contract_or_policy_type(member) for member in typing.get_args(annotation))
     module = getattr(annotation, "__module__", "")
     return inspect.isclass(annotation) and module.split(".")[0] in ("contract", "policy")
 

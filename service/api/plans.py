@@ -14,6 +14,7 @@ from contract.errors import RateLimited
 from contract.plans import PlanInput
 from policy.decision import Decision
 from policy.errors import RequestError
+from policy.questions import NeedsInput
 from service.api.deps import ActorDep, StateDep, check_rate_limit
 from service.api.openapi import raises
 from service.api.state import ServiceState
@@ -24,20 +25,24 @@ from service.requests.filing import initial_status
 router = APIRouter(tags=["plans"])
 
 
-def _preview(state: ServiceState, subject: str, body: PlanInput) -> PlanContext:
+def _preview(state: ServiceState, subject: str, body: PlanInput) -> PlanContext | NeedsInput:
     check_rate_limit(state, subject)
-    return state.planner.plan_input(text=body.text, fields=plan_fields(body), timezone=body.timezone,
-                                    now=body.now or utcnow())
+    return state.planner.ask_or_plan(text=body.text, fields=plan_fields(body), timezone=body.timezone,
+                                     now=body.now or utcnow())
 
 
-@router.post("/v1/plans", response_model=Decision, responses=raises(RateLimited, RequestError))
+@router.post("/v1/plans", response_model=Decision | NeedsInput, responses=raises(RateLimited, RequestError))
 async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Response:
     """Decide on a request without storing anything (what `gpuops plan --json` prints); the plan's hash is in the
-    ``X-Plan-Hash`` header."""
+    ``X-Plan-Hash`` header. When a plan would rest on a guess, the answer is ``{"status": "needs_input",
+    "questions": [...], "request": {...}}`` instead (still 200): send the answered fields again."""
     if state.cache.blocks or state.planner.spend.blocks:
         context = await anyio.to_thread.run_sync(_preview, state, actor.id, body)
     else:
         context = _preview(state, actor.id, body)
+    if isinstance(context, NeedsInput):
+        state.metrics.decisions.labels(outcome="needs_input").inc()
+        return Response(content=context.model_dump_json(), media_type="application/json")
     state.metrics.decisions.labels(outcome=initial_status(context).value).inc()
     return Response(content=context.decision.model_dump_json(), media_type="application/json",
                     headers={"X-Plan-Hash": context.plan_hash})

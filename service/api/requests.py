@@ -18,6 +18,7 @@ from contract.requests import (
     RequestPage,
     RequestPatch,
     RequestPublic,
+    RequestQuestionsPublic,
     SlackMessageRef,
     StopBody,
 )
@@ -76,13 +77,14 @@ def approver_for(actor: Actor, named: str | None) -> str:
                     "X-Gpuops-Actor; no token may approve in someone else's name", code="actor_required")
 
 
-@router.post("/v1/requests", response_model=RequestPublic, status_code=201,
+@router.post("/v1/requests", response_model=RequestPublic | RequestQuestionsPublic, status_code=201,
              responses=raises(Forbidden, Conflict, RateLimited, RequestError))
 def create_request(
     body: RequestCreate, state: StateDep, session: SessionDep, actor: WriterDep,
     idempotency_key: Annotated[Text | None, Header(max_length=255)] = None,
 ) -> Response:
-    """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one."""
+    """Plan and store a request (status from the guardrails); a repeated Idempotency-Key returns the first one.
+    A request the planner must ask about first is stored as ``needs_input`` with its questions."""
     requester = person_for(actor, body.requester)
     refusal = slack_refusal(state.policy, workspace=workspace_of(requester), channel=body.channel)
     if refusal is not None:
@@ -91,12 +93,13 @@ def create_request(
     record, revision = filing.create_request(
         session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
         filer=filer_for(actor, person=requester, channel=body.channel, facts=body),
-        idempotency_key=idempotency_key, now=utcnow(),
+        idempotency_key=idempotency_key, now=(now := utcnow()),
     )
-    if revision is not None:
+    created = revision is not None or record.created_at == now  # else an Idempotency-Key replay
+    if created:
         state.metrics.decisions.labels(outcome=record.status).inc()
     public = request_public(session=session, record=record, policy=state.policy, new=revision)
-    return json_response(session, public, status_code=201 if revision is not None else 200)
+    return json_response(session, public, status_code=201 if created else 200)
 
 
 @router.get("/v1/requests", response_model=RequestPage)
@@ -115,21 +118,25 @@ def list_requests(
     return released(session, RequestPage(items=items, next_cursor=next_cursor))
 
 
-@router.get("/v1/requests/{request_id}", response_model=RequestPublic, responses=raises(NotFound))
+@router.get("/v1/requests/{request_id}", response_model=RequestPublic | RequestQuestionsPublic,
+            responses=raises(NotFound))
 def get_request(request_id: RequestId, state: StateDep, session: SessionDep, _actor: ActorDep) -> Response:
     record = records.read_request(session=session, request_id=request_id, now=utcnow())
     return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.patch("/v1/requests/{request_id}", response_model=RequestPublic,
+@router.patch("/v1/requests/{request_id}", response_model=RequestPublic | RequestQuestionsPublic,
               responses=raises(NotFound, Conflict, Forbidden, RequestError))
 def patch_request(
     request_id: RequestId, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
-) -> RequestPublic:
-    """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
-    record = filing.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
-                                     actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
-                                     filer=filer_for(actor, person=actor.id, channel=None, facts=body))
+) -> RequestPublic | RequestQuestionsPublic:
+    """Edit fields: a new plan revision, earlier approvals void, the decision re-run. For a request in
+    ``needs_input`` the fields answer its questions: planned as usual once nothing is left to ask."""
+    waiting = records.get_request_or_raise(session=session, request_id=request_id).status == RequestStatus.NEEDS_INPUT
+    revise = filing.answer_questions if waiting else filing.revise_request
+    record = revise(session=session, planner=state.planner, request_id=request_id, patch=body,
+                    actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
+                    filer=filer_for(actor, person=actor.id, channel=None, facts=body))
     return released(session, request_public(session=session, record=record, policy=state.policy))
 
 
@@ -152,11 +159,11 @@ def post_approval(
     return json_response(session, request_public(session=session, record=record, policy=state.policy))
 
 
-@router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic,
+@router.post("/v1/requests/{request_id}/cancel", response_model=RequestPublic | RequestQuestionsPublic,
              responses=raises(NotFound, Conflict, Forbidden))
 def cancel_request(
     request_id: RequestId, state: StateDep, session: SessionDep, actor: WriterDep, body: CancelBody | None = None,
-) -> RequestPublic:
+) -> RequestPublic | RequestQuestionsPublic:
     record = filing.cancel_request(session=session, request_id=request_id, actor=actor.id,
                                      is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
     return released(session, request_public(session=session, record=record, policy=state.policy))

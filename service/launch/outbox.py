@@ -29,13 +29,13 @@ from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
-from policy.request import Stage
 from service.launch.protocol import LaunchOutcome, LaunchSpec
 from service.launch.reapproval import check_before_launch
 from service.planning import Planner
 from service.requests.attachments import add_artifact
 from service.requests.records import get_request_or_raise, get_revision
 from service.requests.states import transition
+from service.requests.views import eligible_approvers, groups_missing
 from service.store.db import new_session
 from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
 
@@ -128,10 +128,11 @@ def renew_lease(*, engine: Engine, task: ClaimedTask, worker_id: str, now: datet
         return bool(result.rowcount == 1)
 
 
-def eligible_approvals(*, session: Session, record: RequestRecord, revision: int, policy: PolicyConfig) -> list[str]:
+def eligible_approvals(*, session: Session, record: RequestRecord, revision: int, policy: PolicyConfig,
+                       decision: dict[str, Any] | None = None) -> list[str]:
     """Approvers of ``revision`` who may approve it under the policy in force (never the requester)."""
     rows = session.exec(select(Approval).where(Approval.request_id == record.id, Approval.revision == revision))
-    eligible = policy.approvers_for(record.team, Stage(record.stage))
+    eligible = set(eligible_approvers(policy, record, decision))
     decisions = {a.approver: a.decision for a in rows if a.approver in eligible and a.approver != record.requester}
     if "reject" in decisions.values():
         return []
@@ -156,10 +157,13 @@ def launch_blocker(*, session: Session, record: RequestRecord, row: PlanRevision
         return "not_approved", "policy denied this plan"
     if row.approvals_needed == 0 and record.status != RequestStatus.APPROVED:
         return None
-    approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy)
+    approvers = eligible_approvals(session=session, record=record, revision=task.revision, policy=policy,
+                                   decision=row.decision)
     if len(approvers) < row.approvals_needed:
         return "not_approved", (f"{len(approvers)} of {row.approvals_needed} required approvals "
                                 f"for revision {task.revision} are on record")
+    if missing := groups_missing(policy, row.decision, approvers):
+        return "not_approved", f"no approval from {', '.join(missing)} for revision {task.revision} is on record"
     return None
 
 
@@ -220,7 +224,7 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
             session.commit()
             return None
         approvers = eligible_approvals(session=session, record=record, revision=task.revision,
-                                       policy=planner.policy)
+                                       policy=planner.policy, decision=row.decision)
         if record.status != RequestStatus.LAUNCHING:
             transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now,
                        data={"task": task.task_id, "attempt": task.attempt})

@@ -9,13 +9,15 @@
   (policy ``approval_veto``); once launching, only a stop ends it;
 - the request row is locked ``FOR UPDATE`` while deciding, and ``uq_approval_request_revision_approver`` backs it,
   so concurrent approvals never double-count and never double-transition;
-- one eligible rejection rejects; the decision's ``approvals_needed`` approvals approve (and queue the launch);
+- one eligible rejection rejects; the decision's ``approvals_needed`` approvals approve (and queue the launch), with
+  at least one from each of its ``required_groups`` (money routed to finance);
 - every change is an audit event (``request.approval_recorded`` / ``request.approval_changed``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -28,13 +30,26 @@ from policy.request import Stage
 from service.audit.chain import append_event
 from service.requests.records import expire_if_due, get_request_or_raise
 from service.requests.states import transition
-from service.requests.views import counted_approvers, current_approvals
-from service.store.tables import Approval, RequestRecord
+from service.requests.views import counted_approvers, current_approvals, eligible_approvers, groups_missing
+from service.store.tables import Approval, PlanRevision, RequestRecord
 
 
-def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
+def _decision(session: Session, record: RequestRecord) -> dict[str, Any]:
+    """The current revision's decision document (its approval groups route money to finance)."""
+    row = session.exec(select(PlanRevision.decision).where(PlanRevision.request_id == record.id,
+                                                          PlanRevision.revision == record.revision)).first()
+    return dict(row) if row else {}
+
+
+def _approves(policy: PolicyConfig, record: RequestRecord, decision: dict[str, Any], approvers: list[str]) -> bool:
+    """Enough eligible approvals, and one from each group the plan requires."""
+    return len(approvers) >= record.approvals_needed and not groups_missing(policy, decision, approvers)
+
+
+def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str,
+                     decision: dict[str, Any] | None = None) -> None:
     """Raise Forbidden when this person may not decide (in any state), Conflict when nothing can be approved."""
-    _check_eligible(policy=policy, record=record, approver=approver)
+    _check_eligible(policy=policy, record=record, approver=approver, decision=decision)
     if record.status == RequestStatus.DENIED:
         raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
     if record.status != RequestStatus.PENDING_APPROVAL:
@@ -60,8 +75,9 @@ def record_approval(
     if expire_if_due(session=session, record=record, now=now):
         session.commit()
         raise Conflict("the approval window closed; ask for the request again", current_state=record.status)
+    decided = _decision(session, record)
     if revision is not None and revision != record.revision:
-        check_may_decide(policy=policy, record=record, approver=approver)
+        check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
         raise Conflict(f"the plan changed since you saw it (revision {revision}, now {record.revision}); "
                        "look at the current plan and decide again", current_state=record.status,
                        code="revision_changed")
@@ -72,14 +88,14 @@ def record_approval(
     vetoing = decision is ApprovalDecision.REJECT and RequestStatus(record.status) in VETOABLE
     if existing is not None or vetoing:
         counted = _change(session=session, policy=policy, record=record, approver=approver, decision=decision,
-                          comment=comment, existing=existing, now=now)
+                          comment=comment, existing=existing, now=now, decided=decided)
         session.commit()
         return record, counted
     if decision is ApprovalDecision.WITHDRAW:
-        check_may_decide(policy=policy, record=record, approver=approver)
+        check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
         raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
                        code="nothing_to_withdraw")
-    check_may_decide(policy=policy, record=record, approver=approver)
+    check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
     session.add(Approval(request_id=record.id, revision=record.revision, approver=approver,
                          decision=decision.value, comment=comment, created_at=now))
     try:
@@ -88,14 +104,14 @@ def record_approval(
         session.rollback()
         return get_request_or_raise(session=session, request_id=request_id), False
     approvers = counted_approvers(policy=policy, record=record,
-                                  approvals=current_approvals(session=session, record=record))
+                                  approvals=current_approvals(session=session, record=record), decision=decided)
     append_event(session=session, type="request.approval_recorded", actor=approver, request_id=record.id, now=now,
                  data={"approver": approver, "decision": decision.value, "comment": comment,
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
     if decision is ApprovalDecision.REJECT:
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
                    data={"comment": comment})
-    elif len(approvers) >= record.approvals_needed:
+    elif _approves(policy, record, decided, approvers):
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})
     session.commit()
@@ -108,14 +124,15 @@ VETOABLE = frozenset({RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED})
 
 def _change(
     *, session: Session, policy: PolicyConfig, record: RequestRecord, approver: str, decision: ApprovalDecision,
-    comment: str | None, existing: Approval | None, now: datetime,
+    comment: str | None, existing: Approval | None, now: datetime, decided: dict[str, Any],
 ) -> bool:
     """A decision that changes one already made: a withdrawal, approve ↔ reject, or a veto after approval.
     The approval row keeps the latest decision; the audit log keeps every one."""
     status = RequestStatus(record.status)
     if status is not RequestStatus.PENDING_APPROVAL and status not in VETOABLE:
-        check_may_decide(policy=policy, record=record, approver=approver)  # raises Conflict naming the state
-    _check_eligible(policy=policy, record=record, approver=approver)
+        check_may_decide(policy=policy, record=record, approver=approver,
+                         decision=decided)  # raises Conflict naming the state
+    _check_eligible(policy=policy, record=record, approver=approver, decision=decided)
     if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):
         raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
                        code="nothing_to_withdraw")
@@ -130,17 +147,17 @@ def _change(
     session.add(existing)
     session.flush()
     approvers = counted_approvers(policy=policy, record=record,
-                                  approvals=current_approvals(session=session, record=record))
+                                  approvals=current_approvals(session=session, record=record), decision=decided)
     append_event(session=session, type="request.approval_changed", actor=approver, request_id=record.id, now=now,
                  data={"approver": approver, "decision": decision.value, "previous": previous, "comment": comment,
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
     if decision is ApprovalDecision.REJECT:
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
                    data={"comment": comment, "veto": status in VETOABLE})
-    elif status is RequestStatus.PENDING_APPROVAL and len(approvers) >= record.approvals_needed:
+    elif status is RequestStatus.PENDING_APPROVAL and _approves(policy, record, decided, approvers):
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})
-    elif status in VETOABLE and len(approvers) < record.approvals_needed:
+    elif status in VETOABLE and record.approvals_needed and not _approves(policy, record, decided, approvers):
         # The plan goes back for approval as a new revision (its queued launch is superseded), so everyone
         # decides again on the same footing.
         transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=approver, now=now,
@@ -149,11 +166,14 @@ def _change(
     return True
 
 
-def _check_eligible(*, policy: PolicyConfig, record: RequestRecord, approver: str) -> None:
+def _check_eligible(*, policy: PolicyConfig, record: RequestRecord, approver: str,
+                    decision: dict[str, Any] | None = None) -> None:
     if approver == record.requester:
         raise Forbidden("you asked for this, so someone else has to approve it", code="own_request")
     stage = Stage(record.stage)
-    if approver not in policy.approvers_for(record.team, stage):
-        groups = ", ".join(policy.approver_groups(record.team, stage)) or "no group (none configured)"
+    if approver not in eligible_approvers(policy, record, decision):
+        named = (decision or {}).get("approval", {}).get("approver_groups") or policy.approver_groups(record.team,
+                                                                                                       stage)
+        groups = ", ".join(named) or "no group (none configured)"
         raise Forbidden(f"only members of {groups} can approve {stage.value} requests of {record.team}",
                         code="not_an_approver")

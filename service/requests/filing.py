@@ -18,7 +18,9 @@ from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import canonical_json, plan_hash
 from policy.errors import RequestError
+from policy.intake import zone_or_raise
 from policy.membership import Filer, membership_refusal
+from policy.questions import NeedsInput
 from policy.request import Stage
 from policy.spend import Ledger
 from service.audit.chain import append_event
@@ -26,7 +28,7 @@ from service.planning import PlanContext, Planner, plan_fields
 from service.requests.records import expire_if_due, get_request_or_raise, get_revision
 from service.requests.states import enter_initial, transition
 from service.spend.ledger import lock_ledger, read_ledger
-from service.store.tables import IdempotencyKey, PlanRevision, RequestRecord
+from service.store.tables import IdempotencyKey, PlanRevision, RequestQuestions, RequestRecord
 
 
 def new_request_id() -> str:
@@ -98,13 +100,24 @@ def plan_inputs(body: RequestCreate | RequestPatch, *, timezone: str) -> dict[st
 
 def _plan_new(
     *, session: Session, planner: Planner, body: RequestCreate, requester: str, now: datetime,
-) -> tuple[RequestRecord, PlanContext]:
-    """Parse and decide a new request; the row it would be stored as, and what it was decided from."""
+) -> tuple[RequestRecord, PlanContext | NeedsInput]:
+    """Parse and decide a new request (or find what to ask first); the row it would be stored as, and what it was
+    decided from."""
     if body.now is not None:
         raise RequestError("'now' is for previews (POST /v1/plans); requests are planned as of now",
                            code="now_not_allowed")
-    context = planner.plan_input(text=body.text, fields=plan_fields(body), timezone=body.timezone, now=now,
-                                 channel=body.channel, ledger=_locked_ledger(session, requester=requester, now=now))
+    context = planner.ask_or_plan(text=body.text, fields=plan_fields(body), timezone=body.timezone, now=now,
+                                  channel=body.channel, ledger=_locked_ledger(session, requester=requester, now=now))
+    if isinstance(context, NeedsInput):
+        team = context.request.team or (body.channel and planner.policy.team_for_channel(body.channel))
+        planner.check_team(team or None)
+        record = RequestRecord(
+            id=new_request_id(), status=RequestStatus.NEEDS_INPUT.value, team=team or planner.policy.default_team,
+            requester=requester, channel=body.channel, timezone=zone_or_raise(body.timezone),
+            stage=(context.request.stage or Stage.EXPERIMENTAL).value, text=body.text or "", revision=0,
+            approvals_needed=0, expires_at=None, created_at=now, updated_at=now,
+        )
+        return record, context
     request, timezone = context.request, context.timezone
     status = initial_status(context)
     record = RequestRecord(
@@ -140,9 +153,13 @@ def create_request(
     check_member(policy=planner.policy, team=record.team, filer=filer)
     session.add(record)
     session.flush()  # the row first: the tables below reference it
-    revision = revision_row(record=record, context=context, inputs=plan_inputs(body, timezone=record.timezone),
-                             actor=actor, now=now)
-    session.add(revision)
+    inputs = plan_inputs(body, timezone=record.timezone)
+    revision: PlanRevision | None = None
+    if isinstance(context, NeedsInput):
+        session.add(_questions_row(record, context, inputs, now))
+    else:
+        revision = revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now)
+        session.add(revision)
     if idempotency_key:
         session.add(IdempotencyKey(scope=actor, key=idempotency_key, body_hash=digest, request_id=record.id,
                                    created_at=now))
@@ -153,16 +170,79 @@ def create_request(
         if idempotency_key and (found := _replay(session=session, scope=actor, key=idempotency_key, digest=digest)):
             return found, None
         raise
+    data = (_asked(context, requester=requester) if isinstance(context, NeedsInput)
+            else _summary(context, requester=requester))
     enter_initial(session=session, record=record, status=RequestStatus(record.status), actor=actor, now=now,
-                  data=_summary(context, requester=requester))
+                  data=data)
     session.commit()
     return record, revision
 
 
+def _questions_row(record: RequestRecord, needs: NeedsInput, inputs: dict[str, Any],
+                   now: datetime) -> RequestQuestions:
+    return RequestQuestions(request_id=record.id, inputs=inputs,
+                            questions=[q.model_dump(mode="json") for q in needs.questions],
+                            training_request=needs.request.model_dump(mode="json"), updated_at=now)
+
+
+def _asked(needs: NeedsInput, **extra: Any) -> dict[str, Any]:
+    return {"questions": [q.model_dump(mode="json") for q in needs.questions], **extra}
+
+
+def answer_questions(
+    *, session: Session, planner: Planner, request_id: str, patch: RequestPatch, actor: str, is_admin: bool,
+    filer: Filer, now: datetime,
+) -> RequestRecord:
+    """Answers to a request in ``needs_input``: planned as usual once nothing is left to ask (revision 1, pending
+    approval, auto-approved or denied), else the remaining questions asked. Every answer is audited."""
+    record = get_request_or_raise(session=session, request_id=request_id, lock=True)
+    _may_change(record, actor=actor, is_admin=is_admin, verb="answer for")
+    if record.status != RequestStatus.NEEDS_INPUT:
+        raise Conflict(f"the request is {record.status}, not waiting for answers", current_state=record.status)
+    row = session.get(RequestQuestions, record.id)
+    assert row is not None  # written with the record
+    changes = patch.model_dump(mode="json", exclude_unset=True, exclude_none=True, exclude=FACTS)
+    if not changes:
+        raise RequestError("answer a question: send its field, e.g. {\"stage\": \"production\"}",
+                           code="nothing_to_change")
+    inputs = {**row.inputs, **changes}
+    fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
+    context = planner.ask_or_plan(text=inputs.get("text"), fields=fields, timezone=inputs.get("timezone"), now=now,
+                                  channel=record.channel,
+                                  ledger=_locked_ledger(session, requester=record.requester, now=now))
+    answered = {"answers": changes, "revision": record.revision}
+    if isinstance(context, NeedsInput):
+        updated = _questions_row(record, context, inputs, now)
+        row.inputs, row.questions, row.training_request = updated.inputs, updated.questions, updated.training_request
+        row.updated_at, record.updated_at = now, now
+        session.add_all([row, record])
+        append_event(session=session, type="request.questions_answered", actor=actor, request_id=record.id,
+                     now=now, data={**answered, **_asked(context)})
+        session.commit()
+        return record
+    team = context.request.team or record.team
+    if team != record.team:
+        check_member(policy=planner.policy, team=team, filer=dataclasses.replace(filer, channel=record.channel))
+    append_event(session=session, type="request.questions_answered", actor=actor, request_id=record.id, now=now,
+                 data=answered)
+    record.revision, record.team, record.stage = 1, team, stage_of(context)
+    record.text = inputs.get("text") or ""
+    record.approvals_needed = context.decision.approval.approvals_needed
+    session.add(record)
+    session.add(revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now))
+    session.delete(row)
+    status = initial_status(context)
+    transition(session=session, record=record, to=status, actor=actor, now=now, event_type="request.planned",
+               data=_summary(context), approval_window=timedelta(hours=planner.policy.approval_window_hours))
+    session.commit()
+    return record
+
+
 def _summary(context: PlanContext, **extra: Any) -> dict[str, Any]:
     plan = context.decision.plan
+    denied = {"outcome": "denied"} if context.decision.approval.denied else {}  # said first, never as a saving
     return {
-        "estimated_cost_usd": plan.estimated_cost_usd, "instance_type": plan.instance_type,
+        **denied, "estimated_cost_usd": plan.estimated_cost_usd, "instance_type": plan.instance_type,
         "instance_count": plan.instance_count, "purchase_model": plan.purchase_model.value,
         "platform": plan.platform.value, "approvals_needed": context.decision.approval.approvals_needed, **extra,
     }

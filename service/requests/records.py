@@ -104,7 +104,8 @@ def list_requests(
     limit: int = 50, cursor: str | None = None,
 ) -> tuple[list[RequestRecord], str | None]:
     """Newest first, keyset-paginated; returns the page and the cursor of the next one (None at the end)."""
-    statement = select(RequestRecord)
+    # A request never planned (waiting for answers) has no plan to list: it is read by id (GET /v1/requests/{id}).
+    statement = select(RequestRecord).where(col(RequestRecord.revision) > 0)
     if status:
         statement = statement.where(RequestRecord.status == status)
     if team:

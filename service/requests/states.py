@@ -1,5 +1,7 @@
 """The request state machine: the one place a request's status changes.
 
+    (new) ──▶ needs_input ──▶ pending_approval | auto_approved | denied   (the questions answered: planned)
+                         └──▶ cancelled
     (new) ──▶ pending_approval ──▶ approved ──▶ launching ──▶ running ──▶ succeeded | failed | stopped
           ├─▶ auto_approved ─────────────────▶ launching       ├──▶ failed (launch failed)
                                                                └──▶ dry_run (GPUOPS_LAUNCH=dry-run: nothing sent)
@@ -30,8 +32,9 @@ from service.audit.chain import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
 
 S = RequestStatus
-INITIAL: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
+INITIAL: frozenset[RequestStatus] = frozenset({S.NEEDS_INPUT, S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
+    S.NEEDS_INPUT: frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED, S.CANCELLED}),
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
     S.AUTO_APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
     S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
@@ -40,6 +43,7 @@ TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
 }
 LAUNCHABLE: frozenset[RequestStatus] = frozenset({S.APPROVED, S.AUTO_APPROVED})
 EVENT_TYPES: dict[RequestStatus, str] = {
+    S.NEEDS_INPUT: "request.needs_input",
     S.PENDING_APPROVAL: "request.reapproval_required",
     S.AUTO_APPROVED: "request.auto_approved",
     S.APPROVED: "request.approved",

@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from contract.approvals import ApprovalDecision, ApprovalPublic
 from contract.jobs import JobPublic
-from contract.requests import RequestPublic, SlackMessageRef
+from contract.requests import RequestPublic, RequestQuestionsPublic, SlackMessageRef
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
-from policy.request import Stage
-from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
+from policy.questions import Question
+from policy.request import Stage, TrainingRequest
+from service.store.tables import Approval, Job, PlanRevision, RequestQuestions, RequestRecord, SlackMessage
 
 
-def eligible_approvers(policy: PolicyConfig, record: RequestRecord) -> list[str]:
-    """Who may approve this request: the approver groups of its team and stage, never its requester."""
-    return sorted(policy.approvers_for(record.team, Stage(record.stage)) - {record.requester})
+def eligible_approvers(policy: PolicyConfig, record: RequestRecord,
+                       decision: dict[str, Any] | None = None) -> list[str]:
+    """Who may approve this request: the approver groups of its team and stage, and any group its plan's money
+    routed it to (``decision``'s approval groups, e.g. finance), never its requester."""
+    members = set(policy.approvers_for(record.team, Stage(record.stage)))
+    for group in (decision or {}).get("approval", {}).get("approver_groups", []):
+        members.update(policy.groups.get(group, []))
+    return sorted(members - {record.requester})
+
+
+def groups_missing(policy: PolicyConfig, decision: dict[str, Any], approvers: list[str]) -> list[str]:
+    """The plan's required groups (``approval.required_groups``) none of whose members is among ``approvers``."""
+    required = decision.get("approval", {}).get("required_groups", [])
+    return [g for g in required if not set(policy.groups.get(g, [])) & set(approvers)]
 
 
 def current_approvals(*, session: Session, record: RequestRecord) -> list[Approval]:
@@ -31,9 +44,10 @@ def current_approvals(*, session: Session, record: RequestRecord) -> list[Approv
     return list(session.exec(statement))
 
 
-def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval]) -> list[str]:
+def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval],
+                      decision: dict[str, Any] | None = None) -> list[str]:
     """Who approved the current revision and may still approve it under the policy in force."""
-    eligible = set(eligible_approvers(policy, record))
+    eligible = set(eligible_approvers(policy, record, decision))
     return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver in eligible]
 
 
@@ -77,8 +91,10 @@ def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Relat
 
 
 def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> RequestPublic:
-    approves = len(counted_approvers(policy=policy, record=record, approvals=related.approvals))
-    remaining = max(0, record.approvals_needed - approves) if record.status == RequestStatus.PENDING_APPROVAL else 0
+    decision = related.revision.decision
+    counted = counted_approvers(policy=policy, record=record, approvals=related.approvals, decision=decision)
+    remaining = (max(0, record.approvals_needed - len(counted), len(groups_missing(policy, decision, counted)))
+                 if record.status == RequestStatus.PENDING_APPROVAL else 0)
     message = related.message
     return RequestPublic(
         id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
@@ -90,7 +106,7 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
             for a in related.approvals
         ],
         approvals_needed=record.approvals_needed, approvals_remaining=remaining,
-        eligible_approvers=eligible_approvers(policy, record), expires_at=record.expires_at,
+        eligible_approvers=eligible_approvers(policy, record, decision), expires_at=record.expires_at,
         created_at=record.created_at, updated_at=record.updated_at,
         slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
         job=_job(related.job),
@@ -99,13 +115,30 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
 
 def request_public(
     *, session: Session, record: RequestRecord, policy: PolicyConfig, new: PlanRevision | None = None,
-) -> RequestPublic:
-    """The request as the API shows it: current revision, its approvals, where it was posted, its job.
+) -> RequestPublic | RequestQuestionsPublic:
+    """The request as the API shows it: current revision, its approvals, where it was posted, its job; or, while it
+    waits for answers, its questions.
 
     ``new``: the revision just written for a new request, which has no approvals, message or job to look up.
     """
+    if record.revision == 0:  # never planned: waiting for answers, or cancelled while it waited
+        return questions_public(session=session, record=record)
     related = _Related(new, [], None, None) if new else _related(session, [record])[record.id]
     return _public(record, related, policy)
+
+
+def questions_public(*, session: Session, record: RequestRecord) -> RequestQuestionsPublic:
+    """A request never planned (``needs_input``, or cancelled while waiting) as the API shows it."""
+    row = session.get(RequestQuestions, record.id)
+    assert row is not None  # written with the record, removed only when it leaves needs_input
+    message = session.get(SlackMessage, record.id)
+    return RequestQuestionsPublic(
+        id=record.id, status=record.status, team=record.team, requester=record.requester, channel=record.channel,
+        timezone=record.timezone, text=record.text, questions=[Question.model_validate(q) for q in row.questions],
+        request=TrainingRequest.model_validate(row.training_request), created_at=record.created_at,
+        updated_at=record.updated_at,
+        slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
+    )
 
 
 def requests_public(*, session: Session, records: list[RequestRecord], policy: PolicyConfig) -> list[RequestPublic]:

@@ -193,6 +193,18 @@ class SlackMessage(SQLModel, table=True):
     updated_at: datetime = _ts()
 
 
+class RequestQuestions(SQLModel, table=True):
+    """What a request in ``needs_input`` asks and what it was given so far; gone once it is planned."""
+
+    __tablename__ = "request_question"
+
+    request_id: str = Field(primary_key=True, foreign_key="training_request.id", max_length=40)
+    inputs: dict[str, Any] = _json()  # what the person gave (text, fields, time zone), answers laid over it
+    questions: list[dict[str, Any]] = Field(default_factory=list, sa_column=sa.Column(sa.JSON(), nullable=False))
+    training_request: dict[str, Any] = _json()  # what was read so far
+    updated_at: datetime = _ts()
+
+
 class ConsumerCursor(SQLModel, table=True):
     """How far a feed consumer has read."""
 

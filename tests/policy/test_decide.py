@@ -435,7 +435,7 @@ def test_sweep_max_runtime_is_per_job_not_for_the_whole_sweep() -> None:
 
 
 def test_cli_text_dates_a_finish_more_than_a_week_out_without_a_deadline() -> None:
-    result = runner.invoke(app, ["plan", "pretrain 7B on 140B tokens", *NOW_ARGS])
+    result = runner.invoke(app, ["plan", "pretrain 7B on 140B tokens, experimental", *NOW_ARGS])
     assert result.exit_code == 0, result.output
     assert re.search(r"· done \w{3} 2026-12-\d\d \d\d:\d\d$", result.stdout.splitlines()[0]), result.stdout[:200]
     soon = runner.invoke(app, ["plan", "LoRA 7B on 200M tokens", *NOW_ARGS])

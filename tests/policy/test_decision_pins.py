@@ -39,6 +39,11 @@ ROWS: list[tuple[str, dict[str, Any]]] = [
     ("fine-tune 8B production spot ok budget $300", {}),
     ("pretrain 1.5B on 30B tokens on p4d in 3 days", {"team": "team-nlp"}),
     ("fine-tune 7B on 4x p5.48xlarge", {}),
+    ("pretrain 7B on 64 H100s tomorrow", {}),
+    ("eval run 7b 2h", {}),
+    ("8 H100 for 6 hours", {}),
+    ("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge", {}),
+    ("fine-tune 7B with 500k steps using the frobnicator", {}),
 ]
 
 

@@ -237,7 +237,7 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("7B for the customer launch", MONDAY, "read 'customer' as production"),
     ("test 7B for prod", MONDAY, "took production, the stricter stage"),
     ("mixtral 8x7B", MONDAY, "mixture of experts"),
-    ("7B with 500k steps", MONDAY, "did not use '500k steps'"),
+    ("7B with 500k steps", MONDAY, "did not read: '500k steps'"),
     ("7B on H100 or A100", MONDAY, "left the choice free"),
     ("7B on ml.p5.48xlarge", MONDAY, "p5.48xlarge"),
     ("pretrain 1B on 20B", MONDAY, "read '20B' as training tokens"),
@@ -309,7 +309,10 @@ def test_any_text_parses_or_raises_a_request_error(text: str, now: datetime, tz:
         assert exc.message
         return
     assert isinstance(request, TrainingRequest)
-    assert request.params is not None
+    hardware = request.gpus or request.instances or request.accelerator or request.instance_type
+    assert request.params is not None or (request.fixed_hours is not None and hardware)
+    if request.start_after is not None:
+        assert request.start_after > now
     if request.deadline is not None:
         assert request.deadline.tzinfo is not None
         assert request.deadline > now

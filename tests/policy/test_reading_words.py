@@ -59,13 +59,12 @@ def test_asap_takes_the_earliest_finish_at_the_lowest_cost_near_it() -> None:
 @pytest.mark.parametrize("text", [
     "serve llama 70b for inference, 100 qps",
     "batch inference 7B on 10M prompts",
-    "eval run 7b 2h",
     "deploy a 13B endpoint",
 ])
 def test_work_that_is_not_training_is_refused_not_priced_as_a_fine_tune(text: str) -> None:
     with pytest.raises(RequestError) as caught:
         parse_request(text, now=NOW, tz="UTC")
-    assert caught.value.code == "not_a_training_job" and "training runs" in caught.value.message
+    assert caught.value.code == "out_of_scope" and "gpuops plans training runs" in caught.value.message
 
 
 def test_a_training_job_that_mentions_evaluation_is_still_a_training_job() -> None:

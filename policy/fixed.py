@@ -1,0 +1,100 @@
+"""What a request fixes beyond the work itself: a later start, a stated length, capacity already held.
+
+- ``start_after`` ("64 H100s tomorrow"): every configuration starts then, so it finishes that much later.
+- ``fixed_hours`` ("eval run 7B 2h"): the job runs that long on whatever it is given; cost is instances × price ×
+  (hours + start-up), the start-up being the same provisioning, image pull and load as a spot restart's.
+- ``reserved`` ("we have a capacity block for 4x p5.48xlarge"): only that hardware, uninterrupted, at the block's
+  rate; the plan says whether the job fits the capacity and the time it has.
+See docs/design.md §What a request fixes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+
+from policy.candidates import Option, Profile
+from policy.catalog import SageMakerPremium
+from policy.config import EstimateSettings
+from policy.decision import PurchaseModel
+from policy.estimate import billed_hours, cents
+from policy.pricing import hourly_rate
+from policy.request import TrainingRequest
+from policy.timespan import hours_between
+
+__all__ = ["does_not_fit", "fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS",
+           "started_later"]
+
+HELD_REASON = "capacity already held: uninterrupted, already paid"
+
+# A job of a stated length on stated hardware has no model size to hold; sized as a tiny model so memory never
+# rules the named hardware out (its hours are given, not estimated).
+SIZING_PARAMS = 1_000_000
+
+
+def started_later(options: list[Option], *, request: TrainingRequest, now: datetime,
+                  usable_hours: float | None) -> list[Option]:
+    """Every option starting at ``start_after`` (when that is ahead), ``meets`` judged again."""
+    if request.start_after is None:
+        return options
+    offset = max(0.0, hours_between(now, request.start_after))
+    for o in options:
+        o.start_hours += offset
+        o.meets = None if usable_hours is None else o.start_hours + o.wall_hours <= usable_hours
+    return options
+
+
+def fixed_length(options: list[Option], *, hours: float, settings: EstimateSettings,
+                 usable_hours: float | None) -> list[Option]:
+    """Each configuration run for exactly ``hours`` plus start-up, priced at its rate; spot adds no estimate of
+    interruptions (an interrupted run of a stated length is run again, which the person knows best)."""
+    startup = settings.spot_restart_minutes / 60
+    wall = hours + startup
+    out = []
+    for o in options:
+        if o.layout.jobs > 1:
+            continue  # a stated length is one job, not a sweep
+        layout = dataclasses.replace(o.layout, job_hours=hours)
+        cost = cents(o.count * o.rate.usd * billed_hours(wall))
+        meets = None if usable_hours is None else o.start_hours + wall <= usable_hours
+        out.append(dataclasses.replace(o, layout=layout, compute_hours=hours, wall_hours=wall,
+                                       instance_hours=o.count * wall, spot=None, cost=cost, meets=meets))
+    return out
+
+
+def held_capacity(options: list[Option], *, premium: SageMakerPremium) -> list[Option]:
+    """Only uninterrupted configurations, re-priced at the capacity block rate: the hardware is already held."""
+    out = []
+    for o in options:
+        rate = hourly_rate(o.profile.price, purchase=PurchaseModel.CAPACITY_BLOCK, platform=o.platform,
+                           premium=premium)
+        if o.purchase is not PurchaseModel.ON_DEMAND or rate is None:
+            continue
+        cost = cents(o.count * rate.usd * billed_hours(o.wall_hours))
+        out.append(dataclasses.replace(o, purchase=PurchaseModel.CAPACITY_BLOCK, rate=rate, cost=cost,
+                                       purchase_reason=HELD_REASON))
+    return out
+
+
+def fit_verdict(option: Option, *, request: TrainingRequest, deadline_met: bool | None) -> str:
+    """ "fits" or "does not fit" the held capacity, and why, for the plan's first warning."""
+    held = f"{option.count}× {option.profile.spec.instance_type}"
+    hours = option.wall_hours
+    if deadline_met is False:
+        return (f"does not fit: the job needs {hours:,.1f} h on the held {held} and finishes after the deadline; "
+                "the cost is already committed, so the question is time, not money")
+    when = "" if request.start_after is None else f" from {request.start_after:%a %Y-%m-%d %H:%M}"
+    return (f"fits: the job takes {hours:,.1f} h ({hours / 24:,.1f} days) on the held {held}{when}; its cost "
+            "is already committed (shown at the block's rate, not new spend), though approvals still judge it at "
+            "that rate, since gpuops cannot see the reservation")
+
+
+def does_not_fit(request: TrainingRequest, profiles: list[Profile], ruled_out: dict[str, str]) -> str:
+    """Why the held capacity cannot run the job: too few instances for its memory, or the type cannot at all."""
+    held = f"{request.instances or 1}× {request.instance_type}"
+    count = request.instances or 1
+    needs = [f"at least {p.min_count}× {p.spec.instance_type}" for p in profiles if p.min_count > count]
+    if needs:
+        return f"Does not fit: this job's memory needs {needs[0]}; the held capacity is {held}."
+    why = "; ".join(f"{t}: {r}" for t, r in sorted(ruled_out.items()) if r != "not what the request asked for")
+    return f"Does not fit: the held {held} cannot run this job" + (f" ({why})." if why else ".")

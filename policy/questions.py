@@ -1,0 +1,128 @@
+"""Questions a plan asks instead of guessing: what they are, and the ones a text or a decision raises.
+
+A question names the request field its answer sets (``deadline``, ``stage``, ``task``, ``tokens``, ``fixed_hours``),
+says what is unclear, and offers choices whose ``value`` is what to send as that field (``PATCH /v1/requests/{id}``
+or the fields of ``POST /v1/plans``). Giving the field answers the question: it is not asked again.
+See docs/design.md §Questions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from policy.config import PolicyConfig
+from policy.dates import Deadline
+from policy.decision import Decision
+from policy.request import TrainingRequest
+
+__all__ = ["ask_after_deciding", "Choice", "deadline_questions", "NeedsInput", "Question", "stage_question",
+           "unanswered"]
+
+
+class Choice(BaseModel):
+    """One answer: what a person reads and what is sent as the field."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    value: Any
+
+
+class Question(BaseModel):
+    """What only the person can settle; ``choices`` may be empty (answer in words or a number)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    field: str
+    question: str
+    choices: list[Choice] = Field(default_factory=list)
+
+
+class NeedsInput(BaseModel):
+    """The answer when a plan would rest on a guess: the questions and what was read so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["needs_input"] = "needs_input"
+    questions: list[Question]
+    request: TrainingRequest
+
+
+def unanswered(questions: list[Question], given: set[str]) -> list[Question]:
+    """The questions whose field was not given, each field asked once."""
+    seen: set[str] = set()
+    out = []
+    for q in questions:
+        if q.field not in given and q.field not in seen:
+            seen.add(q.field)
+            out.append(q)
+    return out
+
+
+_PERIOD_WORDS = (("month", ("month", "eom")), ("week", ("week", "eow")), ("quarter", ("quarter", "eoq")),
+                 ("year", ("year", "eoy")))
+
+
+def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
+    """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening."""
+    phrase = deadline.phrase.lower()
+    unit = next((u for u, words in _PERIOD_WORDS if any(w in phrase for w in words)), None)
+    if unit is None or "end" not in phrase and not phrase.startswith("eo") and f"{unit}-end" not in phrase:
+        return []
+    rolled = any("has passed" in n for n in deadline.notes)
+    soon = deadline.when - now <= timedelta(hours=36)
+    if not (rolled or soon):
+        return []
+    when = deadline.when
+    today = ("today, " if when.date() == now.astimezone(when.tzinfo).date()
+             else f"end of next {unit}, " if rolled else "")
+    choices = [Choice(label=f"{today}{when:%a %Y-%m-%d %H:%M}", value=when.isoformat())]
+    if soon:
+        later = _next_period_end(when, unit)
+        choices.append(Choice(label=f"end of next {unit}, {later:%a %Y-%m-%d %H:%M}", value=later.isoformat()))
+    else:
+        tonight = now.replace(hour=23, minute=59, second=0, microsecond=0)
+        if tonight > now:
+            choices.insert(0, Choice(label=f"tonight, {tonight:%a %Y-%m-%d %H:%M}", value=tonight.isoformat()))
+    said = f"'{deadline.phrase}' said on {now:%a %Y-%m-%d %H:%M}"
+    return [Question(field="deadline", question=f"{said}: which deadline do you mean?", choices=choices)]
+
+
+def _next_period_end(when: datetime, unit: str) -> datetime:
+    """The same hour at the end of the following week, month, quarter or year."""
+    if unit == "week":
+        return when + timedelta(days=7)
+    months = {"month": 1, "quarter": 3, "year": 12}[unit]
+    first = when.replace(day=1)
+    for _ in range(months):
+        first = (first + timedelta(days=32)).replace(day=1)
+    following = (first + timedelta(days=32)).replace(day=1)
+    return following - timedelta(days=1)
+
+
+def stage_question(*, cost_usd: float, instances: int, above_usd: float, above_instances: int) -> Question | None:
+    """Ask experimental or production when the request did not say and the plan is large (policy thresholds)."""
+    if cost_usd < above_usd and instances < above_instances:
+        return None
+    size = f"~${cost_usd:,.0f} on {instances} instance(s)"
+    return Question(
+        field="stage",
+        question=(f"This plan is large ({size}). Is it an experiment or production work? Production runs without "
+                  "interruptions and needs production approvers."),
+        choices=[Choice(label="experimental", value="experimental"), Choice(label="production", value="production")],
+    )
+
+
+def ask_after_deciding(*, said: TrainingRequest, decision: Decision, policy: PolicyConfig,
+                       given: set[str]) -> list[Question]:
+    """What the decision shows is worth asking: the stage of a large plan when neither the text nor a field said it."""
+    if said.stage is not None or "stage" in given or decision.approval.denied:
+        return []
+    plan = decision.plan
+    question = stage_question(cost_usd=max(plan.estimated_cost_usd, plan.exposure_usd),
+                              instances=plan.instances_per_job or plan.instance_count,  # one job's nodes
+                              above_usd=policy.ask_stage_above_usd, above_instances=policy.ask_stage_above_instances)
+    return [] if question is None else [question]

@@ -1,0 +1,256 @@
+"""Time and intent words ``policy.parse`` hands over: when a job starts, a job of a stated length, capacity already
+held, what needs a question, and every phrase nothing used (``unread``).
+
+- "64 H100s tomorrow", "starting Monday": a start, not a deadline (``start_after``); "next week" starts Monday.
+- "eval run 7B 2h", "8 H100 for 6 hours": a job of that length (``fixed_hours``), priced as instances × price × hours.
+- "we have a capacity block / reservation for 4x p5.48xlarge": the capacity is fixed and paid (``reserved``); the
+  plan says whether the job fits it.
+- Words that carry no request ("please", "the", "model") are skipped; every other phrase left once all readers have
+  taken theirs is listed in ``unread``, and a plan with unread words is never approved automatically.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+from policy.dates import find_deadlines
+from policy.questions import Choice, Question
+from policy.request import Task
+
+__all__ = ["FILLER_WORDS", "read_intent", "read_timing", "Scan"]
+
+_F = re.IGNORECASE | re.ASCII
+
+
+class Scan(Protocol):
+    """The text with used phrases blanked (``policy.parse``)."""
+
+    text: str
+    unused: list[str]
+
+    def blank(self, start: int, end: int) -> None: ...
+
+    def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]: ...
+
+
+_DURATION_RE = re.compile(
+    r"(?<![\w.$-])(?:for\s+)?(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
+_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under)\s*$", _F)
+_CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
+_BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
+_START_CUE_RE = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
+_BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
+_CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
+_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )"
+                           r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
+                           r"(?!\s*(?:'s|end))", _F)
+_START_OF_DAY = time(9, 0)
+_RESERVED_RE = re.compile(
+    r"\b(?:we\s+(?:have|hold|got|own)|(?:i|we)\s*'?ve\s+got|(?:have|hold|using|use|on)\s+(?:our|the)|our|existing"
+    r"|already\s+(?:have|hold|bought|reserved))\s+(?:an?\s+|the\s+)?(?P<what>capacity[\s-]+blocks?|reservations?"
+    r"|reserved\s+(?:capacity|instances?)|training[\s-]+plans?)\b",
+    _F,
+)
+_EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
+_TRAIN_RE = re.compile(r"\btrain(?:ing)?\b", _F)
+_EXAMPLES_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s*(?:examples?|samples?|rows?"
+                          r"|pairs?|conversations?|prompts?|records?|documents?|docs?)$", _F)
+_AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
+_WORD_RE = re.compile(r"[^\s,;!?()\[\]{}\"`]+")
+# A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
+_MODEL_NAME_RE = re.compile(
+    r"(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|bert|t5|deepseek|olmo|starcoder|codellama|yi|granite"
+    r"|command-r|nemotron)[\w.-]*|instruct|chat|hf|it|v\d+(?:\.\d+)*|\d+(?:\.\d+)+", _F)
+
+# Words that carry no request of their own: glue, politeness, and the names people call models by (the size that
+# follows a name is what is read).
+FILLER_WORDS = frozenset("""
+a an the and or but of for on over with by to in at from into onto as via per than then so also plus
+i we you me us our my your it its this that these those is are be been was were am will would can could should
+please pls plz thanks thx hi hey hello ok okay just some new quick small big
+need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
+model models llm llms base weights checkpoint data dataset corpus our team
+get give make use using used go going have has had
+under below max maximum budget cap capped most least up less about around within keep stay
+done finished ready due needed deadline start starting
+llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
+""".split())
+
+
+def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
+                questions: list[Question]) -> dict[str, Any]:
+    """A stated length and a start, read before deadlines and numbers so neither takes them."""
+    for m in scan.take(_BY_NEXT_WEEK_RE):
+        questions.append(_next_week_question(m.group(0), now=now, zone=zone))
+    return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
+
+
+def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Question:
+    """ "by next week": the start of next week or its end? Days apart, so asked."""
+    local = now.astimezone(zone)
+    monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
+                                                                   microsecond=0)
+    friday = (monday + timedelta(days=4)).replace(hour=17)
+    return Question(field="deadline", question=f"'{' '.join(phrase.split())}': done when next week starts, or by "
+                    "its end?", choices=[Choice(label=f"start of next week, {monday:%a %Y-%m-%d %H:%M}",
+                                                value=monday.isoformat()),
+                                         Choice(label=f"end of next week, {friday:%a %Y-%m-%d %H:%M}",
+                                                value=friday.isoformat())])
+
+
+def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
+                said: str = "") -> dict[str, Any]:
+    """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read."""
+    read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions)}
+    evaluated = scan.take(_EVAL_RE)
+    if evaluated and fields.get("fixed_hours") is None:
+        questions.append(Question(
+            field="fixed_hours", question=f"How long does the '{evaluated[0].group(0)}' run? gpuops prices it as "
+            "that many hours on the hardware chosen.",
+            choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
+    _train_question(scan, fields, questions)
+    _size_questions(scan, fields, questions, said=said)
+    read["unread"] = _unread(scan)
+    if read["unread"]:
+        notes.append("did not read: " + ", ".join(f"'{p}'" for p in read["unread"]))
+    return read
+
+
+def _duration(scan: Scan, notes: list[str]) -> float | None:
+    """ "2h", "for 6 hours", "for 2 days": the job runs that long (not "in 6 hours", a deadline)."""
+    found = []
+    for m in list(_DURATION_RE.finditer(scan.text)):
+        if _IN_BEFORE_RE.search(scan.text[max(0, m.start() - 10) : m.start()]) or _CAP_AFTER_RE.match(scan.text,
+                                                                                                        m.end()):
+            continue
+        hours = float(Decimal(m["n"])) * (24 if m["u"].lower().startswith("d") else 1)
+        if not 0 < hours <= 24 * 90:
+            continue
+        found.append((hours, " ".join(m.group(0).split())))
+        scan.blank(m.start(), m.end())
+    if not found:
+        return None
+    hours, phrase = max(found)
+    notes.append(f"read '{phrase}' as a job of {hours:g} h: priced as instances × price × hours, not as training")
+    return hours
+
+
+def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:
+    """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
+    starts: list[tuple[datetime, str]] = []
+    for found in find_deadlines(scan.text, now=now, zone=zone):
+        before = max(0, found.start - 25)
+        cue = _START_CUE_RE.search(scan.text[before : found.start])
+        cued = cue is not None
+        if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
+            continue
+        if cue is not None:
+            scan.blank(before + cue.start(), before + cue.end())
+        when = found.when
+        if not _CLOCK_RE.search(found.phrase.split(maxsplit=1)[-1] if cued else found.phrase):
+            when = when.replace(hour=_START_OF_DAY.hour, minute=0)
+        starts.append((when, found.phrase))
+        scan.blank(found.start, found.end)
+    for m in scan.take(_NEXT_WEEK_RE):
+        local = now.astimezone(zone)
+        monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
+                                                                       microsecond=0)
+        starts.append((monday, " ".join(m.group(0).split())))
+    if not starts:
+        return None
+    when, phrase = max(starts)
+    if when <= now:
+        notes.append(f"read '{phrase}' as a start that is already here: starts now")
+        return None
+    notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
+    return when
+
+
+def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question]) -> bool | None:
+    held = scan.take(_RESERVED_RE)
+    if not held:
+        return None
+    what = " ".join(held[0]["what"].split())
+    if fields.get("instance_type") is None or (fields.get("instances") is None and fields.get("gpus") is None):
+        questions.append(Question(field="instance_type", question=f"Which instances does your {what} hold, and how "
+                                  "many? e.g. '4x p5.48xlarge'."))
+    notes.append(f"read '{held[0].group(0)}' as capacity already held and paid: the plan says whether the job "
+                 "fits it")
+    return True
+
+
+def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:
+    """ "train 7B": pretraining and fine-tuning default to very different token counts."""
+    if not scan.take(_TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
+        return
+    if fields.get("fixed_hours") is not None:
+        return
+    questions.append(Question(
+        field="task", question="'train' from scratch or fine-tune an existing model? Pretraining reads ~20 tokens "
+        "per parameter, a fine-tune 1B tokens, which changes the cost many times over.",
+        choices=[Choice(label=t.value, value=t.value) for t in (Task.FINE_TUNE, Task.PRETRAIN)]))
+
+
+_SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
+_SIZE_BOUND_WORDS_RE = re.compile(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
+
+
+def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], *, said: str) -> None:
+    """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"."""
+    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None:
+        return
+    counted = next((m for p in scan.unused if (m := _EXAMPLES_RE.match(p))), None)
+    if counted is not None:
+        phrase = counted.group(0)
+        n = _count(counted["n"])
+        choices = [Choice(label=f"~{per:,} tokens each ({n * per:,} tokens)", value=n * per)
+                   for per in (512, 2048, 8192)]
+        questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}'? Give the total, or pick "
+                                  "an average length.", choices=choices))
+        scan.unused.remove(phrase)
+        return
+    task = fields.get("task")
+    audio = scan.take(_AUDIO_RE)
+    named = _SIZE_BOUND_WORDS_RE.search(said or scan.text)  # "RLHF" and "distill" whatever task they were read as
+    if task in _SIZE_BOUND_TASKS or audio or named:
+        word = audio[0].group(0) if audio else named.group(0) if named else (task.value if task else "this")
+        what = f"'{word}' work"
+        questions.append(Question(field="tokens", question=f"How many tokens does the {what} train on? Its default "
+                                  "would decide the cost.",
+                                  choices=[Choice(label=f"{v:,} tokens", value=v) for v in (10**8, 10**9, 10**10)]))
+
+
+def _count(text: str) -> int:
+    scales = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "b": 10**9, "bn": 10**9,
+              "billion": 10**9}
+    m = re.match(r"([\d.,]+)\s*([a-z]*)", text.strip(), _F)
+    assert m is not None
+    return int(Decimal(m[1].replace(",", "")) * scales.get(m[2].lower(), 1))
+
+
+def _unread(scan: Scan) -> list[str]:
+    """Phrases nothing used: runs of words that are not glue, and quantities that count nothing a plan uses."""
+    phrases: list[str] = list(scan.unused)
+    run: list[str] = []
+    last_end = 0
+    for m in _WORD_RE.finditer(scan.text):
+        word = m.group(0).strip(".:-'/")
+        if run and m.start() - last_end > 2:  # a used phrase lay between: not one phrase
+            phrases.append(" ".join(run))
+            run = []
+        last_end = m.end()
+        if (not word or word.lower() in FILLER_WORDS or word.lower().lstrip("/") == "gpu"
+                or _MODEL_NAME_RE.fullmatch(word) or not any(c.isalnum() for c in word)):
+            if run:
+                phrases.append(" ".join(run))
+            run = []
+            continue
+        run.append(word)
+    if run:
+        phrases.append(" ".join(run))
+    return phrases

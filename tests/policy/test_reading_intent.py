@@ -1,0 +1,228 @@
+"""Every phrase is read or listed as unread; what only the person can settle is asked, not guessed; a stated length,
+a later start and held capacity change the plan; money over budget or threshold goes to finance."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from gpuops.cli import app
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.errors import RequestError
+from policy.guardrails import approval_requirement
+from policy.parse import parse_request, read_request
+from policy.request import Stage
+from policy.spend import SpendSnapshot, SpendStatus
+from policy.tree import decide
+
+TZ = "America/Los_Angeles"
+MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
+FRIDAY_EVENING = datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo(TZ))
+CLI_NOW = ["--now", "2026-11-30T09:00", "--tz", TZ]
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=ZoneInfo(TZ))
+
+
+# (text, fields that must be read with these values, phrases listed as unread)
+READ: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("fine-tune 7B, 2 epochs over 500M tokens", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B for 3 epochs", {"tokens": None}, ["3 epochs"]),
+    ("fine-tune 7B using 4 p5s", {"instance_type": "p5", "instances": 4}, []),
+    ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
+    ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
+    ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
+    ("fine-tune 7B by next wed", {"deadline": at("2026-12-09T17:00"), "start_after": None}, []),
+    ("fine-tune 7B starting Wednesday, done by Friday",
+     {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B asap", {"urgent": True}, []),
+    ("fine-tune 7B as fast as possible", {"urgent": True}, []),
+    ("fine-tune 70B fastest under $300", {"urgent": True, "budget_usd": 300.0}, []),
+    ("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge",
+     {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge", "start_after": at("2026-12-07T09:00")}, []),
+    ("eval run 7b 2h", {"fixed_hours": 2.0, "params": 7_000_000_000}, []),
+    ("8 H100 for 6 hours", {"fixed_hours": 6.0, "gpus": 8, "params": None}, []),
+    ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
+    ("fine-tune 7B, 5 hours max", {"fixed_hours": None}, ["5 hours"]),  # a cap, not a length: said, not guessed
+    ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
+    ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
+    ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
+    ("please fine-tune llama-3 8b on 2B tokens by Friday for team-nlp", {"params": 8_000_000_000}, []),
+    ("fine-tune qwen2.5-7b", {"params": 7_000_000_000}, []),
+    ("lora llama-3-8b-instruct on 100M tokens", {"params": 8_000_000_000}, []),
+    ("fine-tune a 7B model for the chatbot", {}, ["chatbot"]),
+    ("fine-tune 7B with 500k steps using the frobnicator", {}, ["500k steps", "frobnicator"]),
+    ("fine-tune 7B, make it sparkle", {}, ["sparkle"]),
+]
+
+
+@pytest.mark.parametrize(("text", "fields", "unread"), READ, ids=[t for t, _, _ in READ])
+def test_every_phrase_is_read_or_listed_as_unread(text: str, fields: dict[str, Any], unread: list[str]) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
+    for name, value in fields.items():
+        assert getattr(request, name) == value, (name, getattr(request, name))
+    assert request.unread == unread
+    if unread:
+        assert any(n.startswith("did not read: ") for n in request.notes)
+
+
+# (text, when said, the fields asked about)
+ASKED: list[tuple[str, datetime, list[str]]] = [
+    ("fine-tune 7B by end of month", MONDAY, ["deadline"]),
+    ("fine-tune 7B by end of week", FRIDAY_EVENING, ["deadline"]),
+    ("fine-tune 7B by end of week", MONDAY, []),
+    ("fine-tune 7B by next week", MONDAY, ["deadline"]),
+    ("train 7B", MONDAY, ["task"]),
+    ("train 7B on 2B tokens", MONDAY, []),  # the tokens are given: the task changes little
+    ("fine-tune 7B on 50k examples", MONDAY, ["tokens"]),
+    ("distill 7B", MONDAY, ["tokens"]),
+    ("RLHF 7B", MONDAY, ["tokens"]),
+    ("RLHF 7B on 100M tokens", MONDAY, []),
+    ("audio fine-tune 1B", MONDAY, ["tokens"]),
+    ("eval 7B", MONDAY, ["fixed_hours"]),
+    ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
+    ("fine-tune 7B by Friday", MONDAY, []),
+]
+
+
+@pytest.mark.parametrize(("text", "now", "fields"), ASKED, ids=[f"{t} @ {n:%a %H:%M}" for t, n, _ in ASKED])
+def test_a_guess_that_would_drive_the_plan_is_asked(text: str, now: datetime, fields: list[str]) -> None:
+    reading = read_request(text, now=now, tz=TZ)
+    assert [q.field for q in reading.questions] == fields
+
+
+def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
+    question = read_request("fine-tune 7B by end of month", now=MONDAY, tz=TZ).questions[0]
+    assert [c.value for c in question.choices] == ["2026-11-30T17:00:00-08:00", "2026-12-31T17:00:00-08:00"]
+
+
+@pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
+                                  "deploy a 13B endpoint"])
+def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request(text, now=MONDAY, tz=TZ)
+    assert caught.value.code == "out_of_scope" and "gpuops plans training runs" in caught.value.message
+
+
+def decision_for(text: str, spend: SpendSnapshot | None = None) -> Any:
+    return decide(parse_request(text, now=MONDAY, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+                  spend=spend or SpendSnapshot.unavailable(team="team-ml", reason="none"), now=MONDAY)
+
+
+@pytest.mark.parametrize(("text", "hours"), [("8 H100 for 6 hours", 6.0), ("eval run 7b 2h", 2.0)])
+def test_a_stated_length_is_priced_as_count_times_price_times_hours(text: str, hours: float) -> None:
+    decision = decision_for(text)
+    plan = decision.plan
+    startup = default_policy().estimate.spot_restart_minutes / 60
+    assert plan.estimated_hours == pytest.approx(hours + startup, abs=0.001)
+    assert plan.estimated_cost_usd == pytest.approx(
+        plan.instance_count * plan.price_per_instance_hour_usd * (hours + startup), abs=0.01)
+    assert decision.request.fixed_hours == hours
+    assert any("a job of a stated length" in a for a in decision.assumptions)
+
+
+def test_eight_h100_for_six_hours_runs_on_one_p5() -> None:
+    plan = decision_for("8 H100 for 6 hours").plan
+    assert (plan.instance_count, plan.instance_type, plan.accelerators) == (1, "p5.48xlarge", 8)
+
+
+def test_a_later_start_moves_the_finish_not_the_deadline() -> None:
+    now_plan = decision_for("pretrain 1B on 20B tokens on 8 H100s").plan
+    later = decision_for("pretrain 1B on 20B tokens on 8 H100s tomorrow")
+    assert later.request.deadline is None
+    shift = later.plan.estimated_finish - now_plan.estimated_finish
+    assert shift == timedelta(hours=24)  # Tue 09:00 is 24 h after Mon 09:00
+
+
+def test_held_capacity_is_planned_on_it_and_says_whether_it_fits() -> None:
+    decision = decision_for("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge")
+    plan = decision.plan
+    assert (plan.instance_count, plan.instance_type, plan.purchase_model.value) == (4, "p5.48xlarge",
+                                                                                   "capacity-block")
+    assert decision.warnings[0].startswith("held capacity fits: ")
+    assert plan.estimated_finish > datetime(2026, 12, 7, 17, 0, tzinfo=UTC)
+
+
+def test_fastest_under_a_budget_takes_the_fastest_the_budget_pays_for() -> None:
+    unbounded = decision_for("fine-tune 13B on 5B tokens asap").plan
+    budget = unbounded.estimated_cost_usd * 0.8
+    bounded = decision_for(f"fine-tune 13B on 5B tokens asap under ${budget:.0f}").plan
+    assert bounded.estimated_cost_usd <= budget < unbounded.estimated_cost_usd
+    assert bounded.estimated_finish >= unbounded.estimated_finish
+
+
+def ok_spend(mtd: float) -> SpendSnapshot:
+    return SpendSnapshot(status=SpendStatus.OK, team="team-ml", month_to_date_usd=mtd, forecast_usd=0.0,
+                         as_of=MONDAY - timedelta(hours=1))
+
+
+def test_unread_words_are_never_auto_approved() -> None:
+    spend = ok_spend(1_000)
+    assert not decision_for("LoRA 1B on 10M tokens", spend).approval.required
+    flagged = decision_for("LoRA 1B on 10M tokens with the frobnicator", spend).approval
+    assert flagged.required and any(r.startswith("not read: 'frobnicator'") for r in flagged.reasons)
+
+
+@pytest.mark.parametrize(("cost", "mtd", "finance"), [
+    (20_000, 1_000, False),  # below the threshold, within budget
+    (30_000, 1_000, True),  # at or above finance_above_usd ($25k)
+    (5_000, 48_000, True),  # over the team's remaining budget ($50k)
+])
+def test_money_over_budget_or_threshold_needs_finance_whatever_the_stage(cost: float, mtd: float,
+                                                                         finance: bool) -> None:
+    approval = approval_requirement(cost_usd=cost, hours=10, stage=Stage.EXPERIMENTAL, team="team-ml",
+                                    policy=default_policy(), spend=ok_spend(mtd), now=MONDAY)
+    assert ("finance" in approval.approver_groups) is finance
+    assert (approval.required_groups == ["finance"]) is finance
+    assert any(r.startswith("finance must approve") for r in approval.reasons) is finance
+
+
+runner = CliRunner()
+
+
+def test_cli_exits_3_with_the_questions_as_json() -> None:
+    import json
+
+    result = runner.invoke(app, ["plan", "fine-tune 7B by end of month", "--json", *CLI_NOW])
+    assert result.exit_code == 3, result.output
+    body = json.loads(result.stdout)
+    assert body["status"] == "needs_input" and body["questions"][0]["field"] == "deadline"
+    assert body["request"]["params"] == 7_000_000_000
+    text = runner.invoke(app, ["plan", "train 7B", *CLI_NOW])
+    assert text.exit_code == 3 and "Needs input before a plan" in text.stdout and "task=pretrain" in text.stdout
+
+
+def test_cli_denied_plan_says_denied_first_shows_no_saving_and_exits_4() -> None:
+    result = runner.invoke(app, ["plan", "pretrain 70B on 1T tokens, experimental", *CLI_NOW])
+    assert result.exit_code == 4, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("DENIED by policy · ")
+    assert "saved" not in result.stdout and "no savings figure (the plan is denied" in result.stdout
+
+
+def test_cli_lists_what_it_did_not_read() -> None:
+    result = runner.invoke(app, ["plan", "LoRA 1B on 10M tokens with the frobnicator", *CLI_NOW])
+    assert result.exit_code == 0
+    assert re.search(r"Not read .*\n  \? frobnicator", result.stdout)
+
+
+def test_cli_help_documents_the_exit_codes() -> None:
+    result = runner.invoke(app, ["plan", "--help"], terminal_width=200)
+    assert all(f"{code} " in result.stdout for code in ("0", "2", "3", "4")) and "needs input" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("fine-tune 70B, we have a capacity block for 1x p5.48xlarge", "memory needs at least 2× p5.48xlarge"),
+    ("pretrain 70B on 1T tokens, we have a reservation for 1x g5.xlarge", "Does not fit the held capacity"),
+])
+def test_held_capacity_too_small_says_it_does_not_fit(text: str, words: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decision_for(text)
+    assert caught.value.code == "does_not_fit" and words in caught.value.message
