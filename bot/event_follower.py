@@ -15,6 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from bot import formatting as fmt
+from bot.alerts import job_cost_text
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
@@ -38,7 +39,7 @@ UPDATES = frozenset({
     "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed", "launch.dry_run",
-    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested",
+    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold",
 })
 
 
@@ -117,6 +118,8 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         return f"{text}\nReason: {escape(str(reason))}" if reason and req.status == "failed" else text
     if event.type == "job.stop_requested":
         return stop_text(data)
+    if event.type == "job.cost_threshold":
+        return job_cost_text(data)
     if event.type == "request.approval_changed":
         return approval_change_text(data)
     if event.type == "request.expired":

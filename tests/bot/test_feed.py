@@ -179,3 +179,19 @@ def test_a_withdrawal_and_a_veto_are_said_in_the_thread(feed: FeedConsumer, slac
     # Both events found the request rejected already: the message is rewritten once, to that.
     [update] = slack.of("chat.update")
     assert update.blocks[-3]["text"]["text"].startswith("❌ *Rejected*")
+
+
+def test_a_job_passing_its_estimate_is_said_in_its_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                          service: FakeService) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "InProgress", "actual_cost_usd": None,
+                                                        "cost_so_far_usd": 318.2, "projected_cost_usd": 402.0})
+    service.emit("job.cost_threshold", "req_1", job=JOB["name"], level=100, levels=[100], cost_so_far_usd=318.2,
+                 projected_usd=402.0, estimated_cost_usd=310.0, ceiling_usd=620.0, elapsed_hours=12.5,
+                 basis="time since training started × the launch's price", overrun=True)
+    assert feed.step() == 1
+    [reply] = slack.of("chat.postMessage")
+    assert reply.body["thread_ts"] == WHERE["ts"]
+    assert reply.body["text"] == (
+        "🔥 `gpuops-req-1-r1` has cost $318 so far, 100% of its approved estimate of $310; projected $402 to finish "
+        "(at most $620 at its max runtime). It has run 12.5 h, past its estimated hours.\n"
+        "_From time since training started × the launch's price._")
