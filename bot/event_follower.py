@@ -15,7 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from bot import formatting as fmt
-from bot.alerts import job_cost_text
+from bot.alerts import TEAM_ALERTS, job_cost_text, post_team_alert
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
@@ -172,6 +172,9 @@ class FeedConsumer:
         self._cursor = cursor
 
     def handle(self, event: EventPublic) -> None:
+        if event.type in TEAM_ALERTS:
+            post_team_alert(self._client, event)
+            return
         if event.type not in UPDATES or not event.request_id:
             return
         req = self._service.get_request(request_id=event.request_id)

@@ -33,6 +33,7 @@ from service.store.tables import Job, RequestRecord
 
 log = logging.getLogger("gpuops.tracker")
 ACTOR = "system:tracker"
+TRACK_PAGE = 100  # live jobs read per query in a round (a round polls every one)
 TRACKED_STATUSES = (JobState.RUNNING.value, JobState.STOPPING.value)
 FINAL_REQUEST_STATUS = {JobState.SUCCEEDED: RequestStatus.SUCCEEDED, JobState.FAILED: RequestStatus.FAILED,
                         JobState.STOPPED: RequestStatus.STOPPED}
@@ -73,9 +74,10 @@ def _live() -> SelectOfScalar[Job]:
     return select(Job).where(col(Job.dry_run).is_(False), col(Job.status).in_(TRACKED_STATUSES))
 
 
-def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
+def running_jobs(*, engine: Engine, limit: int = TRACK_PAGE, after: int = 0) -> list[TrackedJob]:
+    """Up to ``limit`` live jobs whose id is above ``after``, in id order."""
     with new_session(engine) as session:
-        rows = session.exec(_live().order_by(col(Job.id)).limit(limit))
+        rows = session.exec(_live().where(col(Job.id) > after).order_by(col(Job.id)).limit(limit))
         return [_tracked(session, row) for row in rows]
 
 
@@ -190,11 +192,16 @@ def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: 
 
 
 def track_jobs(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, now: datetime) -> int:
-    """Poll every live job once, whatever its platform; returns how many were polled."""
-    jobs = running_jobs(engine=engine)
-    for job in jobs:
-        track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
-    return len(jobs)
+    """Poll every live job once, whatever its platform, a page at a time; returns how many were polled."""
+    polled, after = 0, 0
+    while True:
+        jobs = running_jobs(engine=engine, limit=TRACK_PAGE, after=after)
+        for job in jobs:
+            track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
+        polled += len(jobs)
+        if len(jobs) < TRACK_PAGE:
+            return polled
+        after = jobs[-1].job_id
 
 
 def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) -> list[dict[str, object]]:

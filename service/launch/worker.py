@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
+from service.alerts.rounds import run_alerts
 from service.audit.anchors import AnchorLocation, publish_anchor
 from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
@@ -135,6 +136,11 @@ def track_once(*, ctx: WorkerContext) -> int:
         return 0
 
 
+def alerts_once(*, ctx: WorkerContext) -> int:
+    """Budget warnings (and the other team alerts) after a tracking round; how many were new."""
+    return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock())
+
+
 def anchor_once(*, ctx: WorkerContext) -> bool:
     """Publish the audit chain's head where the database cannot reach it; False when S3 did not take it."""
     if ctx.anchor is None:
@@ -176,6 +182,7 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
             if elapsed >= next_track:
                 ctx, seen = _with_newer_catalog(ctx, settings=settings, seen=seen)
                 track_once(ctx=ctx)
+                alerts_once(ctx=ctx)
                 next_track = elapsed + track_every_seconds
             if ctx.anchor is not None and elapsed >= next_anchor:
                 anchor_once(ctx=ctx)

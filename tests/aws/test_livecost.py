@@ -151,3 +151,22 @@ def test_the_ledger_and_committed_spend_count_a_running_job_once_at_its_live_fig
     assert since("team-ml", START + timedelta(minutes=30)) == pytest.approx(job.cost_so_far_usd / 2)
     assert since("team-ml", NOW - timedelta(minutes=1)) + ledger.running_usd == pytest.approx(judged, abs=0.01)
     assert since("team-nlp", NOW - timedelta(minutes=1)) == 0.0
+
+
+def test_a_round_refreshes_every_running_job_past_the_first_page(sqlite_url: str, fake_aws: FakeAws,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.jobs.tracker as tracker
+
+    engine = migrated_engine(sqlite_url)
+    policy = launch_policy()
+    for _ in range(3):
+        new_request(engine=engine, policy=policy)
+    sagemaker = FakeSageMaker(fake_aws).install()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    drain(ctx=ctx)
+    for name in sagemaker.jobs:
+        sagemaker.update(name, SecondaryStatus="Training", TrainingStartTime=START.timestamp())
+    monkeypatch.setattr(tracker, "TRACK_PAGE", 2)
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=START + timedelta(hours=1)) == 3
+    with new_session(engine) as session:
+        assert all(j.cost_so_far_usd for j in session.exec(select(Job)))
