@@ -64,7 +64,52 @@ def budget_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-TEAM_TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {"budget.threshold": budget_text}
+def _aws_line(aws: dict[str, Any] | None, error: object) -> str:
+    if aws is None:
+        return f"Cost Explorer gave no SageMaker Savings Plans recommendation ({escape(str(error or 'not asked'))})."
+    if not aws.get("hourly_commitment_usd"):
+        return "Cost Explorer recommends no SageMaker Savings Plan for the account now."
+    term, payment = (escape(str(aws[k])).replace("_", " ").lower() for k in ("term", "payment"))
+    return (f"Cost Explorer recommends (whole account, {aws['lookback_days']}-day lookback, {term}, {payment}): "
+            f"{fmt.usd(aws['hourly_commitment_usd'])}/h, saving about {fmt.usd(aws['estimated_monthly_savings_usd'])}"
+            f"/month ({float(aws['estimated_savings_percent']):.0f}%) at "
+            f"{float(aws['estimated_utilisation_percent']):.0f}% utilisation.")
+
+
+def commitment_text(data: dict[str, Any]) -> str:
+    """Monthly Savings Plan advice: the seed rule against Cost Explorer's, break-even and risk. Never a purchase."""
+    team = escape(str(data.get("team", "")))
+    days = int(data.get("hours", 0)) // 24
+    lines = [f"💡 *{team}* commitment advice for {escape(str(data.get('month', '')))} (a recommendation: gpuops "
+             "buys nothing).",
+             f"Steady baseline: {fmt.usd(_float(data, 'baseline_per_hour_usd'))}/h of on-demand SageMaker jobs (the "
+             f"{float(data.get('percentile', 10)):.0f}th-percentile hour over the last {days} days; average "
+             f"{fmt.usd(_float(data, 'average_per_hour_usd'))}/h)."]
+    seed = data.get("seed")
+    if seed:
+        discount = float(data.get("discount") or 0.0)
+        lines.append(
+            f"Seed rule, cover ~90% of the baseline: commit {fmt.usd(seed['commitment_per_hour_usd'])}/h "
+            f"({fmt.usd(seed['yearly_commitment_usd'])} a year) at the {discount:.0%} discount Cost Explorer quotes. "
+            f"Over the last {days} days it would have saved {fmt.usd(seed['savings_usd'])} "
+            f"({fmt.usd(seed['savings_per_month_usd'])}/month), covering {seed['coverage']:.0%} of eligible spend at "
+            f"{seed['utilisation']:.0%} utilisation.")
+        lines.append(
+            f"Break-even: it pays off while at least {seed['break_even_utilisation']:.0%} of the commitment is used "
+            f"on average, i.e. eligible usage averaging {fmt.usd(seed['commitment_per_hour_usd'])}/h.")
+        lines.append(
+            f"Risk: the commitment bills every hour for the whole term, used or not; in the last {days} days usage "
+            f"fell below the {fmt.usd(seed['covers_per_hour_usd'])}/h it covers in {seed['idle_hours_share']:.0%} "
+            "of hours. Spot, capacity-block, EKS and EC2 jobs are not covered.")
+    else:
+        lines.append("The seed rule's commitment cannot be priced without Cost Explorer's discount; nothing to "
+                     "compare.")
+    lines.append(_aws_line(data.get("aws"), data.get("aws_error")))
+    return "\n".join(lines)
+
+
+TEAM_TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {"budget.threshold": budget_text,
+                                                          "commitment.advice": commitment_text}
 TEAM_ALERTS = frozenset(TEAM_TEXTS)
 
 

@@ -10,15 +10,21 @@ from sqlalchemy.engine import Engine
 from contract.errors import UpstreamError
 from policy.config import PolicyConfig
 from service.alerts.budget import check_budgets
+from service.alerts.commitment import Recommend, advise_commitments
 from service.spend.providers import SpendProvider
 
 log = logging.getLogger("gpuops.alerts")
 
 
-def run_alerts(*, engine: Engine, spend: SpendProvider, policy: PolicyConfig, now: datetime) -> int:
-    """Budget warnings for every team; how many were new. AWS trouble skips the round (the next one retries)."""
+def run_alerts(*, engine: Engine, spend: SpendProvider, policy: PolicyConfig, now: datetime,
+               recommend: Recommend | None = None) -> int:
+    """Budget warnings for every team, and the month's commitment advice when Cost Explorer is the spend source
+    (``recommend``); how many were new. AWS trouble skips the round (the next one retries)."""
     try:
-        return check_budgets(engine=engine, spend=spend, policy=policy, now=now)
+        said = check_budgets(engine=engine, spend=spend, policy=policy, now=now)
+        if recommend is not None:
+            said += advise_commitments(engine=engine, policy=policy, recommend=recommend, now=now)
+        return said
     except UpstreamError as exc:
         log.warning("alerts skipped this round", extra={"error": str(exc)})
         return 0

@@ -25,6 +25,7 @@ from service.alerts.rounds import run_alerts
 from service.audit.anchors import AnchorLocation, publish_anchor
 from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
+from service.aws.savingsplans import SavingsPlanRecommendation, fetch_sagemaker_recommendation
 from service.cache import make_cache
 from service.clock import utcnow
 from service.jobs.tracker import track_jobs
@@ -40,7 +41,7 @@ from service.launch.protocol import LeaseLost
 from service.launch.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
-from service.spend.providers import SpendProvider, make_spend_provider
+from service.spend.providers import SpendProvider, make_spend_provider, spend_mode
 from service.store.db import make_engine, new_session
 
 log = logging.getLogger("gpuops.worker")
@@ -57,6 +58,7 @@ class WorkerContext:
     clock: Callable[[], datetime] = utcnow
     anchor: AnchorLocation | None = None  # where the audit chain's head is published (GPUOPS_AUDIT_ANCHOR)
     anchor_retain_days: int = 365
+    cost_explorer: bool = False  # spend comes from Cost Explorer: the worker also asks it for commitment advice
 
     @property
     def policy(self) -> PolicyConfig:
@@ -88,7 +90,8 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
     anchor = AnchorLocation.parse(settings.audit_anchor) if settings.audit_anchor else None
     return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease,
-                         anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days)
+                         anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days,
+                         cost_explorer=spend_mode(settings) == "costexplorer")
 
 
 def launch_once(*, ctx: WorkerContext) -> bool:
@@ -138,7 +141,12 @@ def track_once(*, ctx: WorkerContext) -> int:
 
 def alerts_once(*, ctx: WorkerContext) -> int:
     """Budget warnings (and the other team alerts) after a tracking round; how many were new."""
-    return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock())
+    recommend = None
+    if ctx.cost_explorer:
+        def recommend() -> SavingsPlanRecommendation:
+            return fetch_sagemaker_recommendation(client=ctx.env.factory.client("ce"))
+    return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock(),
+                      recommend=recommend)
 
 
 def anchor_once(*, ctx: WorkerContext) -> bool:
