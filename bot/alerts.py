@@ -8,7 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import formatting as fmt
-from bot.limits import escape
+from bot.actions import clicker, message_location, tell_privately
+from bot.commands import ack_now
+from bot.deps import Deps
+from bot.error_messages import user_message
+from bot.limits import Block, actions, button, context, escape, section
 from contract.events import EventPublic
 
 log = logging.getLogger(__name__)
@@ -108,8 +112,50 @@ def commitment_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _cause(cause: dict[str, Any]) -> str:
+    return " · ".join(escape(str(cause[k])) for k in ("Service", "Region", "UsageType") if cause.get(k))
+
+
+def anomaly_text(data: dict[str, Any]) -> str:
+    """A Cost Explorer anomaly on the team's tag, with what AWS blames and the team's gpuops jobs of those days."""
+    team = escape(str(data.get("team", "")))
+    when = escape(str(data.get("start") or "?"))[:10]
+    if data.get("end"):
+        when += f" to {escape(str(data['end']))[:10]}"
+    lines = [f"🔎 Cost Explorer sees unusual spend on *{team}* ({when}): {fmt.usd(_float(data, 'actual_usd'))} "
+             f"against {fmt.usd(_float(data, 'expected_usd'))} expected, "
+             f"{fmt.usd(_float(data, 'total_impact_usd'))} more."]
+    causes = [_cause(c) for c in data.get("causes") or [] if _cause(c)]
+    if causes:
+        lines.append("AWS names: " + "; ".join(causes[:3]))
+    jobs = list(data.get("jobs") or [])
+    if jobs:
+        lines.append("gpuops jobs of the team in those days:")
+        lines.extend(f"• `{escape(str(j['request_id']))}` `{escape(str(j['job']))}` {escape(str(j['status']))} "
+                     f"{fmt.usd(j.get('cost_usd'))} · {fmt.mention(str(j['requester']))}" for j in jobs)
+    else:
+        lines.append("No gpuops job of the team ran in those days: look outside gpuops.")
+    lines.append("Was it expected? Your answer goes to Cost Explorer's anomaly detection.")
+    return "\n".join(lines)
+
+
+ANOMALY_EXPECTED = "anomaly_expected"
+ANOMALY_NOT_EXPECTED = "anomaly_not_expected"
+VERDICTS = {ANOMALY_EXPECTED: "expected", ANOMALY_NOT_EXPECTED: "not_expected"}
+
+
+def anomaly_blocks(data: dict[str, Any]) -> list[Block]:
+    anomaly = str(data.get("anomaly_id", ""))
+    return [section(anomaly_text(data)),
+            actions([button("Expected", action_id=ANOMALY_EXPECTED, value=anomaly),
+                     button("Not expected", action_id=ANOMALY_NOT_EXPECTED, value=anomaly, style="danger")],
+                    block_id=f"anomaly:{anomaly}"[:255])]
+
+
 TEAM_TEXTS: dict[str, Callable[[dict[str, Any]], str]] = {"budget.threshold": budget_text,
-                                                          "commitment.advice": commitment_text}
+                                                          "commitment.advice": commitment_text,
+                                                          "anomaly.detected": anomaly_text}
+TEAM_BLOCKS: dict[str, Callable[[dict[str, Any]], list[Block]]] = {"anomaly.detected": anomaly_blocks}
 TEAM_ALERTS = frozenset(TEAM_TEXTS)
 
 
@@ -120,5 +166,39 @@ def post_team_alert(client: Any, event: EventPublic) -> bool:
         log.info("event %s: team %s has no channel to tell", event.id, event.data.get("team"))
         return False
     text = TEAM_TEXTS[event.type](event.data)
-    client.chat_postMessage(channel=str(channel), text=text, unfurl_links=False)
+    blocks = TEAM_BLOCKS[event.type](event.data) if event.type in TEAM_BLOCKS else None
+    client.chat_postMessage(channel=str(channel), text=text, unfurl_links=False,
+                            **({"blocks": blocks} if blocks is not None else {}))
     return True
+
+
+def verdict_words(verdict: str) -> str:
+    return "expected" if verdict == "expected" else "not expected"
+
+
+class AlertActions:
+    """The anomaly buttons: the clicker's verdict goes to the service (which tells Cost Explorer), and the
+    message shows who said what in place of the buttons."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def handle_anomaly_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
+        action = body["actions"][0]
+        verdict = VERDICTS[action["action_id"]]
+        try:
+            self.deps.service.anomaly_feedback(anomaly_id=str(action["value"]), actor=clicker(body), verdict=verdict)
+        except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person, logs a cid
+            tell_privately(body, client, respond, user_message(error, operation="anomaly_feedback"))
+            return
+        channel, ts = message_location(body)
+        blocks = [b for b in (body.get("message") or {}).get("blocks", []) if b.get("type") != "actions"]
+        said = f"<@{body['user']['id']}> said this was {verdict_words(verdict)}; Cost Explorer has been told."
+        client.chat_update(channel=channel, ts=ts, text=said, blocks=[*blocks, context(said)])
+
+
+def register(app: Any, deps: Deps) -> None:
+    """Attach the anomaly buttons' listeners to ``app``."""
+    handlers = AlertActions(deps)
+    app.action(ANOMALY_EXPECTED)(ack=ack_now, lazy=[handlers.handle_anomaly_action])
+    app.action(ANOMALY_NOT_EXPECTED)(ack=ack_now, lazy=[handlers.handle_anomaly_action])

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -141,12 +142,17 @@ def track_once(*, ctx: WorkerContext) -> int:
 
 def alerts_once(*, ctx: WorkerContext) -> int:
     """Budget warnings (and the other team alerts) after a tracking round; how many were new."""
-    recommend = None
-    if ctx.cost_explorer:
-        def recommend() -> SavingsPlanRecommendation:
-            return fetch_sagemaker_recommendation(client=ctx.env.factory.client("ce"))
+    if not ctx.cost_explorer:
+        return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock())
+
+    def cost_explorer() -> Any:
+        return ctx.env.factory.client("ce")
+
+    def recommend() -> SavingsPlanRecommendation:
+        return fetch_sagemaker_recommendation(client=cost_explorer())
+
     return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock(),
-                      recommend=recommend)
+                      recommend=recommend, cost_explorer=cost_explorer)
 
 
 def anchor_once(*, ctx: WorkerContext) -> bool:
