@@ -118,10 +118,88 @@ def tracker_round(jobs: int = RUNNING_JOBS) -> tuple[float, float]:
     return rounds[0], statistics.median(rounds[1:])
 
 
+def cost_explorer_requests(*, days: int = 3, plans_per_day: int = 1000, teams: int = 5,
+                           round_minutes: float = 5.0) -> tuple[dict[tuple[str, str], int], int]:
+    """Cost Explorer requests per (team, UTC day) with every feature on, on a simulated clock: ``plans_per_day``
+    plans spread over the day across the teams (each reads spend), and the worker's alert round every
+    ``round_minutes`` (budget projection, anomalies, commitment advice). Also the account-wide requests (the Savings
+    Plans recommendation), which name no team."""
+    from service.alerts.rounds import run_alerts
+    from service.aws.clients import ClientFactory
+    from service.aws.costexplorer import SpendProvider
+    from service.aws.savingsplans import fetch_sagemaker_recommendation
+    from service.cache import MemoryCache
+    from tests.aws.conftest import SimClock, dummy_session
+    from tests.aws.fakeaws import start_fake_aws
+    from tests.aws.launchkit import migrated_engine
+
+    fake, server = start_fake_aws()
+    fake.on("GetCostAndUsage", lambda _body: {"ResultsByTime": [], "DimensionValueAttributes": []})
+    fake.on("GetCostForecast", lambda _body: {"Total": {"Amount": "1000", "Unit": "USD"}})
+    fake.on("CreateAnomalyMonitor", lambda body: {
+        "MonitorArn": f"arn:aws:ce::1:anomalymonitor/{body['AnomalyMonitor']['MonitorName']}"})
+    fake.on("GetAnomalies", lambda _body: {"Anomalies": []})
+    fake.on("GetSavingsPlansPurchaseRecommendation", lambda _body: {"SavingsPlansPurchaseRecommendation": {}})
+    policy = default_policy().model_copy(update={
+        "teams": {f"team-{i}": default_policy().teams["team-ml"] for i in range(teams)}, "default_team": "team-0"})
+    policy = policy.model_copy(update={"teams": {name: team.model_copy(update={
+        "cost_allocation_tag": team.cost_allocation_tag.model_copy(update={"value": name})})
+        for name, team in policy.teams.items()}})
+    start = datetime(2026, 11, 3, 0, 0, tzinfo=UTC)
+    clock = SimClock(start)
+    factory = ClientFactory(session=dummy_session(), endpoint_urls={"ce": fake.url})
+    client = factory.client("ce")
+    spend = SpendProvider(factory=factory, cache=MemoryCache(clock=clock.seconds), clock=clock)
+    moments = [(start + timedelta(days=1) * days * i / (plans_per_day * days), "plan", i % teams)
+               for i in range(plans_per_day * days)]
+    rounds = int(days * 24 * 60 / round_minutes)
+    moments += [(start + timedelta(minutes=round_minutes * r), "round", 0) for r in range(rounds)]
+    counted: dict[tuple[str, str], int] = {}
+    account = 0
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            engine = migrated_engine(f"sqlite:///{folder}/requests.db")
+            for moment, kind, team in sorted(moments, key=lambda m: (m[0], m[1])):
+                clock.now = moment
+                before = len(fake.requests)
+                if kind == "plan":
+                    spend.get_spend(team=f"team-{team}", policy=policy)
+                else:
+                    run_alerts(engine=engine, spend=spend, policy=policy, now=moment, cost_explorer=lambda: client,
+                               recommend=lambda: fetch_sagemaker_recommendation(client=client))
+                for _, body in fake.requests[before:]:
+                    owner = _team_of(body)
+                    if owner is None:
+                        account += 1
+                        continue
+                    key = (owner, moment.date().isoformat())
+                    counted[key] = counted.get(key, 0) + 1
+            engine.dispose()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return counted, account
+
+
+def _team_of(body: dict[str, object]) -> str | None:
+    """The team a request is about (its tag filter or its monitor), None for account-wide requests."""
+    text = json.dumps(body)
+    for marker in ("gpuops-team-", '"team-'):
+        if marker in text:
+            index = text.index(marker) + len(marker) - len("team-")
+            return text[index:index + len("team-0")]
+    return None
+
+
 def run() -> None:
     print("Budget warnings for the shipped sample month (GPUOPS_SPEND=sample), replayed each morning at 06:00 UTC:")
     for line in lead_times():
         print(line)
+    counted, account = cost_explorer_requests()
+    worst = max(counted.values())
+    print(f"Cost Explorer requests per team per day, 1,000 plans/day over 5 teams, alert round every 5 min, 3 days "
+          f"(simulated clock): max {worst}, by day {sorted(set(counted.values()))}; account-wide "
+          f"(Savings Plans recommendation): {account} in 3 days")
     first, later = tracker_round()
     print(f"Tracker round for {RUNNING_JOBS} running SageMaker jobs (DescribeTrainingJob stand-in on 127.0.0.1, "
           f"SQLite): first {first:.2f} s, then {later:.2f} s")

@@ -30,7 +30,9 @@ LOOKBACK_DAYS = 7
 ClientFor = Callable[[], Any]
 
 
-def _monitor(engine: Engine, client: Any, policy: PolicyConfig, team: str, now: datetime) -> str:
+def _monitor(engine: Engine, client: Any, policy: PolicyConfig, team: str, now: datetime) -> str | None:
+    """The team's monitor ARN; None on the day it is created (a new monitor has no anomalies to read yet, and
+    the creation is that day's request)."""
     with new_session(engine) as session:
         known = sorted(reported_levels(session=session, kind="anomaly_monitor", subject=team))
     if known:
@@ -39,8 +41,10 @@ def _monitor(engine: Engine, client: Any, policy: PolicyConfig, team: str, now: 
     arn = create_team_monitor(client=client, team=team, tag_key=tag.key, tag_value=tag.value or team)
     with new_session(engine) as session:
         mark_reported(session=session, kind="anomaly_monitor", subject=team, level=arn, now=now)
+        mark_reported(session=session, kind="anomaly_poll", subject=team, period=now.date().isoformat(),
+                      level="created", now=now)
         session.commit()
-    return arn
+    return None
 
 
 def _jobs_between(session: Session, team: str, start: datetime) -> list[dict[str, Any]]:
@@ -66,6 +70,8 @@ def watch_team(*, engine: Engine, client: Any, policy: PolicyConfig, team: str, 
         if reported_levels(session=session, kind="anomaly_poll", subject=team, period=day):
             return 0
     arn = _monitor(engine, client, policy, team, now)
+    if arn is None:
+        return 0
     found = get_anomalies(client=client, monitor_arn=arn, start=now.date() - timedelta(days=LOOKBACK_DAYS),
                           end=now.date())
     new = 0

@@ -60,12 +60,14 @@ def test_an_anomaly_is_posted_once_and_an_approvers_verdict_reaches_cost_explore
     state = build_state(service_settings, aws=factory)
     policy = state.policy.model_copy(update={"teams": {"team-ml": state.policy.teams["team-ml"]}})
     try:
-        assert watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=policy,
-                               now=NOW) == 1
-        assert watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=policy,
-                               now=NOW + timedelta(hours=6)) == 0  # read once a day
-        assert watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=policy,
-                               now=NOW + timedelta(days=1)) == 0  # read again the next day: nothing new
+        def watch(at: datetime) -> int:
+            return watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=policy,
+                                   now=at)
+
+        assert watch(NOW - timedelta(days=1)) == 0  # the monitor is created; it has nothing to read that day
+        assert watch(NOW) == 1
+        assert watch(NOW + timedelta(hours=6)) == 0  # read once a day
+        assert watch(NOW + timedelta(days=1)) == 0  # read again the next day: nothing new
         [created] = cost_explorer.calls("CreateAnomalyMonitor")
         assert created["AnomalyMonitor"]["MonitorSpecification"]["Tags"]["Key"] == "team"
         reads = cost_explorer.calls("GetAnomalies")
