@@ -105,6 +105,8 @@ def commitment_text(data: dict[str, Any]) -> str:
             f"Risk: the commitment bills every hour for the whole term, used or not; in the last {days} days usage "
             f"fell below the {fmt.usd(seed['covers_per_hour_usd'])}/h it covers in {seed['idle_hours_share']:.0%} "
             "of hours. Spot, capacity-block, EKS and EC2 jobs are not covered.")
+        if data.get("rule"):
+            lines.append(f"_Source: {escape(str(data['rule']))}._")
     else:
         lines.append("The seed rule's commitment cannot be priced without Cost Explorer's discount; nothing to "
                      "compare.")

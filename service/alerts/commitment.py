@@ -18,6 +18,7 @@ from contract.errors import UpstreamError
 from policy.commitment import BASELINE_PERCENTILE, evaluate_commitment, percentile, seed_commitment
 from policy.config import PolicyConfig
 from policy.decision import Plan, Platform, PurchaseModel
+from policy.rules import SAVINGS_PLAN_BASELINE
 from service.alerts.budget import team_channel
 from service.alerts.marks import mark_reported, reported_levels
 from service.audit.chain import append_event
@@ -76,7 +77,7 @@ def commitment_advice(*, usage: list[float], recommendation: SavingsPlanRecommen
     advice: dict[str, Any] = {
         "hours": len(usage), "baseline_per_hour_usd": round(baseline, 2),
         "average_per_hour_usd": round(sum(usage) / len(usage), 2) if usage else 0.0,
-        "percentile": BASELINE_PERCENTILE, "seed": None, "aws": None,
+        "percentile": BASELINE_PERCENTILE, "seed": None, "aws": None, "rule": SAVINGS_PLAN_BASELINE,
     }
     if recommendation is not None:
         advice["aws"] = {"term": recommendation.term, "payment": recommendation.payment,

@@ -125,6 +125,8 @@ def test_the_monthly_advice_sets_the_seed_rule_against_cost_explorer(history: En
         "averaging $7.00/h.\n"
         "Risk: the commitment bills every hour for the whole term, used or not; in the last 90 days usage fell "
         "below the $10/h it covers in 0% of hours. Spot, capacity-block, EKS and EC2 jobs are not covered.\n"
+        "_Source: rule: cover about 90% of the three-month baseline with a Savings Plan "
+        "(docs/sources.md#savings-plan-baseline)._\n"
         "Cost Explorer recommends (whole account, 60-day lookback, one year, no upfront): $9.80/h, saving about "
         "$2,890/month (30%) at 95% utilisation.")
 
