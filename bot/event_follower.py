@@ -173,7 +173,13 @@ class FeedConsumer:
 
     def handle(self, event: EventPublic) -> None:
         if event.type in TEAM_ALERTS:
-            post_team_alert(self._client, event)
+            try:
+                post_team_alert(self._client, event)
+            except SlackApiError as error:  # a channel gone or not joined fails the same way every time: skip it
+                if error.response.get("error") not in MESSAGE_GONE:
+                    raise
+                log.warning("event %s for team %s: its channel cannot be posted to (%s); skipped", event.id,
+                            event.data.get("team"), error.response.get("error"))
             return
         if event.type not in UPDATES or not event.request_id:
             return

@@ -225,3 +225,14 @@ def test_a_budget_warning_goes_to_the_teams_channel_with_the_jobs_that_drive_it(
         "• `req_7` running `gpuops-req-7-r1`: $880 so far, $2,120 still to come · <@U0ALICE>\n"
         "• `req_8` approved, not launched: up to $1,000 · <@U0BOB>")
     assert service.cursors["bot"] == "2"
+
+
+def test_a_team_channel_the_bot_cannot_post_to_does_not_hold_up_the_feed(feed: FeedConsumer, slack: FakeSlack,
+                                                                         service: FakeService) -> None:
+    service.emit("budget.threshold", None, **BUDGET)
+    service.emit("budget.threshold", None, **{**BUDGET, "channel": "C0OTHER", "team": "team-nlp"})
+    slack.fail_next("chat.postMessage", body={"ok": False, "error": "not_in_channel"})
+    assert feed.step() == 2
+    assert service.cursors["bot"] == "2"
+    posted = [c.body["channel"] for c in slack.of("chat.postMessage") if c.answer.get("ok")]
+    assert posted == ["C0OTHER"]
