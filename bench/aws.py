@@ -119,7 +119,7 @@ def run() -> None:
     try:
         cached = _busy_hour(fake.url, ttl=DEFAULT_TTL_SECONDS)
         uncached = _busy_hour(fake.url, ttl=None)
-        print(f"Cost Explorer, {PLANS} plans over 5 teams in one hour (simulated clock, 3 requests per fresh read):")
+        print(f"Cost Explorer, {PLANS} plans over 5 teams in one hour (simulated clock, 2 requests per fresh read):")
         print(f"  cached (TTL {DEFAULT_TTL_SECONDS / 3600:g} h, single-flight): {cached} requests = "
               f"${cached * COST_EXPLORER_USD_PER_REQUEST:.2f}")
         print(f"  uncached:                        {uncached} requests = "

@@ -14,6 +14,7 @@ import httpx
 from pydantic import ValidationError
 
 from contract.actors import ACTOR_HEADER
+from contract.alerts import AnomalyFeedback, AnomalyFeedbackRecorded
 from contract.approvals import ApprovalCreate
 from contract.base import InputModel
 from contract.digests import DigestClaim, DigestDone
@@ -219,6 +220,12 @@ class ServiceClient:
         response = self._call("POST", f"/v1/requests/{request_id}/stop", operation="stop_request", actor=actor,
                               json=body)
         return RequestPublic.model_validate(response.json())
+
+    def anomaly_feedback(self, *, anomaly_id: str, actor: str, verdict: str) -> AnomalyFeedbackRecorded:
+        """Say whether a Cost Explorer anomaly was expected, as ``actor`` (the service sends it to AWS)."""
+        response = self._call("POST", f"/v1/anomalies/{anomaly_id}/feedback", operation="anomaly_feedback",
+                              actor=actor, json=_body(AnomalyFeedback, {"verdict": verdict}))
+        return AnomalyFeedbackRecorded.model_validate(response.json())
 
     def put_slack_message(self, *, request_id: str, channel: str, ts: str) -> None:
         self._call("PUT", f"/v1/requests/{request_id}/slack-message", operation="put_slack_message",

@@ -15,6 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from bot import formatting as fmt
+from bot.alerts import TEAM_ALERTS, job_cost_text, post_team_alert
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
@@ -38,7 +39,7 @@ UPDATES = frozenset({
     "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed", "launch.dry_run",
-    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested",
+    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold",
 })
 
 
@@ -117,6 +118,8 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         return f"{text}\nReason: {escape(str(reason))}" if reason and req.status == "failed" else text
     if event.type == "job.stop_requested":
         return stop_text(data)
+    if event.type == "job.cost_threshold":
+        return job_cost_text(data)
     if event.type == "request.approval_changed":
         return approval_change_text(data)
     if event.type == "request.expired":
@@ -169,6 +172,15 @@ class FeedConsumer:
         self._cursor = cursor
 
     def handle(self, event: EventPublic) -> None:
+        if event.type in TEAM_ALERTS:
+            try:
+                post_team_alert(self._client, event)
+            except SlackApiError as error:  # a channel gone or not joined fails the same way every time: skip it
+                if error.response.get("error") not in MESSAGE_GONE:
+                    raise
+                log.warning("event %s for team %s: its channel cannot be posted to (%s); skipped", event.id,
+                            event.data.get("team"), error.response.get("error"))
+            return
         if event.type not in UPDATES or not event.request_id:
             return
         req = self._service.get_request_or_questions(request_id=event.request_id)

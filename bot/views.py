@@ -66,12 +66,15 @@ def spend_blocks(spend: SpendSnapshot) -> list[Block]:
 
 
 def accrued_usd(req: RequestPublic) -> float | None:
-    """What a job has cost so far: the service's actual figure, else training time × the plan's price."""
+    """What a job has cost so far: the service's actual figure, else its live figure, else training time × the
+    plan's price."""
     job = req.job
     if job is None:
         return None
     if job.actual_cost_usd is not None:
         return job.actual_cost_usd
+    if job.cost_so_far_usd is not None:
+        return job.cost_so_far_usd
     if job.training_seconds is None:
         return None
     plan = req.decision.plan
@@ -82,8 +85,21 @@ def job_row(req: RequestPublic) -> str:
     plan = req.decision.plan
     job = req.job
     status = job.status if job else req.status
+    projected = job.projected_cost_usd if job and job.actual_cost_usd is None else None
+    to_finish = f" · {fmt.usd(projected)} projected to finish" if projected is not None else ""
     return (f"`{escape(req.id)}` {fmt.configuration(plan)} · {escape(req.team or '')} · {escape(status)} · "
-            f"{fmt.usd(accrued_usd(req))} so far of {fmt.usd(plan.estimated_cost_usd, approx=True)}")
+            f"{fmt.usd(accrued_usd(req))} so far of {fmt.usd(plan.estimated_cost_usd, approx=True)}{to_finish}")
+
+
+def live_cost_line(req: RequestPublic) -> str | None:
+    """A running job's live figures, as App Home shows them; None when it has none (yet)."""
+    job = req.job
+    if job is None or job.actual_cost_usd is not None or job.cost_so_far_usd is None:
+        return None
+    estimate = req.decision.plan.estimated_cost_usd
+    share = f" ({job.cost_so_far_usd / estimate:.0%} of the estimate)" if estimate else ""
+    projected = f", {fmt.usd(job.projected_cost_usd)} projected to finish" if job.projected_cost_usd is not None else ""
+    return f"💸 `{escape(job.name)}`: {fmt.usd(job.cost_so_far_usd)} so far{share}{projected}"
 
 
 def jobs_blocks(jobs: list[RequestPublic]) -> list[Block]:
@@ -144,4 +160,7 @@ def home_view(mine: list[RequestPublic], waiting: list[RequestPublic], *, now: d
         blocks.append(section("You have no requests yet. Try `/gpu fine-tune 7B by Friday`."))
     for req in mine[:20]:
         blocks.extend(status_blocks(req, now=now))
+        live = live_cost_line(req)
+        if live is not None:
+            blocks.append(section(live))
     return {"type": "home", "blocks": fit(blocks, MAX_VIEW_BLOCKS)}

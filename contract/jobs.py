@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from contract.base import OutputModel
 
 
@@ -16,3 +18,7 @@ class JobPublic(OutputModel):
     training_seconds: int | None
     spot_savings: float | None
     interruptions: int
+    # While it runs (refreshed by the tracker every few minutes): cost so far, projected cost to finish, when.
+    cost_so_far_usd: float | None = None
+    projected_cost_usd: float | None = None
+    cost_as_of: datetime | None = None

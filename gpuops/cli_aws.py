@@ -126,4 +126,13 @@ def jobs_command(
         shown = "-" if actual is None else f"${float(str(actual)):,.2f}"
         typer.echo(f"{row['request_id']}  {row['name']}  {row['platform']}  {row['status']}"
                    f"{' (dry run)' if row['dry_run'] else ''}  est ${float(str(row['estimated_cost_usd'])):,.2f}"
-                   f"  actual {shown}  interruptions {row['interruptions']}")
+                   f"  actual {shown}{_live(row)}  interruptions {row['interruptions']}")
+
+
+def _live(row: dict[str, object]) -> str:
+    """A running job's cost so far and projected to finish, as the tracker last refreshed them."""
+    so_far, projected = row.get("cost_so_far_usd"), row.get("projected_cost_usd")
+    if so_far is None or row.get("actual_cost_usd") is not None:
+        return ""
+    tail = "" if projected is None else f" → ${float(str(projected)):,.2f} to finish"
+    return f"  so far ${float(str(so_far)):,.2f}{tail} (as of {str(row.get('cost_as_of'))[:16]})"

@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "COST_PER_RUN",
     "EKS_ABOVE_SPEND",
+    "SAVINGS_PLAN_BASELINE",
     "SCALING_TABLE",
     "SOURCES_PAGE",
     "SPOT_BY_STAGE",
@@ -29,3 +30,5 @@ SPOT_SINGLE_NODE = _rule("spot only for single-node jobs or sweeps", "spot-singl
 EKS_ABOVE_SPEND = _rule("self-managed EKS pays off above $100K a month of training spend", "eks-above-spend")
 COST_PER_RUN = _rule("compare the cost of the whole run, not the hourly rate", "cost-per-run")
 SCALING_TABLE = f"the 4→32 GPU strong-scaling table of a 1.5B model ({SOURCES_PAGE}#scaling-table)"
+SAVINGS_PLAN_BASELINE = _rule("cover about 90% of the three-month baseline with a Savings Plan",
+                              "savings-plan-baseline")

@@ -65,9 +65,10 @@ class Settings(BaseSettings):
     spend: Literal["auto", "unavailable", "sample", "file", "costexplorer"] = "auto"
     # JSON spend figures for GPUOPS_SPEND=file (format in service/spend/providers.py).
     spend_file: str | None = None
-    # How long a Cost Explorer figure is reused before it is read again (its data refreshes a few times a day and
-    # each request costs $0.01).
-    spend_ttl_seconds: float = Field(default=6 * 3600, gt=0)
+    # How long a Cost Explorer figure is reused before it is read again (its data lands 12-24 h late and each
+    # request costs $0.01; two reads a day keep a team within 5 requests a day with the alerts' reads, and gpuops'
+    # own running jobs count from their live cost in between).
+    spend_ttl_seconds: float = Field(default=12 * 3600, gt=0)
     # dry-run records what a launch would send and ends the request in dry_run; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
     # How long a worker's claim on a launch task holds before another worker may take the task over.

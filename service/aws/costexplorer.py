@@ -1,7 +1,7 @@
 """Spend for one team from Cost Explorer: month to date, a daily series, top drivers and the month-end forecast.
 
 Cost Explorer charges $0.01 a request (each page counts) and refreshes a few times a day, so figures are cached
-(TTL 6 h by default) with single-flight per query: a burst of plans makes one set of calls. A long-lived "last
+(TTL 12 h by default) with single-flight per query: a burst of plans makes one set of calls. A long-lived "last
 good" copy outlives the TTL so that, when AWS fails, the figure is served ``stale`` with its age; with nothing
 cached the answer is ``unavailable`` with the reason. ``month_to_date_usd`` counts the complete days of this
 month; ``forecast_usd`` is GetCostForecast from today to the month's end, so their sum is the projected month.
@@ -29,11 +29,14 @@ from service.cache import Cache
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TTL_SECONDS = 6 * 3600
+# Cost Explorer's data lands 12–24 h late and is refreshed about daily: two reads a day (the cache key also rolls
+# with the UTC day) keep a team at 2 × 2 requests, and gpuops' own jobs count from their live cost in between.
+DEFAULT_TTL_SECONDS = 12 * 3600
 LAST_GOOD_SECONDS = 40 * 24 * 3600
 ERROR_TTL_SECONDS = 60.0
 DAILY_SERIES_DAYS = 14
 TOP_DRIVERS = 5
+NO_INSTANCE_TYPE = "NoInstanceType"  # Cost Explorer's key for usage that has no instance type
 CommittedSince = Callable[[str, datetime], float]
 
 
@@ -87,18 +90,21 @@ def _amount(metrics: dict[str, Any], metric: str) -> float:
     return float(metrics.get(metric, {}).get("Amount", 0.0))
 
 
-def fetch_daily_by_service(*, client: Any, query: SpendQuery) -> tuple[dict[str, float], dict[str, float]]:
-    """Daily totals (ISO day → usd) over the series window, and this month's spend per AWS service."""
+def fetch_daily_spend(*, client: Any, query: SpendQuery) -> tuple[dict[str, float], dict[str, float],
+                                                                   dict[str, float]]:
+    """One GetCostAndUsage (every page) grouped by service and instance type: daily totals (ISO day → usd) over the
+    series window, and this month's spend per AWS service and per instance type (complete days only)."""
     start = min(query.month_start, query.today - timedelta(days=DAILY_SERIES_DAYS))
     daily: dict[str, float] = defaultdict(float)
     services: dict[str, float] = defaultdict(float)
+    instance_types: dict[str, float] = defaultdict(float)
     for page in _pages(
         client,
         TimePeriod={"Start": start.isoformat(), "End": query.today.isoformat()},
         Granularity="DAILY",
         Metrics=[query.metric],
         Filter=_cost_filter(query),
-        GroupBy=[{"Type": "DIMENSION", "Key": "SERVICE"}],
+        GroupBy=[{"Type": "DIMENSION", "Key": "SERVICE"}, {"Type": "DIMENSION", "Key": "INSTANCE_TYPE"}],
     ):
         for result in page.get("ResultsByTime", []):
             day = result["TimePeriod"]["Start"]
@@ -106,29 +112,14 @@ def fetch_daily_by_service(*, client: Any, query: SpendQuery) -> tuple[dict[str,
             daily[day] += sum(_amount(g.get("Metrics", {}), query.metric) for g in groups) if groups else _amount(
                 result.get("Total", {}), query.metric
             )
-            if day >= query.month_start.isoformat():
-                for group in groups:
-                    services[group["Keys"][0]] += _amount(group.get("Metrics", {}), query.metric)
-    return dict(daily), dict(services)
-
-
-def fetch_instance_type_spend(*, client: Any, query: SpendQuery) -> dict[str, float]:
-    """This month's spend per instance type (complete days only)."""
-    if query.today <= query.month_start:
-        return {}
-    spend: dict[str, float] = defaultdict(float)
-    for page in _pages(
-        client,
-        TimePeriod={"Start": query.month_start.isoformat(), "End": query.today.isoformat()},
-        Granularity="MONTHLY",
-        Metrics=[query.metric],
-        Filter=_cost_filter(query),
-        GroupBy=[{"Type": "DIMENSION", "Key": "INSTANCE_TYPE"}],
-    ):
-        for result in page.get("ResultsByTime", []):
-            for group in result.get("Groups") or []:
-                spend[group["Keys"][0]] += _amount(group.get("Metrics", {}), query.metric)
-    return dict(spend)
+            if day < query.month_start.isoformat():
+                continue
+            for group in groups:
+                keys, usd = group["Keys"], _amount(group.get("Metrics", {}), query.metric)
+                services[keys[0]] += usd
+                if len(keys) > 1 and keys[1] and keys[1] != NO_INSTANCE_TYPE:
+                    instance_types[keys[1]] += usd
+    return dict(daily), dict(services), dict(instance_types)
 
 
 _FORECAST_METRIC = {"UnblendedCost": "UNBLENDED_COST", "AmortizedCost": "AMORTIZED_COST",
@@ -159,9 +150,8 @@ def _top(spend: dict[str, float], dimension: str) -> list[CostDriver]:
 
 
 def fetch_spend(*, client: Any, query: SpendQuery, as_of: datetime) -> SpendSnapshot:
-    """One uncached read of a team's spend (2 GetCostAndUsage queries, paginated, and 1 GetCostForecast)."""
-    daily, services = fetch_daily_by_service(client=client, query=query)
-    instance_types = fetch_instance_type_spend(client=client, query=query)
+    """One uncached read of a team's spend (1 GetCostAndUsage query, paginated, and 1 GetCostForecast)."""
+    daily, services, instance_types = fetch_daily_spend(client=client, query=query)
     forecast = fetch_forecast(client=client, query=query)
     month = query.month_start.isoformat()
     return SpendSnapshot(

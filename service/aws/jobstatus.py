@@ -29,6 +29,7 @@ def read_progress(described: Mapping[str, Any]) -> JobStatus:
         spot=bool(described.get("EnableManagedSpotTraining", False)),
         billable_seconds=described.get("BillableTimeInSeconds"),
         training_seconds=described.get("TrainingTimeInSeconds"),
+        started_at=described.get("TrainingStartTime"),
         failure_reason=described.get("FailureReason"),
         transitions=transitions,
     )

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
@@ -19,6 +18,8 @@ from contract.errors import NotFound, UpstreamError
 from contract.status import RequestStatus
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan
+from policy.projection import accrued_since
+from service.alerts.jobcost import refresh_job_cost
 from service.audit.chain import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import actual_cost_usd, spot_savings
@@ -32,6 +33,7 @@ from service.store.tables import Job, RequestRecord
 
 log = logging.getLogger("gpuops.tracker")
 ACTOR = "system:tracker"
+TRACK_PAGE = 100  # live jobs read per query in a round (a round polls every one)
 TRACKED_STATUSES = (JobState.RUNNING.value, JobState.STOPPING.value)
 FINAL_REQUEST_STATUS = {JobState.SUCCEEDED: RequestStatus.SUCCEEDED, JobState.FAILED: RequestStatus.FAILED,
                         JobState.STOPPED: RequestStatus.STOPPED}
@@ -72,9 +74,10 @@ def _live() -> SelectOfScalar[Job]:
     return select(Job).where(col(Job.dry_run).is_(False), col(Job.status).in_(TRACKED_STATUSES))
 
 
-def running_jobs(*, engine: Engine, limit: int = 100) -> list[TrackedJob]:
+def running_jobs(*, engine: Engine, limit: int = TRACK_PAGE, after: int = 0) -> list[TrackedJob]:
+    """Up to ``limit`` live jobs whose id is above ``after``, in id order."""
     with new_session(engine) as session:
-        rows = session.exec(_live().order_by(col(Job.id)).limit(limit))
+        rows = session.exec(_live().where(col(Job.id) > after).order_by(col(Job.id)).limit(limit))
         return [_tracked(session, row) for row in rows]
 
 
@@ -152,6 +155,8 @@ def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobStatus
         row.secondary_status = progress[-1].secondary_status
         row.interruptions = sum(p.interruptions for p in progress)
         final = FINAL_REQUEST_STATUS.get(status)
+        if final is None:
+            refresh_live_cost(session=session, row=row, job=job, progress=progress, catalog=catalog, now=now)
         if final is not None:
             data = _settle(row=row, job=job, progress=progress, catalog=catalog)
             if record.status == RequestStatus.RUNNING:
@@ -159,6 +164,15 @@ def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobStatus
         session.add(row)
         session.commit()
     return status
+
+
+# --- live cost: one step of the round, for jobs still running -------------------------------------------------
+def refresh_live_cost(*, session: Session, row: Job, job: TrackedJob, progress: list[JobStatus], catalog: Catalog,
+                      now: datetime) -> None:
+    """Cost so far and to finish on the job row, and the 50/100/150% notes in its thread (``service.alerts``)."""
+    price, _ = hourly_price(catalog=catalog, plan=job.plan)
+    refresh_job_cost(session=session, row=row, plan=job.plan, progress=progress, billing_price=price, now=now)
+# --- end of live cost ---------------------------------------------------------------------------------------
 
 
 def _missing(job: TrackedJob, name: str) -> JobStatus:
@@ -178,11 +192,16 @@ def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: 
 
 
 def track_jobs(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, now: datetime) -> int:
-    """Poll every live job once, whatever its platform; returns how many were polled."""
-    jobs = running_jobs(engine=engine)
-    for job in jobs:
-        track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
-    return len(jobs)
+    """Poll every live job once, whatever its platform, a page at a time; returns how many were polled."""
+    polled, after = 0, 0
+    while True:
+        jobs = running_jobs(engine=engine, limit=TRACK_PAGE, after=after)
+        for job in jobs:
+            track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
+        polled += len(jobs)
+        if len(jobs) < TRACK_PAGE:
+            return polled
+        after = jobs[-1].job_id
 
 
 def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) -> list[dict[str, object]]:
@@ -195,21 +214,34 @@ def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) ->
 
 
 def committed_spend(*, engine: Engine) -> Callable[[str, datetime], float]:
-    """For the spend provider: the estimated cost of a team's live jobs launched since a figure's ``as_of``."""
+    """For the spend provider: what a team's launches have billed since a figure's ``as_of`` and AWS has not
+    reported yet.
+
+    A job the tracker has costed counts at the part of its live (or final) cost that fell after ``as_of``; one not
+    costed yet, launched since ``as_of``, at its estimate. What it may still bill is the budget ledger's.
+    """
 
     def since(team: str, as_of: datetime) -> float:
         try:
             with new_session(engine) as session:
-                query = (select(func.coalesce(func.sum(Job.estimated_cost_usd), 0.0))
-                         .join(RequestRecord, col(RequestRecord.id) == col(Job.request_id))
+                query = (select(Job).join(RequestRecord, col(RequestRecord.id) == col(Job.request_id))
                          .where(col(RequestRecord.team) == team, col(Job.dry_run).is_(False),
-                                col(Job.created_at) >= as_of))
-                return float(session.exec(query).one())
+                                (col(Job.created_at) >= as_of) | (col(Job.updated_at) >= as_of)
+                                | col(Job.status).in_(TRACKED_STATUSES)))
+                return sum(_billed_since(row, as_of) for row in session.exec(query))
         except DBAPIError as exc:
             raise UpstreamError("the database did not answer", service="database",
                                 operation="committed_spend") from exc
 
     return since
+
+
+def _billed_since(row: Job, as_of: datetime) -> float:
+    cost = row.actual_cost_usd if row.actual_cost_usd is not None else row.cost_so_far_usd
+    if cost is None:
+        return row.estimated_cost_usd if row.created_at >= as_of else 0.0
+    end = row.cost_as_of if row.actual_cost_usd is None and row.cost_as_of is not None else row.updated_at
+    return accrued_since(cost_usd=cost, start=row.started_at or row.created_at, end=end, since=as_of)
 
 
 def stop_job(*, engine: Engine, env: LaunchEnvironment, request_id: str, actor: str, now: datetime,

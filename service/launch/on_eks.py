@@ -86,6 +86,7 @@ def read_pytorchjob(body: dict[str, Any]) -> JobStatus:
         name=str(body["metadata"]["name"]), state=state, secondary_status=kind,
         instance_count=sum(int(r.get("replicas", 1)) for r in replicas.values()) or 1,
         training_seconds=int((end - start).total_seconds()) if start and end else None,
+        started_at=start,
         failure_reason=str(current.get("message") or current.get("reason")) if current and kind == "Failed" else None,
         transitions=[_transition(c) for c in conditions],
     )

@@ -102,6 +102,7 @@ class JobStatus(BaseModel):
     spot: bool = False
     billable_seconds: int | None = None  # None where the platform does not bill per job (EKS: the nodes are)
     training_seconds: int | None = None
+    started_at: datetime | None = None  # when training (and billing) began; None while still starting
     failure_reason: str | None = None
     transitions: list[Transition] = Field(default_factory=list)
 

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -21,9 +22,11 @@ from sqlalchemy.exc import DBAPIError
 from contract.errors import UpstreamError
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
+from service.alerts.rounds import run_alerts
 from service.audit.anchors import AnchorLocation, publish_anchor
 from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
+from service.aws.savingsplans import SavingsPlanRecommendation, fetch_sagemaker_recommendation
 from service.cache import make_cache
 from service.clock import utcnow
 from service.jobs.tracker import track_jobs
@@ -39,7 +42,7 @@ from service.launch.protocol import LeaseLost
 from service.launch.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
 from service.settings import Settings
-from service.spend.providers import SpendProvider, make_spend_provider
+from service.spend.providers import SpendProvider, make_spend_provider, spend_mode
 from service.store.db import make_engine, new_session
 
 log = logging.getLogger("gpuops.worker")
@@ -56,6 +59,7 @@ class WorkerContext:
     clock: Callable[[], datetime] = utcnow
     anchor: AnchorLocation | None = None  # where the audit chain's head is published (GPUOPS_AUDIT_ANCHOR)
     anchor_retain_days: int = 365
+    cost_explorer: bool = False  # spend comes from Cost Explorer: the worker also asks it for commitment advice
 
     @property
     def policy(self) -> PolicyConfig:
@@ -87,7 +91,8 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
     anchor = AnchorLocation.parse(settings.audit_anchor) if settings.audit_anchor else None
     return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease,
-                         anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days)
+                         anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days,
+                         cost_explorer=spend_mode(settings) == "costexplorer")
 
 
 def launch_once(*, ctx: WorkerContext) -> bool:
@@ -135,6 +140,21 @@ def track_once(*, ctx: WorkerContext) -> int:
         return 0
 
 
+def alerts_once(*, ctx: WorkerContext) -> int:
+    """Budget warnings (and the other team alerts) after a tracking round; how many were new."""
+    if not ctx.cost_explorer:
+        return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock())
+
+    def cost_explorer() -> Any:
+        return ctx.env.factory.client("ce")
+
+    def recommend() -> SavingsPlanRecommendation:
+        return fetch_sagemaker_recommendation(client=cost_explorer())
+
+    return run_alerts(engine=ctx.engine, spend=ctx.planner.spend, policy=ctx.policy, now=ctx.clock(),
+                      recommend=recommend, cost_explorer=cost_explorer)
+
+
 def anchor_once(*, ctx: WorkerContext) -> bool:
     """Publish the audit chain's head where the database cannot reach it; False when S3 did not take it."""
     if ctx.anchor is None:
@@ -176,6 +196,7 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
             if elapsed >= next_track:
                 ctx, seen = _with_newer_catalog(ctx, settings=settings, seen=seen)
                 track_once(ctx=ctx)
+                alerts_once(ctx=ctx)
                 next_track = elapsed + track_every_seconds
             if ctx.anchor is not None and elapsed >= next_anchor:
                 anchor_once(ctx=ctx)

@@ -58,7 +58,8 @@ def _job(job: Job | None) -> JobPublic | None:
         name=job.name, status=job.status, secondary_status=job.secondary_status, platform=job.platform,
         estimated_cost_usd=job.estimated_cost_usd, actual_cost_usd=job.actual_cost_usd,
         billable_seconds=job.billable_seconds, training_seconds=job.training_seconds, spot_savings=job.spot_savings,
-        interruptions=job.interruptions,
+        interruptions=job.interruptions, cost_so_far_usd=job.cost_so_far_usd,
+        projected_cost_usd=job.projected_cost_usd, cost_as_of=job.cost_as_of,
     )
 
 

@@ -3,7 +3,8 @@
 Beside what AWS has billed (Cost Explorer or a file), a team's room holds what gpuops has approved:
 
 - running: jobs launching or running, at what they may still bill (their approved exposure less what they have
-  cost so far);
+  cost so far: the tracker's live figure, refreshed every round; what they have already billed is the spend
+  provider's ``committed_usd`` until Cost Explorer reports it);
 - reserved: plans approved or approved automatically and not launched yet, at their exposure, until they launch,
   are vetoed, withdrawn or cancelled;
 - auto-approved today (UTC), per requester and per team, for the policy's daily caps.
@@ -49,7 +50,7 @@ def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -
     stays flat however many requests the month holds.
     """
     judged = sa.func.coalesce(col(PlanRevision.judged_usd), col(PlanRevision.estimated_cost_usd))
-    remaining = judged - sa.func.coalesce(col(Job.actual_cost_usd), 0.0)
+    remaining = judged - sa.func.coalesce(col(Job.actual_cost_usd), col(Job.cost_so_far_usd), 0.0)
     current = sa.and_(col(PlanRevision.request_id) == col(RequestRecord.id),
                       col(PlanRevision.revision) == col(RequestRecord.revision))
     live = [s.value for s in LIVE]

@@ -135,12 +135,17 @@ def _days_left(day: date) -> int:
     return calendar.monthrange(day.year, day.month)[1] - day.day + 1
 
 
+def spend_mode(settings: Settings) -> str:
+    """The spend source the settings resolve to: sample, file, costexplorer or unavailable."""
+    if settings.spend == "auto":
+        return "file" if settings.spend_file else ("costexplorer" if _aws_configured(settings) else "unavailable")
+    return settings.spend
+
+
 def make_spend_provider(settings: Settings, *, cache: Any = None, engine: Any = None) -> SpendProvider:
     """The provider the settings ask for (Cost Explorer adds what launches committed since its figure, read
     from ``engine``)."""
-    mode = settings.spend
-    if mode == "auto":
-        mode = "file" if settings.spend_file else ("costexplorer" if _aws_configured(settings) else "unavailable")
+    mode = spend_mode(settings)
     if mode == "sample":
         return SampleSpend(sample_spend_path())
     if mode == "file":

@@ -116,6 +116,11 @@ class Job(SQLModel, table=True):
     training_seconds: int | None = None
     spot_savings: float | None = None
     interruptions: int = 0
+    # While it runs, refreshed by the tracker every round: what it has cost and is expected to cost to finish.
+    cost_so_far_usd: float | None = None
+    projected_cost_usd: float | None = None
+    cost_as_of: datetime | None = _opt_ts()
+    started_at: datetime | None = _opt_ts()
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
 
@@ -240,4 +245,20 @@ class Artifact(SQLModel, table=True):
     name: str = Field(max_length=256)
     content_type: str = Field(max_length=128)
     content: str = _text()
+    created_at: datetime = _ts()
+
+
+class AlertMark(SQLModel, table=True):
+    """An alert level already reported, so that each is said once: a job's share of its estimate, a team's month
+    against its budget, an anomaly Cost Explorer found. Unique per kind, subject, period and level."""
+
+    __tablename__ = "alert_mark"
+    __table_args__ = (sa.UniqueConstraint("kind", "subject", "period", "level", name="uq_alert_mark"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=32)  # job_cost | budget | anomaly | commitment | anomaly_monitor
+    subject: str = Field(max_length=256)  # request id, team, anomaly id
+    period: str = Field(default="", max_length=16)  # e.g. the month, 2026-11; "" when once for ever
+    level: str = Field(max_length=256)  # the percent level, or the anomaly's / monitor's id
+    detail: dict[str, Any] = _json()
     created_at: datetime = _ts()

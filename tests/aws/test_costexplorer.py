@@ -23,11 +23,11 @@ from tests.aws.fakeaws import AwsFault, FakeAws
 NOW = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
 
 
-def _group(key: str, usd: float) -> dict[str, Any]:
-    return {"Keys": [key], "Metrics": {"UnblendedCost": {"Amount": str(usd), "Unit": "USD"}}}
+def _group(keys: tuple[str, str], usd: float) -> dict[str, Any]:
+    return {"Keys": list(keys), "Metrics": {"UnblendedCost": {"Amount": str(usd), "Unit": "USD"}}}
 
 
-def _day(day: str, by_service: dict[str, float]) -> dict[str, Any]:
+def _day(day: str, by_service: dict[tuple[str, str], float]) -> dict[str, Any]:
     groups = [_group(k, v) for k, v in by_service.items()]
     end = date.fromisoformat(day).toordinal() + 1
     return {"TimePeriod": {"Start": day, "End": date.fromordinal(end).isoformat()}, "Total": {}, "Groups": groups,
@@ -53,15 +53,14 @@ def ce(fake_aws: FakeAws, moto: str) -> FakeAws:
 def test_spend_follows_every_page_and_splits_month_to_date_from_the_series(
     ce: FakeAws, moto: str, make_factory: Any
 ) -> None:
-    page1 = {"ResultsByTime": [_day("2026-10-31", {"Amazon SageMaker": 100.0})] +
-             [_day(f"2026-11-{d:02d}", {"Amazon SageMaker": 200.0, "Amazon EC2": 50.0}) for d in range(1, 10)],
+    sagemaker, p5, g5 = "Amazon SageMaker", "ml.p5.48xlarge", "ml.g5.xlarge"
+    page1 = {"ResultsByTime": [_day("2026-10-31", {(sagemaker, p5): 100.0})] +
+             [_day(f"2026-11-{d:02d}", {(sagemaker, p5): 200.0, ("Amazon EC2", "NoInstanceType"): 50.0})
+              for d in range(1, 10)],
              "NextPageToken": "page-2", "DimensionValueAttributes": []}
-    page2 = {"ResultsByTime": [_day(f"2026-11-{d:02d}", {"Amazon SageMaker": 300.0}) for d in range(10, 20)],
-             "DimensionValueAttributes": []}
-    by_type = {"ResultsByTime": [{"TimePeriod": {"Start": "2026-11-01", "End": "2026-11-20"}, "Total": {},
-                                  "Groups": [_group("ml.p5.48xlarge", 4000), _group("ml.g5.xlarge", 900)],
-                                  "Estimated": True}], "DimensionValueAttributes": []}
-    seed_cost_and_usage(moto, [page1, page2, by_type])
+    page2 = {"ResultsByTime": [_day(f"2026-11-{d:02d}", {(sagemaker, p5): 250.0, (sagemaker, g5): 50.0})
+                               for d in range(10, 20)], "DimensionValueAttributes": []}
+    seed_cost_and_usage(moto, [page1, page2])
     ce.on("GetCostForecast", _forecast(4321.5))
     factory = make_factory({"ce": ce.url})
 
@@ -72,13 +71,14 @@ def test_spend_follows_every_page_and_splits_month_to_date_from_the_series(
     assert spend.forecast_usd == 4321.5
     assert spend.budget_usd == 50_000
     assert [d.day for d in spend.daily][:2] == ["2026-10-31", "2026-11-01"] and len(spend.daily) == 20
-    assert [(d.dimension, d.key) for d in spend.drivers][:2] == [("INSTANCE_TYPE", "ml.p5.48xlarge"),
-                                                               ("INSTANCE_TYPE", "ml.g5.xlarge")]
-    assert ("SERVICE", "Amazon SageMaker") in [(d.dimension, d.key) for d in spend.drivers]
+    assert [(d.dimension, d.key, d.usd) for d in spend.drivers] == [
+        ("INSTANCE_TYPE", p5, 9 * 200.0 + 10 * 250.0), ("INSTANCE_TYPE", g5, 500.0),
+        ("SERVICE", sagemaker, 9 * 200.0 + 10 * 300.0), ("SERVICE", "Amazon EC2", 9 * 50.0)]
     usage_calls = ce.calls("GetCostAndUsage")
-    assert [c.get("NextPageToken") for c in usage_calls] == [None, "page-2", None]
+    assert [c.get("NextPageToken") for c in usage_calls] == [None, "page-2"]  # one query, every page
     assert usage_calls[0]["Filter"] == {"Tags": {"Key": "team", "Values": ["team-ml"], "MatchOptions": ["EQUALS"]}}
-    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 3
+    assert [g["Key"] for g in usage_calls[0]["GroupBy"]] == ["SERVICE", "INSTANCE_TYPE"]
+    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 2
     (forecast,) = ce.calls("GetCostForecast")
     assert forecast["TimePeriod"] == {"Start": "2026-11-20", "End": "2026-12-01"}
     assert forecast["Metric"] == "UNBLENDED_COST"
@@ -95,7 +95,7 @@ def test_forecast_window_starts_today_and_ends_after_the_months_last_day(today: 
     assert (query.month_start.isoformat(), query.month_end.isoformat()) == (month_start, month_end)
 
 
-def test_first_day_of_month_skips_the_empty_instance_type_query(ce: FakeAws, make_factory: Any) -> None:
+def test_first_day_of_month_reads_only_the_series_and_the_forecast(ce: FakeAws, make_factory: Any) -> None:
     ce.on("GetCostForecast", _forecast(10.0))
     clock = SimClock(datetime(2026, 12, 1, 8, 0, tzinfo=UTC))
     spend = _provider(make_factory({"ce": ce.url}), clock).get_spend(team="team-ml", policy=default_policy())
@@ -129,7 +129,7 @@ def test_cached_figure_is_served_without_calls_and_carries_its_age_and_committed
     clock.advance(3600)
     spend = provider.get_spend(team="team-ml", policy=default_policy())
 
-    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 2
+    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 1
     assert spend.age_seconds == 3600
     assert spend.committed_usd == 1234.57
     assert seen[-1] == ("team-ml", NOW)
@@ -159,16 +159,16 @@ def test_throttled_after_the_ttl_serves_the_last_good_figure_marked_stale(ce: Fa
         raise AwsFault("ThrottlingException", "Rate exceeded")
 
     ce.on("GetCostAndUsage", throttled)
-    clock.advance(7 * 3600)
+    clock.advance(13 * 3600)
     spend = provider.get_spend(team="team-ml", policy=default_policy())
 
     assert spend.status is SpendStatus.STALE
-    assert spend.age_seconds == 7 * 3600
+    assert spend.age_seconds == 13 * 3600
     assert spend.forecast_usd == first.forecast_usd == 99.0
     assert spend.reason is not None and "ThrottlingException" in spend.reason
     # standard retry mode retried once on the wire; the call was counted (and charged) once
-    assert len(ce.calls("GetCostAndUsage")) == 2 + 2
-    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 3
+    assert len(ce.calls("GetCostAndUsage")) == 1 + 2
+    assert factory.total_calls(service="ce", operation="GetCostAndUsage") == 2
 
 
 def test_failure_with_nothing_cached_is_unavailable_and_not_retried_within_the_error_window(
@@ -205,7 +205,7 @@ def test_each_cost_explorer_request_is_metered_at_one_cent(ce: FakeAws, make_fac
         "gpuops_aws_calls_total", {"service": "ce", "operation": "GetCostForecast"}) or 0.0
     _provider(make_factory({"ce": ce.url}), SimClock(NOW)).get_spend(team="team-ml", policy=default_policy())
     after = REGISTRY.get_sample_value("gpuops_costexplorer_dollars_total")
-    assert after == pytest.approx(before + 0.03)
+    assert after == pytest.approx(before + 0.02)
     assert REGISTRY.get_sample_value(
         "gpuops_aws_calls_total", {"service": "ce", "operation": "GetCostForecast"}) == calls_before + 1
 
@@ -250,5 +250,5 @@ def test_a_burst_of_200_plans_for_5_teams_makes_one_call_per_distinct_query(
 
     assert {r.status for r in results} == {SpendStatus.OK}
     bodies = [repr(sorted(c.items())) for c in ce.calls("GetCostAndUsage")]
-    assert len(bodies) == len(set(bodies)) == 5 * 2  # daily series and instance types, once per team
+    assert len(bodies) == len(set(bodies)) == 5  # one grouped daily series per team
     assert factory.total_calls(service="ce", operation="GetCostForecast") == 5

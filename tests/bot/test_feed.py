@@ -179,3 +179,60 @@ def test_a_withdrawal_and_a_veto_are_said_in_the_thread(feed: FeedConsumer, slac
     # Both events found the request rejected already: the message is rewritten once, to that.
     [update] = slack.of("chat.update")
     assert update.blocks[-3]["text"]["text"].startswith("❌ *Rejected*")
+
+
+def test_a_job_passing_its_estimate_is_said_in_its_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                          service: FakeService) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "InProgress", "actual_cost_usd": None,
+                                                        "cost_so_far_usd": 318.2, "projected_cost_usd": 402.0})
+    service.emit("job.cost_threshold", "req_1", job=JOB["name"], level=100, levels=[100], cost_so_far_usd=318.2,
+                 projected_usd=402.0, estimated_cost_usd=310.0, ceiling_usd=620.0, elapsed_hours=12.5,
+                 basis="time since training started × the launch's price", overrun=True)
+    assert feed.step() == 1
+    [reply] = slack.of("chat.postMessage")
+    assert reply.body["thread_ts"] == WHERE["ts"]
+    assert reply.body["text"] == (
+        "🔥 `gpuops-req-1-r1` has cost $318 so far, 100% of its approved estimate of $310; projected $402 to finish "
+        "(at most $620 at its max runtime). It has run 12.5 h, past its estimated hours.\n"
+        "_From time since training started × the launch's price._")
+
+
+BUDGET = {"team": "team-ml", "channel": "C0GPUOPSML", "month": "2026-11", "level": 90, "levels": [75, 90],
+          "projected_usd": 45_120.0, "budget_usd": 50_000.0, "share": 0.9024, "spent_usd": 38_000.0,
+          "running_usd": 2_120.0, "reserved_usd": 1_000.0, "forecast_usd": 4_000.0,
+          "forecast_basis": "forecast for the rest of the month", "spend_status": "ok", "spend_reason": None,
+          "explain": "$38,000 spent + $2,120 running to finish + $1,000 approved, not launched + $4,000 forecast = "
+                     "$45,120 of $50,000 (90%)",
+          "jobs": [{"request_id": "req_7", "status": "running", "requester": "slack:T0GPUOPS:U0ALICE",
+                    "job": "gpuops-req-7-r1", "cost_so_far_usd": 880.0, "to_come_usd": 2_120.0},
+                   {"request_id": "req_8", "status": "approved", "requester": "slack:T0GPUOPS:U0BOB",
+                    "job": None, "cost_so_far_usd": None, "to_come_usd": 1_000.0}]}
+
+
+def test_a_budget_warning_goes_to_the_teams_channel_with_the_jobs_that_drive_it(
+    feed: FeedConsumer, slack: FakeSlack, service: FakeService
+) -> None:
+    service.emit("budget.threshold", None, **BUDGET)
+    service.emit("budget.threshold", None, **{**BUDGET, "channel": None, "team": "team-x"})  # nowhere to say it
+    assert feed.step() == 2
+    [post] = slack.of("chat.postMessage")
+    assert post.body["channel"] == "C0GPUOPSML" and "thread_ts" not in post.body
+    assert post.body["text"] == (
+        "📈 *team-ml*'s month is heading for $45,120, past 90% of its $50,000 budget (90%).\n"
+        "$38,000 spent + $2,120 running to finish + $1,000 approved, not launched + $4,000 forecast = $45,120 of "
+        "$50,000 (90%)\n"
+        "Driving it:\n"
+        "• `req_7` running `gpuops-req-7-r1`: $880 so far, $2,120 still to come · <@U0ALICE>\n"
+        "• `req_8` approved, not launched: up to $1,000 · <@U0BOB>")
+    assert service.cursors["bot"] == "2"
+
+
+def test_a_team_channel_the_bot_cannot_post_to_does_not_hold_up_the_feed(feed: FeedConsumer, slack: FakeSlack,
+                                                                         service: FakeService) -> None:
+    service.emit("budget.threshold", None, **BUDGET)
+    service.emit("budget.threshold", None, **{**BUDGET, "channel": "C0OTHER", "team": "team-nlp"})
+    slack.fail_next("chat.postMessage", body={"ok": False, "error": "not_in_channel"})
+    assert feed.step() == 2
+    assert service.cursors["bot"] == "2"
+    posted = [c.body["channel"] for c in slack.of("chat.postMessage") if c.answer.get("ok")]
+    assert posted == ["C0OTHER"]

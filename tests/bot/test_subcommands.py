@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.bot.factories import REQUESTER, make_job, make_request
+from tests.bot.factories import NOW, REQUESTER, make_job, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
@@ -103,3 +103,27 @@ def test_stop_of_a_request_that_is_not_running_says_so_privately(bot: BotHarness
     [reply] = slack.wait_for("response")
     assert reply.body["response_type"] == "ephemeral"
     assert "pending_approval" in reply.body["text"] and service.stops == []
+
+
+def test_jobs_show_the_live_cost_and_what_the_job_is_projected_to_cost(bot: BotHarness, slack: FakeSlack,
+                                                                       service: FakeService) -> None:
+    live = make_job(name="gpuops-req-6-r1", status="InProgress", secondary_status="Training", actual_cost_usd=None,
+                    billable_seconds=None, training_seconds=None, cost_so_far_usd=162.4, projected_cost_usd=341.0,
+                    cost_as_of=NOW.isoformat())
+    service.requests["req_6"] = make_request(request_id="req_6", status="running", job=live)
+    bot.command("jobs", user=REQUESTER)
+    [reply] = slack.wait_for("response", count=1)
+    assert reply.body["blocks"][1]["text"]["text"] == (
+        "`req_6` 4× g6e.12xlarge · team-ml · InProgress · $162 so far of ~$310 · $341 projected to finish")
+
+
+def test_app_home_shows_a_running_jobs_live_cost_under_the_request() -> None:
+    from bot.views import home_view
+
+    live = make_job(name="gpuops-req-6-r1", status="InProgress", actual_cost_usd=None, billable_seconds=None,
+                    training_seconds=None, cost_so_far_usd=162.4, projected_cost_usd=341.0, cost_as_of=NOW.isoformat())
+    finished = make_request(request_id="req_7", status="succeeded", job=make_job())
+    view = home_view([make_request(request_id="req_6", status="running", job=live), finished], [], now=NOW)
+    texts = [b["text"]["text"] for b in view["blocks"] if b["type"] == "section"]
+    assert "💸 `gpuops-req-6-r1`: $162 so far (52% of the estimate), $341 projected to finish" in texts
+    assert sum(t.startswith("💸") for t in texts) == 1  # a finished job shows its actual cost, not a live one
