@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from contract.plans import PlanFields
+from policy.calibration import Calibration
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
@@ -34,6 +35,7 @@ class PlanContext:
     decision: Decision
     spend: SpendSnapshot
     timezone: str
+    calibration_factor: float | None = None  # the learnt correction the plan's hours carry; None: none
 
     @property
     def plan_hash(self) -> str:
@@ -47,6 +49,8 @@ class Planner:
     catalog: Catalog
     policy: PolicyConfig
     spend: SpendProvider
+    # The learnt corrections of estimated hours in force (cached by whoever supplies them); None: none learnt.
+    calibration: Callable[[], Calibration] | None = None
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
@@ -92,11 +96,24 @@ class Planner:
     ) -> PlanContext:
         """Decide on ``request`` with the team's current spend (read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
+        calibration = self.calibration() if self.calibration is not None else None
         try:
-            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
+            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
+                              calibration=calibration)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
-        return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
+        return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone,
+                           calibration_factor=_factor(decision, calibration, self.catalog))
+
+
+def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalog) -> float | None:
+    """The correction the chosen plan's hours carry (the one ``decide`` applied to its family)."""
+    req = decision.request
+    if calibration is None or req.task is None or req.params is None:
+        return None
+    spec = catalog.instances.get(decision.plan.instance_type)
+    found = spec and calibration.correction(family=spec.family, task=req.task.value, params=req.params)
+    return found.factor if found else None
 
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
@@ -134,6 +151,9 @@ def load_policy(settings: Settings) -> PolicyConfig:
     return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 
 
-def make_planner(settings: Settings, *, spend: SpendProvider) -> Planner:
-    """The planner the settings describe: the policy file, the catalog snapshot in force and ``spend``."""
-    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend)
+def make_planner(settings: Settings, *, spend: SpendProvider,
+                 calibration: Callable[[], Calibration] | None = None) -> Planner:
+    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend`` and the learnt
+    ``calibration`` of estimated hours."""
+    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend,
+                   calibration=calibration)

@@ -22,7 +22,8 @@ TEXT = "production fine-tune 7B on 2B tokens on p4d"
 FREE = "production fine-tune 7B on 2B tokens on 8 GPUs"
 
 
-def _history(ratios: list[float], *, family: str = "p5", task: str = "fine-tune", band: str = "3B-15B") -> list[Outcome]:
+def _history(ratios: list[float], *, family: str = "p5", task: str = "fine-tune",
+             band: str = "3B-15B") -> list[Outcome]:
     return [Outcome(family=family, task=task, size_band=band, ratio=r) for r in ratios]
 
 
