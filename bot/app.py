@@ -10,7 +10,7 @@ from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler, ServerErrorRetryHandler
 
-from bot import actions, commands
+from bot import actions, commands, idle
 from bot.access import refuse_outside_lists
 from bot.client import ServiceClient
 from bot.deps import Deps
@@ -77,6 +77,7 @@ def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Dep
     app.use(refuse_outside_lists(deps.service, deps.policy_watch, executor))
     commands.register(app, deps)
     actions.register(app, deps)
+    idle.register(app, deps)
     return app
 
 

@@ -16,6 +16,7 @@ from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, context, escape, fit, header, section
 from bot.metrics import DIGEST_RUNS
 from bot.views import accrued_usd, job_row
+from contract.estimates import EstimateAccuracy
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
 from policy.spend import SpendSnapshot
@@ -33,6 +34,7 @@ class DigestData:
     running: list[RequestPublic]
     pending: list[RequestPublic]
     finished: list[RequestPublic]
+    accuracy: EstimateAccuracy | None = None  # this month's estimates against what finished jobs took
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ def gather(service: ServiceClient, *, team: str) -> DigestData:
         running=[r for r in jobs if r.status in ("running", "launching")],
         pending=pending,
         finished=[r for r in jobs if r.status in FINISHED],
+        accuracy=service.get_estimate_accuracy(team=team),
     )
 
 
@@ -101,6 +104,14 @@ def anomalies(days: list[tuple[Any, float]]) -> list[str]:
     return notes
 
 
+def accuracy_line(accuracy: EstimateAccuracy) -> str:
+    """How far this month's estimates were from what finished jobs took."""
+    assert accuracy.median is not None and accuracy.p90 is not None
+    jobs = f"{accuracy.jobs} finished job{'s' if accuracy.jobs != 1 else ''}"
+    return (f"*Estimate accuracy* this month: off by {accuracy.median:.0%} (median), {accuracy.p90:.0%} (P90) "
+            f"on {jobs}")
+
+
 def yesterday_line(days: list[tuple[Any, float]]) -> str:
     yesterday, previous = days[-1][1], days[-2][1]
     change = "" if previous == 0 else f" ({(yesterday - previous) / previous:+.0%} on the day before)"
@@ -141,6 +152,8 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     if saved > 0:
         count = len(data.finished)
         blocks.append(section(f"*Spot savings*: {fmt.usd(saved)} on {count} finished job{'s' if count != 1 else ''}"))
+    if data.accuracy is not None and data.accuracy.median is not None and data.accuracy.p90 is not None:
+        blocks.append(section(accuracy_line(data.accuracy)))
     notes = anomalies(days) if spend.daily else []
     if notes:
         blocks.append(section("📈 *Anomalies*\n" + "\n".join(f"• {n}" for n in notes)))
