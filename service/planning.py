@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +52,14 @@ class Planner:
     # The learnt corrections of estimated hours in force (cached by whoever supplies them); None: none learnt.
     calibration: Callable[[], Calibration] | None = None
 
+    def settled(self) -> Planner:
+        """This planner with its calibration read now and held: for deciding while a write lock is held (SQLite
+        serialises every transaction, so a read under the lock would wait for the lock itself)."""
+        if self.calibration is None:
+            return self
+        held = self.calibration()
+        return replace(self, calibration=lambda: held)
+
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
         if named and named not in self.policy.teams:
@@ -82,21 +90,24 @@ class Planner:
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
+        calibration = self.calibration() if self.calibration is not None else None  # read before any write lock
         if ledger is not None:
             spend = spend if spend is not None else self.spend_for(request)
             team = self.policy.team_or_default(request.team)[0]
             spend = spend.model_copy(update={"ledger": ledger(team)})
-        return self.plan(request, now=moment, timezone=zone, spend=spend)
+        return self.plan(request, now=moment, timezone=zone, spend=spend, calibration=calibration)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
 
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
+        calibration: Calibration | None = None,
     ) -> PlanContext:
-        """Decide on ``request`` with the team's current spend (read now unless given)."""
+        """Decide on ``request`` with the team's current spend and learnt calibration (each read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
-        calibration = self.calibration() if self.calibration is not None else None
+        if calibration is None and self.calibration is not None:
+            calibration = self.calibration()
         try:
             decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
                               calibration=calibration)

@@ -127,8 +127,8 @@ def patch_request(
     request_id: RequestId, body: RequestPatch, state: StateDep, session: SessionDep, actor: WriterDep,
 ) -> RequestPublic:
     """Edit fields: a new plan revision, earlier approvals void, the decision re-run."""
-    record = filing.revise_request(session=session, planner=state.planner, request_id=request_id, patch=body,
-                                     actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
+    record = filing.revise_request(session=session, planner=state.planner.settled(), request_id=request_id,
+                                     patch=body, actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
                                      filer=filer_for(actor, person=actor.id, channel=None, facts=body))
     return released(session, request_public(session=session, record=record, policy=state.policy))
 

@@ -103,7 +103,7 @@ def launch_once(*, ctx: WorkerContext) -> bool:
                            lease_seconds=ctx.lease_seconds)
     if task is None:
         return False
-    job = begin_launch(engine=ctx.engine, task=task, planner=ctx.planner, now=ctx.clock())
+    job = begin_launch(engine=ctx.engine, task=task, planner=ctx.planner.settled(), now=ctx.clock())
     if job is None:
         return True
     try:
