@@ -2,8 +2,8 @@
 
 SageMaker training jobs publish ``GPUUtilization`` per host in ``/aws/sagemaker/TrainingJobs`` (dimension ``Host``
 = ``<job-name>/algo-<n>``); its value is summed over the host's GPUs (0 to 100 × GPUs), so it is divided by the
-accelerator count. EC2 and EKS jobs are read from the CloudWatch agent's DCGM metric the settings name, per GPU
-(0-100).
+accelerator count. EC2 and EKS jobs are read from the DCGM metric the CloudWatch collector publishes (named by
+the settings), per GPU (0-100).
 """
 
 from __future__ import annotations
