@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
@@ -25,10 +26,13 @@ router = APIRouter(tags=["estimates"])
 @router.get("/v1/estimates/accuracy", response_model=EstimateAccuracy, responses=raises(RequestError))
 def get_accuracy(
     state: StateDep, _actor: ActorDep, team: Annotated[Text | None, Query(max_length=128)] = None,
+    since: date | None = None,
 ) -> EstimateAccuracy:
-    """How far this month's finished jobs were from their estimates (all teams when none is named)."""
+    """How far jobs finished since ``since`` (default: the first of this month, UTC) were from their estimates, for
+    one team or all."""
     state.planner.check_team(team)
-    start = utcnow().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    day = since or utcnow().date().replace(day=1)
+    start = datetime(day.year, day.month, day.day, tzinfo=UTC)
     found = estimate_accuracy(engine=state.engine, since=start, team=team)
     return EstimateAccuracy(team=team, since=start.date().isoformat(), jobs=found.jobs if found else 0,
                             median=found.median if found else None, p90=found.p90 if found else None)

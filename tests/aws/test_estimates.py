@@ -92,14 +92,16 @@ def test_the_service_and_the_command_show_the_calibration_and_the_months_accurac
     _history(engine, [1.1] * 9 + [2.0])
     with live_service(database_url, launch_policy()) as api:
         table = api.get("/v1/estimates/calibration").json()
-        accuracy = api.get("/v1/estimates/accuracy", team="team-ml")
+        accuracy = api.get("/v1/estimates/accuracy", team="team-ml", since="2026-11-01")
+        later = api.get("/v1/estimates/accuracy", since="2026-12-01")
         unknown = api.get("/v1/estimates/accuracy", team="team-nobody")
     [row] = table["items"]
     assert (row["family"], row["task"], row["size_band"], row["jobs"]) == ("p4d", "fine-tune", "3B-15B", 10)
     assert row["factor"] == pytest.approx(1.1 ** (10 / 13), abs=0.01)
-    assert accuracy.status_code == 200 and unknown.status_code == 422
-    # the fake history is dated 2026-11-30; the service's month is the real one, so only the shape is asserted
-    assert set(accuracy.json()) == {"team", "since", "jobs", "median", "p90"}
+    assert unknown.status_code == 422
+    assert accuracy.json() == {"team": "team-ml", "since": "2026-11-01", "jobs": 10, "median": pytest.approx(0.1),
+                               "p90": pytest.approx(0.1)}  # nine jobs 10% over and one 100% over
+    assert later.json() == {"team": None, "since": "2026-12-01", "jobs": 0, "median": None, "p90": None}
     monkeypatch.setenv("DATABASE_URL", database_url)
     get_settings.cache_clear()
     shown = CliRunner().invoke(app, ["calibration", "show"])
