@@ -28,6 +28,7 @@ from contract.errors import (
     UpstreamError,
     describe_validation_errors,
 )
+from contract.estimates import EstimateAccuracy, IdleExpectedBody
 from contract.events import CursorPublic, CursorUpdate, EventPage
 from contract.info import PolicyPublic
 from contract.requests import (
@@ -226,6 +227,16 @@ class ServiceClient:
         response = self._call("POST", f"/v1/anomalies/{anomaly_id}/feedback", operation="anomaly_feedback",
                               actor=actor, json=_body(AnomalyFeedback, {"verdict": verdict}))
         return AnomalyFeedbackRecorded.model_validate(response.json())
+    def mark_idle_expected(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
+        body = _body(IdleExpectedBody, {"reason": reason} if reason else {})
+        response = self._call("POST", f"/v1/requests/{request_id}/idle-expected", operation="mark_idle_expected",
+                              actor=actor, json=body)
+        return RequestPublic.model_validate(response.json())
+
+    def get_estimate_accuracy(self, *, team: str | None = None) -> EstimateAccuracy:
+        response = self._call("GET", "/v1/estimates/accuracy", operation="get_estimate_accuracy",
+                              params={"team": team})
+        return EstimateAccuracy.model_validate(response.json())
 
     def put_slack_message(self, *, request_id: str, channel: str, ts: str) -> None:
         self._call("PUT", f"/v1/requests/{request_id}/slack-message", operation="put_slack_message",

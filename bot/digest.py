@@ -23,6 +23,7 @@ from bot.limits import MAX_MESSAGE_BLOCKS, Block, escape, fit, section
 from bot.metrics import DIGEST_RUNS
 from bot.spend_split import split_month
 from bot.views import accrued_usd
+from contract.estimates import EstimateAccuracy
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
 from policy.spend import SpendSnapshot, SpendStatus
@@ -47,6 +48,7 @@ class DigestData:
     finished: list[RequestPublic]  # finished in the 24 hours before the digest
     approved: list[RequestPublic] = field(default_factory=list)  # approved, not launched yet
     tz_name: str = "UTC"
+    accuracy: EstimateAccuracy | None = None  # this month's estimates against what finished jobs took
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ def gather(service: ServiceClient, *, team: str, now: datetime, tz_name: str = "
         finished=[r for r in jobs if r.status in FINISHED and r.updated_at >= since],
         approved=approved,
         tz_name=tz_name,
+        accuracy=service.get_estimate_accuracy(team=team),
     )
 
 
@@ -152,6 +155,14 @@ def anomalies(days: list[tuple[Any, float]]) -> list[str]:
     elif yesterday >= ANOMALY_MIN_USD and baseline == 0:
         notes.append(f"Yesterday's {fmt.usd(yesterday)} follows a week with no spend.")
     return notes
+
+
+def accuracy_line(accuracy: EstimateAccuracy) -> str:
+    """How far this month's estimates were from what finished jobs took."""
+    assert accuracy.median is not None and accuracy.p90 is not None
+    jobs = f"{accuracy.jobs} finished job{'s' if accuracy.jobs != 1 else ''}"
+    return (f"*Estimate accuracy* this month: off by {accuracy.median:.0%} (median), {accuracy.p90:.0%} (P90) "
+            f"on {jobs}")
 
 
 def yesterday_line(days: list[tuple[date, float]], *, local_yesterday: date) -> str:
@@ -240,6 +251,8 @@ def digest_blocks(data: DigestData, *, now: datetime) -> list[Block]:
     if saved > 0:
         count = len(data.finished)
         blocks.append(section(f"*Spot savings*: {fmt.usd(saved)} on {count} finished job{'s' if count != 1 else ''}"))
+    if data.accuracy is not None and data.accuracy.median is not None and data.accuracy.p90 is not None:
+        blocks.append(section(accuracy_line(data.accuracy)))
     notes = anomalies(window(spend, today=today)) if spend.daily else []
     if notes:
         blocks.append(section("📈 *Anomalies*\n" + "\n".join(f"• {n}" for n in notes)))

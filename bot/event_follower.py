@@ -15,6 +15,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from bot import formatting as fmt
+from bot import idle
 from bot.alerts import TEAM_ALERTS, job_cost_text, post_team_alert
 from bot.client import ServiceClient
 from bot.dedup import SeenIds
@@ -39,7 +40,7 @@ UPDATES = frozenset({
     "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed", "launch.dry_run",
-    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold",
+    "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold", *idle.EVENTS,
 })
 
 
@@ -190,6 +191,8 @@ class FeedConsumer:
             log.info("event %s for %s: the request has no Slack message", event.id, req.id)
             return
         try:
+            if idle.post_idle(self._client, event, req):  # idle GPUs: a thread reply of their own, with buttons
+                return
             update_request(self._client, req, now=self._clock(), sent=self._sent)
             text = thread_text(event, req, announced=self._launched.__contains__)
             if text is not None:

@@ -11,12 +11,12 @@ from typing import Annotated
 
 import typer
 
-from gpuops import cli_audit, cli_aws, cli_bot, cli_catalog, cli_doctor, cli_plan, cli_service
+from gpuops import cli_audit, cli_aws, cli_bot, cli_calibration, cli_catalog, cli_doctor, cli_plan, cli_service
 from gpuops.cli_errors import OneLineErrorsGroup
 
 app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True,
                   cls=OneLineErrorsGroup, pretty_exceptions_enable=False)
-for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor):
+for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor, cli_calibration):
     area.register(app)
 
 

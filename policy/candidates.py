@@ -57,6 +57,8 @@ class Search:
     max_instances: int
     settings: EstimateSettings
     gpus: int | None = None
+    # Learnt corrections of estimated hours per instance family, (family, factor) (policy.calibration).
+    hours_factors: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(slots=True)  # not frozen: hundreds are made per request and frozen __init__ is several times slower
@@ -156,7 +158,12 @@ def layouts(prof: Profile, search: Search) -> list[Layout]:
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
     efficiency = scaling_efficiency(search.catalog.scaling, count * prof.spec.accelerator_count)
-    return flops / (prof.flops_per_instance * count * efficiency) / 3600.0
+    hours = flops / (prof.flops_per_instance * count * efficiency) / 3600.0
+    # --- calibration: the one place learnt corrections touch the estimate (hours of matching families) ---
+    for family, factor in search.hours_factors:
+        if family == prof.spec.family:
+            return hours * factor
+    return hours
 
 
 def options_for(prof: Profile, search: Search) -> list[Option]:
@@ -169,7 +176,7 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """
     has_deadline = search.usable_hours is not None
     key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
-           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus)
+           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus, search.hours_factors)
     priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
     usable = search.usable_hours
     # Fresh objects each time: a decision's options are its own, whatever a caller does with them.

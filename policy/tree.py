@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from policy import explain, fixed, rules
+from policy.calibration import Calibration, calibrated_step
 from policy.candidates import Option, Search, fixed_option, options_for, profile
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
@@ -48,9 +49,14 @@ class _Context:
 
 
 def decide(
-    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime
+    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
+    calibration: Calibration | None = None,
 ) -> Decision:
-    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement."""
+    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement.
+
+    ``calibration``: learnt corrections of estimated hours from finished jobs (``policy.calibration``); none: the
+    model's own hours.
+    """
     sized = _sized(request)
     req, assumed = complete(sized, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
@@ -71,7 +77,8 @@ def decide(
     gpus = _gpus_of(req, catalog, assumed)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
-                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
+                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus,
+                    hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else ())
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     choice = choose(inside, outside)
@@ -98,6 +105,10 @@ def decide(
         req = req.model_copy(update={"params": request.params, "task": request.task})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
         assumed = [a for a in assumed if not a.startswith("tokens:")]
+    if calibration is not None:  # say when the chosen hours carry a learnt correction
+        assert req.task is not None and req.params is not None
+        correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
+        trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
         assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy)],

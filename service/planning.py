@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
 
 from contract.plans import PlanFields
+from policy.calibration import Calibration
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
@@ -36,6 +37,7 @@ class PlanContext:
     decision: Decision
     spend: SpendSnapshot
     timezone: str
+    calibration_factor: float | None = None  # the learnt correction the plan's hours carry; None: none
 
     @property
     def plan_hash(self) -> str:
@@ -49,6 +51,16 @@ class Planner:
     catalog: Catalog
     policy: PolicyConfig
     spend: SpendProvider
+    # The learnt corrections of estimated hours in force (cached by whoever supplies them); None: none learnt.
+    calibration: Callable[[], Calibration] | None = None
+
+    def settled(self) -> Planner:
+        """This planner with its calibration read now and held: for deciding while a write lock is held (SQLite
+        serialises every transaction, so a read under the lock would wait for the lock itself)."""
+        if self.calibration is None:
+            return self
+        held = self.calibration()
+        return replace(self, calibration=lambda: held)
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
@@ -80,11 +92,12 @@ class Planner:
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
+        calibration = self.calibration() if self.calibration is not None else None  # read before any write lock
         if ledger is not None:
             spend = spend if spend is not None else self.spend_for(request)
             team = self.policy.team_or_default(request.team)[0]
             spend = spend.model_copy(update={"ledger": ledger(team)})
-        return self.plan(request, now=moment, timezone=zone, spend=spend)
+        return self.plan(request, now=moment, timezone=zone, spend=spend, calibration=calibration)
 
     def ask_or_plan(
         self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
@@ -116,14 +129,29 @@ class Planner:
 
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
+        calibration: Calibration | None = None,
     ) -> PlanContext:
-        """Decide on ``request`` with the team's current spend (read now unless given)."""
+        """Decide on ``request`` with the team's current spend and learnt calibration (each read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
+        if calibration is None and self.calibration is not None:
+            calibration = self.calibration()
         try:
-            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
+            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
+                              calibration=calibration)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
-        return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
+        return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone,
+                           calibration_factor=_factor(decision, calibration, self.catalog))
+
+
+def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalog) -> float | None:
+    """The correction the chosen plan's hours carry (the one ``decide`` applied to its family)."""
+    req = decision.request
+    if calibration is None or req.task is None or req.params is None:
+        return None
+    spec = catalog.instances.get(decision.plan.instance_type)
+    found = spec and calibration.correction(family=spec.family, task=req.task.value, params=req.params)
+    return found.factor if found else None
 
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
@@ -161,6 +189,9 @@ def load_policy(settings: Settings) -> PolicyConfig:
     return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 
 
-def make_planner(settings: Settings, *, spend: SpendProvider) -> Planner:
-    """The planner the settings describe: the policy file, the catalog snapshot in force and ``spend``."""
-    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend)
+def make_planner(settings: Settings, *, spend: SpendProvider,
+                 calibration: Callable[[], Calibration] | None = None) -> Planner:
+    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend`` and the learnt
+    ``calibration`` of estimated hours."""
+    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend,
+                   calibration=calibration)

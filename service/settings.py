@@ -106,6 +106,22 @@ class Settings(BaseSettings):
     audit_anchor_retain_days: int = Field(default=365, ge=1)
     # How often the worker publishes the audit chain's head when GPUOPS_AUDIT_ANCHOR is set.
     audit_anchor_interval_seconds: float = Field(default=3600, gt=0)
+    # A live job whose GPU utilisation stays below this percent for GPUOPS_IDLE_GPU_MINUTES is posted once per idle
+    # episode in its request's thread, with what the idle share costs per hour.
+    idle_gpu_threshold_percent: float = Field(default=60, gt=0, le=100)
+    # How many minutes below the threshold make an idle episode (one-minute CloudWatch averages).
+    idle_gpu_minutes: int = Field(default=10, ge=2, le=1440)
+    # CloudWatch namespace read for EC2 and EKS jobs (DCGM metrics the CloudWatch collector publishes); SageMaker
+    # jobs are read from /aws/sagemaker/TrainingJobs GPUUtilization per host.
+    idle_gpu_namespace: str = Field(default="CWAgent", min_length=1)
+    # The per-GPU utilisation metric (0-100) read for EC2 and EKS jobs.
+    idle_gpu_metric: str = Field(default="DCGM_FI_DEV_GPU_UTIL", min_length=1)
+    # The metric's dimension whose value is the job's name (the collector's configuration appends it).
+    idle_gpu_dimension: str = Field(default="gpuops_job", min_length=1)
+    # How many jobs' worth of "no correction" the calibration of estimated hours weighs against finished jobs.
+    calibration_prior_jobs: float = Field(default=3, ge=0)
+    # How long the calibration of estimated hours is reused before finished jobs are read again.
+    calibration_cache_seconds: float = Field(default=300, gt=0)
 
     @field_validator("aws_region", "kubeconfig", "audit_anchor")
     @classmethod

@@ -134,7 +134,7 @@ def patch_request(
     ``needs_input`` the fields answer its questions: planned as usual once nothing is left to ask."""
     waiting = records.get_request_or_raise(session=session, request_id=request_id).status == RequestStatus.NEEDS_INPUT
     revise = filing.answer_questions if waiting else filing.revise_request
-    record = revise(session=session, planner=state.planner, request_id=request_id, patch=body,
+    record = revise(session=session, planner=state.planner.settled(), request_id=request_id, patch=body,
                     actor=actor.id, is_admin=actor.is_admin, now=utcnow(),
                     filer=filer_for(actor, person=actor.id, channel=None, facts=body))
     return released(session, request_public(session=session, record=record, policy=state.policy))

@@ -11,6 +11,7 @@ from policy.config import PolicyConfig
 from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import Cache, CountingCache, FallbackCache, make_cache
+from service.jobs.outcomes import CachedCalibration
 from service.launch.registry import LaunchEnvironment
 from service.metrics import Metrics, get_metrics
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
@@ -74,7 +75,9 @@ def build_state(
     stamp: tuple[str | None, float] = (None, 0.0)
     if planner is None:
         stamp = catalog_stamp(settings)
-        planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
+        planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine),
+                               calibration=CachedCalibration(engine=engine, prior_jobs=settings.calibration_prior_jobs,
+                                                             ttl_seconds=settings.calibration_cache_seconds))
     return ServiceState(
         settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_settings(settings),

@@ -29,7 +29,9 @@ from service.aws.clients import ClientFactory
 from service.aws.savingsplans import SavingsPlanRecommendation, fetch_sagemaker_recommendation
 from service.cache import make_cache
 from service.clock import utcnow
+from service.jobs.outcomes import CachedCalibration, record_outcomes
 from service.jobs.tracker import track_jobs
+from service.jobs.utilisation import IdleRule, check_utilisation
 from service.launch.outbox import (
     DEFAULT_LEASE_SECONDS,
     begin_launch,
@@ -60,6 +62,8 @@ class WorkerContext:
     anchor: AnchorLocation | None = None  # where the audit chain's head is published (GPUOPS_AUDIT_ANCHOR)
     anchor_retain_days: int = 365
     cost_explorer: bool = False  # spend comes from Cost Explorer: the worker also asks it for commitment advice
+    idle: IdleRule | None = None  # when to call a live job's GPUs idle; None: utilisation is not read
+    calibration: CachedCalibration | None = None  # the planner's calibration, read again after jobs finish
 
     @property
     def policy(self) -> PolicyConfig:
@@ -85,14 +89,17 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     if spend is None:
         cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)
-    planner = make_planner(settings, spend=spend)
+    calibration = CachedCalibration(engine=engine, prior_jobs=settings.calibration_prior_jobs,
+                                    ttl_seconds=settings.calibration_cache_seconds)
+    planner = make_planner(settings, spend=spend, calibration=calibration)
     env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_settings(settings),
                             policy=planner.policy, kubeconfig=settings.kubeconfig)
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
     anchor = AnchorLocation.parse(settings.audit_anchor) if settings.audit_anchor else None
     return WorkerContext(engine=engine, planner=planner, env=env, worker_id=new_worker_id(), lease_seconds=lease,
                          anchor=anchor, anchor_retain_days=settings.audit_anchor_retain_days,
-                         cost_explorer=spend_mode(settings) == "costexplorer")
+                         cost_explorer=spend_mode(settings) == "costexplorer",
+                         idle=IdleRule.from_settings(settings), calibration=calibration)
 
 
 def launch_once(*, ctx: WorkerContext) -> bool:
@@ -101,7 +108,7 @@ def launch_once(*, ctx: WorkerContext) -> bool:
                            lease_seconds=ctx.lease_seconds)
     if task is None:
         return False
-    job = begin_launch(engine=ctx.engine, task=task, planner=ctx.planner, now=ctx.clock())
+    job = begin_launch(engine=ctx.engine, task=task, planner=ctx.planner.settled(), now=ctx.clock())
     if job is None:
         return True
     try:
@@ -134,10 +141,20 @@ def drain(*, ctx: WorkerContext, stop_event: threading.Event | None = None) -> i
 
 def track_once(*, ctx: WorkerContext) -> int:
     try:
-        return track_jobs(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, now=ctx.clock())
+        polled = track_jobs(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, now=ctx.clock())
     except UpstreamError as exc:
         log.warning("job tracking skipped this round", extra={"error": str(exc)})
         return 0
+    watch_once(ctx=ctx)
+    return polled
+
+
+def watch_once(*, ctx: WorkerContext) -> None:
+    """After tracking: learn from jobs that ended, and read live jobs' GPU utilisation for idle alerts."""
+    if record_outcomes(engine=ctx.engine, catalog=ctx.catalog, now=ctx.clock()) and ctx.calibration is not None:
+        ctx.calibration.forget()
+    if ctx.idle is not None:
+        check_utilisation(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, rule=ctx.idle, now=ctx.clock())
 
 
 def alerts_once(*, ctx: WorkerContext) -> int:

@@ -63,6 +63,7 @@ def revision_row(
         policy_version=context.decision.policy_version, price_snapshot=context.decision.catalog.snapshot,
         spend=context.spend.model_dump(mode="json"), estimated_cost_usd=context.decision.plan.estimated_cost_usd,
         judged_usd=max(context.decision.plan.estimated_cost_usd, context.decision.plan.exposure_usd),
+        calibration_factor=context.calibration_factor,
         approvals_needed=context.decision.approval.approvals_needed, denied=context.decision.approval.denied,
         created_by=actor, created_at=now,
     )

@@ -73,6 +73,8 @@ class PlanRevision(SQLModel, table=True):
     estimated_cost_usd: float
     # The larger of estimate and exposure: what an approval lets loose (the budget ledger sums it).
     judged_usd: float | None = None
+    # The learnt correction the plan's hours carry (policy.calibration); None: none applied.
+    calibration_factor: float | None = None
     approvals_needed: int
     denied: bool
     created_by: str = Field(max_length=256)
@@ -262,3 +264,50 @@ class AlertMark(SQLModel, table=True):
     level: str = Field(max_length=256)  # the percent level, or the anomaly's / monitor's id
     detail: dict[str, Any] = _json()
     created_at: datetime = _ts()
+class EstimateOutcome(SQLModel, table=True):
+    """A finished job's actual hours and cost against its estimate, with the inputs that produced the estimate."""
+
+    __tablename__ = "estimate_outcome"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk(unique=True)
+    job_name: str = Field(max_length=63)
+    status: str = Field(max_length=32)  # the job's final status; only completed jobs teach the calibration
+    team: str = Field(max_length=128, index=True)
+    platform: str = Field(max_length=32)
+    instance_type: str = Field(max_length=64)
+    family: str = Field(max_length=32)
+    accelerator: str = Field(max_length=64)
+    accelerators: int
+    instance_count: int
+    task: str = Field(max_length=32)
+    params: float
+    size_band: str = Field(max_length=16)
+    tokens: float
+    seq_len: int
+    recipe: str | None = Field(default=None, max_length=256)
+    estimated_hours: float  # as planned, with any correction applied
+    calibration_factor: float = 1.0  # the correction the estimate carried: raw estimate = estimated / factor
+    actual_hours: float
+    hours_basis: str = Field(max_length=32)  # training_seconds | wall_clock
+    estimated_cost_usd: float
+    actual_cost_usd: float | None = None
+    finished_at: datetime = _ts(index=True)
+
+
+class IdleWatch(SQLModel, table=True):
+    """GPU utilisation of one live job: whether it is in an idle episode, when it was alerted, who silenced it."""
+
+    __tablename__ = "idle_watch"
+
+    id: int | None = Field(default=None, primary_key=True)
+    request_id: str = _request_fk(unique=True)
+    job_name: str = Field(max_length=63)
+    idle: bool = False
+    idle_since: datetime | None = _opt_ts()
+    alerted_at: datetime | None = _opt_ts()
+    episodes: int = 0  # idle episodes alerted so far
+    last_utilisation: float | None = None  # percent, mean over the last window read
+    silenced_by: str | None = Field(default=None, max_length=256)
+    silenced_at: datetime | None = _opt_ts()
+    updated_at: datetime = _ts()

@@ -17,7 +17,8 @@ from botocore import xform_name
 from policy.config import load_policy_file
 
 ROOT = Path(__file__).resolve().parents[2]
-IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3"}
+IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3",
+              "cloudwatch": "cloudwatch"}
 # Operations whose IAM action has another name.
 ACTION_NAME = {"s3:ListObjectsV2": "s3:ListBucket"}
 # Actions AWS checks on top of the call itself: tagging on create, handing the team role to SageMaker, and setting

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from contract.approvals import ApprovalCreate, ApprovalDecision, ApprovalPublic
 from contract.digests import DigestClaim, DigestClaimed, DigestDone
 from contract.errors import ErrorBody, describe_validation_errors
+from contract.estimates import EstimateAccuracy, IdleExpectedBody
 from contract.events import CursorPublic, CursorUpdate, EventPage, EventPublic
 from contract.info import PolicyPublic
 from contract.requests import (
@@ -78,6 +79,8 @@ class FakeService(LoopbackServer):
         self.claims: dict[tuple[str, str], str] = {}
         self.done: list[dict[str, Any]] = []
         self.stops: list[dict[str, Any]] = []
+        self.idle_expected: list[dict[str, Any]] = []
+        self.accuracy = EstimateAccuracy(team=None, since="2026-11-01", jobs=0, median=None, p90=None)
         self.calls: list[tuple[str, str, dict[str, str]]] = []
         self.arrived: list[tuple[str, str]] = []  # (method, path) as each request comes in, before ``delay``
         self.delay = 0.0
@@ -207,6 +210,10 @@ class FakeService(LoopbackServer):
             return self.patch(request_id, RequestPatch.model_validate(body))
         if method == "POST" and tail == "/stop":
             return self.stop_job(actor, request_id, StopBody.model_validate(body))
+        if method == "POST" and tail == "/idle-expected":
+            self.idle_expected.append({"request_id": request_id, "actor": actor,
+                                       **IdleExpectedBody.model_validate(body or {}).model_dump(exclude_unset=True)})
+            return 200, self.requests[request_id]
         if method == "PUT" and tail == "/slack-message":
             self.set_request(request_id, slack_message=SlackMessageRef.model_validate(body))
             return 204, None
@@ -233,6 +240,8 @@ class FakeService(LoopbackServer):
             return 200, JobList(items=[r for r in items if "status" not in query or r.status == query["status"]])
         if path == "/v1/policy":
             return 200, self.policy()
+        if path == "/v1/estimates/accuracy":
+            return 200, self.accuracy.model_copy(update={"team": query.get("team")})
         if path == "/v1/digests/claim":
             return self.claim(DigestClaim.model_validate(body))
         if match := re.fullmatch(r"/v1/digests/([^/]+)/([^/]+)/done", path):
