@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from policy.recipes import JobChoice
+
 __all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Stage", "Task", "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
@@ -65,6 +67,10 @@ class TrainingRequest(BaseModel):
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list)
+
+    # --- what to run (policy.recipes, policy.jobspec) ---
+    # The recipe, dataset and hyperparameter overrides the request named; None: the team's default recipe as is.
+    job: JobChoice | None = None
 
     @field_validator("deadline")
     @classmethod

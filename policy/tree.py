@@ -91,7 +91,7 @@ def decide(
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
-        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch.missing(),
+        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
     )
 
 
@@ -306,7 +306,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
     if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
-    missing = ctx.team.launch.missing()
+    missing = ctx.team.launch_missing()
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -15,11 +15,15 @@ from contract.plans import PlanFields
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
+from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
+from policy.jobspec import BYTES_PER_TOKEN, JobDraft, JobFacts, draft_job, finish_job, tokens_from_bytes
 from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
+from service.aws.clients import ClientFactory
+from service.aws.jobinputs import AwsJobInputs
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
@@ -40,13 +44,21 @@ class PlanContext:
         return plan_hash(self.decision.model_dump(mode="json"))
 
 
+class JobInputs(Protocol):
+    """Where the facts about a job's inputs come from (AWS: ``service.aws.jobinputs``)."""
+
+    def facts(self, *, draft: JobDraft, role_arn: str | None, region: str) -> JobFacts: ...
+
+
 @dataclass(frozen=True)
 class Planner:
-    """The catalog, the policy and the spend source in force."""
+    """The catalog, the policy and the spend source in force; ``inputs`` checks a recipe's image and data (None:
+    a preview that reads nothing, and says so)."""
 
     catalog: Catalog
     policy: PolicyConfig
     spend: SpendProvider
+    inputs: JobInputs | None = None
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
@@ -92,11 +104,41 @@ class Planner:
     ) -> PlanContext:
         """Decide on ``request`` with the team's current spend (read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
+        draft, facts, sized = self.job_inputs(request)
         try:
-            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
+            decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
+        if draft is not None:
+            job = finish_job(draft=draft, facts=facts, request=decision.request)
+            unread = [] if facts.image_digest is not None else [
+                "the image digest and the dataset's size are read from AWS when the request is filed"]
+            decision = decision.model_copy(update={"job": job, "warnings": [*decision.warnings, *unread]})
         return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
+
+    def job_inputs(self, request: TrainingRequest) -> tuple[JobDraft | None, JobFacts, TrainingRequest]:
+        """The team's recipe for ``request``, what AWS says about its inputs, and the request with its tokens
+        taken from the dataset's size when nothing said them (an assumption, stated)."""
+        team_name, team = self.policy.team_or_default(request.team)
+        region = request.region or (team.launch.regions[0] if team.launch.regions else self.policy.default_region)
+        draft = draft_job(request=request, team_name=team_name, team=team, region=region)
+        if draft is None or self.inputs is None:
+            return draft, JobFacts(), request
+        facts = self.inputs.facts(draft=draft, role_arn=team.launch.role_arn, region=region)
+        if request.tokens is not None or facts.dataset_bytes is None:
+            return draft, facts, request
+        epochs = _epochs(draft)
+        tokens = tokens_from_bytes(facts.dataset_bytes) * epochs
+        note = (f"tokens: {format_count(tokens)} from the dataset's {facts.dataset_bytes:,} bytes at ~"
+                f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs} epochs" if epochs > 1 else ""))
+        return draft, facts, request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
+
+
+def _epochs(draft: JobDraft) -> int:
+    """The recipe's ``epochs`` (the request's override, else its default) when it has an int one; else 1."""
+    spec = draft.recipe.hyperparameters.get("epochs")
+    value = draft.overrides.get("epochs", spec.default if spec is not None else None)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
@@ -136,4 +178,5 @@ def load_policy(settings: Settings) -> PolicyConfig:
 
 def make_planner(settings: Settings, *, spend: SpendProvider) -> Planner:
     """The planner the settings describe: the policy file, the catalog snapshot in force and ``spend``."""
-    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend)
+    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend,
+                   inputs=AwsJobInputs(factory=ClientFactory.from_settings(settings)))

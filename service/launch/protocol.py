@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract.errors import UpstreamError
 from policy.decision import Plan
+from policy.jobspec import JobSpec
 
 Guard = Callable[[], bool]  # renews the launcher's claim right before an irreversible call; False: claim lost
 
@@ -41,6 +42,7 @@ class LaunchSpec:
     team: str
     plan: Plan
     approvers: Sequence[str] = ()
+    job: JobSpec | None = None  # the approved recipe, image, data and hyperparameters; None: the launch profile's
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,246 @@
+"""Recipes end to end against moto (S3, ECR, IAM) and the SageMaker stand-in: a request that names a recipe, a model
+and data is checked before anyone approves, approved with the exact job in its plan hash, and launched as exactly
+that CreateTrainingJob; bad input is refused naming the field, with nothing stored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import botocore.session
+import pytest
+from botocore.validate import validate_parameters
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from contract.requests import RequestCreate
+from policy.catalog import load_catalog
+from policy.config import PolicyConfig
+from policy.decision import Decision
+from policy.errors import RequestError
+from policy.membership import Filer
+from policy.recipes import Hyperparameter, Recipe
+from service.aws.clients import ClientFactory
+from service.aws.jobinputs import AwsJobInputs
+from service.launch.on_sagemaker import SageMakerLauncher
+from service.launch.protocol import LaunchSpec
+from service.launch.registry import LaunchEnvironment
+from service.launch.worker import WorkerContext, drain
+from service.planning import Planner
+from service.requests.filing import create_request
+from service.spend.providers import UnavailableSpend
+from service.store.db import new_session
+from service.store.tables import PlanRevision, RequestRecord
+from tests.aws.conftest import dummy_session
+from tests.aws.launchkit import NOW, REQUESTER, FakeSageMaker, approve, launch_policy, migrated_engine
+
+IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft:v1"
+DATA = "s3://team-ml-data/datasets/chat-v3/"
+TEXT = f"fine-tune llama-3-8b on {DATA} with recipe sft lr=3e-5 by Friday"
+
+
+def _recipe(**overrides: Any) -> Recipe:
+    fields: dict[str, Any] = {
+        "image": IMAGE, "entry_point": "train.py", "source": "s3://team-ml-data/code/sft.tar.gz",
+        "hyperparameters": {
+            "model_id": Hyperparameter(type="str", default="{model_id}"),
+            "max_tokens": Hyperparameter(type="int", default="{tokens}", minimum=1),
+            "epochs": Hyperparameter(type="int", default=2, minimum=1, maximum=20),
+            "lr": Hyperparameter(type="float", default=2e-5, minimum=0, maximum=0.01),
+        },
+        "datasets": {"chat-v3": DATA}, "default_dataset": "chat-v3",
+        "data_prefixes": ["s3://team-ml-data/datasets/"], "environment": {"HF_HUB_OFFLINE": "1"},
+    }
+    return Recipe.model_validate({**fields, **overrides})
+
+
+def recipe_policy(**recipe_overrides: Any) -> PolicyConfig:
+    return launch_policy(recipes={"sft": _recipe(**recipe_overrides)}, default_recipe="sft")
+
+
+@pytest.fixture
+def aws(moto: str) -> Iterator[ClientFactory]:
+    """moto with the team's data (8 MB under the prefix), source tarball, image and launch role."""
+    factory = ClientFactory(session=dummy_session(), max_attempts=2,
+                            endpoint_urls={"s3": moto, "ecr": moto, "iam": moto})
+    s3 = factory.client("s3", region="us-east-1")
+    s3.create_bucket(Bucket="team-ml-data")
+    s3.put_object(Bucket="team-ml-data", Key="datasets/chat-v3/part-0.jsonl", Body=b"x" * 6_000_000)
+    s3.put_object(Bucket="team-ml-data", Key="datasets/chat-v3/part-1.jsonl", Body=b"y" * 2_000_000)
+    s3.put_object(Bucket="team-ml-data", Key="code/sft.tar.gz", Body=b"tarball")
+    ecr = factory.client("ecr", region="us-east-1")
+    ecr.create_repository(repositoryName="training/sft")
+    manifest = {"schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+                "config": {"digest": "sha256:" + "1" * 64, "size": 1, "mediaType": "x"}, "layers": []}
+    ecr.put_image(repositoryName="training/sft", imageManifest=json.dumps(manifest), imageTag="v1")
+    factory.client("iam").create_role(RoleName="gpuops-training-team-ml", AssumeRolePolicyDocument="{}")
+    yield factory
+
+
+@pytest.fixture
+def engine(sqlite_url: str) -> Engine:
+    return migrated_engine(sqlite_url)
+
+
+@pytest.fixture
+def sagemaker(fake_aws: Any) -> FakeSageMaker:
+    return FakeSageMaker(fake_aws).install()
+
+
+def _planner(policy: PolicyConfig, aws: ClientFactory) -> Planner:
+    return Planner(catalog=load_catalog(), policy=policy, spend=UnavailableSpend(), inputs=AwsJobInputs(factory=aws))
+
+
+def _file(engine: Engine, planner: Planner, **body: Any) -> str:
+    with new_session(engine) as session:
+        record, _ = create_request(session=session, planner=planner, body=RequestCreate(team="team-ml", **body),
+                                   actor="token:bot", requester=REQUESTER, filer=Filer(actor=REQUESTER),
+                                   idempotency_key=None, now=NOW)
+        return record.id
+
+
+def _revision(engine: Engine, request_id: str) -> PlanRevision:
+    with new_session(engine) as session:
+        return session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)
+                            .order_by(PlanRevision.revision.desc())).first()  # type: ignore[attr-defined]
+
+
+def _worker(engine: Engine, planner: Planner, sagemaker: FakeSageMaker) -> WorkerContext:
+    factory = ClientFactory(session=dummy_session(), endpoint_urls={"sagemaker": sagemaker.fake.url}, max_attempts=2)
+    return WorkerContext(engine=engine, planner=planner,
+                         env=LaunchEnvironment(mode="live", factory=factory, policy=planner.policy), worker_id="w1",
+                         lease_seconds=300.0, clock=lambda: NOW)
+
+
+def _digest(aws: ClientFactory) -> str:
+    images = aws.client("ecr", region="us-east-1").describe_images(repositoryName="training/sft")["imageDetails"]
+    return str(images[0]["imageDigest"])
+
+
+def test_the_approved_job_is_exactly_the_create_training_job_sent(
+    engine: Engine, aws: ClientFactory, sagemaker: FakeSageMaker,
+) -> None:
+    policy = recipe_policy()
+    planner = _planner(policy, aws)
+    request_id = _file(engine, planner, text=TEXT)
+    job = _revision(engine, request_id).decision["job"]
+    digest = _digest(aws)
+    assert job["image"] == f"123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft@{digest}"
+    assert (job["image_digest"], job["model"], job["model_source"]) == (digest, "llama-3-8b",
+                                                                          "meta-llama/Meta-Llama-3-8B")
+    assert (job["dataset"], job["dataset_bytes"], job["overrides"]) == (DATA, 8_000_000, ["lr"])
+    # 8 MB at ~4 bytes per token is 2M tokens, × the recipe's 2 epochs: the workload the plan is priced on.
+    assert job["hyperparameters"] == {"model_id": "meta-llama/Meta-Llama-3-8B", "max_tokens": 4_000_000,
+                                      "epochs": 2, "lr": 3e-5}
+    assert any("4 bytes per token" in a for a in _revision(engine, request_id).decision["assumptions"])
+
+    approve(engine=engine, policy=policy, request_id=request_id)
+    assert drain(ctx=_worker(engine, planner, sagemaker)) == 1
+    (sent,) = [body for op, body in sagemaker.fake.requests if op == "CreateTrainingJob"]
+    model = botocore.session.get_session().get_service_model("sagemaker")
+    validate_parameters(sent, model.operation_model("CreateTrainingJob").input_shape)
+    assert sent["AlgorithmSpecification"]["TrainingImage"] == job["image"]
+    assert [m["Name"] for m in sent["AlgorithmSpecification"]["MetricDefinitions"]] == ["train_loss",
+                                                                                       "tokens_per_second"]
+    assert sent["HyperParameters"] == {
+        "model_id": '"meta-llama/Meta-Llama-3-8B"', "max_tokens": "4000000", "epochs": "2", "lr": "3e-05",
+        "sagemaker_program": '"train.py"', "sagemaker_submit_directory": '"s3://team-ml-data/code/sft.tar.gz"',
+        "sagemaker_torch_distributed_enabled": "true"}
+    assert sent["InputDataConfig"][0]["DataSource"]["S3DataSource"]["S3Uri"] == DATA
+    assert sent["OutputDataConfig"]["S3OutputPath"] == f"s3://team-ml-artifacts/output/{request_id}/"
+    env = sent["Environment"]
+    assert (env["GPUOPS_RECIPE"], env["GPUOPS_MODEL_ID"], env["HF_HUB_OFFLINE"]) == (
+        "sft", "meta-llama/Meta-Llama-3-8B", "1")
+    assert json.loads(env["GPUOPS_HYPERPARAMETERS"]) == job["hyperparameters"]
+
+
+def test_a_request_without_a_recipe_gets_the_teams_default_and_structured_fields_fill_the_same_job(
+    engine: Engine, aws: ClientFactory,
+) -> None:
+    planner = _planner(recipe_policy(), aws)
+    from_text = _file(engine, planner, text=TEXT)
+    from_fields = _file(engine, planner, text="fine-tune by Friday", model="llama-3-8b", dataset="chat-v3",
+                        hyperparameters={"lr": 3e-5})
+    assert _revision(engine, from_fields).decision["job"] == _revision(engine, from_text).decision["job"]
+
+
+def test_data_changed_in_s3_after_approval_sends_the_request_back_for_approval_and_launches_nothing(
+    engine: Engine, aws: ClientFactory, sagemaker: FakeSageMaker,
+) -> None:
+    policy = recipe_policy()
+    planner = _planner(policy, aws)
+    request_id = _file(engine, planner, text=TEXT + " on 1B tokens")
+    approve(engine=engine, policy=policy, request_id=request_id)
+    aws.client("s3", region="us-east-1").put_object(Bucket="team-ml-data", Key="datasets/chat-v3/part-1.jsonl",
+                                                    Body=b"z" * 2_000_000)  # same size, other content
+    drain(ctx=_worker(engine, planner, sagemaker))
+
+    assert sagemaker.creates() == 0
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        assert record is not None and (record.status, record.revision) == ("pending_approval", 2)
+    assert _revision(engine, request_id).decision["job"]["dataset_fingerprint"] != _revision_one(engine, request_id)
+
+
+def _revision_one(engine: Engine, request_id: str) -> str:
+    with new_session(engine) as session:
+        row = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id,
+                                                      PlanRevision.revision == 1)).one()
+        return str(row.decision["job"]["dataset_fingerprint"])
+
+
+BAD: list[tuple[str, dict[str, Any], dict[str, Any], str, str]] = [
+    ("unknown recipe", {"text": TEXT.replace("recipe sft", "recipe dpo")}, {}, "unknown_recipe", "recipe: "),
+    ("data outside the prefixes", {"text": TEXT.replace(DATA, "s3://other-bucket/secret/")}, {},
+     "dataset_not_allowed", "dataset: "),
+    ("data that is not there", {"text": TEXT.replace(DATA, "s3://team-ml-data/datasets/empty/")}, {},
+     "dataset_missing", "dataset: "),
+    ("missing image", {"text": TEXT}, {"image": IMAGE.replace(":v1", ":v2")}, "image_missing", "image: "),
+    ("hyperparameter of the wrong type", {"text": TEXT.replace("lr=3e-5", "epochs=two")}, {},
+     "invalid_hyperparameter", "hyperparameters.epochs: "),
+    ("hyperparameter out of range", {"text": TEXT.replace("lr=3e-5", "lr=0.5")}, {}, "invalid_hyperparameter",
+     "hyperparameters.lr: 0.5 is outside 0..0.01"),
+    ("hyperparameter the recipe lacks", {"text": TEXT.replace("lr=3e-5", "momentum=0.9")}, {},
+     "unknown_hyperparameter", "hyperparameters.momentum: "),
+    ("model the table does not know", {"text": TEXT, "model": "llama-9-1b"}, {}, "unknown_model", "model: "),
+    ("a recipe that needs a model and none named", {"text": f"fine-tune 7B on {DATA}"}, {}, "model_required",
+     "model: "),
+]
+
+
+@pytest.mark.parametrize(("body", "recipe", "code", "starts"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_input_is_refused_naming_the_field_and_nothing_is_stored(
+    engine: Engine, aws: ClientFactory, body: dict[str, Any], recipe: dict[str, Any], code: str, starts: str,
+) -> None:
+    planner = _planner(recipe_policy(**recipe), aws)
+    with pytest.raises(RequestError) as caught:
+        _file(engine, planner, **body)
+    assert caught.value.code == code and str(caught.value).startswith(starts), str(caught.value)
+    with new_session(engine) as session:
+        assert session.exec(select(RequestRecord)).all() == []
+        assert session.exec(select(PlanRevision)).all() == []
+
+
+def test_a_team_without_recipes_refuses_job_details_and_otherwise_launches_as_before(
+    engine: Engine, aws: ClientFactory,
+) -> None:
+    planner = _planner(launch_policy(), aws)
+    with pytest.raises(RequestError, match="^recipe: team team-ml has no recipes") as caught:
+        _file(engine, planner, text=TEXT)
+    assert caught.value.code == "no_recipes"
+    request_id = _file(engine, planner, text="fine-tune 7B on 1B tokens")
+    assert _revision(engine, request_id).decision["job"] is None
+
+
+def test_the_dry_run_artifact_is_the_complete_request_with_the_job(engine: Engine, aws: ClientFactory) -> None:
+    policy = recipe_policy()
+    planner = _planner(policy, aws)
+    request_id = _file(engine, planner, text=TEXT)
+    approve(engine=engine, policy=policy, request_id=request_id)
+    decision = Decision.model_validate(_revision(engine, request_id).decision)
+    spec = LaunchSpec(request_id=request_id, revision=1, team="team-ml", plan=decision.plan, job=decision.job)
+    (artifact,) = SageMakerLauncher(factory=aws, policy=policy).render(spec)
+    sent = json.loads(artifact.content)
+    assert sent["AlgorithmSpecification"]["TrainingImage"].endswith(f"@{_digest(aws)}")
+    assert json.loads(sent["HyperParameters"]["lr"]) == 3e-5
