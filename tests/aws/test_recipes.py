@@ -5,11 +5,13 @@ that CreateTrainingJob; bad input is refused naming the field, with nothing stor
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator
 from typing import Any
 
 import botocore.session
 import pytest
+import yaml
 from botocore.validate import validate_parameters
 from sqlalchemy.engine import Engine
 from sqlmodel import select
@@ -17,12 +19,14 @@ from sqlmodel import select
 from contract.requests import RequestCreate
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig
-from policy.decision import Decision
+from policy.decision import Decision, Platform
 from policy.errors import RequestError
+from policy.jobspec import JobSpec, container_arguments
 from policy.membership import Filer
 from policy.recipes import Hyperparameter, Recipe
 from service.aws.clients import ClientFactory
 from service.aws.jobinputs import AwsJobInputs
+from service.launch.manifests import render_artifacts
 from service.launch.on_sagemaker import SageMakerLauncher
 from service.launch.protocol import LaunchSpec
 from service.launch.registry import LaunchEnvironment
@@ -33,6 +37,7 @@ from service.spend.providers import UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import PlanRevision, RequestRecord
 from tests.aws.conftest import dummy_session
+from tests.aws.factories import make_plan
 from tests.aws.launchkit import NOW, REQUESTER, FakeSageMaker, approve, launch_policy, migrated_engine
 
 IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft:v1"
@@ -244,3 +249,29 @@ def test_the_dry_run_artifact_is_the_complete_request_with_the_job(engine: Engin
     sent = json.loads(artifact.content)
     assert sent["AlgorithmSpecification"]["TrainingImage"].endswith(f"@{_digest(aws)}")
     assert json.loads(sent["HyperParameters"]["lr"]) == 3e-5
+
+
+def test_eks_and_hyperpod_renderings_carry_the_same_container_command_arguments_and_environment() -> None:
+    digest = "sha256:" + "2" * 64
+    job = JobSpec(recipe="sft", image=f"123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft@{digest}",
+                  image_digest=digest, entry_point="train.py", source=None, distribution="torchrun",
+                  model="llama-3-8b", model_source="meta-llama/Meta-Llama-3-8B", dataset=DATA, dataset_bytes=8,
+                  dataset_fingerprint="f", hyperparameters={"lr": 3e-5, "epochs": 2}, overrides=["lr"],
+                  environment={"HF_HUB_OFFLINE": "1"}, metric_definitions=[])
+    team = recipe_policy().teams["team-ml"]
+    kwargs: dict[str, Any] = {"team": "team-ml", "team_policy": team, "job_name": "gpuops-req-1-r1",
+                              "request_id": "req_1", "revision": 1, "job": job}
+    eks = render_artifacts(plan=make_plan(platform=Platform.EKS), **kwargs)
+    pytorchjob = yaml.safe_load(eks[0].content)
+    (container,) = pytorchjob["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"]
+    assert container["image"] == job.image
+    assert container["command"] == ["torchrun", "--nproc_per_node=8", "train.py", "--epochs", "2", "--lr", "3e-05"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert json.loads(env["GPUOPS_HYPERPARAMETERS"]) == job.hyperparameters
+    assert (env["GPUOPS_DATASET_URI"], env["GPUOPS_MODEL_ID"], env["HF_HUB_OFFLINE"]) == (
+        DATA, "meta-llama/Meta-Llama-3-8B", "1")
+
+    (slurm,) = render_artifacts(plan=make_plan(platform=Platform.HYPERPOD), **kwargs)
+    assert f"--container-image={job.image}" in slurm.content
+    assert " ".join(shlex.quote(a) for a in ["train.py", *container_arguments(job)]) in slurm.content
+    assert "export GPUOPS_HYPERPARAMETERS=" in slurm.content
