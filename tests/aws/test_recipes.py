@@ -39,6 +39,7 @@ from service.store.tables import PlanRevision, RequestRecord
 from tests.aws.conftest import dummy_session
 from tests.aws.factories import make_plan
 from tests.aws.launchkit import NOW, REQUESTER, FakeSageMaker, approve, launch_policy, migrated_engine
+from tests.service.apiclient import live_service
 
 IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft:v1"
 DATA = "s3://team-ml-data/datasets/chat-v3/"
@@ -275,3 +276,32 @@ def test_eks_and_hyperpod_renderings_carry_the_same_container_command_arguments_
     assert f"--container-image={job.image}" in slurm.content
     assert " ".join(shlex.quote(a) for a in ["train.py", *container_arguments(job)]) in slurm.content
     assert "export GPUOPS_HYPERPARAMETERS=" in slurm.content
+
+
+def test_the_api_takes_the_job_as_structured_fields_and_refuses_bad_ones_with_a_422_naming_the_field(
+    sqlite_url: str, aws: ClientFactory,
+) -> None:
+    migrated_engine(sqlite_url).dispose()
+    with live_service(sqlite_url, recipe_policy(), aws=aws) as live:
+        fields = {"text": "fine-tune", "team": "team-ml", "model": "llama-3-8b", "recipe": "sft",
+                  "dataset": DATA, "hyperparameters": {"lr": 3e-5, "epochs": 1}}
+        preview = live.post("/v1/plans", fields, role="bot", actor=REQUESTER)
+        assert preview.status_code == 200, preview.text
+        filed = live.post("/v1/requests", fields, role="bot", actor=REQUESTER)
+        assert filed.status_code == 201, filed.text
+        job = filed.json()["decision"]["job"]
+        assert job == preview.json()["job"]
+        assert (job["overrides"], job["hyperparameters"]["epochs"], job["image_digest"]) == (
+            ["epochs", "lr"], 1, _digest(aws))
+
+        refused = live.post("/v1/requests", {**fields, "dataset": "s3://elsewhere/data/"}, role="bot",
+                            actor=REQUESTER)
+        assert refused.status_code == 422
+        error = refused.json()["error"]
+        assert error["code"] == "dataset_not_allowed"
+        assert error["message"] == ("dataset: s3://elsewhere/data/ is outside what recipe sft may read; use one of: "
+                                    "chat-v3, s3://team-ml-data/datasets/ (or below)")
+        wrong_type = live.post("/v1/requests", {**fields, "hyperparameters": {"epochs": 1.5}}, role="bot",
+                               actor=REQUESTER)
+        assert (wrong_type.status_code, wrong_type.json()["error"]["code"]) == (422, "invalid_hyperparameter")
+        assert [r["id"] for r in live.get("/v1/requests").json()["items"]] == [filed.json()["id"]]
