@@ -31,6 +31,8 @@ def read_progress(described: Mapping[str, Any]) -> JobStatus:
         training_seconds=described.get("TrainingTimeInSeconds"),
         failure_reason=described.get("FailureReason"),
         transitions=transitions,
+        metrics={str(m["MetricName"]): float(m["Value"]) for m in described.get("FinalMetricDataList", [])
+                 if "MetricName" in m and "Value" in m},
     )
 
 

@@ -106,6 +106,8 @@ class JobStatus(BaseModel):
     training_seconds: int | None = None
     failure_reason: str | None = None
     transitions: list[Transition] = Field(default_factory=list)
+    # The last value of each metric the recipe's definitions read from the log (tokens_per_second, train_loss).
+    metrics: dict[str, float] = Field(default_factory=dict)
 
     @property
     def final(self) -> bool:

@@ -78,7 +78,8 @@ def aws(moto: str) -> Iterator[ClientFactory]:
     ecr = factory.client("ecr", region="us-east-1")
     ecr.create_repository(repositoryName="training/sft")
     manifest = {"schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
-                "config": {"digest": "sha256:" + "1" * 64, "size": 1, "mediaType": "x"}, "layers": []}
+                "config": {"digest": "sha256:" + "1" * 64, "size": 1, "mediaType": "x"},
+                "layers": [{"digest": "sha256:" + "1" * 64, "size": 1, "mediaType": "x"}]}  # moto hashes the layers
     ecr.put_image(repositoryName="training/sft", imageManifest=json.dumps(manifest), imageTag="v1")
     factory.client("iam").create_role(RoleName="gpuops-training-team-ml", AssumeRolePolicyDocument="{}")
     yield factory
@@ -171,29 +172,40 @@ def test_a_request_without_a_recipe_gets_the_teams_default_and_structured_fields
     assert _revision(engine, from_fields).decision["job"] == _revision(engine, from_text).decision["job"]
 
 
-def test_data_changed_in_s3_after_approval_sends_the_request_back_for_approval_and_launches_nothing(
-    engine: Engine, aws: ClientFactory, sagemaker: FakeSageMaker,
+def _change_data(aws: ClientFactory) -> None:
+    aws.client("s3", region="us-east-1").put_object(Bucket="team-ml-data", Key="datasets/chat-v3/part-1.jsonl",
+                                                    Body=b"z" * 2_000_000)  # same size, other content
+
+
+def _push_new_image_under_the_same_tag(aws: ClientFactory) -> None:
+    manifest = {"schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+                "config": {"digest": "sha256:" + "3" * 64, "size": 1, "mediaType": "x"},
+                "layers": [{"digest": "sha256:" + "3" * 64, "size": 1, "mediaType": "x"}]}
+    ecr = aws.client("ecr", region="us-east-1")
+    ecr.batch_delete_image(repositoryName="training/sft", imageIds=[{"imageTag": "v1"}])
+    ecr.put_image(repositoryName="training/sft", imageManifest=json.dumps(manifest), imageTag="v1")
+
+
+@pytest.mark.parametrize(("change", "field"), [(_change_data, "dataset_fingerprint"),
+                                               (_push_new_image_under_the_same_tag, "image_digest")])
+def test_data_or_image_changed_after_approval_sends_the_request_back_for_approval_and_launches_nothing(
+    engine: Engine, aws: ClientFactory, sagemaker: FakeSageMaker, change: Any, field: str,
 ) -> None:
     policy = recipe_policy()
     planner = _planner(policy, aws)
     request_id = _file(engine, planner, text=TEXT + " on 1B tokens")
     approve(engine=engine, policy=policy, request_id=request_id)
-    aws.client("s3", region="us-east-1").put_object(Bucket="team-ml-data", Key="datasets/chat-v3/part-1.jsonl",
-                                                    Body=b"z" * 2_000_000)  # same size, other content
+    before = _revision(engine, request_id).decision["job"]
+    change(aws)
     drain(ctx=_worker(engine, planner, sagemaker))
 
     assert sagemaker.creates() == 0
     with new_session(engine) as session:
         record = session.get(RequestRecord, request_id)
         assert record is not None and (record.status, record.revision) == ("pending_approval", 2)
-    assert _revision(engine, request_id).decision["job"]["dataset_fingerprint"] != _revision_one(engine, request_id)
-
-
-def _revision_one(engine: Engine, request_id: str) -> str:
-    with new_session(engine) as session:
-        row = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id,
-                                                      PlanRevision.revision == 1)).one()
-        return str(row.decision["job"]["dataset_fingerprint"])
+    after = _revision(engine, request_id).decision["job"]
+    assert after[field] != before[field]
+    assert {k for k in before if before[k] != after[k]} <= {field, "image"}
 
 
 BAD: list[tuple[str, dict[str, Any], dict[str, Any], str, str]] = [
