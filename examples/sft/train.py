@@ -171,6 +171,7 @@ def train(job: JobEnv) -> int:
 
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _Stop.handle)
+    signal.signal(signal.SIGINT, _Stop.handle)  # Ctrl-C when run by hand: the same checkpoint-and-exit
     try:
         job = JobEnv.read(argv)
         return train(job)

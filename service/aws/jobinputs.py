@@ -95,6 +95,10 @@ def image_digest(*, factory: ClientFactory, image: str) -> str:
         if _code(exc) in _MISSING:
             raise RequestError(f"image: {image} was not found in ECR ({_code(exc)}); push it or fix the recipe's "
                                "image", code="image_missing") from None
+        if _code(exc) == "AccessDeniedException":
+            raise RequestError(f"image: gpuops may not read {image} (ecr:DescribeImages), so it cannot pin the "
+                               "digest an approval covers; grant it, or use an image in your account",
+                               code="image_unreadable") from None
         raise _upstream(exc, "ecr", "DescribeImages") from exc
     except BotoCoreError as exc:
         raise _upstream(exc, "ecr", "DescribeImages") from exc
