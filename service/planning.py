@@ -90,21 +90,23 @@ class Planner:
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
+        checked = self.job_inputs(request)  # AWS reads, like spend, before the ledger's write lock
         if ledger is not None:
             spend = spend if spend is not None else self.spend_for(request)
             team = self.policy.team_or_default(request.team)[0]
             spend = spend.model_copy(update={"ledger": ledger(team)})
-        return self.plan(request, now=moment, timezone=zone, spend=spend)
+        return self.plan(request, now=moment, timezone=zone, spend=spend, checked=checked)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
 
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
+        checked: tuple[JobDraft | None, JobFacts, TrainingRequest] | None = None,
     ) -> PlanContext:
-        """Decide on ``request`` with the team's current spend (read now unless given)."""
+        """Decide on ``request`` with the team's current spend and its job's inputs (each read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
-        draft, facts, sized = self.job_inputs(request)
+        draft, facts, sized = checked if checked is not None else self.job_inputs(request)
         try:
             decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
         except ValidationError as exc:
