@@ -16,7 +16,7 @@ from botocore.validate import validate_parameters
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from contract.requests import RequestCreate
+from contract.requests import RequestCreate, RequestPatch
 from policy.catalog import load_catalog
 from policy.config import PolicyConfig
 from policy.decision import Decision, Platform
@@ -32,7 +32,7 @@ from service.launch.protocol import LaunchSpec
 from service.launch.registry import LaunchEnvironment
 from service.launch.worker import WorkerContext, drain
 from service.planning import Planner
-from service.requests.filing import create_request
+from service.requests.filing import create_request, revise_request
 from service.spend.providers import UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import PlanRevision, RequestRecord
@@ -317,3 +317,27 @@ def test_the_api_takes_the_job_as_structured_fields_and_refuses_bad_ones_with_a_
                                actor=REQUESTER)
         assert (wrong_type.status_code, wrong_type.json()["error"]["code"]) == (422, "invalid_hyperparameter")
         assert [r["id"] for r in live.get("/v1/requests").json()["items"]] == [filed.json()["id"]]
+
+
+def test_editing_the_data_after_approval_voids_the_approval_and_the_new_data_launches_only_once_approved(
+    engine: Engine, aws: ClientFactory, sagemaker: FakeSageMaker,
+) -> None:
+    policy = recipe_policy()
+    planner = _planner(policy, aws)
+    request_id = _file(engine, planner, text=TEXT + " on 1B tokens")
+    approve(engine=engine, policy=policy, request_id=request_id)
+    aws.client("s3", region="us-east-1").put_object(Bucket="team-ml-data", Key="datasets/chat-v4/part-0.jsonl",
+                                                    Body=b"v4")
+    with new_session(engine) as session:
+        record = revise_request(session=session, planner=planner, request_id=request_id,
+                                patch=RequestPatch(dataset="s3://team-ml-data/datasets/chat-v4/"), actor=REQUESTER,
+                                is_admin=False, filer=Filer(actor=REQUESTER), now=NOW)
+        assert (record.status, record.revision) == ("pending_approval", 2)
+    assert drain(ctx=_worker(engine, planner, sagemaker)) == 1  # the first revision's launch: superseded
+    assert sagemaker.creates() == 0
+
+    approve(engine=engine, policy=policy, request_id=request_id)
+    drain(ctx=_worker(engine, planner, sagemaker))
+    (sent,) = [body for op, body in sagemaker.fake.requests if op == "CreateTrainingJob"]
+    assert sent["InputDataConfig"][0]["DataSource"]["S3DataSource"]["S3Uri"] == "s3://team-ml-data/datasets/chat-v4/"
+    assert sent["TrainingJobName"].endswith("-r2")
