@@ -197,7 +197,12 @@ def _coerce(kind: str, value: HyperparameterValue) -> HyperparameterValue:
     if isinstance(value, bool):
         raise ValueError(value)
     if kind == "int":
-        number = float(value)
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().replace("_", "")
+        if text.lstrip("+-").isdigit():
+            return int(text)  # exactly, however large
+        number = float(text)  # "2e9"
         if not number.is_integer():
             raise ValueError(value)
         return int(number)
