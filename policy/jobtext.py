@@ -24,7 +24,10 @@ _RECIPE_RE = re.compile(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A
                         r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
 _S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
 _SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;]+)", _F)
-_NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe"})  # read by their own rules
+# Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
+_NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
+                                  "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",
+                                  "accelerator", "instance_type", "model", "dataset"})
 JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that fill ``job``
 
 
