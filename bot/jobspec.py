@@ -26,8 +26,7 @@ def _size(value: int | None) -> str:
 def _image(job: JobSpec) -> str:
     if job.image_digest is None:
         return f"`{escape(job.image)}` (digest read when filed)"
-    repository = job.image.split("@")[0].rsplit("/", 1)[-1]
-    return f"`{escape(repository)}@{escape(job.image_digest[:19])}…`"
+    return f"`{escape(job.image)}`"  # the whole digest: what runs, not a prefix of it
 
 
 def job_lines(job: JobSpec) -> list[str]:

@@ -33,7 +33,7 @@ def _sections(blocks: list[dict[str, Any]]) -> list[str]:
 def test_the_plan_message_shows_exactly_what_runs_and_only_the_changed_hyperparameters() -> None:
     req = make_request(decision=make_decision(job=_job()))
     (section,) = [t for t in _sections(request_blocks(req, now=NOW)) if "What runs" in t]
-    assert "*Recipe* `sft` · image `sft@sha256:abababababab…`" in section
+    assert f"*Recipe* `sft` · image `123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft@{DIGEST}`" in section
     assert "*Runs* `train.py` from `s3://team-ml-data/code/sft.tar.gz` · torchrun" in section
     assert "*Model* llama-3-8b (`meta-llama/Meta-Llama-3-8B`)" in section
     assert "*Data* `s3://team-ml-data/datasets/chat-v3/` (8 MB)" in section

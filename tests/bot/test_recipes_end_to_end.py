@@ -100,7 +100,8 @@ def test_slack_to_the_exact_create_training_job(aws: str, settings: Settings, sl
                                    user=REQUESTER).status_code == 200
                 [post] = slack.wait_for("chat.postMessage", timeout=20)
                 (shown,) = [b["text"]["text"] for b in post.blocks if "What runs" in b.get("text", {}).get("text", "")]
-                assert f"image `sft@{digest[:19]}…`" in shown and "*Runs* `train.py` (in the image) · torchrun" in shown
+                assert f"image `{IMAGE.split(':v1')[0]}@{digest}`" in shown
+                assert "*Runs* `train.py` (in the image) · torchrun" in shown
                 assert f"*Data* `{DATA}` (4 MB)" in shown and "*Model* llama-3-8b" in shown
                 assert "*Hyperparameters changed* `lr=3e-05`" in shown
                 request_id = post.blocks[-2]["block_id"].removeprefix("req:")
