@@ -322,9 +322,13 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
 
 def policy_warnings(config: PolicyConfig) -> list[tuple[str, str]]:
     """What is valid but probably not meant: (key path, why), for ``gpuops policy check`` to print."""
-    return [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its budget; "
-                                      "list who may (actor ids, usergroup:S…, email:…, group names)")
-            for name, team in config.teams.items() if team.members is None]
+    members = [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its budget; "
+                                         "list who may (actor ids, usergroup:S…, email:…, group names)")
+               for name, team in config.teams.items() if team.members is None]
+    recipes = [(f"teams.{name}.default_recipe", "not set, so every request for this team must name one of its "
+                                                f"recipes ({', '.join(sorted(team.recipes))})")
+               for name, team in config.teams.items() if team.recipes and team.default_recipe is None]
+    return members + recipes
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from policy.config import TeamPolicy, default_policy
+from policy.config import TeamPolicy, default_policy, policy_warnings
 from policy.errors import RequestError
 from policy.intake import request_from
 from policy.jobspec import JobFacts, draft_job, finish_job, tokens_from_bytes
@@ -120,3 +120,11 @@ def test_policy_check_names_each_recipe_problem_by_key_path() -> None:
 @pytest.mark.parametrize(("size", "tokens"), [(1, 1), (4, 1), (5, 2), (8_000_000, 2_000_000)])
 def test_a_datasets_size_gives_tokens_at_four_bytes_each(size: int, tokens: int) -> None:
     assert tokens_from_bytes(size) == tokens
+
+
+def test_policy_check_warns_when_requests_must_name_a_recipe() -> None:
+    base = default_policy()
+    team = base.teams["team-ml"].model_copy(update={"recipes": {"sft": SFT}, "members": []})
+    policy = base.model_copy(update={"teams": {**base.teams, "team-ml": team}})
+    assert ("teams.team-ml.default_recipe", "not set, so every request for this team must name one of its recipes "
+                                            "(sft)") in policy_warnings(policy)
