@@ -24,6 +24,7 @@ __all__ = [
     "HyperparameterValue",
     "image_parts",
     "JobChoice",
+    "MAX_HYPERPARAMETERS",
     "MetricDefinition",
     "PLACEHOLDERS",
     "Recipe",
@@ -40,6 +41,7 @@ _ECR_IMAGE = re.compile(
     r"(?::(?P<tag>[\w][\w.-]{0,127})|@(?P<digest>sha256:[0-9a-f]{64}))$"
 )
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+MAX_HYPERPARAMETERS = 96  # CreateTrainingJob takes 100 HyperParameters; 3 are script mode's
 
 
 class _Strict(BaseModel):
@@ -165,6 +167,9 @@ def _check_recipe(where: str, recipe: Recipe) -> list[tuple[str, str]]:
             errors.append((f"{where}.{key}", f"{uri!r} is not an s3:// URI"))
     if recipe.default_dataset is not None and recipe.default_dataset not in recipe.datasets:
         errors.append((f"{where}.default_dataset", f"{recipe.default_dataset!r} is not under datasets"))
+    if len(recipe.hyperparameters) > MAX_HYPERPARAMETERS:
+        errors.append((f"{where}.hyperparameters", f"at most {MAX_HYPERPARAMETERS}: SageMaker takes 100 and the "
+                                                   "script-mode keys need the rest"))
     for name, spec in recipe.hyperparameters.items():
         errors.extend(_check_schema(where, name, spec))
     for i, metric in enumerate(recipe.metric_definitions):
