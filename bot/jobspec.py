@@ -45,6 +45,15 @@ def job_lines(job: JobSpec) -> list[str]:
     ]
 
 
+def recipes_text(team: dict[str, Any]) -> str:
+    """A team's recipes as `/gpu policy` lists them (the policy's JSON), the default marked; empty when none."""
+    recipes = sorted(team.get("recipes") or {})
+    if not recipes:
+        return ""
+    default = team.get("default_recipe")
+    return " · recipes: " + ", ".join(f"`{escape(r)}`" + (" (default)" if r == default else "") for r in recipes)
+
+
 def job_blocks(decision: Decision) -> list[Block]:
     """The plan message's job section; none for a team without recipes."""
     if decision.job is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from bot.blocks import request_blocks
@@ -65,3 +66,14 @@ def test_a_refusal_naming_a_job_input_is_shown_beside_it() -> None:
     assert error_input("dataset: s3://x/ is outside what recipe sft may read", present=present) == "dataset"
     assert error_input("hyperparameters.lr: 0.5 is outside 0..0.01", present=present) == "hyperparameters"
     assert error_input("Say how big the model is", present=present) is None
+
+
+def test_slash_gpu_policy_lists_each_teams_recipes_with_its_default() -> None:
+    from bot.views import policy_blocks
+    from contract.info import PolicyPublic
+    from policy.config import load_policy_file
+
+    example = load_policy_file(str(Path(__file__).resolve().parents[2] / "deploy" / "policy.example.yaml"))
+    blocks = policy_blocks(PolicyPublic(version="v", policy=example.model_dump(mode="json")))
+    (teams,) = [t for t in _sections(blocks) if t.startswith("*Teams*")]
+    assert "· recipes: `lora-dlc`, `sft` (default)" in teams
