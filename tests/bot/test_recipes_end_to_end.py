@@ -105,6 +105,13 @@ def test_slack_to_the_exact_create_training_job(aws: str, settings: Settings, sl
                 assert f"*Data* `{DATA}` (4 MB)" in shown and "*Model* llama-3-8b" in shown
                 assert "*Hyperparameters changed* `lr=3e-05`" in shown
                 request_id = post.blocks[-2]["block_id"].removeprefix("req:")
+                # The Edit dialog's dataset outside the recipe's prefixes: the service's refusal, beside that input.
+                outside = {"dataset": {"dataset": {"type": "plain_text_input", "value": "s3://elsewhere/x/"}}}
+                edited = bot.view_submission("edit_view", outside, json.dumps({"id": request_id, "tz": "UTC"}),
+                                             user=REQUESTER)
+                assert edited.json() == {"response_action": "errors", "errors": {"dataset": (
+                    "dataset: s3://elsewhere/x/ is outside what recipe sft may read; use one of: "
+                    "s3://e2e-ml-data/datasets/ (or below)")}}
                 bot.action("approve_request", post.blocks[-2]["elements"][0]["value"], user=LEADS[0],
                            ts=post.answer["ts"])
                 slack.wait_for("chat.update", timeout=10)
