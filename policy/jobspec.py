@@ -33,6 +33,7 @@ from policy.recipes import (
     JobChoice,
     MetricDefinition,
     Recipe,
+    image_parts,
 )
 from policy.request import TrainingRequest
 
@@ -43,6 +44,7 @@ __all__ = [
     "draft_job",
     "finish_job",
     "framework_image",
+    "image_region_warning",
     "JobDraft",
     "JobFacts",
     "JobSpec",
@@ -304,3 +306,13 @@ def container_arguments(job: JobSpec) -> list[str]:
     for name, value in sorted(job.hyperparameters.items()):
         args += [f"--{name}", json.dumps(value) if isinstance(value, bool) else str(value)]
     return args
+
+
+def image_region_warning(job: JobSpec, *, region: str) -> str | None:
+    """Why the launch would fail when the image lives in another region than the plan (SageMaker pulls from its
+    own region's ECR), or None."""
+    parts = image_parts(job.image)
+    if parts is None or parts["region"] == region:
+        return None
+    return (f"recipe {job.recipe}'s image is in {parts['region']} but the plan runs in {region}: SageMaker pulls "
+            f"images from the job's own region, so replicate the repository there or ask for {parts['region']}")

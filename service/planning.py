@@ -18,7 +18,15 @@ from policy.decision import Decision, plan_hash
 from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
-from policy.jobspec import BYTES_PER_TOKEN, JobDraft, JobFacts, draft_job, finish_job, tokens_from_bytes
+from policy.jobspec import (
+    BYTES_PER_TOKEN,
+    JobDraft,
+    JobFacts,
+    draft_job,
+    finish_job,
+    image_region_warning,
+    tokens_from_bytes,
+)
 from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
@@ -115,7 +123,9 @@ class Planner:
             job = finish_job(draft=draft, facts=facts, request=decision.request)
             unread = [] if facts.image_digest is not None else [
                 "the image digest and the dataset's size are read from AWS when the request is filed"]
-            decision = decision.model_copy(update={"job": job, "warnings": [*decision.warnings, *unread]})
+            elsewhere = image_region_warning(job, region=decision.plan.region)
+            warnings = [*decision.warnings, *unread, *([elsewhere] if elsewhere else [])]
+            decision = decision.model_copy(update={"job": job, "warnings": warnings})
         return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
 
     def job_inputs(self, request: TrainingRequest) -> tuple[JobDraft | None, JobFacts, TrainingRequest]:

@@ -10,7 +10,7 @@ import pytest
 from policy.config import TeamPolicy, default_policy, policy_warnings
 from policy.errors import RequestError
 from policy.intake import request_from
-from policy.jobspec import JobFacts, draft_job, finish_job, tokens_from_bytes
+from policy.jobspec import JobFacts, draft_job, finish_job, image_region_warning, tokens_from_bytes
 from policy.recipes import FrameworkImage, Hyperparameter, Recipe, check_recipes
 
 NOW = datetime(2026, 11, 30, 10, tzinfo=UTC)
@@ -128,3 +128,11 @@ def test_policy_check_warns_when_requests_must_name_a_recipe() -> None:
     policy = base.model_copy(update={"teams": {**base.teams, "team-ml": team}})
     assert ("teams.team-ml.default_recipe", "not set, so every request for this team must name one of its recipes "
                                             "(sft)") in policy_warnings(policy)
+
+
+def test_an_image_in_another_region_than_the_plan_is_a_warning() -> None:
+    job = _job("fine-tune mistral-7b")
+    assert image_region_warning(job, region="us-east-1") is None
+    assert image_region_warning(job, region="us-west-2") == (
+        "recipe sft's image is in us-east-1 but the plan runs in us-west-2: SageMaker pulls images from the job's "
+        "own region, so replicate the repository there or ask for us-east-1")
