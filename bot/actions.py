@@ -16,6 +16,7 @@ from bot.blocks import APPROVE, EDIT, REJECT, USE_ALTERNATIVE, WHY, WITHDRAW, de
 from bot.commands import ack_now, publish_home
 from bot.deps import Deps
 from bot.error_messages import user_message
+from bot.jobspec import error_input
 from bot.modals import EDIT_VIEW, edit_changes, edit_view, why_view
 from bot.posting import tell_requester, update_request
 from contract.actors import actor_id
@@ -149,7 +150,8 @@ class ActionHandlers:
             self.deps.service.patch_request(request_id=meta["id"], actor=clicker(body), changes=changes)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             text = error.message if isinstance(error, RequestError) else user_message(error, operation="edit")
-            ack(response_action="errors", errors={"params": text})
+            ack(response_action="errors",
+                errors={error_input(text, present=view["state"]["values"]) or "params": text})
             return
         ack()
 

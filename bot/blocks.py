@@ -6,6 +6,7 @@ import json
 from datetime import datetime
 
 from bot import formatting as fmt
+from bot.jobspec import job_blocks
 from bot.limits import (
     MAX_FALLBACK_TEXT,
     MAX_MESSAGE_BLOCKS,
@@ -184,7 +185,7 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     quoted = escape(truncate(req.text, MAX_QUOTED_TEXT)).replace("\n", " ")
     head = f"*{fmt.summary_line(decision, tz, now=now)}*\n{requester} asked: _{quoted}_" if quoted else \
         f"*{fmt.summary_line(decision, tz, now=now)}*\nfor {requester}"
-    blocks: list[Block] = [section(head), fields_section(plan_fields(decision))]
+    blocks: list[Block] = [section(head), fields_section(plan_fields(decision)), *job_blocks(decision)]
     if decision.plan.cost_range_basis:  # a range several times wide needs its reason beside it
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     if decision.assumptions:

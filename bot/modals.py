@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import formatting as fmt
+from bot.jobspec import edit_job_blocks, edit_job_changes
 from bot.limits import (
     MAX_INPUT_VALUE,
     MAX_OPTION_TEXT,
@@ -109,6 +110,7 @@ def edit_view(req: RequestPublic, *, channel: str | None, ts: str | None) -> dic
         _select("interruption_tolerance", "Interruption tolerance", [t.value for t in Tolerance],
                 request.interruption_tolerance.value if request.interruption_tolerance else None),
         _text("budget_usd", "Budget (USD)", budget, "e.g. 5000, empty for none"),
+        *edit_job_blocks(req.decision),  # recipe, dataset, base model, hyperparameter overrides
     ]
     metadata = json.dumps({"id": req.id, "channel": channel, "ts": ts, "tz": tz.key}, separators=(",", ":"))
     return _view("Edit request", blocks, callback_id=EDIT_VIEW, metadata=metadata, submit="Save revision")
@@ -157,4 +159,5 @@ def edit_changes(values: dict[str, Any], tz_name: str) -> tuple[dict[str, Any], 
             changes["budget_usd"] = float(budget.replace("$", "").replace(",", ""))
         except ValueError:
             errors["budget_usd"] = "write the budget as a number of dollars, e.g. 5000"
-    return changes, errors
+    job_changes, job_errors = edit_job_changes(values)  # recipe, dataset, base model, hyperparameter overrides
+    return changes | job_changes, errors | job_errors

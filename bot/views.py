@@ -7,6 +7,7 @@ from typing import Any
 
 from bot import formatting as fmt
 from bot.blocks import APPROVE, REJECT, WHY, approval_status, decision_value, spend_line
+from bot.jobspec import recipes_text
 from bot.limits import (
     MAX_MESSAGE_BLOCKS,
     MAX_SECTION_TEXT,
@@ -39,7 +40,7 @@ HELP_COMMANDS = [
     ("/gpu jobs", "running jobs and what they have cost so far"),
     ("/gpu status <id>", "where a request stands"),
     ("/gpu stop <id> [reason]", "stop a running job (the requester or an approver)"),
-    ("/gpu policy", "budgets, approvers and thresholds in force"),
+    ("/gpu policy", "budgets, approvers, recipes and thresholds in force"),
     ("/gpu help", "this message"),
 ]
 
@@ -132,7 +133,8 @@ def policy_blocks(policy: PolicyPublic) -> list[Block]:
     teams = []
     for name, team in sorted(raw.get("teams", {}).items()):
         approvers = "; ".join(f"{stage}: {', '.join(groups)}" for stage, groups in team.get("approvers", {}).items())
-        teams.append(f"• *{escape(name)}* budget {fmt.usd(team.get('monthly_budget_usd'))}/month · {escape(approvers)}")
+        teams.append(f"• *{escape(name)}* budget {fmt.usd(team.get('monthly_budget_usd'))}/month · {escape(approvers)}"
+                     + recipes_text(team))
     blocks = [
         section(f"*Policy in force* `{escape(policy.version[:12])}`"),
         fields_section(pairs),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import Field
 
@@ -36,6 +37,16 @@ class PlanFields(InputModel):
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)
     reserved: bool | None = None
     instances: int | None = Field(default=None, ge=1, le=10_000)
+    # --- what to run (docs/training-contract.md) ---
+    recipe: Text | None = Field(default=None, max_length=64, description="a recipe of the team; default: its "
+                                "default recipe")
+    dataset: Text | None = Field(default=None, max_length=1024, description="a dataset name of the recipe or an "
+                                 "s3:// URI under its data prefixes")
+    model: Text | None = Field(default=None, max_length=200, description="a base model of the model table, e.g. "
+                               "llama-3-8b; gives params when they are not said")
+    hyperparameters: dict[Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,63}$")],
+                          int | float | bool | Text] | None = Field(
+        default=None, max_length=100, description="overrides of the recipe's hyperparameter defaults")
 
 
 class PlanInput(PlanFields):

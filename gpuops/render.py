@@ -66,11 +66,26 @@ def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
     return lines
 
 
+def _job_lines(decision: Decision) -> list[str]:
+    """What runs: recipe, image, entry point, model, data, the hyperparameters (changed ones marked *)."""
+    job = decision.job
+    if job is None:
+        return []
+    values = ", ".join(f"{k}={v}{'*' if k in job.overrides else ''}" for k, v in job.hyperparameters.items())
+    size = f"{job.dataset_bytes:,} bytes" if job.dataset_bytes is not None else "size read when filed"
+    return ["", "Job", f"  recipe {job.recipe}: {job.image}",
+            f"  runs {job.entry_point}" + (f" from {job.source}" if job.source else " (in the image)")
+            + f" with {job.distribution}",
+            f"  model {job.model or 'none named'}" + (f" ({job.model_source})" if job.model_source else ""),
+            f"  data {job.dataset} ({size})", f"  hyperparameters {values or 'none'} (* changed by the request)"]
+
+
 def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: str | None = None) -> str:
     """The whole decision for a terminal (with the plan hash that approvals bind to, when given)."""
     deadline = decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
-    out = [summary_line(decision, zone), "", "Plan", *_plan_lines(decision.plan, zone), "", "Why"]
+    out = [summary_line(decision, zone), "", "Plan", *_plan_lines(decision.plan, zone), *_job_lines(decision),
+           "", "Why"]
     out += [f"  {s.node}: {s.answer} — {s.reason} [{s.source}]" for s in decision.trace]
     if decision.alternatives:
         out += ["", "Alternatives"]

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from policy.errors import PolicyFileError, RequestError
+from policy.recipes import Recipe, check_recipes
 from policy.request import Stage
 
 __all__ = [
@@ -154,6 +155,15 @@ class TeamPolicy(_Strict):
     # (slack:T…:U…), Slack user groups (usergroup:S…), e-mails (email:…) and names of groups under ``groups``.
     # None: anyone may (policy check warns).
     members: list[str] | None = None
+    # What approved jobs run (policy.recipes, docs/training-contract.md): named recipes, and the one a request that
+    # names none gets. No recipes: the launch profile's image and input prefix, as before.
+    recipes: dict[str, Recipe] = Field(default_factory=dict)
+    default_recipe: str | None = None
+
+    def launch_missing(self) -> list[str]:
+        """The launch profile fields still needed; with recipes, the image and input come from the recipe."""
+        missing = self.launch.missing()
+        return [m for m in missing if m not in ("image", "s3_input")] if self.recipes else missing
 
 
 # Slack ids as Slack writes them: workspaces T… (E… for an Enterprise Grid organisation), conversations C…
@@ -280,6 +290,8 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     finite = [b for b in bounds[:-1] if b is not None]
     if len(finite) != len(bounds) - 1 or finite != sorted(finite):
         errors.append(("size_classes", "max_params must be set and increasing on every class but the last"))
+    for team_name, team in config.teams.items():
+        errors.extend(check_recipes(f"teams.{team_name}", team.recipes, team.default_recipe))
     errors.extend(_check_channels(config))
     errors.extend(_check_members(config))
     tiers = [t.min_usd for t in config.approval_tiers]
@@ -322,6 +334,9 @@ def policy_warnings(config: PolicyConfig) -> list[tuple[str, str]]:
     warnings = [(f"teams.{name}.members", "not set, so anyone may file requests for this team and spend its "
                  "budget; list who may (actor ids, usergroup:S…, email:…, group names)")
                 for name, team in config.teams.items() if team.members is None]
+    warnings += [(f"teams.{name}.default_recipe", "not set, so every request for this team must name one of its "
+                  f"recipes ({', '.join(sorted(team.recipes))})")
+                 for name, team in config.teams.items() if team.recipes and team.default_recipe is None]
     if not config.groups.get(config.finance_group):
         warnings.append(("finance_group", f"names {config.finance_group!r}, which has no members under groups: a "
                          "plan over budget or above finance_above_usd can never be approved"))

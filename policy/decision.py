@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from policy.jobspec import JobSpec
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 
@@ -148,6 +149,9 @@ class Decision(BaseModel):
     naive_baseline: Plan | None
     policy_version: str = ""
     launch_configured: bool = True
+    # What the launch runs (policy.jobspec): part of the plan hash, so approving binds to it. None: a team without
+    # recipes, whose launch profile alone says what runs.
+    job: JobSpec | None = None
 
 
 def canonical_json(value: Any) -> str:

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import ValidationError
 
 from policy.errors import RequestError
+from policy.jobtext import apply_job_fields
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
 from policy.request import TrainingRequest
 
@@ -71,6 +72,7 @@ def request_from(
         merged["team"] = default_team
     elif default_team is not None and "team" not in overlay and merged["team"] != default_team:
         notes.append(f"took {merged['team']} from the text over the default team {default_team}")
+    apply_job_fields(merged, notes)  # recipe, dataset, hyperparameters into job; a named model's size
     _check_complete(merged, reading=reading, now=now)
     try:
         return TrainingRequest.model_validate({**merged, "notes": notes})

@@ -19,6 +19,7 @@ from typing import Any
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
+from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
 from policy.reading import read_intent, read_timing
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
@@ -209,14 +210,16 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = text.translate(_SAME_LENGTH_NORMAL)
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
+    job = read_job_phrases(scan, notes)  # first: an S3 key's or model name's digits are not sizes or dates
+    said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
-    fields: dict[str, Any] = {"deadline": deadline.when if deadline else None}
+    fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None}
     fields |= _read_fields(scan, families, notes)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
-    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=normal)
+    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
     phrases = {"deadline": deadline.phrase} if deadline else {}

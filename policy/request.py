@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from policy.recipes import JobChoice
+
 __all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Stage", "Task", "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
@@ -71,6 +73,10 @@ class TrainingRequest(BaseModel):
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)  # "eval run 7B 2h": a job of that length
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
     unread: list[str] = Field(default_factory=list)  # phrases nothing used: listed, and never auto-approved
+
+    # --- what to run (policy.recipes, policy.jobspec) ---
+    # The recipe, dataset and hyperparameter overrides the request named; None: the team's default recipe as is.
+    job: JobChoice | None = None
 
     @field_validator("deadline", "start_after")
     @classmethod

@@ -115,7 +115,7 @@ def decide(
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
-        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch.missing(),
+        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
     )
 
 
@@ -364,7 +364,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     if req.reserved:
         warnings.insert(0, "held capacity " + fixed.fit_verdict(choice.option, request=req,
                                                                 deadline_met=plan.deadline_met))
-    missing = ctx.team.launch.missing()
+    missing = ctx.team.launch_missing()
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -16,13 +16,25 @@ from policy.calibration import Calibration
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
+from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.intake import describe_validation, local_moment, request_from, zone_or_raise
+from policy.jobspec import (
+    BYTES_PER_TOKEN,
+    JobDraft,
+    JobFacts,
+    draft_job,
+    finish_job,
+    image_region_warning,
+    tokens_from_bytes,
+)
 from policy.parse import Reading, read_request
 from policy.questions import NeedsInput, ask_after_deciding, unanswered
 from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
+from service.aws.clients import ClientFactory
+from service.aws.jobinputs import AwsJobInputs
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
@@ -44,13 +56,21 @@ class PlanContext:
         return plan_hash(self.decision.model_dump(mode="json"))
 
 
+class JobInputs(Protocol):
+    """Where the facts about a job's inputs come from (AWS: ``service.aws.jobinputs``)."""
+
+    def facts(self, *, draft: JobDraft, role_arn: str | None, region: str) -> JobFacts: ...
+
+
 @dataclass(frozen=True)
 class Planner:
-    """The catalog, the policy and the spend source in force."""
+    """The catalog, the policy and the spend source in force; ``inputs`` checks a recipe's image and data (None:
+    a preview that reads nothing, and says so)."""
 
     catalog: Catalog
     policy: PolicyConfig
     spend: SpendProvider
+    inputs: JobInputs | None = None
     # The learnt corrections of estimated hours in force (cached by whoever supplies them); None: none learnt.
     calibration: Callable[[], Calibration] | None = None
 
@@ -92,12 +112,7 @@ class Planner:
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
-        calibration = self.calibration() if self.calibration is not None else None  # read before any write lock
-        if ledger is not None:
-            spend = spend if spend is not None else self.spend_for(request)
-            team = self.policy.team_or_default(request.team)[0]
-            spend = spend.model_copy(update={"ledger": ledger(team)})
-        return self.plan(request, now=moment, timezone=zone, spend=spend, calibration=calibration)
+        return self._decide_read(request, now=moment, timezone=zone, spend=spend, ledger=ledger)
 
     def ask_or_plan(
         self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
@@ -117,12 +132,23 @@ class Planner:
         asked = unanswered(reading.questions, given)
         if asked:
             return NeedsInput(questions=asked, request=request)
-        if ledger is not None:
-            spend = spend if spend is not None else self.spend_for(request)
-            spend = spend.model_copy(update={"ledger": ledger(self.policy.team_or_default(request.team)[0])})
-        context = self.plan(request, now=moment, timezone=zone, spend=spend)
+        context = self._decide_read(request, now=moment, timezone=zone, spend=spend, ledger=ledger)
         after = ask_after_deciding(said=request, decision=context.decision, policy=self.policy, given=given)
         return NeedsInput(questions=after, request=request) if after else context
+
+    def _decide_read(
+        self, request: TrainingRequest, *, now: datetime, timezone: str, spend: SpendSnapshot | None,
+        ledger: Callable[[str], Ledger] | None,
+    ) -> PlanContext:
+        """Read what the decision needs from outside — the job's inputs in AWS, the learnt calibration, spend — and
+        only then the team's ledger, so a caller's write lock is held only while deciding."""
+        checked = self.job_inputs(request)
+        calibration = self.calibration() if self.calibration is not None else None
+        if ledger is not None:
+            spend = spend if spend is not None else self.spend_for(request)
+            team = self.policy.team_or_default(request.team)[0]
+            spend = spend.model_copy(update={"ledger": ledger(team)})
+        return self.plan(request, now=now, timezone=timezone, spend=spend, calibration=calibration, checked=checked)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
@@ -130,18 +156,45 @@ class Planner:
     def plan(
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
         calibration: Calibration | None = None,
+        checked: tuple[JobDraft | None, JobFacts, TrainingRequest] | None = None,
     ) -> PlanContext:
-        """Decide on ``request`` with the team's current spend and learnt calibration (each read now unless given)."""
+        """Decide on ``request`` with the team's current spend, learnt calibration and its job's inputs (each read
+        now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
         if calibration is None and self.calibration is not None:
             calibration = self.calibration()
+        draft, facts, sized = checked if checked is not None else self.job_inputs(request)
         try:
-            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
+            decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
                               calibration=calibration)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
+        if draft is not None:
+            job = finish_job(draft=draft, facts=facts, request=decision.request)
+            unread = [] if facts.image_digest is not None else [
+                "the image digest and the dataset's size are read from AWS when the request is filed"]
+            elsewhere = image_region_warning(job, region=decision.plan.region)
+            warnings = [*decision.warnings, *unread, *([elsewhere] if elsewhere else [])]
+            decision = decision.model_copy(update={"job": job, "warnings": warnings})
         return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone,
                            calibration_factor=_factor(decision, calibration, self.catalog))
+
+    def job_inputs(self, request: TrainingRequest) -> tuple[JobDraft | None, JobFacts, TrainingRequest]:
+        """The team's recipe for ``request``, what AWS says about its inputs, and the request with its tokens
+        taken from the dataset's size when nothing said them (an assumption, stated)."""
+        team_name, team = self.policy.team_or_default(request.team)
+        region = request.region or (team.launch.regions[0] if team.launch.regions else self.policy.default_region)
+        draft = draft_job(request=request, team_name=team_name, team=team, region=region)
+        if draft is None or self.inputs is None:
+            return draft, JobFacts(), request
+        facts = self.inputs.facts(draft=draft, role_arn=team.launch.role_arn, region=region)
+        if request.tokens is not None or facts.dataset_bytes is None:
+            return draft, facts, request
+        epochs = _epochs(draft)
+        tokens = tokens_from_bytes(facts.dataset_bytes) * epochs
+        note = (f"tokens: {format_count(tokens)} from the dataset's {facts.dataset_bytes:,} bytes at ~"
+                f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs} epochs" if epochs > 1 else ""))
+        return draft, facts, request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
 
 def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalog) -> float | None:
@@ -152,6 +205,13 @@ def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalo
     spec = catalog.instances.get(decision.plan.instance_type)
     found = spec and calibration.correction(family=spec.family, task=req.task.value, params=req.params)
     return found.factor if found else None
+
+
+def _epochs(draft: JobDraft) -> int:
+    """The recipe's ``epochs`` (the request's override, else its default) when it has an int one; else 1."""
+    spec = draft.recipe.hyperparameters.get("epochs")
+    value = draft.overrides.get("epochs", spec.default if spec is not None else None)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
@@ -191,7 +251,7 @@ def load_policy(settings: Settings) -> PolicyConfig:
 
 def make_planner(settings: Settings, *, spend: SpendProvider,
                  calibration: Callable[[], Calibration] | None = None) -> Planner:
-    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend`` and the learnt
-    ``calibration`` of estimated hours."""
+    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend``, the AWS reads
+    of a recipe's inputs and the learnt ``calibration`` of estimated hours."""
     return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend,
-                   calibration=calibration)
+                   inputs=AwsJobInputs(factory=ClientFactory.from_settings(settings)), calibration=calibration)

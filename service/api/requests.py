@@ -91,7 +91,7 @@ def create_request(
         raise Forbidden(refusal.message(), code=refusal.code)
     check_rate_limit(state, requester)
     record, revision = filing.create_request(
-        session=session, planner=state.planner, body=body, actor=actor.id, requester=requester,
+        session=session, planner=state.planner.settled(), body=body, actor=actor.id, requester=requester,
         filer=filer_for(actor, person=requester, channel=body.channel, facts=body),
         idempotency_key=idempotency_key, now=(now := utcnow()),
     )

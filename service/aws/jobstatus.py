@@ -32,6 +32,8 @@ def read_progress(described: Mapping[str, Any]) -> JobStatus:
         started_at=described.get("TrainingStartTime"),
         failure_reason=described.get("FailureReason"),
         transitions=transitions,
+        metrics={str(m["MetricName"]): float(m["Value"]) for m in described.get("FinalMetricDataList", [])
+                 if "MetricName" in m and "Value" in m},
     )
 
 

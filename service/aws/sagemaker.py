@@ -7,6 +7,7 @@ launcher can look it up before creating it.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +18,7 @@ from contract.errors import UpstreamError
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, PurchaseModel
 from policy.errors import RequestError
+from policy.jobspec import JobSpec, container_environment
 from service.launch.protocol import LaunchRejected
 
 JOB_NAME_MAX = 63
@@ -89,21 +91,24 @@ def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
 
 
 def build_create_training_jobs(
-    *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str]
+    *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
+    job: JobSpec | None = None,
 ) -> list[dict[str, Any]]:
     """One CreateTrainingJob request per job of the plan (a sweep runs each trial as its own job)."""
     trials: list[int | None] = [None] if plan.jobs <= 1 else list(range(1, plan.jobs + 1))
     return [build_create_training_job(plan=plan, team=team, team_policy=team_policy, request_id=request_id,
-                                      revision=revision, approvers=approvers, trial=trial) for trial in trials]
+                                      revision=revision, approvers=approvers, trial=trial, job=job)
+            for trial in trials]
 
 
 def build_create_training_job(
     *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
-    trial: int | None = None,
+    trial: int | None = None, job: JobSpec | None = None,
 ) -> dict[str, Any]:
-    """The exact CreateTrainingJob parameters for an approved plan; ``RequestError`` if the profile is incomplete."""
+    """The exact CreateTrainingJob parameters for an approved plan; ``RequestError`` if the profile is incomplete.
+    With ``job`` (the approved recipe) its image, entry point, hyperparameters, data and metrics are what runs."""
     profile = team_policy.launch
-    require_launch_profile(team=team, profile=profile)
+    require_launch_profile(team=team, profile=profile, recipes=job is not None)
     name = training_job_name(request_id=request_id, revision=revision, trial=trial)
     spot = plan.purchase_model is PurchaseModel.SPOT
     request: dict[str, Any] = {
@@ -124,14 +129,59 @@ def build_create_training_job(
     }
     if spot:
         request["StoppingCondition"]["MaxWaitTimeInSeconds"] = max_wait_seconds(plan)
+    if job is not None:
+        _apply_job(request, job=job, profile=profile, plan=plan, request_id=request_id, revision=revision)
     if profile.vpc is not None:
         request["VpcConfig"] = {"Subnets": list(profile.vpc.subnets),
                                 "SecurityGroupIds": list(profile.vpc.security_group_ids)}
     return request
 
 
-def require_launch_profile(*, team: str, profile: LaunchProfile) -> None:
-    missing = profile.missing()
+# SageMaker's script mode (the training toolkit in its framework containers): which script to run, from where, and
+# how to distribute it. Values are JSON, as the toolkit decodes them.
+_DISTRIBUTION = {"torchrun": {"sagemaker_torch_distributed_enabled": "true"},
+                 "smddp": {"sagemaker_distributed_dataparallel_enabled": "true"}, "none": {}}
+
+
+def script_hyperparameters(job: JobSpec) -> dict[str, str]:
+    """What CreateTrainingJob's HyperParameters carry: the approved values (JSON) and the script-mode keys."""
+    values = {name: json.dumps(value) for name, value in sorted(job.hyperparameters.items())}
+    values["sagemaker_program"] = json.dumps(job.entry_point)
+    if job.source is not None:
+        values["sagemaker_submit_directory"] = json.dumps(job.source)
+    return {**values, **_DISTRIBUTION[job.distribution]}
+
+
+def _channel(name: str, uri: str) -> dict[str, Any]:
+    return {"ChannelName": name, "DataSource": {"S3DataSource": {
+        "S3DataType": "S3Prefix", "S3Uri": uri, "S3DataDistributionType": "FullyReplicated"}}}
+
+
+def _apply_job(request: dict[str, Any], *, job: JobSpec, profile: LaunchProfile, plan: Plan, request_id: str,
+               revision: int) -> None:
+    """The approved job in the request: image by digest, script, hyperparameters, channels, output, keys, metrics."""
+    request["AlgorithmSpecification"] = {
+        "TrainingImage": job.image, "TrainingInputMode": "File",
+        "MetricDefinitions": [{"Name": m.name, "Regex": m.regex} for m in job.metric_definitions]}
+    request["HyperParameters"] = script_hyperparameters(job)
+    request["InputDataConfig"] = [_channel("train", job.dataset)]
+    if job.model_source is not None and job.model_source.startswith("s3://"):
+        request["InputDataConfig"].append(_channel("model", job.model_source))
+    output = f"{str(profile.s3_output).rstrip('/')}/{request_id}/"
+    request["OutputDataConfig"] = {"S3OutputPath": output, **({"KmsKeyId": job.kms_key_id} if job.kms_key_id else {})}
+    if job.kms_key_id:
+        request["ResourceConfig"]["VolumeKmsKeyId"] = job.kms_key_id
+    request["Environment"] = container_environment(job, request_id=request_id, revision=revision,
+                                                   checkpoint_minutes=plan.checkpoint_interval_minutes,
+                                                   checkpoint_dir=CHECKPOINT_LOCAL_PATH)
+    seen = {t["Key"] for t in request["Tags"]}
+    request["Tags"] += [{"Key": tag_value(k)[:128], "Value": tag_value(v)} for k, v in job.tags.items()
+                        if tag_value(k)[:128] not in seen]
+    request["Tags"].append({"Key": "gpuops:recipe", "Value": tag_value(job.recipe)})
+
+
+def require_launch_profile(*, team: str, profile: LaunchProfile, recipes: bool = False) -> None:
+    missing = [m for m in profile.missing() if not (recipes and m in ("image", "s3_input"))]
     if missing:
         raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs {', '.join(missing)}",
                            code="launch_not_configured")

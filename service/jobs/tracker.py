@@ -137,7 +137,9 @@ def _settle(*, row: Job, job: TrackedJob, progress: list[JobStatus], catalog: Ca
     return {"job": row.name, "actual_cost_usd": row.actual_cost_usd, "estimated_cost_usd": row.estimated_cost_usd,
             "billable_seconds": row.billable_seconds, "training_seconds": row.training_seconds,
             "spot_savings": row.spot_savings, "interruptions": row.interruptions, "price_basis": basis,
-            "failure_reason": next((p.failure_reason for p in progress if p.failure_reason), None)}
+            "failure_reason": next((p.failure_reason for p in progress if p.failure_reason), None),
+            # throughput and loss as the container printed them (docs/training-contract.md), per job
+            "metrics": {p.name: p.metrics for p in progress if p.metrics}}
 
 
 def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobStatus], catalog: Catalog,

@@ -19,6 +19,7 @@ import yaml
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, Platform, PurchaseModel
 from policy.errors import RequestError
+from policy.jobspec import JobSpec, container_arguments, container_environment
 from service.aws.sagemaker import runtime_seconds
 from service.launch.protocol import RenderedArtifact
 
@@ -35,6 +36,20 @@ class LaunchContext:
     job_name: str
     request_id: str
     revision: int
+    job: JobSpec | None = None  # the approved recipe: its image, command, arguments and environment
+
+    @property
+    def image(self) -> str:
+        return self.job.image if self.job is not None else str(self.profile.image)
+
+    def command(self) -> list[str] | None:
+        """The approved job's command and arguments (None: the image's own entry point, as before recipes).
+        torchrun reads the node count, rank and rendezvous from the environment the platform sets."""
+        if self.job is None:
+            return None
+        launcher = ["torchrun", f"--nproc_per_node={self.per_instance}"] if self.job.distribution != "none" \
+            else ["python"]
+        return [*launcher, self.job.entry_point, *container_arguments(self.job)]
 
     @property
     def per_instance(self) -> int:
@@ -59,6 +74,13 @@ class LaunchContext:
 
     def env(self) -> dict[str, str]:
         values = {"GPUOPS_REQUEST_ID": self.request_id, "GPUOPS_REVISION": str(self.revision)}
+        if self.job is not None:  # the same variables SageMaker's job gets (docs/training-contract.md)
+            values = container_environment(self.job, request_id=self.request_id, revision=self.revision,
+                                           checkpoint_minutes=self.plan.checkpoint_interval_minutes,
+                                           checkpoint_dir=CHECKPOINT_DIR)
+            values["GPUOPS_DATASET_URI"] = self.job.dataset
+            if self.job.source is not None:
+                values["GPUOPS_SOURCE_URI"] = self.job.source
         if self.plan.checkpoint_interval_minutes is not None:
             values["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(self.plan.checkpoint_interval_minutes)
         if self.checkpoint_uri:
@@ -93,7 +115,8 @@ def _pod_template(ctx: LaunchContext) -> dict[str, Any]:
             "tolerations": [{"key": ctx.device_resource, "operator": "Exists", "effect": "NoSchedule"}],
             "containers": [{
                 "name": "pytorch",  # the training operator requires this container name
-                "image": ctx.profile.image,
+                "image": ctx.image,
+                **({"command": ctx.command()} if ctx.job is not None else {}),
                 "env": [{"name": k, "value": v} for k, v in ctx.env().items()],
                 "resources": {"limits": {ctx.device_resource: ctx.per_instance}},
                 "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}],
@@ -175,11 +198,12 @@ def render_slurm_script(ctx: LaunchContext) -> str:
         *(f"export {k}={shlex.quote(v)}" for k, v in env.items()),
         'MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)',
         "export MASTER_ADDR MASTER_PORT=29500",
-        "srun --auto-resume=1 --container-image=" + shlex.quote(str(ctx.profile.image))
+        "srun --auto-resume=1 --container-image=" + shlex.quote(ctx.image)
         + f" --container-mounts={CHECKPOINT_DIR}:{CHECKPOINT_DIR} \\",
         f"  torchrun --nnodes=\"$SLURM_NNODES\" --nproc_per_node={ctx.per_instance} \\",
         '  --rdzv_id="$SLURM_JOB_ID" --rdzv_backend=c10d --rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT" \\',
-        "  /opt/train/entrypoint.py",
+        "  " + (" ".join(shlex.quote(a) for a in [ctx.job.entry_point, *container_arguments(ctx.job)])
+                if ctx.job is not None else "/opt/train/entrypoint.py"),
     ]
     return "\n".join(lines) + "\n"
 
@@ -188,7 +212,8 @@ def _user_data(ctx: LaunchContext) -> str:
     env_flags = " ".join(f"-e {k}={shlex.quote(v)}" for k, v in ctx.env().items())
     script = "\n".join([
         "#!/bin/bash", "set -euo pipefail",
-        f"docker run --gpus all --network host --ipc host {env_flags} {shlex.quote(str(ctx.profile.image))}",
+        f"docker run --gpus all --network host --ipc host {env_flags} {shlex.quote(ctx.image)}"
+        + "".join(f" {shlex.quote(a)}" for a in (ctx.command() or [])),
     ])
     return base64.b64encode((script + "\n").encode()).decode()
 
@@ -241,16 +266,18 @@ def render_spot_fleet(ctx: LaunchContext) -> str:
 
 
 def render_artifacts(
-    *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int
+    *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int,
+    job: JobSpec | None = None,
 ) -> list[RenderedArtifact]:
-    """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself)."""
+    """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself); with ``job`` they
+    carry the approved image, command, arguments and environment."""
     if plan.platform is Platform.SAGEMAKER:
         return []
-    if not team_policy.launch.image:
+    if job is None and not team_policy.launch.image:
         raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs image",
                            code="launch_not_configured")
     ctx = LaunchContext(plan=plan, team=team, profile=team_policy.launch, job_name=job_name, request_id=request_id,
-                        revision=revision)
+                        revision=revision, job=job)
     if plan.platform is Platform.EKS:
         return [RenderedArtifact("eks.pytorchjob", f"{job_name}.pytorchjob.yaml", "application/yaml",
                                  render_pytorchjob(ctx)),

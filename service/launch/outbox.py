@@ -69,7 +69,7 @@ class LaunchJob:
     @property
     def spec(self) -> LaunchSpec:
         return LaunchSpec(request_id=self.task.request_id, revision=self.task.revision, team=self.team,
-                          plan=self.decision.plan, approvers=tuple(self.approvers))
+                          plan=self.decision.plan, approvers=tuple(self.approvers), job=self.decision.job)
 
 
 @cache

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from contract.errors import UpstreamError
 from policy.decision import Plan
+from policy.jobspec import JobSpec
 
 Guard = Callable[[], bool]  # renews the launcher's claim right before an irreversible call; False: claim lost
 
@@ -41,6 +42,7 @@ class LaunchSpec:
     team: str
     plan: Plan
     approvers: Sequence[str] = ()
+    job: JobSpec | None = None  # the approved recipe, image, data and hyperparameters; None: the launch profile's
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,8 @@ class JobStatus(BaseModel):
     started_at: datetime | None = None  # when training (and billing) began; None while still starting
     failure_reason: str | None = None
     transitions: list[Transition] = Field(default_factory=list)
+    # The last value of each metric the recipe's definitions read from the log (tokens_per_second, train_loss).
+    metrics: dict[str, float] = Field(default_factory=dict)
 
     @property
     def final(self) -> bool:

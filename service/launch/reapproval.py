@@ -46,7 +46,10 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
     change = abs(new - old) / old if old else 0.0
     status = initial_status(context)
     reason = None
-    if status is RequestStatus.DENIED:
+    approved_job, job_now = revision.decision.get("job"), context.decision.model_dump(mode="json").get("job")
+    if approved_job != job_now:
+        reason = "what the job runs changed since it was approved: " + _job_change(approved_job, job_now)
+    elif status is RequestStatus.DENIED:
         reason = "policy now denies this plan: " + "; ".join(context.decision.approval.reasons)
     elif change > planner.policy.reapproval_tolerance:
         reason = (f"the estimate moved {change:.0%} (${old:,.2f} → ${new:,.2f}), more than the policy's "
@@ -57,6 +60,13 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
         reason = (f"it now needs {context.decision.approval.approvals_needed} approvals, not "
                   f"{revision.approvals_needed}: " + "; ".join(context.decision.approval.reasons))
     return Drift(context=context, cost_change=change, reason=reason)
+
+
+def _job_change(before: dict[str, object] | None, after: dict[str, object] | None) -> str:
+    """Which parts of the job differ, by name (image digest, dataset, hyperparameters…)."""
+    if before is None or after is None:
+        return "the team's recipes changed"
+    return ", ".join(k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k))
 
 
 def _reopen(*, session: Session, planner: Planner, record: RequestRecord, revision: PlanRevision, drift: Drift,

@@ -271,19 +271,25 @@ def _replan(
     return {**inputs, "timezone": context.timezone}, context, previous.revision
 
 
+# A request can be edited until it launches; an edit after approval sends it back for approval.
+EDITABLE = frozenset({RequestStatus.PENDING_APPROVAL, RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED})
+
+
 def revise_request(
     *, session: Session, planner: Planner, request_id: str, patch: RequestPatch, actor: str, is_admin: bool,
     filer: Filer, now: datetime,
 ) -> RequestRecord:
-    """Apply an edit: a new plan revision, earlier approvals void, the decision re-run. An edit that moves the request
-    to another team needs ``filer`` (filing from the request's channel) to belong to it."""
+    """Apply an edit: a new plan revision, earlier approvals void, the decision re-run; an approved request not yet
+    launching goes back for approval. An edit that moves the request to another team needs ``filer`` (filing from
+    the request's channel) to belong to it."""
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
     if expire_if_due(session=session, record=record, now=now):
         session.commit()
         raise Conflict("the approval window closed before this edit", current_state=record.status)
     _may_change(record, actor=actor, is_admin=is_admin, verb="edit")
-    if record.status != RequestStatus.PENDING_APPROVAL:
+    if record.status not in EDITABLE:
         raise Conflict(f"the request is {record.status} and can no longer be edited", current_state=record.status)
+    was = RequestStatus(record.status)
     inputs, context, previous = _replan(session=session, planner=planner, record=record, patch=patch, now=now)
     team = context.request.team or record.team
     if team != record.team:
@@ -297,6 +303,12 @@ def revise_request(
     session.add(revision_row(record=record, context=context, inputs=inputs, actor=actor, now=now))
     append_event(session=session, type="request.revised", actor=actor, request_id=record.id, now=now,
                  data=_summary(context, revision=record.revision, previous_revision=previous, approvals_voided=True))
+    if was is not RequestStatus.PENDING_APPROVAL:
+        # Approved but not launched: what was approved is no longer what would run (another recipe, data, model,
+        # hyperparameters…), so the approvals and the queued launch stop counting until someone approves again.
+        transition(session=session, record=record, to=RequestStatus.PENDING_APPROVAL, actor=actor, now=now,
+                   data={"reason": f"edited after approval by {actor}"},
+                   approval_window=timedelta(hours=planner.policy.approval_window_hours))
     status = initial_status(context)
     if status is not RequestStatus.PENDING_APPROVAL:
         transition(session=session, record=record, to=status, actor=actor, now=now)

@@ -8,8 +8,8 @@
           └─▶ denied
     pending_approval ──▶ rejected | expired | cancelled
     pending_approval ──▶ auto_approved | denied      (a revision re-ran the decision)
-    approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance, or an approval was
-                                                      withdrawn: approve again)
+    approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance, an approval was
+                                                      withdrawn, or the requester edited it: approve again)
     approved | auto_approved ──▶ rejected            (an eligible approver vetoed it before launch)
 
 Every transition writes an audit event (which is also the feed event) in the caller's transaction; entering

@@ -17,10 +17,10 @@ from botocore import xform_name
 from policy.config import load_policy_file
 
 ROOT = Path(__file__).resolve().parents[2]
-IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3",
-              "cloudwatch": "cloudwatch"}
+IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3", "ecr": "ecr",
+              "iam": "iam", "cloudwatch": "cloudwatch"}
 # Operations whose IAM action has another name.
-ACTION_NAME = {"s3:ListObjectsV2": "s3:ListBucket"}
+ACTION_NAME = {"s3:ListObjectsV2": "s3:ListBucket", "s3:HeadObject": "s3:GetObject"}
 # Actions AWS checks on top of the call itself: tagging on create, handing the team role to SageMaker, and setting
 # an object's lock on upload.
 IMPLIED = {"sagemaker:CreateTrainingJob": {"sagemaker:AddTags", "iam:PassRole"},
@@ -47,7 +47,7 @@ def _client_services(trees: list[ast.AST]) -> set[str]:
     return services
 
 
-def _called_names(trees: list[ast.AST]) -> set[str]:
+def _called_names(trees: list[ast.AST]) -> set[tuple[str, str]]:
     names = set()
     for tree in trees:
         for node in ast.walk(tree):
@@ -56,10 +56,12 @@ def _called_names(trees: list[ast.AST]) -> set[str]:
             receiver = node.func.value
             if not (isinstance(receiver, ast.Name) and receiver.id.endswith("client")):
                 continue
+            # ``ecr_client.describe_images`` is ECR's operation, not EC2's of the same name.
+            owner = receiver.id.removesuffix("_client") if receiver.id.endswith("_client") else ""
             if node.func.attr == "get_paginator" and node.args and isinstance(node.args[0], ast.Constant):
-                names.add(str(node.args[0].value))
+                names.add((owner, str(node.args[0].value)))
             else:
-                names.add(node.func.attr)
+                names.add((owner, node.func.attr))
     return names
 
 
@@ -71,7 +73,7 @@ def code_actions() -> set[str]:
     for service in _client_services(trees):
         model = session.get_service_model(service)
         for operation in model.operation_names:
-            if xform_name(operation) in called:
+            if (service, xform_name(operation)) in called or ("", xform_name(operation)) in called:
                 action = ACTION_NAME.get(f"{IAM_PREFIX[service]}:{operation}", f"{IAM_PREFIX[service]}:{operation}")
                 actions |= {action, *IMPLIED.get(action, set())}
     return actions
@@ -110,6 +112,17 @@ def test_pass_role_is_limited_to_team_roles_passed_to_sagemaker() -> None:
     example = load_policy_file(str(ROOT / "deploy" / "policy.example.yaml"))
     roles = [t.launch.role_arn for t in example.teams.values() if t.launch.role_arn]
     assert roles and all(fnmatch.fnmatchcase(role, statement["Resource"]) for role in roles)
+
+
+def test_the_data_check_covers_the_example_teams_recipe_buckets() -> None:
+    """Before approval gpuops reads each recipe's data, source and model copies: their buckets must be granted."""
+    (statement,) = [s for s in _policy()["Statement"] if s["Sid"] == "CheckTeamTrainingDataExists"]  # type: ignore[attr-defined]
+    example = load_policy_file(str(ROOT / "deploy" / "policy.example.yaml"))
+    uris = [u for t in example.teams.values() for r in t.recipes.values()
+            for u in [*r.datasets.values(), *r.data_prefixes, *r.models.values(), *([r.source] if r.source else [])]]
+    buckets = {u.removeprefix("s3://").split("/")[0] for u in uris}
+    assert buckets and all(f"arn:aws:s3:::{b}" in statement["Resource"] for b in buckets)
+    assert all(f"arn:aws:s3:::{b}/*" in statement["Resource"] for b in buckets)
 
 
 def test_job_names_the_launcher_makes_fall_under_the_policy_resource() -> None:

@@ -58,3 +58,11 @@ def test_a_completed_job_reads_as_final_with_its_times() -> None:
                                         BillableTimeInSeconds=3000, TrainingTimeInSeconds=10_000))
     assert progress.final and progress.instance_count == 2 and progress.spot
     assert (progress.billable_seconds, progress.training_seconds) == (3000, 10_000)
+
+
+def test_the_metrics_the_recipe_defines_are_read_from_the_final_metric_data() -> None:
+    progress = read_progress(_described(["Training"], FinalMetricDataList=[
+        {"MetricName": "tokens_per_second", "Value": 51234.5, "Timestamp": T0},
+        {"MetricName": "train_loss", "Value": 1.75, "Timestamp": T0}]))
+    assert progress.metrics == {"tokens_per_second": 51234.5, "train_loss": 1.75}
+    assert read_progress(_described(["Training"])).metrics == {}

@@ -15,6 +15,7 @@ from policy.config import PolicyConfig
 from service.api.app import create_app
 from service.api.state import build_state
 from service.aws.clients import ClientFactory
+from service.aws.jobinputs import AwsJobInputs
 from service.cache import Cache
 from service.planning import Planner
 from service.settings import Settings
@@ -55,7 +56,8 @@ def live_service(
     config = Settings(database_url=database_url, api_tokens=",".join(f"{r}:{t}" for r, t in TOKENS.items()),
                       **settings)
     engine = make_engine(database_url)
-    planner = Planner(catalog=load_catalog(), policy=policy, spend=spend or SampleSpend(sample_spend_path()))
+    planner = Planner(catalog=load_catalog(), policy=policy, spend=spend or SampleSpend(sample_spend_path()),
+                      inputs=AwsJobInputs(factory=aws) if aws is not None else None)
     state = build_state(config, engine=engine, planner=planner, cache=cache, aws=aws)
     try:
         with serve(create_app(state=state)) as url, httpx.Client(base_url=url, timeout=30) as client:

@@ -1,0 +1,99 @@
+"""What a request's text and fields say about the job itself: "with recipe sft", "on s3://bucket/chat-v3/", a base
+model by name ("fine-tune llama-3-8b", "from mistral-7b") and "key=value" hyperparameters.
+
+``read_job_phrases`` runs first on the text (``policy.parse``), blanking each phrase it reads so that the digits of
+an S3 key are never read again as a size or a date. ``apply_job_fields`` then gathers the recipe,
+dataset and hyperparameters (from the text and the structured fields, a field winning) into the request's ``job``
+and takes the model's size from the model table when nothing else said it (``policy.intake``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import MutableMapping
+from typing import Any, Protocol
+
+from policy.errors import RequestError
+from policy.models import find_model, load_models, model_in_text
+from policy.recipes import JobChoice
+
+__all__ = ["apply_job_fields", "JOB_FIELDS", "read_job_phrases"]
+
+_F = re.IGNORECASE
+_RECIPE_RE = re.compile(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
+                        r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
+_S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
+_SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;]+)", _F)
+# Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
+_NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
+                                  "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",
+                                  "accelerator", "instance_type", "model", "dataset"})
+JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that fill ``job``
+
+
+class _Scan(Protocol):
+    text: str
+
+    def blank(self, start: int, end: int) -> None: ...
+
+
+def _take(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    found = list(pattern.finditer(scan.text))
+    for match in found:
+        scan.blank(match.start(), match.end())
+    return found
+
+
+def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """The job phrases of the text as request fields (``job``, ``model``); each phrase is blanked once read."""
+    job: dict[str, Any] = {}
+    uris = [m["uri"].rstrip(".)") for m in _take(scan, _S3_RE)]
+    if uris:
+        job["dataset"] = uris[0]
+        if len(set(uris)) > 1:
+            notes.append(f"saw {len(set(uris))} S3 locations; took the first, {uris[0]}, as the dataset")
+    recipes = [m["name"] or m["name2"] for m in _take(scan, _RECIPE_RE)]
+    if recipes:
+        job["recipe"] = recipes[0]
+    settings = [m for m in _SETTING_RE.finditer(scan.text) if m["key"].lower() not in _NOT_HYPERPARAMETERS]
+    for match in settings:
+        scan.blank(match.start(), match.end())
+    if settings:
+        job["hyperparameters"] = {m["key"]: m["value"] for m in settings}
+    fields: dict[str, Any] = {"job": job} if job else {}
+    named = model_in_text(scan.text)
+    if named is not None:
+        model, (start, end) = named
+        # Not blanked: a size in the name ("llama-3 8b") is read as said, and the table's count fills in only
+        # when the text gives none ("phi-3-mini").
+        notes.append(f"read '{scan.text[start:end].strip()}' as the base model {model.name}")
+        fields["model"] = model.name
+    return fields
+
+
+def apply_job_fields(merged: MutableMapping[str, Any], notes: list[str]) -> None:
+    """Gather ``recipe``, ``dataset`` and ``hyperparameters`` (structured fields win over the text's ``job``) into
+    ``job``, and take ``params`` from a named model when nothing else gave them. Changes ``merged`` in place."""
+    said = merged.pop("job", None) or {}
+    job = dict(said.model_dump(exclude_defaults=True) if isinstance(said, JobChoice) else said)
+    for name in JOB_FIELDS:
+        value = merged.pop(name, None)
+        if value is None:
+            continue
+        if name == "hyperparameters":
+            value = {**job.get("hyperparameters", {}), **value}
+        job[name] = value
+    if job:
+        merged["job"] = job
+    model_name = merged.get("model")
+    if model_name is None:
+        return
+    model = find_model(str(model_name))
+    if model is None:
+        known = ", ".join(m.name for m in load_models().models)
+        raise RequestError(f"model: {model_name!r} is not in the model table; use one of: {known}",
+                           code="unknown_model")
+    merged["model"] = model.name
+    if merged.get("params") is None:
+        merged["params"] = model.params
+        notes.append(f"params: {model.params / 1e9:.3g}B from the base model {model.name}")

@@ -1,0 +1,138 @@
+"""Recipes, the job phrases of a request and the job they make: table-driven, no I/O."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from policy.config import TeamPolicy, default_policy, policy_warnings
+from policy.errors import RequestError
+from policy.intake import request_from
+from policy.jobspec import JobFacts, draft_job, finish_job, image_region_warning, tokens_from_bytes
+from policy.recipes import FrameworkImage, Hyperparameter, Recipe, check_recipes
+
+NOW = datetime(2026, 11, 30, 10, tzinfo=UTC)
+IMAGE = "123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft:v1"
+SFT = Recipe(image=IMAGE, entry_point="train.py",
+             hyperparameters={"model_id": Hyperparameter(type="str", default="{model_id}"),
+                              "max_tokens": Hyperparameter(type="int", default="{tokens}"),
+                              "lr": Hyperparameter(type="float", default=2e-5, minimum=0, maximum=0.01),
+                              "precision": Hyperparameter(type="str", default="bf16", choices=["bf16", "fp32"]),
+                              "packing": Hyperparameter(type="bool", default=False)},
+             datasets={"chat": "s3://data/chat/"}, default_dataset="chat", data_prefixes=["s3://data/team"],
+             models={"mistral-7b": "s3://data/models/mistral-7b/"})
+TEAM = TeamPolicy(recipes={"sft": SFT, "dlc": SFT.model_copy(update={
+    "image": None, "framework": FrameworkImage(framework="pytorch", version="2.3.0-gpu-py311")})},
+    default_recipe="sft")
+
+READS: list[tuple[str, dict[str, Any]]] = [
+    ("fine-tune llama-3-8b on s3://data/team/v3/ with recipe sft by Friday",
+     {"model": "llama-3-8b", "params": 8_000_000_000, "job": {"recipe": "sft", "dataset": "s3://data/team/v3/"}}),
+    ("SFT phi-3-mini lr=1e-5 packing=true",
+     {"model": "phi-3-mini", "params": 3_821_079_552, "job": {"hyperparameters": {"lr": "1e-5", "packing": "true"}}}),
+    ("fine-tune 7B on s3://data/team/2026-12-25/run-70b/ recipe: dlc in us-west-2",
+     {"params": 7_000_000_000, "deadline": None, "region": "us-west-2",
+      "job": {"recipe": "dlc", "dataset": "s3://data/team/2026-12-25/run-70b/"}}),
+    ("fine-tune 7B", {"params": 7_000_000_000, "job": None, "model": None}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), READS)
+def test_the_text_names_the_recipe_data_model_and_overrides(text: str, expected: dict[str, Any]) -> None:
+    request = request_from(text=text, fields={}, now=NOW)
+    dumped = request.model_dump(exclude_defaults=True)
+    for key, value in expected.items():
+        assert (dumped.get(key) if key != "job" else request.job and request.job.model_dump(
+            exclude_defaults=True)) == value, key
+
+
+def _job(text: str, **fields: Any) -> Any:
+    request = request_from(text=text, fields=fields, now=NOW)
+    draft = draft_job(request=request, team_name="team-ml", team=TEAM, region="us-east-1")
+    assert draft is not None
+    completed = request.model_copy(update={"tokens": request.tokens or 10**9})
+    return finish_job(draft=draft, facts=JobFacts(image_digest="sha256:" + "a" * 64), request=completed)
+
+
+def test_the_job_fills_placeholders_prefers_the_teams_copy_and_pins_the_digest() -> None:
+    job = _job("fine-tune mistral-7b on 2B tokens lr=1e-5")
+    assert job.image == "123456789012.dkr.ecr.us-east-1.amazonaws.com/training/sft@sha256:" + "a" * 64
+    assert (job.recipe, job.dataset, job.model_source) == ("sft", "s3://data/chat/", "s3://data/models/mistral-7b/")
+    assert job.hyperparameters == {"lr": 1e-5, "max_tokens": 2_000_000_000, "model_id": "s3://data/models/mistral-7b/",
+                                   "packing": False, "precision": "bf16"}
+    assert job.overrides == ["lr"]
+    framework = _job("fine-tune mistral-7b", recipe="dlc")
+    assert framework.image.startswith("763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training")
+
+
+REFUSALS: list[tuple[str, dict[str, Any], str, str]] = [
+    ("fine-tune mistral-7b with recipe dpo", {}, "unknown_recipe", "recipe: team team-ml has no recipe 'dpo'; "
+                                                                    "use one of: dlc, sft"),
+    ("fine-tune mistral-7b on s3://data/teammate/x/", {}, "dataset_not_allowed", "dataset: s3://data/teammate/x/"),
+    ("fine-tune mistral-7b", {"dataset": "chat-v9"}, "unknown_dataset", "dataset: 'chat-v9' is neither"),
+    ("fine-tune mistral-7b precision=int4", {}, "invalid_hyperparameter", "hyperparameters.precision: 'int4' is "
+                                                                           "not one of: bf16, fp32"),
+    ("fine-tune mistral-7b packing=maybe", {}, "invalid_hyperparameter", "hyperparameters.packing: 'maybe' is not "
+                                                                         "true or false"),
+    ("fine-tune mistral-7b", {"hyperparameters": {"lr": True}}, "invalid_hyperparameter", "hyperparameters.lr: "),
+    ("fine-tune 7B", {}, "model_required", "model: recipe sft needs a base model"),
+    ("fine-tune 7B", {"model": "gpt-9"}, "unknown_model", "model: 'gpt-9' is not in the model table"),
+]
+
+
+@pytest.mark.parametrize(("text", "fields", "code", "starts"), REFUSALS)
+def test_what_the_recipe_does_not_allow_is_refused_naming_the_field(
+    text: str, fields: dict[str, Any], code: str, starts: str,
+) -> None:
+    with pytest.raises(RequestError) as caught:
+        _job(text, **fields)
+    assert (caught.value.code, str(caught.value)[:len(starts)]) == (code, starts)
+
+
+def test_a_team_without_recipes_keeps_its_launch_profile_and_refuses_job_details() -> None:
+    team = default_policy().teams["team-ml"]
+    plain = request_from(text="fine-tune 7B", fields={}, now=NOW)
+    assert draft_job(request=plain, team_name="team-ml", team=team, region="us-east-1") is None
+    with pytest.raises(RequestError, match="^recipe: team team-ml has no recipes"):
+        draft_job(request=request_from(text="fine-tune 7B with recipe sft", fields={}, now=NOW), team_name="team-ml",
+                  team=team, region="us-east-1")
+
+
+def test_policy_check_names_each_recipe_problem_by_key_path() -> None:
+    bad = SFT.model_copy(update={"image": "nginx:latest", "default_dataset": "none", "data_prefixes": ["/local"],
+                                 "hyperparameters": {"lr": Hyperparameter(type="float", default="fast"),
+                                                     "n": Hyperparameter(type="int", default=0, minimum=1),
+                                                     "w": Hyperparameter(type="str", default="{weights}")}})
+    assert check_recipes("teams.t", {"sft": bad}, "other") == [
+        ("teams.t.default_recipe", "'other' is not under recipes"),
+        ("teams.t.recipes.sft.image", "expected <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>"),
+        ("teams.t.recipes.sft.data_prefixes[0]", "'/local' is not an s3:// URI"),
+        ("teams.t.recipes.sft.default_dataset", "'none' is not under datasets"),
+        ("teams.t.recipes.sft.hyperparameters.lr.default", "'fast' is not of type float"),
+        ("teams.t.recipes.sft.hyperparameters.n.default", "0 is outside minimum..maximum"),
+        ("teams.t.recipes.sft.hyperparameters.w.default", "unknown placeholder {weights}; use one of {model}, "
+                                                         "{model_id}, {tokens}, {seq_len}, {trials}, {dataset}"),
+    ]
+
+
+@pytest.mark.parametrize(("size", "tokens"), [(1, 1), (4, 1), (5, 2), (8_000_000, 2_000_000)])
+def test_a_datasets_size_gives_tokens_at_four_bytes_each(size: int, tokens: int) -> None:
+    assert tokens_from_bytes(size) == tokens
+
+
+def test_policy_check_warns_when_requests_must_name_a_recipe() -> None:
+    base = default_policy()
+    team = base.teams["team-ml"].model_copy(update={"recipes": {"sft": SFT}, "members": []})
+    policy = base.model_copy(update={"teams": {**base.teams, "team-ml": team}})
+    assert ("teams.team-ml.default_recipe", "not set, so every request for this team must name one of its recipes "
+                                            "(sft)") in policy_warnings(policy)
+
+
+def test_an_image_in_another_region_than_the_plan_is_a_warning() -> None:
+    job = _job("fine-tune mistral-7b")
+    assert image_region_warning(job, region="us-east-1") is None
+    assert image_region_warning(job, region="us-west-2") == (
+        "recipe sft's image is in us-east-1 but the plan runs in us-west-2: SageMaker pulls images from the job's "
+        "own region, so replicate the repository there or ask for us-east-1")
