@@ -27,6 +27,7 @@ class Deps:
     policy_watch: PolicyWatch = field(default_factory=PolicyWatch)
     sent: SentMessages = field(default_factory=SentMessages)
     clock: Callable[[], datetime] = _utcnow
+    sources_url: str = ""  # the published Sources page (GPUOPS_SOURCES_URL): rules in Why? link to it
 
     def user_zone(self, client: Any, user_id: str) -> str:
         """The Slack user's IANA zone (users.info), cached; UTC when Slack does not say."""

@@ -87,6 +87,23 @@ def approval_change_text(data: dict[str, Any]) -> str:
     return f"🚫 {who} rejected the approved plan{comment}. Nothing will launch."
 
 
+def rejection_text(data: dict[str, Any]) -> str | None:
+    """A first decision that rejects, with the approver's reason; a veto is told by its approval change."""
+    if "veto" in data:
+        return None
+    user = slack_user(str(data.get("approver") or ""))
+    who = f"<@{user}>" if user else "An approver"
+    reason = f": “{escape(str(data['comment']))}”" if data.get("comment") else "."
+    return f"❌ {who} rejected the plan{reason}"
+
+
+def cancel_text(data: dict[str, Any]) -> str:
+    user = slack_user(str(data.get("by") or ""))
+    who = f" by <@{user}>" if user else ""
+    reason = f": “{escape(str(data['reason']))}”" if data.get("reason") else "."
+    return f"🚫 Cancelled{who}{reason} Nothing will launch."
+
+
 def announces_launch(event: EventPublic) -> bool:
     return event.type in ("launch.started", "job.status_changed") and "transition_start" not in event.data
 
@@ -119,6 +136,10 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         return stop_text(data)
     if event.type == "request.approval_changed":
         return approval_change_text(data)
+    if event.type == "request.rejected":
+        return rejection_text(data)
+    if event.type == "request.cancelled":
+        return cancel_text(data)
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
     return None

@@ -38,7 +38,7 @@ class BotProcess:
 
         self.settings = settings
         self.service = build_service_client(settings)
-        self.deps = Deps(service=self.service)
+        self.deps = Deps(service=self.service, sources_url=settings.sources_url)
         self.app = build_app(settings=settings, service_client=self.service, deps=self.deps)
         self.loops = background_loops(settings, self.deps, self.app.client)
         self._socket: Any = None

@@ -12,7 +12,7 @@ from contract.base import InputModel, OutputModel
 from contract.jobs import JobPublic
 from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
 from contract.text import Text
-from policy.decision import Decision
+from policy.decision import Alternative, Decision, Plan
 
 MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
 MAX_USERGROUPS = 100
@@ -60,6 +60,15 @@ class SlackMessageRef(InputModel):
     ts: Text = Field(min_length=1, max_length=64)
 
 
+class PreviousRevision(OutputModel):
+    """The revision before the current one: what a new revision changed, and the choices it offered (a message keeps
+    offering them after "Use this" narrowed the plan to one configuration)."""
+
+    revision: int
+    plan: Plan
+    alternatives: list[Alternative]
+
+
 class RequestPublic(OutputModel):
     id: str
     # A RequestStatus value, kept a plain string so a client still parses a status newer than itself.
@@ -81,6 +90,13 @@ class RequestPublic(OutputModel):
     updated_at: datetime
     slack_message: SlackMessageRef | None
     job: JobPublic | None
+    # When the current revision was planned: its finish time assumes a start then, so an approval later than that
+    # moves the finish by as much (the plan message's "approve by").
+    planned_at: datetime | None = None
+    previous: PreviousRevision | None = None
+    # The amount an approver confirms before their approval counts, when the policy asks for confirmation at or
+    # above ``confirm_approval_above_usd``; None: Approve needs no confirmation.
+    approval_confirm_usd: float | None = None
 
 
 class RequestPage(OutputModel):

@@ -194,6 +194,9 @@ class PolicyConfig(_Strict):
     # An eligible approver's reject after the plan is approved (before it launches) blocks the launch. False: the
     # reject is recorded and audited but the approvals stand.
     approval_veto: bool = True
+    # Approving a plan judged at or above this many dollars asks the approver to confirm the amount first (a
+    # confirmation dialog on Approve). None: no confirmation.
+    confirm_approval_above_usd: float | None = Field(default=None, gt=0)
     rate_limit_per_minute: int = Field(default=30, ge=1)
     spend_stale_after_hours: float = Field(default=24, gt=0)
     reapproval_tolerance: float = Field(default=0.10, ge=0)

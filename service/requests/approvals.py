@@ -92,9 +92,9 @@ def record_approval(
     append_event(session=session, type="request.approval_recorded", actor=approver, request_id=record.id, now=now,
                  data={"approver": approver, "decision": decision.value, "comment": comment,
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
-    if decision is ApprovalDecision.REJECT:
+    if decision is ApprovalDecision.REJECT:  # the feed event says who and why: the thread shows it
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
-                   data={"comment": comment})
+                   data={"comment": comment, "approver": approver})
     elif len(approvers) >= record.approvals_needed:
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})
@@ -136,7 +136,7 @@ def _change(
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
     if decision is ApprovalDecision.REJECT:
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
-                   data={"comment": comment, "veto": status in VETOABLE})
+                   data={"comment": comment, "approver": approver, "veto": status in VETOABLE})
     elif status is RequestStatus.PENDING_APPROVAL and len(approvers) >= record.approvals_needed:
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from contract.approvals import ApprovalDecision, ApprovalPublic
 from contract.jobs import JobPublic
-from contract.requests import RequestPublic, SlackMessageRef
+from contract.requests import PreviousRevision, RequestPublic, SlackMessageRef
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
@@ -56,14 +56,16 @@ class _Related:
     approvals: list[Approval]
     message: SlackMessage | None
     job: Job | None
+    previous: PlanRevision | None = None
 
 
 def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Related]:
     """Everything the public form of ``records`` needs, in four queries however many records there are."""
     ids = [r.id for r in records]
     current = {(r.id, r.revision) for r in records}
-    in_current = sa.tuple_(col(PlanRevision.request_id), col(PlanRevision.revision)).in_(sorted(current))
-    revisions = {(v.request_id, v.revision): v for v in session.exec(select(PlanRevision).where(in_current))}
+    wanted = current | {(r.id, r.revision - 1) for r in records if r.revision > 1}
+    in_wanted = sa.tuple_(col(PlanRevision.request_id), col(PlanRevision.revision)).in_(sorted(wanted))
+    revisions = {(v.request_id, v.revision): v for v in session.exec(select(PlanRevision).where(in_wanted))}
     approvals: dict[str, list[Approval]] = {i: [] for i in ids}
     current_approvals_only = sa.tuple_(col(Approval.request_id), col(Approval.revision)).in_(sorted(current))
     for a in session.exec(select(Approval).where(current_approvals_only)
@@ -72,8 +74,23 @@ def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Relat
     message_rows = session.exec(select(SlackMessage).where(col(SlackMessage.request_id).in_(ids)))
     messages = {m.request_id: m for m in message_rows}
     jobs = {j.request_id: j for j in session.exec(select(Job).where(col(Job.request_id).in_(ids)))}
-    return {r.id: _Related(revisions[(r.id, r.revision)], approvals[r.id], messages.get(r.id), jobs.get(r.id))
+    return {r.id: _Related(revisions[(r.id, r.revision)], approvals[r.id], messages.get(r.id), jobs.get(r.id),
+                           revisions.get((r.id, r.revision - 1)))
             for r in records}
+
+
+def _confirm_usd(policy: PolicyConfig, revision: PlanRevision) -> float | None:
+    """What an approver confirms before approving: the judged amount, when the policy asks at or above it."""
+    judged = revision.judged_usd if revision.judged_usd is not None else revision.estimated_cost_usd
+    threshold = policy.confirm_approval_above_usd
+    return judged if threshold is not None and judged >= threshold else None
+
+
+def _previous(row: PlanRevision | None) -> PreviousRevision | None:
+    if row is None:
+        return None
+    decision = Decision.model_validate(row.decision)
+    return PreviousRevision(revision=row.revision, plan=decision.plan, alternatives=decision.alternatives)
 
 
 def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> RequestPublic:
@@ -93,7 +110,8 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
         eligible_approvers=eligible_approvers(policy, record), expires_at=record.expires_at,
         created_at=record.created_at, updated_at=record.updated_at,
         slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
-        job=_job(related.job),
+        job=_job(related.job), approval_confirm_usd=_confirm_usd(policy, related.revision),
+        planned_at=related.revision.created_at, previous=_previous(related.previous),
     )
 
 

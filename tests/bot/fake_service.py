@@ -26,6 +26,7 @@ from contract.errors import ErrorBody, describe_validation_errors
 from contract.events import CursorPublic, CursorUpdate, EventPage, EventPublic
 from contract.info import PolicyPublic
 from contract.requests import (
+    CancelBody,
     JobList,
     RequestCreate,
     RequestPage,
@@ -140,7 +141,9 @@ class FakeService(LoopbackServer):
         remaining = req.approvals_needed - approved if status is RequestStatus.PENDING_APPROVAL else 0
         self.set_request(request_id, approvals=approvals, status=status, approvals_remaining=remaining)
         self.emit("request.approval_recorded", request_id)
-        if status is not RequestStatus.PENDING_APPROVAL:
+        if status is RequestStatus.REJECTED:  # as the service's transition says who and why
+            self.emit("request.rejected", request_id, approver=actor, comment=body.comment)
+        elif status is not RequestStatus.PENDING_APPROVAL:
             self.emit(f"request.{status.value}", request_id)
         return 200, self.requests[request_id]
 
@@ -194,6 +197,19 @@ class FakeService(LoopbackServer):
         self.stops.append({"request_id": request_id, "actor": actor, **body.model_dump(exclude_unset=True)})
         return 202, record
 
+    def cancel(self, actor: str, request_id: str, body: CancelBody) -> Answer:
+        """``service.requests.filing.cancel_request``: the requester's, while it waits for approval."""
+        req = self.requests[request_id]
+        if actor != req.requester:
+            return error(403, "not_the_requester",
+                         f"only the requester ({req.requester}) or an admin can cancel this request")
+        if req.status != RequestStatus.PENDING_APPROVAL:
+            return error(409, "conflict", f"the request is {req.status} and cannot become cancelled",
+                         current_state=req.status)
+        self.set_request(request_id, status=RequestStatus.CANCELLED, approvals_remaining=0)
+        self.emit("request.cancelled", request_id, reason=body.reason, by=actor)
+        return 200, self.requests[request_id]
+
     def request_route(self, method: str, actor: str, request_id: str, tail: str, body: Any) -> Answer:
         if request_id not in self.requests:
             return error(404, "not_found", f"no request {request_id!r}")
@@ -203,6 +219,8 @@ class FakeService(LoopbackServer):
             return self.approve(actor, request_id, ApprovalCreate.model_validate(body))
         if method == "PATCH" and not tail:
             return self.patch(request_id, RequestPatch.model_validate(body))
+        if method == "POST" and tail == "/cancel":
+            return self.cancel(actor, request_id, CancelBody.model_validate(body or {}))
         if method == "POST" and tail == "/stop":
             return self.stop_job(actor, request_id, StopBody.model_validate(body))
         if method == "PUT" and tail == "/slack-message":
