@@ -49,7 +49,8 @@ def tell_privately(body: dict[str, Any], client: Any, respond: Any, text: str) -
         client.chat_postMessage(channel=body["user"]["id"], text=text)
 
 
-def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str, comment: str | None = None) -> None:
+def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str, comment: str | None = None,
+           respond: Any = None) -> None:
     """Record the clicker's approve/reject, then show the result where they clicked."""
     (request_id, revision), actor = decision_target(body["actions"][0]["value"]), clicker(body)
     try:
@@ -58,18 +59,19 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str, comm
     except Conflict:
         # Settled already: show the settled state; only someone whose click did not count hears why.
         req = deps.service.get_request(request_id=request_id)
-        _show(deps, body, client, req)
+        _show(deps, body, client, req, respond)
         if not any(a.approver == actor and a.decision == decision for a in req.approvals):
             raise
         return
-    _show(deps, body, client, req)
+    _show(deps, body, client, req, respond)
     if req.status != RequestStatus.PENDING_APPROVAL:
         tell_requester(client, req)
 
 
-def _show(deps: Deps, body: dict[str, Any], client: Any, req: RequestPublic) -> None:
+def _show(deps: Deps, body: dict[str, Any], client: Any, req: RequestPublic, respond: Any = None) -> None:
     channel, ts = message_location(body)
-    update_request(client, req, now=deps.clock(), channel=channel, ts=ts, sent=deps.sent)
+    update_request(client, req, now=deps.clock(), channel=channel, ts=ts, sent=deps.sent,
+                   respond=respond if body.get("response_url") else None)
     if (body.get("container") or {}).get("type") == "view":  # clicked in App Home: show it without this request
         publish_home(deps, client, team_id=(body.get("team") or {}).get("id", ""), user=body["user"]["id"])
 
@@ -100,7 +102,7 @@ class ActionHandlers:
 
     def _decide(self, decision: str, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            decide(self.deps, body, client, decision=decision)
+            decide(self.deps, body, client, decision=decision, respond=respond)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, decision)(error)
 
@@ -146,7 +148,7 @@ class ActionHandlers:
         """The requester withdraws their request; the service refuses anyone else, who is told so privately."""
         try:
             req = self.deps.service.cancel_request(request_id=body["actions"][0]["value"], actor=clicker(body))
-            _show(self.deps, body, client, req)
+            _show(self.deps, body, client, req, respond)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "cancel")(error)
 
@@ -174,8 +176,7 @@ class ActionHandlers:
             req = self.deps.service.get_request(request_id=chosen["id"])
             req = self.deps.service.patch_request(request_id=req.id, actor=clicker(body),
                                                   changes=alternative_changes(chosen, req.timezone))
-            channel, ts = message_location(body)
-            update_request(client, req, now=self.deps.clock(), channel=channel, ts=ts, sent=self.deps.sent)
+            _show(self.deps, body, client, req, respond)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "use alternative")(error)
 

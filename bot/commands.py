@@ -47,7 +47,7 @@ def split_subcommand(text: str) -> tuple[str, str]:
 
 
 def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, channel: str, text: str,
-                    key: str) -> str | None:
+                    key: str, respond: Any = None) -> str | None:
     """Plan ``text`` for the user and post it in ``channel``; the message ts, None when another delivery did.
 
     Slack may deliver the same command or event twice, to two replicas at once. The service creates the request
@@ -60,8 +60,9 @@ def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, chan
     if not created and posted_elsewhere(deps, req.id, already=req.slack_message is not None):
         log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)
         return None
-    ts = post_request(client, req, channel=channel, now=deps.clock(), sent=deps.sent)
-    deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
+    ts = post_request(client, req, channel=channel, now=deps.clock(), sent=deps.sent, respond=respond)
+    if ts is not None:  # None: answered through the response_url, which leaves no message to record
+        deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
     return ts
 
 
@@ -142,7 +143,8 @@ class CommandHandlers:
         try:
             if name == "request":
                 create_and_post(self.deps, client, team_id=command["team_id"], user_id=command["user_id"],
-                                channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
+                                channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}",
+                                respond=respond)
             else:
                 _run_subcommand(self.deps, client, respond, command, name, arg)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid

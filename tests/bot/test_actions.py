@@ -163,3 +163,28 @@ def test_a_click_after_someone_else_settled_it_says_so(bot: BotHarness, slack: F
     bot.drain()
     [update] = slack.of("chat.update")
     assert update.blocks[-3]["text"]["text"].startswith("✅ *Approved*")
+
+
+def test_the_requester_cancels_from_the_message(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("cancel_request", "req_1", user=REQUESTER, ts=ts)
+    [update] = slack.wait_for("chat.update")
+    assert update.body["ts"] == ts
+    assert update.blocks[-3]["text"]["text"] == "🚫 *Cancelled*"
+    assert [e["action_id"] for e in update.blocks[-2]["elements"]] == ["why_request"]
+    assert service.requests["req_1"].status == "cancelled"
+    headers = [c[2] for c in service.calls if c[1] == "/v1/requests/req_1/cancel"]
+    assert headers[0]["x-gpuops-actor"] == f"slack:{TEAM_ID}:{REQUESTER}"
+
+
+def test_someone_else_cannot_cancel_and_is_told_privately(bot: BotHarness, slack: FakeSlack,
+                                                          service: FakeService) -> None:
+    ts = posted_plan(bot, slack)
+    bot.action("cancel_request", "req_1", user=LEADS[0], ts=ts)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "ephemeral"
+    assert reply.body["text"] == (f"You can't do that: only the requester (<@{REQUESTER}>) or an admin can cancel "
+                                  "this request")
+    bot.drain()
+    assert slack.of("chat.update") == []
+    assert service.requests["req_1"].status == "pending_approval"

@@ -179,3 +179,16 @@ def test_a_withdrawal_and_a_veto_are_said_in_the_thread(feed: FeedConsumer, slac
     # Both events found the request rejected already: the message is rewritten once, to that.
     [update] = slack.of("chat.update")
     assert update.blocks[-3]["text"]["text"].startswith("❌ *Rejected*")
+
+
+def test_a_rejection_and_a_cancel_say_who_and_why_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                                service: FakeService) -> None:
+    service.set_request("req_1", status="rejected")
+    service.emit("request.rejected", "req_1", approver="slack:T0GPUOPS:U0LEAD2", comment="use <the> reservation",
+                 **{"from": "pending_approval", "to": "rejected"})
+    service.emit("request.rejected", "req_1", approver="slack:T0GPUOPS:U0LEAD2", veto=True)  # told as a change
+    service.emit("request.cancelled", "req_1", by="slack:T0GPUOPS:U0ASKER", reason=None)
+    feed.step()
+    assert [c.body["text"] for c in slack.of("chat.postMessage")] == [
+        "❌ <@U0LEAD2> rejected the plan: “use &lt;the&gt; reservation”",
+        "🚫 Cancelled by <@U0ASKER>. Nothing will launch."]
