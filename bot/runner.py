@@ -44,6 +44,7 @@ class BotProcess:
         self._socket: Any = None
         self._uvicorn = uvicorn
         self.server: Any = None
+        self._stop_asked = threading.Event()  # a stop before the server exists must still stop it
 
     def serve(self, *, host: str, port: int) -> None:
         """Run until stopped or interrupted."""
@@ -64,11 +65,13 @@ class BotProcess:
                                   max_body_bytes=self.settings.max_body_bytes)
             config = self._uvicorn.Config(http, host=host, port=port, log_level="info", lifespan="off")
             self.server = self._uvicorn.Server(config)
+            self.server.should_exit = self._stop_asked.is_set()
             self.server.run()
         finally:
             self.close()
 
     def stop(self) -> None:
+        self._stop_asked.set()
         if self.server is not None:
             self.server.should_exit = True
 

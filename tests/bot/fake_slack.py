@@ -44,6 +44,7 @@ class FakeSlack(LoopbackServer):
         self.zones: dict[str, str] = {}
         self.emails: dict[str, str] = {}  # user id -> profile.email (users.info)
         self.usergroups: dict[str, list[str]] = {}  # user group id (S…) -> user ids (usergroups.users.list)
+        self.socket_url: str | None = None  # what apps.connections.open hands out (a FakeSocketMode's ws:// URL)
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
         super().__init__()
@@ -98,6 +99,8 @@ class FakeSlack(LoopbackServer):
             "usergroups.users.list": ({"ok": True, "users": self.usergroups[str(body.get("usergroup"))]}
                                       if str(body.get("usergroup")) in self.usergroups
                                       else {"ok": False, "error": "no_such_subteam"}),
+            "apps.connections.open": ({"ok": True, "url": self.socket_url} if self.socket_url
+                                      else {"ok": False, "error": "invalid_auth"}),
             "files.getUploadURLExternal": {"ok": True, "upload_url": f"{self.url}/upload/F0CHART",
                                            "file_id": "F0CHART"},
             "files.completeUploadExternal": {"ok": True, "files": [{"id": "F0CHART", "title": "chart"}]},
