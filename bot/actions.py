@@ -55,7 +55,7 @@ def decide(deps: Deps, body: dict[str, Any], client: Any, *, decision: str, comm
     (request_id, revision), actor = decision_target(body["actions"][0]["value"]), clicker(body)
     try:
         req = deps.service.record_approval(request_id=request_id, actor=actor, decision=decision, revision=revision,
-                                           comment=comment)
+                                           comment=comment, facts=deps.approver_facts(client, body["user"]["id"]))
     except Conflict:
         # Settled already: show the settled state; only someone whose click did not count hears why.
         req = deps.service.get_request(request_id=request_id)
@@ -120,7 +120,7 @@ class ActionHandlers:
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "reject")(error)
 
-    def handle_reject_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
+    def handle_reject_submission(self, ack: Any, body: dict[str, Any], view: dict[str, Any], client: Any) -> None:
         """Recorded before the ack, so a refusal (not an approver, the plan changed) shows in the modal."""
         meta = json.loads(view.get("private_metadata") or "{}")
         reason = reject_reason(view["state"]["values"])
@@ -129,7 +129,8 @@ class ActionHandlers:
             return
         try:
             self.deps.service.record_approval(request_id=meta["id"], actor=clicker(body), decision="reject",
-                                              revision=meta.get("revision"), comment=reason)
+                                              revision=meta.get("revision"), comment=reason,
+                                              facts=self.deps.approver_facts(client, body["user"]["id"]))
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             ack(response_action="errors", errors={REASON: user_message(error, operation="reject")})
             return

@@ -12,7 +12,7 @@ from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.people import People
 from bot.posting import SentMessages
-from policy.membership import usergroups_named
+from policy.membership import approver_usergroups, usergroups_named
 
 
 def _utcnow() -> datetime:
@@ -44,4 +44,18 @@ class Deps:
         named = usergroups_named(policy) if policy is not None else []
         if named:
             facts["requester_groups"] = self.people.groups_of(client, user_id, among=named)
+        return facts
+
+    def approver_facts(self, client: Any, user_id: str) -> dict[str, Any]:
+        """What the service needs to know about a person deciding, for approver groups that list e-mails or Slack
+        user groups: ``approver_email`` and ``approver_groups`` (the approver groups' user groups they are in).
+        Answers are cached (``People``), so a burst of clicks costs Slack one call per person and per group."""
+        facts: dict[str, Any] = {}
+        email = self.people.profile(client, user_id).email
+        if email:
+            facts["approver_email"] = email
+        policy = self.policy_watch.current(self.service)
+        named = approver_usergroups(policy) if policy is not None else []
+        if named:
+            facts["approver_groups"] = self.people.groups_of(client, user_id, among=named)
         return facts

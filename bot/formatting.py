@@ -78,9 +78,17 @@ def day(moment: datetime, tz: ZoneInfo, *, now: datetime | None = None) -> str:
 
 
 def mention(actor: str) -> str:
-    """``<@U…>`` for a Slack actor, the actor id in code otherwise."""
+    """``<@U…>`` for a Slack actor, ``<!subteam^S…>`` for a Slack user group, an e-mail as written; the actor id
+    in code otherwise."""
     user = slack_user(actor)
-    return f"<@{user}>" if user else f"`{actor}`"
+    if user:
+        return f"<@{user}>"
+    kind, _, value = actor.partition(":")
+    if kind == "usergroup":
+        return f"<!subteam^{value}>"
+    if kind == "email":
+        return value
+    return f"`{actor}`"
 
 
 def purchase(plan: Plan) -> str:

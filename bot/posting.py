@@ -20,6 +20,8 @@ log = logging.getLogger(__name__)
 # The bot cannot write in this conversation itself: a private channel it was not invited to, or a direct message
 # between two people. A slash command's or a click's response_url still can.
 NOT_A_MEMBER = frozenset({"channel_not_found", "not_in_channel"})
+INVITE_HINT = ("I posted the plan through this command's reply, as I'm not in this conversation: clicks on it still "
+               "work, but launch news can't reach its thread. Invite me with `/invite @gpuops` for that.")
 
 
 class SentMessages:
@@ -67,6 +69,7 @@ def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime
         log.info("cannot post %s in %s (%s); answering through the command's response_url", req.id, channel,
                  _slack_error(error))
         respond(response_type="in_channel", text=text, blocks=blocks)
+        respond(response_type="ephemeral", replace_original=False, text=INVITE_HINT)
         return None
     ts = str(response["ts"])
     if sent is not None:

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 
 from pydantic import Field
 
-from contract.approvals import MAX_COMMENT_CHARS, MAX_NAME_CHARS, ApprovalPublic
+from contract.approvals import (
+    MAX_COMMENT_CHARS,
+    MAX_EMAIL_CHARS,
+    MAX_NAME_CHARS,
+    MAX_USERGROUPS,
+    ApprovalPublic,
+    UsergroupId,
+)
 from contract.base import InputModel, OutputModel
 from contract.jobs import JobPublic
 from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
 from contract.text import Text
 from policy.decision import Alternative, Decision, Plan
-
-MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
-MAX_USERGROUPS = 100
-UsergroupId = Annotated[str, Field(pattern=r"^S[A-Z0-9]{1,63}$")]  # the pattern excludes NUL already
 
 
 class RequesterFacts(InputModel):

@@ -170,6 +170,8 @@ MEMBER_KINDS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"^email:[^@\s:]+@[^@\s]+\.[^@\s.]+$"),
 }
 _MEMBER_SHAPES = "slack:<workspace>:<user>, usergroup:S…, email:name@domain"
+# Entries only the bot can resolve to people (Slack user groups, e-mails); the rest are actor ids.
+_RESOLVED_KINDS = ("usergroup:", "email:")
 
 
 class SlackAccess(_Strict):
@@ -214,7 +216,9 @@ class PolicyConfig(_Strict):
     size_classes: list[SizeClass] = Field(min_length=1)
     defaults: RequestDefaults = Field(default_factory=RequestDefaults)
     estimate: EstimateSettings = Field(default_factory=EstimateSettings)
-    groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
+    # group -> its people: actor ids ("slack:T123:U456"), Slack user groups ("usergroup:S123") and e-mails
+    # ("email:lead@example.com"); the bot resolves the last two (users.lookupByEmail, usergroups.users.list).
+    groups: dict[str, list[str]] = Field(default_factory=dict)
     teams: dict[str, TeamPolicy] = Field(min_length=1)
     slack: SlackAccess = Field(default_factory=SlackAccess)
 
@@ -239,7 +243,12 @@ class PolicyConfig(_Strict):
         return list(self.team(team).approvers.get(stage, []))
 
     def approvers_for(self, team: str, stage: Stage) -> set[str]:
-        """Every actor id that may approve a request of this team and stage."""
+        """Every actor id named as an approver of this team and stage (not the Slack user groups and e-mails,
+        which only the bot can resolve: see ``approver_entries``)."""
+        return {e for e in self.approver_entries(team, stage) if not e.startswith(_RESOLVED_KINDS)}
+
+    def approver_entries(self, team: str, stage: Stage) -> set[str]:
+        """Every entry of the approver groups of this team and stage: actor ids, ``usergroup:S…`` and ``email:…``."""
         members: set[str] = set()
         for group in self.approver_groups(team, stage):
             members.update(self.groups.get(group, []))
@@ -276,6 +285,7 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
         errors.append(("size_classes", "max_params must be set and increasing on every class but the last"))
     errors.extend(_check_channels(config))
     errors.extend(_check_members(config))
+    errors.extend(_check_group_entries(config))
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
@@ -308,6 +318,18 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
             elif entry not in config.groups:
                 errors.append((where, f"unknown group {entry!r}: name a group under groups, or give an id "
                                       f"({_MEMBER_SHAPES})"))
+    return errors
+
+
+def _check_group_entries(config: PolicyConfig) -> list[tuple[str, str]]:
+    """A group's user group or e-mail entry must be well formed: a typo would silently leave someone out."""
+    errors: list[tuple[str, str]] = []
+    for name, entries in config.groups.items():
+        for i, entry in enumerate(entries):
+            kind = entry.partition(":")[0]
+            if entry.startswith(_RESOLVED_KINDS) and not MEMBER_KINDS[kind].match(entry):
+                errors.append((f"groups.{name}[{i}]", f"{entry!r} is not a well-formed {kind} entry; expected "
+                                                       f"{_MEMBER_SHAPES}"))
     return errors
 
 

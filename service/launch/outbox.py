@@ -29,6 +29,7 @@ from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision, Platform, plan_hash
 from policy.errors import RequestError
+from policy.membership import basis_holds
 from policy.request import Stage
 from service.launch.protocol import LaunchOutcome, LaunchSpec
 from service.launch.reapproval import check_before_launch
@@ -131,8 +132,9 @@ def renew_lease(*, engine: Engine, task: ClaimedTask, worker_id: str, now: datet
 def eligible_approvals(*, session: Session, record: RequestRecord, revision: int, policy: PolicyConfig) -> list[str]:
     """Approvers of ``revision`` who may approve it under the policy in force (never the requester)."""
     rows = session.exec(select(Approval).where(Approval.request_id == record.id, Approval.revision == revision))
-    eligible = policy.approvers_for(record.team, Stage(record.stage))
-    decisions = {a.approver: a.decision for a in rows if a.approver in eligible and a.approver != record.requester}
+    stage = Stage(record.stage)
+    decisions = {a.approver: a.decision for a in rows if a.approver != record.requester and basis_holds(
+        policy, team=record.team, stage=stage, approver=a.approver, basis=a.eligible_via)}
     if "reject" in decisions.values():
         return []
     return sorted(a for a, d in decisions.items() if d == "approve")

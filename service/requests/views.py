@@ -13,13 +13,15 @@ from contract.requests import PreviousRevision, RequestPublic, SlackMessageRef
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
+from policy.membership import basis_holds
 from policy.request import Stage
 from service.store.tables import Approval, Job, PlanRevision, RequestRecord, SlackMessage
 
 
 def eligible_approvers(policy: PolicyConfig, record: RequestRecord) -> list[str]:
-    """Who may approve this request: the approver groups of its team and stage, never its requester."""
-    return sorted(policy.approvers_for(record.team, Stage(record.stage)) - {record.requester})
+    """Who may approve this request: the approver groups' entries for its team and stage (actor ids, Slack user
+    groups, e-mails), never its requester."""
+    return sorted(policy.approver_entries(record.team, Stage(record.stage)) - {record.requester})
 
 
 def current_approvals(*, session: Session, record: RequestRecord) -> list[Approval]:
@@ -33,8 +35,9 @@ def current_approvals(*, session: Session, record: RequestRecord) -> list[Approv
 
 def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval]) -> list[str]:
     """Who approved the current revision and may still approve it under the policy in force."""
-    eligible = set(eligible_approvers(policy, record))
-    return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver in eligible]
+    stage = Stage(record.stage)
+    return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver != record.requester
+            and basis_holds(policy, team=record.team, stage=stage, approver=a.approver, basis=a.eligible_via)]
 
 
 def _job(job: Job | None) -> JobPublic | None:

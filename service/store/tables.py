@@ -94,6 +94,9 @@ class Approval(SQLModel, table=True):
     decision: str = Field(max_length=16)
     comment: str | None = _text(nullable=True)
     created_at: datetime = _ts()
+    # The approver-group entry that admitted the approver when it is not their own actor id: ``usergroup:S…`` or
+    # ``email:…`` as the bot vouched. It counts while the policy still lists that entry.
+    eligible_via: str | None = Field(default=None, max_length=320)
 
 
 class Job(SQLModel, table=True):

@@ -50,12 +50,23 @@ def error(status: int, code: str, message: str, *, current_state: str | None = N
     return status, ErrorBody.of(code, message, current_state=current_state)
 
 
-def refusal(actor: str, req: RequestPublic) -> Answer | None:
+def admitted(actor: str, req: RequestPublic, body: ApprovalCreate | None) -> bool:
+    """``policy.membership.approval_basis``: named, or vouched for by the bot through a listed group or e-mail."""
+    if actor in req.eligible_approvers:
+        return True
+    if body is None:
+        return False
+    groups = {f"usergroup:{g}" for g in body.approver_groups or []}
+    email = {f"email:{body.approver_email}"} if body.approver_email else set()
+    return bool((groups | email) & set(req.eligible_approvers))
+
+
+def refusal(actor: str, req: RequestPublic, body: ApprovalCreate | None = None) -> Answer | None:
     """``service.requests.approvals.check_may_decide``: who may not decide, then what cannot be decided, in that
     order."""
     if actor == req.requester:
         return error(403, "own_request", "you asked for this, so someone else has to approve it")
-    if actor not in req.eligible_approvers:
+    if not admitted(actor, req, body):
         groups = ", ".join(req.decision.approval.approver_groups) or "no group (none configured)"
         stage = req.decision.request.stage.value if req.decision.request.stage else "any"
         return error(403, "not_an_approver", f"only members of {groups} can approve {stage} requests of {req.team}")
@@ -83,7 +94,9 @@ class FakeService(LoopbackServer):
         self.delay = 0.0
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
         self.members: dict[str, list[str]] = {}  # team -> the policy's members: key
+        self.groups: dict[str, list[str]] = {}  # the policy's groups: key, over the default policy's
         self.created: list[RequestCreate] = []  # every POST /v1/requests body, replays included
+        self.approval_bodies: list[dict[str, Any]] = []  # every POST …/approvals body, as sent
         self.lock = threading.RLock()
         super().__init__()
 
@@ -122,12 +135,12 @@ class FakeService(LoopbackServer):
         """``service.requests.approvals.record_approval``, check for check."""
         req = self.requests[request_id]
         if body.revision is not None and body.revision != req.revision:
-            return refusal(actor, req) or error(
+            return refusal(actor, req, body) or error(
                 409, "revision_changed", f"the plan changed since you saw it (revision {body.revision}, now "
                 f"{req.revision}); look at the current plan and decide again", current_state=req.status)
         if any(a.approver == actor and a.revision == req.revision for a in req.approvals):
             return 200, req  # a second click: nothing more to record
-        if refused := refusal(actor, req):
+        if refused := refusal(actor, req, body):
             return refused
         approval = ApprovalPublic(approver=actor, decision=body.decision, comment=body.comment,
                                   revision=req.revision, created_at=NOW + timedelta(minutes=5))
@@ -187,6 +200,7 @@ class FakeService(LoopbackServer):
         policy["slack"] = {**policy["slack"], **self.slack_lists}
         for team, members in self.members.items():
             policy["teams"][team]["members"] = members
+        policy["groups"] = {**policy["groups"], **self.groups}
         return PolicyPublic(version="0123456789abcdef", policy=policy)
 
     def stop_job(self, actor: str, request_id: str, body: StopBody) -> Answer:
@@ -216,6 +230,7 @@ class FakeService(LoopbackServer):
         if method == "GET" and not tail:
             return 200, self.requests[request_id]
         if method == "POST" and tail == "/approvals":
+            self.approval_bodies.append(body)
             return self.approve(actor, request_id, ApprovalCreate.model_validate(body))
         if method == "PATCH" and not tail:
             return self.patch(request_id, RequestPatch.model_validate(body))

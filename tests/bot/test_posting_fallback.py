@@ -17,8 +17,9 @@ def test_a_plan_the_bot_cannot_post_goes_through_the_response_url(bot: BotHarnes
                                                                   error: str) -> None:
     slack.fail_next("chat.postMessage", body={"ok": False, "error": error})
     bot.command("fine-tune 7B by Friday", user=REQUESTER, channel=channel)
-    [answer] = slack.wait_for("response")
+    answer, hint = slack.wait_for("response", count=2)
     assert answer.body["response_type"] == "in_channel"
+    assert hint.body["response_type"] == "ephemeral" and "/invite @gpuops" in hint.body["text"]
     assert answer.body["blocks"][0]["text"]["text"].startswith("*4× g6e.12xlarge · spot")
     assert answer.body["text"].startswith("GPU plan req_1:")
     bot.drain()
@@ -31,10 +32,10 @@ def test_a_click_on_such_a_message_replaces_it_through_its_response_url(bot: Bot
                                                                         service: FakeService) -> None:
     slack.fail_next("chat.postMessage", body={"ok": False, "error": "not_in_channel"})
     bot.command("fine-tune 7B by Friday", user=REQUESTER, channel="G0PRIVATE")
-    slack.wait_for("response")
+    slack.wait_for("response", count=2)
     slack.fail_next("chat.update", body={"ok": False, "error": "channel_not_found"})
     bot.action("approve_request", "req_1:1", user=LEADS[0], channel="G0PRIVATE", ts="1764518400.000009")
-    replaced = slack.wait_for("response", count=2)[1]
+    replaced = slack.wait_for("response", count=3)[2]
     assert replaced.body["replace_original"] is True
     assert replaced.body["blocks"][-3]["text"]["text"].startswith(f"✅ *Approved*\n✓ <@{LEADS[0]}> approved")
     assert service.requests["req_1"].status == "approved"
