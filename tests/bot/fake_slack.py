@@ -44,6 +44,9 @@ class FakeSlack(LoopbackServer):
         self.zones: dict[str, str] = {}
         self.emails: dict[str, str] = {}  # user id -> profile.email (users.info)
         self.usergroups: dict[str, list[str]] = {}  # user group id (S…) -> user ids (usergroups.users.list)
+        self.unknown_users: set[str] = set()  # users.info answers user_not_found for these
+        self.deactivated: set[str] = set()  # users.info answers deleted: true for these
+        self.disabled_groups: set[str] = set()  # listed by usergroups.list as deleted
         self.socket_url: str | None = None  # what apps.connections.open hands out (a FakeSocketMode's ws:// URL)
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
@@ -93,9 +96,14 @@ class FakeSlack(LoopbackServer):
                                  "message": {"ts": ts, "text": body.get("text")}},
             "chat.update": {"ok": True, "ts": body.get("ts"), "channel": body.get("channel")},
             "chat.postEphemeral": {"ok": True, "message_ts": ts},
-            "users.info": {"ok": True, "user": {"id": body.get("user"),
-                                                "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles"),
-                                                "profile": {"email": self.emails.get(str(body.get("user")))}}},
+            "users.lookupByEmail": self._by_email(str(body.get("email"))),
+            "usergroups.list": {"ok": True, "usergroups": [
+                {"id": g, "date_delete": 1764518400 if g in self.disabled_groups else 0}
+                for g in [*self.usergroups, *self.disabled_groups]]},
+            "users.info": {"ok": False, "error": "user_not_found"} if body.get("user") in self.unknown_users else {
+                "ok": True, "user": {"id": body.get("user"), "deleted": body.get("user") in self.deactivated,
+                                     "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles"),
+                                     "profile": {"email": self.emails.get(str(body.get("user")))}}},
             "usergroups.users.list": ({"ok": True, "users": self.usergroups[str(body.get("usergroup"))]}
                                       if str(body.get("usergroup")) in self.usergroups
                                       else {"ok": False, "error": "no_such_subteam"}),
@@ -106,6 +114,10 @@ class FakeSlack(LoopbackServer):
             "files.completeUploadExternal": {"ok": True, "files": [{"id": "F0CHART", "title": "chart"}]},
         }
         return 200, answers.get(method, {"ok": True}), {}
+
+    def _by_email(self, email: str) -> dict[str, Any]:
+        found = [user for user, known in self.emails.items() if known.casefold() == email.casefold()]
+        return {"ok": True, "user": {"id": found[0]}} if found else {"ok": False, "error": "users_not_found"}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self
