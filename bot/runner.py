@@ -21,7 +21,7 @@ DIGEST_TICK_SECONDS = 30.0
 def background_loops(settings: BotSettings, deps: Deps, client: object) -> list[Periodic]:
     loops = []
     if settings.feed_enabled:
-        feed = FeedConsumer(service=deps.service, client=client, clock=deps.clock, sent=deps.sent)
+        feed = FeedConsumer(service=deps.service, client=client, clock=deps.clock, sent=deps.sent, people=deps.people)
         loops.append(Periodic("events-feed", feed.step, interval=settings.feed_poll_seconds))
     if settings.digest_enabled:
         scheduler = DigestScheduler(service=deps.service, client=client, clock=deps.clock)

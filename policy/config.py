@@ -20,6 +20,7 @@ from policy.errors import PolicyFileError, RequestError
 from policy.request import Stage
 
 __all__ = [
+    "ApprovalReminders",
     "ApprovalTier",
     "CostAllocationTag",
     "default_policy",
@@ -52,6 +53,16 @@ class ApprovalTier(_Strict):
 
     min_usd: float = Field(ge=0)
     approvals: int = Field(ge=1, le=10)
+
+
+class ApprovalReminders(_Strict):
+    """Nudging approvers of a request that waits: reminders at growing intervals, then a wider group before expiry."""
+
+    # Hours after a request starts waiting for approval at which its approvers are reminded, increasing (back-off).
+    after_hours: list[float] = Field(default_factory=lambda: [2.0, 6.0, 12.0], max_length=10)
+    # A group under ``groups`` told this many hours before the approval window closes, while approvals are missing.
+    escalation_group: str | None = None
+    escalate_before_expiry_hours: float = Field(default=4.0, gt=0)
 
 
 class SizeClass(_Strict):
@@ -199,6 +210,8 @@ class PolicyConfig(_Strict):
     # Approving a plan judged at or above this many dollars asks the approver to confirm the amount first (a
     # confirmation dialog on Approve). None: no confirmation.
     confirm_approval_above_usd: float | None = Field(default=None, gt=0)
+    # Reminders to approvers while a request waits, and the escalation before it expires. None: no reminders.
+    approval_reminders: ApprovalReminders | None = None
     rate_limit_per_minute: int = Field(default=30, ge=1)
     spend_stale_after_hours: float = Field(default=24, gt=0)
     reapproval_tolerance: float = Field(default=0.10, ge=0)
@@ -286,6 +299,7 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     errors.extend(_check_channels(config))
     errors.extend(_check_members(config))
     errors.extend(_check_group_entries(config))
+    errors.extend(_check_reminders(config))
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
@@ -318,6 +332,20 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
             elif entry not in config.groups:
                 errors.append((where, f"unknown group {entry!r}: name a group under groups, or give an id "
                                       f"({_MEMBER_SHAPES})"))
+    return errors
+
+
+def _check_reminders(config: PolicyConfig) -> list[tuple[str, str]]:
+    reminders = config.approval_reminders
+    if reminders is None:
+        return []
+    errors: list[tuple[str, str]] = []
+    hours = reminders.after_hours
+    if any(h <= 0 for h in hours) or hours != sorted(set(hours)):
+        errors.append(("approval_reminders.after_hours", "hours must be positive and increasing, e.g. [2, 6, 12]"))
+    if reminders.escalation_group is not None and reminders.escalation_group not in config.groups:
+        errors.append(("approval_reminders.escalation_group",
+                       f"unknown group {reminders.escalation_group!r}: name a group under groups"))
     return errors
 
 

@@ -52,6 +52,11 @@ class RequestRecord(SQLModel, table=True):
     expires_at: datetime | None = _opt_ts()
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+    # Approval reminders sent in the approval window that ends at ``reminded_for`` (a new window starts the count
+    # again), and the window whose escalation went out: stored, so a restarted worker neither repeats nor skips one.
+    reminders_sent: int = 0
+    reminded_for: datetime | None = _opt_ts()
+    escalated_for: datetime | None = _opt_ts()
 
 
 class PlanRevision(SQLModel, table=True):
