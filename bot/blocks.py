@@ -128,7 +128,7 @@ def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
     """Who approved and when, what remains and whom it waits for, or the outcome."""
     tz = fmt.zone(req.timezone)
     done = [f"{_MARKS.get(a.decision, '·')} {fmt.mention(a.approver)} "
-            f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.when(a.created_at, tz, now=now)}"
+            f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.stamp(a.created_at, tz, now=now)}"
             + (f": {escape(a.comment)}" if a.comment else "") for a in req.approvals]
     if req.status == RequestStatus.PENDING_APPROVAL:
         approved = {a.approver for a in req.approvals if a.decision == "approve"}
@@ -316,6 +316,9 @@ def outcome_text(req: RequestPublic) -> str:
     summary = fmt.summary_line(req.decision, tz)
     deciders = [fmt.mention(a.approver) for a in req.approvals]
     by = f" by {', '.join(deciders)}" if deciders else ""
+    reasons = [a.comment for a in req.approvals if a.decision == "reject" and a.comment]
+    if req.status == "rejected" and reasons:  # the requester learns what to change without opening the thread
+        by += f": “{escape(reasons[-1])}”"
     verb = {"approved": "was approved", "rejected": "was rejected", "auto_approved": "was approved automatically",
             "launching": "was approved and is launching", "denied": "was denied by policy",
             "expired": "expired", "cancelled": "was cancelled"}.get(req.status, f"is now {req.status}")

@@ -37,7 +37,8 @@ def test_approver_click_updates_the_message_and_tells_the_requester(bot: BotHarn
     [update] = slack.wait_for("chat.update")
     assert (update.body["channel"], update.body["ts"]) == ("C0PLANS", ts)
     status = update.blocks[-3]["text"]["text"]
-    assert status == f"✅ *Approved*\n✓ <@{LEADS[0]}> approved Mon 08:05 PST"
+    assert status == (f"✅ *Approved*\n✓ <@{LEADS[0]}> approved "
+                      "<!date^1796054700^{date_short_pretty} {time}|Mon 08:05 PST>")
     # No more Approve: until it launches, an approver can withdraw or stop the launch.
     assert [e["action_id"] for e in update.blocks[-2]["elements"]] == [
         "withdraw_approval", "reject_request", "why_request"]
@@ -80,7 +81,7 @@ def test_reject_asks_why_updates_and_tells_the_requester(bot: BotHarness, slack:
     assert update.blocks[-3]["text"]["text"].startswith("❌ *Rejected*\n✗ <@U0LEAD2> rejected")
     assert update.blocks[-3]["text"]["text"].endswith(": use the p4d reservation next week")
     dm = slack.wait_for("chat.postMessage", count=2)[1]
-    assert "was rejected by <@U0LEAD2>" in dm.body["text"]
+    assert dm.body["text"].endswith("was rejected by <@U0LEAD2>: “use the p4d reservation next week”.")
     [approval] = service.requests["req_1"].approvals
     assert (approval.decision, approval.comment) == ("reject", "use the p4d reservation next week")
 
