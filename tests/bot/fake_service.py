@@ -28,6 +28,7 @@ from contract.info import PolicyPublic
 from contract.requests import (
     CancelBody,
     JobList,
+    PreviousRevision,
     RequestCreate,
     RequestPage,
     RequestPatch,
@@ -37,6 +38,7 @@ from contract.requests import (
 )
 from contract.status import RequestStatus
 from policy.config import default_policy
+from policy.decision import Plan
 from tests.bot.factories import NOW, make_request, make_spend
 from tests.loopback import LoopbackServer
 
@@ -164,11 +166,15 @@ class FakeService(LoopbackServer):
         req = self.requests[request_id]
         self.patches.setdefault(request_id, []).append(body.model_dump(mode="json", exclude_unset=True))
         decision = req.decision
-        if body.instance_type is not None:
-            decision = decision.model_copy(update={"plan": decision.plan.model_copy(
-                update={"instance_type": body.instance_type})})
+        if body.instance_type is not None:  # pinned to one type: the engine has nothing else of its own to offer
+            chosen = next((a for a in decision.alternatives if a.instance_type == body.instance_type), None)
+            plan = Plan(**chosen.model_dump(exclude={"label"})) if chosen else decision.plan.model_copy(
+                update={"instance_type": body.instance_type})
+            decision = decision.model_copy(update={"plan": plan, "alternatives": []})
+        previous = PreviousRevision(revision=req.revision, plan=req.decision.plan,
+                                    alternatives=req.decision.alternatives)
         self.set_request(request_id, revision=req.revision + 1, approvals=[], decision=decision,
-                         approvals_remaining=req.approvals_needed)
+                         approvals_remaining=req.approvals_needed, previous=previous)
         self.emit("request.revised", request_id)
         return 200, self.requests[request_id]
 

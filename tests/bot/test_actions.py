@@ -146,11 +146,17 @@ def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSla
                                         "region": "us-east-1"}
     bot.action(use["action_id"], use["value"], user=REQUESTER, ts=ts)
     [update] = slack.wait_for("chat.update")
-    assert update.blocks[0]["text"]["text"].startswith("*4× p4d.24xlarge")
+    assert update.blocks[0]["text"]["text"].startswith("*2× p4d.24xlarge · spot")
     assert service.patches["req_1"] == [{"instance_type": "p4d.24xlarge", "gpus": 16,
                                                      "interruption_tolerance": "high", "region": "us-east-1",
                                                      "timezone": "America/Los_Angeles"}]
     assert service.requests["req_1"].revision == 2
+    # The new revision says what it changed, and the choices of the one before stay on offer.
+    assert update.blocks[1]["elements"][0]["text"] == (
+        "Revision 2: +$110 (+35%), finishes 2.7 days earlier than revision 1")
+    offered = [(b["text"]["text"].split(":")[0], b["accessory"]["text"]["text"])
+               for b in update.blocks if "accessory" in b]
+    assert offered == [("*revision 1's plan*", "Use this"), ("*no interruptions*", "Use this")]
 
 
 def test_a_click_after_someone_else_settled_it_says_so(bot: BotHarness, slack: FakeSlack) -> None:
