@@ -178,9 +178,23 @@ def publish_home(deps: Deps, client: Any, *, team_id: str, user: str) -> None:
         text = user_message(error, operation="home")
         client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})
         return
-    waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
+    me = approver_entries(actor, deps.approver_facts(client, user))  # named, or through a user group or e-mail
+    waiting = [r for r in pending if me & {_folded(e) for e in r.eligible_approvers} and r.requester != actor
                and actor not in {a.approver for a in r.approvals}]
     client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=deps.clock()))
+
+
+def approver_entries(actor: str, facts: dict[str, Any]) -> set[str]:
+    """The approver-group entries that name this person: their actor id, their user groups, their e-mail."""
+    entries = {actor, *(f"usergroup:{g}" for g in facts.get("approver_groups") or [])}
+    if facts.get("approver_email"):
+        entries.add(_folded(f"email:{facts['approver_email']}"))
+    return entries
+
+
+def _folded(entry: str) -> str:
+    """E-mails compare without case, as the service compares them."""
+    return entry.casefold() if entry.startswith("email:") else entry
 
 
 def register(app: Any, deps: Deps) -> None:

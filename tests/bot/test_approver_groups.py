@@ -51,3 +51,19 @@ def test_someone_outside_every_group_is_refused(bot: BotHarness, slack: FakeSlac
     assert reply.body["text"].startswith("You can't do that: only members of ml-leads")
     assert service.requests["req_1"].approvals == []
     assert service.approval_bodies[0]["approver_groups"] == []
+
+
+def test_app_home_lists_what_waits_for_a_group_or_e_mail_approver(bot: BotHarness, slack: FakeSlack,
+                                                                  service: FakeService) -> None:
+    service.groups = {"ml-leads": [f"usergroup:{LEADS_GROUP}"], "finance": ["email:fin@example.com"]}
+    bot.deps.policy_watch.refresh(bot.service)
+    bot.deps.policy_watch.wait_idle(5)
+    slack.usergroups[LEADS_GROUP] = ["U0GROUPIE"]
+    slack.emails["U0FIN"] = "Fin@Example.com"
+    service.requests["req_1"] = make_request(eligible_approvers=[f"usergroup:{LEADS_GROUP}"])
+    service.requests["req_2"] = make_request(request_id="req_2", eligible_approvers=["email:fin@example.com"])
+    for user, event_id in (("U0GROUPIE", "Ev1"), ("U0FIN", "Ev2"), ("U0STRANGER", "Ev3")):
+        bot.event({"type": "app_home_opened", "user": user, "channel": "D1", "tab": "home"}, event_id=event_id)
+    views = {c.body["user_id"]: c.body["view"] for c in slack.wait_for("views.publish", count=3)}
+    waiting = {user: [b["block_id"] for b in view["blocks"] if b["type"] == "actions"] for user, view in views.items()}
+    assert waiting == {"U0GROUPIE": ["home:req_1"], "U0FIN": ["home:req_2"], "U0STRANGER": []}
