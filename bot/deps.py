@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from slack_sdk.errors import SlackApiError
 
 from bot.access import PolicyWatch
 from bot.client import ServiceClient
@@ -13,6 +16,8 @@ from bot.dedup import SeenIds
 from bot.people import People
 from bot.posting import SentMessages
 from policy.membership import approver_usergroups, usergroups_named
+
+log = logging.getLogger(__name__)
 
 
 def _utcnow() -> datetime:
@@ -51,7 +56,12 @@ class Deps:
         user groups: ``approver_email`` and ``approver_groups`` (the approver groups' user groups they are in).
         Answers are cached (``People``), so a burst of clicks costs Slack one call per person and per group."""
         facts: dict[str, Any] = {}
-        email = self.people.profile(client, user_id).email
+        try:
+            email = self.people.profile(client, user_id).email
+        except SlackApiError as exc:  # someone named by id still decides; only an e-mail entry cannot admit them
+            log.warning("could not read %s's Slack profile (%s); deciding without their e-mail", user_id,
+                        exc.response.get("error"))
+            email = None
         if email:
             facts["approver_email"] = email
         policy = self.policy_watch.current(self.service)

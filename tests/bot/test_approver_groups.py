@@ -67,3 +67,13 @@ def test_app_home_lists_what_waits_for_a_group_or_e_mail_approver(bot: BotHarnes
     views = {c.body["user_id"]: c.body["view"] for c in slack.wait_for("views.publish", count=3)}
     waiting = {user: [b["block_id"] for b in view["blocks"] if b["type"] == "actions"] for user, view in views.items()}
     assert waiting == {"U0GROUPIE": ["home:req_1"], "U0FIN": ["home:req_2"], "U0STRANGER": []}
+
+
+def test_an_approver_named_by_id_still_approves_when_slack_cannot_say_their_e_mail(
+        bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    service.requests["req_1"] = make_request()
+    slack.fail_next("users.info", body={"ok": False, "error": "ratelimited"})
+    bot.action("approve_request", "req_1:1", user=LEADS[0])
+    slack.wait_for("chat.update")
+    assert service.requests["req_1"].status == "approved"
+    assert service.approval_bodies == [{"decision": "approve", "revision": 1}]
