@@ -62,7 +62,7 @@ def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Dep
               executor: ThreadPoolExecutor | None = None) -> App:
     """The one Bolt App of this process, with every listener attached (``executor``: the pool that runs acks and
     lazy work, by default one of ``settings.listener_threads`` threads)."""
-    deps = deps or Deps(service=service_client)
+    deps = deps or Deps(service=service_client, sources_url=settings.sources_url)
     # Acks and lazy work share this pool; Bolt's default of 5 threads queues acks behind slow lazy work.
     executor = executor or ThreadPoolExecutor(max_workers=settings.listener_threads, thread_name_prefix="bolt")
     app = App(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot import formatting as fmt
 from bot.jobspec import job_blocks
@@ -14,6 +14,7 @@ from bot.limits import (
     Block,
     actions,
     button,
+    confirm_dialog,
     context,
     divider,
     escape,
@@ -25,7 +26,7 @@ from bot.limits import (
 from contract.actors import slack_user
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
-from policy.decision import Alternative, Decision
+from policy.decision import Alternative, Decision, Plan
 from policy.spend import SpendSnapshot, SpendStatus
 
 APPROVE = "approve_request"
@@ -33,6 +34,7 @@ REJECT = "reject_request"
 WITHDRAW = "withdraw_approval"
 EDIT = "edit_request"
 WHY = "why_request"
+CANCEL = "cancel_request"
 USE_ALTERNATIVE = "use_alternative"  # followed by ":<index>"
 MAX_ALTERNATIVES = 3
 MAX_QUOTED_TEXT = 600
@@ -93,18 +95,41 @@ def alternative_block(req: RequestPublic, index: int, alt: Alternative, *, now: 
     tz = fmt.zone(req.timezone)
     met = "" if alt.deadline_met is None else (" · meets deadline" if alt.deadline_met else " · misses deadline")
     text = (f"*{escape(alt.label)}*: {fmt.configuration(alt)} · {fmt.purchase(alt)} · {fmt.platform(alt)} · "
-            f"{fmt.usd(alt.estimated_cost_usd, approx=True)} · done {fmt.when(alt.estimated_finish, tz, now=now)}{met}")
+            f"{fmt.usd(alt.estimated_cost_usd, approx=True)} · done {fmt.stamp(alt.estimated_finish, tz, now=now)}"
+            f"{met}")
     accessory = None
     if req.status == RequestStatus.PENDING_APPROVAL:
         accessory = button("Use this", action_id=f"{USE_ALTERNATIVE}:{index}", value=alternative_value(req.id, alt))
     return section(text, accessory=accessory)
 
 
+def _config_key(plan: Plan) -> tuple[str, int, str, str]:
+    return plan.instance_type, plan.instance_count, plan.purchase_model.value, plan.region
+
+
+def alternatives_of(req: RequestPublic) -> list[Alternative]:
+    """The choices the message offers: the plan's own alternatives, then, after "Use this" or an edit narrowed the
+    plan, the previous revision's plan and alternatives, so a person can go back or try another."""
+    current = req.decision.plan
+    offered = list(req.decision.alternatives)
+    if req.previous is not None:
+        before = req.previous
+        offered.append(Alternative(label=f"revision {before.revision}'s plan", **before.plan.model_dump()))
+        offered.extend(before.alternatives)
+    seen = {_config_key(current)}
+    kept: list[Alternative] = []
+    for alt in offered:
+        if _config_key(alt) not in seen:
+            seen.add(_config_key(alt))
+            kept.append(alt)
+    return kept[:MAX_ALTERNATIVES]
+
+
 def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
     """Who approved and when, what remains and whom it waits for, or the outcome."""
     tz = fmt.zone(req.timezone)
     done = [f"{_MARKS.get(a.decision, '·')} {fmt.mention(a.approver)} "
-            f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.when(a.created_at, tz, now=now)}"
+            f"{_VERBS.get(a.decision, escape(a.decision))} {fmt.stamp(a.created_at, tz, now=now)}"
             + (f": {escape(a.comment)}" if a.comment else "") for a in req.approvals]
     if req.status == RequestStatus.PENDING_APPROVAL:
         approved = {a.approver for a in req.approvals if a.decision == "approve"}
@@ -113,7 +138,7 @@ def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
         plural = "s" if req.approvals_remaining != 1 else ""
         head = f"⏳ *Waiting for {req.approvals_remaining} approval{plural}*{who}"
         if req.expires_at is not None:
-            head += f" · expires {fmt.when(req.expires_at, tz, now=now)}"
+            head += f" · expires {fmt.stamp(req.expires_at, tz, now=now)}"
     elif req.status == "approved":
         head = "✅ *Approved*"
     elif req.status == "rejected":
@@ -156,6 +181,20 @@ def decision_target(value: str) -> tuple[str, int | None]:
     return request_id, int(revision) if revision.isdigit() else None
 
 
+def approve_button(req: RequestPublic) -> Block:
+    """Approve; above the policy's confirmation amount Slack asks the approver to confirm the amount first."""
+    approve = button("Approve", action_id=APPROVE, value=decision_value(req), style="primary")
+    amount = req.approval_confirm_usd
+    if amount is not None:
+        plan = req.decision.plan
+        approve["confirm"] = confirm_dialog(
+            "Approve this spend?",
+            f"You approve up to *{fmt.usd(amount)}* of GPU spend for {escape(req.team)} "
+            f"({fmt.configuration(plan)}, estimate {fmt.usd(plan.estimated_cost_usd, approx=True)}).",
+            yes="Approve", no="Not yet")
+    return approve
+
+
 def request_buttons(req: RequestPublic) -> Block:
     why = button("Why?", action_id=WHY, value=req.id)
     withdraw = ([button("Withdraw my approval", action_id=WITHDRAW, value=decision_value(req))]
@@ -167,40 +206,92 @@ def request_buttons(req: RequestPublic) -> Block:
         return actions([why], block_id=f"req:{req.id}")
     return actions(
         [
-            button("Approve", action_id=APPROVE, value=decision_value(req), style="primary"),
+            approve_button(req),
             button("Reject", action_id=REJECT, value=decision_value(req), style="danger"),
             button("Edit", action_id=EDIT, value=req.id),
             *withdraw,
             why,
+            # Anyone sees it; the service lets only the requester (or an admin) cancel, and tells anyone else why.
+            button("Cancel request", action_id=CANCEL, value=req.id),
         ],
         block_id=f"req:{req.id}",
     )
 
 
+def choice_line(req: RequestPublic, *, now: datetime | None) -> str:
+    """Why this plan, in one line a budget holder reads: cheapest within the policy (or fastest when nothing is in
+    time), what cheaper choice it passed over, and until when an approval still meets the deadline."""
+    decision, tz = req.decision, fmt.zone(req.timezone)
+    plan = decision.plan
+    if decision.request.urgent:
+        head = "*Fastest within your policy*, at the lowest cost near the earliest finish"
+    elif plan.deadline_met is False:
+        head = "*Nothing within your policy meets the deadline*: this finishes soonest"
+    elif plan.deadline_met:
+        head = "*Cheapest within your policy* that meets the deadline"
+    else:
+        head = "*Cheapest within your policy*"
+    cheaper = [a for a in decision.alternatives if a.estimated_cost_usd < plan.estimated_cost_usd]
+    if cheaper:
+        alt = min(cheaper, key=lambda a: a.estimated_cost_usd)
+        why_not = " but misses the deadline" if alt.deadline_met is False else ""
+        head += (f". Cheaper: {fmt.configuration(alt)} {fmt.purchase(alt)} at "
+                 f"{fmt.usd(alt.estimated_cost_usd, approx=True)}{why_not}")
+    by = approve_by(req)
+    if by is not None and req.status == RequestStatus.PENDING_APPROVAL:
+        head += f"\n⏰ Approve by {fmt.stamp(by, tz, now=now)} to meet the deadline"
+    return head
+
+
+def approve_by(req: RequestPublic) -> datetime | None:
+    """The latest approval that still meets the deadline: the plan finishes its start-up and run after approval."""
+    plan = req.decision.plan
+    if req.decision.request.deadline is None or plan.deadline_margin_hours is None or req.planned_at is None \
+            or not plan.deadline_met:
+        return None
+    return req.planned_at + timedelta(hours=plan.deadline_margin_hours)
+
+
+def reasons(decision: Decision) -> list[str]:
+    """The one or two steps of the trace that set the plan apart: how it is bought and where it runs."""
+    named = {"purchase model": fmt.purchase(decision.plan), "platform": fmt.platform(decision.plan)}
+    found = [f"*{named[topic]}*: {escape(fmt.short(step.reason))}" for step in decision.trace
+             if (topic := step.node.split(" ", 1)[-1]) in named]
+    return found[:2]
+
+
 def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[Block]:
-    """The plan message. However long the request, trace or lists, it stays within Block Kit's limits."""
+    """The plan message: the summary, what moved the decision, defaults in one line, the choices, the status and the
+    buttons. However long the request, trace or lists, it stays within Block Kit's limits."""
     decision = req.decision
     tz = fmt.zone(req.timezone)
     requester = fmt.mention(req.requester)
     quoted = escape(truncate(req.text, MAX_QUOTED_TEXT)).replace("\n", " ")
-    head = f"*{fmt.summary_line(decision, tz, now=now)}*\n{requester} asked: _{quoted}_" if quoted else \
-        f"*{fmt.summary_line(decision, tz, now=now)}*\nfor {requester}"
-    blocks: list[Block] = [section(head), fields_section(plan_fields(decision)), *job_blocks(decision)]
+    summary = fmt.summary_line(decision, tz, now=now, at=fmt.stamp)
+    head = f"*{summary}*\n{requester} asked: _{quoted}_" if quoted else f"*{summary}*\nfor {requester}"
+    blocks: list[Block] = [section(head)]
+    if req.previous is not None and (changed := fmt.change(req.previous.plan, decision.plan)):
+        blocks.append(context(f"Revision {req.revision}: {changed} than revision {req.previous.revision}"))
+    why = [choice_line(req, now=now), *(f"• {r}" for r in reasons(decision))]
+    blocks.extend([section("\n".join(why)), fields_section(plan_fields(decision)), *job_blocks(decision)])
     if decision.plan.cost_range_basis:  # a range several times wide needs its reason beside it
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
-    if decision.assumptions:
-        blocks.append(section("*Assumptions*\n" + fmt.bullets([escape(a) for a in decision.assumptions],
-                                                               limit=MAX_SECTION_TEXT)))
+    moved, defaults = fmt.split_assumptions(decision.assumptions)
+    if moved:
+        blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
+                                                           limit=MAX_SECTION_TEXT)))
     if decision.request.unread:  # never approved automatically: the reader checks the plan answers the request
         blocks.append(section("❓ *Not read*: " + ", ".join(f"'{escape(p)}'" for p in decision.request.unread)))
     if decision.warnings:
-        blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([escape(w) for w in decision.warnings],
+        blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([fmt.source(escape(w)) for w in decision.warnings],
                                                              limit=MAX_SECTION_TEXT)))
+    if defaults:
+        blocks.append(context("Defaults: " + escape(" · ".join(defaults))))
     blocks.append(section(spend_line(decision.spend)))
-    if decision.alternatives:
+    offered = alternatives_of(req)
+    if offered:
         blocks.append(section("*Alternatives*"))
-        blocks.extend(alternative_block(req, i, alt, now=now)
-                      for i, alt in enumerate(decision.alternatives[:MAX_ALTERNATIVES]))
+        blocks.extend(alternative_block(req, i, alt, now=now) for i, alt in enumerate(offered))
     tail = [divider(), section(approval_status(req, now=now)), request_buttons(req), footer(req)]
     return fit([*blocks, *tail], MAX_MESSAGE_BLOCKS, keep_tail=len(tail))
 
@@ -228,6 +319,9 @@ def outcome_text(req: RequestPublic) -> str:
     summary = fmt.summary_line(req.decision, tz)
     deciders = [fmt.mention(a.approver) for a in req.approvals]
     by = f" by {', '.join(deciders)}" if deciders else ""
+    reasons = [a.comment for a in req.approvals if a.decision == "reject" and a.comment]
+    if req.status == "rejected" and reasons:  # the requester learns what to change without opening the thread
+        by += f": “{escape(reasons[-1])}”"
     verb = {"approved": "was approved", "rejected": "was rejected", "auto_approved": "was approved automatically",
             "launching": "was approved and is launching", "denied": "was denied by policy",
             "expired": "expired", "cancelled": "was cancelled"}.get(req.status, f"is now {req.status}")

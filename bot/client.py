@@ -193,10 +193,12 @@ class ServiceClient:
         return RequestPage.model_validate(response.json())
 
     def record_approval(
-        self, *, request_id: str, actor: str, decision: str, comment: str | None = None, revision: int | None = None
+        self, *, request_id: str, actor: str, decision: str, comment: str | None = None, revision: int | None = None,
+        facts: dict[str, Any] | None = None,
     ) -> RequestPublic:
-        """``revision`` is the one the person was shown; the service refuses the decision if the plan changed."""
-        fields: dict[str, Any] = {"decision": decision}
+        """``revision`` is the one the person was shown; the service refuses the decision if the plan changed.
+        ``facts``: ``approver_email`` and ``approver_groups`` as Slack says, for approver groups listing those."""
+        fields: dict[str, Any] = {"decision": decision, **(facts or {})}
         if comment:
             fields["comment"] = comment
         if revision is not None:

@@ -47,7 +47,7 @@ def split_subcommand(text: str) -> tuple[str, str]:
 
 
 def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, channel: str, text: str,
-                    key: str) -> str | None:
+                    key: str, respond: Any = None) -> str | None:
     """Plan ``text`` for the user and post it in ``channel``; the message ts, None when another delivery did.
 
     Slack may deliver the same command or event twice, to two replicas at once. The service creates the request
@@ -61,8 +61,9 @@ def create_and_post(deps: Deps, client: Any, *, team_id: str, user_id: str, chan
         log.info("request %s is posted by the delivery that created it; this repeat changes nothing", req.id)
         return None
     ts = questions.post_or_questions(client, req, channel=channel, post_plan=lambda planned: post_request(
-        client, planned, channel=channel, now=deps.clock(), sent=deps.sent))
-    deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
+        client, planned, channel=channel, now=deps.clock(), sent=deps.sent, respond=respond))
+    if ts is not None:  # None: answered through the response_url, which leaves no message to record
+        deps.service.put_slack_message(request_id=req.id, channel=channel, ts=ts)
     return ts
 
 
@@ -143,7 +144,8 @@ class CommandHandlers:
         try:
             if name == "request":
                 create_and_post(self.deps, client, team_id=command["team_id"], user_id=command["user_id"],
-                                channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}")
+                                channel=command["channel_id"], text=arg, key=f"slack:{command['trigger_id']}",
+                                respond=respond)
             else:
                 _run_subcommand(self.deps, client, respond, command, name, arg)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
@@ -177,9 +179,23 @@ def publish_home(deps: Deps, client: Any, *, team_id: str, user: str) -> None:
         text = user_message(error, operation="home")
         client.views_publish(user_id=user, view={"type": "home", "blocks": [section(text)]})
         return
-    waiting = [r for r in pending if actor in r.eligible_approvers and r.requester != actor
+    me = approver_entries(actor, deps.approver_facts(client, user))  # named, or through a user group or e-mail
+    waiting = [r for r in pending if me & {_folded(e) for e in r.eligible_approvers} and r.requester != actor
                and actor not in {a.approver for a in r.approvals}]
     client.views_publish(user_id=user, view=views.home_view(mine, waiting, now=deps.clock()))
+
+
+def approver_entries(actor: str, facts: dict[str, Any]) -> set[str]:
+    """The approver-group entries that name this person: their actor id, their user groups, their e-mail."""
+    entries = {actor, *(f"usergroup:{g}" for g in facts.get("approver_groups") or [])}
+    if facts.get("approver_email"):
+        entries.add(_folded(f"email:{facts['approver_email']}"))
+    return entries
+
+
+def _folded(entry: str) -> str:
+    """E-mails compare without case, as the service compares them."""
+    return entry.casefold() if entry.startswith("email:") else entry
 
 
 def register(app: Any, deps: Deps) -> None:

@@ -21,6 +21,7 @@ from bot.client import ServiceClient
 from bot.dedup import SeenIds
 from bot.limits import escape
 from bot.metrics import FEED_LAG
+from bot.people import People
 from bot.posting import SentMessages, reply_in_thread, update_request
 from contract.actors import slack_user
 from contract.events import EventPublic
@@ -89,6 +90,23 @@ def approval_change_text(data: dict[str, Any]) -> str:
     return f"🚫 {who} rejected the approved plan{comment}. Nothing will launch."
 
 
+def rejection_text(data: dict[str, Any]) -> str | None:
+    """A first decision that rejects, with the approver's reason; a veto is told by its approval change."""
+    if "veto" in data:
+        return None
+    user = slack_user(str(data.get("approver") or ""))
+    who = f"<@{user}>" if user else "An approver"
+    reason = f": “{escape(str(data['comment']))}”" if data.get("comment") else "."
+    return f"❌ {who} rejected the plan{reason}"
+
+
+def cancel_text(data: dict[str, Any]) -> str:
+    user = slack_user(str(data.get("by") or ""))
+    who = f" by <@{user}>" if user else ""
+    reason = f": “{escape(str(data['reason']))}”" if data.get("reason") else "."
+    return f"🚫 Cancelled{who}{reason} Nothing will launch."
+
+
 def announces_launch(event: EventPublic) -> bool:
     return event.type in ("launch.started", "job.status_changed") and "transition_start" not in event.data
 
@@ -123,15 +141,41 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         return job_cost_text(data)
     if event.type == "request.approval_changed":
         return approval_change_text(data)
+    if event.type == "request.rejected":
+        return rejection_text(data)
+    if event.type == "request.cancelled":
+        return cancel_text(data)
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
     return None
 
 
+NUDGES = frozenset({"request.reminder", "request.escalated"})
+
+
+def nudge_text(event: EventPublic, req: RequestPublic, *, now: datetime) -> str:
+    """The direct message a reminder or an escalation sends: whose request, what it costs, where, until when."""
+    tz = fmt.zone(req.timezone)
+    plan = req.decision.plan
+    what = (f"{fmt.mention(req.requester)}'s GPU request `{escape(req.id)}` ({fmt.configuration(plan)} · "
+            f"{fmt.purchase(plan)} · {fmt.usd(plan.estimated_cost_usd, approx=True)})")
+    where = f" in <#{req.slack_message.channel}>" if req.slack_message else ""
+    expires = f"; it expires {fmt.stamp(req.expires_at, tz, now=now)}" if req.expires_at else ""
+    if event.type == "request.escalated":
+        missing = req.approvals_remaining
+        return (f"⏫ {what}{where} still needs {missing} approval{'s' if missing != 1 else ''}{expires}. You are "
+                f"its escalation contact ({escape(str(event.data.get('group', '')))}): approve it if you may, or "
+                "nudge its approvers.")
+    count = f" {event.data.get('reminder')} of {event.data.get('of')}" if event.data.get("of") else ""
+    return f"⏰ Reminder{count}: {what} is waiting for your approval{where}{expires}."
+
+
 class FeedConsumer:
     def __init__(self, *, service: ServiceClient, client: Any, clock: Callable[[], datetime],
-                 handled: SeenIds | None = None, sent: SentMessages | None = None) -> None:
+                 handled: SeenIds | None = None, sent: SentMessages | None = None,
+                 people: People | None = None) -> None:
         self._service = service
+        self._people = people or People()
         self._sent = sent or SentMessages()
         self._client = client
         self._clock = clock
@@ -172,6 +216,32 @@ class FeedConsumer:
         self._service.put_cursor(CONSUMER, cursor)
         self._cursor = cursor
 
+    def nudge(self, event: EventPublic) -> None:
+        """Direct messages for a reminder (to the approvers still to decide) or an escalation (to its group), and a
+        line in the request's thread for the escalation. A request decided since is left alone."""
+        assert event.request_id is not None
+        req = self._service.get_request(request_id=event.request_id)
+        if req.status != "pending_approval" or req.revision != event.data.get("revision", req.revision):
+            return
+        key = "to" if event.type == "request.escalated" else "approvers"
+        entries = [str(e) for e in event.data.get(key) or []]
+        text = nudge_text(event, req, now=self._clock())
+        requester = slack_user(req.requester)
+        for user in self._people.user_ids(self._client, entries):
+            if user == requester:
+                continue
+            try:
+                self._client.chat_postMessage(channel=user, text=text)
+            except SlackApiError as error:  # one unreachable person must not hold back the feed or the others
+                log.warning("could not remind %s about %s (%s)", user, req.id, error.response.get("error"))
+        if event.type == "request.escalated" and req.slack_message is not None:
+            group = escape(str(event.data.get("group", "")))
+            try:
+                reply_in_thread(self._client, req, f"⏫ Approvals still missing: escalated to {group}.")
+            except SlackApiError as error:
+                if error.response.get("error") not in MESSAGE_GONE:
+                    raise
+
     def handle(self, event: EventPublic) -> None:
         if event.type in TEAM_ALERTS:
             try:
@@ -181,6 +251,8 @@ class FeedConsumer:
                     raise
                 log.warning("event %s for team %s: its channel cannot be posted to (%s); skipped", event.id,
                             event.data.get("team"), error.response.get("error"))
+        if event.type in NUDGES and event.request_id:
+            self.nudge(event)
             return
         if event.type not in UPDATES or not event.request_id:
             return

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contract.actors import slack_user
-from policy.decision import Decision, Plan, Platform
+from policy.decision import CatalogRef, Decision, Plan, Platform
 
 PLATFORM_NAMES = {
     Platform.SAGEMAKER: "SageMaker",
@@ -55,6 +57,18 @@ def when(moment: datetime | None, tz: ZoneInfo, *, now: datetime | None = None) 
     return local.strftime("%b %d %H:%M %Z").replace(" 0", " ")
 
 
+def stamp(moment: datetime | None, tz: ZoneInfo, *, now: datetime | None = None) -> str:
+    """A Slack date token: each reader sees the moment in their own zone (``Tomorrow 10:00``); where Slack cannot
+    render it (notifications, old clients), the fallback names the requester's zone, ``Thu 10:00 PST``."""
+    if moment is None:
+        return "unknown"
+    fallback = when(moment, tz, now=now)
+    return f"<!date^{int(moment.timestamp())}^{{date_short_pretty}} {{time}}|{fallback}>"
+
+
+Stamp = Callable[..., str]
+
+
 def day(moment: datetime, tz: ZoneInfo, *, now: datetime | None = None) -> str:
     local = moment.astimezone(tz)
     reference = (now or datetime.now(tz)).astimezone(tz)
@@ -64,9 +78,17 @@ def day(moment: datetime, tz: ZoneInfo, *, now: datetime | None = None) -> str:
 
 
 def mention(actor: str) -> str:
-    """``<@U…>`` for a Slack actor, the actor id in code otherwise."""
+    """``<@U…>`` for a Slack actor, ``<!subteam^S…>`` for a Slack user group, an e-mail as written; the actor id
+    in code otherwise."""
     user = slack_user(actor)
-    return f"<@{user}>" if user else f"`{actor}`"
+    if user:
+        return f"<@{user}>"
+    kind, _, value = actor.partition(":")
+    if kind == "usergroup":
+        return f"<!subteam^{value}>"
+    if kind == "email":
+        return value
+    return f"`{actor}`"
 
 
 def purchase(plan: Plan) -> str:
@@ -95,8 +117,9 @@ def deadline_part(decision: Decision, tz: ZoneInfo, *, now: datetime | None = No
     return f"{label} ✗ late by {hours(late)}" if late > 0 else f"{label} ✗"
 
 
-def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None) -> str:
-    """``4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 18:00 · deadline Fri ✓``."""
+def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None, at: Stamp = when) -> str:
+    """``4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 18:00 · deadline Fri ✓`` (``at``: ``stamp`` for a
+    Slack date token, ``when`` for plain text)."""
     plan = decision.plan
     parts = ["DENIED by policy"] if decision.approval.denied else []  # said first: it will not run
     parts += [
@@ -104,7 +127,7 @@ def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = Non
         purchase(plan),
         platform(plan),
         usd(plan.estimated_cost_usd, approx=True),
-        f"done {when(plan.estimated_finish, tz, now=now)}",
+        f"done {at(plan.estimated_finish, tz, now=now)}",
     ]
     deadline = deadline_part(decision, tz, now=now)
     if deadline:
@@ -143,3 +166,63 @@ def bullets(items: list[str], *, limit: int) -> str:
         lines.append(line)
         used += len(line) + 1
     return "\n".join(lines)
+
+
+def change(before: Plan, after: Plan) -> str | None:
+    """``+$312 (+41%), finishes 6.0 h earlier``: what a new revision changed in cost and finish; None for no change."""
+    parts: list[str] = []
+    delta = after.estimated_cost_usd - before.estimated_cost_usd
+    if abs(delta) >= 0.5:
+        share = f" ({delta / before.estimated_cost_usd:+.0%})" if before.estimated_cost_usd else ""
+        parts.append(f"{'+' if delta > 0 else '−'}{usd(abs(delta))}{share}")
+    moved = (after.estimated_finish - before.estimated_finish).total_seconds() / 3600
+    if abs(moved) >= 1 / 60:
+        parts.append(f"finishes {hours(abs(moved))} {'later' if moved > 0 else 'earlier'}")
+    if not parts:
+        return None
+    return ", ".join(parts)
+
+
+_DEFAULTED = re.compile(r"^(?P<what>[a-z][a-z ]*): (?P<value>.+) assumed(?: \((?P<why>[^)]*)\))?$")
+
+
+def split_assumptions(assumptions: list[str]) -> tuple[list[str], list[str]]:
+    """(what moved the decision, defaults): ``stage: experimental assumed`` is a default taken because nothing was
+    said, collapsed to ``stage experimental``; a reading of the text or a price estimate is shown whole."""
+    moved: list[str] = []
+    defaults: list[str] = []
+    for text in assumptions:
+        match = _DEFAULTED.match(text)
+        if match:
+            defaults.append(f"{match['what']} {match['value']}")
+        else:
+            moved.append(text)
+    return moved, defaults
+
+
+_SOURCE_LINK = re.compile(r"\s*\(docs/sources\.md#(?P<anchor>[a-z0-9-]+)\)")
+_PAGE = re.compile(r"docs/sources\.md")
+
+
+def source(text: str, sources_url: str = "") -> str:
+    """A trace step's source as a person reads it: named rules, each linked to its entry on the Sources page when
+    its address is known (``GPUOPS_SOURCES_URL``); never a repository path. ``text`` is mrkdwn-escaped already."""
+
+    def link(match: re.Match[str]) -> str:
+        return f" (<{sources_url}#{match['anchor']}|Sources>)" if sources_url else ""
+
+    return _PAGE.sub("the Sources page", _SOURCE_LINK.sub(link, text))
+
+
+def catalog_name(catalog: CatalogRef) -> str:
+    """The price catalog by name (``skypilot-catalog``), without the path of the file inside it."""
+    return catalog.source.split(" ", 1)[0] or "price catalog"
+
+
+def short(text: str) -> str:
+    """The first clause of a long explanation: up to its first parenthesis or semicolon."""
+    for mark in (" (", "; "):
+        head, found, _ = text.partition(mark)
+        if found and head:
+            text = head
+    return text

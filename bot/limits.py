@@ -97,6 +97,17 @@ def button(text: str, *, action_id: str, value: str, style: str | None = None) -
     return element
 
 
+MAX_CONFIRM_TITLE = 100
+MAX_CONFIRM_TEXT = 300
+MAX_CONFIRM_BUTTON = 30
+
+
+def confirm_dialog(title: str, text: str, *, yes: str, no: str) -> Block:
+    """A Block Kit ``confirm`` object: Slack asks before it sends the click."""
+    return {"title": plain(title, MAX_CONFIRM_TITLE), "text": mrkdwn(text, MAX_CONFIRM_TEXT),
+            "confirm": plain(yes, MAX_CONFIRM_BUTTON), "deny": plain(no, MAX_CONFIRM_BUTTON)}
+
+
 def actions(elements: list[Block], *, block_id: str | None = None) -> Block:
     block: Block = {"type": "actions", "elements": elements[:MAX_ACTIONS_ELEMENTS]}
     if block_id is not None:

@@ -17,6 +17,7 @@ from bot.limits import (
     MAX_VIEW_TITLE,
     Block,
     context,
+    divider,
     escape,
     fit,
     plain,
@@ -28,6 +29,8 @@ from policy.request import Stage, Task, Tolerance
 
 WHY_VIEW = "why_view"
 EDIT_VIEW = "edit_view"
+REJECT_VIEW = "reject_view"
+REASON = "reason"
 _COUNT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmbt]|thousand|million|billion|trillion)?\s*$", re.IGNORECASE)
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12,
           "trillion": 1e12}
@@ -48,20 +51,52 @@ def _view(title: str, blocks: list[Block], *, callback_id: str, metadata: str = 
     return view
 
 
-def why_view(req: RequestPublic) -> dict[str, Any]:
-    """Every node the decision walked: the question, the answer, why, and where the rule comes from."""
+def plain_why(req: RequestPublic) -> str:
+    """Two sentences for whoever holds the budget: what it costs against what is left, and why this choice."""
     decision = req.decision
-    blocks: list[Block] = [section(f"*Why {fmt.configuration(decision.plan)}?*  `{escape(req.id)}` "
-                                   f"revision {req.revision}")]
+    plan, spend = decision.plan, decision.spend
+    team = escape(req.team)
+    cost = (f"This costs about {fmt.usd(plan.estimated_cost_usd)} (between {fmt.usd(plan.cost_low_usd)} and "
+            f"{fmt.usd(plan.cost_high_usd)}), charged to {team}")
+    if spend.month_to_date_usd is not None and spend.budget_usd:
+        cost += (f", which has spent {fmt.usd(spend.month_to_date_usd)} of its {fmt.usd(spend.budget_usd)} "
+                 "budget this month")
+    elif spend.month_to_date_usd is None:
+        cost += ", whose spend this month is not known"
+    what = f"{fmt.configuration(plan)} on {fmt.purchase(plan)} capacity"
+    if plan.deadline_met is False:
+        choice = f"Nothing the policy allows finishes by the deadline, so gpuops chose {what}, which finishes soonest."
+    elif decision.request.deadline is not None:
+        choice = f"gpuops chose {what} because it is the cheapest your policy allows that finishes before the deadline."
+    else:
+        choice = f"gpuops chose {what} because it is the cheapest your policy allows."
+    return f"{cost}. {choice}"
+
+
+def why_view(req: RequestPublic, *, sources_url: str = "") -> dict[str, Any]:
+    """Two plain sentences for a budget approver first; then every node the decision walked: the question, the
+    answer, why, and the named rule it follows (linked to the Sources page when its address is set)."""
+    decision = req.decision
+    blocks: list[Block] = [
+        section(plain_why(req)),
+        divider(),
+        section(f"*How gpuops decided* ({fmt.configuration(decision.plan)}, `{escape(req.id)}` revision "
+                f"{req.revision})"),
+    ]
     for step in decision.trace:
         blocks.append(section(
             f"*{escape(step.node)}* · {escape(step.question)}\n→ *{escape(step.answer)}*\n"
-            f"{escape(step.reason)}\n_source: {escape(step.source)}_"
+            f"{escape(step.reason)}\n_source: {fmt.source(escape(step.source), sources_url)}_"
         ))
     approval = decision.approval
     if approval.reasons:
-        blocks.append(section("*Approval*\n" + fmt.bullets([escape(r) for r in approval.reasons], limit=2900)))
-    blocks.append(context(f"prices as of {escape(decision.catalog.snapshot)} ({escape(decision.catalog.source)})"))
+        blocks.append(section("*Approval*\n" + fmt.bullets([fmt.source(escape(r), sources_url)
+                                                            for r in approval.reasons], limit=2900)))
+    if decision.assumptions:
+        blocks.append(section("*Assumptions*\n" + fmt.bullets([fmt.source(escape(a), sources_url)
+                                                               for a in decision.assumptions], limit=2900)))
+    blocks.append(context(f"prices as of {escape(decision.catalog.snapshot)} ({fmt.catalog_name(decision.catalog)}; "
+                          "specs and rules of thumb: the Sources page)"))
     return _view("Why this plan?", blocks, callback_id=WHY_VIEW, metadata=req.id)
 
 
@@ -161,3 +196,23 @@ def edit_changes(values: dict[str, Any], tz_name: str) -> tuple[dict[str, Any], 
             errors["budget_usd"] = "write the budget as a number of dollars, e.g. 5000"
     job_changes, job_errors = edit_job_changes(values)  # recipe, dataset, base model, hyperparameter overrides
     return changes | job_changes, errors | job_errors
+
+
+def reject_view(req: RequestPublic, *, revision: int | None, channel: str | None, ts: str | None) -> dict[str, Any]:
+    """Asks the approver why: the reason goes to the audit log with the rejection and into the request's thread."""
+    plan = req.decision.plan
+    verb = "Stop the launch of" if req.status in ("approved", "auto_approved") else "Reject"
+    blocks: list[Block] = [
+        section(f"{verb} {fmt.configuration(plan)} at {fmt.usd(plan.estimated_cost_usd, approx=True)} for "
+                f"{fmt.mention(req.requester)}? They will see your reason in the request's thread."),
+        {"type": "input", "block_id": REASON, "label": plain("Reason", 2000),
+         "element": {"type": "plain_text_input", "action_id": REASON, "multiline": True, "max_length": 2000,
+                     "placeholder": plain("e.g. use the shared p4d reservation next week instead", 150)}},
+    ]
+    metadata = json.dumps({"id": req.id, "revision": revision, "channel": channel, "ts": ts}, separators=(",", ":"))
+    return _view("Reject request", blocks, callback_id=REJECT_VIEW, metadata=metadata, submit="Reject")
+
+
+def reject_reason(values: dict[str, Any]) -> str | None:
+    """The reason typed in the Reject modal, or None when only blank space was."""
+    return _value(values, REASON) or None

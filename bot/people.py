@@ -36,12 +36,17 @@ def _groups() -> TtlCache[frozenset[str]]:
     return TtlCache(ttl=PEOPLE_TTL_SECONDS, capacity=500)
 
 
+def _emails() -> TtlCache[str]:
+    return TtlCache(ttl=PEOPLE_TTL_SECONDS, capacity=5000)
+
+
 @dataclass(frozen=True)
 class People:
     """Profiles and user-group members as Slack last answered, kept for ``PEOPLE_TTL_SECONDS``."""
 
     profiles: TtlCache[Profile] = field(default_factory=_profiles)
     group_members: TtlCache[frozenset[str]] = field(default_factory=_groups)
+    by_email: TtlCache[str] = field(default_factory=_emails)
 
     def profile(self, client: Any, user_id: str) -> Profile:
         """The user's zone and e-mail (``users.info``); a failed call raises, as there is nothing to file with."""
@@ -81,3 +86,30 @@ class People:
             if user_id in members:
                 found.append(group)
         return found
+
+    def user_with_email(self, client: Any, email: str) -> str:
+        """The user id of the Slack account with this e-mail (``users.lookupByEmail``); raises if there is none."""
+        key = email.casefold()
+        cached = self.by_email.get(key)
+        if cached is not None:
+            return cached
+        user = str((client.users_lookupByEmail(email=email).get("user") or {})["id"])
+        self.by_email.put(key, user)
+        return user
+
+    def user_ids(self, client: Any, entries: Iterable[str]) -> list[str]:
+        """The Slack user ids behind policy entries: actor ids, user groups' members, e-mails' accounts. An entry
+        Slack cannot resolve is logged and left out (``gpuops policy check --slack`` finds them beforehand)."""
+        found: list[str] = []
+        for entry in entries:
+            kind, _, value = entry.partition(":")
+            try:
+                if kind == "slack":
+                    found.append(value.rpartition(":")[2])
+                elif kind == "usergroup":
+                    found.extend(sorted(self.members_of(client, value)))
+                elif kind == "email":
+                    found.append(self.user_with_email(client, value))
+            except SlackApiError as exc:
+                log.warning("could not resolve %s in Slack (%s); left out", entry, exc.response.get("error"))
+        return list(dict.fromkeys(found))

@@ -10,11 +10,18 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
+
 from bot.blocks import fallback_text, outcome_text, request_blocks, requester_user
 from contract.requests import RequestPublic
 from contract.status import DECIDED_STATES
 
 log = logging.getLogger(__name__)
+# The bot cannot write in this conversation itself: a private channel it was not invited to, or a direct message
+# between two people. A slash command's or a click's response_url still can.
+NOT_A_MEMBER = frozenset({"channel_not_found", "not_in_channel"})
+INVITE_HINT = ("I posted the plan through this command's reply, as I'm not in this conversation: clicks on it still "
+               "work, but launch news can't reach its thread. Invite me with `/invite @gpuops` for that.")
 
 
 class SentMessages:
@@ -43,12 +50,27 @@ class SentMessages:
                 self._digests.popitem(last=False)
 
 
+def _slack_error(error: SlackApiError) -> str:
+    return str(error.response.get("error") or "")
+
+
 def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime,
-                 sent: SentMessages | None = None) -> str:
-    """Post the plan in ``channel``; the message's ts."""
+                 sent: SentMessages | None = None, respond: Any = None) -> str | None:
+    """Post the plan in ``channel``; the message's ts. Where the bot may not post (``NOT_A_MEMBER``) and the person
+    gave a ``respond`` (a slash command's response_url), the plan goes there, visible to the channel, and the ts is
+    None: Slack does not say it, so later changes reach it only through a click's response_url."""
     text, blocks = fallback_text(req), request_blocks(req, now=now)
-    response = client.chat_postMessage(channel=channel, text=text, blocks=blocks, unfurl_links=False,
-                                       unfurl_media=False)
+    try:
+        response = client.chat_postMessage(channel=channel, text=text, blocks=blocks, unfurl_links=False,
+                                           unfurl_media=False)
+    except SlackApiError as error:
+        if respond is None or _slack_error(error) not in NOT_A_MEMBER:
+            raise
+        log.info("cannot post %s in %s (%s); answering through the command's response_url", req.id, channel,
+                 _slack_error(error))
+        respond(response_type="in_channel", text=text, blocks=blocks)
+        respond(response_type="ephemeral", replace_original=False, text=INVITE_HINT)
+        return None
     ts = str(response["ts"])
     if sent is not None:
         sent.record(channel, ts, SentMessages.digest(text, blocks))
@@ -56,9 +78,10 @@ def post_request(client: Any, req: RequestPublic, *, channel: str, now: datetime
 
 
 def update_request(client: Any, req: RequestPublic, *, now: datetime, channel: str | None = None,
-                   ts: str | None = None, sent: SentMessages | None = None) -> bool:
+                   ts: str | None = None, sent: SentMessages | None = None, respond: Any = None) -> bool:
     """Rewrite the request's message in place, unless this process last wrote it with the same content; False
-    when the bot does not know where it is."""
+    when the bot does not know where it is. A message the bot cannot update itself (posted through a response_url
+    where it is no member) is replaced through the click's ``respond``, when there is one."""
     where = req.slack_message
     channel = channel or (where.channel if where else None)
     ts = ts or (where.ts if where else None)
@@ -68,7 +91,12 @@ def update_request(client: Any, req: RequestPublic, *, now: datetime, channel: s
     digest = SentMessages.digest(text, blocks)
     if sent is not None and sent.shows(channel, ts, digest):
         return True
-    client.chat_update(channel=channel, ts=ts, text=text, blocks=blocks)
+    try:
+        client.chat_update(channel=channel, ts=ts, text=text, blocks=blocks)
+    except SlackApiError as error:
+        if respond is None or _slack_error(error) not in NOT_A_MEMBER | {"message_not_found", "cant_update_message"}:
+            raise
+        respond(replace_original=True, text=text, blocks=blocks)
     if sent is not None:  # recorded only once Slack took it, so a failed update is sent again next time
         sent.record(channel, ts, digest)
     return True

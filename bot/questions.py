@@ -180,11 +180,13 @@ class QuestionHandlers:
 
 
 def post_or_questions(client: Any, req: RequestPublic | RequestQuestionsPublic, *, channel: str,
-                      post_plan: Any) -> str:
-    """Post the plan (``post_plan``) or, for a request waiting for answers, its questions; the message's ts."""
+                      post_plan: Any) -> str | None:
+    """Post the plan (``post_plan``) or, for a request waiting for answers, its questions; the message's ts, or None
+    when the plan went out through the command's ``response_url`` (no message to record)."""
     if isinstance(req, RequestQuestionsPublic):
         return post_questions(client, req, channel=channel)
-    return str(post_plan(req))
+    ts = post_plan(req)
+    return None if ts is None else str(ts)
 
 
 def _ack(ack: Any) -> None:

@@ -21,7 +21,7 @@ DIGEST_TICK_SECONDS = 30.0
 def background_loops(settings: BotSettings, deps: Deps, client: object) -> list[Periodic]:
     loops = []
     if settings.feed_enabled:
-        feed = FeedConsumer(service=deps.service, client=client, clock=deps.clock, sent=deps.sent)
+        feed = FeedConsumer(service=deps.service, client=client, clock=deps.clock, sent=deps.sent, people=deps.people)
         loops.append(Periodic("events-feed", feed.step, interval=settings.feed_poll_seconds))
     if settings.digest_enabled:
         scheduler = DigestScheduler(service=deps.service, client=client, clock=deps.clock)
@@ -38,12 +38,13 @@ class BotProcess:
 
         self.settings = settings
         self.service = build_service_client(settings)
-        self.deps = Deps(service=self.service)
+        self.deps = Deps(service=self.service, sources_url=settings.sources_url)
         self.app = build_app(settings=settings, service_client=self.service, deps=self.deps)
         self.loops = background_loops(settings, self.deps, self.app.client)
         self._socket: Any = None
         self._uvicorn = uvicorn
         self.server: Any = None
+        self._stop_asked = threading.Event()  # a stop before the server exists must still stop it
 
     def serve(self, *, host: str, port: int) -> None:
         """Run until stopped or interrupted."""
@@ -64,11 +65,13 @@ class BotProcess:
                                   max_body_bytes=self.settings.max_body_bytes)
             config = self._uvicorn.Config(http, host=host, port=port, log_level="info", lifespan="off")
             self.server = self._uvicorn.Server(config)
+            self.server.should_exit = self._stop_asked.is_set()
             self.server.run()
         finally:
             self.close()
 
     def stop(self) -> None:
+        self._stop_asked.set()
         if self.server is not None:
             self.server.should_exit = True
 

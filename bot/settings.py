@@ -53,6 +53,10 @@ class BotSettings(BaseSettings):
     # Seconds between polls of the events feed.
     feed_poll_seconds: float = Field(default=2.0, gt=0, alias="GPUOPS_BOT_FEED_POLL_SECONDS")
 
+    # Address of the published Sources page (docs/sources.md), e.g. on the repository's web view: the Why? dialog
+    # links each rule it names to its entry there. Empty: rules are named without a link.
+    sources_url: str = Field(default="", alias="GPUOPS_SOURCES_URL")
+
     @model_validator(mode="after")
     def _refuse_placeholders_outside_development(self) -> BotSettings:
         if self.environment == "development":

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import formatting as fmt
-from bot.blocks import APPROVE, REJECT, WHY, approval_status, decision_value, spend_line
+from bot.blocks import REJECT, WHY, approval_status, approve_button, decision_value, spend_line
 from bot.jobspec import recipes_text
 from bot.limits import (
     MAX_MESSAGE_BLOCKS,
@@ -153,7 +153,7 @@ def home_view(mine: list[RequestPublic], waiting: list[RequestPublic], *, now: d
     for req in waiting[:20]:
         blocks.append(section(f"{fmt.mention(req.requester)} · " + status_blocks(req, now=now)[0]["text"]["text"]))
         blocks.append(actions([
-            button("Approve", action_id=APPROVE, value=decision_value(req), style="primary"),
+            approve_button(req),  # with the policy's confirmation, as in the channel
             button("Reject", action_id=REJECT, value=decision_value(req), style="danger"),
             button("Why?", action_id=WHY, value=req.id),
         ], block_id=f"home:{req.id}"))

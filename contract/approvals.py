@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import Field
 
@@ -12,6 +13,9 @@ from contract.text import Text
 
 MAX_NAME_CHARS = 256
 MAX_COMMENT_CHARS = 4000
+MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
+MAX_USERGROUPS = 100
+UsergroupId = Annotated[str, Field(pattern=r"^S[A-Z0-9]{1,63}$")]  # the pattern excludes NUL already
 
 
 class ApprovalDecision(StrEnum):
@@ -28,6 +32,10 @@ class ApprovalCreate(InputModel):
     comment: Text | None = Field(default=None, max_length=MAX_COMMENT_CHARS)
     revision: int | None = Field(default=None, ge=1, description=(
         "the plan revision the approver was shown; 409 revision_changed when the request has a newer one"))
+    approver_email: Text | None = Field(default=None, max_length=MAX_EMAIL_CHARS, description=(
+        "bot only: the approving person's e-mail (Slack users.info), for approver groups that list e-mails"))
+    approver_groups: list[UsergroupId] | None = Field(default=None, max_length=MAX_USERGROUPS, description=(
+        "bot only: the approver groups' Slack user groups (S…) the approving person belongs to"))
 
 
 class ApprovalPublic(OutputModel):

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 
 from pydantic import Field
 
-from contract.approvals import MAX_COMMENT_CHARS, MAX_NAME_CHARS, ApprovalPublic
+from contract.approvals import (
+    MAX_COMMENT_CHARS,
+    MAX_EMAIL_CHARS,
+    MAX_NAME_CHARS,
+    MAX_USERGROUPS,
+    ApprovalPublic,
+    UsergroupId,
+)
 from contract.base import InputModel, OutputModel
 from contract.jobs import JobPublic
 from contract.plans import MAX_TEXT_CHARS, PlanFields, PlanInput
 from contract.text import Text
-from policy.decision import Decision
+from policy.decision import Alternative, Decision, Plan
 from policy.questions import Question
 from policy.request import TrainingRequest
-
-MAX_EMAIL_CHARS = 254  # RFC 5321's limit on a forward path
-MAX_USERGROUPS = 100
-UsergroupId = Annotated[str, Field(pattern=r"^S[A-Z0-9]{1,63}$")]  # the pattern excludes NUL already
 
 
 class RequesterFacts(InputModel):
@@ -62,6 +64,15 @@ class SlackMessageRef(InputModel):
     ts: Text = Field(min_length=1, max_length=64)
 
 
+class PreviousRevision(OutputModel):
+    """The revision before the current one: what a new revision changed, and the choices it offered (a message keeps
+    offering them after "Use this" narrowed the plan to one configuration)."""
+
+    revision: int
+    plan: Plan
+    alternatives: list[Alternative]
+
+
 class RequestPublic(OutputModel):
     id: str
     # A RequestStatus value, kept a plain string so a client still parses a status newer than itself.
@@ -83,6 +94,13 @@ class RequestPublic(OutputModel):
     updated_at: datetime
     slack_message: SlackMessageRef | None
     job: JobPublic | None
+    # When the current revision was planned: its finish time assumes a start then, so an approval later than that
+    # moves the finish by as much (the plan message's "approve by").
+    planned_at: datetime | None = None
+    previous: PreviousRevision | None = None
+    # The amount an approver confirms before their approval counts, when the policy asks for confirmation at or
+    # above ``confirm_approval_above_usd``; None: Approve needs no confirmation.
+    approval_confirm_usd: float | None = None
 
 
 class RequestQuestionsPublic(OutputModel):

@@ -11,12 +11,22 @@ from typing import Annotated
 
 import typer
 
-from gpuops import cli_audit, cli_aws, cli_bot, cli_calibration, cli_catalog, cli_doctor, cli_plan, cli_service
+from gpuops import (
+    cli_approve,
+    cli_audit,
+    cli_aws,
+    cli_bot,
+    cli_calibration,
+    cli_catalog,
+    cli_doctor,
+    cli_plan,
+    cli_service,
+)
 from gpuops.cli_errors import OneLineErrorsGroup
 
 app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True,
                   cls=OneLineErrorsGroup, pretty_exceptions_enable=False)
-for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor, cli_calibration):
+for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor, cli_calibration, cli_approve):
     area.register(app)
 
 

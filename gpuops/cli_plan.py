@@ -18,6 +18,7 @@ import typer
 from policy.errors import PolicyFileError, RequestError
 
 if TYPE_CHECKING:
+    from policy.config import PolicyConfig
     from service.spend.providers import SpendProvider
 
 POLICY_ENV = "GPUOPS_POLICY"
@@ -84,7 +85,12 @@ def plan_command(
 
 
 @policy_app.command("check")
-def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML file to validate.")]) -> None:
+def policy_check_command(
+    file: Annotated[str, typer.Argument(help="Policy YAML file to validate.")],
+    slack: Annotated[bool, typer.Option("--slack", help=(
+        "Also ask Slack (SLACK_BOT_TOKEN) that every actor id, user group and e-mail the policy names exists."))
+    ] = False,
+) -> None:
     """Validate a policy file; print each error with its key path (exit 2), and warnings (exit 0)."""
     from policy.config import load_policy_file, policy_warnings
 
@@ -96,8 +102,30 @@ def policy_check_command(file: Annotated[str, typer.Argument(help="Policy YAML f
         raise typer.Exit(2) from None
     for path, message in policy_warnings(config):
         typer.echo(f"{file}: warning: {path}: {message}", err=True)
+    if slack:
+        _check_in_slack(file, config)
     typer.echo(f"{file}: ok (version {config.version_hash}, {len(config.teams)} team(s), "
                f"{len(config.size_classes)} size class(es))")
+
+
+def _check_in_slack(file: str, config: PolicyConfig) -> None:
+    """Every person, user group and e-mail the policy names, asked of Slack with the bot token (exit 2 if one is
+    missing). Imports Slack only when asked to."""
+    from bot.app import build_web_client
+    from bot.settings import get_settings
+    from bot.slack_check import named_entries, slack_problems
+
+    settings = get_settings()
+    if not settings.slack_bot_token.get_secret_value():
+        typer.echo("--slack needs SLACK_BOT_TOKEN (scopes users:read, users:read.email, usergroups:read)", err=True)
+        raise typer.Exit(2)
+    problems = slack_problems(config, build_web_client(settings))
+    for path, message in problems:
+        typer.echo(f"{file}: {path}: {message}", err=True)
+    if problems:
+        raise typer.Exit(2)
+    typer.echo(f"{file}: Slack knows all {len({e for _, e in named_entries(config)})} people, user groups and "
+               "e-mails it names")
 
 
 def _fail(code: str, message: str, *, as_json: bool) -> NoReturn:

@@ -225,10 +225,13 @@ def _print_try_it(host: str, port: int, token: str, bot_token: str) -> None:
     typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/plans \\\n"
                f"    -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' \\\n"
                "    -d '{\"text\": \"fine-tune 7B by Friday\"}'\n")
-    typer.echo("Approve a request as someone else (U0LEAD1 is an approver in the default policy):\n")
-    typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/requests/<id>/approvals \\\n"
-               f"    -H 'Authorization: Bearer {bot_token}' -H 'X-Gpuops-Actor: slack:T0GPUOPS:U0LEAD1' \\\n"
-               "    -H 'Content-Type: application/json' -d '{\"decision\": \"approve\"}'\n")
+    typer.echo("Ask for GPUs as a Slack person (the answer's id is the request's):\n")
+    typer.echo(f"  curl -s -X POST http://{host}:{port}/v1/requests \\\n"
+               f"    -H 'Authorization: Bearer {bot_token}' -H 'X-Gpuops-Actor: slack:T0GPUOPS:U0ASKER' \\\n"
+               "    -H 'Content-Type: application/json' -d '{\"text\": \"fine-tune 7B by Friday\"}'\n")
+    typer.echo("Approve it as someone else (U0LEAD1 is an approver in the default policy):\n")
+    typer.echo(f"  GPUOPS_SERVICE_URL=http://{host}:{port} GPUOPS_SERVICE_TOKEN={bot_token} \\\n"
+               "    gpuops approve <id> --as slack:T0GPUOPS:U0LEAD1\n")
 
 
 def _redacted(url: str) -> str:

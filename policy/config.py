@@ -21,6 +21,7 @@ from policy.recipes import Recipe, check_recipes
 from policy.request import Stage
 
 __all__ = [
+    "ApprovalReminders",
     "ApprovalTier",
     "CostAllocationTag",
     "default_policy",
@@ -53,6 +54,16 @@ class ApprovalTier(_Strict):
 
     min_usd: float = Field(ge=0)
     approvals: int = Field(ge=1, le=10)
+
+
+class ApprovalReminders(_Strict):
+    """Nudging approvers of a request that waits: reminders at growing intervals, then a wider group before expiry."""
+
+    # Hours after a request starts waiting for approval at which its approvers are reminded, increasing (back-off).
+    after_hours: list[float] = Field(default_factory=lambda: [2.0, 6.0, 12.0], max_length=10)
+    # A group under ``groups`` told this many hours before the approval window closes, while approvals are missing.
+    escalation_group: str | None = None
+    escalate_before_expiry_hours: float = Field(default=4.0, gt=0)
 
 
 class SizeClass(_Strict):
@@ -180,6 +191,8 @@ MEMBER_KINDS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"^email:[^@\s:]+@[^@\s]+\.[^@\s.]+$"),
 }
 _MEMBER_SHAPES = "slack:<workspace>:<user>, usergroup:S…, email:name@domain"
+# Entries only the bot can resolve to people (Slack user groups, e-mails); the rest are actor ids.
+_RESOLVED_KINDS = ("usergroup:", "email:")
 
 
 class SlackAccess(_Strict):
@@ -204,6 +217,11 @@ class PolicyConfig(_Strict):
     # An eligible approver's reject after the plan is approved (before it launches) blocks the launch. False: the
     # reject is recorded and audited but the approvals stand.
     approval_veto: bool = True
+    # Approving a plan judged at or above this many dollars asks the approver to confirm the amount first (a
+    # confirmation dialog on Approve). None: no confirmation.
+    confirm_approval_above_usd: float | None = Field(default=None, gt=0)
+    # Reminders to approvers while a request waits, and the escalation before it expires. None: no reminders.
+    approval_reminders: ApprovalReminders | None = None
     rate_limit_per_minute: int = Field(default=30, ge=1)
     spend_stale_after_hours: float = Field(default=24, gt=0)
     reapproval_tolerance: float = Field(default=0.10, ge=0)
@@ -221,7 +239,9 @@ class PolicyConfig(_Strict):
     size_classes: list[SizeClass] = Field(min_length=1)
     defaults: RequestDefaults = Field(default_factory=RequestDefaults)
     estimate: EstimateSettings = Field(default_factory=EstimateSettings)
-    groups: dict[str, list[str]] = Field(default_factory=dict)  # group -> actor ids ("slack:T123:U456")
+    # group -> its people: actor ids ("slack:T123:U456"), Slack user groups ("usergroup:S123") and e-mails
+    # ("email:lead@example.com"); the bot resolves the last two (users.lookupByEmail, usergroups.users.list).
+    groups: dict[str, list[str]] = Field(default_factory=dict)
     teams: dict[str, TeamPolicy] = Field(min_length=1)
     slack: SlackAccess = Field(default_factory=SlackAccess)
 
@@ -255,7 +275,12 @@ class PolicyConfig(_Strict):
         return list(self.team(team).approvers.get(stage, []))
 
     def approvers_for(self, team: str, stage: Stage) -> set[str]:
-        """Every actor id that may approve a request of this team and stage."""
+        """Every actor id named as an approver of this team and stage (not the Slack user groups and e-mails,
+        which only the bot can resolve: see ``approver_entries``)."""
+        return {e for e in self.approver_entries(team, stage) if not e.startswith(_RESOLVED_KINDS)}
+
+    def approver_entries(self, team: str, stage: Stage) -> set[str]:
+        """Every entry of the approver groups of this team and stage: actor ids, ``usergroup:S…`` and ``email:…``."""
         members: set[str] = set()
         for group in self.approver_groups(team, stage):
             members.update(self.groups.get(group, []))
@@ -294,6 +319,8 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
         errors.extend(check_recipes(f"teams.{team_name}", team.recipes, team.default_recipe))
     errors.extend(_check_channels(config))
     errors.extend(_check_members(config))
+    errors.extend(_check_group_entries(config))
+    errors.extend(_check_reminders(config))
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
@@ -326,6 +353,32 @@ def _check_members(config: PolicyConfig) -> list[tuple[str, str]]:
             elif entry not in config.groups:
                 errors.append((where, f"unknown group {entry!r}: name a group under groups, or give an id "
                                       f"({_MEMBER_SHAPES})"))
+    return errors
+
+
+def _check_reminders(config: PolicyConfig) -> list[tuple[str, str]]:
+    reminders = config.approval_reminders
+    if reminders is None:
+        return []
+    errors: list[tuple[str, str]] = []
+    hours = reminders.after_hours
+    if any(h <= 0 for h in hours) or hours != sorted(set(hours)):
+        errors.append(("approval_reminders.after_hours", "hours must be positive and increasing, e.g. [2, 6, 12]"))
+    if reminders.escalation_group is not None and reminders.escalation_group not in config.groups:
+        errors.append(("approval_reminders.escalation_group",
+                       f"unknown group {reminders.escalation_group!r}: name a group under groups"))
+    return errors
+
+
+def _check_group_entries(config: PolicyConfig) -> list[tuple[str, str]]:
+    """A group's user group or e-mail entry must be well formed: a typo would silently leave someone out."""
+    errors: list[tuple[str, str]] = []
+    for name, entries in config.groups.items():
+        for i, entry in enumerate(entries):
+            kind = entry.partition(":")[0]
+            if entry.startswith(_RESOLVED_KINDS) and not MEMBER_KINDS[kind].match(entry):
+                errors.append((f"groups.{name}[{i}]", f"{entry!r} is not a well-formed {kind} entry; expected "
+                                                       f"{_MEMBER_SHAPES}"))
     return errors
 
 

@@ -20,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from policy.config import MEMBER_KINDS, PolicyConfig
+from policy.request import Stage
 
-__all__ = ["Filer", "MAX_NAMED", "may_file", "membership_refusal", "MembershipRefusal", "named_members",
-           "usergroups_named"]
+__all__ = ["approval_basis", "approver_usergroups", "basis_holds", "Filer", "MAX_NAMED", "may_file",
+           "membership_refusal", "MembershipRefusal", "named_members", "usergroups_named"]
 
 MAX_NAMED = 5  # a refusal names a few people to ask, not the whole roster
 
@@ -49,7 +50,7 @@ def named_members(policy: PolicyConfig, team: str) -> list[str]:
             named.append(entry)
     for groups in team_policy.approvers.values():
         for group in groups:
-            named.extend(policy.groups.get(group, []))
+            named.extend(e for e in policy.groups.get(group, []) if e.startswith("slack:"))
     return list(dict.fromkeys(named))
 
 
@@ -67,12 +68,41 @@ def may_file(policy: PolicyConfig, *, team: str, filer: Filer) -> bool:
         return True
     if filer.channel is not None and filer.channel in team_policy.slack_channels:
         return True
-    return filer.actor in named_members(policy, team) or any(_vouched(e, filer) for e in team_policy.members)
+    approver_entries = [e for stage in team_policy.approvers for e in policy.approver_entries(team, stage)]
+    return filer.actor in named_members(policy, team) or \
+        any(_vouched(e, filer) for e in [*team_policy.members, *approver_entries])
 
 
 def usergroups_named(policy: PolicyConfig) -> list[str]:
     """Every Slack user group id (S…) some team lists as members: the groups the bot looks up."""
     found = [entry.partition(":")[2] for team in policy.teams.values() for entry in team.members or []
+             if entry.startswith("usergroup:")]
+    return sorted(set(found))
+
+
+def approval_basis(policy: PolicyConfig, *, team: str, stage: Stage, person: Filer) -> str | None:
+    """Why ``person`` may approve requests of ``team`` at ``stage``: their actor id when a group names it, else the
+    ``usergroup:S…`` or ``email:…`` entry that admits them (what the bot vouched for); None when nothing does.
+
+    The basis is stored with the approval, so that counting it later (and the launch guard) asks whether that entry
+    is still in the policy, not who the person was then."""
+    entries = policy.approver_entries(team, stage)
+    if person.actor in entries:
+        return person.actor
+    return next((e for e in sorted(entries) if _vouched(e, person)), None)
+
+
+def basis_holds(policy: PolicyConfig, *, team: str, stage: Stage, approver: str, basis: str | None) -> bool:
+    """True while the policy still admits an approval recorded on ``basis`` (None: the approver's own id)."""
+    entry = basis or approver
+    if entry.startswith("slack:") and entry != approver:
+        return False
+    return entry in policy.approver_entries(team, stage)
+
+
+def approver_usergroups(policy: PolicyConfig) -> list[str]:
+    """Every Slack user group id (S…) an approver group lists: the groups the bot checks a clicker against."""
+    found = [entry.partition(":")[2] for entries in policy.groups.values() for entry in entries
              if entry.startswith("usergroup:")]
     return sorted(set(found))
 

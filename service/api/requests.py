@@ -147,10 +147,13 @@ def post_approval(
 ) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
     approver = approver_for(actor, body.approver)
+    vouched = actor.role == "bot" and actor.on_behalf  # what the bot looked up in Slack, believed from it only
+    person = Filer(actor=approver, email=body.approver_email if vouched else None,
+                   groups=frozenset(body.approver_groups or ()) if vouched else frozenset())
     try:
         record, counted = approvals.record_approval(
             session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,
-            comment=body.comment, now=utcnow(), revision=body.revision,
+            comment=body.comment, now=utcnow(), revision=body.revision, person=person,
         )
     except Exception as exc:
         state.metrics.approvals.labels(decision=body.decision.value, result=type(exc).__name__.lower()).inc()

@@ -35,7 +35,7 @@ from service.planning import Planner
 from service.requests.attachments import add_artifact
 from service.requests.records import get_request_or_raise, get_revision
 from service.requests.states import transition
-from service.requests.views import eligible_approvers, groups_missing
+from service.requests.views import approval_holds, groups_missing
 from service.store.db import new_session
 from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
 
@@ -132,8 +132,7 @@ def eligible_approvals(*, session: Session, record: RequestRecord, revision: int
                        decision: dict[str, Any] | None = None) -> list[str]:
     """Approvers of ``revision`` who may approve it under the policy in force (never the requester)."""
     rows = session.exec(select(Approval).where(Approval.request_id == record.id, Approval.revision == revision))
-    eligible = set(eligible_approvers(policy, record, decision))
-    decisions = {a.approver: a.decision for a in rows if a.approver in eligible and a.approver != record.requester}
+    decisions = {a.approver: a.decision for a in rows if approval_holds(policy, record, a, decision)}
     if "reject" in decisions.values():
         return []
     return sorted(a for a, d in decisions.items() if d == "approve")

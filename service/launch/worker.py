@@ -43,6 +43,7 @@ from service.launch.outbox import (
 from service.launch.protocol import LeaseLost
 from service.launch.registry import LaunchEnvironment, execute_launch
 from service.planning import Planner, catalog_stamp, make_planner, newer_catalog
+from service.requests.reminders import send_due_reminders
 from service.settings import Settings
 from service.spend.providers import SpendProvider, make_spend_provider, spend_mode
 from service.store.db import make_engine, new_session
@@ -172,6 +173,12 @@ def alerts_once(*, ctx: WorkerContext) -> int:
                       recommend=recommend, cost_explorer=cost_explorer)
 
 
+def remind_once(*, ctx: WorkerContext) -> int:
+    """Approval reminders and escalations that have fallen due (events the bot turns into direct messages)."""
+    with new_session(ctx.engine) as session:
+        return send_due_reminders(session=session, policy=ctx.policy, now=ctx.clock())
+
+
 def anchor_once(*, ctx: WorkerContext) -> bool:
     """Publish the audit chain's head where the database cannot reach it; False when S3 did not take it."""
     if ctx.anchor is None:
@@ -210,6 +217,7 @@ def run_worker(*, settings: Settings, stop_event: threading.Event, poll_seconds:
     while not stop_event.is_set():
         try:
             drain(ctx=ctx, stop_event=stop_event)
+            remind_once(ctx=ctx)
             if elapsed >= next_track:
                 ctx, seen = _with_newer_catalog(ctx, settings=settings, seen=seen)
                 track_once(ctx=ctx)

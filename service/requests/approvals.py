@@ -1,7 +1,9 @@
 """Approvals that cannot be gamed.
 
 - the requester never approves (or rejects) their own request;
-- only members of the approver groups for the request's team and stage count;
+- only members of the approver groups for the request's team and stage count: named by actor id, or through a Slack
+  user group or e-mail the group lists, as the bot vouches (the admitting entry is stored with the approval and
+  counts while the policy still lists it);
 - approvals bind to the current plan revision (an edit makes a new one, so earlier approvals stop counting);
 - a second decision by the same person on the same revision is a no-op, not a second vote; a different one changes
   theirs: an approval can be withdrawn or turned into a reject while the request has not launched;
@@ -26,11 +28,17 @@ from contract.approvals import ApprovalDecision
 from contract.errors import Conflict, Forbidden
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
+from policy.membership import Filer, approval_basis
 from policy.request import Stage
 from service.audit.chain import append_event
 from service.requests.records import expire_if_due, get_request_or_raise
 from service.requests.states import transition
-from service.requests.views import counted_approvers, current_approvals, eligible_approvers, groups_missing
+from service.requests.views import (
+    counted_approvers,
+    current_approvals,
+    groups_missing,
+    routed_members,
+)
 from service.store.tables import Approval, PlanRevision, RequestRecord
 
 
@@ -47,9 +55,9 @@ def _approves(policy: PolicyConfig, record: RequestRecord, decision: dict[str, A
 
 
 def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: str,
-                     decision: dict[str, Any] | None = None) -> None:
+                     decision: dict[str, Any] | None = None, person: Filer | None = None) -> None:
     """Raise Forbidden when this person may not decide (in any state), Conflict when nothing can be approved."""
-    _check_eligible(policy=policy, record=record, approver=approver, decision=decision)
+    _check_eligible(policy=policy, record=record, approver=approver, decision=decision, person=person)
     if record.status == RequestStatus.DENIED:
         raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
     if record.status != RequestStatus.PENDING_APPROVAL:
@@ -65,19 +73,20 @@ def _existing(session: Session, record: RequestRecord, approver: str) -> Approva
 
 def record_approval(
     *, session: Session, policy: PolicyConfig, request_id: str, approver: str, decision: ApprovalDecision,
-    comment: str | None, now: datetime, revision: int | None = None,
+    comment: str | None, now: datetime, revision: int | None = None, person: Filer | None = None,
 ) -> tuple[RequestRecord, bool]:
     """Record ``approver``'s decision on the current revision; (record, counted). Commits.
 
     ``revision`` is the revision the approver was shown: when the plan has been revised since, nothing is recorded
-    (a Conflict with code ``revision_changed``), so nobody approves a plan they have not seen."""
+    (a Conflict with code ``revision_changed``), so nobody approves a plan they have not seen. ``person``: what the bot
+    vouched for about the approver (e-mail, Slack user groups), for groups that list those."""
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
     if expire_if_due(session=session, record=record, now=now):
         session.commit()
         raise Conflict("the approval window closed; ask for the request again", current_state=record.status)
     decided = _decision(session, record)
     if revision is not None and revision != record.revision:
-        check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
+        check_may_decide(policy=policy, record=record, approver=approver, decision=decided, person=person)
         raise Conflict(f"the plan changed since you saw it (revision {revision}, now {record.revision}); "
                        "look at the current plan and decide again", current_state=record.status,
                        code="revision_changed")
@@ -88,16 +97,17 @@ def record_approval(
     vetoing = decision is ApprovalDecision.REJECT and RequestStatus(record.status) in VETOABLE
     if existing is not None or vetoing:
         counted = _change(session=session, policy=policy, record=record, approver=approver, decision=decision,
-                          comment=comment, existing=existing, now=now, decided=decided)
+                          comment=comment, existing=existing, now=now, decided=decided, person=person)
         session.commit()
         return record, counted
     if decision is ApprovalDecision.WITHDRAW:
-        check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
+        check_may_decide(policy=policy, record=record, approver=approver, decision=decided, person=person)
         raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
                        code="nothing_to_withdraw")
-    check_may_decide(policy=policy, record=record, approver=approver, decision=decided)
+    check_may_decide(policy=policy, record=record, approver=approver, decision=decided, person=person)
     session.add(Approval(request_id=record.id, revision=record.revision, approver=approver,
-                         decision=decision.value, comment=comment, created_at=now))
+                         decision=decision.value, comment=comment, created_at=now,
+                         eligible_via=_via(policy, record, approver, person)))
     try:
         session.flush()
     except IntegrityError:  # the row lock makes this unreachable; the unique constraint is the backstop
@@ -108,9 +118,9 @@ def record_approval(
     append_event(session=session, type="request.approval_recorded", actor=approver, request_id=record.id, now=now,
                  data={"approver": approver, "decision": decision.value, "comment": comment,
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
-    if decision is ApprovalDecision.REJECT:
+    if decision is ApprovalDecision.REJECT:  # the feed event says who and why: the thread shows it
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
-                   data={"comment": comment})
+                   data={"comment": comment, "approver": approver})
     elif _approves(policy, record, decided, approvers):
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})
@@ -125,14 +135,15 @@ VETOABLE = frozenset({RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED})
 def _change(
     *, session: Session, policy: PolicyConfig, record: RequestRecord, approver: str, decision: ApprovalDecision,
     comment: str | None, existing: Approval | None, now: datetime, decided: dict[str, Any],
+    person: Filer | None = None,
 ) -> bool:
     """A decision that changes one already made: a withdrawal, approve ↔ reject, or a veto after approval.
     The approval row keeps the latest decision; the audit log keeps every one."""
     status = RequestStatus(record.status)
     if status is not RequestStatus.PENDING_APPROVAL and status not in VETOABLE:
         check_may_decide(policy=policy, record=record, approver=approver,
-                         decision=decided)  # raises Conflict naming the state
-    _check_eligible(policy=policy, record=record, approver=approver, decision=decided)
+                         decision=decided, person=person)  # raises Conflict naming the state
+    _check_eligible(policy=policy, record=record, approver=approver, decision=decided, person=person)
     if decision is ApprovalDecision.WITHDRAW and (existing is None or existing.decision != "approve"):
         raise Conflict("you have no approval on this plan to withdraw", current_state=record.status,
                        code="nothing_to_withdraw")
@@ -144,6 +155,7 @@ def _change(
         existing = Approval(request_id=record.id, revision=record.revision, approver=approver,
                             decision=decision.value, comment=comment, created_at=now)
     existing.decision, existing.comment, existing.created_at = decision.value, comment, now
+    existing.eligible_via = _via(policy, record, approver, person)
     session.add(existing)
     session.flush()
     approvers = counted_approvers(policy=policy, record=record,
@@ -153,7 +165,7 @@ def _change(
                        "revision": record.revision, "approvals": len(approvers), "needed": record.approvals_needed})
     if decision is ApprovalDecision.REJECT:
         transition(session=session, record=record, to=RequestStatus.REJECTED, actor=approver, now=now,
-                   data={"comment": comment, "veto": status in VETOABLE})
+                   data={"comment": comment, "approver": approver, "veto": status in VETOABLE})
     elif status is RequestStatus.PENDING_APPROVAL and _approves(policy, record, decided, approvers):
         transition(session=session, record=record, to=RequestStatus.APPROVED, actor=approver, now=now,
                    data={"approvers": approvers})
@@ -166,12 +178,23 @@ def _change(
     return True
 
 
+def _person(approver: str, person: Filer | None) -> Filer:
+    return person if person is not None and person.actor == approver else Filer(actor=approver)
+
+
+def _via(policy: PolicyConfig, record: RequestRecord, approver: str, person: Filer | None) -> str | None:
+    """The entry that admits the approver when it is not their own actor id (stored with the approval)."""
+    basis = approval_basis(policy, team=record.team, stage=Stage(record.stage), person=_person(approver, person))
+    return None if basis in (None, approver) else basis
+
+
 def _check_eligible(*, policy: PolicyConfig, record: RequestRecord, approver: str,
-                    decision: dict[str, Any] | None = None) -> None:
+                    decision: dict[str, Any] | None = None, person: Filer | None = None) -> None:
     if approver == record.requester:
         raise Forbidden("you asked for this, so someone else has to approve it", code="own_request")
     stage = Stage(record.stage)
-    if approver not in eligible_approvers(policy, record, decision):
+    admitted = approval_basis(policy, team=record.team, stage=stage, person=_person(approver, person)) is not None
+    if not admitted and approver not in routed_members(policy, decision):
         named = (decision or {}).get("approval", {}).get("approver_groups") or policy.approver_groups(record.team,
                                                                                                        stage)
         groups = ", ".join(named) or "no group (none configured)"

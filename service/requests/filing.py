@@ -326,6 +326,6 @@ def cancel_request(
         raise Conflict("the approval window closed before the cancel", current_state=record.status)
     _may_change(record, actor=actor, is_admin=is_admin, verb="cancel")
     transition(session=session, record=record, to=RequestStatus.CANCELLED, actor=actor, now=now,
-               data={"reason": reason})
+               data={"reason": reason, "by": actor})
     session.commit()
     return record

@@ -10,23 +10,39 @@ from sqlmodel import Session, col, select
 
 from contract.approvals import ApprovalDecision, ApprovalPublic
 from contract.jobs import JobPublic
-from contract.requests import RequestPublic, RequestQuestionsPublic, SlackMessageRef
+from contract.requests import PreviousRevision, RequestPublic, RequestQuestionsPublic, SlackMessageRef
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
 from policy.decision import Decision
+from policy.membership import basis_holds
 from policy.questions import Question
 from policy.request import Stage, TrainingRequest
 from service.store.tables import Approval, Job, PlanRevision, RequestQuestions, RequestRecord, SlackMessage
 
 
+def routed_members(policy: PolicyConfig, decision: dict[str, Any] | None) -> set[str]:
+    """Members of the groups the plan's money routed it to beyond its stage's approvers (``decision``'s
+    ``approval.approver_groups``, e.g. finance for a plan over budget)."""
+    groups = (decision or {}).get("approval", {}).get("approver_groups", [])
+    return {member for group in groups for member in policy.groups.get(group, [])}
+
+
 def eligible_approvers(policy: PolicyConfig, record: RequestRecord,
                        decision: dict[str, Any] | None = None) -> list[str]:
-    """Who may approve this request: the approver groups of its team and stage, and any group its plan's money
-    routed it to (``decision``'s approval groups, e.g. finance), never its requester."""
-    members = set(policy.approvers_for(record.team, Stage(record.stage)))
-    for group in (decision or {}).get("approval", {}).get("approver_groups", []):
-        members.update(policy.groups.get(group, []))
-    return sorted(members - {record.requester})
+    """Who may approve this request: the approver groups' entries for its team and stage (actor ids, Slack user
+    groups, e-mails) and the groups its plan's money routed it to, never its requester."""
+    entries = policy.approver_entries(record.team, Stage(record.stage)) | routed_members(policy, decision)
+    return sorted(entries - {record.requester})
+
+
+def approval_holds(policy: PolicyConfig, record: RequestRecord, approval: Approval,
+                   decision: dict[str, Any] | None = None) -> bool:
+    """Whether an approval still counts under the policy in force: on the entry that admitted it, or as a member
+    of a group the plan was routed to; never the requester's own."""
+    if approval.approver == record.requester:
+        return False
+    return basis_holds(policy, team=record.team, stage=Stage(record.stage), approver=approval.approver,
+                       basis=approval.eligible_via) or approval.approver in routed_members(policy, decision)
 
 
 def groups_missing(policy: PolicyConfig, decision: dict[str, Any], approvers: list[str]) -> list[str]:
@@ -47,8 +63,8 @@ def current_approvals(*, session: Session, record: RequestRecord) -> list[Approv
 def counted_approvers(*, policy: PolicyConfig, record: RequestRecord, approvals: list[Approval],
                       decision: dict[str, Any] | None = None) -> list[str]:
     """Who approved the current revision and may still approve it under the policy in force."""
-    eligible = set(eligible_approvers(policy, record, decision))
-    return [a.approver for a in approvals if a.decision == ApprovalDecision.APPROVE and a.approver in eligible]
+    return [a.approver for a in approvals
+            if a.decision == ApprovalDecision.APPROVE and approval_holds(policy, record, a, decision)]
 
 
 def _job(job: Job | None) -> JobPublic | None:
@@ -71,14 +87,16 @@ class _Related:
     approvals: list[Approval]
     message: SlackMessage | None
     job: Job | None
+    previous: PlanRevision | None = None
 
 
 def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Related]:
     """Everything the public form of ``records`` needs, in four queries however many records there are."""
     ids = [r.id for r in records]
     current = {(r.id, r.revision) for r in records}
-    in_current = sa.tuple_(col(PlanRevision.request_id), col(PlanRevision.revision)).in_(sorted(current))
-    revisions = {(v.request_id, v.revision): v for v in session.exec(select(PlanRevision).where(in_current))}
+    wanted = current | {(r.id, r.revision - 1) for r in records if r.revision > 1}
+    in_wanted = sa.tuple_(col(PlanRevision.request_id), col(PlanRevision.revision)).in_(sorted(wanted))
+    revisions = {(v.request_id, v.revision): v for v in session.exec(select(PlanRevision).where(in_wanted))}
     approvals: dict[str, list[Approval]] = {i: [] for i in ids}
     current_approvals_only = sa.tuple_(col(Approval.request_id), col(Approval.revision)).in_(sorted(current))
     for a in session.exec(select(Approval).where(current_approvals_only)
@@ -87,8 +105,23 @@ def _related(session: Session, records: list[RequestRecord]) -> dict[str, _Relat
     message_rows = session.exec(select(SlackMessage).where(col(SlackMessage.request_id).in_(ids)))
     messages = {m.request_id: m for m in message_rows}
     jobs = {j.request_id: j for j in session.exec(select(Job).where(col(Job.request_id).in_(ids)))}
-    return {r.id: _Related(revisions[(r.id, r.revision)], approvals[r.id], messages.get(r.id), jobs.get(r.id))
+    return {r.id: _Related(revisions[(r.id, r.revision)], approvals[r.id], messages.get(r.id), jobs.get(r.id),
+                           revisions.get((r.id, r.revision - 1)))
             for r in records}
+
+
+def _confirm_usd(policy: PolicyConfig, revision: PlanRevision) -> float | None:
+    """What an approver confirms before approving: the judged amount, when the policy asks at or above it."""
+    judged = revision.judged_usd if revision.judged_usd is not None else revision.estimated_cost_usd
+    threshold = policy.confirm_approval_above_usd
+    return judged if threshold is not None and judged >= threshold else None
+
+
+def _previous(row: PlanRevision | None) -> PreviousRevision | None:
+    if row is None:
+        return None
+    decision = Decision.model_validate(row.decision)
+    return PreviousRevision(revision=row.revision, plan=decision.plan, alternatives=decision.alternatives)
 
 
 def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> RequestPublic:
@@ -110,7 +143,8 @@ def _public(record: RequestRecord, related: _Related, policy: PolicyConfig) -> R
         eligible_approvers=eligible_approvers(policy, record, decision), expires_at=record.expires_at,
         created_at=record.created_at, updated_at=record.updated_at,
         slack_message=SlackMessageRef(channel=message.channel, ts=message.ts) if message else None,
-        job=_job(related.job),
+        job=_job(related.job), approval_confirm_usd=_confirm_usd(policy, related.revision),
+        planned_at=related.revision.created_at, previous=_previous(related.previous),
     )
 
 

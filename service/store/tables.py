@@ -52,6 +52,11 @@ class RequestRecord(SQLModel, table=True):
     expires_at: datetime | None = _opt_ts()
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+    # Approval reminders sent in the approval window that ends at ``reminded_for`` (a new window starts the count
+    # again), and the window whose escalation went out: stored, so a restarted worker neither repeats nor skips one.
+    reminders_sent: int = 0
+    reminded_for: datetime | None = _opt_ts()
+    escalated_for: datetime | None = _opt_ts()
 
 
 class PlanRevision(SQLModel, table=True):
@@ -96,6 +101,9 @@ class Approval(SQLModel, table=True):
     decision: str = Field(max_length=16)
     comment: str | None = _text(nullable=True)
     created_at: datetime = _ts()
+    # The approver-group entry that admitted the approver when it is not their own actor id: ``usergroup:S…`` or
+    # ``email:…`` as the bot vouched. It counts while the policy still lists that entry.
+    eligible_via: str | None = Field(default=None, max_length=320)
 
 
 class Job(SQLModel, table=True):

@@ -122,3 +122,30 @@ def test_an_unexpected_answer_fails_the_launch_after_its_attempts_and_the_worker
                                                        AuditEvent.type == "launch.failed")).one()
     assert failed.data["error"] == (f"gave up after {MAX_ATTEMPTS} attempts: unexpected KeyError while launching "
                                     "(details in the worker log)")
+
+
+def test_the_worker_reminds_once_per_due_reminder_across_a_restart(sqlite_url: str) -> None:
+    """Reminders are the worker's scheduled work: a worker started again after one has reminded (a new context, a
+    new session, the same migrated database) sends the next one only when it falls due."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from policy.config import ApprovalReminders
+    from service.launch.worker import remind_once
+    from tests.service.factories import NOW, add_request
+
+    engine = migrated_engine(sqlite_url)
+    base = launch_policy()
+    policy = base.model_copy(update={"approval_reminders": ApprovalReminders(after_hours=[2, 6])})
+    with new_session(engine) as session:
+        request_id = add_request(session, now=NOW).id
+
+    def worker_at(hours: float) -> int:
+        ctx = replace(_ctx(engine, policy), clock=lambda: NOW + timedelta(hours=hours))
+        return remind_once(ctx=ctx)
+
+    assert [worker_at(h) for h in (1, 2, 2.5, 2.5, 6, 7)] == [0, 1, 0, 0, 1, 0]
+    with new_session(engine) as session:
+        sent = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id,
+                                                     AuditEvent.type == "request.reminder")).all()
+    assert [e.data["reminder"] for e in sent] == [1, 2]

@@ -27,7 +27,9 @@ from contract.estimates import EstimateAccuracy, IdleExpectedBody
 from contract.events import CursorPublic, CursorUpdate, EventPage, EventPublic
 from contract.info import PolicyPublic
 from contract.requests import (
+    CancelBody,
     JobList,
+    PreviousRevision,
     RequestCreate,
     RequestPage,
     RequestPatch,
@@ -37,6 +39,7 @@ from contract.requests import (
 )
 from contract.status import RequestStatus
 from policy.config import default_policy
+from policy.decision import Plan
 from policy.spend import SpendSnapshot
 from tests.bot.factories import NOW, make_request, make_spend
 from tests.loopback import LoopbackServer
@@ -51,12 +54,23 @@ def error(status: int, code: str, message: str, *, current_state: str | None = N
     return status, ErrorBody.of(code, message, current_state=current_state)
 
 
-def refusal(actor: str, req: RequestPublic) -> Answer | None:
+def admitted(actor: str, req: RequestPublic, body: ApprovalCreate | None) -> bool:
+    """``policy.membership.approval_basis``: named, or vouched for by the bot through a listed group or e-mail."""
+    if actor in req.eligible_approvers:
+        return True
+    if body is None:
+        return False
+    groups = {f"usergroup:{g}" for g in body.approver_groups or []}
+    email = {f"email:{body.approver_email}"} if body.approver_email else set()
+    return bool((groups | email) & set(req.eligible_approvers))
+
+
+def refusal(actor: str, req: RequestPublic, body: ApprovalCreate | None = None) -> Answer | None:
     """``service.requests.approvals.check_may_decide``: who may not decide, then what cannot be decided, in that
     order."""
     if actor == req.requester:
         return error(403, "own_request", "you asked for this, so someone else has to approve it")
-    if actor not in req.eligible_approvers:
+    if not admitted(actor, req, body):
         groups = ", ".join(req.decision.approval.approver_groups) or "no group (none configured)"
         stage = req.decision.request.stage.value if req.decision.request.stage else "any"
         return error(403, "not_an_approver", f"only members of {groups} can approve {stage} requests of {req.team}")
@@ -86,8 +100,10 @@ class FakeService(LoopbackServer):
         self.delay = 0.0
         self.slack_lists: dict[str, Any] = {}  # the policy's slack: key (workspaces, channels, contacts)
         self.members: dict[str, list[str]] = {}  # team -> the policy's members: key
+        self.groups: dict[str, list[str]] = {}  # the policy's groups: key, over the default policy's
         self.created: list[RequestCreate] = []  # every POST /v1/requests body, replays included
         self.spend: SpendSnapshot | None = None  # GET /v1/spend answers this when set, else make_spend()
+        self.approval_bodies: list[dict[str, Any]] = []  # every POST …/approvals body, as sent
         self.lock = threading.RLock()
         super().__init__()
 
@@ -126,12 +142,12 @@ class FakeService(LoopbackServer):
         """``service.requests.approvals.record_approval``, check for check."""
         req = self.requests[request_id]
         if body.revision is not None and body.revision != req.revision:
-            return refusal(actor, req) or error(
+            return refusal(actor, req, body) or error(
                 409, "revision_changed", f"the plan changed since you saw it (revision {body.revision}, now "
                 f"{req.revision}); look at the current plan and decide again", current_state=req.status)
         if any(a.approver == actor and a.revision == req.revision for a in req.approvals):
             return 200, req  # a second click: nothing more to record
-        if refused := refusal(actor, req):
+        if refused := refusal(actor, req, body):
             return refused
         approval = ApprovalPublic(approver=actor, decision=body.decision, comment=body.comment,
                                   revision=req.revision, created_at=NOW + timedelta(minutes=5))
@@ -145,7 +161,9 @@ class FakeService(LoopbackServer):
         remaining = req.approvals_needed - approved if status is RequestStatus.PENDING_APPROVAL else 0
         self.set_request(request_id, approvals=approvals, status=status, approvals_remaining=remaining)
         self.emit("request.approval_recorded", request_id)
-        if status is not RequestStatus.PENDING_APPROVAL:
+        if status is RequestStatus.REJECTED:  # as the service's transition says who and why
+            self.emit("request.rejected", request_id, approver=actor, comment=body.comment)
+        elif status is not RequestStatus.PENDING_APPROVAL:
             self.emit(f"request.{status.value}", request_id)
         return 200, self.requests[request_id]
 
@@ -153,11 +171,15 @@ class FakeService(LoopbackServer):
         req = self.requests[request_id]
         self.patches.setdefault(request_id, []).append(body.model_dump(mode="json", exclude_unset=True))
         decision = req.decision
-        if body.instance_type is not None:
-            decision = decision.model_copy(update={"plan": decision.plan.model_copy(
-                update={"instance_type": body.instance_type})})
+        if body.instance_type is not None:  # pinned to one type: the engine has nothing else of its own to offer
+            chosen = next((a for a in decision.alternatives if a.instance_type == body.instance_type), None)
+            plan = Plan(**chosen.model_dump(exclude={"label"})) if chosen else decision.plan.model_copy(
+                update={"instance_type": body.instance_type})
+            decision = decision.model_copy(update={"plan": plan, "alternatives": []})
+        previous = PreviousRevision(revision=req.revision, plan=req.decision.plan,
+                                    alternatives=req.decision.alternatives)
         self.set_request(request_id, revision=req.revision + 1, approvals=[], decision=decision,
-                         approvals_remaining=req.approvals_needed)
+                         approvals_remaining=req.approvals_needed, previous=previous)
         self.emit("request.revised", request_id)
         return 200, self.requests[request_id]
 
@@ -189,6 +211,7 @@ class FakeService(LoopbackServer):
         policy["slack"] = {**policy["slack"], **self.slack_lists}
         for team, members in self.members.items():
             policy["teams"][team]["members"] = members
+        policy["groups"] = {**policy["groups"], **self.groups}
         return PolicyPublic(version="0123456789abcdef", policy=policy)
 
     def stop_job(self, actor: str, request_id: str, body: StopBody) -> Answer:
@@ -199,15 +222,31 @@ class FakeService(LoopbackServer):
         self.stops.append({"request_id": request_id, "actor": actor, **body.model_dump(exclude_unset=True)})
         return 202, record
 
+    def cancel(self, actor: str, request_id: str, body: CancelBody) -> Answer:
+        """``service.requests.filing.cancel_request``: the requester's, while it waits for approval."""
+        req = self.requests[request_id]
+        if actor != req.requester:
+            return error(403, "not_the_requester",
+                         f"only the requester ({req.requester}) or an admin can cancel this request")
+        if req.status != RequestStatus.PENDING_APPROVAL:
+            return error(409, "conflict", f"the request is {req.status} and cannot become cancelled",
+                         current_state=req.status)
+        self.set_request(request_id, status=RequestStatus.CANCELLED, approvals_remaining=0)
+        self.emit("request.cancelled", request_id, reason=body.reason, by=actor)
+        return 200, self.requests[request_id]
+
     def request_route(self, method: str, actor: str, request_id: str, tail: str, body: Any) -> Answer:
         if request_id not in self.requests:
             return error(404, "not_found", f"no request {request_id!r}")
         if method == "GET" and not tail:
             return 200, self.requests[request_id]
         if method == "POST" and tail == "/approvals":
+            self.approval_bodies.append(body)
             return self.approve(actor, request_id, ApprovalCreate.model_validate(body))
         if method == "PATCH" and not tail:
             return self.patch(request_id, RequestPatch.model_validate(body))
+        if method == "POST" and tail == "/cancel":
+            return self.cancel(actor, request_id, CancelBody.model_validate(body or {}))
         if method == "POST" and tail == "/stop":
             return self.stop_job(actor, request_id, StopBody.model_validate(body))
         if method == "POST" and tail == "/idle-expected":

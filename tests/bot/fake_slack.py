@@ -44,8 +44,11 @@ class FakeSlack(LoopbackServer):
         self.zones: dict[str, str] = {}
         self.emails: dict[str, str] = {}  # user id -> profile.email (users.info)
         self.usergroups: dict[str, list[str]] = {}  # user group id (S…) -> user ids (usergroups.users.list)
-        self.missing_users: set[str] = set()  # users.info answers user_not_found for these
         self.scopes: list[str] | None = None  # auth.test's x-oauth-scopes header, when set
+        self.unknown_users: set[str] = set()  # users.info answers user_not_found for these
+        self.deactivated: set[str] = set()  # users.info answers deleted: true for these
+        self.disabled_groups: set[str] = set()  # listed by usergroups.list as deleted
+        self.socket_url: str | None = None  # what apps.connections.open hands out (a FakeSocketMode's ws:// URL)
         self._ts = itertools.count(1)
         self._cond = threading.Condition()
         super().__init__()
@@ -87,30 +90,29 @@ class FakeSlack(LoopbackServer):
         if queued:
             return queued.pop(0)
         ts = f"1764518400.{next(self._ts):06d}"
-        if method == "users.info" and str(body.get("user")) in self.missing_users:
-            return 200, {"ok": False, "error": "user_not_found"}, {}
         if method == "files.completeUploadExternal":
             return 200, self._complete_upload(body, ts), {}
-        if method == "users.lookupByEmail":
-            found = [user for user, email in self.emails.items() if email == body.get("email")]
-            answer = {"ok": True, "user": {"id": found[0]}} if found else {"ok": False, "error": "users_not_found"}
-            return 200, answer, {}
         if method == "auth.test" and self.scopes is not None:
             return 200, self._auth(), {"x-oauth-scopes": ",".join(self.scopes)}
         answers: dict[str, dict[str, Any]] = {
             "auth.test": self._auth(),
-            "usergroups.list": {"ok": True,
-                                "usergroups": [{"id": group, "date_delete": 0} for group in self.usergroups]},
             "chat.postMessage": {"ok": True, "ts": ts, "channel": body.get("channel"),
                                  "message": {"ts": ts, "text": body.get("text")}},
             "chat.update": {"ok": True, "ts": body.get("ts"), "channel": body.get("channel")},
             "chat.postEphemeral": {"ok": True, "message_ts": ts},
-            "users.info": {"ok": True, "user": {"id": body.get("user"),
-                                                "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles"),
-                                                "profile": {"email": self.emails.get(str(body.get("user")))}}},
+            "users.lookupByEmail": self._by_email(str(body.get("email"))),
+            "usergroups.list": {"ok": True, "usergroups": [
+                {"id": g, "date_delete": 1764518400 if g in self.disabled_groups else 0}
+                for g in [*self.usergroups, *self.disabled_groups]]},
+            "users.info": {"ok": False, "error": "user_not_found"} if body.get("user") in self.unknown_users else {
+                "ok": True, "user": {"id": body.get("user"), "deleted": body.get("user") in self.deactivated,
+                                     "tz": self.zones.get(str(body.get("user")), "America/Los_Angeles"),
+                                     "profile": {"email": self.emails.get(str(body.get("user")))}}},
             "usergroups.users.list": ({"ok": True, "users": self.usergroups[str(body.get("usergroup"))]}
                                       if str(body.get("usergroup")) in self.usergroups
                                       else {"ok": False, "error": "no_such_subteam"}),
+            "apps.connections.open": ({"ok": True, "url": self.socket_url} if self.socket_url
+                                      else {"ok": False, "error": "invalid_auth"}),
             "files.getUploadURLExternal": {"ok": True, "upload_url": f"{self.url}/upload/F0CHART",
                                            "file_id": "F0CHART"},
             "files.completeUploadExternal": {"ok": True, "files": [{"id": "F0CHART", "title": "chart"}]},
@@ -138,6 +140,10 @@ class FakeSlack(LoopbackServer):
         share = {"ts": ts, "channel_name": body.get("channel_id")}
         return {"ok": True, "files": [{"id": f["id"], "title": f.get("title"),
                                        "shares": {"public": {body.get("channel_id"): [share]}}} for f in files]}
+
+    def _by_email(self, email: str) -> dict[str, Any]:
+        found = [user for user, known in self.emails.items() if known.casefold() == email.casefold()]
+        return {"ok": True, "user": {"id": found[0]}} if found else {"ok": False, "error": "users_not_found"}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         fake = self

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from bot.settings import get_settings
 from gpuops.cli import app
+from tests.bot.factories import make_request
 from tests.bot.fake_service import TOKEN, FakeService
 from tests.bot.fake_slack import FakeSlack
 
@@ -79,3 +80,31 @@ def test_digest_with_the_service_away_says_so_in_one_line(env: None, monkeypatch
     assert result.exit_code == 1
     assert result.output.strip() == ("gpuops digest: the gpuops service is unreachable "
                                      "(GPUOPS_SERVICE_URL=http://127.0.0.1:9)")
+
+
+def test_approve_as_a_slack_person_goes_through_the_service_as_the_bot(env: None, service: FakeService) -> None:
+    service.requests["req_1"] = make_request()
+    result = CliRunner().invoke(app, ["approve", "req_1", "--as", "slack:T0GPUOPS:U0LEAD1", "--revision", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "req_1 revision 1: approved\n"
+    [call] = [c for c in service.calls if c[1] == "/v1/requests/req_1/approvals"]
+    assert call[2]["x-gpuops-actor"] == "slack:T0GPUOPS:U0LEAD1"
+    assert call[2]["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_approve_refused_by_the_service_says_why(env: None, service: FakeService) -> None:
+    service.requests["req_1"] = make_request()
+    result = CliRunner().invoke(app, ["approve", "req_1", "--as", "slack:T0GPUOPS:U0RANDOM"])
+    assert result.exit_code == 1
+    assert "only members of ml-leads can approve experimental requests of team-ml" in result.output
+    assert service.requests["req_1"].approvals == []
+
+
+def test_reject_from_the_terminal_needs_a_reason(env: None, service: FakeService) -> None:
+    service.requests["req_1"] = make_request()
+    result = CliRunner().invoke(app, ["approve", "req_1", "--as", "slack:T0GPUOPS:U0LEAD1", "--reject"])
+    assert result.exit_code == 2 and "--reason" in result.output
+    result = CliRunner().invoke(app, ["approve", "req_1", "--as", "slack:T0GPUOPS:U0LEAD1", "--reject",
+                                      "--reason", "next week"])
+    assert result.output == "req_1 revision 1: rejected\n"
+    assert service.requests["req_1"].approvals[0].comment == "next week"

@@ -14,7 +14,9 @@ from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
 
-SUMMARY = "*4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 10:00 PST · deadline Fri ✓*"
+# The finish is a Slack date token: each reader sees it in their own zone; the fallback names the requester's.
+SUMMARY = ("*4× g6e.12xlarge · spot · SageMaker · ~$310 · done <!date^1796320800^{date_short_pretty} {time}|"
+           "Thu 10:00 PST> · deadline Fri ✓*")
 
 
 def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: FakeSlack,
@@ -35,11 +37,13 @@ def test_slash_command_posts_the_plan_and_records_where(bot: BotHarness, slack: 
              "action_id": "edit_request", "value": "req_1"},
             {"type": "button", "text": {"type": "plain_text", "text": "Why?", "emoji": True},
              "action_id": "why_request", "value": "req_1"},
+            {"type": "button", "text": {"type": "plain_text", "text": "Cancel request", "emoji": True},
+             "action_id": "cancel_request", "value": "req_1"},
         ]}
     status = blocks[-3]["text"]["text"]
     assert status.startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>, <@{LEADS[1]}>")
     # A range several times wide says what its ends assume, beside the figures.
-    assert blocks[2]["elements"][0]["text"] == (
+    assert blocks[3]["elements"][0]["text"] == (
         "Cost range $270–$365: hours ÷/× 1.25 (±25% throughput); low: no interruptions at the lowest spot price "
         "observed; high: expected interruptions at the highest spot price observed")
     # Savings name the baseline they are measured against.

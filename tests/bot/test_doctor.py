@@ -63,7 +63,7 @@ def test_policy_ids_that_exist_pass(slack: FakeSlack) -> None:
 
 def test_policy_ids_that_do_not_exist_are_named(slack: FakeSlack) -> None:
     policy = _policy_with_people()
-    slack.missing_users.add("U0MEMBER")
+    slack.unknown_users.add("U0MEMBER")
     result = check_policy_ids(_client(slack), policy)
     assert result.status is CheckStatus.FAILED
     assert result.detail == ("not in the workspace: user U0MEMBER, user group S0MLENG, e-mail ada@example.com")

@@ -6,6 +6,8 @@ the launch (dry run, by the worker) → a reply in the request's thread.
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 import time
 import uuid
@@ -90,6 +92,12 @@ def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> bool:
     return True
 
 
+def visible_file_names(blocks: object) -> set[str]:
+    """File names a reader would see in ``blocks``: link targets (``<url|label>``) are not shown, their labels are."""
+    text = re.sub(r"<(?:https?://|!date\^)[^|>]*\|([^>]*)>", r"\1", json.dumps(blocks, ensure_ascii=False))
+    return set(re.findall(r"[\w./-]+\.(?:py|md|ya?ml|json|csv)\b", text))
+
+
 def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None:
     assert bot.command(REQUEST, user=REQUESTER).status_code == 200
     [post] = slack.wait_for("chat.postMessage", timeout=10)
@@ -98,7 +106,10 @@ def run_the_story(bot: BotHarness, slack: FakeSlack, settings: Settings) -> None
     assert summary.startswith("*") and " · " in summary and REQUEST in summary
     request_id = post.blocks[-2]["block_id"].removeprefix("req:")
     assert [e["action_id"] for e in post.blocks[-2]["elements"]] == [
-        "approve_request", "reject_request", "edit_request", "why_request"]
+        "approve_request", "reject_request", "edit_request", "why_request", "cancel_request"]
+    # The real service's decision, rendered: no repository path a person could not open, times as date tokens.
+    assert visible_file_names(post.blocks) == set()
+    assert "<!date^" in summary and len(post.blocks) <= 50
     assert post.blocks[-3]["text"]["text"].startswith(f"⏳ *Waiting for 1 approval* from <@{LEADS[0]}>")
     assert wait_until(lambda: bot.service.get_request(request_id=request_id).slack_message is not None)
     stored = bot.service.get_request(request_id=request_id)

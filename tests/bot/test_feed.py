@@ -236,3 +236,54 @@ def test_a_team_channel_the_bot_cannot_post_to_does_not_hold_up_the_feed(feed: F
     assert service.cursors["bot"] == "2"
     posted = [c.body["channel"] for c in slack.of("chat.postMessage") if c.answer.get("ok")]
     assert posted == ["C0OTHER"]
+
+
+def test_a_rejection_and_a_cancel_say_who_and_why_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                                service: FakeService) -> None:
+    service.set_request("req_1", status="rejected")
+    service.emit("request.rejected", "req_1", approver="slack:T0GPUOPS:U0LEAD2", comment="use <the> reservation",
+                 **{"from": "pending_approval", "to": "rejected"})
+    service.emit("request.rejected", "req_1", approver="slack:T0GPUOPS:U0LEAD2", veto=True)  # told as a change
+    service.emit("request.cancelled", "req_1", by="slack:T0GPUOPS:U0ASKER", reason=None)
+    feed.step()
+    assert [c.body["text"] for c in slack.of("chat.postMessage")] == [
+        "❌ <@U0LEAD2> rejected the plan: “use &lt;the&gt; reservation”",
+        "🚫 Cancelled by <@U0ASKER>. Nothing will launch."]
+
+
+def test_a_reminder_messages_each_approver_still_to_decide(feed: FeedConsumer, slack: FakeSlack,
+                                                           service: FakeService) -> None:
+    slack.usergroups["S0LEADS"] = ["U0LEAD2", "U0ASKER", "U0GROUPIE"]
+    slack.emails["U0FIN9"] = "controller@example.com"
+    service.emit("request.reminder", "req_1", reminder=2, of=3, revision=1,
+                 approvers=["slack:T0GPUOPS:U0LEAD1", "usergroup:S0LEADS", "email:controller@example.com"])
+    feed.step()
+    dms = slack.of("chat.postMessage")
+    # The requester, in the group too, is not asked to approve their own request; nobody gets two.
+    assert [c.body["channel"] for c in dms] == ["U0LEAD1", "U0GROUPIE", "U0LEAD2", "U0FIN9"]
+    assert dms[0].body["text"] == (
+        "⏰ Reminder 2 of 3: <@U0ASKER>'s GPU request `req_1` (4× g6e.12xlarge · spot · ~$310) is waiting for your "
+        "approval in <#C0PLANS>; it expires <!date^1796140800^{date_short_pretty} {time}|Tue 08:00 PST>.")
+    assert "thread_ts" not in dms[0].body
+
+
+def test_an_escalation_messages_its_group_and_notes_it_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                                    service: FakeService) -> None:
+    service.emit("request.escalated", "req_1", group="finance", to=["slack:T0GPUOPS:U0FIN1"], revision=1,
+                 approvers=["slack:T0GPUOPS:U0LEAD1"])
+    feed.step()
+    dm, note = slack.of("chat.postMessage")
+    assert dm.body["channel"] == "U0FIN1" and dm.body["text"].startswith("⏫ <@U0ASKER>'s GPU request `req_1`")
+    assert "still needs 1 approval; it expires" in dm.body["text"]
+    assert note.body["thread_ts"] == WHERE["ts"]
+    assert note.body["text"] == "⏫ Approvals still missing: escalated to finance."
+
+
+def test_a_reminder_for_a_request_decided_since_sends_nothing(feed: FeedConsumer, slack: FakeSlack,
+                                                              service: FakeService) -> None:
+    service.set_request("req_1", status="approved")
+    service.emit("request.reminder", "req_1", reminder=1, of=3, revision=1, approvers=["slack:T0GPUOPS:U0LEAD1"])
+    service.set_request("req_1", revision=2)
+    feed.step()
+    assert slack.of("chat.postMessage") == []
+    assert service.cursors["bot"] == "1"

@@ -81,8 +81,11 @@ def test_unexpected_error_shows_a_correlation_id_that_is_logged(bot: BotHarness,
 def test_not_in_channel_says_to_invite_the_bot(bot: BotHarness, slack: FakeSlack) -> None:
     slack.fail_next("chat.postMessage", body={"ok": False, "error": "not_in_channel"})
     bot.command("fine-tune 7B by Friday", user=REQUESTER)
-    [reply] = slack.wait_for("response")
-    assert reply.body["text"] == "I can't post in this channel. Invite me with `/invite @gpuops` and try again."
+    plan, hint = slack.wait_for("response", count=2)
+    assert plan.body["response_type"] == "in_channel"
+    assert hint.body == {"response_type": "ephemeral", "replace_original": False, "text": (
+        "I posted the plan through this command's reply, as I'm not in this conversation: clicks on it still work, "
+        "but launch news can't reach its thread. Invite me with `/invite @gpuops` for that.")}
 
 
 def test_stop_asks_the_service_as_the_person_with_the_reason(bot: BotHarness, slack: FakeSlack,

@@ -65,7 +65,7 @@ def test_policy_config_rows_are_key_paths_through_nested_models() -> None:
     assert table["`teams.<name>.launch.role_arn`"][:2] == ["str \\| None", "*(unset)*"]
     assert table["`teams.<name>.launch.vpc.subnets`"][0] == "list[str]"
     assert table["`approval_tiers[].min_usd`"][0] == "float"
-    assert table["`groups`"][2] == 'group -> actor ids ("slack:T123:U456")'
+    assert table["`groups`"][2].startswith('group -> its people: actor ids ("slack:T123:U456"), Slack user groups')
     assert "`teams.<name>.platforms.hyperpod`" in table
 
 

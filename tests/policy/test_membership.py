@@ -7,7 +7,17 @@ import yaml
 
 from policy.config import PolicyConfig, default_policy, parse_policy, policy_warnings
 from policy.errors import PolicyFileError
-from policy.membership import Filer, may_file, membership_refusal, named_members, usergroups_named
+from policy.membership import (
+    Filer,
+    approval_basis,
+    approver_usergroups,
+    basis_holds,
+    may_file,
+    membership_refusal,
+    named_members,
+    usergroups_named,
+)
+from policy.request import Stage
 
 ANA, BEN, LEAD = "slack:T0GPUOPS:U0ANA", "slack:T0GPUOPS:U0BEN", "slack:T0GPUOPS:U0LEAD1"
 NLP_ONLY = "slack:T0GPUOPS:U0NLP"
@@ -98,3 +108,51 @@ def test_malformed_members_are_errors_with_their_key_path(name: str, entry: str,
         _policy(**{"team-nlp": [BEN, entry]})
     assert [(where, message) for where, message in err.value.errors if expected in message] != [], err.value.errors
     assert [where for where, _ in err.value.errors] == ["teams.team-nlp.members[1]"], name
+
+
+def _approver_policy(entries: list[str]) -> PolicyConfig:
+    data = default_policy().model_dump(mode="json")
+    data["groups"]["ml-leads"] = entries
+    return parse_policy(yaml.safe_dump(data), source="p.yaml")
+
+
+APPROVER_ROWS = [
+    ("named by actor id", Filer(actor=LEAD), LEAD),
+    ("in the listed user group", Filer(actor=ANA, groups=frozenset({"S0LEADS"})), "usergroup:S0LEADS"),
+    ("listed by e-mail, any case", Filer(actor=ANA, email="LEAD@example.com"), "email:lead@example.com"),
+    ("in another user group", Filer(actor=ANA, groups=frozenset({"S0NLP"})), None),
+    ("nothing vouched", Filer(actor=ANA), None),
+]
+
+
+@pytest.mark.parametrize(("name", "person", "basis"), APPROVER_ROWS, ids=[r[0] for r in APPROVER_ROWS])
+def test_who_may_approve_and_on_what_basis(name: str, person: Filer, basis: str | None) -> None:
+    policy = _approver_policy([LEAD, "usergroup:S0LEADS", "email:lead@example.com"])
+    assert approval_basis(policy, team="team-ml", stage=Stage.EXPERIMENTAL, person=person) == basis, name
+    assert approver_usergroups(policy) == ["S0LEADS"]
+    assert policy.approvers_for("team-ml", Stage.EXPERIMENTAL) == {LEAD}
+    # An approver through a group may also file for the team.
+    assert may_file(_with_members(policy), team="team-ml", filer=person) is (basis is not None)
+
+
+def _with_members(policy: PolicyConfig) -> PolicyConfig:
+    data = policy.model_dump(mode="json")
+    data["teams"]["team-ml"]["members"] = []
+    return parse_policy(yaml.safe_dump(data), source="p.yaml")
+
+
+def test_a_basis_holds_only_while_the_policy_lists_it() -> None:
+    policy = _approver_policy(["usergroup:S0LEADS"])
+    assert basis_holds(policy, team="team-ml", stage=Stage.EXPERIMENTAL, approver=ANA, basis="usergroup:S0LEADS")
+    assert not basis_holds(policy, team="team-ml", stage=Stage.EXPERIMENTAL, approver=ANA, basis="usergroup:S0NLP")
+    assert not basis_holds(policy, team="team-ml", stage=Stage.EXPERIMENTAL, approver=ANA, basis=None)
+    # A stored actor id of someone else never stands in for the approver.
+    named = _approver_policy([LEAD])
+    assert not basis_holds(named, team="team-ml", stage=Stage.EXPERIMENTAL, approver=ANA, basis=LEAD)
+
+
+@pytest.mark.parametrize("entry", ["usergroup:leads", "email:lead"])
+def test_malformed_approver_group_entries_are_errors_with_their_key_path(entry: str) -> None:
+    with pytest.raises(PolicyFileError) as err:
+        _approver_policy([LEAD, entry])
+    assert [where for where, _ in err.value.errors] == ["groups.ml-leads[1]"]

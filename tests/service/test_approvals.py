@@ -10,12 +10,14 @@ from sqlmodel import Session, select
 from contract.approvals import ApprovalDecision
 from contract.errors import Conflict, Forbidden
 from contract.status import RequestStatus
+from policy.membership import Filer
 from policy.request import Stage
 from service.audit.chain import verify_chain
+from service.launch.outbox import eligible_approvals
 from service.requests.approvals import record_approval
 from service.requests.records import expire_overdue, read_request
 from service.requests.states import transition
-from service.requests.views import current_approvals
+from service.requests.views import counted_approvers, current_approvals
 from service.store.tables import Approval, AuditEvent, LaunchTask, RequestRecord
 from tests.service.factories import FINANCE, LEADS, NOW, add_request, make_policy
 
@@ -161,3 +163,39 @@ def test_a_decision_on_a_revision_other_than_the_current_one_records_nothing(ses
     updated, counted = record_approval(session=session, policy=POLICY, request_id=record.id, approver=LEADS[0],
                                        decision=APPROVE, comment=None, now=NOW, revision=2)
     assert counted and updated.status == RequestStatus.APPROVED
+
+
+GROUP_POLICY = make_policy(groups={"ml-leads": ["usergroup:S0LEADS", "email:lead@example.com"],
+                                   "finance": list(FINANCE)})
+
+
+def test_an_approver_through_a_user_group_or_e_mail_counts_while_the_policy_lists_it(session: Session) -> None:
+    record = add_request(session, approvals_needed=2)
+    add_request(session, approvals_needed=2)  # a neighbour: nothing of it may count here
+    grouped = Filer(actor=LEADS[0], groups=frozenset({"S0LEADS"}))
+    mailed = Filer(actor=LEADS[1], email="Lead@Example.com")
+    for person in (grouped, mailed):
+        record_approval(session=session, policy=GROUP_POLICY, request_id=record.id, approver=person.actor,
+                        decision=APPROVE, comment=None, now=NOW, person=person)
+    assert read_request(session=session, request_id=record.id, now=NOW).status == RequestStatus.APPROVED
+    rows = current_approvals(session=session, record=record)
+    assert [(a.approver, a.eligible_via) for a in rows] == [(LEADS[0], "usergroup:S0LEADS"),
+                                                          (LEADS[1], "email:lead@example.com")]
+    assert eligible_approvals(session=session, record=record, revision=1, policy=GROUP_POLICY) == sorted(LEADS[:2])
+    # The user group leaves the policy: its member's approval no longer covers a launch.
+    narrower = make_policy(groups={"ml-leads": ["email:lead@example.com"], "finance": list(FINANCE)})
+    assert eligible_approvals(session=session, record=record, revision=1, policy=narrower) == [LEADS[1]]
+    assert counted_approvers(policy=narrower, record=record, approvals=rows) == [LEADS[1]]
+
+
+def test_a_group_entry_admits_nobody_the_bot_did_not_vouch_for(session: Session) -> None:
+    record = add_request(session)
+    with pytest.raises(Forbidden) as caught:  # no facts: the same person, unknown to the service
+        record_approval(session=session, policy=GROUP_POLICY, request_id=record.id, approver=LEADS[0],
+                        decision=APPROVE, comment=None, now=NOW)
+    assert caught.value.code == "not_an_approver"
+    with pytest.raises(Forbidden):  # facts about someone else do not carry over
+        record_approval(session=session, policy=GROUP_POLICY, request_id=record.id, approver=LEADS[0],
+                        decision=APPROVE, comment=None, now=NOW,
+                        person=Filer(actor=LEADS[1], groups=frozenset({"S0LEADS"})))
+    assert current_approvals(session=session, record=record) == []

@@ -1,0 +1,178 @@
+"""The plan message and the Why? dialog as a person reads them, rendered from real decisions of the policy engine."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from bot import formatting as fmt
+from bot.blocks import alternatives_of, approve_by, request_blocks
+from bot.limits import MAX_MESSAGE_BLOCKS
+from bot.modals import why_view
+from contract.requests import PreviousRevision
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.decision import Decision
+from policy.parse import parse_request
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+from tests.bot.factories import make_request, make_spend
+
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)  # Monday 09:00 in Los Angeles
+TZ = "America/Los_Angeles"
+REQUESTS = [
+    "fine-tune 7B on 2B tokens by Friday",
+    "pretrain 1B on 20B tokens, production, by Dec 20",
+    "fine-tune 70B by tomorrow",
+    "LoRA 13B on 500M tokens asap",
+    "sweep 20 trials of a 350M model on 1B tokens",
+]
+
+
+def plan_for(text: str) -> Decision:
+    request = parse_request(text, now=NOW, tz=TZ)
+    return decide(request, catalog=load_catalog(), policy=default_policy(), spend=make_spend(), now=NOW)
+
+
+def visible(blocks: Any) -> str:
+    """What a reader sees: a link shows its label, a date token its fallback until Slack renders it."""
+    return re.sub(r"<(?:https?://|!date\^)[^|>]*\|([^>]*)>", r"\1", json.dumps(blocks, ensure_ascii=False))
+
+
+FILE_NAME = re.compile(r"[\w./-]+\.(?:py|md|ya?ml|json|csv|txt)\b")
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+def test_message_and_why_show_no_file_names_and_fit(text: str) -> None:
+    req = make_request(decision=plan_for(text), text=text, planned_at=NOW)
+    blocks = request_blocks(req, now=NOW)
+    view = why_view(req)
+    assert FILE_NAME.findall(visible(blocks)) == []
+    assert FILE_NAME.findall(visible(view)) == []
+    assert len(blocks) <= MAX_MESSAGE_BLOCKS
+    assert "<!date^" in blocks[0]["text"]["text"]
+
+
+def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision() -> None:
+    text = REQUESTS[0]
+    req = make_request(decision=plan_for(text), text=text, planned_at=NOW)
+    blocks = request_blocks(req, now=NOW)
+    head, why = blocks[0]["text"]["text"], blocks[1]["text"]["text"]
+    assert head.startswith("*1× g6e.24xlarge · spot · SageMaker · ~$")
+    assert head.endswith(f"· deadline Fri ✓*\n<@U0ASKER> asked: _{text}_")
+    lines = why.split("\n")
+    assert lines[0] == "*Cheapest within your policy* that meets the deadline"
+    # The latest approval that still meets the deadline: the plan starts and runs after it.
+    by = approve_by(req)
+    assert by is not None and req.decision.plan.deadline_margin_hours is not None
+    assert by == NOW + timedelta(hours=req.decision.plan.deadline_margin_hours)
+    assert lines[1] == f"⏰ Approve by {fmt.stamp(by, fmt.zone(TZ), now=NOW)} to meet the deadline"
+    assert re.fullmatch(r"⏰ Approve by <!date\^\d+\^\{date_short_pretty\} \{time\}\|Wed 17:42 PST> to meet "
+                        r"the deadline", lines[1])
+    assert lines[2:] == ["• *spot*: interruption tolerance is high: spot with checkpointing",
+                         "• *SageMaker*: SageMaker managed training"]
+    contexts = [" ".join(e["text"] for e in b["elements"]) for b in blocks if b["type"] == "context"]
+    # Defaults taken because nothing was said: one line, not a list.
+    assert ("Defaults: stage experimental · interruption tolerance high · sequence length 4096 · region us-east-1 · "
+            "team team-ml") in contexts
+    sections = [b["text"]["text"] for b in blocks if b["type"] == "section" and "text" in b]
+    assert ("*Read as*\n• read 'by Friday' as Fri 2026-12-04 17:00 America/Los_Angeles\n"
+            "• SageMaker price estimated as EC2 + 25%") in sections
+    expires = blocks[-3]["text"]["text"]
+    assert re.search(r"· expires <!date\^\d+\^\{date_short_pretty\} \{time\}\|Tue 08:00 PST>$", expires)
+
+
+def test_a_cheaper_choice_passed_over_is_named() -> None:
+    decision = plan_for(REQUESTS[0])
+    cheap = decision.alternatives[0].model_copy(update={"label": "cheapest within policy", "estimated_cost_usd": 99.0,
+                                                        "deadline_met": False})
+    decision = decision.model_copy(update={"alternatives": [cheap]})
+    why = request_blocks(make_request(decision=decision, planned_at=NOW), now=NOW)[1]["text"]["text"]
+    assert why.split("\n")[0] == (f"*Cheapest within your policy* that meets the deadline. Cheaper: "
+                                  f"{cheap.instance_count}× {cheap.instance_type} {cheap.purchase_model.value} at "
+                                  "~$99 but misses the deadline")
+
+
+def test_no_approve_by_without_a_deadline_or_once_decided() -> None:
+    decision = plan_for("fine-tune 7B on 2B tokens")
+    assert approve_by(make_request(decision=decision, planned_at=NOW)) is None
+    late = make_request(decision=plan_for(REQUESTS[0]), planned_at=NOW, status="approved")
+    assert "Approve by" not in request_blocks(late, now=NOW)[1]["text"]["text"]
+
+
+def test_why_leads_with_two_plain_sentences_then_the_trace_with_named_rules_linked() -> None:
+    req = make_request(decision=plan_for(REQUESTS[0]), text=REQUESTS[0], planned_at=NOW)
+    plan = req.decision.plan
+    view = why_view(req, sources_url="https://gpuops.example/docs/sources")
+    first = view["blocks"][0]["text"]["text"]
+    assert first == (f"This costs about {fmt.usd(plan.estimated_cost_usd)} (between {fmt.usd(plan.cost_low_usd)} "
+                     f"and {fmt.usd(plan.cost_high_usd)}), charged to team-ml, which has spent $38,420 of its $50,000 "
+                     "budget this month. gpuops chose 1× g6e.24xlarge on spot capacity because it is the cheapest "
+                     "your policy allows that finishes before the deadline.")
+    assert view["blocks"][1] == {"type": "divider"}
+    stage = view["blocks"][3]["text"]["text"]
+    assert stage.endswith("_source: rule: experimental or production is the first question "
+                          "(<https://gpuops.example/docs/sources#stage-first|Sources>)_")
+    assert "docs/" not in visible(view)
+
+
+def test_why_names_rules_without_a_link_when_no_address_is_set() -> None:
+    view = why_view(make_request(decision=plan_for(REQUESTS[0]), planned_at=NOW))
+    assert view["blocks"][3]["text"]["text"].endswith("_source: rule: experimental or production is the first "
+                                                      "question_")
+
+
+def test_a_spend_the_policy_asks_to_confirm_carries_a_confirm_object() -> None:
+    blocks = request_blocks(make_request(approval_confirm_usd=6200.0), now=NOW)
+    approve = blocks[-2]["elements"][0]
+    assert approve["action_id"] == "approve_request"
+    assert approve["confirm"] == {
+        "title": {"type": "plain_text", "text": "Approve this spend?", "emoji": True},
+        "text": {"type": "mrkdwn", "text": "You approve up to *$6,200* of GPU spend for team-ml (4× g6e.12xlarge, "
+                                           "estimate ~$310)."},
+        "confirm": {"type": "plain_text", "text": "Approve", "emoji": True},
+        "deny": {"type": "plain_text", "text": "Not yet", "emoji": True}}
+    below = request_blocks(make_request(), now=NOW)[-2]["elements"][0]
+    assert "confirm" not in below
+
+
+def test_a_revision_says_what_it_changed_and_keeps_the_earlier_choices() -> None:
+    first = plan_for(REQUESTS[0])
+    chosen = first.alternatives[0]
+    # "Use this" pinned the instance type: the new decision offers nothing else of its own.
+    second = first.model_copy(update={"plan": chosen, "alternatives": []})
+    req = make_request(decision=second, revision=2, planned_at=NOW,
+                       previous=PreviousRevision(revision=1, plan=first.plan, alternatives=first.alternatives))
+    blocks = request_blocks(req, now=NOW)
+    change = fmt.change(first.plan, chosen)
+    assert change is not None
+    assert blocks[1] == {"type": "context", "elements": [
+        {"type": "mrkdwn", "text": f"Revision 2: {change} than revision 1"}]}
+    offered = alternatives_of(req)
+    assert [a.label for a in offered][0] == "revision 1's plan"
+    assert all((a.instance_type, a.instance_count, a.purchase_model) !=
+               (chosen.instance_type, chosen.instance_count, chosen.purchase_model) for a in offered)
+    buttons = [b["accessory"]["text"]["text"] for b in blocks if "accessory" in b]
+    assert buttons == ["Use this"] * len(offered) and offered
+
+
+def test_change_reads_as_money_and_time() -> None:
+    plan = plan_for(REQUESTS[0]).plan
+    later = plan.model_copy(update={"estimated_cost_usd": plan.estimated_cost_usd * 1.41 + 0,
+                                    "estimated_finish": plan.estimated_finish - timedelta(hours=6)})
+    delta = later.estimated_cost_usd - plan.estimated_cost_usd
+    assert fmt.change(plan, later) == f"+{fmt.usd(delta)} (+41%), finishes 6.0 h earlier"
+    assert fmt.change(plan, plan) is None
+
+
+def test_a_huge_request_stays_within_fifty_blocks() -> None:
+    decision = plan_for(REQUESTS[0])
+    decision = decision.model_copy(update={"assumptions": [f"note {i}: x" for i in range(300)],
+                                           "warnings": ["w" * 500] * 40})
+    req = make_request(decision=decision, text="x" * 20_000, planned_at=NOW,
+                       spend=SpendSnapshot.unavailable(team=None, reason="none"))
+    assert len(request_blocks(req, now=NOW)) <= MAX_MESSAGE_BLOCKS
