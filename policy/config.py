@@ -127,10 +127,12 @@ class EstimateSettings(_Strict):
     multi_node_min_accelerators: int = Field(default=4, ge=1)
     # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
     max_runtime_factor: float = Field(default=1.5, ge=1)
-    # Capacity blocks / training plans are offered for multi-node P-family jobs at least this long and this far ahead.
+    # Capacity-block and training-plan offerings are looked up for multi-node jobs of these families running at least
+    # this long; an alternative exists only where AWS answered with an offering (priced at its upfront fee).
     capacity_block_min_hours: float = Field(default=24, gt=0)
-    capacity_block_lead_hours: float = Field(default=24, ge=0)
     capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
+    # Spot placement score (EC2 GetSpotPlacementScores, 1-10) below which spot in that region is ruled out.
+    min_spot_placement_score: int = Field(default=5, ge=1, le=10)
     # The naive choice savings are measured against (docs/design.md §The decision): this type, on-demand, on SageMaker.
     naive_instance_type: str = "p5.48xlarge"
 

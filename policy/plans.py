@@ -85,8 +85,8 @@ def _compute_line(option: Option, hours: float) -> CostItem:
         basis += (f" ({option.compute_hours:.2f} h training + {hours - option.compute_hours:.2f} h for "
                   f"~{spot.interruptions:.1f} expected interruptions and checkpoint writes)")
     if option.purchase is PurchaseModel.CAPACITY_BLOCK:
-        basis += (f" (a {hours / 24:.0f}-day block for a {option.wall_hours:.1f} h run: blocks are sold in whole days;"
-                  " reserved a day ahead)")
+        basis += (f" (the reserved window, paid upfront, used or not, for a {option.wall_hours:.1f} h run starting "
+                  f"{option.start_hours:.1f} h from now)")
     basis += f"; rate: {option.rate.basis}"
     return CostItem(item=f"compute: {option.count}× {option.profile.spec.instance_type} {option.purchase.value} "
                          f"on {option.platform.value}", usd=cents(option.count * price * hours), basis=basis)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from policy import explain, rules
+from policy import capacity_rank, explain, rules
 from policy.candidates import Option, Search, fixed_option, options_for, profile
+from policy.capacity import CapacityView
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
 from policy.config import PolicyConfig, TeamPolicy
@@ -48,9 +49,13 @@ class _Context:
 
 
 def decide(
-    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime
+    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
+    capacity: CapacityView | None = None,
 ) -> Decision:
-    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement."""
+    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement.
+
+    ``capacity``: what the account can start (quotas, spot scores, offerings); None when it was not looked at.
+    """
     req, assumed = complete(request, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
@@ -68,6 +73,8 @@ def decide(
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
     inside, outside = _options(scr, search)
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
+    ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
+    inside, outside = ranked.inside, ranked.outside
     choice = choose(inside, outside)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
@@ -77,17 +84,27 @@ def decide(
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
-    alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
+    reserved = capacity_rank.offering_options([*inside, *outside], capacity, now=now,
+                                              usable_hours=search.usable_hours)
+    pairs = alternatives(choice, capacity_rank.labelled(reserved))
+    alts = [_alternative(label, o, ctx) for label, o in pairs]
+    cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
+                                ranked=ranked, reserved=reserved)
+    plan, alts = cap.plan, cap.alternatives
     naive = _naive(search, ctx)
     oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
-                                    exposure_usd=plan.exposure_usd, oversized=oversized)
+                                    exposure_usd=plan.exposure_usd, oversized=oversized, capacity_doubt=cap.doubt)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
+    if cap.step is not None:
+        trace.insert(-1, cap.step)
     return Decision(
-        request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
-        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog)],
+        request=req, plan=plan, alternatives=alts, trace=trace,
+        warnings=[*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings],
+        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *cap.assumptions],
+        capacity_actions=cap.actions,
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),

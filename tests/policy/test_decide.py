@@ -234,14 +234,6 @@ def test_eks_when_team_spends_above_threshold() -> None:
     assert "managed premium" not in decision.plan.cost_breakdown[0].basis
 
 
-def test_capacity_block_offered_for_long_multi_node_p_jobs() -> None:
-    decision = plan_for("production pretrain 7B on 100B tokens in 20 days")
-    labels = [a.label for a in decision.alternatives]
-    assert any(label.startswith("capacity block") for label in labels), labels
-    block = next(a for a in decision.alternatives if a.label.startswith("capacity block"))
-    assert block.purchase_model == "capacity-block" and block.instance_count > 1
-
-
 runner = CliRunner()
 
 
@@ -412,16 +404,6 @@ def test_cli_spend_file_without_as_of_is_shown_but_never_auto_approves(tmp_path:
     assert body["spend"]["status"] == "stale" and body["spend"]["month_to_date_usd"] == 1000
     assert body["approval"]["required"] is True
     assert any("age is unknown" in r for r in body["approval"]["reasons"])
-
-
-def test_capacity_block_bills_whole_days() -> None:
-    decision = plan_for("production pretrain 7B on 100B tokens in 20 days")
-    block = next(a for a in decision.alternatives if a.purchase_model == "capacity-block")
-    match = re.match(r"(\d+) × ([\d.]+) \$/instance-hour × ([\d.]+) h billed", block.cost_breakdown[0].basis)
-    assert match is not None
-    count, price, hours = int(match[1]), float(match[2]), float(match[3])
-    assert hours % 24 == 0 and hours >= block.estimated_hours > hours - 24
-    assert block.estimated_cost_usd == round(count * price * hours, 2)
 
 
 def test_sweep_max_runtime_is_per_job_not_for_the_whole_sweep() -> None:
