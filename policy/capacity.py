@@ -21,6 +21,7 @@ __all__ = [
     "CapacityStatus",
     "CapacityView",
     "check",
+    "ec2_class",
     "needed_units",
     "OfferingKind",
     "PlacementScore",
@@ -209,7 +210,8 @@ class CapacityCheck(BaseModel):
         return max(0.0, self.quota_limit - self.quota_in_use)
 
 
-def _ec2_class(family: str) -> str | None:
+def ec2_class(family: str) -> str | None:
+    """The EC2 vCPU quota class of an instance family: "p", "g" (G and VT), "trn", or None."""
     for prefix in ("trn", "p", "g"):
         if family.startswith(prefix):
             return prefix
@@ -230,7 +232,7 @@ def quota_for(*, instance_type: str, family: str, platform: str, purchase: str, 
     if platform == "hyperpod":
         return QuotaKey(service="sagemaker", name=f"ml.{instance_type} for cluster usage", unit="instances",
                         region=region)
-    cls = _ec2_class(family)
+    cls = ec2_class(family)
     if cls is None:
         return None
     code, name = _EC2_QUOTAS[cls][1 if spot else 0]

@@ -20,10 +20,14 @@ from policy.intake import describe_validation, local_moment, request_from, zone_
 from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
+from service.cache import Cache, MemoryCache
+from service.capacity.view import CapacityProvider
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
+# Reads of the account per plan: the first decision's needs, then once more if ranking moved the choice elsewhere.
+CAPACITY_ROUNDS = 2
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Planner:
     catalog: Catalog
     policy: PolicyConfig
     spend: SpendProvider
+    capacity: CapacityProvider | None = None  # None: capacity is not looked at (plans carry no capacity figures)
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
@@ -94,9 +99,25 @@ class Planner:
         spend = spend if spend is not None else self.spend_for(request)
         try:
             decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now)
+            if self.capacity is not None:
+                decision = self._with_capacity(request, decision, spend=spend, now=now)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
         return PlanContext(request=request, decision=decision, spend=spend, timezone=timezone)
+
+    def _with_capacity(self, request: TrainingRequest, first: Decision, *, spend: SpendSnapshot,
+                       now: datetime) -> Decision:
+        """Decide again with what the account can start; a choice that moved to figures not yet read asks once more
+        (at most ``CAPACITY_ROUNDS`` reads in all)."""
+        assert self.capacity is not None
+        decision, view = first, None
+        for _ in range(CAPACITY_ROUNDS):
+            view = self.capacity.view_for(decision, now=now, known=view)
+            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now, capacity=view)
+            check = decision.plan.capacity
+            if not view.known or check is None or not any("not read" in r for r in check.reasons):
+                break
+        return decision
 
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
@@ -134,6 +155,24 @@ def load_policy(settings: Settings) -> PolicyConfig:
     return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 
 
-def make_planner(settings: Settings, *, spend: SpendProvider) -> Planner:
-    """The planner the settings describe: the policy file, the catalog snapshot in force and ``spend``."""
-    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend)
+def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | None = None) -> Planner:
+    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend`` and capacity."""
+    catalog, policy = load_catalog(catalog_source(settings)), load_policy(settings)
+    return Planner(catalog=catalog, policy=policy, spend=spend,
+                   capacity=make_capacity_provider(settings, catalog=catalog, policy=policy, cache=cache))
+
+
+def make_capacity_provider(settings: Settings, *, catalog: Catalog, policy: PolicyConfig,
+                           cache: Cache | None = None) -> CapacityProvider:
+    """AWS when credentials are configured (or ``GPUOPS_CAPACITY=aws``), else unknown capacity: never assumed fine."""
+    from service.aws.clients import ClientFactory, credentials_configured
+    from service.capacity.view import AwsCapacity, UnknownCapacity
+
+    factory = ClientFactory.from_settings(settings)
+    mode = settings.capacity
+    if mode == "auto":
+        mode = "aws" if credentials_configured(factory=factory) else "unknown"
+    if mode == "unknown":
+        return UnknownCapacity()
+    return AwsCapacity(factory=factory, cache=cache if cache is not None else MemoryCache(), catalog=catalog,
+                       policy=policy, ttl_seconds=settings.capacity_ttl_seconds)

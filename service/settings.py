@@ -68,6 +68,11 @@ class Settings(BaseSettings):
     # How long a Cost Explorer figure is reused before it is read again (its data refreshes a few times a day and
     # each request costs $0.01).
     spend_ttl_seconds: float = Field(default=6 * 3600, gt=0)
+    # Capacity source: auto (the AWS account when credentials are configured, else unknown), aws, unknown. Unknown
+    # capacity is stated in every plan and keeps plans from automatic approval.
+    capacity: Literal["auto", "aws", "unknown"] = "auto"
+    # How long quotas, usage, spot placement scores and offerings read from AWS are reused.
+    capacity_ttl_seconds: float = Field(default=300, gt=0)
     # dry-run records what a launch would send and ends the request in dry_run; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
     # How long a worker's claim on a launch task holds before another worker may take the task over.

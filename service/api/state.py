@@ -74,7 +74,8 @@ def build_state(
     stamp: tuple[str | None, float] = (None, 0.0)
     if planner is None:
         stamp = catalog_stamp(settings)
-        planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine))
+        planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine),
+                               cache=cache)
     return ServiceState(
         settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_settings(settings),

@@ -78,10 +78,10 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     re-decided before launch is the plan the API would decide now.
     """
     engine = bind_keyring(engine or make_engine(settings.database_url), keyring_from_settings(settings))
+    cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
     if spend is None:
-        cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)
-    planner = make_planner(settings, spend=spend)
+    planner = make_planner(settings, spend=spend, cache=cache)
     env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_settings(settings),
                             policy=planner.policy, kubeconfig=settings.kubeconfig)
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
