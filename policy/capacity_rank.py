@@ -58,20 +58,29 @@ def check_option(view: CapacityView, option: Option) -> CapacityCheck:
 
 
 def rank(inside: list[Option], outside: list[Option], view: CapacityView | None) -> Ranked:
-    """Drop the configurations a quota or the spot market says will not start, unless that would drop them all."""
+    """Choose among the configurations known to fit; else among those not known to be short; else among all.
+
+    A configuration a quota or the spot market says will not start is dropped unless that would drop every one; one
+    whose figures were not read ranks below those known to fit (it may not start either).
+    """
     if view is None or not view.known:
         return Ranked(inside, outside)
     short: list[tuple[Option, CapacityCheck]] = []
-    kept_in: list[Option] = []
-    kept_out: list[Option] = []
-    for options, kept in ((inside, kept_in), (outside, kept_out)):
+    tiers: dict[CapacityStatus, tuple[list[Option], list[Option]]] = {s: ([], []) for s in CapacityStatus}
+    for index, options in enumerate((inside, outside)):
         for option in options:
             result = check_option(view, option)
+            tiers[result.status][index].append(option)
             if result.status is CapacityStatus.SHORT:
                 short.append((option, result))
-            else:
-                kept.append(option)
-    if not kept_in and not kept_out:
+    fits, unknown = tiers[CapacityStatus.FITS], tiers[CapacityStatus.UNKNOWN]
+    unread = len(unknown[0]) + len(unknown[1])
+    if fits[0] or fits[1]:
+        kept_in, kept_out = fits
+    elif unread:
+        kept_in, kept_out = unknown
+        unread = 0
+    else:
         return Ranked(inside, outside, none_fit=bool(short),
                       notes=["no configuration fits the account's quotas or the spot market"])
     notes = [f"ruled out {o.count}× {o.profile.spec.instance_type} {o.purchase.value} on {o.platform.value} in "
@@ -79,6 +88,9 @@ def rank(inside: list[Option], outside: list[Option], view: CapacityView | None)
              for o, r in sorted(short, key=lambda pair: pair[0].cost)[:_NOTES_SHOWN]]
     if len(short) > _NOTES_SHOWN:
         notes.append(f"and {len(short) - _NOTES_SHOWN} more configuration(s) for the same reasons")
+    if unread:
+        notes.append(f"{unread} configuration(s) whose quota or spot score was not read ranked below those known to "
+                     "fit")
     return Ranked(kept_in, kept_out, notes=notes)
 
 

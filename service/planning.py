@@ -26,8 +26,9 @@ from service.settings import Settings
 from service.spend.providers import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
-# Reads of the account per plan: the first decision's needs, then once more if ranking moved the choice elsewhere.
-CAPACITY_ROUNDS = 2
+# Reads of the account per plan: the first decision's needs, then again while ranking moves the choice to figures
+# not yet read (spot placement scores are asked per type); what is still unread then stays unknown.
+CAPACITY_ROUNDS = 3
 
 
 @dataclass(frozen=True)

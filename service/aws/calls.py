@@ -1,16 +1,15 @@
-"""One wrapper for an AWS call: botocore's errors become ``UpstreamError`` naming the service and operation."""
+"""One translation of botocore's errors for the capacity adapters: ``UpstreamError`` naming the service and call."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from contract.errors import UpstreamError
 
-T = TypeVar("T")
-UNREACHABLE = "aws_unreachable"  # the code of an error that never reached AWS (network, endpoint, credentials)
+UNREACHABLE = "aws_unreachable"  # the code of an error that never reached AWS (network, endpoint)
 
 
 def error_code(exc: ClientError) -> str:
@@ -18,24 +17,17 @@ def error_code(exc: ClientError) -> str:
 
 
 def upstream(exc: ClientError | BotoCoreError, *, service: str, operation: str) -> UpstreamError:
-    """The error a caller sees: the AWS code and message, never credentials or request bodies."""
+    """The error a caller sees: AWS's code and message, never credentials or request bodies."""
     if isinstance(exc, ClientError):
         message = exc.response.get("Error", {}).get("Message", str(exc))
         return UpstreamError(f"{error_code(exc)}: {message}", service=service, operation=operation, code="aws_error")
     return UpstreamError(f"{service} unreachable: {exc}", service=service, operation=operation, code=UNREACHABLE)
 
 
-def call(service: str, operation: str, fn: Callable[..., T], **params: Any) -> T:
-    """``fn(**params)`` with botocore's errors turned into ``UpstreamError``."""
+@contextmanager
+def aws_errors(service: str, operation: str) -> Iterator[None]:
+    """Inside the block, botocore's errors become ``UpstreamError``."""
     try:
-        return fn(**params)
-    except (ClientError, BotoCoreError) as exc:
-        raise upstream(exc, service=service, operation=operation) from exc
-
-
-def pages(client: Any, service: str, operation: str, method: str, **params: Any) -> Iterator[dict[str, Any]]:
-    """Every page of a paginated call, with botocore's errors turned into ``UpstreamError``."""
-    try:
-        yield from client.get_paginator(method).paginate(**params)
+        yield
     except (ClientError, BotoCoreError) as exc:
         raise upstream(exc, service=service, operation=operation) from exc

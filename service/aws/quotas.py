@@ -8,10 +8,11 @@ EC2 instances (vCPUs by class, spot apart).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from policy.capacity import ec2_class
-from service.aws.calls import call, pages
+from service.aws.calls import aws_errors
 
 SERVICE = "service-quotas"
 SOURCE = "AWS Service Quotas"
@@ -22,60 +23,67 @@ FINAL_STATES = frozenset({"APPROVED", "DENIED", "CLOSED", "CASE_CLOSED", "NOT_AP
 def list_quotas(*, client: Any, service_code: str) -> dict[str, dict[str, Any]]:
     """The applied quotas of one service in the client's region, by quota name."""
     found: dict[str, dict[str, Any]] = {}
-    for page in pages(client, SERVICE, "ListServiceQuotas", "list_service_quotas", ServiceCode=service_code):
-        for quota in page.get("Quotas", []):
-            found[str(quota["QuotaName"])] = quota
+    with aws_errors(SERVICE, "ListServiceQuotas"):
+        for page in client.get_paginator("list_service_quotas").paginate(ServiceCode=service_code):
+            for quota in page.get("Quotas", []):
+                found[str(quota["QuotaName"])] = quota
     return found
 
 
 def get_quota(*, client: Any, service_code: str, quota_code: str) -> dict[str, Any]:
     """One applied quota by code."""
-    answer = call(SERVICE, "GetServiceQuota", client.get_service_quota, ServiceCode=service_code,
-                  QuotaCode=quota_code)
+    with aws_errors(SERVICE, "GetServiceQuota"):
+        answer = client.get_service_quota(ServiceCode=service_code, QuotaCode=quota_code)
     return dict(answer["Quota"])
 
 
 def request_increase(*, client: Any, service_code: str, quota_code: str, desired_value: float) -> dict[str, Any]:
     """RequestServiceQuotaIncrease; the RequestedQuota record (its Id tracks the request)."""
-    answer = call(SERVICE, "RequestServiceQuotaIncrease", client.request_service_quota_increase,
-                  ServiceCode=service_code, QuotaCode=quota_code, DesiredValue=float(desired_value))
+    with aws_errors(SERVICE, "RequestServiceQuotaIncrease"):
+        answer = client.request_service_quota_increase(ServiceCode=service_code, QuotaCode=quota_code,
+                                                       DesiredValue=float(desired_value))
     return dict(answer["RequestedQuota"])
 
 
 def requested_change(*, client: Any, request_id: str) -> dict[str, Any]:
     """GetRequestedServiceQuotaChange: where an increase request stands."""
-    answer = call(SERVICE, "GetRequestedServiceQuotaChange", client.get_requested_service_quota_change,
-                  RequestId=request_id)
+    with aws_errors(SERVICE, "GetRequestedServiceQuotaChange"):
+        answer = client.get_requested_service_quota_change(RequestId=request_id)
     return dict(answer["RequestedQuota"])
 
 
 def sagemaker_training_in_use(*, client: Any) -> Counter[tuple[str, bool]]:
     """Instances held by training jobs in progress, by (instance type without "ml.", managed spot)."""
     used: Counter[tuple[str, bool]] = Counter()
-    for page in pages(client, "sagemaker", "ListTrainingJobs", "list_training_jobs", StatusEquals="InProgress"):
-        for summary in page.get("TrainingJobSummaries", []):
-            job = call("sagemaker", "DescribeTrainingJob", client.describe_training_job,
-                       TrainingJobName=summary["TrainingJobName"])
-            spot = bool(job.get("EnableManagedSpotTraining"))
-            config = job.get("ResourceConfig", {})
-            groups = config.get("InstanceGroups") or [config]
-            for group in groups:
-                if group.get("InstanceType"):
-                    used[str(group["InstanceType"]).removeprefix("ml."), spot] += int(group.get("InstanceCount", 0))
+    with aws_errors("sagemaker", "ListTrainingJobs"):
+        names = [str(s["TrainingJobName"]) for page in client.get_paginator("list_training_jobs").paginate(
+            StatusEquals="InProgress") for s in page.get("TrainingJobSummaries", [])]
+    for name in names:
+        with aws_errors("sagemaker", "DescribeTrainingJob"):
+            job = client.describe_training_job(TrainingJobName=name)
+        spot = bool(job.get("EnableManagedSpotTraining"))
+        config = job.get("ResourceConfig", {})
+        for group in config.get("InstanceGroups") or [config]:
+            if group.get("InstanceType"):
+                used[str(group["InstanceType"]).removeprefix("ml."), spot] += int(group.get("InstanceCount", 0))
     return used
 
 
-def ec2_vcpus_in_use(*, client: Any) -> Counter[tuple[str, bool]]:
-    """vCPUs of pending and running instances, by (quota class "p" / "g" / "trn", spot)."""
+def ec2_vcpus_in_use(*, client: Any, vcpus_of: Mapping[str, int]) -> Counter[tuple[str, bool]]:
+    """vCPUs of pending and running instances, by (quota class "p" / "g" / "trn", spot); an instance whose answer
+    lacks its CPU options counts the vCPUs ``vcpus_of`` gives for its type."""
     used: Counter[tuple[str, bool]] = Counter()
     filters = [{"Name": "instance-state-name", "Values": ["pending", "running"]}]
-    for page in pages(client, "ec2", "DescribeInstances", "describe_instances", Filters=filters):
-        for reservation in page.get("Reservations", []):
-            for instance in reservation.get("Instances", []):
-                cls = ec2_class(str(instance.get("InstanceType", "")).split(".", 1)[0])
-                if cls is None:
-                    continue
-                cpu = instance.get("CpuOptions", {})
-                vcpus = int(cpu.get("CoreCount", 0)) * int(cpu.get("ThreadsPerCore", 1))
-                used[cls, instance.get("InstanceLifecycle") == "spot"] += vcpus
+    with aws_errors("ec2", "DescribeInstances"):
+        reservations = [r for page in client.get_paginator("describe_instances").paginate(Filters=filters)
+                        for r in page.get("Reservations", [])]
+    for reservation in reservations:
+        for instance in reservation.get("Instances", []):
+            cls = ec2_class(str(instance.get("InstanceType", "")).split(".", 1)[0])
+            if cls is None:
+                continue
+            cpu = instance.get("CpuOptions")
+            vcpus = (int(cpu.get("CoreCount", 0)) * int(cpu.get("ThreadsPerCore", 1)) if cpu
+                     else vcpus_of.get(str(instance["InstanceType"]), 0))
+            used[cls, instance.get("InstanceLifecycle") == "spot"] += vcpus
     return used

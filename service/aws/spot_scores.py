@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from service.aws.calls import pages
+from service.aws.calls import aws_errors
 
 SOURCE = "EC2 spot placement scores"
 
@@ -14,10 +14,11 @@ def placement_scores(*, client: Any, instance_type: str, count: int, regions: Se
     """The best score per region for ``count`` instances of ``instance_type``; a multi-node job needs them in one
     Availability Zone (cluster networking), so it is scored per zone."""
     best: dict[str, int] = {}
-    for page in pages(client, "ec2", "GetSpotPlacementScores", "get_spot_placement_scores",
-                      InstanceTypes=[instance_type], TargetCapacity=count, TargetCapacityUnitType="units",
-                      SingleAvailabilityZone=count > 1, RegionNames=list(regions)):
-        for row in page.get("SpotPlacementScores", []):
-            region, score = str(row["Region"]), int(row["Score"])
-            best[region] = max(score, best.get(region, 0))
+    with aws_errors("ec2", "GetSpotPlacementScores"):
+        rows = [row for page in client.get_paginator("get_spot_placement_scores").paginate(
+            InstanceTypes=[instance_type], TargetCapacity=count, TargetCapacityUnitType="units",
+            SingleAvailabilityZone=count > 1, RegionNames=list(regions)) for row in page.get("SpotPlacementScores", [])]
+    for row in rows:
+        region, score = str(row["Region"]), int(row["Score"])
+        best[region] = max(score, best.get(region, 0))
     return best

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from policy.capacity import CapacityOffering, OfferingKind
-from service.aws.calls import call
+from service.aws.calls import aws_errors
 
 SOURCE = "SageMaker SearchTrainingPlanOfferings"
 TARGET = "training-job"
@@ -15,9 +15,10 @@ TARGET = "training-job"
 def search_offerings(*, client: Any, region: str, instance_type: str, count: int, duration_hours: int,
                      start: datetime, end: datetime, now: datetime) -> list[CapacityOffering]:
     """Training-plan offerings for ``count`` × ``instance_type`` (without "ml.") for training jobs in the window."""
-    answer = call("sagemaker", "SearchTrainingPlanOfferings", client.search_training_plan_offerings,
-                  InstanceType=f"ml.{instance_type}", InstanceCount=count, StartTimeAfter=start, EndTimeBefore=end,
-                  DurationHours=duration_hours, TargetResources=[TARGET])
+    with aws_errors("sagemaker", "SearchTrainingPlanOfferings"):
+        answer = client.search_training_plan_offerings(
+            InstanceType=f"ml.{instance_type}", InstanceCount=count, StartTimeAfter=start, EndTimeBefore=end,
+            DurationHours=duration_hours, TargetResources=[TARGET])
     found: list[CapacityOffering] = []
     for row in answer.get("TrainingPlanOfferings", []):
         reserved = row.get("ReservedCapacityOfferings") or []
@@ -36,12 +37,13 @@ def search_offerings(*, client: Any, region: str, instance_type: str, count: int
 
 def create(*, client: Any, name: str, offering_id: str, tags: dict[str, str]) -> str:
     """CreateTrainingPlan; its ARN."""
-    answer = call("sagemaker", "CreateTrainingPlan", client.create_training_plan, TrainingPlanName=name,
-                  TrainingPlanOfferingId=offering_id,
-                  Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())])
+    with aws_errors("sagemaker", "CreateTrainingPlan"):
+        answer = client.create_training_plan(TrainingPlanName=name, TrainingPlanOfferingId=offering_id,
+                                             Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())])
     return str(answer["TrainingPlanArn"])
 
 
 def describe(*, client: Any, name: str) -> dict[str, Any]:
     """DescribeTrainingPlan: status and instance counts (total, available, in use)."""
-    return dict(call("sagemaker", "DescribeTrainingPlan", client.describe_training_plan, TrainingPlanName=name))
+    with aws_errors("sagemaker", "DescribeTrainingPlan"):
+        return dict(client.describe_training_plan(TrainingPlanName=name))

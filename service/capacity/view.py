@@ -8,9 +8,11 @@ unknown; without credentials the whole view is unknown. Neither is ever taken as
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
@@ -28,7 +30,7 @@ from policy.capacity import (
 )
 from policy.catalog import Catalog
 from policy.config import PolicyConfig
-from policy.decision import Decision, Plan, Platform, PurchaseModel
+from policy.decision import Decision, Platform, PurchaseModel
 from service.aws import capacity_blocks, quotas, spot_scores, training_plans
 from service.aws.calls import UNREACHABLE
 from service.aws.clients import ClientFactory
@@ -45,6 +47,7 @@ DOWN_KEY = "capacity:down"
 DOWN_SECONDS = 60.0
 
 _FIGURES = TypeAdapter(list[QuotaFigure])
+_SAGEMAKER_QUOTA = re.compile(r"ml\.(?P<type>\S+) for (?P<use>spot training job|training job|cluster) usage")
 _OFFERINGS = TypeAdapter(list[CapacityOffering])
 
 
@@ -103,14 +106,19 @@ class AwsCapacity:
         figures = {f.key: f for f in base.quotas}
         missing = ""
         for region in sorted({p.region for p in plans} | {decision.request.region or decision.plan.region}):
-            try:
-                for figure in self._quotas(region, plans, now=now):
-                    figures[figure.key] = figure
-            except UpstreamError as exc:
-                if exc.code in (UNREACHABLE, "aws_credentials"):
-                    raise
-                missing = f"quotas in {region}: {exc}"
-                log.warning("capacity: %s", missing)
+            readers: list[tuple[str, Callable[[str], list[QuotaFigure]]]] = [
+                ("sagemaker", lambda r: self._sagemaker_quotas(r, now=now)),
+                ("ec2", lambda r: self._ec2_quotas(r, now=now))]
+            for kind, read in readers:
+                try:
+                    for figure in self._cached(f"capacity:quotas:{kind}:{region}", _FIGURES,
+                                               functools.partial(read, region)):
+                        figures[figure.key] = figure
+                except UpstreamError as exc:
+                    if exc.code in (UNREACHABLE, "aws_credentials"):
+                        raise
+                    missing = f"{kind} quotas in {region}: {exc}"
+                    log.warning("capacity: %s", missing)
         scores = {(s.instance_type, s.region): s for s in base.scores}
         for instance_type, count in sorted({(p.instance_type, p.instances_per_job or p.instance_count)
                                             for p in plans if p.purchase_model is PurchaseModel.SPOT}):
@@ -130,43 +138,37 @@ class AwsCapacity:
 
     # -- quotas --------------------------------------------------------------------------------------------------
 
-    def _quotas(self, region: str, plans: Iterable[Plan], *, now: datetime) -> list[QuotaFigure]:
-        keys = {key for p in plans for key in self._keys(p, region)}
-        return self._cached(f"capacity:quotas:{region}:{_digest(keys)}", _FIGURES,
-                            lambda: self._read_quotas(region, keys, now=now))
-
-    def _keys(self, plan: Plan, region: str) -> list[QuotaKey]:
-        spec = self.catalog.instances.get(plan.instance_type)
-        if spec is None:
-            return []
-        keys = [quota_for(instance_type=plan.instance_type, family=spec.family, platform=plan.platform.value,
-                          purchase=purchase, region=region) for purchase in ("spot", "on-demand")]
-        return [k for k in keys if k is not None]
-
-    def _read_quotas(self, region: str, keys: set[QuotaKey], *, now: datetime) -> list[QuotaFigure]:
+    def _sagemaker_quotas(self, region: str, *, now: datetime) -> list[QuotaFigure]:
+        """Every SageMaker GPU training and cluster quota of the region, per type, with what jobs use of it."""
         client = self.factory.client("service-quotas", region=region)
         figures: list[QuotaFigure] = []
-        if any(k.service == "sagemaker" for k in keys):
-            applied = quotas.list_quotas(client=client, service_code="sagemaker")
-            used = quotas.sagemaker_training_in_use(client=self.factory.client("sagemaker", region=region))
-            for key in (k for k in keys if k.service == "sagemaker"):
-                quota = applied.get(key.name)
-                if quota is None:
-                    continue  # not offered in this region: stays unknown
-                instance_type = key.name.removeprefix("ml.").split(" ", 1)[0]
-                in_use = used[instance_type, "spot" in key.name] if "training job" in key.name else 0
-                figures.append(QuotaFigure(key=key, limit=float(quota["Value"]), in_use=float(in_use),
-                                           source=quotas.SOURCE, as_of=now, code=quota.get("QuotaCode")))
-        ec2_keys = [k for k in keys if k.service == "ec2" and k.code is not None]
-        if ec2_keys:
-            vcpus = quotas.ec2_vcpus_in_use(client=self.factory.client("ec2", region=region))
-            for key in ec2_keys:
-                assert key.code is not None
-                quota = quotas.get_quota(client=client, service_code="ec2", quota_code=key.code)
-                cls = _class_of(key)
-                figures.append(QuotaFigure(key=key, limit=float(quota["Value"]),
-                                           in_use=float(vcpus[cls, "Spot" in key.name]), source=quotas.SOURCE,
-                                           as_of=now, code=key.code))
+        applied = quotas.list_quotas(client=client, service_code="sagemaker")
+        used = quotas.sagemaker_training_in_use(client=self.factory.client("sagemaker", region=region))
+        for name, quota in sorted(applied.items()):
+            match = _SAGEMAKER_QUOTA.fullmatch(name)
+            if match is None or match["type"] not in self.catalog.instances:
+                continue
+            key = QuotaKey(service="sagemaker", name=name, unit="instances", region=region)
+            in_use = used[match["type"], match["use"] == "spot training job"] if match["use"] != "cluster" else 0
+            figures.append(QuotaFigure(key=key, limit=float(quota["Value"]), in_use=float(in_use),
+                                       source=quotas.SOURCE, as_of=now, code=quota.get("QuotaCode")))
+        return figures
+
+    def _ec2_quotas(self, region: str, *, now: datetime) -> list[QuotaFigure]:
+        """EC2's on-demand and spot vCPU quotas of the P, G and Trn classes, with what running instances use."""
+        client = self.factory.client("service-quotas", region=region)
+        figures: list[QuotaFigure] = []
+        vcpus = quotas.ec2_vcpus_in_use(client=self.factory.client("ec2", region=region), vcpus_of={
+            name: spec.vcpus for name, spec in self.catalog.instances.items()})
+        for family, cls in (("p5", "p"), ("g6", "g"), ("trn1", "trn")):
+            for spot in (False, True):
+                found = quota_for(instance_type="", family=family, platform="ec2",
+                                  purchase="spot" if spot else "on-demand", region=region)
+                assert found is not None and found.code is not None
+                key, code = found, found.code
+                quota = quotas.get_quota(client=client, service_code="ec2", quota_code=code)
+                figures.append(QuotaFigure(key=key, limit=float(quota["Value"]), in_use=float(vcpus[cls, spot]),
+                                           source=quotas.SOURCE, as_of=now, code=key.code))
         return figures
 
     # -- spot placement scores -----------------------------------------------------------------------------------
@@ -236,11 +238,3 @@ class AwsCapacity:
         value = read()
         self.cache.set(key, adapter.dump_json(value), ttl_seconds=self.ttl_seconds)
         return value
-
-
-def _class_of(key: QuotaKey) -> str:
-    return "trn" if "Trn" in key.name else "p" if " P " in f" {key.name} " else "g"
-
-
-def _digest(keys: set[QuotaKey]) -> str:
-    return ",".join(sorted(f"{k.service}/{k.code or k.name}" for k in keys))
