@@ -197,9 +197,10 @@ def outcome(view: CapacityView | None, chosen: Option, plan: Plan, alternatives:
                             + ("; a quota increase can be requested (it needs approval)" if out.actions else ""))
     if view.known and view.offerings_reason:
         out.assumptions.append(f"reserved-capacity offerings unknown: {view.offerings_reason}")
-    out.step = TraceStep(node="capacity", question="Can the account start it?", answer=line,
-                         reason="; ".join(ranked.notes) or ("fits" if result.status is CapacityStatus.FITS
-                                                           else "; ".join(result.reasons) or line),
+    reason = ("never assumed to fit: a person approves what nobody could check" if not view.known
+              else "; ".join(ranked.notes) or ("fits" if result.status is CapacityStatus.FITS
+                                               else "; ".join(result.reasons) or line))
+    out.step = TraceStep(node="capacity", question="Can the account start it?", answer=line, reason=reason,
                          source=rules.CAPACITY)
     return out
 

@@ -12,7 +12,7 @@ import functools
 import logging
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
@@ -56,6 +56,10 @@ class CapacityProvider(Protocol):
         """The view ``decision`` needs, adding to ``known`` (an earlier round's view)."""
         ...
 
+    def view_of(self, *, instance_type: str, count: int, regions: list[str], now: datetime) -> CapacityView:
+        """What the account has for ``count`` × ``instance_type``: quotas and usage per region, spot scores."""
+        ...
+
 
 @dataclass(frozen=True)
 class UnknownCapacity:
@@ -65,6 +69,10 @@ class UnknownCapacity:
 
     def view_for(self, decision: Decision, *, now: datetime,  # noqa: ARG002 - nothing to read
                  known: CapacityView | None = None) -> CapacityView:  # noqa: ARG002
+        return CapacityView(known=False, reason=self.reason)
+
+    def view_of(self, *, instance_type: str, count: int, regions: list[str],  # noqa: ARG002 - nothing to read
+                now: datetime) -> CapacityView:  # noqa: ARG002
         return CapacityView(known=False, reason=self.reason)
 
 
@@ -100,25 +108,45 @@ class AwsCapacity:
             self.cache.set(DOWN_KEY, reason.encode(), ttl_seconds=DOWN_SECONDS)
             return CapacityView(known=False, reason=reason)
 
-    def _read(self, decision: Decision, *, now: datetime, known: CapacityView | None) -> CapacityView:
-        plans = [decision.plan, *decision.alternatives]
-        base = known if known is not None and known.known else CapacityView(known=True, as_of=now)
-        figures = {f.key: f for f in base.quotas}
+    def view_of(self, *, instance_type: str, count: int, regions: list[str], now: datetime) -> CapacityView:
+        now = now.astimezone(UTC)
+        try:
+            figures, missing = self._region_quotas(regions, now=now)
+            scores = self._scores(instance_type, count, now=now, regions=regions)
+        except UpstreamError as exc:
+            if exc.code not in (UNREACHABLE, "aws_credentials"):
+                raise
+            return CapacityView(known=False, reason=NO_CREDENTIALS if exc.code == "aws_credentials"
+                                else f"AWS unreachable ({exc.operation})")
+        return CapacityView(known=True, reason=missing, as_of=now, quotas=figures, scores=scores,
+                            min_spot_score=self.policy.estimate.min_spot_placement_score)
+
+    def _region_quotas(self, regions: Iterable[str], *, now: datetime) -> tuple[list[QuotaFigure], str]:
+        figures: list[QuotaFigure] = []
         missing = ""
-        for region in sorted({p.region for p in plans} | {decision.request.region or decision.plan.region}):
+        for region in sorted(set(regions)):
             readers: list[tuple[str, Callable[[str], list[QuotaFigure]]]] = [
                 ("sagemaker", lambda r: self._sagemaker_quotas(r, now=now)),
                 ("ec2", lambda r: self._ec2_quotas(r, now=now))]
             for kind, read in readers:
                 try:
-                    for figure in self._cached(f"capacity:quotas:{kind}:{region}", _FIGURES,
-                                               functools.partial(read, region)):
-                        figures[figure.key] = figure
+                    read_now: list[QuotaFigure] = self._cached(f"capacity:quotas:{kind}:{region}", _FIGURES,
+                                                               functools.partial(read, region))
+                    figures.extend(read_now)
                 except UpstreamError as exc:
                     if exc.code in (UNREACHABLE, "aws_credentials"):
                         raise
                     missing = f"{kind} quotas in {region}: {exc}"
                     log.warning("capacity: %s", missing)
+        return figures, missing
+
+    def _read(self, decision: Decision, *, now: datetime, known: CapacityView | None) -> CapacityView:
+        plans = [decision.plan, *decision.alternatives]
+        base = known if known is not None and known.known else CapacityView(known=True, as_of=now)
+        figures = {f.key: f for f in base.quotas}
+        read, missing = self._region_quotas([p.region for p in plans] + [decision.request.region or
+                                                                         decision.plan.region], now=now)
+        figures.update((f.key, f) for f in read)
         scores = {(s.instance_type, s.region): s for s in base.scores}
         for instance_type, count in sorted({(p.instance_type, p.instances_per_job or p.instance_count)
                                             for p in plans if p.purchase_model is PurchaseModel.SPOT}):
@@ -173,8 +201,9 @@ class AwsCapacity:
 
     # -- spot placement scores -----------------------------------------------------------------------------------
 
-    def _scores(self, instance_type: str, count: int, *, now: datetime) -> list[PlacementScore]:
-        regions = sorted(self.policy.regions)
+    def _scores(self, instance_type: str, count: int, *, now: datetime,
+                regions: list[str] | None = None) -> list[PlacementScore]:
+        regions = sorted(regions or self.policy.regions)
 
         def read() -> list[PlacementScore]:
             best = spot_scores.placement_scores(client=self.factory.client("ec2"), instance_type=instance_type,

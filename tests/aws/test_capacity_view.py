@@ -63,7 +63,7 @@ def aws(fake_aws: FakeAws, moto: str) -> FakeAws:
 
 
 def capacity(fake: FakeAws) -> AwsCapacity:
-    factory = ClientFactory(session=dummy_session(), max_attempts=1, endpoint_urls={
+    factory = ClientFactory(session=dummy_session(), max_attempts=3, endpoint_urls={
         "service-quotas": fake.url, "sagemaker": fake.url, "ec2": fake.url})
     return AwsCapacity(factory=factory, cache=MemoryCache(), catalog=load_catalog(), policy=default_policy())
 
@@ -195,3 +195,38 @@ def test_the_fake_refuses_a_misspelt_parameter(aws: FakeAws) -> None:
     assert answer.status_code == 400
     assert "CapacityBlockOfferingID: not a parameter of PurchaseCapacityBlock" in answer.text
     assert "CapacityBlockOfferingId: required by PurchaseCapacityBlock" in answer.text
+
+
+def test_cli_capacity_show_prints_what_the_account_has(aws: FakeAws, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from gpuops.cli import app
+
+    aws.on("ListServiceQuotas", sagemaker_quotas({"ml.p5.48xlarge for training job usage": 2,
+                                                  "ml.p5.48xlarge for spot training job usage": 8}))
+    aws.on("GetServiceQuota", ec2_quotas(1536))
+    aws.on("GetSpotPlacementScores", scores({"us-east-2": 7}))
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                        "AWS_ENDPOINT_URL": aws.url}.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(app, ["capacity", "show", "--type", "p5.48xlarge", "--count", "4",
+                                      "--region", "us-east-2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("4× p5.48xlarge (768 vCPU) · read ")
+    assert "  SageMaker training, on-demand: SHORT · quota short (2 of 2 instances free, 4 needed) — " \
+           "ml.p5.48xlarge for training job usage" in lines
+    assert "  SageMaker training, spot: fits · quota ok (8 of 8 instances free) · spot score 7/10 in us-east-2 — " \
+           "ml.p5.48xlarge for spot training job usage" in lines
+    assert "  EC2 / EKS, on-demand: fits · quota ok (1536 of 1536 vCPU free) — Running On-Demand P instances" in lines
+    assert "  spot placement score: 7/10 for 4 instance(s)" in lines
+
+
+def test_cli_capacity_show_without_credentials_says_unknown() -> None:
+    from typer.testing import CliRunner
+
+    from gpuops.cli import app
+
+    result = CliRunner().invoke(app, ["capacity", "show", "--type", "p5.48xlarge", "--count", "4"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "4× p5.48xlarge (768 vCPU): capacity unknown (no AWS credentials)"
