@@ -24,8 +24,8 @@ from bot.limits import (
 from contract.actors import slack_user
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
-from policy.decision import Alternative, Decision
 from policy.capacity import summary_line as capacity_line
+from policy.decision import Alternative, Decision
 from policy.spend import SpendSnapshot, SpendStatus
 
 APPROVE = "approve_request"
