@@ -209,6 +209,9 @@ class PolicyConfig(_Strict):
     approval_tiers: list[ApprovalTier] = Field(min_length=1)
     deny_above_usd: float | None = Field(default=None, gt=0)
     eks_monthly_spend_threshold_usd: float = Field(default=100_000, ge=0)
+    # Groups whose members approve buying reserved capacity (capacity blocks, SageMaker training plans); a quota
+    # increase is approved by the team's approvers for the request's stage.
+    capacity_purchase_approvers: list[str] = Field(default_factory=lambda: ["finance"], min_length=1)
     neuron_families: list[str] = Field(default_factory=lambda: ["trn1", "trn1n", "trn2"])
     size_classes: list[SizeClass] = Field(min_length=1)
     defaults: RequestDefaults = Field(default_factory=RequestDefaults)
@@ -267,6 +270,10 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
             for i, group in enumerate(groups):
                 if group not in config.groups:
                     errors.append((f"teams.{team_name}.approvers.{stage.value}[{i}]", f"unknown group {group!r}"))
+    if "capacity_purchase_approvers" in config.model_fields_set:  # the default names a group a policy may not have
+        for i, group in enumerate(config.capacity_purchase_approvers):
+            if group not in config.groups:
+                errors.append((f"capacity_purchase_approvers[{i}]", f"unknown group {group!r}"))
     bounds = [c.max_params for c in config.size_classes]
     if bounds[-1] is not None:
         errors.append((f"size_classes[{len(bounds) - 1}].max_params", "the last size class must have no max_params"))

@@ -73,6 +73,7 @@ def decide(
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
     inside, outside = _options(scr, search)
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
+    evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     inside, outside = ranked.inside, ranked.outside
     choice = choose(inside, outside)
@@ -84,8 +85,7 @@ def decide(
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
-    reserved = capacity_rank.offering_options([*inside, *outside], capacity, now=now,
-                                              usable_hours=search.usable_hours)
+    reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
     pairs = alternatives(choice, capacity_rank.labelled(reserved))
     alts = [_alternative(label, o, ctx) for label, o in pairs]
     cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],

@@ -35,6 +35,7 @@ class LaunchContext:
     job_name: str
     request_id: str
     revision: int
+    reservation: str | None = None  # a capacity block (cr-…) the instances run in
 
     @property
     def per_instance(self) -> int:
@@ -211,6 +212,11 @@ def render_launch_template(ctx: LaunchContext) -> str:
     if ctx.profile.vpc is not None:
         data["NetworkInterfaces"] = [{"DeviceIndex": 0, "Groups": list(ctx.profile.vpc.security_group_ids),
                                       "DeleteOnTermination": True}]
+    if ctx.reservation is not None and ctx.reservation.startswith("cr-"):
+        # Instances of a capacity block launch into its reservation, with the capacity-block market type.
+        data["InstanceMarketOptions"] = {"MarketType": "capacity-block"}
+        data["CapacityReservationSpecification"] = {
+            "CapacityReservationTarget": {"CapacityReservationId": ctx.reservation}}
     return json.dumps({"LaunchTemplateName": ctx.job_name, "LaunchTemplateData": data}, indent=2)
 
 
@@ -241,7 +247,8 @@ def render_spot_fleet(ctx: LaunchContext) -> str:
 
 
 def render_artifacts(
-    *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int
+    *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int,
+    reservation: str | None = None,
 ) -> list[RenderedArtifact]:
     """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself)."""
     if plan.platform is Platform.SAGEMAKER:
@@ -250,7 +257,7 @@ def render_artifacts(
         raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs image",
                            code="launch_not_configured")
     ctx = LaunchContext(plan=plan, team=team, profile=team_policy.launch, job_name=job_name, request_id=request_id,
-                        revision=revision)
+                        revision=revision, reservation=reservation)
     if plan.platform is Platform.EKS:
         return [RenderedArtifact("eks.pytorchjob", f"{job_name}.pytorchjob.yaml", "application/yaml",
                                  render_pytorchjob(ctx)),

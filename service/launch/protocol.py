@@ -41,6 +41,9 @@ class LaunchSpec:
     team: str
     plan: Plan
     approvers: Sequence[str] = ()
+    # Reserved capacity bought for this request that the launch runs in: a capacity block's reservation id
+    # (cr-…, EC2/EKS/HyperPod) or a SageMaker training plan's ARN (ResourceConfig.TrainingPlanArn).
+    reservation: str | None = None
 
 
 @dataclass(frozen=True)
