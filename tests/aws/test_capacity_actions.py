@@ -260,3 +260,37 @@ def test_a_quota_increase_is_requested_once_and_its_status_posted(sqlite_engine:
             AuditEvent.request_id == request_id, AuditEvent.type == "capacity.action_status")
             .order_by(col(AuditEvent.seq)))]
     assert [p["quota_request_status"] for p in posted] == ["CASE_OPENED", "APPROVED"]  # changes only
+
+
+def test_over_http_finance_approves_and_the_block_is_bought_once(sqlite_url: str, fake_aws: FakeAws) -> None:
+    from tests.service.apiclient import live_service
+
+    migrated_engine(sqlite_url).dispose()
+    policy = _policy(ec2=True)
+    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
+                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    fake_aws.on("PurchaseCapacityBlock", lambda form: {"CapacityReservation": {
+        "CapacityReservationId": "cr-0123456789abcdef0", "State": "scheduled"}})
+    factory = ClientFactory(session=dummy_session(), max_attempts=1, endpoint_urls={"ec2": fake_aws.url})
+    with live_service(sqlite_url, policy, aws=factory, capacity=FixedCapacity(view), launch="live") as service:
+        filed = service.post("/v1/requests", {"text": TEXT, "team": "team-ml"}, role="bot", actor=REQUESTER)
+        assert filed.status_code == 201, filed.text
+        request = filed.json()
+        [position] = [i for i, a in enumerate(request["decision"]["capacity_actions"])
+                      if a["kind"] == "purchase-capacity-block"]
+        proposed = service.post(f"/v1/requests/{request['id']}/capacity-actions", {"position": position},
+                                role="bot", actor=REQUESTER)
+        assert proposed.status_code == 201, proposed.text
+        action = proposed.json()
+        assert action["status"] == "pending_approval" and action["action"]["upfront_usd"] == 150_000.0
+        refused = service.post(f"/v1/capacity-actions/{action['id']}/approvals", {}, role="bot", actor=LEADS[0])
+        assert refused.status_code == 403
+        done = service.post(f"/v1/capacity-actions/{action['id']}/approvals", {}, role="bot", actor=FINANCE[0])
+        assert done.status_code == 200, done.text
+        assert done.json()["status"] == "done"
+        assert done.json()["result"]["capacity_reservation_id"] == "cr-0123456789abcdef0"
+        again = service.post(f"/v1/capacity-actions/{action['id']}/approvals", {}, role="bot", actor=FINANCE[1])
+        assert again.status_code == 200 and again.json()["status"] == "done"
+        listed = service.get(f"/v1/requests/{request['id']}/capacity-actions").json()["items"]
+        assert [a["id"] for a in listed] == [action["id"]]
+    assert len(fake_aws.calls("PurchaseCapacityBlock")) == 1
