@@ -237,3 +237,27 @@ def track_action(*, engine: Engine, client_for: ClientFor, action_id: str, now: 
         session.commit()
         session.refresh(row)
         return row
+
+
+# Where a tracked action stops changing: quota requests and training plans in these states are not read again.
+TRAINING_PLAN_FINAL = frozenset({"Expired", "Failed"})
+
+
+def track_open_actions(*, engine: Engine, client_for: ClientFor, now: datetime) -> int:
+    """Track every done quota increase and training plan still on the move; how many were read."""
+    with new_session(engine) as session:
+        rows = session.exec(select(CapacityActionRow).where(
+            CapacityActionRow.status == "done",
+            col(CapacityActionRow.kind).in_([ActionKind.QUOTA_INCREASE.value,
+                                             ActionKind.CREATE_TRAINING_PLAN.value]))).all()
+        open_ids = [r.id for r in rows
+                    if r.result.get("quota_request_status") not in quotas.FINAL_STATES
+                    and r.result.get("training_plan_status") not in TRAINING_PLAN_FINAL]
+    read = 0
+    for action_id in open_ids:
+        try:
+            track_action(engine=engine, client_for=client_for, action_id=action_id, now=now)
+            read += 1
+        except UpstreamError as exc:  # the next round reads it again
+            log.warning("capacity action %s not tracked this round: %s", action_id, exc)
+    return read

@@ -25,6 +25,7 @@ from service.audit.anchors import AnchorLocation, publish_anchor
 from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.cache import make_cache
+from service.capacity.actions import track_open_actions
 from service.clock import utcnow
 from service.jobs.tracker import track_jobs
 from service.launch.outbox import (
@@ -128,6 +129,10 @@ def drain(*, ctx: WorkerContext, stop_event: threading.Event | None = None) -> i
 
 
 def track_once(*, ctx: WorkerContext) -> int:
+    if ctx.env.live:  # quota requests and training plans bought for requests, their status posted as it changes
+        factory = ctx.env.factory
+        track_open_actions(engine=ctx.engine, client_for=lambda service, region: factory.client(service, region=region),
+                           now=ctx.clock())
     try:
         return track_jobs(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, now=ctx.clock())
     except UpstreamError as exc:

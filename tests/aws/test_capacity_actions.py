@@ -25,7 +25,13 @@ from policy.config import Platforms, PolicyConfig
 from policy.decision import Decision
 from policy.membership import Filer
 from service.aws.clients import ClientFactory
-from service.capacity.actions import approve_action, execute_action, propose_action, track_action
+from service.capacity.actions import (
+    approve_action,
+    execute_action,
+    propose_action,
+    track_action,
+    track_open_actions,
+)
 from service.launch.worker import drain
 from service.planning import Planner
 from service.requests.approvals import record_approval
@@ -252,9 +258,9 @@ def test_a_quota_increase_is_requested_once_and_its_status_posted(sqlite_engine:
     assert done is not None and done.result["quota_request_status"] == "PENDING"
     [asked] = fake_aws.calls("RequestServiceQuotaIncrease")
     assert asked == {"ServiceCode": "sagemaker", "QuotaCode": "L-5A2F9E1B", "DesiredValue": 4.0}
-    for _ in range(3):
-        track_action(engine=engine, client_for=_factory(fake_aws), action_id=action.id,
-                     now=NOW.astimezone(UTC) + timedelta(hours=1))
+    rounds = [track_open_actions(engine=engine, client_for=_factory(fake_aws),
+                                 now=NOW.astimezone(UTC) + timedelta(hours=h)) for h in range(1, 5)]
+    assert rounds == [1, 1, 1, 0]  # once APPROVED (final) it is not read again
     with new_session(engine) as session:
         posted = [e.data for e in session.exec(select(AuditEvent).where(
             AuditEvent.request_id == request_id, AuditEvent.type == "capacity.action_status")
