@@ -29,7 +29,7 @@ from policy.estimate import cents
 from policy.pricing import Rate
 from policy.timespan import hours_between
 
-__all__ = ["check_option", "labelled", "offering_options", "Outcome", "outcome", "rank", "Ranked",
+__all__ = ["check_option", "committed_options", "labelled", "offering_options", "Outcome", "outcome", "rank", "Ranked",
            "unblocking_actions"]
 
 # Which platforms run in which kind of reserved capacity.
@@ -178,12 +178,13 @@ def outcome(view: CapacityView | None, chosen: Option, plan: Plan, alternatives:
     if view is None:
         return Outcome(plan, alts)
     offered = {id(o): r for o, r in reserved}
-    result = check_option(view, chosen)
+    result = offered.get(id(chosen)) or check_option(view, chosen)
     plan = plan.model_copy(update={"capacity": result})
     alts = [a.model_copy(update={"capacity": offered.get(id(o)) or check_option(view, o)}) for o, a in alternatives]
     out = Outcome(plan, alts, actions=unblocking_actions(chosen, result) if result.status is CapacityStatus.SHORT
                   else [])
-    out.actions += [_purchase(o, offered[id(o)]) for o, _ in alternatives if id(o) in offered]
+    out.actions += [_purchase(o, offered[id(o)]) for o, _ in alternatives
+                    if id(o) in offered and not str(offered[id(o)].offering_id).startswith("cr-")]  # held: no buy
     line = summary_line(result, purchase=plan.purchase_model.value, region=plan.region)
     if not view.known:
         out.doubt = f"unknown ({view.reason})"
@@ -214,3 +215,36 @@ def _purchase(option: Option, result: CapacityCheck) -> CapacityAction:
                           count=option.layout.job_instances, offering_id=result.offering_id,
                           upfront_usd=result.offering_upfront_usd,
                           summary=f"{what} {result.offering_id} for ${result.offering_upfront_usd or 0:,.2f} upfront")
+
+
+def committed_options(pool: Sequence[Option], view: CapacityView | None, *, reservation_id: str | None,
+                      now: datetime, usable_hours: float | None) -> list[tuple[Option, CapacityCheck]]:
+    """The configuration the request's own capacity block runs, when the account holds it and the run fits in it:
+    already paid, so it adds no spend."""
+    if view is None or not view.known or reservation_id is None:
+        return []
+    held = next((r for r in view.reservations if r.reservation_id == reservation_id), None)
+    if held is None or held.state not in ("active", "scheduled", "payment-pending", "pending"):
+        return []
+    fits = [o for o in pool if o.purchase is PurchaseModel.ON_DEMAND and o.layout.jobs == 1
+            and o.profile.spec.instance_type == held.instance_type and o.profile.price.region == held.region
+            and o.platform in _PLATFORMS[OfferingKind.CAPACITY_BLOCK] and o.layout.job_instances <= held.available]
+    found: list[tuple[Option, CapacityCheck]] = []
+    for base in sorted(fits, key=lambda o: (o.finish_hours, o.layout.count)):
+        start = max(0.0, hours_between(now, held.start)) if held.start else 0.0
+        if held.end is not None and start + base.compute_hours > hours_between(now, held.end):
+            continue  # the run would outlast the block
+        until = f" until {held.end:%Y-%m-%d %H:%M} UTC" if held.end else ""
+        basis = (f"capacity block {held.reservation_id} already bought: {held.available} of {held.count}× "
+                 f"{held.instance_type} free{until} ({held.source}, read {held.as_of:%Y-%m-%d %H:%M} UTC)")
+        option = Option(base.profile, base.layout, PurchaseModel.CAPACITY_BLOCK, base.platform,
+                        Rate(0.0, 0.0, 0.0, basis, False), base.compute_hours, base.compute_hours,
+                        base.layout.count * base.compute_hours, None, start, 0.0,
+                        None if usable_hours is None else start + base.compute_hours <= usable_hours,
+                        "committed capacity: the team's capacity block, already paid")
+        found.append((option, CapacityCheck(
+            status=CapacityStatus.FITS, offering_id=held.reservation_id, offering_kind=OfferingKind.CAPACITY_BLOCK,
+            offering_upfront_usd=0.0, offering_start=held.start, offering_end=held.end, offering_source=held.source,
+            offering_as_of=held.as_of)))
+        break
+    return found

@@ -75,7 +75,9 @@ def decide(
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
-    inside, outside = ranked.inside, ranked.outside
+    committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
+                                                now=now, usable_hours=search.usable_hours)
+    inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
     choice = choose(inside, outside)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
@@ -89,8 +91,11 @@ def decide(
     pairs = alternatives(choice, capacity_rank.labelled(reserved))
     alts = [_alternative(label, o, ctx) for label, o in pairs]
     cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
-                                ranked=ranked, reserved=reserved)
+                                ranked=ranked, reserved=[*reserved, *committed])
     plan, alts = cap.plan, cap.alternatives
+    if req.capacity_reservation and capacity is not None and capacity.known and not committed:
+        cap.assumptions.append(f"capacity block {req.capacity_reservation}: not usable for this run (not found in "
+                               "the account, not active, or too small or too short for it)")
     naive = _naive(search, ctx)
     oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),

@@ -26,6 +26,7 @@ from policy.capacity import (
     PlacementScore,
     QuotaFigure,
     QuotaKey,
+    Reservation,
     quota_for,
 )
 from policy.catalog import Catalog
@@ -157,11 +158,13 @@ class AwsCapacity:
                 if exc.code in (UNREACHABLE, "aws_credentials"):
                     raise
                 log.warning("capacity: spot placement scores of %s: %s", instance_type, exc)
+        reservations = list(base.reservations) or self._reservations(decision, now=now)
         offerings, reason = self._offerings(decision, now=now)
         if base.offerings_known and not offerings:
             offerings, reason = list(base.offerings), ""
         return CapacityView(known=True, reason=missing, as_of=now, quotas=list(figures.values()),
                             scores=list(scores.values()), offerings=offerings, offerings_known=not reason,
+                            reservations=reservations,
                             offerings_reason=reason, min_spot_score=self.policy.estimate.min_spot_placement_score)
 
     # -- quotas --------------------------------------------------------------------------------------------------
@@ -213,6 +216,23 @@ class AwsCapacity:
 
         return self._cached(f"capacity:spot:{instance_type}:{count}:{','.join(regions)}",
                             TypeAdapter(list[PlacementScore]), read)
+
+    def _reservations(self, decision: Decision, *, now: datetime) -> list[Reservation]:
+        """The capacity block the request names, looked up in the regions it may run in."""
+        wanted = decision.request.capacity_reservation
+        if wanted is None:
+            return []
+        for region in [decision.plan.region, *sorted(set(self.policy.regions) - {decision.plan.region})]:
+            try:
+                found = capacity_blocks.describe_reservations(client=self.factory.client("ec2", region=region),
+                                                              region=region, ids=[wanted], now=now)
+            except UpstreamError as exc:
+                if exc.code in (UNREACHABLE, "aws_credentials"):
+                    raise
+                continue  # not in this region (InvalidCapacityReservationId.NotFound)
+            if found:
+                return found
+        return []
 
     # -- offerings -----------------------------------------------------------------------------------------------
 

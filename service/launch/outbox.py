@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
-from policy.decision import Decision, Platform, plan_hash
+from policy.decision import Decision, Platform, PurchaseModel, plan_hash
 from policy.errors import RequestError
 from policy.request import Stage
 from service.launch.protocol import LaunchOutcome, LaunchSpec
@@ -235,6 +235,9 @@ def _reservation(session: Session, request_id: str, decision: Decision) -> str |
     """Reserved capacity bought for this request (``service.capacity.actions``) matching the plan's type and region:
     a SageMaker training plan for a SageMaker launch, a capacity block for the others."""
     plan = decision.plan
+    held = plan.capacity.offering_id if plan.capacity is not None else None
+    if plan.purchase_model is PurchaseModel.CAPACITY_BLOCK and held is not None and held.startswith("cr-"):
+        return held  # the team's own capacity block, which the plan chose to run in
     kind = "create-training-plan" if plan.platform is Platform.SAGEMAKER else "purchase-capacity-block"
     field = "training_plan_arn" if plan.platform is Platform.SAGEMAKER else "capacity_reservation_id"
     rows = session.exec(select(CapacityActionRow).where(

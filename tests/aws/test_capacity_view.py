@@ -230,3 +230,28 @@ def test_cli_capacity_show_without_credentials_says_unknown() -> None:
     result = CliRunner().invoke(app, ["capacity", "show", "--type", "p5.48xlarge", "--count", "4"])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "4× p5.48xlarge (768 vCPU): capacity unknown (no AWS credentials)"
+
+
+def test_a_held_capacity_block_is_read_and_the_plan_runs_in_it(aws: FakeAws) -> None:
+    from policy.config import Platforms
+
+    base = default_policy()
+    policy = base.model_copy(update={"teams": {**base.teams, "team-ml": base.teams["team-ml"].model_copy(
+        update={"platforms": Platforms(ec2=True)})}})
+    aws.on("ListServiceQuotas", sagemaker_quotas({"ml.p4d.24xlarge for training job usage": 64}))
+    aws.on("GetServiceQuota", ec2_quotas(10_000))
+    aws.on("DescribeCapacityReservations", lambda form: {"CapacityReservations": [{
+        "CapacityReservationId": form["CapacityReservationId.1"], "InstanceType": "p4d.24xlarge",
+        "TotalInstanceCount": 16, "AvailableInstanceCount": 16, "State": "active",
+        "StartDate": datetime(2026, 11, 29, tzinfo=UTC), "EndDate": datetime(2026, 12, 20, tzinfo=UTC)}]})
+    aws.on("SearchTrainingPlanOfferings", lambda body: {"TrainingPlanOfferings": []})
+    aws.on("DescribeCapacityBlockOfferings", lambda form: {"CapacityBlockOfferings": []})
+    provider = capacity(aws)
+    provider.policy = policy
+    request = parse_request("production pretrain 7B on 100B tokens in 20 days, use cr-0123456789abcdef0",
+                            now=NOW, tz=TZ)
+    decision = Planner(catalog=load_catalog(), policy=policy, spend=UnavailableSpend(),
+                       capacity=provider).plan(request, now=NOW, spend=OK_SPEND).decision
+    assert decision.plan.purchase_model == "capacity-block" and decision.plan.estimated_cost_usd == 0
+    assert decision.plan.capacity.offering_id == "cr-0123456789abcdef0"
+    assert aws.calls("DescribeCapacityReservations")[0]["CapacityReservationId.1"] == "cr-0123456789abcdef0"

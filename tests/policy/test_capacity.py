@@ -18,6 +18,7 @@ from policy.capacity import (
     PlacementScore,
     QuotaFigure,
     QuotaKey,
+    Reservation,
     check,
     quota_for,
     summary_line,
@@ -211,3 +212,41 @@ def test_offerings_not_read_are_said_to_be_unknown() -> None:
     assert "reserved-capacity offerings unknown: DescribeCapacityBlockOfferings failed: throttled" in \
         decision.assumptions
     assert not any(a.purchase_model == "capacity-block" for a in decision.alternatives)
+
+
+def _held(**changes: object) -> Reservation:
+    values: dict[str, object] = {
+        "reservation_id": "cr-0123456789abcdef0", "instance_type": "p4d.24xlarge", "count": 16, "available": 16,
+        "region": "us-east-1", "state": "active", "start": READ - timedelta(days=1), "end": READ + timedelta(days=14),
+        "source": "EC2 DescribeCapacityReservations", "as_of": READ}
+    return Reservation.model_validate({**values, **changes})
+
+
+EC2_POLICY = POLICY.model_copy(update={"teams": {**POLICY.teams, "team-ml": POLICY.teams["team-ml"].model_copy(
+    update={"platforms": POLICY.teams["team-ml"].platforms.model_copy(update={"ec2": True})})}})
+HELD_TEXT = "production pretrain 7B on 100B tokens in 20 days, we have cr-0123456789abcdef0"
+
+
+def _decide_held(view: CapacityView) -> Decision:
+    request = parse_request(HELD_TEXT, now=NOW, tz=TZ)
+    assert request.capacity_reservation == "cr-0123456789abcdef0"
+    return decide(request, catalog=CATALOG, policy=EC2_POLICY, spend=OK_SPEND, now=NOW, capacity=view)
+
+
+def test_a_capacity_block_the_team_holds_is_used_as_committed_capacity() -> None:
+    decision = _decide_held(CapacityView(known=True, as_of=READ, quotas=quotas(64), reservations=[_held()]))
+    plan = decision.plan
+    assert (plan.purchase_model, plan.platform, plan.instance_type) == ("capacity-block", "ec2", "p4d.24xlarge")
+    assert plan.estimated_cost_usd == 0 and plan.instance_count <= 16
+    assert plan.capacity is not None and plan.capacity.offering_id == "cr-0123456789abcdef0"
+    assert "already bought" in plan.cost_breakdown[0].basis
+    assert decision.capacity_actions == []  # nothing to buy
+
+
+@pytest.mark.parametrize("held", [
+    _held(state="expired"), _held(available=1), _held(end=READ + timedelta(hours=5)),
+    _held(instance_type="p5.48xlarge")])
+def test_a_held_block_that_cannot_run_the_job_is_said_and_not_used(held: Reservation) -> None:
+    decision = _decide_held(CapacityView(known=True, as_of=READ, quotas=quotas(64), reservations=[held]))
+    assert decision.plan.purchase_model != "capacity-block"
+    assert any(a.startswith("capacity block cr-0123456789abcdef0: not usable") for a in decision.assumptions)
