@@ -12,12 +12,14 @@ from contract.text import Text
 from policy.capacity import CapacityAction
 
 MAX_NAME_CHARS = 256
+MAX_ACTIONS = 100  # a plan lists a handful
 
 
 class CapacityActionCreate(InputModel):
     """``POST /v1/requests/{id}/capacity-actions``: propose the plan's action at ``position``."""
 
-    position: int = Field(ge=0, description="index into the current revision's decision.capacity_actions")
+    position: int = Field(ge=0, le=MAX_ACTIONS,
+                          description="index into the current revision's decision.capacity_actions")
 
 
 class CapacityActionApproval(InputModel):

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 from contract.capacity import CapacityActionApproval, CapacityActionCreate, CapacityActionList, CapacityActionPublic
 from contract.errors import Conflict, Forbidden, NotFound, UpstreamError
 from contract.text import Text
-from service.api.deps import RequestId, SessionDep, StateDep, WriterDep, released
+from service.api.deps import ActorDep, RequestId, SessionDep, StateDep, WriterDep, released
 from service.api.openapi import raises
 from service.api.requests import approver_for, person_for
 from service.api.state import ServiceState
@@ -43,7 +43,7 @@ def propose(request_id: RequestId, body: CapacityActionCreate, session: SessionD
 
 @router.get("/v1/requests/{request_id}/capacity-actions", response_model=CapacityActionList,
             responses=raises(NotFound))
-def list_actions(request_id: RequestId, session: SessionDep) -> CapacityActionList:
+def list_actions(request_id: RequestId, session: SessionDep, _actor: ActorDep) -> CapacityActionList:
     get_request_or_raise(session=session, request_id=request_id)
     rows = session.exec(select(CapacityActionRow).where(CapacityActionRow.request_id == request_id)
                         .order_by(col(CapacityActionRow.created_at), col(CapacityActionRow.id))).all()
