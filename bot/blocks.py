@@ -26,6 +26,7 @@ from bot.limits import (
 from contract.actors import slack_user
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
+from policy.capacity import summary_line as capacity_line
 from policy.decision import Alternative, Decision, Plan
 from policy.spend import SpendSnapshot, SpendStatus
 
@@ -66,6 +67,18 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
                            f"{fmt.usd(plan.cost_high_usd)})"),
         ("Price", f"{fmt.usd(plan.price_per_instance_hour_usd)}/instance-hour"),
     ]
+
+
+def capacity_text(decision: Decision) -> str:
+    """'*Capacity*: quota ok (24 of 96 vCPU free) · spot score 7/10 in us-east-2', then any action that would let
+    the plan start."""
+    plan = decision.plan
+    line = capacity_line(plan.capacity, purchase=plan.purchase_model.value, region=plan.region)
+    text = "*Capacity*: " + escape(line.removeprefix("capacity "))
+    if decision.capacity_actions:
+        text += "\n" + fmt.bullets([escape(a.summary) + " (needs approval)" for a in decision.capacity_actions],
+                                   limit=MAX_SECTION_TEXT - len(text))
+    return text
 
 
 def spend_line(spend: SpendSnapshot) -> str:
@@ -288,6 +301,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     if defaults:
         blocks.append(context("Defaults: " + escape(" · ".join(defaults))))
     blocks.append(section(spend_line(decision.spend)))
+    if decision.plan.capacity is not None:
+        blocks.append(section(capacity_text(decision)))
     offered = alternatives_of(req)
     if offered:
         blocks.append(section("*Alternatives*"))

@@ -36,12 +36,15 @@ FIRST_START_WINDOW = timedelta(minutes=10)
 # Slack errors that say the request's message (or its channel) is no longer there to update or reply to.
 MESSAGE_GONE = frozenset({"message_not_found", "channel_not_found", "is_archived", "not_in_channel",
                           "cant_update_message", "thread_not_found"})
+CAPACITY_EVENTS = ("capacity.action_proposed", "capacity.action_approved", "capacity.action_done",
+                   "capacity.action_failed", "capacity.action_status")
 UPDATES = frozenset({
     "request.revised", "request.approval_recorded", "request.approval_changed", "request.approved",
     "request.auto_approved", "request.rejected",
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed", "launch.dry_run",
     "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold", *idle.EVENTS,
+    *CAPACITY_EVENTS,
 })
 
 
@@ -147,6 +150,8 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         return cancel_text(data)
     if event.type == "request.expired":
         return "⌛ Expired: not enough approvals within the approval window. Ask again with `/gpu` if still needed."
+    if event.type in CAPACITY_EVENTS:
+        return capacity_text(event.type, data)
     return None
 
 
@@ -168,6 +173,26 @@ def nudge_text(event: EventPublic, req: RequestPublic, *, now: datetime) -> str:
                 "nudge its approvers.")
     count = f" {event.data.get('reminder')} of {event.data.get('of')}" if event.data.get("of") else ""
     return f"⏰ Reminder{count}: {what} is waiting for your approval{where}{expires}."
+
+
+def capacity_text(kind: str, data: dict[str, Any]) -> str:
+    """A capacity action's step, as the request's thread tells it."""
+    what = escape(str(data.get("summary") or data.get("kind") or "capacity action"))
+    action = f"`{escape(str(data.get('action_id', '')))}`"
+    if kind == "capacity.action_proposed":
+        return f"📋 Capacity action {action} proposed for approval: {what}"
+    if kind == "capacity.action_approved":
+        return f"✅ Capacity action {action} approved: {what}" if data.get("approved") else \
+            f"👍 Capacity action {action}: one approval recorded, more needed"
+    if kind == "capacity.action_done":
+        result = data.get("result") or {}
+        shown = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in sorted(result.items()))
+        return f"🏗️ Capacity action {action} done: {shown or 'AWS accepted it'}"
+    if kind == "capacity.action_failed":
+        return f"💥 Capacity action {action} failed: {escape(str(data.get('error') or 'see the audit log'))}"
+    status = {k: v for k, v in data.items() if k not in ("action_id", "kind")}
+    return f"📡 Capacity action {action}: " + ", ".join(f"{escape(str(k))} {escape(str(v))}"
+                                                       for k, v in sorted(status.items()))
 
 
 class FeedConsumer:

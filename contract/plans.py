@@ -31,6 +31,8 @@ class PlanFields(InputModel):
     accelerator: Text | None = Field(default=None, max_length=64)
     instance_type: Text | None = Field(default=None, max_length=64)
     gpus: int | None = Field(default=None, ge=1, le=100_000)
+    capacity_reservation: Text | None = Field(default=None, max_length=32, description=(
+        "a capacity block the team holds, to run in: cr- and 8 to 17 hex digits (else 422 invalid_request)"))
 
     # --- When, how long, on held capacity (answers to the planner's questions, or given outright) ---
     start_after: datetime | None = None

@@ -17,6 +17,7 @@ from gpuops import (
     cli_aws,
     cli_bot,
     cli_calibration,
+    cli_capacity,
     cli_catalog,
     cli_doctor,
     cli_plan,
@@ -26,7 +27,8 @@ from gpuops.cli_errors import OneLineErrorsGroup
 
 app = typer.Typer(help="gpuops: GPU training compute decisions, approvals and launches.", no_args_is_help=True,
                   cls=OneLineErrorsGroup, pretty_exceptions_enable=False)
-for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor, cli_calibration, cli_approve):
+for area in (cli_plan, cli_catalog, cli_service, cli_audit, cli_aws, cli_bot, cli_doctor, cli_calibration, cli_approve,
+             cli_capacity):
     area.register(app)
 
 

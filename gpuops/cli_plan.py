@@ -59,7 +59,7 @@ def plan_command(
     from policy.catalog import load_catalog
     from policy.intake import zone_or_raise
     from policy.questions import NeedsInput
-    from service.planning import Planner, catalog_source, load_policy
+    from service.planning import Planner, catalog_source, load_policy, make_capacity_provider
     from service.settings import Settings
 
     try:
@@ -67,8 +67,9 @@ def plan_command(
         moment = _now(now, zone_name)
         settings = Settings() if policy is None else Settings(policy_file=policy)
         config = load_policy(settings)
-        planner = Planner(catalog=load_catalog(catalog_source(settings)), policy=config,
-                          spend=_spend(spend, now=moment))
+        catalog = load_catalog(catalog_source(settings))
+        planner = Planner(catalog=catalog, policy=config, spend=_spend(spend, now=moment),
+                          capacity=make_capacity_provider(settings, catalog=catalog, policy=config))
         context = planner.ask_or_plan(text=text, fields={"team": team} if team else {}, timezone=zone_name,
                                       now=moment)
     except RequestError as exc:

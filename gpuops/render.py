@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
 
+from policy.capacity import summary_line as capacity_line
 from policy.decision import Decision, Plan, Platform
 from policy.questions import NeedsInput
 
@@ -101,6 +102,11 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: st
         out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]
     out += ["", "Approval", f"  {_approval(decision)}", *[f"  - {r}" for r in decision.approval.reasons]]
     out += ["", _spend(decision)]
+    if decision.plan.capacity is not None:
+        plan = decision.plan
+        line = capacity_line(plan.capacity, purchase=plan.purchase_model.value, region=plan.region)
+        out.append("capacity: " + line.removeprefix("capacity "))
+        out += [f"  - {a.summary} (needs approval)" for a in decision.capacity_actions]
     if plan_hash is not None:
         out.append(f"plan hash: {plan_hash}")
     if decision.approval.denied:

@@ -19,7 +19,6 @@ from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
 
 __all__ = [
-    "capacity_block",
     "counts_for",
     "fixed_option",
     "Layout",
@@ -241,28 +240,6 @@ def _option(
     cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
     return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
                   spot, start_hours, cost, meets, why)
-
-
-def capacity_block(option: Option, search: Search) -> Option | None:
-    """The same configuration on a capacity block (or SageMaker training plan) starting ``lead`` hours ahead."""
-    settings = search.settings
-    if option.layout.job_instances < 2 or option.profile.spec.family not in settings.capacity_block_families:
-        return None
-    if option.compute_hours < settings.capacity_block_min_hours:
-        return None
-    rate = _rate(option.profile, search, PurchaseModel.CAPACITY_BLOCK, option.platform)
-    if rate is None:
-        return None
-    block = _option(option.profile, search, option.layout, rate, purchase=PurchaseModel.CAPACITY_BLOCK,
-                    platform=option.platform, start_hours=settings.capacity_block_lead_hours,
-                    why="reserved capacity: no interruptions, starts a day ahead")
-    if block is None or block.meets is False:
-        return None  # a block that starts a day ahead must still land before the deadline
-    # Blocks are sold in whole days (Capacity Blocks for ML: 1-182 days): the bill covers the block, not the run.
-    block_hours = math.ceil(round(block.wall_hours, 6) / 24) * 24.0
-    block.instance_hours = block.count * block_hours
-    block.cost = cents(block.count * rate.usd * billed_hours(block_hours))
-    return block
 
 
 def fixed_option(prof: Profile, search: Search, *, count: int, purchase: PurchaseModel,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from policy.candidates import Option, Search, capacity_block
+from policy.candidates import Option
 from policy.decision import PurchaseModel
 
 __all__ = ["alternatives", "by_cost", "by_finish", "Choice", "choose", "Key", "MAX_ALTERNATIVES", "MEANINGFUL_SHARE"]
@@ -59,13 +59,19 @@ def choose(inside: Sequence[Option], outside: Sequence[Option]) -> Choice | None
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 
 
-def alternatives(choice: Choice, search: Search) -> list[tuple[str, Option]]:
-    """Up to three configurations that differ from the plan in cost, speed or interruption risk."""
+def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = ()) -> list[tuple[str, Option]]:
+    """Up to three configurations that differ from the plan in cost, speed or interruption risk.
+
+    ``reserved``: configurations on reserved capacity the account was offered (capacity blocks, SageMaker training
+    plans), best first, with their labels; the first is shown.
+    """
     plan = choice.option
     found: list[tuple[str, Option]] = []
     on_demand = _best_on_demand(choice)
+    first = reserved[0] if reserved else None
     candidates: list[tuple[str, Callable[[], Option | None]]] = [
-        ("capacity block: reserved, no interruptions", lambda: capacity_block(on_demand or plan, search)),
+        (first[0] if first else "reserved capacity",
+         lambda: first[1] if first is not None and first[1].meets is not False else None),
         ("no interruptions", lambda: on_demand if plan.purchase is PurchaseModel.SPOT else None),
         # "within policy": the pool holds only what the policy allows (regions, families, sizes), not the market.
         ("cheapest within policy", lambda: _cheaper(choice)),

@@ -139,10 +139,12 @@ class EstimateSettings(_Strict):
     multi_node_min_accelerators: int = Field(default=4, ge=1)
     # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
     max_runtime_factor: float = Field(default=1.5, ge=1)
-    # Capacity blocks / training plans are offered for multi-node P-family jobs at least this long and this far ahead.
+    # Capacity-block and training-plan offerings are looked up for multi-node jobs of these families running at least
+    # this long; an alternative exists only where AWS answered with an offering (priced at its upfront fee).
     capacity_block_min_hours: float = Field(default=24, gt=0)
-    capacity_block_lead_hours: float = Field(default=24, ge=0)
     capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
+    # Spot placement score (EC2 GetSpotPlacementScores, 1-10) below which spot in that region is ruled out.
+    min_spot_placement_score: int = Field(default=5, ge=1, le=10)
     # The naive choice savings are measured against (docs/design.md §The decision): this type, on-demand, on SageMaker.
     naive_instance_type: str = "p5.48xlarge"
 
@@ -235,6 +237,9 @@ class PolicyConfig(_Strict):
     approval_tiers: list[ApprovalTier] = Field(min_length=1)
     deny_above_usd: float | None = Field(default=None, gt=0)
     eks_monthly_spend_threshold_usd: float = Field(default=100_000, ge=0)
+    # Groups whose members approve buying reserved capacity (capacity blocks, SageMaker training plans); a quota
+    # increase is approved by the team's approvers for the request's stage.
+    capacity_purchase_approvers: list[str] = Field(default_factory=lambda: ["finance"], min_length=1)
     neuron_families: list[str] = Field(default_factory=lambda: ["trn1", "trn1n", "trn2"])
     size_classes: list[SizeClass] = Field(min_length=1)
     defaults: RequestDefaults = Field(default_factory=RequestDefaults)
@@ -309,6 +314,10 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
             for i, group in enumerate(groups):
                 if group not in config.groups:
                     errors.append((f"teams.{team_name}.approvers.{stage.value}[{i}]", f"unknown group {group!r}"))
+    if "capacity_purchase_approvers" in config.model_fields_set:  # the default names a group a policy may not have
+        for i, group in enumerate(config.capacity_purchase_approvers):
+            if group not in config.groups:
+                errors.append((f"capacity_purchase_approvers[{i}]", f"unknown group {group!r}"))
     bounds = [c.max_params for c in config.size_classes]
     if bounds[-1] is not None:
         errors.append((f"size_classes[{len(bounds) - 1}].max_params", "the last size class must have no max_params"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from policy.capacity import CapacityAction, CapacityCheck
 from policy.jobspec import JobSpec
 from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
@@ -95,6 +96,8 @@ class Plan(BaseModel):
     # ``instance_count`` instances busy at a time. One synchronous job otherwise.
     jobs: int = 1
     instances_per_job: int | None = None
+    # Whether the account can start it: quota, spot placement score, offering (None: capacity was not looked at).
+    capacity: CapacityCheck | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -152,6 +155,8 @@ class Decision(BaseModel):
     # What the launch runs (policy.jobspec): part of the plan hash, so approving binds to it. None: a team without
     # recipes, whose launch profile alone says what runs.
     job: JobSpec | None = None
+    # What a person may approve so that the plan can start (a quota increase when nothing fits).
+    capacity_actions: list[CapacityAction] = Field(default_factory=list)
 
 
 def canonical_json(value: Any) -> str:

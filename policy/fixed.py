@@ -63,13 +63,15 @@ def fixed_length(options: list[Option], *, hours: float, settings: EstimateSetti
 
 
 def held_capacity(options: list[Option], *, premium: SageMakerPremium) -> list[Option]:
-    """Only uninterrupted configurations, re-priced at the capacity block rate: the hardware is already held."""
+    """Only uninterrupted configurations, valued at the on-demand rate: the hardware is already held, so these hours
+    are what it would cost to buy them now, not new spend (the catalog has no price for a block the team bought)."""
     out = []
     for o in options:
-        rate = hourly_rate(o.profile.price, purchase=PurchaseModel.CAPACITY_BLOCK, platform=o.platform,
-                           premium=premium)
-        if o.purchase is not PurchaseModel.ON_DEMAND or rate is None:
+        on_demand = hourly_rate(o.profile.price, purchase=PurchaseModel.ON_DEMAND, platform=o.platform,
+                                premium=premium)
+        if o.purchase is not PurchaseModel.ON_DEMAND or on_demand is None:
             continue
+        rate = dataclasses.replace(on_demand, basis="held capacity valued at the on-demand rate; " + on_demand.basis)
         cost = cents(o.count * rate.usd * billed_hours(o.wall_hours))
         out.append(dataclasses.replace(o, purchase=PurchaseModel.CAPACITY_BLOCK, rate=rate, cost=cost,
                                        purchase_reason=HELD_REASON))
@@ -85,8 +87,8 @@ def fit_verdict(option: Option, *, request: TrainingRequest, deadline_met: bool 
                 "the cost is already committed, so the question is time, not money")
     when = "" if request.start_after is None else f" from {request.start_after:%a %Y-%m-%d %H:%M}"
     return (f"fits: the job takes {hours:,.1f} h ({hours / 24:,.1f} days) on the held {held}{when}; its cost "
-            "is already committed (shown at the block's rate, not new spend), though approvals still judge it at "
-            "that rate, since gpuops cannot see the reservation")
+            "is already committed (valued at the on-demand rate, not new spend), though approvals still judge it at "
+            "that value; name the reservation (cr-…) and gpuops checks it in the account and plans it at no new spend")
 
 
 def does_not_fit(request: TrainingRequest, profiles: list[Profile], ruled_out: dict[str, str]) -> str:

@@ -25,12 +25,14 @@ def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
+    capacity_doubt: str | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
     Every money rule (deny ceiling, budget, auto-approval, tiers) judges the larger of the estimate and the
     ``exposure_usd`` — what the launch may bill before its runtime cap stops it — since that is what an approval
-    lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically.
+    lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically, nor is a plan whose
+    capacity is unknown or short (``capacity_doubt`` says why): it may not start.
     """
     reasons: list[str] = []
     if exposure_usd is not None and exposure_usd > cost_usd:
@@ -42,6 +44,8 @@ def approval_requirement(
     if unread:
         reasons.append("not read: " + ", ".join(f"'{p}'" for p in unread) + "; a person checks the plan answers "
                        "what was asked, so it is never approved automatically")
+    if capacity_doubt:
+        reasons.append(f"capacity {capacity_doubt}: never approved automatically")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -50,7 +54,7 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and stage is Stage.EXPERIMENTAL
+    auto = (not denied and not oversized and not unread and not capacity_doubt and stage is Stage.EXPERIMENTAL
             and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK and within_budget and within_caps)
     if auto:
         reasons.append(f"experimental, ${cost_usd:,.2f} is below auto_approve_below_usd "

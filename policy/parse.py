@@ -210,11 +210,13 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = text.translate(_SAME_LENGTH_NORMAL)
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
-    job = read_job_phrases(scan, notes)  # first: an S3 key's or model name's digits are not sizes or dates
+    reservation = _reservation(scan)  # first: its hex digits are no size, count or date
+    job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
-    fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None}
+    fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
+                              "capacity_reservation": reservation}
     fields |= _read_fields(scan, families, notes)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
@@ -236,6 +238,18 @@ def parse_request(
 
     reading = read_request(text, now=now, tz=tz, families=families)
     return request_from(text=text, reading=reading, fields={}, now=now, default_team=team)
+
+
+_RESERVATION_RE = re.compile(r"(?<![\w-])cr-[0-9a-f]{8,17}(?![\w-])", re.IGNORECASE)
+
+
+def _reservation(scan: _Scan) -> str | None:
+    """A capacity block the team already holds, by its reservation id ("we have cr-0123456789abcdef0")."""
+    found = sorted({m.group(0).lower() for m in scan.take(_RESERVATION_RE)})
+    if len(found) > 1:
+        raise RequestError(f"name one capacity reservation, not {len(found)} ({', '.join(found)})",
+                           code="conflicting_reservations")
+    return found[0] if found else None
 
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:

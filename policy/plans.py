@@ -88,8 +88,8 @@ def _compute_line(option: Option, hours: float) -> CostItem:
     if option.purchase_reason == HELD_REASON:
         basis += " (capacity already held and paid: what these hours of it are worth, not new spend)"
     elif option.purchase is PurchaseModel.CAPACITY_BLOCK:
-        basis += (f" (a {hours / 24:.0f}-day block for a {option.wall_hours:.1f} h run: blocks are sold in whole days;"
-                  " reserved a day ahead)")
+        basis += (f" (the reserved window, paid upfront, used or not, for a {option.wall_hours:.1f} h run starting "
+                  f"{option.start_hours:.1f} h from now)")
     basis += f"; rate: {option.rate.basis}"
     return CostItem(item=f"compute: {option.count}× {option.profile.spec.instance_type} {option.purchase.value} "
                          f"on {option.platform.value}", usd=cents(option.count * price * hours), basis=basis)

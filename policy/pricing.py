@@ -26,7 +26,8 @@ class Rate:
 def hourly_rate(
     price: RegionPrice, *, purchase: PurchaseModel, platform: Platform, premium: SageMakerPremium
 ) -> Rate | None:
-    """The rate for this purchase model on this platform, or None when the catalog has no such price."""
+    """The rate for this purchase model on this platform, or None when the catalog has no such price (the catalog
+    never prices reserved capacity: offerings do)."""
     if platform in MANAGED:
         on_demand, od_basis = sagemaker_price(price, premium)
         estimated = price.sagemaker_usd is None
@@ -36,8 +37,7 @@ def hourly_rate(
     if purchase is PurchaseModel.ON_DEMAND:
         return Rate(on_demand, on_demand, on_demand, od_basis, estimated)
     if purchase is PurchaseModel.CAPACITY_BLOCK:
-        basis = f"capacity block at the on-demand rate (estimate: the snapshot has no capacity-block price); {od_basis}"
-        return Rate(on_demand, on_demand, on_demand, basis, estimated)
+        return None  # reserved capacity is priced only from a real offering (policy.capacity_rank)
     return _spot_rate(price, on_demand=on_demand, managed=platform in MANAGED, estimated=estimated)
 
 

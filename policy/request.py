@@ -65,6 +65,8 @@ class TrainingRequest(BaseModel):
     instances: int | None = Field(default=None, ge=1, le=10_000)  # "on 4x p5.48xlarge": becomes gpus in the tree
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
+    # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.
+    capacity_reservation: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{8,17}$")
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list)
 

@@ -7,6 +7,7 @@ person reading "Why?" can follow it. Formulas and policy-file keys are cited whe
 from __future__ import annotations
 
 __all__ = [
+    "CAPACITY",
     "COST_PER_RUN",
     "EKS_ABOVE_SPEND",
     "SAVINGS_PLAN_BASELINE",
@@ -29,6 +30,7 @@ SPOT_BY_STAGE = _rule("spot for experiments, on-demand for production with hard 
 SPOT_SINGLE_NODE = _rule("spot only for single-node jobs or sweeps", "spot-single-node")
 EKS_ABOVE_SPEND = _rule("self-managed EKS pays off above $100K a month of training spend", "eks-above-spend")
 COST_PER_RUN = _rule("compare the cost of the whole run, not the hourly rate", "cost-per-run")
+CAPACITY = _rule("a plan must be able to start: quotas, spot capacity and reserved capacity are checked", "capacity")
 SCALING_TABLE = f"the 4→32 GPU strong-scaling table of a 1.5B model ({SOURCES_PAGE}#scaling-table)"
 SAVINGS_PLAN_BASELINE = _rule("cover about 90% of the three-month baseline with a Savings Plan",
                               "savings-plan-baseline")

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from policy import explain, fixed, rules
+from policy import capacity_rank, explain, fixed, rules
 from policy.calibration import Calibration, calibrated_step
 from policy.candidates import Option, Search, fixed_option, options_for, profile
+from policy.capacity import CapacityView
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
 from policy.config import PolicyConfig, TeamPolicy
@@ -51,11 +52,13 @@ class _Context:
 def decide(
     request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
     calibration: Calibration | None = None,
+    capacity: CapacityView | None = None,
 ) -> Decision:
     """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement.
 
     ``calibration``: learnt corrections of estimated hours from finished jobs (``policy.calibration``); none: the
-    model's own hours.
+    model's own hours. ``capacity``: what the account can start (quotas, spot scores, offerings); None when it was
+    not looked at.
     """
     sized = _sized(request)
     req, assumed = complete(sized, policy=policy)
@@ -81,6 +84,11 @@ def decide(
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else ())
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
+    evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
+    ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
+    committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
+                                                now=now, usable_hours=search.usable_hours)
+    inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
     choice = choose(inside, outside)
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
@@ -92,15 +100,26 @@ def decide(
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
-    alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
+    reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
+    pairs = alternatives(choice, capacity_rank.labelled(reserved))
+    alts = [_alternative(label, o, ctx) for label, o in pairs]
+    cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
+                                ranked=ranked, reserved=[*reserved, *committed])
+    plan, alts = cap.plan, cap.alternatives
+    if req.capacity_reservation and capacity is not None and capacity.known and not committed:
+        cap.assumptions.append(f"capacity block {req.capacity_reservation}: not usable for this run (not found in "
+                               "the account, not active, or too small or too short for it)")
     # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
     naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
-                                    exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread)
+                                    exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
+                                    capacity_doubt=cap.doubt)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
                    platform_step=platform_step, approval=approval)
+    if cap.step is not None:
+        trace.insert(-1, cap.step)
     if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
         req = req.model_copy(update={"params": request.params, "task": request.task})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
@@ -110,8 +129,11 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     return Decision(
-        request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
-        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy)],
+        request=req, plan=plan, alternatives=alts, trace=trace,
+        warnings=[*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings],
+        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy),
+                     *cap.assumptions],
+        capacity_actions=cap.actions,
         approval=approval, spend=_spend_used(spend, ctx),
         catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),

@@ -35,10 +35,15 @@ from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
 from service.aws.clients import ClientFactory
 from service.aws.jobinputs import AwsJobInputs
+from service.cache import Cache, MemoryCache
+from service.capacity.view import CapacityProvider
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
 FIELD_NAMES = tuple(PlanFields.model_fields)
+# Reads of the account per plan: the first decision's needs, then again while ranking moves the choice to figures
+# not yet read (spot placement scores are asked per type); what is still unread then stays unknown.
+CAPACITY_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,7 @@ class Planner:
             return self
         held = self.calibration()
         return replace(self, calibration=lambda: held)
+    capacity: CapacityProvider | None = None  # None: capacity is not looked at (plans carry no capacity figures)
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""
@@ -167,6 +173,8 @@ class Planner:
         try:
             decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
                               calibration=calibration)
+            if self.capacity is not None:
+                decision = self._with_capacity(sized, decision, spend=spend, now=now, calibration=calibration)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
         if draft is not None:
@@ -196,6 +204,21 @@ class Planner:
                 f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs} epochs" if epochs > 1 else ""))
         return draft, facts, request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
+    def _with_capacity(self, request: TrainingRequest, first: Decision, *, spend: SpendSnapshot,
+                       now: datetime, calibration: Calibration | None) -> Decision:
+        """Decide again with what the account can start; a choice that moved to figures not yet read asks once more
+        (at most ``CAPACITY_ROUNDS`` reads in all)."""
+        assert self.capacity is not None
+        decision, view = first, None
+        for _ in range(CAPACITY_ROUNDS):
+            view = self.capacity.view_for(decision, now=now, known=view)
+            decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now, capacity=view,
+                              calibration=calibration)
+            check = decision.plan.capacity
+            if not view.known or check is None or not any("not read" in r for r in check.reasons):
+                break
+        return decision
+
 
 def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalog) -> float | None:
     """The correction the chosen plan's hours carry (the one ``decide`` applied to its family)."""
@@ -212,7 +235,6 @@ def _epochs(draft: JobDraft) -> int:
     spec = draft.recipe.hyperparameters.get("epochs")
     value = draft.overrides.get("epochs", spec.default if spec is not None else None)
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
-
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
     """The structured fields a person actually gave."""
@@ -249,9 +271,27 @@ def load_policy(settings: Settings) -> PolicyConfig:
     return load_policy_file(settings.policy_file) if settings.policy_file else default_policy()
 
 
-def make_planner(settings: Settings, *, spend: SpendProvider,
+def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | None = None,
                  calibration: Callable[[], Calibration] | None = None) -> Planner:
-    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend``, the AWS reads
-    of a recipe's inputs and the learnt ``calibration`` of estimated hours."""
-    return Planner(catalog=load_catalog(catalog_source(settings)), policy=load_policy(settings), spend=spend,
+    """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend``, capacity, the
+    AWS reads of a recipe's inputs and the learnt ``calibration`` of estimated hours."""
+    catalog, policy = load_catalog(catalog_source(settings)), load_policy(settings)
+    return Planner(catalog=catalog, policy=policy, spend=spend,
+                   capacity=make_capacity_provider(settings, catalog=catalog, policy=policy, cache=cache),
                    inputs=AwsJobInputs(factory=ClientFactory.from_settings(settings)), calibration=calibration)
+
+
+def make_capacity_provider(settings: Settings, *, catalog: Catalog, policy: PolicyConfig,
+                           cache: Cache | None = None) -> CapacityProvider:
+    """AWS when credentials are configured (or ``GPUOPS_CAPACITY=aws``), else unknown capacity: never assumed fine."""
+    from service.aws.clients import ClientFactory, credentials_configured
+    from service.capacity.view import AwsCapacity, UnknownCapacity
+
+    factory = ClientFactory.from_settings(settings)
+    mode = settings.capacity
+    if mode == "auto":
+        mode = "aws" if credentials_configured(factory=factory) else "unknown"
+    if mode == "unknown":
+        return UnknownCapacity()
+    return AwsCapacity(factory=factory, cache=cache if cache is not None else MemoryCache(), catalog=catalog,
+                       policy=policy, ttl_seconds=settings.capacity_ttl_seconds)

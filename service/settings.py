@@ -69,6 +69,11 @@ class Settings(BaseSettings):
     # request costs $0.01; two reads a day keep a team within 5 requests a day with the alerts' reads, and gpuops'
     # own running jobs count from their live cost in between).
     spend_ttl_seconds: float = Field(default=12 * 3600, gt=0)
+    # Capacity source: auto (the AWS account when credentials are configured, else unknown), aws, unknown. Unknown
+    # capacity is stated in every plan and keeps plans from automatic approval.
+    capacity: Literal["auto", "aws", "unknown"] = "auto"
+    # How long quotas, usage, spot placement scores and offerings read from AWS are reused.
+    capacity_ttl_seconds: float = Field(default=300, gt=0)
     # dry-run records what a launch would send and ends the request in dry_run; live sends it.
     launch: Literal["dry-run", "live"] = "dry-run"
     # How long a worker's claim on a launch task holds before another worker may take the task over.

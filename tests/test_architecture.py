@@ -116,7 +116,8 @@ def test_importing_policy_the_contract_and_the_plan_command_loads_no_server_stac
 
 
 # The feature packages that drive the adapters; the launcher protocol's value types are the one thing adapters use.
-ORCHESTRATORS = {"service.launch", "service.jobs", "service.requests", "service.api", "service.alerts"}
+ORCHESTRATORS = {"service.launch", "service.jobs", "service.requests", "service.api", "service.alerts",
+                 "service.capacity"}
 ADAPTER_TYPES = {"service.launch.protocol"}
 
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import anyio
 from fastapi import FastAPI
 
-from service.api import alerts, digests, estimates, events, health, info, plans, requests
+from service.api import alerts, capacity, digests, estimates, events, health, info, plans, requests
 from service.api.error_responses import install_error_handlers
 from service.api.middleware import ServiceMiddleware
 from service.api.openapi import declare_errors
@@ -69,7 +69,8 @@ def create_app(settings: Settings | None = None, *, state: ServiceState | None =
     app.state.gpuops = state
     install_error_handlers(app)
     app.add_middleware(ServiceMiddleware, metrics=state.metrics, max_body_bytes=state.settings.max_body_bytes)
-    routers = [module.router for module in (health, plans, requests, events, info, digests, alerts, estimates)]
+    routers = [module.router for module in (health, plans, requests, events, info, digests, alerts, estimates,
+                                            capacity)]
     for router in routers:
         app.include_router(router)
     declare_errors(app, routers)

@@ -77,7 +77,8 @@ def build_state(
         stamp = catalog_stamp(settings)
         planner = make_planner(settings, spend=spend or make_spend_provider(settings, cache=cache, engine=engine),
                                calibration=CachedCalibration(engine=engine, prior_jobs=settings.calibration_prior_jobs,
-                                                             ttl_seconds=settings.calibration_cache_seconds))
+                                                             ttl_seconds=settings.calibration_cache_seconds),
+                               cache=cache)
     return ServiceState(
         settings=settings, engine=engine,
         cache=cache, planner=planner, metrics=metrics, aws=aws or ClientFactory.from_settings(settings),

@@ -93,24 +93,28 @@ def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
 def build_create_training_jobs(
     *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
     job: JobSpec | None = None,
+    training_plan_arn: str | None = None,
 ) -> list[dict[str, Any]]:
     """One CreateTrainingJob request per job of the plan (a sweep runs each trial as its own job)."""
     trials: list[int | None] = [None] if plan.jobs <= 1 else list(range(1, plan.jobs + 1))
     return [build_create_training_job(plan=plan, team=team, team_policy=team_policy, request_id=request_id,
-                                      revision=revision, approvers=approvers, trial=trial, job=job)
-            for trial in trials]
+                                      revision=revision, approvers=approvers, trial=trial, job=job,
+                                      training_plan_arn=training_plan_arn) for trial in trials]
 
 
 def build_create_training_job(
     *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
-    trial: int | None = None, job: JobSpec | None = None,
+    trial: int | None = None, job: JobSpec | None = None, training_plan_arn: str | None = None,
 ) -> dict[str, Any]:
     """The exact CreateTrainingJob parameters for an approved plan; ``RequestError`` if the profile is incomplete.
-    With ``job`` (the approved recipe) its image, entry point, hyperparameters, data and metrics are what runs."""
+    With ``job`` (the approved recipe) its image, entry point, hyperparameters, data and metrics are what runs; with
+    ``training_plan_arn`` (a SageMaker training plan bought for the request) the job runs in the plan's reserved
+    capacity, never on spot."""
     profile = team_policy.launch
     require_launch_profile(team=team, profile=profile, recipes=job is not None)
     name = training_job_name(request_id=request_id, revision=revision, trial=trial)
-    spot = plan.purchase_model is PurchaseModel.SPOT
+    reserved = training_plan_arn is not None and ":training-plan/" in training_plan_arn
+    spot = plan.purchase_model is PurchaseModel.SPOT and not reserved
     request: dict[str, Any] = {
         "TrainingJobName": name,
         "RoleArn": profile.role_arn,
@@ -131,6 +135,8 @@ def build_create_training_job(
         request["StoppingCondition"]["MaxWaitTimeInSeconds"] = max_wait_seconds(plan)
     if job is not None:
         _apply_job(request, job=job, profile=profile, plan=plan, request_id=request_id, revision=revision)
+    if reserved:
+        request["ResourceConfig"]["TrainingPlanArn"] = training_plan_arn
     if profile.vpc is not None:
         request["VpcConfig"] = {"Subnets": list(profile.vpc.subnets),
                                 "SecurityGroupIds": list(profile.vpc.security_group_ids)}

@@ -50,6 +50,12 @@ class LaunchContext:
         launcher = ["torchrun", f"--nproc_per_node={self.per_instance}"] if self.job.distribution != "none" \
             else ["python"]
         return [*launcher, self.job.entry_point, *container_arguments(self.job)]
+    reservation: str | None = None  # a capacity block (cr-…) the instances run in
+
+    @property
+    def block(self) -> bool:
+        """Whether the instances run in a capacity block bought for the request."""
+        return self.reservation is not None and self.reservation.startswith("cr-")
 
     @property
     def per_instance(self) -> int:
@@ -148,21 +154,25 @@ def render_pytorchjob(ctx: LaunchContext) -> str:
 
 
 def render_nodepool(ctx: LaunchContext) -> str:
-    """A Karpenter NodePool offering exactly the plan's instance type and capacity type."""
+    """A Karpenter NodePool offering exactly the plan's instance type and capacity type; with a capacity block, only
+    nodes of that reservation (Karpenter's ``reserved`` capacity type; the EC2NodeClass must select the
+    reservation in its ``capacityReservationSelectorTerms``)."""
+    capacity = "reserved" if ctx.block else "spot" if ctx.spot else "on-demand"
     pool = {
         "apiVersion": "karpenter.sh/v1",
         "kind": "NodePool",
         "metadata": {"name": nodepool_name(ctx), "labels": {"gpuops/team": _label(ctx.team)}},
         "spec": {
             "template": {
-                "metadata": {"labels": {"gpuops/capacity": "spot" if ctx.spot else "on-demand"}},
+                "metadata": {"labels": {"gpuops/capacity": capacity}},
                 "spec": {
                     "requirements": [
                         {"key": "node.kubernetes.io/instance-type", "operator": "In",
                          "values": [ctx.plan.instance_type]},
-                        {"key": "karpenter.sh/capacity-type", "operator": "In",
-                         "values": ["spot" if ctx.spot else "on-demand"]},
+                        {"key": "karpenter.sh/capacity-type", "operator": "In", "values": [capacity]},
                         {"key": "topology.kubernetes.io/region", "operator": "In", "values": [ctx.plan.region]},
+                        *([{"key": "karpenter.k8s.aws/capacity-reservation-id", "operator": "In",
+                            "values": [ctx.reservation]}] if ctx.block else []),
                     ],
                     "nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpuops-gpu"},
                     "taints": [{"key": ctx.device_resource, "effect": "NoSchedule"}],
@@ -236,6 +246,11 @@ def render_launch_template(ctx: LaunchContext) -> str:
     if ctx.profile.vpc is not None:
         data["NetworkInterfaces"] = [{"DeviceIndex": 0, "Groups": list(ctx.profile.vpc.security_group_ids),
                                       "DeleteOnTermination": True}]
+    if ctx.block:
+        # Instances of a capacity block launch into its reservation, with the capacity-block market type.
+        data["InstanceMarketOptions"] = {"MarketType": "capacity-block"}
+        data["CapacityReservationSpecification"] = {
+            "CapacityReservationTarget": {"CapacityReservationId": ctx.reservation}}
     return json.dumps({"LaunchTemplateName": ctx.job_name, "LaunchTemplateData": data}, indent=2)
 
 
@@ -265,9 +280,17 @@ def render_spot_fleet(ctx: LaunchContext) -> str:
     return json.dumps({"SpotFleetRequestConfig": config}, indent=2)
 
 
+def render_run_instances(ctx: LaunchContext) -> str:
+    """EC2 RunInstances parameters for a capacity block: every instance from the template, into the reservation."""
+    count = ctx.plan.instances_per_job or ctx.plan.instance_count
+    return json.dumps({"LaunchTemplate": {"LaunchTemplateName": ctx.job_name, "Version": "$Latest"},
+                       "MinCount": count, "MaxCount": count}, indent=2)
+
+
 def render_artifacts(
     *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int,
     job: JobSpec | None = None,
+    reservation: str | None = None,
 ) -> list[RenderedArtifact]:
     """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself); with ``job`` they
     carry the approved image, command, arguments and environment."""
@@ -277,7 +300,7 @@ def render_artifacts(
         raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs image",
                            code="launch_not_configured")
     ctx = LaunchContext(plan=plan, team=team, profile=team_policy.launch, job_name=job_name, request_id=request_id,
-                        revision=revision, job=job)
+                        revision=revision, job=job, reservation=reservation)
     if plan.platform is Platform.EKS:
         return [RenderedArtifact("eks.pytorchjob", f"{job_name}.pytorchjob.yaml", "application/yaml",
                                  render_pytorchjob(ctx)),
@@ -286,7 +309,10 @@ def render_artifacts(
     if plan.platform is Platform.HYPERPOD:
         return [RenderedArtifact("hyperpod.slurm", f"{job_name}.sbatch", "text/x-shellscript",
                                  render_slurm_script(ctx))]
-    return [RenderedArtifact("ec2.launch-template", f"{job_name}.launch-template.json", "application/json",
-                             render_launch_template(ctx)),
-            RenderedArtifact("ec2.spot-fleet", f"{job_name}.spot-fleet.json", "application/json",
-                             render_spot_fleet(ctx))]
+    template = RenderedArtifact("ec2.launch-template", f"{job_name}.launch-template.json", "application/json",
+                                render_launch_template(ctx))
+    if ctx.block:  # a fleet cannot take a capacity block: its instances are run from the template, all at once
+        return [template, RenderedArtifact("ec2.run-instances", f"{job_name}.run-instances.json", "application/json",
+                                           render_run_instances(ctx))]
+    return [template, RenderedArtifact("ec2.spot-fleet", f"{job_name}.spot-fleet.json", "application/json",
+                                       render_spot_fleet(ctx))]

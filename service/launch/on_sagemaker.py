@@ -71,7 +71,8 @@ class SageMakerLauncher:
     def _requests(self, spec: LaunchSpec) -> list[dict[str, Any]]:
         return build_create_training_jobs(plan=spec.plan, team=spec.team, team_policy=self.policy.team(spec.team),
                                           request_id=spec.request_id, revision=spec.revision,
-                                          approvers=spec.approvers, job=spec.job)
+                                          approvers=spec.approvers, job=spec.job,
+                                          training_plan_arn=spec.reservation)
 
     def render(self, spec: LaunchSpec) -> list[RenderedArtifact]:
         return [_request_artifact(r) for r in self._requests(spec)]

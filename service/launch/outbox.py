@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
-from policy.decision import Decision, Platform, plan_hash
+from policy.decision import Decision, Platform, PurchaseModel, plan_hash
 from policy.errors import RequestError
 from service.launch.protocol import LaunchOutcome, LaunchSpec
 from service.launch.reapproval import check_before_launch
@@ -37,7 +37,7 @@ from service.requests.records import get_request_or_raise, get_revision
 from service.requests.states import transition
 from service.requests.views import approval_holds, groups_missing
 from service.store.db import new_session
-from service.store.tables import Approval, Job, LaunchTask, PlanRevision, RequestRecord
+from service.store.tables import Approval, CapacityActionRow, Job, LaunchTask, PlanRevision, RequestRecord
 
 log = logging.getLogger("gpuops.launch")
 ACTOR = "system:launcher"
@@ -61,6 +61,7 @@ class LaunchJob:
     team: str
     decision: Decision
     approvers: list[str]
+    reservation: str | None = None  # reserved capacity bought for the request, which the launch runs in
 
     @property
     def platform(self) -> Platform:
@@ -69,7 +70,8 @@ class LaunchJob:
     @property
     def spec(self) -> LaunchSpec:
         return LaunchSpec(request_id=self.task.request_id, revision=self.task.revision, team=self.team,
-                          plan=self.decision.plan, approvers=tuple(self.approvers), job=self.decision.job)
+                          plan=self.decision.plan, approvers=tuple(self.approvers), job=self.decision.job,
+                          reservation=self.reservation)
 
 
 @cache
@@ -228,8 +230,26 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
             transition(session=session, record=record, to=RequestStatus.LAUNCHING, actor=ACTOR, now=now,
                        data={"task": task.task_id, "attempt": task.attempt})
         session.commit()
-        return LaunchJob(task=task, team=record.team, decision=Decision.model_validate(row.decision),
-                         approvers=approvers)
+        decision = Decision.model_validate(row.decision)
+        return LaunchJob(task=task, team=record.team, decision=decision, approvers=approvers,
+                         reservation=_reservation(session, record.id, decision))
+
+
+def _reservation(session: Session, request_id: str, decision: Decision) -> str | None:
+    """Reserved capacity bought for this request (``service.capacity.actions``) matching the plan's type and region:
+    a SageMaker training plan for a SageMaker launch, a capacity block for the others."""
+    plan = decision.plan
+    held = plan.capacity.offering_id if plan.capacity is not None else None
+    if plan.purchase_model is PurchaseModel.CAPACITY_BLOCK and held is not None and held.startswith("cr-"):
+        return held  # the team's own capacity block, which the plan chose to run in
+    kind = "create-training-plan" if plan.platform is Platform.SAGEMAKER else "purchase-capacity-block"
+    field = "training_plan_arn" if plan.platform is Platform.SAGEMAKER else "capacity_reservation_id"
+    rows = session.exec(select(CapacityActionRow).where(
+        CapacityActionRow.request_id == request_id, CapacityActionRow.status == "done",
+        CapacityActionRow.kind == kind).order_by(col(CapacityActionRow.updated_at))).all()
+    found = [str(r.result[field]) for r in rows if r.result.get(field)
+             and r.action.get("instance_type") == plan.instance_type and r.action.get("region") == plan.region]
+    return found[-1] if found else None
 
 
 def _upsert_job(session: Session, job: LaunchJob, outcome: LaunchOutcome, now: datetime) -> None:

@@ -43,6 +43,9 @@ class LaunchSpec:
     plan: Plan
     approvers: Sequence[str] = ()
     job: JobSpec | None = None  # the approved recipe, image, data and hyperparameters; None: the launch profile's
+    # Reserved capacity bought for this request that the launch runs in: a capacity block's reservation id
+    # (cr-…, EC2/EKS/HyperPod) or a SageMaker training plan's ARN (ResourceConfig.TrainingPlanArn).
+    reservation: str | None = None
 
 
 @dataclass(frozen=True)

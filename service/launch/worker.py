@@ -28,6 +28,7 @@ from service.audit.keys import bind_keyring, keyring_from_settings
 from service.aws.clients import ClientFactory
 from service.aws.savingsplans import SavingsPlanRecommendation, fetch_sagemaker_recommendation
 from service.cache import make_cache
+from service.capacity.actions import track_open_actions
 from service.clock import utcnow
 from service.jobs.outcomes import CachedCalibration, record_outcomes
 from service.jobs.tracker import track_jobs
@@ -87,12 +88,12 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     re-decided before launch is the plan the API would decide now.
     """
     engine = bind_keyring(engine or make_engine(settings.database_url), keyring_from_settings(settings))
+    cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
     if spend is None:
-        cache = make_cache(settings.redis_url, retry_after=settings.redis_retry_seconds)
         spend = make_spend_provider(settings, cache=cache, engine=engine)
     calibration = CachedCalibration(engine=engine, prior_jobs=settings.calibration_prior_jobs,
                                     ttl_seconds=settings.calibration_cache_seconds)
-    planner = make_planner(settings, spend=spend, calibration=calibration)
+    planner = make_planner(settings, spend=spend, calibration=calibration, cache=cache)
     env = LaunchEnvironment(mode=settings.launch, factory=factory or ClientFactory.from_settings(settings),
                             policy=planner.policy, kubeconfig=settings.kubeconfig)
     lease = settings.launch_lease_seconds if lease_seconds is None else lease_seconds
@@ -141,6 +142,10 @@ def drain(*, ctx: WorkerContext, stop_event: threading.Event | None = None) -> i
 
 
 def track_once(*, ctx: WorkerContext) -> int:
+    if ctx.env.live:  # quota requests and training plans bought for requests, their status posted as it changes
+        factory = ctx.env.factory
+        track_open_actions(engine=ctx.engine, client_for=lambda service, region: factory.client(service, region=region),
+                           now=ctx.clock())
     try:
         polled = track_jobs(engine=ctx.engine, env=ctx.env, catalog=ctx.catalog, now=ctx.clock())
     except UpstreamError as exc:

@@ -153,6 +153,33 @@ class LaunchTask(SQLModel, table=True):
     updated_at: datetime = _ts()
 
 
+class CapacityActionRow(SQLModel, table=True):
+    """An action that adds capacity for a request's plan (quota increase, capacity block, training plan): proposed,
+    approved, then done exactly once (``service.capacity.actions``)."""
+
+    __tablename__ = "capacity_action"
+    __table_args__ = (sa.UniqueConstraint("request_id", "revision", "position", name="uq_capacity_action_position"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    request_id: str = _request_fk()
+    revision: int
+    position: int  # index into the revision's decision.capacity_actions
+    kind: str = Field(max_length=32)
+    action: dict[str, Any] = _json()  # the policy.capacity.CapacityAction as proposed
+    # pending_approval | approved | executing | done | failed | rejected
+    status: str = Field(default="pending_approval", max_length=20, index=True)
+    proposed_by: str = Field(max_length=256)
+    approvals_needed: int = 1
+    approvers: list[str] = Field(default_factory=list, sa_column=sa.Column(sa.JSON(), nullable=False))
+    attempts: int = 0
+    claimed_by: str | None = Field(default=None, max_length=256)
+    claimed_at: datetime | None = _opt_ts()
+    result: dict[str, Any] = _json()  # what AWS answered: reservation id, training plan ARN, quota request and status
+    last_error: str | None = _text(nullable=True)
+    created_at: datetime = _ts()
+    updated_at: datetime = _ts()
+
+
 class AuditEvent(SQLModel, table=True):
     """Append-only history chained by keyed hashes; also the events feed (``seq`` is the cursor)."""
 

@@ -1,6 +1,9 @@
-"""A small AWS JSON-protocol (x-amz-json-1.1, X-Amz-Target) server on 127.0.0.1 for what moto lacks.
+"""A small AWS server on 127.0.0.1 for what moto lacks: the JSON protocol (x-amz-json-1.1, X-Amz-Target) and EC2's
+query protocol (a form in, XML out).
 
-Tests register a handler per operation; a handler returns the answer body or raises ``AwsFault``.
+Tests register a handler per operation; a handler returns the answer body or raises ``AwsFault``. Requests to a
+handled operation are checked against botocore's service model first: an unknown or missing parameter is answered
+with AWS's ``ValidationException`` (EC2: ``InvalidParameter``), so a misspelt parameter fails the test.
 Every request is recorded (operation and parsed body) so tests can assert on exactly what was sent. Operations
 with no handler are forwarded to ``fallback_url`` (moto) when one is set, so one endpoint can mix both.
 """
@@ -13,8 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qsl
 
 import httpx
+
+from tests.aws.wire import ec2_error, ec2_problems, ec2_response, json_problems, json_service_for
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -42,12 +48,15 @@ class FakeAws:
         with self.lock:
             return [body for op, body in self.requests if op == operation]
 
-    def answer(self, operation: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def answer(self, operation: str, body: dict[str, Any], *, problems: list[str] | None = None,
+               ) -> tuple[int, dict[str, Any]]:
         with self.lock:
             self.requests.append((operation, body))
         handler = self.handlers.get(operation)
         if handler is None:
             return 400, {"__type": "UnknownOperationException", "message": f"fake has no {operation}"}
+        if problems:
+            return 400, {"__type": "ValidationException", "message": "; ".join(problems)}
         try:
             return 200, handler(body)
         except AwsFault as fault:
@@ -60,23 +69,46 @@ def _make_handler(fake: FakeAws) -> type[BaseHTTPRequestHandler]:
             target = self.headers.get("X-Amz-Target", "")
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length)
-            operation = target.rsplit(".", 1)[-1]
+            if not target:
+                self._query(raw)
+                return
+            prefix, _, operation = target.rpartition(".")
             if operation not in fake.handlers and fake.fallback_url:
                 with fake.lock:
                     fake.requests.append((operation, json.loads(raw or b"{}")))
                 self._forward(raw)
                 return
-            status, answer = fake.answer(operation, json.loads(raw or b"{}"))
+            body = json.loads(raw or b"{}")
+            service = json_service_for(prefix)
+            problems = json_problems(service, operation, body) if service and operation in fake.handlers else None
+            status, answer = fake.answer(operation, body, problems=problems)
             self._reply(status, json.dumps(answer).encode())
+
+        def _query(self, raw: bytes) -> None:
+            """EC2's query protocol: form parameters in, XML out."""
+            form = dict(parse_qsl(raw.decode()))
+            operation = form.get("Action", "")
+            if operation not in fake.handlers and fake.fallback_url:
+                with fake.lock:
+                    fake.requests.append((operation, dict(form)))
+                self._forward(raw)
+                return
+            status, answer = fake.answer(operation, form, problems=ec2_problems(operation, form)
+                                         if operation in fake.handlers else None)
+            if status == 200:
+                self._reply(status, ec2_response(operation, answer), content_type="text/xml")
+            else:
+                code = "InvalidParameter" if answer["__type"] == "ValidationException" else answer["__type"]
+                self._reply(status, ec2_error(code, answer["message"]), content_type="text/xml")
 
         def _forward(self, raw: bytes) -> None:
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
             answer = httpx.post(f"{fake.fallback_url}{self.path}", content=raw, headers=headers)
             self._reply(answer.status_code, answer.content)
 
-        def _reply(self, status: int, data: bytes) -> None:
+        def _reply(self, status: int, data: bytes, *, content_type: str = "application/x-amz-json-1.1") -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/x-amz-json-1.1")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

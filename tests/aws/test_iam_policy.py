@@ -18,12 +18,13 @@ from policy.config import load_policy_file
 
 ROOT = Path(__file__).resolve().parents[2]
 IAM_PREFIX = {"ce": "ce", "pricing": "pricing", "ec2": "ec2", "sagemaker": "sagemaker", "s3": "s3", "ecr": "ecr",
-              "iam": "iam", "cloudwatch": "cloudwatch"}
+              "iam": "iam", "cloudwatch": "cloudwatch", "service-quotas": "servicequotas"}
 # Operations whose IAM action has another name.
 ACTION_NAME = {"s3:ListObjectsV2": "s3:ListBucket", "s3:HeadObject": "s3:GetObject"}
 # Actions AWS checks on top of the call itself: tagging on create, handing the team role to SageMaker, and setting
 # an object's lock on upload.
 IMPLIED = {"sagemaker:CreateTrainingJob": {"sagemaker:AddTags", "iam:PassRole"},
+           "sagemaker:CreateTrainingPlan": {"sagemaker:AddTags"}, "ec2:PurchaseCapacityBlock": {"ec2:CreateTags"},
            "s3:PutObject": {"s3:PutObjectRetention"}}
 
 
@@ -92,7 +93,13 @@ def policy_actions() -> set[str]:
 def test_the_code_calls_the_operations_the_design_names() -> None:
     assert code_actions() >= {"ce:GetCostAndUsage", "ce:GetCostForecast", "pricing:GetProducts",
                               "ec2:DescribeSpotPriceHistory", "sagemaker:CreateTrainingJob",
-                              "sagemaker:DescribeTrainingJob"}
+                              "sagemaker:DescribeTrainingJob", "servicequotas:ListServiceQuotas",
+                              "servicequotas:GetServiceQuota", "servicequotas:RequestServiceQuotaIncrease",
+                              "servicequotas:GetRequestedServiceQuotaChange", "ec2:GetSpotPlacementScores",
+                              "ec2:DescribeInstances", "ec2:DescribeCapacityBlockOfferings",
+                              "ec2:PurchaseCapacityBlock", "ec2:DescribeCapacityReservations",
+                              "sagemaker:SearchTrainingPlanOfferings", "sagemaker:CreateTrainingPlan",
+                              "sagemaker:DescribeTrainingPlan"}
 
 
 def test_the_policy_grants_exactly_the_actions_the_code_calls() -> None:
@@ -104,6 +111,9 @@ def test_no_statement_uses_wildcard_actions_and_writes_are_scoped_to_gpuops_jobs
         assert all("*" not in action for action in statement["Action"])
         if any(a in statement["Action"] for a in ("sagemaker:CreateTrainingJob", "sagemaker:StopTrainingJob")):
             assert statement["Resource"] == "arn:aws:sagemaker:*:*:training-job/gpuops-*"
+        if any(a in statement["Action"] for a in ("sagemaker:CreateTrainingPlan", "ec2:PurchaseCapacityBlock")):
+            # buying capacity only ever with the tag naming the approved action it carries out
+            assert statement["Condition"] == {"Null": {"aws:RequestTag/gpuops:capacity-action": "false"}}
 
 
 def test_pass_role_is_limited_to_team_roles_passed_to_sagemaker() -> None:

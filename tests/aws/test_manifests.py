@@ -98,3 +98,26 @@ def test_sagemaker_has_no_rendered_artifacts_and_a_missing_image_is_refused() ->
     with pytest.raises(RequestError, match="needs image"):
         render_artifacts(plan=make_plan(platform=Platform.EKS), team="team-nlp", team_policy=make_team(image=None),
                          job_name="j", request_id="r", revision=1)
+
+
+def test_a_capacity_block_bought_for_the_request_is_where_ec2_and_eks_instances_run() -> None:
+    plan = make_plan(platform=Platform.EC2, instance_count=4, purchase_model=PurchaseModel.ON_DEMAND)
+    artifacts = {a.kind: a.content for a in render_artifacts(
+        plan=plan, team="team-nlp", team_policy=make_team(), job_name="gpuops-req-9-r2", request_id="req_9",
+        revision=2, reservation="cr-0123456789abcdef0")}
+    template = json.loads(artifacts["ec2.launch-template"])
+    _validate("CreateLaunchTemplate", template)
+    data = template["LaunchTemplateData"]
+    assert data["InstanceMarketOptions"] == {"MarketType": "capacity-block"}
+    assert data["CapacityReservationSpecification"] == {
+        "CapacityReservationTarget": {"CapacityReservationId": "cr-0123456789abcdef0"}}
+    run = json.loads(artifacts["ec2.run-instances"])
+    _validate("RunInstances", run)
+    assert (run["MinCount"], run["MaxCount"]) == (4, 4) and "ec2.spot-fleet" not in artifacts
+    eks = make_plan(platform=Platform.EKS, purchase_model=PurchaseModel.ON_DEMAND)
+    pool = yaml.safe_load({a.kind: a.content for a in render_artifacts(
+        plan=eks, team="team-nlp", team_policy=make_team(), job_name="gpuops-req-9-r2", request_id="req_9",
+        revision=2, reservation="cr-0123456789abcdef0")}["eks.nodepool"])
+    requirements = {r["key"]: r["values"] for r in pool["spec"]["template"]["spec"]["requirements"]}
+    assert requirements["karpenter.sh/capacity-type"] == ["reserved"]
+    assert requirements["karpenter.k8s.aws/capacity-reservation-id"] == ["cr-0123456789abcdef0"]

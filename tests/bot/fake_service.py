@@ -109,7 +109,7 @@ class FakeService(LoopbackServer):
 
     # State changes the tests drive ---------------------------------------------------------------------------
 
-    def emit(self, kind: str, request_id: str | None, *, at: Any = NOW, **data: Any) -> None:
+    def emit(self, kind: str, request_id: str | None, /, *, at: Any = NOW, **data: Any) -> None:
         with self.lock:
             number = len(self.events) + 1
             self.events.append(EventPublic(id=number, cursor=str(number), type=kind, request_id=request_id,

@@ -287,3 +287,22 @@ def test_a_reminder_for_a_request_decided_since_sends_nothing(feed: FeedConsumer
     feed.step()
     assert slack.of("chat.postMessage") == []
     assert service.cursors["bot"] == "1"
+
+
+def test_a_quota_increase_is_told_in_the_thread_as_it_goes(feed: FeedConsumer, slack: FakeSlack,
+                                                           service: FakeService) -> None:
+    summary = "request a quota increase: 'ml.p5.48xlarge for training job usage' in us-east-1 from 0 to 4 instances"
+    service.emit("capacity.action_proposed", "req_1", action_id="cap_1", kind="quota-increase", summary=summary)
+    service.emit("capacity.action_approved", "req_1", action_id="cap_1", kind="quota-increase", approved=True,
+                 summary=summary)
+    service.emit("capacity.action_done", "req_1", action_id="cap_1", kind="quota-increase", error=None,
+                 result={"quota_request_id": "q-1", "quota_request_status": "PENDING", "quota_code": "L-1"})
+    service.emit("capacity.action_status", "req_1", action_id="cap_1", kind="quota-increase",
+                 quota_request_status="APPROVED")
+    assert feed.step() == 4
+    assert [c.body["thread_ts"] for c in slack.of("chat.postMessage")] == [WHERE["ts"]] * 4
+    assert [c.body["text"] for c in slack.of("chat.postMessage")] == [
+        f"📋 Capacity action `cap_1` proposed for approval: {summary}",
+        f"✅ Capacity action `cap_1` approved: {summary}",
+        "🏗️ Capacity action `cap_1` done: quota_code L-1, quota_request_id q-1, quota_request_status PENDING",
+        "📡 Capacity action `cap_1`: quota_request_status APPROVED"]

@@ -18,7 +18,7 @@ from policy.request import Stage, Task, Tolerance
 SOURCE = {"source": "test", "as_of": "2026-11-30"}
 SETTINGS = EstimateSettings()
 ACCEL = AcceleratorSpec(name="X", vendor="nvidia", memory_gib=80, peak_bf16_tflops=100, mfu=0.5, **SOURCE)
-SPOT, ON_DEMAND = PurchaseModel.SPOT, PurchaseModel.ON_DEMAND
+SPOT, ON_DEMAND, CAPACITY_BLOCK = PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK
 TYPES = ("p5.a", "p5.b", "p5.c", "p5.d", "g6.x", "g6.y")  # p5 takes capacity blocks (the default families), g6 not
 
 
@@ -139,45 +139,43 @@ ALTERNATIVES: list[tuple[str, list[Option], list[str]]] = [
 def test_alternatives(name: str, pool: list[Option], expected: list[str]) -> None:
     choice = choose(pool, [])
     assert choice is not None and choice.option is PLAN
-    assert [f"{why}: {label(o)}" for why, o in alternatives(choice, search())] == expected
+    assert [f"{why}: {label(o)}" for why, o in alternatives(choice)] == expected
 
 
 def test_an_on_demand_plan_offers_no_no_interruptions_alternative() -> None:
     plan = opt("g6.x", 100, 10, purchase=ON_DEMAND, meets=True)
     choice = choose([plan, opt("g6.y", 120, 10, purchase=ON_DEMAND, meets=True)], [])
     assert choice is not None and choice.option is plan
-    assert alternatives(choice, search()) == []
+    assert alternatives(choice) == []
 
 
-def test_at_most_three_alternatives_in_order_capacity_block_first() -> None:
-    # Four distinct candidates: a capacity block (p5, two instances, a day or more of work), on-demand, a cheaper
-    # late option and a faster one; the fourth is dropped.
+def test_at_most_three_alternatives_in_order_reserved_capacity_first() -> None:
+    # Four distinct candidates: a capacity block the account was offered, on-demand, a cheaper late option and a
+    # faster one; the fourth is dropped.
     plan = opt("p5.a", 100, 30, count=2, meets=True)
     pool = [plan, opt("p5.b", 150, 30, purchase=ON_DEMAND, count=2, meets=True), opt("p5.c", 50, 300, meets=False),
             opt("p5.d", 400, 8, purchase=ON_DEMAND, count=8, meets=True)]
     choice = choose(pool, [])
     assert choice is not None and choice.option is plan
-    found = alternatives(choice, search(usable_hours=100))
+    block = opt("p5.b", 900, 30, purchase=CAPACITY_BLOCK, count=2, meets=True)
+    found = alternatives(choice, [("capacity block cr-1: reserved", block)])
     assert len(found) == MAX_ALTERNATIVES == 3
     assert [f"{why}: {label(o)}" for why, o in found] == [
-        "capacity block: reserved, no interruptions: p5.b×2 capacity-block",
+        "capacity block cr-1: reserved: p5.b×2 capacity-block",
         "no interruptions: p5.b×2 on-demand", "cheapest within policy: p5.c×1 spot"]
-    block = found[0][1]
-    assert block.start_hours == SETTINGS.capacity_block_lead_hours and block.meets is True
-    # sold in whole days: 30 h of work bills 48 h on each of 2 instances at the $10 on-demand rate
-    assert block.instance_hours == 96.0 and block.cost == 960.0
 
 
-def test_a_capacity_block_that_lands_after_the_deadline_is_not_offered() -> None:
+def test_no_reserved_capacity_alternative_without_an_offering_or_when_it_lands_late() -> None:
     plan = opt("p5.a", 100, 30, count=2, meets=True)
     choice = choose([plan, opt("p5.b", 150, 30, purchase=ON_DEMAND, count=2, meets=True)], [])
     assert choice is not None
-    found = alternatives(choice, search(usable_hours=50))  # starts 24 h ahead, runs 30 h: lands at 54 h
-    assert [why for why, _ in found] == ["no interruptions"]
+    assert [why for why, _ in alternatives(choice)] == ["no interruptions"]
+    late = opt("p5.b", 900, 30, purchase=CAPACITY_BLOCK, count=2, meets=False)
+    assert [why for why, _ in alternatives(choice, [("capacity block", late)])] == ["no interruptions"]
 
 
 def test_a_late_plan_the_fastest_still_offers_the_cheaper_option() -> None:
     choice = choose([opt("g6.x", 100, 50, meets=False), opt("g6.y", 400, 20, meets=False)], [])
     assert choice is not None and choice.late
-    offered = [f"{why}: {label(o)}" for why, o in alternatives(choice, search())]
+    offered = [f"{why}: {label(o)}" for why, o in alternatives(choice)]
     assert offered == ["cheapest within policy: g6.x×1 spot"]

@@ -50,14 +50,15 @@ class Live:
 @contextmanager
 def live_service(
     database_url: str, policy: PolicyConfig, *, spend: SpendProvider | None = None, cache: Cache | None = None,
-    aws: ClientFactory | None = None, **settings: Any,
+    aws: ClientFactory | None = None, capacity: Any = None, **settings: Any,
 ) -> Iterator[Live]:
-    """The service on ``database_url`` with ``policy``, served over real HTTP."""
+    """The service on ``database_url`` with ``policy`` (and a capacity provider when given), served over real HTTP."""
     config = Settings(database_url=database_url, api_tokens=",".join(f"{r}:{t}" for r, t in TOKENS.items()),
                       **settings)
     engine = make_engine(database_url)
     planner = Planner(catalog=load_catalog(), policy=policy, spend=spend or SampleSpend(sample_spend_path()),
-                      inputs=AwsJobInputs(factory=aws) if aws is not None else None)
+                      inputs=AwsJobInputs(factory=aws) if aws is not None else None,
+                      capacity=capacity)
     state = build_state(config, engine=engine, planner=planner, cache=cache, aws=aws)
     try:
         with serve(create_app(state=state)) as url, httpx.Client(base_url=url, timeout=30) as client:

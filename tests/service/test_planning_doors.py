@@ -17,6 +17,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import plan_hash
 from policy.membership import Filer
+from service.capacity.view import UnknownCapacity
 from service.planning import Planner
 from service.requests.filing import create_request
 from service.spend.providers import SampleSpend, sample_spend_path
@@ -37,12 +38,15 @@ REQUESTS = [
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     url = create_sqlite_db(tmp_path_factory.mktemp("doors"))
-    with live_service(url, default_policy(), spend=SampleSpend(sample_spend_path(), clock=lambda: NOW)) as service:
+    with live_service(url, default_policy(), spend=SampleSpend(sample_spend_path(), clock=lambda: NOW),
+                      capacity=UnknownCapacity()) as service:
         yield service
 
 
 def _cli(*args: str) -> dict[str, object]:
-    result = CliRunner().invoke(app, ["plan", *args, "--json", "--spend", "sample"])
+    # every door plans with the same capacity: here, as without AWS credentials, unknown
+    result = CliRunner().invoke(app, ["plan", *args, "--json", "--spend", "sample"],
+                                env={"GPUOPS_CAPACITY": "unknown"})
     return dict(json.loads(result.stdout))
 
 
@@ -52,7 +56,7 @@ def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: 
     previewed = live.post("/v1/plans", {"text": text, "now": NOW.isoformat(), "timezone": TZ})
     assert previewed.status_code == 200, previewed.text
     planner = Planner(catalog=load_catalog(), policy=default_policy(),
-                      spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
+                      spend=SampleSpend(sample_spend_path(), clock=lambda: NOW), capacity=UnknownCapacity())
     record, revision = create_request(session=session, planner=planner, body=RequestCreate(text=text, timezone=TZ),
                                       actor="U1", requester="U1", filer=Filer(actor="U1"),
                                       idempotency_key=None, now=NOW)

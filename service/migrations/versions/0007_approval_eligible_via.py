@@ -2,7 +2,7 @@
 reminders and the escalation already sent
 
 Revision ID: 0007
-Revises: 0009
+Revises: 0006
 Create Date: 2026-12-01
 
 Rows written before it were admitted by their approver's own actor id and read as such.
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0007'
-down_revision = '0009'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """finished jobs' actual hours against their estimates, the correction a plan carried, and idle-GPU watch state
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01
 
 ``estimate_outcome`` feeds the calibration of estimated hours; ``idle_watch`` keeps each live job's idle episode
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0009'
-down_revision = '0008'
+revision = '0006'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 

@@ -1,6 +1,6 @@
 """jobs carry their live cost; alert levels already reported are kept so that each is said once
 
-Revision ID: 0008
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0008'
+revision = '0005'
 down_revision = '0004'
 branch_labels = None
 depends_on = None
