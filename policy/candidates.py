@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, scaling_efficiency
+from policy import scaling
+from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
-from policy.estimate import SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
+from policy.estimate import GIB, SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
 from policy.memo import remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
@@ -21,13 +22,20 @@ from policy.request import Stage, Tolerance
 __all__ = [
     "capacity_block",
     "counts_for",
+    "FALLBACK_INTER_NODE_GBPS",
+    "FALLBACK_INTRA_NODE_GBYTEPS",
     "fixed_option",
+    "HOURS_PER_MONTH",
+    "instance_mtbi_hours",
+    "job_efficiency",
     "Layout",
     "layouts",
+    "mfu_for",
     "Option",
     "options_for",
     "Profile",
     "profile",
+    "REPLICA_MEMORY_SHARE",
     "Search",
 ]
 
@@ -57,6 +65,12 @@ class Search:
     max_instances: int
     settings: EstimateSettings
     gpus: int | None = None
+    multi_node_spot: bool = False  # the team opted in, or the request said spot is fine
+    # Spot interruptions per instance-month by (region, family), e.g. from spot placement scores; a pair without
+    # a figure uses the catalog's interruption band, else its stated default.
+    interruption_rates: tuple[tuple[tuple[str, str], float], ...] = ()
+    data_region: str | None = None  # where the team's data lives; None: not said
+    transfer_usd: float = 0.0  # moving the dataset out of ``data_region`` once
 
 
 @dataclass(slots=True)  # not frozen: hundreds are made per request and frozen __init__ is several times slower
@@ -76,6 +90,7 @@ class Option:
     cost: float
     meets: bool | None
     purchase_reason: str = field(default="", compare=False)
+    transfer_usd: float = 0.0  # moving the dataset from the team's data region, included in ``cost``
 
     @property
     def count(self) -> int:
@@ -109,8 +124,17 @@ def profile(
     needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom)
     if needed is None:
         return f"activations alone exceed one {memory:g} GiB {accel.name}"
-    flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * accel.mfu
+    flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
     return Profile(price, spec, accel, flops, math.ceil(needed / spec.accelerator_count), outside)
+
+
+def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
+    """The accelerator's MFU, lower for a model too narrow to fill it: × √(width / full width), at most 1."""
+    assert accel.mfu is not None
+    full = accel.mfu_full_width
+    if full is None or work.width <= 0 or work.width >= full:
+        return accel.mfu
+    return accel.mfu * math.sqrt(work.width / full)
 
 
 def counts_for(prof: Profile, search: Search) -> list[int]:
@@ -155,8 +179,45 @@ def layouts(prof: Profile, search: Search) -> list[Layout]:
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
-    efficiency = scaling_efficiency(search.catalog.scaling, count * prof.spec.accelerator_count)
+    efficiency = job_efficiency(prof, search.work, search.catalog, count)
     return flops / (prof.flops_per_instance * count * efficiency) / 3600.0
+
+
+# A model is split over the fewest accelerators (a power of two) whose memory holds its state at half full, the rest
+# being left to activations and buffers, as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3).
+REPLICA_MEMORY_SHARE = 0.5
+
+
+def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
+    """Parallel efficiency of one synchronous job on ``count`` instances of this type (policy.scaling)."""
+    curve, spec = catalog.scaling, prof.spec
+    accelerators = count * spec.accelerator_count
+    ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
+    if ref_batch is None or ref_tflops is None:
+        return scaling_efficiency(curve, accelerators)
+    memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
+    replica = 1 << max(0, math.ceil(math.log2(max(1.0, work.sharded_bytes / memory))))
+    bandwidth = _bandwidth_ratio(spec, curve, multi_node=count > 1)
+    sustained = prof.flops_per_instance / spec.accelerator_count / 1e12
+    equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
+                                                 batch_ratio=ref_batch / work.batch_tokens,
+                                                 throughput_ratio=sustained / ref_tflops, bandwidth_ratio=bandwidth)
+    return scaling_efficiency(curve, max(1.0, equivalent))
+
+
+# Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
+FALLBACK_INTRA_NODE_GBYTEPS = 32.0
+FALLBACK_INTER_NODE_GBPS = 25.0
+
+
+def _bandwidth_ratio(spec: InstanceSpec, curve: ScalingCurve, *, multi_node: bool) -> float:
+    """Reference bandwidth over this type's, across instances for a multi-node job, within one otherwise."""
+    if multi_node:
+        gbps = spec.inter_node_gbps or spec.network_gbps or FALLBACK_INTER_NODE_GBPS
+        ref = curve.reference_inter_node_gbps_per_accelerator
+        return 1.0 if ref is None else ref / (gbps / spec.accelerator_count)
+    ref = curve.reference_intra_node_gbyteps
+    return 1.0 if ref is None else ref / (spec.intra_node_gbyteps or FALLBACK_INTRA_NODE_GBYTEPS)
 
 
 def options_for(prof: Profile, search: Search) -> list[Option]:
@@ -169,13 +230,15 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """
     has_deadline = search.usable_hours is not None
     key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
-           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus)
+           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus,
+           search.multi_node_spot, search.interruption_rates, search.data_region, search.transfer_usd)
     priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
     usable = search.usable_hours
     # Fresh objects each time: a decision's options are its own, whatever a caller does with them.
     return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
                    o.instance_hours, o.spot, o.start_hours, o.cost,
-                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason)
+                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason,
+                   o.transfer_usd)
             for o in priced]
 
 
@@ -186,7 +249,8 @@ def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
     for layout in layouts(prof, search):
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
-                                          has_deadline=has_deadline, instances=layout.job_instances)
+                                          has_deadline=has_deadline, instances=layout.job_instances,
+                                          multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
             for platform in search.platforms:
                 if (purchase, platform) not in rates:
@@ -221,19 +285,35 @@ def _option(
     spot: SpotTime | None = None
     job_wall = layout.job_hours
     if purchase is PurchaseModel.SPOT:
-        mtbi = search.catalog.mtbi_hours(prof.price.interruption_band)
         spot = spot_time(layout.job_hours, work=search.work, instances=layout.job_instances,
-                         instance_mtbi_hours=mtbi, settings=search.settings)
+                         instance_mtbi_hours=instance_mtbi_hours(prof, search), settings=search.settings)
         if spot is None:
             return None
         job_wall = spot.wall_hours
+    job_wall += search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     wall = layout.rounds * job_wall
     meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
     instance_hours = layout.job_instances * layout.jobs * job_wall
     # the cost the plan will state, so choosing and reporting can never disagree by a rounding
     cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
+    moved = search.data_region is not None and prof.price.region != search.data_region
+    transfer = search.transfer_usd if moved else 0.0
     return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot, start_hours, cost, meets, why)
+                  spot, start_hours, cents(cost + transfer), meets, why, transfer)
+
+
+HOURS_PER_MONTH = 730.0
+
+
+def instance_mtbi_hours(prof: Profile, search: Search) -> float:
+    """Mean hours between interruptions of one spot instance: the caller's rate for this region and family, else
+    the catalog's figure for the type's interruption band (its stated default when the band is unknown)."""
+    key = (prof.price.region, prof.spec.family)
+    for pair, rate in search.interruption_rates:
+        if pair == key:
+            # a monthly rate f with a constant hazard: MTBI = 730 h / -ln(1 - f), as the catalog's bands
+            return HOURS_PER_MONTH / -math.log(1.0 - min(max(rate, 1e-6), 0.999))
+    return search.catalog.mtbi_hours(prof.price.interruption_band)
 
 
 def capacity_block(option: Option, search: Search) -> Option | None:
@@ -254,7 +334,7 @@ def capacity_block(option: Option, search: Search) -> Option | None:
     # Blocks are sold in whole days (Capacity Blocks for ML: 1-182 days): the bill covers the block, not the run.
     block_hours = math.ceil(round(block.wall_hours, 6) / 24) * 24.0
     block.instance_hours = block.count * block_hours
-    block.cost = cents(block.count * rate.usd * billed_hours(block_hours))
+    block.cost = cents(block.count * rate.usd * billed_hours(block_hours) + block.transfer_usd)
     return block
 
 

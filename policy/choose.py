@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from policy.candidates import Option, Search, capacity_block
 from policy.decision import PurchaseModel
 
-__all__ = ["alternatives", "by_cost", "by_finish", "Choice", "choose", "Key", "MAX_ALTERNATIVES", "MEANINGFUL_SHARE"]
+__all__ = [
+    "alternatives",
+    "by_cost",
+    "by_finish",
+    "Choice",
+    "choose",
+    "Key",
+    "MAX_ALTERNATIVES",
+    "MEANINGFUL_SHARE",
+    "preferred",
+]
 
 MAX_ALTERNATIVES = 3
 # An alternative must be this much faster (or cheaper) to be worth a person's attention.
@@ -44,17 +54,23 @@ class Choice:
     warnings: list[str] = field(default_factory=list)
 
 
-def choose(inside: Sequence[Option], outside: Sequence[Option]) -> Choice | None:
-    """Cheapest meeting the deadline inside the size class, else outside it, else the fastest of all."""
-    in_time = [o for o in inside if o.meets is not False]
-    if in_time:
-        return Choice(min(in_time, key=by_cost), list(inside))
-    out_time = [o for o in outside if o.meets is not False]
-    if out_time:
-        return Choice(min(out_time, key=by_cost), list(outside), fallback=True)
+def preferred(penalty: float) -> Callable[[Option], tuple[float, Key]]:
+    """``by_cost`` with a type outside the model's size class priced ``penalty`` higher: the class is a preference."""
+    def key(option: Option) -> tuple[float, Key]:
+        return (option.cost * (1.0 + penalty) if option.profile.outside_class else option.cost, by_cost(option))
+    return key
+
+
+def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0) -> Choice | None:
+    """The lowest expected cost per run that meets the deadline, across every type whose memory fits (outside the
+    size class at ``penalty`` more); else the fastest of all."""
     everything = [*inside, *outside]
     if not everything:
         return None
+    in_time = [o for o in everything if o.meets is not False]
+    if in_time:
+        best = min(in_time, key=preferred(penalty))
+        return Choice(best, everything, fallback=best.profile.outside_class)
     fastest = min(everything, key=by_finish)
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 

@@ -5,6 +5,7 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,10 +28,11 @@ from policy.defaults import complete
 from policy.errors import RequestError
 from policy.estimate import Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
+from policy.models import find_model
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
-from policy.request import TrainingRequest
+from policy.request import Tolerance, TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -48,9 +50,14 @@ class _Context:
 
 
 def decide(
-    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime
+    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
+    interruption_rates: Mapping[tuple[str, str], float] | None = None,
 ) -> Decision:
-    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement."""
+    """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement.
+
+    ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot placement
+    scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated default for
+    an unknown band is one interruption per instance-week)."""
     req, assumed = complete(request, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
@@ -58,17 +65,20 @@ def decide(
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
-    work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
+    work = _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     gpus = _gpus_of(req, catalog, assumed)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
-                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus)
+                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus,
+                    multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
+                    interruption_rates=tuple(sorted((interruption_rates or {}).items())),
+                    data_region=team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = _options(scr, search)
     inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
-    choice = choose(inside, outside)
+    choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
     if req.urgent and req.deadline is None:
@@ -95,6 +105,18 @@ def decide(
     )
 
 
+def _workload(req: TrainingRequest) -> Workload:
+    """The work of a completed request: a named model's published shape, else one that follows from its size."""
+    assert req.task is not None and req.params is not None and req.tokens is not None and req.trials is not None
+    assert req.seq_len is not None
+    named = find_model(req.model) if req.model else None
+    same = named is not None and named.params == req.params
+    shape = (named.layers, named.d_model) if named is not None and same else None
+    active = req.active_params or (named.active_params if named is not None and same else None)
+    return workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len,
+                    active_params=active, shape=shape, teacher_params=req.teacher_params, adapter=req.adapter)
+
+
 def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,
            candidates: list[Option], platform_step: TraceStep, approval: ApprovalRequirement) -> list[TraceStep]:
     """One step per node of docs/design.md §The decision, in order."""
@@ -107,7 +129,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.memory_step(work, choice.option, scr),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
-                                req.region),
+                                ", ".join(sorted({o.profile.price.region for o in candidates})) or req.region),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -116,11 +138,17 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
 
 
 def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
-    """Options inside the size class, and outside it only when nothing inside meets the deadline."""
+    """Options inside the size class and outside it: the class is a preference the choice weighs, not a filter."""
     inside = [o for p in scr.inside for o in options_for(p, search)]
-    if any(o.meets is not False for o in inside):
-        return inside, []
     return inside, [o for p in scr.outside for o in options_for(p, search)]
+
+
+def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
+    """Moving the dataset out of the team's data region once: its tokens (an upper bound on the unique ones) as
+    stored token ids, at the policy's per-GB transfer price."""
+    assert req.tokens is not None
+    settings = policy.estimate
+    return req.tokens * settings.dataset_bytes_per_token / 1e9 * settings.transfer_usd_per_gb
 
 
 # "asap": the earliest finish, but not at any price: the cheapest plan finishing within this share of it.
@@ -254,7 +282,8 @@ def _naive(search: Search, ctx: _Context) -> Plan | None:
 def _purchase_source(req: TrainingRequest, option: Option) -> str:
     assert req.stage is not None and req.interruption_tolerance is not None
     _, _, source = purchase_models(stage=req.stage, tolerance=req.interruption_tolerance,
-                                   has_deadline=req.deadline is not None, instances=option.count)
+                                   has_deadline=req.deadline is not None, instances=option.count,
+                                   multi_node_spot=True)
     return source
 
 
@@ -295,8 +324,12 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     warnings: list[str] = []
     req = ctx.request
     if choice.fallback and scr.size_class is not None:
-        warnings.append(f"nothing in the {scr.size_class.name} size class ({', '.join(scr.size_class.families)}) "
-                        f"meets the deadline; {plan.instance_type} is outside it")
+        warnings.append(_outside_class_warning(choice, plan, scr))
+    data_region = ctx.team.data_region
+    if data_region is not None and plan.region != data_region:
+        warnings.append(f"runs in {plan.region}, away from the team's data in {data_region}: the dataset is copied "
+                        "across regions first (a transfer line in the cost) and checkpoints and outputs land in "
+                        f"{plan.region} unless written back")
     if choice.late and req.deadline is not None:
         warnings.append(_late_warning(plan, req, ctx.policy))
     if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:
@@ -310,6 +343,20 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings
+
+
+def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:
+    assert scr.size_class is not None
+    cls = f"the {scr.size_class.name} size class ({', '.join(scr.size_class.families)})"
+    inside = [o for o in choice.pool if not o.profile.outside_class and o.meets is not False]
+    if not inside:
+        return f"nothing in {cls} meets the deadline; {plan.instance_type} is outside it"
+    best = min(inside, key=by_cost)
+    share = 1.0 - plan.estimated_cost_usd / best.cost if best.cost > 0 else 0.0
+    why = (f"{share:.0%} cheaper per run than" if share > 0 else
+           f"finishes in {plan.estimated_hours:,.1f} h, sooner than")
+    return (f"{plan.instance_type} is outside {cls}: {why} the best inside it "
+            f"({best.count}× {best.profile.spec.instance_type}, ~${best.cost:,.2f}, {best.finish_hours:,.1f} h)")
 
 
 def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str:
