@@ -183,9 +183,9 @@ def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
     return flops / (prof.flops_per_instance * count * efficiency) / 3600.0
 
 
-# A model is split over the fewest accelerators (a power of two) whose memory holds its state at half full, the rest
-# being left to activations and buffers, as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3).
-REPLICA_MEMORY_SHARE = 0.5
+# A model is split over the fewest accelerators (a power of two) whose usable memory holds its weights and optimizer
+# state, as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3); a model that fits one trains data-parallel.
+REPLICA_MEMORY_SHARE = 0.9
 
 
 def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
