@@ -33,10 +33,11 @@ __all__ = [
     "mfu_for",
     "Option",
     "options_for",
-    "Profile",
     "profile",
+    "Profile",
     "REPLICA_MEMORY_SHARE",
     "Search",
+    "undominated",
 ]
 
 
@@ -195,14 +196,22 @@ def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) 
     ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
     if ref_batch is None or ref_tflops is None:
         return scaling_efficiency(curve, accelerators)
+    throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
+    # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the table's
+    # 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
+    node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
+                                           throughput_ratio=throughput,
+                                           bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
+    if count == 1:
+        return scaling_efficiency(curve, max(1.0, node * accelerators / spec.accelerator_count))
     memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
     replica = 1 << max(0, math.ceil(math.log2(max(1.0, work.sharded_bytes / memory))))
-    bandwidth = _bandwidth_ratio(spec, curve, multi_node=count > 1)
-    sustained = prof.flops_per_instance / spec.accelerator_count / 1e12
     equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
                                                  batch_ratio=ref_batch / work.batch_tokens,
-                                                 throughput_ratio=sustained / ref_tflops, bandwidth_ratio=bandwidth)
-    return scaling_efficiency(curve, max(1.0, equivalent))
+                                                 throughput_ratio=throughput,
+                                                 bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=True))
+    # More instances never scale better than one full instance does: the links inside each are still used.
+    return scaling_efficiency(curve, max(1.0, equivalent, node))
 
 
 # Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
@@ -247,7 +256,9 @@ def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[
     out: list[Option] = []
     rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    for layout in layouts(prof, search):
+    # A type's layouts and their hours are the same in every region: worked out once, priced per region.
+    key = ("layouts", prof.price.instance_type, search.work, search.gpus, search.max_instances)
+    for layout in remembered(search.catalog, search.settings, key, lambda: layouts(prof, search)):
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
                                           has_deadline=has_deadline, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
@@ -303,6 +314,49 @@ def _option(
 
 
 HOURS_PER_MONTH = 730.0
+_PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
+
+
+def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
+    """The profiles less a type's regions that another region of the same type beats outright.
+
+    A region is dropped when another region offers the same type with every rate strictly lower (each purchase
+    model on each platform, none missing), interruptions no more frequent and no more data to move: every one of
+    its configurations takes as long and costs more, so none can be the plan or an alternative.
+    """
+    by_type: dict[str, list[Profile]] = {}
+    for prof in profiles:
+        by_type.setdefault(prof.price.instance_type, []).append(prof)
+    if all(len(group) == 1 for group in by_type.values()):
+        return profiles
+    signature = {id(p): remembered(search.catalog, search.settings,
+                                   ("signature", p.price.instance_type, p.price.region, search.platforms,
+                                    search.data_region, search.transfer_usd, search.interruption_rates),
+                                   lambda p=p: _signature(p, search))  # type: ignore[misc]
+                 for p in profiles}
+    kept = []
+    for prof in profiles:
+        mine = signature[id(prof)]
+        if not any(other is not prof and _beats(signature[id(other)], mine)
+                   for other in by_type[prof.price.instance_type]):
+            kept.append(prof)
+    return kept
+
+
+def _signature(prof: Profile, search: Search) -> tuple[tuple[float | None, ...], float, float]:
+    rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
+                  for purchase in _PURCHASES for platform in search.platforms)
+    moved = search.data_region is not None and prof.price.region != search.data_region
+    return rates, instance_mtbi_hours(prof, search), search.transfer_usd if moved else 0.0
+
+
+def _beats(a: tuple[tuple[float | None, ...], float, float], b: tuple[tuple[float | None, ...], float, float]) -> bool:
+    """Whether ``a`` is strictly cheaper than ``b`` at every rate ``b`` has, as reliable and with no more to move."""
+    rates_a, mtbi_a, moved_a = a
+    rates_b, mtbi_b, moved_b = b
+    if mtbi_a < mtbi_b or moved_a > moved_b:
+        return False
+    return all(rb is None or (ra is not None and ra < rb) for ra, rb in zip(rates_a, rates_b, strict=True))
 
 
 def instance_mtbi_hours(prof: Profile, search: Search) -> float:

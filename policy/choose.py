@@ -17,6 +17,7 @@ __all__ = [
     "by_finish",
     "Choice",
     "choose",
+    "FASTEST_COST_MULTIPLE",
     "Key",
     "MAX_ALTERNATIVES",
     "MEANINGFUL_SHARE",
@@ -26,6 +27,8 @@ __all__ = [
 MAX_ALTERNATIVES = 3
 # An alternative must be this much faster (or cheaper) to be worth a person's attention.
 MEANINGFUL_SHARE = 0.03
+# The fastest alternative may cost at most this many times the plan (and at least $1 × this).
+FASTEST_COST_MULTIPLE = 10.0
 
 
 Key = tuple[float, float, int, str, str, str]
@@ -107,7 +110,12 @@ def _cheaper(choice: Choice) -> Option | None:
 
 
 def _faster(choice: Choice) -> Option | None:
-    fastest = min(choice.pool, key=by_finish)
+    """The earliest finish among the options costing at most FASTEST_COST_MULTIPLE × the plan: an hour saved on a
+    $1 job is not worth $500 of hardware, whatever a pool of 16-instance options would offer."""
+    ceiling = max(choice.option.cost, 1.0) * FASTEST_COST_MULTIPLE
+    fastest = _pick(choice.pool, lambda o: o.cost <= ceiling, by_finish)
+    if fastest is None:
+        return None
     return fastest if fastest.finish_hours < choice.option.finish_hours * (1 - MEANINGFUL_SHARE) else None
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from policy import explain, rules
-from policy.candidates import Option, Search, fixed_option, options_for, profile
+from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, by_cost, choose
 from policy.config import PolicyConfig, TeamPolicy
@@ -89,7 +89,7 @@ def decide(
     plan = _plan(choice.option, ctx)
     alts = [_alternative(label, o, ctx) for label, o in alternatives(choice, search)]
     naive = _naive(search, ctx)
-    oversized = _oversized(choice.option, plan)
+    oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized)
@@ -139,8 +139,8 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
 
 def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
     """Options inside the size class and outside it: the class is a preference the choice weighs, not a filter."""
-    inside = [o for p in scr.inside for o in options_for(p, search)]
-    return inside, [o for p in scr.outside for o in options_for(p, search)]
+    inside = [o for p in undominated(scr.inside, search) for o in options_for(p, search)]
+    return inside, [o for p in undominated(scr.outside, search) for o in options_for(p, search)]
 
 
 def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
@@ -307,16 +307,21 @@ def _spend_used(spend: SpendSnapshot, ctx: _Context) -> SpendSnapshot:
 OVERSIZED_EXPOSURE_RATIO = 10.0
 
 
-def _oversized(option: Option, plan: Plan) -> str | None:
-    """Why the plan's hardware is absurd for its work, or None."""
+def _oversized(option: Option, plan: Plan, startup_minutes: float) -> str | None:
+    """Why the plan's hardware is absurd for its work, or None: more instances than the model needs, and either a
+    runtime cap far above the estimate or less time training than starting up."""
     needed = option.profile.min_count
-    if option.layout.job_instances <= needed or plan.exposure_usd < OVERSIZED_EXPOSURE_RATIO * plan.estimated_cost_usd:
+    if option.layout.job_instances <= needed:
         return None
-    minutes = plan.estimated_hours * 60
-    work = "under a minute" if minutes < 1 else f"{minutes:,.0f} min"
+    training = option.compute_hours * 60
+    idle = training < startup_minutes
+    if not idle and plan.exposure_usd < OVERSIZED_EXPOSURE_RATIO * plan.estimated_cost_usd:
+        return None
+    work = "under a minute" if training < 1 else f"{training:,.0f} min"
     ratio = plan.exposure_usd / max(plan.estimated_cost_usd, 0.01)
-    return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of work may bill "
-            f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.0f}× the estimate; {needed}× would hold "
+    start = f" after {startup_minutes:g} min of start-up" if idle else ""
+    return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of training{start} may bill "
+            f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.1f}× the estimate; {needed}× would hold "
             "the model")
 
 

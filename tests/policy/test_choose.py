@@ -141,6 +141,9 @@ ALTERNATIVES: list[tuple[str, list[Option], list[str]]] = [
      [PLAN, opt("g6.y", 300, 9.69, meets=True)], ["fastest within policy: g6.y×1 spot"]),
     ("exactly 3% faster is not",
      [PLAN, opt("g6.y", 300, 9.7, meets=True)], []),
+    ("faster at more than 10x the plan's cost is not; the fastest within it is",
+     [PLAN, opt("g6.y", 1000.01, 1, meets=True), opt("p5.a", 1000, 5, meets=True)],
+     ["fastest within policy: p5.a×1 spot"]),
     ("the on-demand option that is also the fastest is offered once, under its first label",
      [PLAN, opt("g6.y", 300, 5, purchase=ON_DEMAND, meets=True)], ["no interruptions: g6.y×1 on-demand"]),
 ]
