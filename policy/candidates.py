@@ -317,12 +317,16 @@ HOURS_PER_MONTH = 730.0
 _PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
 
 
+_Signature = tuple[tuple[float | None, ...], float, float]  # rates, MTBI hours, transfer USD
+
+
 def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     """The profiles less a type's regions that another region of the same type beats outright.
 
-    A region is dropped when another region offers the same type with every rate strictly lower (each purchase
-    model on each platform, none missing), interruptions no more frequent and no more data to move: every one of
-    its configurations takes as long and costs more, so none can be the plan or an alternative.
+    A region is dropped when an earlier region of the search offers the same type at every rate no higher (each
+    purchase model on each platform, none missing), interruptions no more frequent and no more data to move, or a
+    later one at every rate strictly lower: every configuration there takes as long and costs at least as much, and
+    a tie goes to the earlier region anyway, so none can be the plan or an alternative.
     """
     by_type: dict[str, list[Profile]] = {}
     for prof in profiles:
@@ -334,29 +338,35 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
                                     search.data_region, search.transfer_usd, search.interruption_rates),
                                    lambda p=p: _signature(p, search))  # type: ignore[misc]
                  for p in profiles}
+    order = {id(p): i for i, p in enumerate(profiles)}
     kept = []
     for prof in profiles:
         mine = signature[id(prof)]
-        if not any(other is not prof and _beats(signature[id(other)], mine)
+        if not any(other is not prof and _beats(signature[id(other)], mine, earlier=order[id(other)] < order[id(prof)])
                    for other in by_type[prof.price.instance_type]):
             kept.append(prof)
     return kept
 
 
-def _signature(prof: Profile, search: Search) -> tuple[tuple[float | None, ...], float, float]:
+def _signature(prof: Profile, search: Search) -> _Signature:
     rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
                   for purchase in _PURCHASES for platform in search.platforms)
     moved = search.data_region is not None and prof.price.region != search.data_region
     return rates, instance_mtbi_hours(prof, search), search.transfer_usd if moved else 0.0
 
 
-def _beats(a: tuple[tuple[float | None, ...], float, float], b: tuple[tuple[float | None, ...], float, float]) -> bool:
-    """Whether ``a`` is strictly cheaper than ``b`` at every rate ``b`` has, as reliable and with no more to move."""
+def _beats(a: _Signature, b: _Signature, *, earlier: bool) -> bool:
+    """Whether ``a`` is no dearer than ``b`` at every rate ``b`` has, as reliable, with no more to move, and strictly
+    better somewhere or ``earlier`` in the search order."""
     rates_a, mtbi_a, moved_a = a
     rates_b, mtbi_b, moved_b = b
     if mtbi_a < mtbi_b or moved_a > moved_b:
         return False
-    return all(rb is None or (ra is not None and ra < rb) for ra, rb in zip(rates_a, rates_b, strict=True))
+    pairs = list(zip(rates_a, rates_b, strict=True))
+    if not all(rb is None or (ra is not None and ra <= rb) for ra, rb in pairs):
+        return False
+    # a later region must be strictly cheaper at every rate: on a tie the earlier region's configuration is chosen
+    return earlier or all(rb is None or (ra is not None and ra < rb) for ra, rb in pairs)
 
 
 def instance_mtbi_hours(prof: Profile, search: Search) -> float:

@@ -51,9 +51,10 @@ class Choice:
     """The chosen configuration and what a person should know about how it was reached."""
 
     option: Option
-    pool: list[Option]  # the configurations the choice was made among (inside the size class, or the fall-back)
+    pool: list[Option]  # the configurations the choice was made among (inside and outside the size class)
     fallback: bool = False  # chosen outside the size class
     late: bool = False  # nothing meets the deadline
+    over_runtime: bool = False  # nothing fits the policy's max_runtime_hours: the fastest, which will be denied
     warnings: list[str] = field(default_factory=list)
 
 

@@ -123,7 +123,9 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
     option = choice.option
     answer = (f"{option.count}× {option.profile.spec.instance_type} {option.purchase.value} on "
               f"{option.platform.value}")
-    if choice.late:
+    if choice.over_runtime:
+        reason = "nothing fits the policy's max_runtime_hours: the fastest configuration, shown to be denied"
+    elif choice.late:
         reason = "nothing meets the deadline with the safety margin: the fastest configuration"
     elif has_deadline:
         reason = "the cheapest expected cost that meets the deadline with the safety margin"

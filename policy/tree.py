@@ -12,7 +12,7 @@ from datetime import datetime
 from policy import explain, rules
 from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
 from policy.catalog import Catalog
-from policy.choose import Choice, alternatives, by_cost, choose
+from policy.choose import Choice, alternatives, by_cost, by_finish, choose
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import (
     Alternative,
@@ -77,10 +77,14 @@ def decide(
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = _options(scr, search)
-    inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
+    inside, outside, fits = _within_runtime(inside, outside, policy)
     choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
+    if not fits:  # denied whatever is chosen: show the one closest to fitting, not a cheap plan that runs for years
+        fastest = min(choice.pool, key=by_finish)
+        choice = Choice(fastest, choice.pool, fallback=fastest.profile.outside_class, late=choice.late,
+                        over_runtime=True)
     if req.urgent and req.deadline is None:
         choice = _earliest(choice)
     req, assumed = _settle_region(req, assumed, regions, choice.option)
@@ -93,7 +97,7 @@ def decide(
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized)
-    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
+    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace, warnings=_warnings(choice, plan, ctx, scr, oversized),
@@ -118,7 +122,8 @@ def _workload(req: TrainingRequest) -> Workload:
 
 
 def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,
-           candidates: list[Option], platform_step: TraceStep, approval: ApprovalRequirement) -> list[TraceStep]:
+           candidates: list[Option], regions: list[str], platform_step: TraceStep,
+           approval: ApprovalRequirement) -> list[TraceStep]:
     """One step per node of docs/design.md §The decision, in order."""
     req = ctx.request
     assert req.stage is not None and req.interruption_tolerance is not None and req.region is not None
@@ -129,7 +134,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.memory_step(work, choice.option, scr),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
-                                ", ".join(sorted({o.profile.price.region for o in candidates})) or req.region),
+                                ", ".join(regions) or req.region),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -228,10 +233,15 @@ def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
     return req.model_copy(update={"region": region}), notes
 
 
-def _within_runtime(options: list[Option], policy: PolicyConfig) -> list[Option]:
-    """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left."""
-    fits = [o for o in options if billed_hours(o.job_wall_hours) <= policy.max_runtime_hours]
-    return fits or options
+def _within_runtime(inside: list[Option], outside: list[Option],
+                    policy: PolicyConfig) -> tuple[list[Option], list[Option], bool]:
+    """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left
+    inside or outside the size class (one pool: the class is only a preference); and whether any fits."""
+    def fits(o: Option) -> bool:
+        return billed_hours(o.job_wall_hours) <= policy.max_runtime_hours
+    if not any(fits(o) for o in [*inside, *outside]):
+        return inside, outside, False
+    return [o for o in inside if fits(o)], [o for o in outside if fits(o)], True
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
