@@ -184,8 +184,8 @@ def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
     return flops / (prof.flops_per_instance * count * efficiency) / 3600.0
 
 
-# A model is split over the fewest accelerators (a power of two) whose usable memory holds its weights and optimizer
-# state, as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3); a model that fits one trains data-parallel.
+# A model is split over as many accelerators as its weights and optimizer state need at this share of their memory,
+# as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3); a model that fits one trains data-parallel.
 REPLICA_MEMORY_SHARE = 0.9
 
 
@@ -205,7 +205,8 @@ def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) 
     if count == 1:
         return scaling_efficiency(curve, max(1.0, node * accelerators / spec.accelerator_count))
     memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
-    replica = 1 << max(0, math.ceil(math.log2(max(1.0, work.sharded_bytes / memory))))
+    # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost less
+    replica = max(1.0, work.sharded_bytes / memory)
     equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
                                                  batch_ratio=ref_batch / work.batch_tokens,
                                                  throughput_ratio=throughput,

@@ -40,7 +40,9 @@ __all__ = [
     "min_accelerators",
     "model_shape",
     "PARAMS_PER_LAYER_WIDTH2",
-    "PRETRAIN_BATCH_TOKENS",
+    "PRETRAIN_BATCH_EXPONENT",
+    "PRETRAIN_BATCH_RANGE",
+    "PRETRAIN_BATCH_TOKENS_AT_1_5B",
     "QLORA_BASE_BYTES_PER_PARAM",
     "range_basis",
     "RLHF_RESPONSE_SHARE",
@@ -97,12 +99,14 @@ FROZEN_BYTES_PER_PARAM = 2.0
 # generation as the larger part of a PPO step).
 RLHF_RESPONSE_SHARE = 0.5
 GENERATION_SLOWDOWN = 4.0
-# Tokens per optimizer step: GPT-3's batch sizes for small models (Brown et al. 2020, Table 2.1: 0.5M tokens to
-# 760M, 1M to 2.7B), 4M from 7B (Llama 2, Touvron et al. 2023: 4M tokens at every size), Llama 3's 16M tokens at
-# 405B (Llama Team 2024, §3.4); supervised
-# fine-tunes use ~0.5M (Llama 2: 64 × 4096, Touvron et al. 2023). Fewer tokens per step per accelerator is what
-# makes a job stop scaling.
-PRETRAIN_BATCH_TOKENS = ((1.0e9, 0.5e6), (3.0e9, 1.0e6), (200.0e9, 4.0e6), (math.inf, 16.0e6))
+# Tokens per optimizer step for pretraining grow with the model: GPT-3 (Brown et al. 2020, Table 2.1) used 0.5M
+# tokens to 760M parameters, 1M at 1.3-2.7B, 2M at 6.7-13B and 3.2M at 175B; Llama 2 4M (Touvron et al. 2023);
+# Llama 3 16M at 405B (Llama Team 2024, §3.4). A smooth law through them, 1M × (N / 1.5B)^0.4 within 0.5M-16M,
+# so that a slightly bigger model never steps onto a much larger batch. Supervised fine-tunes use ~0.5M (Llama 2:
+# 64 × 4096). Fewer tokens per step per accelerator is what makes a job stop scaling.
+PRETRAIN_BATCH_TOKENS_AT_1_5B = 1.0e6
+PRETRAIN_BATCH_EXPONENT = 0.4
+PRETRAIN_BATCH_RANGE = (0.5e6, 16.0e6)
 TUNING_BATCH_TOKENS = 0.5e6
 _PRETRAINING = (Task.PRETRAIN, Task.CONTINUED_PRETRAIN)
 _ADAPTERS = (Task.LORA, Task.QLORA)
@@ -176,7 +180,8 @@ def _trained_state(tuned: Task | None, n: float) -> tuple[float, float, str]:
 
 
 def _batch_tokens(active: float) -> float:
-    return next(batch for bound, batch in PRETRAIN_BATCH_TOKENS if active <= bound)
+    low, high = PRETRAIN_BATCH_RANGE
+    return min(high, max(low, PRETRAIN_BATCH_TOKENS_AT_1_5B * (active / 1.5e9) ** PRETRAIN_BATCH_EXPONENT))
 
 
 def model_shape(params: int) -> tuple[int, int]:

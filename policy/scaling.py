@@ -22,7 +22,7 @@ _BETA_RANGE = (0.25, 4.0)
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
-def equivalent_accelerators(accelerators: int, *, replica: int, batch_ratio: float, throughput_ratio: float,
+def equivalent_accelerators(accelerators: int, *, replica: float, batch_ratio: float, throughput_ratio: float,
                             bandwidth_ratio: float) -> float:
     """A job's accelerator count on the reference job's scale, for ``efficiency``.
 
