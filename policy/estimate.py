@@ -181,7 +181,8 @@ def _trained_state(tuned: Task | None, n: float) -> tuple[float, float, str]:
 
 def _batch_tokens(active: float) -> float:
     low, high = PRETRAIN_BATCH_RANGE
-    return min(high, max(low, PRETRAIN_BATCH_TOKENS_AT_1_5B * (active / 1.5e9) ** PRETRAIN_BATCH_EXPONENT))
+    scaled = PRETRAIN_BATCH_TOKENS_AT_1_5B * float((active / 1.5e9) ** PRETRAIN_BATCH_EXPONENT)
+    return min(high, max(low, scaled))
 
 
 def model_shape(params: int) -> tuple[int, int]:
