@@ -112,9 +112,9 @@ _PRETRAINING = (Task.PRETRAIN, Task.CONTINUED_PRETRAIN)
 _ADAPTERS = (Task.LORA, Task.QLORA)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Workload:
-    """The work one request asks for, independent of hardware."""
+    """The work one request asks for, independent of hardware. Hashed once: it keys every remembered configuration."""
 
     flops: float
     sharded_bytes: float  # weights and optimizer state, divided across every accelerator of the job (FSDP/ZeRO-3)
@@ -126,6 +126,14 @@ class Workload:
     width: int = 0  # hidden size of the trained model (small widths cannot fill a large accelerator)
     batch_tokens: float = TUNING_BATCH_TOKENS  # tokens per optimizer step
     per_token: str = ""  # the FLOPs-per-token formula used, for the trace
+
+    def __hash__(self) -> int:
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.flops, self.sharded_bytes, self.activation_bytes, self.checkpoint_bytes, self.method,
+                           self.trials, self.parallel_trials, self.width, self.batch_tokens, self.per_token))
+            object.__setattr__(self, "_hash", cached)  # a cache beside the fields; frozen guards the fields
+        return cached
 
 
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int, active_params: int | None = None,
