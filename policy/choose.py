@@ -74,6 +74,10 @@ def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: floa
     in_time = [o for o in everything if o.meets is not False]
     if in_time:
         best = min(in_time, key=preferred(penalty))
+        # the preference never keeps a plan that another beats on both cost and finish
+        better = [o for o in in_time if o.cost < best.cost and o.finish_hours < best.finish_hours]
+        if better:
+            best = min(better, key=by_cost)
         return Choice(best, everything, fallback=best.profile.outside_class)
     fastest = min(everything, key=by_finish)
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)

@@ -365,7 +365,7 @@ def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:
     cls = f"the {scr.size_class.name} size class ({', '.join(scr.size_class.families)})"
     inside = [o for o in choice.pool if not o.profile.outside_class and o.meets is not False]
     if not inside:
-        return f"nothing in {cls} meets the deadline; {plan.instance_type} is outside it"
+        return f"nothing in {cls} meets the deadline within the runtime cap; {plan.instance_type} is outside it"
     best = min(inside, key=by_cost)
     share = 1.0 - plan.estimated_cost_usd / best.cost if best.cost > 0 else 0.0
     why = (f"{share:.0%} cheaper per run than" if share > 0 else
