@@ -322,17 +322,20 @@ _Signature = tuple[tuple[float | None, ...], float, float]  # rates, MTBI hours,
 
 
 def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
-    """The profiles less a type's regions that another region of the same type beats outright.
+    """The profiles less those another profile beats outright, before any configuration is priced.
 
-    A region is dropped when an earlier region of the search offers the same type at every rate no higher (each
-    purchase model on each platform, none missing), interruptions no more frequent and no more data to move, or a
-    later one at every rate strictly lower: every configuration there takes as long and costs at least as much, and
-    a tie goes to the earlier region anyway, so none can be the plan or an alternative.
+    Profiles of the same accelerator, count, throughput and fewest instances (the same type in another region, or a
+    bigger size of the same machine with more CPUs) compete on price alone: one is dropped when another offers every
+    rate no higher (each purchase model on each platform, none missing), links no slower, interruptions no more
+    frequent, no more data to move and no worse a place in the size class, and either is strictly cheaper at every
+    rate or wins the tie-break anyway (a smaller type name; the same type in an earlier region). Every configuration
+    of the one dropped takes as long and costs at least as much, so none can be the plan or an alternative.
     """
-    by_type: dict[str, list[Profile]] = {}
+    groups: dict[tuple[str, int, float, int], list[Profile]] = {}
     for prof in profiles:
-        by_type.setdefault(prof.price.instance_type, []).append(prof)
-    if all(len(group) == 1 for group in by_type.values()):
+        key = (prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)
+        groups.setdefault(key, []).append(prof)
+    if all(len(group) == 1 for group in groups.values()):
         return profiles
     signature = {id(p): remembered(search.catalog, search.settings,
                                    ("signature", p.price.instance_type, p.price.region, search.platforms,
@@ -342,11 +345,33 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     order = {id(p): i for i, p in enumerate(profiles)}
     kept = []
     for prof in profiles:
-        mine = signature[id(prof)]
-        if not any(other is not prof and _beats(signature[id(other)], mine, earlier=order[id(other)] < order[id(prof)])
-                   for other in by_type[prof.price.instance_type]):
+        group = groups[(prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)]
+        if not any(other is not prof and _links_no_slower(other, prof, search)
+                   and other.outside_class <= prof.outside_class
+                   and _beats(signature[id(other)], signature[id(prof)], earlier=_wins_tie(other, prof, order))
+                   for other in group):
             kept.append(prof)
     return kept
+
+
+def _wins_tie(a: Profile, b: Profile, order: dict[int, int]) -> bool:
+    """Whether ``a``'s configurations come first among equals: ``by_cost`` orders by type name, then list order."""
+    if a.price.instance_type != b.price.instance_type:
+        return a.price.instance_type < b.price.instance_type
+    return order[id(a)] < order[id(b)]
+
+
+def _links_no_slower(a: Profile, b: Profile, search: Search) -> bool:
+    """Whether every job runs at least as fast on ``a`` as on ``b`` (single-accelerator sizes run alone)."""
+    spec_a, spec_b = a.spec, b.spec
+    if spec_a.accelerator_count == 1:
+        return True
+    curve = search.catalog.scaling
+    intra = (_bandwidth_ratio(spec_a, curve, multi_node=False) <= _bandwidth_ratio(spec_b, curve, multi_node=False))
+    if spec_a.accelerator_count < search.settings.multi_node_min_accelerators:
+        return intra
+    inter = _bandwidth_ratio(spec_a, curve, multi_node=True) <= _bandwidth_ratio(spec_b, curve, multi_node=True)
+    return intra and inter
 
 
 def _signature(prof: Profile, search: Search) -> _Signature:
