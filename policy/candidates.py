@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, scaling_efficiency
+from policy import scaling
+from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
-from policy.estimate import SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
+from policy.estimate import GIB, SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
 from policy.memo import remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
@@ -20,14 +21,22 @@ from policy.request import Stage, Tolerance
 
 __all__ = [
     "counts_for",
+    "FALLBACK_INTER_NODE_GBPS",
+    "FALLBACK_INTRA_NODE_GBYTEPS",
     "fixed_option",
+    "HOURS_PER_MONTH",
+    "instance_mtbi_hours",
+    "job_efficiency",
     "Layout",
     "layouts",
+    "mfu_for",
     "Option",
     "options_for",
-    "Profile",
     "profile",
+    "Profile",
+    "REPLICA_MEMORY_SHARE",
     "Search",
+    "undominated",
 ]
 
 
@@ -58,6 +67,12 @@ class Search:
     gpus: int | None = None
     # Learnt corrections of estimated hours per instance family, (family, factor) (policy.calibration).
     hours_factors: tuple[tuple[str, float], ...] = ()
+    multi_node_spot: bool = False  # the team opted in, or the request said spot is fine
+    # Spot interruptions per instance-month by (region, family), e.g. from spot placement scores; a pair without
+    # a figure uses the catalog's interruption band, else its stated default.
+    interruption_rates: tuple[tuple[tuple[str, str], float], ...] = ()
+    data_region: str | None = None  # where the team's data lives; None: not said
+    transfer_usd: float = 0.0  # moving the dataset out of ``data_region`` once
 
 
 @dataclass(slots=True)  # not frozen: hundreds are made per request and frozen __init__ is several times slower
@@ -77,6 +92,7 @@ class Option:
     cost: float
     meets: bool | None
     purchase_reason: str = field(default="", compare=False)
+    transfer_usd: float = 0.0  # moving the dataset from the team's data region, included in ``cost``
 
     @property
     def count(self) -> int:
@@ -110,8 +126,17 @@ def profile(
     needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom)
     if needed is None:
         return f"activations alone exceed one {memory:g} GiB {accel.name}"
-    flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * accel.mfu
+    flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
     return Profile(price, spec, accel, flops, math.ceil(needed / spec.accelerator_count), outside)
+
+
+def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
+    """The accelerator's MFU, lower for a model too narrow to fill it: × √(width / full width), at most 1."""
+    assert accel.mfu is not None
+    full = accel.mfu_full_width
+    if full is None or work.width <= 0 or work.width >= full:
+        return accel.mfu
+    return accel.mfu * math.sqrt(work.width / full)
 
 
 def counts_for(prof: Profile, search: Search) -> list[int]:
@@ -156,13 +181,59 @@ def layouts(prof: Profile, search: Search) -> list[Layout]:
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
-    efficiency = scaling_efficiency(search.catalog.scaling, count * prof.spec.accelerator_count)
+    efficiency = job_efficiency(prof, search.work, search.catalog, count)
     hours = flops / (prof.flops_per_instance * count * efficiency) / 3600.0
     # --- calibration: the one place learnt corrections touch the estimate (hours of matching families) ---
     for family, factor in search.hours_factors:
         if family == prof.spec.family:
             return hours * factor
     return hours
+
+
+# A model is split over as many accelerators as its weights and optimizer state need at this share of their memory,
+# as tensor/pipeline-parallel layouts do (Narayanan et al. 2021, §3); a model that fits one trains data-parallel.
+REPLICA_MEMORY_SHARE = 0.9
+
+
+def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
+    """Parallel efficiency of one synchronous job on ``count`` instances of this type (policy.scaling)."""
+    curve, spec = catalog.scaling, prof.spec
+    accelerators = count * spec.accelerator_count
+    ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
+    if ref_batch is None or ref_tflops is None:
+        return scaling_efficiency(curve, accelerators)
+    throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
+    # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the table's
+    # 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
+    node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
+                                           throughput_ratio=throughput,
+                                           bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
+    if count == 1:
+        return scaling_efficiency(curve, max(1.0, node * accelerators / spec.accelerator_count))
+    memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
+    # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost less
+    replica = max(1.0, work.sharded_bytes / memory)
+    equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
+                                                 batch_ratio=ref_batch / work.batch_tokens,
+                                                 throughput_ratio=throughput,
+                                                 bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=True))
+    # More instances never scale better than one full instance does: the links inside each are still used.
+    return scaling_efficiency(curve, max(1.0, equivalent, node))
+
+
+# Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
+FALLBACK_INTRA_NODE_GBYTEPS = 32.0
+FALLBACK_INTER_NODE_GBPS = 25.0
+
+
+def _bandwidth_ratio(spec: InstanceSpec, curve: ScalingCurve, *, multi_node: bool) -> float:
+    """Reference bandwidth over this type's, across instances for a multi-node job, within one otherwise."""
+    if multi_node:
+        gbps = spec.inter_node_gbps or spec.network_gbps or FALLBACK_INTER_NODE_GBPS
+        ref = curve.reference_inter_node_gbps_per_accelerator
+        return 1.0 if ref is None else ref / (gbps / spec.accelerator_count)
+    ref = curve.reference_intra_node_gbyteps
+    return 1.0 if ref is None else ref / (spec.intra_node_gbyteps or FALLBACK_INTRA_NODE_GBYTEPS)
 
 
 def options_for(prof: Profile, search: Search) -> list[Option]:
@@ -175,13 +246,15 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """
     has_deadline = search.usable_hours is not None
     key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
-           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus, search.hours_factors)
+           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus, search.hours_factors,
+           search.multi_node_spot, search.interruption_rates, search.data_region, search.transfer_usd)
     priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
     usable = search.usable_hours
     # Fresh objects each time: a decision's options are its own, whatever a caller does with them.
     return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
                    o.instance_hours, o.spot, o.start_hours, o.cost,
-                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason)
+                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason,
+                   o.transfer_usd)
             for o in priced]
 
 
@@ -190,9 +263,12 @@ def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[
     out: list[Option] = []
     rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    for layout in layouts(prof, search):
+    # A type's layouts and their hours are the same in every region: worked out once, priced per region.
+    key = ("layouts", prof.price.instance_type, search.work, search.gpus, search.max_instances, search.hours_factors)
+    for layout in remembered(search.catalog, search.settings, key, lambda: layouts(prof, search)):
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
-                                          has_deadline=has_deadline, instances=layout.job_instances)
+                                          has_deadline=has_deadline, instances=layout.job_instances,
+                                          multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
             for platform in search.platforms:
                 if (purchase, platform) not in rates:
@@ -227,19 +303,113 @@ def _option(
     spot: SpotTime | None = None
     job_wall = layout.job_hours
     if purchase is PurchaseModel.SPOT:
-        mtbi = search.catalog.mtbi_hours(prof.price.interruption_band)
         spot = spot_time(layout.job_hours, work=search.work, instances=layout.job_instances,
-                         instance_mtbi_hours=mtbi, settings=search.settings)
+                         instance_mtbi_hours=instance_mtbi_hours(prof, search), settings=search.settings)
         if spot is None:
             return None
         job_wall = spot.wall_hours
+    job_wall += search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     wall = layout.rounds * job_wall
     meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
     instance_hours = layout.job_instances * layout.jobs * job_wall
     # the cost the plan will state, so choosing and reporting can never disagree by a rounding
     cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
+    moved = search.data_region is not None and prof.price.region != search.data_region
+    transfer = search.transfer_usd if moved else 0.0
     return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot, start_hours, cost, meets, why)
+                  spot, start_hours, cents(cost + transfer), meets, why, transfer)
+
+
+HOURS_PER_MONTH = 730.0
+_PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
+
+
+_Signature = tuple[tuple[float | None, ...], float, float]  # rates, MTBI hours, transfer USD
+
+
+def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
+    """The profiles less those another profile beats outright, before any configuration is priced.
+
+    Profiles of the same accelerator, count, throughput and fewest instances (the same type in another region, or a
+    bigger size of the same machine with more CPUs) compete on price alone: one is dropped when another offers every
+    rate no higher (each purchase model on each platform, none missing), links no slower, interruptions no more
+    frequent, no more data to move and no worse a place in the size class, and either is strictly cheaper at every
+    rate or wins the tie-break anyway (a smaller type name; the same type in an earlier region). Every configuration
+    of the one dropped takes as long and costs at least as much, so none can be the plan or an alternative.
+    """
+    groups: dict[tuple[str, int, float, int], list[Profile]] = {}
+    for prof in profiles:
+        key = (prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)
+        groups.setdefault(key, []).append(prof)
+    if all(len(group) == 1 for group in groups.values()):
+        return profiles
+    signature = {id(p): remembered(search.catalog, search.settings,
+                                   ("signature", p.price.instance_type, p.price.region, search.platforms,
+                                    search.data_region, search.transfer_usd, search.interruption_rates),
+                                   lambda p=p: _signature(p, search))  # type: ignore[misc]
+                 for p in profiles}
+    order = {id(p): i for i, p in enumerate(profiles)}
+    kept = []
+    for prof in profiles:
+        group = groups[(prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)]
+        if not any(other is not prof and _links_no_slower(other, prof, search)
+                   and other.outside_class <= prof.outside_class
+                   and _beats(signature[id(other)], signature[id(prof)], earlier=_wins_tie(other, prof, order))
+                   for other in group):
+            kept.append(prof)
+    return kept
+
+
+def _wins_tie(a: Profile, b: Profile, order: dict[int, int]) -> bool:
+    """Whether ``a``'s configurations come first among equals: ``by_cost`` orders by type name, then list order."""
+    if a.price.instance_type != b.price.instance_type:
+        return a.price.instance_type < b.price.instance_type
+    return order[id(a)] < order[id(b)]
+
+
+def _links_no_slower(a: Profile, b: Profile, search: Search) -> bool:
+    """Whether every job runs at least as fast on ``a`` as on ``b`` (single-accelerator sizes run alone)."""
+    spec_a, spec_b = a.spec, b.spec
+    if spec_a.accelerator_count == 1:
+        return True
+    curve = search.catalog.scaling
+    intra = (_bandwidth_ratio(spec_a, curve, multi_node=False) <= _bandwidth_ratio(spec_b, curve, multi_node=False))
+    if spec_a.accelerator_count < search.settings.multi_node_min_accelerators:
+        return intra
+    inter = _bandwidth_ratio(spec_a, curve, multi_node=True) <= _bandwidth_ratio(spec_b, curve, multi_node=True)
+    return intra and inter
+
+
+def _signature(prof: Profile, search: Search) -> _Signature:
+    rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
+                  for purchase in _PURCHASES for platform in search.platforms)
+    moved = search.data_region is not None and prof.price.region != search.data_region
+    return rates, instance_mtbi_hours(prof, search), search.transfer_usd if moved else 0.0
+
+
+def _beats(a: _Signature, b: _Signature, *, earlier: bool) -> bool:
+    """Whether ``a`` is no dearer than ``b`` at every rate ``b`` has, as reliable, with no more to move, and strictly
+    better somewhere or ``earlier`` in the search order."""
+    rates_a, mtbi_a, moved_a = a
+    rates_b, mtbi_b, moved_b = b
+    if mtbi_a < mtbi_b or moved_a > moved_b:
+        return False
+    pairs = list(zip(rates_a, rates_b, strict=True))
+    if not all(rb is None or (ra is not None and ra <= rb) for ra, rb in pairs):
+        return False
+    # a later region must be strictly cheaper at every rate: on a tie the earlier region's configuration is chosen
+    return earlier or all(rb is None or (ra is not None and ra < rb) for ra, rb in pairs)
+
+
+def instance_mtbi_hours(prof: Profile, search: Search) -> float:
+    """Mean hours between interruptions of one spot instance: the caller's rate for this region and family, else
+    the catalog's figure for the type's interruption band (its stated default when the band is unknown)."""
+    key = (prof.price.region, prof.spec.family)
+    for pair, rate in search.interruption_rates:
+        if pair == key:
+            # a monthly rate f with a constant hazard: MTBI = 730 h / -ln(1 - f), as the catalog's bands
+            return HOURS_PER_MONTH / -math.log(1.0 - min(max(rate, 1e-6), 0.999))
+    return search.catalog.mtbi_hours(prof.price.interruption_band)
 
 
 def fixed_option(prof: Profile, search: Search, *, count: int, purchase: PurchaseModel,

@@ -50,6 +50,9 @@ class AcceleratorSpec(Sourced):
     peak_bf16_tflops: float | None
     mfu: float | None  # model FLOPs utilisation typically reached for LLM training
     mfu_source: str | None = None
+    # A model narrower than this cannot keep the accelerator's tensor cores busy: MFU falls with √(width / this).
+    mfu_full_width: int | None = None
+    mfu_full_width_source: str | None = None
 
 
 class InstanceSpec(Sourced):
@@ -63,6 +66,12 @@ class InstanceSpec(Sourced):
     network_gbps: float | None = None
     efa: bool | None = None
     arch: str = "x86_64"
+    # Bandwidth between instances (EFA where the size has it, else its network), Gbps per instance, and between the
+    # accelerators of one instance (NVLink / NeuronLink / PCIe), GB/s per accelerator: what a job's gradient and
+    # parameter exchange runs over (docs/design.md §Scaling).
+    inter_node_gbps: float | None = None
+    intra_node_gbyteps: float | None = None
+    interconnect_source: str | None = None
 
 
 class RegionPrice(Sourced):
@@ -101,6 +110,14 @@ class ScalingCurve(Sourced):
     # here (None: no limit). A small model's strong-scaling curve run out to hundreds of GPUs would price large
     # jobs several times too high.
     extrapolate_to: int | None = None
+    # The reference job behind the table, so another job's count can be put on its scale (policy.scaling): its tokens
+    # per step, its accelerator's sustained TFLOP/s (peak × MFU) and its interconnect per accelerator. None: every
+    # job is taken to scale like the reference.
+    reference_batch_tokens: float | None = None
+    reference_tflops: float | None = None
+    reference_inter_node_gbps_per_accelerator: float | None = None
+    reference_intra_node_gbyteps: float | None = None
+    reference_source: str | None = None
 
 
 class SageMakerPremium(Sourced):
@@ -195,8 +212,9 @@ def _default_catalog() -> Catalog:
     return Catalog.model_validate_json(data)
 
 
-def scaling_efficiency(curve: ScalingCurve, accelerators: int) -> float:
-    """Parallel efficiency of ``accelerators`` on ``curve`` (1.0 at or below its base)."""
+def scaling_efficiency(curve: ScalingCurve, accelerators: float) -> float:
+    """Parallel efficiency of ``accelerators`` (on the reference job's scale) on ``curve`` (1.0 at or below its
+    base)."""
     if accelerators < 1:
         raise ValueError(f"accelerators must be >= 1, got {accelerators}")
     if curve.extrapolate_to is not None:

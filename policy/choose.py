@@ -11,11 +11,24 @@ from dataclasses import dataclass, field
 from policy.candidates import Option
 from policy.decision import PurchaseModel
 
-__all__ = ["alternatives", "by_cost", "by_finish", "Choice", "choose", "Key", "MAX_ALTERNATIVES", "MEANINGFUL_SHARE"]
+__all__ = [
+    "alternatives",
+    "by_cost",
+    "by_finish",
+    "Choice",
+    "choose",
+    "FASTEST_COST_MULTIPLE",
+    "Key",
+    "MAX_ALTERNATIVES",
+    "MEANINGFUL_SHARE",
+    "preferred",
+]
 
 MAX_ALTERNATIVES = 3
 # An alternative must be this much faster (or cheaper) to be worth a person's attention.
 MEANINGFUL_SHARE = 0.03
+# The fastest alternative may cost at most this many times the plan (and at least $1 × this).
+FASTEST_COST_MULTIPLE = 10.0
 
 
 Key = tuple[float, float, int, str, str, str]
@@ -38,23 +51,34 @@ class Choice:
     """The chosen configuration and what a person should know about how it was reached."""
 
     option: Option
-    pool: list[Option]  # the configurations the choice was made among (inside the size class, or the fall-back)
+    pool: list[Option]  # the configurations the choice was made among (inside and outside the size class)
     fallback: bool = False  # chosen outside the size class
     late: bool = False  # nothing meets the deadline
+    over_runtime: bool = False  # nothing fits the policy's max_runtime_hours: the fastest, which will be denied
     warnings: list[str] = field(default_factory=list)
 
 
-def choose(inside: Sequence[Option], outside: Sequence[Option]) -> Choice | None:
-    """Cheapest meeting the deadline inside the size class, else outside it, else the fastest of all."""
-    in_time = [o for o in inside if o.meets is not False]
-    if in_time:
-        return Choice(min(in_time, key=by_cost), list(inside))
-    out_time = [o for o in outside if o.meets is not False]
-    if out_time:
-        return Choice(min(out_time, key=by_cost), list(outside), fallback=True)
+def preferred(penalty: float) -> Callable[[Option], tuple[float, Key]]:
+    """``by_cost`` with a type outside the model's size class priced ``penalty`` higher: the class is a preference."""
+    def key(option: Option) -> tuple[float, Key]:
+        return (option.cost * (1.0 + penalty) if option.profile.outside_class else option.cost, by_cost(option))
+    return key
+
+
+def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0) -> Choice | None:
+    """The lowest expected cost per run that meets the deadline, across every type whose memory fits (outside the
+    size class at ``penalty`` more); else the fastest of all."""
     everything = [*inside, *outside]
     if not everything:
         return None
+    in_time = [o for o in everything if o.meets is not False]
+    if in_time:
+        best = min(in_time, key=preferred(penalty))
+        # the preference never keeps a plan that another beats on both cost and finish
+        better = [o for o in in_time if o.cost < best.cost and o.finish_hours < best.finish_hours]
+        if better:
+            best = min(better, key=by_cost)
+        return Choice(best, everything, fallback=best.profile.outside_class)
     fastest = min(everything, key=by_finish)
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 
@@ -97,7 +121,12 @@ def _cheaper(choice: Choice) -> Option | None:
 
 
 def _faster(choice: Choice) -> Option | None:
-    fastest = min(choice.pool, key=by_finish)
+    """The earliest finish among the options costing at most FASTEST_COST_MULTIPLE × the plan: an hour saved on a
+    $1 job is not worth $500 of hardware, whatever a pool of 16-instance options would offer."""
+    ceiling = max(choice.option.cost, 1.0) * FASTEST_COST_MULTIPLE
+    fastest = _pick(choice.pool, lambda o: o.cost <= ceiling, by_finish)
+    if fastest is None:
+        return None
     return fastest if fastest.finish_hours < choice.option.finish_hours * (1 - MEANINGFUL_SHARE) else None
 
 

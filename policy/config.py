@@ -145,6 +145,18 @@ class EstimateSettings(_Strict):
     capacity_block_families: list[str] = Field(default_factory=lambda: ["p4d", "p4de", "p5", "p5e", "p5en", "p6-b200"])
     # Spot placement score (EC2 GetSpotPlacementScores, 1-10) below which spot in that region is ruled out.
     min_spot_placement_score: int = Field(default=5, ge=1, le=10)
+    # Every job spends this long before it trains: capacity, image pull, model and data load (SageMaker reports it as
+    # "Starting" and "Downloading"; minutes on a warm account, more for a multi-node job). Billed, so in every plan.
+    startup_minutes: float = Field(default=15, ge=0)
+    # Checkpoints at least this often, whatever Young/Daly gives (practitioners checkpoint every 15-30 min).
+    checkpoint_max_interval_minutes: float = Field(default=30, gt=0)
+    # Size classes are a preference, not a filter: a type outside the model's class is compared at its expected cost
+    # times (1 + this), so it wins only when it is clearly cheaper or the only one to meet the deadline.
+    size_class_penalty: float = Field(default=0.10, ge=0)
+    # Data moved between regions, USD per GB (EC2 data transfer between US regions), and bytes per training token of
+    # a tokenised dataset (uint32 token ids): a plan outside the team's data region pays this for the dataset.
+    transfer_usd_per_gb: float = Field(default=0.02, ge=0)
+    dataset_bytes_per_token: float = Field(default=4.0, gt=0)
     # The naive choice savings are measured against (docs/design.md §The decision): this type, on-demand, on SageMaker.
     naive_instance_type: str = "p5.48xlarge"
 
@@ -164,6 +176,11 @@ class TeamPolicy(_Strict):
     launch: LaunchProfile = Field(default_factory=LaunchProfile)
     digest: DigestSubscription | None = None
     slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
+    # Multi-node synchronous jobs run on spot only when the team opts in (or the request says spot is fine): one
+    # interruption stops every node.
+    multi_node_spot: bool = False
+    # Where the team's training data lives: plans in another region add a transfer line and a caveat. None: not said.
+    data_region: str | None = None
     # Who may file requests for this team besides its approvers and people in its slack_channels: Slack actor ids
     # (slack:T…:U…), Slack user groups (usergroup:S…), e-mails (email:…) and names of groups under ``groups``.
     # None: anyone may (policy check warns).
@@ -310,6 +327,8 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     if config.default_region not in config.regions:
         errors.append(("default_region", f"{config.default_region!r} is not in regions"))
     for team_name, team in config.teams.items():
+        if team.data_region is not None and team.data_region not in config.regions:
+            errors.append((f"teams.{team_name}.data_region", f"{team.data_region!r} is not in regions"))
         for stage, groups in team.approvers.items():
             for i, group in enumerate(groups):
                 if group not in config.groups:

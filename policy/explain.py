@@ -5,7 +5,7 @@ from __future__ import annotations
 from policy import rules
 from policy.candidates import Option
 from policy.choose import Choice
-from policy.decision import ApprovalRequirement, PurchaseModel, TraceStep
+from policy.decision import ApprovalRequirement, Platform, PurchaseModel, TraceStep
 from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
 from policy.screen import Screen
@@ -29,8 +29,12 @@ __all__ = [
 STAGE_SOURCE = rules.STAGE_FIRST
 MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
                  "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")
-COMPUTE_SOURCE = ("formula: FLOPs = 6·N·D (4·N·D for LoRA/QLoRA) × trials; hours = FLOPs / (accelerators × peak "
-                  f"BF16 × MFU × scaling efficiency), scaling fitted to {rules.SCALING_TABLE}")
+COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·s·d for LoRA/QLoRA; N the active "
+                  "parameters; PaLM, arXiv 2204.02311, App. B) plus frozen forward passes for DPO, RLHF and "
+                  "distillation, × tokens × trials; hours = FLOPs / (accelerators × peak BF16 × MFU × scaling "
+                  "efficiency) + start-up, scaling fitted to "
+                  f"{rules.SCALING_TABLE} and put on its scale by tokens per step, FLOP/s, interconnect and "
+                  "model-parallel group")
 YOUNG_DALY = "formula: checkpoint interval √(2·C·M) (Young 1974 / Daly 2006)"
 MAX_LISTED = 4
 
@@ -66,10 +70,14 @@ def memory_step(work: Workload, option: Option, scr: Screen) -> TraceStep:
 
 def compute_step(work: Workload, option: Option) -> TraceStep:
     accel = option.profile.accel
-    answer = (f"{work.flops:.3g} FLOPs; {option.compute_hours:,.1f} h of training on {option.count}× "
-              f"{option.profile.spec.instance_type}")
-    reason = (f"{accel.name}: {accel.peak_bf16_tflops:g} TFLOP/s peak BF16 at {accel.mfu:.0%} MFU "
-              f"({accel.mfu_source or accel.source})")
+    spec = option.profile.spec
+    mfu = option.profile.flops_per_instance / (spec.accelerator_count * (accel.peak_bf16_tflops or 1.0) * 1e12)
+    answer = (f"{work.flops:.3g} FLOPs ({work.per_token} per token); {option.compute_hours:,.1f} h of training on "
+              f"{option.count}× {spec.instance_type}")
+    narrow = "" if accel.mfu is None or mfu >= accel.mfu - 1e-9 else (
+        f", lowered from {accel.mfu:.0%} for a model {work.width} wide ({accel.mfu_full_width_source})")
+    reason = (f"{accel.name}: {accel.peak_bf16_tflops:g} TFLOP/s peak BF16 at {mfu:.0%} MFU "
+              f"({accel.mfu_source or accel.source}{narrow})")
     return TraceStep(node="4 compute", question="How long does the work take?", answer=answer, reason=reason,
                      source=COMPUTE_SOURCE)
 
@@ -100,6 +108,11 @@ def purchase_step(option: Option, source: str) -> TraceStep:
                    f"write, M = {spot.job_mtbi_hours:,.0f} h between interruptions of the job, "
                    f"~{spot.interruptions:.1f} expected")
         source = f"{source}; {YOUNG_DALY}"
+        if option.platform in (Platform.SAGEMAKER, Platform.HYPERPOD):
+            reason += ("; SageMaker places managed spot in any zone of the region, so it is priced at the region's "
+                       "median")
+        else:
+            reason += "; EC2 and EKS pin the zone, so it is priced at the cheapest zone observed"
     elif option.purchase is PurchaseModel.ON_DEMAND and "spot" in reason and "never" not in reason:
         reason += "; on-demand came out cheaper or in time where spot did not"
     return TraceStep(node="6 purchase model", question="Spot, on-demand or reserved capacity?",
@@ -110,14 +123,19 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
     option = choice.option
     answer = (f"{option.count}× {option.profile.spec.instance_type} {option.purchase.value} on "
               f"{option.platform.value}")
-    if choice.late:
+    if choice.over_runtime:
+        reason = "nothing fits the policy's max_runtime_hours: the fastest configuration, shown to be denied"
+    elif choice.late:
         reason = "nothing meets the deadline with the safety margin: the fastest configuration"
     elif has_deadline:
         reason = "the cheapest expected cost that meets the deadline with the safety margin"
     else:
         reason = "no deadline: the cheapest expected cost (ties: earlier finish)"
     if choice.fallback:
-        reason += "; outside the size class because nothing inside it meets the deadline"
+        inside = any(not o.profile.outside_class and o.meets is not False for o in choice.pool)
+        reason += ("; outside the size class, which is a preference: it stays the cheapest with the size-class "
+                   "penalty added" if inside else "; outside the size class because nothing inside it meets the "
+                   "deadline")
     return TraceStep(node="8 choice", question="Which configuration?", answer=answer, reason=reason,
                      source=f"policy:deadline_safety_margin; {rules.COST_PER_RUN}")
 

@@ -14,7 +14,7 @@ from collections.abc import MutableMapping
 from typing import Any, Protocol
 
 from policy.errors import RequestError
-from policy.models import find_model, load_models, model_in_text
+from policy.models import find_model, load_models
 from policy.recipes import JobChoice
 
 __all__ = ["apply_job_fields", "JOB_FIELDS", "read_job_phrases"]
@@ -60,15 +60,8 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         scan.blank(match.start(), match.end())
     if settings:
         job["hyperparameters"] = {m["key"]: m["value"] for m in settings}
-    fields: dict[str, Any] = {"job": job} if job else {}
-    named = model_in_text(scan.text)
-    if named is not None:
-        model, (start, end) = named
-        # Not blanked: a size in the name ("llama-3 8b") is read as said, and the table's count fills in only
-        # when the text gives none ("phi-3-mini").
-        notes.append(f"read '{scan.text[start:end].strip()}' as the base model {model.name}")
-        fields["model"] = model.name
-    return fields
+    # A named base model in the text is read with the rest of the work's shape (``policy.workload_words``).
+    return {"job": job} if job else {}
 
 
 def apply_job_fields(merged: MutableMapping[str, Any], notes: list[str]) -> None:

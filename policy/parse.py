@@ -23,6 +23,7 @@ from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
 from policy.reading import read_intent, read_timing
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
+from policy.workload_words import merge_workload, read_workload
 
 __all__ = [
     "FASTEST_RE",
@@ -254,6 +255,9 @@ def _reservation(scan: _Scan) -> str | None:
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
+    for start, end in work.spans:
+        scan.blank(start, end)
     fields = _instance(scan, families, notes)
     hardware = _hardware(scan, notes)
     fields["region"] = _region(scan, notes)
@@ -261,6 +265,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
     fields |= hardware | numbers | _words(scan, notes)
+    fields = merge_workload(fields, work, notes)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")

@@ -22,10 +22,16 @@ def to_plan(option: Option, *, now: datetime, deadline: datetime | None, setting
     billed = billed_hours(option.instance_hours / option.count)  # per instance; below wall time when sweep
     price = option.rate.usd                                         # trials leave instances idle in the last round
     items = [_compute_line(option, billed)]
+    if option.transfer_usd > 0:
+        items.append(CostItem(item=f"data transfer into {option.profile.price.region}", usd=cents(option.transfer_usd),
+                              basis=f"the dataset copied once from the team's data region at "
+                                    f"{settings.transfer_usd_per_gb:g} $/GB (EC2 inter-region data transfer), its "
+                                    f"size estimated as training tokens × {settings.dataset_bytes_per_token:g} "
+                                    "bytes per stored token id"))
     total = cents(sum(item.usd for item in items))
     low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
-    low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor))
-    high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor))
+    low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor + option.transfer_usd))
+    high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor + option.transfer_usd))
     finish = add_hours(now, option.start_hours + hours)
     met, margin = _deadline(finish, deadline)
     return Plan(
@@ -83,8 +89,10 @@ def _compute_line(option: Option, hours: float) -> CostItem:
                   f", {layout.count} at a time)")
     elif option.spot is not None:
         spot = option.spot
-        basis += (f" ({option.compute_hours:.2f} h training + {hours - option.compute_hours:.2f} h for "
-                  f"~{spot.interruptions:.1f} expected interruptions and checkpoint writes)")
+        basis += (f" ({option.compute_hours:.2f} h training + {option.job_wall_hours - option.compute_hours:.2f} h "
+                  f"for start-up, ~{spot.interruptions:.1f} expected interruptions and checkpoint writes)")
+    else:
+        basis += f" (including {option.job_wall_hours - option.compute_hours / layout.rounds:.2f} h start-up per job)"
     if option.purchase_reason == HELD_REASON:
         basis += " (capacity already held and paid: what these hours of it are worth, not new spend)"
     elif option.purchase is PurchaseModel.CAPACITY_BLOCK:

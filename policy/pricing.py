@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from policy.catalog import RegionPrice, SageMakerPremium, sagemaker_price
 from policy.decision import Platform, PurchaseModel
 
-__all__ = ["hourly_rate", "MANAGED", "Rate"]
+__all__ = [
+    "hourly_rate",
+    "MANAGED",
+    "Rate",
+    "RELIABLE_SPOT_ZONES",
+    "THIN_POOL_TRUST",
+]
 
 MANAGED = (Platform.SAGEMAKER, Platform.HYPERPOD)
 
@@ -41,6 +47,11 @@ def hourly_rate(
     return _spot_rate(price, on_demand=on_demand, managed=platform in MANAGED, estimated=estimated)
 
 
+# A spot price seen in fewer zones than this is a thin pool: it is trusted only halfway to on-demand.
+RELIABLE_SPOT_ZONES = 2
+THIN_POOL_TRUST = 0.5
+
+
 def _spot_rate(price: RegionPrice, *, on_demand: float, managed: bool, estimated: bool) -> Rate | None:
     if price.spot_usd is None:
         return None
@@ -48,8 +59,19 @@ def _spot_rate(price: RegionPrice, *, on_demand: float, managed: bool, estimated
     ratio = on_demand / price.on_demand_usd if managed else 1.0
     low = price.spot_min_usd if price.spot_min_usd is not None else price.spot_usd
     high = price.spot_max_usd if price.spot_max_usd is not None else price.spot_usd
-    basis = (f"EC2 spot {price.spot_usd:g} $/h in {price.region} (median of {price.spot_zones} AZ observation(s) "
-             f"{low:g}-{high:g}, observed {price.spot_observed})")
+    observed = (f"{price.spot_zones} AZ observation(s) {low:g}-{high:g}, observed {price.spot_observed}")
+    if price.spot_zones < RELIABLE_SPOT_ZONES:
+        # One zone's price says little about the capacity behind it: take it halfway to on-demand.
+        usd = price.spot_usd + (price.on_demand_usd - price.spot_usd) * (1.0 - THIN_POOL_TRUST)
+        basis = (f"EC2 spot {usd:g} $/h in {price.region}: seen in {observed}, a thin pool, so taken halfway to "
+                 f"on-demand {price.on_demand_usd:g}")
+        high = max(high, usd)
+    elif managed:
+        usd = price.spot_usd  # SageMaker picks the zone: the region's median
+        basis = f"EC2 spot {usd:g} $/h in {price.region} (median of {observed}; SageMaker picks the zone)"
+    else:
+        usd = low  # EC2 and EKS can pin the cheapest zone
+        basis = f"EC2 spot {usd:g} $/h in {price.region} (cheapest zone of {observed}; the launch pins that zone)"
     if managed:
         basis += f" × {ratio:.4f} SageMaker/EC2 on-demand ratio"
-    return Rate(round(price.spot_usd * ratio, 4), round(low * ratio, 4), round(high * ratio, 4), basis, estimated)
+    return Rate(round(usd * ratio, 4), round(low * ratio, 4), round(high * ratio, 4), basis, estimated)

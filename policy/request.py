@@ -80,6 +80,14 @@ class TrainingRequest(BaseModel):
     # The recipe, dataset and hyperparameter overrides the request named; None: the team's default recipe as is.
     job: JobChoice | None = None
 
+    # The shape of the work beyond its size (``policy.workload_words`` reads them from text).
+    # Mixture of experts: parameters one token passes through (compute follows them; memory follows ``params``).
+    active_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    # Distillation: the frozen teacher's size ("distill 8B from a 70B teacher").
+    teacher_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    # DPO/RLHF/distillation through LoRA or QLoRA adapters instead of full weights.
+    adapter: Task | None = None
+
     @field_validator("deadline", "start_after")
     @classmethod
     def _deadline_is_aware(cls, value: datetime | None) -> datetime | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-__all__ = ["efficiency", "fit", "FORMULA", "observed_efficiency"]
+__all__ = ["efficiency", "equivalent_accelerators", "fit", "FORMULA", "observed_efficiency"]
 
 FORMULA = "efficiency(n) = 1 / (1 + alpha * log2(n / base) ** beta) for n > base, else 1.0"
 
@@ -22,7 +22,21 @@ _BETA_RANGE = (0.25, 4.0)
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
-def efficiency(accelerators: int, *, base: int, alpha: float, beta: float) -> float:
+def equivalent_accelerators(accelerators: int, *, replica: float, batch_ratio: float, throughput_ratio: float,
+                            bandwidth_ratio: float) -> float:
+    """A job's accelerator count on the reference job's scale, for ``efficiency``.
+
+    What stops a job scaling is exchange time against compute time per step. With FSDP/ZeRO each data-parallel rank
+    exchanges its share of the weights and gradients once per step whatever the batch, while its compute follows
+    the tokens it gets: exchange/compute ∝ sustained FLOP/s × data-parallel ranks / (tokens per step ×
+    bandwidth), the model size cancelling out. A model too big for one accelerator is split over a ``replica``
+    group (tensor and pipeline parallel) and only the groups exchange. So ``n`` accelerators behave like
+    ``n / replica × (B_ref / B) × (F / F_ref) × (bw_ref / bw)`` of the reference job's, where the table was measured.
+    """
+    return max(1.0, accelerators / replica) * batch_ratio * throughput_ratio * bandwidth_ratio
+
+
+def efficiency(accelerators: float, *, base: int, alpha: float, beta: float) -> float:
     """Parallel efficiency relative to ``base`` accelerators (1.0 at or below ``base``)."""
     if accelerators <= base:
         return 1.0

@@ -12,6 +12,7 @@ from policy.catalog import Catalog, RegionPrice
 from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
 from policy.estimate import Workload
+from policy.memo import remembered
 from policy.request import TrainingRequest
 
 __all__ = ["check_region", "Screen", "screen", "size_class"]
@@ -63,7 +64,9 @@ def screen(
             continue
         family = catalog.instances[price.instance_type].family
         outside = not result.hinted and family not in result.size_class.families
-        prof = profile(price, catalog=catalog, work=work, settings=policy.estimate, outside=outside)
+        prof = remembered(catalog, policy.estimate, ("profile", price.instance_type, price.region, work, outside),
+                          lambda price=price, outside=outside: profile(  # type: ignore[misc]
+                              price, catalog=catalog, work=work, settings=policy.estimate, outside=outside))
         if isinstance(prof, str):
             result.ruled_out[price.instance_type] = prof
         elif prof.min_count > policy.max_instances:

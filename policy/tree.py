@@ -5,15 +5,16 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from policy import capacity_rank, explain, fixed, rules
 from policy.calibration import Calibration, calibrated_step
-from policy.candidates import Option, Search, fixed_option, options_for, profile
+from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
 from policy.capacity import CapacityView
 from policy.catalog import Catalog
-from policy.choose import Choice, alternatives, by_cost, choose
+from policy.choose import Choice, alternatives, by_cost, by_finish, choose
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import (
     Alternative,
@@ -29,10 +30,11 @@ from policy.defaults import complete
 from policy.errors import RequestError
 from policy.estimate import Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
+from policy.models import find_model
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
-from policy.request import Task, TrainingRequest
+from policy.request import Task, Tolerance, TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -53,13 +55,15 @@ def decide(
     request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
     calibration: Calibration | None = None,
     capacity: CapacityView | None = None,
+    interruption_rates: Mapping[tuple[str, str], float] | None = None,
 ) -> Decision:
     """Walk the decision tree for ``request`` and return the plan, alternatives, trace and approval requirement.
 
     ``calibration``: learnt corrections of estimated hours from finished jobs (``policy.calibration``); none: the
     model's own hours. ``capacity``: what the account can start (quotas, spot scores, offerings); None when it was
-    not looked at.
-    """
+    not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
+    placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
+    default for an unknown band is one interruption per instance-week)."""
     sized = _sized(request)
     req, assumed = complete(sized, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
@@ -68,7 +72,7 @@ def decide(
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
-    work = workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len)
+    work = _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     try:
         scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
@@ -81,19 +85,26 @@ def decide(
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
                     max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus,
-                    hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else ())
+                    hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else (),
+                    multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
+                    interruption_rates=tuple(sorted((interruption_rates or {}).items())),
+                    data_region=team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
-    inside, outside = _within_runtime(inside, policy), _within_runtime(outside, policy)
+    inside, outside, fits = _within_runtime(inside, outside, policy)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
-    choice = choose(inside, outside)
+    choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
+    if not fits:  # denied whatever is chosen: show the one closest to fitting, not a cheap plan that runs for years
+        fastest = min(choice.pool, key=by_finish)
+        choice = Choice(fastest, choice.pool, fallback=fastest.profile.outside_class, late=choice.late,
+                        over_runtime=True)
     if req.urgent and req.deadline is None:
         choice = _earliest(choice, budget=req.budget_usd)
     req, assumed = _settle_region(req, assumed, regions, choice.option)
@@ -111,12 +122,12 @@ def decide(
                                "the account, not active, or too small or too short for it)")
     # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
     naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
-    oversized = _oversized(choice.option, plan)
+    oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
                                     capacity_doubt=cap.doubt)
-    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside],
+    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
         trace.insert(-1, cap.step)
@@ -141,8 +152,21 @@ def decide(
     )
 
 
+def _workload(req: TrainingRequest) -> Workload:
+    """The work of a completed request: a named model's published shape, else one that follows from its size."""
+    assert req.task is not None and req.params is not None and req.tokens is not None and req.trials is not None
+    assert req.seq_len is not None
+    named = find_model(req.model) if req.model else None
+    same = named is not None and named.params == req.params
+    shape = (named.layers, named.d_model) if named is not None and same else None
+    active = req.active_params or (named.active_params if named is not None and same else None)
+    return workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len,
+                    active_params=active, shape=shape, teacher_params=req.teacher_params, adapter=req.adapter)
+
+
 def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,
-           candidates: list[Option], platform_step: TraceStep, approval: ApprovalRequirement) -> list[TraceStep]:
+           candidates: list[Option], regions: list[str], platform_step: TraceStep,
+           approval: ApprovalRequirement) -> list[TraceStep]:
     """One step per node of docs/design.md §The decision, in order."""
     req = ctx.request
     assert req.stage is not None and req.interruption_tolerance is not None and req.region is not None
@@ -153,7 +177,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.memory_step(work, choice.option, scr),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
-                                req.region),
+                                ", ".join(regions) or req.region),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -162,11 +186,17 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
 
 
 def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
-    """Options inside the size class, and outside it only when nothing inside meets the deadline."""
-    inside = [o for p in scr.inside for o in options_for(p, search)]
-    if any(o.meets is not False for o in inside):
-        return inside, []
-    return inside, [o for p in scr.outside for o in options_for(p, search)]
+    """Options inside the size class and outside it: the class is a preference the choice weighs, not a filter."""
+    inside = [o for p in undominated(scr.inside, search) for o in options_for(p, search)]
+    return inside, [o for p in undominated(scr.outside, search) for o in options_for(p, search)]
+
+
+def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
+    """Moving the dataset out of the team's data region once: its tokens (an upper bound on the unique ones) as
+    stored token ids, at the policy's per-GB transfer price."""
+    assert req.tokens is not None
+    settings = policy.estimate
+    return req.tokens * settings.dataset_bytes_per_token / 1e9 * settings.transfer_usd_per_gb
 
 
 # "asap": the earliest finish, but not at any price: the cheapest plan finishing within this share of it.
@@ -277,10 +307,15 @@ def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
     return req.model_copy(update={"region": region}), notes
 
 
-def _within_runtime(options: list[Option], policy: PolicyConfig) -> list[Option]:
-    """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left."""
-    fits = [o for o in options if billed_hours(o.job_wall_hours) <= policy.max_runtime_hours]
-    return fits or options
+def _within_runtime(inside: list[Option], outside: list[Option],
+                    policy: PolicyConfig) -> tuple[list[Option], list[Option], bool]:
+    """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left
+    inside or outside the size class (one pool: the class is only a preference); and whether any fits."""
+    def fits(o: Option) -> bool:
+        return billed_hours(o.job_wall_hours) <= policy.max_runtime_hours
+    if not any(fits(o) for o in [*inside, *outside]):
+        return inside, outside, False
+    return [o for o in inside if fits(o)], [o for o in outside if fits(o)], True
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
@@ -331,7 +366,8 @@ def _naive(search: Search, ctx: _Context) -> Plan | None:
 def _purchase_source(req: TrainingRequest, option: Option) -> str:
     assert req.stage is not None and req.interruption_tolerance is not None
     _, _, source = purchase_models(stage=req.stage, tolerance=req.interruption_tolerance,
-                                   has_deadline=req.deadline is not None, instances=option.count)
+                                   has_deadline=req.deadline is not None, instances=option.count,
+                                   multi_node_spot=True)
     return source
 
 
@@ -355,16 +391,21 @@ def _spend_used(spend: SpendSnapshot, ctx: _Context) -> SpendSnapshot:
 OVERSIZED_EXPOSURE_RATIO = 10.0
 
 
-def _oversized(option: Option, plan: Plan) -> str | None:
-    """Why the plan's hardware is absurd for its work, or None."""
+def _oversized(option: Option, plan: Plan, startup_minutes: float) -> str | None:
+    """Why the plan's hardware is absurd for its work, or None: more instances than the model needs, and either a
+    runtime cap far above the estimate or less time training than starting up."""
     needed = option.profile.min_count
-    if option.layout.job_instances <= needed or plan.exposure_usd < OVERSIZED_EXPOSURE_RATIO * plan.estimated_cost_usd:
+    if option.layout.job_instances <= needed:
         return None
-    minutes = plan.estimated_hours * 60
-    work = "under a minute" if minutes < 1 else f"{minutes:,.0f} min"
+    training = option.compute_hours * 60
+    idle = training < startup_minutes
+    if not idle and plan.exposure_usd < OVERSIZED_EXPOSURE_RATIO * plan.estimated_cost_usd:
+        return None
+    work = "under a minute" if training < 1 else f"{training:,.0f} min"
     ratio = plan.exposure_usd / max(plan.estimated_cost_usd, 0.01)
-    return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of work may bill "
-            f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.0f}× the estimate; {needed}× would hold "
+    start = f" after {startup_minutes:g} min of start-up" if idle else ""
+    return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of training{start} may bill "
+            f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.1f}× the estimate; {needed}× would hold "
             "the model")
 
 
@@ -372,8 +413,12 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     warnings: list[str] = []
     req = ctx.request
     if choice.fallback and scr.size_class is not None:
-        warnings.append(f"nothing in the {scr.size_class.name} size class ({', '.join(scr.size_class.families)}) "
-                        f"meets the deadline; {plan.instance_type} is outside it")
+        warnings.append(_outside_class_warning(choice, plan, scr))
+    data_region = ctx.team.data_region
+    if data_region is not None and plan.region != data_region:
+        warnings.append(f"runs in {plan.region}, away from the team's data in {data_region}: the dataset is copied "
+                        "across regions first (a transfer line in the cost) and checkpoints and outputs land in "
+                        f"{plan.region} unless written back")
     if choice.late and req.deadline is not None:
         warnings.append(_late_warning(plan, req, ctx.policy))
     if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:
@@ -390,6 +435,20 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings
+
+
+def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:
+    assert scr.size_class is not None
+    cls = f"the {scr.size_class.name} size class ({', '.join(scr.size_class.families)})"
+    inside = [o for o in choice.pool if not o.profile.outside_class and o.meets is not False]
+    if not inside:
+        return f"nothing in {cls} meets the deadline within the runtime cap; {plan.instance_type} is outside it"
+    best = min(inside, key=by_cost)
+    share = 1.0 - plan.estimated_cost_usd / best.cost if best.cost > 0 else 0.0
+    why = (f"{share:.0%} cheaper per run than" if share > 0 else
+           f"finishes in {plan.estimated_hours:,.1f} h, sooner than")
+    return (f"{plan.instance_type} is outside {cls}: {why} the best inside it "
+            f"({best.count}× {best.profile.spec.instance_type}, ~${best.cost:,.2f}, {best.finish_hours:,.1f} h)")
 
 
 def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str:

@@ -120,6 +120,44 @@ NETWORK: dict[str, tuple[float, bool | None, str]] = {
     "trn1n.32xlarge": (1600.0, True, "AWS Neuron docs: 1600 Gbps EFA"),
 }
 
+# Interconnect: (Gbps between instances, GB/s between the accelerators of one instance, source). EFA figures are the
+# EC2 product pages' (P4d 400 Gbps, P5/P5e/P5en 3,200 Gbps, P6-B200 3.2 Tbps, G6e.48xlarge 400 Gbps); NVLink is
+# NVIDIA's per-GPU figure for the part (A100 600 GB/s, H100/H200 900 GB/s, B200 1.8 TB/s, V100 300 GB/s); sizes
+# without NVLink talk over PCIe 4.0 x16 (32 GB/s). Trainium's NeuronLink has no per-chip figure in the Neuron docs.
+_EC2 = "AWS EC2 accelerated computing instance pages"
+_PCIE = 32.0
+INTERCONNECT: dict[str, tuple[float | None, float, str]] = {
+    "p4d.24xlarge": (400.0, 600.0, f"{_EC2}: 400 Gbps EFA, NVSwitch 600 GB/s per A100"),
+    "p4de.24xlarge": (400.0, 600.0, f"{_EC2}: 400 Gbps EFA, NVSwitch 600 GB/s per A100"),
+    "p5.48xlarge": (3200.0, 900.0, f"{_EC2}: 3,200 Gbps EFAv2, NVSwitch 900 GB/s per H100"),
+    "p5e.48xlarge": (3200.0, 900.0, f"{_EC2}: 3,200 Gbps EFA, NVSwitch 900 GB/s per H200"),
+    "p5en.48xlarge": (3200.0, 900.0, f"{_EC2}: 3,200 Gbps EFAv3, NVSwitch 900 GB/s per H200"),
+    "p6-b200.48xlarge": (3200.0, 1800.0, f"{_EC2}: 3.2 Tbps EFAv4, NVLink 1.8 TB/s per B200"),
+    "p3dn.24xlarge": (100.0, 300.0, f"{_EC2}: 100 Gbps EFA, NVLink 300 GB/s per V100"),
+    "p3.16xlarge": (25.0, 300.0, f"{_EC2}: 25 Gbps, no EFA; NVLink 300 GB/s per V100"),
+    "p3.8xlarge": (10.0, 300.0, f"{_EC2}: 10 Gbps, no EFA; NVLink 300 GB/s per V100"),
+    "g5.12xlarge": (40.0, _PCIE, f"{_BATCH_DOC}: 40 Gbps; PCIe 4.0 between GPUs"),
+    "g5.24xlarge": (50.0, _PCIE, f"{_BATCH_DOC}: 50 Gbps; PCIe 4.0 between GPUs"),
+    "g5.48xlarge": (100.0, _PCIE, f"{_BATCH_DOC}: 100 Gbps (EFA); PCIe 4.0 between GPUs"),
+    "g6.12xlarge": (40.0, _PCIE, f"{_EC2}: 40 Gbps; PCIe 4.0 between GPUs"),
+    "g6.24xlarge": (50.0, _PCIE, f"{_EC2}: 50 Gbps; PCIe 4.0 between GPUs"),
+    "g6.48xlarge": (100.0, _PCIE, f"{_EC2}: 100 Gbps EFA; PCIe 4.0 between GPUs"),
+    "g6e.12xlarge": (100.0, _PCIE, f"{_EC2}: 100 Gbps EFA; PCIe 4.0 between GPUs"),
+    "g6e.24xlarge": (200.0, _PCIE, f"{_EC2}: 200 Gbps EFA; PCIe 4.0 between GPUs"),
+    "g6e.48xlarge": (400.0, _PCIE, f"{_EC2}: 400 Gbps EFA; PCIe 4.0 between GPUs"),
+    "trn1.32xlarge": (800.0, 384.0, "AWS Neuron docs: 800 Gbps EFA, NeuronLink-v2 4D-hypercube; per-chip "
+                                    "bandwidth a gpuops estimate (NVLink-class)"),
+    "trn1n.32xlarge": (1600.0, 384.0, "AWS Neuron docs: 1,600 Gbps EFA, NeuronLink-v2; per-chip bandwidth a gpuops "
+                                      "estimate (NVLink-class)"),
+    "trn2.48xlarge": (3200.0, 640.0, "AWS Neuron docs: 3.2 Tbps EFAv3, 4 NeuronLink-v3 per chip; per-chip bandwidth "
+                                     "a gpuops estimate"),
+}
+# Below this hidden size a model's matrix multiplies cannot fill the accelerator, and MFU falls as √(width / this)
+# (gpuops estimate: GEMM efficiency grows with the matrix side until the tensor cores are saturated; the larger
+# the part, the wider the model it needs; nanoGPT-size models reach well under the typical MFU on H100s).
+MFU_FULL_WIDTH: dict[str, int] = {"H100": 4096, "H200": 4096, "B200": 5120, "A100": 2048, "Trainium2": 4096,
+                                  "Trainium1": 2048, "L40S": 2048, "A10G": 1024, "L4": 1024, "V100": 1024}
+
 # Spot Instance Advisor bands give the share of instances reclaimed over the trailing month. With a constant hazard,
 # P(interrupted within a month) = f  =>  MTBI = 730 h / -ln(1 - f). Each band uses its worse (upper) edge.
 _MONTH_H = 730.0
@@ -158,6 +196,7 @@ def build_instance(row: Row) -> InstanceSpec:
         sources.append("accelerator memory: AWS Neuron docs")
     network, efa, net_source = NETWORK.get(itype, (None, None, "network/EFA: no published figure found"))
     sources.append(net_source)
+    inter, intra, link_source = INTERCONNECT.get(itype, (None, None, None))
     return InstanceSpec(
         source="; ".join(sources),
         as_of=PRICE_DATE,
@@ -171,6 +210,9 @@ def build_instance(row: Row) -> InstanceSpec:
         network_gbps=network,
         efa=efa,
         arch=row["Arch"] or "x86_64",
+        inter_node_gbps=inter,
+        intra_node_gbyteps=intra,
+        interconnect_source=link_source,
     )
 
 
@@ -200,6 +242,8 @@ def build_accelerators(rows: list[Row]) -> dict[str, AcceleratorSpec]:
             peak_bf16_tflops=tflops,
             mfu=mfu,
             mfu_source=mfu_source,
+            mfu_full_width=MFU_FULL_WIDTH.get(name),
+            mfu_full_width_source="gpuops estimate: below this hidden size GEMMs do not fill the part's tensor cores",
         )
     return out
 
@@ -272,10 +316,18 @@ def build_scaling() -> ScalingCurve:
     return ScalingCurve(
         source=(
             f"least-squares fit (log efficiency) of policy.scaling to the 1.5B-model table in {CLUSTER_GUIDE} "
-            f"({table}); efficiency(n) = (14 h x 4) / (hours(n) x n). Held at its 32-accelerator value beyond the "
-            "table: run further, a small model's strong-scaling curve would price large jobs several times too high"
+            f"({table}); efficiency(n) = (14 h x 4) / (hours(n) x n). Other jobs are put on this job's scale by "
+            "their tokens per step, sustained FLOP/s, interconnect and model-parallel group (policy.scaling)"
         ),
-        extrapolate_to=max(n for n, _ in SCALING_TABLE),
+        reference_batch_tokens=1.0e6,
+        reference_tflops=round(312.0 * MFU["A100"][0], 3),
+        reference_inter_node_gbps_per_accelerator=400.0 / 8,
+        reference_intra_node_gbyteps=600.0,
+        reference_source=(
+            "the table's job: a 1.5B model on p4d.24xlarge (8x A100, 400 Gbps EFA, NVSwitch 600 GB/s) at the A100's "
+            "catalog MFU; the guide states no batch, taken as GPT-3's 1M tokens per step for a 1.3B model "
+            "(Brown et al. 2020, Table 2.1)"
+        ),
         as_of=FACTS_DATE,
         base_accelerators=SCALING_BASE,
         alpha=round(alpha, 6),

@@ -62,7 +62,7 @@ def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision(
     req = make_request(decision=plan_for(text), text=text, planned_at=NOW)
     blocks = request_blocks(req, now=NOW)
     head, why = blocks[0]["text"]["text"], blocks[1]["text"]["text"]
-    assert head.startswith("*1× g6e.24xlarge · spot · SageMaker · ~$")
+    assert head.startswith("*1× p5.48xlarge · spot · SageMaker · ~$")
     assert head.endswith(f"· deadline Fri ✓*\n<@U0ASKER> asked: _{text}_")
     lines = why.split("\n")
     assert lines[0] == "*Cheapest within your policy* that meets the deadline"
@@ -71,7 +71,7 @@ def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision(
     assert by is not None and req.decision.plan.deadline_margin_hours is not None
     assert by == NOW + timedelta(hours=req.decision.plan.deadline_margin_hours)
     assert lines[1] == f"⏰ Approve by {fmt.stamp(by, fmt.zone(TZ), now=NOW)} to meet the deadline"
-    assert re.fullmatch(r"⏰ Approve by <!date\^\d+\^\{date_short_pretty\} \{time\}\|Wed 17:42 PST> to meet "
+    assert re.fullmatch(r"⏰ Approve by <!date\^\d+\^\{date_short_pretty\} \{time\}\|Fri 05:21 PST> to meet "
                         r"the deadline", lines[1])
     assert lines[2:] == ["• *spot*: interruption tolerance is high: spot with checkpointing",
                          "• *SageMaker*: SageMaker managed training"]
@@ -111,7 +111,7 @@ def test_why_leads_with_two_plain_sentences_then_the_trace_with_named_rules_link
     first = view["blocks"][0]["text"]["text"]
     assert first == (f"This costs about {fmt.usd(plan.estimated_cost_usd)} (between {fmt.usd(plan.cost_low_usd)} "
                      f"and {fmt.usd(plan.cost_high_usd)}), charged to team-ml, which has spent $38,420 of its $50,000 "
-                     "budget this month. gpuops chose 1× g6e.24xlarge on spot capacity because it is the cheapest "
+                     "budget this month. gpuops chose 1× p5.48xlarge on spot capacity because it is the cheapest "
                      "your policy allows that finishes before the deadline.")
     assert view["blocks"][1] == {"type": "divider"}
     stage = view["blocks"][3]["text"]["text"]

@@ -245,7 +245,7 @@ def test_a_capacity_block_the_team_holds_is_used_as_committed_capacity() -> None
 
 @pytest.mark.parametrize("held", [
     _held(state="expired"), _held(available=1), _held(end=READ + timedelta(hours=5)),
-    _held(instance_type="p5.48xlarge")])
+    _held(instance_type="g5.xlarge")])  # one A10G per instance: no count of them trains a 7B pretrain
 def test_a_held_block_that_cannot_run_the_job_is_said_and_not_used(held: Reservation) -> None:
     decision = _decide_held(CapacityView(known=True, as_of=READ, quotas=quotas(64), reservations=[held]))
     assert decision.plan.purchase_model != "capacity-block"

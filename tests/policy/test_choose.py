@@ -59,51 +59,65 @@ def label(option: Option) -> str:
 
 # --- choose -------------------------------------------------------------------------------------------------
 
+# The size class is a preference: a type outside it is compared at its cost × (1 + PENALTY).
+PENALTY = 0.10
+
 CHOOSE: list[tuple[str, list[Option], list[Option], dict[str, Any]]] = [
-    ("cheapest in time inside the class, not the cheapest of all nor the cheaper one outside",
+    ("cheapest in time of all: outside the class when clearly cheaper, flagged",
      [opt("p5.a", 100, 10, meets=True), opt("p5.b", 90, 20, meets=True), opt("p5.c", 80, 30, meets=False)],
      [opt("g6.x", 10, 5, meets=True, outside=True)],
-     {"chosen": "p5.b×1 spot", "pool": "inside", "fallback": False, "late": False}),
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": False}),
+    ("outside the class but within the penalty and slower: the one inside",
+     [opt("p5.a", 100, 10, meets=True)], [opt("g6.x", 95, 12, meets=True, outside=True)],
+     {"chosen": "p5.a×1 spot", "fallback": False, "late": False}),
+    ("outside the class within the penalty but cheaper and sooner: the one outside",
+     [opt("p5.a", 100, 10, meets=True)], [opt("g6.x", 95, 5, meets=True, outside=True)],
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": False}),
+    ("outside the class by more than the penalty: the one outside",
+     [opt("p5.a", 100, 10, meets=True)], [opt("g6.x", 90, 5, meets=True, outside=True)],
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": False}),
+    ("cheapest in time inside the class, not the cheapest late one",
+     [opt("p5.a", 100, 10, meets=True), opt("p5.b", 90, 20, meets=True), opt("p5.c", 80, 30, meets=False)], [],
+     {"chosen": "p5.b×1 spot", "fallback": False, "late": False}),
     ("no deadline: every option is in time",
      [opt("p5.a", 100, 10), opt("p5.b", 90, 20)], [],
-     {"chosen": "p5.b×1 spot", "pool": "inside", "fallback": False, "late": False}),
+     {"chosen": "p5.b×1 spot", "fallback": False, "late": False}),
     ("nothing inside in time: the cheapest in time outside, flagged as a fall-back",
      [opt("p5.a", 50, 30, meets=False)],
      [opt("g6.x", 100, 10, meets=True, outside=True), opt("g6.y", 80, 12, meets=True, outside=True),
       opt("p5.d", 20, 40, meets=False, outside=True)],
-     {"chosen": "g6.y×1 spot", "pool": "outside", "fallback": True, "late": False}),
+     {"chosen": "g6.y×1 spot", "fallback": True, "late": False}),
     ("nothing inside the class at all, no deadline: the cheapest outside",
      [], [opt("g6.x", 100, 10, outside=True), opt("g6.y", 80, 12, outside=True)],
-     {"chosen": "g6.y×1 spot", "pool": "outside", "fallback": True, "late": False}),
+     {"chosen": "g6.y×1 spot", "fallback": True, "late": False}),
     ("nothing in time anywhere, fastest inside: late, not a fall-back",
      [opt("p5.a", 50, 30, meets=False), opt("p5.b", 500, 11, meets=False)],
      [opt("g6.x", 100, 12, meets=False, outside=True)],
-     {"chosen": "p5.b×1 spot", "pool": "all", "fallback": False, "late": True}),
+     {"chosen": "p5.b×1 spot", "fallback": False, "late": True}),
     ("nothing in time anywhere, fastest outside: late and a fall-back",
      [opt("p5.a", 50, 30, meets=False)], [opt("g6.x", 100, 12, meets=False, outside=True)],
-     {"chosen": "g6.x×1 spot", "pool": "all", "fallback": True, "late": True}),
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": True}),
     ("equal cost: the earlier finish",
      [opt("p5.a", 100, 12, meets=True), opt("p5.b", 100, 10, meets=True)], [],
-     {"chosen": "p5.b×1 spot", "pool": "inside"}),
+     {"chosen": "p5.b×1 spot"}),
     ("equal cost and finish: fewer instances",
      [opt("p5.a", 100, 10, count=4, meets=True), opt("p5.b", 100, 10, count=2, meets=True)], [],
-     {"chosen": "p5.b×2 spot", "pool": "inside"}),
+     {"chosen": "p5.b×2 spot"}),
     ("equal cost, finish and count: the first type by name",
      [opt("p5.b", 100, 10, meets=True), opt("p5.a", 100, 10, meets=True)], [],
-     {"chosen": "p5.a×1 spot", "pool": "inside"}),
+     {"chosen": "p5.a×1 spot"}),
     ("late, equal finish: the cheaper",
      [opt("p5.a", 100, 10, meets=False), opt("p5.b", 90, 10, meets=False)], [],
-     {"chosen": "p5.b×1 spot", "pool": "all", "late": True}),
+     {"chosen": "p5.b×1 spot", "late": True}),
 ]
 
 
 @pytest.mark.parametrize(("name", "inside", "outside", "expected"), CHOOSE, ids=[c[0] for c in CHOOSE])
 def test_choose(name: str, inside: list[Option], outside: list[Option], expected: dict[str, Any]) -> None:
-    choice = choose(inside, outside)
+    choice = choose(inside, outside, penalty=PENALTY)
     assert choice is not None
     assert label(choice.option) == expected["chosen"]
-    pool = {"inside": inside, "outside": outside, "all": [*inside, *outside]}[expected["pool"]]
-    assert [label(o) for o in choice.pool] == [label(o) for o in pool]
+    assert [label(o) for o in choice.pool] == [label(o) for o in [*inside, *outside]]
     for key in ("fallback", "late"):
         if key in expected:
             assert getattr(choice, key) is expected[key], key
@@ -130,6 +144,9 @@ ALTERNATIVES: list[tuple[str, list[Option], list[str]]] = [
      [PLAN, opt("g6.y", 300, 9.69, meets=True)], ["fastest within policy: g6.y×1 spot"]),
     ("exactly 3% faster is not",
      [PLAN, opt("g6.y", 300, 9.7, meets=True)], []),
+    ("faster at more than 10x the plan's cost is not; the fastest within it is",
+     [PLAN, opt("g6.y", 1000.01, 1, meets=True), opt("p5.a", 1000, 5, meets=True)],
+     ["fastest within policy: p5.a×1 spot"]),
     ("the on-demand option that is also the fastest is offered once, under its first label",
      [PLAN, opt("g6.y", 300, 5, purchase=ON_DEMAND, meets=True)], ["no interruptions: g6.y×1 on-demand"]),
 ]

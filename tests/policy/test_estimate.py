@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import UTC, datetime, timedelta
 
@@ -40,7 +41,8 @@ from policy.pricing import hourly_rate
 from policy.request import Stage, Task, Tolerance
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
-SETTINGS = EstimateSettings()
+# The formulas on their own: no start-up time and Young/Daly uncapped (both have their own tests).
+SETTINGS = EstimateSettings(startup_minutes=0, checkpoint_max_interval_minutes=100_000)
 SOURCE = {"source": "test", "as_of": "2026-11-30"}
 
 
@@ -120,8 +122,46 @@ def test_activations_larger_than_the_card_rule_the_card_out() -> None:
 @pytest.mark.parametrize(("task", "per_token"), [(Task.FINE_TUNE, 6), (Task.PRETRAIN, 6), (Task.LORA, 4),
                                                  (Task.QLORA, 4)])
 def test_flops_per_parameter_token(task: Task, per_token: int) -> None:
-    work = workload(task=task, params=1_000_000, tokens=1_000, trials=3, seq_len=4096)
-    assert work.flops == per_token * 1e6 * 1e3 * 3
+    work = workload(task=task, params=1_000_000, tokens=1_000, trials=3, seq_len=4096, shape=(2, 64))
+    attention = 12 * 2 * 4096 * 64  # 12·L·s·d: no weights, so adapters do not shorten it
+    assert work.flops == pytest.approx((per_token * 1e6 + attention) * 1e3 * 3)
+
+
+def test_long_context_adds_attention_flops() -> None:
+    # Llama-3.1-8B (32 layers, 4096 wide) at 128k: attention is ~4x the 6·N term (PaLM's 12·L·s·d per token).
+    short = workload(task=Task.FINE_TUNE, params=8_030_261_248, tokens=1, trials=1, seq_len=4096, shape=(32, 4096))
+    long = workload(task=Task.FINE_TUNE, params=8_030_261_248, tokens=1, trials=1, seq_len=131072,
+                    shape=(32, 4096))
+    assert long.flops / short.flops == pytest.approx((6 * 8.03e9 + 12 * 32 * 131072 * 4096)
+                                                     / (6 * 8.03e9 + 12 * 32 * 4096 * 4096), rel=1e-3)
+    assert long.flops / short.flops > 4
+
+
+def test_mixture_of_experts_computes_with_active_and_holds_total() -> None:
+    moe = workload(task=Task.FINE_TUNE, params=46_702_792_704, active_params=12_879_925_248, tokens=1, trials=1,
+                   seq_len=4096, shape=(32, 4096))
+    dense = workload(task=Task.FINE_TUNE, params=46_702_792_704, tokens=1, trials=1, seq_len=4096, shape=(32, 4096))
+    assert moe.sharded_bytes == dense.sharded_bytes == 16 * 46_702_792_704
+    assert moe.flops < dense.flops / 3
+
+
+@pytest.mark.parametrize(("task", "extra_state_bytes", "flops_ratio"), [
+    (Task.DPO, 2.0, (6 + 2) / 6),  # policy trains, frozen bf16 reference forward
+    (Task.RLHF, 16 + 2 + 2, (2 * 6 + 2 * 2 + 0.5 * 4 * 2) / 6),  # value model, reference, reward, generation
+])
+def test_preference_and_rl_tasks_cost_their_extra_models(task: Task, extra_state_bytes: float,
+                                                         flops_ratio: float) -> None:
+    sft = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=128, shape=(1, 8))
+    work = workload(task=task, params=7_000_000_000, tokens=1, trials=1, seq_len=128, shape=(1, 8))
+    assert work.sharded_bytes == pytest.approx(7e9 * (16 + extra_state_bytes))
+    assert work.flops / sft.flops == pytest.approx(flops_ratio, rel=1e-3)
+
+
+def test_distillation_adds_the_teacher_forward_and_weights() -> None:
+    work = workload(task=Task.DISTILL, params=8_000_000_000, teacher_params=70_000_000_000, tokens=1, trials=1,
+                    seq_len=128)
+    assert work.sharded_bytes == pytest.approx(16 * 8e9 + 2 * 70e9)
+    assert work.flops > 2 * 70e9  # the teacher's forward alone
 
 
 def test_hours_are_flops_over_effective_throughput() -> None:
@@ -181,7 +221,7 @@ def test_managed_spot_keeps_the_managed_ratio_and_ec2_is_raw() -> None:
                       premium=catalog.sagemaker_premium)
     assert sm is not None and ec2 is not None
     assert (sm.usd, sm.low_usd, sm.high_usd) == (4.8, 2.4, 9.6)
-    assert (ec2.usd, ec2.low_usd, ec2.high_usd) == (4.0, 2.0, 8.0)
+    assert (ec2.usd, ec2.low_usd, ec2.high_usd) == (2.0, 2.0, 8.0)  # EC2 pins the cheapest zone
 
 
 def test_no_spot_price_means_no_spot_option() -> None:
@@ -254,7 +294,24 @@ def test_billed_hours_never_zero() -> None:
 
 
 def test_default_policy_estimate_section_matches_the_model_defaults() -> None:
-    assert default_policy().estimate == SETTINGS
+    assert default_policy().estimate == EstimateSettings()
+
+
+def test_every_job_pays_its_start_up_time() -> None:
+    with_startup = EstimateSettings(startup_minutes=15, checkpoint_max_interval_minutes=100_000)
+    search, prof = _search(small_catalog(), flops=4 * 100e12 * 0.5 * 3600 * 10, tolerance=Tolerance.LOW)
+    search = dataclasses.replace(search, settings=with_startup)
+    option = next(o for o in options_for(prof, search) if o.count == 1)
+    assert option.wall_hours == pytest.approx(10.25) and option.compute_hours == pytest.approx(10.0)
+
+
+def test_checkpoint_interval_is_capped_by_the_policy() -> None:
+    work = workload(task=Task.FINE_TUNE, params=7_000_000_000, tokens=1, trials=1, seq_len=4096)
+    young = spot_time(100.0, work=work, instances=1, instance_mtbi_hours=168.0, settings=SETTINGS)
+    capped = spot_time(100.0, work=work, instances=1, instance_mtbi_hours=168.0, settings=EstimateSettings())
+    assert young is not None and capped is not None
+    assert young.interval_hours > 2  # Young/Daly alone: hours between checkpoints for a 7B model
+    assert capped.interval_hours == pytest.approx(0.5)
 
 
 def test_finish_and_margin_count_elapsed_hours_across_a_dst_change() -> None:

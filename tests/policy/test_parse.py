@@ -50,13 +50,13 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7b", MONDAY, {"params": 7 * B}),
     ("finetune a 1.5B", MONDAY, {"task": Task.FINE_TUNE, "params": 1_500_000_000}),
     ("train a 70 billion parameter model", MONDAY, {"params": 70 * B}),
-    ("fine-tune llama-3 8b", MONDAY, {"task": Task.FINE_TUNE, "params": 8 * B}),
-    ("fine-tune llama-3.1-405B", MONDAY, {"task": Task.FINE_TUNE, "params": 405 * B}),
-    ("SFT qwen2.5-7b-instruct", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),
+    ("fine-tune llama-3 8b", MONDAY, {"task": Task.FINE_TUNE, "params": 8_030_261_248}),  # published size
+    ("fine-tune llama-3.1-405B", MONDAY, {"task": Task.FINE_TUNE, "params": 405_853_388_800}),
+    ("SFT qwen2.5-7b-instruct", MONDAY, {"task": Task.FINE_TUNE, "params": 7_615_616_512}),
     ("a 7-billion-parameter model", MONDAY, {"params": 7 * B}),
     ("7,000,000,000 parameters", MONDAY, {"params": 7 * B}),
     ("fine-tune a 7B-parameter model", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),
-    ("fine-tune mixtral 8x7B", MONDAY, {"task": Task.FINE_TUNE, "params": 56 * B}),
+    ("fine-tune mixtral 8x7B", MONDAY, {"task": Task.FINE_TUNE, "params": 46_702_792_704}),
     ("10T params", MONDAY, {"params": 10_000 * B}),
     ("pretrain 1B on 20B", MONDAY, {"task": Task.PRETRAIN, "params": 1 * B, "tokens": 20 * B}),
     # tokens
@@ -83,7 +83,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("hyperparameter search over 125M, 16 runs", MONDAY, {"task": Task.SWEEP, "params": 125 * M, "trials": 16}),
     ("LoRA sweep of 12 on 1B", MONDAY, {"task": Task.SWEEP, "params": 1 * B, "trials": 12}),
     ("125M, 8 trials", MONDAY, {"task": Task.SWEEP, "params": 125 * M, "trials": 8}),
-    ("DPO on 8B", MONDAY, {"task": Task.FINE_TUNE, "params": 8 * B}),
+    ("DPO on 8B", MONDAY, {"task": Task.DPO, "params": 8 * B}),
     # deadlines, as the whole request sees them
     ("fine-tune 7B EOD Thursday", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
@@ -165,7 +165,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     # the lot at once
     ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
      "budget $20k, for team-nlp, by next Tuesday 5pm", MONDAY,
-     {"task": Task.QLORA, "params": 70 * B, "gpus": 8, "accelerator": "H100", "region": "us-west-2",
+     {"task": Task.QLORA, "params": 70_553_706_496, "gpus": 8, "accelerator": "H100", "region": "us-west-2",
       "seq_len": 8192, "tokens": 2 * B, "interruption_tolerance": Tolerance.LOW, "budget_usd": 20000.0,
       "team": "team-nlp", "stage": Stage.PRODUCTION, "deadline": deadline("2026-12-08T17:00-08:00")}),
 ]  # fmt: skip
@@ -236,7 +236,8 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("7B by Friday", FRIDAY_EVENING, "has passed; took Friday 2026-12-11"),
     ("7B for the customer launch", MONDAY, "read 'customer' as production"),
     ("test 7B for prod", MONDAY, "took production, the stricter stage"),
-    ("mixtral 8x7B", MONDAY, "mixture of experts"),
+    ("mixtral 8x7B", MONDAY, "12.9B active per token"),
+    ("8x7B MoE", MONDAY, "mixture of 8 experts"),
     ("7B with 500k steps", MONDAY, "did not read: '500k steps'"),
     ("7B on H100 or A100", MONDAY, "left the choice free"),
     ("7B on ml.p5.48xlarge", MONDAY, "p5.48xlarge"),

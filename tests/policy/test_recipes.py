@@ -29,7 +29,7 @@ TEAM = TeamPolicy(recipes={"sft": SFT, "dlc": SFT.model_copy(update={
 
 READS: list[tuple[str, dict[str, Any]]] = [
     ("fine-tune llama-3-8b on s3://data/team/v3/ with recipe sft by Friday",
-     {"model": "llama-3-8b", "params": 8_000_000_000, "job": {"recipe": "sft", "dataset": "s3://data/team/v3/"}}),
+     {"model": "llama-3-8b", "params": 8_030_261_248, "job": {"recipe": "sft", "dataset": "s3://data/team/v3/"}}),
     ("SFT phi-3-mini lr=1e-5 packing=true",
      {"model": "phi-3-mini", "params": 3_821_079_552, "job": {"hyperparameters": {"lr": "1e-5", "packing": "true"}}}),
     ("fine-tune 7B on s3://data/team/2026-12-25/run-70b/ recipe: dlc in us-west-2",

@@ -60,9 +60,11 @@ def test_curve_is_well_behaved_out_to_1024() -> None:
     assert all(a <= b for a, b in zip(throughput, throughput[1:], strict=False))
 
 
-def test_the_fit_is_held_at_its_last_observed_point_beyond_the_table() -> None:
+def test_beyond_the_table_the_curve_keeps_falling_and_throughput_keeps_growing() -> None:
+    # Jobs are put on the table's scale (policy.scaling.equivalent_accelerators) and the fit runs on past it.
     curve = load_catalog().scaling
-    largest = max(point.accelerators for point in curve.observed)
-    assert curve.extrapolate_to == largest == 32
-    held = scaling_efficiency(curve, largest)
-    assert [scaling_efficiency(curve, n) for n in (64, 128, 1024)] == [held, held, held]
+    assert curve.extrapolate_to is None and curve.reference_batch_tokens is not None
+    values = [scaling_efficiency(curve, n) for n in (32, 64, 128, 1024)]
+    assert all(a > b for a, b in zip(values, values[1:], strict=False))
+    throughput = [n * v for n, v in zip((32, 64, 128, 1024), values, strict=True)]
+    assert all(a < b for a, b in zip(throughput, throughput[1:], strict=False))

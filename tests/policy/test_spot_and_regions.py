@@ -1,0 +1,97 @@
+"""Spot a practitioner would accept, interruption rates as an input, spot prices per zone and the data region's
+transfer line (docs/design.md §Purchase model, §Candidates)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from policy.catalog import RegionPrice, SageMakerPremium, load_catalog
+from policy.config import PolicyConfig, default_policy
+from policy.decision import Decision, Platform, PurchaseModel
+from policy.parse import parse_request
+from policy.pricing import hourly_rate
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
+SPEND = SpendSnapshot.unavailable(team=None, reason="not needed")
+
+
+def _policy(team: str = "team-ml", **changes: object) -> PolicyConfig:
+    policy = default_policy()
+    launch = policy.teams[team].launch.model_copy(update={"regions": list(policy.regions)})
+    updated = policy.teams[team].model_copy(update={"launch": launch, **changes})
+    return policy.model_copy(update={"teams": {**policy.teams, team: updated}})
+
+
+def _decide(text: str, policy: PolicyConfig, **kwargs: object) -> Decision:
+    request = parse_request(text, now=NOW, tz="UTC", team="team-ml")
+    return decide(request, catalog=load_catalog(), policy=policy, spend=SPEND, now=NOW, **kwargs)  # type: ignore[arg-type]
+
+
+def test_multi_node_stays_on_demand_unless_the_team_opts_in() -> None:
+    text = "fine-tune 70B on 2B tokens on 4 p5.48xlarge"
+    default = _decide(text, _policy())
+    assert default.plan.instance_count == 4 and default.plan.purchase_model is PurchaseModel.ON_DEMAND
+    assert "opts in" in next(s.reason for s in default.trace if s.node == "6 purchase model")
+    opted = _decide(text, _policy(multi_node_spot=True))
+    assert opted.plan.purchase_model is PurchaseModel.SPOT
+    assert any("multi-node spot" in w for w in opted.warnings)
+
+
+def test_saying_spot_is_fine_allows_multi_node_spot() -> None:
+    decision = _decide("fine-tune 70B on 2B tokens on 4 p5.48xlarge, spot ok", _policy())
+    assert decision.plan.purchase_model is PurchaseModel.SPOT
+
+
+def test_interruption_rates_given_by_the_caller_change_the_spot_estimate() -> None:
+    text = "fine-tune 7B on 1B tokens on p5 in us-east-1"
+    calm = _decide(text, _policy())
+    assert calm.plan.purchase_model is PurchaseModel.SPOT
+    stormy = _decide(text, _policy(), interruption_rates={("us-east-1", "p5"): 0.99})
+    assert stormy.plan.purchase_model is PurchaseModel.ON_DEMAND or (
+        stormy.plan.estimated_hours > calm.plan.estimated_hours)
+
+
+def test_checkpoints_come_at_least_every_30_minutes() -> None:
+    decision = _decide("pretrain 1.5B on 30B tokens, spot ok", _policy())
+    for plan in [decision.plan, *decision.alternatives]:
+        assert plan.checkpoint_interval_minutes is None or plan.checkpoint_interval_minutes <= 30
+
+
+def test_a_plan_away_from_the_data_region_pays_to_move_the_data_and_says_so() -> None:
+    policy = _policy(data_region="us-east-1")
+    away = _decide("fine-tune 7B on 1B tokens in us-west-2", policy)
+    line = next(i for i in away.plan.cost_breakdown if i.item.startswith("data transfer"))
+    assert line.usd == round(1e9 * 4 / 1e9 * 0.02, 2)  # 1B tokens × 4 B at $0.02/GB
+    assert away.plan.estimated_cost_usd == round(sum(i.usd for i in away.plan.cost_breakdown), 2)
+    assert any("away from the team's data in us-east-1" in w for w in away.warnings)
+    home = _decide("fine-tune 7B on 1B tokens in us-east-1", policy)
+    assert not any(i.item.startswith("data transfer") for i in home.plan.cost_breakdown)
+
+
+def test_every_region_the_team_can_launch_in_is_searched() -> None:
+    decision = _decide("fine-tune 7B on 1B tokens", _policy())
+    candidates = next(s for s in decision.trace if s.node == "5 candidates")
+    assert all(region in candidates.answer for region in ("us-east-1", "us-east-2", "us-west-2"))
+
+
+PREMIUM = SageMakerPremium(fraction=0.25, source="test", as_of="2026-11-30")
+
+
+def _price(zones: int) -> RegionPrice:
+    return RegionPrice(instance_type="x", region="r", on_demand_usd=100.0, spot_usd=40.0, spot_min_usd=30.0,
+                       spot_max_usd=50.0, spot_zones=zones, source="test", as_of="2026-11-30")
+
+
+def test_spot_is_priced_per_zone_where_the_zone_can_be_pinned_and_per_region_where_not() -> None:
+    ec2 = hourly_rate(_price(3), purchase=PurchaseModel.SPOT, platform=Platform.EC2, premium=PREMIUM)
+    managed = hourly_rate(_price(3), purchase=PurchaseModel.SPOT, platform=Platform.SAGEMAKER, premium=PREMIUM)
+    assert ec2 is not None and managed is not None
+    assert ec2.usd == 30.0 and "pins" in ec2.basis  # the cheapest zone
+    assert managed.usd == 40.0 * 1.25 and "SageMaker picks the zone" in managed.basis  # the region's median
+
+
+def test_a_spot_price_seen_in_one_zone_is_taken_halfway_to_on_demand() -> None:
+    rate = hourly_rate(_price(1), purchase=PurchaseModel.SPOT, platform=Platform.EC2, premium=PREMIUM)
+    assert rate is not None and rate.usd == 70.0 and "thin pool" in rate.basis

@@ -1,0 +1,52 @@
+"""What kind of work the text describes: named models, experts, teachers, DPO/RLHF/distillation (docs/design.md
+§The request)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from policy.parse import parse_request
+from policy.request import Task
+from policy.workload_words import moe_params
+
+NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
+B = 1_000_000_000
+
+# (text, fields the request must carry)
+READS: list[tuple[str, dict[str, Any]]] = [
+    ("fine-tune llama-3.1-8b on 2B tokens", {"model": "llama-3.1-8b", "params": 8_030_261_248, "tokens": 2 * B,
+                                             "task": Task.FINE_TUNE, "active_params": None}),
+    ("DPO on mixtral 8x7b", {"task": Task.DPO, "model": "mixtral-8x7b", "params": 46_702_792_704,
+                             "active_params": 12_879_925_248}),
+    ("pretrain an 8x7b MoE on 1T tokens", {"task": Task.PRETRAIN, "params": moe_params(8, 7e9)[0],
+                                           "active_params": moe_params(8, 7e9)[1], "tokens": 1000 * B}),
+    ("distill 8B from a 70b teacher", {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 70 * B}),
+    ("distill llama-3.2-1b from llama-3.1-70b on 5B tokens",
+     {"task": Task.DISTILL, "model": "llama-3.2-1b", "teacher_params": 70_553_706_496, "tokens": 5 * B}),
+    ("rlhf ppo on a 7b, 200M tokens", {"task": Task.RLHF, "params": 7 * B, "tokens": 200_000_000}),
+    ("GRPO qwen2.5-7b", {"task": Task.RLHF, "model": "qwen2.5-7b"}),
+    ("DPO llama 3 8b with lora", {"task": Task.DPO, "adapter": Task.LORA, "params": 8_030_261_248}),
+    ("llama 3.1 70b 128k context sft", {"task": Task.FINE_TUNE, "seq_len": 131072, "params": 70_553_706_496}),
+    ("Phi-3 mini 3.8B", {"params": 3_800_000_000}),  # a size said outright wins over the named model's
+    ("sweep 10 dpo runs on 7b", {"task": Task.SWEEP, "trials": 10}),
+]
+
+
+@pytest.mark.parametrize(("text", "fields"), READS, ids=[r[0] for r in READS])
+def test_workload_words(text: str, fields: dict[str, Any]) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert {name: getattr(request, name) for name in fields} == fields
+
+
+def test_mixtral_shape_from_its_name_matches_the_experts_rule_within_5_percent() -> None:
+    total, active = moe_params(8, 7_241_732_096)  # Mistral-7B's size per expert
+    assert total == pytest.approx(46_702_792_704, rel=0.05) and active == pytest.approx(12_879_925_248, rel=0.05)
+
+
+def test_the_parser_note_says_what_was_read() -> None:
+    request = parse_request("DPO on mixtral 8x7b", now=NOW, tz="UTC")
+    assert any("12.9B active per token" in n for n in request.notes)
+    assert not any(n.endswith("as fine-tuning") for n in request.notes)
