@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, GetJsonSchemaHandler
 
 from contract.base import InputModel
 from contract.text import Text
@@ -13,6 +13,21 @@ from policy.request import MAX_PARAMS, Stage, Task, Tolerance
 
 MAX_TEXT_CHARS = 20_000
 
+
+
+class _NamedKeysOnly:
+    """Says in the JSON schema that a map holds only keys of its name pattern, as validation enforces, so a client
+    generated from it never sends another key."""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        schema = dict(handler(core_schema))
+        schema["additionalProperties"] = False
+        return schema
+
+
+HYPERPARAMETER_NAME = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
+Hyperparameters = Annotated[dict[Annotated[str, Field(pattern=HYPERPARAMETER_NAME)], int | float | bool | Text],
+                            _NamedKeysOnly()]
 
 class PlanFields(InputModel):
     """Structured fields of a request; each one wins over what the text says."""
@@ -46,8 +61,7 @@ class PlanFields(InputModel):
                                  "s3:// URI under its data prefixes")
     model: Text | None = Field(default=None, max_length=200, description="a base model of the model table, e.g. "
                                "llama-3-8b; gives params when they are not said")
-    hyperparameters: dict[Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,63}$")],
-                          int | float | bool | Text] | None = Field(
+    hyperparameters: Hyperparameters | None = Field(
         default=None, max_length=100, description="overrides of the recipe's hyperparameter defaults")
 
 
