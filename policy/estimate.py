@@ -36,6 +36,7 @@ __all__ = [
     "LAYER_WORKING_ACTIVATION_BYTES",
     "LORA_BASE_BYTES_PER_PARAM",
     "MAX_SPOT_LOSS_SHARE",
+    "MAX_WRITE_SHARE",
     "memory_per_accelerator_gib",
     "min_accelerators",
     "model_shape",
@@ -84,6 +85,9 @@ ADAPTER_FLOPS_PER_PARAM_TOKEN = 4.0
 GIB = 2.0**30
 # Spot is unworkable when interruptions eat this share of wall time or more: the job would mostly be restarting.
 MAX_SPOT_LOSS_SHARE = 0.5
+# Checkpoint writes may take at most this share of training time when the policy's maximum interval would force
+# more (synchronous writes stall every accelerator of the job).
+MAX_WRITE_SHARE = 0.1
 
 
 # Attention: 12·L·s·d FLOPs per token for forward and backward (the score and value matmuls, 2·2·L·s·d forward,
@@ -251,12 +255,15 @@ def spot_time(
 
     W = H + (H/T)·C + (W/M)·(T/2 + R), solved for W: T = √(2·C·M) (Young 1974), M = per-instance MTBI / instances,
     R = restart time; each interruption loses half an interval of work on average plus the restart. T is capped
-    by the policy's ``checkpoint_max_interval_minutes``.
+    by the policy's ``checkpoint_max_interval_minutes``, or by C / ``MAX_WRITE_SHARE`` when writes are that slow.
     """
     write = checkpoint_write_hours(work, instances=instances, settings=settings)
     job_mtbi = instance_mtbi_hours / instances
-    # Young/Daly, but never longer than the policy's maximum: past a few hours a lost interval is a lost afternoon.
-    interval = min(math.sqrt(2.0 * write * job_mtbi), settings.checkpoint_max_interval_minutes / 60.0)
+    # Young/Daly, but never longer than the policy's maximum (past a few hours a lost interval is a lost afternoon),
+    # unless writing a checkpoint that often would take more than MAX_WRITE_SHARE of the run: a 20-minute write
+    # every 30 minutes doubles the job; then the interval is the shortest that keeps writes to that share.
+    ceiling = max(settings.checkpoint_max_interval_minutes / 60.0, write / MAX_WRITE_SHARE)
+    interval = min(math.sqrt(2.0 * write * job_mtbi), ceiling)
     loss_share = (interval / 2.0 + settings.spot_restart_minutes / 60.0) / job_mtbi
     if loss_share >= MAX_SPOT_LOSS_SHARE:
         return None

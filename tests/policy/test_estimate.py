@@ -21,6 +21,7 @@ from policy.config import EstimateSettings, default_policy
 from policy.decision import Platform, PurchaseModel
 from policy.estimate import (
     GIB,
+    MAX_WRITE_SHARE,
     SpotTime,
     activation_bytes,
     billed_hours,
@@ -311,7 +312,16 @@ def test_checkpoint_interval_is_capped_by_the_policy() -> None:
     capped = spot_time(100.0, work=work, instances=1, instance_mtbi_hours=168.0, settings=EstimateSettings())
     assert young is not None and capped is not None
     assert young.interval_hours > 2  # Young/Daly alone: hours between checkpoints for a 7B model
-    assert capped.interval_hours == pytest.approx(0.5)
+    # 30 minutes, unless writing that often would take more than a tenth of the run (3.3 min writes here).
+    assert capped.interval_hours == pytest.approx(max(0.5, capped.write_hours / MAX_WRITE_SHARE))
+    assert capped.interval_hours < young.interval_hours
+
+
+def test_a_slow_checkpoint_is_never_written_so_often_that_writing_dominates_the_run() -> None:
+    work = workload(task=Task.FINE_TUNE, params=70_000_000_000, tokens=1, trials=1, seq_len=4096)
+    spot = spot_time(100.0, work=work, instances=1, instance_mtbi_hours=168.0, settings=EstimateSettings())
+    assert spot is not None and spot.write_hours * 60 > 30  # 980 GB at 0.5 GB/s: over half an hour per write
+    assert spot.write_hours / spot.interval_hours == pytest.approx(MAX_WRITE_SHARE)
 
 
 def test_finish_and_margin_count_elapsed_hours_across_a_dst_change() -> None:
