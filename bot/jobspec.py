@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.limits import MAX_INPUT_VALUE, Block, escape, plain, section, truncate
+from bot.limits import Block, escape, section, text_input
 from policy.decision import Decision
 from policy.jobspec import JobSpec
 
@@ -61,14 +61,6 @@ def job_blocks(decision: Decision) -> list[Block]:
     return [section("🧾 *What runs*\n" + "\n".join(job_lines(decision.job)))]
 
 
-def _text(block_id: str, label: str, current: str | None, hint: str) -> Block:
-    element: dict[str, Any] = {"type": "plain_text_input", "action_id": block_id}
-    if current:
-        element["initial_value"] = truncate(current, MAX_INPUT_VALUE)
-    return {"type": "input", "block_id": block_id, "label": plain(label, 2000), "element": element,
-            "optional": True, "hint": plain(hint, 2000)}
-
-
 def edit_job_blocks(decision: Decision) -> list[Block]:
     """The Edit modal's inputs for the job, filled with the current revision's."""
     job = decision.job
@@ -76,10 +68,10 @@ def edit_job_blocks(decision: Decision) -> list[Block]:
         return []
     overrides = ", ".join(f"{n}={job.hyperparameters[n]}" for n in job.overrides if n in job.hyperparameters)
     return [
-        _text("recipe", "Recipe", job.recipe, "a recipe of your team; a wrong name is answered with the list"),
-        _text("dataset", "Dataset", job.dataset, "a dataset name of the recipe or s3://… under its prefixes"),
-        _text("model", "Base model", job.model, "e.g. llama-3-8b, mistral-7b"),
-        _text("hyperparameters", "Hyperparameter overrides", overrides, "name=value, separated by commas"),
+        text_input("recipe", "Recipe", job.recipe, "a recipe of your team; a wrong name is answered with the list"),
+        text_input("dataset", "Dataset", job.dataset, "a dataset name of the recipe or s3://… under its prefixes"),
+        text_input("model", "Base model", job.model, "e.g. llama-3-8b, mistral-7b"),
+        text_input("hyperparameters", "Hyperparameter overrides", overrides, "name=value, separated by commas"),
     ]
 
 

@@ -125,3 +125,12 @@ def fit(blocks: list[Block], limit: int = MAX_MESSAGE_BLOCKS, *, keep_tail: int 
     dropped = len(blocks) - keep_tail - room
     note = context(f"{ELLIPSIS} {dropped} more block{'s' if dropped != 1 else ''} not shown")
     return [*blocks[:room], note, *tail]
+
+
+def text_input(block_id: str, label: str, current: str | None, hint: str) -> Block:
+    """An optional one-line text input of a modal, holding ``current`` when there is one."""
+    element: dict[str, Any] = {"type": "plain_text_input", "action_id": block_id}
+    if current:
+        element["initial_value"] = truncate(current, MAX_INPUT_VALUE)
+    return {"type": "input", "block_id": block_id, "label": plain(label, 2000), "element": element,
+            "optional": True, "hint": plain(hint, 2000)}

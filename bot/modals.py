@@ -10,7 +10,6 @@ from typing import Any
 from bot import formatting as fmt
 from bot.jobspec import edit_job_blocks, edit_job_changes
 from bot.limits import (
-    MAX_INPUT_VALUE,
     MAX_OPTION_TEXT,
     MAX_PRIVATE_METADATA,
     MAX_VIEW_BLOCKS,
@@ -22,6 +21,7 @@ from bot.limits import (
     fit,
     plain,
     section,
+    text_input,
     truncate,
 )
 from contract.requests import RequestPublic
@@ -112,14 +112,6 @@ def _select(block_id: str, label: str, options: list[str], current: str | None) 
             "optional": True}
 
 
-def _text(block_id: str, label: str, current: str | None, hint: str) -> Block:
-    element: dict[str, Any] = {"type": "plain_text_input", "action_id": block_id}
-    if current:
-        element["initial_value"] = truncate(current, MAX_INPUT_VALUE)
-    return {"type": "input", "block_id": block_id, "label": plain(label, 2000), "element": element,
-            "optional": True, "hint": plain(hint, 2000)}
-
-
 def count_text(value: int | None) -> str | None:
     """7000000000 → ``7B``: how people write model sizes and token counts."""
     if value is None:
@@ -138,13 +130,13 @@ def edit_view(req: RequestPublic, *, channel: str | None, ts: str | None) -> dic
     budget = f"{request.budget_usd:g}" if request.budget_usd else None
     blocks = [
         _select("task", "Task", [t.value for t in Task], request.task.value if request.task else None),
-        _text("params", "Model size (parameters)", count_text(request.params), "e.g. 7B, 350M"),
-        _text("tokens", "Training tokens", count_text(request.tokens), "e.g. 2B, 1T"),
-        _text("deadline", f"Deadline ({tz.key})", deadline, "YYYY-MM-DD HH:MM, empty for no deadline"),
+        text_input("params", "Model size (parameters)", count_text(request.params), "e.g. 7B, 350M"),
+        text_input("tokens", "Training tokens", count_text(request.tokens), "e.g. 2B, 1T"),
+        text_input("deadline", f"Deadline ({tz.key})", deadline, "YYYY-MM-DD HH:MM, empty for no deadline"),
         _select("stage", "Stage", [s.value for s in Stage], request.stage.value if request.stage else None),
         _select("interruption_tolerance", "Interruption tolerance", [t.value for t in Tolerance],
                 request.interruption_tolerance.value if request.interruption_tolerance else None),
-        _text("budget_usd", "Budget (USD)", budget, "e.g. 5000, empty for none"),
+        text_input("budget_usd", "Budget (USD)", budget, "e.g. 5000, empty for none"),
         *edit_job_blocks(req.decision),  # recipe, dataset, base model, hyperparameter overrides
     ]
     metadata = json.dumps({"id": req.id, "channel": channel, "ts": ts, "tz": tz.key}, separators=(",", ":"))

@@ -14,6 +14,7 @@ import boto3
 import httpx
 import pytest
 from moto.server import ThreadedMotoServer
+from sqlalchemy.engine import Engine
 
 from policy.config import PolicyConfig, TeamPolicy, default_policy
 from service.aws.clients import ClientFactory
@@ -121,3 +122,19 @@ def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
 
     with fresh_database(postgres_url) as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
+    """Each test that takes it runs on SQLite and on a fresh Postgres database."""
+    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine on ``database_url`` with every migration applied."""
+    from tests.aws.launchkit import migrated_engine
+
+    engine = migrated_engine(database_url)
+    yield engine
+    engine.dispose()

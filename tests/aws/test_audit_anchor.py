@@ -31,11 +31,6 @@ BUCKET = "gpuops-audit-anchors"
 ANCHOR = f"s3://{BUCKET}/prod"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
-
-
 @pytest.fixture
 def s3(moto: str) -> Any:
     client = dummy_session().client("s3", endpoint_url=moto)

@@ -50,18 +50,6 @@ TEXT = "production pretrain 7B on 100B tokens in 20 days"
 READ = NOW
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = migrated_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
 @pytest.fixture
 def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:
     engine = migrated_engine(sqlite_url)
@@ -236,9 +224,9 @@ def test_a_quota_increase_is_requested_once_and_its_status_posted(sqlite_engine:
     engine = sqlite_engine
     policy = _policy()
     view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(0))
-    request_id = _file(engine, policy, view, text="fine-tune 7B on 4x p5.48xlarge")
+    request_id = _file(engine, policy, view, text="fine-tune 7B on 4x p5.48xlarge")  # multi-node: on-demand
     fake_aws.on("ListServiceQuotas", lambda body: {"Quotas": [
-        {"QuotaName": "ml.p5.48xlarge for spot training job usage", "QuotaCode": "L-5A2F9E1B", "Value": 0,
+        {"QuotaName": "ml.p5.48xlarge for training job usage", "QuotaCode": "L-5A2F9E1B", "Value": 0,
          "ServiceCode": "sagemaker"}]})
     fake_aws.on("RequestServiceQuotaIncrease", lambda body: {"RequestedQuota": {
         "Id": "req-quota-1", "ServiceCode": body["ServiceCode"], "QuotaCode": body["QuotaCode"],

@@ -4,7 +4,6 @@ GET /v1/estimates/calibration and /accuracy and `gpuops calibration show` read t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -25,23 +24,11 @@ from service.spend.providers import UnavailableSpend
 from service.store.db import new_session
 from service.store.tables import EstimateOutcome, PlanRevision, RequestRecord
 from tests.aws.fakeaws import FakeAws
-from tests.aws.launchkit import NOW, REQUESTER, FakeSageMaker, launch_policy, migrated_engine, new_request
+from tests.aws.launchkit import NOW, REQUESTER, FakeSageMaker, launch_policy, new_request
 from tests.aws.test_launch import _ctx
 from tests.service.apiclient import live_service
 
 TEXT = "production fine-tune 7B on 2B tokens on p4d"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = migrated_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def _history(engine: Engine, ratios: list[float], *, family: str = "p4d", status: str = "Completed") -> None:

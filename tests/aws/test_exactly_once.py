@@ -35,11 +35,6 @@ def _worker(url: str, fake: FakeAws, policy_file: str, *, lease: float) -> subpr
     return subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
-
-
 @pytest.mark.parametrize("crash_in", ["DescribeTrainingJob", "CreateTrainingJob"])
 def test_a_worker_killed_mid_launch_and_restarted_launches_exactly_one_job(
     crash_in: str, database_url: str, fake_aws: FakeAws, tmp_path: Path

@@ -29,11 +29,6 @@ from tests.service.apiclient import live_service
 STRANGER = "slack:T0GPUOPS:U0STRANGER"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
-    return sqlite_url if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
-
-
 @dataclasses.dataclass
 class Running:
     engine: Engine
