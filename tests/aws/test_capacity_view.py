@@ -81,7 +81,7 @@ def test_quota_of_zero_is_read_and_the_plan_offers_an_increase(aws: FakeAws) -> 
     aws.on("ListServiceQuotas", sagemaker_quotas({"ml.p5.48xlarge for training job usage": 0,
                                                   "ml.p5.48xlarge for spot training job usage": 0}))
     aws.on("GetSpotPlacementScores", scores({"us-east-1": 9}))
-    decision = plan(capacity(aws), "fine-tune 7B on 4x p5.48xlarge")
+    decision = plan(capacity(aws), "fine-tune 7B on 4x p5.48xlarge, spot ok")
     check = decision.plan.capacity
     assert check.status is CapacityStatus.SHORT and check.quota_limit == 0 and check.quota_needed == 4
     assert check.quota_source == "AWS Service Quotas" and check.quota_as_of == NOW.astimezone(UTC)
@@ -106,7 +106,7 @@ def test_a_quota_that_fits_reads_usage_and_says_what_is_free(aws: FakeAws) -> No
         "ModelArtifacts": {"S3ModelArtifacts": "s3://b/m"}, "EnableManagedSpotTraining": True,
         "ResourceConfig": {"InstanceType": "ml.p5.48xlarge", "InstanceCount": 2, "VolumeSizeInGB": 100}})
     aws.on("GetSpotPlacementScores", scores({"us-east-1": 8, "us-west-2": 3}))
-    decision = plan(capacity(aws), "fine-tune 7B on 4x p5.48xlarge")
+    decision = plan(capacity(aws), "fine-tune 7B on 4x p5.48xlarge, spot ok")
     check = decision.plan.capacity
     assert check.status is CapacityStatus.FITS
     assert (check.quota_limit, check.quota_in_use, check.quota_needed) == (12, 2, 4)
