@@ -218,8 +218,11 @@ class ServiceClient:
                               actor=actor, json=body)
         return RequestPublic.model_validate(response.json())
 
-    def stop_request(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
-        body = _body(StopBody, {"reason": reason} if reason else {})
+    def stop_request(self, *, request_id: str, actor: str, reason: str | None = None,
+                     facts: dict[str, Any] | None = None) -> RequestPublic:
+        """Ask the service to stop the request's job, as ``actor``; ``facts`` as for an approval (``approver_email``,
+        ``approver_groups``), so approvers admitted through a user group or e-mail may stop it too."""
+        body = _body(StopBody, {**({"reason": reason} if reason else {}), **(facts or {})})
         response = self._call("POST", f"/v1/requests/{request_id}/stop", operation="stop_request", actor=actor,
                               json=body)
         return RequestPublic.model_validate(response.json())

@@ -91,13 +91,14 @@ def _spend(deps: Deps, client: Any, respond: Any, *, channel: str, team: str) ->
                                title=f"Daily spend, {spend.team or 'team'}")
 
 
-def _stop(deps: Deps, respond: Any, command: dict[str, Any], arg: str) -> None:
+def _stop(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: str) -> None:
     request_id, _, reason = arg.partition(" ")
     if not request_id:
         respond(response_type="ephemeral", text="Say which request: `/gpu stop req_… [reason]`")
         return
     req = deps.service.stop_request(request_id=request_id, actor=actor_id(command["team_id"], command["user_id"]),
-                                    reason=reason.strip() or None)
+                                    reason=reason.strip() or None,
+                                    facts=deps.approver_facts(client, command["user_id"]))
     job = f"`{escape(req.job.name)}`" if req.job else "its job"
     respond(response_type="ephemeral", text=f"Asked to stop {job} of {escape(req.id)}; its thread says when it has.")
 
@@ -118,7 +119,7 @@ def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, An
         respond(response_type="ephemeral", text=f"Status of {req.id}", blocks=views.status_blocks(req,
                                                                                               now=deps.clock()))
     elif name == "stop":
-        _stop(deps, respond, command, arg)
+        _stop(deps, client, respond, command, arg)
     elif name == "policy":
         policy = deps.service.get_policy()
         respond(response_type="ephemeral", text="Policy in force", blocks=views.policy_blocks(policy))

@@ -69,7 +69,8 @@ class IdleHandlers:
     def handle_idle_stop_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
             request_id = body["actions"][0]["value"]
-            self.deps.service.stop_request(request_id=request_id, actor=clicker(body), reason="idle GPUs")
+            self.deps.service.stop_request(request_id=request_id, actor=clicker(body), reason="idle GPUs",
+                                           facts=self.deps.approver_facts(client, body["user"]["id"]))
             tell_privately(body, client, respond, f"Asked to stop {escape(request_id)}; its thread says when it has.")
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             tell_privately(body, client, respond, user_message(error, operation="stop"))

@@ -55,6 +55,10 @@ class CancelBody(InputModel):
 
 class StopBody(InputModel):
     reason: Text | None = Field(default=None, max_length=MAX_COMMENT_CHARS)
+    approver_email: Text | None = Field(default=None, max_length=MAX_EMAIL_CHARS, description=(
+        "bot only: the e-mail (Slack users.info) of the person asking, for approver groups that list e-mails"))
+    approver_groups: list[UsergroupId] | None = Field(default=None, max_length=MAX_USERGROUPS, description=(
+        "bot only: the approver groups' Slack user groups (S…) the person asking belongs to"))
 
 
 class SlackMessageRef(InputModel):

@@ -179,8 +179,11 @@ def stop_request(
 ) -> Response:
     """Ask for a running job to stop; the request becomes ``stopped`` when the tracker sees the job stopped."""
     session.close()  # no transaction is held while the platform is called
+    vouched = actor.role == "bot" and actor.on_behalf and body is not None  # believed from the bot only
+    person = Filer(actor=actor.id, email=body.approver_email if vouched and body else None,
+                   groups=frozenset(body.approver_groups or ()) if vouched and body else frozenset())
     stopping.stop_request(engine=state.engine, env=state.launchers, request_id=request_id, actor=actor.id,
-                          is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow())
+                          is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow(), person=person)
     record = records.get_request_or_raise(session=session, request_id=request_id)
     return json_response(session, request_public(session=session, record=record, policy=state.policy),
                          status_code=202)

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from policy.request import Stage
 from service.jobs.tracker import track_jobs
 from service.launch.worker import WorkerContext, drain
 from service.store.db import new_session
@@ -119,3 +120,20 @@ def test_in_dry_run_the_stop_is_recorded_and_nothing_is_sent(
     assert sagemaker.fake.calls("StopTrainingJob") == []
     [event] = _stop_events(engine, request_id)
     assert (event["jobs"], event["dry_run"], event["reason"]) == ([name], True, "wrong data")
+
+
+def test_an_approver_admitted_through_a_slack_user_group_may_stop_as_the_bot_vouches(
+    launched: tuple[Engine, FakeSageMaker, str, WorkerContext],
+) -> None:
+    _, sagemaker, request_id, ctx = launched
+    record_team, record_stage = "team-ml", Stage.EXPERIMENTAL
+    groups = {name: [*ctx.policy.groups.get(name, []), "usergroup:S0LEADS"]
+              for name in ctx.policy.approver_groups(record_team, record_stage)}
+    policy = ctx.policy.model_copy(update={"groups": {**ctx.policy.groups, **groups}})
+    with live_service(str(ctx.engine.url), policy, aws=ctx.env.factory, launch="live") as api:
+        unvouched = api.post(f"/v1/requests/{request_id}/stop", role="bot", actor=STRANGER)
+        vouched = api.post(f"/v1/requests/{request_id}/stop", {"approver_groups": ["S0LEADS"]}, role="bot",
+                           actor=STRANGER)
+    assert unvouched.status_code == 403 and unvouched.json()["error"]["code"] == "not_allowed_to_stop"
+    assert vouched.status_code == 202, vouched.text
+    assert len(sagemaker.fake.calls("StopTrainingJob")) == 1
