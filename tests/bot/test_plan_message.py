@@ -71,8 +71,9 @@ def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision(
     assert by is not None and req.decision.plan.deadline_margin_hours is not None
     assert by == NOW + timedelta(hours=req.decision.plan.deadline_margin_hours)
     assert lines[1] == f"⏰ Approve by {fmt.stamp(by, fmt.zone(TZ), now=NOW)} to meet the deadline"
-    assert re.fullmatch(r"⏰ Approve by <!date\^\d+\^\{date_short_pretty\} \{time\}\|Fri 05:21 PST> to meet "
-                        r"the deadline", lines[1])
+    # A Slack date token, with a fallback that names the requester's zone.
+    assert re.fullmatch(r"⏰ Approve by <!date\^\d+\^\{date_short_pretty\} \{time\}\|(Mon|Tue|Wed|Thu|Fri) "
+                        r"\d\d:\d\d PST> to meet the deadline", lines[1])
     assert lines[2:] == ["• *spot*: interruption tolerance is high: spot with checkpointing",
                          "• *SageMaker*: SageMaker managed training"]
     contexts = [" ".join(e["text"] for e in b["elements"]) for b in blocks if b["type"] == "context"]
