@@ -171,9 +171,10 @@ class Planner:
             calibration = self.calibration()
         draft, facts, sized = checked if checked is not None else self.job_inputs(request)
         try:
+            upfront = self.capacity.upfront() if self.capacity is not None else None
             decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
-                              calibration=calibration)
-            if self.capacity is not None:
+                              calibration=calibration, capacity=upfront)
+            if self.capacity is not None and upfront is None:
                 decision = self._with_capacity(sized, decision, spend=spend, now=now, calibration=calibration)
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None

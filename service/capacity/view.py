@@ -53,6 +53,11 @@ _OFFERINGS = TypeAdapter(list[CapacityOffering])
 
 
 class CapacityProvider(Protocol):
+    def upfront(self) -> CapacityView | None:
+        """The view every plan gets when it does not depend on the plan (nothing can be read), so that one decision
+        suffices; None when the view is read for each plan's choice."""
+        ...
+
     def view_for(self, decision: Decision, *, now: datetime, known: CapacityView | None = None) -> CapacityView:
         """The view ``decision`` needs, adding to ``known`` (an earlier round's view)."""
         ...
@@ -67,6 +72,9 @@ class UnknownCapacity:
     """No way to read the account: every plan says its capacity is unknown (and is never auto-approved)."""
 
     reason: str = NO_CREDENTIALS
+
+    def upfront(self) -> CapacityView:
+        return CapacityView(known=False, reason=self.reason)
 
     def view_for(self, decision: Decision, *, now: datetime,  # noqa: ARG002 - nothing to read
                  known: CapacityView | None = None) -> CapacityView:  # noqa: ARG002
@@ -94,6 +102,9 @@ class AwsCapacity:
     catalog: Catalog
     policy: PolicyConfig
     ttl_seconds: float = 300.0
+
+    def upfront(self) -> None:
+        return None  # each plan's choice decides what to read
 
     def view_for(self, decision: Decision, *, now: datetime, known: CapacityView | None = None) -> CapacityView:
         down = self.cache.get(DOWN_KEY)

@@ -63,6 +63,9 @@ class FixedCapacity:
     def __init__(self, view: CapacityView) -> None:
         self.view = view
 
+    def upfront(self) -> None:
+        return None
+
     def view_for(self, decision: Decision, *, now: datetime, known: CapacityView | None = None) -> CapacityView:
         return self.view
 
