@@ -337,12 +337,22 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     rate or wins the tie-break anyway (a smaller type name; the same type in an earlier region). Every configuration
     of the one dropped takes as long and costs at least as much, so none can be the plan or an alternative.
     """
+    # The answer depends only on which types are where, their place in the size class and fewest instances, and the
+    # search's platforms and prices: the same screened types of the next request reuse it.
+    placed = tuple((p.price.instance_type, p.price.region, p.outside_class, p.min_count) for p in profiles)
+    key = ("undominated", placed, search.platforms, search.data_region, search.transfer_usd, search.interruption_rates)
+    kept = remembered(search.catalog, search.settings, key, lambda: tuple(_undominated(profiles, search)))
+    return [profiles[i] for i in kept]
+
+
+def _undominated(profiles: list[Profile], search: Search) -> list[int]:
+    """The positions in ``profiles`` of those ``undominated`` keeps."""
     groups: dict[tuple[str, int, float, int], list[Profile]] = {}
     for prof in profiles:
         key = (prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)
         groups.setdefault(key, []).append(prof)
     if all(len(group) == 1 for group in groups.values()):
-        return profiles
+        return list(range(len(profiles)))
     signature = {id(p): remembered(search.catalog, search.settings,
                                    ("signature", p.price.instance_type, p.price.region, search.platforms,
                                     search.data_region, search.transfer_usd, search.interruption_rates),
@@ -350,13 +360,13 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
                  for p in profiles}
     order = {id(p): i for i, p in enumerate(profiles)}
     kept = []
-    for prof in profiles:
+    for i, prof in enumerate(profiles):
         group = groups[(prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)]
         if not any(other is not prof and _links_no_slower(other, prof, search)
                    and other.outside_class <= prof.outside_class
                    and _beats(signature[id(other)], signature[id(prof)], earlier=_wins_tie(other, prof, order))
                    for other in group):
-            kept.append(prof)
+            kept.append(i)
     return kept
 
 
