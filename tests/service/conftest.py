@@ -10,12 +10,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from policy.config import PolicyConfig
 from service.store.db import make_engine
 from service.store.migrate import upgrade
 
@@ -106,3 +108,20 @@ def fresh_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     url, schema = create_postgres_schema(base)
     yield url
     drop_postgres_schema(base, schema)
+
+
+def live_on(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, policy: PolicyConfig, *,
+            name: str) -> Iterator[Any]:
+    """The service over real HTTP (a ``tests.service.apiclient.Live``) on the database ``request.param`` names
+    ("sqlite" or "postgres"), dropped after: the body of a module's parametrised ``live`` fixture."""
+    from tests.service.apiclient import live_service  # imports the app: loaded only when a test needs it
+
+    schema = None
+    if request.param == "sqlite":
+        url = create_sqlite_db(tmp_path_factory.mktemp(name))
+    else:
+        url, schema = create_postgres_schema(request.getfixturevalue("postgres_url"))
+    with live_service(url, policy) as service:
+        yield service
+    if schema:
+        drop_postgres_schema(request.getfixturevalue("postgres_url"), schema)

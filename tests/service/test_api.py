@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from policy.config import ApprovalTier, SlackAccess
 from service.store.tables import LaunchTask
 from tests.service.apiclient import Live, auth, live_service
-from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
+from tests.service.conftest import create_sqlite_db, live_on
 from tests.service.factories import FINANCE, LEADS, make_policy
 
 POLICY = make_policy(approval_tiers=[ApprovalTier(min_usd=0, approvals=2)], auto_approve_below_usd=200)
@@ -26,16 +26,7 @@ DENIED = "pretrain 70B on 1T tokens"  # above deny_above_usd
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    schema = None
-    if request.param == "sqlite":
-        url = create_sqlite_db(tmp_path_factory.mktemp("api"))
-    else:
-        base = request.getfixturevalue("postgres_url")
-        url, schema = create_postgres_schema(base)
-    with live_service(url, POLICY) as service:
-        yield service
-    if schema:
-        drop_postgres_schema(request.getfixturevalue("postgres_url"), schema)
+    yield from live_on(request, tmp_path_factory, POLICY, name="api")
 
 
 def person() -> str:

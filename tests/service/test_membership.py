@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from policy.config import PolicyConfig
-from tests.service.apiclient import Live, live_service
-from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
+from tests.service.apiclient import Live
+from tests.service.conftest import live_on
 from tests.service.factories import LEADS, make_policy
 
 ML_PERSON, NLP_PERSON, OUTSIDER = "slack:T1:U0MLPERSON", "slack:T1:U0NLPPERSON", "slack:T1:U0OUTSIDER"
@@ -29,16 +29,7 @@ def membership_policy() -> PolicyConfig:
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    schema = None
-    if request.param == "sqlite":
-        url = create_sqlite_db(tmp_path_factory.mktemp("membership"))
-    else:
-        base = request.getfixturevalue("postgres_url")
-        url, schema = create_postgres_schema(base)
-    with live_service(url, membership_policy()) as service:
-        yield service
-    if schema:
-        drop_postgres_schema(request.getfixturevalue("postgres_url"), schema)
+    yield from live_on(request, tmp_path_factory, membership_policy(), name="membership")
 
 
 def file(live: Live, actor: str | None, text: str = TEXT, role: str = "bot", **body: Any) -> httpx.Response:

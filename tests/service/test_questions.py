@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.service.apiclient import Live, auth, live_service
-from tests.service.conftest import create_postgres_schema, create_sqlite_db, drop_postgres_schema
+from tests.service.apiclient import Live, auth
+from tests.service.conftest import live_on
 from tests.service.factories import FINANCE, LEADS, make_policy
 
 POLICY = make_policy(auto_approve_below_usd=200)
@@ -19,16 +19,7 @@ ASKS = "train 7B"  # pretrain or fine-tune: the default tokens differ 140x
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    schema = None
-    if request.param == "sqlite":
-        url = create_sqlite_db(tmp_path_factory.mktemp("questions"))
-    else:
-        base = request.getfixturevalue("postgres_url")
-        url, schema = create_postgres_schema(base)
-    with live_service(url, POLICY) as service:
-        yield service
-    if schema:
-        drop_postgres_schema(request.getfixturevalue("postgres_url"), schema)
+    yield from live_on(request, tmp_path_factory, POLICY, name="questions")
 
 
 def person() -> str:
