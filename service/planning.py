@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from contract.plans import PlanFields
 from policy.calibration import Calibration
+from policy.capacity import CapacityView
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
 from policy.decision import Decision, plan_hash
@@ -150,11 +151,15 @@ class Planner:
         only then the team's ledger, so a caller's write lock is held only while deciding."""
         checked = self.job_inputs(request)
         calibration = self.calibration() if self.calibration is not None else None
+        view = None
         if ledger is not None:
             spend = spend if spend is not None else self.spend_for(request)
+            if self.capacity is not None and self.capacity.upfront() is None:  # AWS reads, not under the lock
+                view = self._with_capacity(checked[2], spend=spend, now=now, calibration=calibration)[1]
             team = self.policy.team_or_default(request.team)[0]
             spend = spend.model_copy(update={"ledger": ledger(team)})
-        return self.plan(request, now=now, timezone=timezone, spend=spend, calibration=calibration, checked=checked)
+        return self.plan(request, now=now, timezone=timezone, spend=spend, calibration=calibration, checked=checked,
+                         capacity=view)
 
     def spend_for(self, request: TrainingRequest) -> SpendSnapshot:
         return self.spend.get_spend(team=self.policy.team_or_default(request.team)[0], policy=self.policy)
@@ -163,19 +168,20 @@ class Planner:
         self, request: TrainingRequest, *, now: datetime, timezone: str = "UTC", spend: SpendSnapshot | None = None,
         calibration: Calibration | None = None,
         checked: tuple[JobDraft | None, JobFacts, TrainingRequest] | None = None,
+        capacity: CapacityView | None = None,
     ) -> PlanContext:
-        """Decide on ``request`` with the team's current spend, learnt calibration and its job's inputs (each read
-        now unless given)."""
+        """Decide on ``request`` with the team's current spend, learnt calibration, its job's inputs and what the
+        account can start (each read now unless given)."""
         spend = spend if spend is not None else self.spend_for(request)
         if calibration is None and self.calibration is not None:
             calibration = self.calibration()
         draft, facts, sized = checked if checked is not None else self.job_inputs(request)
         try:
-            upfront = self.capacity.upfront() if self.capacity is not None else None
-            decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
-                              calibration=calibration, capacity=upfront)
-            if self.capacity is not None and upfront is None:
-                decision = self._with_capacity(sized, decision, spend=spend, now=now, calibration=calibration)
+            if capacity is not None:
+                decision = decide(sized, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
+                                  calibration=calibration, capacity=capacity)
+            else:
+                decision = self._with_capacity(sized, spend=spend, now=now, calibration=calibration)[0]
         except ValidationError as exc:
             raise RequestError(describe_validation(exc), code="invalid_request") from None
         if draft is not None:
@@ -205,12 +211,17 @@ class Planner:
                 f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs} epochs" if epochs > 1 else ""))
         return draft, facts, request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
-    def _with_capacity(self, request: TrainingRequest, first: Decision, *, spend: SpendSnapshot,
-                       now: datetime, calibration: Calibration | None) -> Decision:
-        """Decide again with what the account can start; a choice that moved to figures not yet read asks once more
-        (at most ``CAPACITY_ROUNDS`` reads in all)."""
-        assert self.capacity is not None
-        decision, view = first, None
+    def _with_capacity(self, request: TrainingRequest, *, spend: SpendSnapshot, now: datetime,
+                       calibration: Calibration | None) -> tuple[Decision, CapacityView | None]:
+        """The decision with what the account can start, and the view it was made with: decided once when capacity
+        is not looked at or cannot be read; else decided again with what the choice needs read, and once more when
+        the choice moved to figures not yet read (at most ``CAPACITY_ROUNDS`` reads in all)."""
+        upfront = self.capacity.upfront() if self.capacity is not None else None
+        decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now,
+                          calibration=calibration, capacity=upfront)
+        if self.capacity is None or upfront is not None:
+            return decision, upfront
+        view = None
         for _ in range(CAPACITY_ROUNDS):
             view = self.capacity.view_for(decision, now=now, known=view)
             decision = decide(request, catalog=self.catalog, policy=self.policy, spend=spend, now=now, capacity=view,
@@ -218,7 +229,7 @@ class Planner:
             check = decision.plan.capacity
             if not view.known or check is None or not any("not read" in r for r in check.reasons):
                 break
-        return decision
+        return decision, view
 
 
 def _factor(decision: Decision, calibration: Calibration | None, catalog: Catalog) -> float | None:
