@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session
 
@@ -59,7 +60,16 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
     elif context.decision.approval.approvals_needed > revision.approvals_needed:
         reason = (f"it now needs {context.decision.approval.approvals_needed} approvals, not "
                   f"{revision.approvals_needed}: " + "; ".join(context.decision.approval.reasons))
+    elif added := _new_groups(revision.decision, context.decision.approval.required_groups):
+        reason = (f"it now needs approval from {', '.join(added)} (e.g. the team's budget was crossed since): "
+                  + "; ".join(context.decision.approval.reasons))
     return Drift(context=context, cost_change=change, reason=reason)
+
+
+def _new_groups(approved: dict[str, Any], required_now: list[str]) -> list[str]:
+    """Groups the plan needs approval from now that its approved revision did not (finance, once money routes there)."""
+    before = set(approved.get("approval", {}).get("required_groups", []))
+    return sorted(set(required_now) - before)
 
 
 def _job_change(before: dict[str, object] | None, after: dict[str, object] | None) -> str:

@@ -114,3 +114,15 @@ def test_an_auto_approved_plan_that_moved_but_still_qualifies_is_approved_again_
     types = session.exec(select(AuditEvent.type).where(AuditEvent.request_id == request_id)
                          .order_by(col(AuditEvent.seq))).all()
     assert list(types)[-3:] == ["request.revised", "request.reapproval_required", "request.auto_approved"]
+
+
+def test_a_plan_that_now_needs_finance_goes_back_for_approval(session: Session) -> None:
+    catalog = load_catalog()
+    request_id = _approved(session, _planner(catalog))
+    # The same plan, but the policy now sends plans this size to finance (or the team's budget was crossed).
+    routed = POLICY.model_copy(update={"finance_above_usd": 1.0})
+    planner = Planner(catalog=catalog, policy=routed, spend=SampleSpend(sample_spend_path(), clock=lambda: NOW))
+    reason = check_before_launch(session=session, planner=planner, request_id=request_id, now=NOW)
+    assert reason is not None and reason.startswith(f"it now needs approval from {routed.finance_group}")
+    record = read_request(session=session, request_id=request_id, now=NOW)
+    assert (record.status, record.revision) == ("pending_approval", 2)
