@@ -150,6 +150,7 @@ class Reservation(BaseModel):
     state: str
     start: datetime | None = None
     end: datetime | None = None
+    team: str | None = None  # the team it is for (its ``gpuops:team`` tag); None: untagged
     source: str
     as_of: datetime
 

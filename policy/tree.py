@@ -119,7 +119,8 @@ def decide(
     plan, alts = cap.plan, cap.alternatives
     if req.capacity_reservation and capacity is not None and capacity.known and not committed:
         cap.assumptions.append(f"capacity block {req.capacity_reservation}: not usable for this run (not found in "
-                               "the account, not active, or too small or too short for it)")
+                               "the account, not tagged gpuops:team for this team, not active, or too small or too "
+                               "short for it)")
     # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
     naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)

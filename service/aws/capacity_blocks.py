@@ -43,6 +43,9 @@ def purchase(*, client: Any, offering_id: str, tags: dict[str, str]) -> dict[str
     return dict(answer["CapacityReservation"])
 
 
+TEAM_TAG = "gpuops:team"  # the team a reservation is for; one without it is nobody's to plan on
+
+
 def describe_reservations(*, client: Any, region: str, ids: Sequence[str], now: datetime) -> list[Reservation]:
     """The account's capacity reservations with these ids (capacity blocks are reservations ``cr-…``)."""
     with aws_errors("ec2", "DescribeCapacityReservations"):
@@ -52,4 +55,5 @@ def describe_reservations(*, client: Any, region: str, ids: Sequence[str], now: 
         reservation_id=str(row["CapacityReservationId"]), instance_type=str(row["InstanceType"]),
         count=int(row.get("TotalInstanceCount", 0)), available=int(row.get("AvailableInstanceCount", 0)),
         region=region, state=str(row.get("State", "")), start=row.get("StartDate"), end=row.get("EndDate"),
+        team=next((str(t["Value"]) for t in row.get("Tags", []) if t.get("Key") == TEAM_TAG), None),
         source=RESERVATIONS_SOURCE, as_of=now) for row in rows]

@@ -38,6 +38,7 @@ from service.store.tables import CapacityActionRow
 log = logging.getLogger("gpuops.capacity")
 ACTOR = "system:capacity"
 TAG_KEY = "gpuops:capacity-action"
+TEAM_TAG = capacity_blocks.TEAM_TAG  # whose reserved capacity it is: only that team's plans may use it
 PURCHASES = frozenset({ActionKind.PURCHASE_CAPACITY_BLOCK, ActionKind.CREATE_TRAINING_PLAN})
 
 ClientFor = Callable[[str, str], Any]  # (service, region) -> boto3 client
@@ -152,15 +153,17 @@ def execute_action(*, engine: Engine, client_for: ClientFor, action_id: str, wor
     with new_session(engine) as session:
         row = get_action_or_raise(session=session, action_id=action_id)
         action = CapacityAction.model_validate(row.action)
+        team = get_request_or_raise(session=session, request_id=row.request_id).team
     try:
-        result = _call(action, client_for=client_for, action_id=action_id, request_id=row.request_id)
+        result = _call(action, client_for=client_for, action_id=action_id, request_id=row.request_id, team=team)
     except UpstreamError as exc:
         return _finish(engine, action_id, status="failed", result={}, error=str(exc), now=now)
     return _finish(engine, action_id, status="done", result=result, error=None, now=now)
 
 
-def _call(action: CapacityAction, *, client_for: ClientFor, action_id: str, request_id: str) -> dict[str, Any]:
-    tags = {TAG_KEY: action_id, "gpuops:request": request_id}
+def _call(action: CapacityAction, *, client_for: ClientFor, action_id: str, request_id: str,
+          team: str) -> dict[str, Any]:
+    tags = {TAG_KEY: action_id, "gpuops:request": request_id, TEAM_TAG: team}
     if action.kind is ActionKind.QUOTA_INCREASE:
         assert action.quota_service is not None and action.desired_value is not None
         code = action.quota_code or _quota_code(client_for("service-quotas", action.region), action)

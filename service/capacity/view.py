@@ -241,8 +241,10 @@ class AwsCapacity:
                 if exc.code in (UNREACHABLE, "aws_credentials"):
                     raise
                 continue  # not in this region (InvalidCapacityReservationId.NotFound)
+            # Reserved capacity is paid for by one team: another team's block is not this plan's to run in at $0.
+            owned = [r for r in found if r.team is not None and r.team == decision.request.team]
             if found:
-                return found
+                return owned
         return []
 
     # -- offerings -----------------------------------------------------------------------------------------------

@@ -240,10 +240,12 @@ def test_a_held_capacity_block_is_read_and_the_plan_runs_in_it(aws: FakeAws) -> 
         update={"platforms": Platforms(ec2=True)})}})
     aws.on("ListServiceQuotas", sagemaker_quotas({"ml.p4d.24xlarge for training job usage": 64}))
     aws.on("GetServiceQuota", ec2_quotas(10_000))
+    owner = ["team-ml"]
     aws.on("DescribeCapacityReservations", lambda form: {"CapacityReservations": [{
         "CapacityReservationId": form["CapacityReservationId.1"], "InstanceType": "p4d.24xlarge",
         "TotalInstanceCount": 16, "AvailableInstanceCount": 16, "State": "active",
-        "StartDate": datetime(2026, 11, 29, tzinfo=UTC), "EndDate": datetime(2026, 12, 20, tzinfo=UTC)}]})
+        "StartDate": datetime(2026, 11, 29, tzinfo=UTC), "EndDate": datetime(2026, 12, 20, tzinfo=UTC),
+        "Tags": [{"Key": "gpuops:team", "Value": owner[0]}]}]})
     aws.on("SearchTrainingPlanOfferings", lambda body: {"TrainingPlanOfferings": []})
     aws.on("DescribeCapacityBlockOfferings", lambda form: {"CapacityBlockOfferings": []})
     provider = capacity(aws)
@@ -255,3 +257,9 @@ def test_a_held_capacity_block_is_read_and_the_plan_runs_in_it(aws: FakeAws) -> 
     assert decision.plan.purchase_model == "capacity-block" and decision.plan.estimated_cost_usd == 0
     assert decision.plan.capacity.offering_id == "cr-0123456789abcdef0"
     assert aws.calls("DescribeCapacityReservations")[0]["CapacityReservationId.1"] == "cr-0123456789abcdef0"
+    # Another team's block is theirs: not run in at no cost, and the plan says why.
+    owner[0] = "team-nlp"
+    elsewhere = Planner(catalog=load_catalog(), policy=policy, spend=UnavailableSpend(),
+                        capacity=capacity(aws)).plan(request, now=NOW, spend=OK_SPEND).decision
+    assert elsewhere.plan.purchase_model != "capacity-block" and elsewhere.plan.estimated_cost_usd > 0
+    assert any("not tagged gpuops:team" in a for a in elsewhere.assumptions)
