@@ -33,7 +33,7 @@ from service.audit.chain import append_event
 from service.aws import capacity_blocks, quotas, training_plans
 from service.requests.records import get_request_or_raise, get_revision
 from service.store.db import new_session
-from service.store.tables import CapacityActionRow
+from service.store.tables import CapacityActionRow, RequestRecord
 
 log = logging.getLogger("gpuops.capacity")
 ACTOR = "system:capacity"
@@ -69,11 +69,26 @@ def get_action_or_raise(*, session: Session, action_id: str, lock: bool = False)
     return row
 
 
+# A request whose plan may still launch: capacity bought for any other is money for nothing.
+OPEN_STATUSES = frozenset({"pending_approval", "approved", "auto_approved"})
+
+
+def _stale(record: RequestRecord, row: CapacityActionRow | None = None) -> str | None:
+    """Why the request no longer wants this action (closed, or its plan revised since), or None."""
+    if record.status not in OPEN_STATUSES:
+        return f"the request is {record.status}"
+    if row is not None and row.revision != record.revision:
+        return f"the plan was revised since (revision {row.revision}, now {record.revision})"
+    return None
+
+
 def propose_action(*, session: Session, request_id: str, position: int, actor: str, now: datetime,
                    ) -> CapacityActionRow:
     """The action at ``position`` of the request's current plan, recorded for approval (once: proposing it again
     returns the same row). Commits."""
     record = get_request_or_raise(session=session, request_id=request_id, lock=True)
+    if (why := _stale(record)) is not None:
+        raise Conflict(f"{why}; nothing is bought or requested for it", current_state=record.status)
     existing = session.exec(select(CapacityActionRow).where(
         CapacityActionRow.request_id == record.id, CapacityActionRow.revision == record.revision,
         CapacityActionRow.position == position)).first()
@@ -106,6 +121,8 @@ def approve_action(*, session: Session, policy: PolicyConfig, action_id: str, ap
     A second approval by the same person, or one after the action is approved, changes nothing."""
     row = get_action_or_raise(session=session, action_id=action_id, lock=True)
     record = get_request_or_raise(session=session, request_id=row.request_id)
+    if (why := _stale(record, row)) is not None:
+        raise Conflict(f"{why}; this capacity action no longer applies", current_state=record.status)
     action = CapacityAction.model_validate(row.action)
     groups = approver_groups(policy=policy, action=action, team=record.team, stage=Stage(record.stage))
     if approver == row.proposed_by or approver == record.requester:
@@ -153,7 +170,10 @@ def execute_action(*, engine: Engine, client_for: ClientFor, action_id: str, wor
     with new_session(engine) as session:
         row = get_action_or_raise(session=session, action_id=action_id)
         action = CapacityAction.model_validate(row.action)
-        team = get_request_or_raise(session=session, request_id=row.request_id).team
+        record = get_request_or_raise(session=session, request_id=row.request_id)
+        team, why = record.team, _stale(record, row)
+    if why is not None:  # approved, then the request closed or changed: nothing is bought
+        return _finish(engine, action_id, status="failed", result={}, error=f"not done: {why}", now=now)
     try:
         result = _call(action, client_for=client_for, action_id=action_id, request_id=row.request_id, team=team)
     except UpstreamError as exc:

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from contract.approvals import ApprovalDecision
-from contract.errors import Forbidden
+from contract.errors import Conflict, Forbidden
 from contract.requests import RequestCreate
 from policy.capacity import ActionKind, CapacityOffering, CapacityView, OfferingKind, QuotaFigure, quota_for
 from policy.catalog import load_catalog
@@ -291,3 +291,26 @@ def test_over_http_finance_approves_and_the_block_is_bought_once(sqlite_url: str
         listed = service.get(f"/v1/requests/{request['id']}/capacity-actions").json()["items"]
         assert [a["id"] for a in listed] == [action["id"]]
     assert len(fake_aws.calls("PurchaseCapacityBlock")) == 1
+
+
+def test_nothing_is_bought_for_a_request_cancelled_after_the_purchase_was_approved(sqlite_engine: Engine,
+                                                                                   fake_aws: FakeAws) -> None:
+    from service.requests.filing import cancel_request
+
+    engine, policy = sqlite_engine, _policy(ec2=True)
+    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
+                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    request_id = _file(engine, policy, view)
+    bought: list[dict[str, Any]] = []
+    fake_aws.on("PurchaseCapacityBlock", lambda form: bought.append(form) or {})
+    with new_session(engine) as session:
+        action = propose_action(session=session, request_id=request_id,
+                                position=_position(engine, request_id, ActionKind.PURCHASE_CAPACITY_BLOCK),
+                                actor=REQUESTER, now=NOW)
+        approve_action(session=session, policy=policy, action_id=action.id, approver=FINANCE[0], now=NOW)
+        cancel_request(session=session, request_id=request_id, actor=REQUESTER, is_admin=False, reason=None, now=NOW)
+        with pytest.raises(Conflict, match="cancelled"):  # nor can it be proposed or approved any more
+            propose_action(session=session, request_id=request_id, position=1, actor=REQUESTER, now=NOW)
+    done = execute_action(engine=engine, client_for=_factory(fake_aws), action_id=action.id, worker_id="w1", now=NOW)
+    assert bought == []
+    assert done is not None and done.status == "failed" and "cancelled" in (done.last_error or "")
