@@ -5,7 +5,7 @@ transitions (spot interruptions, restarts, PyTorchJob conditions) on the events 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -79,6 +79,17 @@ def running_jobs(*, engine: Engine, limit: int = TRACK_PAGE, after: int = 0) -> 
     with new_session(engine) as session:
         rows = session.exec(_live().where(col(Job.id) > after).order_by(col(Job.id)).limit(limit))
         return [_tracked(session, row) for row in rows]
+
+
+def every_running_job(*, engine: Engine) -> Iterator[TrackedJob]:
+    """Every live job, read a page at a time (a page's session is closed before its jobs are handed out)."""
+    after = 0
+    while True:
+        jobs = running_jobs(engine=engine, limit=TRACK_PAGE, after=after)
+        yield from jobs
+        if len(jobs) < TRACK_PAGE:
+            return
+        after = jobs[-1].job_id
 
 
 def running_job_for(*, session: Session, request_id: str) -> TrackedJob | None:
@@ -195,15 +206,11 @@ def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: 
 
 def track_jobs(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, now: datetime) -> int:
     """Poll every live job once, whatever its platform, a page at a time; returns how many were polled."""
-    polled, after = 0, 0
-    while True:
-        jobs = running_jobs(engine=engine, limit=TRACK_PAGE, after=after)
-        for job in jobs:
-            track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
-        polled += len(jobs)
-        if len(jobs) < TRACK_PAGE:
-            return polled
-        after = jobs[-1].job_id
+    polled = 0
+    for job in every_running_job(engine=engine):
+        track_job(engine=engine, env=env, catalog=catalog, job=job, now=now)
+        polled += 1
+    return polled
 
 
 def list_jobs(*, engine: Engine, status: str | None = None, limit: int = 200) -> list[dict[str, object]]:

@@ -22,7 +22,7 @@ from policy.decision import Platform
 from service.audit.chain import append_event
 from service.aws.cloudwatch import GpuSeries, read_utilisation, sagemaker_series
 from service.jobs.stopping import check_may_stop
-from service.jobs.tracker import TrackedJob, running_job_for, running_jobs
+from service.jobs.tracker import TrackedJob, every_running_job, running_job_for
 from service.launch.protocol import JobState
 from service.launch.registry import LaunchEnvironment
 from service.requests.records import get_request_or_raise
@@ -141,7 +141,7 @@ def check_utilisation(*, engine: Engine, env: LaunchEnvironment, catalog: Catalo
                       now: datetime) -> int:
     """Read every running job's GPU utilisation once; returns how many idle episodes were alerted."""
     alerted = 0
-    for job in running_jobs(engine=engine):
+    for job in every_running_job(engine=engine):  # all of them, not the first page
         if job.status != JobState.RUNNING:
             continue
         names = env.launcher(job.plan.platform).job_names(job.spec)
