@@ -54,10 +54,6 @@ class LiveCost(BaseModel):
     basis: str  # how the cost so far was read, for people
     overrun: bool  # past its estimated hours: the projection is a floor, the ceiling the bound
 
-    def share_of(self, estimate_usd: float) -> float | None:
-        """Cost so far as a fraction of the approved estimate (None without one)."""
-        return self.cost_so_far_usd / estimate_usd if estimate_usd > 0 else None
-
 
 def live_cost(*, readings: Sequence[JobReading], now: datetime, launched_at: datetime, price_per_instance_hour: float,
               billable_price_per_instance_hour: float, estimated_hours: float, ceiling_usd: float) -> LiveCost:

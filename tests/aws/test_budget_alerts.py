@@ -16,7 +16,7 @@ from service.alerts.budget import check_budgets, check_team_budget
 from service.launch.worker import drain
 from service.spend.providers import FileSpend
 from service.store.db import make_engine, new_session
-from service.store.tables import AuditEvent
+from service.store.tables import AuditEvent, PlanRevision
 from tests.aws.fakeaws import FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx
@@ -47,6 +47,13 @@ def _warnings(engine: Engine) -> list[AuditEvent]:
                                  .order_by(col(AuditEvent.seq))))
 
 
+def _judged(engine: Engine, request_id: str) -> float:
+    with new_session(engine) as session:
+        revision = session.exec(select(PlanRevision).where(PlanRevision.request_id == request_id)).one()
+        assert revision.judged_usd is not None
+        return revision.judged_usd
+
+
 def _once_a_month_across_a_restart(url: str, fake_aws: FakeAws, folder: Path) -> None:
     engine = migrated_engine(url)
     policy = launch_policy()
@@ -65,7 +72,9 @@ def _once_a_month_across_a_restart(url: str, fake_aws: FakeAws, folder: Path) ->
                                                                               "2026-11")
     assert data["projected_usd"] == pytest.approx(data["spent_usd"] + data["running_usd"] + data["reserved_usd"]
                                                   + data["forecast_usd"], abs=0.01)
-    assert data["running_usd"] > 0 and data["reserved_usd"] > 0
+    # Before any tracking round a running job counts at what its approval let loose, as does a queued one.
+    assert data["running_usd"] == pytest.approx(_judged(engine, running), abs=0.01)
+    assert data["reserved_usd"] == pytest.approx(_judged(engine, reserved), abs=0.01)
     assert {j["request_id"] for j in data["jobs"]} == {running, reserved}
     engine.dispose()
 

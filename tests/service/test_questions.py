@@ -64,7 +64,11 @@ def test_a_filed_request_waits_for_answers_then_is_planned_and_audited(live: Liv
     events = [e["type"] for e in live.get(f"/v1/requests/{request_id}/audit").json()["items"]]
     assert events[:4] == ["request.created", "request.needs_input", "request.questions_answered", "request.planned"]
     again = patch(live, request_id, {"task": "pretrain"}, requester)
-    assert again.status_code in (200, 409)  # an edit of a planned request, never an answer again
+    # An edit of a planned request (a new revision), never an answer again.
+    assert again.status_code == 200, again.text
+    assert again.json()["revision"] == 2 and again.json()["decision"]["request"]["task"] == "pretrain"
+    events = [e["type"] for e in live.get(f"/v1/requests/{request_id}/audit").json()["items"]]
+    assert events.count("request.questions_answered") == 1
     assert neighbour.json()["status"] == live.get(f"/v1/requests/{neighbour.json()['id']}").json()["status"]
 
 
