@@ -32,7 +32,7 @@ def _client_for(state: ServiceState) -> actions.ClientFor:
 
 
 @router.post("/v1/requests/{request_id}/capacity-actions", response_model=CapacityActionPublic, status_code=201,
-             responses=raises(NotFound, Forbidden))
+             responses=raises(NotFound, Conflict, Forbidden))
 def propose(request_id: RequestId, body: CapacityActionCreate, session: SessionDep,
             actor: WriterDep) -> CapacityActionPublic:
     """Propose the plan's capacity action at ``position`` for approval (proposing it again returns the same one)."""
