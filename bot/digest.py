@@ -115,7 +115,7 @@ def forecast_line(curve: BurnUp, *, today: date) -> str | None:
     budget = curve.budget_usd
     if budget is None or not curve.known:
         return None
-    expected = budget * (today.day - 1) / len(curve.month_days)
+    expected = curve.pace_usd(today.day - 1) or 0.0  # the chart's even-pace line at the end of yesterday
     gap = curve.to_date_usd - expected
     pace = (f"{fmt.usd(abs(gap))} {'ahead of' if gap > 0 else 'behind'} an even pace "
             f"({fmt.usd(expected)} by the end of {today - timedelta(days=1):%b} {(today - timedelta(days=1)).day})"
