@@ -15,6 +15,7 @@ from bot.commands import ack_now
 from bot.deps import Deps
 from bot.error_messages import user_message
 from bot.limits import Block, actions, button, context, escape, section
+from bot.posting import reply_in_thread
 from contract.actors import slack_user
 from contract.events import EventPublic
 from contract.requests import RequestPublic
@@ -51,15 +52,11 @@ def expected_text(data: dict[str, Any]) -> str:
 
 def post_idle(client: Any, event: EventPublic, req: RequestPublic) -> bool:
     """The thread reply of an idle event; False when the request has no Slack message or the event is not one."""
-    where = req.slack_message
-    if where is None or event.type not in EVENTS:
-        return False
     if event.type == "job.idle":
-        client.chat_postMessage(channel=where.channel, thread_ts=where.ts, text=idle_text(event.data),
-                                blocks=idle_blocks(event, req))
-    else:
-        client.chat_postMessage(channel=where.channel, thread_ts=where.ts, text=expected_text(event.data))
-    return True
+        return reply_in_thread(client, req, idle_text(event.data), blocks=idle_blocks(event, req))
+    if event.type in EVENTS:
+        return reply_in_thread(client, req, expected_text(event.data))
+    return False
 
 
 class IdleHandlers:

@@ -13,6 +13,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 
 from bot.blocks import fallback_text, outcome_text, request_blocks, requester_user
+from bot.limits import Block
 from contract.requests import RequestPublic
 from contract.status import DECIDED_STATES
 
@@ -102,11 +103,16 @@ def update_request(client: Any, req: RequestPublic, *, now: datetime, channel: s
     return True
 
 
-def reply_in_thread(client: Any, req: RequestPublic, text: str) -> bool:
+def reply_in_thread(client: Any, req: RequestPublic, text: str, *, blocks: list[Block] | None = None) -> bool:
+    """A reply in the request's thread (``text`` is the notification and fallback when ``blocks`` are given); False
+    when the request has no Slack message."""
     where = req.slack_message
     if where is None:
         return False
-    client.chat_postMessage(channel=where.channel, thread_ts=where.ts, text=text)
+    if blocks is None:
+        client.chat_postMessage(channel=where.channel, thread_ts=where.ts, text=text)
+    else:
+        client.chat_postMessage(channel=where.channel, thread_ts=where.ts, text=text, blocks=blocks)
     return True
 
 
