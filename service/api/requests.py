@@ -60,12 +60,19 @@ def person_for(actor: Actor, named: str | None) -> str:
     return named
 
 
-def filer_for(actor: Actor, *, person: str, channel: str | None, facts: RequesterFacts) -> Filer:
-    """Who files, for the team membership check. The e-mail and user groups are what the bot looked up in Slack about
-    the person it acts for; from any other caller they could be anything, so they count from that bot only."""
+def vouched_person(actor: Actor, *, person: str, email: str | None, groups: list[str] | None,
+                   channel: str | None = None, is_admin: bool = False) -> Filer:
+    """``person`` with the e-mail and user groups the bot looked up in Slack about the person it acts for; from any
+    other caller they could be anything, so they count from that bot only."""
     vouched = actor.role == "bot" and actor.on_behalf
-    return Filer(actor=person, channel=channel, email=facts.requester_email if vouched else None,
-                 groups=frozenset(facts.requester_groups or ()) if vouched else frozenset(), is_admin=actor.is_admin)
+    return Filer(actor=person, channel=channel, email=email if vouched else None,
+                 groups=frozenset(groups or ()) if vouched else frozenset(), is_admin=is_admin)
+
+
+def filer_for(actor: Actor, *, person: str, channel: str | None, facts: RequesterFacts) -> Filer:
+    """Who files, for the team membership check."""
+    return vouched_person(actor, person=person, email=facts.requester_email, groups=facts.requester_groups,
+                          channel=channel, is_admin=actor.is_admin)
 
 
 def approver_for(actor: Actor, named: str | None) -> str:
@@ -147,9 +154,7 @@ def post_approval(
 ) -> Response:
     """Approve or reject the current revision (for a bot actor the clicking person is the approver)."""
     approver = approver_for(actor, body.approver)
-    vouched = actor.role == "bot" and actor.on_behalf  # what the bot looked up in Slack, believed from it only
-    person = Filer(actor=approver, email=body.approver_email if vouched else None,
-                   groups=frozenset(body.approver_groups or ()) if vouched else frozenset())
+    person = vouched_person(actor, person=approver, email=body.approver_email, groups=body.approver_groups)
     try:
         record, counted = approvals.record_approval(
             session=session, policy=state.policy, request_id=request_id, approver=approver, decision=body.decision,
@@ -179,9 +184,8 @@ def stop_request(
 ) -> Response:
     """Ask for a running job to stop; the request becomes ``stopped`` when the tracker sees the job stopped."""
     session.close()  # no transaction is held while the platform is called
-    vouched = actor.role == "bot" and actor.on_behalf and body is not None  # believed from the bot only
-    person = Filer(actor=actor.id, email=body.approver_email if vouched and body else None,
-                   groups=frozenset(body.approver_groups or ()) if vouched and body else frozenset())
+    person = vouched_person(actor, person=actor.id, email=body.approver_email if body else None,
+                            groups=body.approver_groups if body else None)
     stopping.stop_request(engine=state.engine, env=state.launchers, request_id=request_id, actor=actor.id,
                           is_admin=actor.is_admin, reason=body.reason if body else None, now=utcnow(), person=person)
     record = records.get_request_or_raise(session=session, request_id=request_id)
