@@ -189,7 +189,8 @@ class AlertActions:
         action = body["actions"][0]
         verdict = VERDICTS[action["action_id"]]
         try:
-            self.deps.service.anomaly_feedback(anomaly_id=str(action["value"]), actor=clicker(body), verdict=verdict)
+            self.deps.service.anomaly_feedback(anomaly_id=str(action["value"]), actor=clicker(body), verdict=verdict,
+                                               facts=self.deps.approver_facts(client, body["user"]["id"]))
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person, logs a cid
             tell_privately(body, client, respond, user_message(error, operation="anomaly_feedback"))
             return

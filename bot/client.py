@@ -227,10 +227,12 @@ class ServiceClient:
                               json=body)
         return RequestPublic.model_validate(response.json())
 
-    def anomaly_feedback(self, *, anomaly_id: str, actor: str, verdict: str) -> AnomalyFeedbackRecorded:
-        """Say whether a Cost Explorer anomaly was expected, as ``actor`` (the service sends it to AWS)."""
+    def anomaly_feedback(self, *, anomaly_id: str, actor: str, verdict: str,
+                         facts: dict[str, Any] | None = None) -> AnomalyFeedbackRecorded:
+        """Say whether a Cost Explorer anomaly was expected, as ``actor`` (the service sends it to AWS); ``facts`` as
+        for an approval, so approvers admitted through a user group or e-mail may answer too."""
         response = self._call("POST", f"/v1/anomalies/{anomaly_id}/feedback", operation="anomaly_feedback",
-                              actor=actor, json=_body(AnomalyFeedback, {"verdict": verdict}))
+                              actor=actor, json=_body(AnomalyFeedback, {"verdict": verdict, **(facts or {})}))
         return AnomalyFeedbackRecorded.model_validate(response.json())
     def mark_idle_expected(self, *, request_id: str, actor: str, reason: str | None = None) -> RequestPublic:
         body = _body(IdleExpectedBody, {"reason": reason} if reason else {})

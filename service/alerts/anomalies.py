@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 
 from contract.errors import Forbidden, NotFound
 from policy.config import PolicyConfig
+from policy.membership import Filer, approval_basis
 from policy.request import Stage
 from service.alerts.budget import team_channel
 from service.alerts.marks import mark_reported, reported_levels
@@ -109,16 +110,16 @@ def _team_of(session: Session, anomaly_id: str) -> str:
 
 
 def record_feedback(*, engine: Engine, client_for: ClientFor, policy: PolicyConfig, anomaly_id: str, verdict: str,
-                    actor: str, is_admin: bool, now: datetime) -> str:
+                    person: Filer, is_admin: bool, now: datetime) -> str:
     """Send a person's verdict to Cost Explorer and record it; returns the anomaly's team.
 
-    Only an approver of the team (any stage) or an admin may answer for it. No transaction is held while AWS is
-    called.
+    Only an approver of the team at any stage (by id, or through the Slack user group or e-mail the bot vouched for
+    in ``person``) or an admin may answer for it. No transaction is held while AWS is called.
     """
+    actor = person.actor
     with new_session(engine) as session:
         team = _team_of(session, anomaly_id)
-    approvers = {a for stage in Stage for a in policy.approvers_for(team, stage)}
-    if not is_admin and actor not in approvers:
+    if not is_admin and all(approval_basis(policy, team=team, stage=stage, person=person) is None for stage in Stage):
         raise Forbidden(f"only an approver of {team} or an admin can say whether its spend was expected",
                         code="not_allowed_to_answer")
     provide_feedback(client=client_for(), anomaly_id=anomaly_id, verdict=verdict)

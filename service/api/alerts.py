@@ -12,6 +12,7 @@ from policy.errors import RequestError
 from service.alerts.anomalies import record_feedback
 from service.api.deps import SessionDep, StateDep, WriterDep
 from service.api.openapi import raises
+from service.api.requests import vouched_person
 from service.clock import utcnow
 
 router = APIRouter(tags=["alerts"])
@@ -24,7 +25,8 @@ def post_anomaly_feedback(anomaly_id: AnomalyId, body: AnomalyFeedback, state: S
                           actor: WriterDep) -> AnomalyFeedbackRecorded:
     """Tell Cost Explorer whether the anomaly was expected (ProvideAnomalyFeedback) and record who said so."""
     session.close()  # no transaction is held while AWS is called
+    person = vouched_person(actor, person=actor.id, email=body.approver_email, groups=body.approver_groups)
     team = record_feedback(engine=state.engine, client_for=lambda: state.aws.client("ce"), policy=state.policy,
-                           anomaly_id=anomaly_id, verdict=body.verdict, actor=actor.id, is_admin=actor.is_admin,
+                           anomaly_id=anomaly_id, verdict=body.verdict, person=person, is_admin=actor.is_admin,
                            now=utcnow())
     return AnomalyFeedbackRecorded(anomaly_id=anomaly_id, team=team, verdict=body.verdict, by=actor.id)

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import boto3
 import botocore.session
+import httpx
 import pytest
+import yaml
 from botocore.validate import ParamValidator
 
 from bot.event_follower import FeedConsumer
@@ -23,7 +26,7 @@ from tests.aws.fakeaws import FakeAws, start_fake_aws
 from tests.bot.factories import LEADS
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import BotHarness
-from tests.bot.test_end_to_end import BOT_TOKEN, service_settings  # noqa: F401 - the fixture
+from tests.bot.test_end_to_end import BOT_TOKEN, launchable_policy, service_settings  # noqa: F401 - the fixture
 from tests.service.live import serve
 
 NOW = datetime(2026, 11, 30, 7, 0, tzinfo=UTC)
@@ -104,5 +107,35 @@ def test_an_anomaly_is_posted_once_and_an_approvers_verdict_reaches_cost_explore
         [feedback] = cost_explorer.calls("ProvideAnomalyFeedback")
         _valid("ProvideAnomalyFeedback", feedback)
         assert feedback == {"AnomalyId": ANOMALY["AnomalyId"], "Feedback": "YES"}
+    finally:
+        state.engine.dispose()
+
+
+def test_an_approver_admitted_through_a_slack_user_group_may_answer_as_the_bot_vouches(
+    service_settings: Settings, cost_explorer: FakeAws, tmp_path: Path  # noqa: F811
+) -> None:
+    policy = yaml.safe_load(launchable_policy())
+    for name in policy["groups"]:
+        policy["groups"][name] = [*policy["groups"][name], "usergroup:S0LEADS"]
+    policy_file = tmp_path / "groups.yaml"
+    policy_file.write_text(yaml.safe_dump(policy))
+    session = boto3.Session(aws_access_key_id="test", aws_secret_access_key="test", region_name="us-east-1")
+    factory = ClientFactory(session=session, endpoint_urls={"ce": cost_explorer.url}, max_attempts=1)
+    state = build_state(service_settings.model_copy(update={"policy_file": str(policy_file)}), aws=factory)
+    try:
+        watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=state.policy,
+                        now=NOW - timedelta(days=1))
+        assert watch_anomalies(engine=state.engine, client_for=lambda: factory.client("ce"), policy=state.policy,
+                               now=NOW) >= 1
+        path = f"/v1/anomalies/{ANOMALY['AnomalyId']}/feedback"
+        headers = {"Authorization": f"Bearer {BOT_TOKEN}", "X-Gpuops-Actor": "slack:T0TEST:U0STRANGER"}
+        with serve(create_app(state=state)) as service_url, httpx.Client(base_url=service_url) as http:
+            unvouched = http.post(path, json={"verdict": "expected"}, headers=headers)
+            vouched = http.post(path, json={"verdict": "expected", "approver_groups": ["S0LEADS"]}, headers=headers)
+        assert unvouched.status_code == 403 and unvouched.json()["error"]["code"] == "not_allowed_to_answer"
+        assert vouched.status_code == 200, vouched.text
+        assert vouched.json()["by"] == "slack:T0TEST:U0STRANGER"
+        assert cost_explorer.calls("ProvideAnomalyFeedback") == [{"AnomalyId": ANOMALY["AnomalyId"],
+                                                                  "Feedback": "PLANNED_ACTIVITY"}]
     finally:
         state.engine.dispose()
