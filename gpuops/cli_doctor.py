@@ -62,13 +62,21 @@ def render_line(result: CheckResult) -> str:
 def _aws_checks(settings: Settings, policy: PolicyConfig | None, *, document: Path | None) -> list[CheckResult]:
     from contract.checks import CheckResult
     from service.aws.clients import DEFAULT_REGION, ClientFactory
-    from service.doctor.aws import check_cost_allocation_tags, check_cost_explorer, check_iam_actions, check_identity
+    from service.doctor.aws import (
+        check_cost_allocation_tags,
+        check_cost_explorer,
+        check_iam_actions,
+        check_identity,
+        check_team_roles,
+    )
 
     factory = ClientFactory.from_settings(settings)
     factory.max_attempts = 2  # a checklist should answer in seconds, not retry for a minute
     identity_line, identity = check_identity(factory)
     results = [identity_line,
                check_iam_actions(factory, identity, document=document, region=settings.aws_region or DEFAULT_REGION)]
+    if policy is not None:
+        results.append(check_team_roles(factory, identity, policy=policy))
     if settings.spend not in ("auto", "costexplorer"):
         reason = f"GPUOPS_SPEND={settings.spend} does not read Cost Explorer"
         return [*results, CheckResult.skipped("cost explorer", reason),

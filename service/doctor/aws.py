@@ -89,6 +89,41 @@ def check_iam_actions(factory: ClientFactory, identity: Identity | None, *, docu
     return CheckResult.ok(name, f"all {len(checked)} action(s) of {document.name} allowed for {identity.principal_arn}")
 
 
+def check_team_roles(factory: ClientFactory, identity: Identity | None, *, policy: PolicyConfig) -> CheckResult:
+    """The principal may pass each team's training role (``launch.role_arn``) to SageMaker: the shipped document
+    allows ``gpuops-training-*`` roles only, so a role named otherwise fails its first launch, after approval."""
+    name = "team training roles"
+    if identity is None:
+        return CheckResult.skipped(name, "no AWS identity to check")
+    roles = {team_name: team.launch.role_arn for team_name, team in sorted(policy.teams.items())
+             if team.launch.role_arn}
+    if not roles:
+        return CheckResult.skipped(name, "no team has a launch profile with a role_arn")
+    try:
+        answer = factory.client("iam").simulate_principal_policy(
+            PolicySourceArn=identity.principal_arn, ActionNames=["iam:PassRole"],
+            ResourceArns=sorted(set(roles.values())),
+            ContextEntries=context_entries({"StringEquals": {"iam:PassedToService": "sagemaker.amazonaws.com"}}))
+    except ClientError as exc:
+        if _code(exc) in ("AccessDenied", "AccessDeniedException"):
+            return CheckResult.skipped(name, f"{identity.principal_arn} may not simulate its own policies "
+                                             "(iam:SimulatePrincipalPolicy)")
+        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
+                                  fix="check the identity above exists in IAM")
+    except BotoCoreError as exc:
+        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
+                                  fix="check the network path to IAM")
+    refused = {str(r["EvalResourceName"]) for r in answer.get("EvaluationResults", [])
+               if r["EvalDecision"] != "allowed"}
+    teams = [f"{team_name} ({arn})" for team_name, arn in roles.items() if arn in refused]
+    if teams:
+        return CheckResult.failed(name, f"{identity.principal_arn} may not pass the training role of "
+                                        f"{', '.join(teams)} to SageMaker", fix=(
+            "name the role gpuops-training-<team>, or widen the iam:PassRole statement of the IAM policy document "
+            "to it (keep the iam:PassedToService condition)"))
+    return CheckResult.ok(name, f"may pass the training roles of {', '.join(roles)} to SageMaker")
+
+
 def check_cost_explorer(factory: ClientFactory, identity: Identity | None, *, today: date) -> CheckResult:
     """One tiny GetCostAndUsage (a single day, no grouping; $0.01)."""
     name = "cost explorer"

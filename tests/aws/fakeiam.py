@@ -48,6 +48,7 @@ def _decode(form: dict[str, str], shape: Any, key: str) -> Any:
 class FakeIam(LoopbackServer):
     def __init__(self) -> None:
         self.allowed: dict[str, set[str]] = {}
+        self.denied_resources: set[str] = set()  # resources no action is allowed on, whatever the principal
         self.requests: list[dict[str, Any]] = []
         super().__init__()
 
@@ -58,7 +59,8 @@ class FakeIam(LoopbackServer):
         rows = []
         for action in params["ActionNames"]:
             for resource in params.get("ResourceArns", ["*"]):
-                decision = "allowed" if action in self.allowed[principal] else "implicitDeny"
+                allowed = action in self.allowed[principal] and resource not in self.denied_resources
+                decision = "allowed" if allowed else "implicitDeny"
                 rows.append(f"<member><EvalActionName>{escape(action)}</EvalActionName><EvalResourceName>"
                             f"{escape(resource)}</EvalResourceName><EvalDecision>{decision}</EvalDecision>"
                             "<MatchedStatements/><MissingContextValues/></member>")

@@ -24,6 +24,7 @@ from service.doctor.aws import (
     check_cost_explorer,
     check_iam_actions,
     check_identity,
+    check_team_roles,
     concrete_arn,
     context_entries,
 )
@@ -104,6 +105,30 @@ def test_an_action_the_principal_lacks_fails_naming_it(iam: FakeIam) -> None:
     assert result.status is CheckStatus.FAILED
     assert result.detail == f"{MOTO_USER} may not: sagemaker:StopTrainingJob (implicitDeny)"
     assert result.fix == "attach the policy in iam-policy.json to that principal"
+
+
+def test_each_teams_training_role_must_be_passable_to_sagemaker(iam: FakeIam) -> None:
+    iam.allowed[MOTO_USER] = set(ACTIONS)
+    identity = Identity(arn=MOTO_USER, account="123456789012")
+    base = default_policy()
+    role = "arn:aws:iam::123456789012:role/ml-training"  # not gpuops-training-*: the shipped document refuses it
+    team = base.teams["team-ml"]
+    policy = base.model_copy(update={"teams": {**base.teams, "team-ml": team.model_copy(
+        update={"launch": team.launch.model_copy(update={"role_arn": role})})}})
+    passable = check_team_roles(_factory(iam=iam.url), identity, policy=base)
+    assert passable.status is CheckStatus.OK
+    assert passable.detail == "may pass the training roles of team-ml to SageMaker"
+    iam.denied_resources.add(role)
+    refused = check_team_roles(_factory(iam=iam.url), identity, policy=policy)
+    assert refused.status is CheckStatus.FAILED
+    assert refused.detail == f"{MOTO_USER} may not pass the training role of team-ml ({role}) to SageMaker"
+    assert refused.fix and refused.fix.startswith("name the role gpuops-training-<team>")
+    asked = iam.requests[-1]
+    assert (asked["ActionNames"], asked["ResourceArns"]) == (["iam:PassRole"], [role])
+    assert asked["ContextEntries"][0]["ContextKeyValues"] == ["sagemaker.amazonaws.com"]
+    no_roles = base.model_copy(update={"teams": {"team-nlp": base.teams["team-nlp"]}})
+    assert check_team_roles(_factory(iam=iam.url), identity, policy=no_roles).status is CheckStatus.SKIPPED
+    assert check_team_roles(_factory(iam=iam.url), None, policy=base).status is CheckStatus.SKIPPED
 
 
 def test_concrete_arns_and_context() -> None:
@@ -188,5 +213,6 @@ def test_gpuops_doctor_all_green_against_the_stand_ins(moto: str, fake_aws: Fake
         bot_settings.cache_clear()
     assert result.exit_code == 0, result.output
     marks = [line[0] for line in result.output.splitlines()]
-    assert marks == ["✓", "✓", "–", "✓", "✓", "✓", "✓", "✓", "✓"], result.output
+    assert marks == ["✓", "✓", "–", "✓", "✓", "✓", "✓", "✓", "✓", "✓"], result.output
+    assert "✓ team training roles: may pass the training roles of team-ml to SageMaker" in result.output
     assert f"✓ aws identity: {MOTO_USER} (account 123456789012)" in result.output
