@@ -97,7 +97,8 @@ def test_doctor_on_the_embedded_defaults_passes_and_skips_the_rest(tmp_path: Pat
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "✓ settings", "✓ database", "– redis", "– aws identity", "– iam actions", "– cost explorer",
+        "✓ settings", "✓ database", "– redis", "– aws identity", "– iam actions", "– team training roles",
+        "– cost explorer",
         "– cost allocation tags", "– slack auth", "– policy slack ids"]
     assert lines[-1] == "– policy slack ids: skipped: not configured: SLACK_BOT_TOKEN is not set"
 
