@@ -10,7 +10,7 @@ from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler, ServerErrorRetryHandler
 
-from bot import actions, alerts, commands, idle, questions
+from bot import actions, alerts, capacity, commands, idle, questions
 from bot.access import refuse_outside_lists
 from bot.client import ServiceClient
 from bot.deps import Deps
@@ -80,6 +80,7 @@ def build_app(*, settings: BotSettings, service_client: ServiceClient, deps: Dep
     questions.register(app, deps)
     alerts.register(app, deps)
     idle.register(app, deps)
+    capacity.register(app, deps)
     return app
 
 

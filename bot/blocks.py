@@ -6,6 +6,7 @@ import json
 from datetime import datetime, timedelta
 
 from bot import formatting as fmt
+from bot.capacity_blocks import propose_buttons
 from bot.jobspec import job_blocks
 from bot.limits import (
     MAX_FALLBACK_TEXT,
@@ -303,6 +304,9 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     blocks.append(section(spend_line(decision.spend)))
     if decision.plan.capacity is not None:
         blocks.append(section(capacity_text(decision)))
+        proposals = propose_buttons(req)
+        if proposals is not None:
+            blocks.append(proposals)
     offered = alternatives_of(req)
     if offered:
         blocks.append(section("*Alternatives*"))

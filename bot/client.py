@@ -17,6 +17,12 @@ from contract.actors import ACTOR_HEADER
 from contract.alerts import AnomalyFeedback, AnomalyFeedbackRecorded
 from contract.approvals import ApprovalCreate
 from contract.base import InputModel
+from contract.capacity import (
+    CapacityActionApproval,
+    CapacityActionCreate,
+    CapacityActionList,
+    CapacityActionPublic,
+)
 from contract.digests import DigestClaim, DigestDone
 from contract.errors import (
     Conflict,
@@ -226,6 +232,23 @@ class ServiceClient:
         response = self._call("POST", f"/v1/requests/{request_id}/stop", operation="stop_request", actor=actor,
                               json=body)
         return RequestPublic.model_validate(response.json())
+
+    def propose_capacity_action(self, *, request_id: str, position: int, actor: str) -> CapacityActionPublic:
+        """Propose the plan's capacity action at ``position`` for approval, as ``actor`` (again: the same one)."""
+        response = self._call("POST", f"/v1/requests/{request_id}/capacity-actions",
+                              operation="propose_capacity_action", actor=actor,
+                              json=_body(CapacityActionCreate, {"position": position}))
+        return CapacityActionPublic.model_validate(response.json())
+
+    def list_capacity_actions(self, *, request_id: str) -> list[CapacityActionPublic]:
+        response = self._call("GET", f"/v1/requests/{request_id}/capacity-actions", operation="list_capacity_actions")
+        return CapacityActionList.model_validate(response.json()).items
+
+    def approve_capacity_action(self, *, action_id: str, actor: str) -> CapacityActionPublic:
+        """Approve a proposed capacity action as ``actor``; the service does it once it has enough approvals."""
+        response = self._call("POST", f"/v1/capacity-actions/{action_id}/approvals",
+                              operation="approve_capacity_action", actor=actor, json=_body(CapacityActionApproval, {}))
+        return CapacityActionPublic.model_validate(response.json())
 
     def anomaly_feedback(self, *, anomaly_id: str, actor: str, verdict: str,
                          facts: dict[str, Any] | None = None) -> AnomalyFeedbackRecorded:

@@ -14,6 +14,7 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot import capacity_blocks as capacity
 from bot import formatting as fmt
 from bot import idle
 from bot.alerts import TEAM_ALERTS, job_cost_text, post_team_alert
@@ -289,6 +290,10 @@ class FeedConsumer:
             return
         try:
             if idle.post_idle(self._client, event, req):  # idle GPUs: a thread reply of their own, with buttons
+                return
+            if capacity.is_proposal(event):  # a proposed capacity action: its Approve button in the thread
+                reply_in_thread(self._client, req, capacity_text(event.type, event.data),
+                                blocks=capacity.proposed_blocks(event))
                 return
             update_request(self._client, req, now=self._clock(), sent=self._sent)
             text = thread_text(event, req, announced=self._launched.__contains__)

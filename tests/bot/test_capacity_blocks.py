@@ -35,6 +35,11 @@ def test_capacity_short_lists_the_quota_increase_that_needs_approval() -> None:
     [text] = [t for t in _texts(request_blocks(make_request(decision=decision), now=NOW)) if "Capacity" in t]
     assert text.startswith("*Capacity*: quota short (0 of 0 instances free, 4 needed)")
     assert "from 0 to 4 instances (needs approval)" in text
+    [offer] = [b for b in request_blocks(make_request(decision=decision), now=NOW) if b.get("block_id") == "cap:req_1"]
+    assert [(e["text"]["text"], e["action_id"]) for e in offer["elements"]] == [
+        ("Propose the quota increase", "capacity_propose_0")]
+    closed = request_blocks(make_request(decision=decision, status="rejected"), now=NOW)
+    assert not any(b.get("block_id", "").startswith("cap:") for b in closed)  # the service would refuse it
 
 
 def test_unknown_capacity_says_so() -> None:
