@@ -74,8 +74,10 @@ def read_workload(text: str) -> WorkloadReading:
         if model.active_params is not None:
             out.fields["active_params"] = model.active_params
         out.spans.append(span)
-        out.notes.append(f"read '{text[span[0]:span[1]]}' as {model.name} ({_size(model.params)} parameters"
-                         + (f", {_size(model.active_params)} active per token" if model.active_params else "") + ")")
+        # the size first: a reader shown only the note's first clause learns what the name stands for
+        out.notes.append(f"read '{text[span[0]:span[1]]}' as {_size(model.params)} parameters"
+                         + (f", {_size(model.active_params)} active per token" if model.active_params else "")
+                         + f" ({model.name})")
     else:
         _read_moe(_blanked(text, out.spans), out)
     task = _task(text)
