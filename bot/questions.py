@@ -10,6 +10,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from bot.blocks import MAX_QUOTED_TEXT
 from bot.deps import Deps
 from bot.error_messages import user_message
 from bot.limits import button, context, escape, section, truncate
@@ -40,8 +41,10 @@ def _answer_value(request_id: str, field: str, value: Any) -> str:
 
 def question_blocks(req: RequestQuestionsPublic) -> list[dict[str, Any]]:
     """The questions, one section each with its choices as buttons and "Other…" for an answer in words."""
-    blocks: list[dict[str, Any]] = [section(f"*Before I plan `{escape(req.id)}`, a question for <@"
-                                            f"{escape(req.requester.rsplit(':', 1)[-1])}>:*")]
+    quoted = escape(truncate(req.text, MAX_QUOTED_TEXT)).replace("\n", " ")
+    head = (f"*Before I plan `{escape(req.id)}`, a question for <@{escape(req.requester.rsplit(':', 1)[-1])}>:*"
+            + (f"\nYou asked: _{quoted}_" if quoted else ""))
+    blocks: list[dict[str, Any]] = [section(head)]
     for q in req.questions:
         blocks.append(section(escape(q.question)))
         elements = [button(truncate(c.label, 75), action_id=f"{ANSWER_ACTION}:{q.field}:{i}",

@@ -54,6 +54,7 @@ def test_a_question_is_posted_with_its_choices_as_buttons_and_a_click_plans_it(
         asking_bot: BotHarness, slack: FakeSlack, live: Live) -> None:
     text, blocks = _asked(asking_bot, slack, "train 7B")
     assert "needs an answer" in text
+    assert blocks[0]["text"]["text"].endswith(":*\nYou asked: _train 7B_")  # type: ignore[index]
     buttons = _buttons(blocks)
     labels = [b["text"]["text"] for b in buttons]  # type: ignore[index]
     assert labels == ["fine-tune", "pretrain", "Other…"]
