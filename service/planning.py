@@ -35,7 +35,6 @@ from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
 from service.aws.clients import ClientFactory
-from service.aws.jobinputs import AwsJobInputs
 from service.cache import Cache, MemoryCache
 from service.capacity.view import CapacityProvider
 from service.settings import Settings
@@ -287,6 +286,8 @@ def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | Non
                  calibration: Callable[[], Calibration] | None = None) -> Planner:
     """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend``, capacity, the
     AWS reads of a recipe's inputs and the learnt ``calibration`` of estimated hours."""
+    from service.aws.jobinputs import AwsJobInputs
+
     catalog, policy = load_catalog(catalog_source(settings)), load_policy(settings)
     return Planner(catalog=catalog, policy=policy, spend=spend,
                    capacity=make_capacity_provider(settings, catalog=catalog, policy=policy, cache=cache),
@@ -296,7 +297,7 @@ def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | Non
 def make_capacity_provider(settings: Settings, *, catalog: Catalog, policy: PolicyConfig,
                            cache: Cache | None = None) -> CapacityProvider:
     """AWS when credentials are configured (or ``GPUOPS_CAPACITY=aws``), else unknown capacity: never assumed fine."""
-    from service.aws.clients import ClientFactory, credentials_configured
+    from service.aws.clients import credentials_configured
     from service.capacity.view import AwsCapacity, UnknownCapacity
 
     factory = ClientFactory.from_settings(settings)
