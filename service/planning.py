@@ -7,11 +7,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from contract.plans import PlanFields
 from policy.calibration import Calibration
 from policy.capacity import CapacityView
 from policy.catalog import Catalog, load_catalog
@@ -40,7 +39,9 @@ from service.capacity.view import CapacityProvider
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
-FIELD_NAMES = tuple(PlanFields.model_fields)
+if TYPE_CHECKING:  # the wire models are the API's; a preview in the terminal never builds them
+    from contract.plans import PlanFields
+
 # Reads of the account per plan: the first decision's needs, then again while ranking moves the choice to figures
 # not yet read (spot placement scores are asked per type); what is still unread then stays unknown.
 CAPACITY_ROUNDS = 3
@@ -249,7 +250,9 @@ def _epochs(draft: JobDraft) -> int:
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
     """The structured fields a person actually gave."""
-    return model.model_dump(include=set(FIELD_NAMES), exclude_none=True)
+    from contract.plans import PlanFields
+
+    return model.model_dump(include=set(PlanFields.model_fields), exclude_none=True)
 
 
 def catalog_source(settings: Settings) -> str | None:
