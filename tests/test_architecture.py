@@ -106,7 +106,7 @@ def test_the_contract_imports_only_the_stdlib_pydantic_and_policy() -> None:
     assert set(imported_roots("contract")) - allowed == set()
 
 
-# What a server or a Slack bot loads, and a decision in the terminal must not (docs/design.md §Processes).
+# What a server or a Slack bot loads, and a decision in the terminal must not (docs/design.md, `gpuops plan`).
 SERVER_STACK = ("fastapi", "uvicorn", "slack_bolt", "boto3", "botocore", "sqlalchemy", "redis", "prometheus_client")
 
 
