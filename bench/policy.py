@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -27,6 +29,7 @@ IMPORT_RUNS = 7
 _IMPORT_TIMER = "import time; t = time.perf_counter(); import {module}; print((time.perf_counter() - t) * 1000)"
 REQUESTS = 1000
 CLI_RUNS = 5
+ROOT = Path(__file__).resolve().parents[1]  # the checkout whose `gpuops plan` is timed
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
 CLI_ARGS = ["plan", "fine-tune 7B by Friday", "--json", "--now", "2026-11-30T09:00", "--tz", "America/Los_Angeles"]
 
@@ -91,14 +94,32 @@ def bench_decide() -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def bench_cli() -> float:
-    """Median wall seconds of a whole `gpuops plan` process."""
-    exe = Path(sys.executable).with_name("gpuops")
-    walls = []
-    for _ in range(CLI_RUNS):
+    """Median wall seconds of a whole `gpuops plan` process, run from this checkout (``cli_runs``)."""
+    return statistics.median(cli_runs()[0])
+
+
+def cli_runs() -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system) seconds of ``CLI_RUNS`` whole `gpuops plan` processes run from this checkout.
+
+    Timed as an installed command runs after its first use: with its bytecode cached. ``PYTHONDONTWRITEBYTECODE`` is
+    removed from the processes' environment and the bytecode goes to a cache directory of its own
+    (``PYTHONPYCACHEPREFIX``, so neither the checkout nor the virtualenv is written); one untimed run first fills it.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "gpuops-bench-pycache")
+    command = [sys.executable, "-m", "gpuops.cli", *CLI_ARGS]
+    walls, cpus = [], []
+    for run in range(CLI_RUNS + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run([str(exe), *CLI_ARGS], check=True, capture_output=True)
-        walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if run:  # the first run fills the bytecode cache
+            walls.append(wall)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus
 
 
 def bench_import(module: str) -> float:
@@ -123,6 +144,8 @@ def run() -> None:
     print(f"import policy, cold, median of {IMPORT_RUNS}: {package:.1f} ms "
           f"(target ≤ {IMPORT_POLICY_TARGET_MS:g} ms: {package / IMPORT_POLICY_TARGET_MS:.2f}× of target); "
           f"import policy.tree (the whole engine, pydantic included): {engine:.1f} ms")
-    wall = bench_cli()
-    print(f"gpuops plan whole process, median of {CLI_RUNS}: {wall:.3f} s "
-          f"(target ≤ {PLAN_WALL_TARGET_S:g} s: {wall / PLAN_WALL_TARGET_S:.2f}× of target)")
+    walls, cpus = cli_runs()
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    print(f"gpuops plan whole process, bytecode cached, median of {CLI_RUNS} after a warm-up run: {wall:.3f} s "
+          f"(target ≤ {PLAN_WALL_TARGET_S:g} s: {wall / PLAN_WALL_TARGET_S:.2f}× of target); "
+          f"CPU time {cpu:.3f} s ({cpu / PLAN_WALL_TARGET_S:.2f}× of target)")

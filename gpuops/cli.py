@@ -43,3 +43,7 @@ def options(
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

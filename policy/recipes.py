@@ -11,14 +11,17 @@ The contract a training container follows is docs/training-contract.md.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticKnownError
 
 __all__ = [
     "check_recipes",
     "DEFAULT_METRICS",
     "Distribution",
+    "FRAMEWORK_VERSION",
     "FrameworkImage",
     "Hyperparameter",
     "HyperparameterValue",
@@ -41,6 +44,12 @@ _ECR_IMAGE = re.compile(
     r"(?::(?P<tag>[\w][\w.-]{0,127})|@(?P<digest>sha256:[0-9a-f]{64}))$"
 )
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+# A framework image tag. Compiled as written, a Unicode \w repeated 127 times costs pydantic's regex engine some 40 ms
+# whenever the policy model is built; the same test is an unbounded pattern and a length, checked by the same engine
+# when a tag is given, and a tag that fails is refused with this pattern's own error.
+FRAMEWORK_VERSION = r"^[\w][\w.-]{0,127}$"
+_VERSION_CHARS = r"^\w[\w.-]*$"
+_VERSION_MAX = 128
 MAX_HYPERPARAMETERS = 96  # CreateTrainingJob takes 100 HyperParameters; 3 are script mode's
 
 
@@ -60,11 +69,24 @@ class Hyperparameter(_Strict):
     description: str = ""
 
 
+@cache
+def _version_chars() -> TypeAdapter[str]:
+    return TypeAdapter(Annotated[str, Field(pattern=_VERSION_CHARS)])
+
+
+def _framework_version(value: str) -> str:
+    """``value`` when it matches ``FRAMEWORK_VERSION``, else that pattern's ``string_pattern_mismatch``."""
+    if len(value) > _VERSION_MAX or not _version_chars().validator.isinstance_python(value):
+        raise PydanticKnownError("string_pattern_mismatch", {"pattern": FRAMEWORK_VERSION})
+    return value
+
+
 class FrameworkImage(_Strict):
     """A SageMaker deep learning container instead of the team's own image: the framework and its image tag."""
 
     framework: Literal["pytorch", "huggingface-pytorch"]
-    version: str = Field(pattern=r"^[\w][\w.-]{0,127}$")  # e.g. 2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker
+    # e.g. 2.3.0-gpu-py311-cu121-ubuntu20.04-sagemaker
+    version: Annotated[str, AfterValidator(_framework_version), Field(json_schema_extra={"pattern": FRAMEWORK_VERSION})]
     registry: str = Field(default="763104351884", pattern=r"^\d{12}$")  # AWS's DLC account in most regions
 
 

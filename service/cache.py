@@ -13,9 +13,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-import redis
+if TYPE_CHECKING:  # redis is loaded by the first RedisCache built, so the in-process cache never pays for it
+    import redis
 
 log = logging.getLogger("gpuops.cache")
 T = TypeVar("T")
@@ -125,6 +126,8 @@ class RedisCache:
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = "gpuops:") -> RedisCache:
+        import redis
+
         client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5, health_check_interval=30)
         return cls(client, prefix=prefix)
 
@@ -166,6 +169,9 @@ class FallbackCache:
 
     def __init__(self, primary: RedisCache, *, retry_after: float = 10.0, on_degraded: Callable[[bool], None]
                  | None = None) -> None:
+        import redis
+
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
         self._primary = primary
         self._memory = MemoryCache()
         self._retry_after = retry_after
@@ -207,7 +213,7 @@ class FallbackCache:
             return fallback(self._memory)
         try:
             result = primary(self._primary)
-        except (redis.RedisError, OSError) as exc:
+        except self._errors as exc:
             self._fail(exc)
             return fallback(self._memory)
         self._recovered()
@@ -237,7 +243,7 @@ class FallbackCache:
     def ping(self) -> bool:
         try:
             ok = self._primary.ping()
-        except (redis.RedisError, OSError) as exc:
+        except self._errors as exc:
             self._fail(exc)
             return False
         self._recovered()

@@ -7,11 +7,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
-from contract.plans import PlanFields
 from policy.calibration import Calibration
 from policy.capacity import CapacityView
 from policy.catalog import Catalog, load_catalog
@@ -35,13 +34,14 @@ from policy.request import TrainingRequest
 from policy.spend import Ledger, SpendSnapshot
 from policy.tree import decide
 from service.aws.clients import ClientFactory
-from service.aws.jobinputs import AwsJobInputs
 from service.cache import Cache, MemoryCache
 from service.capacity.view import CapacityProvider
 from service.settings import Settings
 from service.spend.providers import SpendProvider
 
-FIELD_NAMES = tuple(PlanFields.model_fields)
+if TYPE_CHECKING:  # the wire models are the API's; a preview in the terminal never builds them
+    from contract.plans import PlanFields
+
 # Reads of the account per plan: the first decision's needs, then again while ranking moves the choice to figures
 # not yet read (spot placement scores are asked per type); what is still unread then stays unknown.
 CAPACITY_ROUNDS = 3
@@ -250,7 +250,9 @@ def _epochs(draft: JobDraft) -> int:
 
 def plan_fields(model: PlanFields) -> dict[str, Any]:
     """The structured fields a person actually gave."""
-    return model.model_dump(include=set(FIELD_NAMES), exclude_none=True)
+    from contract.plans import PlanFields
+
+    return model.model_dump(include=set(PlanFields.model_fields), exclude_none=True)
 
 
 def catalog_source(settings: Settings) -> str | None:
@@ -287,6 +289,8 @@ def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | Non
                  calibration: Callable[[], Calibration] | None = None) -> Planner:
     """The planner the settings describe: the policy file, the catalog snapshot in force, ``spend``, capacity, the
     AWS reads of a recipe's inputs and the learnt ``calibration`` of estimated hours."""
+    from service.aws.jobinputs import AwsJobInputs
+
     catalog, policy = load_catalog(catalog_source(settings)), load_policy(settings)
     return Planner(catalog=catalog, policy=policy, spend=spend,
                    capacity=make_capacity_provider(settings, catalog=catalog, policy=policy, cache=cache),
@@ -296,7 +300,7 @@ def make_planner(settings: Settings, *, spend: SpendProvider, cache: Cache | Non
 def make_capacity_provider(settings: Settings, *, catalog: Catalog, policy: PolicyConfig,
                            cache: Cache | None = None) -> CapacityProvider:
     """AWS when credentials are configured (or ``GPUOPS_CAPACITY=aws``), else unknown capacity: never assumed fine."""
-    from service.aws.clients import ClientFactory, credentials_configured
+    from service.aws.clients import credentials_configured
     from service.capacity.view import AwsCapacity, UnknownCapacity
 
     factory = ClientFactory.from_settings(settings)

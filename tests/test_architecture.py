@@ -6,6 +6,7 @@ The table is read from the document itself, so a boundary that moves must move i
 from __future__ import annotations
 
 import ast
+import os
 import pathlib
 import re
 import subprocess
@@ -105,14 +106,38 @@ def test_the_contract_imports_only_the_stdlib_pydantic_and_policy() -> None:
     assert set(imported_roots("contract")) - allowed == set()
 
 
+# What a server or a Slack bot loads, and a decision in the terminal must not (docs/design.md, `gpuops plan`).
+SERVER_STACK = ("fastapi", "uvicorn", "slack_bolt", "boto3", "botocore", "sqlalchemy", "redis", "prometheus_client")
+
+
+def _server_stack_loaded_by(code: str, env: dict[str, str] | None = None) -> list[str]:
+    """The server-stack packages in ``sys.modules`` after ``code`` runs in a fresh interpreter."""
+    code += f"\nimport sys\nprint(sorted({set(SERVER_STACK)!r} & {{m.split('.')[0] for m in sys.modules}}))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+    return list(ast.literal_eval(out.stdout.strip().splitlines()[-1]))
+
+
 def test_importing_policy_the_contract_and_the_plan_command_loads_no_server_stack() -> None:
+    assert _server_stack_loaded_by(
+        "import policy, policy.tree, gpuops.cli, contract.requests, contract.errors") == []
+
+
+def test_a_plan_in_the_terminal_loads_no_server_stack(tmp_path: pathlib.Path) -> None:
+    """The whole ``gpuops plan`` command, run where no AWS credentials are configured: capacity is unknown without
+    asking boto3 (service/aws/credentials.py), and nothing of the service's stack is imported."""
+    from service.aws.credentials import CREDENTIAL_ENV
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in CREDENTIAL_ENV and not k.startswith("GPUOPS_") and not k.startswith("AWS_")}
+    env.update(HOME=str(tmp_path), AWS_EC2_METADATA_DISABLED="true")
     code = (
-        "import sys, policy, policy.tree, gpuops.cli, contract.requests, contract.errors\n"
-        "heavy = {'fastapi', 'slack_bolt', 'boto3', 'sqlalchemy', 'redis', 'uvicorn'}\n"
-        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+        "from gpuops.cli import app\n"
+        "try:\n"
+        "    app(['plan', 'fine-tune 7B by Friday', '--json', '--now', '2026-11-30T09:00', '--tz', 'UTC'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code in (0, None), done.code\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip() == "[]"
+    assert _server_stack_loaded_by(code, env) == []
 
 
 # The feature packages that drive the adapters; the launcher protocol's value types are the one thing adapters use.

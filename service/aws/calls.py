@@ -1,14 +1,18 @@
-"""One translation of botocore's errors for the capacity adapters: ``UpstreamError`` naming the service and call."""
+"""One translation of botocore's errors for the capacity adapters: ``UpstreamError`` naming the service and call.
+
+botocore is imported when a call is made, so that the adapters cost nothing to import where AWS is never asked.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-from botocore.exceptions import BotoCoreError, ClientError
-from botocore.parsers import ResponseParserError
+from typing import TYPE_CHECKING
 
 from contract.errors import UpstreamError
+
+if TYPE_CHECKING:
+    from botocore.exceptions import BotoCoreError, ClientError
 
 UNREACHABLE = "aws_unreachable"  # the code of an error that never reached AWS (network, endpoint)
 
@@ -19,6 +23,8 @@ def error_code(exc: ClientError) -> str:
 
 def upstream(exc: ClientError | BotoCoreError, *, service: str, operation: str) -> UpstreamError:
     """The error a caller sees: AWS's code and message, never credentials or request bodies."""
+    from botocore.exceptions import ClientError
+
     if isinstance(exc, ClientError):
         message = exc.response.get("Error", {}).get("Message", str(exc))
         return UpstreamError(f"{error_code(exc)}: {message}", service=service, operation=operation, code="aws_error")
@@ -28,6 +34,9 @@ def upstream(exc: ClientError | BotoCoreError, *, service: str, operation: str) 
 @contextmanager
 def aws_errors(service: str, operation: str) -> Iterator[None]:
     """Inside the block, botocore's errors become ``UpstreamError``."""
+    from botocore.exceptions import BotoCoreError, ClientError
+    from botocore.parsers import ResponseParserError
+
     try:
         yield
     except (ClientError, BotoCoreError) as exc:

@@ -12,14 +12,16 @@ from collections import Counter as CallCounter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
-
-import boto3
-from botocore.config import Config
-from prometheus_client import Counter
+from typing import TYPE_CHECKING, Any
 
 from contract.errors import UpstreamError
-from service.settings import Settings
+from service.aws.credentials import may_have_credentials
+
+if TYPE_CHECKING:  # boto3, botocore and the metrics are loaded when a client or a counter is first built
+    from botocore.config import Config
+    from prometheus_client import Counter
+
+    from service.settings import Settings
 
 COST_EXPLORER_USD_PER_REQUEST = 0.01
 DEFAULT_REGION = "us-east-1"
@@ -36,6 +38,8 @@ class AwsMetrics:
 @cache
 def get_metrics() -> AwsMetrics:
     """The Prometheus counters, registered once per process on first use."""
+    from prometheus_client import Counter
+
     return AwsMetrics(
         calls=Counter("gpuops_aws_calls", "AWS API calls made", ["service", "operation"]),
         costexplorer_dollars=Counter("gpuops_costexplorer_dollars", "Cost Explorer request charges in USD"),
@@ -87,10 +91,14 @@ class ClientFactory:
 
     def _get_session(self) -> Any:
         if self.session is None:
+            import boto3
+
             self.session = boto3.Session()
         return self.session
 
     def _config(self) -> Config:
+        from botocore.config import Config
+
         return Config(
             retries={"mode": "standard", "total_max_attempts": self.max_attempts},
             connect_timeout=self.connect_timeout,
@@ -109,5 +117,11 @@ class ClientFactory:
 
 
 def credentials_configured(*, factory: ClientFactory) -> bool:
-    """Whether the factory's session can find AWS credentials (no network call)."""
+    """Whether the factory's session can find AWS credentials.
+
+    A default session's chain is only asked where a source of it may hold credentials
+    (``service.aws.credentials``): elsewhere the answer is no without loading boto3 or asking the instance
+    metadata service. A session the factory was given is always asked."""
+    if factory.session is None and not may_have_credentials():
+        return False
     return bool(factory._get_session().get_credentials() is not None)

@@ -62,6 +62,16 @@ def test_default_policy_round_trips() -> None:
     assert parse_policy(GOOD, source="p.yaml") == default_policy()
 
 
+def test_the_embedded_policy_reads_the_same_with_libyaml_as_with_every_other_policy_file() -> None:
+    from importlib import resources
+
+    from policy.config import DEFAULT_POLICY_NAME
+
+    text = resources.files("policy.data").joinpath(DEFAULT_POLICY_NAME).read_text(encoding="utf-8")
+    assert yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) == yaml.safe_load(text)
+    assert default_policy() == parse_policy(text, source="p.yaml")
+
+
 def test_missing_file_is_an_error_not_a_crash(tmp_path: Path) -> None:
     with pytest.raises(PolicyFileError) as err:
         load_policy_file(str(tmp_path / "nope.yaml"))

@@ -136,3 +136,24 @@ def test_an_image_in_another_region_than_the_plan_is_a_warning() -> None:
     assert image_region_warning(job, region="us-west-2") == (
         "recipe sft's image is in us-east-1 but the plan runs in us-west-2: SageMaker pulls images from the job's "
         "own region, so replicate the repository there or ask for us-east-1")
+
+
+@pytest.mark.parametrize(("version", "ok"), [
+    ("2.3.0-gpu-py311", True), ("a" * 128, True), ("é" * 128, True), ("a\u0301b", True),  # \w as the engine reads it
+    ("a" * 129, False), ("", False), ("-a", False), (".a", False), ("a b", False), ("ab\n", False), ("x²", False),
+])
+def test_a_framework_version_is_checked_as_its_pattern_reads(version: str, ok: bool) -> None:
+    """The tag is refused exactly as ``Field(pattern=FRAMEWORK_VERSION)`` would refuse it, with that error."""
+    from pydantic import ValidationError
+
+    from policy.recipes import FRAMEWORK_VERSION
+
+    if ok:
+        assert FrameworkImage(framework="pytorch", version=version).version == version
+        return
+    with pytest.raises(ValidationError) as caught:
+        FrameworkImage(framework="pytorch", version=version)
+    (error,) = caught.value.errors()
+    assert (error["type"], error["loc"], error["ctx"]) == ("string_pattern_mismatch", ("version",),
+                                                          {"pattern": FRAMEWORK_VERSION})
+    assert error["msg"] == f"String should match pattern '{FRAMEWORK_VERSION}'"
