@@ -13,7 +13,16 @@ from policy import scaling
 from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
-from policy.estimate import GIB, SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
+from policy.estimate import (
+    GIB,
+    SpotFactors,
+    SpotTime,
+    Workload,
+    billed_hours,
+    cents,
+    min_accelerators,
+    spot_factors,
+)
 from policy.memo import remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
@@ -166,24 +175,70 @@ class Layout:
 
 def layouts(prof: Profile, search: Search) -> list[Layout]:
     """The layouts to try on this type."""
+    flops = search.work.flops
+    return [Layout(s.count, s.job_instances, s.jobs, s.rounds, _job_hours(flops, s, prof, search))
+            for s in _sizings(prof, search)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Sizing:
+    """One layout of a type before the length of the run is known: how it spreads, how fast one job computes and
+    what spot does to it. None of it depends on the work's FLOPs, so every run of the same model on the type shares
+    it, and a request only scales it by its own FLOPs."""
+
+    count: int
+    job_instances: int
+    jobs: int
+    rounds: int
+    job_flop_rate: float  # FLOP/s of one job: its instances' FLOP/s × their parallel efficiency
+    spot: SpotFactors | None  # None: interruptions would dominate any run of this job on spot
+
+
+def _sizings(prof: Profile, search: Search) -> tuple[_Sizing, ...]:
+    """The type's layouts before the work's length, worked out once per model size and type: the key holds every
+    figure they are made of (the same type in another region with the same interruption rate shares them)."""
+    work = search.work
+    mtbi = instance_mtbi_hours(prof, search)
+    key = ("sizings", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
+           work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
+           search.max_instances, mtbi)
+    return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search, mtbi))
+
+
+def _work_out_sizings(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
     work = search.work
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
         # Independent trials cost the same however many run at once, so run as many side by side as allowed.
         count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
         if count < 1:
-            return []
-        hours = _hours(work.flops / work.trials, prof, search, 1)
-        return [Layout(count, 1, work.trials, -(-work.trials // count), hours)]
-    return [Layout(count, count, 1, 1, _hours(work.flops, prof, search, count))
-            for count in counts_for(prof, search)
-            # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
-            if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators]
+            return ()
+        return (_sizing(prof, search, mtbi, count=count, job_instances=1, jobs=work.trials,
+                        rounds=-(-work.trials // count)),)
+    return tuple(_sizing(prof, search, mtbi, count=count, job_instances=count, jobs=1, rounds=1)
+                 for count in counts_for(prof, search)
+                 # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
+                 if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators)
+
+
+def _sizing(prof: Profile, search: Search, mtbi: float, *, count: int, job_instances: int, jobs: int,
+            rounds: int) -> _Sizing:
+    efficiency = job_efficiency(prof, search.work, search.catalog, job_instances)
+    spot = spot_factors(work=search.work, instances=job_instances, instance_mtbi_hours=mtbi, settings=search.settings)
+    return _Sizing(count, job_instances, jobs, rounds, prof.flops_per_instance * job_instances * efficiency, spot)
+
+
+def _job_hours(flops: float, sizing: _Sizing, prof: Profile, search: Search) -> float:
+    """Uninterrupted hours of one job of the layout: its share of the work's FLOPs at the job's FLOP/s."""
+    return _calibrated(flops / sizing.jobs / sizing.job_flop_rate / 3600.0, prof, search)
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
     efficiency = job_efficiency(prof, search.work, search.catalog, count)
-    hours = flops / (prof.flops_per_instance * count * efficiency) / 3600.0
-    # --- calibration: the one place learnt corrections touch the estimate (hours of matching families) ---
+    return _calibrated(flops / (prof.flops_per_instance * count * efficiency) / 3600.0, prof, search)
+
+
+def _calibrated(hours: float, prof: Profile, search: Search) -> float:
+    """The calibration: the one place learnt corrections touch the estimate (hours of matching families)."""
     for family, factor in search.hours_factors:
         if family == prof.spec.family:
             return hours * factor
@@ -240,74 +295,67 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """Every (layout, purchase model, platform) of one type that no other of its kind beats on both cost and time.
 
     An option at least as costly and as slow as a smaller count of the same kind can never be the cheapest, the
-    fastest or the cheapest in time, so it is dropped here to keep the choice fast. Which are dropped does not
-    depend on the deadline's distance (only on cost and time), so the configurations are worked out once per kind of
-    work and only ``meets`` is judged per request.
+    fastest or the cheapest in time, so it is dropped here to keep the choice fast. What does not depend on the
+    length of the run (layouts, their speed, what spot does to them, the rates) is worked out once per model and
+    type; a request only scales it by its FLOPs and prices it, which is a few multiplications per configuration.
     """
-    has_deadline = search.usable_hours is not None
-    key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
-           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus, search.hours_factors,
-           search.multi_node_spot, search.interruption_rates, search.data_region, search.transfer_usd)
-    priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
-    usable = search.usable_hours
-    # Fresh objects each time: a decision's options are its own, whatever a caller does with them.
-    return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
-                   o.instance_hours, o.spot, o.start_hours, o.cost,
-                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason,
-                   o.transfer_usd)
-            for o in priced]
-
-
-def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[Option, ...]:
-    """``options_for`` before ``meets`` is judged for the request at hand (the copies judge it)."""
+    flops, usable = search.work.flops, search.usable_hours
+    rates = _rates(prof, search)
     out: list[Option] = []
-    rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    # A type's layouts and their hours are the same in every region: worked out once, priced per region.
-    key = ("layouts", prof.price.instance_type, search.work, search.gpus, search.max_instances, search.hours_factors)
-    for layout in remembered(search.catalog, search.settings, key, lambda: layouts(prof, search)):
+    for sizing in _sizings(prof, search):
+        layout = Layout(sizing.count, sizing.job_instances, sizing.jobs, sizing.rounds,
+                        _job_hours(flops, sizing, prof, search))
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
-                                          has_deadline=has_deadline, instances=layout.job_instances,
+                                          has_deadline=usable is not None, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
+            spot = sizing.spot if purchase is PurchaseModel.SPOT else None
+            if purchase is PurchaseModel.SPOT and spot is None:
+                continue  # interruptions would dominate the run
             for platform in search.platforms:
-                if (purchase, platform) not in rates:
-                    rates[purchase, platform] = _rate(prof, search, purchase, platform)
                 rate = rates[purchase, platform]
-                option = None if rate is None else _option(prof, search, layout, rate, purchase=purchase,
-                                                           platform=platform, why=why)
-                if option is None:
+                if rate is None:
                     continue
+                option = _option(prof, search, layout, rate, purchase=purchase, platform=platform, why=why,
+                                 spot=spot)
                 kept = best.get((purchase, platform))
                 if kept is not None and option.cost >= kept.cost and option.wall_hours >= kept.wall_hours:
                     continue
                 best[purchase, platform] = option
                 out.append(option)
-    return tuple(out)
+    return out
+
+
+def _rates(prof: Profile, search: Search) -> dict[tuple[PurchaseModel, Platform], Rate | None]:
+    """Every rate of the type in its region, by purchase model and platform. The same for every kind of work, and
+    each basis is words formatted each time: worked out once per price."""
+    price, catalog = prof.price, search.catalog
+    return remembered(catalog, search.settings, ("rates", price.instance_type, price.region),
+                      lambda: {(purchase, platform): _hourly_rate(price, catalog, purchase, platform)
+                               for purchase in _PURCHASES for platform in Platform})
+
+
+def _hourly_rate(price: RegionPrice, catalog: Catalog, purchase: PurchaseModel, platform: Platform) -> Rate | None:
+    if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
+        return None  # a standing HyperPod cluster is on-demand or reserved capacity
+    return hourly_rate(price, purchase=purchase, platform=platform, premium=catalog.sagemaker_premium)
 
 
 def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Platform) -> Rate | None:
-    if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
-        return None  # a standing HyperPod cluster is on-demand or reserved capacity
-    # The same for every kind of work, and its basis is words formatted each time: worked out once per price.
-    price, catalog = prof.price, search.catalog
-    return remembered(catalog, search.settings, ("rate", price.instance_type, price.region, purchase, platform),
-                      lambda: hourly_rate(price, purchase=purchase, platform=platform,
-                                          premium=catalog.sagemaker_premium))
+    return _rates(prof, search)[purchase, platform]
 
 
 def _option(
     prof: Profile, search: Search, layout: Layout, rate: Rate, *, purchase: PurchaseModel, platform: Platform,
-    start_hours: float = 0.0, why: str = "",
-) -> Option | None:
-    spot: SpotTime | None = None
+    spot: SpotFactors | None, start_hours: float = 0.0, why: str = "",
+) -> Option:
+    """The configuration's time and cost; ``spot``: how spot stretches its hours (None: not on spot)."""
+    spot_time: SpotTime | None = None
     job_wall = layout.job_hours
-    if purchase is PurchaseModel.SPOT:
-        spot = spot_time(layout.job_hours, work=search.work, instances=layout.job_instances,
-                         instance_mtbi_hours=instance_mtbi_hours(prof, search), settings=search.settings)
-        if spot is None:
-            return None
-        job_wall = spot.wall_hours
+    if spot is not None:
+        spot_time = spot.time(layout.job_hours)
+        job_wall = spot_time.wall_hours
     job_wall += search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     wall = layout.rounds * job_wall
     meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
@@ -317,7 +365,7 @@ def _option(
     moved = search.data_region is not None and prof.price.region != search.data_region
     transfer = search.transfer_usd if moved else 0.0
     return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot, start_hours, cents(cost + transfer), meets, why, transfer)
+                  spot_time, start_hours, cents(cost + transfer), meets, why, transfer)
 
 
 HOURS_PER_MONTH = 730.0
@@ -340,9 +388,15 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     # The answer depends only on which types are where, their place in the size class and fewest instances, and the
     # search's platforms and prices: the same screened types of the next request reuse it.
     placed = tuple((p.price.instance_type, p.price.region, p.outside_class, p.min_count) for p in profiles)
-    key = ("undominated", placed, search.platforms, search.data_region, search.transfer_usd, search.interruption_rates)
+    key = ("undominated", placed, search.platforms, _moving(search), search.interruption_rates)
     kept = remembered(search.catalog, search.settings, key, lambda: tuple(_undominated(profiles, search)))
     return [profiles[i] for i in kept]
+
+
+def _moving(search: Search) -> tuple[str | None, float]:
+    """What moving the dataset adds to configurations away from the team's data region: nothing when the team has
+    none, whatever the tokens (so requests of different lengths share what is worked out from it)."""
+    return search.data_region, search.transfer_usd if search.data_region is not None else 0.0
 
 
 def _undominated(profiles: list[Profile], search: Search) -> list[int]:
@@ -355,7 +409,7 @@ def _undominated(profiles: list[Profile], search: Search) -> list[int]:
         return list(range(len(profiles)))
     signature = {id(p): remembered(search.catalog, search.settings,
                                    ("signature", p.price.instance_type, p.price.region, search.platforms,
-                                    search.data_region, search.transfer_usd, search.interruption_rates),
+                                    _moving(search), search.interruption_rates),
                                    lambda p=p: _signature(p, search))  # type: ignore[misc]
                  for p in profiles}
     order = {id(p): i for i, p in enumerate(profiles)}
@@ -427,5 +481,11 @@ def fixed_option(prof: Profile, search: Search, *, count: int, purchase: Purchas
     """One named configuration run as a single synchronous job (the naive baseline)."""
     layout = Layout(count, count, 1, 1, _hours(search.work.flops, prof, search, count))
     rate = _rate(prof, search, purchase, platform)
+    spot = None
+    if purchase is PurchaseModel.SPOT:
+        spot = spot_factors(work=search.work, instances=count, instance_mtbi_hours=instance_mtbi_hours(prof, search),
+                            settings=search.settings)
+        if spot is None:
+            return None
     return None if rate is None else _option(prof, search, layout, rate, purchase=purchase, platform=platform,
-                                             why="naive baseline")
+                                             spot=spot, why="naive baseline")
