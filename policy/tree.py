@@ -280,8 +280,7 @@ def _screen_regions(req: TrainingRequest, regions: list[str], *, work: Workload,
     merged: Screen | None = None
     for region in regions:
         try:
-            one = screen(req.model_copy(update={"region": region}), work=work, catalog=catalog, policy=policy,
-                         team=team)
+            one = screen(req, work=work, catalog=catalog, policy=policy, team=team, region=region)
         except RequestError:
             if region == req.region:
                 raise
