@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from policy import scaling
 from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
@@ -297,10 +298,12 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     An option at least as costly and as slow as a smaller count of the same kind can never be the cheapest, the
     fastest or the cheapest in time, so it is dropped here to keep the choice fast. What does not depend on the
     length of the run (layouts, their speed, what spot does to them, the rates) is worked out once per model and
-    type; a request only scales it by its FLOPs and prices it, which is a few multiplications per configuration.
+    type; a request only scales it by its FLOPs and prices it. A layout on one purchase model runs as long on every
+    platform, so its time is worked out once and only the rate differs.
     """
     flops, usable = search.work.flops, search.usable_hours
     rates = _rates(prof, search)
+    transfer = _transfer_usd(prof, search)
     out: list[Option] = []
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
     for sizing in _sizings(prof, search):
@@ -310,18 +313,20 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
                                           has_deadline=usable is not None, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
-            spot = sizing.spot if purchase is PurchaseModel.SPOT else None
-            if purchase is PurchaseModel.SPOT and spot is None:
+            if purchase is PurchaseModel.SPOT and sizing.spot is None:
                 continue  # interruptions would dominate the run
+            run = _run_time(layout, sizing.spot if purchase is PurchaseModel.SPOT else None, search.settings)
+            meets = None if usable is None else run.wall_hours <= usable
             for platform in search.platforms:
                 rate = rates[purchase, platform]
                 if rate is None:
                     continue
-                option = _option(prof, search, layout, rate, purchase=purchase, platform=platform, why=why,
-                                 spot=spot)
+                cost = _cost(layout, rate, run, transfer)
                 kept = best.get((purchase, platform))
-                if kept is not None and option.cost >= kept.cost and option.wall_hours >= kept.wall_hours:
+                if kept is not None and cost >= kept.cost and run.wall_hours >= kept.wall_hours:
                     continue
+                option = Option(prof, layout, purchase, platform, rate, run.compute_hours, run.wall_hours,
+                                run.instance_hours, run.spot, 0.0, cost, meets, why, transfer)
                 best[purchase, platform] = option
                 out.append(option)
     return out
@@ -346,33 +351,45 @@ def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Plat
     return _rates(prof, search)[purchase, platform]
 
 
-def _option(
-    prof: Profile, search: Search, layout: Layout, rate: Rate, *, purchase: PurchaseModel, platform: Platform,
-    spot: SpotFactors | None, start_hours: float = 0.0, why: str = "",
-) -> Option:
-    """The configuration's time and cost; ``spot``: how spot stretches its hours (None: not on spot)."""
+class _RunTime(NamedTuple):
+    """How long a layout runs and bills on one purchase model, whatever the platform's rate."""
+
+    spot: SpotTime | None
+    compute_hours: float  # uninterrupted, wall clock
+    wall_hours: float
+    instance_hours: float  # summed over instances and jobs
+    billed_hours: float  # per instance, as billed
+
+
+def _run_time(layout: Layout, spot: SpotFactors | None, settings: EstimateSettings) -> _RunTime:
+    """The layout's run; ``spot``: how spot stretches its hours (None: not on spot)."""
     spot_time: SpotTime | None = None
     job_wall = layout.job_hours
     if spot is not None:
         spot_time = spot.time(layout.job_hours)
         job_wall = spot_time.wall_hours
-    job_wall += search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
-    wall = layout.rounds * job_wall
-    meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
+    job_wall += settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     instance_hours = layout.job_instances * layout.jobs * job_wall
-    # the cost the plan will state, so choosing and reporting can never disagree by a rounding
-    cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
+    return _RunTime(spot_time, layout.rounds * layout.job_hours, layout.rounds * job_wall, instance_hours,
+                    billed_hours(instance_hours / layout.count))
+
+
+def _cost(layout: Layout, rate: Rate, run: _RunTime, transfer: float) -> float:
+    """The cost the plan will state, so choosing and reporting can never disagree by a rounding."""
+    return cents(cents(layout.count * rate.usd * run.billed_hours) + transfer)
+
+
+def _transfer_usd(prof: Profile, search: Search) -> float:
+    """Moving the dataset to the type's region: paid only away from the team's data region."""
     moved = search.data_region is not None and prof.price.region != search.data_region
-    transfer = search.transfer_usd if moved else 0.0
-    return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot_time, start_hours, cents(cost + transfer), meets, why, transfer)
+    return search.transfer_usd if moved else 0.0
 
 
 HOURS_PER_MONTH = 730.0
 _PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
 
 
-_Signature = tuple[tuple[float | None, ...], float, float]  # rates, MTBI hours, transfer USD
+_Signature = tuple[tuple[float | None, ...], float, bool]  # rates, MTBI hours, pays the transfer line
 
 
 def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
@@ -393,10 +410,11 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     return [profiles[i] for i in kept]
 
 
-def _moving(search: Search) -> tuple[str | None, float]:
-    """What moving the dataset adds to configurations away from the team's data region: nothing when the team has
-    none, whatever the tokens (so requests of different lengths share what is worked out from it)."""
-    return search.data_region, search.transfer_usd if search.data_region is not None else 0.0
+def _moving(search: Search) -> tuple[str | None, bool]:
+    """Where moving the dataset costs something: away from the team's data region, when it has one and there is
+    data to move. The amount only matters to the choice, not to which types beat others (``_pays_transfer``), so
+    requests of different lengths share what is worked out from it."""
+    return search.data_region, search.data_region is not None and search.transfer_usd > 0
 
 
 def _undominated(profiles: list[Profile], search: Search) -> list[int]:
@@ -447,8 +465,14 @@ def _links_no_slower(a: Profile, b: Profile, search: Search) -> bool:
 def _signature(prof: Profile, search: Search) -> _Signature:
     rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
                   for purchase in _PURCHASES for platform in search.platforms)
+    return rates, instance_mtbi_hours(prof, search), _pays_transfer(prof, search)
+
+
+def _pays_transfer(prof: Profile, search: Search) -> bool:
+    """Whether the type's configurations carry the transfer line: every one away from the data region carries the
+    same amount, so which do is all a comparison between types needs."""
     moved = search.data_region is not None and prof.price.region != search.data_region
-    return rates, instance_mtbi_hours(prof, search), search.transfer_usd if moved else 0.0
+    return moved and search.transfer_usd > 0
 
 
 def _beats(a: _Signature, b: _Signature, *, earlier: bool) -> bool:
@@ -487,5 +511,9 @@ def fixed_option(prof: Profile, search: Search, *, count: int, purchase: Purchas
                             settings=search.settings)
         if spot is None:
             return None
-    return None if rate is None else _option(prof, search, layout, rate, purchase=purchase, platform=platform,
-                                             spot=spot, why="naive baseline")
+    if rate is None:
+        return None
+    run, transfer = _run_time(layout, spot, search.settings), _transfer_usd(prof, search)
+    meets = None if search.usable_hours is None else run.wall_hours <= search.usable_hours
+    return Option(prof, layout, purchase, platform, rate, run.compute_hours, run.wall_hours, run.instance_hours,
+                  run.spot, 0.0, _cost(layout, rate, run, transfer), meets, "naive baseline", transfer)
