@@ -33,6 +33,8 @@ __all__ = [
     "counts_for",
     "FALLBACK_INTER_NODE_GBPS",
     "FALLBACK_INTRA_NODE_GBYTEPS",
+    "Fit",
+    "fits",
     "fixed_option",
     "HOURS_PER_MONTH",
     "instance_mtbi_hours",
@@ -44,6 +46,7 @@ __all__ = [
     "options_for",
     "profile",
     "Profile",
+    "profile_of",
     "REPLICA_MEMORY_SHARE",
     "Search",
     "undominated",
@@ -126,9 +129,36 @@ def profile(
     price: RegionPrice, *, catalog: Catalog, work: Workload, settings: EstimateSettings, outside: bool
 ) -> Profile | str:
     """The type's profile, or why it cannot run this job."""
-    spec = catalog.instances.get(price.instance_type)
-    if spec is None:
-        return "not in the catalog's instance list"
+    return profile_of(price, fits(catalog=catalog, work=work, settings=settings), outside=outside)
+
+
+def profile_of(price: RegionPrice, table: dict[str, Fit | str], *, outside: bool) -> Profile | str:
+    """The type's profile from a table of ``fits``, or why it cannot run the job."""
+    fit = table.get(price.instance_type, "not in the catalog's instance list")
+    if isinstance(fit, str):
+        return fit
+    return Profile(price, fit.spec, fit.accel, fit.flops_per_instance, fit.min_count, outside)
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """What one instance type brings to a piece of work, in whatever region it is priced."""
+
+    spec: InstanceSpec
+    accel: AcceleratorSpec
+    flops_per_instance: float  # accelerators × peak × MFU, FLOP/s
+    min_count: int  # fewest instances whose memory holds the job
+
+
+def fits(*, catalog: Catalog, work: Workload, settings: EstimateSettings) -> dict[str, Fit | str]:
+    """Every catalog type's fit for the work, or why it cannot run it, by type. Regions change only the prices, so
+    a search over four regions works each type out once; and only the work's memory and width matter, so it is
+    remembered for every run of the same model."""
+    return remembered(catalog, settings, ("fits", work.sizing), lambda: {
+        name: _fit(spec, catalog=catalog, work=work, settings=settings) for name, spec in catalog.instances.items()})
+
+
+def _fit(spec: InstanceSpec, *, catalog: Catalog, work: Workload, settings: EstimateSettings) -> Fit | str:
     accel = catalog.accelerators[spec.accelerator]
     memory = spec.accelerator_memory_gib or accel.memory_gib
     if accel.peak_bf16_tflops is None or accel.mfu is None or memory is None:
@@ -137,7 +167,7 @@ def profile(
     if needed is None:
         return f"activations alone exceed one {memory:g} GiB {accel.name}"
     flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
-    return Profile(price, spec, accel, flops, math.ceil(needed / spec.accelerator_count), outside)
+    return Fit(spec, accel, flops, math.ceil(needed / spec.accelerator_count))
 
 
 def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
@@ -178,59 +208,74 @@ def layouts(prof: Profile, search: Search) -> list[Layout]:
     """The layouts to try on this type."""
     flops = search.work.flops
     return [Layout(s.count, s.job_instances, s.jobs, s.rounds, _job_hours(flops, s, prof, search))
-            for s in _sizings(prof, search)]
+            for s in _speeds(prof, search)]
 
 
 @dataclass(frozen=True, slots=True)
-class _Sizing:
-    """One layout of a type before the length of the run is known: how it spreads, how fast one job computes and
-    what spot does to it. None of it depends on the work's FLOPs, so every run of the same model on the type shares
-    it, and a request only scales it by its own FLOPs."""
+class _Speed:
+    """One layout of a type before the length of the run is known: how the work spreads and how fast one job of it
+    computes. Neither depends on the work's FLOPs, so every run of the same model on the type shares it, and a
+    request only scales it by its own FLOPs."""
 
     count: int
     job_instances: int
     jobs: int
     rounds: int
     job_flop_rate: float  # FLOP/s of one job: its instances' FLOP/s × their parallel efficiency
-    spot: SpotFactors | None  # None: interruptions would dominate any run of this job on spot
+
+
+_Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it (None: unworkable on spot)
 
 
 def _sizings(prof: Profile, search: Search) -> tuple[_Sizing, ...]:
-    """The type's layouts before the work's length, worked out once per model size and type: the key holds every
-    figure they are made of (the same type in another region with the same interruption rate shares them)."""
+    """The type's layouts with what spot does to each: worked out once per model size, type and interruption rate,
+    from parts shared wider still (``_speeds``, ``_spot_factors``)."""
     work = search.work
     mtbi = instance_mtbi_hours(prof, search)
     key = ("sizings", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
            work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
            search.max_instances, mtbi)
-    return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search, mtbi))
+    return remembered(search.catalog, search.settings, key, lambda: tuple(
+        (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
 
 
-def _work_out_sizings(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
+def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
+    """The type's layouts and their speed, the same in every region: the key holds every figure they are made of."""
+    work = search.work
+    key = ("speeds", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
+           work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances)
+    return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
+
+
+def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
         # Independent trials cost the same however many run at once, so run as many side by side as allowed.
         count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
         if count < 1:
             return ()
-        return (_sizing(prof, search, mtbi, count=count, job_instances=1, jobs=work.trials,
-                        rounds=-(-work.trials // count)),)
-    return tuple(_sizing(prof, search, mtbi, count=count, job_instances=count, jobs=1, rounds=1)
+        return (_speed(prof, search, count=count, job_instances=1, jobs=work.trials, rounds=-(-work.trials // count)),)
+    return tuple(_speed(prof, search, count=count, job_instances=count, jobs=1, rounds=1)
                  for count in counts_for(prof, search)
                  # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
                  if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators)
 
 
-def _sizing(prof: Profile, search: Search, mtbi: float, *, count: int, job_instances: int, jobs: int,
-            rounds: int) -> _Sizing:
+def _speed(prof: Profile, search: Search, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:
     efficiency = job_efficiency(prof, search.work, search.catalog, job_instances)
-    spot = spot_factors(work=search.work, instances=job_instances, instance_mtbi_hours=mtbi, settings=search.settings)
-    return _Sizing(count, job_instances, jobs, rounds, prof.flops_per_instance * job_instances * efficiency, spot)
+    return _Speed(count, job_instances, jobs, rounds, prof.flops_per_instance * job_instances * efficiency)
 
 
-def _job_hours(flops: float, sizing: _Sizing, prof: Profile, search: Search) -> float:
+def _spot_factors(search: Search, instances: int, mtbi: float) -> SpotFactors | None:
+    """``spot_factors`` of the search's work, remembered: every type with this interruption rate shares them."""
+    work, settings = search.work, search.settings
+    return remembered(search.catalog, settings, ("spot", work.checkpoint_bytes, instances, mtbi),
+                      lambda: spot_factors(work=work, instances=instances, instance_mtbi_hours=mtbi, settings=settings))
+
+
+def _job_hours(flops: float, speed: _Speed, prof: Profile, search: Search) -> float:
     """Uninterrupted hours of one job of the layout: its share of the work's FLOPs at the job's FLOP/s."""
-    return _calibrated(flops / sizing.jobs / sizing.job_flop_rate / 3600.0, prof, search)
+    return _calibrated(flops / speed.jobs / speed.job_flop_rate / 3600.0, prof, search)
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
@@ -306,16 +351,16 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     transfer = _transfer_usd(prof, search)
     out: list[Option] = []
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    for sizing in _sizings(prof, search):
-        layout = Layout(sizing.count, sizing.job_instances, sizing.jobs, sizing.rounds,
-                        _job_hours(flops, sizing, prof, search))
+    for speed, spot in _sizings(prof, search):
+        layout = Layout(speed.count, speed.job_instances, speed.jobs, speed.rounds,
+                        _job_hours(flops, speed, prof, search))
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
                                           has_deadline=usable is not None, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
-            if purchase is PurchaseModel.SPOT and sizing.spot is None:
+            if purchase is PurchaseModel.SPOT and spot is None:
                 continue  # interruptions would dominate the run
-            run = _run_time(layout, sizing.spot if purchase is PurchaseModel.SPOT else None, search.settings)
+            run = _run_time(layout, spot if purchase is PurchaseModel.SPOT else None, search.settings)
             meets = None if usable is None else run.wall_hours <= usable
             for platform in search.platforms:
                 rate = rates[purchase, platform]
@@ -419,47 +464,66 @@ def _moving(search: Search) -> tuple[str | None, bool]:
 
 def _undominated(profiles: list[Profile], search: Search) -> list[int]:
     """The positions in ``profiles`` of those ``undominated`` keeps."""
-    groups: dict[tuple[str, int, float, int], list[Profile]] = {}
-    for prof in profiles:
-        key = (prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)
-        groups.setdefault(key, []).append(prof)
-    if all(len(group) == 1 for group in groups.values()):
-        return list(range(len(profiles)))
-    signature = {id(p): remembered(search.catalog, search.settings,
-                                   ("signature", p.price.instance_type, p.price.region, search.platforms,
-                                    _moving(search), search.interruption_rates),
-                                   lambda p=p: _signature(p, search))  # type: ignore[misc]
-                 for p in profiles}
-    order = {id(p): i for i, p in enumerate(profiles)}
+    groups: dict[tuple[str, int, float, int], list[int]] = {}
+    for i, prof in enumerate(profiles):
+        groups.setdefault(_rivalry(prof), []).append(i)
+    # only profiles with a rival are compared, each on figures worked out once per type and region
+    contested = [i for group in groups.values() if len(group) > 1 for i in group]
+    standing = {i: _standing(profiles[i], search) for i in contested}
     kept = []
     for i, prof in enumerate(profiles):
-        group = groups[(prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)]
-        if not any(other is not prof and _links_no_slower(other, prof, search)
-                   and other.outside_class <= prof.outside_class
-                   and _beats(signature[id(other)], signature[id(prof)], earlier=_wins_tie(other, prof, order))
-                   for other in group):
-            kept.append(i)
+        rivals = groups[_rivalry(prof)]
+        if len(rivals) > 1 and any(
+                _outranks(profiles[j], standing[j], prof, standing[i], earlier=_wins_tie(profiles[j], prof, j < i))
+                for j in rivals if j != i):
+            continue
+        kept.append(i)
     return kept
 
 
-def _wins_tie(a: Profile, b: Profile, order: dict[int, int]) -> bool:
+def _rivalry(prof: Profile) -> tuple[str, int, float, int]:
+    """Profiles that compete on price alone: the same accelerator, count, throughput and fewest instances."""
+    return prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count
+
+
+_Standing = tuple["_Signature", tuple[float, ...]]  # prices and reliability; bandwidth ratios (lower: faster links)
+
+
+def _standing(prof: Profile, search: Search) -> _Standing:
+    """What a profile is compared with its rivals on, the same for every kind of work: worked out once per type,
+    region and the search's platforms, data region and interruption rates."""
+    key = ("standing", prof.price.instance_type, prof.price.region, search.platforms, _moving(search),
+           search.interruption_rates)
+    return remembered(search.catalog, search.settings, key, lambda: (_signature(prof, search), _links(prof, search)))
+
+
+def _outranks(a: Profile, standing_a: _Standing, b: Profile, standing_b: _Standing, *, earlier: bool) -> bool:
+    """Whether ``a`` beats its rival ``b`` outright: links no slower, no worse a place in the size class, and
+    ``_beats`` on prices and reliability."""
+    signature_a, links_a = standing_a
+    signature_b, links_b = standing_b
+    return (all(x <= y for x, y in zip(links_a, links_b, strict=True)) and a.outside_class <= b.outside_class
+            and _beats(signature_a, signature_b, earlier=earlier))
+
+
+def _wins_tie(a: Profile, b: Profile, a_first: bool) -> bool:
     """Whether ``a``'s configurations come first among equals: ``by_cost`` orders by type name, then list order."""
     if a.price.instance_type != b.price.instance_type:
         return a.price.instance_type < b.price.instance_type
-    return order[id(a)] < order[id(b)]
+    return a_first
 
 
-def _links_no_slower(a: Profile, b: Profile, search: Search) -> bool:
-    """Whether every job runs at least as fast on ``a`` as on ``b`` (single-accelerator sizes run alone)."""
-    spec_a, spec_b = a.spec, b.spec
-    if spec_a.accelerator_count == 1:
-        return True
-    curve = search.catalog.scaling
-    intra = (_bandwidth_ratio(spec_a, curve, multi_node=False) <= _bandwidth_ratio(spec_b, curve, multi_node=False))
-    if spec_a.accelerator_count < search.settings.multi_node_min_accelerators:
-        return intra
-    inter = _bandwidth_ratio(spec_a, curve, multi_node=True) <= _bandwidth_ratio(spec_b, curve, multi_node=True)
-    return intra and inter
+def _links(prof: Profile, search: Search) -> tuple[float, ...]:
+    """The bandwidth ratios a job on the type runs at (lower is faster): none for a single-accelerator size, which
+    runs alone; within the instance; and across instances for sizes that run multi-node. Rivals have the same
+    accelerator count, so they compare ratio by ratio."""
+    spec, curve = prof.spec, search.catalog.scaling
+    if spec.accelerator_count == 1:
+        return ()
+    intra = _bandwidth_ratio(spec, curve, multi_node=False)
+    if spec.accelerator_count < search.settings.multi_node_min_accelerators:
+        return (intra,)
+    return intra, _bandwidth_ratio(spec, curve, multi_node=True)
 
 
 def _signature(prof: Profile, search: Search) -> _Signature:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from policy.candidates import Profile, profile
+from policy.candidates import Profile, fits, profile_of
 from policy.catalog import Catalog, RegionPrice
 from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
@@ -76,6 +76,7 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
     inside: list[Profile] = []
     outside: list[Profile] = []
     ruled_out: dict[str, str] = {}
+    table = fits(catalog=catalog, work=work, settings=policy.estimate)
     for price in catalog.prices_in(region):
         reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted)
         if reason is not None:
@@ -83,7 +84,7 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
             continue
         family = catalog.instances[price.instance_type].family
         fallback = wanted is None and family not in families
-        prof = profile(price, catalog=catalog, work=work, settings=policy.estimate, outside=fallback)
+        prof = profile_of(price, table, outside=fallback)
         if isinstance(prof, str):
             ruled_out[price.instance_type] = prof
         elif prof.min_count > policy.max_instances:
