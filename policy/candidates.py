@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from policy import scaling
 from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
@@ -349,6 +348,7 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     flops, usable = search.work.flops, search.usable_hours
     rates = _rates(prof, search)
     transfer = _transfer_usd(prof, search)
+    startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     out: list[Option] = []
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
     for speed, spot in _sizings(prof, search):
@@ -358,20 +358,21 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
                                           has_deadline=usable is not None, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
-            if purchase is PurchaseModel.SPOT and spot is None:
+            on_spot = purchase is PurchaseModel.SPOT
+            if on_spot and spot is None:
                 continue  # interruptions would dominate the run
-            run = _run_time(layout, spot if purchase is PurchaseModel.SPOT else None, search.settings)
-            meets = None if usable is None else run.wall_hours <= usable
+            spot_time, wall, instance_hours, billed = _run_time(layout, spot if on_spot else None, startup)
+            meets = None if usable is None else wall <= usable
             for platform in search.platforms:
                 rate = rates[purchase, platform]
                 if rate is None:
                     continue
-                cost = _cost(layout, rate, run, transfer)
+                cost = _cost(layout, rate, billed, transfer)
                 kept = best.get((purchase, platform))
-                if kept is not None and cost >= kept.cost and run.wall_hours >= kept.wall_hours:
+                if kept is not None and cost >= kept.cost and wall >= kept.wall_hours:
                     continue
-                option = Option(prof, layout, purchase, platform, rate, run.compute_hours, run.wall_hours,
-                                run.instance_hours, run.spot, 0.0, cost, meets, why, transfer)
+                option = Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall,
+                                instance_hours, spot_time, 0.0, cost, meets, why, transfer)
                 best[purchase, platform] = option
                 out.append(option)
     return out
@@ -396,32 +397,25 @@ def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Plat
     return _rates(prof, search)[purchase, platform]
 
 
-class _RunTime(NamedTuple):
-    """How long a layout runs and bills on one purchase model, whatever the platform's rate."""
-
-    spot: SpotTime | None
-    compute_hours: float  # uninterrupted, wall clock
-    wall_hours: float
-    instance_hours: float  # summed over instances and jobs
-    billed_hours: float  # per instance, as billed
+_RunTime = tuple[SpotTime | None, float, float, float]  # spot time, wall hours, instance-hours, billed hours
 
 
-def _run_time(layout: Layout, spot: SpotFactors | None, settings: EstimateSettings) -> _RunTime:
-    """The layout's run; ``spot``: how spot stretches its hours (None: not on spot)."""
+def _run_time(layout: Layout, spot: SpotFactors | None, startup_hours: float) -> _RunTime:
+    """How long the layout runs and bills on one purchase model, whatever the platform's rate: the spot time (None
+    off spot), wall hours, instance-hours summed over instances and jobs, and hours billed per instance."""
     spot_time: SpotTime | None = None
     job_wall = layout.job_hours
     if spot is not None:
         spot_time = spot.time(layout.job_hours)
         job_wall = spot_time.wall_hours
-    job_wall += settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
+    job_wall += startup_hours
     instance_hours = layout.job_instances * layout.jobs * job_wall
-    return _RunTime(spot_time, layout.rounds * layout.job_hours, layout.rounds * job_wall, instance_hours,
-                    billed_hours(instance_hours / layout.count))
+    return spot_time, layout.rounds * job_wall, instance_hours, billed_hours(instance_hours / layout.count)
 
 
-def _cost(layout: Layout, rate: Rate, run: _RunTime, transfer: float) -> float:
+def _cost(layout: Layout, rate: Rate, billed: float, transfer: float) -> float:
     """The cost the plan will state, so choosing and reporting can never disagree by a rounding."""
-    return cents(cents(layout.count * rate.usd * run.billed_hours) + transfer)
+    return cents(cents(layout.count * rate.usd * billed) + transfer)
 
 
 def _transfer_usd(prof: Profile, search: Search) -> float:
@@ -577,7 +571,8 @@ def fixed_option(prof: Profile, search: Search, *, count: int, purchase: Purchas
             return None
     if rate is None:
         return None
-    run, transfer = _run_time(layout, spot, search.settings), _transfer_usd(prof, search)
-    meets = None if search.usable_hours is None else run.wall_hours <= search.usable_hours
-    return Option(prof, layout, purchase, platform, rate, run.compute_hours, run.wall_hours, run.instance_hours,
-                  run.spot, 0.0, _cost(layout, rate, run, transfer), meets, "naive baseline", transfer)
+    spot_time, wall, instance_hours, billed = _run_time(layout, spot, search.settings.startup_minutes / 60.0)
+    transfer = _transfer_usd(prof, search)
+    meets = None if search.usable_hours is None else wall <= search.usable_hours
+    return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
+                  spot_time, 0.0, _cost(layout, rate, billed, transfer), meets, "naive baseline", transfer)
