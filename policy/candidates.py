@@ -253,15 +253,17 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
         count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
         if count < 1:
             return ()
-        return (_speed(prof, search, count=count, job_instances=1, jobs=work.trials, rounds=-(-work.trials // count)),)
-    return tuple(_speed(prof, search, count=count, job_instances=count, jobs=1, rounds=1)
+        return (_speed(prof, _Scaling(prof, work, search.catalog), count=count, job_instances=1, jobs=work.trials,
+                       rounds=-(-work.trials // count)),)
+    scales = _Scaling(prof, work, search.catalog)
+    return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
                  for count in counts_for(prof, search)
                  # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
                  if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators)
 
 
-def _speed(prof: Profile, search: Search, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:
-    efficiency = job_efficiency(prof, search.work, search.catalog, job_instances)
+def _speed(prof: Profile, scales: _Scaling, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:
+    efficiency = scales.efficiency(job_instances)
     return _Speed(count, job_instances, jobs, rounds, prof.flops_per_instance * job_instances * efficiency)
 
 
@@ -297,28 +299,51 @@ REPLICA_MEMORY_SHARE = 0.9
 
 def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
     """Parallel efficiency of one synchronous job on ``count`` instances of this type (policy.scaling)."""
-    curve, spec = catalog.scaling, prof.spec
-    accelerators = count * spec.accelerator_count
-    ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
-    if ref_batch is None or ref_tflops is None:
-        return scaling_efficiency(curve, accelerators)
-    throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
-    # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the table's
-    # 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
-    node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
-                                           throughput_ratio=throughput,
-                                           bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
-    if count == 1:
-        return scaling_efficiency(curve, max(1.0, node * accelerators / spec.accelerator_count))
-    memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
-    # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost less
-    replica = max(1.0, work.sharded_bytes / memory)
-    equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
-                                                 batch_ratio=ref_batch / work.batch_tokens,
-                                                 throughput_ratio=throughput,
-                                                 bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=True))
-    # More instances never scale better than one full instance does: the links inside each are still used.
-    return scaling_efficiency(curve, max(1.0, equivalent, node))
+    return _Scaling(prof, work, catalog).efficiency(count)
+
+
+class _Scaling:
+    """How one type scales one piece of work: what does not depend on the instance count is worked out once, so a
+    type's layouts (1, 2, 4, … instances) share it."""
+
+    __slots__ = ("_accelerators_per_instance", "_batch_ratio", "_curve", "_inter_bandwidth", "_node", "_referenced",
+                 "_replica", "_throughput")
+
+    def __init__(self, prof: Profile, work: Workload, catalog: Catalog) -> None:
+        curve, spec = catalog.scaling, prof.spec
+        self._curve = curve
+        self._accelerators_per_instance = spec.accelerator_count
+        ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
+        self._referenced = ref_batch is not None and ref_tflops is not None
+        if ref_batch is None or ref_tflops is None:
+            return
+        self._throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
+        # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the
+        # table's 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
+        self._node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
+                                                     throughput_ratio=self._throughput,
+                                                     bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
+        memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
+        # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost
+        # less
+        self._replica = max(1.0, work.sharded_bytes / memory)
+        self._batch_ratio = ref_batch / work.batch_tokens
+        self._inter_bandwidth = _bandwidth_ratio(spec, curve, multi_node=True)
+
+    def efficiency(self, count: int) -> float:
+        """Parallel efficiency of one synchronous job on ``count`` instances."""
+        accelerators = count * self._accelerators_per_instance
+        if not self._referenced:
+            return scaling_efficiency(self._curve, accelerators)
+        if count == 1:
+            return scaling_efficiency(self._curve,
+                                      max(1.0, self._node * accelerators / self._accelerators_per_instance))
+        equivalent = scaling.equivalent_accelerators(accelerators, replica=self._replica,
+                                                     batch_ratio=self._batch_ratio,
+                                                     throughput_ratio=self._throughput,
+                                                     bandwidth_ratio=self._inter_bandwidth)
+        # More instances never scale better than one full instance does: the links inside each are still used.
+        return scaling_efficiency(self._curve, max(1.0, equivalent, self._node))
 
 
 # Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
@@ -441,9 +466,12 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     rate or wins the tie-break anyway (a smaller type name; the same type in an earlier region). Every configuration
     of the one dropped takes as long and costs at least as much, so none can be the plan or an alternative.
     """
-    # The answer depends only on which types are where, their place in the size class and fewest instances, and the
+    # The answer depends only on which types are where, their place in the size class, which of them are rivals (each
+    # named by the position of the first of its group, so models that split the types alike share it), and the
     # search's platforms and prices: the same screened types of the next request reuse it.
-    placed = tuple((p.price.instance_type, p.price.region, p.outside_class, p.min_count) for p in profiles)
+    first: dict[tuple[str, int, float, int], int] = {}
+    placed = tuple((p.price.instance_type, p.price.region, p.outside_class, first.setdefault(_rivalry(p), i))
+                   for i, p in enumerate(profiles))
     key = ("undominated", placed, search.platforms, _moving(search), search.interruption_rates)
     kept = remembered(search.catalog, search.settings, key, lambda: tuple(_undominated(profiles, search)))
     return [profiles[i] for i in kept]
