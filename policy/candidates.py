@@ -226,16 +226,20 @@ class _Speed:
 _Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it (None: unworkable on spot)
 
 
-def _sizings(prof: Profile, search: Search) -> tuple[_Sizing, ...]:
-    """The type's layouts with what spot does to each: worked out once per model size, type and interruption rate,
-    from parts shared wider still (``_speeds``, ``_spot_factors``)."""
+def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
+    """The type's layouts with what spot does to each, and its rates in its region: worked out once per model size,
+    type and region, from parts shared wider still (``_speeds``, ``_spot_factors``, ``_rates``)."""
     work = search.work
+    key = ("sizings", prof.price.instance_type, prof.price.region, prof.flops_per_instance, prof.min_count,
+           work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials,
+           search.gpus, search.max_instances, search.interruption_rates)
+    return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search))
+
+
+def _work_out_sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
     mtbi = instance_mtbi_hours(prof, search)
-    key = ("sizings", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
-           work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
-           search.max_instances, mtbi)
-    return remembered(search.catalog, search.settings, key, lambda: tuple(
-        (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
+    sizings = tuple((speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search))
+    return sizings, _rates(prof, search)
 
 
 def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
@@ -371,12 +375,12 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     platform, so its time is worked out once and only the rate differs.
     """
     flops, usable = search.work.flops, search.usable_hours
-    rates = _rates(prof, search)
+    sizings, rates = _sizings(prof, search)
     transfer = _transfer_usd(prof, search)
     startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     out: list[Option] = []
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    for speed, spot in _sizings(prof, search):
+    for speed, spot in sizings:
         layout = Layout(speed.count, speed.job_instances, speed.jobs, speed.rounds,
                         _job_hours(flops, speed, prof, search))
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
@@ -403,7 +407,10 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     return out
 
 
-def _rates(prof: Profile, search: Search) -> dict[tuple[PurchaseModel, Platform], Rate | None]:
+_Rates = dict[tuple[PurchaseModel, Platform], Rate | None]
+
+
+def _rates(prof: Profile, search: Search) -> _Rates:
     """Every rate of the type in its region, by purchase model and platform. The same for every kind of work, and
     each basis is words formatted each time: worked out once per price."""
     price, catalog = prof.price, search.catalog

@@ -86,8 +86,9 @@ def _preferred_cost(option: Option, penalty: float) -> float:
 
 def _most_preferred(options: Sequence[Option], penalty: float) -> Option:
     """``min(options, key=preferred(penalty))``, the whole key compared only among the options tied on cost."""
-    lowest = min(_preferred_cost(o, penalty) for o in options)
-    return min((o for o in options if _preferred_cost(o, penalty) == lowest), key=by_cost)
+    costs = [_preferred_cost(o, penalty) for o in options]
+    lowest = min(costs)
+    return min((o for o, cost in zip(options, costs, strict=True) if cost == lowest), key=by_cost)
 
 
 def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0) -> Choice | None:
