@@ -227,12 +227,13 @@ _Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it
 
 
 def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
-    """The type's layouts with what spot does to each, and its rates in its region: worked out once per model size,
-    type and region, from parts shared wider still (``_speeds``, ``_spot_factors``, ``_rates``)."""
+    """The type's layouts with what spot does to each, and its rates in its region on the search's platforms: worked
+    out once per model size, type and region, from parts shared wider still (``_speeds``, ``_spot_factors``,
+    ``_rates``)."""
     work = search.work
     key = ("sizings", prof.price.instance_type, prof.price.region, prof.flops_per_instance, prof.min_count,
            work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials,
-           search.gpus, search.max_instances, search.interruption_rates)
+           search.gpus, search.max_instances, search.interruption_rates, search.platforms)
     return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search))
 
 
@@ -411,12 +412,12 @@ _Rates = dict[tuple[PurchaseModel, Platform], Rate | None]
 
 
 def _rates(prof: Profile, search: Search) -> _Rates:
-    """Every rate of the type in its region, by purchase model and platform. The same for every kind of work, and
-    each basis is words formatted each time: worked out once per price."""
+    """The type's rates in its region, by purchase model and platform of the search. The same for every kind of
+    work, and each basis is words formatted each time: worked out once per price and set of platforms."""
     price, catalog = prof.price, search.catalog
-    return remembered(catalog, search.settings, ("rates", price.instance_type, price.region),
+    return remembered(catalog, search.settings, ("rates", price.instance_type, price.region, search.platforms),
                       lambda: {(purchase, platform): _hourly_rate(price, catalog, purchase, platform)
-                               for purchase in _PURCHASES for platform in Platform})
+                               for purchase in _PURCHASES for platform in search.platforms})
 
 
 def _hourly_rate(price: RegionPrice, catalog: Catalog, purchase: PurchaseModel, platform: Platform) -> Rate | None:
@@ -426,7 +427,10 @@ def _hourly_rate(price: RegionPrice, catalog: Catalog, purchase: PurchaseModel, 
 
 
 def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Platform) -> Rate | None:
-    return _rates(prof, search)[purchase, platform]
+    """One rate, also on a platform the search does not use (the naive baseline's)."""
+    price, catalog = prof.price, search.catalog
+    return remembered(catalog, search.settings, ("rate", price.instance_type, price.region, purchase, platform),
+                      lambda: _hourly_rate(price, catalog, purchase, platform))
 
 
 _RunTime = tuple[SpotTime | None, float, float, float]  # spot time, wall hours, instance-hours, billed hours
@@ -556,7 +560,8 @@ def _links(prof: Profile, search: Search) -> tuple[float, ...]:
 
 
 def _signature(prof: Profile, search: Search) -> _Signature:
-    rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
+    by_kind = _rates(prof, search)
+    rates = tuple(None if (rate := by_kind[purchase, platform]) is None else rate.usd
                   for purchase in _PURCHASES for platform in search.platforms)
     return rates, instance_mtbi_hours(prof, search), _pays_transfer(prof, search)
 
