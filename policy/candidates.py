@@ -13,7 +13,16 @@ from policy import scaling
 from policy.catalog import AcceleratorSpec, Catalog, InstanceSpec, RegionPrice, ScalingCurve, scaling_efficiency
 from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
-from policy.estimate import GIB, SpotTime, Workload, billed_hours, cents, min_accelerators, spot_time
+from policy.estimate import (
+    GIB,
+    SpotFactors,
+    SpotTime,
+    Workload,
+    billed_hours,
+    cents,
+    min_accelerators,
+    spot_factors,
+)
 from policy.memo import remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
@@ -23,6 +32,8 @@ __all__ = [
     "counts_for",
     "FALLBACK_INTER_NODE_GBPS",
     "FALLBACK_INTRA_NODE_GBYTEPS",
+    "Fit",
+    "fits",
     "fixed_option",
     "HOURS_PER_MONTH",
     "instance_mtbi_hours",
@@ -34,6 +45,7 @@ __all__ = [
     "options_for",
     "profile",
     "Profile",
+    "profile_of",
     "REPLICA_MEMORY_SHARE",
     "Search",
     "undominated",
@@ -116,9 +128,36 @@ def profile(
     price: RegionPrice, *, catalog: Catalog, work: Workload, settings: EstimateSettings, outside: bool
 ) -> Profile | str:
     """The type's profile, or why it cannot run this job."""
-    spec = catalog.instances.get(price.instance_type)
-    if spec is None:
-        return "not in the catalog's instance list"
+    return profile_of(price, fits(catalog=catalog, work=work, settings=settings), outside=outside)
+
+
+def profile_of(price: RegionPrice, table: dict[str, Fit | str], *, outside: bool) -> Profile | str:
+    """The type's profile from a table of ``fits``, or why it cannot run the job."""
+    fit = table.get(price.instance_type, "not in the catalog's instance list")
+    if isinstance(fit, str):
+        return fit
+    return Profile(price, fit.spec, fit.accel, fit.flops_per_instance, fit.min_count, outside)
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """What one instance type brings to a piece of work, in whatever region it is priced."""
+
+    spec: InstanceSpec
+    accel: AcceleratorSpec
+    flops_per_instance: float  # accelerators × peak × MFU, FLOP/s
+    min_count: int  # fewest instances whose memory holds the job
+
+
+def fits(*, catalog: Catalog, work: Workload, settings: EstimateSettings) -> dict[str, Fit | str]:
+    """Every catalog type's fit for the work, or why it cannot run it, by type. Regions change only the prices, so
+    a search over four regions works each type out once; and only the work's memory and width matter, so it is
+    remembered for every run of the same model."""
+    return remembered(catalog, settings, ("fits", work.sizing), lambda: {
+        name: _fit(spec, catalog=catalog, work=work, settings=settings) for name, spec in catalog.instances.items()})
+
+
+def _fit(spec: InstanceSpec, *, catalog: Catalog, work: Workload, settings: EstimateSettings) -> Fit | str:
     accel = catalog.accelerators[spec.accelerator]
     memory = spec.accelerator_memory_gib or accel.memory_gib
     if accel.peak_bf16_tflops is None or accel.mfu is None or memory is None:
@@ -127,7 +166,7 @@ def profile(
     if needed is None:
         return f"activations alone exceed one {memory:g} GiB {accel.name}"
     flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
-    return Profile(price, spec, accel, flops, math.ceil(needed / spec.accelerator_count), outside)
+    return Fit(spec, accel, flops, math.ceil(needed / spec.accelerator_count))
 
 
 def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
@@ -166,24 +205,92 @@ class Layout:
 
 def layouts(prof: Profile, search: Search) -> list[Layout]:
     """The layouts to try on this type."""
+    flops = search.work.flops
+    return [Layout(s.count, s.job_instances, s.jobs, s.rounds, _job_hours(flops, s, prof, search))
+            for s in _speeds(prof, search)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Speed:
+    """One layout of a type before the length of the run is known: how the work spreads and how fast one job of it
+    computes. Neither depends on the work's FLOPs, so every run of the same model on the type shares it, and a
+    request only scales it by its own FLOPs."""
+
+    count: int
+    job_instances: int
+    jobs: int
+    rounds: int
+    job_flop_rate: float  # FLOP/s of one job: its instances' FLOP/s × their parallel efficiency
+
+
+_Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it (None: unworkable on spot)
+
+
+def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
+    """The type's layouts with what spot does to each, and its rates in its region on the search's platforms: worked
+    out once per model size, type and region, from parts shared wider still (``_speeds``, ``_spot_factors``,
+    ``_rates``)."""
+    work = search.work
+    key = ("sizings", prof.price.instance_type, prof.price.region, prof.flops_per_instance, prof.min_count,
+           work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials,
+           search.gpus, search.max_instances, search.interruption_rates, search.platforms)
+    return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search))
+
+
+def _work_out_sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
+    mtbi = instance_mtbi_hours(prof, search)
+    sizings = tuple((speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search))
+    return sizings, _rates(prof, search)
+
+
+def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
+    """The type's layouts and their speed, the same in every region: the key holds every figure they are made of."""
+    work = search.work
+    key = ("speeds", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
+           work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances)
+    return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
+
+
+def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
         # Independent trials cost the same however many run at once, so run as many side by side as allowed.
         count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
         if count < 1:
-            return []
-        hours = _hours(work.flops / work.trials, prof, search, 1)
-        return [Layout(count, 1, work.trials, -(-work.trials // count), hours)]
-    return [Layout(count, count, 1, 1, _hours(work.flops, prof, search, count))
-            for count in counts_for(prof, search)
-            # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
-            if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators]
+            return ()
+        return (_speed(prof, _Scaling(prof, work, search.catalog), count=count, job_instances=1, jobs=work.trials,
+                       rounds=-(-work.trials // count)),)
+    scales = _Scaling(prof, work, search.catalog)
+    return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
+                 for count in counts_for(prof, search)
+                 # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
+                 if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators)
+
+
+def _speed(prof: Profile, scales: _Scaling, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:
+    efficiency = scales.efficiency(job_instances)
+    return _Speed(count, job_instances, jobs, rounds, prof.flops_per_instance * job_instances * efficiency)
+
+
+def _spot_factors(search: Search, instances: int, mtbi: float) -> SpotFactors | None:
+    """``spot_factors`` of the search's work, remembered: every type with this interruption rate shares them."""
+    work, settings = search.work, search.settings
+    return remembered(search.catalog, settings, ("spot", work.checkpoint_bytes, instances, mtbi),
+                      lambda: spot_factors(work=work, instances=instances, instance_mtbi_hours=mtbi, settings=settings))
+
+
+def _job_hours(flops: float, speed: _Speed, prof: Profile, search: Search) -> float:
+    """Uninterrupted hours of one job of the layout: its share of the work's FLOPs at the job's FLOP/s."""
+    return _calibrated(flops / speed.jobs / speed.job_flop_rate / 3600.0, prof, search)
 
 
 def _hours(flops: float, prof: Profile, search: Search, count: int) -> float:
     efficiency = job_efficiency(prof, search.work, search.catalog, count)
-    hours = flops / (prof.flops_per_instance * count * efficiency) / 3600.0
-    # --- calibration: the one place learnt corrections touch the estimate (hours of matching families) ---
+    return _calibrated(flops / (prof.flops_per_instance * count * efficiency) / 3600.0, prof, search)
+
+
+def _calibrated(hours: float, prof: Profile, search: Search) -> float:
+    """The calibration: the one place learnt corrections touch the estimate (hours of matching families)."""
     for family, factor in search.hours_factors:
         if family == prof.spec.family:
             return hours * factor
@@ -197,28 +304,51 @@ REPLICA_MEMORY_SHARE = 0.9
 
 def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
     """Parallel efficiency of one synchronous job on ``count`` instances of this type (policy.scaling)."""
-    curve, spec = catalog.scaling, prof.spec
-    accelerators = count * spec.accelerator_count
-    ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
-    if ref_batch is None or ref_tflops is None:
-        return scaling_efficiency(curve, accelerators)
-    throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
-    # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the table's
-    # 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
-    node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
-                                           throughput_ratio=throughput,
-                                           bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
-    if count == 1:
-        return scaling_efficiency(curve, max(1.0, node * accelerators / spec.accelerator_count))
-    memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
-    # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost less
-    replica = max(1.0, work.sharded_bytes / memory)
-    equivalent = scaling.equivalent_accelerators(accelerators, replica=replica,
-                                                 batch_ratio=ref_batch / work.batch_tokens,
-                                                 throughput_ratio=throughput,
-                                                 bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=True))
-    # More instances never scale better than one full instance does: the links inside each are still used.
-    return scaling_efficiency(curve, max(1.0, equivalent, node))
+    return _Scaling(prof, work, catalog).efficiency(count)
+
+
+class _Scaling:
+    """How one type scales one piece of work: what does not depend on the instance count is worked out once, so a
+    type's layouts (1, 2, 4, … instances) share it."""
+
+    __slots__ = ("_accelerators_per_instance", "_batch_ratio", "_curve", "_inter_bandwidth", "_node", "_referenced",
+                 "_replica", "_throughput")
+
+    def __init__(self, prof: Profile, work: Workload, catalog: Catalog) -> None:
+        curve, spec = catalog.scaling, prof.spec
+        self._curve = curve
+        self._accelerators_per_instance = spec.accelerator_count
+        ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
+        self._referenced = ref_batch is not None and ref_tflops is not None
+        if ref_batch is None or ref_tflops is None:
+            return
+        self._throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / ref_tflops
+        # Within one instance the exchange runs over NVLink/NeuronLink/PCIe and overlaps the compute; what the
+        # table's 4→8 GPU step loses there follows the link and the accelerator's speed, not the batch.
+        self._node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
+                                                     throughput_ratio=self._throughput,
+                                                     bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
+        memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
+        # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost
+        # less
+        self._replica = max(1.0, work.sharded_bytes / memory)
+        self._batch_ratio = ref_batch / work.batch_tokens
+        self._inter_bandwidth = _bandwidth_ratio(spec, curve, multi_node=True)
+
+    def efficiency(self, count: int) -> float:
+        """Parallel efficiency of one synchronous job on ``count`` instances."""
+        accelerators = count * self._accelerators_per_instance
+        if not self._referenced:
+            return scaling_efficiency(self._curve, accelerators)
+        if count == 1:
+            return scaling_efficiency(self._curve,
+                                      max(1.0, self._node * accelerators / self._accelerators_per_instance))
+        equivalent = scaling.equivalent_accelerators(accelerators, replica=self._replica,
+                                                     batch_ratio=self._batch_ratio,
+                                                     throughput_ratio=self._throughput,
+                                                     bandwidth_ratio=self._inter_bandwidth)
+        # More instances never scale better than one full instance does: the links inside each are still used.
+        return scaling_efficiency(self._curve, max(1.0, equivalent, self._node))
 
 
 # Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
@@ -240,91 +370,101 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     """Every (layout, purchase model, platform) of one type that no other of its kind beats on both cost and time.
 
     An option at least as costly and as slow as a smaller count of the same kind can never be the cheapest, the
-    fastest or the cheapest in time, so it is dropped here to keep the choice fast. Which are dropped does not
-    depend on the deadline's distance (only on cost and time), so the configurations are worked out once per kind of
-    work and only ``meets`` is judged per request.
+    fastest or the cheapest in time, so it is dropped here to keep the choice fast. What does not depend on the
+    length of the run (layouts, their speed, what spot does to them, the rates) is worked out once per model and
+    type; a request only scales it by its FLOPs and prices it. A layout on one purchase model runs as long on every
+    platform, so its time is worked out once and only the rate differs.
     """
-    has_deadline = search.usable_hours is not None
-    key = ("options", prof.price.instance_type, prof.price.region, prof.outside_class, search.work, search.stage,
-           search.tolerance, has_deadline, search.platforms, search.max_instances, search.gpus, search.hours_factors,
-           search.multi_node_spot, search.interruption_rates, search.data_region, search.transfer_usd)
-    priced = remembered(search.catalog, search.settings, key, lambda: _priced_options(prof, search, has_deadline))
-    usable = search.usable_hours
-    # Fresh objects each time: a decision's options are its own, whatever a caller does with them.
-    return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
-                   o.instance_hours, o.spot, o.start_hours, o.cost,
-                   None if usable is None else o.start_hours + o.wall_hours <= usable, o.purchase_reason,
-                   o.transfer_usd)
-            for o in priced]
-
-
-def _priced_options(prof: Profile, search: Search, has_deadline: bool) -> tuple[Option, ...]:
-    """``options_for`` before ``meets`` is judged for the request at hand (the copies judge it)."""
+    flops, usable = search.work.flops, search.usable_hours
+    sizings, rates = _sizings(prof, search)
+    transfer = _transfer_usd(prof, search)
+    startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     out: list[Option] = []
-    rates: dict[tuple[PurchaseModel, Platform], Rate | None] = {}
     best: dict[tuple[PurchaseModel, Platform], Option] = {}
-    # A type's layouts and their hours are the same in every region: worked out once, priced per region.
-    key = ("layouts", prof.price.instance_type, search.work, search.gpus, search.max_instances, search.hours_factors)
-    for layout in remembered(search.catalog, search.settings, key, lambda: layouts(prof, search)):
+    for speed, spot in sizings:
+        layout = Layout(speed.count, speed.job_instances, speed.jobs, speed.rounds,
+                        _job_hours(flops, speed, prof, search))
         allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
-                                          has_deadline=has_deadline, instances=layout.job_instances,
+                                          has_deadline=usable is not None, instances=layout.job_instances,
                                           multi_node_spot=search.multi_node_spot)
         for purchase in allowed:
+            on_spot = purchase is PurchaseModel.SPOT
+            if on_spot and spot is None:
+                continue  # interruptions would dominate the run
+            spot_time, wall, instance_hours, billed = _run_time(layout, spot if on_spot else None, startup)
+            meets = None if usable is None else wall <= usable
             for platform in search.platforms:
-                if (purchase, platform) not in rates:
-                    rates[purchase, platform] = _rate(prof, search, purchase, platform)
                 rate = rates[purchase, platform]
-                option = None if rate is None else _option(prof, search, layout, rate, purchase=purchase,
-                                                           platform=platform, why=why)
-                if option is None:
+                if rate is None:
                     continue
+                cost = _cost(layout, rate, billed, transfer)
                 kept = best.get((purchase, platform))
-                if kept is not None and option.cost >= kept.cost and option.wall_hours >= kept.wall_hours:
+                if kept is not None and cost >= kept.cost and wall >= kept.wall_hours:
                     continue
+                option = Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall,
+                                instance_hours, spot_time, 0.0, cost, meets, why, transfer)
                 best[purchase, platform] = option
                 out.append(option)
-    return tuple(out)
+    return out
+
+
+_Rates = dict[tuple[PurchaseModel, Platform], Rate | None]
+
+
+def _rates(prof: Profile, search: Search) -> _Rates:
+    """The type's rates in its region, by purchase model and platform of the search. The same for every kind of
+    work, and each basis is words formatted each time: worked out once per price and set of platforms."""
+    price, catalog = prof.price, search.catalog
+    return remembered(catalog, search.settings, ("rates", price.instance_type, price.region, search.platforms),
+                      lambda: {(purchase, platform): _hourly_rate(price, catalog, purchase, platform)
+                               for purchase in _PURCHASES for platform in search.platforms})
+
+
+def _hourly_rate(price: RegionPrice, catalog: Catalog, purchase: PurchaseModel, platform: Platform) -> Rate | None:
+    if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
+        return None  # a standing HyperPod cluster is on-demand or reserved capacity
+    return hourly_rate(price, purchase=purchase, platform=platform, premium=catalog.sagemaker_premium)
 
 
 def _rate(prof: Profile, search: Search, purchase: PurchaseModel, platform: Platform) -> Rate | None:
-    if purchase is PurchaseModel.SPOT and platform is Platform.HYPERPOD:
-        return None  # a standing HyperPod cluster is on-demand or reserved capacity
-    # The same for every kind of work, and its basis is words formatted each time: worked out once per price.
+    """One rate, also on a platform the search does not use (the naive baseline's)."""
     price, catalog = prof.price, search.catalog
     return remembered(catalog, search.settings, ("rate", price.instance_type, price.region, purchase, platform),
-                      lambda: hourly_rate(price, purchase=purchase, platform=platform,
-                                          premium=catalog.sagemaker_premium))
+                      lambda: _hourly_rate(price, catalog, purchase, platform))
 
 
-def _option(
-    prof: Profile, search: Search, layout: Layout, rate: Rate, *, purchase: PurchaseModel, platform: Platform,
-    start_hours: float = 0.0, why: str = "",
-) -> Option | None:
-    spot: SpotTime | None = None
+_RunTime = tuple[SpotTime | None, float, float, float]  # spot time, wall hours, instance-hours, billed hours
+
+
+def _run_time(layout: Layout, spot: SpotFactors | None, startup_hours: float) -> _RunTime:
+    """How long the layout runs and bills on one purchase model, whatever the platform's rate: the spot time (None
+    off spot), wall hours, instance-hours summed over instances and jobs, and hours billed per instance."""
+    spot_time: SpotTime | None = None
     job_wall = layout.job_hours
-    if purchase is PurchaseModel.SPOT:
-        spot = spot_time(layout.job_hours, work=search.work, instances=layout.job_instances,
-                         instance_mtbi_hours=instance_mtbi_hours(prof, search), settings=search.settings)
-        if spot is None:
-            return None
-        job_wall = spot.wall_hours
-    job_wall += search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
-    wall = layout.rounds * job_wall
-    meets = None if search.usable_hours is None else start_hours + wall <= search.usable_hours
+    if spot is not None:
+        spot_time = spot.time(layout.job_hours)
+        job_wall = spot_time.wall_hours
+    job_wall += startup_hours
     instance_hours = layout.job_instances * layout.jobs * job_wall
-    # the cost the plan will state, so choosing and reporting can never disagree by a rounding
-    cost = cents(layout.count * rate.usd * billed_hours(instance_hours / layout.count))
+    return spot_time, layout.rounds * job_wall, instance_hours, billed_hours(instance_hours / layout.count)
+
+
+def _cost(layout: Layout, rate: Rate, billed: float, transfer: float) -> float:
+    """The cost the plan will state, so choosing and reporting can never disagree by a rounding."""
+    return cents(cents(layout.count * rate.usd * billed) + transfer)
+
+
+def _transfer_usd(prof: Profile, search: Search) -> float:
+    """Moving the dataset to the type's region: paid only away from the team's data region."""
     moved = search.data_region is not None and prof.price.region != search.data_region
-    transfer = search.transfer_usd if moved else 0.0
-    return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
-                  spot, start_hours, cents(cost + transfer), meets, why, transfer)
+    return search.transfer_usd if moved else 0.0
 
 
 HOURS_PER_MONTH = 730.0
 _PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
 
 
-_Signature = tuple[tuple[float | None, ...], float, float]  # rates, MTBI hours, transfer USD
+_Signature = tuple[tuple[float | None, ...], float, bool]  # rates, MTBI hours, pays the transfer line
 
 
 def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
@@ -337,64 +477,100 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
     rate or wins the tie-break anyway (a smaller type name; the same type in an earlier region). Every configuration
     of the one dropped takes as long and costs at least as much, so none can be the plan or an alternative.
     """
-    # The answer depends only on which types are where, their place in the size class and fewest instances, and the
+    # The answer depends only on which types are where, their place in the size class, which of them are rivals (each
+    # named by the position of the first of its group, so models that split the types alike share it), and the
     # search's platforms and prices: the same screened types of the next request reuse it.
-    placed = tuple((p.price.instance_type, p.price.region, p.outside_class, p.min_count) for p in profiles)
-    key = ("undominated", placed, search.platforms, search.data_region, search.transfer_usd, search.interruption_rates)
+    first: dict[tuple[str, int, float, int], int] = {}
+    placed = tuple((p.price.instance_type, p.price.region, p.outside_class, first.setdefault(_rivalry(p), i))
+                   for i, p in enumerate(profiles))
+    key = ("undominated", placed, search.platforms, _moving(search), search.interruption_rates)
     kept = remembered(search.catalog, search.settings, key, lambda: tuple(_undominated(profiles, search)))
     return [profiles[i] for i in kept]
 
 
+def _moving(search: Search) -> tuple[str | None, bool]:
+    """Where moving the dataset costs something: away from the team's data region, when it has one and there is
+    data to move. The amount only matters to the choice, not to which types beat others (``_pays_transfer``), so
+    requests of different lengths share what is worked out from it."""
+    return search.data_region, search.data_region is not None and search.transfer_usd > 0
+
+
 def _undominated(profiles: list[Profile], search: Search) -> list[int]:
     """The positions in ``profiles`` of those ``undominated`` keeps."""
-    groups: dict[tuple[str, int, float, int], list[Profile]] = {}
-    for prof in profiles:
-        key = (prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)
-        groups.setdefault(key, []).append(prof)
-    if all(len(group) == 1 for group in groups.values()):
-        return list(range(len(profiles)))
-    signature = {id(p): remembered(search.catalog, search.settings,
-                                   ("signature", p.price.instance_type, p.price.region, search.platforms,
-                                    search.data_region, search.transfer_usd, search.interruption_rates),
-                                   lambda p=p: _signature(p, search))  # type: ignore[misc]
-                 for p in profiles}
-    order = {id(p): i for i, p in enumerate(profiles)}
+    groups: dict[tuple[str, int, float, int], list[int]] = {}
+    for i, prof in enumerate(profiles):
+        groups.setdefault(_rivalry(prof), []).append(i)
+    # only profiles with a rival are compared, each on figures worked out once per type and region
+    contested = [i for group in groups.values() if len(group) > 1 for i in group]
+    standing = {i: _standing(profiles[i], search) for i in contested}
     kept = []
     for i, prof in enumerate(profiles):
-        group = groups[(prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count)]
-        if not any(other is not prof and _links_no_slower(other, prof, search)
-                   and other.outside_class <= prof.outside_class
-                   and _beats(signature[id(other)], signature[id(prof)], earlier=_wins_tie(other, prof, order))
-                   for other in group):
-            kept.append(i)
+        rivals = groups[_rivalry(prof)]
+        if len(rivals) > 1 and any(
+                _outranks(profiles[j], standing[j], prof, standing[i], earlier=_wins_tie(profiles[j], prof, j < i))
+                for j in rivals if j != i):
+            continue
+        kept.append(i)
     return kept
 
 
-def _wins_tie(a: Profile, b: Profile, order: dict[int, int]) -> bool:
+def _rivalry(prof: Profile) -> tuple[str, int, float, int]:
+    """Profiles that compete on price alone: the same accelerator, count, throughput and fewest instances."""
+    return prof.spec.accelerator, prof.spec.accelerator_count, prof.flops_per_instance, prof.min_count
+
+
+_Standing = tuple["_Signature", tuple[float, ...]]  # prices and reliability; bandwidth ratios (lower: faster links)
+
+
+def _standing(prof: Profile, search: Search) -> _Standing:
+    """What a profile is compared with its rivals on, the same for every kind of work: worked out once per type,
+    region and the search's platforms, data region and interruption rates."""
+    key = ("standing", prof.price.instance_type, prof.price.region, search.platforms, _moving(search),
+           search.interruption_rates)
+    return remembered(search.catalog, search.settings, key, lambda: (_signature(prof, search), _links(prof, search)))
+
+
+def _outranks(a: Profile, standing_a: _Standing, b: Profile, standing_b: _Standing, *, earlier: bool) -> bool:
+    """Whether ``a`` beats its rival ``b`` outright: links no slower, no worse a place in the size class, and
+    ``_beats`` on prices and reliability."""
+    signature_a, links_a = standing_a
+    signature_b, links_b = standing_b
+    return (all(x <= y for x, y in zip(links_a, links_b, strict=True)) and a.outside_class <= b.outside_class
+            and _beats(signature_a, signature_b, earlier=earlier))
+
+
+def _wins_tie(a: Profile, b: Profile, a_first: bool) -> bool:
     """Whether ``a``'s configurations come first among equals: ``by_cost`` orders by type name, then list order."""
     if a.price.instance_type != b.price.instance_type:
         return a.price.instance_type < b.price.instance_type
-    return order[id(a)] < order[id(b)]
+    return a_first
 
 
-def _links_no_slower(a: Profile, b: Profile, search: Search) -> bool:
-    """Whether every job runs at least as fast on ``a`` as on ``b`` (single-accelerator sizes run alone)."""
-    spec_a, spec_b = a.spec, b.spec
-    if spec_a.accelerator_count == 1:
-        return True
-    curve = search.catalog.scaling
-    intra = (_bandwidth_ratio(spec_a, curve, multi_node=False) <= _bandwidth_ratio(spec_b, curve, multi_node=False))
-    if spec_a.accelerator_count < search.settings.multi_node_min_accelerators:
-        return intra
-    inter = _bandwidth_ratio(spec_a, curve, multi_node=True) <= _bandwidth_ratio(spec_b, curve, multi_node=True)
-    return intra and inter
+def _links(prof: Profile, search: Search) -> tuple[float, ...]:
+    """The bandwidth ratios a job on the type runs at (lower is faster): none for a single-accelerator size, which
+    runs alone; within the instance; and across instances for sizes that run multi-node. Rivals have the same
+    accelerator count, so they compare ratio by ratio."""
+    spec, curve = prof.spec, search.catalog.scaling
+    if spec.accelerator_count == 1:
+        return ()
+    intra = _bandwidth_ratio(spec, curve, multi_node=False)
+    if spec.accelerator_count < search.settings.multi_node_min_accelerators:
+        return (intra,)
+    return intra, _bandwidth_ratio(spec, curve, multi_node=True)
 
 
 def _signature(prof: Profile, search: Search) -> _Signature:
-    rates = tuple(None if (rate := _rate(prof, search, purchase, platform)) is None else rate.usd
+    by_kind = _rates(prof, search)
+    rates = tuple(None if (rate := by_kind[purchase, platform]) is None else rate.usd
                   for purchase in _PURCHASES for platform in search.platforms)
+    return rates, instance_mtbi_hours(prof, search), _pays_transfer(prof, search)
+
+
+def _pays_transfer(prof: Profile, search: Search) -> bool:
+    """Whether the type's configurations carry the transfer line: every one away from the data region carries the
+    same amount, so which do is all a comparison between types needs."""
     moved = search.data_region is not None and prof.price.region != search.data_region
-    return rates, instance_mtbi_hours(prof, search), search.transfer_usd if moved else 0.0
+    return moved and search.transfer_usd > 0
 
 
 def _beats(a: _Signature, b: _Signature, *, earlier: bool) -> bool:
@@ -427,5 +603,16 @@ def fixed_option(prof: Profile, search: Search, *, count: int, purchase: Purchas
     """One named configuration run as a single synchronous job (the naive baseline)."""
     layout = Layout(count, count, 1, 1, _hours(search.work.flops, prof, search, count))
     rate = _rate(prof, search, purchase, platform)
-    return None if rate is None else _option(prof, search, layout, rate, purchase=purchase, platform=platform,
-                                             why="naive baseline")
+    spot = None
+    if purchase is PurchaseModel.SPOT:
+        spot = spot_factors(work=search.work, instances=count, instance_mtbi_hours=instance_mtbi_hours(prof, search),
+                            settings=search.settings)
+        if spot is None:
+            return None
+    if rate is None:
+        return None
+    spot_time, wall, instance_hours, billed = _run_time(layout, spot, search.settings.startup_minutes / 60.0)
+    transfer = _transfer_usd(prof, search)
+    meets = None if search.usable_hours is None else wall <= search.usable_hours
+    return Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall, instance_hours,
+                  spot_time, 0.0, _cost(layout, rate, billed, transfer), meets, "naive baseline", transfer)

@@ -15,8 +15,10 @@ __all__ = [
     "alternatives",
     "by_cost",
     "by_finish",
+    "cheapest",
     "Choice",
     "choose",
+    "earliest",
     "FASTEST_COST_MULTIPLE",
     "Key",
     "MAX_ALTERNATIVES",
@@ -58,11 +60,35 @@ class Choice:
     warnings: list[str] = field(default_factory=list)
 
 
+def cheapest(options: Sequence[Option]) -> Option:
+    """``min(options, key=by_cost)``, the whole key compared only among the options tied on cost: pools run to
+    hundreds of configurations and a tie is rare."""
+    lowest = min(o.cost for o in options)
+    return min((o for o in options if o.cost == lowest), key=by_cost)
+
+
+def earliest(options: Sequence[Option]) -> Option:
+    """``min(options, key=by_finish)``, the whole key compared only among the options tied on finish."""
+    first = min(o.start_hours + o.wall_hours for o in options)
+    return min((o for o in options if o.start_hours + o.wall_hours == first), key=by_finish)
+
+
 def preferred(penalty: float) -> Callable[[Option], tuple[float, Key]]:
     """``by_cost`` with a type outside the model's size class priced ``penalty`` higher: the class is a preference."""
     def key(option: Option) -> tuple[float, Key]:
-        return (option.cost * (1.0 + penalty) if option.profile.outside_class else option.cost, by_cost(option))
+        return (_preferred_cost(option, penalty), by_cost(option))
     return key
+
+
+def _preferred_cost(option: Option, penalty: float) -> float:
+    return option.cost * (1.0 + penalty) if option.profile.outside_class else option.cost
+
+
+def _most_preferred(options: Sequence[Option], penalty: float) -> Option:
+    """``min(options, key=preferred(penalty))``, the whole key compared only among the options tied on cost."""
+    costs = [_preferred_cost(o, penalty) for o in options]
+    lowest = min(costs)
+    return min((o for o, cost in zip(options, costs, strict=True) if cost == lowest), key=by_cost)
 
 
 def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0) -> Choice | None:
@@ -73,13 +99,13 @@ def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: floa
         return None
     in_time = [o for o in everything if o.meets is not False]
     if in_time:
-        best = min(in_time, key=preferred(penalty))
+        best = _most_preferred(in_time, penalty)
         # the preference never keeps a plan that another beats on both cost and finish
         better = [o for o in in_time if o.cost < best.cost and o.finish_hours < best.finish_hours]
         if better:
-            best = min(better, key=by_cost)
+            best = cheapest(better)
         return Choice(best, everything, fallback=best.profile.outside_class)
-    fastest = min(everything, key=by_finish)
+    fastest = earliest(everything)
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 
 
@@ -112,25 +138,25 @@ def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = ()) ->
 
 
 def _best_on_demand(choice: Choice) -> Option | None:
-    return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, by_cost)
+    return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, cheapest)
 
 
 def _cheaper(choice: Choice) -> Option | None:
-    cheapest = min(choice.pool, key=by_cost)
-    return cheapest if cheapest.cost < choice.option.cost * (1 - MEANINGFUL_SHARE) else None
+    least = cheapest(choice.pool)
+    return least if least.cost < choice.option.cost * (1 - MEANINGFUL_SHARE) else None
 
 
 def _faster(choice: Choice) -> Option | None:
     """The earliest finish among the options costing at most FASTEST_COST_MULTIPLE × the plan: an hour saved on a
     $1 job is not worth $500 of hardware, whatever a pool of 16-instance options would offer."""
     ceiling = max(choice.option.cost, 1.0) * FASTEST_COST_MULTIPLE
-    fastest = _pick(choice.pool, lambda o: o.cost <= ceiling, by_finish)
+    fastest = _pick(choice.pool, lambda o: o.cost <= ceiling, earliest)
     if fastest is None:
         return None
     return fastest if fastest.finish_hours < choice.option.finish_hours * (1 - MEANINGFUL_SHARE) else None
 
 
 def _pick(options: Sequence[Option], keep: Callable[[Option], bool],
-          key: Callable[[Option], Key]) -> Option | None:
+          best: Callable[[Sequence[Option]], Option]) -> Option | None:
     kept = [o for o in options if keep(o)]
-    return min(kept, key=key) if kept else None
+    return best(kept) if kept else None

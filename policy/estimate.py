@@ -47,7 +47,9 @@ __all__ = [
     "QLORA_BASE_BYTES_PER_PARAM",
     "range_basis",
     "RLHF_RESPONSE_SHARE",
+    "spot_factors",
     "spot_time",
+    "SpotFactors",
     "SpotTime",
     "STORED_ACTIVATION_BYTES",
     "TUNING_BATCH_TOKENS",
@@ -130,6 +132,12 @@ class Workload:
     width: int = 0  # hidden size of the trained model (small widths cannot fill a large accelerator)
     batch_tokens: float = TUNING_BATCH_TOKENS  # tokens per optimizer step
     per_token: str = ""  # the FLOPs-per-token formula used, for the trace
+
+    @property
+    def sizing(self) -> tuple[float, float, int]:
+        """What decides whether a type's memory holds the work and how full its accelerators run: the part of the
+        work a type's profile depends on (not its FLOPs, so a longer run of the same model shares it)."""
+        return self.sharded_bytes, self.activation_bytes, self.width
 
     def __hash__(self) -> int:
         cached: int | None = self.__dict__.get("_hash")
@@ -251,11 +259,38 @@ def checkpoint_write_hours(work: Workload, *, instances: int, settings: Estimate
 def spot_time(
     hours: float, *, work: Workload, instances: int, instance_mtbi_hours: float, settings: EstimateSettings
 ) -> SpotTime | None:
-    """Expected wall time on spot, or None when interruptions would dominate the run.
+    """Expected wall time on spot, or None when interruptions would dominate the run (see ``spot_factors``)."""
+    factors = spot_factors(work=work, instances=instances, instance_mtbi_hours=instance_mtbi_hours,
+                           settings=settings)
+    return None if factors is None else factors.time(hours)
+
+
+@dataclass(frozen=True, slots=True)
+class SpotFactors:
+    """What spot does to a job of one size on one type, whatever its length: the wall time grows in proportion to
+    the hours, so a search prices many lengths from one of these."""
+
+    interval_hours: float  # Young/Daly checkpoint interval
+    write_hours: float  # C: one checkpoint write
+    job_mtbi_hours: float  # M: mean time between interruptions of the whole job
+    write_stretch: float  # 1 + C/T: training time plus checkpoint writes, per hour of training
+    kept_share: float  # 1 - (T/2 + R)/M: the share of wall time not lost to interruptions
+
+    def time(self, hours: float) -> SpotTime:
+        """Expected wall time on spot of ``hours`` of uninterrupted training."""
+        wall = hours * self.write_stretch / self.kept_share
+        return SpotTime(wall, self.interval_hours, self.write_hours, self.job_mtbi_hours, wall / self.job_mtbi_hours)
+
+
+def spot_factors(
+    *, work: Workload, instances: int, instance_mtbi_hours: float, settings: EstimateSettings
+) -> SpotFactors | None:
+    """How spot stretches this job's hours, or None when interruptions would dominate any run of it.
 
     W = H + (H/T)·C + (W/M)·(T/2 + R), solved for W: T = √(2·C·M) (Young 1974), M = per-instance MTBI / instances,
     R = restart time; each interruption loses half an interval of work on average plus the restart. T is capped
     by the policy's ``checkpoint_max_interval_minutes``, or by C / ``MAX_WRITE_SHARE`` when writes are that slow.
+    None of it depends on H, so W = H × (1 + C/T) / (1 - (T/2 + R)/M).
     """
     write = checkpoint_write_hours(work, instances=instances, settings=settings)
     job_mtbi = instance_mtbi_hours / instances
@@ -267,8 +302,7 @@ def spot_time(
     loss_share = (interval / 2.0 + settings.spot_restart_minutes / 60.0) / job_mtbi
     if loss_share >= MAX_SPOT_LOSS_SHARE:
         return None
-    wall = hours * (1.0 + write / interval) / (1.0 - loss_share)
-    return SpotTime(wall, interval, write, job_mtbi, wall / job_mtbi)
+    return SpotFactors(interval, write, job_mtbi, 1.0 + write / interval, 1.0 - loss_share)
 
 
 def interval_minutes(spot: SpotTime | None) -> int | None:

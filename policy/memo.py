@@ -1,8 +1,10 @@
-"""What a decision works out about hardware that does not depend on when it is asked, kept beside the catalog.
+"""What a decision works out about hardware that does not depend on the request at hand, kept beside the catalog.
 
-A type's profile and its priced configurations follow from the catalog, the policy's estimate settings and the
-work alone; only whether each meets a deadline depends on the request's moment. The service decides the same few
-kinds of work again and again, and a request with no region searches every region, so they are worked out once.
+What a type brings to a model (FLOP/s, fewest instances), a region's screened types, which types beat others
+outright, a type's layouts with their speed and what spot does to them, and its rates follow from the catalog, the
+policy's estimate settings and the model alone, not from how long the run is or when it is asked. The service
+decides the same few models again and again, and a request with no region searches every region, so they are
+worked out once; each request then only scales the layouts by its FLOPs and prices them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import Any
 
 from policy.candidates import Option
 from policy.config import EstimateSettings
@@ -18,6 +19,20 @@ __all__ = ["launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECOND
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
             max_runtime_hours: float) -> Plan:
     """The plan for ``option``: every money figure follows from the stated price and billed hours."""
+    return Plan(**_plan_fields(option, now=now, deadline=deadline, settings=settings,
+                               max_runtime_hours=max_runtime_hours))
+
+
+def to_alternative(option: Option, label: str, *, now: datetime, deadline: datetime | None,
+                   settings: EstimateSettings, max_runtime_hours: float) -> Alternative:
+    """``to_plan`` with a label saying how it differs."""
+    return Alternative(label=label, **_plan_fields(option, now=now, deadline=deadline, settings=settings,
+                                                   max_runtime_hours=max_runtime_hours))
+
+
+def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
+                 max_runtime_hours: float) -> dict[str, Any]:
+    """The fields of a plan (or an alternative) for ``option``."""
     hours = billed_hours(option.wall_hours)
     billed = billed_hours(option.instance_hours / option.count)  # per instance; below wall time when sweep
     price = option.rate.usd                                         # trials leave instances idle in the last round
@@ -34,36 +49,30 @@ def to_plan(option: Option, *, now: datetime, deadline: datetime | None, setting
     high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor + option.transfer_usd))
     finish = add_hours(now, option.start_hours + hours)
     met, margin = _deadline(finish, deadline)
-    return Plan(
-        instance_type=option.profile.spec.instance_type,
-        instance_count=option.count,
-        accelerator=option.profile.accel.name,
-        accelerators=option.count * option.profile.spec.accelerator_count,
-        purchase_model=option.purchase,
-        platform=option.platform,
-        region=option.profile.price.region,
-        price_per_instance_hour_usd=price,
-        estimated_hours=hours,
-        estimated_finish=finish,
-        deadline_met=met,
-        deadline_margin_hours=margin,
-        estimated_cost_usd=total,
-        cost_low_usd=low,
-        cost_high_usd=high,
-        cost_breakdown=items,
-        checkpoint_interval_minutes=interval_minutes(option.spot),
-        max_runtime_hours=launch_runtime_hours(billed_hours(option.job_wall_hours), settings=settings,
-                                               cap=max_runtime_hours),  # per job: the launch's MaxRuntime
-        cost_range_basis=range_basis(spot=option.spot is not None, settings=settings),
-        jobs=option.layout.jobs,
-        instances_per_job=option.layout.job_instances,
-    )
-
-
-def to_alternative(option: Option, label: str, **kwargs: object) -> Alternative:
-    """``to_plan`` with a label saying how it differs."""
-    plan = to_plan(option, **kwargs)  # type: ignore[arg-type]
-    return Alternative(label=label, **plan.model_dump())
+    return {
+        "instance_type": option.profile.spec.instance_type,
+        "instance_count": option.count,
+        "accelerator": option.profile.accel.name,
+        "accelerators": option.count * option.profile.spec.accelerator_count,
+        "purchase_model": option.purchase,
+        "platform": option.platform,
+        "region": option.profile.price.region,
+        "price_per_instance_hour_usd": price,
+        "estimated_hours": hours,
+        "estimated_finish": finish,
+        "deadline_met": met,
+        "deadline_margin_hours": margin,
+        "estimated_cost_usd": total,
+        "cost_low_usd": low,
+        "cost_high_usd": high,
+        "cost_breakdown": items,
+        "checkpoint_interval_minutes": interval_minutes(option.spot),
+        "max_runtime_hours": launch_runtime_hours(billed_hours(option.job_wall_hours), settings=settings,
+                                                  cap=max_runtime_hours),  # per job: the launch's MaxRuntime
+        "cost_range_basis": range_basis(spot=option.spot is not None, settings=settings),
+        "jobs": option.layout.jobs,
+        "instances_per_job": option.layout.job_instances,
+    }
 
 
 # MaxRuntime is rounded up to this step and never below the floor: a job needs a few minutes to load its model and

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from policy.candidates import Profile, profile
+from policy.candidates import Profile, fits, profile_of
 from policy.catalog import Catalog, RegionPrice
 from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
@@ -49,34 +49,50 @@ def size_class(params: int, policy: PolicyConfig) -> tuple[int, SizeClass]:
 
 
 def screen(
-    request: TrainingRequest, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy
+    request: TrainingRequest, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
+    region: str | None = None,
 ) -> Screen:
-    """Sort every type priced in the request's region into inside / fall-back / ruled out."""
-    assert request.params is not None and request.region is not None  # complete() filled both
-    result = Screen()
-    result.size_class_index, result.size_class = size_class(request.params, policy)
+    """Sort every type priced in ``region`` (default: the request's) into inside / fall-back / ruled out."""
+    region = region or request.region
+    assert request.params is not None and region is not None  # complete() filled both
+    index, cls = size_class(request.params, policy)
     wanted = _hint_filter(request, catalog)
-    result.hinted = wanted is not None
-    for price in catalog.prices_in(request.region):
+    # Everything the sorting reads, by value: the service decides the same few kinds of work in the same regions.
+    key = ("screen", region, work.sizing, index, tuple(cls.families), None if wanted is None else frozenset(wanted),
+           team.neuron_ready, tuple(policy.neuron_families), policy.max_instances)
+    inside, outside, ruled_out = remembered(catalog, policy.estimate, key, lambda: _sorted_types(
+        region, work=work, catalog=catalog, policy=policy, team=team, families=cls.families, wanted=wanted))
+    # Fresh lists: a decision merges the screens of its regions into the first.
+    result = Screen(list(inside), list(outside), dict(ruled_out), cls, index, wanted is not None)
+    if wanted is not None and not result.inside:
+        raise RequestError(_nothing_matches(request, region, result), code="no_matching_instance")
+    return result
+
+
+def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
+                  families: list[str], wanted: set[str] | None) -> tuple[tuple[Profile, ...], tuple[Profile, ...],
+                                                                       dict[str, str]]:
+    """(inside, outside, ruled out) of the types priced in ``region``."""
+    inside: list[Profile] = []
+    outside: list[Profile] = []
+    ruled_out: dict[str, str] = {}
+    table = fits(catalog=catalog, work=work, settings=policy.estimate)
+    for price in catalog.prices_in(region):
         reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted)
         if reason is not None:
-            result.ruled_out[price.instance_type] = reason
+            ruled_out[price.instance_type] = reason
             continue
         family = catalog.instances[price.instance_type].family
-        outside = not result.hinted and family not in result.size_class.families
-        prof = remembered(catalog, policy.estimate, ("profile", price.instance_type, price.region, work, outside),
-                          lambda price=price, outside=outside: profile(  # type: ignore[misc]
-                              price, catalog=catalog, work=work, settings=policy.estimate, outside=outside))
+        fallback = wanted is None and family not in families
+        prof = profile_of(price, table, outside=fallback)
         if isinstance(prof, str):
-            result.ruled_out[price.instance_type] = prof
+            ruled_out[price.instance_type] = prof
         elif prof.min_count > policy.max_instances:
-            result.ruled_out[price.instance_type] = (
+            ruled_out[price.instance_type] = (
                 f"memory: needs {prof.min_count} instances, policy max_instances is {policy.max_instances}")
         else:
-            (result.outside if outside else result.inside).append(prof)
-    if wanted is not None and not result.inside:
-        raise RequestError(_nothing_matches(request, result), code="no_matching_instance")
-    return result
+            (outside if fallback else inside).append(prof)
+    return tuple(inside), tuple(outside), ruled_out
 
 
 def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
@@ -113,9 +129,9 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
     return types
 
 
-def _nothing_matches(request: TrainingRequest, result: Screen) -> str:
+def _nothing_matches(request: TrainingRequest, region: str, result: Screen) -> str:
     asked = request.instance_type or request.accelerator or "the requested hardware"
     why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != "not what the request asked for")
-    return (f"No {asked} configuration can run this job in {request.region}"
+    return (f"No {asked} configuration can run this job in {region}"
             + (f" ({why})" if why else " (not offered there at a known price)")
             + ". Name another instance type or region, or leave the hardware open.")

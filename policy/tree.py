@@ -14,7 +14,7 @@ from policy.calibration import Calibration, calibrated_step
 from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
 from policy.capacity import CapacityView
 from policy.catalog import Catalog
-from policy.choose import Choice, alternatives, by_cost, by_finish, choose
+from policy.choose import Choice, alternatives, cheapest, choose, earliest
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import (
     Alternative,
@@ -102,7 +102,7 @@ def decide(
     if choice is None:
         raise RequestError(_nothing_runs(req, scr, policy), code="no_configuration")
     if not fits:  # denied whatever is chosen: show the one closest to fitting, not a cheap plan that runs for years
-        fastest = min(choice.pool, key=by_finish)
+        fastest = earliest(choice.pool)
         choice = Choice(fastest, choice.pool, fallback=fastest.profile.outside_class, late=choice.late,
                         over_runtime=True)
     if req.urgent and req.deadline is None:
@@ -212,7 +212,7 @@ def _earliest(choice: Choice, *, budget: float | None = None) -> Choice:
         return choice  # nothing the budget pays for: the cheapest stays, and the budget warning says so
     fastest = min(o.finish_hours for o in affordable)
     soon = [o for o in affordable if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
-    return Choice(min(soon, key=by_cost), choice.pool, fallback=choice.fallback, late=choice.late)
+    return Choice(cheapest(soon), choice.pool, fallback=choice.fallback, late=choice.late)
 
 
 def _sized(request: TrainingRequest) -> TrainingRequest:
@@ -280,8 +280,7 @@ def _screen_regions(req: TrainingRequest, regions: list[str], *, work: Workload,
     merged: Screen | None = None
     for region in regions:
         try:
-            one = screen(req.model_copy(update={"region": region}), work=work, catalog=catalog, policy=policy,
-                         team=team)
+            one = screen(req, work=work, catalog=catalog, policy=policy, team=team, region=region)
         except RequestError:
             if region == req.region:
                 raise
@@ -312,11 +311,12 @@ def _within_runtime(inside: list[Option], outside: list[Option],
                     policy: PolicyConfig) -> tuple[list[Option], list[Option], bool]:
     """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left
     inside or outside the size class (one pool: the class is only a preference); and whether any fits."""
-    def fits(o: Option) -> bool:
-        return billed_hours(o.job_wall_hours) <= policy.max_runtime_hours
-    if not any(fits(o) for o in [*inside, *outside]):
+    cap = policy.max_runtime_hours
+    inside_fit = [o for o in inside if billed_hours(o.job_wall_hours) <= cap]
+    outside_fit = [o for o in outside if billed_hours(o.job_wall_hours) <= cap]
+    if not inside_fit and not outside_fit:
         return inside, outside, False
-    return [o for o in inside if fits(o)], [o for o in outside if fits(o)], True
+    return inside_fit, outside_fit, True
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
@@ -444,7 +444,7 @@ def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:
     inside = [o for o in choice.pool if not o.profile.outside_class and o.meets is not False]
     if not inside:
         return f"nothing in {cls} meets the deadline within the runtime cap; {plan.instance_type} is outside it"
-    best = min(inside, key=by_cost)
+    best = cheapest(inside)
     share = 1.0 - plan.estimated_cost_usd / best.cost if best.cost > 0 else 0.0
     why = (f"{share:.0%} cheaper per run than" if share > 0 else
            f"finishes in {plan.estimated_hours:,.1f} h, sooner than")
@@ -464,14 +464,14 @@ def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str
 
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
-    cheapest = min(choice.pool, key=by_cost)
+    least = cheapest(choice.pool)
     which = ("the fastest plan, which still misses the deadline," if plan.deadline_met is False
              else "the fastest plan" if choice.late
              else "the cheapest plan" if plan.deadline_met is None
              else "the cheapest plan that meets the deadline")
     text = f"nothing fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"
-    if cheapest.cost <= budget and cheapest.meets is False:
-        text += (f"; {cheapest.count}× {cheapest.profile.spec.instance_type} would cost ~${cheapest.cost:,.0f} "
+    if least.cost <= budget and least.meets is False:
+        text += (f"; {least.count}× {least.profile.spec.instance_type} would cost ~${least.cost:,.0f} "
                  "but misses the deadline")
     return text
 
