@@ -64,7 +64,9 @@ def _service(database_url: str, folder: str) -> Iterator[tuple[str, int]]:
     """``gpuops service`` in a subprocess (one uvicorn worker); yields (base URL, pid)."""
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "GPUOPS_API_TOKENS": f"admin:{TOKEN},bot:{BOT_TOKEN}",
-           "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING"}
+           "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING",
+           # this checkout's code, not whatever copy of gpuops is installed in the environment
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     env.pop("REDIS_URL", None)
     subprocess.run([sys.executable, "-c", "from gpuops.cli import main; main()", "db", "upgrade"], env=env,
                    cwd=ROOT, check=True, capture_output=True)
