@@ -10,7 +10,7 @@ import math
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -104,6 +104,28 @@ async def get_actor(
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
+
+
+async def plain_actor(request: Request, state: ServiceState) -> Actor | None:
+    """``get_actor``'s answer (or what it raises) for a request whose X-Gpuops-Actor header, when sent, passes the
+    header's declared pattern; None when it does not, since FastAPI's own check of the header answers that one."""
+    on_behalf = request.headers.get("x-gpuops-actor")
+    if on_behalf is not None and ACTOR_PATTERN.fullmatch(on_behalf) is None:
+        return None
+    return await get_actor(state, await _bearer(request), on_behalf)
+
+
+async def json_object(request: Request) -> dict[str, Any] | None:
+    """The body when it is plainly a JSON object sent as ``application/json``, read as FastAPI reads a body model's
+    JSON; None for anything else (an empty or broken body, another content type), which FastAPI's reading answers."""
+    kind = request.headers.get("content-type")
+    if kind is None or kind.partition(";")[0].strip().lower() != "application/json" or not await request.body():
+        return None
+    try:
+        document = await request.json()
+    except (ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
 
 
 async def get_writer(actor: ActorDep) -> Actor:
