@@ -52,10 +52,15 @@ def released(session: Session, value: T) -> T:
     return value
 
 
+def json_bytes(model: BaseModel) -> bytes:
+    """``model.model_dump_json()`` as the UTF-8 bytes a response sends, without decoding them to text and back."""
+    return model.__pydantic_serializer__.to_json(model)
+
+
 def json_response(session: Session, model: BaseModel, *, status_code: int = 200) -> Response:
     """Release the session and answer with ``model`` already serialised (no second validation pass)."""
     session.close()
-    return Response(content=model.model_dump_json(), status_code=status_code, media_type="application/json")
+    return Response(content=json_bytes(model), status_code=status_code, media_type="application/json")
 
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -20,7 +20,16 @@ from contract.plans import PlanInput
 from policy.decision import Decision
 from policy.errors import RequestError
 from policy.questions import NeedsInput
-from service.api.deps import Actor, ActorDep, StateDep, check_rate_limit, get_state, json_object, plain_actor
+from service.api.deps import (
+    Actor,
+    ActorDep,
+    StateDep,
+    check_rate_limit,
+    get_state,
+    json_bytes,
+    json_object,
+    plain_actor,
+)
 from service.api.openapi import raises
 from service.api.state import ServiceState
 from service.clock import utcnow
@@ -84,7 +93,7 @@ async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Res
         context = _preview(state, actor.id, body)
     if isinstance(context, NeedsInput):
         state.metrics.decisions.labels(outcome="needs_input").inc()
-        return Response(content=context.model_dump_json(), media_type="application/json")
+        return Response(content=json_bytes(context), media_type="application/json")
     state.metrics.decisions.labels(outcome=initial_status(context).value).inc()
-    return Response(content=context.decision.model_dump_json(), media_type="application/json",
+    return Response(content=json_bytes(context.decision), media_type="application/json",
                     headers={"X-Plan-Hash": context.plan_hash})
