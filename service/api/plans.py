@@ -95,5 +95,5 @@ async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Res
         state.metrics.decisions.labels(outcome="needs_input").inc()
         return Response(content=json_bytes(context), media_type="application/json")
     state.metrics.decisions.labels(outcome=initial_status(context).value).inc()
-    return Response(content=json_bytes(context.decision), media_type="application/json",
+    return Response(content=context.decision_json(), media_type="application/json",
                     headers={"X-Plan-Hash": context.plan_hash})
