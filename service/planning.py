@@ -70,8 +70,9 @@ class PlanContext:
 
     def decision_json(self) -> bytes:
         """The decision as ``model_dump_json`` writes it, serialised from ``document`` instead of from the model
-        again: pydantic writes the same bytes from either, and the dump is already made for the hash."""
-        return pydantic_core.to_json(self.document)
+        again: pydantic writes the same bytes from either (an infinite or NaN figure as null, as a model does), and
+        the dump is already made for the hash."""
+        return pydantic_core.to_json(self.document, inf_nan_mode="null")
 
 
 class JobInputs(Protocol):

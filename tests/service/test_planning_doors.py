@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from collections.abc import Iterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -81,6 +83,9 @@ def test_a_previews_bytes_are_exactly_the_decisions_own_json(text: str, zone: st
     context = planner.plan_input(text=text, fields={}, timezone=zone, now=NOW)
     assert context.decision_json() == context.decision.model_dump_json().encode()
     assert context.plan_hash == plan_hash(context.decision.model_dump(mode="json"))
+    unbounded = dataclasses.replace(context, decision=context.decision.model_copy(
+        update={"savings_vs_naive_usd": math.inf}))
+    assert unbounded.decision_json() == unbounded.decision.model_dump_json().encode()  # null, as the model writes
 
 
 def test_a_structured_field_fills_what_the_text_leaves_out(live: Live) -> None:
