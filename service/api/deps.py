@@ -16,6 +16,7 @@ from fastapi import Depends, Header, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from sqlmodel import Session
+from starlette.exceptions import HTTPException
 
 from contract.actors import ACTOR_PATTERN
 from contract.errors import Forbidden, RateLimited, Unauthorized
@@ -124,7 +125,14 @@ async def json_object(request: Request) -> dict[str, Any] | None:
     """The body when it is plainly a JSON object sent as ``application/json``, read as FastAPI reads a body model's
     JSON; None for anything else (an empty or broken body, another content type), which FastAPI's reading answers."""
     kind = request.headers.get("content-type")
-    if kind is None or kind.partition(";")[0].strip().lower() != "application/json" or not await request.body():
+    if kind is None or kind.partition(";")[0].strip().lower() != "application/json":
+        return None
+    try:
+        if not await request.body():
+            return None
+    except HTTPException:
+        raise  # the body limit's 413, which FastAPI's reading lets through too
+    except Exception:  # noqa: BLE001 - FastAPI's reading answers whatever this is (a client gone mid-body: 400)
         return None
     try:
         document = await request.json()

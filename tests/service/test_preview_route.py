@@ -3,6 +3,7 @@ request, well-formed or not, gets exactly the answer FastAPI's own path gives it
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -11,7 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import Response
+from fastapi import FastAPI, Response
+from starlette.types import Message
 
 from policy.catalog import load_catalog
 from service.api import plans
@@ -79,19 +81,24 @@ CASES: dict[str, tuple[dict[str, str], str | bytes]] = {
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Overrides]]:
-    """The service over real HTTP with spend read at a fixed time; yields a client and the app's overrides."""
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    """The service with spend read at a fixed time."""
     url = create_sqlite_db(Path(tmp_path_factory.mktemp("preview")))
     settings = Settings(database_url=url, api_tokens=",".join(f"{r}:{t}" for r, t in TOKENS.items()))
     spend = SampleSpend(sample_spend_path(), clock=lambda: datetime(2027, 3, 3, 9, 30, tzinfo=UTC))
     planner = Planner(catalog=load_catalog(), policy=make_policy(rate_limit_per_minute=100_000), spend=spend)
     engine = make_engine(url)
-    app = create_app(state=build_state(settings, engine=engine, planner=planner))
     try:
-        with serve(app) as base, httpx.Client(base_url=base, timeout=30) as client:
-            yield client, app.dependency_overrides
+        yield create_app(state=build_state(settings, engine=engine, planner=planner))
     finally:
         engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def service(app: FastAPI) -> Iterator[tuple[httpx.Client, Overrides]]:
+    """``app`` over real HTTP; yields a client and the app's dependency overrides."""
+    with serve(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+        yield client, app.dependency_overrides
 
 
 def _answer(client: httpx.Client, headers: dict[str, str], content: str | bytes) -> tuple[int, dict[str, str], str]:
@@ -130,6 +137,35 @@ def test_a_well_formed_request_takes_the_short_path(service: tuple[httpx.Client,
                                  _body(text="fine-tune 7B by Friday"))
     assert (status, len(headers["x-plan-hash"]), taken) == (200, 64, ["short"])
     assert _answer(service[0], {**ADMIN, **JSON}, '{"text": ')[0] == 422 and taken == ["short"]
+
+
+def test_a_client_gone_mid_body_is_answered_as_fastapis_own_path_answers_it(app: FastAPI) -> None:
+    async def answer() -> list[Message]:
+        sent: list[Message] = []
+        incoming: list[Message] = [{"type": "http.request", "body": b'{"text": "fine', "more_body": True},
+                                   {"type": "http.disconnect"}]
+
+        async def receive() -> Message:
+            return incoming.pop(0)
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/v1/plans", "raw_path": b"/v1/plans", "root_path": "", "query_string": b"",
+                 "headers": [(b"content-type", b"application/json"),
+                             (b"authorization", f"Bearer {TOKENS['admin']}".encode())],
+                 "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+        await app(scope, receive, send)
+        return [{k: v for k, v in m.items() if k != "headers"} for m in sent]
+
+    quick = asyncio.run(answer())
+    app.dependency_overrides[_unused] = _unused
+    try:
+        full = asyncio.run(answer())
+    finally:
+        app.dependency_overrides.clear()
+    assert quick == full and quick[0]["status"] == 422  # the body that never came whole cannot be read
 
 
 def _unused() -> None:
