@@ -64,7 +64,9 @@ def _service(database_url: str, folder: str) -> Iterator[tuple[str, int]]:
     """``gpuops service`` in a subprocess (one uvicorn worker); yields (base URL, pid)."""
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "GPUOPS_API_TOKENS": f"admin:{TOKEN},bot:{BOT_TOKEN}",
-           "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING"}
+           "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING",
+           # this checkout's code, not whatever copy of gpuops is installed in the environment
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     env.pop("REDIS_URL", None)
     subprocess.run([sys.executable, "-c", "from gpuops.cli import main; main()", "db", "upgrade"], env=env,
                    cwd=ROOT, check=True, capture_output=True)
@@ -209,7 +211,7 @@ def _wrk_plans(url: str, folder: str) -> None:
     out = subprocess.run([wrk, "-t1", f"-c{CLIENTS}", f"-d{DURATION_SECONDS:g}s", "--latency", "-s", script,
                           f"{url}/v1/plans"], capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50, p99 = (_wrk_ms(re.search(rf"\b{q}%\s+(\S+)", out).group(1)) for q in (50, 99))  # type: ignore[union-attr]
+    p50, p99 = (_wrk_ms(re.search(rf"^\s*{q}%\s+(\S+)", out, re.MULTILINE).group(1)) for q in (50, 99))  # type: ignore[union-attr]
     print(f"POST /v1/plans with wrk ({CLIENTS} connections, 1 thread): {rps:.0f} req/s "
           f"[{_ratio(rps, PLANS_RPS_TARGET)}], p50 {p50:.1f} ms, p99 {p99:.1f} ms "
           f"[{_ratio(p99, PLANS_P99_TARGET_MS, lower_is_better=True)}]")

@@ -16,6 +16,7 @@ from collections.abc import Collection
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
@@ -168,6 +169,7 @@ class _Scan:
     def __init__(self, text: str) -> None:
         self.text = text
         self.unused: list[str] = []  # phrases that were matched but meant nothing the plan uses ("50k examples")
+        self._deadlines: tuple[str, datetime, ZoneInfo, list[Deadline]] | None = None
 
     def blank(self, start: int, end: int) -> None:
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]
@@ -178,6 +180,17 @@ class _Scan:
         for m in found:
             self.blank(m.start(), m.end())
         return found
+
+    def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
+        """``find_deadlines`` over the text as it stands, blanking nothing; read again only once the text changed
+        (starts are looked for among the deadlines, and the deadline then among what is left)."""
+        last = self._deadlines
+        if last is not None and last[0] == self.text and last[1] == now and last[1].tzinfo is now.tzinfo \
+                and last[2] is zone:
+            return list(last[3])
+        found = find_deadlines(self.text, now=now, zone=zone)
+        self._deadlines = (self.text, now, zone, found)
+        return list(found)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -276,7 +289,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
     """The earliest deadline in the text (a past one too: the caller refuses it after the other checks)."""
-    found = find_deadlines(scan.text, now=now, zone=zone_of(tz))
+    found = scan.deadlines(now=now, zone=zone_of(tz))
     for deadline in found:
         scan.blank(deadline.start, deadline.end)
     if not found:

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from policy.dates import find_deadlines
+from policy.dates import Deadline
 from policy.questions import Choice, Question
 from policy.request import Task
 
@@ -35,6 +35,8 @@ class Scan(Protocol):
     def blank(self, start: int, end: int) -> None: ...
 
     def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]: ...
+
+    def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]: ...
 
 
 _DURATION_RE = re.compile(
@@ -143,7 +145,7 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
 def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:
     """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
     starts: list[tuple[datetime, str]] = []
-    for found in find_deadlines(scan.text, now=now, zone=zone):
+    for found in scan.deadlines(now=now, zone=zone):
         before = max(0, found.start - 25)
         cue = _START_CUE_RE.search(scan.text[before : found.start])
         cued = cue is not None

@@ -7,8 +7,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
+import pydantic_core
 from pydantic import ValidationError
 
 from policy.calibration import Calibration
@@ -57,9 +59,20 @@ class PlanContext:
     timezone: str
     calibration_factor: float | None = None  # the learnt correction the plan's hours carry; None: none
 
-    @property
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        """The decision's JSON document (``model_dump(mode="json")``), dumped once for its hash and its bytes."""
+        return self.decision.model_dump(mode="json")
+
+    @cached_property
     def plan_hash(self) -> str:
-        return plan_hash(self.decision.model_dump(mode="json"))
+        return plan_hash(self.document)
+
+    def decision_json(self) -> bytes:
+        """The decision as ``model_dump_json`` writes it, serialised from ``document`` instead of from the model
+        again: pydantic writes the same bytes from either (an infinite or NaN figure as null, as a model does), and
+        the dump is already made for the hash."""
+        return pydantic_core.to_json(self.document, inf_nan_mode="null")
 
 
 class JobInputs(Protocol):

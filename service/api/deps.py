@@ -10,12 +10,13 @@ import math
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Path, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from sqlmodel import Session
+from starlette.exceptions import HTTPException
 
 from contract.actors import ACTOR_PATTERN
 from contract.errors import Forbidden, RateLimited, Unauthorized
@@ -52,10 +53,15 @@ def released(session: Session, value: T) -> T:
     return value
 
 
+def json_bytes(model: BaseModel) -> bytes:
+    """``model.model_dump_json()`` as the UTF-8 bytes a response sends, without decoding them to text and back."""
+    return model.__pydantic_serializer__.to_json(model)
+
+
 def json_response(session: Session, model: BaseModel, *, status_code: int = 200) -> Response:
     """Release the session and answer with ``model`` already serialised (no second validation pass)."""
     session.close()
-    return Response(content=model.model_dump_json(), status_code=status_code, media_type="application/json")
+    return Response(content=json_bytes(model), status_code=status_code, media_type="application/json")
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
@@ -104,6 +110,35 @@ async def get_actor(
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
+
+
+async def plain_actor(request: Request, state: ServiceState) -> Actor | None:
+    """``get_actor``'s answer (or what it raises) for a request whose X-Gpuops-Actor header, when sent, passes the
+    header's declared pattern; None when it does not, since FastAPI's own check of the header answers that one."""
+    on_behalf = request.headers.get("x-gpuops-actor")
+    if on_behalf is not None and ACTOR_PATTERN.fullmatch(on_behalf) is None:
+        return None
+    return await get_actor(state, await _bearer(request), on_behalf)
+
+
+async def json_object(request: Request) -> dict[str, Any] | None:
+    """The body when it is plainly a JSON object sent as ``application/json``, read as FastAPI reads a body model's
+    JSON; None for anything else (an empty or broken body, another content type), which FastAPI's reading answers."""
+    kind = request.headers.get("content-type")
+    if kind is None or kind.partition(";")[0].strip().lower() != "application/json":
+        return None
+    try:
+        if not await request.body():
+            return None
+    except HTTPException:
+        raise  # the body limit's 413, which FastAPI's reading lets through too
+    except Exception:  # noqa: BLE001 - FastAPI's reading answers whatever this is (a client gone mid-body: 400)
+        return None
+    try:
+        document = await request.json()
+    except (ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
 
 
 async def get_writer(actor: ActorDep) -> Actor:

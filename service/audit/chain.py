@@ -16,6 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -66,6 +67,25 @@ def _tables() -> tuple[sa.Table, sa.Table]:
 
 
 @dataclass(frozen=True)
+class _Statements:
+    head: sa.Select[int, str]  # the chain head, locked
+    insert: sa.Insert
+    advance: sa.Update  # the head moved on (bound: new_seq, new_hash)
+
+
+@cache
+def _statements() -> _Statements:
+    """An append's statements, built once: this runs under the chain-head lock on every write."""
+    table, head = _tables()
+    return _Statements(
+        head=sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update(),
+        insert=sa.insert(table),
+        advance=sa.update(head).where(head.c.id == 1).values(seq=sa.bindparam("new_seq"),
+                                                             hash=sa.bindparam("new_hash")),
+    )
+
+
+@dataclass(frozen=True)
 class NewEvent:
     """An event to append: what happened, to which request, by whom."""
 
@@ -83,8 +103,8 @@ def append_events(*, session: Session, events: list[NewEvent], now: datetime | N
     """
     session.flush()  # the caller's pending rows first: the events may refer to them
     keyring = keyring_for(session)
-    table, head = _tables()
-    seq, prev = session.execute(sa.select(head.c.seq, head.c.hash).where(head.c.id == 1).with_for_update()).one()
+    statements = _statements()
+    seq, prev = session.execute(statements.head).one()
     created_at = (now or utcnow()).astimezone(UTC)
     rows: list[AuditEvent] = []
     for new in events:
@@ -94,11 +114,11 @@ def append_events(*, session: Session, events: list[NewEvent], now: datetime | N
                            created_at=created_at, prev_hash=prev, hash="", key_id=keyring.current_id)
         event.hash = prev = row_hash(event, keyring=keyring)
         rows.append(event)
-    session.execute(sa.insert(table), [
+    session.execute(statements.insert, [
         {"seq": e.seq, "request_id": e.request_id, "type": e.type, "actor": e.actor, "data": e.data,
          "created_at": e.created_at, "prev_hash": e.prev_hash, "hash": e.hash, "key_id": e.key_id} for e in rows
     ])
-    session.execute(sa.update(head).where(head.c.id == 1).values(seq=seq, hash=prev))
+    session.execute(statements.advance, {"new_seq": seq, "new_hash": prev})
     return rows
 
 

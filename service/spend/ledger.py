@@ -17,7 +17,9 @@ moment never both count the same room: the second reads the first's reservation.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -40,7 +42,7 @@ def judged_usd(decision: Mapping[str, Any]) -> float:
 
 def lock_ledger(*, session: Session) -> None:
     """Take the write lock the ledger is read under (the audit chain's head row, which every write takes anyway)."""
-    session.execute(sa.select(col(AuditHead.seq)).where(col(AuditHead.id) == 1).with_for_update()).one()
+    session.execute(_statements().lock).one()
 
 
 def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -> Ledger:
@@ -49,12 +51,36 @@ def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -
     Sums in SQL over the stored ``judged_usd`` (the estimate for rows written before it), so the time under the lock
     stays flat however many requests the month holds.
     """
+    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    statements = _statements()
+    row = session.execute(statements.exposure, {"team": team}).one()
+    automatic = session.execute(statements.automatic, {"team": team, "requester": requester, "day": day}).one()
+    return Ledger(running_usd=round(float(row[0]), 2), reserved_usd=round(float(row[1]), 2),
+                  auto_approved_today_by_requester_usd=round(float(automatic[1]), 2),
+                  auto_approved_today_by_team_usd=round(float(automatic[0]), 2))
+
+
+@dataclass(frozen=True)
+class _Statements:
+    lock: sa.Select[int]
+    exposure: sa.Select[float, float]  # running, reserved: of the team (bound: team)
+    automatic: sa.Select[float, float]  # approved automatically since the day began: by the team, by the
+    # requester (bound: team, requester, day)
+
+
+@cache
+def _statements() -> _Statements:
+    """The ledger's statements, built once with their values bound at execution: building them costs more CPU than
+    running them, and this runs under the write lock on every filing."""
+    team: sa.BindParameter[str] = sa.bindparam("team")
+    requester: sa.BindParameter[str] = sa.bindparam("requester")
+    day: sa.BindParameter[datetime] = sa.bindparam("day")
     judged = sa.func.coalesce(col(PlanRevision.judged_usd), col(PlanRevision.estimated_cost_usd))
     remaining = judged - sa.func.coalesce(col(Job.actual_cost_usd), col(Job.cost_so_far_usd), 0.0)
     current = sa.and_(col(PlanRevision.request_id) == col(RequestRecord.id),
                       col(PlanRevision.revision) == col(RequestRecord.revision))
     live = [s.value for s in LIVE]
-    row = session.execute(
+    exposure = (
         sa.select(
             sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.status).in_(live),
                                                   sa.case((remaining > 0, remaining), else_=0.0)), else_=0.0)), 0.0),
@@ -63,9 +89,8 @@ def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -
         .select_from(RequestRecord).join(PlanRevision, current)
         .outerjoin(Job, col(Job.request_id) == col(RequestRecord.id))
         .where(col(RequestRecord.team) == team, col(RequestRecord.status).in_([s.value for s in LIVE + RESERVED]))
-    ).one()
-    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    automatic = session.execute(
+    )
+    automatic = (
         sa.select(
             sa.func.coalesce(sa.func.sum(judged), 0.0),
             sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.requester) == requester, judged), else_=0.0)), 0.0),
@@ -73,7 +98,6 @@ def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -
         .select_from(RequestRecord).join(PlanRevision, col(PlanRevision.request_id) == col(RequestRecord.id))
         .where(col(RequestRecord.team) == team, col(PlanRevision.approvals_needed) == 0,
                col(PlanRevision.denied).is_(False), col(PlanRevision.created_at) >= day)
-    ).one()
-    return Ledger(running_usd=round(float(row[0]), 2), reserved_usd=round(float(row[1]), 2),
-                  auto_approved_today_by_requester_usd=round(float(automatic[1]), 2),
-                  auto_approved_today_by_team_usd=round(float(automatic[0]), 2))
+    )
+    lock = sa.select(col(AuditHead.seq)).where(col(AuditHead.id) == 1).with_for_update()
+    return _Statements(lock=lock, exposure=exposure, automatic=automatic)

@@ -54,7 +54,8 @@ class UnavailableSpend:
 
 
 class FileSpend:
-    """Spend read from a JSON file, parsed once per version of the file."""
+    """Spend read from a JSON file, parsed once per version of the file; each team's figures with the policy's
+    budget laid over them are kept for that version too, so a lookup only ages them."""
 
     blocks = False
 
@@ -63,29 +64,44 @@ class FileSpend:
         self._clock = clock
         self._lock = threading.Lock()
         self._loaded: tuple[float, dict[str, SpendSnapshot]] | None = None
+        # (file version, team, budget) -> the team's figures with that budget, for the version in force only
+        self._budgeted: dict[tuple[float, str, float | None], SpendSnapshot] = {}
 
-    def _snapshots(self) -> dict[str, SpendSnapshot]:
+    def _snapshots(self) -> tuple[float, dict[str, SpendSnapshot]]:
         mtime = os.stat(self._path).st_mtime
         with self._lock:
             if self._loaded is None or self._loaded[0] != mtime:
                 self._loaded = (mtime, self._parse())
-            return self._loaded[1]
+                self._budgeted = {}
+            return self._loaded
 
     def _parse(self) -> dict[str, SpendSnapshot]:
         with open(self._path, encoding="utf-8") as handle:
             return spend_from_document(json.load(handle), source=self._path)
 
-    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        budget = policy.team(team).monthly_budget_usd
+    def _figures(self, *, team: str, budget: float | None) -> SpendSnapshot:
+        """The file's figures for ``team`` with the policy's budget, not yet aged (unavailable when it has none)."""
         try:
-            snapshot = self._snapshots().get(team)
+            version, snapshots = self._snapshots()
         except (OSError, ValueError, RequestError) as exc:
             return SpendSnapshot.unavailable(team=team, reason=f"cannot read {self._path}: {exc}", budget_usd=budget)
+        key = (version, team, budget)
+        found = self._budgeted.get(key)
+        if found is not None:
+            return found
+        snapshot = snapshots.get(team)
         if snapshot is None:
             return SpendSnapshot.unavailable(team=team, reason=f"{self._path} has no figures for {team}",
                                              budget_usd=budget)
         # The policy's budget wins; a file's own figure stands only for a team the policy gives none.
         snapshot = snapshot.model_copy(update={"budget_usd": budget if budget is not None else snapshot.budget_usd})
+        with self._lock:
+            if self._loaded is not None and self._loaded[0] == version:
+                self._budgeted[key] = snapshot
+        return snapshot
+
+    def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
+        snapshot = self._figures(team=team, budget=policy.team(team).monthly_budget_usd)
         return aged(snapshot, now=self._clock(), stale_after_hours=policy.spend_stale_after_hours)
 
 
@@ -97,12 +113,26 @@ def sample_spend_path() -> str:
 class SampleSpend(FileSpend):
     """The shipped sample, replayed into the current month as of now so that it never goes stale in a demo."""
 
+    def __init__(self, path: str, *, clock: Callable[[], datetime] = utcnow) -> None:
+        super().__init__(path, clock=clock)
+        # The last replay per team: (the figures it replayed, the day) -> the replay, which only as_of follows.
+        self._replays: dict[str, tuple[SpendSnapshot, date, SpendSnapshot]] = {}
+
     def get_spend(self, *, team: str, policy: PolicyConfig) -> SpendSnapshot:
-        snapshot = super().get_spend(team=team, policy=policy)
+        figures = self._figures(team=team, budget=policy.team(team).monthly_budget_usd)
+        now = self._clock()
+        snapshot = aged(figures, now=now, stale_after_hours=policy.spend_stale_after_hours)
         if snapshot.status is SpendStatus.UNAVAILABLE:
             return snapshot
-        now = self._clock()
-        return replayed(snapshot, today=now.date()).model_copy(update={
+        # ``aged`` only sets status, reason and age, which the replay's own replace: replay the figures themselves.
+        today = now.date()
+        last = self._replays.get(team)
+        if last is not None and last[0] is figures and last[1] == today:
+            replay = last[2]
+        else:
+            replay = replayed(figures, today=today)
+            self._replays[team] = (figures, today, replay)
+        return replay.model_copy(update={
             "as_of": now, "age_seconds": 0.0, "status": SpendStatus.OK,
             "reason": "sample figures (GPUOPS_SPEND=sample)"})
 

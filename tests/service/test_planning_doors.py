@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from collections.abc import Iterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -70,6 +72,20 @@ def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: 
     for part in ("request", "plan", "alternatives", "assumptions", "warnings", "catalog", "spend"):
         assert filed[part] == by_cli[part], part
     assert filed["approval"]["approvals_needed"] == by_cli["approval"]["approvals_needed"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+@pytest.mark.parametrize("zone", [TZ, "Asia/Kolkata", None])
+def test_a_previews_bytes_are_exactly_the_decisions_own_json(text: str, zone: str | None) -> None:
+    """The preview writes the decision from the document its hash is taken from, not from the model again."""
+    planner = Planner(catalog=load_catalog(), policy=default_policy(),
+                      spend=SampleSpend(sample_spend_path(), clock=lambda: NOW), capacity=UnknownCapacity())
+    context = planner.plan_input(text=text, fields={}, timezone=zone, now=NOW)
+    assert context.decision_json() == context.decision.model_dump_json().encode()
+    assert context.plan_hash == plan_hash(context.decision.model_dump(mode="json"))
+    unbounded = dataclasses.replace(context, decision=context.decision.model_copy(
+        update={"savings_vs_naive_usd": math.inf}))
+    assert unbounded.decision_json() == unbounded.decision.model_dump_json().encode()  # null, as the model writes
 
 
 def test_a_structured_field_fills_what_the_text_leaves_out(live: Live) -> None:
