@@ -136,7 +136,8 @@ def decide(
         req = req.model_copy(update={"params": request.params, "task": request.task})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
         assumed = [a for a in assumed if not a.startswith("tokens:")]
-    if calibration is not None:  # say when the chosen hours carry a learnt correction
+    # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
+    if calibration is not None and req.fixed_hours is None:
         assert req.task is not None and req.params is not None
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]

@@ -13,6 +13,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision
 from policy.parse import parse_request
+from policy.request import Task
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -121,3 +122,14 @@ def test_a_family_slower_than_thought_loses_the_choice_to_one_that_is_not() -> N
     after = _decide(slow, FREE)
     assert load_catalog().instance(after.plan.instance_type).family != family
     assert "calibrated" not in next(s for s in after.trace if s.node == "4 compute").reason
+
+
+def test_a_job_of_stated_length_is_planned_as_said_whatever_was_learnt() -> None:
+    families = {spec.family for spec in load_catalog().instances.values()}
+    learnt = Calibration(corrections=tuple(
+        Correction(family=f, task=t.value, size_band=b, factor=1.3, jobs=10, median_ratio=1.3)
+        for f in sorted(families) for t in Task for b in ("<3B", "3B-15B", "15B-80B", "80B+")))
+    said = _decide(None, "eval run 7b 2h")
+    calibrated = _decide(learnt, "eval run 7b 2h")
+    assert calibrated.plan.estimated_hours == said.plan.estimated_hours
+    assert calibrated.plan.estimated_cost_usd == said.plan.estimated_cost_usd
