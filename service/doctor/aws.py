@@ -63,22 +63,13 @@ def check_iam_actions(factory: ClientFactory, identity: Identity | None, *, docu
     denied: list[str] = []
     checked: set[str] = set()  # an action several statements grant (on different resources) counts once
     for statement in statements:
-        try:
-            answer = client.simulate_principal_policy(
-                PolicySourceArn=identity.principal_arn, ActionNames=_actions(statement),
-                ResourceArns=[concrete_arn(r, account=identity.account, region=region)
-                              for r in _listed(statement.get("Resource", "*"))],
-                ContextEntries=context_entries(statement.get("Condition", {})))
-        except ClientError as exc:
-            if _code(exc) in ("AccessDenied", "AccessDeniedException"):
-                return CheckResult.skipped(name, f"{identity.principal_arn} may not simulate its own policies "
-                                                 "(iam:SimulatePrincipalPolicy); compare them with the IAM policy "
-                                                 "document by hand")
-            return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
-                                      fix="check the identity above exists in IAM")
-        except BotoCoreError as exc:
-            return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
-                                      fix="check the network path to IAM")
+        answer = _simulate(client, name, identity, actions=_actions(statement),
+                           resources=[concrete_arn(r, account=identity.account, region=region)
+                                      for r in _listed(statement.get("Resource", "*"))],
+                           condition=statement.get("Condition", {}),
+                           by_hand="; compare them with the IAM policy document by hand")
+        if isinstance(answer, CheckResult):
+            return answer
         for result in answer.get("EvaluationResults", []):
             checked.add(str(result["EvalActionName"]))
             if result["EvalDecision"] != "allowed":
@@ -99,20 +90,11 @@ def check_team_roles(factory: ClientFactory, identity: Identity | None, *, polic
              if team.launch.role_arn}
     if not roles:
         return CheckResult.skipped(name, "no team has a launch profile with a role_arn")
-    try:
-        answer = factory.client("iam").simulate_principal_policy(
-            PolicySourceArn=identity.principal_arn, ActionNames=["iam:PassRole"],
-            ResourceArns=sorted(set(roles.values())),
-            ContextEntries=context_entries({"StringEquals": {"iam:PassedToService": "sagemaker.amazonaws.com"}}))
-    except ClientError as exc:
-        if _code(exc) in ("AccessDenied", "AccessDeniedException"):
-            return CheckResult.skipped(name, f"{identity.principal_arn} may not simulate its own policies "
-                                             "(iam:SimulatePrincipalPolicy)")
-        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
-                                  fix="check the identity above exists in IAM")
-    except BotoCoreError as exc:
-        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
-                                  fix="check the network path to IAM")
+    answer = _simulate(factory.client("iam"), name, identity, actions=["iam:PassRole"],
+                       resources=sorted(set(roles.values())),
+                       condition={"StringEquals": {"iam:PassedToService": "sagemaker.amazonaws.com"}})
+    if isinstance(answer, CheckResult):
+        return answer
     refused = {str(r["EvalResourceName"]) for r in answer.get("EvaluationResults", [])
                if r["EvalDecision"] != "allowed"}
     teams = [f"{team_name} ({arn})" for team_name, arn in roles.items() if arn in refused]
@@ -122,6 +104,26 @@ def check_team_roles(factory: ClientFactory, identity: Identity | None, *, polic
             "name the role gpuops-training-<team>, or widen the iam:PassRole statement of the IAM policy document "
             "to it (keep the iam:PassedToService condition)"))
     return CheckResult.ok(name, f"may pass the training roles of {', '.join(roles)} to SageMaker")
+
+
+def _simulate(client: Any, name: str, identity: Identity, *, actions: list[str], resources: list[str],
+              condition: dict[str, dict[str, Any]], by_hand: str = "") -> dict[str, Any] | CheckResult:
+    """IAM's answer to simulating ``actions`` on ``resources`` for the principal, or the check's result when IAM
+    cannot answer (skipped when the principal may not simulate its own policies)."""
+    try:
+        answer: dict[str, Any] = client.simulate_principal_policy(
+            PolicySourceArn=identity.principal_arn, ActionNames=actions, ResourceArns=resources,
+            ContextEntries=context_entries(condition))
+    except ClientError as exc:
+        if _code(exc) in ("AccessDenied", "AccessDeniedException"):
+            return CheckResult.skipped(name, f"{identity.principal_arn} may not simulate its own policies "
+                                             f"(iam:SimulatePrincipalPolicy){by_hand}")
+        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
+                                  fix="check the identity above exists in IAM")
+    except BotoCoreError as exc:
+        return CheckResult.failed(name, f"iam SimulatePrincipalPolicy failed: {_why(exc)}",
+                                  fix="check the network path to IAM")
+    return answer
 
 
 def check_cost_explorer(factory: ClientFactory, identity: Identity | None, *, today: date) -> CheckResult:
