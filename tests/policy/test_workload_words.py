@@ -32,6 +32,15 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("llama 3.1 70b 128k context sft", {"task": Task.FINE_TUNE, "seq_len": 131072, "params": 70_553_706_496}),
     ("Phi-3 mini 3.8B", {"params": 3_800_000_000}),  # a size said outright wins over the named model's
     ("sweep 10 dpo runs on 7b", {"task": Task.SWEEP, "trials": 10}),
+    # named models beyond the Llama family
+    ("fine-tune whisper large-v3", {"model": "whisper-large-v3", "params": 1_550_000_000}),
+    ("fine-tune Whisper-Small", {"model": "whisper-small", "params": 244_000_000}),
+    ("lora deepseek-v2-lite", {"model": "deepseek-v2-lite", "params": 15_700_000_000,
+                               "active_params": 2_400_000_000}),
+    ("sft mistral nemo", {"model": "mistral-nemo-12b", "params": 12_247_782_400}),
+    ("fine-tune phi-3-medium", {"model": "phi-3-medium", "params": 13_960_238_080}),
+    ("fine-tune qwen2.5-3b", {"model": "qwen2.5-3b", "params": 3_085_938_688}),
+    ("fine-tune llama 3.3 70b", {"model": "llama-3.3-70b", "params": 70_553_706_496}),
 ]
 
 
