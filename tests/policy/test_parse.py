@@ -140,6 +140,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B on p6-b200.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p6-b200.48xlarge"}),
     ("7B using trn1", MONDAY, {"params": 7 * B, "instance_type": "trn1"}),
     ("7B on g6e", MONDAY, {"params": 7 * B, "instance_type": "g6e"}),
+    ("7B on our 3 reserved p4de", MONDAY, {"params": 7 * B, "instance_type": "p4de"}),  # and 3 instances, held
     ("distill a 34B teacher into a 7B student", MONDAY, {"task": Task.DISTILL, "params": 7 * B}),  # not two sizes
     # region, budget, team
     ("7B in us-east-1", MONDAY, {"params": 7 * B, "region": "us-east-1"}),

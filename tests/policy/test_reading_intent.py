@@ -54,6 +54,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
     ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
+    # held capacity said as "reserved": the word is read, the count and hardware as ever
+    ("fine-tune 7B, we have 2 p4d reserved", {"reserved": True, "instances": 2, "instance_type": "p4d"}, []),
+    ("fine-tune 7B using our 4 reserved p5.48xlarge",
+     {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge"}, []),
+    ("we've already reserved 2x p5.48xlarge, fine-tune 13B",
+     {"reserved": True, "instances": 2, "instance_type": "p5.48xlarge"}, []),
+    ("lora 70B, 16 H100s are reserved", {"reserved": True, "gpus": 16, "accelerator": "H100"}, []),
+    ("fine-tune 7B, reserved for team-nlp", {"reserved": None}, ["reserved"]),  # no hardware: not read, said
+    # hours of audio are data, not a job's length
+    ("fine-tune whisper large-v3 on 500 hours of audio",
+     {"fixed_hours": None, "model": "whisper-large-v3", "params": 1_550_000_000}, []),
     # A named model is sized from its published shape, and its name is not read again as a size.
     ("please fine-tune llama-3 8b on 2B tokens by Friday for team-nlp",
      {"params": 8_030_261_248, "model": "llama-3-8b"}, []),
@@ -91,6 +102,9 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("eval 7B", MONDAY, ["fixed_hours"]),
     ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
     ("fine-tune 7B by Friday", MONDAY, []),
+    ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
+    ("fine-tune whisper large-v3 on 500 hours of audio", MONDAY, ["tokens"]),
+    ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
 ]
 
 
@@ -103,6 +117,12 @@ def test_a_guess_that_would_drive_the_plan_is_asked(text: str, now: datetime, fi
 def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
     question = read_request("fine-tune 7B by end of month", now=MONDAY, tz=TZ).questions[0]
     assert [c.value for c in question.choices] == ["2026-11-30T17:00:00-08:00", "2026-12-31T17:00:00-08:00"]
+
+
+def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates() -> None:
+    question = read_request("fine-tune whisper large-v3 on 500 hours of audio", now=MONDAY, tz=TZ).questions[0]
+    assert question.field == "tokens" and "'500 hours'" in question.question
+    assert [c.value for c in question.choices] == [500 * 3600 * 12.5, 500 * 3600 * 50, 500 * 3600 * 75]
 
 
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
@@ -150,6 +170,15 @@ def test_held_capacity_is_planned_on_it_and_says_whether_it_fits() -> None:
                                                                                    "capacity-block")
     assert decision.warnings[0].startswith("held capacity fits: ")
     assert plan.estimated_finish > datetime(2026, 12, 7, 17, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B, we have 2 p4d reserved", "fine-tune 7B on our 2 reserved p4d"])
+def test_reserved_hardware_is_planned_as_capacity_already_held(text: str) -> None:
+    decision = decision_for(text)
+    plan = decision.plan
+    assert (plan.instance_count, plan.instance_type, plan.purchase_model.value) == (2, "p4d.24xlarge",
+                                                                                   "capacity-block")
+    assert decision.warnings[0].startswith("held capacity fits: ") and decision.request.unread == []
 
 
 def test_fastest_under_a_budget_takes_the_fastest_the_budget_pays_for() -> None:
