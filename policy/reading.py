@@ -40,9 +40,10 @@ class Scan(Protocol):
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]: ...
 
 
-_DURATION_RE = re.compile(
-    r"(?<![\w.$-])(?:for\s+)?(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
-_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under)\s*$", _F)
+_DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
+_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
+                           r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming))\s*$", _F)  # "in the next 48 hours"
 _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
@@ -50,7 +51,8 @@ _START_CUE_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 _CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
-_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )"
+_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
+                           r"(?<!within the )(?<!over )(?<!over the )"  # "in the next week" is a deadline
                            r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)
@@ -161,9 +163,9 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
     """ "2h", "for 6 hours", "for 2 days": the job runs that long (not "in 6 hours", a deadline)."""
     found = []
     for m in list(_DURATION_RE.finditer(scan.text)):
-        if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 10) : m.start()])
+        if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
-            continue  # a deadline ("in 6 hours"), a cap ("5 hours max") or data ("500 hours of audio")
+            continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
         hours = float(Decimal(m["n"])) * (24 if m["u"].lower().startswith("d") else 1)
         if not 0 < hours <= 24 * 90:
             continue
