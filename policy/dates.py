@@ -13,7 +13,16 @@ Rules (all in the requester's zone, relative to ``now``):
 - "last <weekday>" and "yesterday" are in the past; they count only after a trigger word ("by last Friday").
 - "end of week" is Friday 17:00 of this week, "end of month" the month's last calendar day 17:00 (even on a weekend),
   "end of quarter"/"end of year" likewise; one already past rolls to the next, with a note.
-- "in N days/weeks/months" is a calendar day at 17:00; "in N hours" is exactly N hours from now.
+- "in N days/weeks/months" is a calendar day at 17:00; "in N hours" is exactly N hours from now. "in the next N
+  <unit>", "within the next N <unit>" and "over the next N <unit>" read the same ("in the next week": N is 1).
+- "over the weekend", "this weekend", "during the weekend": done when the working week starts again, Monday 09:00
+  (the weekend in progress if said on one; "next weekend" the one in next calendar week). "by the weekend" is before
+  it starts, Friday 17:00 (Monday 09:00 once it has started); "by the end of the weekend" is Monday 09:00.
+- A month by name, "end of February" or "late March", is its last day 17:00 (late: the month's last third, which
+  ends with it); "early March" the 10th (the end of its first third); "mid-January" the 15th; "start"/"beginning of
+  March" the 1st 09:00. "mid-month", "early/late next month" likewise. "end of Q1"/"end of H1" is the calendar
+  quarter's or half's last day. Each is the next one still ahead (a year on, or a month on for "this month"), with
+  a note when it rolled.
 - "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
@@ -25,6 +34,7 @@ import calendar
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
@@ -34,6 +44,7 @@ __all__ = ["Deadline", "EOD", "find_deadlines", "zone_of"]
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
 _LATE = time(23, 59)
+_START_OF_DAY = time(9, 0)
 _MAX_AHEAD = timedelta(days=3660)
 _RECENT_PAST_DAYS = 31
 
@@ -67,11 +78,25 @@ _DAY = (
     r"(?:\s+(?P<wdw>next|this)\s+week)?)(?![\w'])"
     r"|(?P<rd>today|tonight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
 )
+# A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the
+# weekend (``_anchor_within``). Anchors only: after a clock time ("5pm Friday") the day forms above are enough.
+_WITHIN = (
+    r"|(?P<mrel>(?:the\s+)?(?P<mpos>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+)"
+    r"(?P<mnext>this\s+|next\s+)?month"
+    r"|(?:(?:the\s+)?(?P<mpos2>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+))?"
+    rf"(?:(?P<mmon>{_MONTH})\.?|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?(?P<mend>[\s-]end)?)(?![\w])"
+    r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
+    r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
+)
 _REL = (
-    rf"(?P<rel>(?:in|within)\s+(?P<rn>{_COUNT})\s*{_UNIT}(?![\w])"
+    rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
+    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?![\w])"
     rf"|(?P<rn2>\d{{1,6}})\s*(?P<ru2>hours?|days?|weeks?)\s+from\s+now)"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
+# Texts with one of these words may name a day within a period or the weekend ("weekend", "Q1 end", "mid-Feb"):
+# they are searched with those forms too (``_anchor_within``).
+_WITHIN_HINTS = ("end", "mid", "early", "late", "start", "begin")
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
 _DAY_AFTER_RE = re.compile(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
@@ -110,6 +135,9 @@ class Deadline:
     end: int
     phrase: str
     notes: list[str] = field(default_factory=list)
+    # A day named within a period that comes round again ("mid-January" each year, "mid-month" each month): said on
+    # that day, or just after it, the person may mean today or tonight; ``policy.questions`` asks.
+    recurs: str | None = None
 
 
 def zone_of(tz: str) -> ZoneInfo:
@@ -126,9 +154,11 @@ def zone_of(tz: str) -> ZoneInfo:
 def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
     """Every deadline phrase in ``text``, resolved against ``now`` in ``zone`` (past ones included)."""
     local_now = now.astimezone(zone)
+    lowered = text.lower()
+    anchor = _anchor_within() if any(word in lowered for word in _WITHIN_HINTS) else _ANCHOR_RE
     found: list[Deadline] = []
     pos = 0
-    while (m := _ANCHOR_RE.search(text, pos)) is not None:
+    while (m := anchor.search(text, pos)) is not None:
         deadline = _read_at(text, m, local_now)
         if deadline is None:
             pos = m.end()
@@ -137,6 +167,13 @@ def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline
         pos = deadline.end
     _check_strict_triggers(text, found)
     return found
+
+
+@cache
+def _anchor_within() -> re.Pattern[str]:
+    """The anchors with the days within a period and the weekend. Their alternatives slow every search, so they are
+    compiled on first use and searched only in texts that hint at them."""
+    return re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}{_WITHIN}|{_TIME})", _F)
 
 
 def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
@@ -152,6 +189,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
     phrase = " ".join(text[start:end].split())
     notes: list[str] = []
+    if trigger is not None:
+        groups["trigger"] = trigger.group(0)
     try:
         when = _resolve(groups, now, notes)
         if trigger is not None and trigger.group(0).lower().startswith("before"):
@@ -161,12 +200,12 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
-    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes)
+    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups))
 
 
 def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:
     """'before Friday' (a day without a time) is the end of Thursday's business day; the earlier reading is safer."""
-    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof")):
+    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend")):
         return when
     day = when.date() - timedelta(days=1)
     notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
@@ -188,10 +227,19 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
 def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     """Whether the match is a deadline: past forms, abbreviations and bare clock times need a trigger word."""
     named = (groups.get("named") or "").lower()
+    if "mrel" in groups:
+        pos = (groups.get("mpos") or groups.get("mpos2") or ("end" if groups.get("mend") else "")).lower()
+        if not pos:  # a month alone: "by March" is its start or its end, so it is not read (a trigger refuses it)
+            return False
+        # "late may" and "the start of March" are as often words or a start as a deadline
+        may = (groups.get("mmon") or "").lower().startswith("may") and pos in ("early", "late")
+        return triggered or not (may or pos in ("start", "beginning"))
     if triggered or named.startswith(("eod", "cob", "eob", "end", "close")):
         return True
     if any(key in groups for key in ("rel", "iso", "md", "dm", "endof")):
         return True
+    if "wkend" in groups:  # "over the weekend", "this weekend"; "the weekend" alone needs a trigger
+        return bool(groups.get("wkp") or groups.get("wkq") or groups.get("wkeo"))
     if "wd" in groups:
         word = (groups.get("wdn") or "").lower()
         past = (groups.get("wdq") or "").lower() == "last"
@@ -205,7 +253,11 @@ def _resolve(g: dict[str, str | None], now: datetime, notes: list[str]) -> datet
     """The aware datetime the merged groups describe."""
     if g.get("rel"):
         return _relative(g, now, notes)
+    if g.get("wkend"):
+        return _weekend(g, now, notes)
     at = _clock(g, notes)
+    if at is None and (g.get("mpos") or g.get("mpos2") or "").lower() in ("start", "beginning"):
+        at = _START_OF_DAY
     if at is None and (g.get("rd") or "").lower() == "tonight":
         notes.append("read 'tonight' as 23:59 today")
         at = _LATE
@@ -260,6 +312,8 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
         return _ordinal(int(g["od"] or 0), now, at)
     if g.get("endof"):
         return _end_of(g, now, at, notes)
+    if g.get("mrel"):
+        return _within_period(g, now, at, notes)
     if g.get("wd"):
         return _weekday(g, now, at, notes)
     if g.get("rd"):
@@ -315,6 +369,95 @@ def _period_end(unit: str, today: date, step: int) -> date:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
+_MONTH_POINTS = {"early": 10, "mid": 15}  # "early March" ends on the 10th (its first third), "mid-March" is the 15th
+
+
+def _within_period(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) -> date:
+    """A day within a named month, quarter or half, or within this or next month: the next one still ahead."""
+    said = (g.get("mpos") or g.get("mpos2") or "end").lower()
+    pos = {"middle": "mid", "beginning": "start", "late": "end"}.get(said, said)
+    named = (g.get("mmon") or "").lower()
+    half = (g.get("mhalf") or "").lower()
+    year = g.get("my")
+    today = now.date()
+    if named or half:
+        months = 1 if named else 3 if half[0] == "q" else 6
+        first = _MONTHS[named[:3]] if named else (int(half[1]) - 1) * months + 1
+        day = _point(int(year) if year else today.year, first, months, pos)
+        if year is None and _at(day, at, now) <= now:
+            passed, day = day, _point(today.year + 1, first, months, pos)
+            label = calendar.month_name[first] if named else half.upper()
+            notes.append(f"{label} {today.year}'s day has passed today; took {day.isoformat()}" if passed == today
+                         else f"took {label} {day.year}, the next one ahead")
+    else:
+        step = 1 if (g.get("mnext") or "").strip().lower() == "next" else 0
+        day = _point(*_month_on(today, step), 1, pos)
+        if step == 0 and _at(day, at, now) <= now:
+            passed, day = day, _point(*_month_on(today, 1), 1, pos)
+            notes.append(f"this month's day has passed{' today' if passed == today else ''}; took {day.isoformat()}")
+    rule = {"start": "the first day, 09:00", "early": "the end of its first third", "mid": "the middle",
+            "end": "the last day"}[pos]
+    notes.append(f"read '{' '.join((g.get('mrel') or '').split())}' as {rule}: {day:%a %Y-%m-%d}")
+    if pos == "end" and day.weekday() >= 5:
+        notes.append(f"that day falls on a {day:%A}; kept the calendar day {day.isoformat()}")
+    return day
+
+
+def _month_on(today: date, step: int) -> tuple[int, int]:
+    """(year, month) ``step`` months after ``today``'s."""
+    year, month = divmod(today.month - 1 + step, 12)
+    return today.year + year, month + 1
+
+
+def _point(year: int, first: int, months: int, pos: str) -> date:
+    """The day ``pos`` names in the ``months`` months from ``first`` of ``year``: a month's 1st, 10th, 15th or last
+    day; a quarter's or half's first day, the end of its first third, its middle, or its last day."""
+    def last_day(offset: int) -> date:
+        y, m = divmod(first - 1 + offset, 12)
+        return date(year + y, m + 1, calendar.monthrange(year + y, m + 1)[1])
+
+    if pos == "start":
+        return date(year, first, 1)
+    if pos == "end":
+        return last_day(months - 1)
+    if months == 1:
+        return date(year, first, _MONTH_POINTS[pos])
+    if pos == "early":
+        return last_day(months // 3 - 1)
+    if months % 2:  # the middle month's 15th
+        y, m = divmod(first - 1 + months // 2, 12)
+        return date(year + y, m + 1, 15)
+    return last_day(months // 2 - 1)
+
+
+def _recurs(g: dict[str, str | None]) -> str | None:
+    """How often a day within a period comes round: a named month, quarter or half yearly, "mid-month" monthly."""
+    if not g.get("mrel"):
+        return None
+    if g.get("mmon") or g.get("mhalf"):
+        return "year"
+    return None if (g.get("mnext") or "").strip().lower() == "next" else "month"
+
+
+def _weekend(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:
+    """Work over the weekend is done when the working week starts again: Monday 09:00. "by the weekend" is before it
+    starts: Friday 17:00, or Monday 09:00 once it has."""
+    today = now.date()
+    monday = today + timedelta(days=7 - today.weekday())  # the Monday after the coming (or current) weekend
+    if (g.get("wkq") or "").lower() == "next":
+        monday += timedelta(days=7)
+    said = " ".join((g.get("wkend") or "").split())
+    at = _clock(g, notes)
+    if g.get("trigger") is not None and not (g.get("wkp") or g.get("wkeo")):  # "by the weekend"
+        when = _at(monday - timedelta(days=3), at or EOD, now)
+        if when > now:
+            notes.append(f"read '{said}' as before it starts: {when:%a %Y-%m-%d %H:%M}")
+            return when
+    when = _at(monday, at or _START_OF_DAY, now)
+    notes.append(f"read '{said}' as done when the working week starts: {when:%a %Y-%m-%d %H:%M}")
+    return when
+
+
 def _weekday(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) -> date:
     """A named weekday under the rules in the module docstring."""
     target = _WEEKDAYS[(g.get("wdn") or "")[:3].lower()]
@@ -348,7 +491,7 @@ def _relative_day(g: dict[str, str | None], now: datetime) -> date:
 
 def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:
     """'in N hours' exactly; 'in N days/weeks/months' on a calendar day at the given time or 17:00."""
-    raw = " ".join((g.get("rn") or g.get("rn2") or "").lower().split())
+    raw = " ".join((g.get("rn") or g.get("rn3") or g.get("rn2") or "1").lower().split())  # "in the next week": 1
     count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
     unit = " ".join((g.get("ru") or g.get("ru2") or "").lower().split())
     if count <= 0:

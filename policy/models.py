@@ -14,7 +14,7 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["find_model", "load_models", "model_in_text", "ModelCatalog", "ModelSpec"]
+__all__ = ["find_model", "load_models", "model_in_text", "ModelCatalog", "models_in_text", "ModelSpec"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
 
@@ -98,8 +98,23 @@ def model_in_text(text: str) -> tuple[ModelSpec, tuple[int, int]] | None:
     match = _pattern().search(text)
     if match is None:
         return None
-    model = find_model(match.group(0))
-    if model is None:  # a separator spelling the index does not hold: fall back to the compact key
-        compact = _key(match.group(0))
-        model = next((m for m in load_models().models if compact in {_key(s) for s in (m.name, *m.aliases)}), None)
+    model = _model_of(match.group(0))
     return (model, match.span()) if model is not None else None
+
+
+def models_in_text(text: str) -> list[tuple[ModelSpec, tuple[int, int]]]:
+    """Every named base model in free text, in order, each with where it was found."""
+    found = []
+    for match in _pattern().finditer(text):
+        model = _model_of(match.group(0))
+        if model is not None:
+            found.append((model, match.span()))
+    return found
+
+
+def _model_of(spelling: str) -> ModelSpec | None:
+    model = find_model(spelling)
+    if model is None:  # a separator spelling the index does not hold: fall back to the compact key
+        compact = _key(spelling)
+        model = next((m for m in load_models().models if compact in {_key(s) for s in (m.name, *m.aliases)}), None)
+    return model

@@ -22,7 +22,7 @@ from policy.dates import Deadline, find_deadlines, zone_of
 from policy.errors import RequestError
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
-from policy.reading import read_intent, read_timing
+from policy.reading import read_held, read_intent, read_timing
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.workload_words import merge_workload, read_workload
 
@@ -226,6 +226,7 @@ def read_request(
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     reservation = _reservation(scan)  # first: its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
+    held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
@@ -235,7 +236,7 @@ def read_request(
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
-    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said)
+    fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
     phrases = {"deadline": deadline.phrase} if deadline else {}

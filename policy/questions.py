@@ -8,6 +8,7 @@ See docs/design.md §Questions.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -62,14 +63,19 @@ def unanswered(questions: list[Question], given: set[str]) -> list[Question]:
     return out
 
 
+_WORDS_RE = re.compile(r"[a-z]+")
 _PERIOD_WORDS = (("month", ("month", "eom")), ("week", ("week", "eow")), ("quarter", ("quarter", "eoq")),
                  ("year", ("year", "eoy")))
 
 
 def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
-    """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening."""
+    """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening,
+    "end of November" or "mid-month" said on that very day."""
+    if deadline.recurs is not None:
+        return _same_day_questions(deadline, now=now)
     phrase = deadline.phrase.lower()
-    unit = next((u for u, words in _PERIOD_WORDS if any(w in phrase for w in words)), None)
+    said_words = set(_WORDS_RE.findall(phrase))  # whole words: "weekend" names no week's end
+    unit = next((u for u, words in _PERIOD_WORDS if any(w in said_words for w in words)), None)
     if unit is None or "end" not in phrase and not phrase.startswith("eo") and f"{unit}-end" not in phrase:
         return []
     rolled = any("has passed" in n for n in deadline.notes)
@@ -88,6 +94,26 @@ def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
         if tonight > now:
             choices.insert(0, Choice(label=f"tonight, {tonight:%a %Y-%m-%d %H:%M}", value=tonight.isoformat()))
     said = f"'{deadline.phrase}' said on {now:%a %Y-%m-%d %H:%M}"
+    return [Question(field="deadline", question=f"{said}: which deadline do you mean?", choices=choices)]
+
+
+def _same_day_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
+    """A day named within a period ("end of November", "mid-month") said on that day: today 17:00 or tonight; said
+    after its hour, it rolled a month or a year on: tonight, or then?"""
+    when = deadline.when
+    local = now.astimezone(when.tzinfo)
+    tonight = local.replace(hour=23, minute=59, second=0, microsecond=0)
+    if when.date() == local.date():
+        choices = [Choice(label=f"today, {when:%a %Y-%m-%d %H:%M}", value=when.isoformat())]
+        if tonight > when:
+            choices.append(Choice(label=f"tonight, {tonight:%a %Y-%m-%d %H:%M}", value=tonight.isoformat()))
+    elif any("has passed today" in n for n in deadline.notes):
+        choices = [Choice(label=f"a {deadline.recurs} on, {when:%a %Y-%m-%d %H:%M}", value=when.isoformat())]
+        if tonight > local:
+            choices.insert(0, Choice(label=f"tonight, {tonight:%a %Y-%m-%d %H:%M}", value=tonight.isoformat()))
+    else:
+        return []
+    said = f"'{deadline.phrase}' said on {local:%a %Y-%m-%d %H:%M}"
     return [Question(field="deadline", question=f"{said}: which deadline do you mean?", choices=choices)]
 
 

@@ -3,8 +3,8 @@ held, what needs a question, and every phrase nothing used (``unread``).
 
 - "64 H100s tomorrow", "starting Monday": a start, not a deadline (``start_after``); "next week" starts Monday.
 - "eval run 7B 2h", "8 H100 for 6 hours": a job of that length (``fixed_hours``), priced as instances × price × hours.
-- "we have a capacity block / reservation for 4x p5.48xlarge": the capacity is fixed and paid (``reserved``); the
-  plan says whether the job fits it.
+- "we have a capacity block / reservation for 4x p5.48xlarge", "we have 2 p4d reserved", "on our reserved p5s": the
+  capacity is fixed and paid (``reserved``); the plan says whether the job fits it.
 - Words that carry no request ("please", "the", "model") are skipped; every other phrase left once all readers have
   taken theirs is listed in ``unread``, and a plan with unread words is never approved automatically.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, time, timedelta
 from decimal import Decimal
+from functools import cache
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -21,7 +22,7 @@ from policy.dates import Deadline
 from policy.questions import Choice, Question
 from policy.request import Task
 
-__all__ = ["FILLER_WORDS", "read_intent", "read_timing", "Scan"]
+__all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "Scan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -39,16 +40,19 @@ class Scan(Protocol):
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]: ...
 
 
-_DURATION_RE = re.compile(
-    r"(?<![\w.$-])(?:for\s+)?(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
-_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under)\s*$", _F)
+_DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
+_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
+                           r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming))\s*$", _F)  # "in the next 48 hours"
+_DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 _CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
-_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )"
+_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
+                           r"(?<!within the )(?<!over )(?<!over the )"  # "in the next week" is a deadline
                            r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)
@@ -58,11 +62,24 @@ _RESERVED_RE = re.compile(
     r"|reserved\s+(?:capacity|instances?)|training[\s-]+plans?)\b",
     _F,
 )
+# "we have 2 p4d reserved", "on our reserved p5s", "using our 4 reserved p5.48xlarge", "16 H100s are reserved": the
+# word "reserved" said of hardware. Only the word is taken, so the count and the hardware are read as ever.
+# Compiled on first use, by texts that say "reserved" (``_held_re``).
+_HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-z0-9-]+)?(?![\w.-])"
+_HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
+         rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 _EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 _TRAIN_RE = re.compile(r"\btrain(?:ing)?\b", _F)
 _EXAMPLES_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s*(?:examples?|samples?|rows?"
                           r"|pairs?|conversations?|prompts?|records?|documents?|docs?)$", _F)
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
+_MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
+_AUDIO_HOURS_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
+# Positions per second of audio that common encoders train on: Mimi's 12.5 Hz codec frames (Moshi, arXiv 2410.00037),
+# Whisper's encoder, 1,500 positions per 30 s window (arXiv 2212.04356), and EnCodec's 75 Hz at 24 kHz (arXiv
+# 2210.13438).
+_AUDIO_RATES = (("12.5 per second (Mimi codec frames)", 12.5), ("50 per second (Whisper's encoder frames)", 50.0),
+                ("75 per second (EnCodec 24 kHz frames)", 75.0))
 _WORD_RE = re.compile(r"[^\s,;!?()\[\]{}\"`]+")
 # A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
 _MODEL_NAME_RE = re.compile(
@@ -105,10 +122,29 @@ def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Questi
                                                 value=friday.isoformat())])
 
 
+def read_held(scan: Scan) -> str | None:
+    """ "we have 2 p4d reserved", "on our reserved p5s": capacity already held. Read before the instance counts and
+    takes only the word, so "4 reserved p5.48xlarge" is read as ever as 4× p5.48xlarge."""
+    if "reserved" not in scan.text.lower():
+        return None
+    found = None
+    for m in list(_held_re().finditer(scan.text)):
+        start, end = m.span("before") if m["before"] else m.span("after")
+        found = found or " ".join(m.group(0).split())
+        scan.blank(start, end)
+    return found
+
+
+@cache
+def _held_re() -> re.Pattern[str]:
+    return re.compile(_HELD, _F)
+
+
 def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
-                said: str = "") -> dict[str, Any]:
-    """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read."""
-    read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions)}
+                said: str = "", held: str | None = None) -> dict[str, Any]:
+    """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read. ``held`` is the
+    phrase ``read_held`` took ("2 p4d reserved")."""
+    read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
     evaluated = scan.take(_EVAL_RE)
     if evaluated and fields.get("fixed_hours") is None:
         questions.append(Question(
@@ -127,9 +163,9 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
     """ "2h", "for 6 hours", "for 2 days": the job runs that long (not "in 6 hours", a deadline)."""
     found = []
     for m in list(_DURATION_RE.finditer(scan.text)):
-        if _IN_BEFORE_RE.search(scan.text[max(0, m.start() - 10) : m.start()]) or _CAP_AFTER_RE.match(scan.text,
-                                                                                                        m.end()):
-            continue
+        if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
+                or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
+            continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
         hours = float(Decimal(m["n"])) * (24 if m["u"].lower().startswith("d") else 1)
         if not 0 < hours <= 24 * 90:
             continue
@@ -173,16 +209,16 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     return when
 
 
-def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question]) -> bool | None:
-    held = scan.take(_RESERVED_RE)
-    if not held:
+def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question], *,
+              held: str | None) -> bool | None:
+    said = scan.take(_RESERVED_RE)
+    if not said and held is None:
         return None
-    what = " ".join(held[0]["what"].split())
+    what, phrase = (" ".join(said[0]["what"].split()), said[0].group(0)) if said else ("reserved capacity", held)
     if fields.get("instance_type") is None or (fields.get("instances") is None and fields.get("gpus") is None):
         questions.append(Question(field="instance_type", question=f"Which instances does your {what} hold, and how "
                                   "many? e.g. '4x p5.48xlarge'."))
-    notes.append(f"read '{held[0].group(0)}' as capacity already held and paid: the plan says whether the job "
-                 "fits it")
+    notes.append(f"read '{phrase}' as capacity already held and paid: the plan says whether the job fits it")
     return True
 
 
@@ -218,6 +254,16 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
+    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None) if audio else None
+    if heard is not None and 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:  # "500 hours of audio": sound, not a length
+        phrase = heard.group(0)
+        seconds = _count(heard["n"]) * 3600
+        questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio? Give the total, "
+                                  "or pick the frame rate of the audio encoder.",
+                                  choices=[Choice(label=f"{label}: {seconds * rate:,.0f} tokens",
+                                                  value=int(seconds * rate)) for label, rate in _AUDIO_RATES]))
+        scan.unused.remove(phrase)
+        return
     named = _SIZE_BOUND_WORDS_RE.search(said or scan.text)  # "RLHF" and "distill" whatever task they were read as
     if task in _SIZE_BOUND_TASKS or audio or named:
         word = audio[0].group(0) if audio else named.group(0) if named else (task.value if task else "this")

@@ -1,6 +1,7 @@
 """What kind of work a request describes beyond its size: a named base model, a mixture of experts, preference
 tuning, RLHF, distillation from a teacher. Read before the numbers, so "llama-3.1-70b" or "70b teacher" is never
-read again as the model's size.
+read again as the model's size. In "distill X into Y", "X teacher … Y student" and "from X to Y", X is the teacher
+and Y the student, the model trained, each said by size or by name.
 
 See docs/design.md §The request. ``policy.parse`` calls ``read_workload`` and blanks the spans it returns.
 """
@@ -10,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
-from policy.models import model_in_text
+from policy.models import ModelSpec, model_in_text, models_in_text
 from policy.request import Task
 
 __all__ = [
@@ -43,6 +45,17 @@ _TEACHER_RE = re.compile(
 )
 _FROM_RE = re.compile(r"\b(?:from|teacher(?:\s+model)?:?)\s+(?:an?\s+|the\s+|our\s+)?", _F)
 _DISTILL_RE = re.compile(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
+# What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
+_DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
+# "distill a 70B teacher into an 8B student", "distill llama 70b into 8b", "from llama-3-70b to llama-3-8b": the
+# model before "into"/"to" teaches the one after. A size may follow a family name ("llama 70b").
+_PAIR_LEAD = r"\b(?:distil(?:l|ls|led|ling|lation)?(?:\s+of)?|from)\s+(?:an?\s+|the\s+|our\s+)?"
+_SIZE_AT = (r"(?<![\w.-])(?:(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|deepseek|olmo|yi|granite)[\w.]*[\s_-]*)?"
+            + _SIZE + r"(?!\s*(?:tokens?|toks?)\b)")
+_ROLE_AFTER = r"(?:\s+(?:model|params?))?\s+(?:as\s+(?:the\s+|an?\s+|our\s+)?)?(?P<role>teacher|student)\b"
+_PAIR_JOIN = r"\s+(?:(?:down\s+)?(?:in)?to|onto)\s+|\s*(?:->|=>|\u2192)\s*"
+_ARTICLE = r"(?:an?\s+|the\s+|our\s+)?"
+_ROLE_BEFORE = r"\b(?P<role>teacher|student)(?:\s+model)?(?:\s*:|\s+(?:is|=|of))?\s+(?:an?\s+|the\s+|our\s+)?"
 _DPO_RE = re.compile(r"\b(?:dpo|ipo|kto|orpo|simpo|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
 _RLHF_RE = re.compile(r"\b(?:rlhf|ppo|grpo|rlaif|reinforcement\s+learning\s+from\s+human\s+feedback)\b", _F)
 
@@ -66,7 +79,7 @@ def moe_params(experts: int, expert_params: float, per_token: int = DEFAULT_EXPE
 def read_workload(text: str) -> WorkloadReading:
     """The named model, mixture of experts, teacher and task words in ``text``."""
     out = WorkloadReading()
-    _read_teacher(text, out)
+    _read_distillation(text, out)
     named = model_in_text(_blanked(text, out.spans))
     if named is not None:
         model, span = named
@@ -86,13 +99,20 @@ def read_workload(text: str) -> WorkloadReading:
     return out
 
 
-def _read_teacher(text: str, out: WorkloadReading) -> None:
+def _read_distillation(text: str, out: WorkloadReading) -> None:
+    """The teacher (forward passes only) and the student (the model trained) of a distillation."""
     if not _DISTILL_RE.search(text):
+        return
+    out.spans += [m.span() for m in _compiled(_DISTILL_WORDS).finditer(text)]  # the task word, read as the task
+    if _read_pair(text, out):
         return
     m = _TEACHER_RE.search(text)
     if m is None:
-        _read_named_teacher(text, out)
+        if not _read_named_teacher(text, out):
+            _read_role(text, out, "teacher")
+        _read_role(text, out, "student")
         return
+    _read_role(text, out, "student")
     n = m["n"] or m["n2"] or m["n3"]
     s = (m["s"] or m["s2"] or m["s3"]).lower()
     value = int(Decimal(n) * _SCALE[s])
@@ -101,7 +121,7 @@ def _read_teacher(text: str, out: WorkloadReading) -> None:
     out.notes.append(f"read '{m.group(0).strip()}' as the teacher: {_size(value)} parameters, forward passes only")
 
 
-def _read_named_teacher(text: str, out: WorkloadReading) -> None:
+def _read_named_teacher(text: str, out: WorkloadReading) -> bool:
     """ "distill llama-3.1-8b from llama-3.1-70b": the model named after "from" is the teacher."""
     for m in _FROM_RE.finditer(text):
         named = model_in_text(text[m.end():])
@@ -112,7 +132,96 @@ def _read_named_teacher(text: str, out: WorkloadReading) -> None:
         out.spans.append((m.start(), m.end() + end))
         out.notes.append(f"read '{text[m.start():m.end() + end]}' as the teacher: {model.name}, "
                          f"{_size(model.params)} parameters, forward passes only")
+        return True
+    return False
+
+
+@dataclass(slots=True)
+class _Named:
+    """A model said by name or by size, and where."""
+
+    params: int
+    model: ModelSpec | None
+    start: int
+    end: int
+
+
+def _model_at(text: str, pos: int) -> _Named | None:
+    """The model named or sized exactly at ``pos``: "llama-3-70b", "llama 70b", "8B"."""
+    named = model_in_text(text[pos:])
+    if named is not None and named[1][0] == 0:
+        return _Named(named[0].params, named[0], pos, pos + named[1][1])
+    m = _compiled(_SIZE_AT).match(text, pos)
+    if m is None:
+        return None
+    return _Named(int(Decimal(m["n"]) * _SCALE[m["s"].lower()]), None, pos, m.end())
+
+
+def _read_pair(text: str, out: WorkloadReading) -> bool:
+    """ "distill X into Y", "X teacher into Y student", "from X to Y": X is the teacher, Y the student."""
+    for lead in _compiled(_PAIR_LEAD).finditer(text):
+        teacher = _model_at(text, lead.end())
+        if teacher is None:
+            continue
+        role = _compiled(_ROLE_AFTER).match(text, teacher.end)
+        if role is not None and role["role"].lower() != "teacher":
+            continue
+        join = _compiled(_PAIR_JOIN).match(text, role.end() if role else teacher.end)
+        if join is None:
+            continue
+        article = _compiled(_ARTICLE).match(text, join.end())
+        student = _model_at(text, article.end() if article else join.end())
+        if student is None:
+            continue
+        out.spans.append(join.span())  # "into", "down to", "->"
+        said_from = lead.group(0).lower().startswith("from")
+        _teacher(text, out, teacher, lead.start() if said_from else teacher.start, role.end() if role else teacher.end)
+        after = _compiled(_ROLE_AFTER).match(text, student.end)
+        _student(text, out, student, student.start,
+                 after.end() if after and after["role"].lower() == "student" else student.end)
+        return True
+    return False
+
+
+def _read_role(text: str, out: WorkloadReading, role: str) -> None:
+    """ "a 70B teacher", "teacher: llama-3.1-70b", "an 8B student", "student model qwen2.5-1.5b"."""
+    if role not in text.lower():
         return
+    for m in _compiled(_ROLE_BEFORE).finditer(text):
+        if m["role"].lower() != role:
+            continue
+        found = _model_at(text, m.end())
+        if found is not None:
+            (_teacher if role == "teacher" else _student)(text, out, found, m.start(), found.end)
+            return
+    named = [_Named(model.params, model, start, end) for model, (start, end) in models_in_text(text)]
+    sized = [_Named(int(Decimal(m["n"]) * _SCALE[m["s"].lower()]), None, *m.span())
+             for m in _compiled(_SIZE_AT).finditer(text)]
+    for found in [*named, *sized]:
+        after = _compiled(_ROLE_AFTER).match(text, found.end)
+        if after is not None and after["role"].lower() == role:
+            (_teacher if role == "teacher" else _student)(text, out, found, found.start, after.end())
+            return
+
+
+def _teacher(text: str, out: WorkloadReading, found: _Named, start: int, end: int) -> None:
+    out.fields["teacher_params"] = found.params
+    out.spans.append((start, end))
+    said = " ".join(text[start:end].split())
+    out.notes.append(f"read '{said}' as the teacher: " + (f"{found.model.name}, " if found.model else "")
+                     + f"{_size(found.params)} parameters, forward passes only")
+
+
+def _student(text: str, out: WorkloadReading, found: _Named, start: int, end: int) -> None:
+    """A named student is left for the named-model reading (its shape and note); a size is the model's size."""
+    if found.model is not None:
+        if end > found.end:
+            out.spans.append((found.end, end))  # the word "student"
+        return
+    out.fields["params"] = found.params
+    out.spans.append((start, end))
+    out.notes.append(f"read '{' '.join(text[start:end].split())}' as the student: {_size(found.params)} parameters, "
+                     "the model trained")
 
 
 def _read_moe(text: str, out: WorkloadReading) -> None:
@@ -166,6 +275,11 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
             notes.append(f"costed as {task.value}" + (f" through {said.value} adapters" if said in
                                                       (Task.LORA, Task.QLORA) else ""))
     return merged
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _F)
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:

@@ -106,6 +106,43 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("before Friday", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("before Friday 3pm", MONDAY, "2026-12-04T15:00:00-08:00"),
     ("before end of month", MONDAY, "2026-11-30T17:00:00-08:00"),
+    # "in the next N <unit>", "within the next N <unit>": a deadline N ahead, read as "in N <unit>"
+    ("in the next 48 hours", MONDAY, "2026-12-02T09:00:00-08:00"),
+    ("within the next 36h", MONDAY, "2026-12-01T21:00:00-08:00"),
+    ("over the next 3 days", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("in the next couple of days", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("in the coming week", MONDAY, "2026-12-07T17:00:00-08:00"),
+    ("within the next 2 weeks", MONDAY, "2026-12-14T17:00:00-08:00"),
+    # the weekend: done when the working week starts; "by the weekend" before it starts
+    ("over the weekend", MONDAY, "2026-12-07T09:00:00-08:00"),
+    ("during the weekend", FRIDAY_EVENING, "2026-12-07T09:00:00-08:00"),
+    ("this weekend", SATURDAY, "2026-12-07T09:00:00-08:00"),  # the weekend in progress
+    ("over next weekend", MONDAY, "2026-12-14T09:00:00-08:00"),
+    ("by the weekend", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("before the weekend", MONDAY, "2026-12-04T17:00:00-08:00"),  # not the day before: the weekend has no 17:00
+    ("by the weekend", SATURDAY, "2026-12-07T09:00:00-08:00"),  # it has started: its end
+    ("by the end of the weekend", MONDAY, "2026-12-07T09:00:00-08:00"),
+    # a day within a month, quarter or half: the next one ahead
+    ("by end of february", MONDAY, "2027-02-28T17:00:00-08:00"),
+    ("by the end of Feb", MONDAY, "2027-02-28T17:00:00-08:00"),
+    ("by feb end", MONDAY, "2027-02-28T17:00:00-08:00"),
+    ("by mid-january", MONDAY, "2027-01-15T17:00:00-08:00"),
+    ("by the middle of Jan", MONDAY, "2027-01-15T17:00:00-08:00"),
+    ("by mid December", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("by early march", MONDAY, "2027-03-10T17:00:00-08:00"),
+    ("by late March", MONDAY, "2027-03-31T17:00:00-07:00"),
+    ("by the start of April", MONDAY, "2027-04-01T09:00:00-07:00"),
+    ("by end of June 2028", MONDAY, "2028-06-30T17:00:00-07:00"),
+    ("by end of november", MONTH_END_EVENING, "2027-11-30T17:00:00-08:00"),  # today's 17:00 passed: a year on
+    ("by end of Q1", MONDAY, "2027-03-31T17:00:00-07:00"),
+    ("by Q2 end", MONDAY, "2027-06-30T17:00:00-07:00"),
+    ("by end of Q4 2026", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by the end of H1", MONDAY, "2027-06-30T17:00:00-07:00"),
+    ("by mid-month", MONDAY, "2026-12-15T17:00:00-08:00"),  # this month's 15th is past
+    ("by mid-month", MID_JANUARY, "2027-01-15T17:00:00-08:00"),
+    ("by early next month", MONDAY, "2026-12-10T17:00:00-08:00"),
+    ("by the end of next month", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by the end of the year", MONDAY, "2026-12-31T17:00:00-08:00"),
 ]
 
 
@@ -126,6 +163,12 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by 12/24", MONDAY, "month/day"),
     ("by Mar 1", MONDAY, "took 2027"),
     ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
+    ("over the weekend", MONDAY, "as done when the working week starts: Mon 2026-12-07 09:00"),
+    ("by the weekend", MONDAY, "as before it starts: Fri 2026-12-04 17:00"),
+    ("by early march", MONDAY, "as the end of its first third: Wed 2027-03-10"),
+    ("by end of february", MONDAY, "took February 2027, the next one ahead"),
+    ("by end of february", MONDAY, "falls on a Sunday; kept the calendar day 2027-02-28"),
+    ("by end of november", MONTH_END_EVENING, "November 2026's day has passed today"),
 ]
 
 
@@ -149,6 +192,10 @@ NOT_DEADLINES = [
     "a 16:9 image model",
     "train until convergence",
     "before the production run",
+    "like the run we did last weekend",
+    "the weekend crew reruns it",  # "the weekend" with no trigger or "over"/"this": listed as unread instead
+    "for the next 48 hours",  # a length ("8 H100 for the next 48 hours"), not a deadline
+    "a mid-size model",
 ]
 
 
@@ -165,6 +212,7 @@ UNREADABLE = [
     "by 13pm Friday",
     "in 0 days",
     "in 999999 hours",
+    "by mid jan 0000",
 ]
 
 
@@ -174,6 +222,14 @@ def test_unreadable_deadline_is_refused(text: str) -> None:
         find_deadlines(text, now=MONDAY, zone=LA)
     assert caught.value.code == "unparseable_deadline"
     assert "by Friday" in caught.value.message  # says what to type instead
+
+
+@pytest.mark.parametrize(("phrase", "recurs"), [("by end of february", "year"), ("by end of Q1", "year"),
+                                               ("by mid-month", "month"), ("by early next month", None),
+                                               ("by end of month", None), ("over the weekend", None)])
+def test_a_day_within_a_named_period_says_how_often_it_comes_round(phrase: str, recurs: str | None) -> None:
+    (deadline,) = find_deadlines(phrase, now=MONDAY, zone=LA)
+    assert deadline.recurs == recurs
 
 
 def test_phrase_span_covers_trigger_and_time() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from policy.models import find_model, load_models, model_in_text
+from policy.models import find_model, load_models, model_in_text, models_in_text
 
 
 @pytest.mark.parametrize(
@@ -14,6 +14,22 @@ from policy.models import find_model, load_models, model_in_text
 def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     model = find_model(spelling)
     assert model is not None and model.name == "llama-3.1-8b"
+
+
+@pytest.mark.parametrize(("spelling", "name"), [
+    ("whisper large-v3", "whisper-large-v3"), ("openai/whisper-large-v2", "whisper-large-v2"),
+    ("Whisper Large", "whisper-large"), ("whisper tiny", "whisper-tiny"), ("whisper turbo", "whisper-large-v3-turbo"),
+    ("DeepSeek-V2-Lite", "deepseek-v2-lite"), ("Mistral Nemo", "mistral-nemo-12b"), ("phi-3-small", "phi-3-small"),
+    ("Llama 3.3 70B", "llama-3.3-70b"), ("Qwen2.5-3B", "qwen2.5-3b"),
+])
+def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
+    model = find_model(spelling)
+    assert model is not None and model.name == name
+
+
+def test_models_in_text_finds_each_in_order() -> None:
+    found = models_in_text("distill llama-3.1-70b into qwen2.5-1.5b")
+    assert [(m.name, span) for m, span in found] == [("llama-3.1-70b", (8, 21)), ("qwen2.5-1.5b", (27, 39))]
 
 
 def test_an_unknown_model_is_none_not_a_guess() -> None:

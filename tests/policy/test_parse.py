@@ -99,6 +99,12 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B by Monday", YEAR_END_EVENING, {"params": 7 * B, "deadline": deadline("2027-01-04T17:00-08:00")}),
     ("7B by Friday 3pm, ideally EOD Thursday", MONDAY,
      {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    ("7B in the next 72 hours", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T09:00-08:00")}),
+    ("7B within the next few days", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    ("fine-tune 7B this weekend", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B,
+                                           "deadline": deadline("2026-12-07T09:00-08:00")}),
+    ("7B needed by mid-Feb", MONDAY, {"params": 7 * B, "deadline": deadline("2027-02-15T17:00-08:00")}),
+    ("7B before end of Q3", MONDAY, {"params": 7 * B, "deadline": deadline("2027-09-30T17:00-07:00")}),
     # stage
     ("7B for prod", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
     ("7B for the release", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
@@ -140,6 +146,8 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B on p6-b200.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p6-b200.48xlarge"}),
     ("7B using trn1", MONDAY, {"params": 7 * B, "instance_type": "trn1"}),
     ("7B on g6e", MONDAY, {"params": 7 * B, "instance_type": "g6e"}),
+    ("7B on our 3 reserved p4de", MONDAY, {"params": 7 * B, "instance_type": "p4de"}),  # and 3 instances, held
+    ("distill a 34B teacher into a 7B student", MONDAY, {"task": Task.DISTILL, "params": 7 * B}),  # not two sizes
     # region, budget, team
     ("7B in us-east-1", MONDAY, {"params": 7 * B, "region": "us-east-1"}),
     ("7B region eu-west-1", MONDAY, {"params": 7 * B, "region": "eu-west-1"}),
@@ -290,6 +298,8 @@ FRAGMENTS = [
     "p9x.huge", "spot ok", "no interruptions", "prod", "try", "8k context", "seq len", "for team-nlp", "-", "$",
     "by", "the", "0", "99999999999999999999999999", "9" * 400, "e99", ".", ",", " ", "\u00e9", "\u2212", "\U0001f680",
     "\u0661\u0662", "\u212a", "\u0130", "\x00", "\n", "tomorrow", "tonight", "12/31", "the 31st", "x", "k", "T",
+    "in the next", "over the weekend", "by the weekend", "mid-january", "early", "end of Q1", "of", "H2", "reserved",
+    "p4d", "distill", "into", "teacher", "student", "->", "hours of audio", "whisper large-v3", "llama",
 ]  # fmt: skip
 ZONES = st.sampled_from(["America/Los_Angeles", "UTC", "Asia/Kolkata", "Pacific/Chatham", "Europe/Berlin"])
 NOWS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC))

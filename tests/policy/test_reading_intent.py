@@ -24,6 +24,8 @@ from policy.tree import decide
 TZ = "America/Los_Angeles"
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
 FRIDAY_EVENING = datetime(2026, 12, 4, 19, 0, tzinfo=ZoneInfo(TZ))
+SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=ZoneInfo(TZ))
+MONTH_END_EVENING = datetime(2026, 11, 30, 18, 0, tzinfo=ZoneInfo(TZ))
 CLI_NOW = ["--now", "2026-11-30T09:00", "--tz", TZ]
 
 
@@ -54,6 +56,27 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
     ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
+    # "in the next N <unit>" is a deadline, not a job of N; "for the next N hours" is a length
+    ("fine-tune 7B in the next 48 hours", {"fixed_hours": None, "deadline": at("2026-12-02T09:00")}, []),
+    ("fine-tune 7B within the next 3 days", {"fixed_hours": None, "deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B over the next 36 hrs", {"fixed_hours": None, "deadline": at("2026-12-01T21:00")}, []),
+    ("fine-tune 7B in the next week", {"start_after": None, "deadline": at("2026-12-07T17:00")}, []),
+    ("8 H100 for the next 12 hours", {"fixed_hours": 12.0, "deadline": None}, []),
+    ("fine-tune 7B over the weekend", {"deadline": at("2026-12-07T09:00"), "start_after": None}, []),
+    ("can we get a 7B fine-tune done by the weekend", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B by end of february", {"deadline": at("2027-02-28T17:00")}, []),
+    ("fine-tune 7B by early March", {"deadline": at("2027-03-10T17:00")}, []),
+    # held capacity said as "reserved": the word is read, the count and hardware as ever
+    ("fine-tune 7B, we have 2 p4d reserved", {"reserved": True, "instances": 2, "instance_type": "p4d"}, []),
+    ("fine-tune 7B using our 4 reserved p5.48xlarge",
+     {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge"}, []),
+    ("we've already reserved 2x p5.48xlarge, fine-tune 13B",
+     {"reserved": True, "instances": 2, "instance_type": "p5.48xlarge"}, []),
+    ("lora 70B, 16 H100s are reserved", {"reserved": True, "gpus": 16, "accelerator": "H100"}, []),
+    ("fine-tune 7B, reserved for team-nlp", {"reserved": None}, ["reserved"]),  # no hardware: not read, said
+    # hours of audio are data, not a job's length
+    ("fine-tune whisper large-v3 on 500 hours of audio",
+     {"fixed_hours": None, "model": "whisper-large-v3", "params": 1_550_000_000}, []),
     # A named model is sized from its published shape, and its name is not read again as a size.
     ("please fine-tune llama-3 8b on 2B tokens by Friday for team-nlp",
      {"params": 8_030_261_248, "model": "llama-3-8b"}, []),
@@ -91,6 +114,14 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("eval 7B", MONDAY, ["fixed_hours"]),
     ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
     ("fine-tune 7B by Friday", MONDAY, []),
+    ("fine-tune 7B by end of November", MONDAY, ["deadline"]),  # said on its last day
+    ("fine-tune 7B by end of November", MONTH_END_EVENING, ["deadline"]),  # after its 17:00: rolled a year on
+    ("fine-tune 7B by mid-month", MONDAY, []),  # Dec 15: not today
+    ("fine-tune 7B by end of February", MONDAY, []),
+    ("fine-tune 7B over the weekend", SUNDAY, []),  # "weekend" names no end of week to ask about
+    ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
+    ("fine-tune whisper large-v3 on 500 hours of audio", MONDAY, ["tokens"]),
+    ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
 ]
 
 
@@ -103,6 +134,21 @@ def test_a_guess_that_would_drive_the_plan_is_asked(text: str, now: datetime, fi
 def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
     question = read_request("fine-tune 7B by end of month", now=MONDAY, tz=TZ).questions[0]
     assert [c.value for c in question.choices] == ["2026-11-30T17:00:00-08:00", "2026-12-31T17:00:00-08:00"]
+
+
+@pytest.mark.parametrize(("now", "values"), [
+    (MONDAY, ["2026-11-30T17:00:00-08:00", "2026-11-30T23:59:00-08:00"]),  # today 17:00, or tonight
+    (MONTH_END_EVENING, ["2026-11-30T23:59:00-08:00", "2027-11-30T17:00:00-08:00"]),  # tonight, or a year on
+])
+def test_a_named_month_on_its_last_day_asks_like_end_of_month(now: datetime, values: list[str]) -> None:
+    question = read_request("fine-tune 7B by end of November", now=now, tz=TZ).questions[0]
+    assert [c.value for c in question.choices] == values
+
+
+def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates() -> None:
+    question = read_request("fine-tune whisper large-v3 on 500 hours of audio", now=MONDAY, tz=TZ).questions[0]
+    assert question.field == "tokens" and "'500 hours'" in question.question
+    assert [c.value for c in question.choices] == [500 * 3600 * 12.5, 500 * 3600 * 50, 500 * 3600 * 75]
 
 
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
@@ -150,6 +196,24 @@ def test_held_capacity_is_planned_on_it_and_says_whether_it_fits() -> None:
                                                                                    "capacity-block")
     assert decision.warnings[0].startswith("held capacity fits: ")
     assert plan.estimated_finish > datetime(2026, 12, 7, 17, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B, we have 2 p4d reserved", "fine-tune 7B on our 2 reserved p4d"])
+def test_reserved_hardware_is_planned_as_capacity_already_held(text: str) -> None:
+    decision = decision_for(text)
+    plan = decision.plan
+    assert (plan.instance_count, plan.instance_type, plan.purchase_model.value) == (2, "p4d.24xlarge",
+                                                                                   "capacity-block")
+    assert decision.warnings[0].startswith("held capacity fits: ") and decision.request.unread == []
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens in the next 48 hours",
+                                  "fine-tune 7B on 1B tokens within the next 2 days"])
+def test_in_the_next_hours_is_a_deadline_priced_as_training(text: str) -> None:
+    decision = decision_for(text)
+    assert decision.request.fixed_hours is None and decision.request.deadline is not None
+    assert not any("a job of a stated length" in a for a in decision.assumptions)
+    assert decision.plan.estimated_cost_usd == decision_for("fine-tune 7B on 1B tokens").plan.estimated_cost_usd
 
 
 def test_fastest_under_a_budget_takes_the_fastest_the_budget_pays_for() -> None:

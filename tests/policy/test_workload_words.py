@@ -32,6 +32,33 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("llama 3.1 70b 128k context sft", {"task": Task.FINE_TUNE, "seq_len": 131072, "params": 70_553_706_496}),
     ("Phi-3 mini 3.8B", {"params": 3_800_000_000}),  # a size said outright wins over the named model's
     ("sweep 10 dpo runs on 7b", {"task": Task.SWEEP, "trials": 10}),
+    # distillation: the teacher is the model distilled from, the student the one trained, by size or by name
+    ("distill a 70B teacher into an 8B student on 1B tokens",
+     {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 70 * B, "tokens": B, "unread": []}),
+    ("distill llama 70b into 8b on 1B tokens",
+     {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 70 * B, "tokens": B, "unread": []}),
+    ("knowledge distillation from llama-3-70b to llama-3-8b",
+     {"task": Task.DISTILL, "model": "llama-3-8b", "params": 8_030_261_248, "teacher_params": 70_553_706_496,
+      "unread": []}),
+    ("distill qwen2.5-72b down to qwen2.5-7b on 2B tokens",
+     {"task": Task.DISTILL, "model": "qwen2.5-7b", "teacher_params": 72_706_203_648, "unread": []}),
+    ("distill 405B -> 8B", {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 405 * B, "unread": []}),
+    ("distillation with llama-3.1-70b as the teacher and qwen2.5-1.5b as the student",
+     {"task": Task.DISTILL, "model": "qwen2.5-1.5b", "params": 1_543_714_304, "teacher_params": 70_553_706_496,
+      "unread": []}),
+    ("distill, teacher: 70B, student: 3B, 500M tokens",
+     {"task": Task.DISTILL, "params": 3 * B, "teacher_params": 70 * B, "tokens": 500_000_000, "unread": []}),
+    ("distill a 1B student from a 70b teacher on 2B tokens",
+     {"task": Task.DISTILL, "params": B, "teacher_params": 70 * B, "unread": []}),
+    # named models beyond the Llama family
+    ("fine-tune whisper large-v3", {"model": "whisper-large-v3", "params": 1_550_000_000}),
+    ("fine-tune Whisper-Small", {"model": "whisper-small", "params": 244_000_000}),
+    ("lora deepseek-v2-lite", {"model": "deepseek-v2-lite", "params": 15_700_000_000,
+                               "active_params": 2_400_000_000}),
+    ("sft mistral nemo", {"model": "mistral-nemo-12b", "params": 12_247_782_400}),
+    ("fine-tune phi-3-medium", {"model": "phi-3-medium", "params": 13_960_238_080}),
+    ("fine-tune qwen2.5-3b", {"model": "qwen2.5-3b", "params": 3_085_938_688}),
+    ("fine-tune llama 3.3 70b", {"model": "llama-3.3-70b", "params": 70_553_706_496}),
 ]
 
 
