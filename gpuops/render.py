@@ -18,8 +18,10 @@ def money(usd: float) -> str:
 
 
 def _when(moment: datetime, zone: tzinfo | None, *, ref: datetime | None = None) -> str:
+    """A bare weekday when it names the only such day within six calendar days of ``ref``; else with its date (a
+    week on, "Mon" would read as the same day as a Monday ``ref``)."""
     local = moment.astimezone(zone)
-    if ref is not None and abs((local - ref.astimezone(zone)).days) > 6:
+    if ref is not None and abs((local.date() - ref.astimezone(zone).date()).days) > 6:
         return f"{local:%a %Y-%m-%d %H:%M}"
     return f"{local:%a %H:%M}"
 

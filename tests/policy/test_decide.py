@@ -265,6 +265,13 @@ def test_cli_text_opens_with_the_summary_line() -> None:
     assert "prices: snapshot 2026-11-09" in result.stdout
 
 
+def test_a_deadline_a_week_on_the_same_weekday_shows_its_date() -> None:
+    """Said on a Monday, next Monday's deadline would read "Mon 09:00", as if before a plan done today."""
+    result = runner.invoke(app, ["plan", "fine-tune 7B over the weekend", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].endswith("· deadline Mon 2026-12-07 09:00 ✓")
+
+
 def test_cli_text_lists_warnings_under_their_heading() -> None:
     result = runner.invoke(app, ["plan", "fine-tune 7B by Friday", "--team", "team-nlp", *NOW_ARGS])
     assert result.exit_code == 0, result.output
