@@ -75,5 +75,6 @@ def test_mixtral_shape_from_its_name_matches_the_experts_rule_within_5_percent()
 
 def test_the_parser_note_says_what_was_read() -> None:
     request = parse_request("DPO on mixtral 8x7b", now=NOW, tz="UTC")
-    assert any("12.9B active per token" in n for n in request.notes)
+    # the size leads: Slack shows a note up to its first parenthesis
+    assert "read 'mixtral 8x7b' as 46.7B parameters, 12.9B active per token (mixtral-8x7b)" in request.notes
     assert not any(n.endswith("as fine-tuning") for n in request.notes)
