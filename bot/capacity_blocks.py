@@ -13,14 +13,12 @@ import re
 from bot.limits import Block, actions, button, confirm_dialog, context, escape, section
 from contract.events import EventPublic
 from contract.requests import RequestPublic
-from contract.status import RequestStatus
+from contract.status import OPEN_STATES
 from policy.capacity import ActionKind
 
 PROPOSE_PREFIX = "capacity_propose_"  # + the action's position in the plan: action ids are unique in a message
 PROPOSE = re.compile(rf"^{PROPOSE_PREFIX}\d+$")
 APPROVE = "capacity_approve"
-# A request whose plan may still launch: the service refuses actions for any other.
-OPEN = frozenset({RequestStatus.PENDING_APPROVAL, RequestStatus.APPROVED, RequestStatus.AUTO_APPROVED})
 LABELS = {ActionKind.QUOTA_INCREASE: "Propose the quota increase",
           ActionKind.PURCHASE_CAPACITY_BLOCK: "Propose buying the capacity block",
           ActionKind.CREATE_TRAINING_PLAN: "Propose the training plan"}
@@ -29,7 +27,7 @@ LABELS = {ActionKind.QUOTA_INCREASE: "Propose the quota increase",
 def propose_buttons(req: RequestPublic) -> Block | None:
     """One button per capacity action of the plan while the request is open; None when there is nothing to do."""
     found = req.decision.capacity_actions
-    if not found or req.status not in OPEN:
+    if not found or req.status not in OPEN_STATES:  # the service refuses actions for any other
         return None
     return actions([button(LABELS[action.kind] + (f" ({i + 1})" if len(found) > 1 else ""),
                            action_id=f"{PROPOSE_PREFIX}{i}", value=req.id) for i, action in enumerate(found)],

@@ -32,3 +32,5 @@ APPROVED_STATES: frozenset[RequestStatus] = frozenset(
 )
 # No longer waiting for a decision: approved (as above) or turned down, timed out or withdrawn.
 DECIDED_STATES: frozenset[RequestStatus] = APPROVED_STATES | {S.REJECTED, S.DENIED, S.EXPIRED, S.CANCELLED}
+# A plan that may still launch: capacity proposed, approved or bought for any other request is money for nothing.
+OPEN_STATES: frozenset[RequestStatus] = frozenset({S.PENDING_APPROVAL, S.APPROVED, S.AUTO_APPROVED})

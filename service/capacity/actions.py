@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from contract.errors import Conflict, Forbidden, NotFound, UpstreamError
+from contract.status import OPEN_STATES
 from policy.capacity import ActionKind, CapacityAction
 from policy.config import PolicyConfig
 from policy.decision import Decision
@@ -69,13 +70,11 @@ def get_action_or_raise(*, session: Session, action_id: str, lock: bool = False)
     return row
 
 
-# A request whose plan may still launch: capacity bought for any other is money for nothing.
-OPEN_STATUSES = frozenset({"pending_approval", "approved", "auto_approved"})
 
 
 def _stale(record: RequestRecord, row: CapacityActionRow | None = None) -> str | None:
     """Why the request no longer wants this action (closed, or its plan revised since), or None."""
-    if record.status not in OPEN_STATUSES:
+    if record.status not in OPEN_STATES:
         return f"the request is {record.status}"
     if row is not None and row.revision != record.revision:
         return f"the plan was revised since (revision {row.revision}, now {record.revision})"
