@@ -15,6 +15,7 @@ from policy.config import EstimateSettings
 from policy.decision import Platform, PurchaseModel
 from policy.estimate import (
     GIB,
+    MIN_BILLED_HOURS,
     SpotFactors,
     SpotTime,
     Workload,
@@ -226,10 +227,10 @@ class _Speed:
 _Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it (None: unworkable on spot)
 
 
-def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
+def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Priced]:
     """The type's layouts with what spot does to each, and its rates in its region on the search's platforms: worked
     out once per model size, type and region, from parts shared wider still (``_speeds``, ``_spot_factors``,
-    ``_rates``)."""
+    ``_priced``)."""
     work = search.work
     key = ("sizings", prof.price.instance_type, prof.price.region, prof.flops_per_instance, prof.min_count,
            work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials,
@@ -237,10 +238,10 @@ def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates
     return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search))
 
 
-def _work_out_sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Rates]:
+def _work_out_sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Priced]:
     mtbi = instance_mtbi_hours(prof, search)
     sizings = tuple((speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search))
-    return sizings, _rates(prof, search)
+    return sizings, _priced(prof, search)
 
 
 def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
@@ -373,39 +374,90 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     fastest or the cheapest in time, so it is dropped here to keep the choice fast. What does not depend on the
     length of the run (layouts, their speed, what spot does to them, the rates) is worked out once per model and
     type; a request only scales it by its FLOPs and prices it. A layout on one purchase model runs as long on every
-    platform, so its time is worked out once and only the rate differs.
+    platform, so its time is worked out once and only the rate differs. The arithmetic is ``_run_time`` and ``_cost``
+    written out, in the same order, so every figure is the one a single configuration gets (``fixed_option``).
     """
     flops, usable = search.work.flops, search.usable_hours
-    sizings, rates = _sizings(prof, search)
+    sizings, priced = _sizings(prof, search)
     transfer = _transfer_usd(prof, search)
     startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
+    factor = _hours_factor(prof, search)
+    allowed_by_instances: dict[int, tuple[tuple[PurchaseModel, ...], str, str]] = {}
     out: list[Option] = []
-    best: dict[tuple[PurchaseModel, Platform], Option] = {}
+    best: list[Option | None] = [None] * _SLOTS
     for speed, spot in sizings:
-        layout = Layout(speed.count, speed.job_instances, speed.jobs, speed.rounds,
-                        _job_hours(flops, speed, prof, search))
-        allowed, why, _ = purchase_models(stage=search.stage, tolerance=search.tolerance,
-                                          has_deadline=usable is not None, instances=layout.job_instances,
-                                          multi_node_spot=search.multi_node_spot)
-        for purchase in allowed:
-            on_spot = purchase is PurchaseModel.SPOT
-            if on_spot and spot is None:
-                continue  # interruptions would dominate the run
-            spot_time, wall, instance_hours, billed = _run_time(layout, spot if on_spot else None, startup)
+        job_hours = flops / speed.jobs / speed.job_flop_rate / 3600.0
+        if factor is not None:
+            job_hours *= factor
+        count, rounds, job_instances = speed.count, speed.rounds, speed.job_instances
+        allowed = allowed_by_instances.get(job_instances)
+        if allowed is None:
+            allowed = allowed_by_instances[job_instances] = purchase_models(
+                stage=search.stage, tolerance=search.tolerance, has_deadline=usable is not None,
+                instances=job_instances, multi_node_spot=search.multi_node_spot)
+        purchases, why, _ = allowed
+        instances = job_instances * speed.jobs
+        layout: Layout | None = None
+        for purchase in purchases:
+            spot_time: SpotTime | None = None
+            if purchase is PurchaseModel.SPOT:
+                if spot is None:
+                    continue  # interruptions would dominate the run
+                job_wall = job_hours * spot.write_stretch / spot.kept_share  # SpotFactors.time
+            else:
+                job_wall = job_hours
+            job_wall += startup
+            instance_hours = instances * job_wall
+            wall = rounds * job_wall
+            billed = round(instance_hours / count, 3)  # billed_hours
+            if billed < MIN_BILLED_HOURS:
+                billed = MIN_BILLED_HOURS
             meets = None if usable is None else wall <= usable
-            for platform in search.platforms:
-                rate = rates[purchase, platform]
-                if rate is None:
-                    continue
-                cost = _cost(layout, rate, billed, transfer)
-                kept = best.get((purchase, platform))
+            for slot, platform, rate in priced[purchase]:
+                cost = round(count * rate.usd * billed, 2)  # cents(cents(…) + transfer), all ≥ 0
+                if transfer:
+                    cost = round(cost + transfer, 2)  # cents of a figure already in cents is itself
+                kept = best[slot]
                 if kept is not None and cost >= kept.cost and wall >= kept.wall_hours:
                     continue
-                option = Option(prof, layout, purchase, platform, rate, layout.rounds * layout.job_hours, wall,
-                                instance_hours, spot_time, 0.0, cost, meets, why, transfer)
-                best[purchase, platform] = option
+                if layout is None:
+                    layout = Layout(count, job_instances, speed.jobs, rounds, job_hours)
+                if spot_time is None and purchase is PurchaseModel.SPOT:
+                    assert spot is not None
+                    spot_time = spot.time(job_hours)
+                option = Option(prof, layout, purchase, platform, rate, rounds * job_hours, wall, instance_hours,
+                                spot_time, 0.0, cost, meets, why, transfer)
+                best[slot] = option
                 out.append(option)
     return out
+
+
+def _hours_factor(prof: Profile, search: Search) -> float | None:
+    """The calibration's factor for the type's family (as ``_calibrated`` applies it), or None."""
+    for family, factor in search.hours_factors:
+        if family == prof.spec.family:
+            return factor
+    return None
+
+
+# (slot, platform, rate) of each platform the type is priced on, by purchase model: a slot numbers each (purchase
+# model, platform) pair, so the options kept per pair are a list, not a dict
+_Priced = dict[PurchaseModel, tuple[tuple[int, Platform, Rate], ...]]
+
+
+def _priced(prof: Profile, search: Search) -> _Priced:
+    """The type's rates on the search's platforms, by purchase model, those it has no rate for left out."""
+    price = prof.price
+    return remembered(search.catalog, search.settings, ("priced", price.instance_type, price.region, search.platforms),
+                      lambda: _work_out_priced(prof, search))
+
+
+def _work_out_priced(prof: Profile, search: Search) -> _Priced:
+    rates = _rates(prof, search)
+    return {purchase: tuple((_PURCHASES.index(purchase) * len(_PLATFORMS) + _PLATFORMS.index(platform), platform,
+                             rate)
+                            for platform in search.platforms if (rate := rates[purchase, platform]) is not None)
+            for purchase in _PURCHASES}
 
 
 _Rates = dict[tuple[PurchaseModel, Platform], Rate | None]
@@ -462,6 +514,8 @@ def _transfer_usd(prof: Profile, search: Search) -> float:
 
 HOURS_PER_MONTH = 730.0
 _PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
+_PLATFORMS = tuple(Platform)
+_SLOTS = len(_PURCHASES) * len(_PLATFORMS)
 
 
 _Signature = tuple[tuple[float | None, ...], float, bool]  # rates, MTBI hours, pays the transfer line

@@ -39,6 +39,7 @@ __all__ = [
     "MAX_WRITE_SHARE",
     "memory_per_accelerator_gib",
     "min_accelerators",
+    "MIN_BILLED_HOURS",
     "model_shape",
     "PARAMS_PER_LAYER_WIDTH2",
     "PRETRAIN_BATCH_EXPONENT",
@@ -310,9 +311,12 @@ def interval_minutes(spot: SpotTime | None) -> int | None:
     return None if spot is None else max(1, round(spot.interval_hours * 60.0))
 
 
+MIN_BILLED_HOURS = 0.001
+
+
 def billed_hours(hours: float) -> float:
     """Hours as billed and stated: to 1/1000 h (3.6 s; SageMaker bills by the second), never zero."""
-    return max(0.001, round(hours, 3))
+    return max(MIN_BILLED_HOURS, round(hours, 3))
 
 
 def cents(usd: float) -> float:

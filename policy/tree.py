@@ -28,7 +28,7 @@ from policy.decision import (
 )
 from policy.defaults import complete
 from policy.errors import RequestError
-from policy.estimate import Workload, billed_hours, workload
+from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
 from policy.plans import to_alternative, to_plan
@@ -313,8 +313,11 @@ def _within_runtime(inside: list[Option], outside: list[Option],
     """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left
     inside or outside the size class (one pool: the class is only a preference); and whether any fits."""
     cap = policy.max_runtime_hours
-    inside_fit = [o for o in inside if billed_hours(o.job_wall_hours) <= cap]
-    outside_fit = [o for o in outside if billed_hours(o.job_wall_hours) <= cap]
+    # hours a millihour or more under the cap are under it once billed too: only those near it are rounded
+    sure = cap - MIN_BILLED_HOURS
+    inside_fit = [o for o in inside if o.wall_hours / o.layout.rounds <= sure or billed_hours(o.job_wall_hours) <= cap]
+    outside_fit = [o for o in outside
+                   if o.wall_hours / o.layout.rounds <= sure or billed_hours(o.job_wall_hours) <= cap]
     if not inside_fit and not outside_fit:
         return inside, outside, False
     return inside_fit, outside_fit, True
