@@ -228,20 +228,24 @@ _Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it
 
 
 def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Priced]:
-    """The type's layouts with what spot does to each, and its rates in its region on the search's platforms: worked
-    out once per model size, type and region, from parts shared wider still (``_speeds``, ``_spot_factors``,
-    ``_priced``)."""
+    """The type's layouts with what spot does to each, and its rates in its region on the search's platforms.
+
+    Each part is remembered as widely as it holds: the layouts with their spot factors once per model size, type and
+    spot interruption rate (``_spotted``; regions and teams with the same rate share them), the rates once per type,
+    region and set of platforms (``_priced``). A new team or region then prices known layouts, and a new model works
+    its layouts out once for all regions alike.
+    """
+    return _spotted(prof, search, instance_mtbi_hours(prof, search)), _priced(prof, search)
+
+
+def _spotted(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
+    """The type's layouts (``_speeds``), each with what spot does to it at this interruption rate."""
     work = search.work
-    key = ("sizings", prof.price.instance_type, prof.price.region, prof.flops_per_instance, prof.min_count,
-           work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials,
-           search.gpus, search.max_instances, search.interruption_rates, search.platforms)
-    return remembered(search.catalog, search.settings, key, lambda: _work_out_sizings(prof, search))
-
-
-def _work_out_sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Priced]:
-    mtbi = instance_mtbi_hours(prof, search)
-    sizings = tuple((speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search))
-    return sizings, _priced(prof, search)
+    key = ("spotted", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
+           work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
+           search.max_instances, mtbi)
+    return remembered(search.catalog, search.settings, key, lambda: tuple(
+        (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
 
 
 def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
