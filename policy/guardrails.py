@@ -11,15 +11,14 @@ from datetime import datetime
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
 from policy.request import Stage
-from policy.spend import SpendSnapshot, SpendStatus, aged
+from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
 __all__ = ["approval_requirement", "spend_status"]
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
     """The spend status as of ``now`` under the policy's staleness rule (``policy.spend.aged``)."""
-    current = aged(spend, now=now, stale_after_hours=policy.spend_stale_after_hours)
-    return current.status, current.reason
+    return status_as_of(spend, now=now, stale_after_hours=policy.spend_stale_after_hours)
 
 
 def approval_requirement(

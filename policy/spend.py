@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -19,6 +20,7 @@ __all__ = [
     "spend_from_document",
     "SpendSnapshot",
     "SpendStatus",
+    "status_as_of",
 ]
 
 
@@ -102,23 +104,33 @@ def aged(spend: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> Sp
     wrong clock or a wrong file) counts as stale, with the reason; an 'ok' snapshot without a month-to-date figure is
     unavailable. Anything else is returned as it is, with its age filled in.
     """
+    change = _ageing(spend, now=now, stale_after_hours=stale_after_hours)
+    return spend if change is None else spend.model_copy(update=change)
+
+
+def status_as_of(spend: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> tuple[SpendStatus, str | None]:
+    """The status and reason ``aged`` gives ``spend`` as of ``now``, without copying the snapshot for them."""
+    change = _ageing(spend, now=now, stale_after_hours=stale_after_hours) or {}
+    return change.get("status", spend.status), change.get("reason", spend.reason)
+
+
+def _ageing(spend: SpendSnapshot, *, now: datetime, stale_after_hours: float) -> dict[str, Any] | None:
+    """What ``aged`` changes in ``spend`` (None: nothing)."""
     if spend.status is not SpendStatus.OK:
-        return spend
+        return None
     if spend.as_of is None:
-        return spend.model_copy(update={"status": SpendStatus.STALE,
-                                        "reason": "the figures carry no date: their age is unknown"})
+        return {"status": SpendStatus.STALE, "reason": "the figures carry no date: their age is unknown"}
     age_hours = (now - spend.as_of).total_seconds() / 3600
     if age_hours < -FUTURE_AS_OF_HOURS:
-        return spend.model_copy(update={"status": SpendStatus.STALE, "reason": (
-            f"spend figure is dated {-age_hours:.0f} h after the request time; its age is unknown")})
+        return {"status": SpendStatus.STALE, "reason": (
+            f"spend figure is dated {-age_hours:.0f} h after the request time; its age is unknown")}
     age = {"age_seconds": max(0.0, age_hours * 3600)}
     if age_hours > stale_after_hours:
-        return spend.model_copy(update={**age, "status": SpendStatus.STALE, "reason": (
-            f"spend figure is {age_hours:.0f} h old (policy spend_stale_after_hours: {stale_after_hours:g})")})
+        return {**age, "status": SpendStatus.STALE, "reason": (
+            f"spend figure is {age_hours:.0f} h old (policy spend_stale_after_hours: {stale_after_hours:g})")}
     if spend.month_to_date_usd is None:
-        return spend.model_copy(update={**age, "status": SpendStatus.UNAVAILABLE,
-                                        "reason": "spend snapshot has no month-to-date figure"})
-    return spend.model_copy(update=age)
+        return {**age, "status": SpendStatus.UNAVAILABLE, "reason": "spend snapshot has no month-to-date figure"}
+    return age
 
 
 def spend_from_document(document: object, *, source: str) -> dict[str, SpendSnapshot]:

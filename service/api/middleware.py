@@ -10,6 +10,7 @@ import time
 import uuid
 from typing import Any
 
+from prometheus_client import Counter, Histogram
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -41,6 +42,9 @@ class ServiceMiddleware:
         self.app = app
         self.metrics = metrics
         self.max_body = max_body_bytes
+        # Each (method, route, status)'s request counter and latency histogram, looked up once: the registry's
+        # own lookup by label values takes a lock and checks the labels on every request.
+        self._series: dict[tuple[str, str, str], tuple[Counter, Histogram]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -93,8 +97,14 @@ class ServiceMiddleware:
         route = scope.get("route")
         template = getattr(route, "path_format", None) or getattr(route, "path", None) or "unmatched"
         method = scope.get("method", "")
-        self.metrics.http_requests.labels(method=method, route=template, status=str(status)).inc()
-        self.metrics.http_latency.labels(method=method, route=template).observe(seconds)
+        key = (method, template, str(status))
+        series = self._series.get(key)
+        if series is None:
+            series = self._series[key] = (
+                self.metrics.http_requests.labels(method=method, route=template, status=key[2]),
+                self.metrics.http_latency.labels(method=method, route=template))
+        series[0].inc()
+        series[1].observe(seconds)
         if log.isEnabledFor(logging.INFO) and template not in ("/healthz", "/readyz", "/metrics"):
             log.info("%s %s %s", method, template, status, extra={
                 "method": method, "route": template, "status": status, "duration_ms": round(seconds * 1000, 2)})

@@ -11,7 +11,7 @@ from policy.config import ApprovalTier, default_policy
 from policy.decision import ApprovalRequirement
 from policy.guardrails import approval_requirement, spend_status
 from policy.request import Stage
-from policy.spend import Ledger, SpendSnapshot, SpendStatus
+from policy.spend import Ledger, SpendSnapshot, SpendStatus, aged
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 POLICY = default_policy()  # auto-approve below $200, tiers 1 / 2 from $50k, deny above $250k, team-ml budget $50k
@@ -164,3 +164,13 @@ def test_below_the_first_tier_needs_the_first_tiers_approvals() -> None:
     needed = [approval_requirement(cost_usd=cost, hours=1, stage=Stage.PRODUCTION, team="team-ml", policy=policy,
                                    spend=ok_spend(), now=NOW).approvals_needed for cost in (50, 100, 49_999, 50_000)]
     assert needed == [1, 1, 1, 3]
+
+
+@pytest.mark.parametrize("spend", [
+    ok_spend(), ok_spend(age_hours=25), ok_spend(age_hours=-48), ok_spend().model_copy(update={"as_of": None}),
+    ok_spend(mtd=None), ok_spend(age_hours=30, mtd=None), UNAVAILABLE,
+    SpendSnapshot(status=SpendStatus.STALE, team="team-ml", reason="read a week ago", as_of=NOW),
+], ids=["ok", "old", "future", "undated", "no-mtd", "old-no-mtd", "unavailable", "stale"])
+def test_the_status_is_the_one_the_aged_snapshot_carries(spend: SpendSnapshot) -> None:
+    current = aged(spend, now=NOW, stale_after_hours=POLICY.spend_stale_after_hours)
+    assert spend_status(spend, policy=POLICY, now=NOW) == (current.status, current.reason)

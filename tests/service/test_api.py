@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client import REGISTRY
 
 from policy.config import ApprovalTier, SlackAccess
 from service.store.tables import LaunchTask
@@ -317,6 +318,19 @@ def test_spend_catalog_policy_health_and_metrics(live: Live) -> None:
     live.get("/v1/jobs")
     text = live.client.get("/metrics").text
     assert 'route="/v1/requests/{request_id}"' in text and "gpuops_http_request_duration_seconds_bucket" in text
+
+
+def test_each_request_is_counted_once_under_its_route_and_status(live: Live) -> None:
+    def sample(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, {"method": "POST", "route": "/v1/plans", **labels}) or 0.0
+
+    before = (sample("gpuops_http_requests_total", status="200"), sample("gpuops_http_requests_total", status="401"),
+              sample("gpuops_http_request_duration_seconds_count"))
+    assert [live.post("/v1/plans", {"text": AUTO}).status_code for _ in range(2)] == [200, 200]
+    assert live.client.post("/v1/plans", json={"text": AUTO}).status_code == 401
+    after = (sample("gpuops_http_requests_total", status="200"), sample("gpuops_http_requests_total", status="401"),
+             sample("gpuops_http_request_duration_seconds_count"))
+    assert [a - b for a, b in zip(after, before, strict=True)] == [2, 1, 3]
 
 
 def test_rate_limit_per_requester(tmp_path: Path) -> None:
