@@ -104,7 +104,7 @@ class LaunchProfile(_Strict):
     eks_namespace: str = "training"
     # Regions this profile can launch in (its buckets, image and subnets live there). A configured profile without
     # them is planned in the policy's default region only; a team without a profile is planned across all regions.
-    regions: list[str] = Field(default_factory=list)
+    regions: list[str] = Field(default_factory=list[str])
     hyperpod_cluster: str | None = None
 
     def missing(self) -> list[str]:
@@ -178,7 +178,7 @@ class TeamPolicy(_Strict):
     cost_allocation_tag: CostAllocationTag = Field(default_factory=CostAllocationTag)
     launch: LaunchProfile = Field(default_factory=LaunchProfile)
     digest: DigestSubscription | None = None
-    slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
+    slack_channels: list[str] = Field(default_factory=list[str])  # channels whose requests default to this team
     # Multi-node synchronous jobs run on spot only when the team opts in (or the request says spot is fine): one
     # interruption stops every node.
     multi_node_spot: bool = False
@@ -225,7 +225,7 @@ class SlackAccess(_Strict):
     # Channel ids gpuops answers in; App Home is not a channel and stays open to the allowed workspaces.
     channels: list[ChannelId] | None = Field(default=None, min_length=1)
     # Whom a refused person is told to ask (actor ids); left empty, every approver named under teams.
-    contacts: list[ActorId] = Field(default_factory=list)
+    contacts: list[ActorId] = Field(default_factory=list[ActorId])
 
 
 class PolicyConfig(_Strict):
