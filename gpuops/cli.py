@@ -7,6 +7,7 @@ shows the traceback instead.
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -42,7 +43,13 @@ def options(
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    finally:
+        # The process ends here. On its way out the interpreter would walk every object still alive (~50,000 after a
+        # `gpuops plan`) for reference cycles to free, ~4% of the command's time spent handing back memory the
+        # operating system is about to take whole; frozen objects are not walked.
+        gc.freeze()
 
 
 if __name__ == "__main__":

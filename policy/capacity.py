@@ -163,12 +163,12 @@ class CapacityView(BaseModel):
     known: bool
     reason: str = ""  # why the view (or a part of it) is unknown
     as_of: datetime | None = None
-    quotas: list[QuotaFigure] = Field(default_factory=list)
-    scores: list[PlacementScore] = Field(default_factory=list)
-    offerings: list[CapacityOffering] = Field(default_factory=list)
+    quotas: list[QuotaFigure] = Field(default_factory=list[QuotaFigure])
+    scores: list[PlacementScore] = Field(default_factory=list[PlacementScore])
+    offerings: list[CapacityOffering] = Field(default_factory=list[CapacityOffering])
     offerings_known: bool = False  # whether offerings were asked for (and answered)
     offerings_reason: str = ""  # why they were not, when it matters to the plan
-    reservations: list[Reservation] = Field(default_factory=list)
+    reservations: list[Reservation] = Field(default_factory=list[Reservation])
     min_spot_score: int = Field(default=5, ge=1, le=SPOT_SCORE_MAX)
 
     def quota(self, key: QuotaKey) -> QuotaFigure | None:
@@ -184,7 +184,7 @@ class CapacityCheck(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     status: CapacityStatus
-    reasons: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list[str])
     quota_name: str | None = None
     quota_limit: float | None = None
     quota_in_use: float | None = None

@@ -104,7 +104,7 @@ class ScalingCurve(Sourced):
     # tests/policy/test_scaling_fit.py
     alpha: float
     beta: float = 1.0
-    observed: list[ScalingPoint] = Field(default_factory=list)
+    observed: list[ScalingPoint] = Field(default_factory=list[ScalingPoint])
     formula: str = FORMULA
     # The fit is not extrapolated past its data: beyond this many accelerators efficiency is held at its value
     # here (None: no limit). A small model's strong-scaling curve run out to hundreds of GPUs would price large

@@ -2,7 +2,7 @@
 
 Loaded in stages, like Cloud Custodian: YAML structure, then the pydantic schema, then cross-field rules. Every
 error names the file, the key path and what was expected. The embedded default lives in
-``policy/data/default-policy.yaml``.
+``policy/data/default-policy.yaml``, and is read from its data as JSON, ``default-policy.json`` beside it.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ __all__ = [
 ]
 
 DEFAULT_POLICY_NAME = "default-policy.yaml"
+# The same policy as JSON (scripts/gen_default_policy.py writes it from the YAML; a test keeps them equal): read with
+# the standard library, so loading the default never imports PyYAML, which costs more than the rest of the load.
+DEFAULT_POLICY_DATA = "default-policy.json"
 
 
 class _Strict(BaseModel):
@@ -101,7 +104,7 @@ class LaunchProfile(_Strict):
     eks_namespace: str = "training"
     # Regions this profile can launch in (its buckets, image and subnets live there). A configured profile without
     # them is planned in the policy's default region only; a team without a profile is planned across all regions.
-    regions: list[str] = Field(default_factory=list)
+    regions: list[str] = Field(default_factory=list[str])
     hyperpod_cluster: str | None = None
 
     def missing(self) -> list[str]:
@@ -175,7 +178,7 @@ class TeamPolicy(_Strict):
     cost_allocation_tag: CostAllocationTag = Field(default_factory=CostAllocationTag)
     launch: LaunchProfile = Field(default_factory=LaunchProfile)
     digest: DigestSubscription | None = None
-    slack_channels: list[str] = Field(default_factory=list)  # channels whose requests default to this team
+    slack_channels: list[str] = Field(default_factory=list[str])  # channels whose requests default to this team
     # Multi-node synchronous jobs run on spot only when the team opts in (or the request says spot is fine): one
     # interruption stops every node.
     multi_node_spot: bool = False
@@ -222,7 +225,7 @@ class SlackAccess(_Strict):
     # Channel ids gpuops answers in; App Home is not a channel and stays open to the allowed workspaces.
     channels: list[ChannelId] | None = Field(default=None, min_length=1)
     # Whom a refused person is told to ask (actor ids); left empty, every approver named under teams.
-    contacts: list[ActorId] = Field(default_factory=list)
+    contacts: list[ActorId] = Field(default_factory=list[ActorId])
 
 
 class PolicyConfig(_Strict):
@@ -470,10 +473,5 @@ def load_policy_file(path: str) -> PolicyConfig:
 @cache
 def default_policy() -> PolicyConfig:
     """The embedded default policy."""
-    import yaml
-
-    text = resources.files("policy.data").joinpath(DEFAULT_POLICY_NAME).read_text(encoding="utf-8")
-    # The shipped file is valid YAML (tests/policy/test_policy_file.py reads it both ways), so libyaml's parser, where
-    # PyYAML has it, reads it the same as the pure-Python one that every other policy file gets, in a tenth the time.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return _validated(yaml.load(text, Loader=loader), source=f"(embedded) {DEFAULT_POLICY_NAME}")
+    text = resources.files("policy.data").joinpath(DEFAULT_POLICY_DATA).read_text(encoding="utf-8")
+    return _validated(json.loads(text), source=f"(embedded) {DEFAULT_POLICY_NAME}")

@@ -98,7 +98,6 @@ _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # they are searched with those forms too (``_anchor_within``).
 _WITHIN_HINTS = ("end", "mid", "early", "late", "start", "begin")
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
-_DAY_AFTER_RE = re.compile(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
 _TRIGGER_RE = re.compile(
     r"\b(?:by|before|until|till|til|due|deadline(?:\s+is)?|no\s+later\s+than|not\s+later\s+than|latest"
@@ -176,6 +175,13 @@ def _anchor_within() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}{_WITHIN}|{_TIME})", _F)
 
 
+@cache
+def _day_after() -> re.Pattern[str]:
+    """A day after a clock time ("5pm Friday", "EOD Thursday"): every day form again, so compiled on first use, by
+    the texts whose deadline starts with a time; most start with the day."""
+    return re.compile(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
+
+
 def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     """The deadline anchored at ``m`` (extended by a time, day and zone around it), or None if it is not one."""
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
@@ -217,7 +223,7 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     groups: dict[str, str | None] = {k: v for k, v in m.groupdict().items() if v is not None}
     is_time = any(k in groups for k in ("h", "h24", "named"))
     exact_hours = (groups.get("ru") or groups.get("ru2") or "x").lower().startswith("h")
-    after = (_DAY_AFTER_RE if is_time else _TIME_AFTER_RE).match(text, m.end())
+    after = (_day_after() if is_time else _TIME_AFTER_RE).match(text, m.end())
     if after is None or exact_hours:
         return groups, m.end()
     groups |= {k: v for k, v in after.groupdict().items() if v is not None}

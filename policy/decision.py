@@ -126,7 +126,7 @@ class ApprovalRequirement(BaseModel):
     denied: bool
     # Groups at least one of whose members must be among the approvers (money over the team's remaining budget or
     # above ``finance_above_usd`` goes to finance, whatever the stage).
-    required_groups: list[str] = Field(default_factory=list)
+    required_groups: list[str] = Field(default_factory=list[str])
 
 
 class CatalogRef(BaseModel):
@@ -141,10 +141,10 @@ class Decision(BaseModel):
 
     request: TrainingRequest
     plan: Plan
-    alternatives: list[Alternative] = Field(default_factory=list)
-    trace: list[TraceStep] = Field(default_factory=list)
-    assumptions: list[str] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
+    alternatives: list[Alternative] = Field(default_factory=list[Alternative])
+    trace: list[TraceStep] = Field(default_factory=list[TraceStep])
+    assumptions: list[str] = Field(default_factory=list[str])
+    warnings: list[str] = Field(default_factory=list[str])
     approval: ApprovalRequirement
     spend: SpendSnapshot
     catalog: CatalogRef
@@ -156,7 +156,7 @@ class Decision(BaseModel):
     # recipes, whose launch profile alone says what runs.
     job: JobSpec | None = None
     # What a person may approve so that the plan can start (a quota increase when nothing fits).
-    capacity_actions: list[CapacityAction] = Field(default_factory=list)
+    capacity_actions: list[CapacityAction] = Field(default_factory=list[CapacityAction])
 
 
 def canonical_json(value: Any) -> str:

@@ -39,7 +39,7 @@ class Question(BaseModel):
 
     field: str
     question: str
-    choices: list[Choice] = Field(default_factory=list)
+    choices: list[Choice] = Field(default_factory=list[Choice])
 
 
 class NeedsInput(BaseModel):

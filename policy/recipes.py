@@ -117,13 +117,13 @@ class Recipe(_Strict):
     hyperparameters: dict[str, Hyperparameter] = Field(default_factory=dict)
     datasets: dict[str, str] = Field(default_factory=dict)  # name -> S3 URI (prefix or object)
     default_dataset: str | None = None  # one of datasets
-    data_prefixes: list[str] = Field(default_factory=list)  # a request may name any S3 URI under these
+    data_prefixes: list[str] = Field(default_factory=list[str])  # a request may name any S3 URI under these
     models: dict[str, str] = Field(default_factory=dict)  # base model name -> the team's S3 copy of its weights
     environment: dict[str, str] = Field(default_factory=dict)
     kms_key_id: str | None = None  # encrypts the training volume and the output
     tags: dict[str, str] = Field(default_factory=dict)
     # Empty: the two lines docs/training-contract.md asks a container to print (DEFAULT_METRICS).
-    metric_definitions: list[MetricDefinition] = Field(default_factory=list)
+    metric_definitions: list[MetricDefinition] = Field(default_factory=list[MetricDefinition])
 
 
 class JobChoice(_Strict):

@@ -68,13 +68,13 @@ class TrainingRequest(BaseModel):
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.
     capacity_reservation: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{8,17}$")
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list[str])
 
     # --- When, how long and on what held capacity (policy.reading); what the text said that nothing read ---
     start_after: datetime | None = None  # "64 H100s tomorrow", "starting Monday": the job starts then, not before
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)  # "eval run 7B 2h": a job of that length
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
-    unread: list[str] = Field(default_factory=list)  # phrases nothing used: listed, and never auto-approved
+    unread: list[str] = Field(default_factory=list[str])  # phrases nothing used: listed, and never auto-approved
 
     # --- what to run (policy.recipes, policy.jobspec) ---
     # The recipe, dataset and hyperparameter overrides the request named; None: the team's default recipe as is.

@@ -75,8 +75,8 @@ class SpendSnapshot(BaseModel):
     as_of: datetime | None = None
     age_seconds: float | None = None
     reason: str | None = None  # why stale/unavailable
-    daily: list[DailySpend] = Field(default_factory=list)
-    drivers: list[CostDriver] = Field(default_factory=list)
+    daily: list[DailySpend] = Field(default_factory=list[DailySpend])
+    drivers: list[CostDriver] = Field(default_factory=list[CostDriver])
 
     @property
     def projected_month_usd(self) -> float | None:

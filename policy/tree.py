@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from policy import capacity_rank, explain, fixed, rules
-from policy.calibration import Calibration, calibrated_step
 from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
 from policy.capacity import CapacityView
 from policy.catalog import Catalog
@@ -38,6 +38,9 @@ from policy.request import Task, Tolerance, TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
+
+if TYPE_CHECKING:  # a caller with learnt corrections has loaded them; deciding without (a preview) never does
+    from policy.calibration import Calibration
 
 __all__ = ["decide"]
 
@@ -138,6 +141,8 @@ def decide(
         assumed = [a for a in assumed if not a.startswith("tokens:")]
     # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
     if calibration is not None and req.fixed_hours is None:
+        from policy.calibration import calibrated_step
+
         assert req.task is not None and req.params is not None
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]

@@ -37,16 +37,15 @@ EXPERT_FFN_SHARE = 0.78
 DEFAULT_EXPERTS_PER_TOKEN = 2
 
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b", _F)
-_TEACHER_RE = re.compile(
-    r"\bfrom\s+(?:an?\s+|the\s+|our\s+)?" + _SIZE + r"(?:\s+(?:model|params?))?\s+teacher\b"
-    r"|\bteacher(?:\s+model)?(?:\s+(?:of|is|=|:))?\s+" + _SIZE.replace("<n>", "<n2>").replace("<s>", "<s2>")
-    + r"|\bfrom\s+(?:an?\s+|the\s+)?" + _SIZE.replace("<n>", "<n3>").replace("<s>", "<s3>") + r"(?=\s|$|[,.;)])",
-    _F,
-)
-_FROM_RE = re.compile(r"\b(?:from|teacher(?:\s+model)?:?)\s+(?:an?\s+|the\s+|our\s+)?", _F)
 _DISTILL_RE = re.compile(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
 # What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
 _DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
+_TEACHER = (
+    r"\bfrom\s+(?:an?\s+|the\s+|our\s+)?" + _SIZE + r"(?:\s+(?:model|params?))?\s+teacher\b"
+    r"|\bteacher(?:\s+model)?(?:\s+(?:of|is|=|:))?\s+" + _SIZE.replace("<n>", "<n2>").replace("<s>", "<s2>")
+    + r"|\bfrom\s+(?:an?\s+|the\s+)?" + _SIZE.replace("<n>", "<n3>").replace("<s>", "<s3>") + r"(?=\s|$|[,.;)])"
+)
+_FROM = r"\b(?:from|teacher(?:\s+model)?:?)\s+(?:an?\s+|the\s+|our\s+)?"
 # "distill a 70B teacher into an 8B student", "distill llama 70b into 8b", "from llama-3-70b to llama-3-8b": the
 # model before "into"/"to" teaches the one after. A size may follow a family name ("llama 70b").
 _PAIR_LEAD = r"\b(?:distil(?:l|ls|led|ling|lation)?(?:\s+of)?|from)\s+(?:an?\s+|the\s+|our\s+)?"
@@ -106,7 +105,7 @@ def _read_distillation(text: str, out: WorkloadReading) -> None:
     out.spans += [m.span() for m in _compiled(_DISTILL_WORDS).finditer(text)]  # the task word, read as the task
     if _read_pair(text, out):
         return
-    m = _TEACHER_RE.search(text)
+    m = _compiled(_TEACHER).search(text)
     if m is None:
         if not _read_named_teacher(text, out):
             _read_role(text, out, "teacher")
@@ -123,7 +122,7 @@ def _read_distillation(text: str, out: WorkloadReading) -> None:
 
 def _read_named_teacher(text: str, out: WorkloadReading) -> bool:
     """ "distill llama-3.1-8b from llama-3.1-70b": the model named after "from" is the teacher."""
-    for m in _FROM_RE.finditer(text):
+    for m in _compiled(_FROM).finditer(text):
         named = model_in_text(text[m.end():])
         if named is None or named[1][0] != 0:
             continue

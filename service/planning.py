@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pydantic_core
 from pydantic import ValidationError
 
-from policy.calibration import Calibration
 from policy.capacity import CapacityView
 from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig, default_policy, load_policy_file
@@ -43,6 +42,7 @@ from service.spend.providers import SpendProvider
 
 if TYPE_CHECKING:  # the wire models are the API's; a preview in the terminal never builds them
     from contract.plans import PlanFields
+    from policy.calibration import Calibration  # learnt by the service; a preview has none
 
 # Reads of the account per plan: the first decision's needs, then again while ranking moves the choice to figures
 # not yet read (spot placement scores are asked per type); what is still unread then stays unknown.

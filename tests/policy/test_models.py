@@ -37,6 +37,14 @@ def test_an_unknown_model_is_none_not_a_guess() -> None:
     assert model_in_text("fine-tune a 7B model by Friday") is None
 
 
+def test_every_spelling_in_the_table_is_found_in_a_sentence_in_any_case_and_separators() -> None:
+    for model in load_models().models:
+        for spelling in (model.name, model.hub_id, *model.aliases):
+            for said in (spelling, spelling.upper(), spelling.replace("-", " "), spelling.replace("-", "_")):
+                found = model_in_text(f"fine-tune {said} by Friday")
+                assert found is not None and found[0] == find_model(said), said
+
+
 def test_a_model_is_found_in_a_sentence_with_its_position() -> None:
     found = model_in_text("/gpu fine-tune Mixtral 8x22B on 2B tokens")
     assert found is not None
