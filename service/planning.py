@@ -76,7 +76,11 @@ class PlanContext:
 
 
 class JobInputs(Protocol):
-    """Where the facts about a job's inputs come from (AWS: ``service.aws.jobinputs``)."""
+    """Where the facts about a job's inputs come from (AWS: ``service.aws.jobinputs``); ``blocks``: whether reading
+    them may wait on the network."""
+
+    @property
+    def blocks(self) -> bool: ...
 
     def facts(self, *, draft: JobDraft, role_arn: str | None, region: str) -> JobFacts: ...
 
@@ -101,6 +105,18 @@ class Planner:
         held = self.calibration()
         return replace(self, calibration=lambda: held)
     capacity: CapacityProvider | None = None  # None: capacity is not looked at (plans carry no capacity figures)
+
+    @property
+    def blocks(self) -> bool:
+        """Whether planning now may wait on the network or the database, so that an async caller plans in a worker
+        thread instead of holding up every other request: spend or capacity read from AWS or Redis, a recipe's
+        inputs checked in S3 and ECR (only a team with recipes has any), or learnt corrections due to be read again.
+        """
+        return (self.spend.blocks
+                or (self.capacity is not None and self.capacity.blocks)
+                or (self.inputs is not None and self.inputs.blocks
+                    and any(team.recipes for team in self.policy.teams.values()))
+                or bool(getattr(self.calibration, "due", False)))
 
     def check_team(self, named: str | None) -> None:
         """Refuse a team the policy does not know, naming the ones it does."""

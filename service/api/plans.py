@@ -87,7 +87,7 @@ async def preview_plan(body: PlanInput, state: StateDep, actor: ActorDep) -> Res
     """Decide on a request without storing anything (what `gpuops plan --json` prints); the plan's hash is in the
     ``X-Plan-Hash`` header. When a plan would rest on a guess, the answer is ``{"status": "needs_input",
     "questions": [...], "request": {...}}`` instead (still 200): send the answered fields again."""
-    if state.cache.blocks or state.planner.spend.blocks:
+    if state.cache.blocks or state.planner.blocks:
         context = await anyio.to_thread.run_sync(_preview, state, actor.id, body)
     else:
         context = _preview(state, actor.id, body)

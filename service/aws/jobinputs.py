@@ -129,6 +129,7 @@ class AwsJobInputs:
     """Checks a job draft against AWS: the facts ``policy.jobspec.finish_job`` needs."""
 
     factory: ClientFactory
+    blocks = True  # S3, ECR and IAM calls
 
     def facts(self, *, draft: JobDraft, role_arn: str | None, region: str) -> JobFacts:
         s3 = self.factory.client("s3", region=region)

@@ -53,6 +53,11 @@ _OFFERINGS = TypeAdapter(list[CapacityOffering])
 
 
 class CapacityProvider(Protocol):
+    @property
+    def blocks(self) -> bool:
+        """Whether reading may wait on the network (an async caller then reads in a worker thread)."""
+        ...
+
     def upfront(self) -> CapacityView | None:
         """The view every plan gets when it does not depend on the plan (nothing can be read), so that one decision
         suffices; None when the view is read for each plan's choice."""
@@ -72,6 +77,7 @@ class UnknownCapacity:
     """No way to read the account: every plan says its capacity is unknown (and is never auto-approved)."""
 
     reason: str = NO_CREDENTIALS
+    blocks = False  # nothing is read
 
     def upfront(self) -> CapacityView:
         return CapacityView(known=False, reason=self.reason)
@@ -102,6 +108,7 @@ class AwsCapacity:
     catalog: Catalog
     policy: PolicyConfig
     ttl_seconds: float = 300.0
+    blocks = True  # Service Quotas, EC2 and SageMaker calls, on a cache miss
 
     def upfront(self) -> None:
         return None  # each plan's choice decides what to read

@@ -118,6 +118,11 @@ class CachedCalibration:
     _read_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @property
+    def due(self) -> bool:
+        """Whether the next call reads the database."""
+        return self._value is None or time.monotonic() - self._read_at >= self.ttl_seconds
+
     def __call__(self) -> Calibration:
         with self._lock:
             if self._value is None or time.monotonic() - self._read_at >= self.ttl_seconds:

@@ -60,6 +60,8 @@ def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:
 class FixedCapacity:
     """The account as a test states it (the AWS reads themselves are tested in test_capacity_view)."""
 
+    blocks = False
+
     def __init__(self, view: CapacityView) -> None:
         self.view = view
 

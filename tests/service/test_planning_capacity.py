@@ -19,6 +19,8 @@ NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 class RecordingCapacity:
     """An account whose reads note what had happened by then."""
 
+    blocks = False
+
     def __init__(self, events: list[str]) -> None:
         self.events = events
 
