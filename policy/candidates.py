@@ -378,8 +378,8 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     fastest or the cheapest in time, so it is dropped here to keep the choice fast. What does not depend on the
     length of the run (layouts, their speed, what spot does to them, the rates) is worked out once per model and
     type; a request only scales it by its FLOPs and prices it. A layout on one purchase model runs as long on every
-    platform, so its time is worked out once and only the rate differs. The arithmetic is ``_run_time`` and ``_cost``
-    written out, in the same order, so every figure is the one a single configuration gets (``fixed_option``).
+    platform, so its time is worked out once and only the rate differs. The arithmetic is that of ``_job_hours``,
+    ``_run_time`` and ``_cost`` written out in the same order, so the figures are the ones they give, to the bit.
     """
     flops, usable = search.work.flops, search.usable_hours
     sizings, priced = _sizings(prof, search)

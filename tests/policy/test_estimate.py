@@ -7,6 +7,8 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from policy.candidates import Layout, Profile, Search, options_for, profile
 from policy.catalog import (
@@ -16,6 +18,7 @@ from policy.catalog import (
     RegionPrice,
     SageMakerPremium,
     ScalingCurve,
+    load_catalog,
 )
 from policy.config import EstimateSettings, default_policy
 from policy.decision import Platform, PurchaseModel
@@ -379,3 +382,33 @@ def test_range_basis_states_the_factors() -> None:
 
 def test_cents_round_to_the_cent() -> None:
     assert (cents(1.234), cents(1.236), cents(-0.001)) == (1.23, 1.24, 0.0)
+
+
+CATALOG = load_catalog()
+_PRICED = CATALOG.prices_in("us-east-1")
+POLICY_SETTINGS = default_policy().estimate  # start-up minutes and all
+
+
+@settings(max_examples=60, deadline=None)
+@given(flops=st.floats(min_value=1e9, max_value=1e24), estimate=st.sampled_from([POLICY_SETTINGS, SETTINGS]),
+       transfer=st.sampled_from([0.0, 0.01, 37.25, 1234.5]),
+       factor=st.sampled_from([(), (("p5", 1.25),), (("g6", 0.8),)]), usable=st.one_of(st.none(), st.floats(1, 500)),
+       tolerance=st.sampled_from(list(Tolerance)), trials=st.sampled_from([1, 8]))
+def test_each_configuration_costs_what_its_plan_states(flops: float, estimate: EstimateSettings, transfer: float,
+                                                       factor: tuple[tuple[str, float], ...], usable: float | None,
+                                                       tolerance: Tolerance, trials: int) -> None:
+    """The cost a configuration is chosen on is the cost its plan states, to the cent, however short (billed at the
+    floor, with no start-up), long, calibrated, far from its data or split into trials the run."""
+    work = workload(task=Task.FINE_TUNE, params=1_000_000_000, tokens=1_000_000_000, trials=trials, seq_len=2048)
+    work = dataclasses.replace(work, flops=flops)
+    search = Search(catalog=CATALOG, work=work, stage=Stage.EXPERIMENTAL, tolerance=tolerance, usable_hours=usable,
+                    platforms=tuple(Platform), max_instances=8, settings=estimate, hours_factors=factor,
+                    multi_node_spot=True, data_region="us-west-2", transfer_usd=transfer)
+    for price in _PRICED:
+        prof = profile(price, catalog=CATALOG, work=work, settings=estimate, outside=False)
+        if not isinstance(prof, Profile):
+            continue
+        for option in options_for(prof, search):
+            plan = to_plan(option, now=NOW, deadline=None, settings=estimate, max_runtime_hours=10_000)
+            assert plan.estimated_cost_usd == option.cost, (option.key, option.cost, plan.cost_breakdown)
+            assert option.meets is (None if usable is None else option.wall_hours <= usable)
