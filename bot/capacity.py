@@ -31,8 +31,9 @@ class CapacityHandlers:
 
     def handle_approve_action(self, body: dict[str, Any], client: Any, respond: Any) -> None:
         try:
-            done = self.deps.service.approve_capacity_action(action_id=str(body["actions"][0]["value"]),
-                                                             actor=clicker(body))
+            done = self.deps.service.approve_capacity_action(
+                action_id=str(body["actions"][0]["value"]), actor=clicker(body),
+                facts=self.deps.approver_facts(client, body["user"]["id"]))
             left = done.approvals_needed - len(done.approvers)
             tell_privately(body, client, respond, f"Approval recorded for `{escape(done.id)}` ({done.status}"
                                                   + (f", {left} more needed" if left > 0 else "") + ").")

@@ -244,10 +244,13 @@ class ServiceClient:
         response = self._call("GET", f"/v1/requests/{request_id}/capacity-actions", operation="list_capacity_actions")
         return CapacityActionList.model_validate(response.json()).items
 
-    def approve_capacity_action(self, *, action_id: str, actor: str) -> CapacityActionPublic:
-        """Approve a proposed capacity action as ``actor``; the service does it once it has enough approvals."""
+    def approve_capacity_action(self, *, action_id: str, actor: str,
+                                facts: dict[str, Any] | None = None) -> CapacityActionPublic:
+        """Approve a proposed capacity action as ``actor``; the service does it once it has enough approvals.
+        ``facts`` as for a request's approval (``approver_email``, ``approver_groups``)."""
         response = self._call("POST", f"/v1/capacity-actions/{action_id}/approvals",
-                              operation="approve_capacity_action", actor=actor, json=_body(CapacityActionApproval, {}))
+                              operation="approve_capacity_action", actor=actor,
+                              json=_body(CapacityActionApproval, facts or {}))
         return CapacityActionPublic.model_validate(response.json())
 
     def anomaly_feedback(self, *, anomaly_id: str, actor: str, verdict: str,

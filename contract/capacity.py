@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
+from contract.approvals import MAX_EMAIL_CHARS, MAX_USERGROUPS, UsergroupId
 from contract.base import InputModel, OutputModel
 from contract.text import Text
 from policy.capacity import CapacityAction
@@ -26,6 +27,10 @@ class CapacityActionApproval(InputModel):
     """``POST /v1/capacity-actions/{id}/approvals``."""
 
     approver: Text | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    approver_email: Text | None = Field(default=None, max_length=MAX_EMAIL_CHARS, description=(
+        "bot only: the approving person's e-mail (Slack users.info), for approver groups that list e-mails"))
+    approver_groups: list[UsergroupId] | None = Field(default=None, max_length=MAX_USERGROUPS, description=(
+        "bot only: the approver groups' Slack user groups (S…) the approving person belongs to"))
 
 
 class CapacityActionPublic(OutputModel):

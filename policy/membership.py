@@ -16,13 +16,13 @@ An admin token acting for no person may file for any team: it is the policy's ow
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from policy.config import MEMBER_KINDS, PolicyConfig
 from policy.request import Stage
 
-__all__ = ["approval_basis", "approver_usergroups", "basis_holds", "Filer", "MAX_NAMED", "may_file",
+__all__ = ["admitting_entry", "approval_basis", "approver_usergroups", "basis_holds", "Filer", "MAX_NAMED", "may_file",
            "membership_refusal", "MembershipRefusal", "named_members", "usergroups_named"]
 
 MAX_NAMED = 5  # a refusal names a few people to ask, not the whole roster
@@ -86,10 +86,16 @@ def approval_basis(policy: PolicyConfig, *, team: str, stage: Stage, person: Fil
 
     The basis is stored with the approval, so that counting it later (and the launch guard) asks whether that entry
     is still in the policy, not who the person was then."""
-    entries = policy.approver_entries(team, stage)
-    if person.actor in entries:
+    return admitting_entry(policy.approver_entries(team, stage), person)
+
+
+def admitting_entry(entries: Iterable[str], person: Filer) -> str | None:
+    """The entry of an approver group's ``entries`` that admits ``person``: their actor id when listed, else the first
+    ``usergroup:S…`` or ``email:…`` entry the bot vouched for; None when none does."""
+    listed = set(entries)
+    if person.actor in listed:
         return person.actor
-    return next((e for e in sorted(entries) if _vouched(e, person)), None)
+    return next((e for e in sorted(listed) if _vouched(e, person)), None)
 
 
 def basis_holds(policy: PolicyConfig, *, team: str, stage: Stage, approver: str, basis: str | None) -> bool:

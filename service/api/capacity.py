@@ -12,7 +12,7 @@ from contract.errors import Conflict, Forbidden, NotFound, UpstreamError
 from contract.text import Text
 from service.api.deps import ActorDep, RequestId, SessionDep, StateDep, WriterDep, released
 from service.api.openapi import raises
-from service.api.requests import approver_for, person_for
+from service.api.requests import approver_for, person_for, vouched_person
 from service.api.state import ServiceState
 from service.capacity import actions
 from service.clock import utcnow
@@ -55,8 +55,10 @@ def list_actions(request_id: RequestId, session: SessionDep, _actor: ActorDep) -
 def approve(action_id: ActionId, body: CapacityActionApproval, state: StateDep, session: SessionDep,
             actor: WriterDep) -> CapacityActionPublic:
     """Approve; once approved, live mode does the action (exactly once), dry-run leaves it approved."""
-    row = actions.approve_action(session=session, policy=state.policy, action_id=action_id,
-                                 approver=approver_for(actor, body.approver), now=utcnow())
+    approver = approver_for(actor, body.approver)
+    person = vouched_person(actor, person=approver, email=body.approver_email, groups=body.approver_groups)
+    row = actions.approve_action(session=session, policy=state.policy, action_id=action_id, approver=approver,
+                                 now=utcnow(), person=person)
     if row.status == "approved" and state.settings.launch == "live":
         session.close()
         done = actions.execute_action(engine=state.engine, client_for=_client_for(state), action_id=action_id,

@@ -29,6 +29,7 @@ from contract.status import OPEN_STATES
 from policy.capacity import ActionKind, CapacityAction
 from policy.config import PolicyConfig
 from policy.decision import Decision
+from policy.membership import Filer, admitting_entry
 from policy.request import Stage
 from service.audit.chain import append_event
 from service.aws import capacity_blocks, quotas, training_plans
@@ -114,10 +115,11 @@ def propose_action(*, session: Session, request_id: str, position: int, actor: s
 
 
 def approve_action(*, session: Session, policy: PolicyConfig, action_id: str, approver: str,
-                   now: datetime) -> CapacityActionRow:
+                   now: datetime, person: Filer | None = None) -> CapacityActionRow:
     """Record ``approver``'s approval; the row becomes ``approved`` with enough of them. Commits.
 
-    A second approval by the same person, or one after the action is approved, changes nothing."""
+    ``person``: what the bot vouched for about the approver (e-mail, Slack user groups), for approver groups that list
+    those. A second approval by the same person, or one after the action is approved, changes nothing."""
     row = get_action_or_raise(session=session, action_id=action_id, lock=True)
     record = get_request_or_raise(session=session, request_id=row.request_id)
     if (why := _stale(record, row)) is not None:
@@ -126,7 +128,8 @@ def approve_action(*, session: Session, policy: PolicyConfig, action_id: str, ap
     groups = approver_groups(policy=policy, action=action, team=record.team, stage=Stage(record.stage))
     if approver == row.proposed_by or approver == record.requester:
         raise Forbidden("you proposed this capacity action (or filed its request); someone else approves it")
-    if approver not in _eligible(policy, groups):
+    known = person if person is not None and person.actor == approver else Filer(actor=approver)
+    if admitting_entry(_eligible(policy, groups), known) is None:
         raise Forbidden(f"only members of {', '.join(groups) or '(no group)'} approve this capacity action")
     if row.status != "pending_approval" or approver in row.approvers:
         if row.status in ("rejected", "failed"):

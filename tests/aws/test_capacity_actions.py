@@ -316,3 +316,37 @@ def test_nothing_is_bought_for_a_request_cancelled_after_the_purchase_was_approv
     done = execute_action(engine=engine, client_for=_factory(fake_aws), action_id=action.id, worker_id="w1", now=NOW)
     assert bought == []
     assert done is not None and done.status == "failed" and "cancelled" in (done.last_error or "")
+
+
+def test_an_approver_admitted_through_a_user_group_or_an_email_approves_when_the_bot_vouches(sqlite_url: str) -> None:
+    """Finance lists a Slack user group and an e-mail, as an approver group may: the bot's word about the clicking
+    person counts, the same words from an admin token do not, and a person in neither is refused."""
+    from tests.service.apiclient import live_service
+
+    migrated_engine(sqlite_url).dispose()
+    base = _policy(ec2=True)
+    policy = base.model_copy(update={"groups": {**base.groups,
+                                                "finance": ["usergroup:SFINANCE", "email:cfo@example.com"]}})
+    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
+                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    outsider, grouped, mailed = (f"slack:T0GPUOPS:U0{n}" for n in ("OUT", "GRP", "MAIL"))
+    with live_service(sqlite_url, policy, capacity=FixedCapacity(view)) as service:
+
+        def approvals() -> str:
+            """Where a newly proposed capacity purchase (of a newly filed request) is approved."""
+            request = service.post("/v1/requests", {"text": TEXT, "team": "team-ml"}, role="bot",
+                                   actor=REQUESTER).json()
+            [position] = [i for i, a in enumerate(request["decision"]["capacity_actions"])
+                          if a["kind"] == "purchase-capacity-block"]
+            action = service.post(f"/v1/requests/{request['id']}/capacity-actions", {"position": position},
+                                  role="bot", actor=REQUESTER).json()
+            return f"/v1/capacity-actions/{action['id']}/approvals"
+
+        for person, said in ((grouped, {"approver_groups": ["SFINANCE"]}),
+                             (mailed, {"approver_email": "CFO@example.com"})):
+            path = approvals()
+            assert service.post(path, said, role="admin", actor=person).status_code == 403  # not the bot's word
+            assert service.post(path, {"approver_groups": ["SOTHER"]}, role="bot", actor=outsider).status_code == 403
+            done = service.post(path, said, role="bot", actor=person)
+            assert done.status_code == 200, done.text
+            assert (done.json()["status"], done.json()["approvers"]) == ("approved", [person])
