@@ -75,7 +75,7 @@ _DAY = (
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end)(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
-    r"(?:\s+(?P<wdw>next|this)\s+week)?)(?![\w'])"
+    r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w'])"
     r"|(?P<rd>today|tonight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
 )
 # A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the

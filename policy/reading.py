@@ -194,7 +194,7 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
         starts.append((when, found.phrase))
         scan.blank(found.start, found.end)
-    for m in scan.take(_NEXT_WEEK_RE):
+    for m in _next_week_starts(scan, now=now, zone=zone):
         local = now.astimezone(zone)
         monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
                                                                        microsecond=0)
@@ -207,6 +207,19 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         return None
     notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
     return when
+
+
+def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:
+    """ "next week" said as a start ("train next week"), each blanked once read; not the week of a date ("by Tuesday
+    next week" is that Tuesday, a deadline)."""
+    said = list(_NEXT_WEEK_RE.finditer(scan.text))
+    if not said:
+        return []
+    dates = [(d.start, d.end) for d in scan.deadlines(now=now, zone=zone)]
+    starts = [m for m in said if not any(start <= m.start() and m.end() <= end for start, end in dates)]
+    for m in starts:
+        scan.blank(m.start(), m.end())
+    return starts
 
 
 def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question], *,

@@ -92,6 +92,8 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by Tuesday", MONDAY, "2026-12-01T17:00:00-08:00"),
     ("by next Monday", FRIDAY_EVENING, "2026-12-07T17:00:00-08:00"),
     ("Tuesday next week", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("by Tuesday of next week", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("Thursday of this week", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("by next Tuesday", SUNDAY, "2026-12-08T17:00:00-08:00"),  # Sunday ends the week: next week starts tomorrow
     ("by next Tuesday", YEAR_END_EVENING, "2027-01-05T17:00:00-08:00"),
     ("in 2 months", YEAR_END_EVENING, "2027-02-28T17:00:00-08:00"),  # no Feb 31: the month's last day

@@ -56,6 +56,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
     ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
+    # a day of next week is a date: "next week" in it is not a start
+    ("fine-tune 7B by Tuesday next week", {"deadline": at("2026-12-08T17:00"), "start_after": None}, []),
+    ("fine-tune 7B by tuesday of next week", {"deadline": at("2026-12-08T17:00"), "start_after": None}, []),
+    ("fine-tune 7B next week, done by Friday next week",
+     {"start_after": at("2026-12-07T09:00"), "deadline": at("2026-12-11T17:00")}, []),
     # "in the next N <unit>" is a deadline, not a job of N; "for the next N hours" is a length
     ("fine-tune 7B in the next 48 hours", {"fixed_hours": None, "deadline": at("2026-12-02T09:00")}, []),
     ("fine-tune 7B within the next 3 days", {"fixed_hours": None, "deadline": at("2026-12-03T17:00")}, []),
