@@ -80,7 +80,7 @@ def plan_command(
     if as_json:
         typer.echo(json.dumps(context.decision.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
-        typer.echo(render_text(context.decision, ZoneInfo(zone_name), plan_hash=context.plan_hash))
+        typer.echo(render_text(context.decision, ZoneInfo(zone_name), plan_hash=context.plan_hash, now=moment))
     if context.decision.approval.denied:
         raise typer.Exit(EXIT_DENIED)
 

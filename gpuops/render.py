@@ -31,19 +31,23 @@ def _started(plan: Plan) -> datetime:
     return plan.estimated_finish - timedelta(hours=plan.estimated_hours)
 
 
-def summary_line(decision: Decision, zone: tzinfo | None = None) -> str:
-    """One line: [DENIED ·] configuration · purchase · platform · cost · [start ·] finish · deadline."""
+def summary_line(decision: Decision, zone: tzinfo | None = None, *, now: datetime | None = None) -> str:
+    """One line: [DENIED ·] configuration · purchase · platform · cost · [start ·] finish · deadline.
+
+    ``now``: when the request was asked, the day a reader takes a bare weekday from: a time more than six days from
+    it shows its date ("starts Wed 09:00" for a start in March read as tomorrow). Without it each time is placed
+    against the plan's other times."""
     plan, deadline = decision.plan, decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
     parts = ["DENIED by policy"] if decision.approval.denied else []
     parts += [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
              PLATFORM_NAMES[plan.platform], f"~{money(plan.estimated_cost_usd)}",
-             f"done {_when(plan.estimated_finish, zone, ref=deadline or _started(plan))}"]
+             f"done {_when(plan.estimated_finish, zone, ref=now or deadline or _started(plan))}"]
     if decision.request.start_after is not None:
-        parts.insert(-1, f"starts {_when(decision.request.start_after, zone, ref=plan.estimated_finish)}")
+        parts.insert(-1, f"starts {_when(decision.request.start_after, zone, ref=now or plan.estimated_finish)}")
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
-        parts.append(f"deadline {_when(deadline, zone, ref=plan.estimated_finish)} {mark}")
+        parts.append(f"deadline {_when(deadline, zone, ref=now or plan.estimated_finish)} {mark}")
     return " · ".join(parts)
 
 
@@ -83,18 +87,20 @@ def _job_lines(decision: Decision) -> list[str]:
             f"  data {job.dataset} ({size})", f"  hyperparameters {values or 'none'} (* changed by the request)"]
 
 
-def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: str | None = None) -> str:
-    """The whole decision for a terminal (with the plan hash that approvals bind to, when given)."""
+def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: str | None = None,
+                now: datetime | None = None) -> str:
+    """The whole decision for a terminal (with the plan hash that approvals bind to, when given); ``now`` as for
+    ``summary_line``."""
     deadline = decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
-    out = [summary_line(decision, zone), "", "Plan", *_plan_lines(decision.plan, zone), *_job_lines(decision),
+    out = [summary_line(decision, zone, now=now), "", "Plan", *_plan_lines(decision.plan, zone), *_job_lines(decision),
            "", "Why"]
     out += [f"  {s.node}: {s.answer} — {s.reason} [{s.source}]" for s in decision.trace]
     if decision.alternatives:
         out += ["", "Alternatives"]
         out += [f"  {a.label}: {a.instance_count}× {a.instance_type} · {a.purchase_model.value} · "
                 f"{PLATFORM_NAMES[a.platform]} · ~{money(a.estimated_cost_usd)} · {a.estimated_hours:,.1f} h · "
-                f"done {_when(a.estimated_finish, zone, ref=deadline or _started(decision.plan))}"
+                f"done {_when(a.estimated_finish, zone, ref=now or deadline or _started(decision.plan))}"
                 for a in decision.alternatives]
     if decision.request.unread:
         out += ["", "Not read (say it another way, or check the plan does not need it)",

@@ -272,6 +272,14 @@ def test_a_deadline_a_week_on_the_same_weekday_shows_its_date() -> None:
     assert result.stdout.splitlines()[0].endswith("· deadline Mon 2026-12-07 09:00 ✓")
 
 
+def test_a_start_and_finish_months_away_show_their_dates() -> None:
+    """Placed only against each other, a March start and finish read "starts Wed 09:00 · done Wed 14:54": this week's
+    Wednesday to a reader on a Monday."""
+    result = runner.invoke(app, ["plan", "fine-tune 7B starting early March", *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"· starts Wed 2027-03-10 09:00 · done Wed 2027-03-10 \d\d:\d\d$", result.stdout.splitlines()[0])
+
+
 def test_cli_text_lists_warnings_under_their_heading() -> None:
     result = runner.invoke(app, ["plan", "fine-tune 7B by Friday", "--team", "team-nlp", *NOW_ARGS])
     assert result.exit_code == 0, result.output
