@@ -140,7 +140,8 @@ _TASK_WORDS = (
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"),
     (Task.FINE_TUNE,
-     r"\bfine[\s-]?tun(?:e|ing)\b|\bfinetun(?:e|ing)\b|\bsft\b|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
+     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b|\bsft\b"
+     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
 _STAGE_RES = (
@@ -151,6 +152,11 @@ _STAGE_RES = (
 )  # fmt: skip
 _LOW_TOLERANCE_RE = re.compile(
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\bwithout\s+interrupt\w*|\bnon[\s-]?interruptible\b"
+    # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
+    r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
+    r"|\b(?:interrupt|preempt)\w*\s+(?:are|is)n'?t\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
+    r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive)\s+(?:any\s+)?"
+    r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\bon[\s-]demand\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b",
     _F,
@@ -158,7 +164,8 @@ _LOW_TOLERANCE_RE = re.compile(
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
     r"\bspot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
-    r"|\bresumable\b|\binterruptions?\s+(?:are\s+)?(?:ok(?:ay)?|fine)\b|\binterruptible\b|\bpreemptible\b",
+    r"|\bresumable\b|\binterruptions?\s+(?:are\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b|\binterruptible\b"
+    r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
 )
 
@@ -542,6 +549,16 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
     return float(lowest.value)
 
 
+# A stage or urgency said with "not" reads as the other: "not for prod" is an experiment, "this isn't an experiment"
+# production, "not urgent" no hurry. Taken before the words themselves, which would read the opposite.
+_NEGATION = r"\b(?:not|never|no|[a-z]+n't)\s+(?:(?:for|an?|the|in|really|that|very|super|too|so|even)\s+)*"
+_NOT_STAGE_RES = (
+    (Stage.PRODUCTION, re.compile(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
+    (Stage.EXPERIMENTAL, re.compile(rf"{_NEGATION}(?:prod|production)\b", _F)),
+)
+_NOT_URGENT_RE = re.compile(
+    rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
+    r"|\bnon[\s-]?urgent\b|\bno\s+need\s+for\s+(?:the\s+)?(?:fastest|speed)\b|\bnot\s+in\s+a\s+(?:rush|hurry)\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
@@ -552,7 +569,10 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task = _task(scan, notes)
     _refuse_if_not_training(scan, task)
+    patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
     urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]
+    if patient and not urgent:
+        notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
     if urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
@@ -595,7 +615,9 @@ def _task(scan: _Scan, notes: list[str]) -> Task | None:
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one."""
-    said = {stage: [m.group(0) for m in scan.take(pattern)] for stage, pattern in _STAGE_RES}
+    negated = {stage: [m.group(0) for m in scan.take(pattern)] for stage, pattern in _NOT_STAGE_RES}
+    said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
+            for stage, pattern in _STAGE_RES}
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL

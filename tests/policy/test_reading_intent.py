@@ -17,7 +17,7 @@ from policy.config import default_policy
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.parse import parse_request, read_request
-from policy.request import Stage
+from policy.request import Stage, Task, Tolerance
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.tree import decide
 
@@ -47,6 +47,20 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B asap", {"urgent": True}, []),
     ("fine-tune 7B as fast as possible", {"urgent": True}, []),
     ("fine-tune 70B fastest under $300", {"urgent": True, "budget_usd": 300.0}, []),
+    # said with "not", a word reads as the other side: no hurry, an experiment, production, no interruptions
+    ("fine-tune 7B, not urgent", {"urgent": None}, []),
+    ("fine-tune 7B, it isn't urgent", {"urgent": None}, []),
+    ("fine-tune 7B, no rush", {"urgent": None}, []),
+    ("fine-tune 7B, no need for the fastest", {"urgent": None}, []),
+    ("fine-tune 7B, not for production", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B, not production, just testing", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B, this isn't an experiment", {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B, interruptions not ok", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, interruptions aren't acceptable", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, we can't afford interruptions", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, no preemption", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, interruptions are acceptable", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("full fine-tune of 7B", {"task": Task.FINE_TUNE}, []),
     ("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge",
      {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge", "start_after": at("2026-12-07T09:00")}, []),
     ("eval run 7b 2h", {"fixed_hours": 2.0, "params": 7_000_000_000}, []),
