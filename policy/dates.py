@@ -64,7 +64,7 @@ _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
     r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])"
     r"|(?P<named>noon|midday|midnight|morning|eod|cob|eob"
-    r"|end\s+of\s+(?:the\s+)?(?:business\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
+    r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
 )
 _DAY = (
     rf"(?P<iso>(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}}))(?![\d-])"

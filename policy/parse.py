@@ -125,7 +125,7 @@ _REGION_OK_RE = re.compile(
 )
 _TEAM_RE = re.compile(
     r"(?<![\w-])(?P<t>team-[a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
-    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b",
+    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)",
     _F,
 )
 
@@ -411,7 +411,14 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
     found = _mixture_of_experts(scan, notes)
     text = scan.text
-    found += [_classify(text, m) for m in scan.take(_QTY_RE)]
+    for m in scan.take(_QTY_RE):
+        quantity = _classify(text, m)
+        if quantity.kind == "seq" and not m["seqlen"]:
+            # "seq len 8192": the words that said what the number is were read with it
+            start = max(0, m.start() - _CONTEXT_CHARS)
+            if (cue := _SEQ_BEFORE_RE.search(text, start, m.start())) is not None:
+                scan.blank(cue.start(), cue.end())
+        found.append(quantity)
     _tokens_after_on(found, notes)
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
@@ -452,9 +459,12 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
     return [q for q in found if q is not epochs[0]]
 
 
+_CONTEXT_CHARS = 30  # the words before a number that may say what it counts
+
+
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
-    before = text[max(0, m.start() - 30) : m.start()]
+    before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
     scale = (m["word"] or m["letter"] or "").lower()
     unit = " ".join((m["unit"] or "").lower().split())
     if m["cur"] and m["cur"].strip() != "$":
@@ -646,7 +656,7 @@ def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
-        name = (m["t"] or m["t2"] or m["t3"]).lower().strip("-_")
+        name = (m["t"] or m["t2"] or m["t3"] or m["t4"]).lower().strip("-_")
         named.append(name if name.startswith("team-") else f"team-{name}")
     if not named:
         return None

@@ -61,6 +61,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, no preemption", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, interruptions are acceptable", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("full fine-tune of 7B", {"task": Task.FINE_TUNE}, []),
+    # the words that say what a number is are read with it; a team and the end of the day said the long way
+    ("fine-tune 7B, seq len 8192", {"seq_len": 8192}, []),
+    ("fine-tune 7B, context length of 16k", {"seq_len": 16384}, []),
+    ("fine-tune 7B for team nlp", {"team": "team-nlp"}, []),
+    ("fine-tune 7B by the end of the day", {"deadline": at("2026-11-30T17:00")}, []),
     ("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge",
      {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge", "start_after": at("2026-12-07T09:00")}, []),
     ("eval run 7b 2h", {"fixed_hours": 2.0, "params": 7_000_000_000}, []),
