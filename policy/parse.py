@@ -158,7 +158,8 @@ _LOW_TOLERANCE_RE = re.compile(
     r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive)\s+(?:any\s+)?"
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
-    r"|\bon[\s-]demand\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b",
+    r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
+    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\bwithout\s+spot\b",
     _F,
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)

@@ -60,6 +60,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, we can't afford interruptions", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, no preemption", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, interruptions are acceptable", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B, don't use spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, avoid spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on-demand only", {"interruption_tolerance": Tolerance.LOW}, []),
     ("full fine-tune of 7B", {"task": Task.FINE_TUNE}, []),
     # the words that say what a number is are read with it; a team and the end of the day said the long way
     ("fine-tune 7B, seq len 8192", {"seq_len": 8192}, []),
