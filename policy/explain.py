@@ -85,7 +85,8 @@ def compute_step(work: Workload, option: Option) -> TraceStep:
 def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str) -> TraceStep:
     cls = scr.size_class
     assert cls is not None
-    answer = (f"{considered} configurations in {region} not beaten on both cost and time by another"
+    answer = (f"{considered} configurations in {region} (a type's larger counts that cost no less and finish no "
+              "sooner left out)"
               + (f", {in_time} meet the deadline" if has_deadline else ""))
     if scr.hinted:
         reason = "limited to the hardware the request named (size class not applied)"
