@@ -64,7 +64,7 @@ _UNIT_KINDS = (
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
     ("tokens", r"tokens?|toks?"),
     ("params", r"param(?:eter)?s?|model"),
-    ("trials", r"trials?|runs?|configs?|configurations?"),
+    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
@@ -414,10 +414,16 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
+        start = max(0, m.start() - _CONTEXT_CHARS)
+        # the words read with a number: what it is ("seq len 8192"), a hedge ("roughly 2B"), whom tokens are for
+        # ("1B tokens per trial")
+        cues = [_HEDGE_BEFORE_RE.search(text, start, m.start())]
         if quantity.kind == "seq" and not m["seqlen"]:
-            # "seq len 8192": the words that said what the number is were read with it
-            start = max(0, m.start() - _CONTEXT_CHARS)
-            if (cue := _SEQ_BEFORE_RE.search(text, start, m.start())) is not None:
+            cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
+        if quantity.kind == "tokens":
+            cues.append(_EACH_AFTER_RE.match(text, m.end()))
+        for cue in cues:
+            if cue is not None:
                 scan.blank(cue.start(), cue.end())
         found.append(quantity)
     _tokens_after_on(found, notes)
@@ -461,6 +467,8 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 
 
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
+_HEDGE_BEFORE_RE = re.compile(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
+_EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed)|each)\b", _F)
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:

@@ -68,6 +68,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, seq len 8192", {"seq_len": 8192}, []),
     ("fine-tune 7B, context length of 16k", {"seq_len": 16384}, []),
     ("fine-tune 7B for team nlp", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on roughly 2 billion tokens", {"tokens": 2_000_000_000}, []),
+    ("lora 8B on 1B tokens per trial, 5 trials", {"tokens": 1_000_000_000, "trials": 5, "task": Task.SWEEP}, []),
+    # three seeds are three runs, priced as three
+    ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
     ("fine-tune 7B by the end of the day", {"deadline": at("2026-11-30T17:00")}, []),
     ("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge",
      {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge", "start_after": at("2026-12-07T09:00")}, []),
