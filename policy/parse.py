@@ -573,11 +573,13 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
 _NEGATION = r"\b(?:not|never|no|[a-z]+n't)\s+(?:(?:for|an?|the|in|really|that|very|super|too|so|even)\s+)*"
 _NOT_STAGE_RES = (
     (Stage.PRODUCTION, re.compile(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
-    (Stage.EXPERIMENTAL, re.compile(rf"{_NEGATION}(?:prod|production)\b", _F)),
+    (Stage.EXPERIMENTAL, re.compile(
+        rf"{_NEGATION}(?:prod|production|customers?|launch(?:es|ing)?|releases?)\b", _F)),
 )
 _NOT_URGENT_RE = re.compile(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
-    r"|\bnon[\s-]?urgent\b|\bno\s+need\s+for\s+(?:the\s+)?(?:fastest|speed)\b|\bnot\s+in\s+a\s+(?:rush|hurry)\b", _F)
+    r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
+    r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(

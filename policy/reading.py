@@ -11,6 +11,7 @@ held, what needs a question, and every phrase nothing used (``unread``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, time, timedelta
 from decimal import Decimal
@@ -18,7 +19,7 @@ from functools import cache
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from policy.dates import Deadline
+from policy.dates import Deadline, find_deadlines
 from policy.questions import Choice, Question
 from policy.request import Task
 
@@ -49,6 +50,9 @@ _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
+# "not before Monday": Monday is when the job may start, not a deadline the Sunday before
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|never)\s*$", _F)
+_BEFORE_RE = re.compile(r"before\b", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 _CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
 _NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
@@ -184,6 +188,10 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     for found in scan.deadlines(now=now, zone=zone):
         before = max(0, found.start - 25)
         cue = _START_CUE_RE.search(scan.text[before : found.start])
+        if cue is None and _BEFORE_RE.match(found.phrase):
+            cue = _NOT_BEFORE_RE.search(scan.text[before : found.start])
+            if cue is not None:
+                found = _day_itself(found, said=cue.group(0).strip(), now=now, zone=zone)
         cued = cue is not None
         if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
             continue
@@ -207,6 +215,15 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         return None
     notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
     return when
+
+
+def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) -> Deadline:
+    """ "before Monday" read as Monday itself (a deadline reads it as the Sunday before), as "not before Monday"
+    (``said``: the word before it) starts."""
+    itself = find_deadlines("by" + found.phrase[len("before"):], now=now, zone=zone)
+    if len(itself) != 1:
+        return found
+    return dataclasses.replace(found, when=itself[0].when, phrase=f"{said} {found.phrase}", notes=[])
 
 
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:

@@ -70,6 +70,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for team nlp", {"team": "team-nlp"}, []),
     ("fine-tune 7B on roughly 2 billion tokens", {"tokens": 2_000_000_000}, []),
     ("lora 8B on 1B tokens per trial, 5 trials", {"tokens": 1_000_000_000, "trials": 5, "task": Task.SWEEP}, []),
+    ("fine-tune 7B, it's not for a customer", {"stage": Stage.EXPERIMENTAL}, ["it's"]),
+    ("fine-tune 7B, no deadline", {"urgent": None, "deadline": None}, []),
+    ("fine-tune 7B, no need to rush", {"urgent": None}, []),
+    # "not before Wednesday" is when it may start: Wednesday, not a deadline the Tuesday before
+    ("fine-tune 7B, not before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
+    ("fine-tune 7B, not before wednesday 10am, done by friday next week",
+     {"start_after": at("2026-12-02T10:00"), "deadline": at("2026-12-11T17:00")}, []),
+    ("fine-tune 7B before wednesday", {"start_after": None, "deadline": at("2026-12-01T17:00")}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
     ("fine-tune 7B by the end of the day", {"deadline": at("2026-11-30T17:00")}, []),
