@@ -51,7 +51,7 @@ _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+we
 _START_CUE_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
-_NOT_BEFORE_RE = re.compile(r"\b(?:not|never)\s*$", _F)
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 _CLOCK_RE = re.compile(r"\d|noon|midday|midnight|morning|eod|cob|eob|tonight|end\s+of", _F)
@@ -188,10 +188,9 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     for found in scan.deadlines(now=now, zone=zone):
         before = max(0, found.start - 25)
         cue = _START_CUE_RE.search(scan.text[before : found.start])
-        if cue is None and _BEFORE_RE.match(found.phrase):
-            cue = _NOT_BEFORE_RE.search(scan.text[before : found.start])
-            if cue is not None:
-                found = _day_itself(found, said=cue.group(0).strip(), now=now, zone=zone)
+        if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):
+            cue = negated  # "not before Monday", "don't start before Monday": Monday itself
+            found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
         cued = cue is not None
         if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
             continue

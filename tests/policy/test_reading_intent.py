@@ -78,6 +78,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, not before wednesday 10am, done by friday next week",
      {"start_after": at("2026-12-02T10:00"), "deadline": at("2026-12-11T17:00")}, []),
     ("fine-tune 7B before wednesday", {"start_after": None, "deadline": at("2026-12-01T17:00")}, []),
+    ("fine-tune 7B, don't start before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
     ("fine-tune 7B by the end of the day", {"deadline": at("2026-11-30T17:00")}, []),
