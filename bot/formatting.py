@@ -118,17 +118,14 @@ def deadline_part(decision: Decision, tz: ZoneInfo, *, now: datetime | None = No
 
 
 def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = None, at: Stamp = when) -> str:
-    """``4× g6e.12xlarge · spot · SageMaker · ~$310 · done Thu 18:00 · deadline Fri ✓`` (``at``: ``stamp`` for a
-    Slack date token, ``when`` for plain text)."""
+    """``4× g6e.12xlarge · spot · SageMaker · ~$310 · [starts Wed 09:00 ·] done Thu 18:00 · deadline Fri ✓``
+    (``at``: ``stamp`` for a Slack date token, ``when`` for plain text)."""
     plan = decision.plan
     parts = ["DENIED by policy"] if decision.approval.denied else []  # said first: it will not run
-    parts += [
-        configuration(plan),
-        purchase(plan),
-        platform(plan),
-        usd(plan.estimated_cost_usd, approx=True),
-        f"done {at(plan.estimated_finish, tz, now=now)}",
-    ]
+    parts += [configuration(plan), purchase(plan), platform(plan), usd(plan.estimated_cost_usd, approx=True)]
+    if decision.request.start_after is not None:  # a job that waits says so where it says when it is done
+        parts.append(f"starts {at(decision.request.start_after, tz, now=now)}")
+    parts.append(f"done {at(plan.estimated_finish, tz, now=now)}")
     deadline = deadline_part(decision, tz, now=now)
     if deadline:
         parts.append(deadline)

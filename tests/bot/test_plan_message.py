@@ -87,6 +87,13 @@ def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision(
     assert re.search(r"· expires <!date\^\d+\^\{date_short_pretty\} \{time\}\|Tue 08:00 PST>$", expires)
 
 
+def test_a_job_that_waits_says_when_it_starts_before_when_it_is_done() -> None:
+    text = "fine-tune 7B on 1B tokens, not before Wednesday"
+    req = make_request(decision=plan_for(text), text=text, planned_at=NOW)
+    head = visible(request_blocks(req, now=NOW)[0]["text"]["text"])
+    assert re.search(r"· starts Wed 09:00 PST · done Wed \d\d:\d\d PST\*", head), head
+
+
 def test_a_cheaper_choice_passed_over_is_named() -> None:
     decision = plan_for(REQUESTS[0])
     cheap = decision.alternatives[0].model_copy(update={"label": "cheapest within policy", "estimated_cost_usd": 99.0,
