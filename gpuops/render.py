@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 
 from policy.capacity import summary_line as capacity_line
 from policy.decision import Decision, Plan, Platform
@@ -17,37 +17,30 @@ def money(usd: float) -> str:
     return f"${usd:,.0f}" if abs(usd) >= 100 else f"${usd:,.2f}"
 
 
-def _when(moment: datetime, zone: tzinfo | None, *, ref: datetime | None = None) -> str:
-    """A bare weekday when it names the only such day within six calendar days of ``ref``; else with its date (a
-    week on, "Mon" would read as the same day as a Monday ``ref``)."""
+def _when(moment: datetime, zone: tzinfo | None, *, now: datetime) -> str:
+    """A bare weekday when it names the only such day within six calendar days of ``now``, when the plan was asked;
+    else with its date ("starts Wed 09:00" for a start in March would read as this week's Wednesday, and a week on
+    "Mon" as the same day as a Monday ``now``)."""
     local = moment.astimezone(zone)
-    if ref is not None and abs((local.date() - ref.astimezone(zone).date()).days) > 6:
+    if abs((local.date() - now.astimezone(zone).date()).days) > 6:
         return f"{local:%a %Y-%m-%d %H:%M}"
     return f"{local:%a %H:%M}"
 
 
-def _started(plan: Plan) -> datetime:
-    """When the plan starts (its finish less its hours): the day a bare weekday is read against."""
-    return plan.estimated_finish - timedelta(hours=plan.estimated_hours)
-
-
-def summary_line(decision: Decision, zone: tzinfo | None = None, *, now: datetime | None = None) -> str:
-    """One line: [DENIED ·] configuration · purchase · platform · cost · [start ·] finish · deadline.
-
-    ``now``: when the request was asked, the day a reader takes a bare weekday from: a time more than six days from
-    it shows its date ("starts Wed 09:00" for a start in March read as tomorrow). Without it each time is placed
-    against the plan's other times."""
+def summary_line(decision: Decision, zone: tzinfo | None = None, *, now: datetime) -> str:
+    """One line: [DENIED ·] configuration · purchase · platform · cost · [start ·] finish · deadline; ``now``: when the
+    request was asked."""
     plan, deadline = decision.plan, decision.request.deadline
     zone = zone or (deadline.tzinfo if deadline is not None else None)
     parts = ["DENIED by policy"] if decision.approval.denied else []
     parts += [f"{plan.instance_count}× {plan.instance_type}", plan.purchase_model.value,
              PLATFORM_NAMES[plan.platform], f"~{money(plan.estimated_cost_usd)}",
-             f"done {_when(plan.estimated_finish, zone, ref=now or deadline or _started(plan))}"]
+             f"done {_when(plan.estimated_finish, zone, now=now)}"]
     if decision.request.start_after is not None:
-        parts.insert(-1, f"starts {_when(decision.request.start_after, zone, ref=now or plan.estimated_finish)}")
+        parts.insert(-1, f"starts {_when(decision.request.start_after, zone, now=now)}")
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
-        parts.append(f"deadline {_when(deadline, zone, ref=now or plan.estimated_finish)} {mark}")
+        parts.append(f"deadline {_when(deadline, zone, now=now)} {mark}")
     return " · ".join(parts)
 
 
@@ -87,8 +80,7 @@ def _job_lines(decision: Decision) -> list[str]:
             f"  data {job.dataset} ({size})", f"  hyperparameters {values or 'none'} (* changed by the request)"]
 
 
-def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: str | None = None,
-                now: datetime | None = None) -> str:
+def render_text(decision: Decision, zone: tzinfo | None = None, *, now: datetime, plan_hash: str | None = None) -> str:
     """The whole decision for a terminal (with the plan hash that approvals bind to, when given); ``now`` as for
     ``summary_line``."""
     deadline = decision.request.deadline
@@ -100,7 +92,7 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, plan_hash: st
         out += ["", "Alternatives"]
         out += [f"  {a.label}: {a.instance_count}× {a.instance_type} · {a.purchase_model.value} · "
                 f"{PLATFORM_NAMES[a.platform]} · ~{money(a.estimated_cost_usd)} · {a.estimated_hours:,.1f} h · "
-                f"done {_when(a.estimated_finish, zone, ref=now or deadline or _started(decision.plan))}"
+                f"done {_when(a.estimated_finish, zone, now=now)}"
                 for a in decision.alternatives]
     if decision.request.unread:
         out += ["", "Not read (say it another way, or check the plan does not need it)",
