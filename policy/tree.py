@@ -320,9 +320,8 @@ def _within_runtime(inside: list[Option], outside: list[Option],
     cap = policy.max_runtime_hours
     # hours a millihour or more under the cap are under it once billed too: only those near it are rounded
     sure = cap - MIN_BILLED_HOURS
-    inside_fit = [o for o in inside if o.wall_hours / o.layout.rounds <= sure or billed_hours(o.job_wall_hours) <= cap]
-    outside_fit = [o for o in outside
-                   if o.wall_hours / o.layout.rounds <= sure or billed_hours(o.job_wall_hours) <= cap]
+    inside_fit, outside_fit = ([o for o in pool if o.wall_hours / o.layout.rounds <= sure
+                                or billed_hours(o.job_wall_hours) <= cap] for pool in (inside, outside))
     if not inside_fit and not outside_fit:
         return inside, outside, False
     return inside_fit, outside_fit, True
