@@ -14,7 +14,8 @@ Rules (all in the requester's zone, relative to ``now``):
 - "end of week" is Friday 17:00 of this week, "end of month" the month's last calendar day 17:00 (even on a weekend),
   "end of quarter"/"end of year" likewise; one already past rolls to the next, with a note.
 - "in N days/weeks/months" is a calendar day at 17:00; "in N hours" is exactly N hours from now. "in the next N
-  <unit>", "within the next N <unit>" and "over the next N <unit>" read the same ("in the next week": N is 1).
+  <unit>", "within the next N <unit>" and "over the next N <unit>" read the same ("in the next week": N is 1), and
+  so do "in N days from now", "in N days' time" and "N days from today".
 - "over the weekend", "this weekend", "during the weekend": done when the working week starts again, Monday 09:00
   (the weekend in progress if said on one; "next weekend" the one in next calendar week). "by the weekend" is before
   it starts, Friday 17:00 (Monday 09:00 once it has started); "by the end of the weekend" is Monday 09:00.
@@ -88,10 +89,12 @@ _WITHIN = (
     r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
     r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
 )
+# "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
+_FROM_NOW = r"\s+from\s+(?:now|today)"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?![\w])"
-    rf"|(?P<rn2>\d{{1,6}})\s*(?P<ru2>hours?|days?|weeks?)\s+from\s+now)"
+    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # Texts with one of these words may name a day within a period or the weekend ("weekend", "Q1 end", "mid-Feb"):

@@ -145,6 +145,10 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by early next month", MONDAY, "2026-12-10T17:00:00-08:00"),
     ("by the end of next month", MONDAY, "2026-12-31T17:00:00-08:00"),
     ("by the end of the year", MONDAY, "2026-12-31T17:00:00-08:00"),
+    # "from now" and "time" add nothing to "in N days"
+    ("in 2 days from now", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("a week from today", MONDAY, "2026-12-07T17:00:00-08:00"),
+    ("in 3 days' time", MONDAY, "2026-12-03T17:00:00-08:00"),
 ]
 
 

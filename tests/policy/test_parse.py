@@ -99,6 +99,8 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B by Monday", YEAR_END_EVENING, {"params": 7 * B, "deadline": deadline("2027-01-04T17:00-08:00")}),
     ("7B by Friday 3pm, ideally EOD Thursday", MONDAY,
      {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
+    ("fine-tune 7B in 2 days from now", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-02T17:00-08:00")}),
     ("7B in the next 72 hours", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T09:00-08:00")}),
     ("7B within the next few days", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
     ("fine-tune 7B this weekend", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B,

@@ -106,6 +106,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("can we get a 7B fine-tune done by the weekend", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B by end of february", {"deadline": at("2027-02-28T17:00")}, []),
     ("fine-tune 7B by early March", {"deadline": at("2027-03-10T17:00")}, []),
+    ("fine-tune 7B in 2 days from now", {"deadline": at("2026-12-02T17:00")}, []),
+    ("fine-tune 7B 2 days from today", {"deadline": at("2026-12-02T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B in 3 days' time", {"deadline": at("2026-12-03T17:00")}, []),
     # held capacity said as "reserved": the word is read, the count and hardware as ever
     ("fine-tune 7B, we have 2 p4d reserved", {"reserved": True, "instances": 2, "instance_type": "p4d"}, []),
     ("fine-tune 7B using our 4 reserved p5.48xlarge",
