@@ -24,6 +24,10 @@ Rules (all in the requester's zone, relative to ``now``):
   March" the 1st 09:00. "mid-month", "early/late next month" likewise. "end of Q1"/"end of H1" is the calendar
   quarter's or half's last day. Each is the next one still ahead (a year on, or a month on for "this month"), with
   a note when it rolled.
+- "ideally", "preferably", "if possible", "nice to have by", "soft/target deadline" mark a wish; "hard deadline",
+  "at the latest", "must be done by", "<day> is the hard deadline" the hard one (``Deadline.firmness``;
+  ``policy.parse`` lets a wish give way to any other date). Those words, "need results by" and the like are part of
+  the phrase, so they are read with it.
 - "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
@@ -102,8 +106,37 @@ _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 _WITHIN_HINTS = ("end", "mid", "early", "late", "start", "begin")
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+# What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
+# it, and is the deadline only when it is the only date said (``policy.parse``).
+_FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft>soft|flexible|loose|rough|target"
+             r"|preferred|ideal))")
+# Said before a date: "ideally by Thursday", "preferably done Friday", "nice to have it by Monday"; "must be done by
+# Friday" is the hard deadline.
+_SAID_BEFORE_RE = re.compile(
+    r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
+    r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
+    r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?)"
+    r"|(?P<hard>must)(?:\s+be)?)(?:\s+(?:done|finished|ready|complete|completed|delivered))?\s*[:,]?\s*$",
+    _F,
+)
+# Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
+_FIRMNESS_AFTER_RE = re.compile(
+    rf"\s*,?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops)"
+    rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
+    # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
+    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))))(?![\w-])",
+    _F,
+)
+# The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday". These
+# nouns name the job's outcome, which the deadline accounts for.
+_LEAD_RE = re.compile(
+    r"(?:\b(?:needs?|needed|wants?|wanted|expects?|expected|expecting|gets?|getting|have|has|see)\s+)?"
+    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?)\s*$",
+    _F,
+)
 _TRIGGER_RE = re.compile(
-    r"\b(?:by|before|until|till|til|due|deadline(?:\s+is)?|no\s+later\s+than|not\s+later\s+than|latest"
+    rf"\b(?:by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
+    r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*:?\s*(?:on\s+|at\s+)?$",
     _F,
 )
@@ -113,6 +146,8 @@ _STRICT_RE = re.compile(
     r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)\s*:?\s+"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
+    # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)
+    r"|(?:is\s+)?(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)"
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})",
     _F,
 )
@@ -140,6 +175,9 @@ class Deadline:
     # A day named within a period that comes round again ("mid-January" each year, "mid-month" each month): said on
     # that day, or just after it, the person may mean today or tonight; ``policy.questions`` asks.
     recurs: str | None = None
+    # "hard" when said to be the hard deadline ("Friday is the hard deadline", "by Friday at the latest"), "wish" when
+    # hoped for ("ideally by Thursday", "soft deadline Friday"), None when just said.
+    firmness: str | None = None
 
 
 def zone_of(tz: str) -> ZoneInfo:
@@ -186,16 +224,28 @@ def _day_after() -> re.Pattern[str]:
 
 
 def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
-    """The deadline anchored at ``m`` (extended by a time, day and zone around it), or None if it is not one."""
+    """The deadline anchored at ``m`` (extended by a time, day and zone around it, and by the words that say how firm
+    it is), or None if it is not one."""
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
     groups, end = _extend(text, m)
-    if not _counts(groups, triggered=trigger is not None):
-        return None
+    start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _ZONE_RE.match(text, end)
+    after = _FIRMNESS_AFTER_RE.match(text, zone_m.end() if zone_m else end)
+    named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
+    if not _counts(groups, triggered=trigger is not None or said is not None or named):
+        return None
     if zone_m is not None:  # a zone named in the text wins over the requester's
         now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()]))
         end = zone_m.end()
-    start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    lead = _LEAD_RE.search(text, max(0, start - 40), start) if trigger is not None else None
+    if lead is not None:  # "need results by": the outcome wanted by then
+        said = _SAID_BEFORE_RE.search(text, max(0, lead.start() - 40), lead.start()) or said
+        start = lead.start()
+    if said is not None:
+        start = said.start()
+    if after is not None:
+        end = after.end()
     phrase = " ".join(text[start:end].split())
     notes: list[str] = []
     if trigger is not None:
@@ -209,7 +259,19 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
-    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups))
+    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
+                    firmness=_firmness(said, trigger, after))
+
+
+def _firmness(*around: re.Match[str] | None) -> str | None:
+    """How firm the words around a date say it is: a hard word anywhere wins ("ideally by Friday, at the latest" is
+    still Friday at the latest), then a wish."""
+    said = [m.groupdict() for m in around if m is not None]
+    if any(g.get("hard") or g.get("latest") for g in said):
+        return "hard"
+    if any(g.get("wish") or g.get("soft") for g in said):
+        return "wish"
+    return None
 
 
 def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:

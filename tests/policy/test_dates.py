@@ -149,6 +149,13 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("in 2 days from now", MONDAY, "2026-12-02T17:00:00-08:00"),
     ("a week from today", MONDAY, "2026-12-07T17:00:00-08:00"),
     ("in 3 days' time", MONDAY, "2026-12-03T17:00:00-08:00"),
+    # the words that say how firm a date is, and what is wanted by then, belong to the phrase
+    ("need results by 9am tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("by Friday at the latest", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("Friday is the hard deadline", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("Fri is the deadline", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("hard deadline: Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("ideally by Thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
 ]
 
 
@@ -177,11 +184,35 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by end of november", MONTH_END_EVENING, "November 2026's day has passed today"),
 ]
 
-
 @pytest.mark.parametrize(("phrase", "now", "note"), NOTES)
 def test_interpretation_is_noted(phrase: str, now: datetime, note: str) -> None:
     (deadline,) = find_deadlines(phrase, now=now, zone=LA)
     assert any(note in n for n in deadline.notes), deadline.notes
+
+
+# (text, how firm its words say the date is, the words the deadline takes)
+FIRMNESS: list[tuple[str, str | None, str]] = [
+    ("fine-tune 7B by Friday", None, "by Friday"),
+    ("fine-tune 7B ideally by Thursday", "wish", "ideally by Thursday"),
+    ("fine-tune 7B, preferably Friday", "wish", "preferably Friday"),
+    ("nice to have it by Monday", "wish", "nice to have it by Monday"),
+    ("fine-tune 7B by Friday if possible", "wish", "by Friday if possible"),
+    ("fine-tune 7B, soft deadline Friday", "wish", "soft deadline Friday"),
+    ("fine-tune 7B, ideally done by Friday", "wish", "ideally done by Friday"),
+    ("fine-tune 7B by Friday at the latest", "hard", "by Friday at the latest"),
+    ("fine-tune 7B, must be done by Friday", "hard", "must be done by Friday"),
+    ("fine-tune 7B, hard deadline is Friday 3pm", "hard", "hard deadline is Friday 3pm"),
+    ("but Friday is the hard deadline", "hard", "Friday is the hard deadline"),
+    ("we need results by 9am tomorrow", None, "need results by 9am tomorrow"),
+    ("want the numbers before Friday", None, "want the numbers before Friday"),
+    ("fine-tune 7B, results by Friday", None, "results by Friday"),
+]
+
+
+@pytest.mark.parametrize(("text", "firmness", "said"), FIRMNESS)
+def test_the_words_around_a_date_say_how_firm_it_is(text: str, firmness: str | None, said: str) -> None:
+    (deadline,) = find_deadlines(text, now=MONDAY, zone=LA)
+    assert (deadline.firmness, text[deadline.start : deadline.end]) == (firmness, said)
 
 
 # Text that holds no deadline: words that look like dates only after a trigger, and "by" that is no deadline.
@@ -202,6 +233,8 @@ NOT_DEADLINES = [
     "the weekend crew reruns it",  # "the weekend" with no trigger or "over"/"this": listed as unread instead
     "for the next 48 hours",  # a length ("8 H100 for the next 48 hours"), not a deadline
     "a mid-size model",
+    "deadline is not strict",
+    "the deadline is flexible",
 ]
 
 
