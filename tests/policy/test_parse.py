@@ -112,6 +112,14 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-02T17:00-08:00")}),
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-01T09:00-08:00")}),
+    # a month, quarter or holiday by name
+    ("fine-tune 7B by June", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2027-05-31T17:00-07:00")}),
+    ("fine-tune 7B by Q1", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-31T17:00-08:00")}),
+    ("fine-tune 7B by xmas", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-24T17:00-08:00")}),
+    ("fine-tune 7B before the holidays", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),  # no date: unread
     ("7B in the next 72 hours", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T09:00-08:00")}),
     ("7B within the next few days", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
     ("fine-tune 7B this weekend", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B,
@@ -273,6 +281,7 @@ NOTED: list[tuple[str, datetime, str]] = [
      "read 'ideally friday' as a wish; no firmer deadline is given, so the plan meets it"),
     ("fine-tune 7B, deadline is not strict, ideally friday", MONDAY, "read 'deadline is not strict' as no hurry"),
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY, "read 'need results by 9am tomorrow' as Tue 2026-12-01"),
+    ("fine-tune 7B by June", MONDAY, "say 'by the end of June' for Wed 2027-06-30 17:00"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
 ]
 
