@@ -14,7 +14,8 @@ Rules (all in the requester's zone, relative to ``now``):
 - "end of week" is Friday 17:00 of this week, "end of month" the month's last calendar day 17:00 (even on a weekend),
   "end of quarter"/"end of year" likewise; one already past rolls to the next, with a note.
 - "in N days/weeks/months" is a calendar day at 17:00; "in N hours" is exactly N hours from now. "in the next N
-  <unit>", "within the next N <unit>" and "over the next N <unit>" read the same ("in the next week": N is 1).
+  <unit>", "within the next N <unit>" and "over the next N <unit>" read the same ("in the next week": N is 1), and
+  so do "in N days from now", "in N days' time" and "N days from today".
 - "over the weekend", "this weekend", "during the weekend": done when the working week starts again, Monday 09:00
   (the weekend in progress if said on one; "next weekend" the one in next calendar week). "by the weekend" is before
   it starts, Friday 17:00 (Monday 09:00 once it has started); "by the end of the weekend" is Monday 09:00.
@@ -23,6 +24,18 @@ Rules (all in the requester's zone, relative to ``now``):
   March" the 1st 09:00. "mid-month", "early/late next month" likewise. "end of Q1"/"end of H1" is the calendar
   quarter's or half's last day. Each is the next one still ahead (a year on, or a month on for "this month"), with
   a note when it rolled.
+- A month, quarter or half alone after a trigger ("by June", "by Q1", "due H2 2027") may mean before it starts or by
+  its end: the earlier, 17:00 on the day before it starts, is taken (it misses no deadline), both readings are kept
+  for ``policy.questions`` to ask when they lie far apart, and the note says how to ask for the end. Once it has
+  started, its last day. "before June" is the day before it starts. A past one is next year's.
+- A holiday after a trigger ("by Christmas", "before Thanksgiving", "by NYE") is due before it starts, 17:00 the day
+  before (as "by the weekend" is Friday 17:00), or at the time given on the day itself; this year's or, once past,
+  next year's. Christmas Eve and Day, New Year's Eve and Day, Halloween, and US Thanksgiving (the fourth Thursday of
+  November). "the holidays" names no day and is not read.
+- "ideally", "preferably", "if possible", "nice to have by", "soft/target deadline" mark a wish; "hard deadline",
+  "at the latest", "must be done by", "<day> is the hard deadline" the hard one (``Deadline.firmness``;
+  ``policy.parse`` lets a wish give way to any other date). Those words, "need results by" and the like are part of
+  the phrase, so they are read with it.
 - "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
@@ -87,20 +100,59 @@ _WITHIN = (
     rf"(?:(?P<mmon>{_MONTH})\.?|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?(?P<mend>[\s-]end)?)(?![\w])"
     r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
     r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
+    r"|(?P<hol>christmas(?:\s+(?P<holeve>eve)|\s+day)?|x-?mas(?:\s+(?P<holeve2>eve))?"
+    r"|(?:the\s+)?new\s+year(?:['\u2019]?s)?(?:\s+(?P<nye>eve)|\s+day)?|nye|thanksgiving(?:\s+day)?|halloween)"
+    r"(?:,?\s+(?P<holy>\d{4}))?(?![\w])"
 )
+# "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
+_FROM_NOW = r"\s+from\s+(?:now|today)"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?![\w])"
-    rf"|(?P<rn2>\d{{1,6}})\s*(?P<ru2>hours?|days?|weeks?)\s+from\s+now)"
+    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
-# Texts with one of these words may name a day within a period or the weekend ("weekend", "Q1 end", "mid-Feb"):
-# they are searched with those forms too (``_anchor_within``).
-_WITHIN_HINTS = ("end", "mid", "early", "late", "start", "begin")
+# Texts with one of these words may name a day within a period, a month or quarter, the weekend or a holiday
+# ("weekend", "Q1 end", "mid-Feb", "by June", "by Christmas"): they are searched with those forms too
+# (``_anchor_within``).
+_WITHIN_HINT_RE = re.compile(
+    rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
+    r"|halloween", _F)
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+# What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
+# it, and is the deadline only when it is the only date said (``policy.parse``).
+_FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft>soft|flexible|loose|rough|target"
+             r"|preferred|ideal))")
+# Said before a date: "ideally by Thursday", "preferably done Friday", "nice to have it by Monday"; "must be done by
+# Friday" is the hard deadline.
+_SAID_BEFORE_RE = re.compile(
+    r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
+    r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
+    r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?)"
+    r"|(?P<hard>must)(?:\s+be)?)(?:\s+(?:done|finished|ready|complete|completed|delivered))?\s*[:,]?\s*$",
+    _F,
+)
+# Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
+_FIRMNESS_AFTER_RE = re.compile(
+    rf"\s*,?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops)"
+    rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
+    # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
+    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))))(?![\w-])",
+    _F,
+)
+# The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday". These
+# nouns name the job's outcome, which the deadline accounts for.
+_LEAD_RE = re.compile(
+    r"(?:\b(?:needs?|needed|wants?|wanted|expects?|expected|expecting|gets?|getting|have|has|see)\s+)?"
+    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?)\s*$",
+    _F,
+)
+# A bare "May" is a month only where no verb follows ("by May", "by May, please"); "deadline may slip" is not.
+_MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please|pls|latest|ideally|for)(?![\w]))", _F)
 _TRIGGER_RE = re.compile(
-    r"\b(?:by|before|until|till|til|due|deadline(?:\s+is)?|no\s+later\s+than|not\s+later\s+than|latest"
+    rf"\b(?:by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
+    r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*:?\s*(?:on\s+|at\s+)?$",
     _F,
 )
@@ -110,6 +162,8 @@ _STRICT_RE = re.compile(
     r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)\s*:?\s+"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
+    # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)
+    r"|(?:is\s+)?(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)"
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})",
     _F,
 )
@@ -137,6 +191,12 @@ class Deadline:
     # A day named within a period that comes round again ("mid-January" each year, "mid-month" each month): said on
     # that day, or just after it, the person may mean today or tonight; ``policy.questions`` asks.
     recurs: str | None = None
+    # "hard" when said to be the hard deadline ("Friday is the hard deadline", "by Friday at the latest"), "wish" when
+    # hoped for ("ideally by Thursday", "soft deadline Friday"), None when just said.
+    firmness: str | None = None
+    # Every reading the phrase admits when it admits two ("by June": before June starts, or by its end?), the one
+    # taken first, each with what it means; ``policy.questions`` asks when they lie far apart.
+    choices: tuple[tuple[str, datetime], ...] = ()
 
 
 def zone_of(tz: str) -> ZoneInfo:
@@ -153,8 +213,7 @@ def zone_of(tz: str) -> ZoneInfo:
 def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
     """Every deadline phrase in ``text``, resolved against ``now`` in ``zone`` (past ones included)."""
     local_now = now.astimezone(zone)
-    lowered = text.lower()
-    anchor = _anchor_within() if any(word in lowered for word in _WITHIN_HINTS) else _ANCHOR_RE
+    anchor = _anchor_within() if _WITHIN_HINT_RE.search(text) else _ANCHOR_RE
     found: list[Deadline] = []
     pos = 0
     while (m := anchor.search(text, pos)) is not None:
@@ -183,22 +242,37 @@ def _day_after() -> re.Pattern[str]:
 
 
 def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
-    """The deadline anchored at ``m`` (extended by a time, day and zone around it), or None if it is not one."""
+    """The deadline anchored at ``m`` (extended by a time, day and zone around it, and by the words that say how firm
+    it is), or None if it is not one."""
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
     groups, end = _extend(text, m)
-    if not _counts(groups, triggered=trigger is not None):
-        return None
+    start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _ZONE_RE.match(text, end)
+    after = _FIRMNESS_AFTER_RE.match(text, zone_m.end() if zone_m else end)
+    named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
+    if not _counts(groups, triggered=trigger is not None or said is not None or named):
+        return None
+    if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
+        return None
     if zone_m is not None:  # a zone named in the text wins over the requester's
         now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()]))
         end = zone_m.end()
-    start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    lead = _LEAD_RE.search(text, max(0, start - 40), start) if trigger is not None else None
+    if lead is not None:  # "need results by": the outcome wanted by then
+        said = _SAID_BEFORE_RE.search(text, max(0, lead.start() - 40), lead.start()) or said
+        start = lead.start()
+    if said is not None:
+        start = said.start()
+    if after is not None:
+        end = after.end()
     phrase = " ".join(text[start:end].split())
     notes: list[str] = []
+    readings: list[tuple[str, datetime]] = []
     if trigger is not None:
         groups["trigger"] = trigger.group(0)
     try:
-        when = _resolve(groups, now, notes)
+        when = _resolve(groups, now, notes, readings)
         if trigger is not None and trigger.group(0).lower().startswith("before"):
             when = _day_before(groups, when, notes)
     except (ValueError, OverflowError) as exc:
@@ -206,12 +280,29 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
-    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups))
+    return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
+                    firmness=_firmness(said, trigger, after), choices=tuple(readings))
+
+
+def _firmness(*around: re.Match[str] | None) -> str | None:
+    """How firm the words around a date say it is: a hard word anywhere wins ("ideally by Friday, at the latest" is
+    still Friday at the latest), then a wish."""
+    said = [m.groupdict() for m in around if m is not None]
+    if any(g.get("hard") or g.get("latest") for g in said):
+        return "hard"
+    if any(g.get("wish") or g.get("soft") for g in said):
+        return "wish"
+    return None
+
+
+def _bare_may(g: dict[str, str | None]) -> bool:
+    """The month "May" said alone, which is as often the verb."""
+    return _bare_period(g) and (g.get("mmon") or "").lower() == "may" and not g.get("my")
 
 
 def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:
     """'before Friday' (a day without a time) is the end of Thursday's business day; the earlier reading is safer."""
-    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend")):
+    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol")):
         return when
     day = when.date() - timedelta(days=1)
     notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
@@ -233,10 +324,12 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
 def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     """Whether the match is a deadline: past forms, abbreviations and bare clock times need a trigger word."""
     named = (groups.get("named") or "").lower()
+    if "hol" in groups:  # "Christmas" alone is as often a topic or a start as a deadline
+        return triggered
     if "mrel" in groups:
         pos = (groups.get("mpos") or groups.get("mpos2") or ("end" if groups.get("mend") else "")).lower()
-        if not pos:  # a month alone: "by March" is its start or its end, so it is not read (a trigger refuses it)
-            return False
+        if not pos:  # a month or quarter alone ("by March", "by Q1") is a deadline only after a trigger
+            return triggered
         # "late may" and "the start of March" are as often words or a start as a deadline
         may = (groups.get("mmon") or "").lower().startswith("may") and pos in ("early", "late")
         return triggered or not (may or pos in ("start", "beginning"))
@@ -255,13 +348,19 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     return False
 
 
-def _resolve(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:
-    """The aware datetime the merged groups describe."""
+def _resolve(
+    g: dict[str, str | None], now: datetime, notes: list[str], readings: list[tuple[str, datetime]]
+) -> datetime:
+    """The aware datetime the merged groups describe; a phrase with two readings adds both to ``readings``."""
     if g.get("rel"):
         return _relative(g, now, notes)
     if g.get("wkend"):
         return _weekend(g, now, notes)
     at = _clock(g, notes)
+    if g.get("hol"):
+        return _holiday(g, now, at, notes)
+    if _bare_period(g):
+        return _whole_period(g, now, at or EOD, notes, readings)
     if at is None and (g.get("mpos") or g.get("mpos2") or "").lower() in ("start", "beginning"):
         at = _START_OF_DAY
     if at is None and (g.get("rd") or "").lower() == "tonight":
@@ -409,6 +508,95 @@ def _within_period(g: dict[str, str | None], now: datetime, at: time, notes: lis
     return day
 
 
+def _bare_period(g: dict[str, str | None]) -> bool:
+    """A month, quarter or half named alone ("June", "Q1", "H2 2027"), with no day within it."""
+    return bool(g.get("mrel") and (g.get("mmon") or g.get("mhalf"))
+                and not (g.get("mpos") or g.get("mpos2") or g.get("mend")))
+
+
+def _named_period(g: dict[str, str | None]) -> tuple[int, int, str]:
+    """The first month, the length in months and the name of the month, quarter or half the groups name."""
+    named = (g.get("mmon") or "").lower()
+    if named:
+        first = _MONTHS[named[:3]]
+        return first, 1, calendar.month_name[first]
+    half = (g.get("mhalf") or "").lower()
+    months = 3 if half[0] == "q" else 6
+    return (int(half[1]) - 1) * months + 1, months, half.upper()
+
+
+def _whole_period(
+    g: dict[str, str | None], now: datetime, at: time, notes: list[str], readings: list[tuple[str, datetime]]
+) -> datetime:
+    """"by June", "by Q1": done before it starts, or by its end? A month apart or more, so both readings are kept
+    (``policy.questions`` asks when the choice could change the plan); the earlier is taken, as it can miss no
+    deadline: 17:00 on the day before it starts. Once it has started only its end is left. "before June" has the
+    one reading. Like a day within a period, the next one still ahead, so a past month is next year's."""
+    first, months, name = _named_period(g)
+    year = int(g.get("my") or now.year)
+    ends = _at(_point(year, first, months, "end"), at, now)
+    before = (g.get("trigger") or "").lower().startswith("before")
+    starts = _at(_point(year, first, months, "start") - timedelta(days=1), at, now)
+    if not g.get("my") and (starts if before else ends) <= now:
+        year += 1
+        ends = _at(_point(year, first, months, "end"), at, now)
+        starts = _at(_point(year, first, months, "start") - timedelta(days=1), at, now)
+        notes.append(f"took {name} {year}, the next one ahead")
+    label = f"{name} {year}"
+    if before:
+        notes.append(f"read 'before {name}' as by the day before {label} starts: {starts:%a %Y-%m-%d %H:%M}")
+        return starts
+    if starts <= now:
+        notes.append(f"{label} has started: read '{name}' as by its last day, {ends:%a %Y-%m-%d %H:%M}")
+        return ends
+    readings += [(f"before {label} starts", starts), (f"by the end of {label}", ends)]
+    notes.append(f"read '{name}' as before {label} starts: by {starts:%a %Y-%m-%d %H:%M}, the earlier reading (say"
+                 f" 'by the end of {name}' for {ends:%a %Y-%m-%d %H:%M})")
+    return starts
+
+
+def _holiday(g: dict[str, str | None], now: datetime, at: time | None, notes: list[str]) -> datetime:
+    """"by Christmas", "before Thanksgiving": done before the holiday starts, 17:00 on the day before (as "by the
+    weekend" is Friday 17:00), so the work is never due on a day off; with a time, that time on the day itself. This
+    year's unless that has passed, then next year's."""
+    said = " ".join((g.get("hol") or "").split())
+    year = int(g.get("holy") or now.year)
+    name, day = _holiday_on(said, g, year)
+    when = _holiday_due(day, at, now)
+    if not g.get("holy") and when <= now:
+        passed = when.date() == now.date()
+        name, day = _holiday_on(said, g, year + 1)
+        when = _holiday_due(day, at, now)
+        notes.append(f"{name} {year}'s day has passed today; took {day.isoformat()}" if passed
+                     else f"took {name} {day.year}, the next one ahead")
+    if at is None:
+        notes.append(f"read '{said}' as before {name} ({day:%a %Y-%m-%d}) starts: by the day before, {EOD:%H:%M}")
+    return when
+
+
+def _holiday_on(said: str, g: dict[str, str | None], year: int) -> tuple[str, date]:
+    """The holiday's name and its day in ``year``: fixed days, and US Thanksgiving, the fourth Thursday of November."""
+    said = said.lower()
+    if said.startswith(("christmas", "xmas", "x-mas")):
+        eve = g.get("holeve") or g.get("holeve2")
+        return ("Christmas Eve", date(year, 12, 24)) if eve else ("Christmas Day", date(year, 12, 25))
+    if said == "nye" or g.get("nye"):
+        return "New Year's Eve", date(year, 12, 31)
+    if said.startswith("thanksgiving"):  # the US holiday; Canada's is in October
+        november = date(year, 11, 1)
+        return "US Thanksgiving", november + timedelta(days=(3 - november.weekday()) % 7 + 21)
+    if said == "halloween":
+        return "Halloween", date(year, 10, 31)
+    return "New Year's Day", date(year, 1, 1)
+
+
+def _holiday_due(day: date, at: time | None, now: datetime) -> datetime:
+    """17:00 the day before the holiday, or the time given on the day itself."""
+    if at is None:
+        return _at(day - timedelta(days=1), EOD, now)
+    return _at(day, at, now)
+
+
 def _month_on(today: date, step: int) -> tuple[int, int]:
     """(year, month) ``step`` months after ``today``'s."""
     year, month = divmod(today.month - 1 + step, 12)
@@ -438,6 +626,8 @@ def _point(year: int, first: int, months: int, pos: str) -> date:
 
 def _recurs(g: dict[str, str | None]) -> str | None:
     """How often a day within a period comes round: a named month, quarter or half yearly, "mid-month" monthly."""
+    if g.get("hol"):
+        return "year"
     if not g.get("mrel"):
         return None
     if g.get("mmon") or g.get("mhalf"):

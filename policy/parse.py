@@ -297,16 +297,25 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
 
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
-    """The earliest deadline in the text (a past one too: the caller refuses it after the other checks)."""
+    """The earliest deadline in the text (a past one too: the caller refuses it after the other checks). A wish
+    ("ideally by Thursday") gives way to any date said plainly or as the hard deadline; with only wishes, the
+    earliest wish is the deadline. Either way the notes say so."""
     found = scan.deadlines(now=now, zone=zone_of(tz))
     for deadline in found:
         scan.blank(deadline.start, deadline.end)
     if not found:
         return None
-    first = min(found, key=lambda d: d.when)
+    stated = [d for d in found if d.firmness != "wish"] or found
+    first = min(stated, key=lambda d: d.when)
     notes.extend(first.notes)
-    if len({d.when for d in found}) > 1:
-        notes.append(f"saw {len(found)} deadlines; took the earliest, '{first.phrase}'")
+    if len({d.when for d in stated}) > 1:
+        notes.append(f"saw {len(stated)} deadlines; took the earliest, '{first.phrase}'")
+    if first.firmness == "wish":
+        notes.append(f"read '{first.phrase}' as a wish; no firmer deadline is given, so the plan meets it")
+    for wish in (d for d in found if d.firmness == "wish" and d is not first):
+        kind = "the hard deadline" if first.firmness == "hard" else "the deadline"
+        notes.append(f"read '{wish.phrase}' as a wish, not the deadline: planned to {kind} '{first.phrase}',"
+                     f" {first.when:%a %Y-%m-%d %H:%M}")
     return first
 
 
@@ -579,7 +588,10 @@ _NOT_STAGE_RES = (
 _NOT_URGENT_RE = re.compile(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
-    r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b", _F)
+    r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
+    # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
+    r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
+    r"|negotiable|loose)\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(

@@ -68,9 +68,19 @@ _PERIOD_WORDS = (("month", ("month", "eom")), ("week", ("week", "eow")), ("quart
                  ("year", ("year", "eoy")))
 
 
+# A phrase with two readings ("by Q1": before it starts, or by its end?) is asked about when the later reading is at
+# least half as far again as the earlier one taken: then the choice could change the plan. Said on Dec 1, "by Q1"
+# (Dec 31 or Mar 31) and "by January" are asked; "by June" (May 31 or Jun 30) is read as May 31, and the note says
+# how to ask for Jun 30.
+_ASK_WHEN_LATER_BY = 1.5
+
+
 def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening,
-    "end of November" or "mid-month" said on that very day."""
+    "end of November" or "mid-month" said on that very day; "by Q1" or "by January" said a month or less before
+    it starts."""
+    if deadline.choices:
+        return _readings_question(deadline, now=now)
     if deadline.recurs is not None:
         return _same_day_questions(deadline, now=now)
     phrase = deadline.phrase.lower()
@@ -95,6 +105,18 @@ def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
             choices.insert(0, Choice(label=f"tonight, {tonight:%a %Y-%m-%d %H:%M}", value=tonight.isoformat()))
     said = f"'{deadline.phrase}' said on {now:%a %Y-%m-%d %H:%M}"
     return [Question(field="deadline", question=f"{said}: which deadline do you mean?", choices=choices)]
+
+
+def _readings_question(deadline: Deadline, *, now: datetime) -> list[Question]:
+    """Which of a phrase's readings is meant, when they lie far apart for the time left."""
+    taken = deadline.choices[0][1]
+    latest = max(when for _, when in deadline.choices)
+    if latest - now < (taken - now) * _ASK_WHEN_LATER_BY:
+        return []
+    said = ", or ".join(label for label, _ in deadline.choices)
+    choices = [Choice(label=f"{label}, {when:%a %Y-%m-%d %H:%M}", value=when.isoformat())
+               for label, when in deadline.choices]
+    return [Question(field="deadline", question=f"'{deadline.phrase}': {said}?", choices=choices)]
 
 
 def _same_day_questions(deadline: Deadline, *, now: datetime) -> list[Question]:

@@ -42,7 +42,8 @@ class Scan(Protocol):
 
 
 _DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
-                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])(?!\s+from\s+now)", _F)
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])"
+                          r"(?!\s+from\s+(?:now|today))", _F)  # "2 days from today" is a deadline
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming))\s*$", _F)  # "in the next 48 hours"
 _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)

@@ -22,6 +22,7 @@ MONTH_END_EVENING = datetime(2026, 11, 30, 18, 0, tzinfo=LA)
 YEAR_END_EVENING = datetime(2026, 12, 31, 20, 0, tzinfo=LA)
 MID_JANUARY = datetime(2027, 1, 10, 9, 0, tzinfo=LA)  # January 2027 ends on a Sunday
 BEFORE_DST_END = datetime(2026, 10, 31, 12, 0, tzinfo=LA)  # clocks go back at 02:00 on Sun 2026-11-01
+TUESDAY = datetime(2026, 12, 1, 10, 0, tzinfo=LA)  # December and Q4 have started
 
 # (phrase, now, expected deadline as ISO 8601 in the requester's zone unless the phrase names another)
 READINGS: list[tuple[str, datetime, str]] = [
@@ -145,6 +146,42 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by early next month", MONDAY, "2026-12-10T17:00:00-08:00"),
     ("by the end of next month", MONDAY, "2026-12-31T17:00:00-08:00"),
     ("by the end of the year", MONDAY, "2026-12-31T17:00:00-08:00"),
+    # a month, quarter or half alone: before it starts (the earlier reading), its end once it has started
+    ("by June", MONDAY, "2027-05-31T17:00:00-07:00"),
+    ("by june 2028", MONDAY, "2028-05-31T17:00:00-07:00"),
+    ("before June", MONDAY, "2027-05-31T17:00:00-07:00"),
+    ("due March", MONDAY, "2027-02-28T17:00:00-08:00"),
+    ("by may", MONDAY, "2027-04-30T17:00:00-07:00"),
+    ("by December", MONDAY, "2026-11-30T17:00:00-08:00"),
+    ("by December", TUESDAY, "2026-12-31T17:00:00-08:00"),  # December has started: its end
+    ("by November", TUESDAY, "2027-10-31T17:00:00-07:00"),  # November has ended: next year's
+    ("by Q1", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by Q1 2027", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by Q4", TUESDAY, "2026-12-31T17:00:00-08:00"),
+    ("by H2 2027", MONDAY, "2027-06-30T17:00:00-07:00"),
+    # holidays: before the day starts, 17:00 the day before
+    ("by Christmas", MONDAY, "2026-12-24T17:00:00-08:00"),
+    ("by xmas", MONDAY, "2026-12-24T17:00:00-08:00"),
+    ("before Christmas", MONDAY, "2026-12-24T17:00:00-08:00"),
+    ("by Christmas", YEAR_END_EVENING, "2027-12-24T17:00:00-08:00"),
+    ("by Christmas Eve", MONDAY, "2026-12-23T17:00:00-08:00"),
+    ("by Christmas Eve 3pm", MONDAY, "2026-12-24T15:00:00-08:00"),  # a time given: that time on the day
+    ("by NYE", MONDAY, "2026-12-30T17:00:00-08:00"),
+    ("by New Year's", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by the new year", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("by Thanksgiving", BEFORE_DST_END, "2026-11-25T17:00:00-08:00"),  # the fourth Thursday of November
+    ("by Thanksgiving", MONDAY, "2027-11-24T17:00:00-08:00"),
+    # "from now" and "time" add nothing to "in N days"
+    ("in 2 days from now", MONDAY, "2026-12-02T17:00:00-08:00"),
+    ("a week from today", MONDAY, "2026-12-07T17:00:00-08:00"),
+    ("in 3 days' time", MONDAY, "2026-12-03T17:00:00-08:00"),
+    # the words that say how firm a date is, and what is wanted by then, belong to the phrase
+    ("need results by 9am tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("by Friday at the latest", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("Friday is the hard deadline", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("Fri is the deadline", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("hard deadline: Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("ideally by Thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
 ]
 
 
@@ -171,13 +208,56 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by end of february", MONDAY, "took February 2027, the next one ahead"),
     ("by end of february", MONDAY, "falls on a Sunday; kept the calendar day 2027-02-28"),
     ("by end of november", MONTH_END_EVENING, "November 2026's day has passed today"),
+    ("by June", MONDAY, "read 'June' as before June 2027 starts: by Mon 2027-05-31 17:00, the earlier reading"),
+    ("by December", TUESDAY, "December 2026 has started: read 'December' as by its last day, Thu 2026-12-31 17:00"),
+    ("before June", MONDAY, "read 'before June' as by the day before June 2027 starts"),
+    ("by Christmas", MONDAY, "as before Christmas Day (Fri 2026-12-25) starts: by the day before, 17:00"),
+    ("by Thanksgiving", BEFORE_DST_END, "before US Thanksgiving (Thu 2026-11-26) starts"),
+    ("by Christmas", YEAR_END_EVENING, "took Christmas Day 2027, the next one ahead"),
 ]
-
 
 @pytest.mark.parametrize(("phrase", "now", "note"), NOTES)
 def test_interpretation_is_noted(phrase: str, now: datetime, note: str) -> None:
     (deadline,) = find_deadlines(phrase, now=now, zone=LA)
     assert any(note in n for n in deadline.notes), deadline.notes
+
+
+# (text, how firm its words say the date is, the words the deadline takes)
+FIRMNESS: list[tuple[str, str | None, str]] = [
+    ("fine-tune 7B by Friday", None, "by Friday"),
+    ("fine-tune 7B ideally by Thursday", "wish", "ideally by Thursday"),
+    ("fine-tune 7B, preferably Friday", "wish", "preferably Friday"),
+    ("nice to have it by Monday", "wish", "nice to have it by Monday"),
+    ("fine-tune 7B by Friday if possible", "wish", "by Friday if possible"),
+    ("fine-tune 7B, soft deadline Friday", "wish", "soft deadline Friday"),
+    ("fine-tune 7B, ideally done by Friday", "wish", "ideally done by Friday"),
+    ("fine-tune 7B by Friday at the latest", "hard", "by Friday at the latest"),
+    ("fine-tune 7B, must be done by Friday", "hard", "must be done by Friday"),
+    ("fine-tune 7B, hard deadline is Friday 3pm", "hard", "hard deadline is Friday 3pm"),
+    ("but Friday is the hard deadline", "hard", "Friday is the hard deadline"),
+    ("we need results by 9am tomorrow", None, "need results by 9am tomorrow"),
+    ("want the numbers before Friday", None, "want the numbers before Friday"),
+    ("fine-tune 7B, results by Friday", None, "results by Friday"),
+]
+
+
+@pytest.mark.parametrize(("text", "firmness", "said"), FIRMNESS)
+def test_the_words_around_a_date_say_how_firm_it_is(text: str, firmness: str | None, said: str) -> None:
+    (deadline,) = find_deadlines(text, now=MONDAY, zone=LA)
+    assert (deadline.firmness, text[deadline.start : deadline.end]) == (firmness, said)
+
+
+@pytest.mark.parametrize(("phrase", "now", "readings"), [
+    ("by June", MONDAY, ["2027-05-31T17:00:00-07:00", "2027-06-30T17:00:00-07:00"]),
+    ("by Q1", MONDAY, ["2026-12-31T17:00:00-08:00", "2027-03-31T17:00:00-07:00"]),
+    ("by December", TUESDAY, []),  # it has started: only its end is left
+    ("before June", MONDAY, []),
+    ("by end of June", MONDAY, []),
+    ("by Christmas", MONDAY, []),
+])
+def test_a_month_or_quarter_alone_keeps_both_readings(phrase: str, now: datetime, readings: list[str]) -> None:
+    (deadline,) = find_deadlines(phrase, now=now, zone=LA)
+    assert [when.isoformat() for _, when in deadline.choices] == readings
 
 
 # Text that holds no deadline: words that look like dates only after a trigger, and "by" that is no deadline.
@@ -198,6 +278,11 @@ NOT_DEADLINES = [
     "the weekend crew reruns it",  # "the weekend" with no trigger or "over"/"this": listed as unread instead
     "for the next 48 hours",  # a length ("8 H100 for the next 48 hours"), not a deadline
     "a mid-size model",
+    "fine-tune 7B in March",  # a month with no trigger may be a start: listed as unread
+    "the christmas party photos",
+    "deadline is not strict",
+    "the deadline is flexible",
+    "fine-tune 7B before the holidays",  # "the holidays" names no day: listed as unread
 ]
 
 
@@ -215,6 +300,7 @@ UNREADABLE = [
     "in 0 days",
     "in 999999 hours",
     "by mid jan 0000",
+    "deadline may slip",  # "may" followed by a verb is no month
 ]
 
 

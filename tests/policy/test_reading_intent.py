@@ -106,6 +106,25 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("can we get a 7B fine-tune done by the weekend", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B by end of february", {"deadline": at("2027-02-28T17:00")}, []),
     ("fine-tune 7B by early March", {"deadline": at("2027-03-10T17:00")}, []),
+    ("fine-tune 7B by June", {"deadline": at("2027-05-31T17:00")}, []),
+    ("fine-tune 7B by end of June", {"deadline": at("2027-06-30T17:00")}, []),
+    ("fine-tune 7B by xmas", {"deadline": at("2026-12-24T17:00")}, []),
+    ("fine-tune 7B in March", {"deadline": None, "start_after": None}, ["March"]),  # a start or a deadline?
+    ("fine-tune 7B before the holidays", {"deadline": None}, ["before", "holidays"]),  # which days?
+    # the words that say how firm a deadline is, and words that only lead up to it, are read with the date
+    ("fine-tune 7B ideally by Thursday but Friday is the hard deadline", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B, deadline is not strict, ideally friday", {"deadline": at("2026-12-04T17:00"), "urgent": None},
+     []),
+    ("fine-tune 7B, the deadline is flexible", {"deadline": None, "urgent": None}, []),
+    ("fine-tune 7B by Friday at the latest", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B in 2 days from now", {"deadline": at("2026-12-02T17:00")}, []),
+    ("fine-tune 7B 2 days from today", {"deadline": at("2026-12-02T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B in 3 days' time", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B, need results by 9am tomorrow", {"deadline": at("2026-12-01T09:00")}, []),
+    ("fine-tune 7B, results by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B, must be done by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B starting Wednesday, ideally done by Friday",
+     {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
     # held capacity said as "reserved": the word is read, the count and hardware as ever
     ("fine-tune 7B, we have 2 p4d reserved", {"reserved": True, "instances": 2, "instance_type": "p4d"}, []),
     ("fine-tune 7B using our 4 reserved p5.48xlarge",
@@ -159,6 +178,12 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by mid-month", MONDAY, []),  # Dec 15: not today
     ("fine-tune 7B by end of February", MONDAY, []),
     ("fine-tune 7B over the weekend", SUNDAY, []),  # "weekend" names no end of week to ask about
+    # a month or quarter alone: before it starts or by its end? Asked when the end is much further off
+    ("fine-tune 7B by Q1", MONDAY, ["deadline"]),
+    ("fine-tune 7B by January", MONDAY, ["deadline"]),
+    ("fine-tune 7B by June", MONDAY, []),  # May 31 or Jun 30: read as May 31, with a note
+    ("fine-tune 7B before January", MONDAY, []),
+    ("fine-tune 7B by Christmas", MONDAY, []),
     ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
     ("fine-tune whisper large-v3 on 500 hours of audio", MONDAY, ["tokens"]),
     ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
@@ -183,6 +208,12 @@ def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
 def test_a_named_month_on_its_last_day_asks_like_end_of_month(now: datetime, values: list[str]) -> None:
     question = read_request("fine-tune 7B by end of November", now=now, tz=TZ).questions[0]
     assert [c.value for c in question.choices] == values
+
+
+def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
+    question = read_request("fine-tune 7B by Q1", now=MONDAY, tz=TZ).questions[0]
+    assert question.question == "'by Q1': before Q1 2027 starts, or by the end of Q1 2027?"
+    assert [c.value for c in question.choices] == ["2026-12-31T17:00:00-08:00", "2027-03-31T17:00:00-07:00"]
 
 
 def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates() -> None:
