@@ -410,7 +410,7 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = _mixture_of_experts(scan, notes)
+    found = _mixture_of_experts(scan, notes) + _times_trials(scan)
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
@@ -440,6 +440,16 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if q.kind == "other":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
+
+
+_TIMES_TRIALS_RE = re.compile(
+    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})|(?P<b>\d{{1,6}})\s*x)\s*(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
+
+
+def _times_trials(scan: _Scan) -> list[_Qty]:
+    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is."""
+    return [_Qty("trials", Decimal(m["a"] or m["b"]), " ".join(m.group(0).split()))
+            for m in scan.take(_TIMES_TRIALS_RE)]
 
 
 _EPOCHS_RE = re.compile(r"\bepochs?\b", _F)

@@ -170,6 +170,13 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("Gemma 2B on 3B tokens by Fri 5:30pm", MONDAY,
      {"params": 2 * B, "tokens": 3 * B, "deadline": deadline("2026-12-04T17:30-08:00")}),
     ("7B for the vision team", MONDAY, {"params": 7 * B, "team": "team-vision"}),
+    # a run repeated is trials, however the times is written
+    ("fine-tune 7B on 1B tokens x3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B on 1B tokens 3x seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B on 1B tokens \u00d7 3 seeds", MONDAY,
+     {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B, 3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 3}),
+    ("7B x 5 runs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 5}),
     # the lot at once
     ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
      "budget $20k, for team-nlp, by next Tuesday 5pm", MONDAY,
