@@ -267,8 +267,12 @@ def _gpus_of(req: TrainingRequest, catalog: Catalog, assumed: list[str]) -> int 
 
 
 def _check_ceilings(req: TrainingRequest, gpus: int | None) -> None:
-    """An exact count above a ceiling the same request sets ("on 32 GPUs, at most 16 GPUs") asks for two things
-    at once: refused, naming both, rather than one of them silently winning."""
+    """An exact count above a ceiling the same request sets ("on 32 GPUs, at most 16 GPUs"), or GPUs that do not
+    split evenly over the instances ("16 GPUs on 3 nodes"), ask for two things at once: refused, naming both,
+    rather than one of them silently winning."""
+    if gpus is not None and req.instances is not None and gpus % req.instances:
+        raise RequestError(f"{_counted(gpus, 'GPU')} do not split evenly over {_counted(req.instances, 'instance')};"
+                           ' give counts that do, e.g. "16 GPUs on 2 nodes", or one of them.', code="contradiction")
     for exact, ceiling, what, hint in ((gpus, req.max_gpus, "GPU", '"on 16 GPUs" or "at most 16 GPUs"'),
                                        (req.instances, req.max_instances, "instance",
                                         '"on 4 nodes" or "at most 4 nodes"')):

@@ -88,6 +88,7 @@ def test_a_ceiling_below_what_the_job_needs_in_memory_is_refused_naming_what_hol
     ("fine-tune 7B on 4x p5.48xlarge, at most 16 GPUs", {}, "names 32 GPUs and at most 16 GPUs"),
     ("fine-tune 7B on 4 nodes, at most 2 nodes", {}, "names 4 instances and at most 2 instances"),
     ("fine-tune 7B on 16 GPUs", {"max_gpus": 8}, "names 16 GPUs and at most 8 GPUs"),  # a field against the text
+    ("fine-tune 7B on 16 GPUs on 3 nodes", {}, "16 GPUs do not split evenly over 3 instances"),
 ])
 def test_an_exact_count_above_a_ceiling_is_refused_naming_both(text: str, updates: dict[str, int], says: str) -> None:
     with pytest.raises(RequestError) as caught:
@@ -97,7 +98,9 @@ def test_an_exact_count_above_a_ceiling_is_refused_naming_both(text: str, update
 
 
 def test_an_exact_count_at_the_ceiling_agrees_with_it() -> None:
-    assert decided("fine-tune 7B on 16 GPUs, at most 16 GPUs").plan.instance_count * 8 == 16
+    assert accelerators(decided("fine-tune 7B on 16 GPUs, at most 16 GPUs").plan) == 16
+    plan = decided("fine-tune 7B on 16 GPUs on 2 nodes").plan
+    assert (accelerators(plan), plan.instance_count) == (16, 2)
 
 
 def test_an_instance_count_with_a_type_is_that_many_of_the_type() -> None:
