@@ -54,6 +54,10 @@ class PlanFields(InputModel):
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)
     reserved: bool | None = None
     instances: int | None = Field(default=None, ge=1, le=10_000)
+    max_gpus: int | None = Field(default=None, ge=1, le=100_000, description=(
+        "a ceiling on accelerators: the plan uses at most this many (gpus is an exact count)"))
+    max_instances: int | None = Field(default=None, ge=1, le=10_000, description=(
+        "a ceiling on instances, under the policy's own max_instances (instances is an exact count)"))
     # --- what to run (docs/training-contract.md) ---
     recipe: Text | None = Field(default=None, max_length=64, description="a recipe of the team; default: its "
                                 "default recipe")

@@ -75,9 +75,11 @@ class Search:
     tolerance: Tolerance
     usable_hours: float | None  # hours from now to the deadline less the safety margin; None: no deadline
     platforms: tuple[Platform, ...]
-    max_instances: int
+    max_instances: int  # the policy's, or the request's ceiling when lower
     settings: EstimateSettings
     gpus: int | None = None
+    instances: int | None = None  # an exact instance count the request named ("on 4 nodes")
+    max_gpus: int | None = None  # the request's ceiling on accelerators, summed over instances ("at most 16 GPUs")
     # Learnt corrections of estimated hours per instance family, (family, factor) (policy.calibration).
     hours_factors: tuple[tuple[str, float], ...] = ()
     multi_node_spot: bool = False  # the team opted in, or the request said spot is fine
@@ -180,17 +182,40 @@ def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
 
 
 def counts_for(prof: Profile, search: Search) -> list[int]:
-    """Instance counts to try: 1, 2, 4, … up to the policy maximum, from the fewest that hold the job."""
-    if search.gpus is not None:
-        count, rest = divmod(search.gpus, prof.spec.accelerator_count)
-        ok = rest == 0 and prof.min_count <= count <= search.max_instances
+    """Instance counts to try: 1, 2, 4, … up to the most allowed, from the fewest that hold the job; only the count
+    an exact number of accelerators or instances gives. A ceiling leaves out what is above it and nothing else, so a
+    plan under it is the plan without it."""
+    most = _most_instances(prof, search)
+    if search.gpus is not None or search.instances is not None:
+        count, rest = search.instances or 0, 0
+        if search.gpus is not None:
+            count, rest = divmod(search.gpus, prof.spec.accelerator_count)
+        ok = rest == 0 and prof.min_count <= count <= most and search.instances in (None, count)
         return [count] if ok else []
     counts, n = [], 1
-    while n <= search.max_instances:
+    while n <= most:
         if n >= prof.min_count:
             counts.append(n)
         n *= 2
     return counts
+
+
+def _most_instances(prof: Profile, search: Search) -> int:
+    """The most instances of the type a configuration may have: ``max_instances``, and no more accelerators than
+    the request's ceiling on them."""
+    if search.max_gpus is None:
+        return search.max_instances
+    return min(search.max_instances, search.max_gpus // prof.spec.accelerator_count)
+
+
+def _side_by_side(prof: Profile, search: Search) -> int:
+    """Instances running independent trials at once: the exact number the request gives, else one per trial up to
+    the most allowed."""
+    if search.gpus:
+        return search.gpus // prof.spec.accelerator_count
+    if search.instances is not None:
+        return search.instances
+    return min(search.work.trials, _most_instances(prof, search))
 
 
 @dataclass(slots=True)  # internal and made per count: not frozen, for speed
@@ -243,7 +268,7 @@ def _spotted(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
     work = search.work
     key = ("spotted", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
            work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
-           search.max_instances, mtbi)
+           search.max_instances, search.instances, search.max_gpus, mtbi)
     return remembered(search.catalog, search.settings, key, lambda: tuple(
         (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
 
@@ -252,7 +277,8 @@ def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     """The type's layouts and their speed, the same in every region: the key holds every figure they are made of."""
     work = search.work
     key = ("speeds", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
-           work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances)
+           work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances,
+           search.instances, search.max_gpus)
     return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
 
 
@@ -260,7 +286,7 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
         # Independent trials cost the same however many run at once, so run as many side by side as allowed.
-        count = search.gpus // prof.spec.accelerator_count if search.gpus else min(work.trials, search.max_instances)
+        count = _side_by_side(prof, search)
         if count < 1:
             return ()
         return (_speed(prof, _Scaling(prof, work, search.catalog), count=count, job_instances=1, jobs=work.trials,

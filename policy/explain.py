@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from policy import rules
 from policy.candidates import Option
 from policy.choose import Choice
@@ -82,7 +84,10 @@ def compute_step(work: Workload, option: Option) -> TraceStep:
                      source=COMPUTE_SOURCE)
 
 
-def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str) -> TraceStep:
+def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str, *,
+                    counts: Mapping[str, str] | None = None) -> TraceStep:
+    """The configurations searched; ``counts``: what the request allows of instance counts, by field ("at most 16
+    accelerators", "exactly 4 instances")."""
     cls = scr.size_class
     assert cls is not None
     answer = (f"{considered} configurations in {region} (a type's larger counts that cost no less and finish no "
@@ -97,6 +102,9 @@ def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bo
     if others:
         reason += "; ruled out " + "; ".join(others[:MAX_LISTED]) + (" …" if len(others) > MAX_LISTED else "")
     source = f"policy:size_classes[{scr.size_class_index}].families; policy:regions; policy:max_instances"
+    if counts:  # "at most 16 GPUs", "on 4 nodes": no other counts were tried
+        reason += f"; the request allows {' and '.join(counts.values())}: no other counts tried"
+        source += "".join(f"; request:{name}" for name in counts)
     return TraceStep(node="5 candidates", question="Which configurations are allowed and fit?", answer=answer,
                      reason=reason, source=source)
 

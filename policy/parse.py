@@ -66,9 +66,10 @@ _UNIT_KINDS = (
     ("params", r"param(?:eter)?s?|model"),
     ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
+    ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
-     r"|conversations?|words?|nodes?|instances?|machines?|hours?|days?|weeks?|gb|gib|tb|%|x"),
+     r"|conversations?|words?|hours?|days?|weeks?|gb|gib|tb|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = re.compile(
@@ -286,6 +287,13 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     numbers = _quantities(scan, notes)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
+    if "instances" in fields and "instances" in numbers:  # "2x p4d.24xlarge on 4 nodes"
+        numbers["instances"] = _only([fields["instances"], numbers["instances"]], "instance counts",
+                                     'give one, e.g. "on p4d with 4 nodes"')
+    for ceiling in ("max_gpus", "max_instances"):  # "up to 16 H100s, at most 8 GPUs": the lower holds both
+        said = [found[ceiling] for found in (fields, hardware) if ceiling in found]
+        if said and ceiling in numbers:
+            numbers[ceiling] = min([*said, numbers[ceiling]])
     fields |= hardware | numbers | _words(scan, notes)
     fields = merge_workload(fields, work, notes)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
@@ -323,6 +331,7 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     """An instance family ("on p4d") or exact type ("p5.48xlarge"); an unknown family is refused."""
     types: list[str] = []
     instances: list[int] = []
+    ceilings: list[_Qty] = []
     for m in _INSTANCE_RE.finditer(scan.text):
         family, size = m["fam"].lower(), (m["size"] or "").lower()
         if not size and family not in families and family.endswith("s") and family[:-1] in families:
@@ -341,12 +350,18 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
         if m["ml"]:
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
         if m["count"]:
-            instances.append(int(m["count"]))
+            ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"]), notes)
+            if ceiling is None:
+                instances.append(int(m["count"]))
+            else:
+                ceilings.append(ceiling)
         types.append(exact)
         scan.blank(m.start(), m.end())
     read: dict[str, Any] = {"instance_type": _one_or_free(types, "instance types", notes)}
     if instances:
         read["instances"] = _only(instances, "instance counts", 'give one, e.g. "on 4x p5.48xlarge"')
+    if ceilings:
+        read["max_instances"] = _lowest_ceiling(ceilings, notes)
     return read
 
 
@@ -363,15 +378,23 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
     accelerators: list[str] = []
     counts: list[int] = []
+    ceilings: list[_Qty] = []
     for m in scan.take(_HW_RE):
         accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
         if m["n"] or m["n2"]:
-            counts.append(int(m["n"] or m["n2"]) * int(m["nodes"] or 1))
+            count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
+            ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
+            if ceiling is None:
+                counts.append(count)
+            else:
+                ceilings.append(ceiling)
     if scan.take(_SINGLE_GPU_RE):
         counts.append(1)
     fields: dict[str, Any] = {"accelerator": _one_or_free(accelerators, "accelerators", notes)}
     if counts:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
+    if ceilings:
+        fields["max_gpus"] = _lowest_ceiling(ceilings, notes)
     return fields
 
 
@@ -413,16 +436,19 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
     "tokens": ("tokens", 1, MAX_TOKENS, "invalid_size", 'give a token count above 0, e.g. "on 2B tokens"'),
     "trials": ("trials", 1, 10_000, "invalid_trials", 'give 1 to 10,000 trials, e.g. "sweep of 20 trials"'),
     "gpus": ("gpus", 1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "on 16 GPUs"'),
+    "instances": ("instances", 1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "on 4 nodes"'),
     "seq": ("seq_len", 128, 1_048_576, "invalid_seq_len", 'give 128 to 1M tokens of context, e.g. "8k context"'),
 }
 
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = _mixture_of_experts(scan, notes)
+    found = _mixture_of_experts(scan, notes) + _times_trials(scan)
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
+        if quantity.kind in _CEILING_OF:  # "at most 16 GPUs": what the plan may not exceed, not what it uses
+            quantity = _ceiling(scan, m, _CEILING_OF[quantity.kind], quantity.value, notes) or quantity
         start = max(0, m.start() - _CONTEXT_CHARS)
         # the words read with a number: what it is ("seq len 8192"), a hedge ("roughly 2B"), whom tokens are for
         # ("1B tokens per trial")
@@ -441,6 +467,10 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
+    for kind in _CEILING_OF.values():
+        ceilings = [q for q in found if q.kind == kind]
+        if ceilings:
+            fields[kind] = _lowest_ceiling(ceilings, notes)
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
@@ -449,6 +479,58 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if q.kind == "other":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
+
+
+# kind of an exact count → kind of a ceiling on it
+_CEILING_OF = {"gpus": "max_gpus", "instances": "max_instances"}
+# kind of a ceiling → (lowest, highest, error code, what to type)
+_CEILING_LIMITS: dict[str, tuple[int, int, str, str]] = {
+    "max_gpus": (1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "at most 16 GPUs"'),
+    "max_instances": (1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "up to 4 nodes"'),
+}
+_CEILING_BEFORE_RE = re.compile(
+    r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
+    r"|limit(?:ed)?\s+(?:of|to))|<=|\u2264)\s*$", _F)
+# "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
+_CEILING_AFTER_RE = re.compile(
+    r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b)[a-z]))", _F)
+_BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
+
+
+def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str]) -> _Qty | None:
+    """The count ``m`` read as a ceiling when words around it say so ("at most 16 GPUs", "up to 2 nodes", "8 H100s
+    max", "≤ 4 instances"; "fewer than 16 GPUs" is at most 15), its cue blanked; None when it is an exact count."""
+    text, start = m.string, max(0, m.start() - _CONTEXT_CHARS)  # as ``m`` was found: no other number blanked yet
+    cue = _CEILING_BEFORE_RE.search(text, start, m.start()) or _CEILING_AFTER_RE.match(text, m.end())
+    below = None if cue is not None else _BELOW_BEFORE_RE.search(text, start, m.start())
+    used = cue or below
+    if used is None:
+        return None
+    phrase = " ".join(text[min(used.start(), m.start()) : max(used.end(), m.end())].split())
+    scan.blank(used.start(), used.end())
+    most = value - 1 if below is not None else value
+    notes.append(f"read '{phrase}' as a ceiling: the plan may use fewer"
+                 + (f", at most {most:,}" if below is not None else ""))
+    return _Qty(kind, most, phrase)
+
+
+def _lowest_ceiling(ceilings: list[_Qty], notes: list[str]) -> int:
+    """Of several ceilings on the same thing, the lowest, which keeps every one of them."""
+    low, high, code, hint = _CEILING_LIMITS[ceilings[0].kind]
+    values = [_in_range(q, low, high, code, hint) for q in ceilings]
+    if len(set(values)) > 1:
+        notes.append(f"named several ceilings; took the lowest, '{ceilings[values.index(min(values))].phrase}'")
+    return min(values)
+
+
+_TIMES_TRIALS_RE = re.compile(
+    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})|(?P<b>\d{{1,6}})\s*x)\s*(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
+
+
+def _times_trials(scan: _Scan) -> list[_Qty]:
+    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is."""
+    return [_Qty("trials", Decimal(m["a"] or m["b"]), " ".join(m.group(0).split()))
+            for m in scan.take(_TIMES_TRIALS_RE)]
 
 
 _EPOCHS_RE = re.compile(r"\bepochs?\b", _F)
@@ -497,6 +579,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
     else:
         kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
+    if kind == "instances" and scale:
+        kind = "other"  # "100k instances" counts data, not machines
     if kind == "other" and not (scale or unit):
         kind = "plain"  # "llama-3", "v2": a bare number that says nothing about the job
     value = _value(m["num"], scale, seq=kind == "seq")

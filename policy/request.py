@@ -63,6 +63,9 @@ class TrainingRequest(BaseModel):
     instance_type: str | None = None
     gpus: int | None = Field(default=None, ge=1, le=100_000)
     instances: int | None = Field(default=None, ge=1, le=10_000)  # "on 4x p5.48xlarge": becomes gpus in the tree
+    # Ceilings, not counts ("at most 16 GPUs", "up to 2 nodes"): the plan may use fewer, never more.
+    max_gpus: int | None = Field(default=None, ge=1, le=100_000)
+    max_instances: int | None = Field(default=None, ge=1, le=10_000)
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.

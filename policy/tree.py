@@ -85,9 +85,11 @@ def decide(
         raise RequestError(f"Does not fit the held capacity: {exc.message}", code="does_not_fit") from None
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     gpus = _gpus_of(req, catalog, assumed)
+    _check_ceilings(req, gpus)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
-                    max_instances=policy.max_instances, settings=policy.estimate, gpus=gpus,
+                    max_instances=min(policy.max_instances, req.max_instances or policy.max_instances),
+                    settings=policy.estimate, gpus=gpus, instances=req.instances, max_gpus=req.max_gpus,
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else (),
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
@@ -184,7 +186,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.memory_step(work, choice.option, scr),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
-                                ", ".join(regions) or req.region),
+                                ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy)),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -262,6 +264,46 @@ def _gpus_of(req: TrainingRequest, catalog: Catalog, assumed: list[str]) -> int 
     said = "" if largest == req.instance_type else f" (the {req.instance_type} family's largest)"
     assumed.append(f"instances: {req.instances}× {largest}{said} read as {gpus} accelerators")
     return gpus
+
+
+def _check_ceilings(req: TrainingRequest, gpus: int | None) -> None:
+    """An exact count above a ceiling the same request sets ("on 32 GPUs, at most 16 GPUs"), or GPUs that do not
+    split evenly over the instances ("16 GPUs on 3 nodes"), ask for two things at once: refused, naming both,
+    rather than one of them silently winning."""
+    if gpus is not None and req.instances is not None and gpus % req.instances:
+        raise RequestError(f"{_counted(gpus, 'GPU')} do not split evenly over {_counted(req.instances, 'instance')};"
+                           ' give counts that do, e.g. "16 GPUs on 2 nodes", or one of them.', code="contradiction")
+    for exact, ceiling, what, hint in ((gpus, req.max_gpus, "GPU", '"on 16 GPUs" or "at most 16 GPUs"'),
+                                       (req.instances, req.max_instances, "instance",
+                                        '"on 4 nodes" or "at most 4 nodes"')):
+        if exact is not None and ceiling is not None and exact > ceiling:
+            raise RequestError(f"The request names {_counted(exact, what)} and at most {_counted(ceiling, what)}; "
+                               f"give one, e.g. {hint}.", code="contradiction")
+
+
+def _ceilings(req: TrainingRequest, policy: PolicyConfig) -> dict[str, str]:
+    """The request's ceilings by field, as the trace states them; empty when it set none."""
+    said = {}
+    if req.max_gpus is not None:
+        said["max_gpus"] = f"at most {_counted(req.max_gpus, 'accelerator')}"
+    if req.max_instances is not None:
+        said["max_instances"] = f"at most {_counted(req.max_instances, 'instance')}"
+        if policy.max_instances < req.max_instances:
+            said["max_instances"] += f" (the policy's max_instances, {policy.max_instances}, is lower and holds)"
+    return said
+
+
+def _counts_allowed(req: TrainingRequest, policy: PolicyConfig) -> dict[str, str]:
+    """What the request allows of instance counts, by field, as the trace states it: its ceilings and an exact
+    instance count ("on 4 nodes")."""
+    said = _ceilings(req, policy)
+    if req.instances is not None:
+        said["instances"] = f"exactly {_counted(req.instances, 'instance')}"
+    return said
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig,
@@ -485,14 +527,37 @@ def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
 
 
 def _nothing_runs(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
+    ceilings = " and ".join(_ceilings(req, policy).values())
+    within = f" with {ceilings}" if ceilings else ""
     if req.gpus is not None:
         sizes = sorted({p.spec.accelerator_count for p in [*scr.inside, *scr.outside]})
-        return (f"No allowed configuration in {req.region} has exactly {req.gpus} accelerators and holds this job "
-                f"(instances come with {', '.join(map(str, sizes)) or 'none'} each, multi-node only on sizes with "
-                f"{policy.estimate.multi_node_min_accelerators} or more). Ask for e.g. 8 or 16 GPUs, or leave the "
+        return (f"No allowed configuration in {req.region} has exactly {req.gpus} accelerators{within} and holds "
+                f"this job (instances come with {', '.join(map(str, sizes)) or 'none'} each, multi-node only on sizes "
+                f"with {policy.estimate.multi_node_min_accelerators} or more). Ask for e.g. 8 or 16 GPUs, or leave the "
                 "count open.")
+    smallest = _smallest(scr, policy)
+    if req.instances is not None:
+        on = f"{req.instances}× {req.instance_type}" if req.instance_type else \
+            f"exactly {_counted(req.instances, 'instance')}"
+        return (f"No allowed configuration in {req.region} holds this job on {on}{within}{smallest}; multi-node "
+                f"runs only on sizes with {policy.estimate.multi_node_min_accelerators} or more accelerators. Ask "
+                "for another count, or leave it open.")
+    if ceilings:
+        return (f"No allowed configuration in {req.region} holds this job{within}{smallest}. Raise the ceiling, or "
+                "make the job smaller: LoRA/QLoRA or a shorter sequence.")
     reasons = "; ".join(f"{t}: {r}" for t, r in sorted(scr.ruled_out.items())[:6])
     return (f"No allowed configuration in {req.region} can run a {req.params:,}-parameter job"
             + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence or another region.")
 
 
+def _smallest(scr: Screen, policy: PolicyConfig) -> str:
+    """The fewest accelerators, then instances, that hold the job among the types screened, as a clause; '' when
+    none does."""
+    runnable = [p for p in [*scr.inside, *scr.outside]
+                if p.min_count == 1 or p.spec.accelerator_count >= policy.estimate.multi_node_min_accelerators]
+    fewest = min(runnable, key=lambda p: (p.min_count * p.spec.accelerator_count, p.min_count, p.spec.instance_type),
+                 default=None)
+    if fewest is None:
+        return ""
+    return (f": the smallest that holds it is {fewest.min_count}× {fewest.spec.instance_type} "
+            f"({fewest.min_count * fewest.spec.accelerator_count} accelerators)")

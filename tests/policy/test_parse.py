@@ -167,7 +167,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B on p6-b200.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p6-b200.48xlarge"}),
     ("7B using trn1", MONDAY, {"params": 7 * B, "instance_type": "trn1"}),
     ("7B on g6e", MONDAY, {"params": 7 * B, "instance_type": "g6e"}),
-    ("7B on our 3 reserved p4de", MONDAY, {"params": 7 * B, "instance_type": "p4de"}),  # and 3 instances, held
+    ("7B on our 3 reserved p4de", MONDAY, {"params": 7 * B, "instance_type": "p4de", "instances": 3}),  # held
     ("distill a 34B teacher into a 7B student", MONDAY, {"task": Task.DISTILL, "params": 7 * B}),  # not two sizes
     # region, budget, team
     ("7B in us-east-1", MONDAY, {"params": 7 * B, "region": "us-east-1"}),
@@ -191,6 +191,42 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("Gemma 2B on 3B tokens by Fri 5:30pm", MONDAY,
      {"params": 2 * B, "tokens": 3 * B, "deadline": deadline("2026-12-04T17:30-08:00")}),
     ("7B for the vision team", MONDAY, {"params": 7 * B, "team": "team-vision"}),
+    # a ceiling on the hardware is not a count of it: the plan may use fewer
+    ("fine-tune 7B using at most 16 GPUs", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B, "max_gpus": 16}),
+    ("7B, up to 16 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B on no more than 16 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B, max 8 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 8}),
+    ("7B, maximum of 16 accelerators", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B on \u2264 16 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B on <=16 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B, 16 GPUs max", MONDAY, {"params": 7 * B, "max_gpus": 16}),
+    ("7B on fewer than 16 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 15}),
+    ("7B on up to 16 H100s", MONDAY, {"params": 7 * B, "max_gpus": 16, "accelerator": "H100"}),
+    ("7B on 8xH100, at most 16 GPUs", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "H100", "max_gpus": 16}),
+    ("7B, at most 16 GPUs, max 8 GPUs", MONDAY, {"params": 7 * B, "max_gpus": 8}),
+    ("7B, at most 2 instances", MONDAY, {"params": 7 * B, "max_instances": 2}),
+    ("7B on up to 4 nodes", MONDAY, {"params": 7 * B, "max_instances": 4}),
+    ("7B, no more than 2 machines", MONDAY, {"params": 7 * B, "max_instances": 2}),
+    ("7B on at most 2x p4d.24xlarge", MONDAY, {"params": 7 * B, "instance_type": "p4d.24xlarge", "max_instances": 2}),
+    ("7B under $5k, at most 8 GPUs", MONDAY, {"params": 7 * B, "budget_usd": 5000.0, "max_gpus": 8}),
+    ("7B, $1.5k max, 8 GPUs", MONDAY, {"params": 7 * B, "budget_usd": 1500.0, "gpus": 8}),
+    ("7B on 8 GPUs max $5k", MONDAY, {"params": 7 * B, "budget_usd": 5000.0, "gpus": 8}),
+    ("7B, 16 GPUs max, by Friday", MONDAY,
+     {"params": 7 * B, "max_gpus": 16, "deadline": deadline("2026-12-04T17:00-08:00")}),
+    # an instance count is exact, with a type named or without
+    ("7B on p4d with 4 nodes", MONDAY, {"params": 7 * B, "instance_type": "p4d", "instances": 4}),
+    ("7B on 4 nodes", MONDAY, {"params": 7 * B, "instances": 4}),
+    ("7B, 4 instances", MONDAY, {"params": 7 * B, "instances": 4}),
+    ("7B on 2 machines in us-west-2", MONDAY, {"params": 7 * B, "instances": 2, "region": "us-west-2"}),
+    ("7B on 4x p5.48xlarge with 4 nodes", MONDAY, {"params": 7 * B, "instance_type": "p5.48xlarge", "instances": 4}),
+    ("7B on 100k instances", MONDAY, {"params": 7 * B}),  # data, not machines: left unread
+    # a run repeated is trials, however the times is written
+    ("fine-tune 7B on 1B tokens x3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B on 1B tokens 3x seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B on 1B tokens \u00d7 3 seeds", MONDAY,
+     {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
+    ("fine-tune 7B, 3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 3}),
+    ("7B x 5 runs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 5}),
     # the lot at once
     ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
      "budget $20k, for team-nlp, by next Tuesday 5pm", MONDAY,
@@ -200,7 +236,8 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
 ]  # fmt: skip
 
 UNSAID = {"task", "params", "tokens", "trials", "deadline", "stage", "interruption_tolerance", "seq_len",
-          "budget_usd", "region", "team", "accelerator", "instance_type", "gpus"}  # fmt: skip
+          "budget_usd", "region", "team", "accelerator", "instance_type", "gpus", "instances", "max_gpus",
+          "max_instances"}  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "now", "expected"), PARSES)
@@ -235,6 +272,12 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give a size"),
     ("7B on 8xH100 on 16 GPUs", MONDAY, "contradiction", "GPU counts"),
+    ("7B on 2x p4d.24xlarge with 4 nodes", MONDAY, "contradiction", "instance counts (2, 4)"),
+    ("7B on 2 nodes, 4 instances", MONDAY, "contradiction", "instances values (2, 4)"),
+    ("fine-tune 7B on at most 0 GPUs", MONDAY, "invalid_gpus", '"at most 0 GPUs"'),
+    ("fine-tune 7B on fewer than 1 GPU", MONDAY, "invalid_gpus", "at most 16 GPUs"),
+    ("fine-tune 7B on up to 1.5 nodes", MONDAY, "invalid_instances", "whole number"),
+    ("fine-tune 7B on 0 nodes", MONDAY, "invalid_instances", "on 4 nodes"),
     ("7B for team-nlp and team-vision", MONDAY, "contradiction", "team"),
     ("fine-tune 7B on p9x.huge", MONDAY, "unknown_instance_type", "on p4d"),
     ("fine-tune 7B on g4dn.xlarge", MONDAY, "unknown_instance_type", "p5"),
@@ -283,6 +326,9 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY, "read 'need results by 9am tomorrow' as Tue 2026-12-01"),
     ("fine-tune 7B by June", MONDAY, "say 'by the end of June' for Wed 2027-06-30 17:00"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
+    ("7B on at most 16 GPUs", MONDAY, "read 'at most 16 GPUs' as a ceiling: the plan may use fewer"),
+    ("7B on fewer than 16 GPUs", MONDAY, "read 'fewer than 16 GPUs' as a ceiling: the plan may use fewer, at most 15"),
+    ("7B, at most 16 GPUs, max 8 GPUs", MONDAY, "took the lowest, 'max 8 GPUs'"),
 ]
 
 

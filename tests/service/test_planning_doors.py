@@ -129,3 +129,22 @@ def test_the_cli_plans_with_the_refreshed_catalog_in_force(tmp_path: pytest.Temp
     monkeypatch.setenv("GPUOPS_CATALOG_DIR", str(directory))
     decision = _cli("fine-tune 7B by Friday", "--now", "2026-11-30T09:00", "--tz", TZ)
     assert decision["catalog"]["snapshot"] == "2026-11-29-refreshed"  # type: ignore[index]
+
+
+def test_a_ceiling_given_as_a_field_caps_the_plan_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B", "max_gpus": 4, "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B, at most 4 GPUs", "now": NOW.isoformat(),
+                                      "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["request"]["max_gpus"] == by_text.json()["request"]["max_gpus"] == 4
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    plan = by_field.json()["plan"]
+    assert plan["instance_count"] * load_catalog().instances[plan["instance_type"]].accelerator_count <= 4
+
+
+def test_a_field_ceiling_below_the_texts_exact_count_is_refused(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune 7B on 2 nodes", "max_instances": 1,
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 422
+    assert answer.json()["error"]["code"] == "contradiction"
+    assert "names 2 instances and at most 1 instance;" in answer.json()["error"]["message"]

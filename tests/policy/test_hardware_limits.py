@@ -1,0 +1,137 @@
+"""Limits on hardware a request states: a ceiling ("at most 16 GPUs", "up to 2 nodes") leaves out what is above it
+and nothing else; an exact instance count ("on 4 nodes") fixes the layout; a count and a ceiling that disagree are
+refused."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.decision import Alternative, Decision, Plan
+from policy.errors import RequestError
+from policy.parse import parse_request
+from policy.request import TrainingRequest
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+TZ = "America/Los_Angeles"
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo(TZ))  # a Tuesday
+
+
+def decided(request: TrainingRequest | str, **updates: Any) -> Decision:
+    if isinstance(request, str):
+        request = parse_request(request, now=NOW, tz=TZ)
+    request = request.model_copy(update=updates)
+    spend = SpendSnapshot.unavailable(team=None, reason="no spend source")
+    return decide(request, catalog=load_catalog(), policy=default_policy(), spend=spend, now=NOW)
+
+
+def accelerators(plan: Plan | Alternative) -> int:
+    return plan.instance_count * load_catalog().instances[plan.instance_type].accelerator_count
+
+
+def layout(plan: Plan) -> tuple[str, int, str, str, float]:
+    return (plan.instance_type, plan.instance_count, plan.purchase_model, plan.platform, plan.estimated_cost_usd)
+
+
+def candidates_reason(decision: Decision) -> str:
+    return next(step.reason for step in decision.trace if step.node == "5 candidates")
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B using at most 16 GPUs", "fine-tune 7B, up to 16 GPUs",
+                                  "fine-tune 7B, at most 2 instances", "fine-tune 7B, max 8 GPUs"])
+def test_a_ceiling_the_cheapest_plan_fits_under_plans_as_no_limit_does(text: str) -> None:
+    limited, free = decided(text), decided("fine-tune 7B")
+    assert layout(limited.plan) == layout(free.plan)
+    assert accelerators(limited.plan) <= 16
+    assert "the request allows at most" in candidates_reason(limited)
+    assert "ceiling" not in candidates_reason(free)
+
+
+@pytest.mark.parametrize(("text", "ceiling"), [("fine-tune 7B", 4), ("sweep of 20 trials on 350M", 4),
+                                               ("fine-tune 7B by 1pm", 16),
+                                               ("pretrain 1.5B on 30B tokens by tomorrow 9am", 16)])
+def test_a_ceiling_below_the_cheapest_plan_moves_it_to_a_smaller_layout(text: str, ceiling: int) -> None:
+    free = decided(text)
+    assert accelerators(free.plan) > ceiling  # the row is a ceiling below what the plan uses without it
+    limited = decided(text, max_gpus=ceiling)
+    assert accelerators(limited.plan) <= ceiling
+    assert all(accelerators(a) <= ceiling for a in limited.alternatives)
+    if free.request.deadline is None:
+        assert limited.plan.estimated_cost_usd >= free.plan.estimated_cost_usd  # fewer choices never cost less
+    assert f"at most {ceiling} accelerators" in candidates_reason(limited)
+
+
+def test_an_instance_ceiling_caps_every_option_and_the_policys_own_cap_still_holds() -> None:
+    two = decided("fine-tune 7B", max_instances=2)
+    assert all(p.instance_count <= 2 for p in [two.plan, *two.alternatives])
+    beyond = decided("fine-tune 7B", max_instances=500)  # above the policy's max_instances (16)
+    assert max(a.instance_count for a in beyond.alternatives) == default_policy().max_instances
+    assert "the policy's max_instances, 16, is lower and holds" in candidates_reason(beyond)
+
+
+def test_a_ceiling_below_what_the_job_needs_in_memory_is_refused_naming_what_holds_it() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("fine-tune 70B at most 4 GPUs")
+    assert caught.value.code == "no_configuration"
+    assert "with at most 4 accelerators: the smallest that holds it is 1× p6-b200.48xlarge" in caught.value.message
+    assert "Raise the ceiling" in caught.value.message
+
+
+@pytest.mark.parametrize(("text", "updates", "says"), [
+    ("fine-tune 7B on 32 GPUs, at most 16 GPUs", {}, "names 32 GPUs and at most 16 GPUs"),
+    ("fine-tune 7B on 4x p5.48xlarge, at most 16 GPUs", {}, "names 32 GPUs and at most 16 GPUs"),
+    ("fine-tune 7B on 4 nodes, at most 2 nodes", {}, "names 4 instances and at most 2 instances"),
+    ("fine-tune 7B on 16 GPUs", {"max_gpus": 8}, "names 16 GPUs and at most 8 GPUs"),  # a field against the text
+    ("fine-tune 7B on 16 GPUs on 3 nodes", {}, "16 GPUs do not split evenly over 3 instances"),
+])
+def test_an_exact_count_above_a_ceiling_is_refused_naming_both(text: str, updates: dict[str, int], says: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decided(text, **updates)
+    assert caught.value.code == "contradiction"
+    assert says in caught.value.message
+
+
+def test_an_exact_count_at_the_ceiling_agrees_with_it() -> None:
+    assert accelerators(decided("fine-tune 7B on 16 GPUs, at most 16 GPUs").plan) == 16
+    plan = decided("fine-tune 7B on 16 GPUs on 2 nodes").plan
+    assert (accelerators(plan), plan.instance_count) == (16, 2)
+
+
+def test_an_instance_count_with_a_type_is_that_many_of_the_type() -> None:
+    plan = decided("fine-tune 7B on p4d with 4 nodes").plan
+    assert (plan.instance_count, plan.instance_type) == (4, "p4d.24xlarge")
+    assert decided("fine-tune 7B on p4d with 4 nodes").request.unread == []
+
+
+def test_an_instance_count_without_a_type_fixes_the_count_of_every_option() -> None:
+    decision = decided("fine-tune 7B on 4 nodes")
+    assert {p.instance_count for p in [decision.plan, *decision.alternatives]} == {4}
+    assert "the request allows exactly 4 instances: no other counts tried" in candidates_reason(decision)
+
+
+def test_an_instance_count_nothing_holds_the_job_on_is_refused_with_the_smallest_that_does() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("fine-tune 70B on 1 node of p4d")
+    assert caught.value.code == "no_configuration"
+    assert "on 1× p4d: the smallest that holds it is 5× p4d.24xlarge" in caught.value.message
+
+
+def test_repeated_seeds_price_every_run() -> None:
+    once, thrice = decided("fine-tune 7B on 1B tokens"), decided("fine-tune 7B on 1B tokens x3 seeds")
+    assert thrice.request.trials == 3 and thrice.request.unread == []
+    assert thrice.plan.estimated_cost_usd > 2.5 * once.plan.estimated_cost_usd
+
+
+def test_a_ceiling_never_leaks_into_the_next_decision_of_the_same_work() -> None:
+    """Layouts are remembered per type and model: a ceiling is part of what they are remembered by."""
+    for text in ("fine-tune 7B", "sweep of 20 trials on 350M"):
+        free = layout(decided(text).plan)
+        assert accelerators(decided(text, max_gpus=4).plan) <= 4
+        assert layout(decided(text).plan) == free
+        assert accelerators(decided(text, max_gpus=4).plan) <= 4
