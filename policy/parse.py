@@ -49,11 +49,12 @@ OUT_OF_SCOPE_SENTENCE = ("gpuops plans training runs (pretraining, fine-tuning, 
 FASTEST_RE = re.compile(r"\b(?:fastest|as\s+fast\s+as\s+possible|quickest)\b", re.IGNORECASE | re.ASCII)
 
 _F = re.IGNORECASE | re.ASCII
-# Chat clients send no-break and thin spaces, typographic dashes and "×"; the patterns are ASCII. One character for
-# one keeps every position in the text the same.
+# Chat clients send no-break and thin spaces, typographic dashes and apostrophes and "×"; the patterns are ASCII.
+# One character for one keeps every position in the text the same.
 _SAME_LENGTH_NORMAL = str.maketrans(
     dict.fromkeys([0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000], " ")
     | dict.fromkeys([*range(0x2010, 0x2016), 0x2212], "-")
+    | dict.fromkeys([0x2018, 0x2019], "'")  # "can’t", "Friday’s"
     | {0xD7: "x"}
 )
 _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}
@@ -69,7 +70,7 @@ _UNIT_KINDS = (
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
-     r"|conversations?|words?|hours?|days?|weeks?|gb|gib|tb|%|x"),
+     r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = re.compile(
@@ -88,6 +89,24 @@ _SEQ_BEFORE_RE = re.compile(
     _F,
 )
 _MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)\s*(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
+# The words that make an amount the budget, read with it: "no more than $50", "can't spend more than $50", "spend
+# limit $50", "cap spend at $50", "must not exceed $50", "budget is tight, around $100"; after it, "$50 tops".
+_SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
+_MUST_NOT = (r"(?:can\s*not|can'?t|won'?t|don'?t|do\s+not|must\s*not|mustn'?t|should\s*not|shouldn'?t|may\s+not"
+             r"|not\s+to|not)(?:\s+(?:want|need|plan|intend)\s+to|\s+wanna)?")
+_MONEY_CUE_BEFORE_RE = re.compile(
+    r"(?:\b(?:no|not)\s+more\s+than"
+    rf"|\b{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed|go\s+(?:over|above|beyond))"
+    rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
+    rf"|\bcap(?:ped)?\s+(?:the\s+|our\s+)?{_SPEND}\s+at|\blimit\s+(?:the\s+|our\s+)?{_SPEND}\s+to"
+    rf"|\b(?:keep|hold)\s+(?:it|(?:the\s+|our\s+)?{_SPEND})\s+(?:under|below|within|to|at)"
+    rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
+    rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
+    r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
+    rf"|\b{_SPEND}(?:\s+(?:of|is|=|:))?)"
+    r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$", _F)
+_MONEY_CUE_AFTER_RE = re.compile(
+    rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap))\b", _F)
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
@@ -457,6 +476,9 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
             cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind == "tokens":
             cues.append(_EACH_AFTER_RE.match(text, m.end()))
+        if quantity.kind == "money":
+            cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
+                     _MONEY_CUE_AFTER_RE.match(text, m.end())]
         for cue in cues:
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
@@ -558,6 +580,7 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 
 
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
+_MONEY_CONTEXT_CHARS = 45  # "we do not want to spend more than $50": the words that make an amount the budget
 _HEDGE_BEFORE_RE = re.compile(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
 _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed)|each)\b", _F)
 

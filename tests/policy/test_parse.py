@@ -211,6 +211,9 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B under $5k, at most 8 GPUs", MONDAY, {"params": 7 * B, "budget_usd": 5000.0, "max_gpus": 8}),
     ("7B, $1.5k max, 8 GPUs", MONDAY, {"params": 7 * B, "budget_usd": 1500.0, "gpus": 8}),
     ("7B on 8 GPUs max $5k", MONDAY, {"params": 7 * B, "budget_usd": 5000.0, "gpus": 8}),
+    ("7B, no more than $50, at most 16 GPUs", MONDAY, {"params": 7 * B, "budget_usd": 50.0, "max_gpus": 16}),
+    ("7B, no more than 2 nodes, must not exceed $50", MONDAY,
+     {"params": 7 * B, "budget_usd": 50.0, "max_instances": 2}),
     ("7B, 16 GPUs max, by Friday", MONDAY,
      {"params": 7 * B, "max_gpus": 16, "deadline": deadline("2026-12-04T17:00-08:00")}),
     # an instance count is exact, with a type named or without

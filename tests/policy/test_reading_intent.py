@@ -144,6 +144,20 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune a 7B model for the chatbot", {}, ["chatbot"]),
     ("fine-tune 7B with 500k steps using the frobnicator", {}, ["500k steps", "frobnicator"]),
     ("fine-tune 7B, make it sparkle", {}, ["sparkle"]),
+    # the words that make an amount the budget are read with it, beside a ceiling on the hardware
+    ("fine-tune 7B, no more than $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, can't spend more than $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, can’t spend more than $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, we don't want to spend more than $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, shouldn't cost more than 50 dollars", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, spend limit $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, cap spend at $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, keep costs under $1k", {"budget_usd": 1000.0}, []),
+    ("fine-tune 7B, must not exceed $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, budget is tight, around $100", {"budget_usd": 100.0}, []),
+    ("fine-tune 7B, $50 tops", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B on no more than 16 GPUs, no more than $50", {"budget_usd": 50.0, "max_gpus": 16}, []),
+    ("fine-tune 7B, can't spend more than $50, no more than 2 nodes", {"budget_usd": 50.0, "max_instances": 2}, []),
 ]
 
 
