@@ -699,6 +699,20 @@ _NOT_URGENT_RE = re.compile(
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
     r"|negotiable|loose)\b", _F)
+# Cost said to come first means what "no rush" means: the cheapest plan that meets any deadline.
+_COST_FIRST_RE = re.compile(
+    r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
+    r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route))?(?:\s+possible)?\b"
+    r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
+    r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
+    r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"
+    r"(?:\s+than)?\s+(?:time|speed|the\s+deadline|turnaround|timing)\b"
+    r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b|\bcost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient)\b"
+    r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
+    r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b", _F)
+# "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
+_NOT_COST_FIRST_RE = re.compile(
+    rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
@@ -710,9 +724,13 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     task = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
+    scan.unused += [" ".join(m.group(0).split()) for m in scan.take(_NOT_COST_FIRST_RE)]
+    thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]
     if patient and not urgent:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
+    if thrifty and not urgent:
+        notes.append(f"read '{' '.join(thrifty[0].split())}' as cost first: the cheapest plan that meets any deadline")
     if urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),

@@ -329,6 +329,8 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY, "read 'need results by 9am tomorrow' as Tue 2026-12-01"),
     ("fine-tune 7B by June", MONDAY, "say 'by the end of June' for Wed 2027-06-30 17:00"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
+    ("7B, cheapest possible", MONDAY, "read 'cheapest possible' as cost first: the cheapest plan that meets any"),
+    ("7B, cost matters more than time", MONDAY, "read 'cost matters more than time' as cost first"),
     ("7B on at most 16 GPUs", MONDAY, "read 'at most 16 GPUs' as a ceiling: the plan may use fewer"),
     ("7B on fewer than 16 GPUs", MONDAY, "read 'fewer than 16 GPUs' as a ceiling: the plan may use fewer, at most 15"),
     ("7B, at most 16 GPUs, max 8 GPUs", MONDAY, "took the lowest, 'max 8 GPUs'"),

@@ -73,6 +73,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, it's not for a customer", {"stage": Stage.EXPERIMENTAL}, ["it's"]),
     ("fine-tune 7B, no deadline", {"urgent": None, "deadline": None}, []),
     ("fine-tune 7B, no need to rush", {"urgent": None}, []),
+    # cost said to come first reads as "no rush" does: the cheapest plan that meets any deadline
+    ("fine-tune 7B, cheapest possible", {"urgent": None}, []),
+    ("fine-tune 7B as cheap as possible", {"urgent": None}, []),
+    ("fine-tune 7B, cost matters more than time", {"urgent": None}, []),
+    ("fine-tune 7B at the lowest cost, by Friday", {"urgent": None, "deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B, minimize cost", {"urgent": None}, []),
+    ("fine-tune 7B, it doesn't have to be the cheapest", {"urgent": None}, ["doesn't have to be the cheapest"]),
     # "not before Wednesday" is when it may start: Wednesday, not a deadline the Tuesday before
     ("fine-tune 7B, not before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
     ("fine-tune 7B, not before wednesday 10am, done by friday next week",
