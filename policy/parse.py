@@ -184,7 +184,7 @@ _LOW_TOLERANCE_RE = re.compile(
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
-    r"\bspot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\binterruptions?\s+(?:are\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b|\binterruptible\b"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
@@ -428,10 +428,22 @@ def _only(values: list[int], what: str, hint: str) -> int:
     return distinct[0]
 
 
+# The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
+# us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
+_REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
+_REGION_ONLY_AFTER_RE = re.compile(
+    r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)
+
+
 def _region(scan: _Scan, notes: list[str]) -> str | None:
     """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused."""
     regions: list[str] = []
+    text = scan.text
     for m in scan.take(_REGION_RE):
+        for cue in (_REGION_ONLY_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()),
+                    _REGION_ONLY_AFTER_RE.match(text, m.end())):
+            if cue is not None:
+                scan.blank(cue.start(), cue.end())
         region = (m["r"] or m["loose"]).lower()
         if not _REGION_OK_RE.fullmatch(region):
             raise RequestError(

@@ -63,6 +63,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, don't use spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, avoid spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on-demand only", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B, only spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a named region is the only one searched: the words that say so are read with it
+    ("fine-tune 7B us-west-2 only", {"region": "us-west-2"}, []),
+    ("fine-tune 7B only in us-west-2", {"region": "us-west-2"}, []),
+    ("fine-tune 7B in the us-east-1 region", {"region": "us-east-1"}, []),
+    ("fine-tune 7B in us-west-2, only spot", {"region": "us-west-2", "interruption_tolerance": Tolerance.HIGH}, []),
     ("full fine-tune of 7B", {"task": Task.FINE_TUNE}, []),
     # the words that say what a number is are read with it; a team and the end of the day said the long way
     ("fine-tune 7B, seq len 8192", {"seq_len": 8192}, []),
