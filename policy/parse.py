@@ -110,7 +110,7 @@ _MONEY_CUE_AFTER_RE = re.compile(
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
-_TRIALS_BEFORE_RE = re.compile(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|across|=|:)?\s*$", _F)
+_TRIALS_BEFORE_RE = re.compile(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = re.compile(r"\b(?:on|over)\s*$", _F)
 
 _ACCELERATORS = (
@@ -120,7 +120,7 @@ _ACCELERATORS = (
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
 _HW_RE = re.compile(
-    r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|x|\*)\s*)?"
+    r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)\s*)?"
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])"
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
@@ -132,7 +132,7 @@ _INSTANCE_RE = re.compile(
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
     _F,
 )
-_INSTANCE_CUE_RE = re.compile(r"\b(?:on|using|use|with|instances?|family|type)\s*:?\s*$", _F)
+_INSTANCE_CUE_RE = re.compile(r"\b(?:on|using|use|with|w/|instances?|family|type)\s*:?\s*$", _F)
 _INSTANCE_LIKE_RE = re.compile(r"(?:p|g|gr|trn|inf|dl)\d", _F)
 _REGION_RE = re.compile(
     r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?![\w-])"
@@ -171,7 +171,7 @@ _STAGE_RES = (
         r"|explor(?:e|ing|ation|atory))\b", _F)),
 )  # fmt: skip
 _LOW_TOLERANCE_RE = re.compile(
-    r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\bwithout\s+interrupt\w*|\bnon[\s-]?interruptible\b"
+    r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
     r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
     r"|\b(?:interrupt|preempt)\w*\s+(?:are|is)n'?t\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
@@ -179,7 +179,7 @@ _LOW_TOLERANCE_RE = re.compile(
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
-    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\bwithout\s+spot\b",
+    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b",
     _F,
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
@@ -527,7 +527,7 @@ _CEILING_BEFORE_RE = re.compile(
     r"|limit(?:ed)?\s+(?:of|to))|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = re.compile(
-    r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b)[a-z]))", _F)
+    r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))", _F)
 _BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 

@@ -105,6 +105,8 @@ done finished ready due needed deadline start starting
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 """.split())
 
+_SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
+
 
 def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
                 questions: list[Question]) -> dict[str, Any]:
@@ -317,7 +319,7 @@ def _unread(scan: Scan) -> list[str]:
     run: list[str] = []
     last_end = 0
     for m in _WORD_RE.finditer(scan.text):
-        word = m.group(0).strip(".:-'/")
+        word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/")
         if run and m.start() - last_end > 2:  # a used phrase lay between: not one phrase
             phrases.append(" ".join(run))
             run = []

@@ -64,6 +64,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, avoid spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on-demand only", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, only spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # "w/" is "with" and "w/o" "without", wherever those are read
+    ("fine-tune 7b model w/ 1b toks", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 2 nodes w/ 8xH100", {"gpus": 16, "accelerator": "H100"}, []),
+    ("fine-tune 7B w/o spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B w/o interruptions", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B w/o the frobnicator", {}, ["w/o", "frobnicator"]),
     # a named region is the only one searched: the words that say so are read with it
     ("fine-tune 7B us-west-2 only", {"region": "us-west-2"}, []),
     ("fine-tune 7B only in us-west-2", {"region": "us-west-2"}, []),
