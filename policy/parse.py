@@ -19,7 +19,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines, zone_of
+from policy.defaults import format_count
 from policy.errors import RequestError
+from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
 from policy.reading import read_held, read_intent, read_timing
@@ -196,6 +198,7 @@ class _Scan:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.said = text  # as the person wrote it: what the whole request is about ("whisper", "images")
         self.unused: list[str] = []  # phrases that were matched but meant nothing the plan uses ("50k examples")
         self._deadlines: tuple[str, datetime, ZoneInfo, list[Deadline]] | None = None
 
@@ -474,7 +477,7 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = _mixture_of_experts(scan, notes) + _times_trials(scan)
+    found = _mixture_of_experts(scan, notes) + _times_trials(scan) + _text_sizes(scan)
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
@@ -508,11 +511,92 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
+    _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
     found = _epochs(scan, found, fields, notes)
     for q in found:
         if q.kind == "other":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
+
+
+# A dataset's size in bytes is a token count only for text: "50GB of text", "a 2TB dataset", "corpus of 500MB". Sound,
+# pictures and video are not tokens this way, so their sizes stay unread; a bare "data" or "dataset" counts as text
+# unless the request speaks of such media or of a model that reads them.
+_BYTES = {"mb": 10**6, "mib": 2**20, "gb": 10**9, "gib": 2**30, "tb": 10**12, "tib": 2**40, "pb": 10**15, "pib": 2**50}
+_TEXT_NOUN = (r"(?:text|texts|corpus|corpora|documents?|docs|code|jsonl|json|csv|parquet|prose|books?|articles?"
+              r"|web\s*(?:text|pages|crawl)|transcripts?|chats?|conversations?|dialogues?|e-?mails?)")
+_DATA_NOUN = r"(?:data(?:[\s-]?sets?)?|datasets?)"
+_MEDIA = (r"(?:audio|speech|voice|sounds?|music|videos?|footage|movies?|images?|imagery|pictures?|photos?|recordings?"
+          r"|podcasts?|clips|frames|vision|pixels?|multimodal|mp3|wav|flac|mp4|png|jpe?g|whisper|diffusion)")
+_DATA_MOD = (r"(?:raw|clean(?:ed)?|dedup(?:ed|licated)?|deduplicated|filtered|english|multilingual|plain|training|train"
+             r"|instruction|web|domain|internal|unlabell?ed|labell?ed|synthetic|compressed|uncompressed|gzipped|our|the"
+             r"|my|of|text|code|jsonl|json|csv|parquet)")
+_TEXT_DATA_AFTER_RE = re.compile(
+    rf"\s*(?:(?:{_DATA_MOD}|{_MEDIA})[\s-]+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
+    rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?", _F)
+_TEXT_DATA_BEFORE_RE = re.compile(
+    rf"\b(?:{_TEXT_NOUN}|{_DATA_NOUN})(?:\s+(?:size|is|of|totals?|weighs)|\s*[=:]|'s)*"
+    r"(?:\s*(?:about|around|roughly|approximately|~))?\s*$", _F)
+_TEXT_NOUN_RE = re.compile(rf"\b{_TEXT_NOUN}\b", _F)
+_MEDIA_RE = re.compile(rf"\b{_MEDIA}\b", _F)
+
+
+_SIZE_RE = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
+
+
+def _text_sizes(scan: _Scan) -> list[_Qty]:
+    """Sizes in bytes said of text ("50GB of text", "a 2TB dataset"), each blanked with its words once read; any
+    other size ("80GB GPUs", "50GB of audio") is left as it was."""
+    text, found = scan.text, list[_Qty]()
+    for m in _SIZE_RE.finditer(text):
+        data = _text_data(text, m, said=scan.said)
+        if data is None:
+            continue
+        found.append(_Qty("text_bytes", _value(m["num"], "", seq=False) * _BYTES[m["unit"].lower()],
+                          _phrase(text, m, data)))
+        scan.blank(min(m.start(), data.start()), max(m.end(), data.end()))
+    return found
+
+
+def _text_data(text: str, m: re.Match[str], *, said: str) -> re.Match[str] | None:
+    """The words that make a size in bytes a text dataset's ("50GB of text", "dataset is 2TB"), or None: not data
+    ("80GB GPUs"), or data of sound, pictures or video."""
+    data = _TEXT_DATA_AFTER_RE.match(text, m.end()) or _TEXT_DATA_BEFORE_RE.search(
+        text, max(0, m.start() - _CONTEXT_CHARS), m.start())
+    if data is None or _MEDIA_RE.search(data.group(0)):
+        return None
+    if not _TEXT_NOUN_RE.search(data.group(0)) and _MEDIA_RE.search(said):
+        return None  # "fine-tune whisper on 50GB of data": sound, whatever the data is called
+    return data
+
+
+def _phrase(text: str, m: re.Match[str], cue: re.Match[str]) -> str:
+    """The words of a number and its cue, as one phrase."""
+    return " ".join(text[min(m.start(), cue.start()) : max(m.end(), cue.end())].split())
+
+
+def _tokens_of_text(sizes: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
+    """Tokens from the size of a text dataset, at ``BYTES_PER_TOKEN`` bytes of text per token (docs/sources.md):
+    the rule of thumb for English with current BPE vocabularies; code and other languages take more tokens. Several
+    datasets add up; tokens said outright win."""
+    if not sizes:
+        return
+    for q in sizes:
+        if q.value <= 0:
+            raise RequestError(f'"{q.phrase}" is not a dataset size; give one above 0, e.g. "on 50GB of text".',
+                               code="invalid_size")
+    tokens = tokens_from_bytes(int(sum(q.value for q in sizes)))
+    said = " and ".join(f"'{q.phrase}'" for q in sizes)
+    quoted = " and ".join(f'"{q.phrase}"' for q in sizes)
+    rule = f"~{format_count(tokens)} tokens at ~{BYTES_PER_TOKEN} bytes of text per token"
+    if "tokens" in fields:
+        notes.append(f"took the {format_count(fields['tokens'])} tokens said over {said} ({rule})")
+        return
+    if tokens > MAX_TOKENS:
+        raise RequestError(f"{quoted} is out of range; give under 4 PB of text, or its tokens, e.g. \"on 2T tokens\".",
+                           code="invalid_size")
+    fields["tokens"] = tokens
+    notes.append(f"read {said} as {rule}")
 
 
 # kind of an exact count → kind of a ceiling on it

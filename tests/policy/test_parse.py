@@ -266,6 +266,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune -7B", MONDAY, "invalid_size", "-7B"),
     ("fine-tune 11T", MONDAY, "invalid_size", "at most 10T"),
     ("pretrain 7B on 0 tokens", MONDAY, "invalid_size", "token count"),
+    ("pretrain 7B on 0GB of text", MONDAY, "invalid_size", '"0GB of text" is not a dataset size'),
+    ("pretrain 7B on 5PB of text", MONDAY, "invalid_size", "under 4 PB of text"),
     ("fine-tune 7B" + " please" * 300, MONDAY, "text_too_long", "2000"),
     ("production spot-only fine-tune 7B by yesterday", MONDAY, "contradiction", "spot only"),
     ("production 7B, only spot, by Friday", MONDAY, "contradiction", "spot only"),
@@ -329,6 +331,8 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY, "read 'need results by 9am tomorrow' as Tue 2026-12-01"),
     ("fine-tune 7B by June", MONDAY, "say 'by the end of June' for Wed 2027-06-30 17:00"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
+    ("fine-tune 7B on 50GB of text", MONDAY, "read '50GB of text' as ~12.5B tokens at ~4 bytes of text per token"),
+    ("7B, 50GB of text, 2B tokens", MONDAY, "took the 2B tokens said over '50GB of text'"),
     ("7B, cheapest possible", MONDAY, "read 'cheapest possible' as cost first: the cheapest plan that meets any"),
     ("7B, cost matters more than time", MONDAY, "read 'cost matters more than time' as cost first"),
     ("7B on at most 16 GPUs", MONDAY, "read 'at most 16 GPUs' as a ceiling: the plan may use fewer"),
@@ -381,6 +385,7 @@ FRAGMENTS = [
     "\u0661\u0662", "\u212a", "\u0130", "\x00", "\n", "tomorrow", "tonight", "12/31", "the 31st", "x", "k", "T",
     "in the next", "over the weekend", "by the weekend", "mid-january", "early", "end of Q1", "of", "H2", "reserved",
     "p4d", "distill", "into", "teacher", "student", "->", "hours of audio", "whisper large-v3", "llama",
+    "50GB of text", "a 2TB dataset", "0GB", "GB", "of images", "w/", "w/o", "only", "cheapest", "no more than $50",
 ]  # fmt: skip
 ZONES = st.sampled_from(["America/Los_Angeles", "UTC", "Asia/Kolkata", "Pacific/Chatham", "Europe/Berlin"])
 NOWS = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2090, 12, 31), timezones=st.just(UTC))

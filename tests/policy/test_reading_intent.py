@@ -64,6 +64,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, avoid spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on-demand only", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B, only spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a text dataset's size is its tokens at ~4 bytes of text each; sound, pictures and video are no tokens this way
+    ("fine-tune 7B on 50GB of text", {"tokens": 12_500_000_000}, []),
+    ("fine-tune 7B on a 2TB dataset", {"tokens": 500_000_000_000}, []),
+    ("fine-tune 7B, dataset is 500MB", {"tokens": 125_000_000}, []),
+    ("fine-tune 7B on 50GB of english text and 10GB of code", {"tokens": 15_000_000_000}, []),
+    ("fine-tune 7B on 50GB of text, 2B tokens", {"tokens": 2_000_000_000}, []),  # tokens said outright win
+    ("fine-tune 7B on 8x A100 80GB, 50GB of text", {"accelerator": "A100-80GB", "tokens": 12_500_000_000}, []),
+    ("fine-tune 7B on 50GB of audio", {"tokens": None}, ["50GB"]),
+    ("fine-tune 7B on a 2TB dataset of images", {"tokens": None}, ["2TB", "images"]),
+    ("fine-tune whisper large-v3 on 50GB of data", {"tokens": None}, ["50GB"]),
+    ("fine-tune 7B on 8 80GB GPUs", {"tokens": None}, ["80GB"]),
     # "w/" is "with" and "w/o" "without", wherever those are read
     ("fine-tune 7b model w/ 1b toks", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 2 nodes w/ 8xH100", {"gpus": 16, "accelerator": "H100"}, []),

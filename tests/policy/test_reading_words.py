@@ -27,6 +27,7 @@ def plan_for(text: str):  # type: ignore[no-untyped-def]
     ("fine-tune 7B, 2 epochs over 500M tokens", 1_000_000_000),
     ("fine-tune 7B on 300M tokens for 3 epochs", 900_000_000),
     ("fine-tune 7B on 2B tokens, 1 epoch", 2_000_000_000),
+    ("fine-tune 7B, 2 epochs over 50GB of text", 25_000_000_000),  # ~4 bytes of text per token
 ])
 def test_epochs_multiply_the_tokens(text: str, tokens: int) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
