@@ -160,7 +160,8 @@ _TASK_WORDS = (
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b"),
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
     (Task.SWEEP,
-     r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"),
+     r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
+     r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b|\bsft\b"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
@@ -172,6 +173,9 @@ _STAGE_RES = (
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
 )  # fmt: skip
+# "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions"
+_OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"
+                          r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*")
 _LOW_TOLERANCE_RE = re.compile(
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
@@ -181,13 +185,16 @@ _LOW_TOLERANCE_RE = re.compile(
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
-    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b",
+    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
+    # "not ok with interruptions", "we aren't fine with preemption": read before "ok with interruptions" is
+    rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?{_OK_WITH_INTERRUPTIONS}",
     _F,
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
-    r"|\bresumable\b|\binterruptions?\s+(?:are\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b|\binterruptible\b"
+    r"|\bresumable\b|\b(?:interruptions?|preemptions?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
+    rf"|\binterruptible\b|\b{_OK_WITH_INTERRUPTIONS}"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
 )
@@ -860,7 +867,7 @@ def _task(scan: _Scan, notes: list[str]) -> Task | None:
     if not tasks:
         return None
     if Task.SWEEP in tasks and len(tasks) > 1:
-        notes.append(f"costed as a sweep of {tasks[0].value} runs")
+        notes.append(f"costed as a sweep of {next(t for t in tasks if t is not Task.SWEEP).value} runs")
         return Task.SWEEP
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
         notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")

@@ -96,12 +96,13 @@ _MODEL_NAME_RE = re.compile(
 FILLER_WORDS = frozenset("""
 a an the and or but of for on over with by to in at from into onto as via per than then so also plus
 i we you me us our my your it its this that these those is are be been was were am will would can could should
+we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
 get give make use using used go going have has had
 under below max maximum budget cap capped most least up less about around within keep stay
-done finished ready due needed deadline start starting
+done finished finish finishes finishing complete completed ready due needed deadline start starting
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 """.split())
 

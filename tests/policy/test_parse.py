@@ -230,6 +230,17 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
      {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
     ("fine-tune 7B, 3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 3}),
     ("7B x 5 runs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 5}),
+    # searches are sweeps
+    ("fine-tune 7B, grid search over 8 configs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 8}),
+    ("7B, random search of 20 trials", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 20}),
+    ("7B, 8 configs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 8}),
+    # interruptions said to be fine, or not
+    ("7B, we're ok with interruptions", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, interruptions are fine", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, fine with preemption", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, happy with some spot interruptions", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("7B, not ok with interruptions", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
+    ("7B, we aren't fine with preemption", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
     # the lot at once
     ("production QLoRA of llama-3 70b on 8xH100 in us-west-2, 8k context, 2B tokens, no interruptions, "
      "budget $20k, for team-nlp, by next Tuesday 5pm", MONDAY,

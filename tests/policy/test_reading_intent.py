@@ -93,7 +93,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for team nlp", {"team": "team-nlp"}, []),
     ("fine-tune 7B on roughly 2 billion tokens", {"tokens": 2_000_000_000}, []),
     ("lora 8B on 1B tokens per trial, 5 trials", {"tokens": 1_000_000_000, "trials": 5, "task": Task.SWEEP}, []),
-    ("fine-tune 7B, it's not for a customer", {"stage": Stage.EXPERIMENTAL}, ["it's"]),
+    ("fine-tune 7B, it's not for a customer", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B, no deadline", {"urgent": None, "deadline": None}, []),
     ("fine-tune 7B, no need to rush", {"urgent": None}, []),
     # cost said to come first reads as "no rush" does: the cheapest plan that meets any deadline
@@ -188,6 +188,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, $50 tops", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on no more than 16 GPUs, no more than $50", {"budget_usd": 50.0, "max_gpus": 16}, []),
     ("fine-tune 7B, can't spend more than $50, no more than 2 nodes", {"budget_usd": 50.0, "max_instances": 2}, []),
+    # interruptions said to be fine, searches and a finish time are read
+    ("fine-tune 7B on 1B tokens, we're ok with interruptions", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B, grid search over 8 configs", {"task": Task.SWEEP, "trials": 8}, []),
+    ("fine-tune 7B, random search of 20 trials", {"task": Task.SWEEP, "trials": 20}, []),
+    ("fine-tune 7B on 1B tokens, need to finish before 6pm today", {"deadline": at("2026-11-30T18:00")}, []),
 ]
 
 
