@@ -67,6 +67,10 @@ class PlanFields(InputModel):
                                "llama-3-8b; gives params when they are not said")
     hyperparameters: Hyperparameters | None = Field(
         default=None, max_length=100, description="overrides of the recipe's hyperparameter defaults")
+    # --- where it may run ---
+    area: Text | None = Field(default=None, max_length=32, description=(
+        "search only the policy's regions in this area: us, north-america, canada, south-america, europe, eu (the "
+        "EU member states' regions), africa, middle-east, asia, asia-pacific, india, australia, japan"))
 
 
 class PlanInput(PlanFields):

@@ -9,6 +9,7 @@ from typing import Any
 
 from policy.config import PolicyConfig
 from policy.errors import RequestError
+from policy.regions import area_label, in_area, place_of
 from policy.request import Stage, Task, Tolerance, TrainingRequest
 
 __all__ = ["complete", "format_count"]
@@ -55,7 +56,14 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     if request.seq_len is None:
         updates["seq_len"] = policy.defaults.seq_len
         notes.append(f"sequence length: {policy.defaults.seq_len} assumed")
-    if request.region is None:
+    if request.area is not None:
+        _check_area(request, policy)
+    if request.region is None and request.area is not None:
+        region = _area_region(request.area, policy)
+        updates["region"] = region
+        notes.append(f"region: {region} assumed (the policy's {'default ' * (region == policy.default_region)}"
+                     f"region in {area_label(request.area)})")
+    elif request.region is None:
         updates["region"] = policy.default_region
         notes.append(f"region: {policy.default_region} assumed (policy default)")
     if request.team is None:
@@ -64,6 +72,26 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     else:
         policy.team(request.team)  # an unknown team is refused, naming the known ones
     return notes
+
+
+def _check_area(request: TrainingRequest, policy: PolicyConfig) -> None:
+    """An area the policy has a region in; a region named with it lies in it."""
+    assert request.area is not None
+    label = area_label(request.area)
+    if not in_area(policy.regions, request.area):
+        regions = ", ".join(f"{r} ({place_of(r) or r})" for r in policy.regions)
+        raise RequestError(f"The policy allows no region in {label}; its regions are {regions}. Name one of them, "
+                           "or ask the platform team to add a region there.", code="no_region_in_area")
+    if request.region is not None and not in_area([request.region], request.area):
+        raise RequestError(f"{request.region} ({place_of(request.region) or 'unknown'}) is not in {label}; name a "
+                           f"region there, e.g. {in_area(policy.regions, request.area)[0]}, or drop one of the two.",
+                           code="contradiction")
+
+
+def _area_region(area: str, policy: PolicyConfig) -> str:
+    """The region an area's search starts from: the policy's default when it lies there, else its first there."""
+    there = in_area(policy.regions, area)
+    return policy.default_region if policy.default_region in there else there[0]
 
 
 def _default_tokens(task: Task, params: int, policy: PolicyConfig) -> tuple[int, str]:

@@ -25,6 +25,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
 from policy.reading import read_held, read_intent, read_timing
+from policy.regions import AREA_WORDS, PLACE_WORDS, area_label
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.workload_words import merge_workload, read_workload
 
@@ -313,6 +314,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     fields = _instance(scan, families, notes)
     hardware = _hardware(scan, notes)
     fields["region"] = _region(scan, notes)
+    fields |= _places(scan, fields, notes)
     numbers = _quantities(scan, notes)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
@@ -462,6 +464,54 @@ def _region(scan: _Scan, notes: list[str]) -> str | None:
             )
         regions.append(region)
     return _one_or_free(regions, "regions", notes)
+
+
+# A place ("in frankfurt", "Oregon region") is its AWS region; an area ("in europe", "EU only", "in the US") keeps
+# the search to the policy's regions there (policy.regions). Either needs a word that makes it where the job runs,
+# so a dataset or team called after a city is not read as one.
+_PLACE_RE = re.compile(
+    r"(?<![\w-])(?P<w>"
+    + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted([*PLACE_WORDS, *AREA_WORDS], key=len, reverse=True))
+    + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
+_PLACE_BEFORE_RE = re.compile(
+    r"(?:\b(?:only|just|solely|exclusively)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)|\bregions?\s*[:=]?"
+    r"|\bresidency\s*[:=]?)\s+(?:the\s+)?(?:aws\s+)?$", _F)
+_PLACE_AFTER_RE = re.compile(
+    r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))|regions?\b(?:\s+only\b)?|based\b"
+    r"|hosted\b|(?:data[\s-]+)?residency\b)", _F)
+
+
+def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """Regions said by their place ("in frankfurt" is eu-central-1) and areas ("in europe", "EU only"); a region
+    named both ways must be the same one, or the choice is left free as with any two regions."""
+    regions = [fields["region"]] if fields.get("region") else []
+    places, areas, said = list[str](), list[str](), dict[str, str]()
+    text = scan.text
+    for m in list(_PLACE_RE.finditer(text)):
+        word = " ".join(m["w"].lower().split())
+        before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
+        after = _PLACE_AFTER_RE.match(text, m.end())
+        if (before is None and after is None) or (word == "us" and m["w"] != "US" and before is None):
+            continue  # "frankfurt-dedup dataset", "train it for us"
+        for cue in (before, after, m):
+            if cue is not None:
+                scan.blank(cue.start(), cue.end())
+        if word in PLACE_WORDS:
+            places.append(PLACE_WORDS[word])
+            notes.append(f"read '{m['w']}' as {PLACE_WORDS[word]}")
+        else:
+            areas.append(AREA_WORDS[word])
+            said.setdefault(AREA_WORDS[word], m["w"])
+    read: dict[str, Any] = {}
+    if places:
+        read["region"] = _one_or_free([*regions, *places], "regions", notes)
+    distinct = list(dict.fromkeys(areas))
+    if len(distinct) == 1:
+        read["area"] = distinct[0]
+        notes.append(f"read '{said[distinct[0]]}' as: only the policy's regions in {area_label(distinct[0])}")
+    elif distinct:
+        notes.append(f"named several areas ({', '.join(map(area_label, distinct))}); left the choice free")
+    return read
 
 
 class _Qty:

@@ -13,6 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policy.recipes import JobChoice
+from policy.regions import AREAS
 
 __all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Stage", "Task", "Tolerance", "TrainingRequest"]
 
@@ -90,6 +91,17 @@ class TrainingRequest(BaseModel):
     teacher_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
     # DPO/RLHF/distillation through LoRA or QLoRA adapters instead of full weights.
     adapter: Task | None = None
+
+    # --- where it may run ---
+    # An area ("in europe", "EU only"): only the policy's regions there are searched (``policy.regions.AREAS``).
+    area: str | None = None
+
+    @field_validator("area")
+    @classmethod
+    def _known_area(cls, value: str | None) -> str | None:
+        if value is not None and value not in AREAS:
+            raise ValueError(f"unknown area {value!r}; use one of {', '.join(AREAS)}")
+        return value
 
     @field_validator("deadline", "start_after")
     @classmethod

@@ -13,6 +13,7 @@ from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
 from policy.estimate import Workload
 from policy.memo import remembered
+from policy.regions import place_of
 from policy.request import TrainingRequest
 
 __all__ = ["check_region", "Screen", "screen", "size_class"]
@@ -36,8 +37,16 @@ def check_region(region: str, *, catalog: Catalog, policy: PolicyConfig) -> None
         raise RequestError(f"Unknown region {region!r}; the catalog prices: {', '.join(catalog.regions())}.",
                            code="unknown_region")
     if region not in policy.regions:
-        raise RequestError(f"Region {region} is not allowed by the policy; use one of: {', '.join(policy.regions)}.",
+        allowed = ", ".join(_named(r) for r in policy.regions)
+        raise RequestError(f"Region {_named(region)} is not allowed by the policy; use one of: {allowed}.",
                            code="region_not_allowed")
+
+
+def _named(region: str) -> str:
+    """A region with AWS's name of its place, "eu-central-1 (Europe (Frankfurt))", so a region asked for by its
+    city is recognised in a refusal."""
+    place = place_of(region)
+    return f"{region} ({place})" if place else region
 
 
 def size_class(params: int, policy: PolicyConfig) -> tuple[int, SizeClass]:

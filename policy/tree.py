@@ -34,6 +34,7 @@ from policy.models import find_model
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
+from policy.regions import area_label, in_area
 from policy.request import Task, Tolerance, TrainingRequest
 from policy.screen import Screen, check_region, screen
 from policy.spend import SpendSnapshot
@@ -319,6 +320,8 @@ def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catal
     launchable = launch.regions or ([req.region] if bound else policy.regions)
     priced = set(catalog.regions())
     others = [r for r in launchable if r in priced and r in policy.regions and r != req.region]
+    if req.area is not None:  # "in europe": the area's regions only
+        others = in_area(others, req.area)
     return [req.region, *others]
 
 
@@ -350,7 +353,8 @@ def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
     region = chosen.profile.price.region
     if len(regions) <= 1:
         return req, assumed
-    said = f"region: searched {', '.join(regions)} (the policy's regions); {region} is the best per run"
+    among = f"the policy's regions in {area_label(req.area)}" if req.area else "the policy's regions"
+    said = f"region: searched {', '.join(regions)} ({among}); {region} is the best per run"
     notes = [said if n.startswith("region: ") and "assumed" in n else n for n in assumed]
     return req.model_copy(update={"region": region}), notes
 

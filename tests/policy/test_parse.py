@@ -230,6 +230,26 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
      {"task": Task.SWEEP, "params": 7 * B, "tokens": B, "trials": 3}),
     ("fine-tune 7B, 3 seeds", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 3}),
     ("7B x 5 runs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 5}),
+    # a region by its place, an area by its name (policy.regions); a place that is not where the job runs is unread
+    ("fine-tune 7B on 1B tokens in frankfurt", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "tokens": B, "region": "eu-central-1"}),
+    ("7B in Dublin", MONDAY, {"params": 7 * B, "region": "eu-west-1"}),
+    ("7B in N. Virginia", MONDAY, {"params": 7 * B, "region": "us-east-1"}),
+    ("7B in the Oregon region", MONDAY, {"params": 7 * B, "region": "us-west-2"}),
+    ("7B in S\u00e3o Paulo", MONDAY, {"params": 7 * B, "region": "sa-east-1"}),
+    ("7B in eu-west-1, in ireland", MONDAY, {"params": 7 * B, "region": "eu-west-1"}),
+    ("7B in london, or in paris", MONDAY, {"params": 7 * B}),  # several named: left free, with a note
+    ("fine-tune 7B on 1B tokens in europe", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "tokens": B, "area": "europe"}),
+    ("7B, EU only", MONDAY, {"params": 7 * B, "area": "eu"}),
+    ("7B in the EU", MONDAY, {"params": 7 * B, "area": "eu"}),
+    ("7B, europe-only", MONDAY, {"params": 7 * B, "area": "europe"}),
+    ("7B in the US", MONDAY, {"params": 7 * B, "area": "us"}),
+    ("7B, US only", MONDAY, {"params": 7 * B, "area": "us"}),
+    ("7B in asia", MONDAY, {"params": 7 * B, "area": "asia"}),
+    ("7B in eu-west-1, EU only", MONDAY, {"params": 7 * B, "region": "eu-west-1", "area": "eu"}),
+    ("7B, train it for us", MONDAY, {"params": 7 * B}),
+    ("7B on the frankfurt-dedup dataset", MONDAY, {"params": 7 * B}),
     # searches are sweeps
     ("fine-tune 7B, grid search over 8 configs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 8}),
     ("7B, random search of 20 trials", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 20}),
@@ -251,7 +271,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
 
 UNSAID = {"task", "params", "tokens", "trials", "deadline", "stage", "interruption_tolerance", "seq_len",
           "budget_usd", "region", "team", "accelerator", "instance_type", "gpus", "instances", "max_gpus",
-          "max_instances"}  # fmt: skip
+          "max_instances", "area"}  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "now", "expected"), PARSES)

@@ -188,7 +188,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, $50 tops", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on no more than 16 GPUs, no more than $50", {"budget_usd": 50.0, "max_gpus": 16}, []),
     ("fine-tune 7B, can't spend more than $50, no more than 2 nodes", {"budget_usd": 50.0, "max_instances": 2}, []),
-    # interruptions said to be fine, searches and a finish time are read
+    # places and areas, searches, interruptions said to be fine and a finish time are all read
+    ("fine-tune 7B on 1B tokens in frankfurt", {"region": "eu-central-1"}, []),
+    ("fine-tune 7B on 1B tokens in europe", {"area": "europe", "region": None}, []),
+    ("fine-tune 7B on 1B tokens, EU only", {"area": "eu"}, []),
     ("fine-tune 7B on 1B tokens, we're ok with interruptions", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B, grid search over 8 configs", {"task": Task.SWEEP, "trials": 8}, []),
     ("fine-tune 7B, random search of 20 trials", {"task": Task.SWEEP, "trials": 20}, []),

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from policy.catalog import RegionPrice, SageMakerPremium, load_catalog
 from policy.config import PolicyConfig, default_policy
 from policy.decision import Decision, Platform, PurchaseModel
+from policy.errors import RequestError
 from policy.parse import parse_request
 from policy.pricing import hourly_rate
 from policy.spend import SpendSnapshot
@@ -95,3 +98,39 @@ def test_spot_is_priced_per_zone_where_the_zone_can_be_pinned_and_per_region_whe
 def test_a_spot_price_seen_in_one_zone_is_taken_halfway_to_on_demand() -> None:
     rate = hourly_rate(_price(1), purchase=PurchaseModel.SPOT, platform=Platform.EC2, premium=PREMIUM)
     assert rate is not None and rate.usd == 70.0 and "thin pool" in rate.basis
+
+
+def test_an_area_searches_only_the_policy_regions_in_it() -> None:
+    us = _decide("fine-tune 7B on 1B tokens in the US", _policy())
+    candidates = next(s for s in us.trace if s.node == "5 candidates").answer
+    assert all(region in candidates for region in ("us-east-1", "us-east-2", "us-west-2"))
+    assert "eu-west-1" not in candidates and us.plan.region.startswith("us-")
+    assert any("the policy's regions in the US" in a for a in us.assumptions)
+    europe = _decide("fine-tune 7B on 1B tokens in europe", _policy())
+    assert europe.plan.region == "eu-west-1"
+    assert "us-east-1" not in next(s for s in europe.trace if s.node == "5 candidates").answer
+    assert "read 'europe' as: only the policy's regions in Europe" in europe.assumptions
+
+
+def test_an_area_the_policy_has_no_region_in_is_refused_naming_its_regions() -> None:
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 1B tokens in asia", _policy())
+    assert refused.value.code == "no_region_in_area"
+    assert "no region in Asia" in refused.value.message
+    assert all(region in refused.value.message for region in default_policy().regions)
+
+
+def test_a_region_outside_the_area_said_with_it_contradicts() -> None:
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 1B tokens in us-west-2, EU only", _policy())
+    assert refused.value.code == "contradiction"
+    assert "us-west-2 (US West (Oregon)) is not in the EU" in refused.value.message
+
+
+def test_a_place_is_its_region_and_one_the_policy_lacks_is_refused_by_its_place() -> None:
+    dublin = _decide("fine-tune 7B on 1B tokens in dublin", _policy())
+    assert dublin.plan.region == "eu-west-1" and "read 'dublin' as eu-west-1" in dublin.assumptions
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 1B tokens in frankfurt", _policy())
+    assert refused.value.code == "region_not_allowed"
+    assert "eu-central-1 (Europe (Frankfurt)) is not allowed" in refused.value.message

@@ -148,3 +148,22 @@ def test_a_field_ceiling_below_the_texts_exact_count_is_refused(live: Live) -> N
     assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "contradiction"
     assert "names 2 instances and at most 1 instance;" in answer.json()["error"]["message"]
+
+
+def test_an_area_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "area": "europe",
+                                       "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens in europe",
+                                      "now": NOW.isoformat(), "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    for answer in (by_field, by_text):
+        assert answer.json()["request"]["area"] == "europe"
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    assert by_field.json()["plan"]["region"] == "eu-west-1"
+
+
+def test_an_unknown_area_field_is_refused_naming_the_areas(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune 7B", "area": "atlantis", "now": NOW.isoformat()})
+    assert answer.status_code == 422
+    assert answer.json()["error"]["code"] == "invalid_request"
+    assert "unknown area 'atlantis'; use one of us, north-america" in answer.json()["error"]["message"]
