@@ -67,10 +67,14 @@ class PlanFields(InputModel):
                                "llama-3-8b; gives params when they are not said")
     hyperparameters: Hyperparameters | None = Field(
         default=None, max_length=100, description="overrides of the recipe's hyperparameter defaults")
-    # --- where it may run ---
+    # --- where it may run and how it steps ---
     area: Text | None = Field(default=None, max_length=32, description=(
         "search only the policy's regions in this area: us, north-america, canada, south-america, europe, eu (the "
         "EU member states' regions), africa, middle-east, asia, asia-pacific, india, australia, japan"))
+    batch_tokens: int | None = Field(default=None, ge=1, le=10**9, description=(
+        "the global batch in tokens per optimizer step; it sets how far the job scales across instances"))
+    batch_sequences: int | None = Field(default=None, ge=1, le=10**6, description=(
+        "the global batch in sequences of seq_len tokens (batch_tokens wins when both are given)"))
 
 
 class PlanInput(PlanFields):

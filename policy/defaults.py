@@ -66,6 +66,7 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     elif request.region is None:
         updates["region"] = policy.default_region
         notes.append(f"region: {policy.default_region} assumed (policy default)")
+    notes += _batch(request, updates)
     if request.team is None:
         updates["team"] = policy.default_team
         notes.append(f"team: {policy.default_team} assumed (policy default)")
@@ -92,6 +93,25 @@ def _area_region(area: str, policy: PolicyConfig) -> str:
     """The region an area's search starts from: the policy's default when it lies there, else its first there."""
     there = in_area(policy.regions, area)
     return policy.default_region if policy.default_region in there else there[0]
+
+
+def _batch(request: TrainingRequest, updates: dict[str, Any]) -> list[str]:
+    """A batch said in sequences is that many sequences of the request's length; a batch larger than the tokens of
+    one run leaves it not one optimizer step, which is a misreading to correct, not a job to price."""
+    seq_len = updates.get("seq_len", request.seq_len)
+    tokens = updates.get("tokens", request.tokens)
+    notes: list[str] = []
+    batch = request.batch_tokens
+    if batch is None and request.batch_sequences is not None and seq_len is not None:
+        batch = request.batch_sequences * seq_len
+        updates["batch_tokens"] = batch
+        notes.append(f"batch: {request.batch_sequences:,} sequences × {seq_len:,} tokens = {format_count(batch)} "
+                     "tokens per optimizer step")
+    if batch is not None and tokens is not None and batch > tokens:
+        raise RequestError(f"A batch of {format_count(batch)} tokens is more than the {format_count(tokens)} tokens "
+                           "trained, not even one optimizer step; check the batch size and the dataset's tokens.",
+                           code="invalid_batch")
+    return notes
 
 
 def _default_tokens(task: Task, params: int, policy: PolicyConfig) -> tuple[int, str]:

@@ -151,11 +151,12 @@ class Workload:
 
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int, active_params: int | None = None,
              shape: tuple[int, int] | None = None, teacher_params: int | None = None,
-             adapter: Task | None = None) -> Workload:
+             adapter: Task | None = None, batch_tokens: int | None = None) -> Workload:
     """FLOPs, memory and checkpoint size of a request.
 
     ``active_params`` (a mixture of experts) sets the compute, ``params`` the memory; ``shape`` is (layers, width)
-    when the model is known by name, else it follows from the size.
+    when the model is known by name, else it follows from the size. ``batch_tokens``: the global batch the person
+    stated, tokens per optimizer step; unsaid, the task's usual batch.
     """
     n, active = float(params), float(active_params or params)
     layers, width = shape or model_shape(int(active))
@@ -185,7 +186,8 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
         state += teacher_params * FROZEN_BYTES_PER_PARAM
         method += f" distillation with a frozen {teacher_params / 1e9:.3g}B teacher"
     ckpt_bytes = ckpt_params * (FULL_CHECKPOINT_BYTES_PER_PARAM if not tuned else FULL_STATE_BYTES_PER_PARAM)
-    batch = _batch_tokens(active) if task in _PRETRAINING else TUNING_BATCH_TOKENS
+    batch = float(batch_tokens) if batch_tokens else _batch_tokens(active) if task in _PRETRAINING \
+        else TUNING_BATCH_TOKENS
     return Workload(per_token * float(tokens) * trials, state, activation_bytes_of(layers, width, seq_len), ckpt_bytes,
                     method, trials, task is Task.SWEEP, width, batch, formula)
 

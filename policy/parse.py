@@ -521,6 +521,7 @@ class _Qty:
         self.kind, self.value, self.phrase, self.after_on = kind, value, phrase, after_on
 
 
+_BATCH_HINT = 'give the global batch in tokens or sequences, e.g. "batch size 1M tokens" or "batch size 512"'
 # kind → (field, lowest, highest, error code, what to type)
 _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
     "params": ("params", 1, MAX_PARAMS, "invalid_size", 'give a size above 0 and at most 10T, e.g. "7B"'),
@@ -529,6 +530,8 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
     "gpus": ("gpus", 1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "on 16 GPUs"'),
     "instances": ("instances", 1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "on 4 nodes"'),
     "seq": ("seq_len", 128, 1_048_576, "invalid_seq_len", 'give 128 to 1M tokens of context, e.g. "8k context"'),
+    "batch_tokens": ("batch_tokens", 1, 10**9, "invalid_batch", _BATCH_HINT),
+    "batch_sequences": ("batch_sequences", 1, 10**6, "invalid_batch", _BATCH_HINT),
 }
 
 
@@ -548,6 +551,11 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
             cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind == "tokens":
             cues.append(_EACH_AFTER_RE.match(text, m.end()))
+        if quantity.kind in ("batch_tokens", "batch_sequences"):
+            cues += [_BATCH_BEFORE_RE.search(text, start, m.start()), _BATCH_AFTER_RE.match(text, m.end())]
+            said = [c for c in cues if c is not None]
+            quantity.phrase = " ".join(text[min([m.start(), *(c.start() for c in said)]):
+                                            max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
             cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, m.end())]
@@ -565,6 +573,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         ceilings = [q for q in found if q.kind == kind]
         if ceilings:
             fields[kind] = _lowest_ceiling(ceilings, notes)
+    _note_batch(found, fields, notes)
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
@@ -574,6 +583,20 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if q.kind == "other":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
+
+
+def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
+    """Says how a stated batch is used: tokens per optimizer step, for scaling, not the tokens trained."""
+    if "batch_tokens" in fields and "batch_sequences" in fields:
+        raise RequestError("The request gives the batch in tokens and in sequences; give one, e.g. \"batch size 1M "
+                           "tokens\".", code="contradiction")
+    said = next((q.phrase for q in found if q.kind in ("batch_tokens", "batch_sequences")), None)
+    if "batch_tokens" in fields:
+        notes.append(f"read '{said}' as the global batch, {format_count(fields['batch_tokens'])} tokens per optimizer"
+                     " step: it sets how far the job scales, not the tokens trained")
+    elif "batch_sequences" in fields:
+        notes.append(f"read '{said}' as the global batch, {fields['batch_sequences']:,} sequences per optimizer step:"
+                     " it sets how far the job scales, not the tokens trained")
 
 
 # A dataset's size in bytes is a token count only for text: "50GB of text", "a 2TB dataset", "corpus of 500MB". Sound,
@@ -747,8 +770,11 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         raise RequestError(
             f'Give the budget in US dollars, e.g. "under $5k" (not "{m.group(0).strip()}").', code="invalid_budget"
         )
+    batch = _batch_kind(before, text[m.end() : m.end() + _CONTEXT_CHARS], unit, scale)
     if m["cur"]:
         kind = "money"
+    elif batch is not None:
+        kind = batch
     elif m["seqlen"]:
         kind = "seq"
     elif unit:
@@ -763,6 +789,33 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     phrase = " ".join(m.group(0).split())
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
+
+
+# The global batch: "batch size 1M tokens", "global batch of 1M tokens", "1M tokens per step", "batch size 512"
+# (sequences), "bs=512". Tokens per step set how far a job scales, never how many it trains on. A per-device or
+# micro batch says nothing of the global one without the device count, so it stays unread.
+_BATCH_BEFORE_RE = re.compile(
+    r"(?:\b(?:global|effective|total)[\s_-]+)?\b(?:batch(?:[\s_-]*size)?|bs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
+    r"(?:about|around|roughly|~)?\s*$", _F)
+_BATCH_AFTER_RE = re.compile(
+    r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",
+    _F)
+_MICRO_BATCH_RE = re.compile(r"\b(?:micro|per[\s_-]*(?:device|gpu|accelerator|replica|rank))[\s_-]*$", _F)
+_SEQUENCE_UNITS = ("sequence", "sequences", "sample", "samples", "example", "examples")
+
+
+def _batch_kind(before: str, after: str, unit: str, scale: str) -> str | None:
+    """The kind of a number said as the global batch: tokens with "tokens" or a scale of millions ("batch size 1M"),
+    sequences of the context length when bare or counted in sequences ("batch size 512"); "other" (unread) for a
+    per-device batch; None when it is no batch."""
+    cue = _BATCH_BEFORE_RE.search(before)
+    if cue is None and not (unit in ("token", "tokens", "tok", "toks") and _BATCH_AFTER_RE.match(after)):
+        return None
+    if cue is not None and _MICRO_BATCH_RE.search(before, 0, cue.start()):
+        return "other"
+    if unit in ("token", "tokens", "tok", "toks") or (not unit and scale in ("m", "mn", "million", "b", "bn")):
+        return "batch_tokens"
+    return "batch_sequences" if not unit or unit in _SEQUENCE_UNITS else None
 
 
 def _kind_from_context(before: str, after: str, scale: str) -> str:

@@ -92,9 +92,13 @@ class TrainingRequest(BaseModel):
     # DPO/RLHF/distillation through LoRA or QLoRA adapters instead of full weights.
     adapter: Task | None = None
 
-    # --- where it may run ---
+    # --- where it may run and how it steps ---
     # An area ("in europe", "EU only"): only the policy's regions there are searched (``policy.regions.AREAS``).
     area: str | None = None
+    # The global batch, tokens per optimizer step ("batch size 1M tokens"), or sequences ("batch size 512"): it sets
+    # how far the job scales across instances (``policy.estimate.workload``); unsaid, the task's usual batch.
+    batch_tokens: int | None = Field(default=None, ge=1, le=10**9)
+    batch_sequences: int | None = Field(default=None, ge=1, le=10**6)
 
     @field_validator("area")
     @classmethod

@@ -250,6 +250,15 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B in eu-west-1, EU only", MONDAY, {"params": 7 * B, "region": "eu-west-1", "area": "eu"}),
     ("7B, train it for us", MONDAY, {"params": 7 * B}),
     ("7B on the frankfurt-dedup dataset", MONDAY, {"params": 7 * B}),
+    # the global batch is tokens per step, never the tokens trained
+    ("fine-tune a 7B model, 1 epoch over 1B tokens, batch size 1M tokens", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "tokens": B, "batch_tokens": M}),
+    ("7B on 2B tokens, global batch of 4M tokens", MONDAY, {"params": 7 * B, "tokens": 2 * B, "batch_tokens": 4 * M}),
+    ("7B on 2B tokens with 1M-token batches", MONDAY, {"params": 7 * B, "tokens": 2 * B, "batch_tokens": M}),
+    ("7B on 2B tokens, 1M tokens per step", MONDAY, {"params": 7 * B, "tokens": 2 * B, "batch_tokens": M}),
+    ("7B, batch size 4M", MONDAY, {"params": 7 * B, "batch_tokens": 4 * M}),
+    ("7B, batch size 512, 8k context", MONDAY, {"params": 7 * B, "batch_sequences": 512, "seq_len": 8192}),
+    ("7B, micro batch size 8", MONDAY, {"params": 7 * B}),  # per device: unread
     # searches are sweeps
     ("fine-tune 7B, grid search over 8 configs", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 8}),
     ("7B, random search of 20 trials", MONDAY, {"task": Task.SWEEP, "params": 7 * B, "trials": 20}),
@@ -271,7 +280,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
 
 UNSAID = {"task", "params", "tokens", "trials", "deadline", "stage", "interruption_tolerance", "seq_len",
           "budget_usd", "region", "team", "accelerator", "instance_type", "gpus", "instances", "max_gpus",
-          "max_instances", "area"}  # fmt: skip
+          "max_instances", "area", "batch_tokens", "batch_sequences"}  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "now", "expected"), PARSES)
@@ -326,6 +335,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B with 16 context", MONDAY, "invalid_seq_len", "8k context"),
     ("fine-tune 7B under $0", MONDAY, "invalid_budget", "above $0"),
     ("fine-tune 7B under \u20ac5k", MONDAY, "invalid_budget", "US dollars"),
+    ("7B, batch size 1M tokens, batch size 512", MONDAY, "contradiction", "tokens and in sequences"),
+    ("7B, batch size 0 tokens", MONDAY, "invalid_batch", "batch size 1M tokens"),
 ]
 
 

@@ -188,10 +188,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, $50 tops", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on no more than 16 GPUs, no more than $50", {"budget_usd": 50.0, "max_gpus": 16}, []),
     ("fine-tune 7B, can't spend more than $50, no more than 2 nodes", {"budget_usd": 50.0, "max_instances": 2}, []),
-    # places and areas, searches, interruptions said to be fine and a finish time are all read
+    # places and areas, the batch, searches, interruptions said to be fine and a finish time are all read
     ("fine-tune 7B on 1B tokens in frankfurt", {"region": "eu-central-1"}, []),
     ("fine-tune 7B on 1B tokens in europe", {"area": "europe", "region": None}, []),
     ("fine-tune 7B on 1B tokens, EU only", {"area": "eu"}, []),
+    ("fine-tune a 7B model, 1 epoch over 1B tokens, batch size 1M tokens",
+     {"tokens": 1_000_000_000, "batch_tokens": 1_000_000}, []),
+    ("fine-tune 7B, batch size 512", {"batch_sequences": 512, "tokens": None}, []),
+    ("fine-tune 7B, per-device batch size 8", {"batch_tokens": None}, ["per-device batch size"]),
     ("fine-tune 7B on 1B tokens, we're ok with interruptions", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B, grid search over 8 configs", {"task": Task.SWEEP, "trials": 8}, []),
     ("fine-tune 7B, random search of 20 trials", {"task": Task.SWEEP, "trials": 20}, []),

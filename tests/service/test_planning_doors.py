@@ -150,14 +150,14 @@ def test_a_field_ceiling_below_the_texts_exact_count_is_refused(live: Live) -> N
     assert "names 2 instances and at most 1 instance;" in answer.json()["error"]["message"]
 
 
-def test_an_area_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
-    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "area": "europe",
+def test_an_area_and_a_batch_given_as_fields_plan_as_the_texts_do(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "area": "europe", "batch_tokens": 10**6,
                                        "now": NOW.isoformat(), "timezone": TZ})
-    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens in europe",
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens in europe, batch size 1M tokens",
                                       "now": NOW.isoformat(), "timezone": TZ})
     assert by_field.status_code == by_text.status_code == 200, by_field.text
     for answer in (by_field, by_text):
-        assert answer.json()["request"]["area"] == "europe"
+        assert answer.json()["request"]["area"] == "europe" and answer.json()["request"]["batch_tokens"] == 10**6
     assert by_field.json()["plan"] == by_text.json()["plan"]
     assert by_field.json()["plan"]["region"] == "eu-west-1"
 
