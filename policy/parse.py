@@ -427,7 +427,8 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 _EXCLUDE_CUE_RE = re.compile(
     r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
     r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
-    r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want))(?:\s+(?:any|the))?\s+", _F)
+    r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want))(?:\s+(?:on|using|with|in))?"
+    r"(?:\s+(?:any|the))?\s+", _F)
 _EXCLUDE_NAME_RE = re.compile(
     rf"(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})|(?:ml\.)?(?P<fam>[a-z]{{1,4}}\d+[a-z]*(?:-[a-z]+\d+)?)"
     r"(?:\.(?P<size>[a-z0-9-]+))?)(?:'?s)?(?![\w.-])(?:\s+(?:gpus?|instances?|nodes?|machines?))?", _F)

@@ -125,6 +125,8 @@ def test_without_a_named_platform_the_policy_still_chooses() -> None:
     (f"{ASK}, avoid g5 and g6", ["g5", "g6"]),
     (f"{ASK}, don't use p4ds", ["p4d"]),
     (f"{ASK}, except trainium", ["Trainium1"]),
+    (f"{ASK} except on p5", ["p5"]),
+    (f"{ASK}, not using any H100", ["H100"]),
 ])  # fmt: skip
 def test_excluded_hardware_is_read_and_never_asked_for(text: str, excluded: list[str]) -> None:
     request = read(text)
