@@ -24,7 +24,7 @@ from service.store.tables import AuditEvent, Job, LaunchTask, RequestRecord
 from tests.aws.conftest import dummy_session
 from tests.aws.fakekube import FakeKubernetes
 from tests.aws.launchkit import NOW, REQUESTER, launch_policy, migrated_engine, new_request
-from tests.aws.test_launch import _planner, on_platform
+from tests.aws.test_launch import _planner, allowing, on_platform
 from tests.service.apiclient import live_service
 
 
@@ -76,7 +76,7 @@ def _events(engine: Engine, request_id: str) -> list[AuditEvent]:
 @pytest.fixture
 def launched(engine: Engine, kube: FakeKubernetes, tmp_path: Path) -> tuple[str, str, WorkerContext]:
     """An approved EKS request launched by the worker, beside a neighbour still waiting for approval."""
-    policy = launch_policy()
+    policy = allowing(launch_policy(), "eks")  # a team that may run on EKS
     new_request(engine=engine, policy=policy, approve=False)
     request_id = _eks_request(engine, policy)
     ctx = _ctx(engine, policy, kube.kubeconfig(tmp_path))
@@ -113,7 +113,7 @@ def _spec(engine: Engine, request_id: str) -> LaunchSpec:
 def test_a_launch_that_crashed_after_creating_finds_the_job_when_it_runs_again(
     engine: Engine, kube: FakeKubernetes, tmp_path: Path
 ) -> None:
-    policy = launch_policy()
+    policy = allowing(launch_policy(), "eks")  # a team that may run on EKS
     request_id = _eks_request(engine, policy)
     kubeconfig = kube.kubeconfig(tmp_path)
     task = claim_next_task(engine=engine, worker_id="crashed", now=NOW, lease_seconds=300)

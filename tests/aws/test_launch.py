@@ -336,8 +336,18 @@ def test_an_incomplete_profile_fails_the_launch_naming_what_is_missing(engine: E
     assert sagemaker.fake.requests == []
 
 
+def allowing(policy: PolicyConfig, platform: str) -> PolicyConfig:
+    """``policy`` with team-ml allowed to run on ``platform`` (a plan there is re-checked against the policy in force
+    before it launches, and a platform the team may not use sends it back for approval)."""
+    team = policy.teams["team-ml"]
+    platforms = team.platforms.model_copy(update={platform: True}) if platform != "sagemaker" else team.platforms
+    return policy.model_copy(update={"teams": {**policy.teams,
+                                               "team-ml": team.model_copy(update={"platforms": platforms})}})
+
+
 def on_platform(engine: Engine, request_id: str, platform: str) -> None:
-    """As if the decision had chosen ``platform`` for the request's plan (re-hashed, so it is still launchable)."""
+    """As if the decision had chosen ``platform`` for the request's plan (re-hashed, so it is still launchable); the
+    worker's policy must let the team run there (``allowing``)."""
     from service.launch.outbox import plan_hash
 
     with new_session(engine) as session:
@@ -361,10 +371,11 @@ def _artifact_kinds(engine: Engine, request_id: str) -> list[str]:
 def test_a_live_launch_gpuops_cannot_make_fails_saying_so_with_the_manifests_attached(
     platform: str, kinds: list[str], refusal: str, engine: Engine, sagemaker: FakeSageMaker
 ) -> None:
-    policy = launch_policy()
+    policy = allowing(launch_policy(), platform)
     request_id = new_request(engine=engine, policy=policy)
     neighbour = new_request(engine=engine, policy=policy)
     on_platform(engine, request_id, platform)
+    on_platform(engine, neighbour, "sagemaker")  # whatever the policy chose for it: SageMaker launches for real
     drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url))
 
     status, events, tasks = _state(engine, request_id)
@@ -381,7 +392,7 @@ def test_an_eks_dry_run_ends_in_dry_run_with_the_manifests_attached(engine: Engi
     policy = launch_policy()
     request_id = new_request(engine=engine, policy=policy)
     on_platform(engine, request_id, "eks")
-    drain(ctx=_ctx(engine, policy, mode="dry-run", url=sagemaker.fake.url))
+    drain(ctx=_ctx(engine, allowing(policy, "eks"), mode="dry-run", url=sagemaker.fake.url))
 
     assert _state(engine, request_id)[0] == "dry_run"
     assert _artifact_kinds(engine, request_id) == ["eks.pytorchjob", "eks.nodepool"]
