@@ -27,6 +27,7 @@ from policy.questions import Question, deadline_questions
 from policy.reading import read_held, read_intent, read_timing
 from policy.regions import AREA_WORDS, PLACE_WORDS, area_label
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
+from policy.spelled import digits_for_words
 from policy.workload_words import merge_workload, read_workload
 
 __all__ = [
@@ -261,7 +262,7 @@ def read_request(
         )
     if now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
-    normal = text.translate(_SAME_LENGTH_NORMAL)
+    normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     reservation = _reservation(scan)  # first: its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates

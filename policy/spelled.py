@@ -1,0 +1,70 @@
+"""Numbers written as words ("seven billion parameters", "half a billion tokens", "twenty trials") as digits.
+
+Only a number followed by what it counts is rewritten — a scale word (hundred, thousand, million, billion,
+trillion, dozen), or a unit the request reader knows (tokens, parameters, trials, runs, seeds, epochs, GPUs, nodes,
+instances, hours, days, weeks) — so "one of our 7B models" or "a node" keep their words. The digits take the
+place of the words and are padded with spaces to the same length: every position in the text stays where it was,
+as ``policy.parse`` needs for the phrases it reports.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["digits_for_words"]
+
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
+_TEN = "|".join(_TENS)
+# 1-99: "seven", "twenty", "twenty-five", "twenty five"
+_BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
+# 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")
+_NUMBER = (rf"(?:(?P<h>{_BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{_BELOW_100}))?|(?P<n>{_BELOW_100}))"
+           r"(?P<half>\s+and\s+a\s+half)?")
+_SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
+_COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
+            r"|instances?|machines?|hosts?|hours?|days?|weeks?|months?|[a-z]\d{1,3}s?\b)")
+_SPELLED_RE = re.compile(
+    rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
+    rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}))", re.IGNORECASE | re.ASCII)
+_DOZEN_RE = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?P<gap>\s+)dozen\b", re.IGNORECASE | re.ASCII)
+
+
+def digits_for_words(text: str) -> str:
+    """``text`` with each counted number written in words replaced by its digits, at the same length."""
+    if not _SPELLED_RE.search(text):
+        return text
+    text = _SPELLED_RE.sub(_digits, text)
+    return _DOZEN_RE.sub(_dozens, text)
+
+
+def _digits(m: re.Match[str]) -> str:
+    if m["halfa"]:
+        value: float = 0.5
+    elif m["a"]:
+        value = 1
+    elif m["h"]:
+        hundreds = 1 if m["h"].lower() in ("a", "an") else _below_100(m["h"])
+        value = hundreds * 100 + (_below_100(m["r"]) if m["r"] else 0)
+    else:
+        value = _below_100(m["n"])
+    if m["half"]:
+        value += 0.5
+    written = f"{value:g}"
+    return written + " " * (len(m.group(0)) - len(written))
+
+
+def _below_100(words: str) -> int:
+    parts = words.lower().replace("-", " ").split()
+    return sum(_TENS.get(p, 0) or _UNITS.get(p, 0) for p in parts)
+
+
+def _dozens(m: re.Match[str]) -> str:
+    """"2 dozen" (from "two dozen") as 24, in the same room."""
+    span = len(m.group(0))
+    written = f"{float(m['n']) * 12:g}"
+    return written + " " * (span - len(written))
