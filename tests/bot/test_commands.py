@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 import pytest
 
 from bot.blocks import request_blocks
+from bot.views import HELP_EXAMPLES
 from contract.actors import ACTOR_HEADER
 from contract.requests import RequestCreate, SlackMessageRef
+from policy.parse import parse_request
 from tests.bot.factories import LEADS, NOW, REQUESTER, TEAM_ID
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
@@ -144,6 +147,14 @@ def test_help_lists_examples_to_copy(bot: BotHarness, slack: FakeSlack) -> None:
     text = "\n".join(b["text"]["text"] for b in reply.body["blocks"] if "text" in b)
     assert "```/gpu fine-tune 7B by Friday```" in text
     assert reply.body["response_type"] == "ephemeral"
+
+
+@pytest.mark.parametrize("example", HELP_EXAMPLES)
+def test_every_example_in_help_is_read_whole(example: str) -> None:
+    """An example to copy that left words unread would be held for approval, or refused, the first time it is
+    tried."""
+    request = parse_request(example.removeprefix("/gpu "), now=datetime(2026, 12, 1, 10, 0, tzinfo=UTC), tz="UTC")
+    assert request.unread == []
 
 
 def test_slack_escapes_are_undone_before_the_service_reads_the_text(bot: BotHarness, slack: FakeSlack,
