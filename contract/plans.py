@@ -9,7 +9,7 @@ from pydantic import Field, GetJsonSchemaHandler
 
 from contract.base import InputModel
 from contract.text import Text
-from policy.request import MAX_PARAMS, Stage, Task, Tolerance
+from policy.request import MAX_PARAMS, Platform, Stage, Task, Tolerance
 
 MAX_TEXT_CHARS = 20_000
 
@@ -46,6 +46,11 @@ class PlanFields(InputModel):
     accelerator: Text | None = Field(default=None, max_length=64)
     instance_type: Text | None = Field(default=None, max_length=64)
     gpus: int | None = Field(default=None, ge=1, le=100_000)
+    platform: Platform | None = Field(default=None, description=(
+        "plan on this platform only; one the team's policy does not enable is a 422 platform_not_allowed"))
+    exclude: list[Annotated[Text, Field(min_length=1, max_length=64)]] | None = Field(
+        default=None, max_length=32, description=(
+            "accelerators (H100), instance families (p5) or types (p5.48xlarge) the plan must not use"))
     capacity_reservation: Text | None = Field(default=None, max_length=32, description=(
         "a capacity block the team holds, to run in: cr- and 8 to 17 hex digits (else 422 invalid_request)"))
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from policy.capacity import CapacityAction, CapacityCheck
 from policy.jobspec import JobSpec
-from policy.request import TrainingRequest
+from policy.request import Platform, TrainingRequest
 from policy.spend import SpendSnapshot
 
 __all__ = [
@@ -39,13 +39,6 @@ class PurchaseModel(StrEnum):
     SPOT = "spot"
     ON_DEMAND = "on-demand"
     CAPACITY_BLOCK = "capacity-block"
-
-
-class Platform(StrEnum):
-    SAGEMAKER = "sagemaker"
-    HYPERPOD = "hyperpod"
-    EKS = "eks"
-    EC2 = "ec2"
 
 
 class TraceStep(BaseModel):

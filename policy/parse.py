@@ -311,7 +311,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
-    fields = _instance(scan, families, notes)
+    platform = _platform(scan, notes)  # "on plain EC2": never an instance family
+    excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
+    fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     hardware = _hardware(scan, notes)
     fields["region"] = _region(scan, notes)
     fields |= _places(scan, fields, notes)
@@ -427,6 +429,85 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     if ceilings:
         fields["max_gpus"] = _lowest_ceiling(ceilings, notes)
     return fields
+
+
+# What a person says to keep hardware out of the plan: "no H100s", "not on p5", "avoid g5", "anything but A100s",
+# "without H100s", "w/o p4d", "except p5", "don't use g5", and lists of names after one cue ("no H100s or A100s").
+_EXCLUDE_CUE_RE = re.compile(
+    r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
+    r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
+    r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want))(?:\s+(?:on|using|with|in))?"
+    r"(?:\s+(?:any|the))?\s+", _F)
+_EXCLUDE_NAME_RE = re.compile(
+    rf"(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})|(?:ml\.)?(?P<fam>[a-z]{{1,4}}\d+[a-z]*(?:-[a-z]+\d+)?)"
+    r"(?:\.(?P<size>[a-z0-9-]+))?)(?:'?s)?(?![\w.-])(?:\s+(?:gpus?|instances?|nodes?|machines?))?", _F)
+_EXCLUDE_SEP_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
+
+
+def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:
+    """Hardware the request keeps out of the plan: accelerators ("H100"), families ("p5") or types
+    ("p5.48xlarge"), each after a cue of its own or in a list after one. Read before the hardware the request asks
+    for, so that "no H100s" never reads as asking for H100s."""
+    excluded: list[str] = []
+    for cue in list(_EXCLUDE_CUE_RE.finditer(scan.text)):
+        names, end = _excluded_names(scan.text, cue.end(), families)
+        if names:
+            excluded += names
+            scan.blank(cue.start(), end)
+    if excluded:
+        notes.append("kept out of the plan: " + ", ".join(dict.fromkeys(excluded)))
+    return list(dict.fromkeys(excluded))
+
+
+def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:
+    """The hardware names listed from ``pos`` on, and where the list ends."""
+    names: list[str] = []
+    end = pos
+    while (m := _EXCLUDE_NAME_RE.match(text, pos)) is not None:
+        if m["acc"]:
+            name = next(n for n, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F))
+        else:
+            family = m["fam"].lower()
+            if family not in families and family.endswith("s") and family[:-1] in families:
+                family = family[:-1]  # "no p5s"
+            if family not in families:
+                break
+            name = f"{family}.{m['size'].lower()}" if m["size"] else family
+        names.append(name)
+        end = m.end()
+        sep = _EXCLUDE_SEP_RE.match(text, end)
+        if sep is None:
+            break
+        pos = sep.end()
+    return names, end
+
+
+# The platform a request names: "on EKS", "on sagemaker", "with hyperpod", "on plain EC2", "on our EKS cluster".
+_PLATFORM_WORDS = (
+    ("hyperpod", r"(?:sage\s*maker\s+)?hyper\s*pod"),
+    ("sagemaker", r"sage\s*maker(?:\s+training(?:\s+jobs?)?)?"),
+    ("eks", r"(?:amazon\s+|aws\s+)?eks|kubernetes|k8s"),
+    ("ec2", r"(?:plain|raw|bare|diy|self[\s-]managed)?\s*ec2"),
+)
+_PLATFORM_RE = re.compile(
+    r"(?<![\w-])(?P<neg>(?:no|not|never|avoid|without|w/o|(?:do\s+not|don'?t)\s+use)\s+(?:on\s+)?)?"
+    rf"(?P<p>{'|'.join(f'(?P<{name}>{p})' for name, p in _PLATFORM_WORDS)})(?:\s+(?:cluster|instances?))?(?![\w-])",
+    _F)
+
+
+def _platform(scan: _Scan, notes: list[str]) -> str | None:
+    """The platform the request names; a negated one ("not on EKS") is left unread rather than read backwards, and
+    several named leave the choice to the policy."""
+    named: list[str] = []
+    for m in _PLATFORM_RE.finditer(scan.text):
+        if m["neg"]:
+            continue
+        platform = next(name for name, _ in _PLATFORM_WORDS if m[name])
+        if platform == "eks" and m["p"].lower() in ("kubernetes", "k8s"):
+            notes.append(f"read '{m['p']}' as EKS, the Kubernetes gpuops plans on")
+        named.append(platform)
+        scan.blank(m.start("p"), m.end())
+    return _one_or_free(named, "platforms", notes)
 
 
 def _only(values: list[int], what: str, hint: str) -> int:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from policy import rules
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import Platform, TraceStep
+from policy.errors import RequestError
 from policy.spend import SpendSnapshot, SpendStatus
 
-__all__ = ["choose_platforms", "monthly_training_spend", "PLATFORM_SOURCE"]
+__all__ = ["allowed_platforms", "choose_platforms", "monthly_training_spend", "PLATFORM_SOURCE"]
 
 PLATFORM_SOURCE = rules.EKS_ABOVE_SPEND
 
@@ -22,19 +23,51 @@ def monthly_training_spend(spend: SpendSnapshot) -> float | None:
     return spend.month_to_date_usd + (spend.forecast_usd or 0.0)
 
 
-def choose_platforms(*, team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig) -> tuple[
-    list[Platform], TraceStep
-]:
-    """The platforms candidates may use, the primary one first, and the trace step that says why."""
+_QUESTION = "Managed (SageMaker, HyperPod) or DIY (EKS, EC2)?"
+_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS", Platform.EC2: "EC2"}
+
+
+def choose_platforms(*, team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig,
+                     requested: Platform | None = None) -> tuple[list[Platform], TraceStep]:
+    """The platforms candidates may use, the primary one first, and the trace step that says why.
+
+    A platform the request names is the only one, when the team may use it; one the team's policy does not enable is
+    refused, never planned elsewhere in silence: a person who asked for EKS gets EKS or a reason."""
+    if requested is not None:
+        return [requested], _requested_step(team_name, team, requested)
     primary, reason, source = _primary(team_name, team, spend, policy)
     platforms = [primary]
     if team.platforms.ec2 and primary is not Platform.EC2:
         platforms.append(Platform.EC2)
         reason += "; plain EC2 also allowed (DIY), so it competes on cost"
     answer = " or ".join(p.value for p in platforms)
-    step = TraceStep(node="7 platform", question="Managed (SageMaker, HyperPod) or DIY (EKS, EC2)?", answer=answer,
-                     reason=reason, source=source)
+    step = TraceStep(node="7 platform", question=_QUESTION, answer=answer, reason=reason, source=source)
     return platforms, step
+
+
+def allowed_platforms(team: TeamPolicy) -> list[Platform]:
+    """The platforms ``team`` may run on: SageMaker always, the others as its ``platforms`` policy enables them."""
+    enabled = {Platform.HYPERPOD: team.platforms.hyperpod, Platform.EKS: team.platforms.eks,
+               Platform.EC2: team.platforms.ec2}
+    return [Platform.SAGEMAKER, *(p for p, on in enabled.items() if on)]
+
+
+def _requested_step(team_name: str, team: TeamPolicy, requested: Platform) -> TraceStep:
+    """The trace step of a platform the request named, or the refusal that names the policy key to change."""
+    name = _NAMES[requested]
+    if requested is Platform.SAGEMAKER:
+        return TraceStep(node="7 platform", question=_QUESTION, answer=requested.value,
+                         reason="the request asked for SageMaker, which every team may use", source="request:platform")
+    key = f"teams.{team_name}.platforms.{requested.value}"
+    if requested not in allowed_platforms(team):
+        others = " or ".join(_NAMES[p] for p in allowed_platforms(team))
+        raise RequestError(
+            f"{team_name} may not run on {name}: its policy does not enable it ({key} is false). Ask for {others} "
+            f"instead, or leave the platform open; to allow {name}, set {key}: true in the policy file.",
+            code="platform_not_allowed")
+    return TraceStep(node="7 platform", question=_QUESTION, answer=requested.value,
+                     reason=f"the request asked for {name}, which {team_name}'s policy enables",
+                     source=f"request:platform; policy:{key}")
 
 
 def _primary(team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig) -> tuple[

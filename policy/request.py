@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from policy.recipes import JobChoice
 from policy.regions import AREAS
 
-__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Stage", "Task", "Tolerance", "TrainingRequest"]
+__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "Stage", "Task", "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
@@ -31,6 +31,15 @@ class Task(StrEnum):
     DPO = "dpo"  # preference tuning: the policy trains while a frozen reference model scores every pair
     RLHF = "rlhf"  # PPO-style: generation plus policy, value, reward and reference models
     DISTILL = "distill"  # a student trains on a frozen teacher's outputs
+
+
+class Platform(StrEnum):
+    """Where a job runs (docs/design.md §Platform); a request may name one, a plan always has one."""
+
+    SAGEMAKER = "sagemaker"
+    HYPERPOD = "hyperpod"
+    EKS = "eks"
+    EC2 = "ec2"
 
 
 class Stage(StrEnum):
@@ -71,6 +80,10 @@ class TrainingRequest(BaseModel):
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.
     capacity_reservation: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{8,17}$")
+    # "on EKS", "with hyperpod": plan on that platform only, when the team's policy enables it (else refused).
+    platform: Platform | None = None
+    # "no H100s", "not on p5", "avoid g5": accelerators, instance families or types the plan must not use.
+    exclude: list[str] = Field(default_factory=list[str], max_length=32)
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list[str])
 

@@ -5,6 +5,7 @@ See docs/design.md §Memory and §Candidates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from policy.candidates import Profile, fits, profile_of
@@ -66,11 +67,15 @@ def screen(
     assert request.params is not None and region is not None  # complete() filled both
     index, cls = size_class(request.params, policy)
     wanted = _hint_filter(request, catalog)
+    excluded = _excluded(request, catalog)
+    if wanted is not None and excluded and wanted <= set(excluded):
+        raise RequestError(_contradiction(request), code="contradiction")
     # Everything the sorting reads, by value: the service decides the same few kinds of work in the same regions.
     key = ("screen", region, work.sizing, index, tuple(cls.families), None if wanted is None else frozenset(wanted),
-           team.neuron_ready, tuple(policy.neuron_families), policy.max_instances)
+           tuple(sorted(excluded.items())), team.neuron_ready, tuple(policy.neuron_families), policy.max_instances)
     inside, outside, ruled_out = remembered(catalog, policy.estimate, key, lambda: _sorted_types(
-        region, work=work, catalog=catalog, policy=policy, team=team, families=cls.families, wanted=wanted))
+        region, work=work, catalog=catalog, policy=policy, team=team, families=cls.families, wanted=wanted,
+        excluded=excluded))
     # Fresh lists: a decision merges the screens of its regions into the first.
     result = Screen(list(inside), list(outside), dict(ruled_out), cls, index, wanted is not None)
     if wanted is not None and not result.inside:
@@ -79,15 +84,15 @@ def screen(
 
 
 def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
-                  families: list[str], wanted: set[str] | None) -> tuple[tuple[Profile, ...], tuple[Profile, ...],
-                                                                       dict[str, str]]:
+                  families: list[str], wanted: set[str] | None, excluded: Mapping[str, str]) -> tuple[
+        tuple[Profile, ...], tuple[Profile, ...], dict[str, str]]:
     """(inside, outside, ruled out) of the types priced in ``region``."""
     inside: list[Profile] = []
     outside: list[Profile] = []
     ruled_out: dict[str, str] = {}
     table = fits(catalog=catalog, work=work, settings=policy.estimate)
     for price in catalog.prices_in(region):
-        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted)
+        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted, excluded=excluded)
         if reason is not None:
             ruled_out[price.instance_type] = reason
             continue
@@ -105,12 +110,14 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
 
 
 def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
-                   wanted: set[str] | None) -> str | None:
+                   wanted: set[str] | None, excluded: Mapping[str, str]) -> str | None:
     spec = catalog.instances.get(price.instance_type)
     if spec is None:
         return "not in the catalog's instance list"
     if wanted is not None and price.instance_type not in wanted:
         return "not what the request asked for"
+    if price.instance_type in excluded:
+        return f"excluded by the request (no {excluded[price.instance_type]})"
     if spec.family in policy.neuron_families and not team.neuron_ready:
         return "Trainium needs a Neuron-ready team (policy: teams.<team>.neuron_ready)"
     return None
@@ -136,6 +143,33 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
                                code="unknown_accelerator")
         types = by_accel if types is None else types & by_accel
     return types
+
+
+def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
+    """Each type the request excludes, with the name that excluded it: an exact type, a family, or an accelerator
+    (by its catalog key, "A100-80GB", or its name, "A100", which takes every memory size of it). A name the catalog
+    does not know is refused, so a typo never leaves the hardware it meant in the plan."""
+    found: dict[str, str] = {}
+    for said in request.exclude:
+        name = said.strip().lower().removeprefix("ml.")
+        types = sorted(t for t, spec in catalog.instances.items()
+                       if name in (t, spec.family, spec.accelerator.lower(),
+                                   catalog.accelerators[spec.accelerator].name.lower()))
+        if not types:
+            names = sorted({a.name for a in catalog.accelerators.values()})
+            families = sorted({spec.family for spec in catalog.instances.values()})
+            raise RequestError(f"Cannot exclude {said!r}: it is no accelerator ({', '.join(names)}), instance family "
+                               f"({', '.join(families)}) or instance type gpuops knows.", code="unknown_exclusion")
+        for t in types:
+            found.setdefault(t, said.strip())
+    return found
+
+
+def _contradiction(request: TrainingRequest) -> str:
+    """A request that names hardware and excludes all of it ("on p5, no H100s")."""
+    asked = " ".join(x for x in (request.instance_type, request.accelerator) if x)
+    return (f"The request asks for {asked} but excludes {', '.join(request.exclude)}, which rules out all of it; drop "
+            "one of the two: name other hardware, or leave the hardware open.")
 
 
 def _nothing_matches(request: TrainingRequest, region: str, result: Screen) -> str:

@@ -76,6 +76,9 @@ def decide(
     check_region(req.region, catalog=catalog, policy=policy)
     _check_deadline(req, now)
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
+    # a platform the team may not use is refused before anything is searched
+    platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
+                                                requested=req.platform)
     work = _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     try:
@@ -84,7 +87,6 @@ def decide(
         if not req.reserved:
             raise
         raise RequestError(f"Does not fit the held capacity: {exc.message}", code="does_not_fit") from None
-    platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy)
     gpus = _gpus_of(req, catalog, assumed)
     _check_ceilings(req, gpus)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
@@ -532,6 +534,14 @@ def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
 
 
 def _nothing_runs(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
+    """Why no configuration runs the job, and what to change; an exclusion that ruled types out is named first."""
+    if req.exclude and any(r.startswith("excluded by the request") for r in scr.ruled_out.values()):
+        return (_nothing_runs_for(req, scr, policy).removesuffix(".")
+                + f"; or allow some of the excluded hardware (the request excludes {', '.join(req.exclude)}).")
+    return _nothing_runs_for(req, scr, policy)
+
+
+def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
     ceilings = " and ".join(_ceilings(req, policy).values())
     within = f" with {ceilings}" if ceilings else ""
     if req.gpus is not None:

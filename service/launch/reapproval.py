@@ -3,11 +3,11 @@ approved must be approved again (docs/design.md §State).
 
 The launcher calls ``check_before_launch`` when it claims a task for an approved or auto-approved request. When the
 plan re-decided with the catalog and spend in force costs more than ``reapproval_tolerance`` away from the approved
-estimate, needs more approvals than it has, or policy would now decide differently (deny, or no longer approve
-automatically), the request gets a new revision — which voids the earlier approvals, since they bind to a revision —
-and goes back to ``pending_approval`` with a fresh approval window (then on to ``auto_approved`` or ``denied`` at
-once when that is what policy now decides). The launch task of the old revision is then superseded; approving the
-new revision queues a new one.
+estimate, needs more approvals than it has, or policy would now decide differently (deny, no longer approve
+automatically, or no longer let the team run on the plan's platform), the request gets a new revision — which
+voids the earlier approvals, since they bind to a revision — and goes back to ``pending_approval`` with a fresh
+approval window (then on to ``auto_approved`` or ``denied`` at once when that is what policy now decides). The
+launch task of the old revision is then superseded; approving the new revision queues a new one.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 from sqlmodel import Session
 
 from contract.status import RequestStatus
+from policy.decision import Platform
+from policy.platform import allowed_platforms
 from policy.request import TrainingRequest
 from service.audit.chain import append_event
 from service.planning import PlanContext, Planner
@@ -48,7 +50,9 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
     status = initial_status(context)
     reason = None
     approved_job, job_now = revision.decision.get("job"), context.decision.model_dump(mode="json").get("job")
-    if approved_job != job_now:
+    if (closed := _platform_closed(planner, request, revision)) is not None:
+        reason = closed
+    elif approved_job != job_now:
         reason = "what the job runs changed since it was approved: " + _job_change(approved_job, job_now)
     elif status is RequestStatus.DENIED:
         reason = "policy now denies this plan: " + "; ".join(context.decision.approval.reasons)
@@ -64,6 +68,18 @@ def measure_drift(*, planner: Planner, revision: PlanRevision, now: datetime) ->
         reason = (f"it now needs approval from {', '.join(added)} (e.g. the team's budget was crossed since): "
                   + "; ".join(context.decision.approval.reasons))
     return Drift(context=context, cost_change=change, reason=reason)
+
+
+def _platform_closed(planner: Planner, request: TrainingRequest, revision: PlanRevision) -> str | None:
+    """Why the approved plan's platform is no longer one the team may run on, or None. A plan made while the policy
+    enabled EKS, HyperPod or EC2 must not launch there once the policy has turned it off, however little its cost
+    moved: the re-decided plan, on a platform the team may use, goes back for approval instead."""
+    platform = Platform(revision.decision["plan"]["platform"])
+    team_name, team = planner.policy.team_or_default(request.team)
+    if platform in allowed_platforms(team):
+        return None
+    return (f"{team_name} may no longer run on {platform.value}: teams.{team_name}.platforms.{platform.value} is off "
+            "in the policy in force")
 
 
 def _new_groups(approved: dict[str, Any], required_now: list[str]) -> list[str]:

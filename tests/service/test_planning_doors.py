@@ -167,3 +167,42 @@ def test_an_unknown_area_field_is_refused_naming_the_areas(live: Live) -> None:
     assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "invalid_request"
     assert "unknown area 'atlantis'; use one of us, north-america" in answer.json()["error"]["message"]
+
+
+def test_a_platform_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B for team-nlp", "platform": "eks",
+                                       "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on EKS for team-nlp", "now": NOW.isoformat(),
+                                      "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["request"]["platform"] == by_text.json()["request"]["platform"] == "eks"
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    assert by_field.json()["plan"]["platform"] == "eks"
+
+
+def test_a_platform_the_team_may_not_use_is_a_422_naming_the_policy_key(live: Live) -> None:
+    for body in ({"text": "fine-tune 7B", "platform": "hyperpod"}, {"text": "fine-tune 7B with hyperpod"}):
+        answer = live.post("/v1/plans", {**body, "now": NOW.isoformat(), "timezone": TZ})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["code"] == "platform_not_allowed"
+        assert "teams.team-ml.platforms.hyperpod" in answer.json()["error"]["message"]
+    unknown = live.post("/v1/plans", {"text": "fine-tune 7B", "platform": "slurm"})
+    assert unknown.status_code == 422
+
+
+def test_an_exclusion_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "exclude": ["H100"],
+                                       "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens, no H100s please", "now": NOW.isoformat(),
+                                      "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["request"]["exclude"] == by_text.json()["request"]["exclude"] == ["H100"]
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    assert by_field.json()["plan"]["accelerator"] != "H100"
+
+
+def test_an_exclusion_field_that_rules_out_the_hardware_the_text_names_is_a_contradiction(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune 7B on p5", "exclude": ["H100"],
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["code"] == "contradiction"

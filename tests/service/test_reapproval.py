@@ -10,6 +10,7 @@ from contract.approvals import ApprovalDecision
 from contract.requests import RequestCreate
 from contract.status import RequestStatus
 from policy.catalog import Catalog, load_catalog
+from policy.config import PolicyConfig
 from policy.membership import Filer
 from service.launch.reapproval import check_before_launch
 from service.planning import Planner
@@ -126,3 +127,29 @@ def test_a_plan_that_now_needs_finance_goes_back_for_approval(session: Session) 
     assert reason is not None and reason.startswith(f"it now needs approval from {routed.finance_group}")
     record = read_request(session=session, request_id=request_id, now=NOW)
     assert (record.status, record.revision) == ("pending_approval", 2)
+
+
+def _with_hyperpod(enabled: bool) -> PolicyConfig:
+    team = POLICY.teams["team-ml"]
+    platforms = team.platforms.model_copy(update={"hyperpod": enabled})
+    return POLICY.model_copy(update={"teams": {**POLICY.teams,
+                                               "team-ml": team.model_copy(update={"platforms": platforms})}})
+
+
+def test_a_plan_on_a_platform_the_policy_has_since_turned_off_goes_back_for_approval(session: Session) -> None:
+    catalog = load_catalog()
+    spend = SampleSpend(sample_spend_path(), clock=lambda: NOW)
+    before = Planner(catalog=catalog, policy=_with_hyperpod(True), spend=spend)
+    record, _ = create_request(session=session, planner=before, body=RequestCreate(text="fine-tune 7B"),
+                               actor=REQUESTER, requester=REQUESTER, filer=Filer(actor=REQUESTER),
+                               idempotency_key=None, now=NOW)
+    approved, _ = record_approval(session=session, policy=before.policy, request_id=record.id, approver=LEADS[0],
+                                  decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+    assert approved.status == RequestStatus.APPROVED
+    # a tolerance so wide that the cost of the plan re-decided on SageMaker alone would never send it back
+    after = Planner(catalog=catalog, spend=spend,
+                    policy=_with_hyperpod(False).model_copy(update={"reapproval_tolerance": 100.0}))
+    reason = check_before_launch(session=session, planner=after, request_id=record.id, now=NOW)
+    assert reason is not None and "teams.team-ml.platforms.hyperpod is off" in reason
+    revised = read_request(session=session, request_id=record.id, now=NOW)
+    assert (revised.status, revised.revision) == ("pending_approval", 2)
