@@ -120,6 +120,20 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("fine-tune 7B by xmas", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-24T17:00-08:00")}),
     ("fine-tune 7B before the holidays", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),  # no date: unread
+    # an event on a day, its time not said: done by 17:00 the day before, as "before <day>"
+    ("fine-tune 7B before the board meeting on Dec 10", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-09T17:00-08:00")}),
+    ("fine-tune 7B before our demo at 3pm on Friday", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-04T15:00-08:00")}),
+    ("fine-tune 7B before the production review on Friday", MONDAY,  # "production" stays the stage
+     {"task": Task.FINE_TUNE, "params": 7 * B, "stage": Stage.PRODUCTION,
+      "deadline": deadline("2026-12-04T17:00-08:00")}),
+    ("train a 3B model on 60B tokens, results needed in two weeks", MONDAY,
+     {"params": 3 * B, "tokens": 60 * B, "deadline": deadline("2026-12-14T17:00-08:00")}),
+    ("sweep 12 learning rates on a 1B model, 200M tokens each", MONDAY,
+     {"task": Task.SWEEP, "params": 1 * B, "tokens": 200 * M, "trials": 12}),
+    ("fine-tune 7B on 1B tokens, 12 learning rates", MONDAY,
+     {"task": Task.SWEEP, "params": 7 * B, "tokens": 1 * B, "trials": 12}),
     ("7B in the next 72 hours", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T09:00-08:00")}),
     ("7B within the next few days", MONDAY, {"params": 7 * B, "deadline": deadline("2026-12-03T17:00-08:00")}),
     ("fine-tune 7B this weekend", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B,
@@ -371,6 +385,7 @@ NOTED: list[tuple[str, datetime, str]] = [
      "read 'ideally friday' as a wish; no firmer deadline is given, so the plan meets it"),
     ("fine-tune 7B, deadline is not strict, ideally friday", MONDAY, "read 'deadline is not strict' as no hurry"),
     ("fine-tune 7B, need results by 9am tomorrow", MONDAY, "read 'need results by 9am tomorrow' as Tue 2026-12-01"),
+    ("fine-tune 7B, results needed in two weeks", MONDAY, "read 'results needed in two weeks' as Mon 2026-12-14"),
     ("fine-tune 7B by June", MONDAY, "say 'by the end of June' for Wed 2027-06-30 17:00"),
     ("7B for team-nlp", MONDAY, "over the default team team-ml"),
     ("fine-tune 7B on 50GB of text", MONDAY, "read '50GB of text' as ~12.5B tokens at ~4 bytes of text per token"),
