@@ -403,6 +403,26 @@ def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
     assert any("describes the work and does not change the plan" in n for n in described.assumptions)
 
 
+@pytest.mark.parametrize(("text", "said", "runs"), [
+    ("LoRA 1B on 10M tokens nightly", "nightly", 30),
+    ("LoRA 1B on 10M tokens every night", "every night", 30),
+    ("LoRA 1B on 10M tokens every weekday", "every weekday", 21),
+    ("LoRA 1B on 10M tokens once a week", "once a week", 4),
+    ("retrain the 1B model every Monday on 10M tokens", "every Monday", 4),
+])
+def test_recurring_work_is_priced_a_run_and_a_month_and_a_person_approves_it(text: str, said: str,
+                                                                             runs: int) -> None:
+    decision = decision_for(text, ok_spend(1_000))
+    assert decision.request.unread == [said] and decision.request.deadline is None  # "every Monday": no deadline
+    assert any(f"read '{said}' as recurring work, about {runs} runs a month" in n for n in decision.request.notes)
+    assert not any(n.startswith("did not read") for n in decision.request.notes)
+    per_month = f"~${decision.plan.estimated_cost_usd * runs:,.0f}/month"
+    assert decision.approval.required
+    assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a month, {per_month}")
+               for r in decision.approval.reasons), decision.approval.reasons
+    assert not any(r.startswith("not read") for r in decision.approval.reasons)
+
+
 @pytest.mark.parametrize(("cost", "mtd", "finance"), [
     (20_000, 1_000, False),  # below the threshold, within budget
     (30_000, 1_000, True),  # at or above finance_above_usd ($25k)
