@@ -35,8 +35,9 @@ Rules (all in the requester's zone, relative to ``now``):
 - "ideally", "preferably", "if possible", "nice to have by", "soft/target deadline" mark a wish; "hard deadline",
   "at the latest", "must be done by", "<day> is the hard deadline" the hard one (``Deadline.firmness``;
   ``policy.parse`` lets a wish give way to any other date). Those words, "need results by" and the like are part of
-  the phrase, so they are read with it.
-- "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late.
+  the phrase, so they are read with it ("results needed in two weeks" too).
+- "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late. So is
+  "before the board meeting on Dec 10": an event that day, its time not said.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
 """
@@ -145,13 +146,21 @@ _FIRMNESS_AFTER_RE = re.compile(
 # nouns name the job's outcome, which the deadline accounts for.
 _LEAD_RE = re.compile(
     r"(?:\b(?:needs?|needed|wants?|wanted|expects?|expected|expecting|gets?|getting|have|has|see)\s+)?"
-    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?)\s*$",
+    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?)"
+    r"(?:\s+(?:(?:are|is)\s+)?(?:needed|wanted|due|expected|required))?\s*$",  # "results needed in two weeks"
     _F,
 )
 # A bare "May" is a month only where no verb follows ("by May", "by May, please"); "deadline may slip" is not.
 _MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please|pls|latest|ideally|for)(?![\w]))", _F)
+# "before the board meeting on Dec 10": an event on that day, at a time not said. Its head noun names the event, so
+# "before the production review on Friday" keeps "production" for the stage reader.
+_EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
+          r"(?:(?!(?:prod|production|customers?|launch\w*|releases?)\b)[a-z-]+\s+){0,2}?"
+          r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
+          r"|workshop|pitch|talk|keynote|all-hands|board)s?"
+          r"\s+(?=on\s|at\s)")
 _TRIGGER_RE = re.compile(
-    rf"\b(?:by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
+    rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*:?\s*(?:on\s+|at\s+)?$",
     _F,
@@ -258,7 +267,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if zone_m is not None:  # a zone named in the text wins over the requester's
         now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()]))
         end = zone_m.end()
-    lead = _LEAD_RE.search(text, max(0, start - 40), start) if trigger is not None else None
+    lead = _LEAD_RE.search(text, max(0, start - 40), start) if trigger is not None or groups.get("rel") else None
     if lead is not None:  # "need results by": the outcome wanted by then
         said = _SAID_BEFORE_RE.search(text, max(0, lead.start() - 40), lead.start()) or said
         start = lead.start()

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
+from policy.describing import runs_a_month
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
@@ -34,15 +35,14 @@ def approval_requirement(
     capacity is unknown or short (``capacity_doubt`` says why): it may not start.
     """
     reasons: list[str] = []
+    estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
     if exposure_usd is not None and exposure_usd > cost_usd:
         reasons.append(f"judged on ${exposure_usd:,.2f}, what the launch may bill before its runtime cap stops it "
                        f"(the estimate is ${cost_usd:,.2f})")
         cost_usd = exposure_usd
     if oversized:
         reasons.append(f"oversized: {oversized}; never approved automatically")
-    if unread:
-        reasons.append("not read: " + ", ".join(f"'{p}'" for p in unread) + "; a person checks the plan answers "
-                       "what was asked, so it is never approved automatically")
+    _unread_reasons(unread or [], estimate_usd, reasons)
     if capacity_doubt:
         reasons.append(f"capacity {capacity_doubt}: never approved automatically")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
@@ -72,6 +72,23 @@ def approval_requirement(
         reasons.append(finance)
     return ApprovalRequirement(required=True, approvals_needed=needed, approver_groups=groups, reasons=reasons,
                                denied=denied, required_groups=[policy.finance_group] if finance else [])
+
+
+def _unread_reasons(unread: list[str], cost_usd: float, reasons: list[str]) -> None:
+    """Why unread phrases hold the plan: a person checks what was not read, and approves recurring work ("nightly")
+    knowing what it comes to a month, since gpuops launches, and the plan prices, one run per approved request."""
+    other = []
+    for phrase in unread:
+        runs = runs_a_month(phrase)
+        if runs is None:
+            other.append(phrase)
+            continue
+        reasons.append(f"recurring: '{phrase}' is about {runs} run{'s' if runs > 1 else ''} a month, "
+                       f"~${cost_usd * runs:,.0f}/month at the estimate's ${cost_usd:,.2f} a run; the plan prices one "
+                       "run, and a recurring commitment is never approved automatically")
+    if other:
+        reasons.append("not read: " + ", ".join(f"'{p}'" for p in other) + "; a person checks the plan answers "
+                       "what was asked, so it is never approved automatically")
 
 
 def _finance_reason(cost_usd: float, over_budget: bool, policy: PolicyConfig) -> str | None:

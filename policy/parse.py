@@ -69,7 +69,8 @@ _UNIT_KINDS = (
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
     ("tokens", r"tokens?|toks?"),
     ("params", r"param(?:eter)?s?|model"),
-    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"),
+    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"
+     r"|learning[\s-]+rates?|lrs"),  # "sweep 12 learning rates": a trial each
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),

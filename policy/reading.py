@@ -6,7 +6,9 @@ held, what needs a question, and every phrase nothing used (``unread``).
 - "we have a capacity block / reservation for 4x p5.48xlarge", "we have 2 p4d reserved", "on our reserved p5s": the
   capacity is fixed and paid (``reserved``); the plan says whether the job fits it.
 - Words that carry no request ("please", "the", "model") are skipped; every other phrase left once all readers have
-  taken theirs is listed in ``unread``, and a plan with unread words is never approved automatically.
+  taken theirs is listed in ``unread``, and a plan with unread words is never approved automatically. Words that
+  describe the work ("10B tokens of code", "for classification", "bf16") are read just before, with a note, and
+  recurring work ("nightly") is noted first and stays unread (``policy.describing``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines
+from policy.describing import read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
 
@@ -32,6 +35,7 @@ class Scan(Protocol):
     """The text with used phrases blanked (``policy.parse``)."""
 
     text: str
+    said: str
     unused: list[str]
 
     def blank(self, start: int, end: int) -> None: ...
@@ -74,7 +78,7 @@ _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-
 _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 _EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
-_TRAIN_RE = re.compile(r"\btrain(?:ing)?\b", _F)
+_TRAIN_RE = re.compile(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
 _EXAMPLES_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s*(?:examples?|samples?|rows?"
                           r"|pairs?|conversations?|prompts?|records?|documents?|docs?)$", _F)
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
@@ -97,7 +101,7 @@ FILLER_WORDS = frozenset("""
 a an the and or but of for on over with by to in at from into onto as via per than then so also plus
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
-please pls plz thanks thx hi hey hello ok okay just some new quick small big
+please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
 get give make use using used go going have has had
@@ -111,7 +115,8 @@ _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" say
 
 def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
                 questions: list[Question]) -> dict[str, Any]:
-    """A stated length and a start, read before deadlines and numbers so neither takes them."""
+    """Recurring work, a stated length and a start, read before deadlines and numbers so neither takes them."""
+    read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
     return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
@@ -161,9 +166,10 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, said=said)
+    read_descriptions(scan, fields, notes)  # last: only words no other reader took
     read["unread"] = _unread(scan)
-    if read["unread"]:
-        notes.append("did not read: " + ", ".join(f"'{p}'" for p in read["unread"]))
+    if unread := [p for p in read["unread"] if runs_a_month(p) is None]:  # recurring work has its own note
+        notes.append("did not read: " + ", ".join(f"'{p}'" for p in unread))
     return read
 
 

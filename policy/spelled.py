@@ -2,9 +2,10 @@
 
 Only a number followed by what it counts is rewritten — a scale word (hundred, thousand, million, billion,
 trillion, dozen), or a unit the request reader knows (tokens, parameters, trials, runs, seeds, epochs, GPUs, nodes,
-instances, hours, days, weeks) — so "one of our 7B models" or "a node" keep their words. The digits take the
-place of the words and are padded with spaces to the same length: every position in the text stays where it was,
-as ``policy.parse`` needs for the phrases it reports.
+instances) — so "one of our 7B models" or "a node" keep their words. Spans of time ("in two weeks") are left to
+``policy.dates``, which reads their words itself and quotes them as said. The digits take the place of the words
+and are padded with spaces to the same length: every position in the text stays where it was, as ``policy.parse``
+needs for the phrases it reports.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _NUMBER = (rf"(?:(?P<h>{_BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{_BELOW
            r"(?P<half>\s+and\s+a\s+half)?")
 _SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
-            r"|instances?|machines?|hosts?|hours?|days?|weeks?|months?|[a-z]\d{1,3}s?\b)")
+            r"|instances?|machines?|hosts?|[a-z]\d{1,3}s?\b)")
 _SPELLED_RE = re.compile(
     rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
     rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}))", re.IGNORECASE | re.ASCII)

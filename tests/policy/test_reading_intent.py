@@ -171,7 +171,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 8_030_261_248, "model": "llama-3-8b"}, []),
     ("fine-tune qwen2.5-7b", {"params": 7_615_616_512, "model": "qwen2.5-7b"}, []),
     ("lora llama-3-8b-instruct on 100M tokens", {"params": 8_030_261_248}, []),
-    ("fine-tune a 7B model for the chatbot", {}, ["chatbot"]),
+    ("fine-tune a 7B model for the chatbot", {}, []),  # what the model is for: read, with a note
     ("fine-tune 7B with 500k steps using the frobnicator", {}, ["500k steps", "frobnicator"]),
     ("fine-tune 7B, make it sparkle", {}, ["sparkle"]),
     # the words that make an amount the budget are read with it, beside a ceiling on the hardware
@@ -200,6 +200,37 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, grid search over 8 configs", {"task": Task.SWEEP, "trials": 8}, []),
     ("fine-tune 7B, random search of 20 trials", {"task": Task.SWEEP, "trials": 20}, []),
     ("fine-tune 7B on 1B tokens, need to finish before 6pm today", {"deadline": at("2026-11-30T18:00")}, []),
+    # words that describe the work are read with a note, so they hold no plan for approval
+    ("continue pretraining mistral 7B on 10B tokens of code, production",
+     {"task": Task.CONTINUED_PRETRAIN, "tokens": 10 * 10**9, "stage": Stage.PRODUCTION}, []),
+    ("fine-tune a 350M BERT for classification on 50M tokens", {"params": 350 * 10**6, "tokens": 50 * 10**6}, []),
+    ("hey can you spin up something to fine-tune llama 3 8b on our support tickets (about 200M tokens)? no rush",
+     {"tokens": 200 * 10**6, "urgent": None}, []),
+    ("need to fine-tune our 7B chatbot model on 2B tokens before the board meeting on Dec 10",
+     {"params": 7 * 10**9, "deadline": at("2026-12-09T17:00")}, []),
+    ("LoRA 8B on 500M tokens, it's for the prod recommender, can't be interrupted",
+     {"stage": Stage.PRODUCTION, "interruption_tolerance": Tolerance.LOW}, []),
+    ("sweep 12 learning rates on a 1B model, 200M tokens each", {"task": Task.SWEEP, "trials": 12}, []),
+    ("train a 3B model on 60B tokens, results needed in two weeks", {"deadline": at("2026-12-14T17:00")}, []),
+    ("fine-tune 7B on 1B tokens using p4d instances", {"instance_type": "p4d", "instances": None}, []),
+    ("fine-tune 7B on 1B tokens, 2 runs in parallel", {"task": Task.SWEEP, "trials": 2}, []),
+    ("fine-tune 7B on 1B tokens with bf16 and flash attention", {"tokens": 10**9}, []),
+    ("fine-tune the 13B summarization model for customers", {"stage": Stage.PRODUCTION}, []),
+    # beside a descriptive position, a word that could change the plan is read as before, or left unread
+    ("fine-tune 7B on 1B tokens of code on H100s in us-west-2, production",
+     {"accelerator": "H100", "region": "us-west-2", "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens of code, spot ok", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune our prod model on 1B tokens, 7B", {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens before the production review on Friday",
+     {"stage": Stage.PRODUCTION, "deadline": at("2026-12-04T17:00")}, ["before", "review"]),
+    ("fine-tune 7B on 1B tokens of EU data", {"area": None}, ["EU"]),
+    ("fine-tune 7B on 1B tokens of audio", {}, ["audio"]),
+    ("fine-tune 7B on 1B tokens on our cluster data", {}, ["cluster"]),
+    ("fine-tune 7B on 1B tokens with fp8", {}, ["fp8"]),  # FP8 peak is not what the estimate prices
+    ("fine-tune 7B on 1B tokens in parallel", {"trials": None}, ["parallel"]),  # one run: nothing side by side
+    ("fine-tune 7B on 1B tokens for the frobnicator", {}, ["frobnicator"]),  # no task or domain noun
+    ("fine-tune a long-context model, 7B on 1B tokens", {}, ["long-context"]),  # the context length is the plan's
+    ("fine-tune the reward model, 7B on 1B tokens", {}, ["reward"]),  # RLHF's models are work of their own
 ]
 
 
@@ -221,6 +252,7 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by next week", MONDAY, ["deadline"]),
     ("train 7B", MONDAY, ["task"]),
     ("train 7B on 2B tokens", MONDAY, []),  # the tokens are given: the task changes little
+    ("retrain the 7B ranking model", MONDAY, ["task"]),  # training again: from scratch, or a fine-tune?
     ("fine-tune 7B on 50k examples", MONDAY, ["tokens"]),
     ("distill 7B", MONDAY, ["tokens"]),
     ("RLHF 7B", MONDAY, ["tokens"]),
@@ -361,6 +393,34 @@ def test_unread_words_are_never_auto_approved() -> None:
     assert not decision_for("LoRA 1B on 10M tokens", spend).approval.required
     flagged = decision_for("LoRA 1B on 10M tokens with the frobnicator", spend).approval
     assert flagged.required and any(r.startswith("not read: 'frobnicator'") for r in flagged.reasons)
+
+
+def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
+    spend = ok_spend(1_000)
+    described = decision_for("can you LoRA our 1B chatbot model for classification on 10M tokens of support "
+                             "tickets with bf16", spend)
+    assert not described.approval.required and described.request.unread == []
+    assert any("describes the work and does not change the plan" in n for n in described.assumptions)
+
+
+@pytest.mark.parametrize(("text", "said", "runs"), [
+    ("LoRA 1B on 10M tokens nightly", "nightly", 30),
+    ("LoRA 1B on 10M tokens every night", "every night", 30),
+    ("LoRA 1B on 10M tokens every weekday", "every weekday", 21),
+    ("LoRA 1B on 10M tokens once a week", "once a week", 4),
+    ("retrain the 1B model every Monday on 10M tokens", "every Monday", 4),
+])
+def test_recurring_work_is_priced_a_run_and_a_month_and_a_person_approves_it(text: str, said: str,
+                                                                             runs: int) -> None:
+    decision = decision_for(text, ok_spend(1_000))
+    assert decision.request.unread == [said] and decision.request.deadline is None  # "every Monday": no deadline
+    assert any(f"read '{said}' as recurring work, about {runs} runs a month" in n for n in decision.request.notes)
+    assert not any(n.startswith("did not read") for n in decision.request.notes)
+    per_month = f"~${decision.plan.estimated_cost_usd * runs:,.0f}/month"
+    assert decision.approval.required
+    assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a month, {per_month}")
+               for r in decision.approval.reasons), decision.approval.reasons
+    assert not any(r.startswith("not read") for r in decision.approval.reasons)
 
 
 @pytest.mark.parametrize(("cost", "mtd", "finance"), [

@@ -71,3 +71,25 @@ def test_work_that_is_not_training_is_refused_not_priced_as_a_fine_tune(text: st
 def test_a_training_job_that_mentions_evaluation_is_still_a_training_job() -> None:
     request = parse_request("fine-tune 7B on 1B tokens with eval every 1000 steps", now=NOW, tz="UTC")
     assert request.task is not None and request.task.value == "fine-tune"
+
+
+@pytest.mark.parametrize(("text", "said", "assumed"), [
+    ("fine-tune 7B on 1B tokens with bf16", "bf16", "compute at the accelerator's BF16 peak FLOP/s"),
+    ("fine-tune 7B on 1B tokens in mixed precision", "mixed precision", "memory as mixed-precision Adam"),
+    ("fine-tune 7B on 1B tokens with flash attention", "flash attention",
+     "a layer's activation memory is counted as with flash attention"),
+])
+def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, said: str, assumed: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == []
+    assert any(n.startswith(f"read '{said}' as what the estimate already assumes") and assumed in n
+               for n in request.notes), request.notes
+    assert plan_for(text).plan.estimated_cost_usd == plan_for("fine-tune 7B on 1B tokens").plan.estimated_cost_usd
+
+
+@pytest.mark.parametrize(("text", "unread"), [
+    ("hey can you spin up something to fine-tune 7B on 1B tokens", []),
+    ("kindly fine-tune 7B on 1B tokens", []),
+])
+def test_conversational_filler_is_read_as_nothing(text: str, unread: list[str]) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == unread

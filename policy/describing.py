@@ -1,0 +1,187 @@
+"""Words that describe the work without changing the hardware it needs, read last so they do not hold a plan for
+approval; and recurring work, which does hold it.
+
+``policy.reading`` calls ``read_descriptions`` once every other reader has taken its phrases, and before what is left
+is listed as unread; ``read_recurring`` before any date is read. Each reading is noted, in the style of the other
+readers' notes:
+
+- what the tokens are: "10B tokens of code", "on our support tickets (about 200M tokens)", "on chat data";
+- what the model is for: "our chatbot model", "the ranking model", "for classification", "for the prod recommender"
+  (a task or domain noun after "for"; "prod" there was read as the stage already and stays read so);
+- what the estimate already assumes: "bf16"/"bfloat16"/"mixed precision" (compute is priced at BF16 peak FLOP/s),
+  "flash attention" (activation memory is counted as with it, ``policy.estimate``), "in parallel" beside several
+  trials (they run side by side already), "instances" after an instance family ("p4d instances").
+
+Conservative by construction: a described phrase is read only where every word of it is still in the text (a stage
+word, hardware, a region, a number or a team was taken by its own reader first) and none of it is a word that could
+change a plan (``_PLAN_WORD_RE``: hardware, places, spot and interruption, stage, urgency, money, negation, media).
+Anything else stays unread, for a person to check.
+
+Recurring work ("nightly", "every Monday", "weekly") is noted with its runs a month, but stays in ``unread``: gpuops
+launches one run per approved request, so the plan prices one run, and a commitment that repeats deserves a person's
+look (``policy.guardrails`` words its approval reason with what it comes to a month, ``runs_a_month``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+from policy.regions import AREA_WORDS, PLACE_WORDS
+
+__all__ = ["read_descriptions", "read_recurring", "runs_a_month"]
+
+_F = re.IGNORECASE | re.ASCII
+
+
+class _Scan(Protocol):
+    text: str
+    said: str
+    unused: list[str]
+
+    def blank(self, start: int, end: int) -> None: ...
+
+
+# Glue that ends a described phrase: "tokens of code on H100s" describes "code" only.
+_GLUE = (r"(?:on|in|at|by|for|with|w|using|use|to|from|into|via|per|over|under|and|or|but|before|after|until|till"
+         r"|then|so|of|as|than|is|are|was|be|it|its|it's|that|this|which|who|we|our|the|a|an|model|models|data"
+         r"|dataset|datasets|corpus|tokens?|toks?)")
+_WORD = rf"(?!{_GLUE}\b)[a-z][a-z'-]*[a-z]"
+_PHRASE = rf"{_WORD}(?:\s+{_WORD}){{0,2}}"
+_OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
+_SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
+# What a model is for, said after "for": a task or a product area. A closed list, so "for the EU" or "for 3 days"
+# can never be read as a description.
+_PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|chat|chatbots?|assistants?|ranking"
+            r"|rankers?|re-?ranking|re-?rankers?|recommendations?|recommenders?|recsys|search|retrieval|retrievers?"
+            r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
+            r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|support|reasoning|math"
+            r"|tool\s+use|function\s+calling)")
+_DATA_RES = (
+    # "10B tokens of code", "1B tokens of our support tickets"
+    re.compile(rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})", _F),
+    # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens"
+    re.compile(rf"\b(?:on|over)\s+{_OWNER}(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
+               r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)", _F),
+    # "on chat data", "on our support ticket dataset"
+    re.compile(rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b", _F),
+)
+_PURPOSE_RES = (
+    # "our 7B chatbot model", "the ranking model (1.3B)"
+    re.compile(rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b", _F),
+    # "for classification", "for the prod recommender", "for code completion"
+    re.compile(rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing)\s+)?(?P<x>{_PURPOSE})\b", _F),
+)
+# Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
+_ASSUMED = (
+    (re.compile(r"\b(?:bf16|bfloat16|bfloat-16|(?:bf16\s+)?mixed[\s-]+precision|amp)\b", _F),
+     "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s and memory as "
+     "mixed-precision Adam"),
+    (re.compile(r"\bflash[\s-]?(?:attention|attn)\b", _F),
+     "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
+     "without the sequence-squared attention scores"),
+)
+_PARALLEL_RE = re.compile(r"\b(?:in\s+parallel|parallel|concurrently|side\s+by\s+side|simultaneously|at\s+once)\b", _F)
+_FAMILY_NOUN_RE = re.compile(r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9-]+)?)"
+                             r"\s+(?P<x>instances?|machines?|nodes?|boxes|servers?)\b", _F)
+# Words that could change a plan: never read as a description, whatever position they stand in.
+_PLAN_WORDS = (
+    r"spot|on-demand|demand|reserved|reservation|capacity|interrupt\w*|preempt\w*|checkpoint\w*|restart\w*|resum\w*"
+    r"|prod|production|customers?|launch\w*|releases?|experiment\w*|test\w*|prototyp\w*|poc|staging"
+    r"|asap|urgent\w*|fast\w*|quick\w*|slow\w*|cheap\w*|budget|cost\w*|spend\w*|deadline|today|tonight|tomorrow"
+    r"|no|not|never|without|except|excluding|avoid\w*|only|non|none|nor|don't|can't|won't"
+    r"|gpus?|accelerators?|nodes?|instances?|machines?|hosts?|clusters?|trainium\w*|inferentia\w*|sagemaker|hyperpod"
+    r"|eks|ec2|kubernetes|k8s|slurm|region\w*|zones?|teams?|epochs?|batch\w*|context|seq\w*|steps?|trials?|runs?"
+    r"|sweep\w*|teachers?|students?|distill\w*|rlhf|dpo|ppo|lora|qlora|pretrain\w*|scratch|quantiz\w*|quantis\w*"
+    r"|audio|speech|voice|sounds?|music|videos?|footage|images?|imagery|pictures?|photos?|vision|multimodal"
+    r"|recordings?|podcasts?|frames|pixels?|transcri\w*|asr|tts|examples?|samples?|rows?|records?|pairs?|hours?"
+    r"|days?|weeks?|months?|nightly|daily|weekly|monthly|every|each|recurring"
+    r"|long\w*|short\w*|sparse|moe|experts?|reward|reference|critic|value|policy|judge|draft|frozen"
+    r"|larger|smaller|bigger|huge|tiny|giant|foundation|frontier|full|partial"
+)
+_PLAN_WORD_RE = re.compile(rf"(?:{_PLAN_WORDS})", _F)
+# Recurring work and the runs a month it comes to.
+_RECURRING = (
+    (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+a\s+day"
+     r"|(?:every|each)\s+24\s*h(?:ours|rs)?", 30),
+    (r"every\s+week\s*day|every\s+(?:business|working)\s+day|(?:on\s+)?weekdays", 21),
+    (r"weekly|every\s+week|each\s+week|once\s+a\s+week|every\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+     r"|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days", 4),
+    (r"every\s+other\s+week|bi-?weekly|fortnightly", 2),
+    (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1),
+)
+_RECURRING_RES = [(re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) for pattern, runs in _RECURRING]
+
+
+def read_descriptions(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
+    found: list[tuple[str, str]] = []
+    for pattern in _DATA_RES:
+        found += [(x, "what the data is") for x in _described(scan, pattern)]
+    for pattern in _PURPOSE_RES:
+        found += [(x, "what the model is for") for x in _described(scan, pattern)]
+    for said, what in dict(found).items():
+        notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")
+    for pattern, assumed in _ASSUMED:
+        for m in _still_said(scan, pattern):
+            scan.blank(m.start(), m.end())
+            notes.append(f"read '{_spaced(m.group(0))}' as {assumed}, so it does not change the plan")
+    if (fields.get("trials") or 1) > 1:
+        for m in _still_said(scan, _PARALLEL_RE):
+            scan.blank(m.start(), m.end())
+            notes.append(f"read '{_spaced(m.group(0))}' with the {fields['trials']} trials: they run side by side "
+                         "already when the hardware allows, so it does not change the plan")
+    for m in _FAMILY_NOUN_RE.finditer(scan.said):
+        start, end = m.span("x")
+        if scan.text[m.start("fam") : m.end("fam")].strip() == "" and scan.text[start:end] == scan.said[start:end]:
+            scan.blank(start, end)
+            notes.append(f"read '{m['x']}' with '{m['fam']}' as that instance family, with no count of its own")
+
+
+def runs_a_month(phrase: str) -> int | None:
+    """How many runs a month a recurring phrase ("nightly", "every Monday") comes to; None if it is no cadence."""
+    said = _spaced(phrase)
+    return next((runs for pattern, runs in _RECURRING_RES if pattern.fullmatch(said)), None)
+
+
+def _described(scan: _Scan, pattern: re.Pattern[str]) -> list[str]:
+    """The described phrases ``pattern`` finds where each word is still unread and none could change a plan; each
+    is blanked once read."""
+    read = []
+    for m in pattern.finditer(scan.said):
+        start, end = m.span("x")
+        words = scan.said[start:end].split()
+        if scan.text[start:end] != scan.said[start:end] or any(_plan_word(w) for w in words):
+            continue
+        scan.blank(start, end)
+        read.append(" ".join(words))
+    return read
+
+
+def _plan_word(word: str) -> bool:
+    """A word that could change a plan, whole or in any hyphened part ("long-context")."""
+    lowered = word.lower().strip("'")
+    return (lowered in AREA_WORDS or lowered in PLACE_WORDS or any(c.isdigit() for c in lowered)
+            or any(_PLAN_WORD_RE.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
+
+
+def _still_said(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """Matches of ``pattern`` in the text as it stands: phrases no reader has taken."""
+    return list(pattern.finditer(scan.text))
+
+
+def read_recurring(scan: _Scan, notes: list[str]) -> None:
+    """ "nightly", "once a week", "every Monday": noted with the runs a month and listed as unread in one piece.
+    Read before dates, so the Monday of "every Monday" is no deadline."""
+    for pattern, runs in _RECURRING_RES:
+        for m in list(pattern.finditer(scan.text)):
+            said = _spaced(m.group(0))
+            scan.blank(m.start(), m.end())
+            scan.unused.append(said)
+            notes.append(f"read '{said}' as recurring work, about {runs} run{'s' if runs > 1 else ''} a month: gpuops "
+                         "launches one run per approved request, so the plan prices one run; left unread so a person "
+                         "approves the recurring commitment")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
