@@ -14,7 +14,7 @@ readers' notes:
 
 Conservative by construction: a described phrase is read only where every word of it is still in the text (a stage
 word, hardware, a region, a number or a team was taken by its own reader first) and none of it is a word that could
-change a plan (``_PLAN_WORD_RE``: hardware, places, spot and interruption, stage, urgency, money, negation, media).
+change a plan (``_PLAN_WORDS``: hardware, places, spot and interruption, stage, urgency, money, negation, media).
 Anything else stays unread, for a person to check.
 
 Recurring work ("nightly", "every Monday", "weekly") is noted with its runs a month, but stays in ``unread``: gpuops
@@ -25,6 +25,8 @@ look (``policy.guardrails`` words its approval reason with what it comes to a mo
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 from policy.regions import AREA_WORDS, PLACE_WORDS
@@ -57,33 +59,33 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|support|reasoning|math"
             r"|tool\s+use|function\s+calling)")
-_DATA_RES = (
+_DATA = (
     # "10B tokens of code", "1B tokens of our support tickets"
-    re.compile(rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})", _F),
+    rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})",
     # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens"
-    re.compile(rf"\b(?:on|over)\s+{_OWNER}(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
-               r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)", _F),
+    rf"\b(?:on|over)\s+{_OWNER}(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
+    r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",
     # "on chat data", "on our support ticket dataset"
-    re.compile(rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b", _F),
+    rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
 )
-_PURPOSE_RES = (
+_PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
-    re.compile(rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b", _F),
+    rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
     # "for classification", "for the prod recommender", "for code completion"
-    re.compile(rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing)\s+)?(?P<x>{_PURPOSE})\b", _F),
+    rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing)\s+)?(?P<x>{_PURPOSE})\b",
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (
-    (re.compile(r"\b(?:bf16|bfloat16|bfloat-16|(?:bf16\s+)?mixed[\s-]+precision|amp)\b", _F),
+    (r"\b(?:bf16|bfloat16|bfloat-16|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
      "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s and memory as "
      "mixed-precision Adam"),
-    (re.compile(r"\bflash[\s-]?(?:attention|attn)\b", _F),
+    (r"\bflash[\s-]?(?:attention|attn)\b",
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),
 )
-_PARALLEL_RE = re.compile(r"\b(?:in\s+parallel|parallel|concurrently|side\s+by\s+side|simultaneously|at\s+once)\b", _F)
-_FAMILY_NOUN_RE = re.compile(r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9-]+)?)"
-                             r"\s+(?P<x>instances?|machines?|nodes?|boxes|servers?)\b", _F)
+_PARALLEL = r"\b(?:in\s+parallel|parallel|concurrently|side\s+by\s+side|simultaneously|at\s+once)\b"
+_FAMILY_NOUN = (r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9-]+)?)"
+                r"\s+(?P<x>instances?|machines?|nodes?|boxes|servers?)\b")
 # Words that could change a plan: never read as a description, whatever position they stand in.
 _PLAN_WORDS = (
     r"spot|on-demand|demand|reserved|reservation|capacity|interrupt\w*|preempt\w*|checkpoint\w*|restart\w*|resum\w*"
@@ -99,7 +101,27 @@ _PLAN_WORDS = (
     r"|long\w*|short\w*|sparse|moe|experts?|reward|reference|critic|value|policy|judge|draft|frozen"
     r"|larger|smaller|bigger|huge|tiny|giant|foundation|frontier|full|partial"
 )
-_PLAN_WORD_RE = re.compile(rf"(?:{_PLAN_WORDS})", _F)
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """The patterns above, compiled on first use: most requests leave no word for them to read."""
+
+    data: tuple[re.Pattern[str], ...]
+    purposes: tuple[re.Pattern[str], ...]
+    assumed: tuple[tuple[re.Pattern[str], str], ...]
+    parallel: re.Pattern[str]
+    family_noun: re.Pattern[str]
+    plan_word: re.Pattern[str]
+
+
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns(data=tuple(re.compile(p, _F) for p in _DATA),
+                     purposes=tuple(re.compile(p, _F) for p in _PURPOSES),
+                     assumed=tuple((re.compile(p, _F), what) for p, what in _ASSUMED),
+                     parallel=re.compile(_PARALLEL, _F), family_noun=re.compile(_FAMILY_NOUN, _F),
+                     plan_word=re.compile(rf"(?:{_PLAN_WORDS})", _F))
 # Recurring work and the runs a month it comes to.
 _RECURRING = (
     (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+a\s+day"
@@ -115,23 +137,24 @@ _RECURRING_RES = [(re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) f
 
 def read_descriptions(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
     """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
+    patterns = _patterns()
     found: list[tuple[str, str]] = []
-    for pattern in _DATA_RES:
+    for pattern in patterns.data:
         found += [(x, "what the data is") for x in _described(scan, pattern)]
-    for pattern in _PURPOSE_RES:
+    for pattern in patterns.purposes:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
     for said, what in dict(found).items():
         notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")
-    for pattern, assumed in _ASSUMED:
+    for pattern, assumed in patterns.assumed:
         for m in _still_said(scan, pattern):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' as {assumed}, so it does not change the plan")
     if (fields.get("trials") or 1) > 1:
-        for m in _still_said(scan, _PARALLEL_RE):
+        for m in _still_said(scan, patterns.parallel):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' with the {fields['trials']} trials: they run side by side "
                          "already when the hardware allows, so it does not change the plan")
-    for m in _FAMILY_NOUN_RE.finditer(scan.said):
+    for m in patterns.family_noun.finditer(scan.said):
         start, end = m.span("x")
         if scan.text[m.start("fam") : m.end("fam")].strip() == "" and scan.text[start:end] == scan.said[start:end]:
             scan.blank(start, end)
@@ -162,7 +185,7 @@ def _plan_word(word: str) -> bool:
     """A word that could change a plan, whole or in any hyphened part ("long-context")."""
     lowered = word.lower().strip("'")
     return (lowered in AREA_WORDS or lowered in PLACE_WORDS or any(c.isdigit() for c in lowered)
-            or any(_PLAN_WORD_RE.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
+            or any(_patterns().plan_word.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
 
 
 def _still_said(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:

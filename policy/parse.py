@@ -15,6 +15,7 @@ import re
 from collections.abc import Collection
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -552,10 +553,18 @@ def _region(scan: _Scan, notes: list[str]) -> str | None:
 # A place ("in frankfurt", "Oregon region") is its AWS region; an area ("in europe", "EU only", "in the US") keeps
 # the search to the policy's regions there (policy.regions). Either needs a word that makes it where the job runs,
 # so a dataset or team called after a city is not read as one.
-_PLACE_RE = re.compile(
-    r"(?<![\w-])(?P<w>"
-    + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted([*PLACE_WORDS, *AREA_WORDS], key=len, reverse=True))
-    + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
+@cache
+def _place_re() -> re.Pattern[str]:
+    """Every place and area word, compiled on first use: only a text with one of their first words needs it."""
+    return re.compile(
+        r"(?<![\w-])(?P<w>"
+        + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                   for w in sorted([*PLACE_WORDS, *AREA_WORDS], key=len, reverse=True))
+        + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
+
+
+_TOKEN_RE = re.compile(r"\w+")
+_PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_WORDS, *AREA_WORDS])
 _PLACE_BEFORE_RE = re.compile(
     r"(?:\b(?:only|just|solely|exclusively)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)|\bregions?\s*[:=]?"
     r"|\bresidency\s*[:=]?)\s+(?:the\s+)?(?:aws\s+)?$", _F)
@@ -570,7 +579,9 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     regions = [fields["region"]] if fields.get("region") else []
     places, areas, said = list[str](), list[str](), dict[str, str]()
     text = scan.text
-    for m in list(_PLACE_RE.finditer(text)):
+    if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
+        return {}
+    for m in list(_place_re().finditer(text)):
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
