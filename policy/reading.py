@@ -166,9 +166,11 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, said=said)
-    if len(_unread(scan)) > len(scan.unused):  # words are left that no reader took: some may describe the work
+    left = _unread(scan)
+    if len(left) > len(scan.unused):  # words are left that no reader took: some may describe the work
         read_descriptions(scan, fields, notes)  # last: only words no other reader took
-    read["unread"] = _unread(scan)
+        left = _unread(scan)
+    read["unread"] = left
     if unread := [p for p in read["unread"] if runs_a_month(p) is None]:  # recurring work has its own note
         notes.append("did not read: " + ", ".join(f"'{p}'" for p in unread))
     return read
