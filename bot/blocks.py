@@ -295,7 +295,10 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))
     if decision.request.unread:  # never approved automatically: the reader checks the plan answers the request
-        blocks.append(section("❓ *Not read*: " + ", ".join(f"'{escape(p)}'" for p in decision.request.unread)))
+        unread = "❓ *Not read*: " + ", ".join(f"'{escape(p)}'" for p in decision.request.unread)
+        # recurring work is unread on purpose; the approver should see what it comes to a month, not only one run
+        recurring = [r for r in decision.approval.reasons if r.startswith("recurring: ")]
+        blocks.append(section("\n".join([unread, *(f"🔁 {escape(r)}" for r in recurring)])))
     if decision.warnings:
         blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([fmt.source(escape(w)) for w in decision.warnings],
                                                              limit=MAX_SECTION_TEXT)))

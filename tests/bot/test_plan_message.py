@@ -57,6 +57,15 @@ def test_message_and_why_show_no_file_names_and_fit(text: str) -> None:
     assert "<!date^" in blocks[0]["text"]["text"]
 
 
+def test_recurring_work_shows_what_it_comes_to_a_month_beside_what_was_not_read() -> None:
+    text = "retrain the 1.3B ranking model nightly on 500M tokens, production"
+    decision = plan_for(text)
+    blocks = request_blocks(make_request(decision=decision, text=text, planned_at=NOW), now=NOW)
+    [unread] = [b["text"]["text"] for b in blocks if b.get("text", {}).get("text", "").startswith("❓ *Not read*")]
+    monthly = round(decision.plan.estimated_cost_usd * 30)
+    assert "'nightly'" in unread and "about 30 runs a month" in unread and f"~${monthly:,}/month" in unread
+
+
 def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision() -> None:
     text = REQUESTS[0]
     req = make_request(decision=plan_for(text), text=text, planned_at=NOW)
