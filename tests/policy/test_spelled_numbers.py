@@ -25,6 +25,7 @@ B, M = 10**9, 10**6
     ("sweep of twenty-five trials on a 350M model", {"trials": 25}),
     ("fine-tune 7B on 1B tokens, three seeds", {"trials": 3}),
     ("fine-tune 7B on 1B tokens, a dozen seeds", {"trials": 12}),
+    ("fine-tune 7B on 1B tokens, 2 dozen seeds", {"trials": 24}),
     ("fine-tune 7B on 1B tokens on two nodes", {"instances": 2}),
     ("fine-tune 7B on 1B tokens on eight H100s", {"gpus": 8, "accelerator": "H100"}),
     ("fine-tune 7B on 100M tokens for three epochs", {"tokens": 300 * M}),
