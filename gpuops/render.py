@@ -5,11 +5,9 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 
 from policy.capacity import summary_line as capacity_line
-from policy.decision import Decision, Plan, Platform
+from policy.decision import Decision, Plan
 from policy.questions import NeedsInput
-
-PLATFORM_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS",
-                  Platform.EC2: "EC2"}
+from policy.request import PLATFORM_NAMES
 
 
 def money(usd: float) -> str:

@@ -9,6 +9,7 @@ from policy import rules
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import Platform, TraceStep
 from policy.errors import RequestError
+from policy.request import PLATFORM_NAMES
 from policy.spend import SpendSnapshot, SpendStatus
 
 __all__ = ["allowed_platforms", "choose_platforms", "monthly_training_spend", "PLATFORM_SOURCE"]
@@ -24,7 +25,6 @@ def monthly_training_spend(spend: SpendSnapshot) -> float | None:
 
 
 _QUESTION = "Managed (SageMaker, HyperPod) or DIY (EKS, EC2)?"
-_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS", Platform.EC2: "EC2"}
 
 
 def choose_platforms(*, team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig,
@@ -54,13 +54,13 @@ def allowed_platforms(team: TeamPolicy) -> list[Platform]:
 
 def _requested_step(team_name: str, team: TeamPolicy, requested: Platform) -> TraceStep:
     """The trace step of a platform the request named, or the refusal that names the policy key to change."""
-    name = _NAMES[requested]
+    name = PLATFORM_NAMES[requested]
     if requested is Platform.SAGEMAKER:
         return TraceStep(node="7 platform", question=_QUESTION, answer=requested.value,
                          reason="the request asked for SageMaker, which every team may use", source="request:platform")
     key = f"teams.{team_name}.platforms.{requested.value}"
     if requested not in allowed_platforms(team):
-        others = " or ".join(_NAMES[p] for p in allowed_platforms(team))
+        others = " or ".join(PLATFORM_NAMES[p] for p in allowed_platforms(team))
         raise RequestError(
             f"{team_name} may not run on {name}: its policy does not enable it ({key} is false). Ask for {others} "
             f"instead, or leave the platform open; to allow {name}, set {key}: true in the policy file.",

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from policy.recipes import JobChoice
 from policy.regions import AREAS
 
-__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "Stage", "Task", "Tolerance", "TrainingRequest"]
+__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES", "Stage", "Task", "Tolerance",
+           "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
@@ -41,6 +42,10 @@ class Platform(StrEnum):
     EKS = "eks"
     EC2 = "ec2"
 
+
+# How a platform is named to a person, in refusals, traces and the terminal.
+PLATFORM_NAMES = {Platform.SAGEMAKER: "SageMaker", Platform.HYPERPOD: "HyperPod", Platform.EKS: "EKS",
+                  Platform.EC2: "EC2"}
 
 class Stage(StrEnum):
     EXPERIMENTAL = "experimental"
