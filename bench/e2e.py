@@ -253,8 +253,9 @@ class Story:
         return done - started, f"one message, chart {len(png) // 1024} KiB PNG, via the 3 files_upload_v2 calls"
 
 
-def run_story(*, database_url: str, redis_url: str, folder: Path) -> Outcome:
-    """Start every part, walk the story, stop everything; the steps with their latencies."""
+def run_story(*, database_url: str, redis_url: str, folder: Path, redis_prefix: str = "gpuops:") -> Outcome:
+    """Start every part, walk the story, stop everything; the steps with their latencies. The service and worker
+    keep their Redis keys under ``redis_prefix``."""
     from tests.bot.fake_slack import FakeSlack
 
     outcome = Outcome()
@@ -264,7 +265,8 @@ def run_story(*, database_url: str, redis_url: str, folder: Path) -> Outcome:
         aws.seed_daily_spend()
         with Processes(folder) as procs:
             env = service_env(database_url=database_url, redis_url=redis_url, aws=aws.env,
-                              policy_file=write_policy_file(folder, digest_channel=DIGEST_CHANNEL))
+                              policy_file=write_policy_file(folder, digest_channel=DIGEST_CHANNEL),
+                              GPUOPS_REDIS_PREFIX=redis_prefix)
             migrate(procs, env)
             service_port, worker_port, bot_port = free_port(), free_port(), free_port()
             service_url = f"http://{HOST}:{service_port}"

@@ -318,8 +318,9 @@ def hold_lock(cache: _Lockable, name: str, *, ttl_seconds: float, wait_seconds: 
             cache.release(f"lock:{name}", token)
 
 
-def make_cache(redis_url: str | None, *, retry_after: float = 10.0) -> Cache:
-    """Redis with in-process fallback when a URL is given, else the in-process cache."""
+def make_cache(redis_url: str | None, *, prefix: str = "gpuops:", retry_after: float = 10.0) -> Cache:
+    """Redis (its keys starting ``prefix``) with in-process fallback when a URL is given, else the in-process
+    cache."""
     if not redis_url:
         return MemoryCache()
-    return FallbackCache(RedisCache.from_url(redis_url), retry_after=retry_after)
+    return FallbackCache(RedisCache.from_url(redis_url, prefix=prefix), retry_after=retry_after)

@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     )
     # Shared cache, rate limits and locks; without it each replica keeps its own in-process cache.
     redis_url: str | None = Field(default=None, validation_alias=AliasChoices("REDIS_URL", "GPUOPS_REDIS_URL"))
+    # Starts every key gpuops keeps in Redis, so deployments (or test runs) sharing one Redis database stay apart.
+    redis_prefix: str = Field(default="gpuops:", min_length=1)
     # role:token pairs, comma-separated; roles bot, admin, viewer.
     api_tokens: SecretStr = SecretStr("")
     # The policy YAML; the embedded default policy when unset.

@@ -61,7 +61,8 @@ def service_settings(postgres_url: str, redis_url: str, tmp_path: Path) -> Itera
     upgrade(url)
     policy = tmp_path / "policy.yaml"
     policy.write_text(launchable_policy())
-    yield Settings(database_url=url, redis_url=redis_url, api_tokens=f"bot:{BOT_TOKEN}", spend="sample",
+    yield Settings(database_url=url, redis_url=redis_url, redis_prefix=f"{schema}:", api_tokens=f"bot:{BOT_TOKEN}",
+                   spend="sample",
                    launch="dry-run", policy_file=str(policy))
     with admin.connect() as conn:
         conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

@@ -3,6 +3,7 @@ and AWS as stand-ins on 127.0.0.1, from a signed slash command to the completed 
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 from bench.e2e import run_story
@@ -11,7 +12,8 @@ from bench.harness import fresh_database
 
 def test_slash_command_to_completed_job_and_digest(postgres_url: str, redis_url: str, tmp_path: Path) -> None:
     with fresh_database(postgres_url) as database_url:
-        outcome = run_story(database_url=database_url, redis_url=redis_url, folder=tmp_path)
+        outcome = run_story(database_url=database_url, redis_url=redis_url, folder=tmp_path,
+                            redis_prefix=f"e2e-{uuid.uuid4().hex[:10]}:")
     failed = [s for s in outcome.steps if not s.ok]
     assert not failed, outcome.report()
     assert [s.name for s in outcome.steps] == [
