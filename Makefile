@@ -34,8 +34,11 @@ tools:
 	      $$(command -v kubectl >/dev/null || echo kubernetes-client) >/dev/null; \
 	  else echo "make tools: install promtool (Debian: prometheus) and kubectl (Debian: kubernetes-client)"; fi; }
 
+# One pytest worker per core (PYTEST_WORKERS=0 runs in one process): every database test has a schema or file of its
+# own, every fake listens on a free port and every Redis key has a per-test prefix, so workers never share state.
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP) tools
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
