@@ -25,6 +25,7 @@ from policy.dates import Deadline, find_deadlines
 from policy.describing import read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
+from policy.spelled import BELOW_100, below_100
 
 __all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "Scan"]
 
@@ -46,8 +47,12 @@ class Scan(Protocol):
 
 
 _DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
-                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?)(?![\w])"
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
                           r"(?!\s+from\s+(?:now|today))", _F)  # "2 days from today" is a deadline
+# "for a week", "for two days", "for a full day": counted in words only after "for" ("once a day" is not a job)
+_WORDED_DURATION_RE = re.compile(rf"(?<![\w.$-])for\s+(?P<n>an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
+                                 r"(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
+_UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming))\s*$", _F)  # "in the next 48 hours"
 _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)
@@ -177,13 +182,15 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
 
 
 def _duration(scan: Scan, notes: list[str]) -> float | None:
-    """ "2h", "for 6 hours", "for 2 days": the job runs that long (not "in 6 hours", a deadline)."""
+    """ "2h", "for 6 hours", "for 2 days", "for a week": the job runs that long (not "in 6 hours", a deadline)."""
     found = []
-    for m in list(_DURATION_RE.finditer(scan.text)):
+    for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text)]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
             continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
-        hours = float(Decimal(m["n"])) * (24 if m["u"].lower().startswith("d") else 1)
+        said = m["n"].lower()
+        count = Decimal(1 if said in ("a", "an") else below_100(said) if said[0].isalpha() else said)
+        hours = float(count) * _UNIT_HOURS[m["u"][0].lower()]
         if not 0 < hours <= 24 * 90:
             continue
         found.append((hours, " ".join(m.group(0).split())))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["digits_for_words"]
+__all__ = ["BELOW_100", "below_100", "digits_for_words"]
 
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -22,7 +22,8 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 _UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
 _TEN = "|".join(_TENS)
 # 1-99: "seven", "twenty", "twenty-five", "twenty five"
-_BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
+BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
+_BELOW_100 = BELOW_100
 # 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")
 _NUMBER = (rf"(?:(?P<h>{_BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{_BELOW_100}))?|(?P<n>{_BELOW_100}))"
            r"(?P<half>\s+and\s+a\s+half)?")
@@ -48,17 +49,18 @@ def _digits(m: re.Match[str]) -> str:
     elif m["a"]:
         value = 1
     elif m["h"]:
-        hundreds = 1 if m["h"].lower() in ("a", "an") else _below_100(m["h"])
-        value = hundreds * 100 + (_below_100(m["r"]) if m["r"] else 0)
+        hundreds = 1 if m["h"].lower() in ("a", "an") else below_100(m["h"])
+        value = hundreds * 100 + (below_100(m["r"]) if m["r"] else 0)
     else:
-        value = _below_100(m["n"])
+        value = below_100(m["n"])
     if m["half"]:
         value += 0.5
     written = f"{value:g}"
     return written + " " * (len(m.group(0)) - len(written))
 
 
-def _below_100(words: str) -> int:
+def below_100(words: str) -> int:
+    """The number ``BELOW_100`` matched: "twenty-five" → 25."""
     parts = words.lower().replace("-", " ").split()
     return sum(_TENS.get(p, 0) or _UNITS.get(p, 0) for p in parts)
 

@@ -116,6 +116,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"reserved": True, "instances": 4, "instance_type": "p5.48xlarge", "start_after": at("2026-12-07T09:00")}, []),
     ("eval run 7b 2h", {"fixed_hours": 2.0, "params": 7_000_000_000}, []),
     ("8 H100 for 6 hours", {"fixed_hours": 6.0, "gpus": 8, "params": None}, []),
+    # lengths in weeks, and counted in words after "for"; "once a day" is how often, not how long
+    ("4 p5 nodes for a week", {"fixed_hours": 168.0, "instances": 4, "instance_type": "p5"}, []),
+    ("32 H100s for 2 weeks", {"fixed_hours": 336.0, "gpus": 32}, []),
+    ("8 H100 for two weeks", {"fixed_hours": 336.0, "gpus": 8}, []),
+    ("8 H100 for twelve hours", {"fixed_hours": 12.0}, []),
+    ("eval run 7B for a whole day", {"fixed_hours": 24.0}, []),
+    ("8 H100 for an hour", {"fixed_hours": 1.0}, []),
     ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
     ("fine-tune 7B, 5 hours max", {"fixed_hours": None}, ["5 hours"]),  # a cap, not a length: said, not guessed
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
