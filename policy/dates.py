@@ -131,7 +131,8 @@ _SAID_BEFORE_RE = re.compile(
     r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
     r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
     r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?)"
-    r"|(?P<hard>must)(?:\s+be)?)(?:\s+(?:done|finished|ready|complete|completed|delivered))?\s*[:,]?\s*$",
+    r"|(?P<hard>must|(?:has|have|needs?)\s+to)(?:\s+be)?)"
+    r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
     _F,
 )
 # Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".

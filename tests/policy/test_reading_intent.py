@@ -160,6 +160,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, need results by 9am tomorrow", {"deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, results by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, must be done by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B, must finish before 12/15", {"deadline": at("2026-12-14T17:00")}, []),
     ("fine-tune 7B starting Wednesday, ideally done by Friday",
      {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
     # held capacity said as "reserved": the word is read, the count and hardware as ever
