@@ -171,6 +171,9 @@ _TASK_WORDS = (
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
+# "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
+_FULL_PARAMS_RE = re.compile(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
+                             r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
 _STAGE_RES = (
     (Stage.PRODUCTION, re.compile(r"\b(?:prod|production|customers?|launch(?:es|ing)?|releases?)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
@@ -1061,6 +1064,16 @@ def _task(scan: _Scan, notes: list[str]) -> Task | None:
             f"The request asks for {words}: those are separate jobs. Ask for one at a time, e.g. {SIZE_EXAMPLE}.",
             code="contradiction",
         )
+    full = [m.group(0) for m in scan.take(_FULL_PARAMS_RE)]
+    if full and {Task.LORA, Task.QLORA} & set(tasks):
+        adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
+        raise RequestError(
+            f"The request says both '{adapter}' and '{full[0]}': LoRA trains small adapters, not every weight. Say"
+            f' one, e.g. "LoRA 7B on 200M tokens" or "full fine-tune 7B on 200M tokens".',
+            code="contradiction",
+        )
+    if full:
+        notes.append(f"read '{full[0]}' as training every weight (not LoRA)")
     if not tasks:
         return None
     if Task.SWEEP in tasks and len(tasks) > 1:

@@ -161,6 +161,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, results by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, must be done by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, must finish before 12/15", {"deadline": at("2026-12-14T17:00")}, []),
+    # every weight trains: a full fine-tune, whichever side of the size it is said
+    ("fine-tune 70B full parameter on 2B tokens", {"task": Task.FINE_TUNE, "params": 70_000_000_000}, []),
+    ("full-param sft of 8B", {"task": Task.FINE_TUNE}, []),
+    ("pretrain 1B on 20B tokens, full params", {"task": Task.PRETRAIN}, []),
     ("fine-tune 7B starting Wednesday, ideally done by Friday",
      {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
     # held capacity said as "reserved": the word is read, the count and hardware as ever
