@@ -319,6 +319,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
         scan.blank(start, end)
     platform = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
+    _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     hardware = _hardware(scan, notes)
     fields["region"] = _region(scan, notes)
@@ -463,6 +464,52 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
     if excluded:
         notes.append("kept out of the plan: " + ", ".join(dict.fromkeys(excluded)))
     return list(dict.fromkeys(excluded))
+
+
+# What a person says to allow hardware without asking for it: "trainium ok", "A100s are fine too", "trn1 is an
+# option", "can also use g6e", "open to A100s". Without a count: "8 H100s ok" asks for eight.
+_PERMIT_WORDS_RE = re.compile(
+    r"\b(?:ok(?:ay)?|fine|acceptable|allowed|option|open\s+to|(?:can|could)\s+(?:also\s+)?use)\b", _F)
+_PERMIT_AFTER_RE = re.compile(
+    r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)"
+    r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?(?![\w-])", _F)
+_PERMIT_BEFORE_RE = re.compile(
+    r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
+    r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
+_COUNT_BEFORE_RE = re.compile(r"\d\s*(?:x|\*)?\s*$", _F)
+
+
+def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
+    """Hardware the request allows without asking for it ("trainium ok", "open to A100s"): every type the policy
+    allows is weighed anyway, so the words are read, noted, and change nothing."""
+    text = scan.text
+    if not _PERMIT_WORDS_RE.search(text):
+        return
+    allowed: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for cue in _PERMIT_BEFORE_RE.finditer(text):
+        names, end = _excluded_names(text, cue.end(), families)
+        if names:
+            allowed += names
+            spans.append((cue.start(), end))
+    for m in _EXCLUDE_NAME_RE.finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or _COUNT_BEFORE_RE.search(text, 0, m.start())):
+            continue  # inside a word, or counted ("8 H100s ok" asks for eight)
+        names, end = _excluded_names(text, m.start(), families)
+        if "," in text[m.start() : end]:
+            continue  # "on p4d, H100s are fine too": the list that is fine starts after the comma
+        after = _PERMIT_AFTER_RE.match(text, end) if names else None
+        if after is not None and not any(a <= m.start() < b for a, b in spans):
+            allowed += names
+            spans.append((m.start(), after.end()))
+    if not spans:
+        return
+    phrases = [" ".join(text[start:end].split()) for start, end in sorted(spans)]
+    for start, end in spans:
+        scan.blank(start, end)
+    quoted = ", ".join(f"'{p}'" for p in phrases)
+    notes.append(f"read {quoted} as allowing {', '.join(dict.fromkeys(allowed))}, not asking for it: the plan weighs"
+                 " every type the policy allows")
 
 
 def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:

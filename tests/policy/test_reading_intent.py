@@ -161,6 +161,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, results by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, must be done by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, must finish before 12/15", {"deadline": at("2026-12-14T17:00")}, []),
+    # hardware said to be fine is allowed, not asked for; with a count it is asked for
+    ("fine-tune 7B on 3B tokens, trainium ok", {"accelerator": None, "instance_type": None}, []),
+    ("fine-tune 7B, a100 or h100 ok", {"accelerator": None}, []),
+    ("fine-tune 7B, we can also use g6e", {"instance_type": None}, []),
+    ("fine-tune 7B, we're open to A100s", {"accelerator": None}, []),
+    ("fine-tune 7B on p4d, H100s are fine too", {"instance_type": "p4d", "accelerator": None}, []),
+    ("fine-tune 7B on 8 H100s ok", {"accelerator": "H100", "gpus": 8}, []),
     # every weight trains: a full fine-tune, whichever side of the size it is said
     ("fine-tune 70B full parameter on 2B tokens", {"task": Task.FINE_TUNE, "params": 70_000_000_000}, []),
     ("full-param sft of 8B", {"task": Task.FINE_TUNE}, []),
