@@ -320,6 +320,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     platform = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
+    _preferences(scan, families, notes)  # "prefer A100s": asked for, its cost against the open plan warned of
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     hardware = _hardware(scan, notes)
     fields["region"] = _region(scan, notes)
@@ -510,6 +511,40 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
     quoted = ", ".join(f"'{p}'" for p in phrases)
     notes.append(f"read {quoted} as allowing {', '.join(dict.fromkeys(allowed))}, not asking for it: the plan weighs"
                  " every type the policy allows")
+
+
+# A preference for hardware: "prefer A100s", "ideally on p4d", "we'd prefer to use H100s", "A100s preferred",
+# "p5 if available". Planned as asked; the tree warns when leaving it open would cost a tenth less or more.
+_PREFER_BEFORE_RE = re.compile(
+    r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally)"
+    r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
+_PREFER_AFTER_RE = re.compile(
+    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
+
+
+def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
+    """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``."""
+    text = scan.text
+    lowered = text.lower()
+    if "prefer" not in lowered and "ideally" not in lowered and " if " not in lowered:
+        return
+    phrases: list[str] = []
+    for cue in list(_PREFER_BEFORE_RE.finditer(text)):
+        names, end = _excluded_names(text, cue.end(), families)
+        if names:
+            phrases.append(" ".join(text[cue.start() : end].split()))
+            scan.blank(cue.start(), cue.end())
+    for m in _EXCLUDE_NAME_RE.finditer(text):
+        if m.start() and text[m.start() - 1].isalnum():
+            continue
+        names, end = _excluded_names(text, m.start(), families)
+        after = _PREFER_AFTER_RE.match(text, end) if names else None
+        if after is not None:
+            phrases.append(" ".join(text[m.start() : after.end()].split()))
+            scan.blank(end, after.end())
+    if phrases:
+        quoted = ", ".join(f"'{p}'" for p in phrases)
+        notes.append(f"read {quoted} as asking for that hardware")
 
 
 def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:

@@ -151,9 +151,20 @@ def decide(
         assert req.task is not None and req.params is not None
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
+    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
+    if (request.instance_type or request.accelerator) and req.fixed_hours is None and not req.reserved:
+        left_open = request.model_copy(update=dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")))
+        try:
+            named = _named_hardware_warning(request, plan, decide(
+                left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                capacity=capacity, interruption_rates=interruption_rates))
+        except RequestError:
+            named = None  # nothing else could run it: the hardware named costs nothing extra
+        if named is not None:
+            warnings.append(named)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
-        warnings=[*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings],
+        warnings=warnings,
         assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy),
                      *cap.assumptions],
         capacity_actions=cap.actions,
@@ -493,6 +504,28 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings
+
+
+# Below this share of the plan's cost, what the named hardware costs is not worth a line.
+NAMED_HARDWARE_MIN_SAVING = 0.10
+
+
+def _named_hardware_warning(request: TrainingRequest, plan: Plan, open_decision: Decision) -> str | None:
+    """What keeping to the hardware the request named costs: the plan gpuops makes with the hardware left open,
+    when it is another family, no later for any deadline, and at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+    other = open_decision.plan
+    if other.instance_type.split(".")[0] == plan.instance_type.split(".")[0] or open_decision.approval.denied:
+        return None
+    if plan.deadline_met and not other.deadline_met:
+        return None
+    saving = plan.estimated_cost_usd - other.estimated_cost_usd
+    if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
+        return None
+    named = request.instance_type or request.accelerator
+    return (f"{named} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
+            f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
+            f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, in "
+            f"{other.estimated_hours:,.1f} h instead of {plan.estimated_hours:,.1f} h")
 
 
 def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:

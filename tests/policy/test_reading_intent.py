@@ -168,6 +168,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, we're open to A100s", {"accelerator": None}, []),
     ("fine-tune 7B on p4d, H100s are fine too", {"instance_type": "p4d", "accelerator": None}, []),
     ("fine-tune 7B on 8 H100s ok", {"accelerator": "H100", "gpus": 8}, []),
+    # a preference for hardware is planned as asked (the warnings say what it costs against the open plan)
+    ("fine-tune 7B, prefer a100s", {"accelerator": "A100"}, []),
+    ("fine-tune 7B, A100s preferred", {"accelerator": "A100"}, []),
+    ("fine-tune 7B, ideally on p4d, by thursday", {"instance_type": "p4d", "deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B, we'd prefer to use g6e", {"instance_type": "g6e"}, []),
+    ("fine-tune 7B, p5 if available", {"instance_type": "p5"}, []),
     # every weight trains: a full fine-tune, whichever side of the size it is said
     ("fine-tune 70B full parameter on 2B tokens", {"task": Task.FINE_TUNE, "params": 70_000_000_000}, []),
     ("full-param sft of 8B", {"task": Task.FINE_TUNE}, []),

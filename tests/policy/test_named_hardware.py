@@ -1,0 +1,43 @@
+"""Hardware a request names is what it gets, and the plan says what that costs: when gpuops would plan on another
+family for at least a tenth less, a warning names that plan, its cost and its hours."""
+
+from __future__ import annotations
+
+from tests.policy.test_hardware_limits import decided
+
+
+def named_hardware_warnings(text: str, **updates: object) -> list[str]:
+    return [w for w in decided(text, **updates).warnings if " as asked costs " in w]
+
+
+def test_a100s_asked_for_are_planned_and_the_cheaper_open_plan_is_named() -> None:
+    decision = decided("fine-tune 7B on 1B tokens on A100s")
+    assert decision.plan.accelerator == "A100"
+    [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on A100s")
+    open_plan = decided("fine-tune 7B on 1B tokens").plan
+    assert warning.startswith(f"A100 as asked costs ~${decision.plan.estimated_cost_usd:,.2f}; left open, the plan "
+                              f"would be 1× {open_plan.instance_type} {open_plan.purchase_model.value} at "
+                              f"~${open_plan.estimated_cost_usd:,.2f}")
+    saving = 1 - open_plan.estimated_cost_usd / decision.plan.estimated_cost_usd
+    assert f"{saving:.0%} less" in warning
+
+
+def test_hardware_that_is_also_the_open_choice_says_nothing() -> None:
+    assert decided("fine-tune 7B on 1B tokens").plan.instance_type == "p5.48xlarge"
+    assert named_hardware_warnings("fine-tune 7B on 1B tokens on 8 H100s") == []
+    assert named_hardware_warnings("fine-tune 7B on 1B tokens on p5.48xlarge") == []
+
+
+def test_a_job_of_stated_length_on_named_hardware_is_not_compared() -> None:
+    assert named_hardware_warnings("8 A100 for 6 hours") == []
+
+
+def test_a_family_named_in_the_fields_is_compared_as_the_text_is() -> None:
+    assert named_hardware_warnings("fine-tune 7B on 1B tokens", instance_type="p4d")[0].startswith("p4d as asked")
+
+
+def test_a_preference_is_planned_as_asked_and_warned_of_as_an_ask_is() -> None:
+    preferred = decided("fine-tune 7B on 1B tokens, prefer A100s")
+    asked = decided("fine-tune 7B on 1B tokens on A100s")
+    assert (preferred.plan, preferred.warnings) == (asked.plan, asked.warnings)
+    assert any("'prefer A100s' as asking for that hardware" in n for n in preferred.request.notes)
