@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from policy import capacity_rank, explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
-from policy.capacity import CapacityView
+from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, cheapest, choose, earliest
 from policy.config import PolicyConfig, TeamPolicy
@@ -68,6 +68,99 @@ def decide(
     not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
     placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
     default for an unknown band is one interruption per instance-week)."""
+    chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                     capacity=capacity, interruption_rates=interruption_rates)
+    sized, req, assumed, ctx, plan = chosen.sized, chosen.request, chosen.assumed, chosen.ctx, chosen.plan
+    team_name, team, scr, search, choice = ctx.team_name, ctx.team, chosen.screen, chosen.search, chosen.choice
+    inside, outside, evaluated, regions = chosen.inside, chosen.outside, chosen.evaluated, chosen.regions
+    work, platform_step, ranked, committed = chosen.work, chosen.platform_step, chosen.ranked, chosen.committed
+    assert req.stage is not None
+    reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
+    pairs = alternatives(choice, capacity_rank.labelled(reserved))
+    alts = [_alternative(label, o, ctx) for label, o in pairs]
+    cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
+                                ranked=ranked, reserved=[*reserved, *committed])
+    plan, alts = cap.plan, cap.alternatives
+    if req.capacity_reservation and capacity is not None and capacity.known and not committed:
+        cap.assumptions.append(f"capacity block {req.capacity_reservation}: not usable for this run (not found in "
+                               "the account, not tagged gpuops:team for this team, not active, or too small or too "
+                               "short for it)")
+    # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
+    naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
+    oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
+    approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
+                                    stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
+                                    exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
+                                    capacity_doubt=cap.doubt)
+    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
+                   platform_step=platform_step, approval=approval)
+    if cap.step is not None:
+        trace.insert(-1, cap.step)
+    if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
+        req = req.model_copy(update={"params": request.params, "task": request.task})
+    if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
+        assumed = [a for a in assumed if not a.startswith("tokens:")]
+    # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
+    if calibration is not None and req.fixed_hours is None:
+        from policy.calibration import calibrated_step
+
+        assert req.task is not None and req.params is not None
+        correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
+        trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
+    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
+    if (request.instance_type or request.accelerator) and req.fixed_hours is None and not req.reserved:
+        # the hardware left open, in the plan's region: what the named hardware costs, not what another region does
+        left_open = request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
+                                               "region": plan.region})
+        try:
+            named = _named_hardware_warning(request, plan, _chosen(
+                left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                capacity=capacity, interruption_rates=interruption_rates).plan)
+        except RequestError:
+            named = None  # nothing else could run it: the hardware named costs nothing extra
+        if named is not None:
+            warnings.append(named)
+    return Decision(
+        request=req, plan=plan, alternatives=alts, trace=trace,
+        warnings=warnings,
+        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy),
+                     *cap.assumptions],
+        capacity_actions=cap.actions,
+        approval=approval, spend=_spend_used(spend, ctx),
+        catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
+        savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
+        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Chosen:
+    """What ``decide`` has worked out once it has chosen: the plan and what it was chosen from."""
+
+    sized: TrainingRequest  # the request as sized (a job of stated length gets stand-in size and task)
+    request: TrainingRequest  # completed
+    assumed: list[str]
+    ctx: _Context
+    regions: list[str]
+    screen: Screen
+    search: Search
+    work: Workload
+    platform_step: TraceStep
+    inside: list[Option]
+    outside: list[Option]
+    evaluated: list[Option]
+    ranked: capacity_rank.Ranked
+    committed: list[tuple[Option, CapacityCheck]]
+    choice: Choice
+    plan: Plan
+
+
+def _chosen(
+    request: TrainingRequest, *, catalog: Catalog, policy: PolicyConfig, spend: SpendSnapshot, now: datetime,
+    calibration: Calibration | None, capacity: CapacityView | None,
+    interruption_rates: Mapping[tuple[str, str], float] | None,
+) -> _Chosen:
+    """The plan ``decide`` chooses for ``request``, before it is explained, compared and put to the guardrails."""
     sized = _sized(request)
     req, assumed = complete(sized, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
@@ -119,60 +212,8 @@ def decide(
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
-    reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
-    pairs = alternatives(choice, capacity_rank.labelled(reserved))
-    alts = [_alternative(label, o, ctx) for label, o in pairs]
-    cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
-                                ranked=ranked, reserved=[*reserved, *committed])
-    plan, alts = cap.plan, cap.alternatives
-    if req.capacity_reservation and capacity is not None and capacity.known and not committed:
-        cap.assumptions.append(f"capacity block {req.capacity_reservation}: not usable for this run (not found in "
-                               "the account, not tagged gpuops:team for this team, not active, or too small or too "
-                               "short for it)")
-    # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
-    naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
-    oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
-    approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
-                                    stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
-                                    exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
-                                    capacity_doubt=cap.doubt)
-    trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
-                   platform_step=platform_step, approval=approval)
-    if cap.step is not None:
-        trace.insert(-1, cap.step)
-    if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
-        req = req.model_copy(update={"params": request.params, "task": request.task})
-    if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
-        assumed = [a for a in assumed if not a.startswith("tokens:")]
-    # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
-    if calibration is not None and req.fixed_hours is None:
-        from policy.calibration import calibrated_step
-
-        assert req.task is not None and req.params is not None
-        correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
-        trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
-    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
-    if (request.instance_type or request.accelerator) and req.fixed_hours is None and not req.reserved:
-        left_open = request.model_copy(update=dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")))
-        try:
-            named = _named_hardware_warning(request, plan, decide(
-                left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                capacity=capacity, interruption_rates=interruption_rates))
-        except RequestError:
-            named = None  # nothing else could run it: the hardware named costs nothing extra
-        if named is not None:
-            warnings.append(named)
-    return Decision(
-        request=req, plan=plan, alternatives=alts, trace=trace,
-        warnings=warnings,
-        assumptions=[*request.notes, *assumed, *_price_assumptions(choice.option, catalog), *_fixed_notes(req, policy),
-                     *cap.assumptions],
-        capacity_actions=cap.actions,
-        approval=approval, spend=_spend_used(spend, ctx),
-        catalog=CatalogRef(snapshot=catalog.snapshot, source=catalog.source),
-        savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
-        naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
-    )
+    return _Chosen(sized, req, assumed, ctx, regions, scr, search, work, platform_step, inside, outside, evaluated,
+                   ranked, committed, choice, plan)
 
 
 def _workload(req: TrainingRequest) -> Workload:
@@ -510,11 +551,10 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
 NAMED_HARDWARE_MIN_SAVING = 0.10
 
 
-def _named_hardware_warning(request: TrainingRequest, plan: Plan, open_decision: Decision) -> str | None:
-    """What keeping to the hardware the request named costs: the plan gpuops makes with the hardware left open,
+def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:
+    """What keeping to the hardware the request named costs: ``other``, the plan chosen with the hardware left open,
     when it is another family, no later for any deadline, and at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
-    other = open_decision.plan
-    if other.instance_type.split(".")[0] == plan.instance_type.split(".")[0] or open_decision.approval.denied:
+    if other.instance_type.split(".")[0] == plan.instance_type.split(".")[0]:
         return None
     if plan.deadline_met and not other.deadline_met:
         return None
