@@ -716,7 +716,7 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = _mixture_of_experts(scan, notes) + _times_trials(scan) + _text_sizes(scan)
+    found = _mixture_of_experts(scan, notes) + _times_trials(scan) + _text_sizes(scan) + _tokens_of_items(scan, notes)
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
@@ -801,6 +801,44 @@ _MEDIA_RE = re.compile(rf"\b{_MEDIA}\b", _F)
 
 
 _SIZE_RE = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
+
+
+# A count of items and the tokens in each: "120k conversations avg 800 tokens", "2M examples of ~512 tokens", "50k
+# prompts, 2k tokens each", "10k docs x 4k tokens". The tokens trained are their product; a length without a word
+# that makes it each item's ("100k examples, 512 tokens") is left to the other readers.
+_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompts?|pairs?|rows?|records?|documents?"
+          r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?")
+_NUMBER = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+_NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
+_PER_ITEM_RE = re.compile(
+    rf"(?P<n>{_NUMBER})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
+    r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
+    r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
+    r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
+    rf"(?P<t>{_NUMBER})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
+    r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?",
+    _F)
+_PER_ITEM_CUE_RE = re.compile(r"avg|average|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
+_MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
+
+
+def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """Tokens said per item of a counted dataset, as their product, blanked with their words once read."""
+    text, found = scan.text, list[_Qty]()
+    for m in _PER_ITEM_RE.finditer(text):
+        if not (m["after"] or _PER_ITEM_CUE_RE.search(m["cue"])):
+            continue
+        items = _value(m["n"], m["ns"].strip().lower(), seq=False)
+        each = _value(m["t"], m["ts"].strip().lower(), seq=False)
+        if not (items >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
+            continue
+        total = items * each
+        phrase = " ".join(m.group(0).split())
+        notes.append(f"read '{phrase}' as {format_count(int(items))} × {format_count(int(each))} = "
+                     f"{format_count(int(total))} tokens")
+        found.append(_Qty("tokens", total, phrase))
+        scan.blank(m.start(), m.end())
+    return found
 
 
 def _text_sizes(scan: _Scan) -> list[_Qty]:

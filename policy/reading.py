@@ -288,10 +288,22 @@ _SIZE_BOUND_WORDS_RE = re.compile(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
 def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], *, said: str) -> None:
-    """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"."""
-    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None:
+    """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"; and whether
+    fewer tokens than examples ("100k examples, 512 tokens") are each example's or all of them."""
+    if fields.get("fixed_hours") is not None:
         return
     counted = next((m for p in scan.unused if (m := _EXAMPLES_RE.match(p))), None)
+    tokens = fields.get("tokens")
+    if tokens is not None and counted is not None and tokens < (n := _count(counted["n"])):
+        phrase = counted.group(0)
+        questions.append(Question(field="tokens", question=f"Are the {tokens:,} tokens each of the '{phrase}', or all "
+                                  "of them?", choices=[Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)",
+                                                              value=n * tokens),
+                                                       Choice(label=f"{tokens:,} in all", value=tokens)]))
+        scan.unused.remove(phrase)
+        return
+    if tokens is not None:
+        return
     if counted is not None:
         phrase = counted.group(0)
         n = _count(counted["n"])

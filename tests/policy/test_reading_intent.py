@@ -168,6 +168,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, we're open to A100s", {"accelerator": None}, []),
     ("fine-tune 7B on p4d, H100s are fine too", {"instance_type": "p4d", "accelerator": None}, []),
     ("fine-tune 7B on 8 H100s ok", {"accelerator": "H100", "gpus": 8}, []),
+    # a count of examples and the tokens in each: the tokens trained are their product (then the epochs)
+    ("fine-tune 8B, dataset is 120k conversations avg 800 tokens", {"tokens": 96_000_000}, []),
+    ("fine-tune 13B for 3 epochs on 2M examples of ~512 tokens", {"tokens": 3_072_000_000}, []),
+    ("fine-tune 7B on 50k prompts, 2k tokens each", {"tokens": 100_000_000}, []),
+    ("fine-tune 7B on 250k pairs (avg 600 tokens)", {"tokens": 150_000_000}, []),
+    ("fine-tune 7B on 1M samples at 2048 tokens per sample", {"tokens": 2_048_000_000}, []),
+    ("fine-tune 7B on 10k docs x 4k tokens", {"tokens": 40_000_000}, []),
     # a preference for hardware is planned as asked (the warnings say what it costs against the open plan)
     ("fine-tune 7B, prefer a100s", {"accelerator": "A100"}, []),
     ("fine-tune 7B, A100s preferred", {"accelerator": "A100"}, []),
@@ -279,6 +286,8 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("train 7B on 2B tokens", MONDAY, []),  # the tokens are given: the task changes little
     ("retrain the 7B ranking model", MONDAY, ["task"]),  # training again: from scratch, or a fine-tune?
     ("fine-tune 7B on 50k examples", MONDAY, ["tokens"]),
+    ("fine-tune 7B on 50k examples, 512 tokens", MONDAY, ["tokens"]),  # each example's 512, or all of them?
+    ("fine-tune 7B on 50k examples, 2k tokens each", MONDAY, []),
     ("distill 7B", MONDAY, ["tokens"]),
     ("RLHF 7B", MONDAY, ["tokens"]),
     ("RLHF 7B on 100M tokens", MONDAY, []),
@@ -321,6 +330,12 @@ def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
 def test_a_named_month_on_its_last_day_asks_like_end_of_month(now: datetime, values: list[str]) -> None:
     question = read_request("fine-tune 7B by end of November", now=now, tz=TZ).questions[0]
     assert [c.value for c in question.choices] == values
+
+
+def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> None:
+    question = read_request("fine-tune 7B on 100k examples, 512 tokens", now=MONDAY, tz=TZ).questions[0]
+    assert question.question == "Are the 512 tokens each of the '100k examples', or all of them?"
+    assert [c.value for c in question.choices] == [51_200_000, 512]
 
 
 def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
