@@ -83,7 +83,7 @@ _TIME = (
 _DAY = (
     rf"(?P<iso>(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}}))(?![\d-])"
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
-    rf"|(?P<dm>(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
+    rf"|(?P<dm>(?:the\s+)?(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
     r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])"
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
@@ -160,6 +160,14 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
           r"|workshop|pitch|talk|keynote|all-hands|board)s?"
           r"\s+(?=on\s|at\s)")
+# "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
+# Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
+_FOR_EVENT_RE = re.compile(
+    r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z-]+\s+){0,2}?"
+    r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit|workshop"
+    r"|pitch|talk|keynote|all-hands|board|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
+    r"\s+(?P<on>on\s+)$", _F)
+_STAGE_WORDS_RE = re.compile(r"\b(?:prod|production|customers?|launch\w*|releases?)\b", _F)
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
@@ -255,13 +263,16 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     """The deadline anchored at ``m`` (extended by a time, day and zone around it, and by the words that say how firm
     it is), or None if it is not one."""
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
+    event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     groups, end = _extend(text, m)
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    if event is not None:  # words that also say the stage ("customer launch") are left for the stage reader
+        start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"]) else event.group(0))
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _ZONE_RE.match(text, end)
     after = _FIRMNESS_AFTER_RE.match(text, zone_m.end() if zone_m else end)
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
-    if not _counts(groups, triggered=trigger is not None or said is not None or named):
+    if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None):
         return None
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None
@@ -285,6 +296,13 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         when = _resolve(groups, now, notes, readings)
         if trigger is not None and trigger.group(0).lower().startswith("before"):
             when = _day_before(groups, when, notes)
+        elif event is not None:
+            ready = _day_before(groups, when, [])
+            if ready != when:
+                said_event = " ".join(event.group(0).split()[:-1])  # "for the customer launch", without "on"
+                notes.append(f"read '{said_event}' on {when:%A %b %-d} as ready the day before, by {ready:%A} "
+                             f"{ready:%H:%M}")
+            when = ready
     except (ValueError, OverflowError) as exc:
         raise RequestError(
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"

@@ -70,6 +70,12 @@ _NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(
                            r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)
+# "today" with no word that makes it a deadline ("by today", "due today", "end of day today") and no time of day
+_TODAY_RE = re.compile(
+    r"(?<![\w-])(?<!by )(?<!before )(?<!until )(?<!till )(?<!due )(?<!of )(?<!day )(?<!eod )(?<!cob )(?<!eob )"
+    r"(?<!later )(?<!done )(?<!ready )(?<!finished )(?<!need it )(?<!needs it )(?<!need )"
+    r"(?<!from )(?:(?:starting|start|beginning)\s+)?today(?![\w-])"
+    r"(?!\s*(?:at\s+|by\s+|before\s+)?(?:\d|noon|midday|midnight|eod|cob|eob|end|morning|afternoon|evening))", _F)
 _RESERVED_RE = re.compile(
     r"\b(?:we\s+(?:have|hold|got|own)|(?:i|we)\s*'?ve\s+got|(?:have|hold|using|use|on)\s+(?:our|the)|our|existing"
     r"|already\s+(?:have|hold|bought|reserved))\s+(?:an?\s+|the\s+)?(?P<what>capacity[\s-]+blocks?|reservations?"
@@ -124,6 +130,9 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
     read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
+    for m in scan.take(_TODAY_RE):  # "run it today": a start that is already here, not a deadline
+        notes.append(f"read '{' '.join(m.group(0).split())}' as starting now, not as a deadline (say 'by end of day'"
+                     " if it must finish today)")
     return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
 
 

@@ -168,6 +168,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, we're open to A100s", {"accelerator": None}, []),
     ("fine-tune 7B on p4d, H100s are fine too", {"instance_type": "p4d", "accelerator": None}, []),
     ("fine-tune 7B on 8 H100s ok", {"accelerator": "H100", "gpus": 8}, []),
+    # work for an event on a day is ready the day before; words that also say the stage stay the stage's
+    ("fine-tune 7B for the customer launch on the 15th",
+     {"deadline": at("2026-12-14T17:00"), "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B for the demo on Friday", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B for our offsite on Dec 10 at 2pm", {"deadline": at("2026-12-10T14:00")}, []),
+    ("fine-tune 7B by the 15th of december", {"deadline": at("2026-12-15T17:00")}, []),
+    # "today" alone is a start that is already here; with a trigger it is a deadline
+    ("quick lora on 7B, ~5M tokens, today", {"deadline": None, "start_after": None}, []),
+    ("fine-tune 7B starting today", {"deadline": None, "start_after": None}, []),
+    ("fine-tune 7B due today", {"deadline": at("2026-11-30T17:00")}, []),
+    ("fine-tune 7B by end of day today", {"deadline": at("2026-11-30T17:00")}, []),
     # a count of examples and the tokens in each: the tokens trained are their product (then the epochs)
     ("fine-tune 8B, dataset is 120k conversations avg 800 tokens", {"tokens": 96_000_000}, []),
     ("fine-tune 13B for 3 epochs on 2M examples of ~512 tokens", {"tokens": 3_072_000_000}, []),
