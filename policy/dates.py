@@ -33,11 +33,13 @@ Rules (all in the requester's zone, relative to ``now``):
   next year's. Christmas Eve and Day, New Year's Eve and Day, Halloween, and US Thanksgiving (the fourth Thursday of
   November). "the holidays" names no day and is not read.
 - "ideally", "preferably", "if possible", "nice to have by", "soft/target deadline" mark a wish; "hard deadline",
-  "at the latest", "must be done by", "<day> is the hard deadline" the hard one (``Deadline.firmness``;
-  ``policy.parse`` lets a wish give way to any other date). Those words, "need results by" and the like are part of
-  the phrase, so they are read with it ("results needed in two weeks" too).
+  "at the latest", "must be done by", "has to finish by", "<day> is the hard deadline" the hard one
+  (``Deadline.firmness``; ``policy.parse`` lets a wish give way to any other date). Those words, "need results by"
+  and the like are part of the phrase, so they are read with it ("results needed in two weeks" too).
 - "before <day>" without a time is 17:00 the day before: the earlier reading, so a plan never lands late. So is
-  "before the board meeting on Dec 10": an event that day, its time not said.
+  "before the board meeting on Dec 10": an event that day, its time not said, and "for the customer launch on the
+  15th": work wanted for an event is ready the day before (at the time given, when one is). Only "on the 15th" is
+  that phrase when the event's words also say the stage ("customer", "launch"), so the stage reader still reads them.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
 """
