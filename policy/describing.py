@@ -71,6 +71,8 @@ _DATA = (
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
+    # "to debug distributed training", "to profile the data loader": why the hardware is wanted
+    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*(?:\s+{_WORD}){{0,2}})",
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing)\s+)?(?P<x>{_PURPOSE})\b",
 )
@@ -173,8 +175,12 @@ def _described(scan: _Scan, pattern: re.Pattern[str]) -> list[str]:
     read = []
     for m in pattern.finditer(scan.said):
         start, end = m.span("x")
+        # the phrase up to its last word no other reader took ("to debug distributed training": "training" is the
+        # task's)
+        ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
+        end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
         words = scan.said[start:end].split()
-        if scan.text[start:end] != scan.said[start:end] or any(_plan_word(w) for w in words):
+        if not words or any(_plan_word(w) for w in words):
             continue
         scan.blank(start, end)
         read.append(" ".join(words))

@@ -168,7 +168,7 @@ _TASK_WORDS = (
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b|\bsft\b"
-     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b"),
+     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
@@ -199,7 +199,7 @@ _LOW_TOLERANCE_RE = re.compile(
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
-    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|instances?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     rf"|\binterruptible\b|\b{_OK_WITH_INTERRUPTIONS}"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
@@ -312,8 +312,19 @@ def _reservation(scan: _Scan) -> str | None:
     return found[0] if found else None
 
 
+# Asking what the work costs is asking for the plan: "how much would it cost to", "what does it cost to", "what's the
+# cost of", "price out", "estimate the cost of".
+_COST_QUESTION_RE = re.compile(
+    r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
+    r"(?:\s+to)?|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
+    r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))(?![\w-])", _F)
+
+
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    for m in scan.take(_COST_QUESTION_RE):
+        notes.append(f"read '{' '.join(m.group(0).split())}' as asking for the plan and its cost")
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
@@ -1201,6 +1212,9 @@ def _task(scan: _Scan, notes: list[str]) -> Task | None:
         return Task.SWEEP
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
         notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")
+    reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)
+    if reward is not None and tasks[0] is Task.FINE_TUNE:
+        notes.append(f"read '{reward}' as fine-tuning a base model with a scoring head on preference pairs")
     return tasks[0]
 
 

@@ -273,7 +273,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens in parallel", {"trials": None}, ["parallel"]),  # one run: nothing side by side
     ("fine-tune 7B on 1B tokens for the frobnicator", {}, ["frobnicator"]),  # no task or domain noun
     ("fine-tune a long-context model, 7B on 1B tokens", {}, ["long-context"]),  # the context length is the plan's
-    ("fine-tune the reward model, 7B on 1B tokens", {}, ["reward"]),  # RLHF's models are work of their own
+    # a reward model trains as a fine-tune does (a scoring head on a base model): read as the task, not a description
+    ("fine-tune the reward model, 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
+    ("train a 7B reward model on 300M tokens", {"task": Task.FINE_TUNE}, []),
+    ("RLHF 7B with a 7B reward model on 100M tokens", {"task": Task.RLHF}, []),
+    # asking the cost is asking for the plan; why the hardware is wanted describes the work
+    ("how much would it cost to fine-tune 7B on 1B tokens?", {"task": Task.FINE_TUNE}, []),
+    ("what's the cost of a 7B fine-tune on 1B tokens", {"task": Task.FINE_TUNE}, []),
+    ("a p4d for 3 days to debug distributed training", {"fixed_hours": 72.0}, []),
+    ("fine-tune 7B on 1B tokens using spot instances only", {"interruption_tolerance": Tolerance.HIGH}, []),
 ]
 
 
