@@ -529,6 +529,9 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
 _PREFER_BEFORE_RE = re.compile(
     r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally)"
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
+_PREFER_COUNT_RE = re.compile(
+    r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
+    r"\s+(?P<w>if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 _PREFER_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 
@@ -553,6 +556,9 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if after is not None:
             phrases.append(" ".join(text[m.start() : after.end()].split()))
             scan.blank(end, after.end())
+    for m in _PREFER_COUNT_RE.finditer(text):  # "single gpu if possible": the count, asked for
+        phrases.append(" ".join(m.group(0).split()))
+        scan.blank(m.start("w"), m.end("w"))
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
         notes.append(f"read {quoted} as asking for that hardware")

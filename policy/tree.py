@@ -108,7 +108,8 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
-    if (request.instance_type or request.accelerator) and req.fixed_hours is None and not req.reserved:
+    named_hardware = request.instance_type or request.accelerator or request.instances or request.gpus
+    if named_hardware and req.fixed_hours is None and not req.reserved:
         # the hardware left open, in the plan's region: what the named hardware costs, not what another region does
         left_open = request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
                                                "region": plan.region})
@@ -552,16 +553,24 @@ NAMED_HARDWARE_MIN_SAVING = 0.10
 
 
 def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:
-    """What keeping to the hardware the request named costs: ``other``, the plan chosen with the hardware left open,
-    when it is another family, no later for any deadline, and at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
-    if other.instance_type.split(".")[0] == plan.instance_type.split(".")[0]:
+    """What keeping to the hardware the request named (a type, family, accelerator or count) costs: ``other``, the
+    plan chosen with the hardware left open, when it is another configuration, no later for any deadline, and at
+    least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+    if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
         return None
     if plan.deadline_met and not other.deadline_met:
         return None
     saving = plan.estimated_cost_usd - other.estimated_cost_usd
     if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
         return None
-    named = request.instance_type or request.accelerator
+    hardware = request.instance_type or request.accelerator
+    count = request.instances or request.gpus
+    if count and hardware:
+        named = f"{count}× {hardware}"  # "4× p5.48xlarge", "32× A100"
+    elif count:
+        named = f"{count} instances" if request.instances else f"{count} GPUs"
+    else:
+        named = str(hardware)
     return (f"{named} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
             f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
             f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, in "

@@ -41,3 +41,11 @@ def test_a_preference_is_planned_as_asked_and_warned_of_as_an_ask_is() -> None:
     asked = decided("fine-tune 7B on 1B tokens on A100s")
     assert (preferred.plan, preferred.warnings) == (asked.plan, asked.warnings)
     assert any("'prefer A100s' as asking for that hardware" in n for n in preferred.request.notes)
+
+
+def test_a_count_asked_for_is_compared_with_the_open_plan() -> None:
+    [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on 4x p5.48xlarge")
+    assert warning.startswith("4× p5.48xlarge as asked costs")
+    assert "left open, the plan would be 1× p5.48xlarge" in warning  # the same type, fewer of them
+    [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on 16 GPUs")
+    assert warning.startswith("16 GPUs as asked costs")

@@ -192,6 +192,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, ideally on p4d, by thursday", {"instance_type": "p4d", "deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B, we'd prefer to use g6e", {"instance_type": "g6e"}, []),
     ("fine-tune 7B, p5 if available", {"instance_type": "p5"}, []),
+    ("qlora 33B on 80M tokens, single gpu if possible", {"gpus": 1}, []),
     # every weight trains: a full fine-tune, whichever side of the size it is said
     ("fine-tune 70B full parameter on 2B tokens", {"task": Task.FINE_TUNE, "params": 70_000_000_000}, []),
     ("full-param sft of 8B", {"task": Task.FINE_TUNE}, []),
