@@ -31,7 +31,9 @@ Rules (all in the requester's zone, relative to ``now``):
 - A holiday after a trigger ("by Christmas", "before Thanksgiving", "by NYE") is due before it starts, 17:00 the day
   before (as "by the weekend" is Friday 17:00), or at the time given on the day itself; this year's or, once past,
   next year's. Christmas Eve and Day, New Year's Eve and Day, Halloween, and US Thanksgiving (the fourth Thursday of
-  November). "the holidays" names no day and is not read.
+  November). The year-end break ("the holidays", "the winter break") after a trigger is due before Christmas Eve,
+  17:00 on Dec 23, the earlier reading; "over the holidays" is done when work starts again, 09:00 on the first
+  weekday after New Year's Day (as "over the weekend" is Monday 09:00).
 - "ideally", "preferably", "if possible", "nice to have by", "soft/target deadline" mark a wish; "hard deadline",
   "at the latest", "must be done by", "has to finish by", "<day> is the hard deadline" the hard one
   (``Deadline.firmness``; ``policy.parse`` lets a wish give way to any other date). Those words, "need results by"
@@ -106,6 +108,11 @@ _WITHIN = (
     r"|(?P<hol>christmas(?:\s+(?P<holeve>eve)|\s+day)?|x-?mas(?:\s+(?P<holeve2>eve))?"
     r"|(?:the\s+)?new\s+year(?:['\u2019]?s)?(?:\s+(?P<nye>eve)|\s+day)?|nye|thanksgiving(?:\s+day)?|halloween)"
     r"(?:,?\s+(?P<holy>\d{4}))?(?![\w])"
+    # the year-end break, a span of days: "over the holidays", "before the holidays", "by the winter break"
+    r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across)\s+)?(?:the|our)\s+"
+    r"(?:(?:(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)\s+)?holidays"
+    r"|(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)\s+(?:break|shutdown)))"
+    r"(?![\w])"
 )
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"
@@ -120,7 +127,7 @@ _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # (``_anchor_within``).
 _WITHIN_HINT_RE = re.compile(
     rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
-    r"|halloween", _F)
+    r"|halloween|holidays|break|shutdown", _F)
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
 _ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
@@ -332,7 +339,7 @@ def _bare_may(g: dict[str, str | None]) -> bool:
 
 def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:
     """'before Friday' (a day without a time) is the end of Thursday's business day; the earlier reading is safer."""
-    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol")):
+    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol", "hols")):
         return when
     day = when.date() - timedelta(days=1)
     notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
@@ -356,6 +363,8 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     named = (groups.get("named") or "").lower()
     if "hol" in groups:  # "Christmas" alone is as often a topic or a start as a deadline
         return triggered
+    if "hols" in groups:  # "over the holidays" is a span to finish in; "the holidays" alone needs a trigger
+        return triggered or bool(groups.get("holsp"))
     if "mrel" in groups:
         pos = (groups.get("mpos") or groups.get("mpos2") or ("end" if groups.get("mend") else "")).lower()
         if not pos:  # a month or quarter alone ("by March", "by Q1") is a deadline only after a trigger
@@ -386,6 +395,8 @@ def _resolve(
         return _relative(g, now, notes)
     if g.get("wkend"):
         return _weekend(g, now, notes)
+    if g.get("hols"):
+        return _year_end_break(g, now, notes)
     at = _clock(g, notes)
     if g.get("hol"):
         return _holiday(g, now, at, notes)
@@ -601,6 +612,23 @@ def _holiday(g: dict[str, str | None], now: datetime, at: time | None, notes: li
                      else f"took {name} {day.year}, the next one ahead")
     if at is None:
         notes.append(f"read '{said}' as before {name} ({day:%a %Y-%m-%d}) starts: by the day before, {EOD:%H:%M}")
+    return when
+
+
+def _year_end_break(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:
+    """ "before the holidays": 17:00 the day before Christmas Eve, the earlier reading of when a team's break starts.
+    "over the holidays": done when work starts again, 09:00 on the first weekday after New Year's Day."""
+    said = " ".join((g.get("hols") or "").split())
+    if g.get("holsp"):  # said before New Year's Day, or in its first days: that New Year's
+        back = date(now.year + (now.month > 1 or now.day > 3), 1, 2)
+        while back.weekday() >= 5:
+            back += timedelta(days=1)
+        when = _at(back, _START_OF_DAY, now)
+        notes.append(f"'{said}' is done when work starts again, on the first weekday after New Year's Day")
+        return when
+    when = _at(date(now.year + (now.date() > date(now.year, 12, 23)), 12, 23), EOD, now)
+    notes.append(f"'{said}' taken to start on Christmas Eve, the earlier reading (give a date if the break starts "
+                 "sooner)")
     return when
 
 

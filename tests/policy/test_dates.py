@@ -285,7 +285,8 @@ NOT_DEADLINES = [
     "the christmas party photos",
     "deadline is not strict",
     "the deadline is flexible",
-    "fine-tune 7B before the holidays",  # "the holidays" names no day: listed as unread
+    "fine-tune 7B, the holidays are coming",  # "the holidays" with no trigger or "over": listed as unread
+    "fine-tune 7B before the break",  # which break is not said
 ]
 
 

@@ -119,7 +119,9 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-31T17:00-08:00")}),
     ("fine-tune 7B by xmas", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-24T17:00-08:00")}),
-    ("fine-tune 7B before the holidays", MONDAY, {"task": Task.FINE_TUNE, "params": 7 * B}),  # no date: unread
+    # the year-end break starts on Christmas Eve at the earliest: done by 17:00 the day before
+    ("fine-tune 7B before the holidays", MONDAY,
+     {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-23T17:00-08:00")}),
     # an event on a day, its time not said: done by 17:00 the day before, as "before <day>"
     ("fine-tune 7B before the board meeting on Dec 10", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-09T17:00-08:00")}),

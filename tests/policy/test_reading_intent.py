@@ -147,7 +147,6 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B by end of June", {"deadline": at("2027-06-30T17:00")}, []),
     ("fine-tune 7B by xmas", {"deadline": at("2026-12-24T17:00")}, []),
     ("fine-tune 7B in March", {"deadline": None, "start_after": None}, ["March"]),  # a start or a deadline?
-    ("fine-tune 7B before the holidays", {"deadline": None}, ["before", "holidays"]),  # which days?
     # the words that say how firm a deadline is, and words that only lead up to it, are read with the date
     ("fine-tune 7B ideally by Thursday but Friday is the hard deadline", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, deadline is not strict, ideally friday", {"deadline": at("2026-12-04T17:00"), "urgent": None},
@@ -174,6 +173,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for the demo on Friday", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B for our offsite on Dec 10 at 2pm", {"deadline": at("2026-12-10T14:00")}, []),
     ("fine-tune 7B by the 15th of december", {"deadline": at("2026-12-15T17:00")}, []),
+    # the year-end break: before it is before Christmas Eve; over it is done when work starts again
+    ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
+    ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
+    ("fine-tune 7B by the winter break", {"deadline": at("2026-12-23T17:00")}, []),
+    ("fine-tune 7B before the break", {"deadline": None}, ["before", "break"]),  # which break is not said
     # "today" alone is a start that is already here; with a trigger it is a deadline
     ("quick lora on 7B, ~5M tokens, today", {"deadline": None, "start_after": None}, []),
     ("fine-tune 7B starting today", {"deadline": None, "start_after": None}, []),
