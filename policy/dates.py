@@ -168,14 +168,14 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           r"(?:(?!(?:prod|production|customers?|launch\w*|releases?)\b)[a-z-]+\s+){0,2}?"
           r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
           r"|workshop|pitch|talk|keynote|all-hands|board)s?"
-          r"\s+(?=on\s|at\s)")
+          r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = re.compile(
     r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z-]+\s+){0,2}?"
     r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit|workshop"
     r"|pitch|talk|keynote|all-hands|board|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
-    r"\s+(?P<on>on\s+)$", _F)
+    r"\s+(?P<on>(?:on\s+)?)$", _F)
 _STAGE_WORDS_RE = re.compile(r"\b(?:prod|production|customers?|launch\w*|releases?)\b", _F)
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
@@ -224,6 +224,8 @@ class Deadline:
     # Every reading the phrase admits when it admits two ("by June": before June starts, or by its end?), the one
     # taken first, each with what it means; ``policy.questions`` asks when they lie far apart.
     choices: tuple[tuple[str, datetime], ...] = ()
+    # Said as the day of an event the work is for ("for the launch tomorrow"): a deadline, never a start.
+    for_event: bool = False
 
 
 def zone_of(tz: str) -> ZoneInfo:
@@ -318,7 +320,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
-                    firmness=_firmness(said, trigger, after), choices=tuple(readings))
+                    firmness=_firmness(said, trigger, after), choices=tuple(readings), for_event=event is not None)
 
 
 def _firmness(*around: re.Match[str] | None) -> str | None:

@@ -532,6 +532,8 @@ _PREFER_BEFORE_RE = re.compile(
 _PREFER_COUNT_RE = re.compile(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
     r"\s+(?P<w>if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
+_ONLY_RE = re.compile(r"\s+only(?![\w-])", _F)
+_ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?=(?:on\s+|use\s+|using\s+)?\S)", _F)
 _PREFER_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 
@@ -540,7 +542,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
     """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``."""
     text = scan.text
     lowered = text.lower()
-    if "prefer" not in lowered and "ideally" not in lowered and " if " not in lowered:
+    if "prefer" not in lowered and "ideally" not in lowered and " if " not in lowered and "only" not in lowered:
         return
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
@@ -556,6 +558,15 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if after is not None:
             phrases.append(" ".join(text[m.start() : after.end()].split()))
             scan.blank(end, after.end())
+    for m in _EXCLUDE_NAME_RE.finditer(text):  # "A100 80GB only", "p5 only": asked for, as a name alone is
+        names, end = _excluded_names(text, m.start(), families)
+        after = _ONLY_RE.match(text, end) if names and not (m.start() and text[m.start() - 1].isalnum()) else None
+        if after is not None:
+            scan.blank(after.start(), after.end())
+    for m in _ONLY_BEFORE_RE.finditer(text):  # "only on p5", "only H100s"
+        on = re.match(r"(?:on|use|using)\s+", text[m.end():], _F)
+        if _excluded_names(text, m.end() + (on.end() if on else 0), families)[0]:
+            scan.blank(m.start(), m.end())
     for m in _PREFER_COUNT_RE.finditer(text):  # "single gpu if possible": the count, asked for
         phrases.append(" ".join(m.group(0).split()))
         scan.blank(m.start("w"), m.end("w"))
@@ -1153,6 +1164,11 @@ _COST_FIRST_RE = re.compile(
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
 _NOT_COST_FIRST_RE = re.compile(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
+# Money said to be no constraint: the plan is still the cheapest that meets the deadline, nothing is spent for it.
+_NO_COST_LIMIT_RE = re.compile(
+    r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:not\s+an?\s+(?:issue|concern|problem"
+    r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter)\b"
+    r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
@@ -1164,6 +1180,9 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     task = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
+    for m in scan.take(_NO_COST_LIMIT_RE):
+        notes.append(f"read '{' '.join(m.group(0).split())}' as no budget limit: the plan is still the cheapest that "
+                     "meets the deadline, and the policy's approvals still apply")
     scan.unused += [" ".join(m.group(0).split()) for m in scan.take(_NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]

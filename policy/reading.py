@@ -115,7 +115,7 @@ we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
-get give make use using used go going have has had
+get give make use using used go going have has had planning planned what what's whats way first
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
@@ -215,6 +215,8 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
     starts: list[tuple[datetime, str]] = []
     for found in scan.deadlines(now=now, zone=zone):
+        if found.for_event:
+            continue  # "for the launch tomorrow": the work is due before it
         before = max(0, found.start - 25)
         cue = _START_CUE_RE.search(scan.text[before : found.start])
         if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):

@@ -563,6 +563,8 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     saving = plan.estimated_cost_usd - other.estimated_cost_usd
     if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
         return None
+    ours, theirs = f"{plan.estimated_hours:,.1f}", f"{other.estimated_hours:,.1f}"
+    hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
     hardware = request.instance_type or request.accelerator
     count = request.instances or request.gpus
     if count and hardware:
@@ -573,8 +575,7 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
         named = str(hardware)
     return (f"{named} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
             f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
-            f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, in "
-            f"{other.estimated_hours:,.1f} h instead of {plan.estimated_hours:,.1f} h")
+            f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
 
 
 def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:

@@ -173,6 +173,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for the demo on Friday", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B for our offsite on Dec 10 at 2pm", {"deadline": at("2026-12-10T14:00")}, []),
     ("fine-tune 7B by the 15th of december", {"deadline": at("2026-12-15T17:00")}, []),
+    ("fine-tune 7B before our board meeting next Thursday", {"deadline": at("2026-12-09T17:00")}, []),
+    ("fine-tune 7B for the launch tomorrow", {"deadline": at("2026-11-30T17:00"), "start_after": None}, []),
+    ("fine-tune 7B for our demo next Friday", {"deadline": at("2026-12-10T17:00")}, []),
+    # hardware said with "only" is asked for, as a name alone is; money said to be no limit changes nothing
+    ("fine-tune 7B on 2.5B tokens, A100 80GB only", {"accelerator": "A100-80GB"}, []),
+    ("fine-tune 7B, only on p5", {"instance_type": "p5"}, []),
+    ("fine-tune 7B, H100s only", {"accelerator": "H100"}, []),
+    ("fine-tune 7B by 9am tomorrow, money is not an issue", {"budget_usd": None, "urgent": None}, []),
+    ("what's the cheapest way to fine-tune a 13B model on 500M tokens?", {"params": 13_000_000_000}, []),
+    ("we're planning to pretrain a 2.7B model on 55B tokens", {"task": Task.PRETRAIN}, []),
+    ("pretrain 350M on 7B tokens, try spot first", {"interruption_tolerance": Tolerance.HIGH}, []),
     # the year-end break: before it is before Christmas Eve; over it is done when work starts again
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
     ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
