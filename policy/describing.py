@@ -81,6 +81,9 @@ _ASSUMED = (
     (r"\b(?:bf16|bfloat16|bfloat-16|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
      "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s and memory as "
      "mixed-precision Adam"),
+    (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us)\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
+     r"(?:done|finished|complete|ready)\b",
+     "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
     (r"\bflash[\s-]?(?:attention|attn)\b",
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

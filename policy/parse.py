@@ -321,10 +321,19 @@ _COST_QUESTION_RE = re.compile(
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))(?![\w-])", _F)
 
 
+# Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
+_SHARDED_RE = re.compile(
+    r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
+    r"(?![\w-])", _F)
+
+
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     for m in scan.take(_COST_QUESTION_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as asking for the plan and its cost")
+    for m in scan.take(_SHARDED_RE):
+        notes.append(f"read '{' '.join(m.group(0).split())}' as what the estimate already assumes: weights, gradients"
+                     " and optimizer state sharded across the job's accelerators, so it does not change the plan")
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)

@@ -184,6 +184,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("what's the cheapest way to fine-tune a 13B model on 500M tokens?", {"params": 13_000_000_000}, []),
     ("we're planning to pretrain a 2.7B model on 55B tokens", {"task": Task.PRETRAIN}, []),
     ("pretrain 350M on 7B tokens, try spot first", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # what the estimate assumes already, and what gpuops does already, change nothing
+    ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
+    ("fine-tune 7B on 1B tokens with zero-2", {}, ["zero"]),  # optimizer state sharded only: not what is priced
+    ("fine-tune 7B on 1B tokens and notify me when done", {}, []),
     # the year-end break: before it is before Christmas Eve; over it is done when work starts again
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
     ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
