@@ -542,7 +542,7 @@ _PREFER_COUNT_RE = re.compile(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
     r"\s+(?P<w>if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 _ONLY_RE = re.compile(r"\s+only(?![\w-])", _F)
-_ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?=(?:on\s+|use\s+|using\s+)?\S)", _F)
+_ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
 _PREFER_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 
@@ -563,19 +563,16 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if m.start() and text[m.start() - 1].isalnum():
             continue
         names, end = _excluded_names(text, m.start(), families)
-        after = _PREFER_AFTER_RE.match(text, end) if names else None
-        if after is not None:
+        if not names:
+            continue
+        if (after := _PREFER_AFTER_RE.match(text, end)) is not None:
             phrases.append(" ".join(text[m.start() : after.end()].split()))
             scan.blank(end, after.end())
-    for m in _EXCLUDE_NAME_RE.finditer(text):  # "A100 80GB only", "p5 only": asked for, as a name alone is
-        names, end = _excluded_names(text, m.start(), families)
-        after = _ONLY_RE.match(text, end) if names and not (m.start() and text[m.start() - 1].isalnum()) else None
-        if after is not None:
-            scan.blank(after.start(), after.end())
+        elif (only := _ONLY_RE.match(text, end)) is not None:  # "A100 80GB only": asked for, as a name alone is
+            scan.blank(only.start(), only.end())
     for m in _ONLY_BEFORE_RE.finditer(text):  # "only on p5", "only H100s"
-        on = re.match(r"(?:on|use|using)\s+", text[m.end():], _F)
-        if _excluded_names(text, m.end() + (on.end() if on else 0), families)[0]:
-            scan.blank(m.start(), m.end())
+        if _excluded_names(text, m.end("on"), families)[0]:
+            scan.blank(m.start(), m.start("on"))
     for m in _PREFER_COUNT_RE.finditer(text):  # "single gpu if possible": the count, asked for
         phrases.append(" ".join(m.group(0).split()))
         scan.blank(m.start("w"), m.end("w"))
