@@ -554,11 +554,10 @@ NAMED_HARDWARE_MIN_SAVING = 0.10
 
 def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:
     """What keeping to the hardware the request named (a type, family, accelerator or count) costs: ``other``, the
-    plan chosen with the hardware left open, when it is another configuration, no later for any deadline, and at
-    least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+    plan chosen with the hardware left open, when it is another configuration and at least
+    ``NAMED_HARDWARE_MIN_SAVING`` cheaper. The open plan meets any deadline the named one meets: it is chosen from
+    the same options and more."""
     if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
-        return None
-    if plan.deadline_met and not other.deadline_met:
         return None
     saving = plan.estimated_cost_usd - other.estimated_cost_usd
     if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
