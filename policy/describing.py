@@ -84,6 +84,8 @@ _ASSUMED = (
     (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us)\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
+    (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
+     "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
     (r"\bflash[\s-]?(?:attention|attn)\b",
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

@@ -541,7 +541,8 @@ _PREFER_BEFORE_RE = re.compile(
 _PREFER_COUNT_RE = re.compile(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
     r"\s+(?P<w>if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
-_ONLY_RE = re.compile(r"\s+only(?![\w-])", _F)
+_PREFERRED_PURCHASE_RE = re.compile(r"(?:spot|on[\s-]?demand)\b", _F)
+_ONLY_RE = re.compile(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
 _ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
 _PREFER_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
@@ -555,6 +556,9 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         return
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
+        if _PREFERRED_PURCHASE_RE.match(text, cue.end()):  # "prefer spot": the purchase model's words read it
+            scan.blank(cue.start(), cue.end())
+            continue
         names, end = _excluded_names(text, cue.end(), families)
         if names:
             phrases.append(" ".join(text[cue.start() : end].split()))

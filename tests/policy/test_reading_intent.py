@@ -184,6 +184,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("what's the cheapest way to fine-tune a 13B model on 500M tokens?", {"params": 13_000_000_000}, []),
     ("we're planning to pretrain a 2.7B model on 55B tokens", {"task": Task.PRETRAIN}, []),
     ("pretrain 350M on 7B tokens, try spot first", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, prefer spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, g5 only if cheaper", {"instance_type": "g5"}, ["only if cheaper"]),  # a condition
+    ("fine-tune 7B on 1B tokens, open to suggestions", {}, []),
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
