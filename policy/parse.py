@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -513,16 +513,15 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if names:
             allowed += names
             spans.append((cue.start(), end))
-    for m in _EXCLUDE_NAME_RE.finditer(text):
-        if m.start() and (text[m.start() - 1].isalnum() or _COUNT_BEFORE_RE.search(text, 0, m.start())):
-            continue  # inside a word, or counted ("8 H100s ok" asks for eight)
-        names, end = _excluded_names(text, m.start(), families)
-        if "," in text[m.start() : end]:
-            continue  # "on p4d, H100s are fine too": the list that is fine starts after the comma
-        after = _PERMIT_AFTER_RE.match(text, end) if names else None
-        if after is not None and not any(a <= m.start() < b for a, b in spans):
+    for start, names, end in _name_lists(text, families):
+        # counted ("8 H100s ok" asks for eight), or a list across a comma ("on p4d, H100s are fine too": what is
+        # fine starts after it)
+        if _COUNT_BEFORE_RE.search(text, 0, start) or "," in text[start:end]:
+            continue
+        after = _PERMIT_AFTER_RE.match(text, end)
+        if after is not None and not any(a <= start < b for a, b in spans):
             allowed += names
-            spans.append((m.start(), after.end()))
+            spans.append((start, after.end()))
     if not spans:
         return
     phrases = [" ".join(text[start:end].split()) for start, end in sorted(spans)]
@@ -563,14 +562,9 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if names:
             phrases.append(" ".join(text[cue.start() : end].split()))
             scan.blank(cue.start(), cue.end())
-    for m in _EXCLUDE_NAME_RE.finditer(text):
-        if m.start() and text[m.start() - 1].isalnum():
-            continue
-        names, end = _excluded_names(text, m.start(), families)
-        if not names:
-            continue
+    for start, _, end in _name_lists(text, families):
         if (after := _PREFER_AFTER_RE.match(text, end)) is not None:
-            phrases.append(" ".join(text[m.start() : after.end()].split()))
+            phrases.append(" ".join(text[start : after.end()].split()))
             scan.blank(end, after.end())
         elif (only := _ONLY_RE.match(text, end)) is not None:  # "A100 80GB only": asked for, as a name alone is
             scan.blank(only.start(), only.end())
@@ -583,6 +577,17 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
         notes.append(f"read {quoted} as asking for that hardware")
+
+
+def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, list[str], int]]:
+    """Each list of hardware names in ``text`` that starts a word ("A100s or H100s"): where it starts, the names,
+    and where it ends."""
+    for m in _EXCLUDE_NAME_RE.finditer(text):
+        if m.start() and text[m.start() - 1].isalnum():
+            continue
+        names, end = _excluded_names(text, m.start(), families)
+        if names:
+            yield m.start(), names, end
 
 
 def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:
