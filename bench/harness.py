@@ -116,6 +116,7 @@ class Proc:
     env: dict[str, str]
     log_path: Path
     health_url: str | None = None
+    cwd: Path = ROOT  # where it runs: a folder of its own for a command that writes files beside it
     popen: subprocess.Popen[bytes] | None = None
     spawned_at: float = 0.0
     cold_start: float | None = None  # seconds from spawn to the first healthy answer
@@ -124,7 +125,7 @@ class Proc:
     def start(self) -> Proc:
         self._log = open(self.log_path, "ab")  # closed in stop()
         self.spawned_at = time.perf_counter()
-        self.popen = subprocess.Popen(self.argv, env=self.env, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT,
+        self.popen = subprocess.Popen(self.argv, env=self.env, cwd=self.cwd, stdout=self._log, stderr=subprocess.STDOUT,
                                       stdin=subprocess.DEVNULL, start_new_session=True)
         return self
 
@@ -230,8 +231,9 @@ class Processes:
         self.close()
 
     def spawn(self, name: str, argv: list[str], env: Mapping[str, str], *, health_url: str | None = None,
-              wait: bool = True, timeout: float = 60.0) -> Proc:
-        proc = Proc(name=name, argv=argv, env=dict(env), log_path=self.folder / f"{name}.log", health_url=health_url)
+              wait: bool = True, timeout: float = 60.0, cwd: Path = ROOT) -> Proc:
+        proc = Proc(name=name, argv=argv, env=dict(env), log_path=self.folder / f"{name}.log", health_url=health_url,
+                    cwd=cwd)
         self.started.append(proc)
         proc.start()
         if wait and health_url is not None:

@@ -30,8 +30,10 @@ def test_dev_runs_service_worker_and_bot_from_one_command(tmp_path: Path) -> Non
     env.pop("GPUOPS_API_TOKENS", None)
     try:
         with Processes(tmp_path) as procs:
+            # in a folder of its own: the connection file it writes never lands in the checkout, where other
+            # commands (and other tests) would find it
             dev = procs.spawn("dev", [*GPUOPS, "dev", "--port", str(port)], env,
-                              health_url=f"http://127.0.0.1:{bot_port}/healthz")
+                              health_url=f"http://127.0.0.1:{bot_port}/healthz", cwd=tmp_path)
             log = dev.log_path.read_text(encoding="utf-8")
             token = re.search(r"generated an admin token for this run:\s+(\S+)", log)
             assert token is not None, log

@@ -16,7 +16,8 @@ from tests.bot.fake_slack import FakeSlack
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, slack: FakeSlack, service: FakeService) -> None:
+def env(monkeypatch: pytest.MonkeyPatch, slack: FakeSlack, service: FakeService, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # no `gpuops dev` connection file of the checkout stands in for a missing setting
     for key, value in {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": slack.api_url,
                        "GPUOPS_SERVICE_URL": service.url, "GPUOPS_SERVICE_TOKEN": TOKEN}.items():
         monkeypatch.setenv(key, value)
