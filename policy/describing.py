@@ -74,7 +74,7 @@ _PURPOSES = (
     # "to debug distributed training", "to profile the data loader": why the hardware is wanted
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*(?:\s+{_WORD}){{0,2}})",
     # "for classification", "for the prod recommender", "for code completion"
-    rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing)\s+)?(?P<x>{_PURPOSE})\b",
+    rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?(?P<x>{_PURPOSE})\b",
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (

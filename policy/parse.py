@@ -70,8 +70,8 @@ _UNIT_KINDS = (
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
     ("tokens", r"tokens?|toks?"),
     ("params", r"param(?:eter)?s?|model"),
-    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"
-     r"|learning[\s-]+rates?|lrs"),  # "sweep 12 learning rates": a trial each
+    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?"
+     r"|learning[\s-]+rates?|lrs"),  # "sweep 12 learning rates", "3 ablations": a trial each
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
@@ -132,7 +132,9 @@ _HW_RE = re.compile(
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )
-_SINGLE_GPU_RE = re.compile(r"\b(?:a\s+single|one|single)\s+(?:gpu|accelerator)\b", _F)
+_SINGLE_GPU_RE = re.compile(
+    r"\b(?:a\s+single|one|single)\s+"
+    rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w]))", _F)
 _INSTANCE_RE = re.compile(
     r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*)?(?P<ml>ml\.)?"
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
@@ -440,6 +442,10 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     accelerators: list[str] = []
     counts: list[int] = []
     ceilings: list[_Qty] = []
+    for m in scan.take(_SINGLE_GPU_RE):  # "a single GPU", "on a single A100 80GB": before the name is read alone
+        counts.append(1)
+        if m["acc"]:
+            accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
     for m in scan.take(_HW_RE):
         accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
         if m["n"] or m["n2"]:
@@ -449,8 +455,6 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
                 counts.append(count)
             else:
                 ceilings.append(ceiling)
-    if scan.take(_SINGLE_GPU_RE):
-        counts.append(1)
     fields: dict[str, Any] = {"accelerator": _one_or_free(accelerators, "accelerators", notes)}
     if counts:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
@@ -1175,7 +1179,8 @@ _COST_FIRST_RE = re.compile(
     r"(?:\s+than)?\s+(?:time|speed|the\s+deadline|turnaround|timing)\b"
     r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b|\bcost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient)\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
-    r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b", _F)
+    r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
+    r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b", _F)
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
 _NOT_COST_FIRST_RE = re.compile(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)

@@ -628,7 +628,8 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     within = f" with {ceilings}" if ceilings else ""
     if req.gpus is not None:
         sizes = sorted({p.spec.accelerator_count for p in [*scr.inside, *scr.outside]})
-        return (f"No allowed configuration in {req.region} has exactly {req.gpus} accelerators{within} and holds "
+        accelerators = "1 accelerator" if req.gpus == 1 else f"{req.gpus} accelerators"
+        return (f"No allowed configuration in {req.region} has exactly {accelerators}{within} and holds "
                 f"this job (instances come with {', '.join(map(str, sizes)) or 'none'} each, multi-node only on sizes "
                 f"with {policy.estimate.multi_node_min_accelerators} or more). Ask for e.g. 8 or 16 GPUs, or leave the "
                 "count open.")

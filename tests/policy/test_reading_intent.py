@@ -187,6 +187,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, prefer spot", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, g5 only if cheaper", {"instance_type": "g5"}, ["only if cheaper"]),  # a condition
     ("fine-tune 7B on 1B tokens, open to suggestions", {}, []),
+    ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
+    ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
+    ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
+    ("fine-tune a 7B model for customer support", {"stage": Stage.PRODUCTION}, []),
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
