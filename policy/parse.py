@@ -170,7 +170,7 @@ _TASK_WORDS = (
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b|\bsft\b"
-     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
+     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b|\bft\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
@@ -763,7 +763,8 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = _mixture_of_experts(scan, notes) + _times_trials(scan) + _text_sizes(scan) + _tokens_of_items(scan, notes)
+    found = (_mixture_of_experts(scan, notes) + _times_trials(scan, notes) + _text_sizes(scan)
+             + _tokens_of_items(scan, notes))
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)
@@ -989,10 +990,22 @@ _TIMES_TRIALS_RE = re.compile(
     rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})|(?P<b>\d{{1,6}})\s*x)\s*(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
 
 
-def _times_trials(scan: _Scan) -> list[_Qty]:
-    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is."""
-    return [_Qty("trials", Decimal(m["a"] or m["b"]), " ".join(m.group(0).split()))
-            for m in scan.take(_TIMES_TRIALS_RE)]
+# A grid: "8 LRs x 3 seeds", "4 configs × 2 seeds", "5 learning rates by 3 seeds": one trial per pair.
+_TRIALS = dict(_UNIT_KINDS)["trials"]
+_GRID_TRIALS_RE = re.compile(
+    rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
+
+
+def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid."""
+    found = []
+    for m in scan.take(_GRID_TRIALS_RE):
+        phrase = " ".join(m.group(0).split())
+        total = int(m["a"]) * int(m["b"])
+        notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
+        found.append(_Qty("trials", Decimal(total), phrase))
+    return found + [_Qty("trials", Decimal(m["a"] or m["b"]), " ".join(m.group(0).split()))
+                    for m in scan.take(_TIMES_TRIALS_RE)]
 
 
 _EPOCHS_RE = re.compile(r"\bepochs?\b", _F)
