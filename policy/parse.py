@@ -323,6 +323,8 @@ _COST_QUESTION_RE = re.compile(
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))(?![\w-])", _F)
 
 
+_COMPUTE_OPTIMAL_RE = re.compile(
+    r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?\b", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 _SHARDED_RE = re.compile(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
@@ -333,6 +335,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     for m in scan.take(_COST_QUESTION_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as asking for the plan and its cost")
+    for m in scan.take(_COMPUTE_OPTIMAL_RE):
+        notes.append(f"read '{' '.join(m.group(0).split())}' as about 20 training tokens per parameter (Hoffmann et"
+                     " al. 2022), what pretraining assumes when no token count is given")
     for m in scan.take(_SHARDED_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as what the estimate already assumes: weights, gradients"
                      " and optimizer state sharded across the job's accelerators, so it does not change the plan")
