@@ -195,6 +195,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
     ("pretrain 1B model, 20B tokens, chinchilla optimal", {"tokens": 20_000_000_000}, []),
+    ("fine-tune phi-3.5-mini on 20M tokens", {"params": 3_821_079_552, "model": "phi-3.5-mini"}, []),
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
