@@ -33,6 +33,7 @@ HELP_EXAMPLES = [
     "/gpu pretrain 1.5B on 30B tokens by next Tuesday 5pm under $5k",
     "/gpu production fine-tune 13B by 2026-12-15, no interruptions",
     "/gpu sweep of 20 trials for a 350M model in 3 days",
+    "/gpu fine-tune llama-3.1-8b on 120k conversations avg 800 tokens, prefer A100s",
     "/gpu qlora 70B on 1B tokens in europe, at most 16 GPUs, no H100s",
 ]
 HELP_COMMANDS = [
@@ -54,7 +55,8 @@ def help_blocks() -> list[Block]:
         section("*Examples to copy*\n" + examples),
         context("Say the model size; add a deadline, a budget, `production`, `spot ok`, a region (`in europe`), a "
                 "ceiling (`at most 16 GPUs`), hardware to keep out (`no H100s`) or a platform (`on EKS`) when they "
-                "matter."),
+                "matter. Hardware you name or prefer is planned as asked, with what it costs against the open "
+                "choice."),
     ]
 
 
