@@ -863,22 +863,28 @@ _ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompt
           r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?")
 _NUMBER = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
-_PER_ITEM_RE = re.compile(
+_PER_ITEM = (
     rf"(?P<n>{_NUMBER})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
     r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
     r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_NUMBER})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
-    r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?",
-    _F)
+    r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
 _PER_ITEM_CUE_RE = re.compile(r"avg|average|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
+
+
+@cache
+def _per_item_re() -> re.Pattern[str]:
+    return re.compile(_PER_ITEM, _F)
 
 
 def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens said per item of a counted dataset, as their product, blanked with their words once read."""
     text, found = scan.text, list[_Qty]()
-    for m in _PER_ITEM_RE.finditer(text):
+    if "tok" not in text.lower():
+        return found  # most texts: the pattern is compiled only for one that could hold it
+    for m in _per_item_re().finditer(text):
         if not (m["after"] or _PER_ITEM_CUE_RE.search(m["cue"])):
             continue
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
