@@ -118,7 +118,7 @@ _WITHIN = (
 _FROM_NOW = r"\s+from\s+(?:now|today)"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within)\s+(?P<rn>{_COUNT})\s*){_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"|(?:in|within)\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*){_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
     rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)

@@ -68,7 +68,7 @@ _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
 
 _UNIT_KINDS = (
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
-    ("tokens", r"tokens?|toks?"),
+    ("tokens", r"tokens?|toks?|tokns?|tkns?"),  # and its common typos
     ("params", r"param(?:eter)?s?|model"),
     ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?"
      r"|learning[\s-]+rates?|lrs"),  # "sweep 12 learning rates", "3 ablations": a trial each
@@ -169,8 +169,8 @@ _TASK_WORDS = (
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
     (Task.FINE_TUNE,
-     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b|\bsft\b"
-     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b|\bft\b"),
+     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft)\b|\bsft\b"
+     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not

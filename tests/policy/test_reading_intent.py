@@ -196,6 +196,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
     ("pretrain 1B model, 20B tokens, chinchilla optimal", {"tokens": 20_000_000_000}, []),
     ("fine-tune phi-3.5-mini on 20M tokens", {"params": 3_821_079_552, "model": "phi-3.5-mini"}, []),
+    ("fine tune 7b on 1b tokns by friday", {"tokens": 1_000_000_000}, []),
+    ("full ft llama 3 8b 1.5B tokens", {"task": Task.FINE_TUNE}, []),
+    ("fine-tune 7B on 1B tokens in under 10 hours", {"deadline": at("2026-11-30T19:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B on 1B tokens, max 12 hours", {"deadline": None, "fixed_hours": None}, ["12 hours"]),  # which?
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
