@@ -84,6 +84,13 @@ CASES: tuple[Case, ...] = (
     # sweeps
     Case("sweep 20 trials of a 350M model on 1B tokens each", ANY_GPU, (0.5, 60), (10, 500)),
     Case("hpo: 8 lora runs on 7b, 100M tokens each", ANY_GPU, (0.5, 60), (10, 600)),
+    # a grid is its product: 24 runs of 2.1e18 FLOPs each
+    Case("sweep: 8 LRs x 3 seeds on a 350M model, 1B tokens each", ANY_GPU, (0.5, 80), (25, 1500)),
+    # three ablations are three runs of 1.2e20 FLOPs, not one
+    Case("run 3 ablations of a 1B model, 20B tokens each, by 12/18", ANY_GPU, (5, 150), (500, 6000)),
+    # the data as examples × tokens each: 96M tokens, ~4.6e18 FLOPs
+    Case("Need to run SFT on Llama-3.1-8B-Instruct, dataset is 120k conversations avg 800 tokens, by thursday",
+         ANY_GPU, (0.3, 10), (2, 150)),
     # deadlines, budgets, regions
     Case("fine-tune 7B by tomorrow 9am", ANY_GPU, (0.5, 14), (20, 800)),
     # nothing full-fine-tunes 7B on 1B tokens for $50: the cheapest plan, and a warning that says so
@@ -93,6 +100,8 @@ CASES: tuple[Case, ...] = (
          (30, 1500), ON_DEMAND),
     Case("fine-tune 13B on 8xH100 by Friday", frozenset({"p5"}), (2, 40), (100, 2000)),
     Case("fine-tune 7B on 4 p4d", frozenset({"p4d"}), (0.3, 10), (30, 600)),
+    # a preference is planned as asked
+    Case("fine-tune 7B on 1B tokens, prefer A100s", frozenset({"p4d", "p4de"}), (1, 60), (30, 800)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
