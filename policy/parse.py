@@ -100,7 +100,7 @@ _MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)\s*(?:of|is|=|:)?
 _SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
 _MUST_NOT = (r"(?:can\s*not|can'?t|won'?t|don'?t|do\s+not|must\s*not|mustn'?t|should\s*not|shouldn'?t|may\s+not"
              r"|not\s+to|not)(?:\s+(?:want|need|plan|intend)\s+to|\s+wanna)?")
-_MONEY_CUE_BEFORE_RE = re.compile(
+_MONEY_CUE_BEFORE = (
     r"(?:\b(?:no|not)\s+more\s+than"
     rf"|\b{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed|go\s+(?:over|above|beyond))"
     rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
@@ -110,7 +110,7 @@ _MONEY_CUE_BEFORE_RE = re.compile(
     rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
     rf"|\b{_SPEND}(?:\s+(?:of|is|=|:))?)"
-    r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$", _F)
+    r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$")
 _MONEY_CUE_AFTER_RE = re.compile(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap))\b", _F)
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -789,7 +789,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
             quantity.phrase = " ".join(text[min([m.start(), *(c.start() for c in said)]):
                                             max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
-            cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
+            cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, m.end())]
         for cue in cues:
             if cue is not None:
@@ -843,12 +843,12 @@ _MEDIA = (r"(?:audio|speech|voice|sounds?|music|videos?|footage|movies?|images?|
 _DATA_MOD = (r"(?:raw|clean(?:ed)?|dedup(?:ed|licated)?|deduplicated|filtered|english|multilingual|plain|training|train"
              r"|instruction|web|domain|internal|unlabell?ed|labell?ed|synthetic|compressed|uncompressed|gzipped|our|the"
              r"|my|of|text|code|jsonl|json|csv|parquet)")
-_TEXT_DATA_AFTER_RE = re.compile(
+_TEXT_DATA_AFTER = (
     rf"\s*(?:(?:{_DATA_MOD}|{_MEDIA})[\s-]+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
-    rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?", _F)
-_TEXT_DATA_BEFORE_RE = re.compile(
+    rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?")
+_TEXT_DATA_BEFORE = (
     rf"\b(?:{_TEXT_NOUN}|{_DATA_NOUN})(?:\s+(?:size|is|of|totals?|weighs)|\s*[=:]|'s)*"
-    r"(?:\s*(?:about|around|roughly|approximately|~))?\s*$", _F)
+    r"(?:\s*(?:about|around|roughly|approximately|~))?\s*$")
 _TEXT_NOUN_RE = re.compile(rf"\b{_TEXT_NOUN}\b", _F)
 _MEDIA_RE = re.compile(rf"\b{_MEDIA}\b", _F)
 
@@ -914,10 +914,24 @@ def _text_sizes(scan: _Scan) -> list[_Qty]:
     return found
 
 
+@cache
+def _text_data_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The words after and before a size in bytes that make it a text dataset's, compiled for the first text that
+    gives a size in bytes."""
+    return re.compile(_TEXT_DATA_AFTER, _F), re.compile(_TEXT_DATA_BEFORE, _F)
+
+
+@cache
+def _money_cue_before_re() -> re.Pattern[str]:
+    """The words before an amount that make it the budget, compiled for the first text that names an amount."""
+    return re.compile(_MONEY_CUE_BEFORE, _F)
+
+
 def _text_data(text: str, m: re.Match[str], *, said: str) -> re.Match[str] | None:
     """The words that make a size in bytes a text dataset's ("50GB of text", "dataset is 2TB"), or None: not data
     ("80GB GPUs"), or data of sound, pictures or video."""
-    data = _TEXT_DATA_AFTER_RE.match(text, m.end()) or _TEXT_DATA_BEFORE_RE.search(
+    after, before = _text_data_res()
+    data = after.match(text, m.end()) or before.search(
         text, max(0, m.start() - _CONTEXT_CHARS), m.start())
     if data is None or _MEDIA_RE.search(data.group(0)):
         return None

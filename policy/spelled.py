@@ -11,6 +11,7 @@ needs for the phrases it reports.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 __all__ = ["BELOW_100", "below_100", "digits_for_words"]
 
@@ -30,17 +31,24 @@ _NUMBER = (rf"(?:(?P<h>{_BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{_BELOW
 _SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
             r"|instances?|machines?|hosts?|[a-z]\d{1,3}s?\b)")
-_SPELLED_RE = re.compile(
-    rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
-    rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}))", re.IGNORECASE | re.ASCII)
+_SPELLED = (rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
+            rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}))")
+# A text with none of these words holds no number in words; the full pattern is compiled for the first one that does.
+_NUMBER_WORD_RE = re.compile(rf"\b(?:{_UNIT}|{_TEN}|half|hundred|thousand|million|billion|trillion|dozen)\b",
+                             re.IGNORECASE | re.ASCII)
 _DOZEN_RE = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?P<gap>\s+)dozen\b", re.IGNORECASE | re.ASCII)
 
 
 def digits_for_words(text: str) -> str:
     """``text`` with each counted number written in words replaced by its digits, at the same length."""
-    if _SPELLED_RE.search(text):
-        text = _SPELLED_RE.sub(_digits, text)
+    if _NUMBER_WORD_RE.search(text) and (spelled := _spelled_re()).search(text):
+        text = spelled.sub(_digits, text)
     return _DOZEN_RE.sub(_dozens, text) if "dozen" in text.lower() else text  # "two dozen" is "2 dozen" by now
+
+
+@cache
+def _spelled_re() -> re.Pattern[str]:
+    return re.compile(_SPELLED, re.IGNORECASE | re.ASCII)
 
 
 def _digits(m: re.Match[str]) -> str:
