@@ -339,8 +339,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
         notes.append(f"read '{' '.join(m.group(0).split())}' as about 20 training tokens per parameter (Hoffmann et"
                      " al. 2022), what pretraining assumes when no token count is given")
     for m in scan.take(_SHARDED_RE):
-        notes.append(f"read '{' '.join(m.group(0).split())}' as what the estimate already assumes: weights, gradients"
-                     " and optimizer state sharded across the job's accelerators, so it does not change the plan")
+        notes.append(f"read '{' '.join(m.group(0).split())}' as already assumed: weights, gradients and optimizer "
+                     "state sharded across the accelerators")
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
