@@ -116,9 +116,13 @@ _WITHIN = (
 )
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"
+# "ok to take up to a week", "it can take up to 3 days": as long as that, so done within it
+_MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|may|could)\s+take)"
+             r"(?:\s+(?:up\s+to|at\s+most))?")
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within)\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*){_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"|(?:in|within|{_MAY_TAKE})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*)"
+    rf"{_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
     rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
@@ -165,14 +169,14 @@ _MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please
 # "before the board meeting on Dec 10": an event on that day, at a time not said. Its head noun names the event, so
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
-          r"(?:(?!(?:prod|production|customers?|launch\w*|releases?)\b)[a-z-]+\s+){0,2}?"
+          r"(?:(?!(?:prod|production|customers?|launch\w*|releases?)\b)[a-z0-9-]+\s+){0,2}?"
           r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
           r"|workshop|pitch|talk|keynote|all-hands|board)s?"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = re.compile(
-    r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z-]+\s+){0,2}?"
+    r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
     r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit|workshop"
     r"|pitch|talk|keynote|all-hands|board|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)

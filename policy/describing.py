@@ -86,6 +86,8 @@ _ASSUMED = (
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
     (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
+    (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",
+     "describing the model the work starts from"),
     (r"\bflash[\s-]?(?:attention|attn)\b",
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

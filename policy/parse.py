@@ -170,9 +170,15 @@ _TASK_WORDS = (
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft)\b|\bsft\b"
+     r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
+# Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
+_STAGED_TUNING_RE = re.compile(
+    r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing))\b[^.;]{0,40}?"
+    r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b[^.;]{0,30}?"
+    r"\b(?:dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|preference[\s-]+(?:tuning|optimi[sz]ation))\b", _F)
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
 _FULL_PARAMS_RE = re.compile(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
@@ -325,6 +331,10 @@ _COST_QUESTION_RE = re.compile(
 
 _COMPUTE_OPTIMAL_RE = re.compile(
     r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?\b", _F)
+# Recomputing activations ("gradient checkpointing"), which the memory estimate already assumes; nothing to do with
+# checkpoints a job restarts from.
+_RECOMPUTE_RE = re.compile(
+    r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 _SHARDED_RE = re.compile(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
@@ -338,6 +348,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     for m in scan.take(_COMPUTE_OPTIMAL_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as about 20 training tokens per parameter (Hoffmann et"
                      " al. 2022), what pretraining assumes when no token count is given")
+    for m in scan.take(_RECOMPUTE_RE):  # before the interruption words, which read "checkpointing" as restartable
+        notes.append(f"read '{' '.join(m.group(0).split())}' as already assumed: activations recomputed in the "
+                     "backward pass, as the memory estimate counts them")
     for m in scan.take(_SHARDED_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as already assumed: weights, gradients and optimizer "
                      "state sharded across the accelerators")
@@ -1202,6 +1215,7 @@ _NOT_STAGE_RES = (
 )
 _NOT_URGENT_RE = re.compile(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
+    r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
     r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
@@ -1268,6 +1282,12 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
 
 def _task(scan: _Scan, notes: list[str]) -> Task | None:
     """The task; a sweep of LoRA runs is a sweep, and pretraining with fine-tuning is two jobs, not one."""
+    if (staged := _STAGED_TUNING_RE.search(scan.text)) is not None:
+        raise RequestError(
+            f"The request asks for '{' '.join(staged.group(0).split())}': those are separate jobs, each with its own "
+            "tokens and cost. Ask for one at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
+            code="contradiction",
+        )
     said = {task: [m.group(0) for m in scan.take(pattern)] for task, pattern in _TASK_RES}
     tasks = [task for task, words in said.items() if words]
     from_scratch = {Task.PRETRAIN, Task.CONTINUED_PRETRAIN} & set(tasks)

@@ -333,6 +333,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("LoRA and pretrain 7B", MONDAY, "contradiction", "one at a time"),
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
+    ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give a size"),
     ("7B on 8xH100 on 16 GPUs", MONDAY, "contradiction", "GPU counts"),
     ("7B on 2x p4d.24xlarge with 4 nodes", MONDAY, "contradiction", "instance counts (2, 4)"),

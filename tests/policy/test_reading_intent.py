@@ -200,6 +200,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("full ft llama 3 8b 1.5B tokens", {"task": Task.FINE_TUNE}, []),
     ("fine-tune 7B on 1B tokens in under 10 hours", {"deadline": at("2026-11-30T19:00"), "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, max 12 hours", {"deadline": None, "fixed_hours": None}, ["12 hours"]),  # which?
+    # recomputing activations is no restartable checkpoint: production stays without interruptions
+    ("production fine-tune 8B on 1B tokens with gradient checkpointing",
+     {"stage": Stage.PRODUCTION, "interruption_tolerance": None}, []),
+    ("fine-tune 7B on 1B tokens, checkpointed", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("we need a 34B model fine-tuned on 5B tokens before the Q1 planning offsite on Jan 12",
+     {"task": Task.FINE_TUNE, "deadline": at("2027-01-11T17:00")}, []),
+    ("DPO on a fine-tuned 7B, 100M tokens", {"task": Task.DPO}, []),
+    ("fine-tune 7B on 1B tokens, ok to take up to a week", {"deadline": at("2026-12-07T17:00")}, []),
+    ("pretrain 300M on 6B tokens whenever there's cheap capacity", {"urgent": None, "deadline": None}, []),
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
