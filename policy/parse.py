@@ -341,19 +341,22 @@ _SHARDED_RE = re.compile(
     r"(?![\w-])", _F)
 
 
+# Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
+# before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
+_NOTED_ONLY = (
+    (_COST_QUESTION_RE, "asking for the plan and its cost"),
+    (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
+                          "when no token count is given"),
+    (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them"),
+    (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators"),
+)
+
+
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
-    for m in scan.take(_COST_QUESTION_RE):
-        notes.append(f"read '{' '.join(m.group(0).split())}' as asking for the plan and its cost")
-    for m in scan.take(_COMPUTE_OPTIMAL_RE):
-        notes.append(f"read '{' '.join(m.group(0).split())}' as about 20 training tokens per parameter (Hoffmann et"
-                     " al. 2022), what pretraining assumes when no token count is given")
-    for m in scan.take(_RECOMPUTE_RE):  # before the interruption words, which read "checkpointing" as restartable
-        notes.append(f"read '{' '.join(m.group(0).split())}' as already assumed: activations recomputed in the "
-                     "backward pass, as the memory estimate counts them")
-    for m in scan.take(_SHARDED_RE):
-        notes.append(f"read '{' '.join(m.group(0).split())}' as already assumed: weights, gradients and optimizer "
-                     "state sharded across the accelerators")
+    for pattern, meaning in _NOTED_ONLY:
+        for m in scan.take(pattern):
+            notes.append(f"read '{' '.join(m.group(0).split())}' as {meaning}")
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
