@@ -523,13 +523,17 @@ _PERMIT_BEFORE_RE = re.compile(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
     r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
 _COUNT_BEFORE_RE = re.compile(r"\d\s*(?:x|\*)?\s*$", _F)
+# An opinion of hardware ("p5 is expensive") asks for it no more than it keeps it out: the name is read as neither.
+_OPINION = r"(?:expensive|pricey|costly|overkill|slow|scarce)"
+_OPINION_WORDS_RE = re.compile(rf"\b{_OPINION}\b", _F)
+_OPINION_AFTER_RE = re.compile(rf"\s+(?:is|are)\s+(?:too\s+|really\s+|very\s+|quite\s+|so\s+)?{_OPINION}\b", _F)
 
 
 def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
     """Hardware the request allows without asking for it ("trainium ok", "open to A100s"): every type the policy
     allows is weighed anyway, so the words are read, noted, and change nothing."""
     text = scan.text
-    if not _PERMIT_WORDS_RE.search(text):
+    if not _PERMIT_WORDS_RE.search(text) and not _OPINION_WORDS_RE.search(text):
         return
     allowed: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -547,6 +551,8 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if after is not None and not any(a <= start < b for a, b in spans):
             allowed += names
             spans.append((start, after.end()))
+        elif _OPINION_AFTER_RE.match(text, end):  # "p5 is expensive": not asked for; the opinion stays for a person
+            scan.blank(start, end)
     if not spans:
         return
     phrases = [" ".join(text[start:end].split()) for start, end in sorted(spans)]

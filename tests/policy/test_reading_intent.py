@@ -209,6 +209,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("DPO on a fine-tuned 7B, 100M tokens", {"task": Task.DPO}, []),
     ("fine-tune 7B on 1B tokens, ok to take up to a week", {"deadline": at("2026-12-07T17:00")}, []),
     ("pretrain 300M on 6B tokens whenever there's cheap capacity", {"urgent": None, "deadline": None}, []),
+    # an opinion of hardware neither asks for it nor keeps it out, and stays for a person
+    ("pretrain 1B on 20B tokens, h100 is ok but p5 is expensive", {"instance_type": None, "exclude": []},
+     ["expensive"]),
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
