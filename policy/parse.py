@@ -132,6 +132,18 @@ _HW_RE = re.compile(
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )
+
+
+def _said(m: re.Match[str]) -> str:
+    """What a match read, its spaces as one: the phrase a note quotes."""
+    return " ".join(m.group(0).split())
+
+
+def _accelerator(said: str) -> str:
+    """The accelerator's name for what a pattern of ``_ACCELERATORS`` matched ("a100s 80gb" → "A100-80GB")."""
+    return next(name for name, pattern in _ACCELERATORS if re.fullmatch(pattern, said, _F))
+
+
 _SINGLE_GPU_RE = re.compile(
     r"\b(?:a\s+single|one|single)\s+"
     rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w]))", _F)
@@ -356,7 +368,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     for pattern, meaning in _NOTED_ONLY:
         for m in scan.take(pattern):
-            notes.append(f"read '{' '.join(m.group(0).split())}' as {meaning}")
+            notes.append(f"read '{_said(m)}' as {meaning}")
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
@@ -466,9 +478,9 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     for m in scan.take(_SINGLE_GPU_RE):  # "a single GPU", "on a single A100 80GB": before the name is read alone
         counts.append(1)
         if m["acc"]:
-            accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
+            accelerators.append(_accelerator(m["acc"]))
     for m in scan.take(_HW_RE):
-        accelerators.append(next(name for name, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F)))
+        accelerators.append(_accelerator(m["acc"]))
         if m["n"] or m["n2"]:
             count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
@@ -491,10 +503,12 @@ _EXCLUDE_CUE_RE = re.compile(
     r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
     r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want))(?:\s+(?:on|using|with|in))?"
     r"(?:\s+(?:any|the))?\s+", _F)
-_EXCLUDE_NAME_RE = re.compile(
+# A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
+# allowed or preferred; the separators between names in such a list.
+_HARDWARE_NAME_RE = re.compile(
     rf"(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})|(?:ml\.)?(?P<fam>[a-z]{{1,4}}\d+[a-z]*(?:-[a-z]+\d+)?)"
     r"(?:\.(?P<size>[a-z0-9-]+))?)(?:'?s)?(?![\w.-])(?:\s+(?:gpus?|instances?|nodes?|machines?))?", _F)
-_EXCLUDE_SEP_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
+_NAME_SEP_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
 
 
 def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:
@@ -503,7 +517,7 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
     for, so that "no H100s" never reads as asking for H100s."""
     excluded: list[str] = []
     for cue in list(_EXCLUDE_CUE_RE.finditer(scan.text)):
-        names, end = _excluded_names(scan.text, cue.end(), families)
+        names, end = _hardware_names(scan.text, cue.end(), families)
         if names:
             excluded += names
             scan.blank(cue.start(), end)
@@ -538,7 +552,7 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
     allowed: list[str] = []
     spans: list[tuple[int, int]] = []
     for cue in _PERMIT_BEFORE_RE.finditer(text):
-        names, end = _excluded_names(text, cue.end(), families)
+        names, end = _hardware_names(text, cue.end(), families)
         if names:
             allowed += names
             spans.append((cue.start(), end))
@@ -589,7 +603,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if _PREFERRED_PURCHASE_RE.match(text, cue.end()):  # "prefer spot": the purchase model's words read it
             scan.blank(cue.start(), cue.end())
             continue
-        names, end = _excluded_names(text, cue.end(), families)
+        names, end = _hardware_names(text, cue.end(), families)
         if names:
             phrases.append(" ".join(text[cue.start() : end].split()))
             scan.blank(cue.start(), cue.end())
@@ -600,10 +614,10 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         elif (only := _ONLY_RE.match(text, end)) is not None:  # "A100 80GB only": asked for, as a name alone is
             scan.blank(only.start(), only.end())
     for m in _ONLY_BEFORE_RE.finditer(text):  # "only on p5", "only H100s"
-        if _excluded_names(text, m.end("on"), families)[0]:
+        if _hardware_names(text, m.end("on"), families)[0]:
             scan.blank(m.start(), m.start("on"))
     for m in _PREFER_COUNT_RE.finditer(text):  # "single gpu if possible": the count, asked for
-        phrases.append(" ".join(m.group(0).split()))
+        phrases.append(_said(m))
         scan.blank(m.start("w"), m.end("w"))
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
@@ -613,21 +627,21 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
 def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, list[str], int]]:
     """Each list of hardware names in ``text`` that starts a word ("A100s or H100s"): where it starts, the names,
     and where it ends."""
-    for m in _EXCLUDE_NAME_RE.finditer(text):
+    for m in _HARDWARE_NAME_RE.finditer(text):
         if m.start() and text[m.start() - 1].isalnum():
             continue
-        names, end = _excluded_names(text, m.start(), families)
+        names, end = _hardware_names(text, m.start(), families)
         if names:
             yield m.start(), names, end
 
 
-def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:
+def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:
     """The hardware names listed from ``pos`` on, and where the list ends."""
     names: list[str] = []
     end = pos
-    while (m := _EXCLUDE_NAME_RE.match(text, pos)) is not None:
+    while (m := _HARDWARE_NAME_RE.match(text, pos)) is not None:
         if m["acc"]:
-            name = next(n for n, p in _ACCELERATORS if re.fullmatch(p, m["acc"], _F))
+            name = _accelerator(m["acc"])
         else:
             family = m["fam"].lower()
             if family not in families and family.endswith("s") and family[:-1] in families:
@@ -637,7 +651,7 @@ def _excluded_names(text: str, pos: int, families: Collection[str]) -> tuple[lis
             name = f"{family}.{m['size'].lower()}" if m["size"] else family
         names.append(name)
         end = m.end()
-        sep = _EXCLUDE_SEP_RE.match(text, end)
+        sep = _NAME_SEP_RE.match(text, end)
         if sep is None:
             break
         pos = sep.end()
@@ -875,7 +889,9 @@ _TEXT_NOUN_RE = re.compile(rf"\b{_TEXT_NOUN}\b", _F)
 _MEDIA_RE = re.compile(rf"\b{_MEDIA}\b", _F)
 
 
-_SIZE_RE = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
+# A number in digits, with or without thousands separators: "1,500", "2.5", "800"
+_DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+_SIZE_RE = re.compile(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
 
 
 # A count of items and the tokens in each: "120k conversations avg 800 tokens", "2M examples of ~512 tokens", "50k
@@ -883,14 +899,13 @@ _SIZE_RE = re.compile(r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d
 # that makes it each item's ("100k examples, 512 tokens") is left to the other readers.
 _ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompts?|pairs?|rows?|records?|documents?"
           r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?")
-_NUMBER = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
 _PER_ITEM = (
-    rf"(?P<n>{_NUMBER})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
+    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
     r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
     r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
-    rf"(?P<t>{_NUMBER})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
+    rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
 _PER_ITEM_CUE_RE = re.compile(r"avg|average|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
@@ -914,7 +929,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
         if not (items >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
             continue
         total = items * each
-        phrase = " ".join(m.group(0).split())
+        phrase = _said(m)
         notes.append(f"read '{phrase}' as {format_count(int(items))} × {format_count(int(each))} = "
                      f"{format_count(int(total))} tokens")
         found.append(_Qty("tokens", total, phrase))
@@ -1047,11 +1062,11 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid."""
     found = []
     for m in scan.take(_GRID_TRIALS_RE):
-        phrase = " ".join(m.group(0).split())
+        phrase = _said(m)
         total = int(m["a"]) * int(m["b"])
         notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
         found.append(_Qty("trials", Decimal(total), phrase))
-    return found + [_Qty("trials", Decimal(m["a"] or m["b"]), " ".join(m.group(0).split()))
+    return found + [_Qty("trials", Decimal(m["a"] or m["b"]), _said(m))
                     for m in scan.take(_TIMES_TRIALS_RE)]
 
 
@@ -1110,7 +1125,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     if kind == "other" and not (scale or unit):
         kind = "plain"  # "llama-3", "v2": a bare number that says nothing about the job
     value = _value(m["num"], scale, seq=kind == "seq")
-    phrase = " ".join(m.group(0).split())
+    phrase = _said(m)
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
 
@@ -1262,9 +1277,9 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
     for m in scan.take(_NO_COST_LIMIT_RE):
-        notes.append(f"read '{' '.join(m.group(0).split())}' as no budget limit: the plan is still the cheapest that "
+        notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
                      "meets the deadline, and the policy's approvals still apply")
-    scan.unused += [" ".join(m.group(0).split()) for m in scan.take(_NOT_COST_FIRST_RE)]
+    scan.unused += [_said(m) for m in scan.take(_NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]
     if patient and not urgent:

@@ -24,9 +24,8 @@ _UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
 _TEN = "|".join(_TENS)
 # 1-99: "seven", "twenty", "twenty-five", "twenty five"
 BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
-_BELOW_100 = BELOW_100
 # 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")
-_NUMBER = (rf"(?:(?P<h>{_BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{_BELOW_100}))?|(?P<n>{_BELOW_100}))"
+_NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{BELOW_100}))?|(?P<n>{BELOW_100}))"
            r"(?P<half>\s+and\s+a\s+half)?")
 _SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
