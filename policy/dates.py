@@ -84,6 +84,8 @@ _TIME = (
     r"|(?P<named>noon|midday|midnight|morning|eod|cob|eob"
     r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
 )
+# What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
+_BREAK_KIND = r"(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
 _DAY = (
     rf"(?P<iso>(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}}))(?![\d-])"
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
@@ -110,9 +112,7 @@ _WITHIN = (
     r"(?:,?\s+(?P<holy>\d{4}))?(?![\w])"
     # the year-end break, a span of days: "over the holidays", "before the holidays", "by the winter break"
     r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across)\s+)?(?:the|our)\s+"
-    r"(?:(?:(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)\s+)?holidays"
-    r"|(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)\s+(?:break|shutdown)))"
-    r"(?![\w])"
+    rf"(?:(?:{_BREAK_KIND}\s+)?holidays|{_BREAK_KIND}\s+(?:break|shutdown)))(?![\w])"
 )
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"
@@ -168,19 +168,20 @@ _LEAD_RE = re.compile(
 _MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please|pls|latest|ideally|for)(?![\w]))", _F)
 # "before the board meeting on Dec 10": an event on that day, at a time not said. Its head noun names the event, so
 # "before the production review on Friday" keeps "production" for the stage reader.
+_EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
+                r"|workshop|pitch|talk|keynote|all-hands|board")
+# Words that also say the stage: an event named with them leaves them for the stage reader.
+_STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
-          r"(?:(?!(?:prod|production|customers?|launch\w*|releases?)\b)[a-z0-9-]+\s+){0,2}?"
-          r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
-          r"|workshop|pitch|talk|keynote|all-hands|board)s?"
+          rf"(?:(?!{_STAGE_WORDS}\b)[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS})s?"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = re.compile(
     r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
-    r"(?:meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit|workshop"
-    r"|pitch|talk|keynote|all-hands|board|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
+    rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)
-_STAGE_WORDS_RE = re.compile(r"\b(?:prod|production|customers?|launch\w*|releases?)\b", _F)
+_STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
