@@ -25,7 +25,7 @@ from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_questions
-from policy.reading import read_held, read_intent, read_timing
+from policy.reading import read_held, read_intent, read_timing, read_today
 from policy.regions import AREA_WORDS, PLACE_WORDS, area_label
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import digits_for_words
@@ -295,6 +295,7 @@ def read_request(
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
+    read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation}
     fields |= _read_fields(scan, families, notes)

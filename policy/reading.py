@@ -27,7 +27,7 @@ from policy.questions import Choice, Question
 from policy.request import Task
 from policy.spelled import BELOW_100, below_100
 
-__all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "Scan"]
+__all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -70,11 +70,10 @@ _NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(
                            r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)
-# "today" with no word that makes it a deadline ("by today", "due today", "end of day today") and no time of day
+# "today" that no deadline took ("by today", "due today", "end of day today" are read as deadlines first), said
+# without a time of day ("today at 5pm" may be either, so stays for a person); "later today" stays whole
 _TODAY_RE = re.compile(
-    r"(?<![\w-])(?<!by )(?<!before )(?<!until )(?<!till )(?<!due )(?<!of )(?<!day )(?<!eod )(?<!cob )(?<!eob )"
-    r"(?<!later )(?<!done )(?<!ready )(?<!finished )(?<!need it )(?<!needs it )(?<!need )"
-    r"(?<!from )(?:(?:starting|start|beginning)\s+)?today(?![\w-])"
+    r"(?<![\w-])(?<!later )(?<!from )(?:(?:starting|start|beginning)\s+)?today(?![\w-])"
     r"(?!\s*(?:at\s+|by\s+|before\s+)?(?:\d|noon|midday|midnight|eod|cob|eob|end|morning|afternoon|evening))", _F)
 _RESERVED_RE = re.compile(
     r"\b(?:we\s+(?:have|hold|got|own)|(?:i|we)\s*'?ve\s+got|(?:have|hold|using|use|on)\s+(?:our|the)|our|existing"
@@ -130,9 +129,6 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
     read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
-    for m in scan.take(_TODAY_RE):  # "run it today": a start that is already here, not a deadline
-        notes.append(f"read '{' '.join(m.group(0).split())}' as starting now, not as a deadline (say 'by end of day'"
-                     " if it must finish today)")
     return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
 
 
@@ -147,6 +143,13 @@ def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Questi
                                                 value=monday.isoformat()),
                                          Choice(label=f"end of next week, {friday:%a %Y-%m-%d %H:%M}",
                                                 value=friday.isoformat())])
+
+
+def read_today(scan: Scan, notes: list[str]) -> None:
+    """ "run it today", once the deadlines have taken theirs: a start that is already here, not a deadline."""
+    for m in scan.take(_TODAY_RE):
+        notes.append(f"read '{' '.join(m.group(0).split())}' as starting now, not as a deadline (say 'by end of day'"
+                     " if it must finish today)")
 
 
 def read_held(scan: Scan) -> str | None:
