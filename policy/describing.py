@@ -8,9 +8,12 @@ readers' notes:
 - what the tokens are: "10B tokens of code", "on our support tickets (about 200M tokens)", "on chat data";
 - what the model is for: "our chatbot model", "the ranking model", "for classification", "for the prod recommender"
   (a task or domain noun after "for"; "prod" there was read as the stage already and stays read so);
+- why the hardware is wanted: "to debug distributed training", "to profile the data loader";
 - what the estimate already assumes: "bf16"/"bfloat16"/"mixed precision" (compute is priced at BF16 peak FLOP/s),
   "flash attention" (activation memory is counted as with it, ``policy.estimate``), "in parallel" beside several
-  trials (they run side by side already), "instances" after an instance family ("p4d instances").
+  trials (they run side by side already), "instances" after an instance family ("p4d instances");
+- what gpuops does anyway: "notify me when done", "open to suggestions"; and the model the work starts from ("DPO on
+  a fine-tuned 7B").
 
 Conservative by construction: a described phrase is read only where every word of it is still in the text (a stage
 word, hardware, a region, a number or a team was taken by its own reader first) and none of it is a word that could
@@ -31,12 +34,15 @@ from typing import Any, Protocol
 
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["read_descriptions", "read_recurring", "runs_a_month"]
+__all__ = ["read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
 
-class _Scan(Protocol):
+class TextScan(Protocol):
+    """The text with the phrases read so far blanked (``text``), as said (``said``), and the phrases read that mean
+    nothing the plan uses (``unused``); ``policy.reading.Scan`` adds what the other readers need."""
+
     text: str
     said: str
     unused: list[str]
@@ -144,7 +150,7 @@ _RECURRING = (
 _RECURRING_RES = [(re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) for pattern, runs in _RECURRING]
 
 
-def read_descriptions(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:
     """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
     patterns = _patterns()
     found: list[tuple[str, str]] = []
@@ -176,7 +182,7 @@ def runs_a_month(phrase: str) -> int | None:
     return next((runs for pattern, runs in _RECURRING_RES if pattern.fullmatch(said)), None)
 
 
-def _described(scan: _Scan, pattern: re.Pattern[str]) -> list[str]:
+def _described(scan: TextScan, pattern: re.Pattern[str]) -> list[str]:
     """The described phrases ``pattern`` finds where each word is still unread and none could change a plan; each
     is blanked once read."""
     read = []
@@ -201,12 +207,12 @@ def _plan_word(word: str) -> bool:
             or any(_patterns().plan_word.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
 
 
-def _still_said(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+def _still_said(scan: TextScan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
     """Matches of ``pattern`` in the text as it stands: phrases no reader has taken."""
     return list(pattern.finditer(scan.text))
 
 
-def read_recurring(scan: _Scan, notes: list[str]) -> None:
+def read_recurring(scan: TextScan, notes: list[str]) -> None:
     """ "nightly", "once a week", "every Monday": noted with the runs a month and listed as unread in one piece.
     Read before dates, so the Monday of "every Monday" is no deadline."""
     for pattern, runs in _RECURRING_RES:

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines
-from policy.describing import read_descriptions, read_recurring, runs_a_month
+from policy.describing import TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
 from policy.spelled import BELOW_100, below_100
@@ -32,14 +32,8 @@ __all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_toda
 _F = re.IGNORECASE | re.ASCII
 
 
-class Scan(Protocol):
+class Scan(TextScan, Protocol):
     """The text with used phrases blanked (``policy.parse``)."""
-
-    text: str
-    said: str
-    unused: list[str]
-
-    def blank(self, start: int, end: int) -> None: ...
 
     def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]: ...
 
