@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 if TYPE_CHECKING:  # redis is loaded by the first RedisCache built, so the in-process cache never pays for it
     import redis
 
+    from service.settings import Settings
+
 log = logging.getLogger("gpuops.cache")
 T = TypeVar("T")
 
@@ -318,9 +320,10 @@ def hold_lock(cache: _Lockable, name: str, *, ttl_seconds: float, wait_seconds: 
             cache.release(f"lock:{name}", token)
 
 
-def make_cache(redis_url: str | None, *, prefix: str = "gpuops:", retry_after: float = 10.0) -> Cache:
-    """Redis (its keys starting ``prefix``) with in-process fallback when a URL is given, else the in-process
-    cache."""
-    if not redis_url:
+def make_cache(settings: Settings) -> Cache:
+    """The service's and the worker's cache: Redis (its keys starting ``GPUOPS_REDIS_PREFIX``) with in-process
+    fallback when ``REDIS_URL`` is set, else the in-process cache."""
+    if not settings.redis_url:
         return MemoryCache()
-    return FallbackCache(RedisCache.from_url(redis_url, prefix=prefix), retry_after=retry_after)
+    return FallbackCache(RedisCache.from_url(settings.redis_url, prefix=settings.redis_prefix),
+                         retry_after=settings.redis_retry_seconds)

@@ -64,7 +64,7 @@ def build_state(
     """Everything the app needs, built from settings (pieces may be passed in, e.g. by tests and benches)."""
     metrics = get_metrics()
     if cache is None:
-        cache = make_cache(settings.redis_url, prefix=settings.redis_prefix, retry_after=settings.redis_retry_seconds)
+        cache = make_cache(settings)
     if isinstance(cache, FallbackCache):
         cache.watch(lambda down: metrics.cache_degraded.set(1 if down else 0))
     if not isinstance(cache, CountingCache):

@@ -88,7 +88,7 @@ def build_worker_context(*, settings: Settings, engine: Engine | None = None, fa
     re-decided before launch is the plan the API would decide now.
     """
     engine = bind_keyring(engine or make_engine(settings.database_url), keyring_from_settings(settings))
-    cache = make_cache(settings.redis_url, prefix=settings.redis_prefix, retry_after=settings.redis_retry_seconds)
+    cache = make_cache(settings)
     if spend is None:
         spend = make_spend_provider(settings, cache=cache, engine=engine)
     calibration = CachedCalibration(engine=engine, prior_jobs=settings.calibration_prior_jobs,

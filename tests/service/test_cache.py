@@ -12,6 +12,7 @@ import redis
 
 from bench.harness import wait_until
 from service.cache import Cache, FallbackCache, MemoryCache, RedisCache, make_cache
+from service.settings import Settings
 from tests.service.apiclient import live_service
 from tests.service.conftest import create_sqlite_db
 from tests.service.factories import make_policy
@@ -119,12 +120,12 @@ def test_rate_limit_is_shared_through_redis(tmp_path: Path, redis_url: str) -> N
 
 def test_the_service_keeps_its_redis_keys_under_the_configured_prefix(redis_url: str) -> None:
     prefix = f"gpuops-test:{uuid.uuid4().hex[:8]}:"
-    cache = make_cache(redis_url, prefix=prefix)
+    cache = make_cache(Settings(redis_url=redis_url, redis_prefix=prefix))
     client = redis.Redis.from_url(redis_url)
     try:
         cache.incr("rl:slack:T1:U1:0", ttl_seconds=60)
         assert [k.decode() for k in client.scan_iter(match=prefix + "*")] == [f"{prefix}rl:slack:T1:U1:0"]
-        assert make_cache(redis_url, prefix=f"other-{prefix}").get("rl:slack:T1:U1:0") is None
+        assert make_cache(Settings(redis_url=redis_url, redis_prefix=f"other-{prefix}")).get("rl:slack:T1:U1:0") is None
     finally:
         client.delete(*client.scan_iter(match=prefix + "*"))
         client.close()
