@@ -55,8 +55,8 @@ def help_blocks() -> list[Block]:
         section("*Examples to copy*\n" + examples),
         context("Say the model size; add a deadline, a budget, `production`, `spot ok`, a region (`in europe`), a "
                 "ceiling (`at most 16 GPUs`), hardware to keep out (`no H100s`) or a platform (`on EKS`) when they "
-                "matter. Hardware you name or prefer is planned as asked, with what it costs against the open "
-                "choice."),
+                "matter. Hardware you name or prefer is used as asked, and the plan says when other hardware would "
+                "cost much less."),
     ]
 
 
