@@ -182,6 +182,15 @@ _FOR_EVENT_RE = re.compile(
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)
 _STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)
+# "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting": the date said inside the event's
+# name. The event is on that day, so the work is ready the day before, as for "for the launch on Dec 18"; a deadline
+# so named ("before the Dec 18 deadline") is the day itself.
+_PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
+_DATED_EVENT_LEAD_RE = re.compile(r"\b(?:before|for|by|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+$", _F)
+_DATED_EVENT_RE = re.compile(
+    r"\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
+    rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
+    rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
@@ -281,14 +290,20 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
     event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     groups, end = _extend(text, m)
+    dated = _dated_event(text, m.start(), end, groups) if trigger is None and event is None else None
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
     if event is not None:  # words that also say the stage ("customer launch") are left for the stage reader
         start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"]) else event.group(0))
+    if dated is not None:
+        start = dated[0].start()
+        if not _STAGE_WORDS_RE.search(dated[1]["event"]):  # "release" is left for the stage reader, as above
+            end = dated[1].end()
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _ZONE_RE.match(text, end)
     after = _FIRMNESS_AFTER_RE.match(text, zone_m.end() if zone_m else end)
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
-    if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None):
+    if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
+                   or dated is not None):
         return None
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None
@@ -312,6 +327,12 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         when = _resolve(groups, now, notes, readings)
         if trigger is not None and trigger.group(0).lower().startswith("before"):
             when = _day_before(groups, when, notes)
+        elif dated is not None and dated[1]["due"] is None:
+            ready = _day_before(groups, when, [])
+            if ready != when:
+                notes.append(f"read '{' '.join(text[dated[0].start():dated[1].end()].split())}' as an event on "
+                             f"{when:%A %b %-d}, ready the day before, by {ready:%A} {ready:%H:%M}")
+            when = ready
         elif event is not None:
             ready = _day_before(groups, when, [])
             if ready != when:
@@ -325,7 +346,23 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         ) from exc
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
-                    firmness=_firmness(said, trigger, after), choices=tuple(readings), for_event=event is not None)
+                    firmness=_firmness(said, trigger, after), choices=tuple(readings),
+                    for_event=event is not None or dated is not None)
+
+
+def _dated_event(
+    text: str, start: int, end: int, groups: dict[str, str | None],
+) -> tuple[re.Match[str], re.Match[str]] | None:
+    """The words around a day said inside an event's name ("before the | Dec 18 | release"): the lead before it
+    and the event after it, or None when the day is not so said. A period names no day ("the Q1 planning offsite",
+    "the Christmas party"), so it is never read so."""
+    if any(key in groups for key in _PERIODS):
+        return None
+    lead = _DATED_EVENT_LEAD_RE.search(text, max(0, start - 20), start)
+    if lead is None:
+        return None
+    event = _DATED_EVENT_RE.match(text, end)
+    return None if event is None else (lead, event)
 
 
 def _firmness(*around: re.Match[str] | None) -> str | None:

@@ -176,6 +176,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B before our board meeting next Thursday", {"deadline": at("2026-12-09T17:00")}, []),
     ("fine-tune 7B for the launch tomorrow", {"deadline": at("2026-11-30T17:00"), "start_after": None}, []),
     ("fine-tune 7B for our demo next Friday", {"deadline": at("2026-12-10T17:00")}, []),
+    # the date said inside the event's name: the same day before, unless the event is the deadline itself
+    ("fine-tune 7B on 300M tokens before the Dec 18 release, production",
+     {"deadline": at("2026-12-17T17:00"), "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B for our Friday demo", {"deadline": at("2026-12-03T17:00")}, []),
+    ("lora 8B by the December 10th customer launch", {"deadline": at("2026-12-09T17:00"), "stage": Stage.PRODUCTION},
+     []),
+    ("fine-tune 7B ahead of the 3pm Friday board meeting", {"deadline": at("2026-12-04T15:00")}, []),
+    ("fine-tune 7B before the Dec 18 deadline", {"deadline": at("2026-12-18T17:00")}, []),
     # hardware said with "only" is asked for, as a name alone is; money said to be no limit changes nothing
     ("fine-tune 7B on 2.5B tokens, A100 80GB only", {"accelerator": "A100-80GB"}, []),
     ("fine-tune 7B, only on p5", {"instance_type": "p5"}, []),
