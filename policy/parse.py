@@ -24,7 +24,7 @@ from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
-from policy.questions import Question, deadline_questions
+from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import read_held, read_intent, read_timing, read_today
 from policy.regions import AREA_WORDS, PLACE_WORDS, area_label
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
@@ -305,6 +305,8 @@ def read_request(
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
+        if timing["start_after"] is not None:
+            questions += deadline_before_start(deadline, start=timing["start_after"])
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)

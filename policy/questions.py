@@ -75,6 +75,24 @@ _PERIOD_WORDS = (("month", ("month", "eom")), ("week", ("week", "eow")), ("quart
 _ASK_WHEN_LATER_BY = 1.5
 
 
+# a day of the week with no date: "by Friday", "Friday 3pm", not "Friday Dec 4"
+_WEEKDAY_ONLY_RE = re.compile(
+    r"^(?!.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|.*\d{1,2}(?:st|nd|rd|th)\b"
+    r"|.*\d+[/-]\d+).*\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
+
+
+def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
+    """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
+    day and time in the first week after the start is offered; the person says which."""
+    if deadline.when > start or not _WEEKDAY_ONLY_RE.search(deadline.phrase):
+        return []  # a date said outright is no week to move: the plan says the two disagree (deadline_before_start)
+    weeks = (start - deadline.when) // timedelta(weeks=1) + 1
+    later = deadline.when + timedelta(weeks=weeks)
+    return [Question(field="deadline", question=f"'{deadline.phrase}' reads as {deadline.when:%a %Y-%m-%d %H:%M}, "
+                     f"before the start, {start:%a %Y-%m-%d %H:%M}: which deadline do you mean?",
+                     choices=[Choice(label=f"{later:%a %Y-%m-%d %H:%M}, after the start", value=later.isoformat())])]
+
+
 def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening,
     "end of November" or "mid-month" said on that very day; "by Q1" or "by January" said a month or less before

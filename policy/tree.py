@@ -433,6 +433,10 @@ def _check_deadline(req: TrainingRequest, now: datetime) -> None:
     if req.deadline is not None and hours_between(now, req.deadline) <= 0:
         raise RequestError(f"The deadline {req.deadline:%a %Y-%m-%d %H:%M} has already passed; give a future one, "
                            "e.g. 'by Friday' or 'in 3 days'.", code="deadline_in_past")
+    if req.deadline is not None and req.start_after is not None and req.deadline <= req.start_after:
+        raise RequestError(f"The deadline {req.deadline:%a %Y-%m-%d %H:%M} comes before the start "
+                           f"{req.start_after:%a %Y-%m-%d %H:%M}; give a deadline after the start or an earlier "
+                           "start.", code="deadline_before_start")
 
 
 def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> float | None:

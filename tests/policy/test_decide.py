@@ -193,6 +193,7 @@ def test_every_decision_is_explained_and_sums_up(text: str, _: object) -> None:
 ERRORS = [
     ("fine-tune by Friday", "missing_model_size"),
     ("fine-tune 7B by last Friday", "deadline_in_past"),
+    ("fine-tune 7B starting Dec 14, done by Dec 10", "deadline_before_start"),  # a date said outright: not moved
     ("fine-tune 0B by Friday", "invalid_size"),
     ("fine-tune 7B in ap-south-1", "region_not_allowed"),
     ("fine-tune 7B on p9.xlarge", "unknown_instance_type"),

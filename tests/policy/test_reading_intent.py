@@ -109,6 +109,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-02T10:00"), "deadline": at("2026-12-11T17:00")}, []),
     ("fine-tune 7B before wednesday", {"start_after": None, "deadline": at("2026-12-01T17:00")}, []),
     ("fine-tune 7B, don't start before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
+    ("fine-tune 7B starting Dec 14", {"start_after": at("2026-12-14T09:00")}, []),  # the day's digits are no time
+    ("fine-tune 7B starting Dec 14 at 1pm", {"start_after": at("2026-12-14T13:00")}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
     ("fine-tune 7B by the end of the day", {"deadline": at("2026-11-30T17:00")}, []),
@@ -371,6 +373,8 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("eval 7B", MONDAY, ["fixed_hours"]),
     ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
     ("fine-tune 7B by Friday", MONDAY, []),
+    # this week's Friday falls before the start: the Friday after it is offered, never a plan that cannot meet it
+    ("fine-tune 7B on 1B tokens starting next Monday, done by Friday", MONDAY, ["deadline"]),
     ("fine-tune 7B by end of November", MONDAY, ["deadline"]),  # said on its last day
     ("fine-tune 7B by end of November", MONTH_END_EVENING, ["deadline"]),  # after its 17:00: rolled a year on
     ("fine-tune 7B by mid-month", MONDAY, []),  # Dec 15: not today
