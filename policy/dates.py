@@ -6,7 +6,7 @@ past, and the best of them costs ~120 ms to import and warm up, a tenth of the C
 
 Rules (all in the requester's zone, relative to ``now``):
 - A day without a time means 17:00 (end of the business day); "EOD"/"COB" is 17:00, "noon" 12:00, "morning" 09:00,
-  "tonight" and "midnight" 23:59 of that day.
+  "tonight" and "midnight" 23:59 of that day; "overnight" 09:00 the next morning.
 - A bare or "this"/"coming" weekday is the next one whose time is still ahead (today counts until its time passes).
 - "next <weekday>" is that weekday in next calendar week (weeks start on Monday): said on Mon 2026-11-30,
   "next Tuesday" is 2026-12-08 and "Tuesday" is 2026-12-01. Every reading is stated in a note.
@@ -93,10 +93,13 @@ _DAY = (
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
     r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])"
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
-    r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end)(?![\w])"
+    r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
+    # "can we have it this week?", "within the month": done by its end; "starting this week" is a start
+    r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
+    r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
     r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w'])"
-    r"|(?P<rd>today|tonight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
+    r"|(?P<rd>today|tonight|overnight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
 )
 # A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the
 # weekend (``_anchor_within``). Anchors only: after a clock time ("5pm Friday") the day forms above are enough.
@@ -310,7 +313,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if zone_m is not None:  # a zone named in the text wins over the requester's
         now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()]))
         end = zone_m.end()
-    lead = _LEAD_RE.search(text, max(0, start - 40), start) if trigger is not None or groups.get("rel") else None
+    lead = (_LEAD_RE.search(text, max(0, start - 40), start)
+            if trigger is not None or groups.get("rel") or groups.get("eou3") else None)
     if lead is not None:  # "need results by": the outcome wanted by then
         said = _SAID_BEFORE_RE.search(text, max(0, lead.start() - 40), lead.start()) or said
         start = lead.start()
@@ -451,6 +455,8 @@ def _resolve(
     if at is None and (g.get("rd") or "").lower() == "tonight":
         notes.append("read 'tonight' as 23:59 today")
         at = _LATE
+    if at is None and (g.get("rd") or "").lower() == "overnight":
+        at = _START_OF_DAY  # done by the next morning
     day = _day(g, now, at or EOD, notes)
     if day is None:  # a time alone: today if still ahead, else tomorrow
         day = now.date()
@@ -537,7 +543,7 @@ def _ordinal(day: int, now: datetime, at: time) -> date:
 def _end_of(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) -> date:
     """Last business day of the week, or the last calendar day of the month, quarter or year; rolls if past."""
     abbr = {"eow": "week", "eom": "month", "eoq": "quarter", "eoy": "year"}
-    unit = (g.get("eou") or g.get("eou2") or abbr.get((g.get("eoa") or "").lower(), "")).lower()
+    unit = (g.get("eou") or g.get("eou2") or g.get("eou3") or abbr.get((g.get("eoa") or "").lower(), "")).lower()
     step = 1 if (g.get("eoq") or "").strip().lower() == "next" else 0
     day = _period_end(unit, now.date(), step)
     if step == 0 and _at(day, at, now) <= now:
@@ -783,8 +789,12 @@ def _weekday(g: dict[str, str | None], now: datetime, at: time, notes: list[str]
 
 def _relative_day(g: dict[str, str | None], now: datetime) -> date:
     word = " ".join((g.get("rd") or "").lower().split()).removeprefix("the ")
-    offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "tmrw": 1, "tmr": 1, "yesterday": -1, "day after tomorrow": 2}
+    offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "tmrw": 1, "tmr": 1, "yesterday": -1, "day after tomorrow": 2,
+               "overnight": 0 if now.hour < _NIGHT_ENDS else 1}  # said in the small hours: this morning
     return now.date() + timedelta(days=offsets[word])
+
+
+_NIGHT_ENDS = 5  # before this hour, "overnight" is the night already under way
 
 
 def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:

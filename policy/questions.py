@@ -81,6 +81,9 @@ _WEEKDAY_ONLY_RE = re.compile(
     r"|.*\d+[/-]\d+).*\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
 
 
+_THIS_PERIOD_RE = re.compile(r"\b(?:this|the)\s+(?:week|month)\b")
+
+
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
     """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
     day and time in the first week after the start is offered; the person says which."""
@@ -104,7 +107,9 @@ def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     phrase = deadline.phrase.lower()
     said_words = set(_WORDS_RE.findall(phrase))  # whole words: "weekend" names no week's end
     unit = next((u for u, words in _PERIOD_WORDS if any(w in said_words for w in words)), None)
-    if unit is None or "end" not in phrase and not phrase.startswith("eo") and f"{unit}-end" not in phrase:
+    whole = _THIS_PERIOD_RE.search(phrase) is not None  # "this month", "within the week": done by its end
+    if unit is None or "end" not in phrase and not phrase.startswith("eo") and f"{unit}-end" not in phrase \
+            and not whole:
         return []
     rolled = any("has passed" in n for n in deadline.notes)
     soon = deadline.when - now <= timedelta(hours=36)

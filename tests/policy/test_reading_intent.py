@@ -110,6 +110,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B before wednesday", {"start_after": None, "deadline": at("2026-12-01T17:00")}, []),
     ("fine-tune 7B, don't start before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
     ("fine-tune 7B starting Dec 14", {"start_after": at("2026-12-14T09:00")}, []),  # the day's digits are no time
+    # a period said for the work is done by its end; the night is done by the next morning
+    ("can we fine-tune 7B on 1B tokens this week? cap it at $800", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B within the week", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B, results later this week please", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B starting this week", {"deadline": None}, ["week"]),
+    ("train a 7B reward model on 200M tokens overnight", {"deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B starting Dec 14 at 1pm", {"start_after": at("2026-12-14T13:00")}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
@@ -373,6 +379,8 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("eval 7B", MONDAY, ["fixed_hours"]),
     ("we have a reservation, fine-tune 7B", MONDAY, ["instance_type"]),
     ("fine-tune 7B by Friday", MONDAY, []),
+    ("fine-tune 7B this month", MONDAY, ["deadline"]),  # said on its last day, as "end of month" is
+    ("fine-tune 7B within the week", MONDAY, []),
     # this week's Friday falls before the start: the Friday after it is offered, never a plan that cannot meet it
     ("fine-tune 7B on 1B tokens starting next Monday, done by Friday", MONDAY, ["deadline"]),
     ("fine-tune 7B by end of November", MONDAY, ["deadline"]),  # said on its last day
