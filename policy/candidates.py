@@ -24,7 +24,7 @@ from policy.estimate import (
     min_accelerators,
     spot_factors,
 )
-from policy.memo import remembered
+from policy.memo import recent_work, remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
@@ -48,6 +48,7 @@ __all__ = [
     "Profile",
     "profile_of",
     "REPLICA_MEMORY_SHARE",
+    "screened_options",
     "Search",
     "undominated",
 ]
@@ -460,6 +461,51 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
                 best[slot] = option
                 out.append(option)
     return out
+
+
+# What ``screened_options`` keeps of a decision: the profiles it was made from, and its options inside and outside the
+# size class (None while the work has been seen once only).
+_Kept = tuple[tuple[tuple[Profile, ...], tuple[Profile, ...]], tuple["Option", ...] | None, tuple["Option", ...] | None]
+
+
+def screened_options(
+    inside: list[Profile], outside: list[Profile], search: Search,
+) -> tuple[list[Option], list[Option]]:
+    """The options of the screened types inside the size class and outside it, less the types others beat
+    outright (``undominated``, ``options_for``).
+
+    A decision soon after with the same work and search, whatever its deadline, remakes them from those the first
+    worked out (``policy.memo.recent_work``) and only judges again which meet its deadline: the deadline decides
+    nothing else in them but, by whether there is one, the purchase models (``purchase_models``), which the key holds.
+    The first decision gets the options it kept, later ones copies; an option is never changed once made
+    (``policy.fixed`` makes new ones), so what one decision does with its options cannot reach the next.
+    """
+    usable = search.usable_hours
+    # The screened profiles are the catalog memo's own objects (``policy.screen``), so they are named by identity:
+    # each entry holds the profiles it was made from, so no other object can take their ids while it is kept.
+    screened = (tuple(inside), tuple(outside))
+    key = (tuple(map(id, screened[0])), tuple(map(id, screened[1])), search.work, search.platforms, search.stage,
+           search.tolerance, usable is not None, search.max_instances, search.gpus, search.instances,
+           search.max_gpus, search.hours_factors, search.multi_node_spot, search.interruption_rates,
+           search.data_region, search.transfer_usd)
+    recent = recent_work(search.catalog, search.settings)
+    kept: _Kept | None = recent.get(key)
+    if kept is not None and kept[1] is not None:
+        assert kept[2] is not None
+        return _remade(kept[1], usable), _remade(kept[2], usable)
+    found = ([o for p in undominated(inside, search) for o in options_for(p, search)],
+             [o for p in undominated(outside, search) for o in options_for(p, search)])
+    # Work seen once is only noted: kept options outlive the decision, which costs the garbage collector more than
+    # a decision of new work can save, so they are kept from its second decision on.
+    recent.keep(key, (screened, tuple(found[0]), tuple(found[1])) if kept is not None else (screened, None, None))
+    return found
+
+
+def _remade(kept: tuple[Option, ...], usable: float | None) -> list[Option]:
+    """Fresh copies of ``kept``, judged against this deadline."""
+    return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
+                   o.instance_hours, o.spot, o.start_hours, o.cost, None if usable is None else o.wall_hours <= usable,
+                   o.purchase_reason, o.transfer_usd) for o in kept]
 
 
 def _hours_factor(prof: Profile, search: Search) -> float | None:

@@ -34,14 +34,14 @@ SIZING_PARAMS = 1_000_000
 
 def started_later(options: list[Option], *, request: TrainingRequest, now: datetime,
                   usable_hours: float | None) -> list[Option]:
-    """Every option starting at ``start_after`` (when that is ahead), ``meets`` judged again."""
+    """Every option starting at ``start_after`` (when that is ahead), ``meets`` judged again: new options, since the
+    ones given may be kept for the next decision of the same work (``policy.candidates.screened_options``)."""
     if request.start_after is None:
         return options
     offset = max(0.0, hours_between(now, request.start_after))
-    for o in options:
-        o.start_hours += offset
-        o.meets = None if usable_hours is None else o.start_hours + o.wall_hours <= usable_hours
-    return options
+    return [dataclasses.replace(o, start_hours=o.start_hours + offset,
+                                meets=None if usable_hours is None else o.start_hours + offset + o.wall_hours
+                                <= usable_hours) for o in options]
 
 
 def fixed_length(options: list[Option], *, hours: float, settings: EstimateSettings,

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from policy.catalog import Catalog
     from policy.config import EstimateSettings
 
-__all__ = ["MAX_ENTRIES", "remembered"]
+__all__ = ["MAX_ENTRIES", "RECENT_ENTRIES", "recent_work", "RecentWork", "remembered"]
 
 # Work comes from what people type, so the keys are unbounded; past this many the memo starts again (a few MB).
 MAX_ENTRIES = 20_000
@@ -31,15 +31,14 @@ class _Memo:
     catalog: Catalog  # the catalog it was filled from: a model_copy shares the __dict__ entry, not the identity
     settings: EstimateSettings
     entries: dict[Hashable, Any] = field(default_factory=dict)
+    recent: dict[Hashable, Any] = field(default_factory=dict)  # oldest first: ``recent_work``
 
 
 def remembered(catalog: Catalog, settings: EstimateSettings, key: Hashable, work_out: Callable[[], T]) -> T:
     """``work_out()`` for ``key`` under this catalog and these settings, worked out once."""
     memo = catalog.__dict__.get(_ATTRIBUTE)
     if not isinstance(memo, _Memo) or memo.catalog is not catalog or memo.settings is not settings:
-        # One memo per catalog, for the settings last used: a service runs one policy at a time.
-        memo = _Memo(catalog, settings)
-        catalog.__dict__[_ATTRIBUTE] = memo  # a cache beside the fields; frozen guards the fields only
+        memo = _memo(catalog, settings)  # looked up inline above: this is called dozens of times a decision
     entries = memo.entries
     try:
         return entries[key]  # type: ignore[no-any-return]
@@ -49,3 +48,43 @@ def remembered(catalog: Catalog, settings: EstimateSettings, key: Hashable, work
         entries.clear()
     value = entries[key] = work_out()
     return value
+
+
+# Decisions whose own work is kept (``recent_work``), a few hundred options at most each (``screened_options``).
+RECENT_ENTRIES = 32
+
+
+class RecentWork:
+    """What the last decisions worked out from their own work, for the decisions soon after with the same work:
+    every capacity round of one decision, the filing that follows its preview, a re-approval's plan, and the many
+    requests that leave the tokens to their default. Bounded; the oldest goes first, so a stream of new work never
+    empties it at once."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, entries: dict[Hashable, Any]) -> None:
+        self._entries = entries
+
+    def get(self, key: Hashable) -> Any:
+        """What was kept for ``key``, or None."""
+        return self._entries.get(key)
+
+    def keep(self, key: Hashable, value: object) -> None:
+        entries = self._entries
+        if len(entries) >= RECENT_ENTRIES:
+            del entries[next(iter(entries))]
+        entries[key] = value
+
+
+def recent_work(catalog: Catalog, settings: EstimateSettings) -> RecentWork:
+    """The recent decisions' own work under this catalog and these settings."""
+    return RecentWork(_memo(catalog, settings).recent)
+
+
+def _memo(catalog: Catalog, settings: EstimateSettings) -> _Memo:
+    memo = catalog.__dict__.get(_ATTRIBUTE)
+    if not isinstance(memo, _Memo) or memo.catalog is not catalog or memo.settings is not settings:
+        # One memo per catalog, for the settings last used: a service runs one policy at a time.
+        memo = _Memo(catalog, settings)
+        catalog.__dict__[_ATTRIBUTE] = memo  # a cache beside the fields; frozen guards the fields only
+    return memo

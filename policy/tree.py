@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from policy import capacity_rank, explain, fixed, rules
-from policy.candidates import Option, Search, fixed_option, options_for, profile, undominated
+from policy.candidates import Option, Search, fixed_option, profile, screened_options
 from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
 from policy.choose import Choice, alternatives, cheapest, choose, earliest
@@ -253,8 +253,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
 
 def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
     """Options inside the size class and outside it: the class is a preference the choice weighs, not a filter."""
-    inside = [o for p in undominated(scr.inside, search) for o in options_for(p, search)]
-    return inside, [o for p in undominated(scr.outside, search) for o in options_for(p, search)]
+    return screened_options(scr.inside, scr.outside, search)
 
 
 def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
