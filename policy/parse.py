@@ -1061,9 +1061,22 @@ _GRID_TRIALS_RE = re.compile(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
 
 
+# "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
+_REPEATS_RE = re.compile(
+    r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
+    r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
+    r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
+    r"\s+(?:random\s+)?seeds?)?", _F)
+
+
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
-    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid."""
+    """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
+    with different seeds", "twice": repeated as often."""
     found = []
+    for m in scan.take(_REPEATS_RE):
+        count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
+        notes.append(f"read '{_said(m)}' as {count} runs of the job")
+        found.append(_Qty("trials", Decimal(count), _said(m)))
     for m in scan.take(_GRID_TRIALS_RE):
         phrase = _said(m)
         total = int(m["a"]) * int(m["b"])

@@ -208,6 +208,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
     ("fine-tune a 7B model for customer support", {"stage": Stage.PRODUCTION}, []),
     ("sweep: 8 LRs x 3 seeds on a 350M model, 1B tokens each", {"trials": 24, "task": Task.SWEEP}, []),
+    # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
+    ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, run it twice", {"trials": 2}, []),
+    ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
     ("pretrain 1B model, 20B tokens, chinchilla optimal", {"tokens": 20_000_000_000}, []),
