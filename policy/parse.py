@@ -707,8 +707,20 @@ _REGION_ONLY_AFTER_RE = re.compile(
     r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)
 
 
+# The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
+_ANY_REGION_RE = re.compile(
+    r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
+    r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
+    r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
+    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
+
+
 def _region(scan: _Scan, notes: list[str]) -> str | None:
-    """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused."""
+    """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused. "Any region" leaves it to
+    the plan, which searches every region the team can launch in anyway."""
+    for m in scan.take(_ANY_REGION_RE):
+        notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
+                     "and the cheapest plan that fits is chosen")
     regions: list[str] = []
     text = scan.text
     for m in scan.take(_REGION_RE):

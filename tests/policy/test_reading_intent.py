@@ -206,6 +206,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
     ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
+    # the region left to the plan: every region the team can launch in is searched anyway
+    ("fine-tune gemma 7b on 300M tokens in the cheapest region", {"region": None}, []),
+    ("fine-tune 7B, any region is fine", {"region": None}, []),
+    ("fine-tune 7B wherever it's cheapest", {"region": None}, []),
     ("fine-tune a 7B model for customer support", {"stage": Stage.PRODUCTION}, []),
     ("sweep: 8 LRs x 3 seeds on a 350M model, 1B tokens each", {"trials": 24, "task": Task.SWEEP}, []),
     # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
