@@ -9,6 +9,8 @@ worked out once; each request then only scales the layouts by its FLOPs and pric
 
 from __future__ import annotations
 
+import contextlib
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,7 +33,7 @@ class _Memo:
     catalog: Catalog  # the catalog it was filled from: a model_copy shares the __dict__ entry, not the identity
     settings: EstimateSettings
     entries: dict[Hashable, Any] = field(default_factory=dict)
-    recent: dict[Hashable, Any] = field(default_factory=dict)  # oldest first: ``recent_work``
+    recent: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict)  # oldest first: ``recent_work``
 
 
 def remembered(catalog: Catalog, settings: EstimateSettings, key: Hashable, work_out: Callable[[], T]) -> T:
@@ -56,13 +58,14 @@ RECENT_ENTRIES = 32
 
 class RecentWork:
     """What the last decisions worked out from their own work, for the decisions soon after with the same work:
-    every capacity round of one decision, the filing that follows its preview, a re-approval's plan, and the many
-    requests that leave the tokens to their default. Bounded; the oldest goes first, so a stream of new work never
-    empties it at once."""
+    the capacity rounds of one decision, a preview, its filing and a re-approval's plan, and the many requests that
+    leave the tokens to their default. Bounded; the oldest goes first, so a stream of new work never empties it at
+    once. The service decides in several threads at once: each step is one call the interpreter does not interleave,
+    and a race costs at most an entry over the bound or one dropped early."""
 
     __slots__ = ("_entries",)
 
-    def __init__(self, entries: dict[Hashable, Any]) -> None:
+    def __init__(self, entries: OrderedDict[Hashable, Any]) -> None:
         self._entries = entries
 
     def get(self, key: Hashable) -> Any:
@@ -72,7 +75,8 @@ class RecentWork:
     def keep(self, key: Hashable, value: object) -> None:
         entries = self._entries
         if len(entries) >= RECENT_ENTRIES:
-            del entries[next(iter(entries))]
+            with contextlib.suppress(KeyError):  # another thread emptied it first
+                entries.popitem(last=False)
         entries[key] = value
 
 

@@ -4,6 +4,8 @@ with the options it got reaches the next decision."""
 
 from __future__ import annotations
 
+import sys
+import threading
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -69,3 +71,35 @@ def test_only_the_latest_decisions_are_kept_oldest_first_out() -> None:
         recent.keep(("work", n), n)
     assert recent.get(("work", 0)) is None and recent.get(("work", 2)) is None
     assert recent.get(("work", 3)) == 3 and recent.get(("work", RECENT_ENTRIES + 2)) == RECENT_ENTRIES + 2
+
+
+def test_decisions_in_several_threads_share_what_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service plans in worker threads: entries kept and dropped at once by several never break a decision."""
+    import policy.memo
+
+    monkeypatch.setattr(policy.memo, "RECENT_ENTRIES", 2)  # every thread drops what the others kept
+    texts = [work[0] for work in SAME_WORK]
+    expected = {text: decided(text, afresh()).model_dump() for text in texts}
+    shared = afresh()
+    failures: list[str] = []
+
+    def decide_all() -> None:
+        try:
+            for _ in range(8):
+                for text in texts:
+                    if decided(text, shared).model_dump() != expected[text]:
+                        failures.append(text)
+        except Exception as exc:  # noqa: BLE001 - an error in any thread is what this test looks for
+            failures.append(repr(exc))
+
+    threads = [threading.Thread(target=decide_all) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as the interpreter allows
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
