@@ -122,9 +122,12 @@ _FROM_NOW = r"\s+from\s+(?:now|today)"
 # "ok to take up to a week", "it can take up to 3 days": as long as that, so done within it
 _MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|may|could)\s+take)"
              r"(?:\s+(?:up\s+to|at\s+most))?")
+# "we have 3 days", "we've only got 2 weeks": the time there is to finish in, as "in 3 days" is
+_HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:only|just))?(?:\s+got)?"
+         r"(?:\s+(?:only|just|about|roughly|around))?")
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within|{_MAY_TAKE})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*)"
+    rf"|(?:in|within|{_MAY_TAKE}|{_HAVE})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*)"
     rf"{_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
     rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
 )

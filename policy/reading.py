@@ -48,7 +48,9 @@ _WORDED_DURATION_RE = re.compile(rf"(?<![\w.$-])for\s+(?P<n>an?|{BELOW_100})\s+(
                                  r"(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
-                           r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming))\s*$", _F)  # "in the next 48 hours"
+                           r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
+                           # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
+                           r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?)\s*$", _F)
 _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)

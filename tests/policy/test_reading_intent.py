@@ -116,6 +116,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, results later this week please", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B starting this week", {"deadline": None}, ["week"]),
     ("train a 7B reward model on 200M tokens overnight", {"deadline": at("2026-12-01T09:00")}, []),
+    # the time there is, said as had: a deadline, not a job of that length; hardware had for a time is one
+    ("fine-tune 7B on 1B tokens, we have 3 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B on 1B tokens, we've only got 2 weeks", {"deadline": at("2026-12-14T17:00")}, []),
+    ("we have 8 H100s for 2 days, fine-tune 7B", {"fixed_hours": 48.0, "deadline": None}, []),
     ("fine-tune 7B starting Dec 14 at 1pm", {"start_after": at("2026-12-14T13:00")}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
