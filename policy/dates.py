@@ -149,7 +149,9 @@ _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft
 _SAID_BEFORE_RE = re.compile(
     r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
     r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
-    r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?)"
+    r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?"
+    # "would love it by tomorrow", "we'd prefer it done by Friday"
+    r"|(?:would|'d)\s+(?:love|like|prefer)(?:\s+(?:it|this|them|results?)|\s+to\s+have(?:\s+(?:it|this|them))?)?)"
     r"|(?P<hard>must|(?:has|have|needs?)\s+to)(?:\s+be)?)"
     r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
     _F,

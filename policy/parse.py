@@ -405,13 +405,17 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
     """The earliest deadline in the text (a past one too: the caller refuses it after the other checks). A wish
-    ("ideally by Thursday") gives way to any date said plainly or as the hard deadline; with only wishes, the
-    earliest wish is the deadline. Either way the notes say so."""
+    ("ideally by Thursday") gives way to any date said plainly or as the hard deadline, and so does a date said
+    plainly before the hard deadline ("by Friday, or Monday at the latest"); with only wishes, the earliest wish is
+    the deadline. Either way the notes say so."""
     found = scan.deadlines(now=now, zone=zone_of(tz))
     for deadline in found:
         scan.blank(deadline.start, deadline.end)
     if not found:
         return None
+    hard = min((d.when for d in found if d.firmness == "hard"), default=None)
+    if hard is not None:  # a date said plainly before the hard deadline is what is hoped for
+        found = [dataclasses.replace(d, firmness="wish") if d.firmness is None and d.when < hard else d for d in found]
     stated = [d for d in found if d.firmness != "wish"] or found
     first = min(stated, key=lambda d: d.when)
     notes.extend(first.notes)

@@ -120,6 +120,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we have 3 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, we've only got 2 weeks", {"deadline": at("2026-12-14T17:00")}, []),
     ("we have 8 H100s for 2 days, fine-tune 7B", {"fixed_hours": 48.0, "deadline": None}, []),
+    # a date said plainly before the hard deadline, or as wished for, gives way to it
+    ("fine-tune 7B on 1B tokens by Friday, or next Monday at the latest", {"deadline": at("2026-12-07T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, we have 3 days but would love it by tomorrow", {"deadline": at("2026-12-03T17:00")},
+     []),
+    ("fine-tune 7B, hard deadline Friday, and a draft by Thursday", {"deadline": at("2026-12-04T17:00")}, ["draft"]),
     ("fine-tune 7B starting Dec 14 at 1pm", {"start_after": at("2026-12-14T13:00")}, []),
     # three seeds are three runs, priced as three
     ("fine-tune 7B on 1B tokens, 3 seeds", {"trials": 3, "task": Task.SWEEP}, []),
