@@ -1288,6 +1288,7 @@ _COST_FIRST_RE = re.compile(
     r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b|\bcost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient)\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
+    r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b", _F)
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
 _NOT_COST_FIRST_RE = re.compile(

@@ -212,6 +212,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, prefer spot", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, g5 only if cheaper", {"instance_type": "g5"}, ["only if cheaper"]),  # a condition
     ("fine-tune 7B on 1B tokens, open to suggestions", {}, []),
+    ("fine-tune 7B on 1B tokens, we're on a tight budget", {"budget_usd": None}, []),  # cost first, no sum said
+    ("fine-tune 7B on 1B tokens, budget is tight, 200 usd max", {"budget_usd": 200.0}, []),
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
     ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
