@@ -102,6 +102,15 @@ CASES: tuple[Case, ...] = (
     Case("fine-tune 7B on 4 p4d", frozenset({"p4d"}), (0.3, 10), (30, 600)),
     # a preference is planned as asked
     Case("fine-tune 7B on 1B tokens, prefer A100s", frozenset({"p4d", "p4de"}), (1, 60), (30, 800)),
+    # time said as had, as a week or before an event: a deadline, never a job of that length
+    Case("fine-tune 7B on 1B tokens, we have 3 days", ANY_GPU, (1, 40), (20, 400)),
+    Case("can we fine-tune qwen2.5 14b on 1.2B tokens this week? experiment", ANY_GPU, (2, 60), (40, 2000)),
+    Case("we need to fine-tune mistral 7b on 300M tokens before the Dec 18 release, production", ANY_GPU, (0.5, 20),
+         (5, 300), ON_DEMAND),
+    # five seeds are five runs: one run of a 350M model on 7B tokens is ~1.5e19 FLOPs, tens of dollars; with no
+    # deadline the cheapest small GPUs may take a few days
+    Case("pretrain a 350M model on 7B tokens 5 times with different seeds, spot fine", ANY_GPU, (1, 100),
+         (150, 1500)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
