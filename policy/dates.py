@@ -76,7 +76,7 @@ _MONTH = (
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _NUMBER_WORDS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3}
 _COUNT = r"\d{1,6}|an?|one|two|three|four|five|six|seven|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"
-_UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|months?)"
+_UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|fortnights?|months?)"
 
 _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
@@ -139,7 +139,26 @@ _WITHIN_HINT_RE = re.compile(
     rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
     r"|halloween|holidays|break|shutdown", _F)
 _TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
-_ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+# A zone said after the time: an abbreviation ("3pm ET") or a place's time ("6pm London time", "noon Pacific time").
+_CITY_ZONES = {
+    "london": "Europe/London", "dublin": "Europe/Dublin", "uk": "Europe/London", "british": "Europe/London",
+    "paris": "Europe/Paris", "berlin": "Europe/Berlin", "frankfurt": "Europe/Berlin", "amsterdam": "Europe/Amsterdam",
+    "madrid": "Europe/Madrid", "zurich": "Europe/Zurich", "stockholm": "Europe/Stockholm", "european": "Europe/Berlin",
+    "new york": "America/New_York", "nyc": "America/New_York", "ny": "America/New_York", "boston": "America/New_York",
+    "toronto": "America/Toronto", "eastern": "America/New_York", "east coast": "America/New_York",
+    "chicago": "America/Chicago", "central": "America/Chicago", "denver": "America/Denver",
+    "mountain": "America/Denver", "seattle": "America/Los_Angeles", "sf": "America/Los_Angeles",
+    "san francisco": "America/Los_Angeles", "bay area": "America/Los_Angeles", "la": "America/Los_Angeles",
+    "los angeles": "America/Los_Angeles", "pacific": "America/Los_Angeles", "west coast": "America/Los_Angeles",
+    "vancouver": "America/Vancouver", "sao paulo": "America/Sao_Paulo", "tokyo": "Asia/Tokyo", "seoul": "Asia/Seoul",
+    "singapore": "Asia/Singapore", "hong kong": "Asia/Hong_Kong", "sydney": "Australia/Sydney",
+    "india": "Asia/Kolkata", "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata", "mumbai": "Asia/Kolkata",
+    "tel aviv": "Asia/Jerusalem", "israel": "Asia/Jerusalem",
+}  # fmt: skip
+_DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "slash", "ordinal")  # the groups that name a day
+_CITY_WORDS = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
+_ZONE_RE = re.compile(r"\s*\(?(?:(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)"
+                      rf"|(?P<city>{_CITY_WORDS})\s+time)\)?(?![\w])", _F)
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
 # it, and is the deadline only when it is the only date said (``policy.parse``).
 _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft>soft|flexible|loose|rough|target"
@@ -177,7 +196,8 @@ _MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please
 # "before the board meeting on Dec 10": an event on that day, at a time not said. Its head noun names the event, so
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
-                r"|workshop|pitch|talk|keynote|all-hands|board")
+                r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
+                r"|check-in|offsite|review\s+meeting|planning|onsite|on-site")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
@@ -306,9 +326,18 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         start = dated[0].start()
         if not _STAGE_WORDS_RE.search(dated[1]["event"]):  # "release" is left for the stage reader, as above
             end = dated[1].end()
+        if _time_only(groups) and (day := _day_after().match(text, dated[1].end())) is not None:
+            # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
+            groups |= {k: v for k, v in day.groupdict().items() if v is not None}
+            end = day.end()
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _ZONE_RE.match(text, end)
-    after = _FIRMNESS_AFTER_RE.match(text, zone_m.end() if zone_m else end)
+    day_m = None  # "by noon pacific time tomorrow": the day said after the zone
+    if zone_m is not None and _time_only(groups):
+        day_m = _day_after().match(text, zone_m.end())
+        if day_m is not None:
+            groups |= {k: v for k, v in day_m.groupdict().items() if v is not None}
+    after = _FIRMNESS_AFTER_RE.match(text, day_m.end() if day_m else zone_m.end() if zone_m else end)
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
     if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
                    or dated is not None):
@@ -316,8 +345,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None
     if zone_m is not None:  # a zone named in the text wins over the requester's
-        now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()]))
-        end = zone_m.end()
+        now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()] if zone_m["z"] else
+                                      _CITY_ZONES[" ".join(zone_m["city"].lower().split())]))
+        end = day_m.end() if day_m is not None else zone_m.end()
     lead = (_LEAD_RE.search(text, max(0, start - 40), start)
             if trigger is not None or groups.get("rel") or groups.get("eou3") else None)
     if lead is not None:  # "need results by": the outcome wanted by then
@@ -357,6 +387,11 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
                     firmness=_firmness(said, trigger, after), choices=tuple(readings),
                     for_event=event is not None or dated is not None)
+
+
+def _time_only(groups: dict[str, str | None]) -> bool:
+    """Whether the groups read say a time of day and no day."""
+    return any(k in groups for k in ("h", "h24", "named")) and not any(k in groups for k in _DAY_KEYS)
 
 
 def _dated_event(
@@ -807,6 +842,8 @@ def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> date
     raw = " ".join((g.get("rn") or g.get("rn3") or g.get("rn2") or "1").lower().split())  # "in the next week": 1
     count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
     unit = " ".join((g.get("ru") or g.get("ru2") or "").lower().split())
+    if unit.startswith("fortnight"):  # two weeks
+        count, unit = count * 2, "weeks"
     if count <= 0:
         raise ValueError(f"'{count} {unit}' is not ahead")
     if unit.startswith("h"):

@@ -120,6 +120,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we have 3 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, we've only got 2 weeks", {"deadline": at("2026-12-14T17:00")}, []),
     ("we have 8 H100s for 2 days, fine-tune 7B", {"fixed_hours": 48.0, "deadline": None}, []),
+    # a zone said as a place's time, and a day said after the zone or after an event named with its time
+    ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
+    ("fine-tune 7B by noon pacific time tomorrow", {"deadline": at("2026-12-01T12:00")}, []),
+    ("fine-tune 7B by 5pm ET Friday", {"deadline": at("2026-12-04T14:00")}, []),
+    ("fine-tune llama 8b on 1B tokens for the 9am standup tomorrow", {"deadline": at("2026-12-01T09:00")}, []),
+    ("fine-tune 7B for our 3:30pm review on Friday", {"deadline": at("2026-12-04T15:30")}, []),
+    ("fine-tune 7B on 1B tokens within a fortnight", {"deadline": at("2026-12-14T17:00")}, []),
     # a date said plainly before the hard deadline, or as wished for, gives way to it
     ("fine-tune 7B on 1B tokens by Friday, or next Monday at the latest", {"deadline": at("2026-12-07T17:00")}, []),
     ("fine-tune 7B on 1B tokens, we have 3 days but would love it by tomorrow", {"deadline": at("2026-12-03T17:00")},
