@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
+__all__ = ["DATA_ITEMS", "read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -56,6 +56,12 @@ _GLUE = (r"(?:on|in|at|by|for|with|w|using|use|to|from|into|via|per|over|under|a
          r"|dataset|datasets|corpus|tokens?|toks?)")
 _WORD = rf"(?!{_GLUE}\b)[a-z][a-z'-]*[a-z]"
 _PHRASE = rf"{_WORD}(?:\s+{_WORD}){{0,2}}"
+# What a dataset is counted in: "120k conversations", "on our support tickets", "2M emails averaging 300 tokens".
+DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompts?|pairs?|rows?|records?|documents?"
+              r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?"
+              r"|e-?mails?|posts?|reviews?|pages?|papers?|books?|files?|snippets?|functions?|questions?|answers?|queries"
+              r"|query|responses?|utterances?|turns?|stories|story|summaries|summary|reports?|comments?|tweets?"
+              r"|sentences?|paragraphs?|passages?|abstracts?|notes|trajectories|trajectory|episodes?|solutions?|problems?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
 _SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
 # What a model is for, said after "for": a task or a product area. A closed list, so "for the EU" or "for 3 days"
@@ -73,6 +79,8 @@ _DATA = (
     r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",
     # "on chat data", "on our support ticket dataset"
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
+    # "on customer emails", "on our support tickets", "on math problems": what the data is counted in
+    rf"\b(?:on|over)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
 )
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
@@ -104,7 +112,7 @@ _FAMILY_NOUN = (r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-
 # Words that could change a plan: never read as a description, whatever position they stand in.
 _PLAN_WORDS = (
     r"spot|on-demand|demand|reserved|reservation|capacity|interrupt\w*|preempt\w*|checkpoint\w*|restart\w*|resum\w*"
-    r"|prod|production|customers?|launch\w*|releases?|experiment\w*|test\w*|prototyp\w*|poc|staging"
+    r"|prod|production|launch\w*|releases?|experiment\w*|test\w*|prototyp\w*|poc|staging"
     r"|asap|urgent\w*|fast\w*|quick\w*|slow\w*|cheap\w*|budget|cost\w*|spend\w*|deadline|today|tonight|tomorrow"
     r"|no|not|never|without|except|excluding|avoid\w*|only|non|none|nor|don't|can't|won't"
     r"|gpus?|accelerators?|nodes?|instances?|machines?|hosts?|clusters?|trainium\w*|inferentia\w*|sagemaker|hyperpod"

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
+from policy.describing import DATA_ITEMS
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
@@ -194,8 +195,11 @@ _STAGED_TUNING_RE = re.compile(
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
 _FULL_PARAMS_RE = re.compile(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
+# "customer emails", "customer support chats": what the data is, not work for customers (``policy.describing``)
+_CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:" + DATA_ITEMS
+              + r"|data|datasets?|corpus|logs?|feedback|interactions?|calls?|history|histories|tickets?)\b)")
 _STAGE_RES = (
-    (Stage.PRODUCTION, re.compile(r"\b(?:prod|production|customers?|launch(?:es|ing)?|releases?)\b", _F)),
+    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
@@ -916,8 +920,7 @@ _SIZE_RE = re.compile(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
 # A count of items and the tokens in each: "120k conversations avg 800 tokens", "2M examples of ~512 tokens", "50k
 # prompts, 2k tokens each", "10k docs x 4k tokens". The tokens trained are their product; a length without a word
 # that makes it each item's ("100k examples, 512 tokens") is left to the other readers.
-_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompts?|pairs?|rows?|records?|documents?"
-          r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?")
+_ITEMS = DATA_ITEMS
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
 _PER_ITEM = (
     rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
@@ -926,7 +929,7 @@ _PER_ITEM = (
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
-_PER_ITEM_CUE_RE = re.compile(r"avg|average|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
+_PER_ITEM_CUE_RE = re.compile(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
 
 
@@ -1267,7 +1270,7 @@ _NEGATION = r"\b(?:not|never|no|[a-z]+n't)\s+(?:(?:for|an?|the|in|really|that|ve
 _NOT_STAGE_RES = (
     (Stage.PRODUCTION, re.compile(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
-        rf"{_NEGATION}(?:prod|production|customers?|launch(?:es|ing)?|releases?)\b", _F)),
+        rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
 )
 _NOT_URGENT_RE = re.compile(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"

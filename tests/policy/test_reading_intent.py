@@ -229,6 +229,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, any region is fine", {"region": None}, []),
     ("fine-tune 7B wherever it's cheapest", {"region": None}, []),
     ("fine-tune a 7B model for customer support", {"stage": Stage.PRODUCTION}, []),
+    # customers' data is what the data is, not work for customers: an experiment on it runs on spot
+    ("fine-tune 8B on customer emails, 1B tokens", {"stage": None}, []),
+    ("fine-tune 8B on customer support chats, 500M tokens", {"stage": None}, []),
+    ("finetune our 8b model on customer emails, ~2M emails averaging 300 tokens, production",
+     {"stage": Stage.PRODUCTION, "tokens": 600_000_000, "params": 8_000_000_000}, []),
+    ("fine-tune 7B on 500k math problems of about 400 tokens each", {"tokens": 200_000_000}, []),
     ("sweep: 8 LRs x 3 seeds on a 350M model, 1B tokens each", {"trials": 24, "task": Task.SWEEP}, []),
     # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
     ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
