@@ -71,8 +71,10 @@ _UNIT_KINDS = (
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
     ("tokens", r"tokens?|toks?|tokns?|tkns?"),  # and its common typos
     ("params", r"param(?:eter)?s?|model"),
-    ("trials", r"trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?"
-     r"|learning[\s-]+rates?|lrs"),  # "sweep 12 learning rates", "3 ablations": a trial each
+    # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
+    ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
+     r"|separate|parallel)\s+)?(?:trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"
+     r"|ablations?|variants?)|learning[\s-]+rates?|lrs"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
@@ -825,10 +827,16 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 }
 
 
+# "single node only", "on a single machine", "1 node only": one instance
+_SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|instance|machine|host|box|server)"
+                             r"(?:\s+only)?(?![\w-])", _F)
+
+
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
     found = (_mixture_of_experts(scan, notes) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _tokens_of_items(scan, notes))
+             + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
+                                                 for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
     for m in scan.take(_QTY_RE):
         quantity = _classify(text, m)

@@ -239,6 +239,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
     ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, run it twice", {"trials": 2}, []),
+    ("run 10 hyperparameter trials for a 125M model on 1B tokens each", {"trials": 10}, []),
+    ("fine-tune 7B on 1B tokens, single node only", {"instances": 1}, []),
+    ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
