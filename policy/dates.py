@@ -125,11 +125,17 @@ _MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|
 # "we have 3 days", "we've only got 2 weeks": the time there is to finish in, as "in 3 days" is
 _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:only|just))?(?:\s+got)?"
          r"(?:\s+(?:only|just|about|roughly|around))?")
+# A cap on the run's length is the time it has to finish in: "max 12 hours", "cap it at 10 hours of runtime",
+# "no longer than 2 days", "12 hours tops"
+_CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum)?(?:\s+of)?|at\s+most"
+           r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than)")
+_CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
+_RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)?|wall\s+time|compute|training))?"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within|{_MAY_TAKE}|{_HAVE})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?(?P<rn>{_COUNT})\s*)"
-    rf"{_UNIT}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
-    rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?){_FROM_NOW}(?![\w]))"
+    rf"|(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
+    rf"(?P<rn>{_COUNT})\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER})(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # Texts with one of these words may name a day within a period, a month or quarter, the weekend or a holiday

@@ -47,7 +47,8 @@ _DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
 _WORDED_DURATION_RE = re.compile(rf"(?<![\w.$-])for\s+(?P<n>an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
                                  r"(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
-_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max|at\s+most|up\s+to|under"
+_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
+                           r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
                            r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?)\s*$", _F)

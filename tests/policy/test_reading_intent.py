@@ -120,6 +120,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we have 3 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, we've only got 2 weeks", {"deadline": at("2026-12-14T17:00")}, []),
     ("we have 8 H100s for 2 days, fine-tune 7B", {"fixed_hours": 48.0, "deadline": None}, []),
+    # a cap on the run's length is the time it has to finish in, never a run of that length
+    ("fine-tune 7B on 1B tokens, max 12 hours", {"deadline": at("2026-11-30T21:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B on 1B tokens, cap at 10 hours of runtime", {"deadline": at("2026-11-30T19:00"), "fixed_hours": None},
+     []),
+    ("fine-tune 7B on 1B tokens, 12 hours tops", {"deadline": at("2026-11-30T21:00")}, []),
+    ("fine-tune 7B on 1B tokens, no longer than 2 days", {"deadline": at("2026-12-02T17:00")}, []),
     # a zone said as a place's time, and a day said after the zone or after an event named with its time
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
     ("fine-tune 7B by noon pacific time tomorrow", {"deadline": at("2026-12-01T12:00")}, []),
@@ -148,7 +154,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("eval run 7B for a whole day", {"fixed_hours": 24.0}, []),
     ("8 H100 for an hour", {"fixed_hours": 1.0}, []),
     ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
-    ("fine-tune 7B, 5 hours max", {"fixed_hours": None}, ["5 hours"]),  # a cap, not a length: said, not guessed
+    ("fine-tune 7B, 5 hours max", {"fixed_hours": None, "deadline": at("2026-11-30T14:00")}, []),  # a cap: in 5 h
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
     ("fine-tune 7B by end of next week", {"deadline": at("2026-12-11T17:00"), "start_after": None}, []),
@@ -250,7 +256,6 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine tune 7b on 1b tokns by friday", {"tokens": 1_000_000_000}, []),
     ("full ft llama 3 8b 1.5B tokens", {"task": Task.FINE_TUNE}, []),
     ("fine-tune 7B on 1B tokens in under 10 hours", {"deadline": at("2026-11-30T19:00"), "fixed_hours": None}, []),
-    ("fine-tune 7B on 1B tokens, max 12 hours", {"deadline": None, "fixed_hours": None}, ["12 hours"]),  # which?
     # recomputing activations is no restartable checkpoint: production stays without interruptions
     ("production fine-tune 8B on 1B tokens with gradient checkpointing",
      {"stage": Stage.PRODUCTION, "interruption_tolerance": None}, []),
