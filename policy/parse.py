@@ -198,8 +198,9 @@ _STAGED_TUNING_RE = re.compile(
 _FULL_PARAMS_RE = re.compile(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
 # "customer emails", "customer support chats": what the data is, not work for customers (``policy.describing``)
-_CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:" + DATA_ITEMS
-              + r"|data|datasets?|corpus|logs?|feedback|interactions?|calls?|history|histories|tickets?)\b)")
+_CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e-?mails?|data|datasets?|corpus|logs?"
+              r"|feedback|interactions?|calls?|history|tickets?|chats?|reviews?|conversations?|messages?|records?"
+              r"|transcripts?|queries|questions?|comments?|posts?|documents?|docs)\b)")
 _STAGE_RES = (
     (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
