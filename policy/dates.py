@@ -162,9 +162,23 @@ _CITY_ZONES = {
     "tel aviv": "Asia/Jerusalem", "israel": "Asia/Jerusalem",
 }  # fmt: skip
 _DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "slash", "ordinal")  # the groups that name a day
-_CITY_WORDS = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
-_ZONE_RE = re.compile(r"\s*\(?(?:(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)"
-                      rf"|(?P<city>{_CITY_WORDS})\s+time)\)?(?![\w])", _F)
+_ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+
+
+@cache
+def _city_zone_re() -> re.Pattern[str]:
+    """A place's time ("6pm London time"), compiled on first use: only a text saying "time" after a deadline needs
+    it."""
+    places = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
+    return re.compile(rf"\s*\(?(?P<city>{places})\s+time\)?(?![\w])", _F)
+
+
+def _zone_at(text: str, end: int) -> re.Match[str] | None:
+    """A zone said right after a deadline's phrase: an abbreviation, or a place's time."""
+    return _ZONE_RE.match(text, end) or (_city_zone_re().match(text, end) if "time" in text[end:end + 40].lower()
+                                         else None)
+
+
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
 # it, and is the deadline only when it is the only date said (``policy.parse``).
 _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft>soft|flexible|loose|rough|target"
@@ -221,10 +235,18 @@ _STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)
 # so named ("before the Dec 18 deadline") is the day itself.
 _PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
 _DATED_EVENT_LEAD_RE = re.compile(r"\b(?:before|for|by|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+$", _F)
-_DATED_EVENT_RE = re.compile(
-    r"\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
-    rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
-    rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
+
+
+@cache
+def _dated_event_re() -> re.Pattern[str]:
+    """The event's name after a day said inside it, compiled on first use: only a day after "before the" and the
+    like needs it."""
+    return re.compile(
+        r"\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
+        rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
+        rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
+
+
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
@@ -337,7 +359,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
             end = day.end()
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
-    zone_m = _ZONE_RE.match(text, end)
+    zone_m = _zone_at(text, end)
     day_m = None  # "by noon pacific time tomorrow": the day said after the zone
     if zone_m is not None and _time_only(groups):
         day_m = _day_after().match(text, zone_m.end())
@@ -351,8 +373,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None
     if zone_m is not None:  # a zone named in the text wins over the requester's
-        now = now.astimezone(ZoneInfo(_ZONES[zone_m["z"].lower()] if zone_m["z"] else
-                                      _CITY_ZONES[" ".join(zone_m["city"].lower().split())]))
+        said_zone = zone_m.groupdict()
+        now = now.astimezone(ZoneInfo(_ZONES[said_zone["z"].lower()] if said_zone.get("z") else
+                                      _CITY_ZONES[" ".join(said_zone["city"].lower().split())]))
         end = day_m.end() if day_m is not None else zone_m.end()
     lead = (_LEAD_RE.search(text, max(0, start - 40), start)
             if trigger is not None or groups.get("rel") or groups.get("eou3") else None)
@@ -411,7 +434,7 @@ def _dated_event(
     lead = _DATED_EVENT_LEAD_RE.search(text, max(0, start - 20), start)
     if lead is None:
         return None
-    event = _DATED_EVENT_RE.match(text, end)
+    event = _dated_event_re().match(text, end)
     return None if event is None else (lead, event)
 
 

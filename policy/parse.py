@@ -719,17 +719,21 @@ _REGION_ONLY_AFTER_RE = re.compile(
 
 
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
-_ANY_REGION_RE = re.compile(
-    r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
-    r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
-    r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
-    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
+@cache
+def _any_region_re() -> re.Pattern[str]:
+    """Compiled on first use: only a text saying "region", "location" or "wherever" needs it."""
+    return re.compile(
+        r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
+        r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
+        r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
+        r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
 
 
 def _region(scan: _Scan, notes: list[str]) -> str | None:
     """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused. "Any region" leaves it to
     the plan, which searches every region the team can launch in anyway."""
-    for m in scan.take(_ANY_REGION_RE):
+    lowered = scan.text.lower()
+    for m in scan.take(_any_region_re()) if any(w in lowered for w in ("region", "location", "wherever")) else ():
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
@@ -1090,18 +1094,22 @@ _GRID_TRIALS_RE = re.compile(
 
 
 # "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
-_REPEATS_RE = re.compile(
-    r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
-    r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
-    r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
-    r"\s+(?:random\s+)?seeds?)?", _F)
+@cache
+def _repeats_re() -> re.Pattern[str]:
+    """Compiled on first use: only a text saying "times", "twice" or "thrice" needs it."""
+    return re.compile(
+        r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
+        r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
+        r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
+        r"\s+(?:random\s+)?seeds?)?", _F)
 
 
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often."""
     found = []
-    for m in scan.take(_REPEATS_RE):
+    lowered = scan.text.lower()
+    for m in scan.take(_repeats_re()) if any(w in lowered for w in ("times", "twice", "thrice")) else ():
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
