@@ -413,7 +413,8 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     transfer = _transfer_usd(prof, search)
     startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
     factor = _hours_factor(prof, search)
-    allowed_by_instances: dict[int, tuple[tuple[PurchaseModel, ...], str, str]] = {}
+    # purchase_models tells one instance from several, nothing finer: asked once for each
+    allowed_by_nodes: dict[bool, tuple[tuple[PurchaseModel, ...], str, str]] = {}
     out: list[Option] = []
     best: list[Option | None] = [None] * _SLOTS
     for speed, spot in sizings:
@@ -421,9 +422,9 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
         if factor is not None:
             job_hours *= factor
         count, rounds, job_instances = speed.count, speed.rounds, speed.job_instances
-        allowed = allowed_by_instances.get(job_instances)
+        allowed = allowed_by_nodes.get(job_instances > 1)
         if allowed is None:
-            allowed = allowed_by_instances[job_instances] = purchase_models(
+            allowed = allowed_by_nodes[job_instances > 1] = purchase_models(
                 stage=search.stage, tolerance=search.tolerance, has_deadline=usable is not None,
                 instances=job_instances, multi_node_spot=search.multi_node_spot)
         purchases, why, _ = allowed

@@ -13,6 +13,8 @@ from policy.decision import Decision, Platform, PurchaseModel
 from policy.errors import RequestError
 from policy.parse import parse_request
 from policy.pricing import hourly_rate
+from policy.purchase import purchase_models
+from policy.request import Stage, Tolerance
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -40,6 +42,17 @@ def test_multi_node_stays_on_demand_unless_the_team_opts_in() -> None:
     opted = _decide(text, _policy(multi_node_spot=True))
     assert opted.plan.purchase_model is PurchaseModel.SPOT
     assert any("multi-node spot" in w for w in opted.warnings)
+
+
+@pytest.mark.parametrize("stage", list(Stage))
+@pytest.mark.parametrize("tolerance", list(Tolerance))
+def test_purchase_models_tell_one_instance_from_several_and_nothing_finer(stage: Stage, tolerance: Tolerance) -> None:
+    """What ``options_for`` asks once per search for one instance and once for several."""
+    for has_deadline in (False, True):
+        for multi_node_spot in (False, True):
+            answers = {purchase_models(stage=stage, tolerance=tolerance, has_deadline=has_deadline, instances=n,
+                                       multi_node_spot=multi_node_spot) for n in range(2, 65)}
+            assert len(answers) == 1
 
 
 def test_saying_spot_is_fine_allows_multi_node_spot() -> None:
