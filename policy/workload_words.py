@@ -14,6 +14,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from policy.errors import RequestError
 from policy.models import ModelSpec, model_in_text, models_in_text
 from policy.request import Task
 
@@ -37,6 +38,8 @@ EXPERT_FFN_SHARE = 0.78
 DEFAULT_EXPERTS_PER_TOKEN = 2
 
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b", _F)
+# After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
+_SWEEP_BEFORE_RE = re.compile(r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
 _DISTILL_RE = re.compile(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
 # What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
 _DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
@@ -230,6 +233,12 @@ def _read_moe(text: str, out: WorkloadReading) -> None:
     experts = int(m["e"])
     if experts < 2:
         return
+    if _SWEEP_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()):  # "sweep 8x 350m": 8 runs of a 350M model
+        size = int(Decimal(m["n"]) * _SCALE[m["s"].lower()])
+        out.fields |= {"params": size, "trials": experts}
+        out.spans.append(m.span())
+        out.notes.append(f"read '{m.group(0)}' after a sweep as {experts} runs of a {_size(size)}-parameter model")
+        return
     total, active = moe_params(experts, float(Decimal(m["n"]) * _SCALE[m["s"].lower()]))
     out.fields |= {"params": total, "active_params": active}
     out.spans.append(m.span())
@@ -259,6 +268,13 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
     for key in ("model", "active_params", "teacher_params"):
         if key in read:
             merged[key] = read[key]
+    if "trials" in read:  # "sweep 8x 350m"
+        said = merged.get("trials")
+        if said is not None and said != read["trials"]:
+            both = ", ".join(map(str, sorted({said, read["trials"]})))
+            raise RequestError(f'The request names different trials values ({both}); give one, e.g. "sweep of 20 '
+                               'trials".', code="contradiction")
+        merged["trials"] = read["trials"]
     if "params" in read and merged.get("params") is None:
         merged["params"] = read["params"]
     elif "params" in read and "active_params" in read and merged["params"] != read["params"]:

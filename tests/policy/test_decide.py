@@ -194,6 +194,7 @@ ERRORS = [
     ("fine-tune by Friday", "missing_model_size"),
     ("fine-tune 7B by last Friday", "deadline_in_past"),
     ("fine-tune 7B starting Dec 14, done by Dec 10", "deadline_before_start"),  # a date said outright: not moved
+    ("sweep 8x 350m, 20 trials", "contradiction"),  # eight runs, or twenty?
     ("fine-tune 0B by Friday", "invalid_size"),
     ("fine-tune 7B in ap-south-1", "region_not_allowed"),
     ("fine-tune 7B on p9.xlarge", "unknown_instance_type"),

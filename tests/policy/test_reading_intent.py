@@ -246,6 +246,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, run it twice", {"trials": 2}, []),
     ("run 10 hyperparameter trials for a 125M model on 1B tokens each", {"trials": 10}, []),
+    ("sweep 8x 350m 1b tok each by mon", {"trials": 8, "params": 350_000_000, "active_params": None}, []),  # no MoE
+    ("fine-tune mixtral 8x7b on 1B tokens", {"trials": None, "params": 46_702_792_704}, []),
     ("fine-tune 7B on 1B tokens, single node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
