@@ -1341,7 +1341,7 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{' '.join(thrifty[0].split())}' as cost first: the cheapest plan that meets any deadline")
     if urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
-    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
+    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
             "urgent": True if urgent else None}
 
 
@@ -1414,10 +1414,25 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     return stage
 
 
-def _tolerance(scan: _Scan) -> Tolerance | None:
+# How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
+# 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
+_CHECKPOINT_EVERY_RE = re.compile(
+    r"\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?|epochs?)(?![\w])",
+    _F)
+
+
+def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
     low = [m.group(0) for m in scan.take(_LOW_TOLERANCE_RE)]
-    high = [m.group(0) for m in scan.take(_HIGH_TOLERANCE_RE)]
+    text = scan.text
+    high = []
+    for m in scan.take(_HIGH_TOLERANCE_RE):
+        high.append(m.group(0))
+        every = _CHECKPOINT_EVERY_RE.match(text, m.end()) if m.group(0).lower().startswith("checkpoint") else None
+        if every is not None:
+            scan.blank(every.start(), every.end())
+            notes.append(f"read '{m.group(0)}{every.group(0)}' as the job checkpointing itself, so a restart loses "
+                         "little; the spot estimate checkpoints at its own interval")
     if low and high:
         raise RequestError(
             f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"

@@ -226,6 +226,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, g5 only if cheaper", {"instance_type": "g5"}, ["only if cheaper"]),  # a condition
     ("fine-tune 7B on 1B tokens, open to suggestions", {}, []),
     ("fine-tune 7B on 1B tokens, we're on a tight budget", {"budget_usd": None}, []),  # cost first, no sum said
+    # how often the job checkpoints itself: spot is fine, the estimate keeps its own interval
+    ("fine-tune 7B on 1B tokens, we'll checkpoint every 30 min so spot is fine",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B, checkpoint every hour", {"interruption_tolerance": Tolerance.HIGH, "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, budget is tight, 200 usd max", {"budget_usd": 200.0}, []),
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
