@@ -95,7 +95,9 @@ _DAY = (
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
     # "can we have it this week?", "within the month": done by its end; "starting this week" is a start
-    r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
+    # ("50% of the budget left this month" speaks of money, not of when)
+    r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
+    r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
     r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
     r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w'])"

@@ -195,6 +195,7 @@ ERRORS = [
     ("fine-tune 7B by last Friday", "deadline_in_past"),
     ("fine-tune 7B starting Dec 14, done by Dec 10", "deadline_before_start"),  # a date said outright: not moved
     ("sweep 8x 350m, 20 trials", "contradiction"),  # eight runs, or twenty?
+    ("fine-tune llama 3 8b and mistral 7b on 1B tokens each", "contradiction"),  # two jobs, two plans
     ("fine-tune 0B by Friday", "invalid_size"),
     ("fine-tune 7B in ap-south-1", "region_not_allowed"),
     ("fine-tune 7B on p9.xlarge", "unknown_instance_type"),
