@@ -878,6 +878,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if ceilings:
             fields[kind] = _lowest_ceiling(ceilings, notes)
     _note_batch(found, fields, notes)
+    _tokens_of_steps(found, fields, notes)
     budgets = [q for q in found if q.kind == "money"]
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
@@ -887,6 +888,24 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if q.kind == "other":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
+
+
+_STEPS_RE = re.compile(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+
+
+def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
+    """ "100k steps at batch 1M tokens": the tokens trained are the steps times the tokens of each step, when no
+    count of tokens is said; the steps stay unread when the batch or its sequences' length is not said."""
+    steps = [q for q in found if q.kind == "other" and _STEPS_RE.fullmatch(q.phrase)]
+    per_step = fields.get("batch_tokens") or (
+        fields["batch_sequences"] * fields["seq_len"] if "batch_sequences" in fields and "seq_len" in fields else None)
+    if len(steps) != 1 or per_step is None or "tokens" in fields:
+        return
+    total = int(steps[0].value) * per_step
+    fields["tokens"] = total
+    steps[0].kind = "steps"  # read: not listed as unread
+    notes.append(f"read '{steps[0].phrase}' × {format_count(per_step)} tokens a step as {format_count(total)} tokens "
+                 "of training")
 
 
 def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
@@ -951,6 +970,9 @@ def _per_item_re() -> re.Pattern[str]:
     return re.compile(_PER_ITEM, _F)
 
 
+_BATCH_CUE_RE = re.compile(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*size)?\b[^,;.]*$", _F)
+
+
 def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens said per item of a counted dataset, as their product, blanked with their words once read."""
     text, found = scan.text, list[_Qty]()
@@ -961,6 +983,14 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
             continue
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
         each = _value(m["t"], m["ts"].strip().lower(), seq=False)
+        cue = _BATCH_CUE_RE.search(text, max(0, m.start() - 25), m.start())
+        if cue is not None:
+            # "batch size 512 sequences of 4k tokens": one optimizer step of sequences that long, not the dataset
+            if m["item"].lower().rstrip("s") in ("sequence", "sample", "example"):
+                length = _value(m["t"], m["ts"].strip().lower(), seq=True)
+                found += [_Qty("batch_sequences", items, _said(m)), _Qty("seq", length, _said(m))]
+                scan.blank(cue.start(), m.end())
+            continue
         if not (items >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
             continue
         total = items * each

@@ -256,6 +256,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
+    # steps times the tokens of a step, when no count of tokens is said; a batch's sequences are not the dataset
+    ("fine-tune 7B for 5000 steps, batch size 512 sequences of 4k tokens",
+     {"tokens": 5000 * 512 * 4096, "batch_sequences": 512, "seq_len": 4096}, []),
+    ("pretrain a 2B model for 100k steps at batch 1M tokens", {"tokens": 100_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens for 5000 steps, batch 1M tokens", {"tokens": 1_000_000_000}, ["5000 steps"]),
+    ("fine-tune 7B for 1000 steps", {"tokens": None}, ["1000 steps"]),
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
     ("pretrain 1B model, 20B tokens, chinchilla optimal", {"tokens": 20_000_000_000}, []),
     ("fine-tune phi-3.5-mini on 20M tokens", {"params": 3_821_079_552, "model": "phi-3.5-mini"}, []),
