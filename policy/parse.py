@@ -129,7 +129,8 @@ _ACCELERATORS = (
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
 _HW_RE = re.compile(
-    r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)\s*)?"
+    # "2 nodes of 8xH100", and "2 x 8 H100": a count of nodes, then each node's accelerators
+    r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)|[x×*](?=\s*\d))\s*)?"
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])"
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
@@ -863,10 +864,14 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if quantity.kind == "money":
             cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, m.end())]
+        if quantity.kind == "gpus" and (per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None:
+            quantity.kind = "gpus_per_node"  # "8 GPUs per node, 2 nodes": times the nodes (``_gpus_per_node``)
+            cues.append(per)
         for cue in cues:
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
         found.append(quantity)
+    _gpus_per_node(found, notes)
     _tokens_after_on(found, notes)
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
@@ -891,6 +896,21 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 
 
 _STEPS_RE = re.compile(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+
+
+_PER_NODE_AFTER_RE = re.compile(r"\s*(?:per|each|a|an|/)\s*(?:node|instance|machine|host|box|server)(?![\w-])", _F)
+
+
+def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:
+    """ "8 GPUs per node, 2 nodes": the accelerators in all, read as such; with no count of nodes, one node's."""
+    per = [q for q in found if q.kind == "gpus_per_node"]
+    if not per:
+        return
+    nodes = [q for q in found if q.kind == "instances"]
+    count = int(nodes[0].value) if len(nodes) == 1 else 1
+    for q in per:
+        q.kind, q.value = "gpus", q.value * count
+        notes.append(f"read '{q.phrase}' per node × {count} node(s) as {q.value:,} GPUs in all")
 
 
 def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
