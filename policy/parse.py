@@ -115,7 +115,8 @@ _MONEY_CUE_BEFORE = (
     rf"|\b{_SPEND}(?:\s+(?:of|is|=|:))?)"
     r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$")
 _MONEY_CUE_AFTER_RE = re.compile(
-    rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap))\b", _F)
+    rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
+    r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with))\b", _F)  # "with ~$200 to spend"
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)

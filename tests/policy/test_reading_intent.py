@@ -231,6 +231,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B, checkpoint every hour", {"interruption_tolerance": Tolerance.HIGH, "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens, budget is tight, 200 usd max", {"budget_usd": 200.0}, []),
+    ("fine-tune 7B on 1B tokens with ~$200 to spend", {"budget_usd": 200.0}, []),
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
     ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
