@@ -82,15 +82,14 @@ def read_workload(text: str) -> WorkloadReading:
     """The named model, mixture of experts, teacher and task words in ``text``."""
     out = WorkloadReading()
     _read_distillation(text, out)
-    rest = _blanked(text, out.spans)
-    names = sorted({model.name for model, _ in models_in_text(rest)})
+    found = models_in_text(_blanked(text, out.spans))
+    names = sorted({model.name for model, _ in found})
     if len(names) > 1:  # "fine-tune llama 3 8b and mistral 7b": two jobs, each with its own plan and cost
         raise RequestError(f"The request names {len(names)} models ({', '.join(names)}); gpuops plans one training job"
                            f' a request, so file one for each, e.g. "fine-tune {names[0]} on 1B tokens".',
                            code="contradiction")
-    named = model_in_text(rest)
-    if named is not None:
-        model, span = named
+    if found:
+        model, span = found[0]
         out.fields |= {"model": model.name, "params": model.params}
         if model.active_params is not None:
             out.fields["active_params"] = model.active_params
