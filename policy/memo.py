@@ -33,7 +33,7 @@ class _Memo:
     catalog: Catalog  # the catalog it was filled from: a model_copy shares the __dict__ entry, not the identity
     settings: EstimateSettings
     entries: dict[Hashable, Any] = field(default_factory=dict)
-    recent: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict)  # oldest first: ``recent_work``
+    recent: RecentWork = field(default_factory=lambda: RecentWork())  # ``recent_work``
 
 
 def remembered(catalog: Catalog, settings: EstimateSettings, key: Hashable, work_out: Callable[[], T]) -> T:
@@ -65,8 +65,8 @@ class RecentWork:
 
     __slots__ = ("_entries",)
 
-    def __init__(self, entries: OrderedDict[Hashable, Any]) -> None:
-        self._entries = entries
+    def __init__(self) -> None:
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()  # oldest first
 
     def get(self, key: Hashable) -> Any:
         """What was kept for ``key``, or None."""
@@ -82,7 +82,7 @@ class RecentWork:
 
 def recent_work(catalog: Catalog, settings: EstimateSettings) -> RecentWork:
     """The recent decisions' own work under this catalog and these settings."""
-    return RecentWork(_memo(catalog, settings).recent)
+    return _memo(catalog, settings).recent
 
 
 def _memo(catalog: Catalog, settings: EstimateSettings) -> _Memo:
