@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -236,6 +236,12 @@ _HIGH_TOLERANCE_RE = re.compile(
 )
 
 
+def _on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """``pattern`` compiled the first time a text needs it: most never do, and every compile at import is paid by
+    each `gpuops plan` run."""
+    return cache(lambda: re.compile(pattern, _F))
+
+
 class _Scan:
     """The request text with the phrases already used blanked out, so that nothing is read twice."""
 
@@ -254,6 +260,12 @@ class _Scan:
         for m in found:
             self.blank(m.start(), m.end())
         return found
+
+    def take_said(self, words: tuple[str, ...], pattern: Callable[[], re.Pattern[str]]) -> list[re.Match[str]]:
+        """``take`` of a pattern compiled on first need (``_on_first_use``), in a text holding one of ``words``,
+        without which it cannot match."""
+        lowered = self.text.lower()
+        return self.take(pattern()) if any(w in lowered for w in words) else []
 
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
         """``find_deadlines`` over the text as it stands, blanking nothing; read again only once the text changed
@@ -721,21 +733,17 @@ _REGION_ONLY_AFTER_RE = re.compile(
 
 
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
-@cache
-def _any_region_re() -> re.Pattern[str]:
-    """Compiled on first use: only a text saying "region", "location" or "wherever" needs it."""
-    return re.compile(
-        r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
-        r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
-        r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
-        r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
+_any_region_re = _on_first_use(
+    r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
+    r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
+    r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
+    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])")
 
 
 def _region(scan: _Scan, notes: list[str]) -> str | None:
     """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused. "Any region" leaves it to
     the plan, which searches every region the team can launch in anyway."""
-    lowered = scan.text.lower()
-    for m in scan.take(_any_region_re()) if any(w in lowered for w in ("region", "location", "wherever")) else ():
+    for m in scan.take_said(("region", "location", "wherever"), _any_region_re):
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
@@ -1145,22 +1153,18 @@ _GRID_TRIALS_RE = re.compile(
 
 
 # "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
-@cache
-def _repeats_re() -> re.Pattern[str]:
-    """Compiled on first use: only a text saying "times", "twice" or "thrice" needs it."""
-    return re.compile(
-        r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
-        r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
-        r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
-        r"\s+(?:random\s+)?seeds?)?", _F)
+_repeats_re = _on_first_use(
+    r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
+    r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
+    r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
+    r"\s+(?:random\s+)?seeds?)?")
 
 
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often."""
     found = []
-    lowered = scan.text.lower()
-    for m in scan.take(_repeats_re()) if any(w in lowered for w in ("times", "twice", "thrice")) else ():
+    for m in scan.take_said(("times", "twice", "thrice"), _repeats_re):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
