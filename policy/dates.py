@@ -100,7 +100,7 @@ _DAY = (
     r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
     r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
-    r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w'])"
+    r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w]|'(?!s\b))"  # "Thursday's standup": the day of an event
     r"|(?P<rd>today|tonight|overnight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
 )
 # A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the
@@ -172,7 +172,7 @@ def _city_zone_re() -> re.Pattern[str]:
     """A place's time ("6pm London time"), compiled on first use: only a text saying "time" after a deadline needs
     it."""
     places = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
-    return re.compile(rf"\s*\(?(?P<city>{places})\s+time\)?(?![\w])", _F)
+    return re.compile(rf"\s*,?\s*\(?(?P<city>{places})\s+time\)?(?![\w])", _F)  # "by Friday, new york time"
 
 
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
@@ -232,11 +232,12 @@ _FOR_EVENT_RE = re.compile(
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)
 _STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)
-# "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting": the date said inside the event's
+# "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting", "before Thursday's standup": the
+# date said inside the event's
 # name. The event is on that day, so the work is ready the day before, as for "for the launch on Dec 18"; a deadline
 # so named ("before the Dec 18 deadline") is the day itself.
 _PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
-_DATED_EVENT_LEAD_RE = re.compile(r"\b(?:before|for|by|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+$", _F)
+_DATED_EVENT_LEAD_RE = re.compile(r"\b(?:before|for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
 
 
 @cache
@@ -244,7 +245,7 @@ def _dated_event_re() -> re.Pattern[str]:
     """The event's name after a day said inside it, compiled on first use: only a day after "before the" and the
     like needs it."""
     return re.compile(
-        r"\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
+        r"(?:'s)?\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"  # "before Thursday's standup": the possessive too
         rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
         rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
 
@@ -348,7 +349,12 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
     event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     groups, end = _extend(text, m)
-    dated = _dated_event(text, m.start(), end, groups) if trigger is None and event is None else None
+    # a day said inside an event's name: "before the Dec 18 release", or with the possessive even after a trigger
+    # ("by Friday's demo" is ready the day before, as "by the Friday demo" is)
+    possessive = text.startswith("'s", end)
+    dated = _dated_event(text, m.start(), end, groups) if event is None and (trigger is None or possessive) else None
+    if possessive and dated is None:
+        return None  # "same data as Friday's run": a day that names something else, not when
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
     if event is not None:  # words that also say the stage ("customer launch") are left for the stage reader
         start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"]) else event.group(0))

@@ -54,14 +54,17 @@ class TextScan(Protocol):
 _GLUE = (r"(?:on|in|at|by|for|with|w|using|use|to|from|into|via|per|over|under|and|or|but|before|after|until|till"
          r"|then|so|of|as|than|is|are|was|be|it|its|it's|that|this|which|who|we|our|the|a|an|model|models|data"
          r"|dataset|datasets|corpus|tokens?|toks?)")
-_WORD = rf"(?!{_GLUE}\b)[a-z][a-z'-]*[a-z]"
+_WORD = rf"(?!{_GLUE}\b)[a-z][a-z'-]*[a-z]'?"  # "customers' tickets": a plural's possessive too
 _PHRASE = rf"{_WORD}(?:\s+{_WORD}){{0,2}}"
 # What a dataset is counted in: "120k conversations", "on our support tickets", "2M emails averaging 300 tokens".
 DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|prompts?|pairs?|rows?|records?|documents?"
               r"|docs?|sequences?|chats?|transcripts?|tickets?|articles?|threads?|messages?|instructions?|completions?"
               r"|e-?mails?|posts?|reviews?|pages?|papers?|books?|files?|snippets?|functions?|questions?|answers?|queries"
               r"|query|responses?|utterances?|turns?|stories|story|summaries|summary|reports?|comments?|tweets?"
-              r"|sentences?|paragraphs?|passages?|abstracts?|notes|trajectories|trajectory|episodes?|solutions?|problems?")
+              r"|sentences?|paragraphs?|passages?|abstracts?|notes|trajectories|trajectory|episodes?|solutions?|problems?"
+              r"|comparisons?|preferences?|rankings?|judge?ments?|annotations?|demonstrations?|rollouts?|generations?"
+              r"|interactions?|sessions?|exchanges?|entries|entry|items?|calls?|captions?|translations?|ratings?"
+              r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
 _SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
 # What a model is for, said after "for": a task or a product area. A closed list, so "for the EU" or "for 3 days"

@@ -72,9 +72,11 @@ _UNIT_KINDS = (
     ("tokens", r"tokens?|toks?|tokns?|tkns?"),  # and its common typos
     ("params", r"param(?:eter)?s?|model"),
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
+    # "20 LoRA adapters", "10 jobs", "12 combos", "6 experiments": a run each
     ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
-     r"|separate|parallel)\s+)?(?:trials?|runs?|configs?|configurations?|seeds?|repeats?|repetitions?|replicas?"
-     r"|ablations?|variants?)|learning[\s-]+rates?|lrs"),
+     r"|separate|parallel)\s+)?(?:trials?|runs?|configs?"
+     r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
+     r"|combos?|combinations?)|learning[\s-]+rates?|lrs"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
@@ -137,6 +139,12 @@ _HW_RE = re.compile(
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )
+
+
+# "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
+_HW_NODES_RE = re.compile(
+    rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
+    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
 
 
 def _said(m: re.Match[str]) -> str:
@@ -393,6 +401,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     for pattern, meaning in _NOTED_ONLY:
         for m in scan.take(pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    _checkpoint_interval(scan, notes)
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
@@ -407,9 +416,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     numbers = _quantities(scan, notes)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
-    if "instances" in fields and "instances" in numbers:  # "2x p4d.24xlarge on 4 nodes"
-        numbers["instances"] = _only([fields["instances"], numbers["instances"]], "instance counts",
-                                     'give one, e.g. "on p4d with 4 nodes"')
+    for stated in (fields, hardware):  # "2x p4d.24xlarge on 4 nodes", "2 H100 nodes, 4 nodes"
+        if "instances" in stated and "instances" in numbers:
+            numbers["instances"] = _only([stated["instances"], numbers["instances"]], "instance counts",
+                                         'give one, e.g. "on p4d with 4 nodes"')
     for ceiling in ("max_gpus", "max_instances"):  # "up to 16 H100s, at most 8 GPUs": the lower holds both
         said = [found[ceiling] for found in (fields, hardware) if ceiling in found]
         if said and ceiling in numbers:
@@ -421,6 +431,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
         was = fields.get("task")
         notes.append(f"read {fields['trials']} trials as a sweep" + (f" of {was.value} runs" if was else ""))
         fields["task"] = Task.SWEEP
+        if was in (Task.LORA, Task.QLORA) and fields.get("adapter") is None:
+            fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
     return fields
 
 
@@ -503,10 +515,16 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     accelerators: list[str] = []
     counts: list[int] = []
     ceilings: list[_Qty] = []
+    nodes: list[int] = []
     for m in scan.take(_SINGLE_GPU_RE):  # "a single GPU", "on a single A100 80GB": before the name is read alone
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
+    for m in scan.take(_HW_NODES_RE):
+        accelerators.append(_accelerator(m["acc"]))
+        nodes.append(int(m["nodes"]))
+        notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
+                     "holds")
     for m in scan.take(_HW_RE):
         accelerators.append(_accelerator(m["acc"]))
         if m["n"] or m["n2"]:
@@ -521,6 +539,8 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
     if ceilings:
         fields["max_gpus"] = _lowest_ceiling(ceilings, notes)
+    if nodes:
+        fields["instances"] = _only(nodes, "instance counts", 'give one, e.g. "on 2 H100 nodes"')
     return fields
 
 
@@ -1160,10 +1180,35 @@ _repeats_re = _on_first_use(
     r"\s+(?:random\s+)?seeds?)?")
 
 
+# "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
+# task reader, which reads it as how each run trains.
+_ADAPTER_RUNS_RE = re.compile(
+    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?"
+    r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
+
+
+# "for each of our 12 languages", "for our 20 customers, one adapter each": the run once per thing counted.
+_OWNED = r"(?:(?:our|the|these|those|my|their|its|all|all\s+the)\s+)?"
+_PER_THING_RE = re.compile(
+    rf"\bfor\s+(?:each|every)\s+(?:one\s+)?of\s+{_OWNED}(?P<n>\d{{1,4}})\s+(?P<what>[a-z][a-z-]*)"
+    rf"|\b(?:for|across)\s+{_OWNED}(?P<n2>\d{{1,4}})\s+(?P<what2>[a-z][a-z-]*s)\s*,?\s*(?:with\s+)?(?:one|an?)"
+    r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])", _F)
+
+
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
-    with different seeds", "twice": repeated as often."""
+    with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
     found = []
+    for m in scan.take(_PER_THING_RE):
+        count = int(m["n"] or m["n2"])
+        what = (m["what"] or m["what2"]).lower()
+        notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
+        found.append(_Qty("trials", Decimal(count), _said(m)))
+    if "lora" in scan.text.lower() or "peft" in scan.text.lower():
+        for m in list(_ADAPTER_RUNS_RE.finditer(scan.text)):
+            found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
+            scan.blank(m.start("n"), m.end("n"))
+            scan.blank(m.start("unit"), m.end("unit"))
     for m in scan.take_said(("times", "twice", "thrice"), _repeats_re):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
@@ -1204,7 +1249,9 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
 _MONEY_CONTEXT_CHARS = 45  # "we do not want to spend more than $50": the words that make an amount the budget
 _HEDGE_BEFORE_RE = re.compile(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
-_EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed)|each)\b", _F)
+# "100M tokens each", "200M tokens per language": each run's (``_PER_THING_RE`` counts the runs)
+_EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
+                            r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:
@@ -1381,7 +1428,7 @@ _NOT_TRAINING_RE = re.compile(
 
 def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
-    task = _task(scan, notes)
+    task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
     for m in scan.take(_NO_COST_LIMIT_RE):
@@ -1396,8 +1443,8 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{' '.join(thrifty[0].split())}' as cost first: the cheapest plan that meets any deadline")
     if urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
-    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
-            "urgent": True if urgent else None}
+    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
+            "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {})
 
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
@@ -1412,8 +1459,9 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     )
 
 
-def _task(scan: _Scan, notes: list[str]) -> Task | None:
-    """The task; a sweep of LoRA runs is a sweep, and pretraining with fine-tuning is two jobs, not one."""
+def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
+    """The task and the adapter its runs train through: a sweep of LoRA runs is a sweep through LoRA adapters, and
+    pretraining with fine-tuning is two jobs, not one."""
     if (staged := _STAGED_TUNING_RE.search(scan.text)) is not None:
         raise RequestError(
             f"The request asks for '{' '.join(staged.group(0).split())}': those are separate jobs, each with its own "
@@ -1441,16 +1489,17 @@ def _task(scan: _Scan, notes: list[str]) -> Task | None:
     if full:
         notes.append(f"read '{full[0]}' as training every weight (not LoRA)")
     if not tasks:
-        return None
+        return None, None
     if Task.SWEEP in tasks and len(tasks) > 1:
-        notes.append(f"costed as a sweep of {next(t for t in tasks if t is not Task.SWEEP).value} runs")
-        return Task.SWEEP
+        run = next(t for t in tasks if t is not Task.SWEEP)
+        notes.append(f"costed as a sweep of {run.value} runs")
+        return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
         notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")
     reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)
     if reward is not None and tasks[0] is Task.FINE_TUNE:
         notes.append(f"read '{reward}' as fine-tuning a base model with a scoring head on preference pairs")
-    return tasks[0]
+    return tasks[0], None
 
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
@@ -1472,22 +1521,25 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
 _CHECKPOINT_EVERY_RE = re.compile(
-    r"\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?|epochs?)(?![\w])",
-    _F)
+    r"\bcheckpoint(?:ed|ing|s)?(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?"
+    r"|hours?|h|steps?|iterations?|epochs?)(?![\w]))", _F)
 
 
-def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
+def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
+    """How often the job checkpoints, noted and blanked before the numbers read "500 steps" as work; the word
+    "checkpoint" itself is left for ``_tolerance``, which reads it as restartable."""
+    if "checkpoint" not in scan.text.lower():
+        return
+    for m in list(_CHECKPOINT_EVERY_RE.finditer(scan.text)):
+        scan.blank(m.start("every"), m.end("every"))
+        notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
+                     "estimate checkpoints at its own interval")
+
+
+def _tolerance(scan: _Scan) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
     low = [m.group(0) for m in scan.take(_LOW_TOLERANCE_RE)]
-    text = scan.text
-    high = []
-    for m in scan.take(_HIGH_TOLERANCE_RE):
-        high.append(m.group(0))
-        every = _CHECKPOINT_EVERY_RE.match(text, m.end()) if m.group(0).lower().startswith("checkpoint") else None
-        if every is not None:
-            scan.blank(every.start(), every.end())
-            notes.append(f"read '{m.group(0)}{every.group(0)}' as the job checkpointing itself, so a restart loses "
-                         "little; the spot estimate checkpoints at its own interval")
+    high = [m.group(0) for m in scan.take(_HIGH_TOLERANCE_RE)]
     if low and high:
         raise RequestError(
             f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"

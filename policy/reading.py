@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines
-from policy.describing import TextScan, read_descriptions, read_recurring, runs_a_month
+from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
 from policy.spelled import BELOW_100, below_100
@@ -88,8 +88,13 @@ _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 _EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 _TRAIN_RE = re.compile(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
-_EXAMPLES_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s*(?:examples?|samples?|rows?"
-                          r"|pairs?|conversations?|prompts?|records?|documents?|docs?)$", _F)
+# A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Compiled on
+# first use (``_counted_re``): only a text with a count nothing else read needs it.
+# The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of
+# call audio").
+_COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s+"
+            r"(?:(?!(?:of|hours?|hrs?|days?|weeks?|minutes?|mins?|seconds?|secs?|gb|tb|mb|tokens?|epochs?|steps?)\b)"
+            rf"[a-z][\w'-]*\s+){{0,2}}(?:{DATA_ITEMS})(?![\w-])")
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
 _AUDIO_HOURS_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
@@ -305,26 +310,24 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     fewer tokens than examples ("100k examples, 512 tokens") are each example's or all of them."""
     if fields.get("fixed_hours") is not None:
         return
-    counted = next((m for p in scan.unused if (m := _EXAMPLES_RE.match(p))), None)
+    counted = _counted_items(scan)
     tokens = fields.get("tokens")
     if tokens is not None and counted is not None and tokens < (n := _count(counted["n"])):
-        phrase = counted.group(0)
+        phrase = _said_items(scan, counted)
         questions.append(Question(field="tokens", question=f"Are the {tokens:,} tokens each of the '{phrase}', or all "
                                   "of them?", choices=[Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)",
                                                               value=n * tokens),
                                                        Choice(label=f"{tokens:,} in all", value=tokens)]))
-        scan.unused.remove(phrase)
         return
     if tokens is not None:
         return
     if counted is not None:
-        phrase = counted.group(0)
+        phrase = _said_items(scan, counted)
         n = _count(counted["n"])
         choices = [Choice(label=f"~{per:,} tokens each ({n * per:,} tokens)", value=n * per)
                    for per in (512, 2048, 8192)]
         questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}'? Give the total, or pick "
                                   "an average length.", choices=choices))
-        scan.unused.remove(phrase)
         return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
@@ -345,6 +348,33 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         questions.append(Question(field="tokens", question=f"How many tokens does the {what} train on? Its default "
                                   "would decide the cost.",
                                   choices=[Choice(label=f"{v:,} tokens", value=v) for v in (10**8, 10**9, 10**10)]))
+
+
+@cache
+def _counted_re() -> re.Pattern[str]:
+    return re.compile(_COUNTED, _F)
+
+
+def _counted_items(scan: Scan) -> re.Match[str] | None:
+    """The first dataset counted in items whose count nothing else read ("50k support conversations")."""
+    if not scan.unused:
+        return None
+    return next((m for m in _counted_re().finditer(scan.said) if _its_count(scan, m)), None)
+
+
+def _its_count(scan: Scan, counted: re.Match[str]) -> list[str]:
+    """The unused phrases that are this count, alone ("50k") or with its items ("100k examples")."""
+    number, whole = (" ".join(s.lower().split()) for s in (counted["n"], counted.group(0)))
+    return [p for p in scan.unused if (said := " ".join(p.lower().split())).startswith(number)
+            and whole.startswith(said)]
+
+
+def _said_items(scan: Scan, counted: re.Match[str]) -> str:
+    """The counted phrase as said, now read: its count leaves the unused phrases and its words the text."""
+    for phrase in _its_count(scan, counted):
+        scan.unused.remove(phrase)
+    scan.blank(counted.start(), counted.end())
+    return " ".join(counted.group(0).split())
 
 
 def _count(text: str) -> int:

@@ -607,14 +607,18 @@ def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
     least = cheapest(choice.pool)
-    which = ("the fastest plan, which still misses the deadline," if plan.deadline_met is False
+    short = [*(["misses the deadline"] if plan.deadline_met is False else []),
+             *(["runs past the policy's max_runtime_hours"] if choice.over_runtime else [])]
+    which = (f"the fastest plan, which still {' and '.join(short)}," if short
              else "the fastest plan" if choice.late
              else "the cheapest plan" if plan.deadline_met is None
              else "the cheapest plan that meets the deadline")
     text = f"nothing fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"
-    if least.cost <= budget and least.meets is False:
-        text += (f"; {least.count}× {least.profile.spec.instance_type} would cost ~${least.cost:,.0f} "
-                 "but misses the deadline")
+    if least.cost <= budget and (least.meets is False or choice.over_runtime):
+        # the cheapest is left out for a reason of its own: say which, so the figures above do not contradict it
+        why = (f"runs {least.wall_hours:,.0f} h, past the policy's max_runtime_hours" if choice.over_runtime
+               else "misses the deadline")
+        text += f"; {least.count}× {least.profile.spec.instance_type} would cost ~${least.cost:,.0f} but {why}"
     return text
 
 

@@ -38,6 +38,17 @@ EXPERT_FFN_SHARE = 0.78
 DEFAULT_EXPERTS_PER_TOKEN = 2
 
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b", _F)
+# A mixture of experts by its total and active sizes: "Qwen3-30B-A3B", "235b-a22b", "a 3B MoE with 800M active
+# params", "16B total, 2.4B active".
+_SZ = r"\d+(?:\.\d+)?\s*[mbt]"
+_TOTAL_ACTIVE_RE = re.compile(
+    rf"(?<![\w.])(?P<t>{_SZ})[\s-]*a(?P<a>{_SZ})(?![\w])"
+    rf"|(?<![\w.])(?P<t2>{_SZ})\s+(?:total\s+)?(?:param(?:eter)?s?\s+)?(?:(?:moe|mixture[\s-]+of[\s-]+experts)\s*)?"
+    r"(?:model\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
+    rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
+    rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
+    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])", _F)
+_MOE_WORD_RE = re.compile(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 # After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
 _SWEEP_BEFORE_RE = re.compile(r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
 _DISTILL_RE = re.compile(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
@@ -98,7 +109,7 @@ def read_workload(text: str) -> WorkloadReading:
         out.notes.append(f"read '{text[span[0]:span[1]]}' as {_size(model.params)} parameters"
                          + (f", {_size(model.active_params)} active per token" if model.active_params else "")
                          + f" ({model.name})")
-    else:
+    elif not _read_total_active(_blanked(text, out.spans), out):
         _read_moe(_blanked(text, out.spans), out)
     task = _task(text)
     if task is not None:
@@ -229,6 +240,34 @@ def _student(text: str, out: WorkloadReading, found: _Named, start: int, end: in
     out.spans.append((start, end))
     out.notes.append(f"read '{' '.join(text[start:end].split())}' as the student: {_size(found.params)} parameters, "
                      "the model trained")
+
+
+def _size_of(said: str) -> int:
+    number, scale = said[:-1].strip(), said[-1].lower()
+    return int(Decimal(number) * _SCALE[scale])
+
+
+def _read_total_active(text: str, out: WorkloadReading) -> bool:
+    """A mixture of experts said by its total and active sizes: the total is held in memory, the active size sets
+    the compute."""
+    if "active" not in text.lower() and not re.search(r"\d\s*[mbt][\s-]*a\d", text, _F):
+        return False
+    m = _TOTAL_ACTIVE_RE.search(text)
+    if m is None:
+        return False
+    total = _size_of(m["t"] or m["t2"] or m["t3"])
+    active = _size_of(m["a"] or m["a2"] or m["a3"])
+    if not 0 < active < total:
+        raise RequestError(f"'{' '.join(m.group(0).split())}' gives {_size(active)} active parameters of "
+                           f"{_size(total)}: a mixture of experts uses fewer per token than it holds. Give the total "
+                           'and the active size, e.g. "30B-A3B" or "a 3B MoE with 800M active params".',
+                           code="contradiction")
+    out.fields |= {"params": total, "active_params": active}
+    out.spans.append(m.span())
+    out.spans += [w.span() for w in _MOE_WORD_RE.finditer(text) if not m.start() <= w.start() < m.end()]
+    out.notes.append(f"read '{' '.join(m.group(0).split())}' as a mixture of experts: {_size(total)} parameters in "
+                     f"memory, {_size(active)} active per token")
+    return True
 
 
 def _read_moe(text: str, out: WorkloadReading) -> None:

@@ -379,13 +379,23 @@ def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
     ("fine-tune 7B by Friday under $5", "the cheapest plan that meets the deadline costs"),
     ("LoRA 7B on 200M tokens under $5", "the cheapest plan costs"),
     ("production pretrain 70B on 1.4T tokens by end of month under $50k",
-     "the fastest plan, which still misses the deadline, costs"),
+     "the fastest plan, which still misses the deadline and runs past the policy's max_runtime_hours, costs"),
+    # the cheapest plan is cheaper than the budget but runs longer than the policy allows: said, not contradicted
+    ("pretrain 7B on 2T tokens with a $500k budget",
+     "the fastest plan, which still runs past the policy's max_runtime_hours, costs"),
 ])
 def test_budget_warning_describes_the_plan_it_prices(text: str, says: str) -> None:
     decision = plan_for(text)
     warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
     assert says in warning
     assert f"${decision.plan.estimated_cost_usd:,.2f}" in warning
+
+
+def test_budget_warning_says_why_a_cheaper_plan_within_budget_is_not_chosen() -> None:
+    decision = plan_for("pretrain 7B on 2T tokens with a $500k budget")
+    warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
+    assert re.search(r"; 1× p5\.48xlarge would cost ~\$[\d,]+ but runs [\d,]+ h, past the policy's max_runtime_hours$",
+                     warning), warning
 
 
 def test_plan_fits_max_runtime_when_some_configuration_does() -> None:

@@ -128,6 +128,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, no longer than 2 days", {"deadline": at("2026-12-02T17:00")}, []),
     # a zone said as a place's time, and a day said after the zone or after an event named with its time
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
+    ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
+    # a day's possessive names its event: the work is ready the day before it
+    ("fine-tune 7B before Thursday's standup", {"deadline": at("2026-12-02T17:00")}, []),
+    ("fine-tune 7B by Friday's demo", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B by noon pacific time tomorrow", {"deadline": at("2026-12-01T12:00")}, []),
     ("fine-tune 7B by 5pm ET Friday", {"deadline": at("2026-12-04T14:00")}, []),
     ("fine-tune llama 8b on 1B tokens for the 9am standup tomorrow", {"deadline": at("2026-12-01T09:00")}, []),
@@ -230,6 +234,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we'll checkpoint every 30 min so spot is fine",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B, checkpoint every hour", {"interruption_tolerance": Tolerance.HIGH, "fixed_hours": None}, []),
+    ("checkpointing every 500 steps, fine-tune 7B on 1B tokens",
+     {"interruption_tolerance": Tolerance.HIGH, "tokens": 1_000_000_000}, []),
+    ("fine-tune 8B on customers' support tickets, 1B tokens", {"stage": None}, []),
+    # a mixture of experts by its total and active sizes: the active size sets the compute
+    ("fine-tune Qwen3-30B-A3B on 500M tokens", {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
+    ("pretrain a 3B MoE with 800M active params on 100B tokens",
+     {"params": 3_000_000_000, "active_params": 800_000_000, "tokens": 100_000_000_000}, []),
+    ("pretrain a MoE, 2.4B active of 16B total, on 200B tokens",
+     {"params": 16_000_000_000, "active_params": 2_400_000_000}, []),
+    ("fine-tune a 30B model with 3B active, 1B tokens",
+     {"params": 30_000_000_000, "active_params": 3_000_000_000, "tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, budget is tight, 200 usd max", {"budget_usd": 200.0}, []),
     ("fine-tune 7B on 1B tokens with ~$200 to spend", {"budget_usd": 200.0}, []),
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
@@ -250,12 +265,29 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
     ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, run it twice", {"trials": 2}, []),
+    # a run for each thing counted: adapters, jobs, combos, languages, customers; LoRA stays how each run trains
+    ("train 20 LoRA adapters for 7B, 100M tokens each",
+     {"trials": 20, "task": Task.SWEEP, "adapter": Task.LORA, "tokens": 100_000_000}, []),
+    ("train 3 qlora adapters on 70b, 100M tokens each", {"trials": 3, "adapter": Task.QLORA}, []),
+    ("lora 7B, 100M tokens, 3 runs", {"trials": 3, "adapter": Task.LORA}, []),
+    ("lora sweep on 7B, 5 trials, 100M tokens", {"trials": 5, "task": Task.SWEEP, "adapter": Task.LORA}, []),
+    ("fine-tune 7B, 10 jobs, 1B tokens each, by next Friday", {"trials": 10, "adapter": None}, []),
+    ("grid search over lr and batch size (12 combos) for 1.3B on 1B tokens", {"trials": 12},
+     ["lr", "batch size"]),
+    ("6 experiments of 350M pretraining on 7B tokens", {"trials": 6}, []),
+    ("fine-tune a 7B model for each of our 12 languages, 200M tokens per language",
+     {"trials": 12, "tokens": 200_000_000}, []),
+    ("LoRA 8B for our 20 customers, one adapter each, 50M tokens per customer",
+     {"trials": 20, "adapter": Task.LORA, "tokens": 50_000_000}, []),
+    ("fine-tune 7B on 1B tokens for each of the 3 domains", {"trials": 3}, []),
     ("run 10 hyperparameter trials for a 125M model on 1B tokens each", {"trials": 10}, []),
     ("sweep 8x 350m 1b tok each by mon", {"trials": 8, "params": 350_000_000, "active_params": None}, []),  # no MoE
     ("fine-tune mixtral 8x7b on 1B tokens", {"trials": None, "params": 46_702_792_704}, []),
     ("fine-tune 7B on 1B tokens, single node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
     ("fine-tune 7B on 2 x 8 H100", {"gpus": 16, "accelerator": "H100"}, []),
+    ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
+    ("fine-tune 13B on 2B tokens on 4x A100 instances", {"instances": 4, "accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
@@ -481,14 +513,35 @@ def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> Non
     assert [c.value for c in question.choices] == [51_200_000, 512]
 
 
+@pytest.mark.parametrize(("text", "phrase", "count"), [
+    ("fine-tune 7B on 50k support conversations", "50k support conversations", 50_000),
+    ("DPO on our 8B SFT checkpoint, 100k preference pairs, production run", "100k preference pairs", 100_000),
+    ("train a reward model (7B) on 200k comparisons", "200k comparisons", 200_000),
+    ("fine-tune 7B on 100k examples", "100k examples", 100_000),
+])
+def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: str, count: int) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    question = reading.questions[0]
+    assert question.question == f"How many tokens are '{phrase}'? Give the total, or pick an average length."
+    assert [c.value for c in question.choices] == [count * 512, count * 2048, count * 8192]
+    assert "unread" not in reading.fields  # the count and its items are both read
+
+
+def test_items_of_a_length_are_their_product_whatever_they_are_called() -> None:
+    assert read_request("train a reward model (7B) on 200k comparisons of ~1k tokens", now=MONDAY,
+                        tz=TZ).fields["tokens"] == 200_000_000
+
+
 def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
     question = read_request("fine-tune 7B by Q1", now=MONDAY, tz=TZ).questions[0]
     assert question.question == "'by Q1': before Q1 2027 starts, or by the end of Q1 2027?"
     assert [c.value for c in question.choices] == ["2026-12-31T17:00:00-08:00", "2027-03-31T17:00:00-07:00"]
 
 
-def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates() -> None:
-    question = read_request("fine-tune whisper large-v3 on 500 hours of audio", now=MONDAY, tz=TZ).questions[0]
+@pytest.mark.parametrize("text", ["fine-tune whisper large-v3 on 500 hours of audio",
+                                  "fine-tune whisper large-v3 on 500 hours of call center audio"])
+def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates(text: str) -> None:
+    question = read_request(text, now=MONDAY, tz=TZ).questions[0]
     assert question.field == "tokens" and "'500 hours'" in question.question
     assert [c.value for c in question.choices] == [500 * 3600 * 12.5, 500 * 3600 * 50, 500 * 3600 * 75]
 

@@ -111,6 +111,14 @@ CASES: tuple[Case, ...] = (
     # deadline the cheapest small GPUs may take a few days
     Case("pretrain a 350M model on 7B tokens 5 times with different seeds, spot fine", ANY_GPU, (1, 100),
          (150, 1500)),
+    # twenty adapters are twenty runs: one LoRA of 7B on 100M tokens is ~2.8e18 FLOPs (4·N·D), twenty ~39 H100-hours
+    Case("train 20 LoRA adapters for a 7B model, 100M tokens each", ANY_GPU, (0.5, 60), (60, 800)),
+    # a run per language: 12 × 6·7e9·2e8 ≈ 1e20 FLOPs, ~70 H100-hours
+    Case("fine-tune a 7B model for each of our 12 languages, 200M tokens per language", ANY_GPU, (0.5, 80),
+         (100, 1500)),
+    # a mixture of experts computes with its 3B active parameters (~9e18 FLOPs) but holds all 30B: ~480 GB of
+    # weights, gradients and optimizer state needs a node of 80 GB-class GPUs
+    Case("fine-tune Qwen3-30B-A3B on 500M tokens", GPU_FAMILIES, (0.5, 10), (15, 400)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
