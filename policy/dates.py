@@ -375,8 +375,10 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             groups |= {k: v for k, v in day_m.groupdict().items() if v is not None}
     after = _FIRMNESS_AFTER_RE.match(text, day_m.end() if day_m else zone_m.end() if zone_m else end)
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
+    # a terse request ending on a day ("ft 7b 1b tok fri") gives its deadline last, as "by fri" would
+    last = "wd" in groups and not groups.get("wdq") and _TERSE_END_RE.match(text, end) is not None
     if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
-                   or dated is not None):
+                   or dated is not None or last):
         return None
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None
@@ -483,6 +485,9 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     return groups, after.end()
 
 
+_TERSE_END_RE = re.compile(r"\s*[.!]?\s*$")
+
+
 def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     """Whether the match is a deadline: past forms, abbreviations and bare clock times need a trigger word."""
     named = (groups.get("named") or "").lower()
@@ -507,8 +512,9 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
         word = (groups.get("wdn") or "").lower()
         past = (groups.get("wdq") or "").lower() == "last"
         return not past and len(word) >= 6 and word.endswith("day")
-    if "rd" in groups:  # "today" alone is as often a start as a deadline
-        return (groups.get("rd") or "").lower() not in ("yesterday", "today")
+    if "rd" in groups:  # "today" alone is as often a start as a deadline; "6pm today" is a time either way
+        said = (groups.get("rd") or "").lower()
+        return said != "yesterday" and (said != "today" or bool(groups.get("h") or groups.get("h24")))
     return False
 
 

@@ -56,7 +56,9 @@ _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|vid
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
-    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available)\s*(?:on\s+|at\s+)?$", _F)
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off|run(?:s|ning)?|launch(?:es|ing)?)(?:\s+after)?"
+    r"|start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available|no\s+earlier\s+than)"
+    r"\s*(?:on\s+|at\s+)?$", _F)  # "start after 6pm today": the start is that time
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
@@ -235,7 +237,7 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if cue is not None:
             scan.blank(before + cue.start(), before + cue.end())
         when = found.when
-        if not _CLOCK_RE.search(found.phrase.split(maxsplit=1)[-1] if cued else found.phrase):
+        if not _CLOCK_RE.search(found.phrase):
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
         starts.append((when, found.phrase))
         scan.blank(found.start, found.end)

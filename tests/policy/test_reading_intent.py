@@ -129,6 +129,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a zone said as a place's time, and a day said after the zone or after an event named with its time
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
     ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
+    # a terse request ending on a day gives its deadline last; a start said so stays the start
+    ("finetune 7b 1b tok fri", {"deadline": at("2026-12-04T17:00")}, []),
+    ("lora 8b 200m tok thu.", {"deadline": at("2026-12-03T17:00")}, []),
+    ("ft 7b 1b tok, start wed", {"deadline": None, "start_after": at("2026-12-02T09:00")}, []),
+    # "today" alone starts now; with a clock time it is that time, a start after a start's words
+    ("fine-tune 7B on 1B tokens, start after 6pm today", {"deadline": None, "start_after": at("2026-11-30T18:00")},
+     []),
+    ("fine-tune 7B, run after 8pm tonight, by tomorrow 9am",
+     {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
+    ("fine-tune 7B, 6pm today", {"deadline": at("2026-11-30T18:00"), "start_after": None}, []),
     # a day's possessive names its event: the work is ready the day before it
     ("fine-tune 7B before Thursday's standup", {"deadline": at("2026-12-02T17:00")}, []),
     ("fine-tune 7B by Friday's demo", {"deadline": at("2026-12-03T17:00")}, []),
