@@ -221,14 +221,14 @@ _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|c
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
                 r"|check-in|planning|onsite|on-site")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
-_STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?)"
+_STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           rf"(?:(?!{_STAGE_WORDS}\b)[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS})s?"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = re.compile(
-    r"\bfor\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
+    r"\b(?:for|before|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)
 _STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)

@@ -212,7 +212,8 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
               r"|feedback|interactions?|calls?|history|tickets?|chats?|reviews?|conversations?|messages?|records?"
               r"|transcripts?|queries|questions?|comments?|posts?|documents?|docs)\b)")
 _STAGE_RES = (
-    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
+    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?"
+                                  r"|go(?:es|ing)?[\s-]+live|go-live)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
@@ -905,6 +906,11 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
         values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
+        if kind == "params" and len(set(values)) > 1:  # "7B on 1B tokens and 13B on 2B tokens": two jobs
+            sizes = sorted(set(values))
+            raise RequestError(f"The request names {len(sizes)} model sizes ({', '.join(map(format_count, sizes))});"
+                               " gpuops plans one training job a request: give one size, or file one request for "
+                               f'each, e.g. "fine-tune {format_count(sizes[0])} on 1B tokens".', code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     for kind in _CEILING_OF.values():
@@ -1521,19 +1527,22 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
 _CHECKPOINT_EVERY_RE = re.compile(
-    r"\bcheckpoint(?:ed|ing|s)?(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?"
-    r"|hours?|h|steps?|iterations?|epochs?)(?![\w]))", _F)
+    r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
+    r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
+    r"|epochs?)(?![\w]))", _F)
 
 
 def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
-    """How often the job checkpoints, noted and blanked before the numbers read "500 steps" as work; the word
-    "checkpoint" itself is left for ``_tolerance``, which reads it as restartable."""
-    if "checkpoint" not in scan.text.lower():
+    """How often the job checkpoints, evaluates or logs, noted and blanked before the numbers read "500 steps" as
+    work; "checkpoint" itself is left for ``_tolerance``, which reads it as restartable."""
+    lowered = scan.text.lower()
+    if "every" not in lowered and "each" not in lowered:
         return
     for m in list(_CHECKPOINT_EVERY_RE.finditer(scan.text)):
-        scan.blank(m.start("every"), m.end("every"))
+        scan.blank(m.start("every") if m["ckpt"] else m.start(), m.end())
         notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
-                     "estimate checkpoints at its own interval")
+                     "estimate checkpoints at its own interval" if m["ckpt"] else
+                     f"read '{_said(m)}' as how often the job does it: part of the training run, priced with it")
 
 
 def _tolerance(scan: _Scan) -> Tolerance | None:

@@ -56,9 +56,9 @@ _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|vid
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
-    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off|run(?:s|ning)?|launch(?:es|ing)?)(?:\s+after)?"
-    r"|start(?:s|ing)?|begin(?:s|ning)?|from|kick(?:s|ing)?\s+off|as\s+of|available|no\s+earlier\s+than)"
-    r"\s*(?:on\s+|at\s+)?$", _F)  # "start after 6pm today": the start is that time
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after)?|(?:run(?:s|ning)?|launch(?:es|ing)?)"
+    r"\s+after|from|as\s+of|available|no\s+earlier\s+than)"
+    r"\s*(?:on\s+|at\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
@@ -122,7 +122,7 @@ need needs want wants like let lets let's do run runs running job jobs work task
 model models llm llms base weights checkpoint data dataset corpus our team
 get give make use using used go going have has had planning planned what what's whats way first dl
 under below max maximum budget cap capped most least up less about around within keep stay
-done finished finish finishes finishing complete completed ready due needed deadline start starting
+done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 """.split())
 
@@ -182,7 +182,12 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     phrase ``read_held`` took ("2 p4d reserved")."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
     evaluated = scan.take(_EVAL_RE)
-    if evaluated and fields.get("fixed_hours") is None:
+    if evaluated and fields.get("task") is not None:
+        # "fine-tune 7B, then evaluate", "with evals every 500 steps": evaluation inside the training job, a small
+        # share of it, not a run of its own
+        notes.append(f"read '{evaluated[0].group(0)}' as evaluation within the training job: the estimate is the "
+                     "training's; ask for a separate eval run if it needs its own hardware")
+    elif evaluated and fields.get("fixed_hours") is None:
         questions.append(Question(
             field="fixed_hours", question=f"How long does the '{evaluated[0].group(0)}' run? gpuops prices it as "
             "that many hours on the hardware chosen.",

@@ -414,6 +414,10 @@ def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
     return req.model_copy(update={"region": region}), notes
 
 
+# A century: a configuration slower than this is no plan, and its finish date would fall outside the calendar
+HORIZON_HOURS = 100 * 8766.0
+
+
 def _within_runtime(inside: list[Option], outside: list[Option],
                     policy: PolicyConfig) -> tuple[list[Option], list[Option], bool]:
     """Drop options whose jobs run longer than max_runtime_hours (the guardrails deny them), unless none is left
@@ -423,9 +427,18 @@ def _within_runtime(inside: list[Option], outside: list[Option],
     sure = cap - MIN_BILLED_HOURS
     inside_fit, outside_fit = ([o for o in pool if o.wall_hours / o.layout.rounds <= sure
                                 or billed_hours(o.job_wall_hours) <= cap] for pool in (inside, outside))
-    if not inside_fit and not outside_fit:
-        return inside, outside, False
-    return inside_fit, outside_fit, True
+    if inside_fit or outside_fit:
+        return inside_fit, outside_fit, True
+    if not inside and not outside:
+        return inside, outside, False  # nothing runs at all: the caller says why
+    # Nothing fits: the fastest is shown, denied, beside the others, except those that would outrun the calendar
+    inside_ran, outside_ran = ([o for o in pool if o.start_hours + o.wall_hours <= HORIZON_HOURS]
+                               for pool in (inside, outside))
+    if not inside_ran and not outside_ran:
+        fastest = min(o.start_hours + o.wall_hours for o in [*inside, *outside])
+        raise RequestError(f"The fastest configuration the policy allows would run for {fastest / 8766:,.0f} years: "
+                           "check the model size and the tokens, or split the work.", code="no_configuration")
+    return inside_ran, outside_ran, False
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:

@@ -19,6 +19,7 @@ from policy.config import default_policy
 from policy.decision import Decision
 from policy.errors import RequestError
 from policy.parse import parse_request
+from policy.request import Task, TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -28,6 +29,7 @@ NOW_ARGS = ["--now", "2026-11-30T09:00", "--tz", TZ]
 # A file of ours named in what a person reads: a reference of a design folder, a seed article, a Python module.
 INTERNAL_FILE_NAME = re.compile(r"\b\w+\.(?:txt|py)\b|facts\.md|DESIGN|shared/")
 BIG_FAMILIES = ("p5.", "p5e.", "p5en.", "p6-")
+SPEND = SpendSnapshot.unavailable(team=None, reason="no spend source")
 
 
 def plan_for(text: str, **kwargs: Any) -> Decision:
@@ -396,6 +398,28 @@ def test_budget_warning_says_why_a_cheaper_plan_within_budget_is_not_chosen() ->
     warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
     assert re.search(r"; 1× p5\.48xlarge would cost ~\$[\d,]+ but runs [\d,]+ h, past the policy's max_runtime_hours$",
                      warning), warning
+
+
+@pytest.mark.parametrize(("task", "params", "tokens", "trials"), [
+    (Task.LORA, 500_000_000_000, 10**15, 1),
+    (Task.SWEEP, 70_000_000_000, 10**13, 1000),
+    (Task.FINE_TUNE, 400_000_000_000, 10**16, 1),
+])
+def test_work_no_configuration_finishes_within_a_century_is_refused_with_its_length(
+        task: Task, params: int, tokens: int, trials: int) -> None:
+    # its finish date fell outside the calendar: the decision failed with an internal error
+    request = TrainingRequest(task=task, params=params, tokens=tokens, trials=trials, region="us-east-1")
+    with pytest.raises(RequestError) as caught:
+        decide(request, catalog=load_catalog(), policy=default_policy(), spend=SPEND, now=NOW)
+    assert caught.value.code == "no_configuration"
+    assert re.match(r"The fastest configuration the policy allows would run for [\d,]+ years", caught.value.message)
+
+
+def test_alternatives_never_run_past_a_century_when_the_plan_does_not() -> None:
+    request = TrainingRequest(task=Task.PRETRAIN, params=405_000_000_000, tokens=8 * 10**13, region="us-east-1")
+    decision = decide(request, catalog=load_catalog(), policy=default_policy(), spend=SPEND, now=NOW)
+    assert decision.approval.denied and decision.plan.estimated_hours < 100 * 8766
+    assert all(a.estimated_hours <= 100 * 8766 for a in decision.alternatives)
 
 
 def test_plan_fits_max_runtime_when_some_configuration_does() -> None:

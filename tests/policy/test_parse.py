@@ -128,8 +128,8 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("fine-tune 7B before our demo at 3pm on Friday", MONDAY,
      {"task": Task.FINE_TUNE, "params": 7 * B, "deadline": deadline("2026-12-04T15:00-08:00")}),
     ("fine-tune 7B before the production review on Friday", MONDAY,  # "production" stays the stage
-     {"task": Task.FINE_TUNE, "params": 7 * B, "stage": Stage.PRODUCTION,
-      "deadline": deadline("2026-12-04T17:00-08:00")}),
+     {"task": Task.FINE_TUNE, "params": 7 * B, "stage": Stage.PRODUCTION,  # ready the day before the review
+      "deadline": deadline("2026-12-03T17:00-08:00")}),
     ("train a 3B model on 60B tokens, results needed in two weeks", MONDAY,
      {"params": 3 * B, "tokens": 60 * B, "deadline": deadline("2026-12-14T17:00-08:00")}),
     ("sweep 12 learning rates on a 1B model, 200M tokens each", MONDAY,
@@ -334,7 +334,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
-    ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give a size"),
+    ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("7B on 8xH100 on 16 GPUs", MONDAY, "contradiction", "GPU counts"),
     ("7B on 2x p4d.24xlarge with 4 nodes", MONDAY, "contradiction", "instance counts (2, 4)"),
     ("7B on 2 nodes, 4 instances", MONDAY, "contradiction", "instances values (2, 4)"),

@@ -139,6 +139,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, run after 8pm tonight, by tomorrow 9am",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, 6pm today", {"deadline": at("2026-11-30T18:00"), "start_after": None}, []),
+    # an event named before its date is the deadline, the day before, never a start: "launch on" names the event
+    ("fine-tune 7B on 1B tokens before the launch on Dec 15",
+     {"deadline": at("2026-12-14T17:00"), "start_after": None, "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens for the go-live on Dec 15",
+     {"deadline": at("2026-12-14T17:00"), "stage": Stage.PRODUCTION}, []),
+    ("fine-tune a 7b model on ~300M tokens for the support bot that goes live in January",
+     {"stage": Stage.PRODUCTION}, ["bot", "January"]),
+    ("fine-tune 7B, launch after Friday", {"start_after": at("2026-12-04T09:00"), "deadline": None}, []),
+    # evaluation and logging inside the training job are part of it, never a run of their own
+    ("fine-tune 7B on 1B tokens, 2 epochs, then evaluate", {"tokens": 2_000_000_000, "fixed_hours": None}, []),
+    ("fine-tune 7B with evals every 500 steps", {"tokens": None}, []),
+    ("fine-tune 7B, log every 10 steps, eval each epoch", {"tokens": None}, []),
     # a day's possessive names its event: the work is ready the day before it
     ("fine-tune 7B before Thursday's standup", {"deadline": at("2026-12-02T17:00")}, []),
     ("fine-tune 7B by Friday's demo", {"deadline": at("2026-12-03T17:00")}, []),
@@ -334,7 +346,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
     ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
     ("fine-tune 7B by the winter break", {"deadline": at("2026-12-23T17:00")}, []),
-    ("fine-tune 7B before the break", {"deadline": None}, ["before", "break"]),  # which break is not said
+    ("fine-tune 7B before the break", {"deadline": None}, ["break"]),  # which break is not said
     # "today" alone is a start that is already here; with a trigger it is a deadline
     ("quick lora on 7B, ~5M tokens, today", {"deadline": None, "start_after": None}, []),
     ("fine-tune 7B starting today", {"deadline": None, "start_after": None}, []),
@@ -427,7 +439,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens of code, spot ok", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune our prod model on 1B tokens, 7B", {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens before the production review on Friday",
-     {"stage": Stage.PRODUCTION, "deadline": at("2026-12-04T17:00")}, ["before", "review"]),
+     {"stage": Stage.PRODUCTION, "deadline": at("2026-12-03T17:00")}, ["review"]),
     ("fine-tune 7B on 1B tokens of EU data", {"area": None}, ["EU"]),
     ("fine-tune 7B on 1B tokens of audio", {}, ["audio"]),
     ("fine-tune 7B on 1B tokens on our cluster data", {}, ["cluster"]),
