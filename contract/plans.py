@@ -51,6 +51,12 @@ class PlanFields(InputModel):
     exclude: list[Annotated[Text, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, max_length=32, description=(
             "accelerators (H100), instance families (p5) or types (p5.48xlarge) the plan must not use"))
+    regions: list[Annotated[Text, Field(min_length=1, max_length=32)]] | None = Field(
+        default=None, max_length=32, description=(
+            "search only these regions, the first first (region names one to search alone)"))
+    exclude_regions: list[Annotated[Text, Field(min_length=1, max_length=32)]] | None = Field(
+        default=None, max_length=32, description=(
+            "regions the plan must not run in; every other region the team can launch in is searched"))
     capacity_reservation: Text | None = Field(default=None, max_length=32, description=(
         "a capacity block the team holds, to run in: cr- and 8 to 17 hex digits (else 422 invalid_request)"))
 

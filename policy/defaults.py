@@ -58,14 +58,22 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
         notes.append(f"sequence length: {policy.defaults.seq_len} assumed")
     if request.area is not None:
         _check_area(request, policy)
+    allowed = _not_excluded(request, policy)
     if request.region is None and request.area is not None:
-        region = _area_region(request.area, policy)
+        region = _area_region(request.area, policy, allowed)
         updates["region"] = region
         notes.append(f"region: {region} assumed (the policy's {'default ' * (region == policy.default_region)}"
                      f"region in {area_label(request.area)})")
-    elif request.region is None:
+    elif request.region is None and request.regions:
+        updates["region"] = allowed[0]
+        notes.append(f"region: {allowed[0]} first, of the regions named ({', '.join(allowed)}), all searched")
+    elif request.region is None and policy.default_region in allowed:
         updates["region"] = policy.default_region
         notes.append(f"region: {policy.default_region} assumed (policy default)")
+    elif request.region is None:
+        updates["region"] = allowed[0]
+        notes.append(f"region: {allowed[0]} assumed (the policy's first region not excluded; its default, "
+                     f"{policy.default_region}, is)")
     notes += _batch(request, updates)
     if request.team is None:
         updates["team"] = policy.default_team
@@ -89,9 +97,34 @@ def _check_area(request: TrainingRequest, policy: PolicyConfig) -> None:
                            code="contradiction")
 
 
-def _area_region(area: str, policy: PolicyConfig) -> str:
-    """The region an area's search starts from: the policy's default when it lies there, else its first there."""
-    there = in_area(policy.regions, area)
+def _not_excluded(request: TrainingRequest, policy: PolicyConfig) -> list[str]:
+    """The policy's regions the request does not exclude; a region both named and excluded, or every region
+    excluded, is refused."""
+    excluded = set(request.exclude_regions)
+    for named in [*([request.region] if request.region else []), *request.regions]:
+        if named in excluded:
+            raise RequestError(f"The request names {named} and excludes it; drop one of the two.",
+                               code="contradiction")
+        if named not in policy.regions and named != request.region:  # the region alone: ``check_region`` says
+            allowed_there = ", ".join(policy.regions)
+            raise RequestError(f"Region {named} is not allowed by the policy; use one of: {allowed_there}.",
+                               code="region_not_allowed")
+    allowed = [r for r in policy.regions if r not in excluded]
+    if request.regions:
+        allowed = [r for r in request.regions if r in allowed]
+    if request.area is not None:
+        allowed = in_area(allowed, request.area)
+    if not allowed:
+        regions = ", ".join(policy.regions)
+        raise RequestError(f"The request excludes every region it could run in (the policy's regions are {regions});"
+                           " exclude fewer, or name one.", code="contradiction")
+    return allowed
+
+
+def _area_region(area: str, policy: PolicyConfig, allowed: list[str]) -> str:
+    """The region an area's search starts from: the policy's default when it lies there and is not excluded, else
+    the first such region there."""
+    there = [r for r in in_area(policy.regions, area) if r in allowed]
     return policy.default_region if policy.default_region in there else there[0]
 
 

@@ -412,7 +412,12 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
     _preferences(scan, families, notes)  # "prefer A100s": asked for, its cost against the open plan warned of
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     hardware = _hardware(scan, notes)
-    fields["region"] = _region(scan, notes)
+    excluded_regions: list[str] = []
+    fields["region"], named_regions = _region(scan, notes, excluded_regions)
+    if named_regions:
+        fields["regions"] = named_regions
+    if excluded_regions:
+        fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
     numbers = _quantities(scan, notes)
     if "gpus" in hardware and "gpus" in numbers:
@@ -761,27 +766,63 @@ _any_region_re = _on_first_use(
     r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])")
 
 
-def _region(scan: _Scan, notes: list[str]) -> str | None:
-    """An AWS region such as us-west-2; a region-shaped name AWS does not have is refused. "Any region" leaves it to
-    the plan, which searches every region the team can launch in anyway."""
+# Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
+_REGION_NOT_BEFORE_RE = re.compile(
+    r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?|(?:anything|anywhere)\s+but"
+    r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
+    r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$", _F)
+
+
+_REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
+
+
+def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | None, list[str]]:
+    """An AWS region such as us-west-2, or several to search only ("in us-east-2 or us-west-2"); a region-shaped name
+    AWS does not have is refused. "Any region" leaves it to the plan, which searches every region the team can
+    launch in anyway; one said not to be used goes to ``excluded``."""
     for m in scan.take_said(("region", "location", "wherever"), _any_region_re):
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
     text = scan.text
+    after_negated: int | None = None  # where the last region said not to be used ends: a list goes on from there
+    said_not = 0  # where the words saying so start
     for m in scan.take(_REGION_RE):
-        for cue in (_REGION_ONLY_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()),
-                    _REGION_ONLY_AFTER_RE.match(text, m.end())):
-            if cue is not None:
-                scan.blank(cue.start(), cue.end())
         region = (m["r"] or m["loose"]).lower()
         if not _REGION_OK_RE.fullmatch(region):
             raise RequestError(
                 f'"{region}" is not an AWS region; name one like "in us-west-2", "in us-east-1" or "in eu-west-1".',
                 code="unknown_region",
             )
+        negated = _REGION_NOT_BEFORE_RE.search(text, max(0, m.start() - 25), m.start())
+        listed = after_negated is not None and _REGION_LIST_SEP_RE.fullmatch(text, after_negated, m.start())
+        if negated is not None or listed:  # "not in us-east-1", "avoid us-east-1 or us-west-2": others are searched
+            start = negated.start() if negated is not None else m.start()
+            scan.blank(start, m.start())
+            excluded.append(region)
+            said_not = said_not or start
+            after_negated = m.end()
+            continue
+        if after_negated is not None:
+            _note_excluded(text, said_not, after_negated, excluded, notes)
+            said_not, after_negated = 0, None
+        for cue in (_REGION_ONLY_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()),
+                    _REGION_ONLY_AFTER_RE.match(text, m.end())):
+            if cue is not None:
+                scan.blank(cue.start(), cue.end())
         regions.append(region)
-    return _one_or_free(regions, "regions", notes)
+    if after_negated is not None:
+        _note_excluded(text, said_not, after_negated, excluded, notes)
+    named = list(dict.fromkeys(regions))
+    if len(named) > 1:  # "in us-east-2 or us-west-2": only those are searched, the first said first
+        notes.append(f"named several regions ({', '.join(named)}); searched only those")
+        return None, named
+    return (named[0] if named else None), []
+
+
+def _note_excluded(text: str, start: int, end: int, excluded: list[str], notes: list[str]) -> None:
+    notes.append(f"read '{' '.join(text[start:end].split())}' as never in {', '.join(dict.fromkeys(excluded))}: the "
+                 "other regions the team can launch in are searched")
 
 
 # A place ("in frankfurt", "Oregon region") is its AWS region; an area ("in europe", "EU only", "in the US") keeps

@@ -89,6 +89,10 @@ class TrainingRequest(BaseModel):
     platform: Platform | None = None
     # "no H100s", "not on p5", "avoid g5": accelerators, instance families or types the plan must not use.
     exclude: list[str] = Field(default_factory=list[str], max_length=32)
+    # "in us-east-2 or us-west-2": the only regions searched, the first said first; "not in us-east-1": regions the
+    # plan must not run in (every other one the team can launch in is searched).
+    regions: list[str] = Field(default_factory=list[str], max_length=32)
+    exclude_regions: list[str] = Field(default_factory=list[str], max_length=32)
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list[str])
 

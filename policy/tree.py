@@ -374,7 +374,8 @@ def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catal
     bound = any((launch.role_arn, launch.s3_input, launch.s3_output, launch.s3_checkpoints, launch.vpc))
     launchable = launch.regions or ([req.region] if bound else policy.regions)
     priced = set(catalog.regions())
-    others = [r for r in launchable if r in priced and r in policy.regions and r != req.region]
+    others = [r for r in launchable if r in priced and r in policy.regions and r != req.region
+              and r not in req.exclude_regions and (not req.regions or r in req.regions)]
     if req.area is not None:  # "in europe": the area's regions only
         others = in_area(others, req.area)
     return [req.region, *others]

@@ -422,6 +422,28 @@ def test_alternatives_never_run_past_a_century_when_the_plan_does_not() -> None:
     assert all(a.estimated_hours <= 100 * 8766 for a in decision.alternatives)
 
 
+@pytest.mark.parametrize(("text", "never"), [
+    ("fine-tune 7B on 1B tokens, not in us-east-1", {"us-east-1"}),
+    ("fine-tune 7B on 1B tokens, avoid us-east-1 and us-east-2", {"us-east-1", "us-east-2"}),
+    # only the regions named: the default region, us-east-1, is cheaper for this job and was chosen before
+    ("fine-tune 7B on 1B tokens in us-west-2 or eu-west-1", {"us-east-1", "us-east-2"}),
+])
+def test_plan_and_alternatives_stay_out_of_regions_the_request_rules_out(text: str, never: set[str]) -> None:
+    decision = plan_for(text)
+    assert {decision.plan.region, *(a.region for a in decision.alternatives)}.isdisjoint(never)
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("fine-tune 7B in us-east-1, not in us-east-1", "contradiction"),
+    ("fine-tune 7B, not in us-east-1, us-east-2, us-west-2 or eu-west-1", "contradiction"),
+    ("fine-tune 7B in us-west-2 or eu-central-1", "region_not_allowed"),
+])
+def test_regions_ruled_out_or_outside_the_policy_are_refused(text: str, code: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        plan_for(text)
+    assert caught.value.code == code
+
+
 def test_plan_fits_max_runtime_when_some_configuration_does() -> None:
     # The cheapest configuration (1× g6e.2xlarge spot) runs ~600 h; the guardrails would deny it outright.
     decision = plan_for("pretrain 1.5B on 30B tokens")

@@ -271,7 +271,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with ~$200 to spend", {"budget_usd": 200.0}, []),
     ("run 3 ablations of a 1B model, 20B tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     ("qlora 32B on 400M tokens on a single A100 80GB", {"gpus": 1, "accelerator": "A100-80GB"}, []),
-    ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper", {"urgent": None}, []),
+    ("fine-tune 7B in us-east-1 or eu-west-1, whichever is cheaper",
+     {"urgent": None, "region": None, "regions": ["us-east-1", "eu-west-1"]}, []),
+    # regions said not to be used are never searched; a list after one cue is all of them
+    ("fine-tune 7B on 1B tokens, not in us-east-1", {"region": None, "exclude_regions": ["us-east-1"]}, []),
+    ("fine-tune 7B on 1B tokens, avoid us-east-1 and us-west-2",
+     {"region": None, "exclude_regions": ["us-east-1", "us-west-2"]}, []),
+    ("fine-tune 7B on 1B tokens, anywhere but us-east-1, in europe",
+     {"exclude_regions": ["us-east-1"], "area": "europe"}, []),
     # the region left to the plan: every region the team can launch in is searched anyway
     ("fine-tune gemma 7b on 300M tokens in the cheapest region", {"region": None}, []),
     ("fine-tune 7B, any region is fine", {"region": None}, []),

@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Iterator
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -199,6 +200,19 @@ def test_an_exclusion_given_as_a_field_plans_as_the_texts_does(live: Live) -> No
     assert by_field.json()["request"]["exclude"] == by_text.json()["request"]["exclude"] == ["H100"]
     assert by_field.json()["plan"] == by_text.json()["plan"]
     assert by_field.json()["plan"]["accelerator"] != "H100"
+
+
+@pytest.mark.parametrize(("fields", "text"), [
+    ({"exclude_regions": ["us-east-1"]}, "fine-tune 7B on 1B tokens, not in us-east-1"),
+    ({"regions": ["us-west-2", "eu-west-1"]}, "fine-tune 7B on 1B tokens in us-west-2 or eu-west-1"),
+])
+def test_regions_given_as_fields_plan_as_the_texts_do(live: Live, fields: dict[str, Any], text: str) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", **fields, "now": NOW.isoformat(),
+                                       "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": text, "now": NOW.isoformat(), "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    assert by_field.json()["plan"]["region"] != "us-east-1"
 
 
 def test_an_exclusion_field_that_rules_out_the_hardware_the_text_names_is_a_contradiction(live: Live) -> None:
