@@ -102,6 +102,8 @@ _DAY = (
     rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
     r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w]|'(?!s\b))"  # "Thursday's standup": the day of an event
     r"|(?P<rd>today|tonight|overnight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
+    # a year: "by end of 2026" (its last day), "before 2027" and "by 2027" (before it starts, as "by June")
+    r"|(?P<yr>(?P<yrend>(?:the\s+)?end\s+of\s+)?(?P<yy>20\d\d))(?![\w/.,-]|,\d)"
 )
 # A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the
 # weekend (``_anchor_within``). Anchors only: after a clock time ("5pm Friday") the day forms above are enough.
@@ -146,7 +148,11 @@ _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 _WITHIN_HINT_RE = re.compile(
     rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
     r"|halloween|holidays|break|shutdown", _F)
-_TIME_AFTER_RE = re.compile(rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})", _F)
+_TIME_AFTER_RE = re.compile(
+    rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})"
+    # after a day only: "Monday AM" (morning), "Monday PM" (end of the day), "by monday 9" (an hour of the working
+    # day: 7-11 the morning, 12 noon, 1-6 the afternoon) with nothing after it but the end of a clause
+    r"|\s+(?P<half>am|pm)(?![\w])|[ \t]+(?:at\s+)?(?P<bare>[1-9]|1[0-2])(?=\s*(?:$|[,;.!?)]))", _F)
 # A zone said after the time: an abbreviation ("3pm ET") or a place's time ("6pm London time", "noon Pacific time").
 _CITY_ZONES = {
     "london": "Europe/London", "dublin": "Europe/Dublin", "uk": "Europe/London", "british": "Europe/London",
@@ -466,7 +472,7 @@ def _bare_may(g: dict[str, str | None]) -> bool:
 
 def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> datetime:
     """'before Friday' (a day without a time) is the end of Thursday's business day; the earlier reading is safer."""
-    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol", "hols")):
+    if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol", "hols", "yr")):
         return when
     day = when.date() - timedelta(days=1)
     notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
@@ -482,6 +488,11 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     if after is None or exact_hours:
         return groups, m.end()
     groups |= {k: v for k, v in after.groupdict().items() if v is not None}
+    if half := groups.pop("half", None):
+        groups["named"] = "morning" if half.lower() == "am" else "eod"
+    if bare := groups.pop("bare", None):
+        hour = int(bare)
+        groups |= {"h24": str(hour + 12 if hour <= 6 else hour), "m24": "00"}
     return groups, after.end()
 
 
@@ -512,6 +523,8 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
         word = (groups.get("wdn") or "").lower()
         past = (groups.get("wdq") or "").lower() == "last"
         return not past and len(word) >= 6 and word.endswith("day")
+    if "yr" in groups:  # "2026" alone is as often a budget's or a plan's year
+        return triggered or bool(groups.get("yrend"))
     if "rd" in groups:  # "today" alone is as often a start as a deadline; "6pm today" is a time either way
         said = (groups.get("rd") or "").lower()
         return said != "yesterday" and (said != "today" or bool(groups.get("h") or groups.get("h24")))
@@ -597,6 +610,12 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
         return _weekday(g, now, at, notes)
     if g.get("rd"):
         return _relative_day(g, now)
+    if g.get("yr"):
+        said_year = int(g["yy"] or 0)
+        if g.get("yrend"):
+            return date(said_year, 12, 31)
+        notes.append(f"read '{said_year}' as before it starts: by the last day of {said_year - 1}")
+        return date(said_year - 1, 12, 31)
     return None
 
 

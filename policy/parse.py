@@ -27,7 +27,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import read_held, read_intent, read_timing, read_today
-from policy.regions import AREA_WORDS, PLACE_WORDS, area_label
+from policy.regions import ALL_REGIONS, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import digits_for_words
 from policy.workload_words import merge_workload, read_workload
@@ -851,17 +851,32 @@ _PLACE_AFTER_RE = re.compile(
 def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """Regions said by their place ("in frankfurt" is eu-central-1) and areas ("in europe", "EU only"); a region
     named both ways must be the same one, or the choice is left free as with any two regions."""
-    regions = [fields["region"]] if fields.get("region") else []
+    regions = [fields["region"]] if fields.get("region") else list(fields.get("regions") or [])
     places, areas, said = list[str](), list[str](), dict[str, str]()
+    excluded = list(fields.get("exclude_regions") or [])
     text = scan.text
     if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
         return {}
+    listed: tuple[int, bool] | None = None  # where the last place read ends, and whether it was ruled out
     for m in list(_place_re().finditer(text)):
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
-        if (before is None and after is None) or (word == "us" and m["w"] != "US" and before is None):
+        negated = _REGION_NOT_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
+        # a list goes on after one cue: "in oregon or ohio", "not in frankfurt or paris"
+        follows = listed is not None and _REGION_LIST_SEP_RE.fullmatch(text, listed[0], m.start()) is not None
+        if negated is not None or (follows and listed is not None and listed[1]):  # "not in frankfurt": never there
+            start = negated.start() if negated is not None else m.start()
+            scan.blank(start, m.end())
+            ruled_out = [PLACE_WORDS[word]] if word in PLACE_WORDS else in_area(ALL_REGIONS, AREA_WORDS[word])
+            excluded += ruled_out
+            notes.append(f"read '{' '.join(text[start:m.end()].split())}' as never in {', '.join(ruled_out)}")
+            listed = (m.end(), True)
+            continue
+        if not follows and ((before is None and after is None) or (word == "us" and m["w"] != "US"
+                                                                   and before is None)):
             continue  # "frankfurt-dedup dataset", "train it for us"
+        listed = (m.end(), False)
         for cue in (before, after, m):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
@@ -871,9 +886,13 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
         else:
             areas.append(AREA_WORDS[word])
             said.setdefault(AREA_WORDS[word], m["w"])
-    read: dict[str, Any] = {}
-    if places:
-        read["region"] = _one_or_free([*regions, *places], "regions", notes)
+    read: dict[str, Any] = {"exclude_regions": list(dict.fromkeys(excluded))} if excluded else {}
+    named = list(dict.fromkeys([*regions, *places]))
+    if places and len(named) == 1:
+        read["region"] = named[0]
+    elif places:  # "in frankfurt or dublin": only those are searched
+        notes.append(f"named several regions ({', '.join(named)}); searched only those")
+        read |= {"region": None, "regions": named}
     distinct = list(dict.fromkeys(areas))
     if len(distinct) == 1:
         read["area"] = distinct[0]
@@ -966,7 +985,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
     found = _epochs(scan, found, fields, notes)
     for q in found:
-        if q.kind == "other":
+        if q.kind == "other" or q.kind == "plain":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
     return fields
 
@@ -1301,6 +1320,9 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
                             r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
 
 
+_YEAR_RE = re.compile(r"20[23]\d")
+
+
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
@@ -1321,10 +1343,14 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
     else:
         kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
+        if kind == "money" and not scale and _YEAR_RE.fullmatch(m["num"]) and _BUDGET_AFTER_RE.match(
+                text[m.end() : m.end() + 12]):
+            kind = "plain"  # "our 2026 budget" is the year's budget, no amount: listed as unread
     if kind == "instances" and scale:
         kind = "other"  # "100k instances" counts data, not machines
     if kind == "other" and not (scale or unit):
-        kind = "plain"  # "llama-3", "v2": a bare number that says nothing about the job
+        # "llama 3", "v2": a model's version, read with its name; any other bare number is listed as unread
+        kind = "version" if _VERSION_BEFORE_RE.search(before) else "plain"
     value = _value(m["num"], scale, seq=kind == "seq")
     phrase = _said(m)
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None
@@ -1356,6 +1382,11 @@ def _batch_kind(before: str, after: str, unit: str, scale: str) -> str | None:
     if unit in ("token", "tokens", "tok", "toks") or (not unit and scale in ("m", "mn", "million", "b", "bn")):
         return "batch_tokens"
     return "batch_sequences" if not unit or unit in _SEQUENCE_UNITS else None
+
+
+_VERSION_BEFORE_RE = re.compile(
+    r"(?:\b(?:llama|qwen|gemma|phi|mistral|mixtral|falcon|gpt|deepseek|olmo|yi|granite|nemotron|t5|bert|codellama"
+    r"|starcoder|command-r|claude|opt|pythia|bloom|stablelm|smollm)|\bv(?:ersion)?)[\s-]*$", _F)
 
 
 def _kind_from_context(before: str, after: str, scale: str) -> str:

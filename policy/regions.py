@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["area_label", "AREA_WORDS", "AREAS", "AwsRegion", "in_area", "place_of", "PLACE_WORDS", "REGIONS"]
+__all__ = ["ALL_REGIONS", "area_label", "AREA_WORDS", "AREAS", "AwsRegion", "in_area", "place_of", "PLACE_WORDS",
+           "REGIONS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ AREA_WORDS: dict[str, str] = {
     "japan": "japan",
 }  # fmt: skip
 PLACE_WORDS: dict[str, str] = {place: r.code for r in REGIONS for place in r.places}
+ALL_REGIONS: tuple[str, ...] = tuple(r.code for r in REGIONS)
 _BY_CODE = {r.code: r for r in REGIONS}
 
 

@@ -370,12 +370,15 @@ def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catal
     a third or more."""
     if original.region is not None or req.region is None:
         return [req.region] if req.region is not None else []
+    if req.regions:  # "in us-east-2 or us-west-2": each named, as a region named alone is, whatever the profile
+        return [req.region, *(r for r in req.regions if r != req.region and r in catalog.regions()
+                              and r in policy.regions and r not in req.exclude_regions)]
     launch = team.launch
     bound = any((launch.role_arn, launch.s3_input, launch.s3_output, launch.s3_checkpoints, launch.vpc))
     launchable = launch.regions or ([req.region] if bound else policy.regions)
     priced = set(catalog.regions())
     others = [r for r in launchable if r in priced and r in policy.regions and r != req.region
-              and r not in req.exclude_regions and (not req.regions or r in req.regions)]
+              and r not in req.exclude_regions]
     if req.area is not None:  # "in europe": the area's regions only
         others = in_area(others, req.area)
     return [req.region, *others]

@@ -74,7 +74,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 50GB of audio", {"tokens": None}, ["50GB"]),
     ("fine-tune 7B on a 2TB dataset of images", {"tokens": None}, ["2TB", "images"]),
     ("fine-tune whisper large-v3 on 50GB of data", {"tokens": None}, ["50GB"]),
-    ("fine-tune 7B on 8 80GB GPUs", {"tokens": None}, ["80GB"]),
+    ("fine-tune 7B on 8 80GB GPUs", {"tokens": None}, ["8", "80GB"]),
     # "w/" is "with" and "w/o" "without", wherever those are read
     ("fine-tune 7b model w/ 1b toks", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 2 nodes w/ 8xH100", {"gpus": 16, "accelerator": "H100"}, []),
@@ -279,6 +279,23 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": None, "exclude_regions": ["us-east-1", "us-west-2"]}, []),
     ("fine-tune 7B on 1B tokens, anywhere but us-east-1, in europe",
      {"exclude_regions": ["us-east-1"], "area": "europe"}, []),
+    ("fine-tune 7B on 1B tokens, not in frankfurt or paris", {"exclude_regions": ["eu-central-1", "eu-west-3"]}, []),
+    ("fine-tune 7B on 1B tokens outside europe", {"area": None, "exclude_regions": [
+        "eu-central-1", "eu-central-2", "eu-west-1", "eu-west-2", "eu-west-3", "eu-south-1", "eu-south-2",
+        "eu-north-1"]}, []),
+    ("fine-tune 7B on 1B tokens in oregon or ohio", {"region": None, "regions": ["us-west-2", "us-east-2"]}, []),
+    # a year is a deadline after its words; "our 2026 budget" is no amount; a bare number is never dropped unsaid
+    ("fine-tune 7B on 1B tokens before 2027", {"deadline": at("2026-12-31T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by end of 2026", {"deadline": at("2026-12-31T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, 2026 budget", {"budget_usd": None}, ["2026"]),
+    ("fine-tune 7B on 1B tokens, 5000 budget", {"budget_usd": 5000.0}, []),
+    ("fine-tune 7B on 8 80GB GPUs, 1B tokens", {}, ["8", "80GB"]),
+    # an hour or half of the day after a day: "monday 9" is 09:00, "Monday AM" the morning, "Thursday PM" its end
+    ("fine-tune 7B on 1B tokens by monday 9", {"deadline": at("2026-12-07T09:00")}, []),
+    ("fine-tune 7B by friday 3", {"deadline": at("2026-12-04T15:00")}, []),
+    ("fine-tune 7B on 1B tokens by Monday AM", {"deadline": at("2026-12-07T09:00")}, []),
+    ("fine-tune 7B by Thursday PM", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B by Friday 8 GPUs", {"deadline": at("2026-12-04T17:00"), "gpus": 8}, []),
     # the region left to the plan: every region the team can launch in is searched anyway
     ("fine-tune gemma 7b on 300M tokens in the cheapest region", {"region": None}, []),
     ("fine-tune 7B, any region is fine", {"region": None}, []),
@@ -318,7 +335,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
     ("fine-tune 13B on 2B tokens on 4x A100 instances", {"instances": 4, "accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
-    ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None}, ["times faster", "last time"]),
+    ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None},
+     ["3", "times faster", "last time"]),
     ("7b ft 2 epochs 800M tokens", {"task": Task.FINE_TUNE, "tokens": 1_600_000_000}, []),
     # steps times the tokens of a step, when no count of tokens is said; a batch's sequences are not the dataset
     ("fine-tune 7B for 5000 steps, batch size 512 sequences of 4k tokens",
@@ -347,7 +365,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
-    ("fine-tune 7B on 1B tokens with zero-2", {}, ["zero"]),  # optimizer state sharded only: not what is priced
+    ("fine-tune 7B on 1B tokens with zero-2", {}, ["2", "zero"]),  # optimizer state sharded only: not what is priced
     ("fine-tune 7B on 1B tokens and notify me when done", {}, []),
     # the year-end break: before it is before Christmas Eve; over it is done when work starts again
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
@@ -419,7 +437,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune a 7B model, 1 epoch over 1B tokens, batch size 1M tokens",
      {"tokens": 1_000_000_000, "batch_tokens": 1_000_000}, []),
     ("fine-tune 7B, batch size 512", {"batch_sequences": 512, "tokens": None}, []),
-    ("fine-tune 7B, per-device batch size 8", {"batch_tokens": None}, ["per-device batch size"]),
+    ("fine-tune 7B, per-device batch size 8", {"batch_tokens": None}, ["8", "per-device batch size"]),
     ("fine-tune 7B on 1B tokens, we're ok with interruptions", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B, grid search over 8 configs", {"task": Task.SWEEP, "trials": 8}, []),
     ("fine-tune 7B, random search of 20 trials", {"task": Task.SWEEP, "trials": 20}, []),
