@@ -95,7 +95,7 @@ _QTY_RE = re.compile(
 )
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
 _SEQ_BEFORE_RE = re.compile(
-    r"(?:seq(?:uence)?[\s_-]*len(?:gth)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
+    r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
     r"|block[\s_-]size)\s*(?:of|is|=|:)?\s*$",
     _F,
 )
@@ -1361,7 +1361,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
 # (sequences), "bs=512". Tokens per step set how far a job scales, never how many it trains on. A per-device or
 # micro batch says nothing of the global one without the device count, so it stays unread.
 _BATCH_BEFORE_RE = re.compile(
-    r"(?:\b(?:global|effective|total)[\s_-]+)?\b(?:batch(?:[\s_-]*size)?|bs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
+    r"(?:\b(?:global|effective|total)[\s_-]+)?\b(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
     r"(?:about|around|roughly|~)?\s*$", _F)
 _BATCH_AFTER_RE = re.compile(
     r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",
