@@ -46,6 +46,7 @@ BOOKING_HORIZON = timedelta(weeks=8)
 MAX_BLOCK_INSTANCES = 64
 DOWN_KEY = "capacity:down"
 DOWN_SECONDS = 60.0
+FAILED_SECONDS = 60.0  # a figure AWS refused to give is not asked for again within this
 
 _FIGURES = TypeAdapter(list[QuotaFigure])
 _SAGEMAKER_QUOTA = re.compile(r"ml\.(?P<type>\S+) for (?P<use>spot training job|training job|cluster) usage")
@@ -301,9 +302,22 @@ class AwsCapacity:
         return self._cached(key, adapter, read)
 
     def _cached(self, key: str, adapter: TypeAdapter[T], read: Callable[[], T]) -> T:
+        """The figures under ``key``, read on a miss; a read AWS refused is remembered as refused for
+        ``FAILED_SECONDS``, so the capacity rounds of one plan, and the plans soon after, do not each wait on the
+        same retries again (AWS out of reach is remembered account-wide, ``DOWN_KEY``)."""
         raw = self.cache.get(key)
         if raw is not None:
             return adapter.validate_json(raw)
-        value = read()
+        failed = self.cache.get(f"{key}:failed")
+        if failed is not None:
+            service, operation, code, message = failed.decode().split("\n", 3)
+            raise UpstreamError(message, service=service, operation=operation, code=code)
+        try:
+            value = read()
+        except UpstreamError as exc:
+            if exc.code not in (UNREACHABLE, "aws_credentials"):
+                said = f"{exc.service}\n{exc.operation}\n{exc.code}\n{exc.message}"
+                self.cache.set(f"{key}:failed", said.encode(), ttl_seconds=FAILED_SECONDS)
+            raise
         self.cache.set(key, adapter.dump_json(value), ttl_seconds=self.ttl_seconds)
         return value

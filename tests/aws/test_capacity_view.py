@@ -163,6 +163,23 @@ def test_a_failed_offering_lookup_is_said_and_prices_nothing(aws: FakeAws) -> No
                for a in decision.assumptions)
 
 
+def test_a_quota_read_aws_refuses_is_not_asked_again_by_the_next_capacity_round_or_plan(aws: FakeAws) -> None:
+    def failing(body: dict[str, Any]) -> dict[str, Any]:
+        raise AwsFault("ServiceException", "internal failure", status=500)
+
+    aws.on("ListServiceQuotas", failing)
+    provider = capacity(aws)
+    first = plan(provider, "fine-tune 7B", team="team-nlp")
+    # the factory's 3 attempts once per region read, though the plan reads capacity in several rounds (18 before)
+    asked = len(aws.calls("ListServiceQuotas"))
+    assert asked == 6
+    second = plan(provider, "fine-tune 7B", team="team-nlp")
+    assert len(aws.calls("ListServiceQuotas")) == asked  # 36 before
+    for decision in (first, second):
+        assert decision.approval.required and decision.plan.capacity.status is CapacityStatus.UNKNOWN
+        assert any(r.startswith("quota 'ml.") and r.endswith(": not read") for r in decision.plan.capacity.reasons)
+
+
 def test_a_low_spot_score_moves_the_plan_to_another_region_or_on_demand(aws: FakeAws) -> None:
     aws.on("ListServiceQuotas", lambda body: {"Quotas": [
         {"QuotaName": f"ml.{t} for {use}", "QuotaCode": "L-1", "Value": 64, "ServiceCode": "sagemaker"}

@@ -98,7 +98,7 @@ def test_slack_to_the_exact_create_training_job(aws: str, settings: Settings, sl
 
                 assert bot.command(f"fine-tune llama-3-8b on {DATA} with recipe sft lr=3e-5 by next Friday",
                                    user=REQUESTER).status_code == 200
-                [post] = slack.wait_for("chat.postMessage", timeout=20)
+                [post] = slack.wait_for("chat.postMessage", timeout=90)
                 (shown,) = [b["text"]["text"] for b in post.blocks if "What runs" in b.get("text", {}).get("text", "")]
                 assert f"image `{IMAGE.split(':v1')[0]}@{digest}`" in shown
                 assert "*Runs* `train.py` (in the image) · torchrun" in shown
@@ -114,7 +114,7 @@ def test_slack_to_the_exact_create_training_job(aws: str, settings: Settings, sl
                     "s3://e2e-ml-data/datasets/ (or below)")}}
                 bot.action("approve_request", post.blocks[-2]["elements"][0]["value"], user=LEADS[0],
                            ts=post.answer["ts"])
-                slack.wait_for("chat.update", timeout=10)
+                slack.wait_for("chat.update", timeout=60)
             finally:
                 bot.stop()
         ctx = build_worker_context(settings=settings)
