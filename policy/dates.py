@@ -368,6 +368,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         start = dated[0].start()
         if not _STAGE_WORDS_RE.search(dated[1]["event"]):  # "release" is left for the stage reader, as above
             end = dated[1].end()
+        elif possessive:
+            end += 2  # "Friday's launch": the possessive is the day's, "launch" the stage reader's
         if _time_only(groups) and (day := _day_after().match(text, dated[1].end())) is not None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
@@ -475,7 +477,8 @@ def _day_before(g: dict[str, str | None], when: datetime, notes: list[str]) -> d
     if any(g.get(k) for k in ("h", "h24", "named", "rel", "endof", "mrel", "wkend", "hol", "hols", "yr")):
         return when
     day = when.date() - timedelta(days=1)
-    notes.append(f"read 'before {when:%A}' as by {day:%A} {EOD:%H:%M}")
+    said = f"{when:%A}" if g.get("wd") else f"{when:%b} {when.day}"  # as said: "before Friday", "before Jan 15"
+    notes.append(f"read 'before {said}' as by {day:%A} {EOD:%H:%M}")
     return datetime.combine(day, EOD, tzinfo=when.tzinfo)
 
 

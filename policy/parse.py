@@ -328,7 +328,7 @@ def read_request(
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation}
-    fields |= _read_fields(scan, families, notes)
+    fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
@@ -397,7 +397,7 @@ _NOTED_ONLY = (
 )
 
 
-def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
+def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     for pattern, meaning in _NOTED_ONLY:
         for m in scan.take(pattern):
@@ -430,7 +430,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str]) -> di
         said = [found[ceiling] for found in (fields, hardware) if ceiling in found]
         if said and ceiling in numbers:
             numbers[ceiling] = min([*said, numbers[ceiling]])
-    fields |= hardware | numbers | _words(scan, notes)
+    fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
@@ -1504,7 +1504,7 @@ _NOT_TRAINING_RE = re.compile(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 
 
-def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
@@ -1519,7 +1519,10 @@ def _words(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
     if thrifty and not urgent:
         notes.append(f"read '{' '.join(thrifty[0].split())}' as cost first: the cheapest plan that meets any deadline")
-    if urgent:
+    if urgent and dated:  # "urgent: … before Friday's launch": the deadline says how urgent
+        notes.append(f"read '{urgent[0]}' with the deadline said: the plan is the cheapest that meets it with its "
+                     "safety margin")
+    elif urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
             "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {})

@@ -202,6 +202,7 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by 12/24", MONDAY, "month/day"),
     ("by Mar 1", MONDAY, "took 2027"),
     ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
+    ("before Jan 15", MONDAY, "read 'before Jan 15' as by Thursday 17:00"),  # the day as said, not its weekday
     ("over the weekend", MONDAY, "as done when the working week starts: Mon 2026-12-07 09:00"),
     ("by the weekend", MONDAY, "as before it starts: Fri 2026-12-04 17:00"),
     ("by early march", MONDAY, "as the end of its first third: Wed 2027-03-10"),

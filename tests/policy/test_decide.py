@@ -444,6 +444,15 @@ def test_regions_ruled_out_or_outside_the_policy_are_refused(text: str, code: st
     assert caught.value.code == code
 
 
+def test_urgency_with_a_deadline_is_said_as_the_deadline_deciding_the_plan() -> None:
+    decision = plan_for("urgent: fine-tune 13B on 800M tokens before Friday's launch")
+    assert any(n.startswith("read 'urgent' with the deadline said: the plan is the cheapest that meets it")
+               for n in decision.request.notes)
+    assert not any("the earliest finish" in n for n in decision.request.notes)
+    cheapest_in_time = min(a.estimated_cost_usd for a in decision.alternatives if a.deadline_met)
+    assert decision.plan.deadline_met and decision.plan.estimated_cost_usd <= cheapest_in_time
+
+
 def test_plan_fits_max_runtime_when_some_configuration_does() -> None:
     # The cheapest configuration (1× g6e.2xlarge spot) runs ~600 h; the guardrails would deny it outright.
     decision = plan_for("pretrain 1.5B on 30B tokens")

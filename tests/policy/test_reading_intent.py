@@ -296,6 +296,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by Monday AM", {"deadline": at("2026-12-07T09:00")}, []),
     ("fine-tune 7B by Thursday PM", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B by Friday 8 GPUs", {"deadline": at("2026-12-04T17:00"), "gpus": 8}, []),
+    ("urgent: production fine-tune of our 13B on 800M tokens before Friday's launch",
+     {"deadline": at("2026-12-03T17:00"), "stage": Stage.PRODUCTION, "urgent": True}, []),
     # "seq 8192" is the context; "gbs 4M tokens" the global batch, never the tokens trained
     ("fine-tune 7B on 1B tokens, seq 8192", {"seq_len": 8192}, []),
     ("fine-tune 7B on 1B tokens, gbs 4M tokens", {"batch_tokens": 4_000_000, "tokens": 1_000_000_000}, []),
