@@ -970,7 +970,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
             sizes = sorted(set(values))
             raise RequestError(f"The request names {len(sizes)} model sizes ({', '.join(map(format_count, sizes))});"
                                " gpuops plans one training job a request: give one size, or file one request for "
-                               f'each, e.g. "fine-tune {format_count(sizes[0])} on 1B tokens".', code="contradiction")
+                               "each size, each with its own plan and cost.", code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     for kind in _CEILING_OF.values():

@@ -335,6 +335,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
+    ("train 3 sizes (125M, 350M, 1.3B) on 10B tokens each", MONDAY, "contradiction",
+     "names 3 model sizes (125M, 350M, 1.3B)"),
     ("7B on 8xH100 on 16 GPUs", MONDAY, "contradiction", "GPU counts"),
     ("7B on 2x p4d.24xlarge with 4 nodes", MONDAY, "contradiction", "instance counts (2, 4)"),
     ("7B on 2 nodes, 4 instances", MONDAY, "contradiction", "instances values (2, 4)"),
