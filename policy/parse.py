@@ -63,6 +63,12 @@ _SAME_LENGTH_NORMAL = str.maketrans(
     | dict.fromkeys([0x2018, 0x2019], "'")  # "can’t", "Friday’s"
     | {0xD7: "x"}
 )
+def _on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """``pattern`` compiled the first time a text needs it: most never do, and every compile at import is paid by
+    each `gpuops plan` run."""
+    return cache(lambda: re.compile(pattern, _F))
+
+
 _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}
 _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
@@ -142,9 +148,9 @@ _HW_RE = re.compile(
 
 
 # "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
-_HW_NODES_RE = re.compile(
+_hw_nodes_re = _on_first_use(
     rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
-    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
+    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])")
 
 
 def _said(m: re.Match[str]) -> str:
@@ -243,12 +249,6 @@ _HIGH_TOLERANCE_RE = re.compile(
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
 )
-
-
-def _on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """``pattern`` compiled the first time a text needs it: most never do, and every compile at import is paid by
-    each `gpuops plan` run."""
-    return cache(lambda: re.compile(pattern, _F))
 
 
 class _Scan:
@@ -526,7 +526,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
-    for m in scan.take(_HW_NODES_RE):
+    for m in scan.take_said(("node", "instance", "machine", "host", "box"), _hw_nodes_re):
         accelerators.append(_accelerator(m["acc"]))
         nodes.append(int(m["nodes"]))
         notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
@@ -767,10 +767,10 @@ _any_region_re = _on_first_use(
 
 
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
-_REGION_NOT_BEFORE_RE = re.compile(
+_region_not_before_re = _on_first_use(
     r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?|(?:anything|anywhere)\s+but"
     r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
-    r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$", _F)
+    r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$")
 
 
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
@@ -794,7 +794,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | N
                 f'"{region}" is not an AWS region; name one like "in us-west-2", "in us-east-1" or "in eu-west-1".',
                 code="unknown_region",
             )
-        negated = _REGION_NOT_BEFORE_RE.search(text, max(0, m.start() - 25), m.start())
+        negated = _region_not_before_re().search(text, max(0, m.start() - 25), m.start())
         listed = after_negated is not None and _REGION_LIST_SEP_RE.fullmatch(text, after_negated, m.start())
         if negated is not None or listed:  # "not in us-east-1", "avoid us-east-1 or us-west-2": others are searched
             start = negated.start() if negated is not None else m.start()
@@ -862,7 +862,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
-        negated = _REGION_NOT_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
+        negated = _region_not_before_re().search(text, max(0, m.start() - 30), m.start())
         # a list goes on after one cue: "in oregon or ohio", "not in frankfurt or paris"
         follows = listed is not None and _REGION_LIST_SEP_RE.fullmatch(text, listed[0], m.start()) is not None
         if negated is not None or (follows and listed is not None and listed[1]):  # "not in frankfurt": never there
@@ -1248,30 +1248,30 @@ _repeats_re = _on_first_use(
 
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
-_ADAPTER_RUNS_RE = re.compile(
+_adapter_runs_re = _on_first_use(
     r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?"
-    r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
+    r"|fine[\s-]?tunes?|finetunes?)(?![\w])")
 
 
 # "for each of our 12 languages", "for our 20 customers, one adapter each": the run once per thing counted.
 _OWNED = r"(?:(?:our|the|these|those|my|their|its|all|all\s+the)\s+)?"
-_PER_THING_RE = re.compile(
+_per_thing_re = _on_first_use(
     rf"\bfor\s+(?:each|every)\s+(?:one\s+)?of\s+{_OWNED}(?P<n>\d{{1,4}})\s+(?P<what>[a-z][a-z-]*)"
     rf"|\b(?:for|across)\s+{_OWNED}(?P<n2>\d{{1,4}})\s+(?P<what2>[a-z][a-z-]*s)\s*,?\s*(?:with\s+)?(?:one|an?)"
-    r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])", _F)
+    r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])")
 
 
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
     found = []
-    for m in scan.take(_PER_THING_RE):
+    for m in scan.take_said(("each", "every", "apiece", "per "), _per_thing_re):
         count = int(m["n"] or m["n2"])
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
     if "lora" in scan.text.lower() or "peft" in scan.text.lower():
-        for m in list(_ADAPTER_RUNS_RE.finditer(scan.text)):
+        for m in list(_adapter_runs_re().finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))
             scan.blank(m.start("unit"), m.end("unit"))
@@ -1315,7 +1315,7 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
 _MONEY_CONTEXT_CHARS = 45  # "we do not want to spend more than $50": the words that make an amount the budget
 _HEDGE_BEFORE_RE = re.compile(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
-# "100M tokens each", "200M tokens per language": each run's (``_PER_THING_RE`` counts the runs)
+# "100M tokens each", "200M tokens per language": each run's (``_per_thing_re`` counts the runs)
 _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
                             r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
 
@@ -1601,10 +1601,10 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
-_CHECKPOINT_EVERY_RE = re.compile(
+_checkpoint_every_re = _on_first_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
-    r"|epochs?)(?![\w]))", _F)
+    r"|epochs?)(?![\w]))")
 
 
 def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
@@ -1613,7 +1613,7 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
     lowered = scan.text.lower()
     if "every" not in lowered and "each" not in lowered:
         return
-    for m in list(_CHECKPOINT_EVERY_RE.finditer(scan.text)):
+    for m in list(_checkpoint_every_re().finditer(scan.text)):
         scan.blank(m.start("every") if m["ckpt"] else m.start(), m.end())
         notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
                      "estimate checkpoints at its own interval" if m["ckpt"] else

@@ -41,13 +41,13 @@ _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s
 # A mixture of experts by its total and active sizes: "Qwen3-30B-A3B", "235b-a22b", "a 3B MoE with 800M active
 # params", "16B total, 2.4B active".
 _SZ = r"\d+(?:\.\d+)?\s*[mbt]"
-_TOTAL_ACTIVE_RE = re.compile(
+_TOTAL_ACTIVE = (
     rf"(?<![\w.])(?P<t>{_SZ})[\s-]*a(?P<a>{_SZ})(?![\w])"
     rf"|(?<![\w.])(?P<t2>{_SZ})\s+(?:total\s+)?(?:param(?:eter)?s?\s+)?(?:(?:moe|mixture[\s-]+of[\s-]+experts)\s*)?"
     r"(?:model\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
-    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])", _F)
+    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")  # compiled on first need: ``_compiled``
 _MOE_WORD_RE = re.compile(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 # After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
 _SWEEP_BEFORE_RE = re.compile(r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
@@ -252,7 +252,7 @@ def _read_total_active(text: str, out: WorkloadReading) -> bool:
     the compute."""
     if "active" not in text.lower() and not re.search(r"\d\s*[mbt][\s-]*a\d", text, _F):
         return False
-    m = _TOTAL_ACTIVE_RE.search(text)
+    m = _compiled(_TOTAL_ACTIVE).search(text)
     if m is None:
         return False
     total = _size_of(m["t"] or m["t2"] or m["t3"])
