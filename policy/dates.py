@@ -138,7 +138,8 @@ _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
     rf"|(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
-    rf"(?P<rn>{_COUNT})\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?(?![\w])"
+    rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
+    r"(?![\w])"
     rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER})(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
@@ -907,6 +908,8 @@ def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> date
     raw = " ".join((g.get("rn") or g.get("rn3") or g.get("rn2") or "1").lower().split())  # "in the next week": 1
     count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
     unit = " ".join((g.get("ru") or g.get("ru2") or "").lower().split())
+    if g.get("rnhi"):  # "in 3 to 5 days": the earlier end, the reading that never finishes late
+        notes.append(f"read '{raw} to {g['rnhi']} {unit}' as {raw} {unit}, the earlier end of the range")
     if unit.startswith("fortnight"):  # two weeks
         count, unit = count * 2, "weeks"
     if count <= 0:

@@ -533,7 +533,11 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
                      "holds")
     for m in scan.take(_HW_RE):
         accelerators.append(_accelerator(m["acc"]))
-        if m["n"] or m["n2"]:
+        if m["nodes"] and not (m["n"] or m["n2"]):  # "8 nodes of h100": instances, each with all it holds
+            nodes.append(int(m["nodes"]))
+            notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with "
+                         "all it holds")
+        elif m["n"] or m["n2"]:
             count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
             if ceiling is None:

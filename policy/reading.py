@@ -47,6 +47,7 @@ _DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
 _WORDED_DURATION_RE = re.compile(rf"(?<![\w.$-])for\s+(?P<n>an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
                                  r"(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
+_RANGE_BEFORE_RE = re.compile(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
                            r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
@@ -209,6 +210,7 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
     found = []
     for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text)]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
+                or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
             continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
         said = m["n"].lower()

@@ -300,6 +300,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-03T17:00"), "stage": Stage.PRODUCTION, "urgent": True}, []),
     # "seq 8192" is the context; "gbs 4M tokens" the global batch, never the tokens trained
     ("fine-tune 7B on 1B tokens, seq 8192", {"seq_len": 8192}, []),
+    # a range of days is a deadline at its earlier end, never a job that long
+    ("fine-tune 7B on 1B tokens in 3 to 5 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B on 1B tokens within 2-3 days", {"deadline": at("2026-12-02T17:00")}, []),
     ("fine-tune 7B on 1B tokens, gbs 4M tokens", {"batch_tokens": 4_000_000, "tokens": 1_000_000_000}, []),
     # the region left to the plan: every region the team can launch in is searched anyway
     ("fine-tune gemma 7b on 300M tokens in the cheapest region", {"region": None}, []),
@@ -339,6 +342,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 2 x 8 H100", {"gpus": 16, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
     ("fine-tune 13B on 2B tokens on 4x A100 instances", {"instances": 4, "accelerator": "A100"}, []),
+    ("continued pretrain of a 8B on 20B tokens with 8 nodes of h100", {"instances": 8, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens, 1 node only", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens 3 times faster than last time", {"trials": None},
      ["3", "times faster", "last time"]),
