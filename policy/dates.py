@@ -182,10 +182,14 @@ def _city_zone_re() -> re.Pattern[str]:
     return re.compile(rf"\s*,?\s*\(?(?P<city>{places})\s+time\)?(?![\w])", _F)  # "by Friday, new york time"
 
 
+# "by 9am Thursday Pacific": the four US zones are said by name alone too, at the end of a clause
+_US_ZONE_WORD_RE = re.compile(r"\s+\(?(?P<city>pacific|eastern|central|mountain)\)?(?=\s*(?:$|[,;.!?)]))", _F)
+
+
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
-    """A zone said right after a deadline's phrase: an abbreviation, or a place's time."""
-    return _ZONE_RE.match(text, end) or (_city_zone_re().match(text, end) if "time" in text[end:end + 40].lower()
-                                         else None)
+    """A zone said right after a deadline's phrase: an abbreviation, a place's time, or a US zone's name."""
+    return (_ZONE_RE.match(text, end) or (_city_zone_re().match(text, end) if "time" in text[end:end + 40].lower()
+                                          else None) or _US_ZONE_WORD_RE.match(text, end))
 
 
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to

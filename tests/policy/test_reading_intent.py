@@ -129,6 +129,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a zone said as a place's time, and a day said after the zone or after an event named with its time
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
     ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
+    ("fine-tune 7B by Friday noon eastern", {"deadline": at("2026-12-04T09:00")}, []),  # a US zone by its name
+    ("fine-tune 7B by Friday, central region", {"deadline": at("2026-12-04T17:00")}, ["central region"]),
     # a terse request ending on a day gives its deadline last; a start said so stays the start
     ("finetune 7b 1b tok fri", {"deadline": at("2026-12-04T17:00")}, []),
     ("lora 8b 200m tok thu.", {"deadline": at("2026-12-03T17:00")}, []),
