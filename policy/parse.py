@@ -798,10 +798,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | N
                 f'"{region}" is not an AWS region; name one like "in us-west-2", "in us-east-1" or "in eu-west-1".',
                 code="unknown_region",
             )
-        negated = _region_not_before_re().search(text, max(0, m.start() - 25), m.start())
-        listed = after_negated is not None and _REGION_LIST_SEP_RE.fullmatch(text, after_negated, m.start())
-        if negated is not None or listed:  # "not in us-east-1", "avoid us-east-1 or us-west-2": others are searched
-            start = negated.start() if negated is not None else m.start()
+        start = _ruled_out_from(text, m.start(), after_negated)
+        if start is not None:  # "not in us-east-1", "avoid us-east-1 or us-west-2": the others are searched
             scan.blank(start, m.start())
             excluded.append(region)
             said_not = said_not or start
@@ -822,6 +820,16 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | N
         notes.append(f"named several regions ({', '.join(named)}); searched only those")
         return None, named
     return (named[0] if named else None), []
+
+
+def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
+    """Where the words ruling out the region or place said at ``at`` start: a cue right before it ("not in",
+    "avoid"), or the list a ruled-out one began, which ``list_end`` ends ("avoid us-east-1 or us-west-2"); None
+    when it is not ruled out."""
+    negated = _region_not_before_re().search(text, max(0, at - 30), at)
+    if negated is not None:
+        return negated.start()
+    return at if list_end is not None and _REGION_LIST_SEP_RE.fullmatch(text, list_end, at) else None
 
 
 def _note_excluded(text: str, start: int, end: int, excluded: list[str], notes: list[str]) -> None:
@@ -866,11 +874,10 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
-        negated = _region_not_before_re().search(text, max(0, m.start() - 30), m.start())
         # a list goes on after one cue: "in oregon or ohio", "not in frankfurt or paris"
         follows = listed is not None and _REGION_LIST_SEP_RE.fullmatch(text, listed[0], m.start()) is not None
-        if negated is not None or (follows and listed is not None and listed[1]):  # "not in frankfurt": never there
-            start = negated.start() if negated is not None else m.start()
+        start = _ruled_out_from(text, m.start(), listed[0] if listed is not None and listed[1] else None)
+        if start is not None:  # "not in frankfurt": never there
             scan.blank(start, m.end())
             ruled_out = [PLACE_WORDS[word]] if word in PLACE_WORDS else in_area(ALL_REGIONS, AREA_WORDS[word])
             excluded += ruled_out
