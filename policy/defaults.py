@@ -60,7 +60,7 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
         _check_area(request, policy)
     allowed = _not_excluded(request, policy)
     if request.region is None and request.area is not None:
-        region = _area_region(request.area, policy, allowed)
+        region = policy.default_region if policy.default_region in allowed else allowed[0]
         updates["region"] = region
         notes.append(f"region: {region} assumed (the policy's {'default ' * (region == policy.default_region)}"
                      f"region in {area_label(request.area)})")
@@ -98,17 +98,13 @@ def _check_area(request: TrainingRequest, policy: PolicyConfig) -> None:
 
 
 def _not_excluded(request: TrainingRequest, policy: PolicyConfig) -> list[str]:
-    """The policy's regions the request does not exclude; a region both named and excluded, or every region
-    excluded, is refused."""
+    """The policy's regions the request may run in (those named, else all; in its area; not excluded), the order
+    the search starts from; a region both named and excluded, or none left, is refused."""
     excluded = set(request.exclude_regions)
-    for named in [*([request.region] if request.region else []), *request.regions]:
+    for named in [*([request.region] if request.region else []), *request.regions]:  # allowed: ``check_region``
         if named in excluded:
             raise RequestError(f"The request names {named} and excludes it; drop one of the two.",
                                code="contradiction")
-        if named not in policy.regions and named != request.region:  # the region alone: ``check_region`` says
-            allowed_there = ", ".join(policy.regions)
-            raise RequestError(f"Region {named} is not allowed by the policy; use one of: {allowed_there}.",
-                               code="region_not_allowed")
     allowed = [r for r in policy.regions if r not in excluded]
     if request.regions:
         allowed = [r for r in request.regions if r in allowed]
@@ -119,13 +115,6 @@ def _not_excluded(request: TrainingRequest, policy: PolicyConfig) -> list[str]:
         raise RequestError(f"The request excludes every region it could run in (the policy's regions are {regions});"
                            " exclude fewer, or name one.", code="contradiction")
     return allowed
-
-
-def _area_region(area: str, policy: PolicyConfig, allowed: list[str]) -> str:
-    """The region an area's search starts from: the policy's default when it lies there and is not excluded, else
-    the first such region there."""
-    there = [r for r in in_area(policy.regions, area) if r in allowed]
-    return policy.default_region if policy.default_region in there else there[0]
 
 
 def _batch(request: TrainingRequest, updates: dict[str, Any]) -> list[str]:

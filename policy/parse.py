@@ -834,7 +834,7 @@ def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
 
 def _note_excluded(text: str, start: int, end: int, excluded: list[str], notes: list[str]) -> None:
     notes.append(f"read '{' '.join(text[start:end].split())}' as never in {', '.join(dict.fromkeys(excluded))}: the "
-                 "other regions the team can launch in are searched")
+                 "plan runs in another region the policy allows")
 
 
 # A place ("in frankfurt", "Oregon region") is its AWS region; an area ("in europe", "EU only", "in the US") keeps

@@ -43,7 +43,7 @@ from policy.timespan import hours_between
 if TYPE_CHECKING:  # a caller with learnt corrections has loaded them; deciding without (a preview) never does
     from policy.calibration import Calibration
 
-__all__ = ["decide"]
+__all__ = ["decide", "HORIZON_HOURS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +163,8 @@ def _chosen(
 ) -> _Chosen:
     """The plan ``decide`` chooses for ``request``, before it is explained, compared and put to the guardrails."""
     sized = _sized(request)
+    for named in sized.regions:  # "in us-east-2 or us-west-2": each as a region named alone is checked
+        check_region(named, catalog=catalog, policy=policy)
     req, assumed = complete(sized, policy=policy)
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
@@ -370,12 +372,10 @@ def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catal
     a third or more."""
     if original.region is not None or req.region is None:
         return [req.region] if req.region is not None else []
-    if req.regions:  # "in us-east-2 or us-west-2": each named, as a region named alone is, whatever the profile
-        return [req.region, *(r for r in req.regions if r != req.region and r in catalog.regions()
-                              and r in policy.regions and r not in req.exclude_regions)]
     launch = team.launch
     bound = any((launch.role_arn, launch.s3_input, launch.s3_output, launch.s3_checkpoints, launch.vpc))
-    launchable = launch.regions or ([req.region] if bound else policy.regions)
+    # regions named ("in us-east-2 or us-west-2") are searched each, as a region named alone is, whatever the profile
+    launchable = req.regions or launch.regions or ([req.region] if bound else policy.regions)
     priced = set(catalog.regions())
     others = [r for r in launchable if r in priced and r in policy.regions and r != req.region
               and r not in req.exclude_regions]
@@ -418,8 +418,9 @@ def _settle_region(req: TrainingRequest, assumed: list[str], regions: list[str],
     return req.model_copy(update={"region": region}), notes
 
 
+HOURS_PER_YEAR = 8766.0  # 365.25 days
 # A century: a configuration slower than this is no plan, and its finish date would fall outside the calendar
-HORIZON_HOURS = 100 * 8766.0
+HORIZON_HOURS = 100 * HOURS_PER_YEAR
 
 
 def _within_runtime(inside: list[Option], outside: list[Option],
@@ -439,9 +440,9 @@ def _within_runtime(inside: list[Option], outside: list[Option],
     inside_ran, outside_ran = ([o for o in pool if o.start_hours + o.wall_hours <= HORIZON_HOURS]
                                for pool in (inside, outside))
     if not inside_ran and not outside_ran:
-        fastest = min(o.start_hours + o.wall_hours for o in [*inside, *outside])
-        raise RequestError(f"The fastest configuration the policy allows would run for {fastest / 8766:,.0f} years: "
-                           "check the model size and the tokens, or split the work.", code="no_configuration")
+        years = min(o.start_hours + o.wall_hours for o in [*inside, *outside]) / HOURS_PER_YEAR
+        raise RequestError(f"The fastest configuration the policy allows would run for {years:,.0f} years: check the "
+                           "model size and the tokens, or split the work.", code="no_configuration")
     return inside_ran, outside_ran, False
 
 

@@ -21,7 +21,7 @@ from policy.errors import RequestError
 from policy.parse import parse_request
 from policy.request import Task, TrainingRequest
 from policy.spend import SpendSnapshot
-from policy.tree import decide
+from policy.tree import HORIZON_HOURS, decide
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
@@ -418,8 +418,8 @@ def test_work_no_configuration_finishes_within_a_century_is_refused_with_its_len
 def test_alternatives_never_run_past_a_century_when_the_plan_does_not() -> None:
     request = TrainingRequest(task=Task.PRETRAIN, params=405_000_000_000, tokens=8 * 10**13, region="us-east-1")
     decision = decide(request, catalog=load_catalog(), policy=default_policy(), spend=SPEND, now=NOW)
-    assert decision.approval.denied and decision.plan.estimated_hours < 100 * 8766
-    assert all(a.estimated_hours <= 100 * 8766 for a in decision.alternatives)
+    assert decision.approval.denied and decision.plan.estimated_hours < HORIZON_HOURS
+    assert all(a.estimated_hours <= HORIZON_HOURS for a in decision.alternatives)
 
 
 @pytest.mark.parametrize(("text", "never"), [
