@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from policy.capacity import CapacityAction, CapacityCheck
@@ -23,6 +24,7 @@ from policy.spend import SpendSnapshot
 __all__ = [
     "Alternative",
     "ApprovalRequirement",
+    "canonical_bytes",
     "canonical_json",
     "CatalogRef",
     "CostItem",
@@ -160,12 +162,51 @@ def canonical_json(value: Any) -> str:
 # ``canonical_json``'s encoder without the cycle check: a decision's document is a tree of plain JSON values (a
 # model dump or a column read back), so the same text comes out with a little less work per object.
 _DOCUMENT_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False)
+# Anything but plain JSON values is refused (and so left to ``json``, which refuses it too), never written orjson's way.
+_ORJSON_OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+                   | orjson.OPT_PASSTHROUGH_SUBCLASS)
+_DIGITS = frozenset(b"0123456789")
 
 
-def plan_hash(document: Mapping[str, Any]) -> str:
-    """The hash that names one plan: SHA-256 of a decision's JSON document in canonical form.
+def _small_float_in(text: bytes) -> bool:
+    """Whether orjson's ``text`` may hold a float under 1e-4, which it writes as "0.00001" or "1e-7" where ``json``
+    writes "1e-05": a digit before "e-", or "0.0000" anywhere, a string's text included (which only sends the
+    document to ``json``). Found with ``bytes.find``, many times faster than a regular expression over the text."""
+    if b"0.0000" in text:
+        return True
+    at = text.find(b"e-", 1)
+    while at != -1:
+        if text[at - 1] in _DIGITS:
+            return True
+        at = text.find(b"e-", at + 2)
+    return False
+
+
+def canonical_bytes(document: Mapping[str, Any], *, finite: bool = False) -> bytes:
+    """``canonical_json(document)`` as UTF-8, the text a plan hash is taken of.
+
+    ``finite``: the caller knows that ``document`` holds only plain JSON values and no infinite or NaN figure (a
+    JSON-mode dump whose written text says so). orjson then writes the same text about ten times faster: the two
+    differ only on what is checked here — a float under 1e-4, which ``json`` writes with an exponent, an integer
+    past 64 bits or a lone surrogate, which orjson refuses — and on non-finite figures (null, not NaN), which the
+    caller has ruled out. Anything else is written by ``json`` itself.
+    """
+    if finite:
+        try:
+            text = orjson.dumps(document, option=_ORJSON_OPTIONS)
+        except TypeError:  # orjson.JSONEncodeError: what orjson refuses, json writes or refuses itself
+            pass
+        else:
+            if not _small_float_in(text):
+                return text
+    return _DOCUMENT_JSON.encode(dict(document)).encode("utf-8")
+
+
+def plan_hash(document: Mapping[str, Any], *, finite: bool = False) -> str:
+    """The hash that names one plan: SHA-256 of a decision's JSON document in canonical form (``canonical_bytes``;
+    ``finite`` as there).
 
     Approvals bind to it and a launch re-checks it; every door (CLI, ``POST /v1/plans``, ``POST /v1/requests``)
     computes it here.
     """
-    return hashlib.sha256(_DOCUMENT_JSON.encode(dict(document)).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_bytes(document, finite=finite)).hexdigest()

@@ -65,14 +65,21 @@ class PlanContext:
         return self.decision.model_dump(mode="json")
 
     @cached_property
+    def _written(self) -> tuple[bytes, bool]:
+        """``document`` as pydantic writes it with non-finite figures spelt out, and whether none were: then it is
+        also the preview's bytes, and the hash may take the fast way (``canonical_bytes``)."""
+        text = pydantic_core.to_json(self.document, inf_nan_mode="constants")
+        return text, b"NaN" not in text and b"Infinity" not in text
+
+    @cached_property
     def plan_hash(self) -> str:
-        return plan_hash(self.document)
+        return plan_hash(self.document, finite=self._written[1])
 
     def decision_json(self) -> bytes:
-        """The decision as ``model_dump_json`` writes it, serialised from ``document`` instead of from the model
-        again: pydantic writes the same bytes from either (an infinite or NaN figure as null, as a model does), and
-        the dump is already made for the hash."""
-        return pydantic_core.to_json(self.document, inf_nan_mode="null")
+        """The decision as ``model_dump_json`` writes it (an infinite or NaN figure as null, as a model does),
+        serialised from ``document`` instead of from the model again: the dump is already made for the hash."""
+        text, finite = self._written
+        return text if finite else pydantic_core.to_json(self.document, inf_nan_mode="null")
 
 
 class JobInputs(Protocol):

@@ -16,7 +16,7 @@ from contract.errors import Conflict, Forbidden
 from contract.requests import RequestCreate, RequesterFacts, RequestPatch
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
-from policy.decision import canonical_json, plan_hash
+from policy.decision import canonical_json
 from policy.errors import RequestError
 from policy.intake import zone_or_raise
 from policy.membership import Filer, membership_refusal
@@ -55,11 +55,11 @@ def _expiry(policy: PolicyConfig, status: RequestStatus, now: datetime) -> datet
 def revision_row(
     *, record: RequestRecord, context: PlanContext, inputs: dict[str, Any], actor: str, now: datetime,
 ) -> PlanRevision:
-    document = context.decision.model_dump(mode="json")
+    document = context.document
     return PlanRevision(
         request_id=record.id, revision=record.revision, inputs=inputs,
         training_request=context.request.model_dump(mode="json"), decision=document,
-        plan_hash=plan_hash(document),
+        plan_hash=context.plan_hash,
         policy_version=context.decision.policy_version, price_snapshot=context.decision.catalog.snapshot,
         spend=context.spend.model_dump(mode="json"), estimated_cost_usd=context.decision.plan.estimated_cost_usd,
         judged_usd=max(context.decision.plan.estimated_cost_usd, context.decision.plan.exposure_usd),

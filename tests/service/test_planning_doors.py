@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+import yaml
 from sqlmodel import Session
 from typer.testing import CliRunner
 
@@ -38,27 +39,41 @@ REQUESTS = [
 ]
 
 
+# Every door plans under one policy: the default, with room for the file's many requests in a minute from one caller
+# (a fast machine sends more than the default's 30).
+POLICY = default_policy().model_copy(update={"rate_limit_per_minute": 100_000})
+
+
+@pytest.fixture(scope="module")
+def policy_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("doors-policy") / "policy.yaml"
+    path.write_text(yaml.safe_dump(POLICY.model_dump(mode="json")), encoding="utf-8")
+    return str(path)
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     url = create_sqlite_db(tmp_path_factory.mktemp("doors"))
-    with live_service(url, default_policy(), spend=SampleSpend(sample_spend_path(), clock=lambda: NOW),
+    with live_service(url, POLICY, spend=SampleSpend(sample_spend_path(), clock=lambda: NOW),
                       capacity=UnknownCapacity()) as service:
         yield service
 
 
-def _cli(*args: str) -> dict[str, object]:
+def _cli(*args: str, policy: str | None = None) -> dict[str, object]:
     # every door plans with the same capacity: here, as without AWS credentials, unknown
-    result = CliRunner().invoke(app, ["plan", *args, "--json", "--spend", "sample"],
+    result = CliRunner().invoke(app, ["plan", *args, "--json", "--spend", "sample",
+                                      *(["--policy", policy] if policy else [])],
                                 env={"GPUOPS_CAPACITY": "unknown"})
     return dict(json.loads(result.stdout))
 
 
 @pytest.mark.parametrize("text", REQUESTS)
-def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: Live, session: Session) -> None:
-    by_cli = _cli(text, "--now", "2026-11-30T09:00", "--tz", TZ)
+def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: Live, session: Session,
+                                                              policy_file: str) -> None:
+    by_cli = _cli(text, "--now", "2026-11-30T09:00", "--tz", TZ, policy=policy_file)
     previewed = live.post("/v1/plans", {"text": text, "now": NOW.isoformat(), "timezone": TZ})
     assert previewed.status_code == 200, previewed.text
-    planner = Planner(catalog=load_catalog(), policy=default_policy(),
+    planner = Planner(catalog=load_catalog(), policy=POLICY,
                       spend=SampleSpend(sample_spend_path(), clock=lambda: NOW), capacity=UnknownCapacity())
     record, revision = create_request(session=session, planner=planner, body=RequestCreate(text=text, timezone=TZ),
                                       actor="U1", requester="U1", filer=Filer(actor="U1"),
@@ -79,7 +94,7 @@ def test_the_same_input_gives_the_same_plan_through_every_door(text: str, live: 
 @pytest.mark.parametrize("zone", [TZ, "Asia/Kolkata", None])
 def test_a_previews_bytes_are_exactly_the_decisions_own_json(text: str, zone: str | None) -> None:
     """The preview writes the decision from the document its hash is taken from, not from the model again."""
-    planner = Planner(catalog=load_catalog(), policy=default_policy(),
+    planner = Planner(catalog=load_catalog(), policy=POLICY,
                       spend=SampleSpend(sample_spend_path(), clock=lambda: NOW), capacity=UnknownCapacity())
     context = planner.plan_input(text=text, fields={}, timezone=zone, now=NOW)
     assert context.decision_json() == context.decision.model_dump_json().encode()
