@@ -478,8 +478,8 @@ def screened_options(
     A decision soon after with the same work and search, whatever its deadline, remakes them from those the first
     worked out (``policy.memo.recent_work``) and only judges again which meet its deadline: the deadline decides
     nothing else in them but, by whether there is one, the purchase models (``purchase_models``), which the key holds.
-    The first decision gets the options it kept, later ones copies; an option is never changed once made
-    (``policy.fixed`` makes new ones), so what one decision does with its options cannot reach the next.
+    An option is never changed once made (``policy.fixed`` makes new ones), so decisions share those whose
+    judgement stands, and what one decision does with its options cannot reach the next.
     """
     usable = search.usable_hours
     # The screened profiles are the catalog memo's own objects (``policy.screen``), so they are named by identity:
@@ -503,10 +503,18 @@ def screened_options(
 
 
 def _remade(kept: tuple[Option, ...], usable: float | None) -> list[Option]:
-    """Fresh copies of ``kept``, judged against this deadline."""
-    return [Option(o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours,
-                   o.instance_hours, o.spot, o.start_hours, o.cost, None if usable is None else o.wall_hours <= usable,
-                   o.purchase_reason, o.transfer_usd) for o in kept]
+    """``kept`` judged against this deadline: an option whose judgement stands is shared (options are never changed,
+    so sharing one is as safe as copying it), the others are copied with the new one. Without a deadline every kept
+    option was made without one too (the key says whether there is one), so all are shared."""
+    if usable is None:
+        return list(kept)
+    out = []
+    for o in kept:
+        meets = o.wall_hours <= usable
+        out.append(o if o.meets is meets else Option(
+            o.profile, o.layout, o.purchase, o.platform, o.rate, o.compute_hours, o.wall_hours, o.instance_hours,
+            o.spot, o.start_hours, o.cost, meets, o.purchase_reason, o.transfer_usd))
+    return out
 
 
 def _hours_factor(prof: Profile, search: Search) -> float | None:
