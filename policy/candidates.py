@@ -182,6 +182,24 @@ def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
     return accel.mfu * math.sqrt(work.width / full)
 
 
+def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Speed, ...]:
+    """Sweep layouts with each trial a synchronous job of 2, 4, … instances, as many trials at a time as the most
+    instances allowed hold: slower per instance than one instance a trial, so they are chosen only for a deadline.
+    None when the request gives an exact count (its trials run one an instance) or the type's single-accelerator
+    sizes cannot shard one job across instances."""
+    if (search.gpus is not None or search.instances is not None
+            or prof.spec.accelerator_count < search.settings.multi_node_min_accelerators):
+        return ()
+    trials, most = search.work.trials, _most_instances(prof, search)
+    layouts, width = [], 2
+    while width <= most:
+        at_once = min(trials, most // width)
+        layouts.append(_speed(prof, scales, count=width * at_once, job_instances=width, jobs=trials,
+                              rounds=-(-trials // at_once)))
+        width *= 2
+    return tuple(layouts)
+
+
 def counts_for(prof: Profile, search: Search) -> list[int]:
     """Instance counts to try: 1, 2, 4, … up to the most allowed, from the fewest that hold the job; only the count
     an exact number of accelerators or instances gives. A ceiling leaves out what is above it and nothing else, so a
@@ -286,12 +304,13 @@ def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
 def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
-        # Independent trials cost the same however many run at once, so run as many side by side as allowed.
+        # Independent trials cost the same however many run at once, so run as many side by side as allowed; a
+        # deadline one instance per trial cannot meet may need each trial spread over several (``_wide_trials``).
+        scales = _Scaling(prof, work, search.catalog)
         count = _side_by_side(prof, search)
-        if count < 1:
-            return ()
-        return (_speed(prof, _Scaling(prof, work, search.catalog), count=count, job_instances=1, jobs=work.trials,
-                       rounds=-(-work.trials // count)),)
+        side_by_side = () if count < 1 else (
+            _speed(prof, scales, count=count, job_instances=1, jobs=work.trials, rounds=-(-work.trials // count)),)
+        return side_by_side + _wide_trials(prof, search, scales)
     scales = _Scaling(prof, work, search.catalog)
     return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
                  for count in counts_for(prof, search)

@@ -9,7 +9,8 @@ readers' notes:
 - what the model is for: "our chatbot model", "the ranking model", "for classification", "for the prod recommender"
   (a task or domain noun after "for"; "prod" there was read as the stage already and stays read so);
 - why the hardware is wanted: "to debug distributed training", "to profile the data loader";
-- what the estimate already assumes: "bf16"/"bfloat16"/"mixed precision" (compute is priced at BF16 peak FLOP/s),
+- what the estimate already assumes: "bf16"/"fp16"/"mixed precision" (compute is priced at BF16 peak FLOP/s),
+  "fp32 master weights" and "adamw" (memory is counted as mixed-precision Adam's),
   "flash attention" (activation memory is counted as with it, ``policy.estimate``), "in parallel" beside several
   trials (they run side by side already), "instances" after an instance family ("p4d instances");
 - what gpuops does anyway: "notify me when done", "open to suggestions"; and the model the work starts from ("DPO on
@@ -95,9 +96,20 @@ _PURPOSES = (
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (
-    (r"\b(?:bf16|bfloat16|bfloat-16|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
-     "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s and memory as "
-     "mixed-precision Adam"),
+    (r"\b(?:bf16|bfloat16|bfloat-16|fp16|float16|half[\s-]+precision|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
+     "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s (FP16's is the same) and "
+     "memory as mixed-precision Adam"),
+    # FP32 copies are part of mixed precision; training in FP32 or TF32 is slower than priced, and FP8 may be faster,
+    # so "fp32" and "fp8" alone stay unread
+    (r"\b(?:with\s+)?(?:fp32|float32)[\s-]+(?:master[\s-]+(?:weights|copy|params)|optimi[sz]er[\s-]+states?"
+     r"|gradient[\s-]+accumulation)\b",
+     "what the estimate already assumes: mixed-precision Adam keeps FP32 master weights and optimizer state "
+     "(16 bytes a parameter)"),
+    # Adam is what the memory estimate counts; an optimizer keeping less state could fit smaller hardware
+    # (8-bit and paged Adam keep less: they stay unread)
+    (r"(?<![\w-])(?<!bit\s)(?<!paged\s)(?:with\s+|using\s+)?(?:the\s+)?adam(?:w|[\s-]w)?(?![\w-])"
+     r"(?![\s-]?8[\s-]?bit)(?:\s+optimi[sz]er)?(?![\w-])",
+     "what the estimate already assumes: Adam's optimizer state in the memory estimate"),
     (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us)\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),

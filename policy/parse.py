@@ -403,6 +403,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         for m in scan.take(pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
     _checkpoint_interval(scan, notes)
+    _training_settings(scan, notes)
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
@@ -1616,6 +1617,31 @@ _checkpoint_every_re = _on_first_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
     r"|epochs?)(?![\w]))")
+
+
+# Training settings said in words ("lr 2e-5", "learning rate of 3e-4", "warmup 500 steps", "500 warmup steps",
+# "weight decay 0.1"): they change how the job trains, not what it computes, so they are noted, never read as sizes,
+# steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read before this.
+_SETTING_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?%?"
+_training_setting_re = _on_first_use(
+    r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
+    r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
+    rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
+    r"(?![\w.])"
+    r"|(?<![\w.])\d+\s+warm[\s-]?up\s+(?:steps?|iterations?|iters?)\b"
+    # "cosine schedule", "linear lr decay", "with a constant learning rate"
+    r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
+    r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])")
+_SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal")
+
+
+def _training_settings(scan: _Scan, notes: list[str]) -> None:
+    """Training settings said in words, noted and blanked (see ``_training_setting_re``)."""
+    settings = [_said(m) for m in scan.take_said(_SETTING_WORDS, _training_setting_re)]
+    if settings:
+        shown = ", ".join(f"'{s}'" for s in settings)
+        notes.append(f"read {shown} as how the job trains: it does not change the compute, so the plan is the same; "
+                     "a recipe takes such settings as key=value (e.g. learning_rate=2e-5)")
 
 
 def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:

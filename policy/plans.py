@@ -94,8 +94,10 @@ def _compute_line(option: Option, hours: float) -> CostItem:
     basis = f"{option.count} × {price:g} $/instance-hour × {hours:.3f} h billed"
     layout = option.layout
     if layout.jobs > 1:
-        basis += (f" per instance ({layout.jobs} trials as separate jobs of {option.instance_hours / layout.jobs:.2f} h"
-                  f", {layout.count} at a time)")
+        at_once = layout.count // layout.job_instances
+        wide = "" if layout.job_instances == 1 else f" on {layout.job_instances} instances each"
+        basis += (f" per instance ({layout.jobs} trials as separate jobs of "
+                  f"{option.instance_hours / layout.jobs / layout.job_instances:.2f} h{wide}, {at_once} at a time)")
     elif option.spot is not None:
         spot = option.spot
         basis += (f" ({option.compute_hours:.2f} h training + {option.job_wall_hours - option.compute_hours:.2f} h "

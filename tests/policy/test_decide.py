@@ -550,3 +550,13 @@ def test_a_named_region_is_the_only_one_searched() -> None:
 def test_cheapest_and_fastest_alternatives_say_they_are_within_policy(text: str) -> None:
     labels = [a.label for a in plan_for(text).alternatives if a.label.startswith(("cheapest", "fastest"))]
     assert labels and all(label.split(" (")[0].endswith(" within policy") for label in labels), labels
+
+
+def test_a_sweep_whose_deadline_one_instance_a_trial_cannot_meet_spreads_each_trial_over_several() -> None:
+    plan = plan_for("sweep of 3 trials of 1B on 8B tokens each by noon").plan
+    assert plan.deadline_met and plan.jobs == 3 and plan.instances_per_job > 1, plan
+    assert plan.instance_count == 3 * plan.instances_per_job  # all trials at once, each a synchronous job
+    assert f"on {plan.instances_per_job} instances each, 3 at a time" in plan.cost_breakdown[0].basis
+    # without the deadline one instance a trial is cheaper, and chosen
+    relaxed = plan_for("sweep of 3 trials of 1B on 8B tokens each").plan
+    assert relaxed.instances_per_job == 1 and relaxed.estimated_cost_usd < plan.estimated_cost_usd

@@ -287,10 +287,13 @@ def test_sweep_trials_run_side_by_side() -> None:
                     platforms=(Platform.SAGEMAKER,), max_instances=4, settings=SETTINGS)
     prof = profile(catalog.prices[0], catalog=catalog, work=work, settings=SETTINGS, outside=False)
     assert isinstance(prof, Profile)
-    (option,) = options_for(prof, search)
+    option, *wide = options_for(prof, search)
     assert option.layout == Layout(4, 1, 10, 3, option.layout.job_hours)
     assert option.wall_hours == pytest.approx(3 * option.layout.job_hours)
     assert option.instance_hours == pytest.approx(10 * option.layout.job_hours)
+    # each trial spread over several instances: faster, never cheaper, so only a deadline chooses it
+    assert all(o.layout.job_instances > 1 and o.layout.jobs == 10 and o.count <= 4 for o in wide)
+    assert all(o.wall_hours < option.wall_hours and o.cost > option.cost for o in wide)
 
 
 def test_billed_hours_never_zero() -> None:

@@ -261,6 +261,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("checkpointing every 500 steps, fine-tune 7B on 1B tokens",
      {"interruption_tolerance": Tolerance.HIGH, "tokens": 1_000_000_000}, []),
     ("fine-tune 8B on customers' support tickets, 1B tokens", {"stage": None}, []),
+    # how the job trains, said in words: noted, never read as sizes, steps or dates
+    ("fine-tune 7B on 1B tokens, lr 2e-5, by Friday", {"tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")},
+     []),
+    ("fine-tune 7B on 1B tokens with learning rate 3e-4 and warmup 500 steps", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, 500 warmup steps, weight decay 0.1, dropout 0.05", {"tokens": 1_000_000_000}, []),
+    ("lora 13B on 500M tokens lr 2e-4 cosine schedule, adamw", {"tokens": 500_000_000}, []),
+    ("pretrain 1B on 20B tokens in fp16, fp32 master weights, adamw", {"tokens": 20_000_000_000}, []),
+    # training in FP32 is slower than priced, 8-bit Adam needs less memory than counted: a person looks
+    ("fine-tune 3B on 100M tokens in fp32", {"tokens": 100_000_000}, ["fp32"]),
+    ("fine-tune 7B on 1B tokens with paged adamw", {}, ["paged adamw"]),
     # a mixture of experts by its total and active sizes: the active size sets the compute
     ("fine-tune Qwen3-30B-A3B on 500M tokens", {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
     ("pretrain a 3B MoE with 800M active params on 100B tokens",
@@ -503,6 +513,25 @@ def test_every_phrase_is_read_or_listed_as_unread(text: str, fields: dict[str, A
     assert request.unread == unread
     if unread:
         assert any(n.startswith("did not read: ") for n in request.notes)
+
+
+@pytest.mark.parametrize(("text", "said", "meaning"), [
+    ("fine-tune 7B on 1B tokens, lr 2e-5", "'lr 2e-5'", "does not change the compute"),
+    ("fine-tune 7B on 1B tokens, warmup ratio 0.03, cosine schedule", "'warmup ratio 0.03', 'cosine schedule'",
+     "does not change the compute"),
+    ("pretrain 1B on 20B tokens, mixed precision", "'mixed precision'", "already assumes"),
+    ("pretrain 1B on 20B tokens, fp32 master weights", "'fp32 master weights'", "already assumes"),
+    ("fine-tune 7B on 1B tokens with AdamW", "'with AdamW'", "already assumes"),
+])
+def test_how_the_job_trains_is_noted_with_what_it_does_to_the_plan(text: str, said: str, meaning: str) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
+    assert any(said in note and meaning in note for note in request.notes), request.notes
+    assert request.unread == []
+
+
+def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens lr=2e-5", now=MONDAY, tz=TZ, team="team-ml")
+    assert request.job is not None and request.job.hyperparameters == {"lr": "2e-5"}
 
 
 # (text, when said, the fields asked about)
