@@ -45,7 +45,7 @@ UPDATES = frozenset({
     "request.denied", "request.cancelled", "request.expired", "request.reapproval_required", "launch.started",
     "launch.failed", "launch.dry_run",
     "job.status_changed", "job.interrupted", "job.completed", "job.stop_requested", "job.cost_threshold", *idle.EVENTS,
-    *CAPACITY_EVENTS,
+    "job.trial_started", *CAPACITY_EVENTS,
 })
 
 
@@ -135,6 +135,9 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
     if event.type == "job.interrupted":
         count = req.job.interruptions if req.job else data.get("interruptions", 1)
         return f"⚡ Spot interruption #{count}; the job resumes from its last checkpoint."
+    if event.type == "job.trial_started":
+        return (f"▶️ Trial {data.get('trial')} of {data.get('of')} started (`{escape(str(data.get('job', '')))}`): "
+                f"{data.get('at_once')} run at a time, as approved.")
     if event.type == "job.completed":
         text = completion_text(req)
         reason = data.get("failure_reason")

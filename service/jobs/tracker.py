@@ -24,8 +24,18 @@ from service.audit.chain import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import actual_cost_usd, spot_savings
 from service.aws.sagemaker import list_training_jobs
-from service.launch.protocol import INTERRUPTED, JobState, JobStatus, LaunchSpec, Transition
+from service.launch.protocol import (
+    INTERRUPTED,
+    JobState,
+    JobStatus,
+    Launcher,
+    LaunchSpec,
+    RenderedArtifact,
+    Transition,
+    trials_at_once,
+)
 from service.launch.registry import LaunchEnvironment
+from service.requests.attachments import list_artifacts
 from service.requests.records import get_request_or_raise, get_revision
 from service.requests.states import transition
 from service.store.db import new_session
@@ -198,9 +208,73 @@ def _missing(job: TrackedJob, name: str) -> JobStatus:
                      failure_reason=f"the job {name} no longer exists on {job.plan.platform.value}")
 
 
+def _unstarted(job: TrackedJob, name: str, readings: dict[str, JobStatus | None]) -> JobStatus:
+    """A sweep's trial not started yet: waiting for its turn, or never to start once the sweep is being stopped or a
+    trial failed (no more money goes to a sweep that is failing)."""
+    per_job = job.plan.instances_per_job or job.plan.instance_count
+    if job.status == JobState.STOPPING or any(r is not None and r.state is JobState.FAILED for r in readings.values()):
+        return JobStatus(name=name, state=JobState.STOPPED, secondary_status="NotStarted", instance_count=per_job,
+                         billable_seconds=0, training_seconds=0)  # never ran, never billed
+    return JobStatus(name=name, state=JobState.RUNNING, secondary_status="Waiting", instance_count=per_job)
+
+
+def _start_next_trials(*, engine: Engine, launcher: Launcher, job: TrackedJob,
+                       readings: dict[str, JobStatus | None], now: datetime) -> None:
+    """Start a sweep's waiting trials, in order, while fewer than the approved number run at once: each from the
+    request rendered for it at launch (an artifact of the request), exactly once under its name. None once the
+    sweep is being stopped or a trial failed. A job SageMaker does not know was never created: its jobs are never
+    deleted."""
+    waiting = [name for name, reading in readings.items() if reading is None]
+    if not waiting or job.status == JobState.STOPPING:
+        return
+    if any(r is not None and r.state is JobState.FAILED for r in readings.values()):
+        return
+    running = sum(1 for r in readings.values() if r is not None and not r.final)
+    for name in waiting[:max(0, trials_at_once(job.plan) - running)]:
+        request = _rendered_for(engine, job.request_id, name)
+        if request is None:
+            log.error("no request rendered for a waiting trial", extra={"job": name, "request_id": job.request_id})
+            return
+        launcher.start(job.spec, request, guard=lambda: _may_start(engine, job))
+        readings[name] = launcher.describe(job.spec, name)
+        log.info("started a waiting trial", extra={"job": name, "request_id": job.request_id})
+        with new_session(engine) as session:
+            append_event(session=session, type="job.trial_started", actor=ACTOR, request_id=job.request_id, now=now,
+                         data={"job": name, "trial": list(readings).index(name) + 1, "of": len(readings),
+                               "at_once": trials_at_once(job.plan)})
+            session.commit()
+
+
+def _rendered_for(engine: Engine, request_id: str, name: str) -> RenderedArtifact | None:
+    with new_session(engine) as session:
+        for row in list_artifacts(session=session, request_id=request_id):
+            if row.name.startswith(f"{name}."):
+                return RenderedArtifact(row.kind, row.name, row.content_type, row.content)
+    return None
+
+
+def _may_start(engine: Engine, job: TrackedJob) -> bool:
+    """Right before a waiting trial is created: the request still runs and nobody asked to stop it."""
+    with new_session(engine) as session:
+        row = session.get(Job, job.job_id)
+        record = session.get(RequestRecord, job.request_id)
+        return (row is not None and row.status == JobState.RUNNING.value and record is not None
+                and record.status == RequestStatus.RUNNING)
+
+
 def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: TrackedJob, now: datetime) -> JobState:
     launcher = env.launcher(job.plan.platform)
-    progress = [launcher.describe(job.spec, name) or _missing(job, name) for name in launcher.job_names(job.spec)]
+    names = launcher.job_names(job.spec)
+    readings = {name: launcher.describe(job.spec, name) for name in names}
+    if len(names) == 1:
+        progress = [readings[names[0]] or _missing(job, names[0])]
+    else:  # a sweep: trials start as earlier ones end
+        _start_next_trials(engine=engine, launcher=launcher, job=job, readings=readings, now=now)
+        progress = [readings[name] or _unstarted(job, name, readings) for name in names]
+        if job.status == JobState.STOPPING:  # a trial started as the stop was asked is stopped too
+            for reading in progress:
+                if reading.state is JobState.RUNNING and reading.secondary_status != "Waiting":
+                    launcher.stop(job.spec, reading.name)
     return record_progress(engine=engine, job=job, progress=progress, catalog=catalog, now=now)
 
 

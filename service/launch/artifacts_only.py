@@ -29,6 +29,9 @@ class ManualLauncher:
         return LaunchOutcome(job_name=self.job_names(spec)[0], job_status="NotLaunched", dry_run=False,
                              error=self.refusal, reason="unsupported", artifacts=self.render(spec))
 
+    def start(self, spec: LaunchSpec, request: RenderedArtifact, *, guard: Guard) -> None:  # noqa: ARG002
+        raise RequestError(f"{spec.plan.platform.value} jobs are not launched by gpuops", code="not_launchable")
+
     def describe(self, spec: LaunchSpec, name: str) -> JobStatus | None:  # noqa: ARG002 - it never launched
         return None
 

@@ -21,6 +21,7 @@ from urllib3.exceptions import HTTPError
 
 from contract.errors import UpstreamError
 from policy.config import PolicyConfig
+from policy.errors import RequestError
 from service.aws.sagemaker import training_job_name
 from service.launch.manifests import render_artifacts
 from service.launch.protocol import (
@@ -158,6 +159,9 @@ class EksLauncher:
             if exc.status == 409:  # AlreadyExists: created by an earlier attempt
                 return None
             raise
+
+    def start(self, spec: LaunchSpec, request: RenderedArtifact, *, guard: Guard) -> None:  # noqa: ARG002
+        raise RequestError("an EKS launch is one PyTorchJob, created whole by launch", code="not_launchable")
 
     def describe(self, spec: LaunchSpec, name: str) -> JobStatus | None:
         found = self._get(self._api(), self._namespace(spec), name)

@@ -28,6 +28,7 @@ from service.launch.protocol import (
     LaunchSpec,
     LeaseLost,
     RenderedArtifact,
+    trials_at_once,
 )
 
 log = logging.getLogger("gpuops.launch")
@@ -82,27 +83,39 @@ class SageMakerLauncher:
 
     def launch(self, spec: LaunchSpec, *, guard: Guard) -> LaunchOutcome:
         requests = self._requests(spec)
+        first = requests[:trials_at_once(spec.plan)]  # the rest start as these end (``start``, by the tracker)
         client = self._client(spec)
         arns: list[str] = []
-        for request in requests:
+        for request in first:
             try:
                 arns.append(create_once(client=client, request=request, guard=guard))
             except LaunchRejected as exc:
                 if not arns:
                     raise
                 # The request fails as a whole, so the trials already started must not run on untracked.
-                started = [r["TrainingJobName"] for r in requests[:len(arns)]]
+                started = [r["TrainingJobName"] for r in first[:len(arns)]]
                 for started_name in started:
                     stop_training_job(client=client, name=started_name)
                 raise LaunchRejected(f"{exc.message}; stopped the {len(started)} job(s) already started: "
                                      f"{', '.join(started)}", service="sagemaker", operation=exc.operation) from exc
+        waiting = len(requests) - len(first)
         return LaunchOutcome(job_name=training_job_name(request_id=spec.request_id, revision=spec.revision),
                              job_status=JobState.RUNNING.value, dry_run=False, external_id=arns[0],
-                             artifacts=[_request_artifact(r) for r in requests])
+                             artifacts=[_request_artifact(r) for r in requests],
+                             note=None if not waiting else f"started {len(first)} of {len(requests)} trials; the "
+                             f"other {waiting} start one by one as these end, {len(first)} at a time as approved")
+
+    def start(self, spec: LaunchSpec, request: RenderedArtifact, *, guard: Guard) -> None:
+        create_once(client=self._client(spec), request=json.loads(request.content), guard=guard)
 
     def describe(self, spec: LaunchSpec, name: str) -> JobStatus | None:
         described = describe_training_job(client=self._client(spec), name=name)
         return None if described is None else read_progress(described)
 
     def stop(self, spec: LaunchSpec, name: str) -> None:
-        stop_training_job(client=self._client(spec), name=name)
+        """Stop the job if it is still running: a sweep's trial that has ended, or never started, is left as is
+        (SageMaker refuses to stop either)."""
+        client = self._client(spec)
+        described = describe_training_job(client=client, name=name)
+        if described is not None and not read_progress(described).final:
+            stop_training_job(client=client, name=name)

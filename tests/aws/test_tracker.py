@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -10,10 +11,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from policy.catalog import load_catalog, sagemaker_price
-from service.jobs.tracker import list_jobs, track_jobs
+from service.jobs.tracker import list_jobs, stop_job, track_jobs
 from service.launch.worker import drain
 from service.store.db import new_session
-from service.store.tables import AuditEvent, Job, RequestRecord
+from service.store.tables import Artifact, AuditEvent, Job, RequestRecord
 from tests.aws.fakeaws import FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx
@@ -157,3 +158,86 @@ def test_gpuops_jobs_lists_jobs_with_costs(launched: tuple[Engine, FakeSageMaker
         get_settings.cache_clear()
     assert result.exit_code == 0, result.output
     assert request_id in result.output and "InProgress" in result.output and "actual -" in result.output
+
+
+def _sweep(sqlite_url: str, fake_aws: FakeAws) -> tuple[Engine, FakeSageMaker, str, Any]:
+    engine = migrated_engine(sqlite_url)
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy,
+                             text="sweep of 6 trials of 350M on 200M tokens each, at most 2 instances")
+    sagemaker = FakeSageMaker(fake_aws).install()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    drain(ctx=ctx)
+    return engine, sagemaker, request_id, ctx
+
+
+def _finish(sagemaker: FakeSageMaker, name: str, status: str = "Completed") -> None:
+    sagemaker.update(name, TrainingJobStatus=status, SecondaryStatus=status, BillableTimeInSeconds=600,
+                     TrainingTimeInSeconds=600)
+
+
+def test_a_sweep_runs_no_more_trials_at_once_than_approved(sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine, sagemaker, request_id, ctx = _sweep(sqlite_url, fake_aws)
+    prefix = f"gpuops-{request_id.replace('_', '-')}-r1-t"
+    assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"]  # 2 instances approved, one a trial
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert len(sagemaker.jobs) == 2  # none ended: none starts
+
+    _finish(sagemaker, f"{prefix}1")
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert sorted(sagemaker.jobs) == [f"{prefix}{i}" for i in (1, 2, 3)]
+    # the later trial is the request rendered at launch, as approved
+    with new_session(engine) as session:
+        (rendered,) = [a for a in session.exec(select(Artifact).where(Artifact.request_id == request_id))
+                       if a.name.startswith(f"{prefix}3.")]
+    sent = {k: v for k, v in sagemaker.jobs[f"{prefix}3"].items() if k in json.loads(rendered.content)}
+    assert sent == json.loads(rendered.content)
+
+    for round_ in range(3):
+        for name, job in list(sagemaker.jobs.items()):
+            if job["TrainingJobStatus"] == "InProgress":
+                _finish(sagemaker, name)
+        track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+        running = [n for n, j in sagemaker.jobs.items() if j["TrainingJobStatus"] == "InProgress"]
+        assert len(running) <= 2, (round_, running)
+    assert len(sagemaker.jobs) == 6 and sagemaker.creates() == 6  # each trial created once
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        job = session.exec(select(Job)).one()
+    assert record is not None and record.status == "succeeded"
+    assert job.billable_seconds == 6 * 600
+    started = [e.data for e in _events(engine, request_id) if e.type == "job.trial_started"]
+    assert [(d["trial"], d["of"], d["at_once"]) for d in started] == [(i, 6, 2) for i in (3, 4, 5, 6)]
+
+
+def test_a_failed_trial_starts_no_more_and_a_stop_leaves_the_waiting_ones_unstarted(sqlite_url: str,
+                                                                                    fake_aws: FakeAws) -> None:
+    engine, sagemaker, request_id, ctx = _sweep(sqlite_url, fake_aws)
+    prefix = f"gpuops-{request_id.replace('_', '-')}-r1-t"
+    _finish(sagemaker, f"{prefix}1", "Failed")
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"]  # no money for trials of a failing sweep
+    _finish(sagemaker, f"{prefix}2")
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        job = session.exec(select(Job)).one()
+    assert record is not None and record.status == "failed"
+    assert job.billable_seconds == 2 * 600 and job.actual_cost_usd is not None  # the four never started, never billed
+
+
+def test_stopping_a_sweep_stops_its_running_trials_and_starts_no_more(sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine, sagemaker, request_id, ctx = _sweep(sqlite_url, fake_aws)
+    prefix = f"gpuops-{request_id.replace('_', '-')}-r1-t"
+    _finish(sagemaker, f"{prefix}1")
+    stop_job(engine=engine, env=ctx.env, request_id=request_id, actor="slack:T0GPUOPS:U0LEAD", now=NOW)
+    stopped = [c["TrainingJobName"] for c in sagemaker.fake.calls("StopTrainingJob")]
+    assert stopped == [f"{prefix}2"]  # the ended trial and the waiting ones are not asked
+    sagemaker.update(f"{prefix}2", TrainingJobStatus="Stopped", SecondaryStatus="Stopped",
+                     BillableTimeInSeconds=300, TrainingTimeInSeconds=300)
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"]
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+    assert record is not None and record.status == "stopped"

@@ -74,6 +74,15 @@ def test_interruption_and_expiry_notices(feed: FeedConsumer, slack: FakeSlack, s
     assert texts[1].startswith("⌛ Expired")
 
 
+def test_a_sweeps_later_trial_starting_is_said_in_the_thread(feed: FeedConsumer, slack: FakeSlack,
+                                                             service: FakeService) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "InProgress", "actual_cost_usd": None})
+    service.emit("job.trial_started", "req_1", job="gpuops-req-1-r1-t3", trial=3, of=6, at_once=2)
+    feed.step()
+    assert [c.body["text"] for c in slack.of("chat.postMessage")] == [
+        "▶️ Trial 3 of 6 started (`gpuops-req-1-r1-t3`): 2 run at a time, as approved."]
+
+
 def test_a_stop_request_is_said_in_the_thread_with_who_and_why(feed: FeedConsumer, slack: FakeSlack,
                                                               service: FakeService) -> None:
     service.set_request("req_1", status="running", job={**JOB, "status": "Stopping", "actual_cost_usd": None})
