@@ -78,8 +78,8 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets"
     rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})",
-    # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens"
-    rf"\b(?:on|over)\s+{_OWNER}(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
+    # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens", "on openwebtext (9B tokens)"
+    rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
     r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",
     # "on chat data", "on our support ticket dataset"
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",

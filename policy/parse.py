@@ -943,7 +943,7 @@ _SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|in
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
     found = (_mixture_of_experts(scan, notes) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
+             + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
                                                  for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
     for m in scan.take(_QTY_RE):
@@ -1098,6 +1098,37 @@ def _per_item_re() -> re.Pattern[str]:
 
 
 _BATCH_CUE_RE = re.compile(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*size)?\b[^,;.]*$", _F)
+
+
+# RL on prompts with several rollouts each: "2k prompts, 8 rollouts each, 512 tokens per rollout", "10k questions
+# with 16 samples per question of ~1k tokens". Every rollout is generated, scored and trained on.
+_rollouts_re = _on_first_use(
+    r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
+    r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?"
+    r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
+    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?\s*,?\s*(?:of\s+|at\s+|with\s+|and\s+)?"
+    r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
+    r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])")
+
+
+def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """The tokens of RL rollouts: prompts × rollouts a prompt × tokens a rollout, blanked once read."""
+    lowered = scan.text.lower()
+    if "tok" not in lowered or not any(w in lowered for w in ("rollout", "sample", "completion", "generation",
+                                                              "response", "trajector")):
+        return []
+    found = []
+    for m in scan.take(_rollouts_re()):
+        prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
+        each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
+        if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
+            continue
+        total = prompts * rollouts * each
+        notes.append(f"read '{_said(m)}' as {format_count(int(prompts))} {m['item'].lower()} × {m['g']} "
+                     f"{m['gen'].lower()} × {format_count(int(each))} tokens = {format_count(int(total))} tokens, "
+                     "each rollout generated, scored and trained on")
+        found.append(_Qty("tokens", total, _said(m)))
+    return found
 
 
 def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -1265,6 +1296,15 @@ _adapter_runs_re = _on_first_use(
     r"|fine[\s-]?tunes?|finetunes?)(?![\w])")
 
 
+# "two 7B fine-tunes", "3 1B runs", "4 pretraining runs": runs counted with the size or the task between (the size
+# is left for the size reader); "an A/B test", "A/B/C": a run per variant.
+_task_runs_re = _on_first_use(
+    r"(?<![\w.])(?P<n>\d{1,3})\s+(?:\d+(?:\.\d+)?\s*[bm]\s+)?"
+    r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
+    r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])")
+_ab_re = _on_first_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])")
+
+
 # "for each of our 12 languages", "for our 20 customers, one adapter each": the run once per thing counted.
 _OWNED = r"(?:(?:our|the|these|those|my|their|its|all|all\s+the)\s+)?"
 _per_thing_re = _on_first_use(
@@ -1282,7 +1322,20 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
-    if "lora" in scan.text.lower() or "peft" in scan.text.lower():
+    lowered = scan.text.lower()
+    if any(w in lowered for w in ("tune", "run", "trial", "experiment", "job")):
+        for m in list(_task_runs_re().finditer(scan.text)):
+            found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
+            notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
+            scan.blank(m.start("n"), m.end("n"))
+            unit = "runs" if m["runs"] else "unit"  # the task's word is left for the task reader
+            scan.blank(m.start(unit), m.end(unit))
+    if "a/" in lowered:
+        for m in scan.take(_ab_re()):
+            variants = m["v"].count("/") + 1
+            notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")
+            found.append(_Qty("trials", Decimal(variants), _said(m)))
+    if "lora" in lowered or "peft" in lowered:
         for m in list(_adapter_runs_re().finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))
@@ -1485,6 +1538,7 @@ _NOT_URGENT_RE = re.compile(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
     r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
+    r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
@@ -1620,11 +1674,14 @@ _checkpoint_every_re = _on_first_use(
 
 
 # Training settings said in words ("lr 2e-5", "learning rate of 3e-4", "warmup 500 steps", "500 warmup steps",
-# "weight decay 0.1"): they change how the job trains, not what it computes, so they are noted, never read as sizes,
-# steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read before this.
+# "weight decay 0.1", "rank 64": a LoRA adapter's few weights are small next to the base model's compute and memory,
+# which the estimate counts): they change how the job trains, not what it computes, so they are noted, never read as
+# sizes, steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read
+# before this.
 _SETTING_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?%?"
 _training_setting_re = _on_first_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
+    r"|(?:lora[\s-]+)?(?:rank|alpha)"
     r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     r"(?![\w.])"
@@ -1632,7 +1689,8 @@ _training_setting_re = _on_first_use(
     # "cosine schedule", "linear lr decay", "with a constant learning rate"
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
     r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])")
-_SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal")
+_SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
+                  "rank", "alpha")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

@@ -30,8 +30,11 @@ _NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{BELOW_1
 _SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
             r"|instances?|machines?|hosts?|[a-z]\d{1,3}s?\b)")
+# Runs counted with the model's size or task between: "two 7B fine-tunes", "three 1B runs", "two pretraining runs"
+_RUNS = (r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo"
+         r"|lora|qlora)\s+)?(?:fine[\s-]?tunes|finetunes|runs|trials|experiments|jobs)\b")
 _SPELLED = (rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
-            rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}))")
+            rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}|{_RUNS}))")
 # A text with none of these words holds no number in words; the full pattern is compiled for the first one that does.
 _NUMBER_WORD_RE = re.compile(rf"\b(?:{_UNIT}|{_TEN}|half|hundred|thousand|million|billion|trillion|dozen)\b",
                              re.IGNORECASE | re.ASCII)

@@ -70,7 +70,12 @@ _PAIR_JOIN = r"\s+(?:(?:down\s+)?(?:in)?to|onto)\s+|\s*(?:->|=>|\u2192)\s*"
 _ARTICLE = r"(?:an?\s+|the\s+|our\s+)?"
 _ROLE_BEFORE = r"\b(?P<role>teacher|student)(?:\s+model)?(?:\s*:|\s+(?:is|=|of))?\s+(?:an?\s+|the\s+|our\s+)?"
 _DPO_RE = re.compile(r"\b(?:dpo|ipo|kto|orpo|simpo|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
-_RLHF_RE = re.compile(r"\b(?:rlhf|ppo|grpo|rlaif|reinforcement\s+learning\s+from\s+human\s+feedback)\b", _F)
+_RLHF_RE = re.compile(r"\b(?:rlhf|ppo|grpo|rloo|dapo|rlaif|rlvr|reinforcement\s+learning\s+from\s+(?:human|ai)\s+"
+                      r"feedback)\b", _F)
+# The task's words this reader takes (the task reader reads "dpo" and "rlhf" as fine-tuning words itself).
+_TAKEN_TASK_WORDS_RE = re.compile(
+    r"\b(?:ppo|grpo|rloo|dapo|rlaif|rlvr|ipo|kto|orpo|simpo|reinforcement\s+learning\s+from\s+(?:human|ai)\s+feedback"
+    r"|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
 
 
 @dataclass(slots=True)
@@ -114,6 +119,7 @@ def read_workload(text: str) -> WorkloadReading:
     task = _task(text)
     if task is not None:
         out.fields["task"] = task
+        out.spans += [m.span() for m in _TAKEN_TASK_WORDS_RE.finditer(text)]
     return out
 
 

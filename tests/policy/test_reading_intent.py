@@ -261,6 +261,20 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("checkpointing every 500 steps, fine-tune 7B on 1B tokens",
      {"interruption_tolerance": Tolerance.HIGH, "tokens": 1_000_000_000}, []),
     ("fine-tune 8B on customers' support tickets, 1B tokens", {"stage": None}, []),
+    # runs counted with the size or task between, and variants of an A/B test: one run each
+    ("run an A/B of two 7B fine-tunes on 500M tokens each", {"trials": 2, "tokens": 500_000_000}, []),
+    ("A/B/C of 3B LoRA on 100M tokens", {"trials": 3, "adapter": Task.LORA}, []),
+    ("two 1B pretraining runs on 20B tokens each", {"trials": 2, "params": 1_000_000_000}, []),
+    # RL on prompts with rollouts: prompts × rollouts × tokens, and the method's name read as the task
+    ("GRPO on qwen2.5-7b, 2k prompts, 8 rollouts each, 512 tokens per rollout",
+     {"task": Task.RLHF, "tokens": 8_192_000}, []),
+    ("PPO 8B, 10k questions with 16 samples per question of ~1k tokens, 2 epochs",
+     {"task": Task.RLHF, "tokens": 320_000_000}, []),
+    ("kto 8b on 100M tokens", {"task": Task.DPO}, []),
+    ("DPO on our 8B SFT checkpoint with 60k preference pairs of ~700 tokens, low priority",
+     {"tokens": 42_000_000, "urgent": None}, []),
+    ("train a 125M GPT-2 from scratch on openwebtext (9B tokens)", {"tokens": 9_000_000_000}, []),
+    ("LoRA on gemma 2 9b with rank 64, 300M tokens", {"tokens": 300_000_000}, []),
     # how the job trains, said in words: noted, never read as sizes, steps or dates
     ("fine-tune 7B on 1B tokens, lr 2e-5, by Friday", {"tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")},
      []),
