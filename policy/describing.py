@@ -117,6 +117,10 @@ _ASSUMED = (
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
     (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",
      "describing the model the work starts from"),
+    # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
+    (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
+     r"(?![\w-])",
+     "the same work again: it is planned from what the request says now, at today's prices"),
     (r"\bflash[\s-]?(?:attention|attn)\b",
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

@@ -198,7 +198,8 @@ _TASK_WORDS = (
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
-     r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"),
+     r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
+     r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft)\b|\bsft\b"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
@@ -371,7 +372,12 @@ _COST_QUESTION_RE = re.compile(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
     r"(?:\s+to)?|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
-    r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))(?![\w-])", _F)
+    r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
+    # "pls estimate:", "rough estimate for", "ballpark?", "finance wants a number", "is it cheaper on A100s or H100s"
+    r"|(?:(?:please|pls|plz)\s+)?(?:(?:a|rough|quick)\s+)?(?:estimate|quote|ballpark)(?:\s+(?:for|of|on))?(?=\s*[:?,]|\s+(?:for|of|on)\b)"
+    r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
+    r"(?:number|quote|estimate|ballpark)"
+    r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper)(?![\w-])", _F)
 
 
 _COMPUTE_OPTIMAL_RE = re.compile(

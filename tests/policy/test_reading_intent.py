@@ -275,6 +275,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 42_000_000, "urgent": None}, []),
     ("train a 125M GPT-2 from scratch on openwebtext (9B tokens)", {"tokens": 9_000_000_000}, []),
     ("LoRA on gemma 2 9b with rank 64, 300M tokens", {"tokens": 300_000_000}, []),
+    # asking for a number, in a finance partner's words or a terse one
+    ("pls estimate: 13b lora, 800M toks, done by mon", {"task": Task.LORA, "tokens": 800_000_000}, []),
+    ("finance wants a number: pretraining 3B on 60B tokens", {"task": Task.PRETRAIN}, []),
+    ("is it cheaper to run 7B fine-tune on A100s or H100s? 1B tokens", {"accelerator": None}, []),
+    ("need a quick ablation: 5 seeds of a 350M model on 2B tokens", {"task": Task.SWEEP, "trials": 5}, []),
+    ("redo last week's 8B fine-tune on 300M tokens", {"task": Task.FINE_TUNE, "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, must stay under $150", {"budget_usd": 150.0}, []),
     # how the job trains, said in words: noted, never read as sizes, steps or dates
     ("fine-tune 7B on 1B tokens, lr 2e-5, by Friday", {"tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")},
      []),
