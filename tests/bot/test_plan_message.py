@@ -193,3 +193,13 @@ def test_a_huge_request_stays_within_fifty_blocks() -> None:
     req = make_request(decision=decision, text="x" * 20_000, planned_at=NOW,
                        spend=SpendSnapshot.unavailable(team=None, reason="none"))
     assert len(request_blocks(req, now=NOW)) <= MAX_MESSAGE_BLOCKS
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("sweep 20 trials of a 350M model on 1B tokens, at most 8 instances", " · 20 trials, 8 at a time"),
+    ("sweep of 3 trials of 1B on 8B tokens each by noon", " · 3 trials of 4 instances, 3 at a time"),
+])
+def test_a_sweep_says_how_its_trials_share_the_instances(text: str, says: str) -> None:
+    req = make_request(decision=plan_for(text), timezone=TZ)
+    shown = json.dumps(request_blocks(req, now=NOW), ensure_ascii=False)
+    assert says in shown, shown[:600]
