@@ -260,6 +260,7 @@ class _Scan:
         self.said = text  # as the person wrote it: what the whole request is about ("whisper", "images")
         self.unused: list[str] = []  # phrases that were matched but meant nothing the plan uses ("50k examples")
         self._deadlines: tuple[str, datetime, ZoneInfo, list[Deadline]] | None = None
+        self._lowered = (text, text.lower())  # the text as it stands, and in lower case
 
     def blank(self, start: int, end: int) -> None:
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]
@@ -274,8 +275,19 @@ class _Scan:
     def take_said(self, words: tuple[str, ...], pattern: Callable[[], re.Pattern[str]]) -> list[re.Match[str]]:
         """``take`` of a pattern compiled on first need (``_on_first_use``), in a text holding one of ``words``,
         without which it cannot match."""
-        lowered = self.text.lower()
-        return self.take(pattern()) if any(w in lowered for w in words) else []
+        return self.take(pattern()) if self.holds(words) else []
+
+    def take_if(self, words: tuple[str, ...], pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """``take`` in a text holding one of ``words`` (lower case), without which ``pattern`` cannot match: a
+        pattern of many alternatives costs microseconds a text, a look for a few words a fraction of one."""
+        return self.take(pattern) if self.holds(words) else []
+
+    def holds(self, words: tuple[str, ...]) -> bool:
+        """Whether the text as it stands holds one of ``words`` (lower case), anywhere."""
+        if self._lowered[0] is not self.text:
+            self._lowered = (self.text, self.text.lower())
+        lowered = self._lowered[1]
+        return any(w in lowered for w in words)
 
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
         """``find_deadlines`` over the text as it stands, blanking nothing; read again only once the text changed
@@ -359,7 +371,7 @@ _RESERVATION_RE = re.compile(r"(?<![\w-])cr-[0-9a-f]{8,17}(?![\w-])", re.IGNOREC
 
 def _reservation(scan: _Scan) -> str | None:
     """A capacity block the team already holds, by its reservation id ("we have cr-0123456789abcdef0")."""
-    found = sorted({m.group(0).lower() for m in scan.take(_RESERVATION_RE)})
+    found = sorted({m.group(0).lower() for m in scan.take_if(("cr-",), _RESERVATION_RE)})
     if len(found) > 1:
         raise RequestError(f"name one capacity reservation, not {len(found)} ({', '.join(found)})",
                            code="conflicting_reservations")
@@ -394,19 +406,23 @@ _SHARDED_RE = re.compile(
 
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
+# Each with the words one of which every match holds, so a text without them is not searched.
 _NOTED_ONLY = (
-    (_COST_QUESTION_RE, "asking for the plan and its cost"),
+    (_COST_QUESTION_RE, "asking for the plan and its cost",
+     ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
-                          "when no token count is given"),
-    (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them"),
-    (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators"),
+                          "when no token count is given", ("chinchilla", "compute")),
+    (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
+     ("gradient", "activation")),
+    (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators",
+     ("zero", "fsdp", "sharded")),
 )
 
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
-    for pattern, meaning in _NOTED_ONLY:
-        for m in scan.take(pattern):
+    for pattern, meaning, words in _NOTED_ONLY:
+        for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)
@@ -529,7 +545,8 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     counts: list[int] = []
     ceilings: list[_Qty] = []
     nodes: list[int] = []
-    for m in scan.take(_SINGLE_GPU_RE):  # "a single GPU", "on a single A100 80GB": before the name is read alone
+    # "a single GPU", "on a single A100 80GB": before the name is read alone
+    for m in scan.take_if(("single", "one"), _SINGLE_GPU_RE):
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
@@ -1501,7 +1518,7 @@ def _in_range(q: _Qty, low: int, high: int, code: str, hint: str) -> int:
 def _mixture_of_experts(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "8x7B": experts × size per expert, an upper bound on the parameters (shared layers count once)."""
     found = []
-    for m in scan.take(_MOE_RE):
+    for m in scan.take_if(("x",), _MOE_RE):
         value = int(m["e"]) * Decimal(m["n"]) * _SCALE[m["s"].lower()]
         notes.append(f"read '{m.group(0)}' as a mixture of experts with at most {value:,.0f} parameters")
         found.append(_Qty("params", value, m.group(0)))
@@ -1535,6 +1552,7 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
 # A stage or urgency said with "not" reads as the other: "not for prod" is an experiment, "this isn't an experiment"
 # production, "not urgent" no hurry. Taken before the words themselves, which would read the opposite.
 _NEGATION = r"\b(?:not|never|no|[a-z]+n't)\s+(?:(?:for|an?|the|in|really|that|very|super|too|so|even)\s+)*"
+_NEGATION_WORDS = ("no", "n't", "never")  # one of them is in every negation
 _NOT_STAGE_RES = (
     (Stage.PRODUCTION, re.compile(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
@@ -1580,13 +1598,15 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
-    patient = [m.group(0) for m in scan.take(_NOT_URGENT_RE)]
-    for m in scan.take(_NO_COST_LIMIT_RE):
+    patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background"),
+                                                _NOT_URGENT_RE)]
+    for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless"), _NO_COST_LIMIT_RE):
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
                      "meets the deadline, and the policy's approvals still apply")
-    scan.unused += [_said(m) for m in scan.take(_NOT_COST_FIRST_RE)]
+    scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
-    urgent = [m.group(0) for m in scan.take(_URGENT_RE)] + [m.group(0) for m in scan.take(FASTEST_RE)]
+    urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right"), _URGENT_RE)]
+              + [m.group(0) for m in scan.take_if(("fast", "quickest"), FASTEST_RE)])
     if patient and not urgent:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
     if thrifty and not urgent:
@@ -1631,7 +1651,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
             f"The request asks for {words}: those are separate jobs. Ask for one at a time, e.g. {SIZE_EXAMPLE}.",
             code="contradiction",
         )
-    full = [m.group(0) for m in scan.take(_FULL_PARAMS_RE)]
+    full = [m.group(0) for m in scan.take_if(("full", "all"), _FULL_PARAMS_RE)]
     if full and {Task.LORA, Task.QLORA} & set(tasks):
         adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
         raise RequestError(
@@ -1657,7 +1677,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one."""
-    negated = {stage: [m.group(0) for m in scan.take(pattern)] for stage, pattern in _NOT_STAGE_RES}
+    negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}
     if not any(said.values()):
@@ -1723,8 +1743,9 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 
 def _tolerance(scan: _Scan) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
-    low = [m.group(0) for m in scan.take(_LOW_TOLERANCE_RE)]
-    high = [m.group(0) for m in scan.take(_HIGH_TOLERANCE_RE)]
+    low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot"), _LOW_TOLERANCE_RE)]
+    high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
+                                            _HIGH_TOLERANCE_RE)]
     if low and high:
         raise RequestError(
             f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"
