@@ -117,6 +117,11 @@ _ASSUMED = (
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
     (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",
      "describing the model the work starts from"),
+    # "evaluate on MMLU": how the result is checked, inside the training job
+    (r"\bon\s+(?:the\s+)?(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
+     r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?)(?:\s+and\s+(?:mmlu|hellaswag|gsm8k|humaneval"
+     r"|mbpp|truthfulqa|bbh|arc|winogrande|ifeval))*\b",
+     "what the model is evaluated on: a small share of the job next to its training"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
      r"(?![\w-])",

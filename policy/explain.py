@@ -142,9 +142,10 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
         reason = "no deadline: the cheapest expected cost (ties: earlier finish)"
     if choice.fallback:
         inside = any(not o.profile.outside_class and o.meets is not False for o in choice.pool)
+        # without a deadline only the runtime cap rules a configuration out
+        short = "meets the deadline" if has_deadline else "finishes within the policy's max_runtime_hours"
         reason += ("; outside the size class, which is a preference: it stays the cheapest with the size-class "
-                   "penalty added" if inside else "; outside the size class because nothing inside it meets the "
-                   "deadline")
+                   "penalty added" if inside else f"; outside the size class because nothing inside it {short}")
     return TraceStep(node="8 choice", question="Which configuration?", answer=answer, reason=reason,
                      source=f"policy:deadline_safety_margin; {rules.COST_PER_RUN}")
 

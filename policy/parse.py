@@ -184,7 +184,11 @@ _REGION_OK_RE = re.compile(
 )
 _TEAM_RE = re.compile(
     r"(?<![\w-])(?P<t>team-[a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
-    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)",
+    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)"
+    # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
+    r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
+    r"(?:(?P<t5>(?!team-)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account|cost\s+cent(?:er|re))\b"
+    r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)",
     _F,
 )
 
@@ -789,14 +793,16 @@ _REGION_ONLY_AFTER_RE = re.compile(
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
 _any_region_re = _on_first_use(
     r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
-    r"(?![\w-])|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
+    r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
     r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
     r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])")
 
 
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
 _region_not_before_re = _on_first_use(
-    r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?|(?:anything|anywhere)\s+but"
+    r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?"
+    r"|(?:anything|anywhere|any\s+(?:other\s+)?regions?|all\s+regions?)\s+(?:but|except|other\s+than|apart\s+from"
+    r"|besides)"
     r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
     r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$")
 
@@ -1712,11 +1718,14 @@ _training_setting_re = _on_first_use(
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     r"(?![\w.])"
     r"|(?<![\w.])\d+\s+warm[\s-]?up\s+(?:steps?|iterations?|iters?)\b"
+    # "a 10% holdout", "5% validation split": data kept from training to check the model
+    r"|(?<![\w.])(?:an?\s+)?\d{1,2}(?:\.\d+)?\s*%\s+(?:hold[\s-]?out|validation|val|eval(?:uation)?|test|dev)"
+    r"(?:\s+(?:split|set|data))?(?![\w-])"
     # "cosine schedule", "linear lr decay", "with a constant learning rate"
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
     r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])")
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
-                  "rank", "alpha")
+                  "rank", "alpha", "%")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:
@@ -1759,7 +1768,7 @@ def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
-        name = (m["t"] or m["t2"] or m["t3"] or m["t4"]).lower().strip("-_")
+        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"]).lower().strip("-_")
         named.append(name if name.startswith("team-") else f"team-{name}")
     if not named:
         return None

@@ -282,6 +282,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("need a quick ablation: 5 seeds of a 350M model on 2B tokens", {"task": Task.SWEEP, "trials": 5}, []),
     ("redo last week's 8B fine-tune on 300M tokens", {"task": Task.FINE_TUNE, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, must stay under $150", {"budget_usd": 150.0}, []),
+    # a region ruled out after "any region but", never read as the one to use
+    ("fine-tune 7B on 1B tokens, any region but Ireland", {"exclude_regions": ["eu-west-1"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, any region except us-east-1 or us-west-2",
+     {"exclude_regions": ["us-east-1", "us-west-2"], "region": None}, []),
+    # whose budget it goes on, said as where it is charged
+    ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
+    # evaluation and held-out data: part of the training job
+    ("fine-tune 7B on 1B tokens and evaluate on MMLU", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens with a 10% holdout", {"tokens": 1_000_000_000}, []),
     # how the job trains, said in words: noted, never read as sizes, steps or dates
     ("fine-tune 7B on 1B tokens, lr 2e-5, by Friday", {"tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")},
      []),
