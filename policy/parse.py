@@ -801,13 +801,19 @@ _any_region_re = _on_first_use(
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
 _region_not_before_re = _on_first_use(
     r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?"
-    r"|(?:anything|anywhere|any\s+(?:other\s+)?regions?|all\s+regions?)\s+(?:but|except|other\s+than|apart\s+from"
+    r"|(?:anything|anywhere|everywhere|any\s+(?:other\s+)?regions?|all\s+regions?)\s+(?:but|except|other\s+than|apart\s+from"
     r"|besides)"
+    r"|skip(?:ping)?|stay\s+(?:out\s+of|away\s+from)|keep\s+(?:it\s+|this\s+|them\s+|us\s+)?(?:out\s+of|away\s+from)"
+    r"|steer\s+clear\s+of|nothing\s+(?:in|on)|ban(?:ned)?"
     r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
     r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$")
 
 
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
+# Said after a region or place the job must not run in: "us-east-1 is off limits", "ohio not ok".
+_REGION_NOT_AFTER_RE = re.compile(
+    r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
+    r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
 
 
 def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | None, list[str]]:
@@ -829,11 +835,16 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | N
                 code="unknown_region",
             )
         start = _ruled_out_from(text, m.start(), after_negated)
-        if start is not None:  # "not in us-east-1", "avoid us-east-1 or us-west-2": the others are searched
+        cue_end = _ruled_out_after(text, m.end()) if start is None else None
+        if start is not None or cue_end is not None:
+            # "not in us-east-1", "avoid us-east-1 or us-west-2", "us-east-1 is off limits": the others are searched
+            start = m.start() if start is None else start
             scan.blank(start, m.start())
+            if cue_end is not None:
+                scan.blank(m.end(), cue_end)
             excluded.append(region)
             said_not = said_not or start
-            after_negated = m.end()
+            after_negated = cue_end or m.end()
             continue
         if after_negated is not None:
             _note_excluded(text, said_not, after_negated, excluded, notes)
@@ -860,6 +871,13 @@ def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
     if negated is not None:
         return negated.start()
     return at if list_end is not None and _REGION_LIST_SEP_RE.fullmatch(text, list_end, at) else None
+
+
+def _ruled_out_after(text: str, end: int) -> int | None:
+    """Where the words ruling out the region or place that ends at ``end`` end, when they follow it ("us-east-1 is
+    off limits"); None when none do."""
+    m = _REGION_NOT_AFTER_RE.match(text, end)
+    return None if m is None else m.end()
 
 
 def _note_excluded(text: str, start: int, end: int, excluded: list[str], notes: list[str]) -> None:
@@ -907,12 +925,15 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
         # a list goes on after one cue: "in oregon or ohio", "not in frankfurt or paris"
         follows = listed is not None and _REGION_LIST_SEP_RE.fullmatch(text, listed[0], m.start()) is not None
         start = _ruled_out_from(text, m.start(), listed[0] if listed is not None and listed[1] else None)
-        if start is not None:  # "not in frankfurt": never there
-            scan.blank(start, m.end())
+        cue_end = _ruled_out_after(text, m.end()) if start is None else None
+        if start is not None or cue_end is not None:  # "not in frankfurt", "ohio is off limits": never there
+            start = m.start() if start is None else start
+            scan.blank(start, cue_end or m.end())
             ruled_out = [PLACE_WORDS[word]] if word in PLACE_WORDS else in_area(ALL_REGIONS, AREA_WORDS[word])
             excluded += ruled_out
-            notes.append(f"read '{' '.join(text[start:m.end()].split())}' as never in {', '.join(ruled_out)}")
-            listed = (m.end(), True)
+            notes.append(f"read '{' '.join(text[start:cue_end or m.end()].split())}' as never in "
+                         f"{', '.join(ruled_out)}")
+            listed = (cue_end or m.end(), True)
             continue
         if not follows and ((before is None and after is None) or (word == "us" and m["w"] != "US"
                                                                    and before is None)):

@@ -286,6 +286,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, any region but Ireland", {"exclude_regions": ["eu-west-1"], "region": None}, []),
     ("fine-tune 7B on 1B tokens, any region except us-east-1 or us-west-2",
      {"exclude_regions": ["us-east-1", "us-west-2"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, skip us-east-1", {"exclude_regions": ["us-east-1"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, stay out of us-east-1", {"exclude_regions": ["us-east-1"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, us-east-1 is off limits", {"exclude_regions": ["us-east-1"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, us-east-1 not ok", {"exclude_regions": ["us-east-1"], "region": None}, []),
+    ("fine-tune 7B on 1B tokens, everywhere except us-east-1", {"exclude_regions": ["us-east-1"]}, []),
+    ("fine-tune 7B on 1B tokens, nothing in Europe", {"region": None}, []),
+    ("fine-tune 7B on 1B tokens, keep it out of the EU", {"area": None}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
@@ -558,6 +565,18 @@ def test_how_the_job_trains_is_noted_with_what_it_does_to_the_plan(text: str, sa
     request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
     assert any(said in note and meaning in note for note in request.notes), request.notes
     assert request.unread == []
+
+
+def test_a_region_or_area_said_not_to_be_used_is_never_the_plans() -> None:
+    for text in ("fine-tune 7B on 1B tokens for team-nlp, nothing in Europe",
+                 "fine-tune 7B on 1B tokens for team-nlp, keep it out of the EU",
+                 "fine-tune 7B on 1B tokens for team-nlp, eu-west-1 is off limits"):
+        request = parse_request(text, now=MONDAY, tz=TZ)
+        assert "eu-west-1" in request.exclude_regions, (text, request.exclude_regions)
+        decision = decide(request, catalog=load_catalog(), policy=default_policy(),
+                          spend=SpendSnapshot.unavailable(team=None, reason="not read"), now=MONDAY)
+        assert not decision.plan.region.startswith("eu-"), (text, decision.plan.region)
+        assert all(not a.region.startswith("eu-") for a in decision.alternatives)
 
 
 def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:
