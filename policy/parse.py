@@ -242,6 +242,10 @@ _LOW_TOLERANCE_RE = re.compile(
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
+    # "spot is not ok", "skip spot", "rather not use spot"
+    r"|\bspot\s+(?:instances?\s+)?(?:(?:is|are)\s+)?(?:not\s+(?:ok(?:ay)?|allowed|acceptable|an\s+option|possible)"
+    r"|off[\s-]+limits|a\s+no[\s-]?go)\b|\b(?:skip(?:ping)?|stay\s+away\s+from|steer\s+clear\s+of"
+    r"|(?:rather|prefer)\s+not(?:\s+(?:to\s+)?use)?)\s+spot\b"
     # "not ok with interruptions", "we aren't fine with preemption": read before "ok with interruptions" is
     rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?{_OK_WITH_INTERRUPTIONS}",
     _F,
@@ -587,8 +591,13 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 _EXCLUDE_CUE_RE = re.compile(
     r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
     r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
-    r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want))(?:\s+(?:on|using|with|in))?"
-    r"(?:\s+(?:any|the))?\s+", _F)
+    r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want)|skip(?:ping)?|stay\s+away\s+from"
+    r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from))"
+    r"(?:\s+(?:on|using|with|in))?(?:\s+(?:any|the))?\s+", _F)
+# Said after hardware, a region or a place that must not be used: "H100s are off limits", "us-east-1 not ok".
+_RULED_OUT_AFTER_RE = re.compile(
+    r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
+    r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
 # A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
 # allowed or preferred; the separators between names in such a list.
 _HARDWARE_NAME_RE = re.compile(
@@ -607,6 +616,12 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
         if names:
             excluded += names
             scan.blank(cue.start(), end)
+    if _RULED_OUT_AFTER_RE.search(scan.text):  # "H100s are off limits", "p5 not ok"
+        for start, names, end in _name_lists(scan.text, families):
+            after = _RULED_OUT_AFTER_RE.match(scan.text, end)
+            if after is not None:
+                excluded += names
+                scan.blank(start, after.end())
     if excluded:
         notes.append("kept out of the plan: " + ", ".join(dict.fromkeys(excluded)))
     return list(dict.fromkeys(excluded))
@@ -810,10 +825,6 @@ _region_not_before_re = _on_first_use(
 
 
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
-# Said after a region or place the job must not run in: "us-east-1 is off limits", "ohio not ok".
-_REGION_NOT_AFTER_RE = re.compile(
-    r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
-    r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
 
 
 def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | None, list[str]]:
@@ -876,7 +887,7 @@ def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
 def _ruled_out_after(text: str, end: int) -> int | None:
     """Where the words ruling out the region or place that ends at ``end`` end, when they follow it ("us-east-1 is
     off limits"); None when none do."""
-    m = _REGION_NOT_AFTER_RE.match(text, end)
+    m = _RULED_OUT_AFTER_RE.match(text, end)
     return None if m is None else m.end()
 
 

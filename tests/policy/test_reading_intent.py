@@ -293,6 +293,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, everywhere except us-east-1", {"exclude_regions": ["us-east-1"]}, []),
     ("fine-tune 7B on 1B tokens, nothing in Europe", {"region": None}, []),
     ("fine-tune 7B on 1B tokens, keep it out of the EU", {"area": None}, []),
+    # hardware and spot said not to be used in other words: kept out, never read as asked for
+    ("fine-tune 7B on 1B tokens, skip H100s", {"exclude": ["H100"], "accelerator": None}, []),
+    ("fine-tune 7B on 1B tokens, H100s are off limits", {"exclude": ["H100"], "accelerator": None}, []),
+    ("fine-tune 7B on 1B tokens, p5 not ok", {"exclude": ["p5"], "instance_type": None}, []),
+    ("fine-tune 7B on 1B tokens, rather not use H100", {"exclude": ["H100"]}, []),
+    ("fine-tune 7B on 1B tokens, spot is not ok", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, skip spot", {"interruption_tolerance": Tolerance.LOW}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
