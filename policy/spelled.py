@@ -2,7 +2,7 @@
 
 Only a number followed by what it counts is rewritten — a scale word (hundred, thousand, million, billion,
 trillion, dozen), or a unit the request reader knows (tokens, parameters, trials, runs, seeds, epochs, GPUs, nodes,
-instances) — so "one of our 7B models" or "a node" keep their words. Spans of time ("in two weeks") are left to
+instances, dollars) — so "one of our 7B models" or "a node" keep their words. Spans of time ("in two weeks") are left to
 ``policy.dates``, which reads their words itself and quotes them as said. The digits take the place of the words
 and are padded with spaces to the same length: every position in the text stays where it was, as ``policy.parse``
 needs for the phrases it reports.
@@ -27,13 +27,16 @@ BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
 # 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")
 _NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{BELOW_100}))?|(?P<n>{BELOW_100}))"
            r"(?P<half>\s+and\s+a\s+half)?")
-_SCALE = r"(?:hundred|thousand|million|billion|trillion|dozen)\b"
+# What may follow a number for its words to be rewritten: a scale the reader knows ("hundred" is the number's own,
+# so "two hundred" alone stays words, never "2" before a scale nothing reads)
+_SCALE = r"(?:thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|configs?|gpus?|accelerators?|nodes?"
-            r"|instances?|machines?|hosts?|[a-z]\d{1,3}s?\b)")
+            r"|instances?|machines?|hosts?|[a-z]\d{1,3}s?\b|dollars?\b|bucks\b|usd\b)")
 # Runs counted with the model's size or task between: "two 7B fine-tunes", "three 1B runs", "two pretraining runs"
 _RUNS = (r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo"
          r"|lora|qlora)\s+)?(?:fine[\s-]?tunes|finetunes|runs|trials|experiments|jobs)\b")
-_SPELLED = (rf"(?<![\w.-])(?:(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE}))|{_NUMBER})"
+# The whole number first: "a hundred dollars" is 100, never "1" before a scale word the reader does not know.
+_SPELLED = (rf"(?<![\w.-])(?:{_NUMBER}|(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE})))"
             rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}|{_RUNS}))")
 # A text with none of these words holds no number in words; the full pattern is compiled for the first one that does.
 _NUMBER_WORD_RE = re.compile(rf"\b(?:{_UNIT}|{_TEN}|half|hundred|thousand|million|billion|trillion|dozen)\b",

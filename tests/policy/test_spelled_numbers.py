@@ -29,6 +29,11 @@ B, M = 10**9, 10**6
     ("fine-tune 7B on 1B tokens on two nodes", {"instances": 2}),
     ("fine-tune 7B on 1B tokens on eight H100s", {"gpus": 8, "accelerator": "H100"}),
     ("fine-tune 7B on 100M tokens for three epochs", {"tokens": 300 * M}),
+    # a hundred is the number's own: never "1" before a scale word nothing reads
+    ("fine-tune 7B on 1B tokens for less than a hundred dollars", {"budget_usd": 100.0}),
+    ("fine-tune 7B on 1B tokens, two hundred dollars max", {"budget_usd": 200.0}),
+    ("fine-tune 7B on a hundred million tokens", {"tokens": 100 * M}),
+    ("fine-tune 7B on two hundred thousand tokens", {"tokens": 200_000}),
 ])
 def test_a_number_in_words_counts_what_follows_it(text: str, expected: dict[str, Any]) -> None:
     request = parse_request(text, now=TUESDAY, tz=TZ)
@@ -40,6 +45,7 @@ def test_a_number_in_words_counts_what_follows_it(text: str, expected: dict[str,
     "fine-tune one of our 7B models on 1B tokens",  # "one of": no count
     "fine-tune 7B on 1B tokens on a node of p5",  # "a node": a node, not the count 1
     "fine-tune 7B on 1B tokens, run an a/b test after",
+    "fine-tune 7B on 1B tokens, budget two hundred",  # what it counts is not said: stays words, never "2"
 ])
 def test_words_that_count_nothing_are_left_as_words(text: str) -> None:
     assert digits_for_words(text) == text
