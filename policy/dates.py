@@ -230,7 +230,7 @@ _MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
-                r"|check-in|planning|onsite|on-site")
+                r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
