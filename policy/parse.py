@@ -295,7 +295,10 @@ class _Scan:
         if self._lowered[0] is not self.text:
             self._lowered = (self.text, self.text.lower())
         lowered = self._lowered[1]
-        return any(w in lowered for w in words)
+        for word in words:  # a plain loop: a generator costs as much as the search it saves in a short text
+            if word in lowered:
+                return True
+        return False
 
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
         """``find_deadlines`` over the text as it stands, blanking nothing; read again only once the text changed
@@ -598,6 +601,7 @@ _EXCLUDE_CUE_RE = re.compile(
 _RULED_OUT_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
     r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
+_RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no")  # one is in every match
 # A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
 # allowed or preferred; the separators between names in such a list.
 _HARDWARE_NAME_RE = re.compile(
@@ -616,7 +620,7 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
         if names:
             excluded += names
             scan.blank(cue.start(), end)
-    if _RULED_OUT_AFTER_RE.search(scan.text):  # "H100s are off limits", "p5 not ok"
+    if scan.holds(_RULED_OUT_AFTER_WORDS) and _RULED_OUT_AFTER_RE.search(scan.text):  # "H100s are off limits"
         for start, names, end in _name_lists(scan.text, families):
             after = _RULED_OUT_AFTER_RE.match(scan.text, end)
             if after is not None:
