@@ -29,7 +29,9 @@ from service.launch.protocol import (
     JobState,
     JobStatus,
     Launcher,
+    LaunchRejected,
     LaunchSpec,
+    LeaseLost,
     RenderedArtifact,
     Transition,
     trials_at_once,
@@ -235,7 +237,19 @@ def _start_next_trials(*, engine: Engine, launcher: Launcher, job: TrackedJob,
         if request is None:
             log.error("no request rendered for a waiting trial", extra={"job": name, "request_id": job.request_id})
             return
-        launcher.start(job.spec, request, guard=lambda: _may_start(engine, job))
+        try:
+            launcher.start(job.spec, request, guard=lambda: _may_start(engine, job))
+        except LeaseLost:
+            return  # a stop was asked, or the request ended, since this round read the job
+        except LaunchRejected as exc:
+            # refused (an account limit, a permission): failed this round, so no later trial starts; each round
+            # asks again while trials still run, and once none does and it is still refused, the sweep ends failed
+            log.warning("a waiting trial was refused", extra={"job": name, "request_id": job.request_id,
+                                                              "error": exc.message})
+            readings[name] = JobStatus(name=name, state=JobState.FAILED, secondary_status="Rejected",
+                                       instance_count=job.plan.instances_per_job or job.plan.instance_count,
+                                       billable_seconds=0, training_seconds=0, failure_reason=exc.message)
+            return
         readings[name] = launcher.describe(job.spec, name)
         log.info("started a waiting trial", extra={"job": name, "request_id": job.request_id})
         with new_session(engine) as session:

@@ -15,7 +15,7 @@ from service.jobs.tracker import list_jobs, stop_job, track_jobs
 from service.launch.worker import drain
 from service.store.db import new_session
 from service.store.tables import Artifact, AuditEvent, Job, RequestRecord
-from tests.aws.fakeaws import FakeAws
+from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.launchkit import NOW, FakeSageMaker, launch_policy, migrated_engine, new_request
 from tests.aws.test_launch import _ctx
 
@@ -241,3 +241,27 @@ def test_stopping_a_sweep_stops_its_running_trials_and_starts_no_more(sqlite_url
     with new_session(engine) as session:
         record = session.get(RequestRecord, request_id)
     assert record is not None and record.status == "stopped"
+
+
+def test_a_refused_later_trial_is_asked_again_while_others_run_then_fails_the_sweep(sqlite_url: str,
+                                                                                     fake_aws: FakeAws) -> None:
+    engine, sagemaker, request_id, ctx = _sweep(sqlite_url, fake_aws)
+    prefix = f"gpuops-{request_id.replace('_', '-')}-r1-t"
+    create = sagemaker.fake.handlers["CreateTrainingJob"]
+
+    def over_the_limit(body: dict[str, Any]) -> dict[str, Any]:
+        raise AwsFault("ResourceLimitExceeded", "The account-level service limit is 2")
+
+    sagemaker.fake.on("CreateTrainingJob", over_the_limit)
+    _finish(sagemaker, f"{prefix}1")
+    assert track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW) == 1  # tracking goes on
+    with new_session(engine) as session:
+        assert session.get(RequestRecord, request_id).status == "running"  # type: ignore[union-attr]
+    _finish(sagemaker, f"{prefix}2")
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        job = session.exec(select(Job)).one()
+    assert record is not None and record.status == "failed"
+    assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"] and job.billable_seconds == 2 * 600
+    sagemaker.fake.on("CreateTrainingJob", create)
