@@ -69,6 +69,10 @@ class PlanFields(InputModel):
         "a ceiling on accelerators: the plan uses at most this many (gpus is an exact count)"))
     max_instances: int | None = Field(default=None, ge=1, le=10_000, description=(
         "a ceiling on instances, under the policy's own max_instances (instances is an exact count)"))
+    min_gpus: int | None = Field(default=None, ge=1, le=100_000, description=(
+        "a floor on accelerators: the plan uses at least this many"))
+    min_instances: int | None = Field(default=None, ge=1, le=10_000, description=(
+        "a floor on instances: the plan uses at least this many"))
     # --- what to run (docs/training-contract.md) ---
     recipe: Text | None = Field(default=None, max_length=64, description="a recipe of the team; default: its "
                                 "default recipe")

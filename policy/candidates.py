@@ -81,6 +81,8 @@ class Search:
     gpus: int | None = None
     instances: int | None = None  # an exact instance count the request named ("on 4 nodes")
     max_gpus: int | None = None  # the request's ceiling on accelerators, summed over instances ("at most 16 GPUs")
+    min_gpus: int | None = None  # the request's floor on accelerators ("at least 8 GPUs")
+    min_instances: int | None = None  # and on instances ("2 nodes or more")
     # Learnt corrections of estimated hours per instance family, (family, factor) (policy.calibration).
     hours_factors: tuple[tuple[str, float], ...] = ()
     multi_node_spot: bool = False  # the team opted in, or the request said spot is fine
@@ -201,22 +203,33 @@ def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
 
 
 def counts_for(prof: Profile, search: Search) -> list[int]:
-    """Instance counts to try: 1, 2, 4, … up to the most allowed, from the fewest that hold the job; only the count
-    an exact number of accelerators or instances gives. A ceiling leaves out what is above it and nothing else, so a
-    plan under it is the plan without it."""
-    most = _most_instances(prof, search)
+    """Instance counts to try: 1, 2, 4, … up to the most allowed, from the fewest that hold the job and meet the
+    request's floor (the request's floor itself too when it is no power of two); only the count an exact number of
+    accelerators or instances gives. A ceiling or a floor leaves out what is past it and nothing else, so a plan
+    within it is the plan without it."""
+    most, fewest = _most_instances(prof, search), _fewest_instances(prof, search)
     if search.gpus is not None or search.instances is not None:
         count, rest = search.instances or 0, 0
         if search.gpus is not None:
             count, rest = divmod(search.gpus, prof.spec.accelerator_count)
-        ok = rest == 0 and prof.min_count <= count <= most and search.instances in (None, count)
+        ok = rest == 0 and max(prof.min_count, fewest) <= count <= most and search.instances in (None, count)
         return [count] if ok else []
+    least = max(prof.min_count, fewest)
     counts, n = [], 1
     while n <= most:
-        if n >= prof.min_count:
+        if n >= least:
             counts.append(n)
         n *= 2
+    if fewest > prof.min_count and fewest <= most and fewest not in counts:  # "at least 3 nodes": 3 too
+        counts.insert(0, fewest)
     return counts
+
+
+def _fewest_instances(prof: Profile, search: Search) -> int:
+    """The fewest instances of the type a configuration may have: the request's floors on instances and on
+    accelerators (1 without them)."""
+    by_gpus = -(-search.min_gpus // prof.spec.accelerator_count) if search.min_gpus is not None else 1
+    return max(1, search.min_instances or 1, by_gpus)
 
 
 def _most_instances(prof: Profile, search: Search) -> int:
@@ -287,7 +300,8 @@ def _spotted(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
     work = search.work
     key = ("spotted", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
            work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
-           search.max_instances, search.instances, search.max_gpus, mtbi)
+           search.max_instances, search.instances, search.max_gpus, search.min_gpus, search.min_instances,
+           mtbi)
     return remembered(search.catalog, search.settings, key, lambda: tuple(
         (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
 
@@ -297,7 +311,7 @@ def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
     key = ("speeds", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
            work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances,
-           search.instances, search.max_gpus)
+           search.instances, search.max_gpus, search.min_gpus, search.min_instances)
     return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
 
 
@@ -310,7 +324,8 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
         count = _side_by_side(prof, search)
         side_by_side = () if count < 1 else (
             _speed(prof, scales, count=count, job_instances=1, jobs=work.trials, rounds=-(-work.trials // count)),)
-        return side_by_side + _wide_trials(prof, search, scales)
+        fewest = _fewest_instances(prof, search)  # a floor counts every instance of the sweep
+        return tuple(s for s in side_by_side + _wide_trials(prof, search, scales) if s.count >= fewest)
     scales = _Scaling(prof, work, search.catalog)
     return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
                  for count in counts_for(prof, search)
@@ -506,8 +521,8 @@ def screened_options(
     screened = (tuple(inside), tuple(outside))
     key = (tuple(map(id, screened[0])), tuple(map(id, screened[1])), search.work, search.platforms, search.stage,
            search.tolerance, usable is not None, search.max_instances, search.gpus, search.instances,
-           search.max_gpus, search.hours_factors, search.multi_node_spot, search.interruption_rates,
-           search.data_region, search.transfer_usd)
+           search.max_gpus, search.min_gpus, search.min_instances, search.hours_factors, search.multi_node_spot,
+           search.interruption_rates, search.data_region, search.transfer_usd)
     recent = recent_work(search.catalog, search.settings)
     kept: _Kept | None = recent.get(key)
     if kept is not None and kept[1] is not None:

@@ -460,10 +460,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if "instances" in stated and "instances" in numbers:
             numbers["instances"] = _only([stated["instances"], numbers["instances"]], "instance counts",
                                          'give one, e.g. "on p4d with 4 nodes"')
-    for ceiling in ("max_gpus", "max_instances"):  # "up to 16 H100s, at most 8 GPUs": the lower holds both
+    for ceiling in _CEILING_LIMITS:  # "up to 16 H100s, at most 8 GPUs": the lower holds both (the higher floor)
         said = [found[ceiling] for found in (fields, hardware) if ceiling in found]
         if said and ceiling in numbers:
-            numbers[ceiling] = min([*said, numbers[ceiling]])
+            numbers[ceiling] = (max if ceiling.startswith("min_") else min)([*said, numbers[ceiling]])
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
@@ -536,8 +536,7 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     read: dict[str, Any] = {"instance_type": _one_or_free(types, "instance types", notes)}
     if instances:
         read["instances"] = _only(instances, "instance counts", 'give one, e.g. "on 4x p5.48xlarge"')
-    if ceilings:
-        read["max_instances"] = _lowest_ceiling(ceilings, notes)
+    read |= _bounds(ceilings, notes)
     return read
 
 
@@ -582,8 +581,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     fields: dict[str, Any] = {"accelerator": _one_or_free(accelerators, "accelerators", notes)}
     if counts:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
-    if ceilings:
-        fields["max_gpus"] = _lowest_ceiling(ceilings, notes)
+    fields |= _bounds(ceilings, notes)
     if nodes:
         fields["instances"] = _only(nodes, "instance counts", 'give one, e.g. "on 2 H100 nodes"')
     return fields
@@ -1050,10 +1048,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
                                "each size, each with its own plan and cost.", code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
-    for kind in _CEILING_OF.values():
-        ceilings = [q for q in found if q.kind == kind]
-        if ceilings:
-            fields[kind] = _lowest_ceiling(ceilings, notes)
+    fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)
     _note_batch(found, fields, notes)
     _tokens_of_steps(found, fields, notes)
     budgets = [q for q in found if q.kind == "money"]
@@ -1300,7 +1295,14 @@ _CEILING_OF = {"gpus": "max_gpus", "instances": "max_instances"}
 _CEILING_LIMITS: dict[str, tuple[int, int, str, str]] = {
     "max_gpus": (1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "at most 16 GPUs"'),
     "max_instances": (1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "up to 4 nodes"'),
+    "min_gpus": (1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "at least 8 GPUs"'),
+    "min_instances": (1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "at least 2 nodes"'),
 }
+# "at least 8 GPUs", "a minimum of 2 nodes", "no fewer than 4 instances", "8 GPUs or more": a floor
+_FLOOR_BEFORE_RE = re.compile(
+    r"(?:\b(?:at\s+least|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|min(?:imum)?\.?(?:\s+of)?)|>=|\u2265)"
+    r"\s*$", _F)
+_FLOOR_AFTER_RE = re.compile(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
 _CEILING_BEFORE_RE = re.compile(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     r"|limit(?:ed)?\s+(?:of|to))|<=|\u2264)\s*$", _F)
@@ -1312,8 +1314,15 @@ _BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*
 
 def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str]) -> _Qty | None:
     """The count ``m`` read as a ceiling when words around it say so ("at most 16 GPUs", "up to 2 nodes", "8 H100s
-    max", "≤ 4 instances"; "fewer than 16 GPUs" is at most 15), its cue blanked; None when it is an exact count."""
+    max", "≤ 4 instances"; "fewer than 16 GPUs" is at most 15), or as a floor ("at least 8 GPUs", "2 nodes or
+    more": of kind min_…), its cue blanked; None when it is an exact count."""
     text, start = m.string, max(0, m.start() - _CONTEXT_CHARS)  # as ``m`` was found: no other number blanked yet
+    floor = _FLOOR_BEFORE_RE.search(text, start, m.start()) or _FLOOR_AFTER_RE.match(text, m.end())
+    if floor is not None:
+        phrase = " ".join(text[min(floor.start(), m.start()) : max(floor.end(), m.end())].split())
+        scan.blank(floor.start(), floor.end())
+        notes.append(f"read '{phrase}' as a floor: the plan uses at least {value:,}")
+        return _Qty(kind.replace("max_", "min_"), value, phrase)
     cue = _CEILING_BEFORE_RE.search(text, start, m.start()) or _CEILING_AFTER_RE.match(text, m.end())
     below = None if cue is not None else _BELOW_BEFORE_RE.search(text, start, m.start())
     used = cue or below
@@ -1328,12 +1337,21 @@ def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: li
 
 
 def _lowest_ceiling(ceilings: list[_Qty], notes: list[str]) -> int:
-    """Of several ceilings on the same thing, the lowest, which keeps every one of them."""
+    """Of several ceilings on the same thing, the lowest, which keeps every one of them; of several floors, the
+    highest."""
     low, high, code, hint = _CEILING_LIMITS[ceilings[0].kind]
     values = [_in_range(q, low, high, code, hint) for q in ceilings]
+    pick = max if ceilings[0].kind.startswith("min_") else min
     if len(set(values)) > 1:
-        notes.append(f"named several ceilings; took the lowest, '{ceilings[values.index(min(values))].phrase}'")
-    return min(values)
+        what = "floors; took the highest" if pick is max else "ceilings; took the lowest"
+        notes.append(f"named several {what}, '{ceilings[values.index(pick(values))].phrase}'")
+    return pick(values)
+
+
+def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
+    """Ceilings and floors by field (``_ceiling``), several of one kind merged so that each holds."""
+    return {kind: _lowest_ceiling([q for q in quantities if q.kind == kind], notes)
+            for kind in dict.fromkeys(q.kind for q in quantities)}
 
 
 _TIMES_TRIALS_RE = re.compile(

@@ -81,6 +81,9 @@ class TrainingRequest(BaseModel):
     # Ceilings, not counts ("at most 16 GPUs", "up to 2 nodes"): the plan may use fewer, never more.
     max_gpus: int | None = Field(default=None, ge=1, le=100_000)
     max_instances: int | None = Field(default=None, ge=1, le=10_000)
+    # Floors ("at least 8 GPUs", "2 nodes or more"): the plan may use more, never fewer.
+    min_gpus: int | None = Field(default=None, ge=1, le=100_000)
+    min_instances: int | None = Field(default=None, ge=1, le=10_000)
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.

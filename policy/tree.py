@@ -189,6 +189,7 @@ def _chosen(
                     usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
                     max_instances=min(policy.max_instances, req.max_instances or policy.max_instances),
                     settings=policy.estimate, gpus=gpus, instances=req.instances, max_gpus=req.max_gpus,
+                    min_gpus=req.min_gpus, min_instances=req.min_instances,
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else (),
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
@@ -337,6 +338,15 @@ def _check_ceilings(req: TrainingRequest, gpus: int | None) -> None:
         if exact is not None and ceiling is not None and exact > ceiling:
             raise RequestError(f"The request names {_counted(exact, what)} and at most {_counted(ceiling, what)}; "
                                f"give one, e.g. {hint}.", code="contradiction")
+    for exact, floor, ceiling, what in ((gpus, req.min_gpus, req.max_gpus, "GPU"),
+                                        (req.instances, req.min_instances, req.max_instances, "instance")):
+        if floor is not None and exact is not None and exact < floor:
+            raise RequestError(f"The request names {_counted(exact, what)} and at least {_counted(floor, what)}; "
+                               f"give one, e.g. \"on {floor} {what}s\".", code="contradiction")
+        if floor is not None and ceiling is not None and floor > ceiling:
+            raise RequestError(f"The request asks for at least {_counted(floor, what)} and at most "
+                               f"{_counted(ceiling, what)}; give a floor at or under the ceiling.",
+                               code="contradiction")
 
 
 def _ceilings(req: TrainingRequest, policy: PolicyConfig) -> dict[str, str]:
@@ -344,6 +354,10 @@ def _ceilings(req: TrainingRequest, policy: PolicyConfig) -> dict[str, str]:
     said = {}
     if req.max_gpus is not None:
         said["max_gpus"] = f"at most {_counted(req.max_gpus, 'accelerator')}"
+    if req.min_gpus is not None:
+        said["min_gpus"] = f"at least {_counted(req.min_gpus, 'accelerator')}"
+    if req.min_instances is not None:
+        said["min_instances"] = f"at least {_counted(req.min_instances, 'instance')}"
     if req.max_instances is not None:
         said["max_instances"] = f"at most {_counted(req.max_instances, 'instance')}"
         if policy.max_instances < req.max_instances:

@@ -301,6 +301,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, rather not use H100", {"exclude": ["H100"]}, []),
     ("fine-tune 7B on 1B tokens, spot is not ok", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, skip spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    # floors on GPUs and instances: the plan may use more, never fewer
+    ("fine-tune 7B on 1B tokens with at least 4 GPUs", {"min_gpus": 4, "gpus": None}, []),
+    ("fine-tune 7B on 1B tokens, 3 nodes or more", {"min_instances": 3, "instances": None}, []),
+    ("fine-tune 7B on 1B tokens, minimum of 32 H100s", {"min_gpus": 32, "accelerator": "H100"}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
@@ -585,6 +589,28 @@ def test_a_region_or_area_said_not_to_be_used_is_never_the_plans() -> None:
                           spend=SpendSnapshot.unavailable(team=None, reason="not read"), now=MONDAY)
         assert not decision.plan.region.startswith("eu-"), (text, decision.plan.region)
         assert all(not a.region.startswith("eu-") for a in decision.alternatives)
+
+
+@pytest.mark.parametrize(("text", "least"), [
+    ("fine-tune 7B on 1B tokens with at least 4 GPUs", {"accelerators": 4}),
+    ("fine-tune 7B on 1B tokens, 3 nodes or more", {"instance_count": 3}),
+    ("fine-tune 7B on 1B tokens, at least 12 GPUs", {"accelerators": 12}),
+])
+def test_a_floor_holds_for_the_plan_and_every_alternative(text: str, least: dict[str, int]) -> None:
+    decision = decide(parse_request(text, now=MONDAY, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+                      spend=SpendSnapshot.unavailable(team=None, reason="not read"), now=MONDAY)
+    for plan in [decision.plan, *decision.alternatives]:
+        for field, floor in least.items():
+            assert getattr(plan, field) >= floor, (field, plan)
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, at least 16 GPUs, at most 8 GPUs",
+                                  "fine-tune 7B on 1B tokens on 8 GPUs, at least 16 GPUs"])
+def test_a_floor_over_a_ceiling_or_over_the_count_is_a_contradiction(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decide(parse_request(text, now=MONDAY, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+               spend=SpendSnapshot.unavailable(team=None, reason="not read"), now=MONDAY)
+    assert caught.value.code == "contradiction"
 
 
 def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:

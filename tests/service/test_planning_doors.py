@@ -158,6 +158,17 @@ def test_a_ceiling_given_as_a_field_caps_the_plan_as_the_texts_does(live: Live) 
     assert plan["instance_count"] * load_catalog().instances[plan["instance_type"]].accelerator_count <= 4
 
 
+def test_a_floor_given_as_a_field_holds_the_plan_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B", "min_instances": 3, "now": NOW.isoformat(),
+                                       "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B, 3 nodes or more", "now": NOW.isoformat(),
+                                      "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["request"]["min_instances"] == by_text.json()["request"]["min_instances"] == 3
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    assert by_field.json()["plan"]["instance_count"] >= 3
+
+
 def test_a_field_ceiling_below_the_texts_exact_count_is_refused(live: Live) -> None:
     answer = live.post("/v1/plans", {"text": "fine-tune 7B on 2 nodes", "max_instances": 1,
                                      "now": NOW.isoformat(), "timezone": TZ})
