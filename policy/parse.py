@@ -1308,7 +1308,8 @@ _CEILING_BEFORE_RE = re.compile(
     r"|limit(?:ed)?\s+(?:of|to))|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = re.compile(
-    r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))", _F)
+    r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
+    r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
 _BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 

@@ -305,6 +305,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with at least 4 GPUs", {"min_gpus": 4, "gpus": None}, []),
     ("fine-tune 7B on 1B tokens, 3 nodes or more", {"min_instances": 3, "instances": None}, []),
     ("fine-tune 7B on 1B tokens, minimum of 32 H100s", {"min_gpus": 32, "accelerator": "H100"}, []),
+    ("fine-tune 7B on 1B tokens with 16 GPUs or fewer", {"max_gpus": 16, "gpus": None}, []),
+    ("fine-tune 7B on 1B tokens, use exactly 2 p4d", {"instances": 2, "instance_type": "p4d"}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
