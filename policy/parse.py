@@ -400,7 +400,9 @@ _COST_QUESTION_RE = re.compile(
     r"|(?:(?:please|pls|plz)\s+)?(?:(?:a|rough|quick)\s+)?(?:estimate|quote|ballpark)(?:\s+(?:for|of|on))?(?=\s*[:?,]|\s+(?:for|of|on)\b)"
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
-    r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper)(?![\w-])", _F)
+    r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
+    r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
+    r")(?![\w-])", _F)
 
 
 _COMPUTE_OPTIMAL_RE = re.compile(

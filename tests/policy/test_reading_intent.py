@@ -280,6 +280,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pls estimate: 13b lora, 800M toks, done by mon", {"task": Task.LORA, "tokens": 800_000_000}, []),
     ("finance wants a number: pretraining 3B on 60B tokens", {"task": Task.PRETRAIN}, []),
     ("is it cheaper to run 7B fine-tune on A100s or H100s? 1B tokens", {"accelerator": None}, []),
+    ("Can you price a 13B full fine-tune on 3B tokens?", {"params": 13_000_000_000}, []),
     ("need a quick ablation: 5 seeds of a 350M model on 2B tokens", {"task": Task.SWEEP, "trials": 5}, []),
     ("redo last week's 8B fine-tune on 300M tokens", {"task": Task.FINE_TUNE, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, must stay under $150", {"budget_usd": 150.0}, []),
