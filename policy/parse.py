@@ -1031,6 +1031,15 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         if quantity.kind == "money":
             cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, m.end())]
+            if (rate := _MONEY_RATE_AFTER_RE.match(text, m.end())) is not None:
+                # "$50/hour", "$1k a day": a rate, which no budget holds; left for a person, never read as the total
+                quantity.kind, quantity.phrase = "other", " ".join(text[m.start() : rate.end()].split())
+                cues.append(rate)
+            elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
+                  or _EACH_MONEY_AFTER_RE.match(text, m.end())) is not None:
+                quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
+                quantity.phrase = " ".join(text[min(each.start(), m.start()) : max(each.end(), m.end())].split())
+                cues.append(each)
         if quantity.kind == "gpus" and (per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None:
             quantity.kind = "gpus_per_node"  # "8 GPUs per node, 2 nodes": times the nodes (``_gpus_per_node``)
             cues.append(per)
@@ -1054,6 +1063,11 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     _note_batch(found, fields, notes)
     _tokens_of_steps(found, fields, notes)
     budgets = [q for q in found if q.kind == "money"]
+    for q in (q for q in found if q.kind == "money_each"):
+        runs = fields.get("trials") or 1
+        notes.append(f"read '{q.phrase}' as {_usd(q.value)} a run: {_usd(q.value * runs)} for the {runs} run"
+                     + ("s" if runs != 1 else ""))
+        budgets.append(_Qty("money", q.value * runs, q.phrase))
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
@@ -1461,6 +1475,20 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
         notes.append(f"'{epochs[0].phrase}' needs the dataset's size to count: say e.g. '2 epochs over 500M tokens'")
         scan.unused.append(epochs[0].phrase)
     return [q for q in found if q is not epochs[0]]
+
+
+# An amount a time or a thing ("$50/hour", "$1k per day", "$2 per GPU-hour"): a rate, never the budget
+_MONEY_RATE_AFTER_RE = re.compile(
+    r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?:gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day|week"
+    r"|month|instance|node|gpu)s?\b", _F)
+# An amount for each run ("each under $100", "$100 per run", "$50 a trial")
+_EACH_BEFORE_RE = re.compile(r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
+                             r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$", _F)
+_EACH_MONEY_AFTER_RE = re.compile(r"\s*(?:each|apiece|(?:per|a|an)\s+(?:run|trial|job|seed|experiment))\b", _F)
+
+
+def _usd(value: Decimal) -> str:
+    return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
 
 
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts

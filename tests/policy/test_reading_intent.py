@@ -308,6 +308,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, minimum of 32 H100s", {"min_gpus": 32, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens with 16 GPUs or fewer", {"max_gpus": 16, "gpus": None}, []),
     ("fine-tune 7B on 1B tokens, use exactly 2 p4d", {"instances": 2, "instance_type": "p4d"}, []),
+    # money a run is every run's; money a time or a thing is a rate, never the budget
+    ("fine-tune a 7b model, 1b tokens, 3 runs, each under $100", {"budget_usd": 300.0, "trials": 3}, []),
+    ("sweep 5 trials of 1B on 1B tokens, $40 per trial", {"budget_usd": 200.0}, []),
+    ("fine-tune 7B on 1B tokens for under $1k/day", {"budget_usd": None}, ["$1k/day"]),
+    ("fine-tune 7B on 1B tokens, $2 per GPU-hour max", {"budget_usd": None}, ["$2 per GPU-hour"]),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
