@@ -224,7 +224,7 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
               r"|transcripts?|queries|questions?|comments?|posts?|documents?|docs)\b)")
 _STAGE_RES = (
     (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?"
-                                  r"|go(?:es|ing)?[\s-]+live|go-live)\b", _F)),
+                                  r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
@@ -242,6 +242,13 @@ _LOW_TOLERANCE_RE = re.compile(
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
+    # "without restarts", "no checkpointing", "our code can't resume from checkpoints", "cannot fail": a job that
+    # cannot pick up where it stopped, read before "checkpoint" is read as restartable
+    r"|\b(?:without|w/o)\s+(?:any\s+)?(?:restarts?|restarting|stopping|preemptions?)\b"
+    r"|\b(?:no|without|w/o)\s+checkpoint(?:s|ing)?\b"
+    r"|\b(?:can'?t|cannot|can\s+not|unable\s+to|doesn'?t|does\s+not|won'?t|isn'?t\s+able\s+to)\s+"
+    r"(?:resume|restart|recover|checkpoint)\w*(?:\s+from\s+(?:a\s+|its\s+|the\s+)?checkpoints?)?"
+    r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t)\s+fail\b"
     # "spot is not ok", "skip spot", "rather not use spot"
     r"|\bspot\s+(?:instances?\s+)?(?:(?:is|are)\s+)?(?:not\s+(?:ok(?:ay)?|allowed|acceptable|an\s+option|possible)"
     r"|off[\s-]+limits|a\s+no[\s-]?go)\b|\b(?:skip(?:ping)?|stay\s+away\s+from|steer\s+clear\s+of"
@@ -253,7 +260,7 @@ _LOW_TOLERANCE_RE = re.compile(
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
-    r"|\bresumable\b|\b(?:interruptions?|preemptions?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
+    r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     rf"|\binterruptible\b|\b{_OK_WITH_INTERRUPTIONS}"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
@@ -1837,7 +1844,8 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 
 def _tolerance(scan: _Scan) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
-    low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot"), _LOW_TOLERANCE_RE)]
+    low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
+                                                  "resum", "recover", "fail"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
                                             _HIGH_TOLERANCE_RE)]
     if low and high:

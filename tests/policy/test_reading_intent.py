@@ -313,6 +313,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sweep 5 trials of 1B on 1B tokens, $40 per trial", {"budget_usd": 200.0}, []),
     ("fine-tune 7B on 1B tokens for under $1k/day", {"budget_usd": None}, ["$1k/day"]),
     ("fine-tune 7B on 1B tokens, $2 per GPU-hour max", {"budget_usd": None}, ["$2 per GPU-hour"]),
+    # a job that cannot pick up where it stopped is never planned on spot
+    ("fine-tune 7B on 1B tokens, it must finish without restarts", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, no checkpointing", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, our code can't resume from checkpoints",
+     {"interruption_tolerance": Tolerance.LOW}, ["code"]),
+    ("fine-tune 7B on 1B tokens, mission critical, cannot fail",
+     {"interruption_tolerance": Tolerance.LOW, "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens, restarts are fine", {"interruption_tolerance": Tolerance.HIGH}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
