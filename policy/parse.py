@@ -1009,7 +1009,12 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 # "single node only", "on a single machine", "1 node only": one instance
 _SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|instance|machine|host|box|server)"
-                             r"(?:\s+only)?(?![\w-])", _F)
+                             r"(?:\s+only)?(?![\w-])"
+                             # "no multi-node", "don't split it across nodes": one instance too
+                             r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
+                             r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:split|spread|shard|distribute|scale)\s+(?:it\s+)?"
+                             r"(?:across|over|out\s+to)\s+(?:multiple\s+|several\s+|more\s+)?(?:nodes|instances|machines)\b",
+                             _F)
 
 
 def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
@@ -1730,6 +1735,14 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     )
 
 
+# A task said not to be the one: read before the task words, so that "no LoRA" never reads as LoRA
+_NOT_TASK_RE = re.compile(
+    r"\b(?:not|no|never|without|w/o|rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|using\s+|with\s+|doing\s+)?"
+    r"(?P<w>q-?lora|lora|peft|adapters?|sweeps?|hpo|(?:training\s+)?from\s+scratch|pre-?train(?:ing)?"
+    r"|distill(?:ation)?)\b", _F)
+_FROM_SCRATCH_WORD_RE = re.compile(r"scratch|pre-?train", _F)
+
+
 def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     """The task and the adapter its runs train through: a sweep of LoRA runs is a sweep through LoRA adapters, and
     pretraining with fine-tuning is two jobs, not one."""
@@ -1739,8 +1752,14 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
             "tokens and cost. Ask for one at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
             code="contradiction",
         )
+    negated = scan.take_if(_NEGATION_WORDS + ("without", "w/o", "rather", "instead"), _NOT_TASK_RE)
+    for m in negated:  # "no LoRA", "not a sweep", "not from scratch": never the task they name
+        notes.append(f"read '{_said(m)}' as ruling out {' '.join(m['w'].split())}")
     said = {task: [m.group(0) for m in scan.take(pattern)] for task, pattern in _TASK_RES}
     tasks = [task for task, words in said.items() if words]
+    if not tasks and any(_FROM_SCRATCH_WORD_RE.search(m["w"]) for m in negated):
+        notes.append("read it as fine-tuning an existing model")
+        return Task.FINE_TUNE, None
     from_scratch = {Task.PRETRAIN, Task.CONTINUED_PRETRAIN} & set(tasks)
     tuning = {Task.FINE_TUNE, Task.LORA, Task.QLORA} & set(tasks)
     if len(from_scratch) > 1 or (from_scratch and tuning):

@@ -321,6 +321,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, mission critical, cannot fail",
      {"interruption_tolerance": Tolerance.LOW, "stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, restarts are fine", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a task, or a spread over nodes, said not to be wanted: never read as asked for
+    ("full fine-tune 7B on 1B tokens, no LoRA", {"task": Task.FINE_TUNE, "adapter": None}, []),
+    ("fine-tune 7B on 1B tokens without LoRA", {"task": Task.FINE_TUNE}, []),
+    ("fine-tune 7B on 1B tokens, not a sweep, just one run", {"task": Task.FINE_TUNE, "trials": 1}, []),
+    ("train 7B on 1B tokens, not from scratch", {"task": Task.FINE_TUNE}, []),
+    ("fine-tune 7B on 1B tokens, no multi-node", {"instances": 1}, []),
+    ("fine-tune 7B on 1B tokens, don't split across nodes", {"instances": 1}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
