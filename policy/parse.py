@@ -485,6 +485,17 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     return fields
 
 
+# Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
+_NOT_DEADLINE_BEFORE_RE = re.compile(
+    r"\b(?:(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t)\s+(?:need|have)\s+to|no\s+need\s+to"
+    r"|(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:need|have)\s+to)\s+(?:be\s+)?"
+    r"(?:done|finish(?:ed)?|ready|complete[d]?|delivered|end(?:ed)?)?\s*$", _F)
+
+
+_NEEDED_LEAD_RE = re.compile(r"(?:need|needs|have|has)\s+to\b", _F)
+_NOT_BEFORE_NEED_RE = re.compile(r"\b(?:(?:it|this)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|no)\s*$", _F)
+
+
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
     """The earliest deadline in the text (a past one too: the caller refuses it after the other checks). A wish
     ("ideally by Thursday") gives way to any date said plainly or as the hard deadline, and so does a date said
@@ -493,6 +504,17 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
     found = scan.deadlines(now=now, zone=zone_of(tz))
     for deadline in found:
         scan.blank(deadline.start, deadline.end)
+    kept = []
+    for deadline in found:  # "doesn't need to be done by Friday": said not to be a deadline
+        cue = _NOT_DEADLINE_BEFORE_RE.search(scan.text, max(0, deadline.start - 45), deadline.start)
+        if cue is None and _NEEDED_LEAD_RE.match(deadline.phrase):  # "doesn't" + "need to be done by Friday"
+            cue = _NOT_BEFORE_NEED_RE.search(scan.text, max(0, deadline.start - 20), deadline.start)
+        if cue is None:
+            kept.append(deadline)
+            continue
+        scan.blank(cue.start(), cue.end())
+        notes.append(f"read '{' '.join(scan.said[cue.start():deadline.end].split())}' as no deadline")
+    found = kept
     if not found:
         return None
     hard = min((d.when for d in found if d.firmness == "hard"), default=None)
@@ -1690,7 +1712,8 @@ _NOT_COST_FIRST_RE = re.compile(
 _NO_COST_LIMIT_RE = re.compile(
     r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:not\s+an?\s+(?:issue|concern|problem"
     r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter)\b"
-    r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b", _F)
+    r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
+    r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(

@@ -152,6 +152,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # evaluation and logging inside the training job are part of it, never a run of their own
     ("fine-tune 7B on 1B tokens, 2 epochs, then evaluate", {"tokens": 2_000_000_000, "fixed_hours": None}, []),
     ("fine-tune 7B with evals every 500 steps", {"tokens": None}, []),
+    ("fine-tune 7B on 1B tokens, doesn't need to be done by Friday", {"deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, no need to finish by Monday", {"deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, no budget limit", {"budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens before my vacation on the 20th", {"deadline": at("2026-12-19T17:00")}, []),
     ("fine-tune 7B, log every 10 steps, eval each epoch", {"tokens": None}, []),
     # a day's possessive names its event: the work is ready the day before it
