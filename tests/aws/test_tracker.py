@@ -171,6 +171,11 @@ def _sweep(sqlite_url: str, fake_aws: FakeAws) -> tuple[Engine, FakeSageMaker, s
     return engine, sagemaker, request_id, ctx
 
 
+def _request_and_job(engine: Engine, request_id: str) -> tuple[RequestRecord | None, Job]:
+    with new_session(engine) as session:
+        return session.get(RequestRecord, request_id), session.exec(select(Job)).one()
+
+
 def _finish(sagemaker: FakeSageMaker, name: str, status: str = "Completed") -> None:
     sagemaker.update(name, TrainingJobStatus=status, SecondaryStatus=status, BillableTimeInSeconds=600,
                      TrainingTimeInSeconds=600)
@@ -202,9 +207,7 @@ def test_a_sweep_runs_no_more_trials_at_once_than_approved(sqlite_url: str, fake
         assert len(running) <= 2, (round_, running)
     assert len(sagemaker.jobs) == 6 and sagemaker.creates() == 6  # each trial created once
     track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
-    with new_session(engine) as session:
-        record = session.get(RequestRecord, request_id)
-        job = session.exec(select(Job)).one()
+    record, job = _request_and_job(engine, request_id)
     assert record is not None and record.status == "succeeded"
     assert job.billable_seconds == 6 * 600
     started = [e.data for e in _events(engine, request_id) if e.type == "job.trial_started"]
@@ -220,9 +223,7 @@ def test_a_failed_trial_starts_no_more_and_a_stop_leaves_the_waiting_ones_unstar
     assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"]  # no money for trials of a failing sweep
     _finish(sagemaker, f"{prefix}2")
     track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
-    with new_session(engine) as session:
-        record = session.get(RequestRecord, request_id)
-        job = session.exec(select(Job)).one()
+    record, job = _request_and_job(engine, request_id)
     assert record is not None and record.status == "failed"
     assert job.billable_seconds == 2 * 600 and job.actual_cost_usd is not None  # the four never started, never billed
 
@@ -259,9 +260,7 @@ def test_a_refused_later_trial_is_asked_again_while_others_run_then_fails_the_sw
         assert session.get(RequestRecord, request_id).status == "running"  # type: ignore[union-attr]
     _finish(sagemaker, f"{prefix}2")
     track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
-    with new_session(engine) as session:
-        record = session.get(RequestRecord, request_id)
-        job = session.exec(select(Job)).one()
+    record, job = _request_and_job(engine, request_id)
     assert record is not None and record.status == "failed"
     assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"] and job.billable_seconds == 2 * 600
     sagemaker.fake.on("CreateTrainingJob", create)
