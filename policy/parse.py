@@ -69,7 +69,7 @@ def _on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
     return cache(lambda: re.compile(pattern, _F))
 
 
-_SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6}
+_SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "mil": 10**6, "bil": 10**9}
 _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
 
@@ -93,7 +93,7 @@ _UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNI
 _QTY_RE = re.compile(
     r"(?P<cur>[$\u20ac\u00a3]\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
-    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
+    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
     rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w]))?",
