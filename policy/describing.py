@@ -110,7 +110,8 @@ _ASSUMED = (
     (r"(?<![\w-])(?<!bit\s)(?<!paged\s)(?:with\s+|using\s+)?(?:the\s+)?adam(?:w|[\s-]w)?(?![\w-])"
      r"(?![\s-]?8[\s-]?bit)(?:\s+optimi[sz]er)?(?![\w-])",
      "what the estimate already assumes: Adam's optimizer state in the memory estimate"),
-    (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us)\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
+    (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us|the\s+team|#[a-z0-9_-]+|@[a-z0-9._-]+|<[#@][a-z0-9]+(?:\|[^>]*)?>)"
+     r"\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
     (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
