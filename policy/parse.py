@@ -1762,7 +1762,7 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
 _NOT_TASK_RE = re.compile(
     r"\b(?:not|no|never|without|w/o|rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|using\s+|with\s+|doing\s+)?"
     r"(?P<w>q-?lora|lora|peft|adapters?|sweeps?|hpo|(?:training\s+)?from\s+scratch|pre-?train(?:ing)?"
-    r"|distill(?:ation)?)\b", _F)
+    r"|distill(?:ation)?|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b", _F)
 _FROM_SCRATCH_WORD_RE = re.compile(r"scratch|pre-?train", _F)
 
 

@@ -329,6 +329,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens without LoRA", {"task": Task.FINE_TUNE}, []),
     ("fine-tune 7B on 1B tokens, not a sweep, just one run", {"task": Task.FINE_TUNE, "trials": 1}, []),
     ("train 7B on 1B tokens, not from scratch", {"task": Task.FINE_TUNE}, []),
+    ("pretrain 1B on 20B tokens from scratch, not a fine-tune", {"task": Task.PRETRAIN}, []),
     ("fine-tune 7B on 1B tokens, no multi-node", {"instances": 1}, []),
     ("fine-tune 7B on 1B tokens, don't split across nodes", {"instances": 1}, []),
     ("fine-tune a 7 bil model on 500 mil tokens", {"params": 7_000_000_000, "tokens": 500_000_000}, []),
