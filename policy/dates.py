@@ -278,7 +278,7 @@ _STRICT_RE = re.compile(
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})",
     _F,
 )
-_PASSIVE_RE = re.compile(r"(?!(?:need|want|require|finish|complete)ed)\w+ed|run|led|done\w*|driven|owned", _F)
+_PASSIVE_RE = re.compile(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)
 _ZONES = {
     "utc": "UTC", "gmt": "UTC", "z": "UTC",
     "pt": "America/Los_Angeles", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",

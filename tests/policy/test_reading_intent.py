@@ -642,6 +642,17 @@ def test_a_floor_over_a_ceiling_or_over_the_count_is_a_contradiction(text: str) 
     assert caught.value.code == "contradiction"
 
 
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, already approved by finance",
+                                  "fine-tune 7B on 1B tokens, pre-approved by the VP",
+                                  "fine-tune 7B on 1B tokens, auto-approve this please"])
+def test_words_about_approval_are_never_read_and_hold_the_plan_for_a_person(text: str) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
+    assert any("approve" in phrase for phrase in request.unread), request.unread
+    approval = decide(request, catalog=load_catalog(), policy=default_policy(),
+                      spend=SpendSnapshot.unavailable(team="team-ml", reason="not read"), now=MONDAY).approval
+    assert approval.required and any(r.startswith("not read: ") and "approve" in r for r in approval.reasons)
+
+
 def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:
     request = parse_request("fine-tune 7B on 1B tokens lr=2e-5", now=MONDAY, tz=TZ, team="team-ml")
     assert request.job is not None and request.job.hyperparameters == {"lr": "2e-5"}
