@@ -57,9 +57,9 @@ _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|vid
 _CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
-    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after)?|(?:run(?:s|ning)?|launch(?:es|ing)?)"
-    r"\s+after|from|as\s+of|available|no\s+earlier\s+than)"
-    r"\s*(?:on\s+|at\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
+    r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than)"
+    r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
@@ -244,6 +244,11 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             continue
         if cue is not None:
             scan.blank(before + cue.start(), before + cue.end())
+        if cue is not None and cue["any"]:  # "can start anytime this week": any start in it will do, now too
+            scan.blank(found.start, found.end)
+            notes.append(f"read '{' '.join((cue.group(0) + ' ' + found.phrase).split())}' as: it may start now, "
+                         "with no deadline")
+            continue
         when = found.when
         if not _CLOCK_RE.search(found.phrase):
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)

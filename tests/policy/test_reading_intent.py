@@ -156,6 +156,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, no need to finish by Monday", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, no budget limit", {"budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens before my vacation on the 20th", {"deadline": at("2026-12-19T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, can start anytime this week", {"deadline": None, "start_after": None}, []),
     ("fine-tune 7B, log every 10 steps, eval each epoch", {"tokens": None}, []),
     # a day's possessive names its event: the work is ready the day before it
     ("fine-tune 7B before Thursday's standup", {"deadline": at("2026-12-02T17:00")}, []),
