@@ -244,7 +244,7 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             continue
         if cue is not None:
             scan.blank(before + cue.start(), before + cue.end())
-        if cue is not None and cue["any"]:  # "can start anytime this week": any start in it will do, now too
+        if cue is not None and cue.groupdict().get("any"):  # "can start anytime this week": now will do too
             scan.blank(found.start, found.end)
             notes.append(f"read '{' '.join((cue.group(0) + ' ' + found.phrase).split())}' as: it may start now, "
                          "with no deadline")
