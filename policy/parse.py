@@ -1742,7 +1742,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
                      "safety margin")
     elif urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
-    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan),
+    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
             "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {})
 
 
@@ -1884,8 +1884,21 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
                      f"read '{_said(m)}' as how often the job does it: part of the training run, priced with it")
 
 
-def _tolerance(scan: _Scan) -> Tolerance | None:
+# "spot if it's cheaper, otherwise on-demand", "spot or on-demand" (whichever is cheaper): what the plan does anyway
+# when spot is allowed (it weighs both and takes the cheaper), so spot is allowed; read before either word is
+_EITHER_PURCHASE_RE = re.compile(
+    r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)\s*,?\s*"
+    r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand\b"
+    r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
+    r"cheaper\b)?", _F)
+
+
+def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
+    either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
+    if either:
+        notes.append(f"read '{_said(either[0])}' as spot allowed: the plan weighs spot and on-demand and takes the "
+                     "cheaper")
     low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
                                                   "resum", "recover", "fail"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
@@ -1896,7 +1909,7 @@ def _tolerance(scan: _Scan) -> Tolerance | None:
             ' checkpoint, or "no interruptions" if it must run through.',
             code="contradiction",
         )
-    return Tolerance.LOW if low else Tolerance.HIGH if high else None
+    return Tolerance.LOW if low else Tolerance.HIGH if high or either else None
 
 
 def _team(scan: _Scan) -> str | None:

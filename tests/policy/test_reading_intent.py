@@ -335,6 +335,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, don't split across nodes", {"instances": 1}, []),
     ("fine-tune a 7 bil model on 500 mil tokens", {"params": 7_000_000_000, "tokens": 500_000_000}, []),
     ("fine-tune 7B on 1B tokens, please notify <#C0123ABC|ml-infra> when done", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens on spot if it's cheaper, otherwise on-demand",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, spot or on-demand, whichever is cheaper",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, on-demand preferred", {"interruption_tolerance": Tolerance.LOW}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
