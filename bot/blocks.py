@@ -61,9 +61,8 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
     checkpoint = f", checkpoint every {interval} min" if interval else ""
     trials = ""
     if plan.jobs > 1:  # a sweep: how its trials share the instances
-        per_job = plan.instances_per_job or 1
-        each = f" of {per_job} instances" if per_job > 1 else ""
-        trials = f" · {plan.jobs} trials{each}, {max(1, plan.instance_count // per_job)} at a time"
+        each = f" of {plan.job_instances} instances" if plan.job_instances > 1 else ""
+        trials = f" · {plan.jobs} trials{each}, {plan.jobs_at_once} at a time"
     return [
         ("Instances", f"{fmt.configuration(plan)} ({plan.accelerators}× {plan.accelerator}){trials}"),
         ("Purchase", f"{fmt.purchase(plan)}{checkpoint}"),

@@ -55,9 +55,7 @@ def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
     for item in plan.cost_breakdown:
         lines.append(f"    {item.item}: ${item.usd:,.2f} = {item.basis}")
     if plan.jobs > 1:
-        per_job = plan.instances_per_job or 1
-        lines.append(f"  {plan.jobs} separate jobs of {per_job} instance(s), "
-                     f"{max(1, plan.instance_count // per_job)} at a time")
+        lines.append(f"  {plan.jobs} separate jobs of {plan.job_instances} instance(s), {plan.jobs_at_once} at a time")
     extra = f"max runtime {plan.max_runtime_hours:g} h"
     if plan.checkpoint_interval_minutes is not None:
         extra = f"checkpoint every {plan.checkpoint_interval_minutes} min; " + extra

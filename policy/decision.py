@@ -94,13 +94,24 @@ class Plan(BaseModel):
     # Whether the account can start it: quota, spot placement score, offering (None: capacity was not looked at).
     capacity: CapacityCheck | None = None
 
+    @property
+    def job_instances(self) -> int:
+        """The instances of one job (all of them for one synchronous job)."""
+        return self.instances_per_job or self.instance_count
+
+    @property
+    def jobs_at_once(self) -> int:
+        """How many of the plan's jobs run at once: its instances over one job's. A sweep whose trials outnumber
+        that runs them in turn, never more instances at a time than ``instance_count``."""
+        return max(1, min(self.jobs, self.instance_count // self.job_instances))
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def exposure_usd(self) -> float:
         """The most the launch can bill: every job's instances at the plan's price for the launch's hard runtime cap
         (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps). Rounded up to the
         cent, so it never understates."""
-        instances = self.jobs * (self.instances_per_job or self.instance_count)
+        instances = self.jobs * self.job_instances
         capped = math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
             return max(capped, self.estimated_cost_usd)  # a block's whole days are paid up front, used or not

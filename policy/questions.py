@@ -198,6 +198,6 @@ def ask_after_deciding(*, said: TrainingRequest, decision: Decision, policy: Pol
         return []
     plan = decision.plan
     question = stage_question(cost_usd=max(plan.estimated_cost_usd, plan.exposure_usd),
-                              instances=plan.instances_per_job or plan.instance_count,  # one job's nodes
+                              instances=plan.job_instances,  # one job's nodes
                               above_usd=policy.ask_stage_above_usd, above_instances=policy.ask_stage_above_instances)
     return [] if question is None else [question]

@@ -57,7 +57,7 @@ def tag_value(value: str) -> str:
 
 
 def instances_per_job(plan: Plan) -> int:
-    return plan.instances_per_job or plan.instance_count
+    return plan.job_instances
 
 
 def runtime_seconds(plan: Plan) -> int:

@@ -168,7 +168,7 @@ class AwsCapacity:
                                                                          decision.plan.region], now=now)
         figures.update((f.key, f) for f in read)
         scores = {(s.instance_type, s.region): s for s in base.scores}
-        for instance_type, count in sorted({(p.instance_type, p.instances_per_job or p.instance_count)
+        for instance_type, count in sorted({(p.instance_type, p.job_instances)
                                             for p in plans if p.purchase_model is PurchaseModel.SPOT}):
             try:
                 for score in self._scores(instance_type, count, now=now):
@@ -261,7 +261,7 @@ class AwsCapacity:
         """Offerings for the plan's shape when it is a long multi-node job on a family they are sold for."""
         settings = self.policy.estimate
         plan = decision.plan
-        count = plan.instances_per_job or plan.instance_count
+        count = plan.job_instances
         spec = self.catalog.instances.get(plan.instance_type)
         if (spec is None or spec.family not in settings.capacity_block_families or count < 2
                 or count > MAX_BLOCK_INSTANCES or plan.jobs > 1

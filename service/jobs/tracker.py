@@ -34,7 +34,6 @@ from service.launch.protocol import (
     LeaseLost,
     RenderedArtifact,
     Transition,
-    trials_at_once,
 )
 from service.launch.registry import LaunchEnvironment
 from service.requests.attachments import list_artifacts
@@ -213,7 +212,7 @@ def _missing(job: TrackedJob, name: str) -> JobStatus:
 def _unstarted(job: TrackedJob, name: str, readings: dict[str, JobStatus | None]) -> JobStatus:
     """A sweep's trial not started yet: waiting for its turn, or never to start once the sweep is being stopped or a
     trial failed (no more money goes to a sweep that is failing)."""
-    per_job = job.plan.instances_per_job or job.plan.instance_count
+    per_job = job.plan.job_instances
     if job.status == JobState.STOPPING or any(r is not None and r.state is JobState.FAILED for r in readings.values()):
         return JobStatus(name=name, state=JobState.STOPPED, secondary_status="NotStarted", instance_count=per_job,
                          billable_seconds=0, training_seconds=0)  # never ran, never billed
@@ -232,7 +231,7 @@ def _start_next_trials(*, engine: Engine, launcher: Launcher, job: TrackedJob,
     if any(r is not None and r.state is JobState.FAILED for r in readings.values()):
         return
     running = sum(1 for r in readings.values() if r is not None and not r.final)
-    for name in waiting[:max(0, trials_at_once(job.plan) - running)]:
+    for name in waiting[:max(0, job.plan.jobs_at_once - running)]:
         request = _rendered_for(engine, job.request_id, name)
         if request is None:
             log.error("no request rendered for a waiting trial", extra={"job": name, "request_id": job.request_id})
@@ -247,7 +246,7 @@ def _start_next_trials(*, engine: Engine, launcher: Launcher, job: TrackedJob,
             log.warning("a waiting trial was refused", extra={"job": name, "request_id": job.request_id,
                                                               "error": exc.message})
             readings[name] = JobStatus(name=name, state=JobState.FAILED, secondary_status="Rejected",
-                                       instance_count=job.plan.instances_per_job or job.plan.instance_count,
+                                       instance_count=job.plan.job_instances,
                                        billable_seconds=0, training_seconds=0, failure_reason=exc.message)
             return
         readings[name] = launcher.describe(job.spec, name)
@@ -255,7 +254,7 @@ def _start_next_trials(*, engine: Engine, launcher: Launcher, job: TrackedJob,
         with new_session(engine) as session:
             append_event(session=session, type="job.trial_started", actor=ACTOR, request_id=job.request_id, now=now,
                          data={"job": name, "trial": list(readings).index(name) + 1, "of": len(readings),
-                               "at_once": trials_at_once(job.plan)})
+                               "at_once": job.plan.jobs_at_once})
             session.commit()
 
 

@@ -81,7 +81,7 @@ def _series(job: TrackedJob, names: list[str], catalog: Catalog, rule: IdleRule)
     if plan.platform in (Platform.SAGEMAKER, Platform.HYPERPOD):
         spec = catalog.instances.get(plan.instance_type)
         gpus = spec.accelerator_count if spec else max(plan.accelerators // max(plan.instance_count, 1), 1)
-        hosts = plan.instances_per_job or plan.instance_count
+        hosts = plan.job_instances
         return [s for name in names for s in sagemaker_series(job_name=name, hosts=hosts, gpus_per_host=gpus)]
     return [GpuSeries(rule.namespace, rule.metric, ((rule.dimension, name),)) for name in names]
 

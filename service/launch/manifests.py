@@ -282,7 +282,7 @@ def render_spot_fleet(ctx: LaunchContext) -> str:
 
 def render_run_instances(ctx: LaunchContext) -> str:
     """EC2 RunInstances parameters for a capacity block: every instance from the template, into the reservation."""
-    count = ctx.plan.instances_per_job or ctx.plan.instance_count
+    count = ctx.plan.job_instances
     return json.dumps({"LaunchTemplate": {"LaunchTemplateName": ctx.job_name, "Version": "$Latest"},
                        "MinCount": count, "MaxCount": count}, indent=2)
 

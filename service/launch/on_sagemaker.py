@@ -28,7 +28,6 @@ from service.launch.protocol import (
     LaunchSpec,
     LeaseLost,
     RenderedArtifact,
-    trials_at_once,
 )
 
 log = logging.getLogger("gpuops.launch")
@@ -83,7 +82,7 @@ class SageMakerLauncher:
 
     def launch(self, spec: LaunchSpec, *, guard: Guard) -> LaunchOutcome:
         requests = self._requests(spec)
-        first = requests[:trials_at_once(spec.plan)]  # the rest start as these end (``start``, by the tracker)
+        first = requests[:spec.plan.jobs_at_once]  # the rest start as these end (``start``, by the tracker)
         client = self._client(spec)
         arns: list[str] = []
         for request in first:

@@ -126,14 +126,6 @@ class JobStatus(BaseModel):
         return sum(1 for t in self.transitions if t.status == RESTARTING)
 
 
-def trials_at_once(plan: Plan) -> int:
-    """How many of the plan's jobs run at once: its instances over one job's. A sweep whose trials outnumber that
-    starts its first trials at launch and each later one as an earlier one ends (the tracker), so no more instances
-    run than the approved plan counts."""
-    per_job = plan.instances_per_job or plan.instance_count
-    return max(1, min(plan.jobs, plan.instance_count // max(1, per_job)))
-
-
 class Launcher(Protocol):
     """One platform's way to run an approved plan."""
 
@@ -147,7 +139,7 @@ class Launcher(Protocol):
         ...
 
     def launch(self, spec: LaunchSpec, *, guard: Guard) -> LaunchOutcome:
-        """Create the jobs that run first (every job, or a sweep's first ``trials_at_once``) exactly once: look each
+        """Create the jobs that run first (every job, or a sweep's first ``Plan.jobs_at_once``) exactly once: look each
         name up first, create only what is missing (asking ``guard`` right before), and take "already exists" as
         success with the existing job. The outcome's artifacts are every job's request, later ones included.
         ``LaunchRejected`` for refusals, ``UpstreamError`` for transient trouble, ``LeaseLost`` when ``guard`` says
