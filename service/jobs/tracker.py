@@ -278,7 +278,11 @@ def _may_start(engine: Engine, job: TrackedJob) -> bool:
 def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: TrackedJob, now: datetime) -> JobState:
     launcher = env.launcher(job.plan.platform)
     names = launcher.job_names(job.spec)
-    readings = {name: launcher.describe(job.spec, name) for name in names}
+    readings: dict[str, JobStatus | None] = {}
+    created = True
+    for name in names:  # trials are created in order: past the first the platform lacks, none exists yet
+        readings[name] = launcher.describe(job.spec, name) if created else None
+        created = readings[name] is not None
     if len(names) == 1:
         progress = [readings[names[0]] or _missing(job, names[0])]
     else:  # a sweep: trials start as earlier ones end

@@ -185,8 +185,11 @@ def test_a_sweep_runs_no_more_trials_at_once_than_approved(sqlite_url: str, fake
     engine, sagemaker, request_id, ctx = _sweep(sqlite_url, fake_aws)
     prefix = f"gpuops-{request_id.replace('_', '-')}-r1-t"
     assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"]  # 2 instances approved, one a trial
+    described = len(sagemaker.fake.calls("DescribeTrainingJob"))
     track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
     assert len(sagemaker.jobs) == 2  # none ended: none starts
+    # the two running and the first not yet created are read; the three after it are not asked for
+    assert len(sagemaker.fake.calls("DescribeTrainingJob")) - described == 3
 
     _finish(sagemaker, f"{prefix}1")
     track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
