@@ -487,9 +487,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
 _NOT_DEADLINE_BEFORE_RE = re.compile(
-    r"\b(?:(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|needn'?t)\s+(?:need|have)\s+to|no\s+need\s+to"
-    r"|(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:need|have)\s+to)\s+(?:be\s+)?"
-    r"(?:done|finish(?:ed)?|ready|complete[d]?|delivered|end(?:ed)?)?\s*$", _F)
+    r"\b(?:(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:need|have)\s+to|no\s+need\s+to"
+    r"|(?:it\s+|this\s+)?needn'?t)\s+(?:be\s+)?(?:done|finish(?:ed)?|ready|complete[d]?|delivered|end(?:ed)?)?\s*$",
+    _F)
 
 
 _NEEDED_LEAD_RE = re.compile(r"(?:need|needs|have|has)\s+to\b", _F)
@@ -1223,9 +1223,8 @@ _rollouts_re = _on_first_use(
 
 def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The tokens of RL rollouts: prompts × rollouts a prompt × tokens a rollout, blanked once read."""
-    lowered = scan.text.lower()
-    if "tok" not in lowered or not any(w in lowered for w in ("rollout", "sample", "completion", "generation",
-                                                              "response", "trajector")):
+    if not (scan.holds(("tok",)) and scan.holds(("rollout", "sample", "completion", "generation", "response",
+                                                  "trajector"))):
         return []
     found = []
     for m in scan.take(_rollouts_re()):
@@ -1387,21 +1386,21 @@ def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: li
     return _Qty(kind, most, phrase)
 
 
-def _lowest_ceiling(ceilings: list[_Qty], notes: list[str]) -> int:
+def _tightest(bounds: list[_Qty], notes: list[str]) -> int:
     """Of several ceilings on the same thing, the lowest, which keeps every one of them; of several floors, the
     highest."""
-    low, high, code, hint = _CEILING_LIMITS[ceilings[0].kind]
-    values = [_in_range(q, low, high, code, hint) for q in ceilings]
-    pick = max if ceilings[0].kind.startswith("min_") else min
+    low, high, code, hint = _CEILING_LIMITS[bounds[0].kind]
+    values = [_in_range(q, low, high, code, hint) for q in bounds]
+    pick = max if bounds[0].kind.startswith("min_") else min
     if len(set(values)) > 1:
         what = "floors; took the highest" if pick is max else "ceilings; took the lowest"
-        notes.append(f"named several {what}, '{ceilings[values.index(pick(values))].phrase}'")
+        notes.append(f"named several {what}, '{bounds[values.index(pick(values))].phrase}'")
     return pick(values)
 
 
 def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
     """Ceilings and floors by field (``_ceiling``), several of one kind merged so that each holds."""
-    return {kind: _lowest_ceiling([q for q in quantities if q.kind == kind], notes)
+    return {kind: _tightest([q for q in quantities if q.kind == kind], notes)
             for kind in dict.fromkeys(q.kind for q in quantities)}
 
 
@@ -1456,20 +1455,18 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
-    lowered = scan.text.lower()
-    if any(w in lowered for w in ("tune", "run", "trial", "experiment", "job")):
+    if scan.holds(("tune", "run", "trial", "experiment", "job")):
         for m in list(_task_runs_re().finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
             scan.blank(m.start("n"), m.end("n"))
             unit = "runs" if m["runs"] else "unit"  # the task's word is left for the task reader
             scan.blank(m.start(unit), m.end(unit))
-    if "a/" in lowered:
-        for m in scan.take(_ab_re()):
-            variants = m["v"].count("/") + 1
-            notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")
-            found.append(_Qty("trials", Decimal(variants), _said(m)))
-    if "lora" in lowered or "peft" in lowered:
+    for m in scan.take_said(("a/",), _ab_re):
+        variants = m["v"].count("/") + 1
+        notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")
+        found.append(_Qty("trials", Decimal(variants), _said(m)))
+    if scan.holds(("lora", "peft")):
         for m in list(_adapter_runs_re().finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))

@@ -350,7 +350,7 @@ def _check_ceilings(req: TrainingRequest, gpus: int | None) -> None:
 
 
 def _ceilings(req: TrainingRequest, policy: PolicyConfig) -> dict[str, str]:
-    """The request's ceilings by field, as the trace states them; empty when it set none."""
+    """The request's ceilings and floors by field, as the trace states them; empty when it set none."""
     said = {}
     if req.max_gpus is not None:
         said["max_gpus"] = f"at most {_counted(req.max_gpus, 'accelerator')}"
