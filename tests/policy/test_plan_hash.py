@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from policy import decision
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import canonical_bytes, canonical_json, plan_hash
@@ -44,12 +45,19 @@ def test_any_json_document_hashes_to_its_canonical_json() -> None:
 
 @pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "sweep of 20 trials on 350M", "qlora 70B on H100 asap",
                                   "pretrain 70B on 2T tokens by Friday", "LoRA 8B on 50k examples in eu-west-1"])
-def test_a_decisions_fast_text_is_its_canonical_json(text: str) -> None:
+def test_a_decisions_fast_text_is_its_canonical_json(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     request = parse_request(text, now=NOW, tz="America/Los_Angeles", team="team-nlp")
     spend = SpendSnapshot.unavailable(team=None, reason="no spend source")
     document = decide(request, catalog=load_catalog(), policy=default_policy(), spend=spend,
                       now=NOW).model_dump(mode="json")
-    assert canonical_bytes(document, finite=True) == canonical_json(document).encode("utf-8")
+    reference = canonical_json(document).encode("utf-8")
+
+    class Refused:  # a decision's document never needs the slow encoder: the fast text is the one returned
+        def encode(self, value: Any) -> str:
+            raise AssertionError("fell back to the json encoder")
+
+    monkeypatch.setattr(decision, "_DOCUMENT_JSON", Refused())
+    assert canonical_bytes(document, finite=True) == reference
 
 
 @pytest.mark.parametrize("value", [
