@@ -128,7 +128,10 @@ def thread_text(event: EventPublic, req: RequestPublic, *, announced: Callable[[
         if req.job is None or req.status == "dry_run" or announced(req.job.name):
             return None
         summary = fmt.summary_line(req.decision, fmt.zone(req.timezone))
-        return f"🚀 Launched `{escape(req.job.name)}`: {summary}"
+        plan = req.decision.plan
+        waves = (f"\nThe first {plan.jobs_at_once} of {plan.jobs} trials run now; each of the others starts as one "
+                 "ends, as approved.") if plan.jobs > plan.jobs_at_once else ""
+        return f"🚀 Launched `{escape(req.job.name)}`: {summary}{waves}"
     if event.type == "launch.failed":
         why = data.get("error") or data.get("reason") or "see the audit log"
         return f"💥 Launch failed: {escape(str(why))}"

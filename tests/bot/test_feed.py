@@ -315,3 +315,17 @@ def test_a_quota_increase_is_told_in_the_thread_as_it_goes(feed: FeedConsumer, s
         f"✅ Capacity action `cap_1` approved: {summary}",
         "🏗️ Capacity action `cap_1` done: quota_code L-1, quota_request_id q-1, quota_request_status PENDING",
         "📡 Capacity action `cap_1`: quota_request_status APPROVED"]
+
+
+def test_a_sweep_launched_in_turns_says_so_when_it_is_launched(feed: FeedConsumer, slack: FakeSlack,
+                                                              service: FakeService) -> None:
+    decision = service.requests["req_1"].decision
+    sweep = decision.model_copy(update={"plan": decision.plan.model_copy(
+        update={"jobs": 6, "instances_per_job": 1, "instance_count": 2})})
+    service.set_request("req_1", status="running", decision=sweep,
+                        job={**JOB, "status": "InProgress", "actual_cost_usd": None})
+    service.emit("job.status_changed", "req_1", job=JOB["name"], job_status="InProgress", dry_run=False)
+    feed.step()
+    (launched,) = [c.body["text"] for c in slack.of("chat.postMessage")]
+    assert launched.startswith("🚀 Launched `gpuops-req-1-r1`")
+    assert launched.endswith("\nThe first 2 of 6 trials run now; each of the others starts as one ends, as approved.")
