@@ -627,7 +627,7 @@ def test_a_region_or_area_said_not_to_be_used_is_never_the_plans() -> None:
 
 
 @pytest.mark.parametrize(("text", "least"), [
-    ("fine-tune 7B on 1B tokens with at least 4 GPUs", {"accelerators": 4}),
+    ("fine-tune 1B on 100M tokens with at least 4 GPUs", {"accelerators": 4}),
     ("fine-tune 7B on 1B tokens, 3 nodes or more", {"instance_count": 3}),
     ("fine-tune 7B on 1B tokens, at least 12 GPUs", {"accelerators": 12}),
 ])
