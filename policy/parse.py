@@ -184,7 +184,9 @@ _REGION_OK_RE = re.compile(
 )
 _TEAM_RE = re.compile(
     r"(?<![\w-])(?P<t>team-[a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
-    r"|\bfor\s+the\s+(?P<t3>[a-z][a-z0-9-]*)\s+team\b|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)"
+    # "for the search team", "we're on the nlp team", "from the vision team", "our team (nlp)"
+    r"|\b(?:for|on|from|in|of)\s+the\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)\s+team\b"
+    r"|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)|\bteam\s*\(\s*(?P<t7>[a-z][a-z0-9_-]*)\s*\)"
     # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
     r"(?:(?P<t5>(?!team-)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account|cost\s+cent(?:er|re))\b"
@@ -229,9 +231,11 @@ _STAGE_RES = (
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
 )  # fmt: skip
-# "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions"
+# "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot"
 _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"
-                          r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*")
+                          r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*"
+                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|using)\s+"
+                          r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
 _LOW_TOLERANCE_RE = re.compile(
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
@@ -254,14 +258,14 @@ _LOW_TOLERANCE_RE = re.compile(
     r"|off[\s-]+limits|a\s+no[\s-]?go)\b|\b(?:skip(?:ping)?|stay\s+away\s+from|steer\s+clear\s+of"
     r"|(?:rather|prefer)\s+not(?:\s+(?:to\s+)?use)?)\s+spot\b"
     # "not ok with interruptions", "we aren't fine with preemption": read before "ok with interruptions" is
-    rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?{_OK_WITH_INTERRUPTIONS}",
+    rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?(?:{_OK_WITH_INTERRUPTIONS})",
     _F,
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
-    rf"|\binterruptible\b|\b{_OK_WITH_INTERRUPTIONS}"
+    rf"|\binterruptible\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
 )
@@ -1715,6 +1719,9 @@ _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
+# Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
+_EVAL_WORD_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
+_INFERENCE_RE = re.compile(r"\binference\b", _F)
 
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
@@ -1745,9 +1752,14 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     """Serving, endpoints and batch inference are not training runs: pricing them as a fine-tune would be wrong."""
-    m = _NOT_TRAINING_RE.search(scan.text)
-    if m is None or task is not None:
+    found = list(_NOT_TRAINING_RE.finditer(scan.text)) if task is None else []
+    if not found:
         return
+    if all(f.group(0).lower() == "inference" for f in found) and _EVAL_WORD_RE.search(scan.text):
+        # "run inference eval of 70B on MMLU": an evaluation run, priced as one of its stated length
+        scan.take(_INFERENCE_RE)
+        return
+    m = next((f for f in found if f.group(0).lower() != "inference"), found[0])
     raise RequestError(
         f'"{m.group(0)}" reads as serving or inference; {OUT_OF_SCOPE_SENTENCE} Ask the platform team for '
         'inference capacity, or say the job, e.g. "fine-tune 7B on 200M tokens" or "eval run 7B for 2h".',
@@ -1913,7 +1925,7 @@ def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
-        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"]).lower().strip("-_")
+        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"] or m["t7"]).lower().strip("-_")
         named.append(name if name.startswith("team-") else f"team-{name}")
     if not named:
         return None

@@ -43,9 +43,13 @@ class Scan(TextScan, Protocol):
 _DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
                           r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
                           r"(?!\s+from\s+(?:now|today))", _F)  # "2 days from today" is a deadline
-# "for a week", "for two days", "for a full day": counted in words only after "for" ("once a day" is not a job)
-_WORDED_DURATION_RE = re.compile(rf"(?<![\w.$-])for\s+(?P<n>an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
-                                 r"(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
+# "for a week", "for two days", "for a full day", "should take a couple hours": counted in words only after "for" or
+# "take" ("once a day" is not a job)
+_WORDED_DURATION_RE = re.compile(
+    r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
+    rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
+    r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
+_VAGUE_COUNTS = {"couple": 2, "few": 3}  # "a couple of hours", "a few days": the count the dates reader takes too
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _RANGE_BEFORE_RE = re.compile(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
@@ -215,7 +219,9 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
             continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
         said = m["n"].lower()
-        count = Decimal(1 if said in ("a", "an") else below_100(said) if said[0].isalpha() else said)
+        vague = next((n for word, n in _VAGUE_COUNTS.items() if word in said), None)
+        count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
+                        else below_100(said) if said[0].isalpha() else said)
         hours = float(count) * _UNIT_HOURS[m["u"][0].lower()]
         if not 0 < hours <= 24 * 90:
             continue

@@ -93,3 +93,49 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
 ])
 def test_conversational_filler_is_read_as_nothing(text: str, unread: list[str]) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == unread
+
+
+@pytest.mark.parametrize(("text", "tolerance"), [
+    ("LoRA 14B on 20M tokens, happy with spot", "high"),
+    ("LoRA 14B on 20M tokens, fine using spot instances", "high"),
+    ("LoRA 14B on 20M tokens, not happy with spot", "low"),
+    ("LoRA 14B on 20M tokens, we aren't ok with spot", "low"),
+])
+def test_being_fine_with_spot_or_not_is_the_interruption_tolerance(text: str, tolerance: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.interruption_tolerance.value, request.unread) == (tolerance, [])  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("run inference eval of llama 3 70B on MMLU, should take a couple hours", 2.0),
+    ("eval 7B on 8 H100 for a few hours", 3.0),
+    ("benchmark our 13B, it will take about two days", 48.0),
+])
+def test_an_evaluation_of_said_length_is_a_job_of_that_length(text: str, hours: float) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.fixed_hours, request.unread) == (hours, [])
+    assert plan_for(text).plan.estimated_hours >= hours
+
+
+@pytest.mark.parametrize("text", [
+    "batch inference over 10M documents with a 7B model, about two days",
+    "inference eval then deploy an endpoint for 13B",
+])
+def test_inference_beside_an_eval_does_not_let_serving_through(text: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request(text, now=NOW, tz="UTC")
+    assert caught.value.code == "out_of_scope"
+
+
+@pytest.mark.parametrize("text", [
+    "our team (nlp) needs to fine-tune a 2.7B model on 1B tokens",
+    "we are on the nlp team, fine-tune 7B on 1B tokens",
+    "fine-tune 7B on 1B tokens for the nlp team",
+])
+def test_the_team_is_read_however_it_is_named(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.team, request.unread) == ("team-nlp", [])
+
+
+def test_the_whole_team_is_no_team_name() -> None:
+    assert parse_request("fine-tune 7B on 1B tokens for the whole team", now=NOW, tz="UTC").team is None
