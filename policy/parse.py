@@ -456,8 +456,11 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     platform = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
-    _preferences(scan, families, notes)  # "prefer A100s": asked for, its cost against the open plan warned of
+    # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
+    preferred = _preferences(scan, families, notes)
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
+    if preferred:
+        fields["hardware_preferred"] = True
     hardware = _hardware(scan, notes)
     excluded_regions: list[str] = []
     fields["region"], named_regions = _region(scan, notes, excluded_regions)
@@ -730,12 +733,13 @@ _PREFER_AFTER_RE = re.compile(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
 
 
-def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
-    """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``."""
+def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bool:
+    """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``;
+    whether any did."""
     text = scan.text
     lowered = text.lower()
     if "prefer" not in lowered and "ideally" not in lowered and " if " not in lowered and "only" not in lowered:
-        return
+        return False
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
         if _PREFERRED_PURCHASE_RE.match(text, cue.end()):  # "prefer spot": the purchase model's words read it
@@ -759,7 +763,9 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         scan.blank(m.start("w"), m.end("w"))
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
-        notes.append(f"read {quoted} as asking for that hardware")
+        notes.append(f"read {quoted} as asking for that hardware, or for the hardware left open if it cannot run "
+                     "the job")
+    return bool(phrases)
 
 
 def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, list[str], int]]:

@@ -84,6 +84,9 @@ class TrainingRequest(BaseModel):
     # Floors ("at least 8 GPUs", "2 nodes or more"): the plan may use more, never fewer.
     min_gpus: int | None = Field(default=None, ge=1, le=100_000)
     min_instances: int | None = Field(default=None, ge=1, le=10_000)
+    # The named hardware (type, family, accelerator or count) is a preference ("trn1 if possible", "prefer A100s"):
+    # planned on when it can run the job; when it cannot, the plan leaves it open and says why.
+    hardware_preferred: bool | None = None
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.

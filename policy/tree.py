@@ -5,6 +5,7 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -68,8 +69,15 @@ def decide(
     not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
     placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
     default for an unknown band is one interruption per instance-week)."""
-    chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                     capacity=capacity, interruption_rates=interruption_rates)
+    try:
+        chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                         capacity=capacity, interruption_rates=interruption_rates)
+    except RequestError as exc:
+        left_open = _preference_left_open(request, exc)
+        if left_open is None:
+            raise
+        return decide(left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                      capacity=capacity, interruption_rates=interruption_rates)
     sized, req, assumed, ctx, plan = chosen.sized, chosen.request, chosen.assumed, chosen.ctx, chosen.plan
     team_name, team, scr, search, choice = ctx.team_name, ctx.team, chosen.screen, chosen.search, chosen.choice
     inside, outside, evaluated, regions = chosen.inside, chosen.outside, chosen.evaluated, chosen.regions
@@ -587,6 +595,35 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
 NAMED_HARDWARE_MIN_SAVING = 0.10
 
 
+def _named(request: TrainingRequest) -> str:
+    """The hardware the request named: "4× p5.48xlarge", "32× A100", "16 GPUs", "trn1"."""
+    hardware = request.instance_type or request.accelerator
+    count = request.instances or request.gpus
+    if count and hardware:
+        return f"{count}× {hardware}"
+    if count:
+        return _counted(count, "instance" if request.instances else "GPU")
+    return str(hardware)
+
+
+# The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
+_CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit"})
+_SENTENCE_END_RE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
+
+
+def _preference_left_open(request: TrainingRequest, refused: RequestError) -> TrainingRequest | None:
+    """``request`` with its hardware left open, when that hardware was a preference ("trn1 if possible") and
+    ``refused`` says it cannot run the job; None when the refusal stands."""
+    named = request.instance_type or request.accelerator or request.instances or request.gpus
+    if not request.hardware_preferred or not named or refused.code not in _CANNOT_RUN:
+        return None
+    why = _SENTENCE_END_RE.split(refused.message, maxsplit=1)[0].rstrip(".")  # the reason, not the advice after it
+    why = why[:1].lower() + why[1:]
+    note = f"the hardware preferred, {_named(request)}, cannot run this job: {why}; planned with the hardware left open"
+    return request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
+                                      "hardware_preferred": None, "notes": [*request.notes, note]})
+
+
 def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:
     """What keeping to the hardware the request named (a type, family, accelerator or count) costs: ``other``, the
     plan chosen with the hardware left open, when it is another configuration and at least
@@ -599,15 +636,7 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
         return None
     ours, theirs = f"{plan.estimated_hours:,.1f}", f"{other.estimated_hours:,.1f}"
     hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
-    hardware = request.instance_type or request.accelerator
-    count = request.instances or request.gpus
-    if count and hardware:
-        named = f"{count}× {hardware}"  # "4× p5.48xlarge", "32× A100"
-    elif count:
-        named = f"{count} instances" if request.instances else f"{count} GPUs"
-    else:
-        named = str(hardware)
-    return (f"{named} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
+    return (f"{_named(request)} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
             f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
             f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
 

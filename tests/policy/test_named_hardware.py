@@ -3,6 +3,9 @@ family for at least a tenth less, a warning names that plan, its cost and its ho
 
 from __future__ import annotations
 
+import pytest
+
+from policy.errors import RequestError
 from tests.policy.test_hardware_limits import decided
 
 
@@ -40,7 +43,8 @@ def test_a_preference_is_planned_as_asked_and_warned_of_as_an_ask_is() -> None:
     preferred = decided("fine-tune 7B on 1B tokens, prefer A100s")
     asked = decided("fine-tune 7B on 1B tokens on A100s")
     assert (preferred.plan, preferred.warnings) == (asked.plan, asked.warnings)
-    assert any("'prefer A100s' as asking for that hardware" in n for n in preferred.request.notes)
+    assert any("'prefer A100s' as asking for that hardware, or for the hardware left open" in n
+               for n in preferred.request.notes)
 
 
 def test_a_count_asked_for_is_compared_with_the_open_plan() -> None:
@@ -49,3 +53,27 @@ def test_a_count_asked_for_is_compared_with_the_open_plan() -> None:
     assert "left open, the plan would be 1× p5.48xlarge" in warning  # the same type, fewer of them
     [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on 16 GPUs")
     assert warning.startswith("16 GPUs as asked costs")
+
+
+def test_preferred_hardware_that_cannot_run_the_job_is_left_open_and_the_reason_said() -> None:
+    # the default team is not Neuron-ready: Trainium cannot run anything for it
+    preferred = decided("fine-tune 40B on 100M tokens, trn1 if possible")
+    open_plan = decided("fine-tune 40B on 100M tokens")
+    assert preferred.plan == open_plan.plan
+    assert preferred.request.instance_type is None
+    [note] = [n for n in preferred.request.notes if n.startswith("the hardware preferred")]
+    assert note.startswith("the hardware preferred, trn1, cannot run this job: no trn1 configuration can run this job")
+    assert "Neuron-ready" in note and note.endswith("planned with the hardware left open")
+    assert "Name another" not in note  # the refusal's advice, taken: not repeated to the person
+
+
+def test_a_preferred_count_too_small_for_the_job_is_left_open() -> None:
+    decision = decided("fine-tune 70B on 1B tokens, single gpu if possible")
+    assert decision.plan.accelerators > 1
+    assert any(n.startswith("the hardware preferred, 1 GPU, cannot run this job") for n in decision.request.notes)
+
+
+def test_hardware_asked_for_that_cannot_run_the_job_is_still_refused() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 40B on 100M tokens on trn1")
+    assert refused.value.code == "no_matching_instance"
