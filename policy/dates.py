@@ -264,13 +264,13 @@ def _dated_event_re() -> re.Pattern[str]:
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
-    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*:?\s*(?:on\s+|at\s+)?$",
+    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,
 )
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.
 # "before" and "until" are not strict: "before the production run", "until convergence".
 _STRICT_RE = re.compile(
-    r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)\s*:?\s+"
+    r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)(?:\s*:?\s+|\s*\(\s*)"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
     # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)
@@ -379,6 +379,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
             end = day.end()
+    if trigger is not None and "(" in trigger.group(0) and text.startswith(")", end):
+        end += 1  # "deadline (May 15)": the date's parenthesis is the phrase's
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _zone_at(text, end)
     day_m = None  # "by noon pacific time tomorrow": the day said after the zone

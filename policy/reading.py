@@ -125,7 +125,7 @@ we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
-get give make use using used go going have has had planning planned what what's whats way first dl them must
+get give make use using used go going have has had planning planned what what's whats way first dl them must results
 exactly preferred
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead

@@ -331,6 +331,15 @@ def test_phrase_span_covers_trigger_and_time() -> None:
     assert text[deadline.start : deadline.end] == "by Friday 3pm PT"
 
 
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("pretrain 1B on 20B tokens, deadline (May 15)", "deadline (May 15)"),
+    ("fine-tune 7B, due (Friday), spot ok", "due (Friday)"),
+])
+def test_a_date_in_parentheses_after_its_trigger_is_the_deadline(text: str, phrase: str) -> None:
+    (deadline,) = find_deadlines(text, now=MONDAY, zone=LA)
+    assert text[deadline.start : deadline.end] == phrase
+
+
 @pytest.mark.parametrize("name", ["Mars/Olympus_Mons", "", "../../etc/passwd", "America/Los_Angeles\x00"])
 def test_unknown_zone_is_a_request_error(name: str) -> None:
     with pytest.raises(RequestError) as caught:
