@@ -85,6 +85,8 @@ _DATA = (
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
     # "on customer emails", "on our support tickets", "on math problems": what the data is counted in
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
+    # "for customer support chats", but not "for code completion", a purpose that ends the phrase (below)
+    rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}\s*(?:$|[,.;:!?)]))(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
 )
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"

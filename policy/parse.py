@@ -225,7 +225,9 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
               r"|feedback|interactions?|calls?|history|tickets?|chats?|reviews?|conversations?|messages?|records?"
               r"|transcripts?|queries|questions?|comments?|posts?|documents?|docs)\b)")
 _STAGE_RES = (
-    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?"
+    # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
+    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+                                  r"|review|workshop)s?\b)?|launch(?:es|ing)?|releases?"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
@@ -1541,6 +1543,10 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
 
 
 _YEAR_RE = re.compile(r"20[23]\d")
+# An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
+_OTHER_CURRENCY_AFTER_RE = re.compile(
+    r"\s*(?:eur|euros?|gbp|pounds?|quid|jpy|yen|chf|(?:swiss\s+)?francs?|cad|aud|nzd|inr|rupees?|cny|rmb|yuan|sek"
+    r"|nok|dkk|krona|krone|kronor|pln|zloty|brl|reais|krw|sgd|hkd|\u20ac|\u00a3|\u00a5)(?![\w'\u2019])", _F)
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:
@@ -1548,10 +1554,10 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
     scale = (m["word"] or m["letter"] or "").lower()
     unit = " ".join((m["unit"] or "").lower().split())
-    if m["cur"] and m["cur"].strip() != "$":
-        raise RequestError(
-            f'Give the budget in US dollars, e.g. "under $5k" (not "{m.group(0).strip()}").', code="invalid_budget"
-        )
+    other = None if m["unit"] else _OTHER_CURRENCY_AFTER_RE.match(text, m.end())
+    if (m["cur"] and m["cur"].strip() != "$") or other is not None:
+        said = text[m.start() : other.end() if other else m.end()].strip()
+        raise RequestError(f'Give the budget in US dollars, e.g. "under $5k" (not "{said}").', code="invalid_budget")
     batch = _batch_kind(before, text[m.end() : m.end() + _CONTEXT_CHARS], unit, scale)
     if m["cur"]:
         kind = "money"

@@ -139,3 +139,15 @@ def test_the_team_is_read_however_it_is_named(text: str) -> None:
 
 def test_the_whole_team_is_no_team_name() -> None:
     assert parse_request("fine-tune 7B on 1B tokens for the whole team", now=NOW, tz="UTC").team is None
+
+
+def test_a_customer_demo_is_production_and_its_day_the_deadline() -> None:
+    request = parse_request("finetune 7b model, about 500M tokens, it's for a customer demo on the 10th", now=NOW,
+                            tz="UTC")
+    assert (request.stage.value, request.deadline.day, request.unread) == ("production", 9, [])  # type: ignore[union-attr]
+
+
+def test_data_named_after_for_is_what_the_data_is() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens for customer support chats", now=NOW, tz="UTC")
+    assert (request.stage, request.unread) == (None, [])
+    assert any(n.startswith("read 'customer support chats' as what the data is") for n in request.notes)
