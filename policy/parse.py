@@ -447,6 +447,7 @@ _NOTED_ONLY = (
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    _refuse_staged(scan)
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
@@ -1787,15 +1788,20 @@ _NOT_TASK_RE = re.compile(
 _FROM_SCRATCH_WORD_RE = re.compile(r"scratch|pre-?train", _F)
 
 
+def _refuse_staged(scan: _Scan) -> None:
+    """SFT then DPO is two jobs: refused before either job's tokens are read as one request's two counts."""
+    if (staged := _STAGED_TUNING_RE.search(scan.text)) is not None:
+        said = " ".join(scan.said[staged.start() : staged.end()].split())
+        raise RequestError(
+            f"The request asks for '{said}': those are separate jobs, each with its own tokens and cost. Ask for one "
+            "at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
+            code="contradiction",
+        )
+
+
 def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     """The task and the adapter its runs train through: a sweep of LoRA runs is a sweep through LoRA adapters, and
     pretraining with fine-tuning is two jobs, not one."""
-    if (staged := _STAGED_TUNING_RE.search(scan.text)) is not None:
-        raise RequestError(
-            f"The request asks for '{' '.join(staged.group(0).split())}': those are separate jobs, each with its own "
-            "tokens and cost. Ask for one at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
-            code="contradiction",
-        )
     negated = scan.take_if(_NEGATION_WORDS + ("without", "w/o", "rather", "instead"), _NOT_TASK_RE)
     for m in negated:  # "no LoRA", "not a sweep", "not from scratch": never the task they name
         notes.append(f"read '{_said(m)}' as ruling out {' '.join(m['w'].split())}")

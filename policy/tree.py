@@ -711,9 +711,17 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     if ceilings:
         return (f"No allowed configuration in {req.region} holds this job{within}{smallest}. Raise the ceiling, or "
                 "make the job smaller: LoRA/QLoRA or a shorter sequence.")
-    reasons = "; ".join(f"{t}: {r}" for t, r in sorted(scr.ruled_out.items())[:6])
-    return (f"No allowed configuration in {req.region} can run a {req.params:,}-parameter job"
-            + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence or another region.")
+    # hardware the request did not name says nothing about why what it named cannot run the job
+    named = [(t, r) for t, r in sorted(scr.ruled_out.items()) if r != "not what the request asked for"]
+    low = policy.estimate.multi_node_min_accelerators
+    named += [(p.spec.instance_type, f"memory: needs {p.min_count} instances, and multi-node runs only on sizes with "
+               f"{low} or more accelerators") for p in [*scr.inside, *scr.outside]
+              if p.min_count > 1 and p.spec.accelerator_count < low]
+    reasons = "; ".join(f"{t}: {r}" for t, r in named[:6])
+    asked = req.instance_type or req.accelerator
+    return (f"No {asked or 'allowed'} configuration in {req.region} can run a {req.params:,}-parameter job"
+            + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence"
+            + (", other hardware or another region." if asked else " or another region."))
 
 
 def _smallest(scr: Screen, policy: PolicyConfig) -> str:

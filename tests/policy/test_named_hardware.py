@@ -77,3 +77,12 @@ def test_hardware_asked_for_that_cannot_run_the_job_is_still_refused() -> None:
     with pytest.raises(RequestError) as refused:
         decided("fine-tune 40B on 100M tokens on trn1")
     assert refused.value.code == "no_matching_instance"
+
+
+def test_named_hardware_too_small_for_the_job_says_why_it_and_not_others_cannot_run_it() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 3B on 400M tokens on a single g6e.xlarge")
+    message = refused.value.message
+    assert message.startswith("No g6e.xlarge configuration in us-east-1 can run a 3,000,000,000-parameter job "
+                              "(g6e.xlarge: memory: needs 2 instances")
+    assert "not what the request asked for" not in message and "other hardware" in message

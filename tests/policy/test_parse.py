@@ -334,6 +334,9 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
+    # each job's tokens said: the two jobs are what is refused, quoted as written, not the two token counts
+    ("fine-tune 7B on 1B tokens and then run DPO on 50M tokens", MONDAY, "contradiction",
+     "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("train 3 sizes (125M, 350M, 1.3B) on 10B tokens each", MONDAY, "contradiction",
      "names 3 model sizes (125M, 350M, 1.3B)"),
