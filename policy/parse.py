@@ -11,6 +11,7 @@ message that says what to type instead. It never raises anything else for any te
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Collection, Iterator
 from datetime import datetime
@@ -203,7 +204,7 @@ _TASK_WORDS = (
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b"),
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
     (Task.SWEEP,
-     r"\bsweep(?:s|ing)?\b|\bhpo\b|\bhyper[\s-]?param(?:eter)?s?\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
+     r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
@@ -448,6 +449,7 @@ _NOTED_ONLY = (
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _refuse_staged(scan)
+    grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
@@ -472,7 +474,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     if excluded_regions:
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
-    numbers = _quantities(scan, notes)
+    numbers = _quantities(scan, notes, grid=grid)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
     for stated in (fields, hardware):  # "2x p4d.24xlarge on 4 nodes", "2 H100 nodes, 4 nodes"
@@ -1052,9 +1054,10 @@ _SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|in
                              _F)
 
 
-def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
-    """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers."""
-    found = (_mixture_of_experts(scan, notes) + _times_trials(scan, notes) + _text_sizes(scan)
+def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str, Any]:
+    """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
+    hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
+    found = (_mixture_of_experts(scan, notes) + grid + _times_trials(scan, notes) + _text_sizes(scan)
              + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
                                                  for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -1096,6 +1099,7 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         found.append(quantity)
     _gpus_per_node(found, notes)
     _tokens_after_on(found, notes)
+    _grid_or_count(found, notes)
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
         values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
@@ -1126,6 +1130,17 @@ def _quantities(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 
 
 _STEPS_RE = re.compile(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+
+
+def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
+    """The values' combinations are the trials, unless a count of trials is said too ("20 trials over lr {…}"): then
+    the count is, and the values are what the sweep covers."""
+    for grid in [q for q in found if q.kind == "grid_trials"]:
+        if any(q.kind == "trials" for q in found):
+            notes.append(f"the trial count said is the sweep's; {grid.phrase} is what it covers")
+            found.remove(grid)
+        else:
+            grid.kind = "trials"
 
 
 _PER_NODE_AFTER_RE = re.compile(r"\s*(?:per|each|a|an|/)\s*(?:node|instance|machine|host|box|server)(?![\w-])", _F)
@@ -1423,6 +1438,28 @@ _TIMES_TRIALS_RE = re.compile(
 
 # A grid: "8 LRs x 3 seeds", "4 configs × 2 seeds", "5 learning rates by 3 seeds": one trial per pair.
 _TRIALS = dict(_UNIT_KINDS)["trials"]
+# Hyperparameter values a sweep tries: "lr over {1e-5, 3e-5, 1e-4}", "lora rank 8/16/32", "batch size 16 or 32", "lr
+# in [1e-5, 3e-5, 1e-4] x bs {16, 32}" (a grid: one trial per combination). Two values in square brackets or joined by
+# "to"/"and" after "in", "between" or "from" are a range to search ("lr in [1e-5, 1e-3]"), whose trials are the
+# sweep's count. Compiled on first use, by texts naming a hyperparameter.
+_HP_WORDS = ("lr", "learning", "batch", "bs", "warm", "wd", "weight", "dropout", "rank", "alpha", "beta", "temp",
+             "seed", "epoch", "lora r", "r=", "r =", "gamma", "lambda", "kl")
+_HP_NAME = (r"(?:peak\s+|base\s+)?(?:lrs?|learning[\s-]+rates?)|(?:global\s+|micro\s+)?(?:batch[\s-]+sizes?|bs)"
+            r"|warm[\s-]?ups?(?:[\s-]+(?:steps|ratios?))?|wd|weight[\s-]+decays?|dropouts?|ranks?"
+            # "lora rank", "lora r": the name only, so "lora" stays the task's
+            r"|(?:(?<=lora\s)|(?<=lora-))r\b|(?<![\w-])r(?=\s*[=:])|alphas?|betas?|temperatures?|temps?|seeds?|epochs?"
+            r"|gammas?|lambdas?|kl(?:[\s-]+(?:coef(?:ficient)?|penalty|beta))?")
+_HP_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d{1,3})?(?![\w.%])"
+# a value not followed by what would make it a count of something else ("lr 1e-4, 2 epochs")
+_HP_ITEM = (rf"{_HP_VALUE}(?!\s*(?:[kmbt]\b|tokens?|toks?|epochs?|gpus?|nodes?|instances?|hours?|hrs?|days?"
+            r"|trials?|runs?|steps?|params?|parameters?|\$))")
+_HP_SEP = r"(?:\s*[,;/|]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
+_hp_lists_re = _on_first_use(
+    rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
+    rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"
+    rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))")
+_HP_RANGE_BEFORE_RE = re.compile(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
+_HP_SPLIT_RE = re.compile(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = re.compile(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
 
@@ -1457,6 +1494,31 @@ _per_thing_re = _on_first_use(
     rf"\bfor\s+(?:each|every)\s+(?:one\s+)?of\s+{_OWNED}(?P<n>\d{{1,4}})\s+(?P<what>[a-z][a-z-]*)"
     rf"|\b(?:for|across)\s+{_OWNED}(?P<n2>\d{{1,4}})\s+(?P<what2>[a-z][a-z-]*s)\s*,?\s*(?:with\s+)?(?:one|an?)"
     r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])")
+
+
+def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """The trials the hyperparameter values said make: one per combination of the lists ("grid_trials", which a
+    trial count said elsewhere overrides); ranges are noted and count nothing."""
+    if not scan.holds(_HP_WORDS):
+        return []
+    lists: list[tuple[str, int]] = []
+    for m in scan.take(_hp_lists_re()):
+        phrase = " ".join(scan.said[m.start("name") : m.end()].split())  # without the "x" of a grid
+        values = [v for v in _HP_SPLIT_RE.split(m["bv"] or m["v"]) if v]
+        at = m.start("open") if m["open"] else m.start("v")
+        before = scan.said[max(0, at - 10) : at]
+        if len(values) == 2 and m["open"] != "{" and _HP_RANGE_BEFORE_RE.search(before):
+            notes.append(f"read '{phrase}' as a range to search: the sweep's trial count says how many points")
+            continue
+        lists.append((phrase, len(set(values))))
+    if not lists:
+        return []
+    total = math.prod(n for _, n in lists)
+    said = ", ".join(f"'{p}'" for p, _ in lists)
+    grid = " × ".join(str(n) for _, n in lists)
+    notes.append(f"read {said} as {grid} = {total} trials, one for each combination of the values" if len(lists) > 1
+                 else f"read {said} as {total} trials, one for each value")
+    return [_Qty("grid_trials", Decimal(total), said)]
 
 
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -1874,7 +1936,7 @@ _checkpoint_every_re = _on_first_use(
 _SETTING_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?%?"
 _training_setting_re = _on_first_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
-    r"|(?:lora[\s-]+)?(?:rank|alpha)"
+    r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
     r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     r"(?![\w.])"

@@ -151,3 +151,37 @@ def test_data_named_after_for_is_what_the_data_is() -> None:
     request = parse_request("fine-tune 7B on 1B tokens for customer support chats", now=NOW, tz="UTC")
     assert (request.stage, request.unread) == (None, [])
     assert any(n.startswith("read 'customer support chats' as what the data is") for n in request.notes)
+
+
+@pytest.mark.parametrize(("text", "trials", "said"), [
+    ("sweep lr over {1e-5, 3e-5, 1e-4} for a 1B fine-tune on 200M tokens", 3,
+     "read 'lr over {1e-5, 3e-5, 1e-4}' as 3 trials, one for each value"),
+    ("sweep lr in [1e-5, 3e-5, 1e-4] x bs {16, 32} on a 1B fine-tune, 200M tokens", 6,
+     "read 'lr in [1e-5, 3e-5, 1e-4]', 'bs {16, 32}' as 3 × 2 = 6 trials, one for each combination of the values"),
+    ("fine-tune 1B on 200M tokens with lr 1e-5 or 3e-5", 2, "read 'lr 1e-5 or 3e-5' as 2 trials"),
+    ("hp search on 1B: learning rates 1e-5, 3e-5 and 1e-4, seeds 1,2; 100M tokens", 6, "3 × 2 = 6 trials"),
+])
+def test_the_values_a_sweep_tries_are_its_trials(text: str, trials: int, said: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.task.value, request.trials, request.unread) == ("sweep", trials, [])  # type: ignore[union-attr]
+    assert any(said in n for n in request.notes), request.notes
+
+
+def test_a_range_to_search_leaves_the_trial_count_to_the_sweep() -> None:
+    request = parse_request("sweep 20 trials of a 350M pretrain on 1B tokens, lr in [1e-5, 1e-3]", now=NOW, tz="UTC")
+    assert (request.trials, request.unread) == (20, [])
+    assert any("'lr in [1e-5, 1e-3]' as a range to search" in n for n in request.notes)
+
+
+def test_one_value_of_a_setting_is_a_setting_of_one_run() -> None:
+    request = parse_request("fine-tune 7B on 500M tokens, lr 1e-4, 2 epochs", now=NOW, tz="UTC")
+    assert (request.trials, request.tokens, request.unread) == (None, 1_000_000_000, [])
+
+
+@pytest.mark.parametrize(("text", "task", "adapter"), [
+    ("fine-tune 7B with LoRA rank 16 on 100M tokens", "lora", None),
+    ("lora rank 8/16/32 on 7B, 50M tokens each", "sweep", "lora"),  # a sweep of LoRA runs, not of full fine-tunes
+])
+def test_a_lora_rank_leaves_lora_as_the_task(text: str, task: str, adapter: str | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.task.value, request.adapter and request.adapter.value) == (task, adapter)  # type: ignore[union-attr]
