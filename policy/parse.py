@@ -657,7 +657,8 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
     for, so that "no H100s" never reads as asking for H100s."""
     excluded: list[str] = []
     for cue in list(_EXCLUDE_CUE_RE.finditer(scan.text)):
-        names, end = _hardware_names(scan.text, cue.end(), families)
+        counted = _COUNT_PREFIX_RE.match(scan.text, cue.end())  # "no 8xA100": no A100s, however many
+        names, end = _hardware_names(scan.text, counted.end() if counted else cue.end(), families)
         if names:
             excluded += names
             scan.blank(cue.start(), end)
@@ -682,6 +683,8 @@ _PERMIT_AFTER_RE = re.compile(
 _PERMIT_BEFORE_RE = re.compile(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
     r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
+_COUNT_PREFIX_RE = re.compile(r"\d{1,4}\s*(?:x|\u00d7|\*)?\s*(?=[a-z])", _F)
+_COUNT_ONTO_RE = re.compile(r"(?<![\w.])\d{1,4}x$", _F)  # "8xH100": a count and its hardware in one word
 _COUNT_BEFORE_RE = re.compile(r"\d\s*(?:x|\*)?\s*$", _F)
 # An opinion of hardware ("p5 is expensive") asks for it no more than it keeps it out: the name is read as neither.
 _OPINION = r"(?:expensive|pricey|costly|overkill|slow|scarce)"
@@ -730,12 +733,12 @@ _PREFER_BEFORE_RE = re.compile(
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
 _PREFER_COUNT_RE = re.compile(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
-    r"\s+(?P<w>if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
+    r"\s+(?P<w>if\s+(?:possible|avail(?:able)?|we\s+can))(?![\w-])", _F)
 _PREFERRED_PURCHASE_RE = re.compile(r"(?:spot|on[\s-]?demand)\b", _F)
 _ONLY_RE = re.compile(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
 _ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
 _PREFER_AFTER_RE = re.compile(
-    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|available|we\s+can))(?![\w-])", _F)
+    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|avail(?:able)?|we\s+can))(?![\w-])", _F)
 
 
 def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bool:
@@ -774,14 +777,17 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
 
 
 def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, list[str], int]]:
-    """Each list of hardware names in ``text`` that starts a word ("A100s or H100s"): where it starts, the names,
-    and where it ends."""
+    """Each list of hardware names in ``text`` that starts a word ("A100s or H100s") or follows a count written onto
+    it ("8xH100"): where the names start, the names, and where the list ends."""
     for m in _HARDWARE_NAME_RE.finditer(text):
-        if m.start() and text[m.start() - 1].isalnum():
-            continue
-        names, end = _hardware_names(text, m.start(), families)
+        start = m.start()
+        if start and text[start - 1].isalnum():
+            if not _COUNT_ONTO_RE.search(text, 0, start + 1):  # "8xH100" reads as "xh100" from the x: not a name
+                continue
+            start += 1
+        names, end = _hardware_names(text, start, families)
         if names:
-            yield m.start(), names, end
+            yield start, names, end
 
 
 def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:

@@ -185,3 +185,17 @@ def test_one_value_of_a_setting_is_a_setting_of_one_run() -> None:
 def test_a_lora_rank_leaves_lora_as_the_task(text: str, task: str, adapter: str | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.task.value, request.adapter and request.adapter.value) == (task, adapter)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", [
+    "lora 70B on 300M tokens, 8xh100 if avail",
+    "lora 70B on 300M tokens, 8xH100 if available",
+])
+def test_counted_hardware_if_available_is_a_preference(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.accelerator, request.gpus, request.hardware_preferred, request.unread) == ("H100", 8, True, [])
+
+
+def test_counted_hardware_after_no_is_kept_out_not_asked_for() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, no 8xA100", now=NOW, tz="UTC")
+    assert (request.accelerator, request.gpus, request.exclude, request.unread) == (None, None, ["A100"], [])
