@@ -57,7 +57,7 @@ from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
 
-__all__ = ["Deadline", "EOD", "find_deadlines", "zone_of"]
+__all__ = ["Deadline", "EOD", "find_deadlines", "NAMED_SPAN", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -134,13 +134,16 @@ _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:on
 _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum)?(?:\s+of)?|at\s+most"
            r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than)")
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
+# "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
+NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"
 _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)?|wall\s+time|compute|training))?"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
     rf"|(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
     r"(?![\w])"
-    rf"|(?P<rn2>{_COUNT})\s*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER})(?![\w]))"
+    rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}|{NAMED_SPAN})"
+    r"(?![\w]))"
 )
 _ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # Texts with one of these words may name a day within a period, a month or quarter, the weekend or a holiday
@@ -200,6 +203,7 @@ _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft
 # Friday" is the hard deadline.
 _SAID_BEFORE_RE = re.compile(
     r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
+    r"|(?:(?:the|our|my)\s+)?target(?:\s+date)?(?:\s+is)?|aiming\s+for"  # "target is end of next week"
     r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
     r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?"
     # "would love it by tomorrow", "we'd prefer it done by Friday"

@@ -116,6 +116,10 @@ _ASSUMED = (
      r"\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
+    # "could we get budget approval to", "need sign-off for": what every plan goes through
+    (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
+     r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
+     "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
     (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
     (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",

@@ -106,7 +106,8 @@ _SEQ_BEFORE_RE = re.compile(
     r"|block[\s_-]size)\s*(?:of|is|=|:)?\s*$",
     _F,
 )
-_MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)\s*(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
+_MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
+                              r"(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
 # The words that make an amount the budget, read with it: "no more than $50", "can't spend more than $50", "spend
 # limit $50", "cap spend at $50", "must not exceed $50", "budget is tight, around $100"; after it, "$50 tops".
 _SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
@@ -266,7 +267,8 @@ _LOW_TOLERANCE_RE = re.compile(
 )
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
-    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
+    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     rf"|\binterruptible\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",

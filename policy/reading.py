@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from policy.dates import Deadline, find_deadlines
+from policy.dates import NAMED_SPAN, Deadline, find_deadlines
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
@@ -58,7 +58,8 @@ _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
                            r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?)\s*$", _F)
 _DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b", _F)
-_CAP_AFTER_RE = re.compile(r"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b", _F)  # a cap, not a length
+# a cap ("5 hours max") or the time to finish in ("a 3 week deadline"), not a length
+_CAP_AFTER_RE = re.compile(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"

@@ -199,3 +199,20 @@ def test_counted_hardware_if_available_is_a_preference(text: str) -> None:
 def test_counted_hardware_after_no_is_kept_out_not_asked_for() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, no 8xA100", now=NOW, tz="UTC")
     assert (request.accelerator, request.gpus, request.exclude, request.unread) == (None, None, ["A100"], [])
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("pretrain 13B, 260B tokens, prod, 64 H100s, 3 week deadline", 21),
+    ("fine-tune 7B on 1B tokens, 48-hour turnaround", 2),
+])
+def test_a_span_named_as_the_deadline_is_the_time_to_finish_in_not_the_job_length(text: str, days: int) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.fixed_hours is None and request.unread == []
+    assert request.deadline is not None and (request.deadline - NOW).days in (days - 1, days)
+
+
+def test_a_polite_ask_with_a_target_date_and_a_budget_ceiling_is_read_whole() -> None:
+    request = parse_request("Could we get budget approval to fine-tune 8B on 45M tokens, target is end of next week, "
+                            "budget ceiling 8k. Spot is totally fine.", now=NOW, tz="UTC")
+    assert (request.budget_usd, request.interruption_tolerance.value, request.unread) == (8000.0, "high", [])  # type: ignore[union-attr]
+    assert request.deadline is not None and any("as a wish" in n for n in request.notes)
