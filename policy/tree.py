@@ -618,8 +618,10 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
     if not request.hardware_preferred or not named or refused.code not in _CANNOT_RUN:
         return None
     why = _SENTENCE_END_RE.split(refused.message, maxsplit=1)[0].rstrip(".")  # the reason, not the advice after it
-    why = why[:1].lower() + why[1:]
-    note = f"the hardware preferred, {_named(request)}, cannot run this job: {why}; planned with the hardware left open"
+    head, bracket, detail = why.partition(" (")
+    if bracket and detail.endswith(")"):  # the detail is the reason: said outright, not as an aside a summary drops
+        why = f"{head}: {detail[:-1]}"
+    note = f"the hardware preferred, {_named(request)}, is left open: {why[:1].lower()}{why[1:]}"
     return request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
                                       "hardware_preferred": None, "notes": [*request.notes, note]})
 

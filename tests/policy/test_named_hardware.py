@@ -62,15 +62,16 @@ def test_preferred_hardware_that_cannot_run_the_job_is_left_open_and_the_reason_
     assert preferred.plan == open_plan.plan
     assert preferred.request.instance_type is None
     [note] = [n for n in preferred.request.notes if n.startswith("the hardware preferred")]
-    assert note.startswith("the hardware preferred, trn1, cannot run this job: no trn1 configuration can run this job")
-    assert "Neuron-ready" in note and note.endswith("planned with the hardware left open")
+    assert note.startswith("the hardware preferred, trn1, is left open: no trn1 configuration can run this job in "
+                           "us-east-1: trn1.2xlarge: Trainium needs a Neuron-ready team")
     assert "Name another" not in note  # the refusal's advice, taken: not repeated to the person
 
 
 def test_a_preferred_count_too_small_for_the_job_is_left_open() -> None:
     decision = decided("fine-tune 70B on 1B tokens, single gpu if possible")
     assert decision.plan.accelerators > 1
-    assert any(n.startswith("the hardware preferred, 1 GPU, cannot run this job") for n in decision.request.notes)
+    assert any(n.startswith("the hardware preferred, 1 GPU, is left open: no allowed configuration")
+               for n in decision.request.notes)
 
 
 def test_hardware_asked_for_that_cannot_run_the_job_is_still_refused() -> None:
