@@ -268,7 +268,9 @@ def _dated_event_re() -> re.Pattern[str]:
 _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
-    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)\s*[:(]?\s*(?:on\s+|at\s+)?$",
+    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
+    rf"(?:,?\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
+    r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,
 )
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.

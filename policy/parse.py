@@ -359,7 +359,9 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
-    reservation = _reservation(scan)  # first: its hex digits are no size, count or date
+    if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
+        scan.take(_EMOJI_CODE_RE)
+    reservation = _reservation(scan)  # its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
@@ -1614,6 +1616,7 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
 
 
 _YEAR_RE = re.compile(r"20[23]\d")
+_EMOJI_CODE_RE = re.compile(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
 _OTHER_CURRENCY_AFTER_RE = re.compile(
     r"\s*(?:eur|euros?|gbp|pounds?|quid|jpy|yen|chf|(?:swiss\s+)?francs?|cad|aud|nzd|inr|rupees?|cny|rmb|yuan|sek"

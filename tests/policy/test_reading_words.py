@@ -216,3 +216,22 @@ def test_a_polite_ask_with_a_target_date_and_a_budget_ceiling_is_read_whole() ->
                             "budget ceiling 8k. Spot is totally fine.", now=NOW, tz="UTC")
     assert (request.budget_usd, request.interruption_tolerance.value, request.unread) == (8000.0, "high", [])  # type: ignore[union-attr]
     assert request.deadline is not None and any("as a wish" in n for n in request.notes)
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune 7B on 1B tokens by Friday :pray:",
+    "fine-tune 7B on 1B tokens :rocket: :+1:, spot ok",
+])
+def test_slack_emoji_said_in_words_are_read_as_nothing(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.unread, request.trials, request.gpus) == ([], None, None)
+
+
+@pytest.mark.parametrize(("text", "day", "noted"), [
+    ("fine-tune 7B on 1B tokens by fri 12/4", 4, None),
+    ("fine-tune 7B on 1B tokens by Thu 12/4", 3, "saw 2 deadlines; took the earliest, 'by Thu'"),
+])
+def test_a_weekday_said_with_its_date_reads_both(text: str, day: int, noted: str | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.deadline is not None and (request.deadline.day, request.unread) == (day, [])
+    assert noted is None or noted in request.notes
