@@ -140,6 +140,8 @@ _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
     rf"|(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
+    # "within $150 and 10 hours": the amount said between is the budget's, left for its reader (``_read_at``)
+    r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
     r"(?![\w])"
     rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}|{NAMED_SPAN})"
@@ -373,6 +375,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if possessive and dated is None:
         return None  # "same data as Friday's run": a day that names something else, not when
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
+    if m["shared"]:  # "within $150 and 10 hours": the phrase is "10 hours", the words before it the budget's
+        start = m.end("shared")
     if event is not None:  # words that also say the stage ("customer launch") are left for the stage reader
         start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"]) else event.group(0))
     if dated is not None:

@@ -53,6 +53,7 @@ _VAGUE_COUNTS = {"couple": 2, "few": 3}  # "a couple of hours", "a few days": th
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _RANGE_BEFORE_RE = re.compile(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
+                           r"|within\s+\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)"  # "within $150 and 10 hours"
                            r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)

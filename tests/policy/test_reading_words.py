@@ -235,3 +235,9 @@ def test_a_weekday_said_with_its_date_reads_both(text: str, day: int, noted: str
     request = parse_request(text, now=NOW, tz="UTC")
     assert request.deadline is not None and (request.deadline.day, request.unread) == (day, [])
     assert noted is None or noted in request.notes
+
+
+def test_within_a_budget_and_a_span_reads_both_and_no_job_length() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens within $150 and 10 hours", now=NOW, tz="UTC")
+    assert (request.budget_usd, request.fixed_hours, request.unread) == (150.0, None, [])
+    assert request.deadline is not None and (request.deadline - NOW).total_seconds() == 10 * 3600
