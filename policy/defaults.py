@@ -9,6 +9,7 @@ from typing import Any
 
 from policy.config import PolicyConfig
 from policy.errors import RequestError
+from policy.models import find_model
 from policy.regions import area_label, in_area, place_of
 from policy.request import Stage, Task, Tolerance, TrainingRequest
 
@@ -54,8 +55,13 @@ def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[Trainin
 def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: PolicyConfig) -> list[str]:
     notes: list[str] = []
     if request.seq_len is None:
-        updates["seq_len"] = policy.defaults.seq_len
-        notes.append(f"sequence length: {policy.defaults.seq_len} assumed")
+        named = find_model(request.model) if request.model else None
+        if named is not None and named.max_context < policy.defaults.seq_len:  # GPT-2's 1,024, BERT's 512
+            updates["seq_len"] = named.max_context
+            notes.append(f"sequence length: {named.max_context} assumed ({named.name}'s longest)")
+        else:
+            updates["seq_len"] = policy.defaults.seq_len
+            notes.append(f"sequence length: {policy.defaults.seq_len} assumed")
     if request.area is not None:
         _check_area(request, policy)
     allowed = _not_excluded(request, policy)

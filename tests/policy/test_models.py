@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from policy.models import find_model, load_models, model_in_text, models_in_text
@@ -20,7 +22,8 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("whisper large-v3", "whisper-large-v3"), ("openai/whisper-large-v2", "whisper-large-v2"),
     ("Whisper Large", "whisper-large"), ("whisper tiny", "whisper-tiny"), ("whisper turbo", "whisper-large-v3-turbo"),
     ("DeepSeek-V2-Lite", "deepseek-v2-lite"), ("Mistral Nemo", "mistral-nemo-12b"), ("phi-3-small", "phi-3-small"),
-    ("Llama 3.3 70B", "llama-3.3-70b"), ("Qwen2.5-3B", "qwen2.5-3b"),
+    ("Llama 3.3 70B", "llama-3.3-70b"), ("Qwen2.5-3B", "qwen2.5-3b"), ("bert-large-uncased", "bert-large"),
+    ("BERT base", "bert-base"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)
@@ -68,3 +71,21 @@ def test_each_row_is_consistent_with_its_own_shape() -> None:
         assert model.params >= 0.5 * 12 * model.layers * model.d_model**2 / (8 if model.is_moe else 1), model.name
         spellings = {model.name, *model.aliases}
         assert all(find_model(s) == model for s in spellings), model.name
+
+
+@pytest.mark.parametrize(("text", "model", "seq_len"), [
+    ("fine-tune bert-large on 2M examples of 128 tokens", "bert-large", 512),
+    ("pretrain a 124M GPT-2 on 9B tokens", "gpt2", 1024),
+    ("fine-tune llama 3.1 8b on 100M tokens", "llama-3.1-8b", 4096),  # the policy's default fits its context
+])
+def test_a_named_model_never_defaults_to_a_sequence_longer_than_it_reads(text: str, model: str, seq_len: int) -> None:
+    from policy.catalog import load_catalog
+    from policy.config import default_policy
+    from policy.parse import parse_request
+    from policy.spend import SpendSnapshot
+    from policy.tree import decide
+
+    now = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    decision = decide(parse_request(text, now=now, tz="UTC"), catalog=load_catalog(), policy=default_policy(),
+                      spend=SpendSnapshot.unavailable(team=None, reason="none"), now=now)
+    assert (decision.request.model, decision.request.seq_len) == (model, seq_len)
