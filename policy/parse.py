@@ -454,6 +454,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
+    four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
@@ -491,6 +492,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
             numbers[ceiling] = (max if ceiling.startswith("min_") else min)([*said, numbers[ceiling]])
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
+    _four_bit(scan, fields, notes, four_bit)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")
@@ -1834,6 +1836,28 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
             "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {})
+
+
+# The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
+_FOUR_BIT_RE = re.compile(
+    r"\b(?:(?:with|using|in)\s+)?(?:4[\s-]?bit|nf4|int4|bnb[\s-]?4[\s-]?bit)(?:\s+(?:quanti[sz](?:ation|ed)|base"
+    r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])", _F)
+
+
+def _four_bit(scan: _Scan, fields: dict[str, Any], notes: list[str], said: list[re.Match[str]]) -> None:
+    """LoRA on a base model held in 4 bits is QLoRA; said of QLoRA, the words are what it assumes; said of any other
+    work, they are left for a person (a full fine-tune in 4 bits is not what the estimate prices)."""
+    if not said:
+        return
+    phrase = _said(said[0])
+    task, adapter = fields.get("task"), fields.get("adapter")
+    if Task.LORA in (task, adapter):
+        notes.append(f"read LoRA and '{phrase}' as QLoRA: adapters trained over a base model held in 4 bits")
+        fields["task" if task is Task.LORA else "adapter"] = Task.QLORA
+    elif Task.QLORA in (task, adapter):
+        notes.append(f"read '{phrase}' as what QLoRA already assumes: the base model held in 4 bits")
+    else:
+        scan.unused.append(phrase)
 
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:

@@ -241,3 +241,19 @@ def test_within_a_budget_and_a_span_reads_both_and_no_job_length() -> None:
     request = parse_request("fine-tune 7B on 1B tokens within $150 and 10 hours", now=NOW, tz="UTC")
     assert (request.budget_usd, request.fixed_hours, request.unread) == (150.0, None, [])
     assert request.deadline is not None and (request.deadline - NOW).total_seconds() == 10 * 3600
+
+
+@pytest.mark.parametrize(("text", "task", "adapter"), [
+    ("LoRA on 70B with 4-bit quantization, 50M tokens", "qlora", None),
+    ("QLoRA of a 33B model on 20M tokens with 4-bit quantization", "qlora", None),
+    ("DPO with lora on 8B in nf4, 20M tokens", "dpo", "qlora"),
+])
+def test_lora_over_a_4_bit_base_is_qlora(text: str, task: str, adapter: str | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.task.value, request.adapter and request.adapter.value) == (task, adapter)  # type: ignore[union-attr]
+    assert request.unread == []
+
+
+def test_a_full_fine_tune_in_4_bits_is_left_for_a_person() -> None:
+    request = parse_request("fine-tune 7B in 4-bit on 10M tokens", now=NOW, tz="UTC")
+    assert (request.task.value, request.unread) == ("fine-tune", ["in 4-bit"])  # type: ignore[union-attr]
