@@ -67,6 +67,9 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|interactions?|sessions?|exchanges?|entries|entry|items?|calls?|captions?|translations?|ratings?"
               r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
+# What is debugged or profiled: "my training script", "the data loader" (data words included, glue not)
+_OBJECT_WORD = (r"(?!(?:on|in|at|by|for|with|w|using|use|from|into|via|before|after|until|till|and|or|but|then|so"
+                r"|is|are|was|be|it|its|that|this|which)\b)[a-z][a-z'-]*[a-z]")
 _SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
 # What a model is for, said after "for": a task or a product area. A closed list, so "for the EU" or "for 3 days"
 # can never be read as a description.
@@ -92,7 +95,8 @@ _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
     # "to debug distributed training", "to profile the data loader": why the hardware is wanted
-    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*(?:\s+{_WORD}){{0,2}})",
+    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*"
+    rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?(?P<x>{_PURPOSE})\b",
 )

@@ -257,3 +257,8 @@ def test_lora_over_a_4_bit_base_is_qlora(text: str, task: str, adapter: str | No
 def test_a_full_fine_tune_in_4_bits_is_left_for_a_person() -> None:
     request = parse_request("fine-tune 7B in 4-bit on 10M tokens", now=NOW, tz="UTC")
     assert (request.task.value, request.unread) == ("fine-tune", ["in 4-bit"])  # type: ignore[union-attr]
+
+
+def test_what_a_job_of_stated_length_is_for_is_read_whole() -> None:
+    request = parse_request("8 H100 for 2 hours to profile the data loader", now=NOW, tz="UTC")
+    assert (request.fixed_hours, request.unread) == (2.0, [])
