@@ -92,7 +92,7 @@ _UNIT_KINDS = (
 )  # fmt: skip
 _UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = re.compile(
-    r"(?P<cur>[$\u20ac\u00a3]\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
+    r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
@@ -126,7 +126,11 @@ _MONEY_CUE_BEFORE = (
     r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$")
 _MONEY_CUE_AFTER_RE = re.compile(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
-    r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with))\b", _F)  # "with ~$200 to spend"
+    r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
+    # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
+    r"|left(?:\s+(?:this|for\s+the)\s+month|\s+in\s+(?:the|our)\s+budget)?"
+    r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
+    r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether)\b", _F)
 _LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
@@ -1073,7 +1077,10 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
              + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
                                                  for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
+    skip_until = 0
     for m in scan.take(_QTY_RE):
+        if m.start() < skip_until:
+            continue
         quantity = _classify(text, m)
         if quantity.kind in _CEILING_OF:  # "at most 16 GPUs": what the plan may not exceed, not what it uses
             quantity = _ceiling(scan, m, _CEILING_OF[quantity.kind], quantity.value, notes) or quantity
@@ -1091,17 +1098,25 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
             quantity.phrase = " ".join(text[min([m.start(), *(c.start() for c in said)]):
                                             max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
+            # "$150-200", "$1k to $2k": the low end, so the plan is judged against the smaller amount said
+            upper = _MONEY_RANGE_AFTER_RE.match(text, m.end())
+            end = m.end() if upper is None else upper.end()
             cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
-                     _MONEY_CUE_AFTER_RE.match(text, m.end())]
-            if (rate := _MONEY_RATE_AFTER_RE.match(text, m.end())) is not None:
+                     _MONEY_CUE_AFTER_RE.match(text, end), upper]
+            if upper is not None:
+                skip_until = upper.end()  # the far end is this amount's, not an amount of its own
+            if (rate := _MONEY_RATE_AFTER_RE.match(text, end)) is not None:
                 # "$50/hour", "$1k a day": a rate, which no budget holds; left for a person, never read as the total
                 quantity.kind, quantity.phrase = "other", " ".join(text[m.start() : rate.end()].split())
                 cues.append(rate)
             elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
-                  or _EACH_MONEY_AFTER_RE.match(text, m.end())) is not None:
+                  or _EACH_MONEY_AFTER_RE.match(text, end)) is not None:
                 quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
-                quantity.phrase = " ".join(text[min(each.start(), m.start()) : max(each.end(), m.end())].split())
+                quantity.phrase = " ".join(text[min(each.start(), m.start()) : max(each.end(), end)].split())
                 cues.append(each)
+            if upper is not None and quantity.kind != "other":
+                quantity.phrase = " ".join(text[m.start() : upper.end()].split())
+                notes.append(f"read '{quantity.phrase}' as {_usd(quantity.value)}, the low end of the range")
         if quantity.kind == "gpus" and (per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None:
             quantity.kind = "gpus_per_node"  # "8 GPUs per node, 2 nodes": times the nodes (``_gpus_per_node``)
             cues.append(per)
@@ -1599,6 +1614,11 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 _MONEY_RATE_AFTER_RE = re.compile(
     r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?:gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day|week"
     r"|month|instance|node|gpu)s?\b", _F)
+# The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
+_MONEY_RANGE_AFTER_RE = re.compile(
+    r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"
+    r"(?!\s*(?:tokens?|toks?|params?|parameters?|gpus?|nodes?|instances?|hours?|hrs?|days?|weeks?|trials?"
+    r"|runs?)\b)", _F)
 # An amount for each run ("each under $100", "$100 per run", "$50 a trial")
 _EACH_BEFORE_RE = re.compile(r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
                              r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$", _F)
@@ -1631,7 +1651,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     scale = (m["word"] or m["letter"] or "").lower()
     unit = " ".join((m["unit"] or "").lower().split())
     other = None if m["unit"] else _OTHER_CURRENCY_AFTER_RE.match(text, m.end())
-    if (m["cur"] and m["cur"].strip() != "$") or other is not None:
+    if (m["cur"] and m["cur"].strip().lower() not in ("$", "usd", "us$")) or other is not None:
         said = text[m.start() : other.end() if other else m.end()].strip()
         raise RequestError(f'Give the budget in US dollars, e.g. "under $5k" (not "{said}").', code="invalid_budget")
     batch = _batch_kind(before, text[m.end() : m.end() + _CONTEXT_CHARS], unit, scale)

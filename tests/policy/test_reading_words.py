@@ -262,3 +262,22 @@ def test_a_full_fine_tune_in_4_bits_is_left_for_a_person() -> None:
 def test_what_a_job_of_stated_length_is_for_is_read_whole() -> None:
     request = parse_request("8 H100 for 2 hours to profile the data loader", now=NOW, tz="UTC")
     assert (request.fixed_hours, request.unread) == (2.0, [])
+
+
+@pytest.mark.parametrize(("text", "budget", "noted"), [
+    ("fine-tune 7B on 1B tokens for ~$150-200", 150.0, "read '$150-200' as $150, the low end of the range"),
+    ("fine-tune 7B on 1B tokens, $100-$150 per run, 3 runs", 300.0, "read '$100-$150' as $100 a run: $300"),
+    ("pretrain 1B on 20B tokens, budget: USD 4,000", 4000.0, None),
+    ("fine-tune 7B on 1B tokens, we have about $1.2k left this month", 1200.0, None),
+    ("fine-tune 7B on 1B tokens, budget is $500 total for all runs, 3 runs", 500.0, None),
+])
+def test_budgets_said_as_ranges_totals_or_in_words_are_read_whole(text: str, budget: float, noted: str | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.budget_usd, request.unread) == (budget, [])
+    assert noted is None or any(noted in n for n in request.notes), request.notes
+
+
+def test_a_range_of_daily_amounts_is_a_rate_and_no_budget() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, $50-100/day", now=NOW, tz="UTC")
+    assert (request.budget_usd, request.unread) == (None, ["$50-100/day"])
+    assert not any("low end" in n for n in request.notes)
