@@ -115,8 +115,10 @@ _AUDIO_RATES = (("12.5 per second (Mimi codec frames)", 12.5), ("50 per second (
 _WORD_RE = re.compile(r"[^\s,;!?()\[\]{}\"`]+")
 # A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
 _MODEL_NAME_RE = re.compile(
-    r"(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|bert|t5|deepseek|olmo|starcoder|codellama|yi|granite"
-    r"|command-r|nemotron)[\w.-]*|instruct|chat|hf|it|v\d+(?:\.\d+)*|\d+(?:\.\d+)+", _F)
+    r"(?:meta-)?(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|bert|t5|deepseek|olmo|starcoder|codellama|yi"
+    r"|granite|command-r|nemotron)[\w.-]*|meta|mistralai|google|microsoft"
+    # a variant said after the size, alone or joined: "instruct", "chat-hf", "instruct-v0.3"
+    r"|(?:instruct|chat|hf|it|base|v\d+(?:\.\d+)*)(?:-(?:instruct|chat|hf|it|base|v\d+(?:\.\d+)*))*|\d+(?:\.\d+)+", _F)
 
 # Words that carry no request of their own: glue, politeness, and the names people call models by (the size that
 # follows a name is what is read).

@@ -281,3 +281,13 @@ def test_a_range_of_daily_amounts_is_a_rate_and_no_budget() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, $50-100/day", now=NOW, tz="UTC")
     assert (request.budget_usd, request.unread) == (None, ["$50-100/day"])
     assert not any("low end" in n for n in request.notes)
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("fine-tune mistral-7b-instruct-v0.3 on 80M tokens", "mistral-7b"),
+    ("fine-tune Meta-Llama-3.1-8B-Instruct on 50M tokens", "llama-3.1-8b"),
+    ("fine-tune llama-2-13b-chat-hf on 50M tokens", "llama-2-13b"),
+])
+def test_a_model_named_with_its_org_and_variant_leaves_nothing_unread(text: str, model: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.model, request.unread) == (model, [])
