@@ -92,12 +92,14 @@ _UNIT_KINDS = (
 )  # fmt: skip
 _UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = re.compile(
-    r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?:(?<![\w.-])-|\u2212|\bminus\s+)\s*)?(?<![\w.])"
+    # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
+    r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
-    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w]))?",
+    # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one
+    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]))?",
     _F,
 )
 _MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)

@@ -136,6 +136,9 @@ done finished finish finishes finishing complete completed ready due needed dead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 """.split())
 
+# The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")
+_LABELS = frozenset("size when tokens token params parameters task data dataset deadline budget model region team "
+                    "hardware gpus timeline goal".split())
 _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
 
 
@@ -416,7 +419,9 @@ def _unread(scan: Scan) -> list[str]:
     run: list[str] = []
     last_end = 0
     for m in _WORD_RE.finditer(scan.text):
-        word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/")
+        word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
+        if m.group(0)[-1:] in ":=" and word.lower() in _LABELS:  # "Model size: 7B", "tokens=100M": a field's name
+            word = ""
         if run and m.start() - last_end > 2:  # a used phrase lay between: not one phrase
             phrases.append(" ".join(run))
             run = []

@@ -291,3 +291,20 @@ def test_a_range_of_daily_amounts_is_a_rate_and_no_budget() -> None:
 def test_a_model_named_with_its_org_and_variant_leaves_nothing_unread(text: str, model: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.model, request.unread) == (model, [])
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune 7B\n- 1B tokens\n- by Friday\n- spot ok",
+    "task=lora model=13B tokens=100M deadline=friday",
+    "Need GPUs for fine-tuning.\nModel size: 13B. Tokens: 100M.\nWhen: Friday.",
+])
+def test_a_request_written_as_a_list_or_as_labelled_fields_is_read_whole(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.params, request.tokens, request.unread) in ((7 * 10**9, 10**9, []), (13 * 10**9, 10**8, []))
+    assert request.deadline is not None
+
+
+def test_a_minus_written_onto_a_number_is_still_refused() -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request("fine-tune -7B", now=NOW, tz="UTC")
+    assert refused.value.code == "invalid_size"
