@@ -219,7 +219,11 @@ _FIRMNESS_AFTER_RE = re.compile(
     rf"\s*,?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops)"
     rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
     # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
-    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))))(?![\w-])",
+    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))"
+    # "but Thursday would be better", "Thursday would be ideal": hoped for
+    r"|(?:would|'d)\s+be\s+(?:even\s+)?(?:better|nicer|ideal|great|preferable|preferred|good))"
+    # "by Friday or sooner", "or earlier": the same deadline, said to be no later
+    r"|(?P<sooner>or\s+(?:sooner|earlier|before)))(?![\w-])",
     _F,
 )
 # The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday". These
@@ -271,7 +275,7 @@ _TRIGGER_RE = re.compile(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
-    rf"(?:,?\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
+    rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
     r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,
 )
@@ -366,8 +370,10 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     """The deadline anchored at ``m`` (extended by a time, day and zone around it, and by the words that say how firm
     it is), or None if it is not one."""
     trigger = _TRIGGER_RE.search(text[max(0, m.start() - 40) : m.start()])
-    event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     groups, end = _extend(text, m)
+    if trigger is not None and trigger["twd"] and "wd" in groups:
+        trigger = None  # "by Friday Thursday": a weekday is no date for the weekday before it to be said with
+    event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     # a day said inside an event's name: "before the Dec 18 release", or with the possessive even after a trigger
     # ("by Friday's demo" is ready the day before, as "by the Friday demo" is)
     possessive = text.startswith("'s", end)
@@ -402,8 +408,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
     # a terse request ending on a day ("ft 7b 1b tok fri") gives its deadline last, as "by fri" would
     last = "wd" in groups and not groups.get("wdq") and _TERSE_END_RE.match(text, end) is not None
+    wished = after is not None and after["wish"] is not None  # "Thursday would be better": a date hoped for
     if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
-                   or dated is not None or last):
+                   or dated is not None or last or wished):
         return None
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None

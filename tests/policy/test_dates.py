@@ -355,3 +355,15 @@ def test_any_zone_name_is_a_zone_or_a_request_error(name: str) -> None:
         assert exc.code == "unknown_timezone"
     else:
         assert isinstance(zone, ZoneInfo)
+
+
+@pytest.mark.parametrize(("text", "day", "wish"), [
+    ("fine-tune 7B by Friday, but Thursday would be better", 4, "Thursday would be better"),
+    ("fine-tune 7B by Friday, Thursday would be ideal", 4, "Thursday would be ideal"),
+    ("fine-tune 7B by Friday or sooner", 4, None),
+])
+def test_a_date_hoped_for_beside_the_deadline_gives_way_to_it(text: str, day: int, wish: str | None) -> None:
+    found = find_deadlines(text, now=MONDAY, zone=LA)
+    firm = [d for d in found if d.firmness != "wish"]
+    assert [d.when.day for d in firm] == [day]
+    assert [d.phrase for d in found if d.firmness == "wish"] == ([wish] if wish else [])
