@@ -604,8 +604,24 @@ def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
     return distinct[0] if distinct else None
 
 
+# Accelerators with no training instance in the catalog, asked for by name ("on MI300X", "using TPU v5e", "on T4s"):
+# refused with the ones it has, never planned on something else in silence. Said otherwise ("we moved off TPUs") the
+# words stay unread.
+_ELSEWHERE_RE = re.compile(
+    r"\b(?:on|with|using|use|onto|via)\s+(?:an?\s+|the\s+|some\s+|\d{1,4}\s*(?:x\s*)?)?"
+    r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
+    r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?)(?![\w-])",
+    _F)
+_ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
+                    "t4")
+
+
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
+    if scan.holds(_ELSEWHERE_WORDS) and (other := _ELSEWHERE_RE.search(scan.text)) is not None:
+        known = ", ".join(name for name, _ in _ACCELERATORS)
+        raise RequestError(f"'{' '.join(other['name'].split())}' is not an accelerator gpuops plans on; name one it "
+                           f"has ({known}), or leave the hardware open.", code="unknown_accelerator")
     accelerators: list[str] = []
     counts: list[int] = []
     ceilings: list[_Qty] = []
@@ -1075,7 +1091,7 @@ _SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|in
 def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
-    found = (_mixture_of_experts(scan, notes) + grid + _times_trials(scan, notes) + _text_sizes(scan)
+    found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
              + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
                                                  for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -1172,7 +1188,24 @@ def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
             grid.kind = "trials"
 
 
-_PER_NODE_AFTER_RE = re.compile(r"\s*(?:per|each|a|an|/)\s*(?:node|instance|machine|host|box|server)(?![\w-])", _F)
+# "8 GPUs per node", "8 GPUs a node", "an 8-GPU node", "two 8-GPU boxes": a node's accelerators
+_PER_NODE_AFTER_RE = re.compile(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|instance|machine|host|box|server)"
+                                r"(?:e?s)?(?![\w-])", _F)
+# "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
+# node, ``_PER_NODE_AFTER_RE``)
+_NODE_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12,
+               "sixteen": 16}
+_NODES_OF_RE = re.compile(
+    rf"(?<![\w.])(?P<n>\d{{1,2}}|{'|'.join(_NODE_WORDS)})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
+    r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))", _F)
+
+
+def _nodes_of(scan: _Scan) -> list[_Qty]:
+    """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
+    if not scan.holds(("node", "instance", "machine", "host", "box", "server")):
+        return []
+    return [_Qty("instances", Decimal(_NODE_WORDS.get(m["n"].lower()) or int(m["n"])), _said(m))
+            for m in scan.take(_NODES_OF_RE)]
 
 
 def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:

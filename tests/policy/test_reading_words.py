@@ -308,3 +308,31 @@ def test_a_minus_written_onto_a_number_is_still_refused() -> None:
     with pytest.raises(RequestError) as refused:
         parse_request("fine-tune -7B", now=NOW, tz="UTC")
     assert refused.value.code == "invalid_size"
+
+
+@pytest.mark.parametrize(("text", "gpus", "instances"), [
+    ("fine-tune 7B on 1B tokens on an 8-GPU node", 8, None),
+    ("fine-tune 7B on 1B tokens on two 8-GPU nodes", 16, 2),
+    ("fine-tune 13B on 1B tokens on 2x 8-GPU boxes", 16, 2),
+])
+def test_nodes_said_with_their_gpus_are_counted_whole(text: str, gpus: int, instances: int | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.gpus, request.instances, request.unread) == (gpus, instances, [])
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("fine-tune 7B on 1B tokens on MI300X", "MI300X"),
+    ("fine-tune 7B on 1B tokens using TPU v5e", "TPU v5e"),
+    ("fine-tune 7B on 1B tokens on 8x RTX 4090", "RTX 4090"),
+])
+def test_an_accelerator_gpuops_has_no_instance_for_is_refused_by_name(text: str, name: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request(text, now=NOW, tz="UTC")
+    assert refused.value.code == "unknown_accelerator"
+    assert refused.value.message.startswith(f"'{name}' is not an accelerator gpuops plans on") and "H100" in \
+        refused.value.message
+
+
+def test_another_vendors_accelerator_said_in_passing_is_left_unread() -> None:
+    assert parse_request("fine-tune 7B on 1B tokens, we moved off TPUs", now=NOW, tz="UTC").unread == [
+        "moved off TPUs"]
