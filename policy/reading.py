@@ -64,7 +64,8 @@ _CAP_AFTER_RE = re.compile(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NA
 _BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = re.compile(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
-    r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than)"
+    # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
+    r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between)"
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
@@ -75,6 +76,9 @@ _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2
                        r"|morning|eod|cob|eob|tonight|end\s+of", _F)
 _NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
                            r"(?<!within the )(?<!over )(?<!over the )"  # "in the next week" is a deadline
+                           # "I'm OOO next week", "away next week": an absence, not when the job starts
+                           r"(?<!ooo )(?<!out )(?<!away )(?<!off )(?<!vacation )(?<!leave )(?<!pto )(?<!holiday )"
+                           r"(?<!office )"
                            r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
 _START_OF_DAY = time(9, 0)

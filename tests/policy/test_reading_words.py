@@ -336,3 +336,15 @@ def test_an_accelerator_gpuops_has_no_instance_for_is_refused_by_name(text: str,
 def test_another_vendors_accelerator_said_in_passing_is_left_unread() -> None:
     assert parse_request("fine-tune 7B on 1B tokens, we moved off TPUs", now=NOW, tz="UTC").unread == [
         "moved off TPUs"]
+
+
+def test_between_two_dates_is_the_start_and_the_deadline() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens between Dec 10 and Dec 12", now=NOW, tz="UTC")
+    assert request.start_after is not None and request.deadline is not None
+    assert (request.start_after.day, request.deadline.day, request.unread) == (10, 12, [])
+
+
+def test_an_absence_next_week_is_no_start() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, I'm OOO next week so results by Friday", now=NOW, tz="UTC")
+    assert request.start_after is None and request.deadline is not None and request.deadline.day == 4
+    assert request.unread == ["OOO next week"]  # said, and left for the person who approves
