@@ -366,7 +366,7 @@ def read_request(
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
-        scan.take(_EMOJI_CODE_RE)
+        scan.take(_emoji_code_re())
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
@@ -460,7 +460,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
-    four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
+    four_bit = scan.take_said(("bit", "nf4", "int4"), _four_bit_re)  # "4-bit": before its 4 is read as a count
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
@@ -607,18 +607,17 @@ def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
 # Accelerators with no training instance in the catalog, asked for by name ("on MI300X", "using TPU v5e", "on T4s"):
 # refused with the ones it has, never planned on something else in silence. Said otherwise ("we moved off TPUs") the
 # words stay unread.
-_ELSEWHERE_RE = re.compile(
+_elsewhere_re = _on_first_use(
     r"\b(?:on|with|using|use|onto|via)\s+(?:an?\s+|the\s+|some\s+|\d{1,4}\s*(?:x\s*)?)?"
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
-    r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?)(?![\w-])",
-    _F)
+    r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?)(?![\w-])")
 _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
                     "t4")
 
 
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
-    if scan.holds(_ELSEWHERE_WORDS) and (other := _ELSEWHERE_RE.search(scan.text)) is not None:
+    if scan.holds(_ELSEWHERE_WORDS) and (other := _elsewhere_re().search(scan.text)) is not None:
         known = ", ".join(name for name, _ in _ACCELERATORS)
         raise RequestError(f"'{' '.join(other['name'].split())}' is not an accelerator gpuops plans on; name one it "
                            f"has ({known}), or leave the hardware open.", code="unknown_accelerator")
@@ -1117,7 +1116,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                                             max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
             # "$150-200", "$1k to $2k": the low end, so the plan is judged against the smaller amount said
-            upper = _MONEY_RANGE_AFTER_RE.match(text, m.end())
+            upper = _money_range_after_re().match(text, m.end())
             end = m.end() if upper is None else upper.end()
             cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, end), upper]
@@ -1195,17 +1194,15 @@ _PER_NODE_AFTER_RE = re.compile(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|ins
 # node, ``_PER_NODE_AFTER_RE``)
 _NODE_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12,
                "sixteen": 16}
-_NODES_OF_RE = re.compile(
+_nodes_of_re = _on_first_use(
     rf"(?<![\w.])(?P<n>\d{{1,2}}|{'|'.join(_NODE_WORDS)})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
-    r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))", _F)
+    r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))")
 
 
 def _nodes_of(scan: _Scan) -> list[_Qty]:
     """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
-    if not scan.holds(("node", "instance", "machine", "host", "box", "server")):
-        return []
     return [_Qty("instances", Decimal(_NODE_WORDS.get(m["n"].lower()) or int(m["n"])), _said(m))
-            for m in scan.take(_NODES_OF_RE)]
+            for m in scan.take_said(("node", "instance", "machine", "host", "box", "server"), _nodes_of_re)]
 
 
 def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:
@@ -1520,8 +1517,8 @@ _hp_lists_re = _on_first_use(
     rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
     rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"
     rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))")
-_HP_RANGE_BEFORE_RE = re.compile(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
-_HP_SPLIT_RE = re.compile(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
+_hp_range_before_re = _on_first_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$")
+_hp_split_re = _on_first_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*")
 _GRID_TRIALS_RE = re.compile(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
 
@@ -1566,10 +1563,10 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     lists: list[tuple[str, int]] = []
     for m in scan.take(_hp_lists_re()):
         phrase = " ".join(scan.said[m.start("name") : m.end()].split())  # without the "x" of a grid
-        values = [v for v in _HP_SPLIT_RE.split(m["bv"] or m["v"]) if v]
+        values = [v for v in _hp_split_re().split(m["bv"] or m["v"]) if v]
         at = m.start("open") if m["open"] else m.start("v")
         before = scan.said[max(0, at - 10) : at]
-        if len(values) == 2 and m["open"] != "{" and _HP_RANGE_BEFORE_RE.search(before):
+        if len(values) == 2 and m["open"] != "{" and _hp_range_before_re().search(before):
             notes.append(f"read '{phrase}' as a range to search: the sweep's trial count says how many points")
             continue
         lists.append((phrase, len(set(values))))
@@ -1650,10 +1647,10 @@ _MONEY_RATE_AFTER_RE = re.compile(
     r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?:gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day|week"
     r"|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
-_MONEY_RANGE_AFTER_RE = re.compile(
+_money_range_after_re = _on_first_use(
     r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"
     r"(?!\s*(?:tokens?|toks?|params?|parameters?|gpus?|nodes?|instances?|hours?|hrs?|days?|weeks?|trials?"
-    r"|runs?)\b)", _F)
+    r"|runs?)\b)")
 # An amount for each run ("each under $100", "$100 per run", "$50 a trial")
 _EACH_BEFORE_RE = re.compile(r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
                              r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$", _F)
@@ -1673,7 +1670,7 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
 
 
 _YEAR_RE = re.compile(r"20[23]\d")
-_EMOJI_CODE_RE = re.compile(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
+_emoji_code_re = _on_first_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])")
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
 _OTHER_CURRENCY_AFTER_RE = re.compile(
     r"\s*(?:eur|euros?|gbp|pounds?|quid|jpy|yen|chf|(?:swiss\s+)?francs?|cad|aud|nzd|inr|rupees?|cny|rmb|yuan|sek"
@@ -1863,8 +1860,8 @@ _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?
 _NOT_TRAINING_RE = re.compile(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
-_EVAL_WORD_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
-_INFERENCE_RE = re.compile(r"\binference\b", _F)
+_eval_word_re = _on_first_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b")
+_inference_re = _on_first_use(r"\binference\b")
 
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
@@ -1894,9 +1891,9 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
-_FOUR_BIT_RE = re.compile(
+_four_bit_re = _on_first_use(
     r"\b(?:(?:with|using|in)\s+)?(?:4[\s-]?bit|nf4|int4|bnb[\s-]?4[\s-]?bit)(?:\s+(?:quanti[sz](?:ation|ed)|base"
-    r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])", _F)
+    r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])")
 
 
 def _four_bit(scan: _Scan, fields: dict[str, Any], notes: list[str], said: list[re.Match[str]]) -> None:
@@ -1920,9 +1917,9 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     found = list(_NOT_TRAINING_RE.finditer(scan.text)) if task is None else []
     if not found:
         return
-    if all(f.group(0).lower() == "inference" for f in found) and _EVAL_WORD_RE.search(scan.text):
+    if all(f.group(0).lower() == "inference" for f in found) and _eval_word_re().search(scan.text):
         # "run inference eval of 70B on MMLU": an evaluation run, priced as one of its stated length
-        scan.take(_INFERENCE_RE)
+        scan.take(_inference_re())
         return
     m = next((f for f in found if f.group(0).lower() != "inference"), found[0])
     raise RequestError(
