@@ -274,7 +274,10 @@ _LOW_TOLERANCE_RE = re.compile(
 _SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = re.compile(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
-    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?))?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?)"
+    # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
+    r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|we\s+|the\s+job\s+is\s+)?"
+    r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     rf"|\binterruptible\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
     r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",

@@ -348,3 +348,12 @@ def test_an_absence_next_week_is_no_start() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, I'm OOO next week so results by Friday", now=NOW, tz="UTC")
     assert request.start_after is None and request.deadline is not None and request.deadline.day == 4
     assert request.unread == ["OOO next week"]  # said, and left for the person who approves
+
+
+@pytest.mark.parametrize("text", [
+    "continued pretraining of 8B on 20B tokens in 2 weeks, spot is ok if checkpointed",
+    "fine-tune 7B on 1B tokens, spot fine as long as we checkpoint",
+])
+def test_spot_allowed_on_the_condition_the_plan_keeps_is_read_whole(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.interruption_tolerance.value, request.unread) == ("high", [])  # type: ignore[union-attr]
