@@ -222,7 +222,7 @@ _TASK_WORDS = (
 _TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
 # Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
 _STAGED_TUNING_RE = re.compile(
-    r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing))\b[^.;]{0,40}?"
+    r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b[^.;]{0,40}?"
     r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b[^.;]{0,30}?"
     r"\b(?:dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|preference[\s-]+(?:tuning|optimi[sz]ation))\b", _F)
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
@@ -438,6 +438,9 @@ _COMPUTE_OPTIMAL_RE = re.compile(
 # checkpoints a job restarts from.
 _RECOMPUTE_RE = re.compile(
     r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
+_DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
+_PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
+                         r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 _SHARDED_RE = re.compile(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
@@ -456,6 +459,13 @@ _NOTED_ONLY = (
      ("gradient", "activation")),
     (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators",
      ("zero", "fsdp", "sharded")),
+    # DeepSpeed named without its ZeRO stage: the estimate's sharding is ZeRO-3's, which stages 1 and 2 do not reach
+    (_DEEPSPEED_RE, "sharded training as the memory estimate assumes it (ZeRO-3: weights, gradients and optimizer "
+                    "state sharded); ZeRO-1 and 2 keep more on each accelerator: say 'zero-2' if the job uses it",
+     ("deepspeed",)),
+    # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
+    (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
+                  "same", ("packing", "packed", "torchrun", "accelerate launch")),
 )
 
 

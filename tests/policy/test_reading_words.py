@@ -357,3 +357,20 @@ def test_an_absence_next_week_is_no_start() -> None:
 def test_spot_allowed_on_the_condition_the_plan_keeps_is_read_whole(text: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.interruption_tolerance.value, request.unread) == ("high", [])  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("fine-tune 7B on 1B tokens with deepspeed", "ZeRO-1 and 2 keep more on each accelerator"),
+    ("pretrain 1B on 20B tokens with sequence packing", "the tokens trained are counted as said"),
+    ("fine-tune 7B on 1B tokens with torchrun", "the tokens trained are counted as said"),
+    ("fine-tune 7B on 1B tokens using FSDP across 2 nodes", "already assumed: weights, gradients"),
+])
+def test_how_a_job_shards_packs_or_starts_is_noted_not_held(text: str, said: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(said in n for n in request.notes), request.notes
+
+
+def test_a_reward_model_then_ppo_is_two_jobs() -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request("need to train a 7b reward model and then PPO, 100M tokens", now=NOW, tz="UTC")
+    assert refused.value.code == "contradiction" and "separate jobs" in refused.value.message
