@@ -2079,7 +2079,10 @@ _EITHER_PURCHASE_RE = re.compile(
     r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)\s*,?\s*"
     r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand\b"
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
-    r"cheaper\b)?", _F)
+    r"cheaper\b)?"
+    # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
+    r"|\b(?:compare\s+|comparing\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+on[\s-]?demand"
+    r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+spot)\b", _F)
 
 
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:

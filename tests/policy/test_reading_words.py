@@ -374,3 +374,13 @@ def test_a_reward_model_then_ppo_is_two_jobs() -> None:
     with pytest.raises(RequestError) as refused:
         parse_request("need to train a 7b reward model and then PPO, 100M tokens", now=NOW, tz="UTC")
     assert refused.value.code == "contradiction" and "separate jobs" in refused.value.message
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune 7B on 1B tokens, on-demand vs spot",
+    "fine-tune 7B on 1B tokens, compare spot and on-demand",
+])
+def test_spot_weighed_against_on_demand_allows_spot_and_shows_the_other(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.interruption_tolerance.value, request.unread) == ("high", [])  # type: ignore[union-attr]
+    assert any(alt.label == "no interruptions" for alt in plan_for(text).alternatives)
