@@ -438,6 +438,7 @@ _COMPUTE_OPTIMAL_RE = re.compile(
 # checkpoints a job restarts from.
 _RECOMPUTE_RE = re.compile(
     r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
+_FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
@@ -474,6 +475,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     four_bit = scan.take_said(("bit", "nf4", "int4"), _four_bit_re)  # "4-bit": before its 4 is read as a count
+    if scan.holds(("flash",)):  # "flash attn 2": the version is no count (the words are ``policy.describing``'s)
+        for m in _FLASH_VERSION_RE.finditer(scan.text):
+            scan.blank(m.start("v"), m.end("v"))
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
@@ -2046,7 +2050,9 @@ _training_setting_re = _on_first_use(
     r"(?:\s+(?:split|set|data))?(?![\w-])"
     # "cosine schedule", "linear lr decay", "with a constant learning rate"
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
-    r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])")
+    r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])"
+    # "cosine lr 2e-5": the schedule said with its peak rate
+    rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?")
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
                   "rank", "alpha", "%")
 

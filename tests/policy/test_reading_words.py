@@ -384,3 +384,12 @@ def test_spot_weighed_against_on_demand_allows_spot_and_shows_the_other(text: st
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.interruption_tolerance.value, request.unread) == ("high", [])  # type: ignore[union-attr]
     assert any(alt.label == "no interruptions" for alt in plan_for(text).alternatives)
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune 7B, 1B tokens, bf16, flash attn 2, zero3, cosine lr 2e-5, warmup 3%",
+    "hey gpuops, can you set up a 7B full fine-tune w/ 1B toks? needs to be done by thurs",
+])
+def test_an_engineers_shorthand_of_settings_and_asks_is_read_whole(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.params, request.tokens, request.trials, request.unread) == (7 * 10**9, 10**9, None, [])
