@@ -238,7 +238,8 @@ _STAGE_RES = (
                                   r"|review|workshop)s?\b)?|launch(?:es|ing)?|releases?"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
-        r"\b(?:experiment(?:s|al)?|try(?:ing)?|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
+        r"\b(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
+        r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
 )  # fmt: skip
 # "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot"

@@ -393,3 +393,8 @@ def test_spot_weighed_against_on_demand_allows_spot_and_shows_the_other(text: st
 def test_an_engineers_shorthand_of_settings_and_asks_is_read_whole(text: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.params, request.tokens, request.trials, request.unread) == (7 * 10**9, 10**9, None, [])
+
+
+def test_a_sanity_check_run_is_an_experiment() -> None:
+    request = parse_request("quick sanity check run: 125M model, 100M tokens, cheapest GPU", now=NOW, tz="UTC")
+    assert (request.stage.value, request.unread) == ("experimental", [])  # type: ignore[union-attr]
