@@ -440,6 +440,8 @@ _COMPUTE_OPTIMAL_RE = re.compile(
 _RECOMPUTE_RE = re.compile(
     r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
 _FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
+_MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
+                               r"(?!\s+(?:if|unless|only)\b)", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
@@ -465,6 +467,8 @@ _NOTED_ONLY = (
     (_DEEPSPEED_RE, "sharded training as the memory estimate assumes it (ZeRO-3: weights, gradients and optimizer "
                     "state sharded); ZeRO-1 and 2 keep more on each accelerator: say 'zero-2' if the job uses it",
      ("deepspeed",)),
+    (_MULTI_NODE_OK_RE, "allowed: the plan weighs configurations across several instances anyway",
+     ("multi",)),
     # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
     (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
                   "same", ("packing", "packed", "torchrun", "accelerate launch")),
@@ -1100,6 +1104,11 @@ _SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|in
                              r"(?:\s+only)?(?![\w-])"
                              # "no multi-node", "don't split it across nodes": one instance too
                              r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
+                             # "we can't do multi-node", "multi-node isn't an option"
+                             r"|\b(?:can'?t|cannot|can\s+not|unable\s+to|won'?t)\s+(?:do|run|use|handle|support)\s+"
+                             r"multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
+                             r"|\bmulti[\s-]?node\s+(?:is\s+)?(?:not|isn'?t)\s+(?:ok(?:ay)?|possible|supported|allowed"
+                             r"|an\s+option)\b"
                              r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:split|spread|shard|distribute|scale)\s+(?:it\s+)?"
                              r"(?:across|over|out\s+to)\s+(?:multiple\s+|several\s+|more\s+)?(?:nodes|instances|machines)\b",
                              _F)

@@ -44,7 +44,8 @@ _SZ = r"\d+(?:\.\d+)?\s*[mbt]"
 _TOTAL_ACTIVE = (
     rf"(?<![\w.])(?P<t>{_SZ})[\s-]*a(?P<a>{_SZ})(?![\w])"
     rf"|(?<![\w.])(?P<t2>{_SZ})\s+(?:total\s+)?(?:param(?:eter)?s?\s+)?(?:(?:moe|mixture[\s-]+of[\s-]+experts)\s*)?"
-    r"(?:model\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
+    # "a 2B MoE with 8 experts (500M active)": the experts counted between
+    r"(?:model\s*)?(?:(?:with\s+)?\d{1,3}\s+(?:routed\s+)?experts?\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
     r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")  # compiled on first need: ``_compiled``

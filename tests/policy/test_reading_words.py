@@ -398,3 +398,18 @@ def test_an_engineers_shorthand_of_settings_and_asks_is_read_whole(text: str) ->
 def test_a_sanity_check_run_is_an_experiment() -> None:
     request = parse_request("quick sanity check run: 125M model, 100M tokens, cheapest GPU", now=NOW, tz="UTC")
     assert (request.stage.value, request.unread) == ("experimental", [])  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "instances"), [
+    ("fine-tune 34B on 1B tokens, we can't do multi-node", 1),
+    ("fine-tune 7B on 1B tokens, multi-node isn't an option", 1),
+    ("fine-tune 7B on 1B tokens, multi-node is fine", None),
+])
+def test_what_is_said_of_multi_node_training_is_read(text: str, instances: int | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.instances, request.unread) == (instances, [])
+
+
+def test_a_mixture_of_experts_said_with_its_expert_count_between_is_one_model() -> None:
+    request = parse_request("pretrain a 2B MoE with 8 experts (500M active) on 40B tokens", now=NOW, tz="UTC")
+    assert (request.params, request.active_params, request.unread) == (2 * 10**9, 5 * 10**8, [])
