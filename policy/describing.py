@@ -97,6 +97,9 @@ _PURPOSES = (
     # "to debug distributed training", "to profile the data loader": why the hardware is wanted
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
+    # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
+    rf"\b(?:our|my|their)\s+{_SIZE}?(?P<x>(?:chatbots?|assistants?|rankers?|re-?rankers?|recommenders?|classifiers?"
+    r"|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?(?P<x>{_PURPOSE})\b",
 )

@@ -413,3 +413,9 @@ def test_what_is_said_of_multi_node_training_is_read(text: str, instances: int |
 def test_a_mixture_of_experts_said_with_its_expert_count_between_is_one_model() -> None:
     request = parse_request("pretrain a 2B MoE with 8 experts (500M active) on 40B tokens", now=NOW, tz="UTC")
     assert (request.params, request.active_params, request.unread) == (2 * 10**9, 5 * 10**8, [])
+
+
+def test_a_model_named_by_what_it_is_for_is_described() -> None:
+    request = parse_request("fine-tune our 7B chatbot on 1B tokens, must not be interrupted", now=NOW, tz="UTC")
+    assert (request.params, request.unread) == (7 * 10**9, [])
+    assert any(n.startswith("read 'chatbot' as what the model is for") for n in request.notes)
