@@ -419,3 +419,11 @@ def test_a_model_named_by_what_it_is_for_is_described() -> None:
     request = parse_request("fine-tune our 7B chatbot on 1B tokens, must not be interrupted", now=NOW, tz="UTC")
     assert (request.params, request.unread) == (7 * 10**9, [])
     assert any(n.startswith("read 'chatbot' as what the model is for") for n in request.notes)
+
+
+@pytest.mark.parametrize(("text", "unread"), [
+    ("train a small 50M param transformer from scratch on 2B tokens for ablations, 5 variants", []),
+    ("our nightly eval takes ~3h on 8 H100s", ["nightly"]),  # recurring work stays for a person, on purpose
+])
+def test_architecture_words_and_takes_are_glue(text: str, unread: list[str]) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == unread
