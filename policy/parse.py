@@ -442,6 +442,8 @@ _RECOMPUTE_RE = re.compile(
 _FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
 _MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
+_OTHER_SEEDS_RE = re.compile(r"\b(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?"
+                             r"(?:different|separate|new|other|fresh)\s+(?:random\s+)?seeds?\b", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
@@ -469,6 +471,8 @@ _NOTED_ONLY = (
      ("deepspeed",)),
     (_MULTI_NODE_OK_RE, "allowed: the plan weighs configurations across several instances anyway",
      ("multi",)),
+    # "2 runs with different seeds": what the runs differ in, which costs each the same
+    (_OTHER_SEEDS_RE, "what the runs differ in: each is priced as the same job", ("seed",)),
     # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
     (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
                   "same", ("packing", "packed", "torchrun", "accelerate launch")),

@@ -427,3 +427,8 @@ def test_a_model_named_by_what_it_is_for_is_described() -> None:
 ])
 def test_architecture_words_and_takes_are_glue(text: str, unread: list[str]) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == unread
+
+
+def test_runs_with_different_seeds_are_read_whole() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens — 2 runs with different seeds", now=NOW, tz="UTC")
+    assert (request.trials, request.unread) == (2, [])
