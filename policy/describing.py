@@ -76,7 +76,8 @@ _SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
 _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|chat|chatbots?|assistants?|ranking"
             r"|rankers?|re-?ranking|re-?rankers?|recommendations?|recommenders?|recsys|search|retrieval|retrievers?"
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
-            r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|support|reasoning|math"
+            r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
+            r"|bots?|support|reasoning|math"
             r"|tool\s+use|function\s+calling)")
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets"
@@ -89,7 +90,8 @@ _DATA = (
     # "on customer emails", "on our support tickets", "on math problems": what the data is counted in
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
     # "for customer support chats", but not "for code completion", a purpose that ends the phrase (below)
-    rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}\s*(?:$|[,.;:!?)]))(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
+    rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}(?:\s*(?:$|[,.;:!?)])|\s+(?:on|in|with|by|for|using|to|from|before|until)\b))"
+    rf"(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
 )
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"

@@ -147,7 +147,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens for the go-live on Dec 15",
      {"deadline": at("2026-12-14T17:00"), "stage": Stage.PRODUCTION}, []),
     ("fine-tune a 7b model on ~300M tokens for the support bot that goes live in January",
-     {"stage": Stage.PRODUCTION}, ["bot", "January"]),
+     {"stage": Stage.PRODUCTION}, ["January"]),
     ("fine-tune 7B, launch after Friday", {"start_after": at("2026-12-04T09:00"), "deadline": None}, []),
     # evaluation and logging inside the training job are part of it, never a run of their own
     ("fine-tune 7B on 1B tokens, 2 epochs, then evaluate", {"tokens": 2_000_000_000, "fixed_hours": None}, []),

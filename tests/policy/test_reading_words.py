@@ -432,3 +432,13 @@ def test_architecture_words_and_takes_are_glue(text: str, unread: list[str]) -> 
 def test_runs_with_different_seeds_are_read_whole() -> None:
     request = parse_request("fine-tune 7B on 1B tokens — 2 runs with different seeds", now=NOW, tz="UTC")
     assert (request.trials, request.unread) == (2, [])
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("finetune 8b for our support bot on ~120k convos (avg 350 tok), spot ok",
+     "read 'support bot' as what the model is for"),
+    ("fine-tune 7B for code completion on 1B tokens", "read 'code completion' as what the model is for"),
+])
+def test_what_a_model_is_for_is_told_apart_from_what_its_data_is(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
