@@ -56,6 +56,7 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
+from policy.spelled import VAGUE_COUNTS
 
 __all__ = ["Deadline", "EOD", "find_deadlines", "NAMED_SPAN", "zone_of"]
 
@@ -74,7 +75,7 @@ _MONTH = (
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
-_NUMBER_WORDS |= {"a couple of": 2, "a couple": 2, "couple of": 2, "couple": 2, "a few": 3, "few": 3}
+_NUMBER_WORDS |= {f"{a}{word}{of}": n for word, n in VAGUE_COUNTS.items() for a in ("", "a ") for of in ("", " of")}
 _COUNT = r"\d{1,6}|an?|one|two|three|four|five|six|seven|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"
 _UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|fortnights?|months?)"
 

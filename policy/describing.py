@@ -142,7 +142,7 @@ _ASSUMED = (
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
      r"(?![\w-])",
      "the same work again: it is planned from what the request says now, at today's prices"),
-    (r"\bflash[\s-]?(?:attention|attn)(?:[\s-]?(?:v?[23]))?\b",
+    (r"\bflash[\s-]?(?:attention|attn)\b",  # a version said after it ("flash attn 2") is blanked by ``policy.parse``
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),
 )

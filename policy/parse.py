@@ -27,10 +27,10 @@ from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_before_start, deadline_questions
-from policy.reading import read_held, read_intent, read_timing, read_today
+from policy.reading import EVAL_RE, read_held, read_intent, read_timing, read_today
 from policy.regions import ALL_REGIONS, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
-from policy.spelled import digits_for_words
+from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, read_workload
 
 __all__ = [
@@ -442,8 +442,10 @@ _RECOMPUTE_RE = re.compile(
 _FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
 _MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
-_OTHER_SEEDS_RE = re.compile(r"\b(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?"
-                             r"(?:different|separate|new|other|fresh)\s+(?:random\s+)?seeds?\b", _F)
+# "with different seeds", "on a new seed each": what repeated runs differ in (``_repeats_re`` reads it after a count)
+_OTHER_SEEDS = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh)"
+                r"\s+(?:random\s+)?seeds?")
+_OTHER_SEEDS_RE = re.compile(rf"\b{_OTHER_SEEDS}\b", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
@@ -1223,16 +1225,14 @@ _PER_NODE_AFTER_RE = re.compile(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|ins
                                 r"(?:e?s)?(?![\w-])", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
-_NODE_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "ten": 10, "twelve": 12,
-               "sixteen": 16}
 _nodes_of_re = _on_first_use(
-    rf"(?<![\w.])(?P<n>\d{{1,2}}|{'|'.join(_NODE_WORDS)})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
+    rf"(?<![\w.])(?P<n>\d{{1,2}}|{BELOW_100})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
     r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))")
 
 
 def _nodes_of(scan: _Scan) -> list[_Qty]:
     """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
-    return [_Qty("instances", Decimal(_NODE_WORDS.get(m["n"].lower()) or int(m["n"])), _said(m))
+    return [_Qty("instances", Decimal(int(m["n"]) if m["n"].isdigit() else below_100(m["n"])), _said(m))
             for m in scan.take_said(("node", "instance", "machine", "host", "box", "server"), _nodes_of_re)]
 
 
@@ -1539,7 +1539,9 @@ _HP_NAME = (r"(?:peak\s+|base\s+)?(?:lrs?|learning[\s-]+rates?)|(?:global\s+|mic
             # "lora rank", "lora r": the name only, so "lora" stays the task's
             r"|(?:(?<=lora\s)|(?<=lora-))r\b|(?<![\w-])r(?=\s*[=:])|alphas?|betas?|temperatures?|temps?|seeds?|epochs?"
             r"|gammas?|lambdas?|kl(?:[\s-]+(?:coef(?:ficient)?|penalty|beta))?")
-_HP_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d{1,3})?(?![\w.%])"
+# A number a setting takes: "2e-5", "0.1", "3%"
+_SETTING_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?%?"
+_HP_VALUE = rf"{_SETTING_NUMBER}(?![\w.%])"
 # a value not followed by what would make it a count of something else ("lr 1e-4, 2 epochs")
 _HP_ITEM = (rf"{_HP_VALUE}(?!\s*(?:[kmbt]\b|tokens?|toks?|epochs?|gpus?|nodes?|instances?|hours?|hrs?|days?"
             r"|trials?|runs?|steps?|params?|parameters?|\$))")
@@ -1558,8 +1560,7 @@ _GRID_TRIALS_RE = re.compile(
 _repeats_re = _on_first_use(
     r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
     r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
-    r"(?:\s*,?\s*(?:each\s+)?(?:with|using|on|across)\s+(?:a\s+)?(?:different|separate|new|other|fresh)"
-    r"\s+(?:random\s+)?seeds?)?")
+    rf"(?:\s*,?\s*(?:each\s+)?{_OTHER_SEEDS})?")
 
 
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
@@ -1891,7 +1892,6 @@ _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?
 _NOT_TRAINING_RE = re.compile(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
-_eval_word_re = _on_first_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b")
 _inference_re = _on_first_use(r"\binference\b")
 
 
@@ -1948,7 +1948,7 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     found = list(_NOT_TRAINING_RE.finditer(scan.text)) if task is None else []
     if not found:
         return
-    if all(f.group(0).lower() == "inference" for f in found) and _eval_word_re().search(scan.text):
+    if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):
         # "run inference eval of 70B on MMLU": an evaluation run, priced as one of its stated length
         scan.take(_inference_re())
         return
@@ -2051,7 +2051,6 @@ _checkpoint_every_re = _on_first_use(
 # which the estimate counts): they change how the job trains, not what it computes, so they are noted, never read as
 # sizes, steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read
 # before this.
-_SETTING_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?%?"
 _training_setting_re = _on_first_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is

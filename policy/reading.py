@@ -25,9 +25,9 @@ from policy.dates import NAMED_SPAN, Deadline, find_deadlines
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
-from policy.spelled import BELOW_100, below_100
+from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
+__all__ = ["EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -49,7 +49,6 @@ _WORDED_DURATION_RE = re.compile(
     r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
     rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
-_VAGUE_COUNTS = {"couple": 2, "few": 3}  # "a couple of hours", "a few days": the count the dates reader takes too
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _RANGE_BEFORE_RE = re.compile(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 _IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
@@ -99,7 +98,8 @@ _RESERVED_RE = re.compile(
 _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-z0-9-]+)?(?![\w.-])"
 _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
-_EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
+# Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
+EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 _TRAIN_RE = re.compile(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
 # A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Compiled on
 # first use (``_counted_re``): only a text with a count nothing else read needs it.
@@ -199,7 +199,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read. ``held`` is the
     phrase ``read_held`` took ("2 p4d reserved")."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
-    evaluated = scan.take(_EVAL_RE)
+    evaluated = scan.take(EVAL_RE)
     if evaluated and fields.get("task") is not None:
         # "fine-tune 7B, then evaluate", "with evals every 500 steps": evaluation inside the training job, a small
         # share of it, not a run of its own
@@ -231,7 +231,7 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
             continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
         said = m["n"].lower()
-        vague = next((n for word, n in _VAGUE_COUNTS.items() if word in said), None)
+        vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
         count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
                         else below_100(said) if said[0].isalpha() else said)
         hours = float(count) * _UNIT_HOURS[m["u"][0].lower()]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["BELOW_100", "below_100", "digits_for_words"]
+__all__ = ["BELOW_100", "below_100", "digits_for_words", "VAGUE_COUNTS"]
 
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -22,6 +22,8 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
          "ninety": 90}
 _UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
 _TEN = "|".join(_TENS)
+# "a couple of days", "a few hours": the counts such words are taken as
+VAGUE_COUNTS = {"couple": 2, "few": 3}
 # 1-99: "seven", "twenty", "twenty-five", "twenty five"
 BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
 # 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")

@@ -293,14 +293,14 @@ def test_a_model_named_with_its_org_and_variant_leaves_nothing_unread(text: str,
     assert (request.model, request.unread) == (model, [])
 
 
-@pytest.mark.parametrize("text", [
-    "fine-tune 7B\n- 1B tokens\n- by Friday\n- spot ok",
-    "task=lora model=13B tokens=100M deadline=friday",
-    "Need GPUs for fine-tuning.\nModel size: 13B. Tokens: 100M.\nWhen: Friday.",
+@pytest.mark.parametrize(("text", "params", "tokens"), [
+    ("fine-tune 7B\n- 1B tokens\n- by Friday\n- spot ok", 7 * 10**9, 10**9),
+    ("task=lora model=13B tokens=100M deadline=friday", 13 * 10**9, 10**8),
+    ("Need GPUs for fine-tuning.\nModel size: 13B. Tokens: 100M.\nWhen: Friday.", 13 * 10**9, 10**8),
 ])
-def test_a_request_written_as_a_list_or_as_labelled_fields_is_read_whole(text: str) -> None:
+def test_a_request_written_as_a_list_or_as_labelled_fields_is_read_whole(text: str, params: int, tokens: int) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
-    assert (request.params, request.tokens, request.unread) in ((7 * 10**9, 10**9, []), (13 * 10**9, 10**8, []))
+    assert (request.params, request.tokens, request.unread) == (params, tokens, [])
     assert request.deadline is not None
 
 
