@@ -10,7 +10,7 @@ from policy.choose import Choice
 from policy.decision import ApprovalRequirement, Platform, PurchaseModel, TraceStep
 from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
-from policy.screen import Screen
+from policy.screen import NOT_ASKED, Screen
 
 __all__ = [
     "candidates_step",
@@ -98,7 +98,7 @@ def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bo
     else:
         reason = f"{cls.name} models use {', '.join(cls.families)}"
     others = [f"{t}: {r}" for t, r in sorted(scr.ruled_out.items()) if "memory" not in r and "activations" not in r
-              and r != "not what the request asked for"]
+              and r != NOT_ASKED]
     if others:
         reason += "; ruled out " + "; ".join(others[:MAX_LISTED]) + (" …" if len(others) > MAX_LISTED else "")
     source = f"policy:size_classes[{scr.size_class_index}].families; policy:regions; policy:max_instances"

@@ -20,6 +20,7 @@ from policy.decision import PurchaseModel
 from policy.estimate import billed_hours, cents
 from policy.pricing import hourly_rate
 from policy.request import TrainingRequest
+from policy.screen import NOT_ASKED
 from policy.timespan import hours_between
 
 __all__ = ["does_not_fit", "fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS",
@@ -98,5 +99,5 @@ def does_not_fit(request: TrainingRequest, profiles: list[Profile], ruled_out: d
     needs = [f"at least {p.min_count}× {p.spec.instance_type}" for p in profiles if p.min_count > count]
     if needs:
         return f"Does not fit: this job's memory needs {needs[0]}; the held capacity is {held}."
-    why = "; ".join(f"{t}: {r}" for t, r in sorted(ruled_out.items()) if r != "not what the request asked for")
+    why = "; ".join(f"{t}: {r}" for t, r in sorted(ruled_out.items()) if r != NOT_ASKED)
     return f"Does not fit: the held {held} cannot run this job" + (f" ({why})." if why else ".")

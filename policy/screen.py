@@ -17,7 +17,10 @@ from policy.memo import remembered
 from policy.regions import place_of
 from policy.request import TrainingRequest
 
-__all__ = ["check_region", "Screen", "screen", "size_class"]
+__all__ = ["check_region", "NOT_ASKED", "Screen", "screen", "size_class"]
+
+# Why a type is ruled out when the request named other hardware: never a reason the named hardware cannot run
+NOT_ASKED = "not what the request asked for"
 
 
 @dataclass(slots=True)
@@ -115,7 +118,7 @@ def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig
     if spec is None:
         return "not in the catalog's instance list"
     if wanted is not None and price.instance_type not in wanted:
-        return "not what the request asked for"
+        return NOT_ASKED
     if price.instance_type in excluded:
         return f"excluded by the request (no {excluded[price.instance_type]})"
     if spec.family in policy.neuron_families and not team.neuron_ready:
@@ -174,7 +177,7 @@ def _contradiction(request: TrainingRequest) -> str:
 
 def _nothing_matches(request: TrainingRequest, region: str, result: Screen) -> str:
     asked = request.instance_type or request.accelerator or "the requested hardware"
-    why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != "not what the request asked for")
+    why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != NOT_ASKED)
     return (f"No {asked} configuration can run this job in {region}"
             + (f" ({why})" if why else " (not offered there at a known price)")
             + ". Name another instance type or region, or leave the hardware open.")

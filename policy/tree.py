@@ -37,7 +37,7 @@ from policy.platform import choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
 from policy.request import Task, Tolerance, TrainingRequest
-from policy.screen import Screen, check_region, screen
+from policy.screen import NOT_ASKED, Screen, check_region, screen
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
 
@@ -714,7 +714,7 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
         return (f"No allowed configuration in {req.region} holds this job{within}{smallest}. Raise the ceiling, or "
                 "make the job smaller: LoRA/QLoRA or a shorter sequence.")
     # hardware the request did not name says nothing about why what it named cannot run the job
-    named = [(t, r) for t, r in sorted(scr.ruled_out.items()) if r != "not what the request asked for"]
+    named = [(t, r) for t, r in sorted(scr.ruled_out.items()) if r != NOT_ASKED]
     low = policy.estimate.multi_node_min_accelerators
     named += [(p.spec.instance_type, f"memory: needs {p.min_count} instances, and multi-node runs only on sizes with "
                f"{low} or more accelerators") for p in [*scr.inside, *scr.outside]
