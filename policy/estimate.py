@@ -151,10 +151,12 @@ class Workload:
 
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int, active_params: int | None = None,
              shape: tuple[int, int] | None = None, teacher_params: int | None = None,
-             adapter: Task | None = None, batch_tokens: int | None = None) -> Workload:
+             teacher_active_params: int | None = None, adapter: Task | None = None,
+             batch_tokens: int | None = None) -> Workload:
     """FLOPs, memory and checkpoint size of a request.
 
-    ``active_params`` (a mixture of experts) sets the compute, ``params`` the memory; ``shape`` is (layers, width)
+    ``active_params`` (a mixture of experts) sets the compute, ``params`` the memory, and so do
+    ``teacher_active_params`` and ``teacher_params`` for a distillation's teacher; ``shape`` is (layers, width)
     when the model is known by name, else it follows from the size. ``batch_tokens``: the global batch the person
     stated, tokens per optimizer step; unsaid, the task's usual batch.
     """
@@ -180,11 +182,13 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
         ckpt_params *= 2
         method += " RLHF (policy, value, reference and reward models)"
     elif task is Task.DISTILL and teacher_params:
-        t_layers, t_width = model_shape(teacher_params)
-        teacher = FORWARD_FLOPS_PER_PARAM_TOKEN * teacher_params + 4.0 * t_layers * seq_len * t_width
+        t_active = teacher_active_params or teacher_params
+        t_layers, t_width = model_shape(t_active)
+        teacher = FORWARD_FLOPS_PER_PARAM_TOKEN * t_active + 4.0 * t_layers * seq_len * t_width
         per_token, formula = train + teacher, f"{formula} (student) + 2·N_t + 4·L_t·s·d_t (teacher forward)"
         state += teacher_params * FROZEN_BYTES_PER_PARAM
-        method += f" distillation with a frozen {teacher_params / 1e9:.3g}B teacher"
+        method += f" distillation with a frozen {teacher_params / 1e9:.3g}B teacher" + (
+            f" ({teacher_active_params / 1e9:.3g}B active)" if teacher_active_params else "")
     ckpt_bytes = ckpt_params * (FULL_CHECKPOINT_BYTES_PER_PARAM if not tuned else FULL_STATE_BYTES_PER_PARAM)
     batch = float(batch_tokens) if batch_tokens else _batch_tokens(active) if task in _PRETRAINING \
         else TUNING_BATCH_TOKENS

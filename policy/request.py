@@ -117,6 +117,8 @@ class TrainingRequest(BaseModel):
     active_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
     # Distillation: the frozen teacher's size ("distill 8B from a 70B teacher").
     teacher_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    # A teacher that is a mixture of experts: the parameters its forward pass touches per token (compute).
+    teacher_active_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
     # DPO/RLHF/distillation through LoRA or QLoRA adapters instead of full weights.
     adapter: Task | None = None
 

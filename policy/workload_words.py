@@ -98,7 +98,9 @@ def moe_params(experts: int, expert_params: float, per_token: int = DEFAULT_EXPE
 def read_workload(text: str) -> WorkloadReading:
     """The named model, mixture of experts, teacher and task words in ``text``."""
     out = WorkloadReading()
-    _read_distillation(text, out)
+    # a name that holds a task word ("DeepSeek-R1-Distill-Qwen-7B") names a model, it asks for no distillation
+    plain = _blanked(text, [span for _, span in models_in_text(text)]) if _DISTILL_RE.search(text) else text
+    _read_distillation(text, plain, out)
     found = models_in_text(_blanked(text, out.spans))
     names = sorted({model.name for model, _ in found})
     if len(names) > 1:  # "fine-tune llama 3 8b and mistral 7b": two jobs, each with its own plan and cost
@@ -117,18 +119,19 @@ def read_workload(text: str) -> WorkloadReading:
                          + f" ({model.name})")
     elif not _read_total_active(_blanked(text, out.spans), out):
         _read_moe(_blanked(text, out.spans), out)
-    task = _task(text)
+    task = _task(plain)
     if task is not None:
         out.fields["task"] = task
         out.spans += [m.span() for m in _TAKEN_TASK_WORDS_RE.finditer(text)]
     return out
 
 
-def _read_distillation(text: str, out: WorkloadReading) -> None:
-    """The teacher (forward passes only) and the student (the model trained) of a distillation."""
-    if not _DISTILL_RE.search(text):
+def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
+    """The teacher (forward passes only) and the student (the model trained) of a distillation; ``plain`` is
+    ``text`` with the models' names blanked, where the task word is looked for."""
+    if not _DISTILL_RE.search(plain):
         return
-    out.spans += [m.span() for m in _compiled(_DISTILL_WORDS).finditer(text)]  # the task word, read as the task
+    out.spans += [m.span() for m in _compiled(_DISTILL_WORDS).finditer(plain)]  # the task word, read as the task
     if _read_pair(text, out):
         return
     m = _compiled(_TEACHER).search(text)
@@ -153,10 +156,9 @@ def _read_named_teacher(text: str, out: WorkloadReading) -> bool:
         if named is None or named[1][0] != 0:
             continue
         model, (_, end) = named
-        out.fields["teacher_params"] = model.params
-        out.spans.append((m.start(), m.end() + end))
-        out.notes.append(f"read '{text[m.start():m.end() + end]}' as the teacher: {model.name}, "
-                         f"{_size(model.params)} parameters, forward passes only")
+        role = _compiled(_ROLE_AFTER).match(text, m.end() + end)  # "from mixtral 8x7b teacher"
+        said_end = role.end() if role is not None and role["role"].lower() == "teacher" else m.end() + end
+        _teacher(text, out, _Named(model.params, model, m.start(), m.end() + end), m.start(), said_end)
         return True
     return False
 
@@ -231,10 +233,14 @@ def _read_role(text: str, out: WorkloadReading, role: str) -> None:
 
 def _teacher(text: str, out: WorkloadReading, found: _Named, start: int, end: int) -> None:
     out.fields["teacher_params"] = found.params
+    active = found.model.active_params if found.model is not None else None
+    if active is not None:  # a mixture of experts teaches with the experts each token passes through
+        out.fields["teacher_active_params"] = active
     out.spans.append((start, end))
     said = " ".join(text[start:end].split())
     out.notes.append(f"read '{said}' as the teacher: " + (f"{found.model.name}, " if found.model else "")
-                     + f"{_size(found.params)} parameters, forward passes only")
+                     + f"{_size(found.params)} parameters" + (f", {_size(active)} active per token" if active else "")
+                     + ", forward passes only")
 
 
 def _student(text: str, out: WorkloadReading, found: _Named, start: int, end: int) -> None:
@@ -316,7 +322,7 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
     merged = dict(fields)
     read = reading.fields
     notes.extend(reading.notes)
-    for key in ("model", "active_params", "teacher_params"):
+    for key in ("model", "active_params", "teacher_params", "teacher_active_params"):
         if key in read:
             merged[key] = read[key]
     if "trials" in read:  # "sweep 8x 350m"

@@ -168,6 +168,16 @@ def test_distillation_adds_the_teacher_forward_and_weights() -> None:
     assert work.flops > 2 * 70e9  # the teacher's forward alone
 
 
+def test_a_mixture_of_experts_teacher_computes_with_its_active_experts_and_holds_all() -> None:
+    dense = workload(task=Task.DISTILL, params=8_000_000_000, teacher_params=37_000_000_000, tokens=1, trials=1,
+                     seq_len=128)
+    experts = workload(task=Task.DISTILL, params=8_000_000_000, teacher_params=671_000_000_000,
+                       teacher_active_params=37_000_000_000, tokens=1, trials=1, seq_len=128)
+    assert experts.flops == pytest.approx(dense.flops)
+    assert experts.sharded_bytes == pytest.approx(16 * 8e9 + 2 * 671e9)
+    assert "671B teacher (37B active)" in experts.method
+
+
 def test_hours_are_flops_over_effective_throughput() -> None:
     hours = compute_hours(3.6e18, accelerators=10, peak_tflops=100, mfu=0.5, efficiency=0.8)
     assert hours == pytest.approx(3.6e18 / (10 * 100e12 * 0.5 * 0.8) / 3600)

@@ -24,6 +24,12 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("DeepSeek-V2-Lite", "deepseek-v2-lite"), ("Mistral Nemo", "mistral-nemo-12b"), ("phi-3-small", "phi-3-small"),
     ("Llama 3.3 70B", "llama-3.3-70b"), ("Qwen2.5-3B", "qwen2.5-3b"), ("bert-large-uncased", "bert-large"),
     ("BERT base", "bert-base"),
+    ("Qwen3-8B", "qwen3-8b"), ("qwen 3 32b", "qwen3-32b"), ("Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b"),
+    ("gpt-oss-20b", "gpt-oss-20b"), ("GPT OSS 120B", "gpt-oss-120b"), ("Llama 4 Scout", "llama-4-scout"),
+    ("llama4 maverick", "llama-4-maverick"), ("Phi-4", "phi-4"), ("phi 4 mini", "phi-4-mini"),
+    ("Gemma 3 27B", "gemma-3-27b"), ("gemma3-1b", "gemma-3-1b"), ("Mistral Small 24B", "mistral-small-24b"),
+    ("DeepSeek-R1", "deepseek-r1"), ("DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
+    ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)

@@ -357,7 +357,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 3B on 100M tokens in fp32", {"tokens": 100_000_000}, ["fp32"]),
     ("fine-tune 7B on 1B tokens with paged adamw", {}, ["paged adamw"]),
     # a mixture of experts by its total and active sizes: the active size sets the compute
-    ("fine-tune Qwen3-30B-A3B on 500M tokens", {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
+    ("fine-tune our 30B-A3B MoE on 500M tokens", {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
+    ("fine-tune Qwen3-30B-A3B on 500M tokens",  # the named model's published sizes
+     {"model": "qwen3-30b-a3b", "params": 30_500_000_000, "active_params": 3_300_000_000}, []),
     ("pretrain a 3B MoE with 800M active params on 100B tokens",
      {"params": 3_000_000_000, "active_params": 800_000_000, "tokens": 100_000_000_000}, []),
     ("pretrain a MoE, 2.4B active of 16B total, on 200B tokens",

@@ -59,6 +59,19 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("fine-tune phi-3-medium", {"model": "phi-3-medium", "params": 13_960_238_080}),
     ("fine-tune qwen2.5-3b", {"model": "qwen2.5-3b", "params": 3_085_938_688}),
     ("fine-tune llama 3.3 70b", {"model": "llama-3.3-70b", "params": 70_553_706_496}),
+    # a mixture of experts teaching computes with its active experts and holds all of them
+    ("distill DeepSeek-R1 into a Qwen2.5 7B student, 2B tokens",
+     {"task": Task.DISTILL, "model": "qwen2.5-7b", "teacher_params": 671_026_419_200,
+      "teacher_active_params": 37 * B, "unread": []}),
+    ("distill 8B student from mixtral 8x7b teacher, 1B tokens",
+     {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 46_702_792_704,
+      "teacher_active_params": 12_879_925_248, "unread": []}),
+    ("distill llama-3.2-1b from llama-3.1-70b", {"teacher_active_params": None}),
+    # a task word inside a model's name is part of the name
+    ("fine-tune DeepSeek-R1-Distill-Qwen-7B on 300M tokens",
+     {"task": Task.FINE_TUNE, "model": "deepseek-r1-distill-qwen-7b", "params": 7_615_616_512,
+      "teacher_params": None, "unread": []}),
+    ("lora on deepseek-r1-distill-llama-8b", {"task": Task.LORA, "model": "deepseek-r1-distill-llama-8b"}),
 ]
 
 
