@@ -104,10 +104,17 @@ _TRAIN_RE = re.compile(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the rankin
 # A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Compiled on
 # first use (``_counted_re``): only a text with a count nothing else read needs it.
 # The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of
-# call audio").
+# call audio"). Items counted per something ("8 rollouts per prompt", "16 samples every step") are a rate, not the
+# dataset.
 _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s+"
-            r"(?:(?!(?:of|hours?|hrs?|days?|weeks?|minutes?|mins?|seconds?|secs?|gb|tb|mb|tokens?|epochs?|steps?)\b)"
-            rf"[a-z][\w'-]*\s+){{0,2}}(?:{DATA_ITEMS})(?![\w-])")
+            r"(?:(?!(?:of|per|every|each|hours?|hrs?|days?|weeks?|minutes?|mins?|seconds?|secs?|gb|tb|mb|tokens?|epochs?"
+            r"|steps?)\b)[a-z][\w'-]*\s+){0,2}"
+            rf"(?:{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
+# RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
+# trained on, so the prompts' tokens are multiplied by them.
+_PER_PROMPT_RE = re.compile(
+    r"(?<![\w.])(?P<g>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
+    r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
 _AUDIO_HOURS_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
@@ -356,8 +363,15 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         return
     if counted is not None:
         phrase = _said_items(scan, counted)
-        n = _count(counted["n"])
-        choices = [Choice(label=f"~{per:,} tokens each ({n * per:,} tokens)", value=n * per)
+        n, each = _count(counted["n"]), "each"
+        rate = next(_PER_PROMPT_RE.finditer(scan.said), None)
+        if rate is not None:  # "5k prompts, 8 rollouts per prompt": 40k sequences trained on
+            said_rate = " ".join(rate.group(0).lower().split())
+            n, each = n * int(rate["g"]), "a rollout"
+            phrase = f"{phrase}' × '{' '.join(rate.group(0).split())}"
+            scan.unused[:] = [p for p in scan.unused if not said_rate.startswith(" ".join(p.lower().split()))]
+            scan.blank(rate.start(), rate.end())
+        choices = [Choice(label=f"~{per:,} tokens {each} ({n * per:,} tokens)", value=n * per)
                    for per in (512, 2048, 8192)]
         questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}'? Give the total, or pick "
                                   "an average length.", choices=choices))

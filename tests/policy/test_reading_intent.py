@@ -767,6 +767,25 @@ def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates(text: str) -> None
     assert not any(note.startswith("did not read") for note in reading.notes)  # "call center": what the sound is
 
 
+@pytest.mark.parametrize(("text", "sequences"), [
+    ("GRPO on qwen2.5-7b, 5k prompts, 8 rollouts per prompt", 40_000),
+    ("PPO on a 7b with 10k math problems and 16 samples each", 160_000),
+    ("DPO on 8B with our 60k preference pairs", 60_000),
+])
+def test_counted_prompts_ask_for_tokens_for_every_rollout_trained_on(text: str, sequences: int) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    question = reading.questions[0]
+    assert question.field == "tokens"
+    assert [c.value for c in question.choices] == [sequences * per for per in (512, 2048, 8192)]
+    assert not any(note.startswith("did not read") for note in reading.notes)
+
+
+def test_a_rate_per_prompt_is_no_dataset_to_ask_about() -> None:
+    reading = read_request("GRPO on qwen2.5-7b for 500 steps, 8 rollouts per prompt", now=MONDAY, tz=TZ)
+    assert [q.field for q in reading.questions] == ["tokens"]
+    assert "'rlhf' work" in reading.questions[0].question  # not "How many tokens are '8 rollouts per prompt'?"
+
+
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
                                   "deploy a 13B endpoint"])
 def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
