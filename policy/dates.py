@@ -227,11 +227,11 @@ _FIRMNESS_AFTER_RE = re.compile(
     r"|(?P<sooner>or\s+(?:sooner|earlier|before)))(?![\w-])",
     _F,
 )
-# The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday". These
-# nouns name the job's outcome, which the deadline accounts for.
+# The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday", "ETA
+# needed by 12/10". These nouns name the job's outcome (or its arrival), which the deadline accounts for.
 _LEAD_RE = re.compile(
     r"(?:\b(?:needs?|needed|wants?|wanted|expects?|expected|expecting|gets?|getting|have|has|see)\s+)?"
-    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?)"
+    r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?|eta)"
     r"(?:\s+(?:(?:are|is)\s+)?(?:needed|wanted|due|expected|required))?\s*$",  # "results needed in two weeks"
     _F,
 )

@@ -242,6 +242,7 @@ FIRMNESS: list[tuple[str, str | None, str]] = [
     ("we need results by 9am tomorrow", None, "need results by 9am tomorrow"),
     ("want the numbers before Friday", None, "want the numbers before Friday"),
     ("fine-tune 7B, results by Friday", None, "results by Friday"),
+    ("fine-tune 7B on 1B tokens, ETA needed by Friday", None, "ETA needed by Friday"),
 ]
 
 

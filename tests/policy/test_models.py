@@ -30,6 +30,7 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("Gemma 3 27B", "gemma-3-27b"), ("gemma3-1b", "gemma-3-1b"), ("Mistral Small 24B", "mistral-small-24b"),
     ("DeepSeek-R1", "deepseek-r1"), ("DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
+    ("Qwen2.5-Coder-7B", "qwen2.5-coder-7b"), ("qwen2.5-math-7b", "qwen2.5-math-7b"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)
