@@ -49,6 +49,7 @@ __all__ = [
     "JobFacts",
     "JobSpec",
     "tokens_from_bytes",
+    "without_unusable_job",
 ]
 
 # Text tokenises to about 4 bytes per token with the BPE vocabularies of current base models (English prose; code
@@ -222,6 +223,24 @@ def _overrides(choice: JobChoice, *, name: str, recipe: Recipe) -> dict[str, Hyp
         raise RequestError(f"hyperparameters.{unknown[0]}: recipe {name} has no such hyperparameter; use: "
                            f"{', '.join(sorted(recipe.hyperparameters)) or 'none'}", code="unknown_hyperparameter")
     return {k: _typed(k, recipe.hyperparameters[k], v) for k, v in sorted(choice.hyperparameters.items())}
+
+
+def without_unusable_job(request: TrainingRequest, *, team_name: str, team: TeamPolicy) -> TrainingRequest:
+    """``request`` planned without the job details its team cannot pass on.
+
+    A team without recipes launches its launch profile as configured, which takes no recipe, dataset or
+    hyperparameters from a request. Such details ("lr=2e-5", "s3://bucket/data") are then listed as not read, with a
+    note saying why, so the plan still prices the work and a person approves it knowing they will not reach the job;
+    the team's recipes (``teams.<team>.recipes``) are what would carry them."""
+    job = request.job
+    if job is None or team.recipes:
+        return request
+    said = [*([f"recipe {job.recipe}"] if job.recipe else []), *([job.dataset] if job.dataset else []),
+            *(f"{name}={value}" for name, value in job.hyperparameters.items())]
+    note = (f"not passed to the job: {', '.join(said)}; team {team_name} has no recipes, so its launch runs as its "
+            f"launch profile says (recipes under teams.{team_name}.recipes would carry them)")
+    return request.model_copy(update={"job": None, "unread": [*request.unread, *said],
+                                      "notes": [*request.notes, note]})
 
 
 def draft_job(*, request: TrainingRequest, team_name: str, team: TeamPolicy, region: str) -> JobDraft | None:

@@ -28,6 +28,7 @@ from policy.jobspec import (
     finish_job,
     image_region_warning,
     tokens_from_bytes,
+    without_unusable_job,
 )
 from policy.parse import Reading, read_request
 from policy.questions import NeedsInput, ask_after_deciding, unanswered
@@ -232,8 +233,10 @@ class Planner:
 
     def job_inputs(self, request: TrainingRequest) -> tuple[JobDraft | None, JobFacts, TrainingRequest]:
         """The team's recipe for ``request``, what AWS says about its inputs, and the request with its tokens
-        taken from the dataset's size when nothing said them (an assumption, stated)."""
+        taken from the dataset's size when nothing said them (an assumption, stated); job details a team without
+        recipes cannot pass on are listed as not read instead (``without_unusable_job``)."""
         team_name, team = self.policy.team_or_default(request.team)
+        request = without_unusable_job(request, team_name=team_name, team=team)
         region = request.region or (team.launch.regions[0] if team.launch.regions else self.policy.default_region)
         draft = draft_job(request=request, team_name=team_name, team=team, region=region)
         if draft is None or self.inputs is None:

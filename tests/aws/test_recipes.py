@@ -240,13 +240,15 @@ def test_bad_input_is_refused_naming_the_field_and_nothing_is_stored(
         assert session.exec(select(PlanRevision)).all() == []
 
 
-def test_a_team_without_recipes_refuses_job_details_and_otherwise_launches_as_before(
+def test_a_team_without_recipes_plans_job_details_as_not_read_and_otherwise_launches_as_before(
     engine: Engine, aws: ClientFactory,
 ) -> None:
     planner = _planner(launch_policy(), aws)
-    with pytest.raises(RequestError, match="^recipe: team team-ml has no recipes") as caught:
-        _file(engine, planner, text=TEXT)
-    assert caught.value.code == "no_recipes"
+    decision = _revision(engine, _file(engine, planner, text=TEXT)).decision
+    assert decision["job"] is None  # the launch profile runs as configured: nothing of the text reaches it
+    assert decision["request"]["unread"] == ["recipe sft", DATA, "lr=3e-5"]
+    assert any(n.startswith("not passed to the job: recipe sft") for n in decision["request"]["notes"])
+    assert decision["approval"]["required"] is True
     request_id = _file(engine, planner, text="fine-tune 7B on 1B tokens")
     assert _revision(engine, request_id).decision["job"] is None
 
