@@ -10,7 +10,14 @@ import pytest
 from policy.config import TeamPolicy, default_policy, policy_warnings
 from policy.errors import RequestError
 from policy.intake import request_from
-from policy.jobspec import JobFacts, draft_job, finish_job, image_region_warning, tokens_from_bytes
+from policy.jobspec import (
+    JobFacts,
+    draft_job,
+    finish_job,
+    image_region_warning,
+    tokens_from_bytes,
+    without_unusable_job,
+)
 from policy.recipes import FrameworkImage, Hyperparameter, Recipe, check_recipes
 
 NOW = datetime(2026, 11, 30, 10, tzinfo=UTC)
@@ -98,6 +105,17 @@ def test_a_team_without_recipes_keeps_its_launch_profile_and_refuses_job_details
     with pytest.raises(RequestError, match="^recipe: team team-ml has no recipes"):
         draft_job(request=request_from(text="fine-tune 7B with recipe sft", fields={}, now=NOW), team_name="team-ml",
                   team=team, region="us-east-1")
+
+
+def test_job_details_a_team_without_recipes_cannot_pass_on_are_planned_as_not_read() -> None:
+    team = default_policy().teams["team-ml"]
+    said = request_from(text="fine-tune 7B on 1B tokens, lr=2e-5, s3://team-ml-data/chat/", fields={}, now=NOW)
+    planned = without_unusable_job(said, team_name="team-ml", team=team)
+    assert planned.job is None and planned.unread == ["s3://team-ml-data/chat/", "lr=2e-5"]
+    assert planned.notes[-1].startswith("not passed to the job: s3://team-ml-data/chat/, lr=2e-5; team team-ml has "
+                                        "no recipes")
+    plain = request_from(text="fine-tune 7B on 1B tokens", fields={}, now=NOW)
+    assert without_unusable_job(plain, team_name="team-ml", team=team) is plain
 
 
 def test_policy_check_names_each_recipe_problem_by_key_path() -> None:
