@@ -23,6 +23,9 @@ _F = re.IGNORECASE
 _RECIPE_RE = re.compile(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
                         r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
 _S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
+# Where the job starts from or writes to, not what it trains on: "resume from checkpoint s3://…", "save to s3://…".
+_NOT_DATA_BEFORE_RE = re.compile(r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
+                                 r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
 _SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;]+)", _F)
 # Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
@@ -33,6 +36,7 @@ JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that 
 
 class _Scan(Protocol):
     text: str
+    unused: list[str]  # phrases read that nothing of the plan uses: listed as not read
 
     def blank(self, start: int, end: int) -> None: ...
 
@@ -47,7 +51,13 @@ def _take(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
 def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """The job phrases of the text as request fields (``job``, ``model``); each phrase is blanked once read."""
     job: dict[str, Any] = {}
-    uris = [m["uri"].rstrip(".)") for m in _take(scan, _S3_RE)]
+    uris = []
+    for m in _take(scan, _S3_RE):
+        uri = m["uri"].rstrip(".)")
+        if _NOT_DATA_BEFORE_RE.search(scan.text, 0, m.start("uri")):
+            scan.unused.append(uri)  # a checkpoint or output location: no job setting carries it, so a person looks
+            continue
+        uris.append(uri)
     if uris:
         job["dataset"] = uris[0]
         if len(set(uris)) > 1:

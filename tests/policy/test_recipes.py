@@ -74,6 +74,18 @@ def test_the_job_fills_placeholders_prefers_the_teams_copy_and_pins_the_digest()
     assert framework.image.startswith("763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training")
 
 
+@pytest.mark.parametrize("text", [
+    "fine-tune mistral-7b, resume from checkpoint s3://data/teammate/ckpt/step-1000",
+    "fine-tune mistral-7b and save the weights to s3://data/teammate/out/",
+    "fine-tune mistral-7b, init from s3://data/teammate/run-42/",
+])
+def test_a_checkpoint_or_output_location_is_never_the_dataset(text: str) -> None:
+    request = request_from(text=text, fields={}, now=NOW)
+    uri = text[text.index("s3://"):]
+    assert request.job is None and uri in request.unread  # nothing carries it to the job: a person looks
+    assert _job(text).dataset == "s3://data/chat/"  # the recipe's own data, not a teammate's checkpoint
+
+
 REFUSALS: list[tuple[str, dict[str, Any], str, str]] = [
     ("fine-tune mistral-7b with recipe dpo", {}, "unknown_recipe", "recipe: team team-ml has no recipe 'dpo'; "
                                                                     "use one of: dlc, sft"),
