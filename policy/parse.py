@@ -14,7 +14,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable, Collection, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
@@ -385,6 +385,7 @@ def read_request(
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
+    _length_as_time_allowed(fields, notes, now=now, tz=tz)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
         if timing["start_after"] is not None:
@@ -392,6 +393,26 @@ def read_request(
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)
+
+
+def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, now: datetime, tz: str) -> None:
+    """ "continued pretraining on 100B tokens, 6 weeks": with the work's size said and no hardware named, a length
+    is the time the work has, not a job of that length. Priced as a job of 6 weeks, the plan would take whatever
+    holds the model for 6 weeks, whether or not it trains 100B tokens in them; as a deadline, the hardware is sized
+    to finish the work within them. On named hardware ("8 H100 for 6 hours") a length stays the job's own."""
+    hours = fields.get("fixed_hours")
+    if hours is None or fields.get("tokens") is None or fields.get("deadline") is not None or fields.get("reserved"):
+        return
+    if any(fields.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type")):
+        return
+    start = fields.get("start_after") or now.astimezone(zone_of(tz))
+    fields["fixed_hours"], fields["deadline"] = None, start + timedelta(hours=hours)
+    stated = f"as a job of {hours:g} h: priced as instances × price × hours, not as training"
+    at = next((i for i, n in enumerate(notes) if n.endswith(stated)), None)
+    phrase = notes.pop(at)[len("read '"):-len(stated) - 2] if at is not None else f"{hours:g} h"
+    notes.append(f"read '{phrase}' beside the tokens to train on as the time the work has: done by "
+                 f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "
+                 "e.g. '8 H100 for 6 hours')")
 
 
 def parse_request(

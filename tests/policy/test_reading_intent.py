@@ -187,6 +187,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("eval run 7B for a whole day", {"fixed_hours": 24.0}, []),
     ("8 H100 for an hour", {"fixed_hours": 1.0}, []),
     ("fine-tune 7B in 6 hours", {"fixed_hours": None}, []),  # "in 6 hours" is a deadline
+    # beside the tokens to train on, with no hardware named, a length is the time the work has
+    ("continued pretraining llama 3.1 70b on 100B tokens, 6 weeks, production",
+     {"fixed_hours": None, "deadline": at("2027-01-11T09:00")}, []),
+    ("fine-tune 7B on 1B tokens for 2 days", {"fixed_hours": None, "deadline": at("2026-12-02T09:00")}, []),
+    ("fine-tune 7B on 1B tokens starting Wednesday, for 2 days",
+     {"fixed_hours": None, "start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T09:00")}, []),
+    ("fine-tune 7B on 1B tokens on 8 H100 for 6 hours", {"fixed_hours": 6.0, "deadline": None}, []),
     ("fine-tune 7B, 5 hours max", {"fixed_hours": None, "deadline": at("2026-11-30T14:00")}, []),  # a cap: in 5 h
     ("fine-tune 7B tomorrow morning", {"start_after": at("2026-12-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B next week", {"start_after": at("2026-12-07T09:00"), "deadline": None}, []),
