@@ -237,7 +237,8 @@ def without_unusable_job(request: TrainingRequest, *, team_name: str, team: Team
         return request
     said = [*([f"recipe {job.recipe}"] if job.recipe else []), *([job.dataset] if job.dataset else []),
             *(f"{name}={value}" for name, value in job.hyperparameters.items())]
-    note = (f"not passed to the job: {', '.join(said)}; team {team_name} has no recipes, so its launch runs as its "
+    # what the note says first is what Slack shows of it (up to the first ';' or parenthesis)
+    note = (f"not passed to the job, team {team_name} having no recipes: {', '.join(said)}; its launch runs as its "
             f"launch profile says (recipes under teams.{team_name}.recipes would carry them)")
     return request.model_copy(update={"job": None, "unread": [*request.unread, *said],
                                       "notes": [*request.notes, note]})

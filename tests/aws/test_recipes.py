@@ -247,7 +247,8 @@ def test_a_team_without_recipes_plans_job_details_as_not_read_and_otherwise_laun
     decision = _revision(engine, _file(engine, planner, text=TEXT)).decision
     assert decision["job"] is None  # the launch profile runs as configured: nothing of the text reaches it
     assert decision["request"]["unread"] == ["recipe sft", DATA, "lr=3e-5"]
-    assert any(n.startswith("not passed to the job: recipe sft") for n in decision["request"]["notes"])
+    assert any(n.startswith("not passed to the job, team team-ml having no recipes: recipe sft")
+               for n in decision["request"]["notes"])
     assert decision["approval"]["required"] is True
     request_id = _file(engine, planner, text="fine-tune 7B on 1B tokens")
     assert _revision(engine, request_id).decision["job"] is None

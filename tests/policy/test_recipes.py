@@ -124,8 +124,8 @@ def test_job_details_a_team_without_recipes_cannot_pass_on_are_planned_as_not_re
     said = request_from(text="fine-tune 7B on 1B tokens, lr=2e-5, s3://team-ml-data/chat/", fields={}, now=NOW)
     planned = without_unusable_job(said, team_name="team-ml", team=team)
     assert planned.job is None and planned.unread == ["s3://team-ml-data/chat/", "lr=2e-5"]
-    assert planned.notes[-1].startswith("not passed to the job: s3://team-ml-data/chat/, lr=2e-5; team team-ml has "
-                                        "no recipes")
+    assert planned.notes[-1].startswith("not passed to the job, team team-ml having no recipes: "
+                                        "s3://team-ml-data/chat/, lr=2e-5; ")
     plain = request_from(text="fine-tune 7B on 1B tokens", fields={}, now=NOW)
     assert without_unusable_job(plain, team_name="team-ml", team=team) is plain
 
