@@ -280,8 +280,10 @@ _HIGH_TOLERANCE_RE = re.compile(
     r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|we\s+|the\s+job\s+is\s+)?"
     r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
-    rf"|\binterruptible\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
-    r"|\bpreemptible\b|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
+    # "interruptible is fine", "preemptible is ok": the word said with its allowance
+    rf"|\b(?:interruptible|preemptible)(?:\s+(?:is|are)\s+(?:(?:totally|perfectly|completely|absolutely)\s+)?"
+    rf"(?:ok(?:ay)?|fine|acceptable|allowed))?\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
+    r"|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
     _F,
 )
 
@@ -528,9 +530,14 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["hardware_preferred"] = True
     hardware = _hardware(scan, notes)
     excluded_regions: list[str] = []
-    fields["region"], named_regions = _region(scan, notes, excluded_regions)
+    preferred_regions: list[str] = []
+    fields["region"], named_regions = _region(scan, notes, excluded_regions, preferred_regions)
     if named_regions:
         fields["regions"] = named_regions
+    elif fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
+        fields["region_preferred"] = True
+        notes.append(f"read '{fields['region']}' as the region preferred: planned there, with what the cheapest "
+                     "region the team can launch in would save, or left open if it cannot run the job")
     if excluded_regions:
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
@@ -930,6 +937,12 @@ def _only(values: list[int], what: str, hint: str) -> int:
 
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
+# A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
+_REGION_PREFER_BEFORE_RE = re.compile(
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be|stay)?)?"
+    r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
+_REGION_PREFER_AFTER_RE = re.compile(
+    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
 _REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
 _REGION_ONLY_AFTER_RE = re.compile(
     r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)
@@ -957,10 +970,12 @@ _region_not_before_re = _on_first_use(
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
 
 
-def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | None, list[str]]:
+def _region(scan: _Scan, notes: list[str], excluded: list[str],
+            preferred: list[str] | None = None) -> tuple[str | None, list[str]]:
     """An AWS region such as us-west-2, or several to search only ("in us-east-2 or us-west-2"); a region-shaped name
     AWS does not have is refused. "Any region" leaves it to the plan, which searches every region the team can
-    launch in anyway; one said not to be used goes to ``excluded``."""
+    launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
+    ``preferred`` as well."""
     for m in scan.take_said(("region", "location", "wherever"), _any_region_re):
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
@@ -994,6 +1009,11 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str]) -> tuple[str | N
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
+        for cue in (_REGION_PREFER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
+                    _REGION_PREFER_AFTER_RE.match(text, m.end())):
+            if cue is not None and preferred is not None:
+                scan.blank(cue.start(), cue.end())
+                preferred.append(region)
         regions.append(region)
     if after_negated is not None:
         _note_excluded(text, said_not, after_negated, excluded, notes)
@@ -1042,11 +1062,12 @@ def _place_re() -> re.Pattern[str]:
 _TOKEN_RE = re.compile(r"\w+")
 _PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_WORDS, *AREA_WORDS])
 _PLACE_BEFORE_RE = re.compile(
-    r"(?:\b(?:only|just|solely|exclusively)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)|\bregions?\s*[:=]?"
+    r"(?:\b(?:only|just|solely|exclusively|anywhere|somewhere)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)"
+    r"|\bregions?\s*[:=]?"
     r"|\bresidency\s*[:=]?)\s+(?:the\s+)?(?:aws\s+)?$", _F)
 _PLACE_AFTER_RE = re.compile(
     r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))|regions?\b(?:\s+only\b)?|based\b"
-    r"|hosted\b|(?:data[\s-]+)?residency\b)", _F)
+    r"|hosted\b|(?:data[\s-]+)?residency\b|(?:is|'s)\s+(?:fine|ok(?:ay)?|good)\b)", _F)
 
 
 def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
@@ -2043,8 +2064,13 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     return tasks[0], None
 
 
+# "stage: production", "stage=experimental": the field's label before its value
+_STAGE_LABEL_RE = re.compile(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
+
+
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one."""
+    scan.take_if(("stage",), _STAGE_LABEL_RE)
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}

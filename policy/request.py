@@ -87,6 +87,9 @@ class TrainingRequest(BaseModel):
     # The named hardware (type, family, accelerator or count) is a preference ("trn1 if possible", "prefer A100s"):
     # planned on when it can run the job; when it cannot, the plan leaves it open and says why.
     hardware_preferred: bool | None = None
+    # The named region is a preference ("prefer us-west-2", "ideally in eu-west-1"): planned in, with what the
+    # cheapest region the team can launch in would save; when it cannot run the job, the region is left open.
+    region_preferred: bool | None = None
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.

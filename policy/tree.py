@@ -129,6 +129,17 @@ def decide(
             named = None  # nothing else could run it: the hardware named costs nothing extra
         if named is not None:
             warnings.append(named)
+    if request.region_preferred and req.fixed_hours is None and not req.reserved:
+        # every region the team can launch in (or the area said), to say what keeping to the preferred one costs
+        anywhere = request.model_copy(update={"region": None, "region_preferred": None})
+        try:
+            elsewhere = _preferred_region_warning(plan, _chosen(
+                anywhere, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                capacity=capacity, interruption_rates=interruption_rates).plan)
+        except RequestError:
+            elsewhere = None
+        if elsewhere is not None:
+            warnings.append(elsewhere)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,
@@ -613,18 +624,26 @@ _SENTENCE_END_RE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
 
 
 def _preference_left_open(request: TrainingRequest, refused: RequestError) -> TrainingRequest | None:
-    """``request`` with its hardware left open, when that hardware was a preference ("trn1 if possible") and
-    ``refused`` says it cannot run the job; None when the refusal stands."""
-    named = request.instance_type or request.accelerator or request.instances or request.gpus
-    if not request.hardware_preferred or not named or refused.code not in _CANNOT_RUN:
+    """``request`` with its hardware (or region) left open, when that hardware or region was a preference ("trn1 if
+    possible", "prefer us-west-2") and ``refused`` says it cannot run the job; None when the refusal stands. The
+    hardware is left open first: a preferred region may run the job on other hardware."""
+    if refused.code not in _CANNOT_RUN:
         return None
     why = _SENTENCE_END_RE.split(refused.message, maxsplit=1)[0].rstrip(".")  # the reason, not the advice after it
     head, bracket, detail = why.partition(" (")
     if bracket and detail.endswith(")"):  # the detail is the reason: said outright, not as an aside a summary drops
         why = f"{head}: {detail[:-1]}"
-    note = f"the hardware preferred, {_named(request)}, is left open: {why[:1].lower()}{why[1:]}"
-    return request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
-                                      "hardware_preferred": None, "notes": [*request.notes, note]})
+    why = f"{why[:1].lower()}{why[1:]}"
+    named = request.instance_type or request.accelerator or request.instances or request.gpus
+    if request.hardware_preferred and named:
+        note = f"the hardware preferred, {_named(request)}, is left open: {why}"
+        return request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
+                                          "hardware_preferred": None, "notes": [*request.notes, note]})
+    if request.region_preferred and request.region:
+        note = f"the region preferred, {request.region}, is left open: {why}"
+        return request.model_copy(update={"region": None, "region_preferred": None,
+                                          "notes": [*request.notes, note]})
+    return None
 
 
 def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:
@@ -641,6 +660,19 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
     return (f"{_named(request)} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
             f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
+            f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
+
+
+def _preferred_region_warning(plan: Plan, other: Plan) -> str | None:
+    """What keeping to the preferred region costs: ``other``, the plan chosen in any region the team can launch in,
+    when it lies elsewhere and is at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+    saving = plan.estimated_cost_usd - other.estimated_cost_usd
+    if other.region == plan.region or saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
+        return None
+    ours, theirs = f"{plan.estimated_hours:,.1f}", f"{other.estimated_hours:,.1f}"
+    hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
+    return (f"{plan.region}, the region preferred, costs ~${plan.estimated_cost_usd:,.2f}; in {other.region} the plan "
+            f"would be {other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
             f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
 
 

@@ -87,3 +87,38 @@ def test_named_hardware_too_small_for_the_job_says_why_it_and_not_others_cannot_
     assert message.startswith("No g6e.xlarge configuration in us-east-1 can run a 3,000,000,000-parameter job "
                               "(g6e.xlarge: memory: needs 2 instances")
     assert "not what the request asked for" not in message and "other hardware" in message
+
+
+# --- a region wished for: planned in, its cost against the cheapest region the team can launch in said ---
+
+def preferred_region_warnings(text: str) -> list[str]:
+    return [w for w in decided(text).warnings if ", the region preferred, costs " in w]
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, prefer us-west-2",
+                                  "fine-tune 7B on 1B tokens, preferably in us-west-2",
+                                  "fine-tune 7B on 1B tokens in us-west-2 if possible",
+                                  "fine-tune 7B on 1B tokens, prefer us-west-2 but anywhere in the US is fine"])
+def test_a_preferred_region_is_planned_in_and_the_cheaper_region_is_named(text: str) -> None:
+    decision = decided(text)
+    anywhere = decided("fine-tune 7B on 1B tokens").plan
+    assert (decision.plan.region, decision.request.region_preferred, decision.request.unread) == (
+        "us-west-2", True, [])
+    assert anywhere.region != "us-west-2" and anywhere.estimated_cost_usd < decision.plan.estimated_cost_usd
+    [warning] = preferred_region_warnings(text)
+    assert warning.startswith(f"us-west-2, the region preferred, costs ~${decision.plan.estimated_cost_usd:,.2f}; "
+                              f"in {anywhere.region} the plan would be 1× {anywhere.instance_type}")
+
+
+def test_a_region_asked_for_is_not_compared_with_others() -> None:
+    decision = decided("fine-tune 7B on 1B tokens in us-west-2")
+    assert decision.plan.region == "us-west-2" and not decision.request.region_preferred
+    assert preferred_region_warnings("fine-tune 7B on 1B tokens in us-west-2") == []
+
+
+def test_a_preferred_region_that_cannot_run_the_job_is_left_open_and_the_reason_said() -> None:
+    decision = decided("fine-tune 7B on 1B tokens on p5 in eu-west-1 if possible")
+    assert decision.plan.instance_type.startswith("p5") and decision.plan.region != "eu-west-1"
+    [note] = [n for n in decision.request.notes if n.startswith("the region preferred")]
+    assert note.startswith("the region preferred, eu-west-1, is left open: no p5 configuration can run this job in "
+                           "eu-west-1")
