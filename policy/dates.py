@@ -81,7 +81,7 @@ _UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|
 
 _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
-    r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?![\d:])"
+    r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])"  # seconds, as ISO 8601 writes them
     r"|(?P<named>noon|midday|midnight|morning|eod|cob|eob"
     r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
 )

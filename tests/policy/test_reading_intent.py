@@ -582,6 +582,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens; team: nlp; stage: production; region: eu-west-1",
      {"team": "team-nlp", "stage": Stage.PRODUCTION, "region": "eu-west-1"}, []),
     ("fine-tune 7B on 1B tokens, stage=experimental", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B on 1B tokens by 2026-12-31T23:59:00Z", {"deadline": at("2026-12-31T15:59")}, []),
     ("fine-tune our prod model on 1B tokens, 7B", {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens before the production review on Friday",
      {"stage": Stage.PRODUCTION, "deadline": at("2026-12-03T17:00")}, ["review"]),
