@@ -95,6 +95,11 @@ _DATA = (
     rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}(?:\s*(?:$|[,.;:!?)])|\s+(?:on|in|with|by|for|using|to|from|before|until)\b))"
     rf"(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
 )
+# The tokens counted, then what they are in items: "200M tokens of preference pairs", "1B tokens of chat transcripts".
+# The count is said already, so the items' noun describes them (elsewhere "pairs" may be a count's unit).
+_COUNTED_DATA = (
+    rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
+)
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
@@ -173,6 +178,8 @@ class _Patterns:
     """The patterns above, compiled on first use: most requests leave no word for them to read."""
 
     data: tuple[re.Pattern[str], ...]
+    counted_data: tuple[re.Pattern[str], ...]
+    items: re.Pattern[str]
     purposes: tuple[re.Pattern[str], ...]
     assumed: tuple[tuple[re.Pattern[str], str], ...]
     parallel: re.Pattern[str]
@@ -183,6 +190,8 @@ class _Patterns:
 @cache
 def _patterns() -> _Patterns:
     return _Patterns(data=tuple(re.compile(p, _F) for p in _DATA),
+                     counted_data=tuple(re.compile(p, _F) for p in _COUNTED_DATA),
+                     items=re.compile(rf"(?:{DATA_ITEMS})", _F),
                      purposes=tuple(re.compile(p, _F) for p in _PURPOSES),
                      assumed=tuple((re.compile(p, _F), what) for p, what in _ASSUMED),
                      parallel=re.compile(_PARALLEL, _F), family_noun=re.compile(_FAMILY_NOUN, _F),
@@ -204,6 +213,8 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
     """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
     patterns = _patterns()
     found: list[tuple[str, str]] = []
+    for pattern in patterns.counted_data:
+        found += [(x, "what the data is") for x in _described(scan, pattern, items=True)]
     for pattern in patterns.data:
         found += [(x, "what the data is") for x in _described(scan, pattern)]
     for pattern in patterns.purposes:
@@ -232,9 +243,9 @@ def runs_a_month(phrase: str) -> int | None:
     return next((runs for pattern, runs in _RECURRING_RES if pattern.fullmatch(said)), None)
 
 
-def _described(scan: TextScan, pattern: re.Pattern[str]) -> list[str]:
+def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False) -> list[str]:
     """The described phrases ``pattern`` finds where each word is still unread and none could change a plan; each
-    is blanked once read."""
+    is blanked once read. ``items``: a dataset's item nouns ("pairs", "examples") describe, their count said."""
     read = []
     for m in pattern.finditer(scan.said):
         start, end = m.span("x")
@@ -243,7 +254,7 @@ def _described(scan: TextScan, pattern: re.Pattern[str]) -> list[str]:
         ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
         end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
         words = scan.said[start:end].split()
-        if not words or any(_plan_word(w) for w in words):
+        if not words or any(_plan_word(w) and not (items and _patterns().items.fullmatch(w)) for w in words):
             continue
         scan.blank(start, end)
         read.append(" ".join(words))

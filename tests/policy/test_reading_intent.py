@@ -588,6 +588,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"stage": Stage.PRODUCTION, "deadline": at("2026-12-03T17:00")}, ["review"]),
     ("fine-tune 7B on 1B tokens of EU data", {"area": None}, ["EU"]),
     ("fine-tune 7B on 1B tokens of audio", {}, ["audio"]),
+    # the tokens counted, their items' noun describes them
+    ("DPO 8B on 200M tokens of preference pairs", {"tokens": 200 * 10**6}, []),
+    ("fine-tune 7B on 1B tokens of support chat transcripts", {"tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens of audio samples", {}, ["audio samples"]),
     ("fine-tune 7B on 1B tokens on our cluster data", {}, ["cluster"]),
     ("fine-tune 7B on 1B tokens with fp8", {}, ["fp8"]),  # FP8 peak is not what the estimate prices
     ("fine-tune 7B on 1B tokens in parallel", {"trials": None}, ["parallel"]),  # one run: nothing side by side
