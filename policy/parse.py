@@ -466,9 +466,11 @@ _FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[2
 _MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
 # "with different seeds", "on a new seed each": what repeated runs differ in (``_repeats_re`` reads it after a count)
-_OTHER_SEEDS = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh)"
-                r"\s+(?:random\s+)?seeds?")
-_OTHER_SEEDS_RE = re.compile(rf"\b{_OTHER_SEEDS}\b", _F)
+# What several runs differ in: "with different seeds", "on different data mixes", "across separate configs".
+_RUNS_DIFFER = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh|various)"
+                r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
+                r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?)")
+_RUNS_DIFFER_RE = re.compile(rf"\b{_RUNS_DIFFER}\b", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
@@ -497,7 +499,8 @@ _NOTED_ONLY = (
     (_MULTI_NODE_OK_RE, "allowed: the plan weighs configurations across several instances anyway",
      ("multi",)),
     # "2 runs with different seeds": what the runs differ in, which costs each the same
-    (_OTHER_SEEDS_RE, "what the runs differ in: each is priced as the same job", ("seed",)),
+    (_RUNS_DIFFER_RE, "what the runs differ in: each is priced as the same job",
+     ("seed", "mix", "set", "config", "hyper", "split", "order", "init")),
     # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
     (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
                   "same", ("packing", "packed", "torchrun", "accelerate launch")),
@@ -555,6 +558,11 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
     _four_bit(scan, fields, notes, four_bit)
+    if (fields.get("trials") or 1) == 1:  # "on different datasets" with no count of runs: how many is not said
+        differ = "as what the runs differ in: each is priced as the same job"
+        for note in [n for n in notes if n.endswith(differ)]:
+            notes.remove(note)
+            scan.unused.append(note[len("read '"):-len(differ) - 2])
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")
@@ -1602,7 +1610,7 @@ _GRID_TRIALS_RE = re.compile(
 _repeats_re = _on_first_use(
     r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
     r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
-    rf"(?:\s*,?\s*(?:each\s+)?{_OTHER_SEEDS})?")
+    rf"(?:\s*,?\s*(?:each\s+)?{_RUNS_DIFFER})?")
 
 
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the

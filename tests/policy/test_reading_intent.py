@@ -424,6 +424,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sweep: 8 LRs x 3 seeds on a 350M model, 1B tokens each", {"trials": 24, "task": Task.SWEEP}, []),
     # the whole run repeated: priced as often as it runs; "3 times faster" is no count of runs
     ("pretrain a 350M model on 7B tokens 5 times with different seeds", {"trials": 5, "tokens": 7_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, 5 runs with different data mixes", {"trials": 5, "task": Task.SWEEP}, []),
+    ("fine-tune 7B on 1B tokens, 3 runs across separate configs", {"trials": 3}, []),
+    # what runs differ in, with no count of runs: how many is for a person to say
+    ("fine-tune 7B on 1B tokens on different datasets", {"trials": None}, ["on different datasets"]),
     ("fine-tune 7B on 1B tokens, run it twice", {"trials": 2}, []),
     # a run for each thing counted: adapters, jobs, combos, languages, customers; LoRA stays how each run trains
     ("train 20 LoRA adapters for 7B, 100M tokens each",
