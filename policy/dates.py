@@ -49,6 +49,7 @@ This module only reads dates; whether a deadline lies in the past is the caller'
 from __future__ import annotations
 
 import calendar
+import difflib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -977,4 +978,21 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
         if m["t"].lower() == "by" and before and _PASSIVE_RE.fullmatch(before[-1]):
             continue  # "grouped by model size", "run by team-nlp": not a deadline
         phrase = " ".join(m.group(0).split())
-        raise RequestError(f'Could not read a deadline in "{phrase}". {_HINT}', code="unparseable_deadline")
+        raise RequestError(f'Could not read a deadline in "{phrase}".{_did_you_mean(phrase)} {_HINT}',
+                           code="unparseable_deadline")
+
+
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
+              "tonight", "january", "february", "march", "april", "may", "june", "july", "august", "september",
+              "october", "november", "december")
+
+
+def _did_you_mean(phrase: str) -> str:
+    """ " Did you mean 'by Friday'?" for a misspelt day or month ("by Firday"), else nothing."""
+    words = phrase.split()
+    for i, word in enumerate(words):
+        close = difflib.get_close_matches(word.lower(), _DAY_NAMES, n=1, cutoff=0.75)
+        if close and close[0] != word.lower():
+            fixed = " ".join([*words[:i], close[0].capitalize(), *words[i + 1:]])
+            return f" Did you mean '{fixed}'?"
+    return ""

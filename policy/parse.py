@@ -11,6 +11,7 @@ message that says what to type instead. It never raises anything else for any te
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -994,10 +995,12 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str],
     for m in scan.take(_REGION_RE):
         region = (m["r"] or m["loose"]).lower()
         if not _REGION_OK_RE.fullmatch(region):
-            raise RequestError(
-                f'"{region}" is not an AWS region; name one like "in us-west-2", "in us-east-1" or "in eu-west-1".',
-                code="unknown_region",
-            )
+            close = difflib.get_close_matches(region, ALL_REGIONS, n=3, cutoff=0.8)
+            best = [r for r in close if difflib.SequenceMatcher(None, region, r).ratio()
+                    == difflib.SequenceMatcher(None, region, close[0]).ratio()] if close else []
+            hint = ("did you mean " + " or ".join(f'"in {r}"' for r in sorted(best)) + "?") if best else \
+                'name one like "in us-west-2", "in us-east-1" or "in eu-west-1"'
+            raise RequestError(f'"{region}" is not an AWS region; {hint}', code="unknown_region")
         start = _ruled_out_from(text, m.start(), after_negated)
         cue_end = _ruled_out_after(text, m.end()) if start is None else None
         if start is not None or cue_end is not None:

@@ -353,6 +353,11 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B on inf2", MONDAY, "unknown_instance_type", "g6e"),
     ("fine-tune 7B in us-nowhere-9", MONDAY, "unknown_region", "us-west-2"),
     ("fine-tune 7B in mars-north-1", MONDAY, "unknown_region", "us-west-2"),
+    # a misspelt region or day: the closest names, the person's own words otherwise
+    ("fine-tune 7B in eu-wst-1", MONDAY, "unknown_region", 'did you mean "in eu-west-1"?'),
+    ("fine-tune 7B in us-est-1", MONDAY, "unknown_region", 'did you mean "in us-east-1" or "in us-west-1"?'),
+    ("fine-tune 7B by Firday", MONDAY, "unparseable_deadline", "Did you mean 'by Friday'?"),
+    ("fine-tune 7B by Decmber 10", MONDAY, "unparseable_deadline", "Did you mean 'by December 10'?"),
     ("fine-tune 7B, sweep of 0 trials", MONDAY, "invalid_trials", "trials"),
     ("fine-tune 7B on 0 GPUs", MONDAY, "invalid_gpus", "GPUs"),
     ("fine-tune 7B on 1.5 GPUs", MONDAY, "invalid_gpus", "whole number"),
