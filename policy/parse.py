@@ -2052,6 +2052,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
             code="contradiction",
         )
     full = [m.group(0) for m in scan.take_if(("full", "all"), _FULL_PARAMS_RE)]
+    full += [w for w in said[Task.FINE_TUNE] if w.lower().startswith("full")]  # "full FT", "full fine-tune"
     if full and {Task.LORA, Task.QLORA} & set(tasks):
         adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
         raise RequestError(
@@ -2079,6 +2080,11 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 _STAGE_LABEL_RE = re.compile(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
 
 
+# The stage named as such, not suggested by what the work is for ("customer", "launch") or how it is said ("try")
+_STAGE_SAID_RE = re.compile(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
+                            r"|(?:mission|business)[\s-]+critical")
+
+
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one."""
     scan.take_if(("stage",), _STAGE_LABEL_RE)
@@ -2088,6 +2094,13 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
+    outright = {s: [w for w in words if _STAGE_SAID_RE.fullmatch(" ".join(w.lower().split()))]
+                for s, words in said.items()}
+    if said[Stage.PRODUCTION] and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
+        # "it's still experimental" beside "customer-support": the stage said outright over one the context suggests
+        notes.append(f"took experimental, said outright ('{outright[Stage.EXPERIMENTAL][0]}'), over what "
+                     f"'{said[Stage.PRODUCTION][0]}' suggests")
+        return Stage.EXPERIMENTAL
     word = said[stage][0]
     if said[Stage.PRODUCTION] and said[Stage.EXPERIMENTAL]:
         notes.append(f"saw '{word}' and '{said[Stage.EXPERIMENTAL][0]}'; took {stage.value}, the stricter stage")

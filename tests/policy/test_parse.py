@@ -333,6 +333,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("LoRA and pretrain 7B", MONDAY, "contradiction", "one at a time"),
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
+    ("full FT vs LoRA on a 7B model, 1B tokens", MONDAY, "contradiction", "'LoRA' and 'full FT'"),
+    ("full-parameter fine-tune 7B with lora", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
     # each job's tokens said: the two jobs are what is refused, quoted as written, not the two token counts
     ("fine-tune 7B on 1B tokens and then run DPO on 50M tokens", MONDAY, "contradiction",
@@ -386,6 +388,9 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("7B by Friday", FRIDAY_EVENING, "has passed; took Friday 2026-12-11"),
     ("7B for the customer launch", MONDAY, "read 'customer' as production"),
     ("test 7B for prod", MONDAY, "took production, the stricter stage"),
+    # the stage said outright wins over one the context only suggests
+    ("fine-tune 8B for the customer-support assistant, it's still experimental", MONDAY,
+     "took experimental, said outright ('experimental'), over what 'customer' suggests"),
     ("mixtral 8x7B", MONDAY, "12.9B active per token"),
     ("8x7B MoE", MONDAY, "mixture of 8 experts"),
     ("7B with 500k steps", MONDAY, "did not read: '500k steps'"),
