@@ -207,7 +207,8 @@ _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft
 # Friday" is the hard deadline.
 _SAID_BEFORE_RE = re.compile(
     r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
-    r"|(?:(?:the|our|my)\s+)?target(?:\s+date)?(?:\s+is)?|aiming\s+for"  # "target is end of next week"
+    # "target is end of next week", "target completion: end of December", "target finish date is Friday"
+    r"|(?:(?:the|our|my)\s+)?target(?:\s+(?:completion|finish|end))?(?:\s+date)?(?:\s+is)?|aiming\s+for"
     r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
     r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?"
     # "would love it by tomorrow", "we'd prefer it done by Friday"

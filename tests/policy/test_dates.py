@@ -247,6 +247,8 @@ FIRMNESS: list[tuple[str, str | None, str]] = [
     ("want the numbers before Friday", None, "want the numbers before Friday"),
     ("fine-tune 7B, results by Friday", None, "results by Friday"),
     ("fine-tune 7B on 1B tokens, ETA needed by Friday", None, "ETA needed by Friday"),
+    ("Mistral 7B, 20B tokens. Target completion: Friday.", "wish", "Target completion: Friday"),
+    ("fine-tune 7B, target finish date is Friday", "wish", "target finish date is Friday"),
 ]
 
 
