@@ -1930,7 +1930,10 @@ _COST_FIRST_RE = re.compile(
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
-    r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b", _F)
+    r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"
+    # "without breaking the bank", "keep costs down", "keeping spend low", "on the cheap"
+    r"|\bwithout\s+breaking\s+the\s+bank\b|\bon\s+the\s+cheap\b"
+    r"|\bkeep(?:ing)?\s+(?:the\s+)?(?:costs?|spend(?:ing)?|the\s+bill)\s+(?:low|down|minimal|in\s+check)\b", _F)
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
 _NOT_COST_FIRST_RE = re.compile(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
@@ -1940,7 +1943,10 @@ _NO_COST_LIMIT_RE = re.compile(
     r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter)\b"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
-_URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b", _F)
+_URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
+                        # "speed matters more than cost", "time is more important than money"
+                        r"|\b(?:speed|time|timing|turnaround)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important"
+                        r"|over)(?:\s+than)?\s+(?:cost|price|money|spend)\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = re.compile(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
@@ -1959,7 +1965,8 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
                      "meets the deadline, and the policy's approvals still apply")
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
-    urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right"), _URGENT_RE)]
+    urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround"),
+                                                _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quickest"), FASTEST_RE)])
     if patient and not urgent:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")

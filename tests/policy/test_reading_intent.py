@@ -102,6 +102,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, cost matters more than time", {"urgent": None}, []),
     ("fine-tune 7B at the lowest cost, by Friday", {"urgent": None, "deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B, minimize cost", {"urgent": None}, []),
+    ("can we run a 3B pretrain on 60B tokens without breaking the bank", {"urgent": None}, []),
+    ("fine-tune 7B, keep costs low", {"urgent": None}, []),
+    # speed said to come first: the earliest finish, as "asap" is
+    ("fine-tune 7B, speed matters more than cost", {"urgent": True}, []),
+    ("fine-tune 7B, time is more important than money", {"urgent": True}, []),
     ("fine-tune 7B, it doesn't have to be the cheapest", {"urgent": None}, ["doesn't have to be the cheapest"]),
     # "not before Wednesday" is when it may start: Wednesday, not a deadline the Tuesday before
     ("fine-tune 7B, not before wednesday", {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
