@@ -150,7 +150,8 @@ llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deep
 
 # The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")
 _LABELS = frozenset("size when tokens token params parameters task data dataset deadline budget model region team "
-                    "hardware gpus timeline goal".split())
+                    "hardware gpus timeline goal method approach type kind stage platform instance instances "
+                    "accelerator accelerators runs trials epochs length context due date eta".split())
 _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
 
 

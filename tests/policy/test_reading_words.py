@@ -297,6 +297,7 @@ def test_a_model_named_with_its_org_and_variant_leaves_nothing_unread(text: str,
     ("fine-tune 7B\n- 1B tokens\n- by Friday\n- spot ok", 7 * 10**9, 10**9),
     ("task=lora model=13B tokens=100M deadline=friday", 13 * 10**9, 10**8),
     ("Need GPUs for fine-tuning.\nModel size: 13B. Tokens: 100M.\nWhen: Friday.", 13 * 10**9, 10**8),
+    ("Model: 13B\nMethod: QLoRA\nData: 100M tokens\nDue: Dec 12\nBudget: $1,000", 13 * 10**9, 10**8),
 ])
 def test_a_request_written_as_a_list_or_as_labelled_fields_is_read_whole(text: str, params: int, tokens: int) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
