@@ -343,7 +343,9 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
             merged["adapter"] = said
         if said is not Task.SWEEP:
             merged["task"] = task
-            notes[:] = [n for n in notes if not n.endswith("as fine-tuning")]  # the parser's reading, now refined
+            # the parser's reading, now refined: "RLHF with a reward model" trains no reward model of its own
+            refined = ("as fine-tuning", "with a scoring head on preference pairs")
+            notes[:] = [n for n in notes if not n.endswith(refined)]
             notes.append(f"costed as {task.value}" + (f" through {said.value} adapters" if said in
                                                       (Task.LORA, Task.QLORA) else ""))
     return merged

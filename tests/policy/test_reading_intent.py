@@ -104,6 +104,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, minimize cost", {"urgent": None}, []),
     ("can we run a 3B pretrain on 60B tokens without breaking the bank", {"urgent": None}, []),
     ("fine-tune 7B, keep costs low", {"urgent": None}, []),
+    ("Requesting compute to fine-tune 7B on 1B tokens", {"tokens": 10**9}, []),
     # speed said to come first: the earliest finish, as "asap" is
     ("fine-tune 7B, speed matters more than cost", {"urgent": True}, []),
     ("fine-tune 7B, time is more important than money", {"urgent": True}, []),

@@ -86,6 +86,12 @@ def test_mixtral_shape_from_its_name_matches_the_experts_rule_within_5_percent()
     assert total == pytest.approx(46_702_792_704, rel=0.05) and active == pytest.approx(12_879_925_248, rel=0.05)
 
 
+def test_rlhf_with_a_reward_model_is_not_noted_as_training_one() -> None:
+    request = parse_request("RLHF (PPO) on llama-3-8b with an 8B reward model, 50M tokens", now=NOW, tz="UTC")
+    assert request.task is Task.RLHF
+    assert not any("scoring head" in n for n in request.notes)  # the reward model is the RLHF job's, priced in it
+
+
 def test_the_parser_note_says_what_was_read() -> None:
     request = parse_request("DPO on mixtral 8x7b", now=NOW, tz="UTC")
     # the size leads: Slack shows a note up to its first parenthesis
