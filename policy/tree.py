@@ -732,10 +732,17 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     if req.gpus is not None:
         sizes = sorted({p.spec.accelerator_count for p in [*scr.inside, *scr.outside]})
         accelerators = "1 accelerator" if req.gpus == 1 else f"{req.gpus} accelerators"
-        return (f"No allowed configuration in {req.region} has exactly {accelerators}{within} and holds "
-                f"this job (instances come with {', '.join(map(str, sizes)) or 'none'} each, multi-node only on sizes "
-                f"with {policy.estimate.multi_node_min_accelerators} or more). Ask for e.g. 8 or 16 GPUs, or leave the "
-                "count open.")
+        asked = req.instance_type or req.accelerator
+        kind = f"{asked} instances" if asked else "instances"
+        # the next count one instance or several of a size that may go multi-node make, as a person would ask for it
+        low = policy.estimate.multi_node_min_accelerators
+        larger = sorted({s * n for s in sizes for n in (1, 2, 4) if s * n > req.gpus and (n == 1 or s >= low)})
+        ask = f"Ask for {larger[0]} {asked or 'GPU'}s" if larger else "Ask for another count"
+        return (f"No allowed {asked or ''}{' ' if asked else ''}configuration in {req.region} has exactly "
+                f"{accelerators}{within} and holds this job ({kind} come with {', '.join(map(str, sizes)) or 'none'} "
+                f"each, multi-node only on sizes with {low} or more). {ask}, "
+                + ("or leave the hardware open: other instances may hold it with that count." if asked else
+                   "or leave the count open."))
     smallest = _smallest(scr, policy)
     if req.instances is not None:
         on = f"{req.instances}× {req.instance_type}" if req.instance_type else \

@@ -97,6 +97,18 @@ def test_an_exact_count_above_a_ceiling_is_refused_naming_both(text: str, update
     assert says in caught.value.message
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("eval 7B, 2 hours on a single A100", "(A100 instances come with 8 each, multi-node only on sizes with 4 or more). "
+                                          "Ask for 8 A100s, or leave the hardware open"),
+    ("fine-tune 7B on 1B tokens on 3 H100s", "Ask for 8 H100s"),  # never 4 single-H100 instances: no multi-node
+    ("fine-tune 7B on 1B tokens on 6 GPUs", "Ask for 8 GPUs, or leave the count open."),
+])
+def test_a_gpu_count_no_instance_makes_is_refused_with_the_next_count_that_does(text: str, says: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decided(text)
+    assert caught.value.code == "no_configuration" and says in caught.value.message
+
+
 def test_an_exact_count_at_the_ceiling_agrees_with_it() -> None:
     assert accelerators(decided("fine-tune 7B on 16 GPUs, at most 16 GPUs").plan) == 16
     plan = decided("fine-tune 7B on 16 GPUs on 2 nodes").plan
