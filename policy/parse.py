@@ -196,6 +196,8 @@ _TEAM_RE = re.compile(
     # "for the search team", "we're on the nlp team", "from the vision team", "our team (nlp)"
     r"|\b(?:for|on|from|in|of)\s+the\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)\s+team\b"
     r"|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)|\bteam\s*\(\s*(?P<t7>[a-z][a-z0-9_-]*)\s*\)"
+    # "…, team ml", "team nlp, by Friday": the team as a clause of its own
+    r"|(?:^|(?<=[,;(]))\s*team\s+(?P<t8>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.)]))"
     # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
     r"(?:(?P<t5>(?!team-)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account|cost\s+cent(?:er|re))\b"
@@ -2120,6 +2122,7 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
 _checkpoint_every_re = _on_first_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
+    r"(?P<where>\s+(?:to|in|on)\s+(?:s3|disk|fsx|efs|the\s+bucket))?"  # "checkpoint to S3 every hour"
     r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
     r"|epochs?)(?![\w]))")
 
@@ -2164,7 +2167,7 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
     if "every" not in lowered and "each" not in lowered:
         return
     for m in list(_checkpoint_every_re().finditer(scan.text)):
-        scan.blank(m.start("every") if m["ckpt"] else m.start(), m.end())
+        scan.blank((m.start("where") if m["where"] else m.start("every")) if m["ckpt"] else m.start(), m.end())
         notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
                      "estimate checkpoints at its own interval" if m["ckpt"] else
                      f"read '{_said(m)}' as how often the job does it: part of the training run, priced with it")
@@ -2205,7 +2208,7 @@ def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
-        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"] or m["t7"]).lower().strip("-_")
+        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"] or m["t7"] or m["t8"]).lower().strip("-_")
         named.append(name if name.startswith("team-") else f"team-{name}")
     if not named:
         return None

@@ -105,6 +105,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("can we run a 3B pretrain on 60B tokens without breaking the bank", {"urgent": None}, []),
     ("fine-tune 7B, keep costs low", {"urgent": None}, []),
     ("Requesting compute to fine-tune 7B on 1B tokens", {"tokens": 10**9}, []),
+    ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
+    ("team nlp, fine-tune 7B on 1B tokens", {"team": "team-nlp"}, []),
+    ("fine-tune 7B with the team meeting on friday", {"team": "team-ml"}, ["meeting"]),  # no team named
+    # hours of evaluation are time added to the job: neither its length nor a deadline, so a person looks
+    ("fine-tune 7B on 1B tokens with 2 hours of eval at the end", {"fixed_hours": None, "deadline": None},
+     ["2 hours", "end"]),
     # speed said to come first: the earliest finish, as "asap" is
     ("fine-tune 7B, speed matters more than cost", {"urgent": True}, []),
     ("fine-tune 7B, time is more important than money", {"urgent": True}, []),
