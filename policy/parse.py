@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines, zone_of
@@ -537,7 +537,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     hardware = _hardware(scan, notes)
     excluded_regions: list[str] = []
     preferred_regions: list[str] = []
-    fields["region"], named_regions = _region(scan, notes, excluded_regions, preferred_regions)
+    data_regions: list[str] = []
+    fields["region"], named_regions = _region(scan, notes, excluded_regions, preferred_regions, data_regions)
+    if data_regions:
+        fields["data_region"] = _only(data_regions, "data regions", 'give one, e.g. "the data is in us-west-2"')
     if named_regions:
         fields["regions"] = named_regions
     elif fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
@@ -935,7 +938,10 @@ def _platform(scan: _Scan, notes: list[str]) -> str | None:
     return _one_or_free(named, "platforms", notes)
 
 
-def _only(values: list[int], what: str, hint: str) -> int:
+_Said = TypeVar("_Said", int, str)
+
+
+def _only(values: list[_Said], what: str, hint: str) -> _Said:
     """The one value named; two different ones contradict each other."""
     distinct = sorted(set(values))
     if len(distinct) > 1:
@@ -954,6 +960,11 @@ _REGION_PREFER_BEFORE_RE = re.compile(
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
 _REGION_PREFER_AFTER_RE = re.compile(
     r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
+# Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
+# us-east-2", "our S3 bucket is in us-west-2".
+_DATA_REGION_BEFORE_RE = re.compile(
+    r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
+    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$", _F)
 _REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
 _REGION_ONLY_AFTER_RE = re.compile(
     r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)
@@ -981,12 +992,13 @@ _region_not_before_re = _on_first_use(
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
 
 
-def _region(scan: _Scan, notes: list[str], excluded: list[str],
-            preferred: list[str] | None = None) -> tuple[str | None, list[str]]:
+def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[str] | None = None,
+            data: list[str] | None = None) -> tuple[str | None, list[str]]:
     """An AWS region such as us-west-2, or several to search only ("in us-east-2 or us-west-2"); a region-shaped name
     AWS does not have is refused. "Any region" leaves it to the plan, which searches every region the team can
     launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
-    ``preferred`` as well."""
+    ``preferred`` as well, and where the data lives ("the data is in us-west-2") to ``data``, the region only when no
+    other is said."""
     for m in scan.take_said(("region", "location", "wherever"), _any_region_re):
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
@@ -1018,6 +1030,11 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str],
         if after_negated is not None:
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
+        at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
+        if data is not None and (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
+            scan.blank(cue.start(), at)
+            data.append(region)
+            continue
         for cue in (_REGION_ONLY_BEFORE_RE.search(text, max(0, m.start() - 20), m.start()),
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
@@ -1031,6 +1048,9 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str],
     if after_negated is not None:
         _note_excluded(text, said_not, after_negated, excluded, notes)
     named = list(dict.fromkeys(regions))
+    if not named and data:  # "the data is in us-west-2" and no region said: run where the data is
+        notes.append(f"read '{data[0]}' as where the data lives: planned there, as no other region is said")
+        named = [data[0]]
     if len(named) > 1:  # "in us-east-2 or us-west-2": only those are searched, the first said first
         notes.append(f"named several regions ({', '.join(named)}); searched only those")
         return None, named

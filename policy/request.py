@@ -90,6 +90,9 @@ class TrainingRequest(BaseModel):
     # The named region is a preference ("prefer us-west-2", "ideally in eu-west-1"): planned in, with what the
     # cheapest region the team can launch in would save; when it cannot run the job, the region is left open.
     region_preferred: bool | None = None
+    # Where the request says its data lives ("the data is in us-west-2"): moving it out of there is priced, and with
+    # no region said the plan runs there. None: the team's data region (``teams.<team>.data_region``).
+    data_region: str | None = Field(default=None, pattern=r"^[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2}$")
     model: str | None = Field(default=None, max_length=200)  # a named base model (``policy.models``)
     urgent: bool | None = None  # "asap": the earliest finish, not the cheapest run
     # A capacity block the team already holds ("we have cr-0123456789abcdef0"): run in it when it fits.

@@ -212,7 +212,7 @@ def _chosen(
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else (),
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
-                    data_region=team.data_region, transfer_usd=_transfer_usd(req, policy))
+                    data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
@@ -580,9 +580,10 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     req = ctx.request
     if choice.fallback and scr.size_class is not None:
         warnings.append(_outside_class_warning(choice, plan, scr))
-    data_region = ctx.team.data_region
+    data_region = req.data_region or ctx.team.data_region
+    whose = "the data" if req.data_region else "the team's data"
     if data_region is not None and plan.region != data_region:
-        warnings.append(f"runs in {plan.region}, away from the team's data in {data_region}: the dataset is copied "
+        warnings.append(f"runs in {plan.region}, away from {whose} in {data_region}: the dataset is copied "
                         "across regions first (a transfer line in the cost) and checkpoints and outputs land in "
                         f"{plan.region} unless written back")
     if choice.late and req.deadline is not None:

@@ -122,3 +122,13 @@ def test_a_preferred_region_that_cannot_run_the_job_is_left_open_and_the_reason_
     [note] = [n for n in decision.request.notes if n.startswith("the region preferred")]
     assert note.startswith("the region preferred, eu-west-1, is left open: no p5 configuration can run this job in "
                            "eu-west-1")
+
+
+def test_data_said_to_live_elsewhere_is_priced_and_warned_of_as_the_requests_own() -> None:
+    away = decided("fine-tune 7B on 1B tokens in us-east-1, our data lives in us-west-2")
+    home = decided("fine-tune 7B on 1B tokens in us-east-1")
+    assert away.plan.estimated_cost_usd > home.plan.estimated_cost_usd  # the transfer out of us-west-2
+    assert any(w.startswith("runs in us-east-1, away from the data in us-west-2") for w in away.warnings)
+    there = decided("fine-tune 7B on 1B tokens, the data is in us-west-2")
+    assert there.plan.region == "us-west-2"
+    assert not any("away from" in w for w in there.warnings)  # not "the team's data in us-east-1"

@@ -107,6 +107,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Requesting compute to fine-tune 7B on 1B tokens", {"tokens": 10**9}, []),
     ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
+    # where the data lives: the region only when no other is said
+    ("fine-tune 7B on 1B tokens, the data is in us-west-2", {"region": "us-west-2", "data_region": "us-west-2"}, []),
+    ("fine-tune 7B on 1B tokens in us-east-1, our data lives in us-west-2",
+     {"region": "us-east-1", "data_region": "us-west-2"}, []),
+    ("fine-tune 7B on 1B tokens; our S3 bucket is in eu-west-1",
+     {"region": "eu-west-1", "data_region": "eu-west-1"}, []),
     ("team nlp, fine-tune 7B on 1B tokens", {"team": "team-nlp"}, []),
     ("fine-tune 7B with the team meeting on friday", {"team": "team-ml"}, ["meeting"]),  # no team named
     # hours of evaluation are time added to the job: neither its length nor a deadline, so a person looks
