@@ -952,8 +952,6 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
     return distinct[0]
 
 
-# The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
-# us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
 # A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
 _REGION_PREFER_BEFORE_RE = re.compile(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be|stay)?)?"
@@ -965,6 +963,8 @@ _REGION_PREFER_AFTER_RE = re.compile(
 _DATA_REGION_BEFORE_RE = re.compile(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
     r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$", _F)
+# The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
+# us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
 _REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
 _REGION_ONLY_AFTER_RE = re.compile(
     r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)

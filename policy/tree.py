@@ -654,26 +654,27 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     the same options and more."""
     if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
         return None
-    saving = plan.estimated_cost_usd - other.estimated_cost_usd
-    if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
-        return None
-    ours, theirs = f"{plan.estimated_hours:,.1f}", f"{other.estimated_hours:,.1f}"
-    hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
-    return (f"{_named(request)} as asked costs ~${plan.estimated_cost_usd:,.2f}; left open, the plan would be "
-            f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
-            f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
+    return _what_keeping_costs(plan, other, kept=f"{_named(request)} as asked", instead="left open,")
 
 
 def _preferred_region_warning(plan: Plan, other: Plan) -> str | None:
     """What keeping to the preferred region costs: ``other``, the plan chosen in any region the team can launch in,
     when it lies elsewhere and is at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+    if other.region == plan.region:
+        return None
+    return _what_keeping_costs(plan, other, kept=f"{plan.region}, the region preferred,", instead=f"in {other.region}")
+
+
+def _what_keeping_costs(plan: Plan, other: Plan, *, kept: str, instead: str) -> str | None:
+    """'``kept`` costs ~$X; ``instead`` the plan would be …, N% less, in H h', when ``other`` is at least
+    ``NAMED_HARDWARE_MIN_SAVING`` cheaper than ``plan``; None otherwise."""
     saving = plan.estimated_cost_usd - other.estimated_cost_usd
-    if other.region == plan.region or saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
+    if saving < NAMED_HARDWARE_MIN_SAVING * plan.estimated_cost_usd:
         return None
     ours, theirs = f"{plan.estimated_hours:,.1f}", f"{other.estimated_hours:,.1f}"
     hours = f"in the same {ours} h" if ours == theirs else f"in {theirs} h instead of {ours} h"
-    return (f"{plan.region}, the region preferred, costs ~${plan.estimated_cost_usd:,.2f}; in {other.region} the plan "
-            f"would be {other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
+    return (f"{kept} costs ~${plan.estimated_cost_usd:,.2f}; {instead} the plan would be "
+            f"{other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
             f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
 
 
