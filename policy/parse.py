@@ -85,6 +85,8 @@ _UNIT_KINDS = (
      r"|separate|parallel)\s+)?(?:trials?|runs?|configs?"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"),
+    # "500 GPU-hours", "100 GPU hours": an allowance of accelerator-hours, not a count of GPUs
+    ("gpu_hours", r"(?:gpu|accelerator|device)[\s-]*(?:hours?|hrs?|h)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
@@ -1209,6 +1211,14 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         quantity = _classify(text, m)
         if quantity.kind in _CEILING_OF:  # "at most 16 GPUs": what the plan may not exceed, not what it uses
             quantity = _ceiling(scan, m, _CEILING_OF[quantity.kind], quantity.value, notes) or quantity
+        if quantity.kind == "gpu_hours":  # "500 GPU-hours of budget", "at most 100 GPU hours": always an allowance
+            cue = (_CEILING_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
+                   or _CEILING_AFTER_RE.match(text, m.end()))
+            if cue is not None:
+                scan.blank(cue.start(), cue.end())
+            quantity.kind = "max_gpu_hours"
+            notes.append(f"read '{quantity.phrase}' as an allowance of accelerator-hours: configurations that bill "
+                         "more, over all their instances and runs, are ruled out")
         start = max(0, m.start() - _CONTEXT_CHARS)
         # the words read with a number: what it is ("seq len 8192"), a hedge ("roughly 2B"), whom tokens are for
         # ("1B tokens per trial")
@@ -1539,6 +1549,8 @@ _CEILING_LIMITS: dict[str, tuple[int, int, str, str]] = {
     "max_instances": (1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "up to 4 nodes"'),
     "min_gpus": (1, 100_000, "invalid_gpus", 'give a whole number of GPUs, e.g. "at least 8 GPUs"'),
     "min_instances": (1, 10_000, "invalid_instances", 'give a whole number of instances, e.g. "at least 2 nodes"'),
+    "max_gpu_hours": (1, 100_000_000, "invalid_gpu_hours",
+                      'give accelerator-hours above 0, e.g. "within 500 GPU-hours"'),
 }
 # "at least 8 GPUs", "a minimum of 2 nodes", "no fewer than 4 instances", "8 GPUs or more": a floor
 _FLOOR_BEFORE_RE = re.compile(

@@ -81,6 +81,9 @@ class TrainingRequest(BaseModel):
     # Ceilings, not counts ("at most 16 GPUs", "up to 2 nodes"): the plan may use fewer, never more.
     max_gpus: int | None = Field(default=None, ge=1, le=100_000)
     max_instances: int | None = Field(default=None, ge=1, le=10_000)
+    # An allowance of accelerator-hours ("500 GPU-hours of budget"): configurations billing more, over all their
+    # instances and runs, are ruled out.
+    max_gpu_hours: int | None = Field(default=None, ge=1, le=100_000_000)
     # Floors ("at least 8 GPUs", "2 nodes or more"): the plan may use more, never fewer.
     min_gpus: int | None = Field(default=None, ge=1, le=100_000)
     min_instances: int | None = Field(default=None, ge=1, le=10_000)

@@ -215,6 +215,8 @@ def _chosen(
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
+    if req.max_gpu_hours is not None:
+        inside, outside = _within_gpu_hours(inside, outside, req.max_gpu_hours)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
@@ -266,7 +268,8 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.memory_step(work, choice.option, scr),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
-                                ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy)),
+                                ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy),
+                                gpu_hours=req.max_gpu_hours),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -478,6 +481,29 @@ def _within_runtime(inside: list[Option], outside: list[Option],
         raise RequestError(f"The fastest configuration the policy allows would run for {years:,.0f} years: check the "
                            "model size and the tokens, or split the work.", code="no_configuration")
     return inside_ran, outside_ran, False
+
+
+def gpu_hours(option: Option) -> float:
+    """The accelerator-hours ``option`` keeps busy: its instance-hours, over every instance and run, times the
+    accelerators each instance holds."""
+    return option.instance_hours * option.profile.spec.accelerator_count
+
+
+def _within_gpu_hours(inside: list[Option], outside: list[Option],
+                      allowance: int) -> tuple[list[Option], list[Option]]:
+    """The options within the request's allowance of accelerator-hours; none within it is refused with the fewest
+    any configuration takes."""
+    kept = ([o for o in pool if gpu_hours(o) <= allowance] for pool in (inside, outside))
+    inside_kept, outside_kept = kept
+    if inside_kept or outside_kept:
+        return inside_kept, outside_kept
+    if not inside and not outside:
+        return inside, outside  # nothing runs at all: the caller says why
+    least = min([*inside, *outside], key=gpu_hours)
+    raise RequestError(f"No allowed configuration runs this job within {allowance:,} accelerator-hours: the fewest it "
+                       f"takes is ~{gpu_hours(least):,.0f} ({least.count}× {least.profile.spec.instance_type}). "
+                       "Raise the allowance, or make the job smaller: fewer tokens, LoRA/QLoRA or a shorter sequence.",
+                       code="no_configuration")
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:

@@ -147,3 +147,27 @@ def test_a_ceiling_never_leaks_into_the_next_decision_of_the_same_work() -> None
         assert accelerators(decided(text, max_gpus=4).plan) <= 4
         assert layout(decided(text).plan) == free
         assert accelerators(decided(text, max_gpus=4).plan) <= 4
+
+
+# --- an allowance of accelerator-hours ---
+
+@pytest.mark.parametrize(("text", "allowance"), [
+    ("I have 500 GPU-hours of budget, fine-tune 13B on 3B tokens", 500),
+    ("fine-tune 7B on 1B tokens using at most 100 GPU hours", 100),
+    ("fine-tune 7B on 1B tokens, 60 gpu-hrs max", 60),
+])
+def test_gpu_hours_are_an_allowance_every_option_keeps_within(text: str, allowance: int) -> None:
+    decision = decided(text)
+    assert (decision.request.max_gpu_hours, decision.request.gpus, decision.request.max_gpus) == (allowance, None, None)
+    assert decision.request.unread == []
+    for plan in [decision.plan, *decision.alternatives]:
+        assert plan.accelerators * plan.estimated_hours <= allowance * 1.01  # hours as shown, rounded
+    assert f"at most {allowance:,} accelerator-hours" in candidates_reason(decision)
+
+
+def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("fine-tune 70B on 10B tokens, 200 gpu-hours max")
+    assert caught.value.code == "no_configuration"
+    assert caught.value.message.startswith("No allowed configuration runs this job within 200 accelerator-hours: the "
+                                           "fewest it takes is ~")
