@@ -73,6 +73,10 @@ class PlanFields(InputModel):
         "a floor on accelerators: the plan uses at least this many"))
     min_instances: int | None = Field(default=None, ge=1, le=10_000, description=(
         "a floor on instances: the plan uses at least this many"))
+    max_gpu_hours: int | None = Field(default=None, ge=1, le=100_000_000, description=(
+        "an allowance of accelerator-hours: configurations billing more, over all instances and runs, are left out"))
+    data_region: Text | None = Field(default=None, max_length=32, description=(
+        "where the data lives, when not the team's data region: moving it elsewhere is priced and warned of"))
     # --- what to run (docs/training-contract.md) ---
     recipe: Text | None = Field(default=None, max_length=64, description="a recipe of the team; default: its "
                                 "default recipe")
