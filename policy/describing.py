@@ -112,6 +112,11 @@ _PURPOSES = (
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?(?P<x>{_PURPOSE})\b",
 )
+# Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"
+_REASONS = (
+    r"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>(?:(?:data[\s-]+)?(?:residency|sovereignty)|compliance"
+    r"|privacy|gdpr|hipaa|security|latency)(?:\s+(?:reasons?|requirements?|rules?|constraints?))?)(?![\w-])",
+)
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (
     (r"\b(?:bf16|bfloat16|bfloat-16|fp16|float16|half[\s-]+precision|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
@@ -181,6 +186,7 @@ class _Patterns:
     counted_data: tuple[re.Pattern[str], ...]
     items: re.Pattern[str]
     purposes: tuple[re.Pattern[str], ...]
+    reasons: tuple[re.Pattern[str], ...]
     assumed: tuple[tuple[re.Pattern[str], str], ...]
     parallel: re.Pattern[str]
     family_noun: re.Pattern[str]
@@ -193,6 +199,7 @@ def _patterns() -> _Patterns:
                      counted_data=tuple(re.compile(p, _F) for p in _COUNTED_DATA),
                      items=re.compile(rf"(?:{DATA_ITEMS})", _F),
                      purposes=tuple(re.compile(p, _F) for p in _PURPOSES),
+                     reasons=tuple(re.compile(p, _F) for p in _REASONS),
                      assumed=tuple((re.compile(p, _F), what) for p, what in _ASSUMED),
                      parallel=re.compile(_PARALLEL, _F), family_noun=re.compile(_FAMILY_NOUN, _F),
                      plan_word=re.compile(rf"(?:{_PLAN_WORDS})", _F))
@@ -217,6 +224,8 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         found += [(x, "what the data is") for x in _described(scan, pattern, items=True)]
     for pattern in patterns.data:
         found += [(x, "what the data is") for x in _described(scan, pattern)]
+    for pattern in patterns.reasons:
+        found += [(x, "why the request names what it does") for x in _described(scan, pattern)]
     for pattern in patterns.purposes:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
     for said, what in dict(found).items():

@@ -1978,6 +1978,8 @@ _NO_COST_LIMIT_RE = re.compile(
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
 _URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
+                        # "rush job" ("no rush" is read first, as no hurry)
+                        r"|\b(?:a\s+)?rush(?:ed)?(?:\s+(?:job|order|request))?\b"
                         # "speed matters more than cost", "time is more important than money"
                         r"|\b(?:speed|time|timing|turnaround)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important"
                         r"|over)(?:\s+than)?\s+(?:cost|price|money|spend)\b", _F)
@@ -1999,7 +2001,8 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
                      "meets the deadline, and the policy's approvals still apply")
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
-    urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround"),
+    urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
+                                                 "rush"),
                                                 _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quickest"), FASTEST_RE)])
     if patient and not urgent:

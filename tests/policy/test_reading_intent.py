@@ -105,6 +105,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("can we run a 3B pretrain on 60B tokens without breaking the bank", {"urgent": None}, []),
     ("fine-tune 7B, keep costs low", {"urgent": None}, []),
     ("Requesting compute to fine-tune 7B on 1B tokens", {"tokens": 10**9}, []),
+    ("Please schedule a fine-tune of our 13B model on 2.5B tokens", {"params": 13 * 10**9}, []),
+    ("fine-tune 8B, 500M tokens, please make sure it runs in us-east-1 only because of data residency",
+     {"region": "us-east-1"}, []),
+    ("fine-tune 7B on 1B tokens in eu-west-1 for compliance reasons", {"region": "eu-west-1"}, []),
+    ("fine-tune mistral 7b on 1b toks -- rush job", {"urgent": True}, []),
     ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
     # where the data lives: the region only when no other is said
