@@ -240,7 +240,11 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
 _STAGE_RES = (
     # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
     (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
-                                  r"|review|workshop)s?\b)?|launch(?:es|ing)?|releases?"
+                                  r"|review|workshop)s?\b)?|releases?"
+                                  # a product's launch, not launching the job ("launch it now", "and launch")
+                                  r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
+                                  r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune)|a\s+(?:job|run)"
+                                  r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b)"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
     (Stage.EXPERIMENTAL, re.compile(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
@@ -458,7 +462,25 @@ _COST_QUESTION_RE = re.compile(
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
     r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
+    # "just give me an estimate", "need a rough quote": the plan is the estimate
+    r"|(?:give|send|get)\s+(?:me|us)\s+(?:an?\s+)?(?:rough\s+|quick\s+|ballpark\s+)?(?:estimate|quote|number|ballpark)"
     r")(?![\w-])", _F)
+
+
+# "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
+_HOW_LONG_RE = re.compile(
+    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b", _F)
+
+
+def _how_long(scan: _Scan, notes: list[str]) -> None:
+    """ "how long would … take": asking for the plan, which says how long; the work between is read as ever."""
+    if not scan.holds(("how long",)):
+        return
+    for m in list(_HOW_LONG_RE.finditer(scan.text)):
+        scan.blank(m.start(), m.start("work"))
+        scan.blank(m.end("work"), m.end())
+        asked = " ".join(scan.said[m.start():m.start("work")].split())
+        notes.append(f"read '{asked} … take' as asking for the plan, which says how long")
 
 
 _COMPUTE_OPTIMAL_RE = re.compile(
@@ -491,6 +513,7 @@ _SHARDED_RE = re.compile(
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper")),
+
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -523,6 +546,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    _how_long(scan, notes)
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)

@@ -110,6 +110,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-east-1"}, []),
     ("fine-tune 7B on 1B tokens in eu-west-1 for compliance reasons", {"region": "eu-west-1"}, []),
     ("fine-tune mistral 7b on 1b toks -- rush job", {"urgent": True}, []),
+    # launching the job is no product launch: the stage stays the default
+    ("fine-tune 7B on 1B tokens and launch immediately", {"stage": None}, []),
+    ("please launch a 7B fine-tune on 1B tokens", {"stage": None}, []),
+    ("fine-tune 7B on 1B tokens before launch", {"stage": Stage.PRODUCTION}, []),
+    # questions the plan answers
+    ("fine-tune 7B on 1B tokens, just give me an estimate", {"tokens": 10**9}, []),
+    ("how long would a 13B fine-tune on 2B tokens take on 8 H100s?", {"gpus": 8, "params": 13 * 10**9}, []),
     ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
     # where the data lives: the region only when no other is said
