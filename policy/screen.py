@@ -82,7 +82,12 @@ def screen(
     # Fresh lists: a decision merges the screens of its regions into the first.
     result = Screen(list(inside), list(outside), dict(ruled_out), cls, index, wanted is not None)
     if wanted is not None and not result.inside:
-        raise RequestError(_nothing_matches(request, region, result), code="no_matching_instance")
+        unsold_here = not any(r != NOT_ASKED for r in result.ruled_out.values())  # nothing of it to rule out
+        elsewhere = [r for r in policy.regions if r != region and any(catalog.price(t, r) is not None
+                                                                      for t in wanted)] if unsold_here else []
+        unpriced = unsold_here and not any(p.instance_type in wanted for p in catalog.prices)
+        raise RequestError(_nothing_matches(request, region, result, elsewhere, unpriced=unpriced),
+                           code="no_matching_instance")
     return result
 
 
@@ -175,9 +180,15 @@ def _contradiction(request: TrainingRequest) -> str:
             "one of the two: name other hardware, or leave the hardware open.")
 
 
-def _nothing_matches(request: TrainingRequest, region: str, result: Screen) -> str:
+def _nothing_matches(request: TrainingRequest, region: str, result: Screen, elsewhere: list[str], *,
+                     unpriced: bool) -> str:
+    """Why the hardware asked for runs nothing in ``region``: each type's reason, or that it is not sold there, with
+    the policy's regions that sell it (``elsewhere``), or that the price snapshot has it in none (``unpriced``)."""
     asked = request.instance_type or request.accelerator or "the requested hardware"
     why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != NOT_ASKED)
+    where = (f"; of the policy's regions, {', '.join(elsewhere)} {'has' if len(elsewhere) == 1 else 'have'} it"
+             if elsewhere else "; the price snapshot has no on-demand price for it in any region, and "
+             "`gpuops catalog refresh` reads current prices" if unpriced else "")
     return (f"No {asked} configuration can run this job in {region}"
-            + (f" ({why})" if why else " (not offered there at a known price)")
+            + (f" ({why})" if why else f" (not offered there at a known price{where})")
             + ". Name another instance type or region, or leave the hardware open.")

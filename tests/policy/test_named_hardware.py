@@ -132,3 +132,14 @@ def test_data_said_to_live_elsewhere_is_priced_and_warned_of_as_the_requests_own
     there = decided("fine-tune 7B on 1B tokens, the data is in us-west-2")
     assert there.plan.region == "us-west-2"
     assert not any("away from" in w for w in there.warnings)  # not "the team's data in us-east-1"
+
+
+def test_hardware_not_sold_in_the_region_is_refused_with_the_policys_regions_that_sell_it() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 7B on 1B tokens on p5en in eu-west-1")
+    assert refused.value.code == "no_matching_instance"
+    assert "(not offered there at a known price; of the policy's regions, us-east-1, us-east-2, us-west-2 have it)" \
+        in refused.value.message
+    with pytest.raises(RequestError) as unpriced:
+        decided("fine-tune 7B on 1B tokens on p5e.48xlarge")  # spot prices only in the snapshot
+    assert "the price snapshot has no on-demand price for it in any region" in unpriced.value.message
