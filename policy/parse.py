@@ -706,9 +706,10 @@ def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
 _elsewhere_re = _on_first_use(
     r"\b(?:on|with|using|use|onto|via)\s+(?:an?\s+|the\s+|some\s+|\d{1,4}\s*(?:x\s*)?)?"
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
-    r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?)(?![\w-])")
+    r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?"
+    r"|gb\s?[23]00s?)(?![\w-])")
 _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
-                    "t4")
+                    "t4", "gb2", "gb3")
 
 
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:

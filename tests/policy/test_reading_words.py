@@ -325,6 +325,7 @@ def test_nodes_said_with_their_gpus_are_counted_whole(text: str, gpus: int, inst
     ("fine-tune 7B on 1B tokens on MI300X", "MI300X"),
     ("fine-tune 7B on 1B tokens using TPU v5e", "TPU v5e"),
     ("fine-tune 7B on 1B tokens on 8x RTX 4090", "RTX 4090"),
+    ("fine-tune 7B on 1B tokens on GB200", "GB200"),
 ])
 def test_an_accelerator_gpuops_has_no_instance_for_is_refused_by_name(text: str, name: str) -> None:
     with pytest.raises(RequestError) as refused:
