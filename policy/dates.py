@@ -93,7 +93,7 @@ _DAY = (
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
     rf"|(?P<dm>(?:the\s+)?(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
-    r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])"
+    r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])(?!\s+weeks?\b)"  # "the 3rd week" is no day
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
     # "can we have it this week?", "within the month": done by its end; "starting this week" is a start
@@ -112,7 +112,9 @@ _DAY = (
 _WITHIN = (
     r"|(?P<mrel>(?:the\s+)?(?P<mpos>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+)"
     r"(?P<mnext>this\s+|next\s+)?month"
-    r"|(?:(?:the\s+)?(?P<mpos2>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+))?"
+    r"|(?:(?:the\s+)?(?P<mpos2>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+)"
+    # "the third week of December", "the last week of January": the end of that week of the month
+    r"|(?:the\s+)?(?P<mweek>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+(?:the\s+)?)?"
     rf"(?:(?P<mmon>{_MONTH})\.?|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?(?P<mend>[\s-]end)?)(?![\w])"
     r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
     r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
@@ -537,7 +539,8 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
     if "hols" in groups:  # "over the holidays" is a span to finish in; "the holidays" alone needs a trigger
         return triggered or bool(groups.get("holsp"))
     if "mrel" in groups:
-        pos = (groups.get("mpos") or groups.get("mpos2") or ("end" if groups.get("mend") else "")).lower()
+        pos = (groups.get("mpos") or groups.get("mpos2") or groups.get("mweek")
+               or ("end" if groups.get("mend") else "")).lower()
         if not pos:  # a month or quarter alone ("by March", "by Q1") is a deadline only after a trigger
             return triggered
         # "late may" and "the start of March" are as often words or a start as a deadline
@@ -698,12 +701,17 @@ def _period_end(unit: str, today: date, step: int) -> date:
 
 
 _MONTH_POINTS = {"early": 10, "mid": 15}  # "early March" ends on the 10th (its first third), "mid-March" is the 15th
+# "the third week of December" ends on the 21st; its last week ends with the month
+_WEEK_OF_MONTH = {"first": "week1", "1st": "week1", "second": "week2", "2nd": "week2", "third": "week3", "3rd": "week3",
+                  "fourth": "week4", "4th": "week4", "last": "end"}
 
 
 def _within_period(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) -> date:
     """A day within a named month, quarter or half, or within this or next month: the next one still ahead."""
     said = (g.get("mpos") or g.get("mpos2") or "end").lower()
     pos = {"middle": "mid", "beginning": "start", "late": "end"}.get(said, said)
+    if g.get("mweek"):  # "the third week of December": the end of the month's third seven days
+        pos = _WEEK_OF_MONTH[(g.get("mweek") or "").lower()]
     named = (g.get("mmon") or "").lower()
     half = (g.get("mhalf") or "").lower()
     year = g.get("my")
@@ -724,7 +732,8 @@ def _within_period(g: dict[str, str | None], now: datetime, at: time, notes: lis
             passed, day = day, _point(*_month_on(today, 1), 1, pos)
             notes.append(f"this month's day has passed{' today' if passed == today else ''}; took {day.isoformat()}")
     rule = {"start": "the first day, 09:00", "early": "the end of its first third", "mid": "the middle",
-            "end": "the last day"}[pos]
+            "end": "the last day", "week1": "the end of its first week", "week2": "the end of its second week",
+            "week3": "the end of its third week", "week4": "the end of its fourth week"}[pos]
     notes.append(f"read '{' '.join((g.get('mrel') or '').split())}' as {rule}: {day:%a %Y-%m-%d}")
     if pos == "end" and day.weekday() >= 5:
         notes.append(f"that day falls on a {day:%A}; kept the calendar day {day.isoformat()}")
@@ -734,7 +743,7 @@ def _within_period(g: dict[str, str | None], now: datetime, at: time, notes: lis
 def _bare_period(g: dict[str, str | None]) -> bool:
     """A month, quarter or half named alone ("June", "Q1", "H2 2027"), with no day within it."""
     return bool(g.get("mrel") and (g.get("mmon") or g.get("mhalf"))
-                and not (g.get("mpos") or g.get("mpos2") or g.get("mend")))
+                and not (g.get("mpos") or g.get("mpos2") or g.get("mweek") or g.get("mend")))
 
 
 def _named_period(g: dict[str, str | None]) -> tuple[int, int, str]:
@@ -854,6 +863,8 @@ def _point(year: int, first: int, months: int, pos: str) -> date:
         return date(year, first, 1)
     if pos == "end":
         return last_day(months - 1)
+    if pos.startswith("week"):  # the end of the first month's Nth seven days
+        return date(year, first, 7 * int(pos[-1]))
     if months == 1:
         return date(year, first, _MONTH_POINTS[pos])
     if pos == "early":

@@ -72,6 +72,10 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by the 31st", MONDAY, "2026-12-31T17:00:00-08:00"),
     ("by Dec 15 at noon ET", MONDAY, "2026-12-15T12:00:00-05:00"),
     ("by Friday 5pm UTC", MONDAY, "2026-12-04T17:00:00+00:00"),
+    # a week of a month: the end of its Nth seven days ("the 3rd" there is no day)
+    ("by the 3rd week of December", MONDAY, "2026-12-21T17:00:00-08:00"),
+    ("by the first week of january", MONDAY, "2027-01-07T17:00:00-08:00"),
+    ("by the last week of January", MONDAY, "2027-01-31T17:00:00-08:00"),
     # ISO 8601, as a script or a copied timestamp writes it: seconds and the UTC designator
     ("by 2026-12-31T23:59:00Z", MONDAY, "2026-12-31T23:59:00+00:00"),
     ("by 2026-12-31 23:59:30 UTC", MONDAY, "2026-12-31T23:59:00+00:00"),
