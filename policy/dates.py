@@ -292,7 +292,7 @@ _STRICT_RE = re.compile(
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
     # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)
     r"|(?:is\s+)?(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)"
-    r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,3})",
+    r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
     _F,
 )
 _PASSIVE_RE = re.compile(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)
@@ -990,8 +990,17 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
         if m["t"].lower() == "by" and before and _PASSIVE_RE.fullmatch(before[-1]):
             continue  # "grouped by model size", "run by team-nlp": not a deadline
         phrase = " ".join(m.group(0).split())
-        raise RequestError(f'Could not read a deadline in "{phrase}".{_did_you_mean(phrase)} {_HINT}',
-                           code="unparseable_deadline")
+        raise RequestError(f'Could not read a deadline in "{phrase}".{_did_you_mean(phrase)}{_whose_end(phrase)} '
+                           f'{_HINT}', code="unparseable_deadline")
+
+
+_END_OF_RE = re.compile(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
+
+
+def _whose_end(phrase: str) -> str:
+    """ " gpuops does not know when the sprint ends: give its date." for "by the end of the sprint", else nothing."""
+    m = _END_OF_RE.search(phrase)
+    return f" gpuops does not know when {m['what']} ends: give its date." if m else ""
 
 
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",
