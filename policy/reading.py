@@ -71,6 +71,11 @@ _START_CUE_RE = re.compile(
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
+# A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
+_START_AT_CLOCK_RE = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
+    r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
+    r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 # a time of day said with the start ("Monday 8am", "Dec 14 at 13:30", "tomorrow morning"); a date's digits are none
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
@@ -283,6 +288,12 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
         starts.append((when, found.phrase))
         scan.blank(found.start, found.end)
+    for m in _START_AT_CLOCK_RE.finditer(scan.text):  # "starting at 8pm": today at 8pm, or tomorrow once past
+        hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
+        local = now.astimezone(zone)
+        at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
+        starts.append((at if at > local else at + timedelta(days=1), " ".join(m.group(0).split())))
+        scan.blank(m.start(), m.end())
     for m in _next_week_starts(scan, now=now, zone=zone):
         local = now.astimezone(zone)
         monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,

@@ -110,6 +110,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-east-1"}, []),
     ("fine-tune 7B on 1B tokens in eu-west-1 for compliance reasons", {"region": "eu-west-1"}, []),
     ("fine-tune mistral 7b on 1b toks -- rush job", {"urgent": True}, []),
+    # a start said as a time of day: today at it, or tomorrow once it has passed
+    ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
+     {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
+    ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
     # launching the job is no product launch: the stage stays the default
     ("fine-tune 7B on 1B tokens and launch immediately", {"stage": None}, []),
     ("please launch a 7B fine-tune on 1B tokens", {"stage": None}, []),
