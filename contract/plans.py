@@ -75,6 +75,8 @@ class PlanFields(InputModel):
         "a floor on instances: the plan uses at least this many"))
     max_gpu_hours: int | None = Field(default=None, ge=1, le=100_000_000, description=(
         "an allowance of accelerator-hours: configurations billing more, over all instances and runs, are left out"))
+    max_hourly_usd: float | None = Field(default=None, gt=0, le=1e7, description=(
+        "a ceiling on the plan's hourly rate, all its instances together: dearer configurations are left out"))
     data_region: Text | None = Field(default=None, max_length=32, description=(
         "where the data lives, when not the team's data region: moving it elsewhere is priced and warned of"))
     # --- what to run (docs/training-contract.md) ---

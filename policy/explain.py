@@ -85,9 +85,11 @@ def compute_step(work: Workload, option: Option) -> TraceStep:
 
 
 def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str, *,
-                    counts: Mapping[str, str] | None = None, gpu_hours: int | None = None) -> TraceStep:
+                    counts: Mapping[str, str] | None = None, gpu_hours: int | None = None,
+                    hourly_usd: float | None = None) -> TraceStep:
     """The configurations searched; ``counts``: what the request allows of instance counts, by field ("at most 16
-    accelerators", "exactly 4 instances"); ``gpu_hours``: the accelerator-hours it allows."""
+    accelerators", "exactly 4 instances"); ``gpu_hours``: the accelerator-hours it allows; ``hourly_usd``: the hourly
+    rate."""
     cls = scr.size_class
     assert cls is not None
     answer = (f"{considered} configurations in {region} (a type's larger counts that cost no less and finish no "
@@ -108,6 +110,9 @@ def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bo
     if gpu_hours is not None:  # "500 GPU-hours of budget"
         reason += f"; the request allows at most {gpu_hours:,} accelerator-hours: configurations billing more left out"
         source += "; request:max_gpu_hours"
+    if hourly_usd is not None:  # "max $20 per hour"
+        reason += f"; the request allows at most ${hourly_usd:,.2f} an hour: dearer configurations left out"
+        source += "; request:max_hourly_usd"
     return TraceStep(node="5 candidates", question="Which configurations are allowed and fit?", answer=answer,
                      reason=reason, source=source)
 

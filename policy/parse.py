@@ -1269,6 +1269,15 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                 # "$50/hour", "$1k a day": a rate, which no budget holds; left for a person, never read as the total
                 quantity.kind, quantity.phrase = "other", " ".join(text[m.start() : rate.end()].split())
                 cues.append(rate)
+                capped = (_CEILING_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
+                          or _BELOW_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
+                          or _CEILING_AFTER_RE.match(text, rate.end()))
+                if rate["unit"].lower() in ("h", "hr", "hrs", "hour") and capped is not None:
+                    # "max $20 per hour", "under $30/hr": a ceiling on what the plan's instances cost an hour
+                    quantity.kind = "max_hourly_usd"
+                    cues.append(capped)
+                    notes.append(f"read '{quantity.phrase}' as a ceiling on the plan's hourly rate, all its instances "
+                                 "together: configurations that cost more an hour are left out")
             elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
                   or _EACH_MONEY_AFTER_RE.match(text, end)) is not None:
                 quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
@@ -1308,6 +1317,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         budgets.append(_Qty("money", q.value * runs, q.phrase))
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
+    if hourly := [q for q in found if q.kind == "max_hourly_usd"]:  # of several ceilings, the lowest holds them all
+        fields["max_hourly_usd"] = float(_budget(hourly, notes))
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
     found = _epochs(scan, found, fields, notes)
     for q in found:
@@ -1788,8 +1799,8 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 
 # An amount a time or a thing ("$50/hour", "$1k per day", "$2 per GPU-hour"): a rate, never the budget
 _MONEY_RATE_AFTER_RE = re.compile(
-    r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?:gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day|week"
-    r"|month|instance|node|gpu)s?\b", _F)
+    r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?P<unit>gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day"
+    r"|week|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
 _money_range_after_re = _on_first_use(
     r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"

@@ -84,6 +84,9 @@ class TrainingRequest(BaseModel):
     # An allowance of accelerator-hours ("500 GPU-hours of budget"): configurations billing more, over all their
     # instances and runs, are ruled out.
     max_gpu_hours: int | None = Field(default=None, ge=1, le=100_000_000)
+    # A ceiling on the plan's hourly rate, all its instances together ("max $20 per hour"): dearer configurations are
+    # ruled out.
+    max_hourly_usd: float | None = Field(default=None, gt=0, le=1e7)
     # Floors ("at least 8 GPUs", "2 nodes or more"): the plan may use more, never fewer.
     min_gpus: int | None = Field(default=None, ge=1, le=100_000)
     min_instances: int | None = Field(default=None, ge=1, le=10_000)

@@ -217,6 +217,8 @@ def _chosen(
     inside, outside, fits = _within_runtime(inside, outside, policy)
     if req.max_gpu_hours is not None:
         inside, outside = _within_gpu_hours(inside, outside, req.max_gpu_hours)
+    if req.max_hourly_usd is not None:
+        inside, outside = _within_hourly(inside, outside, req.max_hourly_usd)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
@@ -269,7 +271,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
                                 ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy),
-                                gpu_hours=req.max_gpu_hours),
+                                gpu_hours=req.max_gpu_hours, hourly_usd=req.max_hourly_usd),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -504,6 +506,21 @@ def _within_gpu_hours(inside: list[Option], outside: list[Option],
                        f"takes is ~{gpu_hours(least):,.0f} ({least.count}× {least.profile.spec.instance_type}). "
                        "Raise the allowance, or make the job smaller: fewer tokens, LoRA/QLoRA or a shorter sequence.",
                        code="no_configuration")
+
+
+def _within_hourly(inside: list[Option], outside: list[Option],
+                   ceiling: float) -> tuple[list[Option], list[Option]]:
+    """The options whose instances together cost at most ``ceiling`` an hour; none is refused with the lowest rate any
+    configuration has."""
+    kept = ([o for o in pool if o.count * o.rate.usd <= ceiling] for pool in (inside, outside))
+    inside_kept, outside_kept = kept
+    if inside_kept or outside_kept or (not inside and not outside):
+        return inside_kept, outside_kept
+    least = min([*inside, *outside], key=lambda o: o.count * o.rate.usd)
+    on = f"{least.count}× {least.profile.spec.instance_type} {least.purchase.value}"
+    raise RequestError(f"No allowed configuration runs this job for at most ${ceiling:,.2f} an hour: the lowest rate "
+                       f"is ${least.count * least.rate.usd:,.2f} an hour ({on}). Raise the ceiling, or make the job "
+                       "smaller: LoRA/QLoRA or a shorter sequence.", code="no_configuration")
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:

@@ -171,3 +171,32 @@ def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None
     assert caught.value.code == "no_configuration"
     assert caught.value.message.startswith("No allowed configuration runs this job within 200 accelerator-hours: the "
                                            "fewest it takes is ~")
+
+
+# --- a ceiling on the hourly rate ---
+
+@pytest.mark.parametrize(("text", "ceiling"), [
+    ("fine-tune 7B on 1B tokens, max $20 per hour", 20.0),
+    ("fine-tune 7B on 1B tokens, under $30/hr", 30.0),
+    ("fine-tune 13B on 2B tokens, at most $10 an hour", 10.0),
+])
+def test_an_hourly_ceiling_keeps_every_option_at_or_under_it(text: str, ceiling: float) -> None:
+    decision = decided(text)
+    assert (decision.request.max_hourly_usd, decision.request.budget_usd, decision.request.unread) == (
+        ceiling, None, [])
+    for plan in [decision.plan, *decision.alternatives]:
+        assert plan.instance_count * plan.price_per_instance_hour_usd <= ceiling
+    assert f"at most ${ceiling:,.2f} an hour" in candidates_reason(decision)
+
+
+def test_a_rate_said_without_a_ceiling_is_left_for_a_person() -> None:
+    decision = decided("fine-tune 7B on 1B tokens, $50/hour")
+    assert decision.request.max_hourly_usd is None and decision.request.unread == ["$50/hour"]
+
+
+def test_an_hourly_ceiling_nothing_meets_is_refused_with_the_lowest_rate() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("fine-tune 7B on 1B tokens, max $1 per hour")
+    assert caught.value.code == "no_configuration"
+    assert caught.value.message.startswith("No allowed configuration runs this job for at most $1.00 an hour: the "
+                                           "lowest rate is $")
