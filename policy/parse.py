@@ -1299,11 +1299,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
         values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
-        if kind == "params" and len(set(values)) > 1:  # "7B on 1B tokens and 13B on 2B tokens": two jobs
-            sizes = sorted(set(values))
-            raise RequestError(f"The request names {len(sizes)} model sizes ({', '.join(map(format_count, sizes))});"
-                               " gpuops plans one training job a request: give one size, or file one request for "
-                               "each size, each with its own plan and cost.", code="contradiction")
+        if kind in ("params", "tokens") and len(set(values)) > 1:  # "7B on 1B tokens and 13B on 2B tokens": two jobs
+            distinct = sorted(set(values))
+            one, what = ("size", "model sizes") if kind == "params" else ("token count", "token counts")
+            listed = ", ".join(map(format_count, distinct))
+            raise RequestError(f"The request names {len(distinct)} {what} ({listed}); gpuops plans one training job a "
+                               f"request: give one {one}, or file one request for each run, each with its own plan and "
+                               "cost.", code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)
@@ -1857,6 +1859,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
             kind = "plain"  # "our 2026 budget" is the year's budget, no amount: listed as unread
     if kind == "instances" and scale:
         kind = "other"  # "100k instances" counts data, not machines
+    if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
+        kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
     if kind == "other" and not (scale or unit):
         # "llama 3", "v2": a model's version, read with its name; any other bare number is listed as unread
         kind = "version" if _VERSION_BEFORE_RE.search(before) else "plain"

@@ -114,6 +114,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # "the 13B run" is the model the run trains, not thirteen billion runs
+    ("resume the interrupted 13B run, 800M tokens left", {"params": 13 * 10**9, "trials": None},
+     ["resume", "interrupted", "left"]),
     # launching the job is no product launch: the stage stays the default
     ("fine-tune 7B on 1B tokens and launch immediately", {"stage": None}, []),
     ("please launch a 7B fine-tune on 1B tokens", {"stage": None}, []),
