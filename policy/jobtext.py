@@ -26,7 +26,7 @@ _S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(
 # Where the job starts from or writes to, not what it trains on: "resume from checkpoint s3://…", "save to s3://…".
 _NOT_DATA_BEFORE_RE = re.compile(r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
                                  r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
-_SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;]+)", _F)
+_SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;()]+)", _F)  # "(r=16)": not its ")"
 # Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
                                   "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",

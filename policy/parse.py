@@ -2255,6 +2255,11 @@ _EITHER_PURCHASE_RE = re.compile(
     r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand\b"
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
     r"cheaper\b)?"
+    # "spot but fall back to on-demand if spot is unavailable", "spot with on-demand fallback"
+    r"|\b(?:on\s+)?spot\b(?:\s*,)?\s+(?:(?:but|and|with|otherwise|else)\s+)?(?:an?\s+)?(?:fall(?:ing)?[\s-]*back|fallback)"
+    r"\s+(?:to\s+)?on[\s-]?demand(?:\s+fallback)?(?:\s+if\s+(?:spot\s+)?(?:is\s+|isn'?t\s+)?(?:unavailable|not\s+available"
+    r"|short|scarce|interrupted|gone))?\b"
+    r"|\b(?:on\s+)?spot\s+with\s+(?:an?\s+)?on[\s-]?demand\s+fall[\s-]*back\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
     r"|\b(?:compare\s+|comparing\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+on[\s-]?demand"
     r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+spot)\b", _F)

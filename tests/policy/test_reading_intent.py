@@ -384,6 +384,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, spot or on-demand, whichever is cheaper",
      {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens on spot but fall back to on-demand if spot is unavailable",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, spot with on-demand fallback", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 8B using LoRA (r=16) on 100M tokens", {"task": Task.LORA}, []),
     ("fine-tune 7B on 1B tokens, on-demand preferred", {"interruption_tolerance": Tolerance.LOW}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),

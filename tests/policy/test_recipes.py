@@ -119,6 +119,11 @@ def test_a_team_without_recipes_keeps_its_launch_profile_and_refuses_job_details
                   team=team, region="us-east-1")
 
 
+def test_a_setting_in_parentheses_is_read_without_them() -> None:
+    request = request_from(text="fine-tune 8B using LoRA (r=16) on 100M tokens", fields={}, now=NOW)
+    assert request.job is not None and request.job.hyperparameters == {"r": "16"}
+
+
 def test_job_details_a_team_without_recipes_cannot_pass_on_are_planned_as_not_read() -> None:
     team = default_policy().teams["team-ml"]
     said = request_from(text="fine-tune 7B on 1B tokens, lr=2e-5, s3://team-ml-data/chat/", fields={}, now=NOW)
