@@ -6,7 +6,7 @@ See docs/design.md §The decision.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -215,10 +215,7 @@ def _chosen(
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
-    if req.max_gpu_hours is not None:
-        inside, outside = _within_gpu_hours(inside, outside, req.max_gpu_hours)
-    if req.max_hourly_usd is not None:
-        inside, outside = _within_hourly(inside, outside, req.max_hourly_usd)
+    inside, outside = _within_allowances(inside, outside, req)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
@@ -491,36 +488,35 @@ def gpu_hours(option: Option) -> float:
     return option.instance_hours * option.profile.spec.accelerator_count
 
 
-def _within_gpu_hours(inside: list[Option], outside: list[Option],
-                      allowance: int) -> tuple[list[Option], list[Option]]:
-    """The options within the request's allowance of accelerator-hours; none within it is refused with the fewest
-    any configuration takes."""
-    kept = ([o for o in pool if gpu_hours(o) <= allowance] for pool in (inside, outside))
-    inside_kept, outside_kept = kept
-    if inside_kept or outside_kept:
-        return inside_kept, outside_kept
-    if not inside and not outside:
-        return inside, outside  # nothing runs at all: the caller says why
-    least = min([*inside, *outside], key=gpu_hours)
-    raise RequestError(f"No allowed configuration runs this job within {allowance:,} accelerator-hours: the fewest it "
-                       f"takes is ~{gpu_hours(least):,.0f} ({least.count}× {least.profile.spec.instance_type}). "
-                       "Raise the allowance, or make the job smaller: fewer tokens, LoRA/QLoRA or a shorter sequence.",
-                       code="no_configuration")
+def hourly_usd(option: Option) -> float:
+    """What ``option``'s instances cost together an hour."""
+    return option.count * option.rate.usd
 
 
-def _within_hourly(inside: list[Option], outside: list[Option],
-                   ceiling: float) -> tuple[list[Option], list[Option]]:
-    """The options whose instances together cost at most ``ceiling`` an hour; none is refused with the lowest rate any
-    configuration has."""
-    kept = ([o for o in pool if o.count * o.rate.usd <= ceiling] for pool in (inside, outside))
-    inside_kept, outside_kept = kept
+def _within_limit(inside: list[Option], outside: list[Option], *, measure: Callable[[Option], float], limit: float,
+                  refusal: Callable[[Option], str]) -> tuple[list[Option], list[Option]]:
+    """The options whose ``measure`` is at most ``limit``; none within it is refused with ``refusal`` of the option
+    nearest to it. Nothing to measure (no configuration runs at all) is left for the caller to explain."""
+    inside_kept, outside_kept = ([o for o in pool if measure(o) <= limit] for pool in (inside, outside))
     if inside_kept or outside_kept or (not inside and not outside):
         return inside_kept, outside_kept
-    least = min([*inside, *outside], key=lambda o: o.count * o.rate.usd)
-    on = f"{least.count}× {least.profile.spec.instance_type} {least.purchase.value}"
-    raise RequestError(f"No allowed configuration runs this job for at most ${ceiling:,.2f} an hour: the lowest rate "
-                       f"is ${least.count * least.rate.usd:,.2f} an hour ({on}). Raise the ceiling, or make the job "
-                       "smaller: LoRA/QLoRA or a shorter sequence.", code="no_configuration")
+    raise RequestError(refusal(min([*inside, *outside], key=measure)), code="no_configuration")
+
+
+def _within_allowances(inside: list[Option], outside: list[Option],
+                       req: TrainingRequest) -> tuple[list[Option], list[Option]]:
+    """The options within the request's allowance of accelerator-hours and under its hourly ceiling."""
+    if (allowance := req.max_gpu_hours) is not None:
+        inside, outside = _within_limit(inside, outside, measure=gpu_hours, limit=allowance, refusal=lambda o: (
+            f"No allowed configuration runs this job within {allowance:,} accelerator-hours: the fewest it takes is "
+            f"~{gpu_hours(o):,.0f} ({o.count}× {o.profile.spec.instance_type}). Raise the allowance, or make the job "
+            "smaller: fewer tokens, LoRA/QLoRA or a shorter sequence."))
+    if (ceiling := req.max_hourly_usd) is not None:
+        inside, outside = _within_limit(inside, outside, measure=hourly_usd, limit=ceiling, refusal=lambda o: (
+            f"No allowed configuration runs this job for at most ${ceiling:,.2f} an hour: the lowest rate is "
+            f"${hourly_usd(o):,.2f} an hour ({o.count}× {o.profile.spec.instance_type} {o.purchase.value}). Raise the "
+            "ceiling, or make the job smaller: LoRA/QLoRA or a shorter sequence."))
+    return inside, outside
 
 
 def _check_deadline(req: TrainingRequest, now: datetime) -> None:
