@@ -288,7 +288,9 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
         starts.append((when, found.phrase))
         scan.blank(found.start, found.end)
-    for m in _START_AT_CLOCK_RE.finditer(scan.text):  # "starting at 8pm": today at 8pm, or tomorrow once past
+    lowered = scan.text.lower()
+    clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
+    for m in _START_AT_CLOCK_RE.finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
         hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
         local = now.astimezone(zone)
         at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
