@@ -1597,7 +1597,8 @@ _FLOOR_BEFORE_RE = re.compile(
 _FLOOR_AFTER_RE = re.compile(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
 _CEILING_BEFORE_RE = re.compile(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
-    r"|limit(?:ed)?\s+(?:of|to))|<=|\u2264)\s*$", _F)
+    # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
+    r"|limit(?:ed)?\s+(?:of|to)|quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = re.compile(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"

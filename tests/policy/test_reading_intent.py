@@ -114,6 +114,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # a quota is what the account may run: a ceiling, never a count the plan must use
+    ("fine-tune 7B on 1B tokens, our quota is 32 H100s in us-east-1", {"max_gpus": 32, "gpus": None}, []),
+    ("fine-tune 70B on 1B tokens, we have a quota of 64 GPUs", {"max_gpus": 64, "gpus": None}, []),
     # "the 13B run" is the model the run trains, not thirteen billion runs
     ("resume the interrupted 13B run, 800M tokens left", {"params": 13 * 10**9, "trials": None},
      ["resume", "interrupted", "left"]),
