@@ -59,7 +59,7 @@ from zoneinfo import ZoneInfo
 from policy.errors import RequestError
 from policy.spelled import VAGUE_COUNTS
 
-__all__ = ["Deadline", "EOD", "find_deadlines", "NAMED_SPAN", "zone_of"]
+__all__ = ["Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -75,6 +75,20 @@ _MONTH = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
+MONTH = _MONTH  # a month's name or abbreviation, as a pattern fragment
+
+
+def month_start(name: str, *, now: datetime, zone: ZoneInfo) -> datetime:
+    """The next start of the month ``name`` names ("January", "jan"), 09:00 in ``zone``; the current month's is
+    ``now``: it has started."""
+    local = now.astimezone(zone)
+    month = _MONTHS[name[:3].lower()]
+    if month == local.month:
+        return local
+    year = local.year + (month < local.month)
+    return datetime.combine(date(year, month, 1), _START_OF_DAY, tzinfo=zone)
+
+
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _NUMBER_WORDS |= {f"{a}{word}{of}": n for word, n in VAGUE_COUNTS.items() for a in ("", "a ") for of in ("", " of")}
 _COUNT = r"\d{1,6}|an?|one|two|three|four|five|six|seven|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"

@@ -462,6 +462,8 @@ _COST_QUESTION_RE = re.compile(
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
     r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
+    # "what would that look like?": the plan is what it looks like
+    r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+look\s+like"
     # "just give me an estimate", "need a rough quote": the plan is the estimate
     r"|(?:give|send|get)\s+(?:me|us)\s+(?:an?\s+)?(?:rough\s+|quick\s+|ballpark\s+)?(?:estimate|quote|number|ballpark)"
     r")(?![\w-])", _F)
@@ -512,7 +514,7 @@ _SHARDED_RE = re.compile(
 # Each with the words one of which every match holds, so a text without them is not searched.
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
-     ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper")),
+     ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look")),
 
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),

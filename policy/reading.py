@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from policy.dates import NAMED_SPAN, Deadline, find_deadlines
+from policy.dates import MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.questions import Choice, Question
 from policy.request import Task
@@ -71,6 +71,10 @@ _START_CUE_RE = re.compile(
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
+# A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
+_START_IN_MONTH_RE = re.compile(
+    rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
+    rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
 # A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
 _START_AT_CLOCK_RE = re.compile(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
@@ -290,6 +294,9 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         scan.blank(found.start, found.end)
     lowered = scan.text.lower()
     clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
+    for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked else ():  # "starting in January"
+        starts.append((month_start(m["month"], now=now, zone=zone), " ".join(m.group(0).split())))
+        scan.blank(m.start(), m.end())
     for m in _START_AT_CLOCK_RE.finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
         hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
         local = now.astimezone(zone)

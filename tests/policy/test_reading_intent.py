@@ -114,6 +114,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # a start said as a month: its first day, 09:00, the next one ahead
+    ("We're planning a 70B SFT run (full-parameter) on 5B tokens, starting in Jan; what would that look like?",
+     {"start_after": at("2027-01-01T09:00"), "deadline": None}, []),
+    ("fine-tune 7B on data from March", {"start_after": None}, ["March"]),
     # a quota is what the account may run: a ceiling, never a count the plan must use
     ("fine-tune 7B on 1B tokens, our quota is 32 H100s in us-east-1", {"max_gpus": 32, "gpus": None}, []),
     ("fine-tune 70B on 1B tokens, we have a quota of 64 GPUs", {"max_gpus": 64, "gpus": None}, []),
