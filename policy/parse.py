@@ -504,6 +504,13 @@ _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
+# The training framework or kernels the job runs with ("with unsloth", "using axolotl", "on megatron"): the estimate
+# prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
+# (``policy.calibration``).
+_FRAMEWORK_RE = re.compile(
+    r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl|megatron(?:[\s-]?lm)?"
+    r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
+    r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
 _SHARDED_RE = re.compile(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
     r"(?![\w-])", _F)
@@ -534,6 +541,10 @@ _NOTED_ONLY = (
     # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
     (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
                   "same", ("packing", "packed", "torchrun", "accelerate launch")),
+    (_FRAMEWORK_RE, "the framework the job runs with: the estimate assumes a well-tuned stack's throughput whatever "
+                    "the framework, and the team's finished jobs calibrate it",
+     ("unsloth", "axolotl", "factory", "torchtune", "trl", "megatron", "nemo", "lightning", "composer", "liger",
+      "trainer", "estimator", "accelerate")),
 )
 
 
@@ -2213,6 +2224,8 @@ _checkpoint_every_re = _on_first_use(
 _training_setting_re = _on_first_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
+    # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
+    r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?|(?:grad(?:ient)?[\s-]+)?accum(?:ulation)?(?:[\s-]+steps?)?"
     r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     r"(?![\w.])"
@@ -2226,7 +2239,7 @@ _training_setting_re = _on_first_use(
     # "cosine lr 2e-5": the schedule said with its peak rate
     rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?")
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
-                  "rank", "alpha", "%")
+                  "rank", "alpha", "%", "micro", "accum")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

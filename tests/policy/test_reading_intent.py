@@ -17,7 +17,7 @@ from policy.config import default_policy
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.parse import parse_request, read_request
-from policy.request import Stage, Task, Tolerance
+from policy.request import Platform, Stage, Task, Tolerance
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.tree import decide
 
@@ -118,6 +118,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("We're planning a 70B SFT run (full-parameter) on 5B tokens, starting in Jan; what would that look like?",
      {"start_after": at("2027-01-01T09:00"), "deadline": None}, []),
     ("fine-tune 7B on data from March", {"start_after": None}, ["March"]),
+    # how the job is run: the framework and how each step's batch is split
+    ("fine-tune 7B on 1B tokens with unsloth", {"tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens using axolotl on sagemaker", {"platform": Platform.SAGEMAKER}, []),
+    ("fine-tune 7B on 1B tokens, micro batch 4, grad accum 8, 8 GPUs", {"gpus": 8, "batch_sequences": None}, []),
     # a quota is what the account may run: a ceiling, never a count the plan must use
     ("fine-tune 7B on 1B tokens, our quota is 32 H100s in us-east-1", {"max_gpus": 32, "gpus": None}, []),
     ("fine-tune 70B on 1B tokens, we have a quota of 64 GPUs", {"max_gpus": 64, "gpus": None}, []),
