@@ -334,6 +334,11 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
         merged["trials"] = read["trials"]
     if "params" in read and merged.get("params") is None:
         merged["params"] = read["params"]
+    elif "params" in read and "model" in read and _other_size(merged["params"], read["params"]):
+        # "llama 3.2 1b and 3b": a second model by its size, not the named one's size restated ("Phi-3 mini 3.8B")
+        raise RequestError(f"The request names {read['model']} ({_size(read['params'])} parameters) and a "
+                           f"{_size(merged['params'])} model; gpuops plans one training job a request: name one, or "
+                           "file one request for each model, each with its own plan and cost.", code="contradiction")
     elif "params" in read and "active_params" in read and merged["params"] != read["params"]:
         merged.pop("active_params")  # a size said outright is a dense model's
     task = read.get("task")
@@ -360,6 +365,14 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
     return text
+
+
+# A size said beside a named model that is this far from the model's is another model, not the same one restated
+_SAME_MODEL_TOLERANCE = 0.25
+
+
+def _other_size(said: int, named: int) -> bool:
+    return abs(said - named) > _SAME_MODEL_TOLERANCE * named
 
 
 def _size(value: float) -> str:

@@ -340,6 +340,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B on 1B tokens and then run DPO on 50M tokens", MONDAY, "contradiction",
      "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
+    ("fine-tune llama 3.2 1b and 3b on 500M tokens", MONDAY, "contradiction",
+     "names llama-3.2-1b (1.24B parameters) and a 3B model"),
     ("fine-tune 7B on 1B tokens, and then another run with 2B tokens", MONDAY, "contradiction",
      "names 2 token counts (1B, 2B); gpuops plans one training job a request: give one token count"),
     ("train 3 sizes (125M, 350M, 1.3B) on 10B tokens each", MONDAY, "contradiction",
