@@ -382,6 +382,8 @@ def read_request(
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
         scan.take(_emoji_code_re())
+    if "<" in normal or "*" in normal or "_" in normal or "~" in normal:
+        _slack_markup(scan, notes)
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
@@ -1841,6 +1843,31 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
 
 
 _YEAR_RE = re.compile(r"20[23]\d")
+# Slack's markup: a link ("<https://…|label>"), a mention ("<@U0123>", "<!subteam^S0123|@ml-leads>", "<!here>")
+# and the markers of bold, italic and strike ("*fine-tune*", "_1B tokens_", "~2B~"), each said around a phrase.
+_SLACK_LINK_RE = re.compile(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
+_SLACK_MENTION_RE = re.compile(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
+                               r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+", _F)
+_SLACK_EMPHASIS_RE = re.compile(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])")
+
+
+def _slack_markup(scan: _Scan, notes: list[str]) -> None:
+    """Links, mentions and emphasis as Slack writes them, read before anything else: a link's address holds no size,
+    region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
+    the request and approve nothing by being named; emphasis markers are only formatting."""
+    for m in list(_SLACK_LINK_RE.finditer(scan.text)):
+        scan.blank(m.start(), m.end())
+        scan.unused.append(m["label"] or m["url"])
+    mentioned = list(_SLACK_MENTION_RE.finditer(scan.text))
+    for m in mentioned:
+        scan.blank(m.start(), m.end())
+    if mentioned:
+        notes.append("read the people mentioned as told of the request: none of them approves it by being named")
+    for m in list(_SLACK_EMPHASIS_RE.finditer(scan.text)):
+        scan.blank(m.start(), m.start() + 1)
+        scan.blank(m.end() - 1, m.end())
+
+
 _emoji_code_re = _on_first_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])")
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
 _OTHER_CURRENCY_AFTER_RE = re.compile(

@@ -227,6 +227,18 @@ def test_slack_emoji_said_in_words_are_read_as_nothing(text: str) -> None:
     assert (request.unread, request.trials, request.gpus) == ([], None, None)
 
 
+@pytest.mark.parametrize(("text", "unread"), [
+    ("*fine-tune* `llama-3.1-8b` on _1B tokens_ by Friday", []),  # emphasis is only formatting
+    ("fine-tune 7B on 1B tokens, data: <https://s3.console.aws.amazon.com/s3/buckets/ml-data|ml-data>", ["ml-data"]),
+    ("fine-tune 7B on 1B tokens cc <@U012ABCDEF> <!subteam^S0123ABC|@ml-leads>", []),
+    ("fine-tune 7B on 1B tokens, approved by <@U012ABCDEF>", ["approved"]),  # named is not approved
+    ("fine-tune 7B on 1B tokens with max_steps=2000", []),  # an underscore inside a word is no emphasis
+])
+def test_slack_links_mentions_and_emphasis_are_read_as_slack_writes_them(text: str, unread: list[str]) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.tokens, request.unread) == (10**9, unread)
+
+
 @pytest.mark.parametrize(("text", "day", "noted"), [
     ("fine-tune 7B on 1B tokens by fri 12/4", 4, None),
     ("fine-tune 7B on 1B tokens by Thu 12/4", 3, "saw 2 deadlines; took the earliest, 'by Thu'"),
