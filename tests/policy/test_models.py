@@ -31,6 +31,7 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("DeepSeek-R1", "deepseek-r1"), ("DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
     ("Qwen2.5-Coder-7B", "qwen2.5-coder-7b"), ("qwen2.5-math-7b", "qwen2.5-math-7b"),
+    ("t5-large", "t5-large"), ("google/flan-t5-xl", "flan-t5-xl"), ("Flan T5 XXL", "flan-t5-xxl"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)
@@ -84,6 +85,7 @@ def test_each_row_is_consistent_with_its_own_shape() -> None:
     ("fine-tune bert-large on 2M examples of 128 tokens", "bert-large", 512),
     ("pretrain a 124M GPT-2 on 9B tokens", "gpt2", 1024),
     ("fine-tune llama 3.1 8b on 100M tokens", "llama-3.1-8b", 4096),  # the policy's default fits its context
+    ("fine-tune t5-large on 500M tokens", "t5-large", 512),
 ])
 def test_a_named_model_never_defaults_to_a_sequence_longer_than_it_reads(text: str, model: str, seq_len: int) -> None:
     from policy.catalog import load_catalog
