@@ -1245,12 +1245,19 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                                                  for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
     skip_until = 0
+    bounded: tuple[str, int] | None = None  # the unit of the last bound read and where it ended
     for m in scan.take(_QTY_RE):
         if m.start() < skip_until:
             continue
         quantity = _classify(text, m)
+        if (quantity.kind == "plain" and bounded is not None and _BOUND_JOIN_RE.fullmatch(text, bounded[1], m.start())
+                and (_FLOOR_BEFORE_RE.search(text, bounded[1], m.start())
+                     or _CEILING_BEFORE_RE.search(text, bounded[1], m.start()))):
+            quantity.kind = bounded[0]  # "at most 8 GPUs and at least 4": the unit said once, for both bounds
         if quantity.kind in _CEILING_OF:  # "at most 16 GPUs": what the plan may not exceed, not what it uses
+            unit = quantity.kind
             quantity = _ceiling(scan, m, _CEILING_OF[quantity.kind], quantity.value, notes) or quantity
+            bounded = (unit, m.end()) if quantity.kind != unit else None
         if quantity.kind == "gpu_hours":  # "500 GPU-hours of budget", "at most 100 GPU hours": always an allowance
             cue = (_CEILING_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
                    or _CEILING_AFTER_RE.match(text, m.end()))
@@ -1618,6 +1625,10 @@ _CEILING_BEFORE_RE = re.compile(
 _CEILING_AFTER_RE = re.compile(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
     r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
+# Between two bounds of one unit, said once: "at most 8 GPUs and at least 4", "4 nodes minimum, but no more than 8"
+_BOUND_JOIN_RE = re.compile(r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
+                            r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
+                            r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
 _BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 

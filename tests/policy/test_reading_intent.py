@@ -122,6 +122,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with unsloth", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens using axolotl on sagemaker", {"platform": Platform.SAGEMAKER}, []),
     ("fine-tune 7B on 1B tokens, micro batch 4, grad accum 8, 8 GPUs", {"gpus": 8, "batch_sequences": None}, []),
+    # two bounds of one unit, said once
+    ("fine-tune 7B on 1B tokens with at most 8 GPUs and at least 4", {"max_gpus": 8, "min_gpus": 4}, []),
+    ("fine-tune 7B on 1B tokens, at least 2 nodes but no more than 4", {"min_instances": 2, "max_instances": 4}, []),
     # a quota is what the account may run: a ceiling, never a count the plan must use
     ("fine-tune 7B on 1B tokens, our quota is 32 H100s in us-east-1", {"max_gpus": 32, "gpus": None}, []),
     ("fine-tune 70B on 1B tokens, we have a quota of 64 GPUs", {"max_gpus": 64, "gpus": None}, []),
