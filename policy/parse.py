@@ -194,7 +194,7 @@ _REGION_OK_RE = re.compile(
     r"|southwest)-[1-9]"
 )
 _TEAM_RE = re.compile(
-    r"(?<![\w-])(?P<t>team-[a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
+    r"(?<![\w-])(?P<t>team[-_][a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
     # "for the search team", "we're on the nlp team", "from the vision team", "our team (nlp)"
     r"|\b(?:for|on|from|in|of)\s+the\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)\s+team\b"
     r"|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)|\bteam\s*\(\s*(?P<t7>[a-z][a-z0-9_-]*)\s*\)"
@@ -2343,7 +2343,7 @@ def _team(scan: _Scan) -> str | None:
     named = []
     for m in scan.take(_TEAM_RE):
         name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"] or m["t7"] or m["t8"]).lower().strip("-_")
-        named.append(name if name.startswith("team-") else f"team-{name}")
+        named.append(name.replace("team_", "team-", 1) if name.startswith(("team-", "team_")) else f"team-{name}")
     if not named:
         return None
     if len(set(named)) > 1:

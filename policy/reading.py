@@ -327,6 +327,11 @@ def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) ->
     return dataclasses.replace(found, when=itself[0].when, phrase=f"{said} {found.phrase}", notes=[])
 
 
+# "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
+_EVENT_BEFORE_RE = re.compile(
+    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$", _F)
+
+
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:
     """ "next week" said as a start ("train next week"), each blanked once read; not the week of a date ("by Tuesday
     next week" is that Tuesday, a deadline)."""
@@ -334,7 +339,8 @@ def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.M
     if not said:
         return []
     dates = [(d.start, d.end) for d in scan.deadlines(now=now, zone=zone)]
-    starts = [m for m in said if not any(start <= m.start() and m.end() <= end for start, end in dates)]
+    starts = [m for m in said if not any(start <= m.start() and m.end() <= end for start, end in dates)
+              and not _EVENT_BEFORE_RE.search(scan.text, max(0, m.start() - 40), m.start())]
     for m in starts:
         scan.blank(m.start(), m.end())
     return starts

@@ -140,6 +140,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("how long would a 13B fine-tune on 2B tokens take on 8 H100s?", {"gpus": 8, "params": 13 * 10**9}, []),
     ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
+    ("fine-tune 7B on 1B tokens for team_nlp", {"team": "team-nlp"}, []),
+    # an event next week is when the work is due by, not when it starts: left for a person, never a start
+    ("fine-tune 7B on 1B tokens for the launch next week", {"start_after": None}, ["next week"]),
     # where the data lives: the region only when no other is said
     ("fine-tune 7B on 1B tokens, the data is in us-west-2", {"region": "us-west-2", "data_region": "us-west-2"}, []),
     ("fine-tune 7B on 1B tokens in us-east-1, our data lives in us-west-2",
