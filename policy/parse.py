@@ -576,6 +576,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     if preferred:
         fields["hardware_preferred"] = True
     hardware = _hardware(scan, notes)
+    fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
     excluded_regions: list[str] = []
     preferred_regions: list[str] = []
     data_regions: list[str] = []
@@ -699,11 +700,21 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
                 ceilings.append(ceiling)
         types.append(exact)
         scan.blank(m.start(), m.end())
-    read: dict[str, Any] = {"instance_type": _one_or_free(types, "instance types", notes)}
+    read: dict[str, Any] = dict(zip(("instance_type", "hardware_choice"),
+                                    _one_or_choice(types, "instance types", notes), strict=True))
     if instances:
         read["instances"] = _only(instances, "instance counts", 'give one, e.g. "on 4x p5.48xlarge"')
     read |= _bounds(ceilings, notes)
     return read
+
+
+def _one_or_choice(values: list[str], what: str, notes: list[str]) -> tuple[str | None, list[str]]:
+    """The single piece of hardware named, or the several named to choose among ("on p5 or p4d", "H100 or A100")."""
+    distinct = list(dict.fromkeys(values))
+    if len(distinct) > 1:
+        notes.append(f"named several {what} ({', '.join(distinct)}); the plan chooses among them")
+        return None, distinct
+    return (distinct[0] if distinct else None), []
 
 
 def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
@@ -760,7 +771,8 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
                 counts.append(count)
             else:
                 ceilings.append(ceiling)
-    fields: dict[str, Any] = {"accelerator": _one_or_free(accelerators, "accelerators", notes)}
+    fields: dict[str, Any] = dict(zip(("accelerator", "accelerator_choice"),
+                                      _one_or_choice(accelerators, "accelerators", notes), strict=True))
     if counts:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
     fields |= _bounds(ceilings, notes)

@@ -93,6 +93,9 @@ class TrainingRequest(BaseModel):
     # The named hardware (type, family, accelerator or count) is a preference ("trn1 if possible", "prefer A100s"):
     # planned on when it can run the job; when it cannot, the plan leaves it open and says why.
     hardware_preferred: bool | None = None
+    # Several pieces of hardware named to choose among ("on p5 or p4d", "H100 or A100"): types, families or
+    # accelerators; the plan picks the best of them, as it would among the types one family holds.
+    hardware_choice: list[str] = Field(default_factory=list[str], max_length=16)
     # The named region is a preference ("prefer us-west-2", "ideally in eu-west-1"): planned in, with what the
     # cheapest region the team can launch in would save; when it cannot run the job, the region is left open.
     region_preferred: bool | None = None

@@ -150,7 +150,20 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
             raise RequestError(f"Unknown accelerator {request.accelerator!r}; known: {', '.join(names)}.",
                                code="unknown_accelerator")
         types = by_accel if types is None else types & by_accel
+    if request.hardware_choice:  # "on p5 or p4d", "H100 or A100": any of them
+        chosen = set().union(*(_named_types(name, catalog) for name in request.hardware_choice))
+        types = chosen if types is None else types & chosen
     return types
+
+
+def _named_types(said: str, catalog: Catalog) -> set[str]:
+    """The types one name covers: an exact type, a family's types, or an accelerator's."""
+    name = said.strip().lower()
+    found = {t for t, spec in catalog.instances.items()
+             if name in (t, spec.family, spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
+    if not found:
+        catalog.instance(name)  # raises unknown_instance_type with close matches
+    return found
 
 
 def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
@@ -184,7 +197,7 @@ def _nothing_matches(request: TrainingRequest, region: str, result: Screen, else
                      unpriced: bool) -> str:
     """Why the hardware asked for runs nothing in ``region``: each type's reason, or that it is not sold there, with
     the policy's regions that sell it (``elsewhere``), or that the price snapshot has it in none (``unpriced``)."""
-    asked = request.instance_type or request.accelerator or "the requested hardware"
+    asked = request.instance_type or request.accelerator or " or ".join(request.hardware_choice) or "named"
     why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != NOT_ASKED)
     where = (f"; of the policy's regions, {', '.join(elsewhere)} {'has' if len(elsewhere) == 1 else 'have'} it"
              if elsewhere else "; the price snapshot has no on-demand price for it in any region, and "

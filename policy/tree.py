@@ -116,11 +116,11 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
-    named_hardware = request.instance_type or request.accelerator or request.instances or request.gpus
+    named_hardware = (request.instance_type or request.accelerator or request.instances or request.gpus
+                      or request.hardware_choice)
     if named_hardware and req.fixed_hours is None and not req.reserved:
         # the hardware left open, in the plan's region: what the named hardware costs, not what another region does
-        left_open = request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
-                                               "region": plan.region})
+        left_open = request.model_copy(update={**_HARDWARE_OPEN, "region": plan.region})
         try:
             named = _named_hardware_warning(request, plan, _chosen(
                 left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
@@ -649,7 +649,7 @@ NAMED_HARDWARE_MIN_SAVING = 0.10
 
 def _named(request: TrainingRequest) -> str:
     """The hardware the request named: "4× p5.48xlarge", "32× A100", "16 GPUs", "trn1"."""
-    hardware = request.instance_type or request.accelerator
+    hardware = request.instance_type or request.accelerator or " or ".join(request.hardware_choice)
     count = request.instances or request.gpus
     if count and hardware:
         return f"{count}× {hardware}"
@@ -658,6 +658,9 @@ def _named(request: TrainingRequest) -> str:
     return str(hardware)
 
 
+# What a request names of hardware, all left open: the plan's own choice to compare with
+_HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
+                                     "hardware_choice": []}
 # The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
 _CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit"})
 _SENTENCE_END_RE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
@@ -674,11 +677,12 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
     if bracket and detail.endswith(")"):  # the detail is the reason: said outright, not as an aside a summary drops
         why = f"{head}: {detail[:-1]}"
     why = f"{why[:1].lower()}{why[1:]}"
-    named = request.instance_type or request.accelerator or request.instances or request.gpus
+    named = (request.instance_type or request.accelerator or request.instances or request.gpus
+             or request.hardware_choice)
     if request.hardware_preferred and named:
         note = f"the hardware preferred, {_named(request)}, is left open: {why}"
-        return request.model_copy(update={**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
-                                          "hardware_preferred": None, "notes": [*request.notes, note]})
+        return request.model_copy(update={**_HARDWARE_OPEN, "hardware_preferred": None,
+                                          "notes": [*request.notes, note]})
     if request.region_preferred and request.region:
         note = f"the region preferred, {request.region}, is left open: {why}"
         return request.model_copy(update={"region": None, "region_preferred": None,

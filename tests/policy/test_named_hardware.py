@@ -143,3 +143,20 @@ def test_hardware_not_sold_in_the_region_is_refused_with_the_policys_regions_tha
     with pytest.raises(RequestError) as unpriced:
         decided("fine-tune 7B on 1B tokens on p5e.48xlarge")  # spot prices only in the snapshot
     assert "the price snapshot has no on-demand price for it in any region" in unpriced.value.message
+
+
+@pytest.mark.parametrize(("text", "families"), [
+    ("eval run 7B on p5 or p4d for 2h", {"p5", "p4d"}),  # the open choice would be a g6
+    ("fine-tune 7B on 1B tokens on p4d or g6e", {"p4d", "g6e"}),
+    ("fine-tune 7B on 1B tokens on A100 or L40S", {"p4d", "p4de", "g6e"}),
+])
+def test_hardware_named_as_a_choice_keeps_every_option_among_it(text: str, families: set[str]) -> None:
+    decision = decided(text)
+    assert decision.request.hardware_choice and decision.request.unread == []
+    assert {p.instance_type.split(".")[0] for p in [decision.plan, *decision.alternatives]} <= families
+
+
+def test_a_choice_of_hardware_is_compared_with_the_open_plan_as_an_ask_is() -> None:
+    [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on p4d or g6e")
+    assert warning.startswith("p4d or g6e as asked costs ~$")
+    assert "left open, the plan would be 1× p5.48xlarge" in warning

@@ -177,7 +177,7 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("7B on L40S", MONDAY, {"params": 7 * B, "accelerator": "L40S"}),
     ("7B on Trainium2", MONDAY, {"params": 7 * B, "accelerator": "Trainium2"}),
     ("7B on 8xH100, 8 GPUs", MONDAY, {"params": 7 * B, "gpus": 8, "accelerator": "H100"}),
-    ("7B on H100 or A100", MONDAY, {"params": 7 * B}),  # several named: left free, with a note
+    ("7B on H100 or A100", MONDAY, {"params": 7 * B}),  # several named: the plan chooses among them
     ("7B on p4d", MONDAY, {"params": 7 * B, "instance_type": "p4d"}),
     ("7B on p4d.24xlarge", MONDAY, {"params": 7 * B, "instance_type": "p4d.24xlarge"}),
     ("7B on ml.p5.48xlarge", MONDAY, {"params": 7 * B, "instance_type": "p5.48xlarge"}),
@@ -400,7 +400,7 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("mixtral 8x7B", MONDAY, "12.9B active per token"),
     ("8x7B MoE", MONDAY, "mixture of 8 experts"),
     ("7B with 500k steps", MONDAY, "did not read: '500k steps'"),
-    ("7B on H100 or A100", MONDAY, "left the choice free"),
+    ("7B on H100 or A100", MONDAY, "named several accelerators (H100, A100); the plan chooses among them"),
     ("7B on ml.p5.48xlarge", MONDAY, "p5.48xlarge"),
     ("pretrain 1B on 20B", MONDAY, "read '20B' as training tokens"),
     ("LoRA sweep of 12 on 1B", MONDAY, "sweep of lora runs"),
