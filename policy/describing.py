@@ -149,7 +149,7 @@ _ASSUMED = (
     (r"\bon\s+(?:the\s+)?(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
      r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?)(?:\s+and\s+(?:mmlu|hellaswag|gsm8k|humaneval"
      r"|mbpp|truthfulqa|bbh|arc|winogrande|ifeval))*\b",
-     "what the model is evaluated on: a small share of the job next to its training"),
+     "what the model is evaluated on: the benchmark, which does not change the hardware or the hours priced"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
      r"(?![\w-])",
