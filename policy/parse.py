@@ -28,7 +28,7 @@ from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.questions import Question, deadline_before_start, deadline_questions
-from policy.reading import EVAL_RE, read_held, read_intent, read_timing, read_today
+from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_today
 from policy.regions import ALL_REGIONS, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import BELOW_100, below_100, digits_for_words
@@ -389,6 +389,7 @@ def read_request(
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
+    length_said = timing.pop("fixed_phrase")
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
@@ -398,7 +399,7 @@ def read_request(
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
-    _length_as_time_allowed(fields, notes, now=now, tz=tz)
+    _length_as_time_allowed(fields, notes, said=length_said, now=now, tz=tz)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
         if timing["start_after"] is not None:
@@ -408,22 +409,22 @@ def read_request(
                    notes=notes, questions=questions)
 
 
-def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, now: datetime, tz: str) -> None:
+def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: str | None, now: datetime,
+                            tz: str) -> None:
     """ "continued pretraining on 100B tokens, 6 weeks": with the work's size said and no hardware named, a length
     is the time the work has, not a job of that length. Priced as a job of 6 weeks, the plan would take whatever
     holds the model for 6 weeks, whether or not it trains 100B tokens in them; as a deadline, the hardware is sized
     to finish the work within them. On named hardware ("8 H100 for 6 hours") a length stays the job's own."""
     hours = fields.get("fixed_hours")
-    if hours is None or fields.get("tokens") is None or fields.get("deadline") is not None or fields.get("reserved"):
+    if (hours is None or said is None or fields.get("tokens") is None or fields.get("deadline") is not None
+            or fields.get("reserved")):
         return
     if any(fields.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type")):
         return
     start = fields.get("start_after") or now.astimezone(zone_of(tz))
     fields["fixed_hours"], fields["deadline"] = None, start + timedelta(hours=hours)
-    stated = f"as a job of {hours:g} h: priced as instances × price × hours, not as training"
-    at = next((i for i, n in enumerate(notes) if n.endswith(stated)), None)
-    phrase = notes.pop(at)[len("read '"):-len(stated) - 2] if at is not None else f"{hours:g} h"
-    notes.append(f"read '{phrase}' beside the tokens to train on as the time the work has: done by "
+    notes.remove(fixed_length_note(hours, said))
+    notes.append(f"read '{said}' beside the tokens to train on as the time the work has: done by "
                  f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "
                  "e.g. '8 H100 for 6 hours')")
 
@@ -496,8 +497,8 @@ _RECOMPUTE_RE = re.compile(
 _FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
 _MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
-# "with different seeds", "on a new seed each": what repeated runs differ in (``_repeats_re`` reads it after a count)
-# What several runs differ in: "with different seeds", "on different data mixes", "across separate configs".
+# What several runs differ in: "with different seeds", "on different data mixes", "across separate configs"
+# (``_repeats_re`` reads it after a count).
 _RUNS_DIFFER = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh|various)"
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
                 r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?)")
@@ -505,7 +506,6 @@ _RUNS_DIFFER_RE = re.compile(rf"\b{_RUNS_DIFFER}\b", _F)
 _DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
-# Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 # The training framework or kernels the job runs with ("with unsloth", "using axolotl", "on megatron"): the estimate
 # prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
 # (``policy.calibration``).
@@ -513,6 +513,7 @@ _FRAMEWORK_RE = re.compile(
     r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
     r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
+# Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 _SHARDED_RE = re.compile(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
     r"(?![\w-])", _F)
@@ -524,7 +525,6 @@ _SHARDED_RE = re.compile(
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look")),
-
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -537,9 +537,6 @@ _NOTED_ONLY = (
      ("deepspeed",)),
     (_MULTI_NODE_OK_RE, "allowed: the plan weighs configurations across several instances anyway",
      ("multi",)),
-    # "2 runs with different seeds": what the runs differ in, which costs each the same
-    (_RUNS_DIFFER_RE, "what the runs differ in: each is priced as the same job",
-     ("seed", "mix", "set", "config", "hyper", "split", "order", "init")),
     # How tokens are laid out and how the job is started: the tokens trained are counted as said either way
     (_PACKING_RE, "how the job lays out or starts its work: the tokens trained are counted as said, so the plan is the "
                   "same", ("packing", "packed", "torchrun", "accelerate launch")),
@@ -561,6 +558,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
+    differ = [_said(m) for m in scan.take_if(("seed", "mix", "set", "config", "hyper", "split", "order", "init"),
+                                              _RUNS_DIFFER_RE)]
     _how_long(scan, notes)
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)
@@ -606,11 +606,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
     _four_bit(scan, fields, notes, four_bit)
-    if (fields.get("trials") or 1) == 1:  # "on different datasets" with no count of runs: how many is not said
-        differ = "as what the runs differ in: each is priced as the same job"
-        for note in [n for n in notes if n.endswith(differ)]:
-            notes.remove(note)
-            scan.unused.append(note[len("read '"):-len(differ) - 2])
+    if (fields.get("trials") or 1) > 1:
+        notes += [f"read '{d}' as what the runs differ in: each is priced as the same job" for d in differ]
+    else:  # "on different datasets" with no count of runs: how many is not said
+        scan.unused += differ
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")
@@ -1046,8 +1045,8 @@ _region_not_before_re = _on_first_use(
 _REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
 
 
-def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[str] | None = None,
-            data: list[str] | None = None) -> tuple[str | None, list[str]]:
+def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[str],
+            data: list[str]) -> tuple[str | None, list[str]]:
     """An AWS region such as us-west-2, or several to search only ("in us-east-2 or us-west-2"); a region-shaped name
     AWS does not have is refused. "Any region" leaves it to the plan, which searches every region the team can
     launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
@@ -1085,7 +1084,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
         at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
-        if data is not None and (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
+        if (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
             scan.blank(cue.start(), at)
             data.append(region)
             continue
@@ -1095,7 +1094,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                 scan.blank(cue.start(), cue.end())
         for cue in (_REGION_PREFER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
                     _REGION_PREFER_AFTER_RE.match(text, m.end())):
-            if cue is not None and preferred is not None:
+            if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
         regions.append(region)
@@ -1353,8 +1352,12 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         budgets.append(_Qty("money", q.value * runs, q.phrase))
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
-    if hourly := [q for q in found if q.kind == "max_hourly_usd"]:  # of several ceilings, the lowest holds them all
-        fields["max_hourly_usd"] = float(_budget(hourly, notes))
+    if hourly := [q for q in found if q.kind == "max_hourly_usd"]:  # of several, the lowest holds them all
+        lowest = min(hourly, key=lambda q: q.value)
+        if lowest.value <= 0:
+            raise RequestError(f'"{lowest.phrase}" is no hourly ceiling; give one above $0, e.g. "under $30 an hour".',
+                               code="invalid_budget")
+        fields["max_hourly_usd"] = float(lowest.value)
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
     found = _epochs(scan, found, fields, notes)
     for q in found:

@@ -173,7 +173,17 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
     read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
-    return {"fixed_hours": _duration(scan, notes), "start_after": _start(scan, now=now, zone=zone, notes=notes)}
+    length = _duration(scan)
+    if length is not None:
+        notes.append(fixed_length_note(*length))
+    # "fixed_phrase": the words the length was read from, for the caller that may read them as a deadline instead
+    return {"fixed_hours": length[0] if length else None, "fixed_phrase": length[1] if length else None,
+            "start_after": _start(scan, now=now, zone=zone, notes=notes)}
+
+
+def fixed_length_note(hours: float, phrase: str) -> str:
+    """The note a length read as the job's own carries ("read 'for 6 hours' as a job of 6 h: …")."""
+    return f"read '{phrase}' as a job of {hours:g} h: priced as instances × price × hours, not as training"
 
 
 def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Question:
@@ -242,8 +252,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     return read
 
 
-def _duration(scan: Scan, notes: list[str]) -> float | None:
-    """ "2h", "for 6 hours", "for 2 days", "for a week": the job runs that long (not "in 6 hours", a deadline)."""
+def _duration(scan: Scan) -> tuple[float, str] | None:
+    """ "2h", "for 6 hours", "for 2 days", "for a week": the hours the job runs (not "in 6 hours", a deadline) and the
+    words said."""
     found = []
     for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text)]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
@@ -261,9 +272,7 @@ def _duration(scan: Scan, notes: list[str]) -> float | None:
         scan.blank(m.start(), m.end())
     if not found:
         return None
-    hours, phrase = max(found)
-    notes.append(f"read '{phrase}' as a job of {hours:g} h: priced as instances × price × hours, not as training")
-    return hours
+    return max(found)
 
 
 def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:

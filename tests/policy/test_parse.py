@@ -372,6 +372,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B with 16 context", MONDAY, "invalid_seq_len", "8k context"),
     ("fine-tune 7B under $0", MONDAY, "invalid_budget", "above $0"),
     ("fine-tune 7B under \u20ac5k", MONDAY, "invalid_budget", "US dollars"),
+    ("fine-tune 7B on 1B tokens, max $0 per hour", MONDAY, "invalid_budget", '"$0 per hour" is no hourly ceiling'),
     ("fine-tune 7B on 1B tokens, budget 2000 EUR", MONDAY, "invalid_budget", '(not "2000 EUR")'),
     ("fine-tune 7B under 1.5k pounds", MONDAY, "invalid_budget", '(not "1.5k pounds")'),
     ("7B, batch size 1M tokens, batch size 512", MONDAY, "contradiction", "tokens and in sequences"),
