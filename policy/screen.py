@@ -151,19 +151,22 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
                                code="unknown_accelerator")
         types = by_accel if types is None else types & by_accel
     if request.hardware_choice:  # "on p5 or p4d", "H100 or A100": any of them
-        chosen = set().union(*(_named_types(name, catalog) for name in request.hardware_choice))
+        chosen: set[str] = set()
+        for said in request.hardware_choice:
+            named = _types_named(said, catalog)
+            if not named:
+                catalog.instance(said.strip().lower())  # raises unknown_instance_type with close matches
+            chosen |= named
         types = chosen if types is None else types & chosen
     return types
 
 
-def _named_types(said: str, catalog: Catalog) -> set[str]:
-    """The types one name covers: an exact type, a family's types, or an accelerator's."""
-    name = said.strip().lower()
-    found = {t for t, spec in catalog.instances.items()
-             if name in (t, spec.family, spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
-    if not found:
-        catalog.instance(name)  # raises unknown_instance_type with close matches
-    return found
+def _types_named(said: str, catalog: Catalog) -> set[str]:
+    """The types one name covers: an exact type, a family's types, or an accelerator's by its catalog key
+    ("A100-80GB") or its name ("A100", every memory size of it)."""
+    name = said.strip().lower().removeprefix("ml.")
+    return {t for t, spec in catalog.instances.items()
+            if name in (t, spec.family, spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
 
 
 def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
@@ -172,10 +175,7 @@ def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
     does not know is refused, so a typo never leaves the hardware it meant in the plan."""
     found: dict[str, str] = {}
     for said in request.exclude:
-        name = said.strip().lower().removeprefix("ml.")
-        types = sorted(t for t, spec in catalog.instances.items()
-                       if name in (t, spec.family, spec.accelerator.lower(),
-                                   catalog.accelerators[spec.accelerator].name.lower()))
+        types = sorted(_types_named(said, catalog))
         if not types:
             names = sorted({a.name for a in catalog.accelerators.values()})
             families = sorted({spec.family for spec in catalog.instances.values()})
