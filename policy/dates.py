@@ -1008,12 +1008,14 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
                            f'{_HINT}', code="unparseable_deadline")
 
 
-_END_OF_RE = re.compile(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
+@cache
+def _end_of_re() -> re.Pattern[str]:
+    return re.compile(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
 
 
 def _whose_end(phrase: str) -> str:
     """ " gpuops does not know when the sprint ends: give its date." for "by the end of the sprint", else nothing."""
-    m = _END_OF_RE.search(phrase)
+    m = _end_of_re().search(phrase)
     return f" gpuops does not know when {m['what']} ends: give its date." if m else ""
 
 

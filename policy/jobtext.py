@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
+from functools import cache
 from typing import Any, Protocol
 
 from policy.errors import RequestError
@@ -23,9 +24,16 @@ _F = re.IGNORECASE
 _RECIPE_RE = re.compile(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
                         r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
 _S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
+
+
 # Where the job starts from or writes to, not what it trains on: "resume from checkpoint s3://…", "save to s3://…".
-_NOT_DATA_BEFORE_RE = re.compile(r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
-                                 r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
+@cache
+def _not_data_before_re() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
+        r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
+
+
 _SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;()]+)", _F)  # "(r=16)": not its ")"
 # Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
@@ -54,7 +62,7 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     uris = []
     for m in _take(scan, _S3_RE):
         uri = m["uri"].rstrip(".)")
-        if _NOT_DATA_BEFORE_RE.search(scan.text, 0, m.start("uri")):
+        if _not_data_before_re().search(scan.text, 0, m.start("uri")):
             scan.unused.append(uri)  # a checkpoint or output location: no job setting carries it, so a person looks
             continue
         uris.append(uri)

@@ -473,15 +473,15 @@ _COST_QUESTION_RE = re.compile(
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
-_HOW_LONG_RE = re.compile(
-    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b", _F)
+_how_long_re = _on_first_use(
+    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b")
 
 
 def _how_long(scan: _Scan, notes: list[str]) -> None:
     """ "how long would … take": asking for the plan, which says how long; the work between is read as ever."""
     if not scan.holds(("how long",)):
         return
-    for m in list(_HOW_LONG_RE.finditer(scan.text)):
+    for m in list(_how_long_re().finditer(scan.text)):
         scan.blank(m.start(), m.start("work"))
         scan.blank(m.end("work"), m.end())
         asked = " ".join(scan.said[m.start():m.start("work")].split())
@@ -1006,16 +1006,16 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
 
 
 # A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
-_REGION_PREFER_BEFORE_RE = re.compile(
+_region_prefer_before_re = _on_first_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be|stay)?)?"
-    r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
-_REGION_PREFER_AFTER_RE = re.compile(
-    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
+    r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$")
+_region_prefer_after_re = _on_first_use(
+    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?")
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
-_DATA_REGION_BEFORE_RE = re.compile(
+_data_region_before_re = _on_first_use(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
-    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$", _F)
+    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$")
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
 _REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
@@ -1084,7 +1084,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
         at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
-        if (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
+        if (cue := _data_region_before_re().search(text, max(0, at - 40), at)) is not None:
             scan.blank(cue.start(), at)
             data.append(region)
             continue
@@ -1092,8 +1092,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
-        for cue in (_REGION_PREFER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
-                    _REGION_PREFER_AFTER_RE.match(text, m.end())):
+        for cue in (_region_prefer_before_re().search(text, max(0, m.start() - 40), m.start()),
+                    _region_prefer_after_re().match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
@@ -1261,7 +1261,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         if m.start() < skip_until:
             continue
         quantity = _classify(text, m)
-        if (quantity.kind == "plain" and bounded is not None and _BOUND_JOIN_RE.fullmatch(text, bounded[1], m.start())
+        if (quantity.kind == "plain" and bounded is not None and _bound_join_re().fullmatch(text, bounded[1], m.start())
                 and (_FLOOR_BEFORE_RE.search(text, bounded[1], m.start())
                      or _CEILING_BEFORE_RE.search(text, bounded[1], m.start()))):
             quantity.kind = bounded[0]  # "at most 8 GPUs and at least 4": the unit said once, for both bounds
@@ -1641,9 +1641,10 @@ _CEILING_AFTER_RE = re.compile(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
     r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
 # Between two bounds of one unit, said once: "at most 8 GPUs and at least 4", "4 nodes minimum, but no more than 8"
-_BOUND_JOIN_RE = re.compile(r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
-                            r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
-                            r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
+_bound_join_re = _on_first_use(
+    r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
+    r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
+    r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*")
 _BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 
@@ -1871,25 +1872,25 @@ _EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed
 _YEAR_RE = re.compile(r"20[23]\d")
 # Slack's markup: a link ("<https://…|label>"), a mention ("<@U0123>", "<!subteam^S0123|@ml-leads>", "<!here>")
 # and the markers of bold, italic and strike ("*fine-tune*", "_1B tokens_", "~2B~"), each said around a phrase.
-_SLACK_LINK_RE = re.compile(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
-_SLACK_MENTION_RE = re.compile(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
-                               r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+", _F)
-_SLACK_EMPHASIS_RE = re.compile(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])")
+_slack_link_re = _on_first_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>")
+_slack_mention_re = _on_first_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
+                                  r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+")
+_slack_emphasis_re = _on_first_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])")
 
 
 def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     """Links, mentions and emphasis as Slack writes them, read before anything else: a link's address holds no size,
     region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
     the request and approve nothing by being named; emphasis markers are only formatting."""
-    for m in list(_SLACK_LINK_RE.finditer(scan.text)):
+    for m in list(_slack_link_re().finditer(scan.text)):
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
-    mentioned = list(_SLACK_MENTION_RE.finditer(scan.text))
+    mentioned = list(_slack_mention_re().finditer(scan.text))
     for m in mentioned:
         scan.blank(m.start(), m.end())
     if mentioned:
         notes.append("read the people mentioned as told of the request: none of them approves it by being named")
-    for m in list(_SLACK_EMPHASIS_RE.finditer(scan.text)):
+    for m in list(_slack_emphasis_re().finditer(scan.text)):
         scan.blank(m.start(), m.start() + 1)
         scan.blank(m.end() - 1, m.end())
 
@@ -2228,26 +2229,28 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 
 
 # "stage: production", "stage=experimental": the field's label before its value
-_STAGE_LABEL_RE = re.compile(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
+_stage_label_re = _on_first_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)")
 
 
 # The stage named as such, not suggested by what the work is for ("customer", "launch") or how it is said ("try")
-_STAGE_SAID_RE = re.compile(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
-                            r"|(?:mission|business)[\s-]+critical")
+_stage_said_re = _on_first_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
+                               r"|(?:mission|business)[\s-]+critical")
 
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
-    """Production or experimental; with words for both, production, the stricter one."""
-    scan.take_if(("stage",), _STAGE_LABEL_RE)
+    """Production or experimental; with words for both, production, the stricter one, unless only experimental is
+    said outright and production only suggested ("customer-support", "launch")."""
+    if scan.holds(("stage",)):
+        scan.take(_stage_label_re())
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
-    outright = {s: [w for w in words if _STAGE_SAID_RE.fullmatch(" ".join(w.lower().split()))]
-                for s, words in said.items()}
-    if said[Stage.PRODUCTION] and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
+    outright = {s: [w for w in words if _stage_said_re().fullmatch(" ".join(w.lower().split()))]
+                for s, words in said.items()} if all(said.values()) else {}
+    if outright and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
         # "it's still experimental" beside "customer-support": the stage said outright over one the context suggests
         notes.append(f"took experimental, said outright ('{outright[Stage.EXPERIMENTAL][0]}'), over what "
                      f"'{said[Stage.PRODUCTION][0]}' suggests")

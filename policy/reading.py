@@ -71,15 +71,25 @@ _START_CUE_RE = re.compile(
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = re.compile(r"before\b", _F)
+
+
 # A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
-_START_IN_MONTH_RE = re.compile(
-    rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
-    rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
+@cache
+def _start_in_month_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
+        rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
+
+
 # A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
-_START_AT_CLOCK_RE = re.compile(
-    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
-    r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
-    r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
+@cache
+def _start_at_clock_re() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
+        r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
+        r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
+
+
 _BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 # a time of day said with the start ("Monday 8am", "Dec 14 at 13:30", "tomorrow morning"); a date's digits are none
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
@@ -123,9 +133,13 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
             rf"(?:{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
 # trained on, so the prompts' tokens are multiplied by them.
-_PER_PROMPT_RE = re.compile(
-    r"(?<![\w.])(?P<g>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
-    r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
+@cache
+def _per_prompt_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![\w.])(?P<g>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
+        r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
+
+
 _AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
 _AUDIO_HOURS_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
@@ -303,10 +317,10 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         scan.blank(found.start, found.end)
     lowered = scan.text.lower()
     clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
-    for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked else ():  # "starting in January"
+    for m in _start_in_month_re().finditer(scan.text) if clocked else ():  # "starting in January"
         starts.append((month_start(m["month"], now=now, zone=zone), " ".join(m.group(0).split())))
         scan.blank(m.start(), m.end())
-    for m in _START_AT_CLOCK_RE.finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
+    for m in _start_at_clock_re().finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
         hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
         local = now.astimezone(zone)
         at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
@@ -337,8 +351,10 @@ def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) ->
 
 
 # "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
-_EVENT_BEFORE_RE = re.compile(
-    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$", _F)
+@cache
+def _event_before_re() -> re.Pattern[str]:
+    return re.compile(r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$",
+                      _F)
 
 
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:
@@ -349,7 +365,7 @@ def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.M
         return []
     dates = [(d.start, d.end) for d in scan.deadlines(now=now, zone=zone)]
     starts = [m for m in said if not any(start <= m.start() and m.end() <= end for start, end in dates)
-              and not _EVENT_BEFORE_RE.search(scan.text, max(0, m.start() - 40), m.start())]
+              and not _event_before_re().search(scan.text, max(0, m.start() - 40), m.start())]
     for m in starts:
         scan.blank(m.start(), m.end())
     return starts
@@ -403,7 +419,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     if counted is not None:
         phrase = _said_items(scan, counted)
         n, each = _count(counted["n"]), "each"
-        rate = next(_PER_PROMPT_RE.finditer(scan.said), None)
+        rate = next(_per_prompt_re().finditer(scan.said), None)
         if rate is not None:  # "5k prompts, 8 rollouts per prompt": 40k sequences trained on
             said_rate = " ".join(rate.group(0).lower().split())
             n, each = n * int(rate["g"]), "a rollout"
