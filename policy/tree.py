@@ -621,6 +621,11 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
         warnings.append(_outside_class_warning(choice, plan, scr))
     data_region = req.data_region or ctx.team.data_region
     whose = "the data" if req.data_region else "the team's data"
+    if req.data_region and ctx.team.data_region and req.data_region != ctx.team.data_region:
+        # said by the request, not the policy: what an approver takes on trust is named
+        warnings.append(f"the data is said to be in {req.data_region}, not in the team's data region, "
+                        f"{ctx.team.data_region} (teams.{ctx.team_name}.data_region): no move out of "
+                        f"{ctx.team.data_region} is priced")
     if data_region is not None and plan.region != data_region:
         warnings.append(f"runs in {plan.region}, away from {whose} in {data_region}: the dataset is copied "
                         "across regions first (a transfer line in the cost) and checkpoints and outputs land in "

@@ -132,6 +132,9 @@ def test_data_said_to_live_elsewhere_is_priced_and_warned_of_as_the_requests_own
     there = decided("fine-tune 7B on 1B tokens, the data is in us-west-2")
     assert there.plan.region == "us-west-2"
     assert not any("away from" in w for w in there.warnings)  # not "the team's data in us-east-1"
+    assert any(w.startswith("the data is said to be in us-west-2, not in the team's data region, us-east-1")
+               for w in there.warnings)  # what the approver takes on the requester's word
+    assert not any(w.startswith("the data is said") for w in home.warnings)
 
 
 def test_hardware_not_sold_in_the_region_is_refused_with_the_policys_regions_that_sell_it() -> None:
