@@ -284,26 +284,54 @@ class _Speed:
 _Sizing = tuple[_Speed, SpotFactors | None]  # a layout and what spot does to it (None: unworkable on spot)
 
 
-def _sizings(prof: Profile, search: Search) -> tuple[tuple[_Sizing, ...], _Priced]:
+class _Shared:
+    """What every type's options in one search share, worked out once per search instead of once per type: the
+    work's FLOPs, the deadline, the start-up hours, the purchase models for one instance and for several, the
+    calibration's factors, and the search's own shelves of the memo for layouts and rates, so that a type
+    looks its layouts and rates up by a short key of its own."""
+
+    __slots__ = ("allowed", "factors", "flops", "layouts", "rates", "startup", "usable")
+
+    def __init__(self, search: Search) -> None:
+        work, catalog, settings = search.work, search.catalog, search.settings
+        self.flops, self.usable = work.flops, search.usable_hours
+        self.startup = settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
+        # purchase_models tells one instance from several, nothing finer
+        self.allowed = tuple(purchase_models(stage=search.stage, tolerance=search.tolerance,
+                                             has_deadline=self.usable is not None, instances=n,
+                                             multi_node_spot=search.multi_node_spot) for n in (1, 2))
+        self.factors: dict[str, float] = {}
+        for family, factor in search.hours_factors:
+            self.factors.setdefault(family, factor)  # the first for a family applies, as in ``_calibrated``
+        # The layouts with their spot factors hold for every search of the same work, counts and ceilings; the
+        # rates for every search on the same platforms.
+        self.layouts: dict[tuple[str, float, int, float], tuple[_Sizing, ...]] = remembered(
+            catalog, settings, ("spotted", work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials,
+                                work.parallel_trials, search.gpus, search.max_instances, search.instances,
+                                search.max_gpus, search.min_gpus, search.min_instances), dict)
+        self.rates: dict[tuple[str, str], _Priced] = remembered(catalog, settings, ("priced", search.platforms), dict)
+
+
+def _sizings(prof: Profile, search: Search, shared: _Shared) -> tuple[tuple[_Sizing, ...], _Priced]:
     """The type's layouts with what spot does to each, and its rates in its region on the search's platforms.
 
     Each part is remembered as widely as it holds: the layouts with their spot factors once per model size, type and
-    spot interruption rate (``_spotted``; regions and teams with the same rate share them), the rates once per type,
-    region and set of platforms (``_priced``). A new team or region then prices known layouts, and a new model works
-    its layouts out once for all regions alike.
+    spot interruption rate (regions and teams with the same rate share them), the rates once per type, region and
+    set of platforms. A new team or region then prices known layouts, and a new model works its layouts out once
+    for all regions alike.
     """
-    return _spotted(prof, search, instance_mtbi_hours(prof, search)), _priced(prof, search)
-
-
-def _spotted(prof: Profile, search: Search, mtbi: float) -> tuple[_Sizing, ...]:
-    """The type's layouts (``_speeds``), each with what spot does to it at this interruption rate."""
-    work = search.work
-    key = ("spotted", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
-           work.batch_tokens, work.checkpoint_bytes, work.trials, work.parallel_trials, search.gpus,
-           search.max_instances, search.instances, search.max_gpus, search.min_gpus, search.min_instances,
-           mtbi)
-    return remembered(search.catalog, search.settings, key, lambda: tuple(
-        (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search)))
+    price = prof.price
+    mtbi = instance_mtbi_hours(prof, search)
+    key = (price.instance_type, prof.flops_per_instance, prof.min_count, mtbi)
+    sizings = shared.layouts.get(key)
+    if sizings is None:
+        sizings = shared.layouts[key] = tuple(
+            (speed, _spot_factors(search, speed.job_instances, mtbi)) for speed in _speeds(prof, search))
+    place = (price.instance_type, price.region)
+    priced = shared.rates.get(place)
+    if priced is None:
+        priced = shared.rates[place] = _work_out_priced(prof, search)
+    return sizings, priced
 
 
 def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
@@ -442,13 +470,15 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
     platform, so its time is worked out once and only the rate differs. The arithmetic is that of ``_job_hours``,
     ``_run_time`` and ``_cost`` written out in the same order, so the figures are the ones they give, to the bit.
     """
-    flops, usable = search.work.flops, search.usable_hours
-    sizings, priced = _sizings(prof, search)
+    return _options(prof, search, _Shared(search))
+
+
+def _options(prof: Profile, search: Search, shared: _Shared) -> list[Option]:
+    """``options_for`` with what the search's types share already worked out."""
+    flops, usable, startup = shared.flops, shared.usable, shared.startup
+    sizings, priced = _sizings(prof, search, shared)
     transfer = _transfer_usd(prof, search)
-    startup = search.settings.startup_minutes / 60.0  # every job starts before it trains, and is billed for it
-    factor = _hours_factor(prof, search)
-    # purchase_models tells one instance from several, nothing finer: asked once for each
-    allowed_by_nodes: dict[bool, tuple[tuple[PurchaseModel, ...], str, str]] = {}
+    factor = shared.factors.get(prof.spec.family)
     out: list[Option] = []
     best: list[Option | None] = [None] * _SLOTS
     for speed, spot in sizings:
@@ -456,12 +486,7 @@ def options_for(prof: Profile, search: Search) -> list[Option]:
         if factor is not None:
             job_hours *= factor
         count, rounds, job_instances = speed.count, speed.rounds, speed.job_instances
-        allowed = allowed_by_nodes.get(job_instances > 1)
-        if allowed is None:
-            allowed = allowed_by_nodes[job_instances > 1] = purchase_models(
-                stage=search.stage, tolerance=search.tolerance, has_deadline=usable is not None,
-                instances=job_instances, multi_node_spot=search.multi_node_spot)
-        purchases, why, _ = allowed
+        purchases, why, _ = shared.allowed[job_instances > 1]
         instances = job_instances * speed.jobs
         layout: Layout | None = None
         for purchase in purchases:
@@ -528,8 +553,9 @@ def screened_options(
     if kept is not None and kept[1] is not None:
         assert kept[2] is not None
         return _remade(kept[1], usable), _remade(kept[2], usable)
-    found = ([o for p in undominated(inside, search) for o in options_for(p, search)],
-             [o for p in undominated(outside, search) for o in options_for(p, search)])
+    shared = _Shared(search)
+    found = ([o for p in undominated(inside, search) for o in _options(p, search, shared)],
+             [o for p in undominated(outside, search) for o in _options(p, search, shared)])
     # Work seen once is only noted: kept options outlive the decision, which costs the garbage collector more than
     # a decision of new work can save, so they are kept from its second decision on.
     recent.keep(key, (screened, tuple(found[0]), tuple(found[1])) if kept is not None else (screened, None, None))
@@ -551,24 +577,9 @@ def _remade(kept: tuple[Option, ...], usable: float | None) -> list[Option]:
     return out
 
 
-def _hours_factor(prof: Profile, search: Search) -> float | None:
-    """The calibration's factor for the type's family (as ``_calibrated`` applies it), or None."""
-    for family, factor in search.hours_factors:
-        if family == prof.spec.family:
-            return factor
-    return None
-
-
 # (slot, platform, rate) of each platform the type is priced on, by purchase model: a slot numbers each (purchase
 # model, platform) pair, so the options kept per pair are a list, not a dict
 _Priced = dict[PurchaseModel, tuple[tuple[int, Platform, Rate], ...]]
-
-
-def _priced(prof: Profile, search: Search) -> _Priced:
-    """The type's rates on the search's platforms, by purchase model, those it has no rate for left out."""
-    price = prof.price
-    return remembered(search.catalog, search.settings, ("priced", price.instance_type, price.region, search.platforms),
-                      lambda: _work_out_priced(prof, search))
 
 
 def _work_out_priced(prof: Profile, search: Search) -> _Priced:
