@@ -57,6 +57,7 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
+from policy.patterns import compiled_on_use
 from policy.spelled import VAGUE_COUNTS
 
 __all__ = ["Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN", "zone_of"]
@@ -165,14 +166,14 @@ _REL = (
     rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}|{NAMED_SPAN})"
     r"(?![\w]))"
 )
-_ANCHOR_RE = re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
+_ANCHOR_RE = compiled_on_use(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # Texts with one of these words may name a day within a period, a month or quarter, the weekend or a holiday
 # ("weekend", "Q1 end", "mid-Feb", "by June", "by Christmas"): they are searched with those forms too
 # (``_anchor_within``).
-_WITHIN_HINT_RE = re.compile(
+_WITHIN_HINT_RE = compiled_on_use(
     rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
     r"|halloween|holidays|break|shutdown", _F)
-_TIME_AFTER_RE = re.compile(
+_TIME_AFTER_RE = compiled_on_use(
     rf",?\s*(?:(?:at|@)\s*|t)?(?:{_TIME})"
     # after a day only: "Monday AM" (morning), "Monday PM" (end of the day), "by monday 9" (an hour of the working
     # day: 7-11 the morning, 12 noon, 1-6 the afternoon) with nothing after it but the end of a clause
@@ -194,7 +195,8 @@ _CITY_ZONES = {
     "tel aviv": "Asia/Jerusalem", "israel": "Asia/Jerusalem",
 }  # fmt: skip
 _DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "slash", "ordinal")  # the groups that name a day
-_ZONE_RE = re.compile(r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+_ZONE_RE = compiled_on_use(
+    r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
 
 
 @cache
@@ -206,7 +208,7 @@ def _city_zone_re() -> re.Pattern[str]:
 
 
 # "by 9am Thursday Pacific": the four US zones are said by name alone too, at the end of a clause
-_US_ZONE_WORD_RE = re.compile(r"\s+\(?(?P<city>pacific|eastern|central|mountain)\)?(?=\s*(?:$|[,;.!?)]))", _F)
+_US_ZONE_WORD_RE = compiled_on_use(r"\s+\(?(?P<city>pacific|eastern|central|mountain)\)?(?=\s*(?:$|[,;.!?)]))", _F)
 
 
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
@@ -221,7 +223,7 @@ _FIRMNESS = (r"(?:(?P<hard>hard|firm|strict|final|absolute|real|latest)|(?P<soft
              r"|preferred|ideal))")
 # Said before a date: "ideally by Thursday", "preferably done Friday", "nice to have it by Monday"; "must be done by
 # Friday" is the hard deadline.
-_SAID_BEFORE_RE = re.compile(
+_SAID_BEFORE_RE = compiled_on_use(
     r"\b(?:(?P<wish>ideally|preferably|hopefully|optimally|if\s+possible|at\s+best"
     # "target is end of next week", "target completion: end of December", "target finish date is Friday"
     r"|(?:(?:the|our|my)\s+)?target(?:\s+(?:completion|finish|end))?(?:\s+date)?(?:\s+is)?|aiming\s+for"
@@ -234,7 +236,7 @@ _SAID_BEFORE_RE = re.compile(
     _F,
 )
 # Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
-_FIRMNESS_AFTER_RE = re.compile(
+_FIRMNESS_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops)"
     rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
     # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
@@ -247,14 +249,15 @@ _FIRMNESS_AFTER_RE = re.compile(
 )
 # The thing wanted by then, said before the trigger: "need results by 9am", "want the numbers before Friday", "ETA
 # needed by 12/10". These nouns name the job's outcome (or its arrival), which the deadline accounts for.
-_LEAD_RE = re.compile(
+_LEAD_RE = compiled_on_use(
     r"(?:\b(?:needs?|needed|wants?|wanted|expects?|expected|expecting|gets?|getting|have|has|see)\s+)?"
     r"(?:\b(?:the|our|my|some)\s+)?\b(?:results?|outputs?|numbers|metrics|answers?|eta)"
     r"(?:\s+(?:(?:are|is)\s+)?(?:needed|wanted|due|expected|required))?\s*$",  # "results needed in two weeks"
     _F,
 )
 # A bare "May" is a month only where no verb follows ("by May", "by May, please"); "deadline may slip" is not.
-_MAY_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please|pls|latest|ideally|for)(?![\w]))", _F)
+_MAY_AFTER_RE = compiled_on_use(
+    r"\s*(?:$|[,.;!?)]|(?:and|or|but|at|if|so|then|please|pls|latest|ideally|for)(?![\w]))", _F)
 # "before the board meeting on Dec 10": an event on that day, at a time not said. Its head noun names the event, so
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
@@ -267,17 +270,17 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
-_FOR_EVENT_RE = re.compile(
+_FOR_EVENT_RE = compiled_on_use(
     r"\b(?:for|before|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
     r"\s+(?P<on>(?:on\s+)?)$", _F)
-_STAGE_WORDS_RE = re.compile(rf"\b{_STAGE_WORDS}\b", _F)
+_STAGE_WORDS_RE = compiled_on_use(rf"\b{_STAGE_WORDS}\b", _F)
 # "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting", "before Thursday's standup": the
 # date said inside the event's
 # name. The event is on that day, so the work is ready the day before, as for "for the launch on Dec 18"; a deadline
 # so named ("before the Dec 18 deadline") is the day itself.
 _PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
-_DATED_EVENT_LEAD_RE = re.compile(r"\b(?:before|for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
+_DATED_EVENT_LEAD_RE = compiled_on_use(r"\b(?:before|for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
 
 
 @cache
@@ -290,7 +293,7 @@ def _dated_event_re() -> re.Pattern[str]:
         rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
 
 
-_TRIGGER_RE = re.compile(
+_TRIGGER_RE = compiled_on_use(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
@@ -300,7 +303,7 @@ _TRIGGER_RE = re.compile(
 )
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.
 # "before" and "until" are not strict: "before the production run", "until convergence".
-_STRICT_RE = re.compile(
+_STRICT_RE = compiled_on_use(
     r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)(?:\s*:?\s+|\s*\(\s*)"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
@@ -309,7 +312,7 @@ _STRICT_RE = re.compile(
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
     _F,
 )
-_PASSIVE_RE = re.compile(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)
+_PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)
 _ZONES = {
     "utc": "UTC", "gmt": "UTC", "z": "UTC",
     "pt": "America/Los_Angeles", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",
@@ -542,7 +545,7 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     return groups, after.end()
 
 
-_TERSE_END_RE = re.compile(r"\s*[.!]?\s*$")
+_TERSE_END_RE = compiled_on_use(r"\s*[.!]?\s*$")
 
 
 def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
 __all__ = ["DATA_ITEMS", "read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
@@ -213,7 +214,7 @@ _RECURRING = (
     (r"every\s+other\s+week|bi-?weekly|fortnightly", 2),
     (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1),
 )
-_RECURRING_RES = [(re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) for pattern, runs in _RECURRING]
+_RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) for pattern, runs in _RECURRING]
 
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:

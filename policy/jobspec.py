@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
@@ -22,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from policy.config import TeamPolicy
 from policy.errors import RequestError
 from policy.models import ModelSpec, find_model, load_models
+from policy.patterns import compiled_on_use
 from policy.recipes import (
     DEFAULT_METRICS,
     PLACEHOLDERS,
@@ -56,7 +56,7 @@ __all__ = [
 # and other languages differ): the rule turning a dataset's size into tokens when the request names none.
 BYTES_PER_TOKEN = 4
 _FRAMEWORK_REPOS = {"pytorch": "pytorch-training", "huggingface-pytorch": "huggingface-pytorch-training"}
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = compiled_on_use(r"\{([a-z_]+)\}")
 
 
 class JobSpec(BaseModel):

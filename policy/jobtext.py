@@ -16,14 +16,15 @@ from typing import Any, Protocol
 
 from policy.errors import RequestError
 from policy.models import find_model, load_models
+from policy.patterns import compiled_on_use
 from policy.recipes import JobChoice
 
 __all__ = ["apply_job_fields", "JOB_FIELDS", "read_job_phrases"]
 
 _F = re.IGNORECASE
-_RECIPE_RE = re.compile(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
+_RECIPE_RE = compiled_on_use(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
                         r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
-_S3_RE = re.compile(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
+_S3_RE = compiled_on_use(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
 
 
 # Where the job starts from or writes to, not what it trains on: "resume from checkpoint s3://…", "save to s3://…".
@@ -34,7 +35,8 @@ def _not_data_before_re() -> re.Pattern[str]:
         r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
 
 
-_SETTING_RE = re.compile(r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;()]+)", _F)  # "(r=16)": not its ")"
+_SETTING_RE = compiled_on_use(
+    r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;()]+)", _F)  # "(r=16)": not its ")"
 # Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters.
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
                                   "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",

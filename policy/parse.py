@@ -14,7 +14,7 @@ import dataclasses
 import difflib
 import math
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -27,6 +27,7 @@ from policy.describing import DATA_ITEMS
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
+from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_today
 from policy.regions import ALL_REGIONS, AREA_WORDS, PLACE_WORDS, area_label, in_area
@@ -54,7 +55,7 @@ MAX_BUDGET_USD = Decimal(10**10)
 SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
 OUT_OF_SCOPE_SENTENCE = ("gpuops plans training runs (pretraining, fine-tuning, LoRA, sweeps) and jobs of a stated "
                          "length on stated hardware (e.g. \"eval run 7B for 2h\", \"8 H100 for 6 hours\").")
-FASTEST_RE = re.compile(r"\b(?:fastest|as\s+fast\s+as\s+possible|quickest)\b", re.IGNORECASE | re.ASCII)
+FASTEST_RE = compiled_on_use(r"\b(?:fastest|as\s+fast\s+as\s+possible|quickest)\b", re.IGNORECASE | re.ASCII)
 
 _F = re.IGNORECASE | re.ASCII
 # Chat clients send no-break and thin spaces, typographic dashes and apostrophes and "×"; the patterns are ASCII.
@@ -65,12 +66,6 @@ _SAME_LENGTH_NORMAL = str.maketrans(
     | dict.fromkeys([0x2018, 0x2019], "'")  # "can’t", "Friday’s"
     | {0xD7: "x"}
 )
-def _on_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
-    """``pattern`` compiled the first time a text needs it: most never do, and every compile at import is paid by
-    each `gpuops plan` run."""
-    return cache(lambda: re.compile(pattern, _F))
-
-
 _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "mil": 10**6, "bil": 10**9}
 _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
@@ -93,8 +88,8 @@ _UNIT_KINDS = (
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
      r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
-_UNIT_RES = [(kind, re.compile(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
-_QTY_RE = re.compile(
+_UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
+_QTY_RE = compiled_on_use(
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
@@ -105,13 +100,13 @@ _QTY_RE = re.compile(
     rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]))?",
     _F,
 )
-_MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
-_SEQ_BEFORE_RE = re.compile(
+_MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
+_SEQ_BEFORE_RE = compiled_on_use(
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
     r"|block[\s_-]size)\s*(?:of|is|=|:)?\s*$",
     _F,
 )
-_MONEY_BEFORE_RE = re.compile(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
+_MONEY_BEFORE_RE = compiled_on_use(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
                               r"(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
 # The words that make an amount the budget, read with it: "no more than $50", "can't spend more than $50", "spend
 # limit $50", "cap spend at $50", "must not exceed $50", "budget is tight, around $100"; after it, "$50 tops".
@@ -129,18 +124,18 @@ _MONEY_CUE_BEFORE = (
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
     rf"|\b{_SPEND}(?:\s+(?:of|is|=|:))?)"
     r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$")
-_MONEY_CUE_AFTER_RE = re.compile(
+_MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
     r"|left(?:\s+(?:this|for\s+the)\s+month|\s+in\s+(?:the|our)\s+budget)?"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether)\b", _F)
-_LIMIT_BEFORE_RE = re.compile(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
-_BUDGET_AFTER_RE = re.compile(r"\s*budget\b", _F)
-_TOKENS_BEFORE_RE = re.compile(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
-_TRIALS_BEFORE_RE = re.compile(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
-_ON_BEFORE_RE = re.compile(r"\b(?:on|over)\s*$", _F)
+_LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
+_BUDGET_AFTER_RE = compiled_on_use(r"\s*budget\b", _F)
+_TOKENS_BEFORE_RE = compiled_on_use(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
+_TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
+_ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
 _ACCELERATORS = (
     ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100", r"a100"), ("A10G", r"a10g?"), ("GH200", r"gh200"),
@@ -148,7 +143,7 @@ _ACCELERATORS = (
     ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100", r"v100"),
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
-_HW_RE = re.compile(
+_HW_RE = compiled_on_use(
     # "2 nodes of 8xH100", and "2 x 8 H100": a count of nodes, then each node's accelerators
     r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)|[x×*](?=\s*\d))\s*)?"
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
@@ -159,9 +154,9 @@ _HW_RE = re.compile(
 
 
 # "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
-_hw_nodes_re = _on_first_use(
+_hw_nodes_re = compiled_on_use(
     rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
-    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])")
+    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
 
 
 def _said(m: re.Match[str]) -> str:
@@ -174,26 +169,26 @@ def _accelerator(said: str) -> str:
     return next(name for name, pattern in _ACCELERATORS if re.fullmatch(pattern, said, _F))
 
 
-_SINGLE_GPU_RE = re.compile(
+_SINGLE_GPU_RE = compiled_on_use(
     r"\b(?:a\s+single|one|single)\s+"
     rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w]))", _F)
-_INSTANCE_RE = re.compile(
+_INSTANCE_RE = compiled_on_use(
     r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*)?(?P<ml>ml\.)?"
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
     _F,
 )
-_INSTANCE_CUE_RE = re.compile(r"\b(?:on|using|use|with|w/|instances?|family|type)\s*:?\s*$", _F)
-_INSTANCE_LIKE_RE = re.compile(r"(?:p|g|gr|trn|inf|dl)\d", _F)
-_REGION_RE = re.compile(
+_INSTANCE_CUE_RE = compiled_on_use(r"\b(?:on|using|use|with|w/|instances?|family|type)\s*:?\s*$", _F)
+_INSTANCE_LIKE_RE = compiled_on_use(r"(?:p|g|gr|trn|inf|dl)\d", _F)
+_REGION_RE = compiled_on_use(
     r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?![\w-])"
     r"|(?:\bin|\bregion\s*[:=]?)\s+(?P<loose>[a-z]+(?:-[a-z]+)+-\d+)(?![\w-])",
     _F,
 )
-_REGION_OK_RE = re.compile(
+_REGION_OK_RE = compiled_on_use(
     r"(?:us|eu|ap|ca|sa|me|af|il|mx|cn)(?:-gov)?-(?:east|west|north|south|central|northeast|northwest|southeast"
     r"|southwest)-[1-9]"
 )
-_TEAM_RE = re.compile(
+_TEAM_RE = compiled_on_use(
     r"(?<![\w-])(?P<t>team[-_][a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
     # "for the search team", "we're on the nlp team", "from the vision team", "our team (nlp)"
     r"|\b(?:for|on|from|in|of)\s+the\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)\s+team\b"
@@ -224,14 +219,14 @@ _TASK_WORDS = (
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
-_TASK_RES = [(task, re.compile(pattern, _F)) for task, pattern in _TASK_WORDS]
+_TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WORDS]
 # Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
-_STAGED_TUNING_RE = re.compile(
+_STAGED_TUNING_RE = compiled_on_use(
     r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b[^.;]{0,40}?"
     r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b[^.;]{0,30}?"
     r"\b(?:dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|preference[\s-]+(?:tuning|optimi[sz]ation))\b", _F)
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
-_FULL_PARAMS_RE = re.compile(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
+_FULL_PARAMS_RE = compiled_on_use(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
 # "customer emails", "customer support chats": what the data is, not work for customers (``policy.describing``)
 _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e-?mails?|data|datasets?|corpus|logs?"
@@ -239,14 +234,15 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
               r"|transcripts?|queries|questions?|comments?|posts?|documents?|docs)\b)")
 _STAGE_RES = (
     # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
-    (Stage.PRODUCTION, re.compile(rf"\b(?:prod|production|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+    (Stage.PRODUCTION, compiled_on_use(
+        rf"\b(?:prod|production|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
                                   r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune)|a\s+(?:job|run)"
                                   r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b)"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
-    (Stage.EXPERIMENTAL, re.compile(
+    (Stage.EXPERIMENTAL, compiled_on_use(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory))\b", _F)),
@@ -256,7 +252,7 @@ _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alrigh
                           r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*"
                           r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|using)\s+"
                           r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
-_LOW_TOLERANCE_RE = re.compile(
+_LOW_TOLERANCE_RE = compiled_on_use(
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
     r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
@@ -281,8 +277,8 @@ _LOW_TOLERANCE_RE = re.compile(
     rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?(?:{_OK_WITH_INTERRUPTIONS})",
     _F,
 )
-_SPOT_ONLY_RE = re.compile(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
-_HIGH_TOLERANCE_RE = re.compile(
+_SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
+_HIGH_TOLERANCE_RE = compiled_on_use(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
     r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
@@ -316,11 +312,6 @@ class _Scan:
         for m in found:
             self.blank(m.start(), m.end())
         return found
-
-    def take_said(self, words: tuple[str, ...], pattern: Callable[[], re.Pattern[str]]) -> list[re.Match[str]]:
-        """``take`` of a pattern compiled on first need (``_on_first_use``), in a text holding one of ``words``,
-        without which it cannot match."""
-        return self.take(pattern()) if self.holds(words) else []
 
     def take_if(self, words: tuple[str, ...], pattern: re.Pattern[str]) -> list[re.Match[str]]:
         """``take`` in a text holding one of ``words`` (lower case), without which ``pattern`` cannot match: a
@@ -381,7 +372,7 @@ def read_request(
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
-        scan.take(_emoji_code_re())
+        scan.take(_emoji_code_re)
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal:
         _slack_markup(scan, notes)
     reservation = _reservation(scan)  # its hex digits are no size, count or date
@@ -440,7 +431,7 @@ def parse_request(
     return request_from(text=text, reading=reading, fields={}, now=now, default_team=team)
 
 
-_RESERVATION_RE = re.compile(r"(?<![\w-])cr-[0-9a-f]{8,17}(?![\w-])", re.IGNORECASE)
+_RESERVATION_RE = compiled_on_use(r"(?<![\w-])cr-[0-9a-f]{8,17}(?![\w-])", re.IGNORECASE)
 
 
 def _reservation(scan: _Scan) -> str | None:
@@ -454,7 +445,7 @@ def _reservation(scan: _Scan) -> str | None:
 
 # Asking what the work costs is asking for the plan: "how much would it cost to", "what does it cost to", "what's the
 # cost of", "price out", "estimate the cost of".
-_COST_QUESTION_RE = re.compile(
+_COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
     r"(?:\s+to)?|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
@@ -473,48 +464,49 @@ _COST_QUESTION_RE = re.compile(
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
-_how_long_re = _on_first_use(
-    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b")
+_how_long_re = compiled_on_use(
+    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b", _F)
 
 
 def _how_long(scan: _Scan, notes: list[str]) -> None:
     """ "how long would … take": asking for the plan, which says how long; the work between is read as ever."""
     if not scan.holds(("how long",)):
         return
-    for m in list(_how_long_re().finditer(scan.text)):
+    for m in list(_how_long_re.finditer(scan.text)):
         scan.blank(m.start(), m.start("work"))
         scan.blank(m.end("work"), m.end())
         asked = " ".join(scan.said[m.start():m.start("work")].split())
         notes.append(f"read '{asked} … take' as asking for the plan, which says how long")
 
 
-_COMPUTE_OPTIMAL_RE = re.compile(
+_COMPUTE_OPTIMAL_RE = compiled_on_use(
     r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?\b", _F)
 # Recomputing activations ("gradient checkpointing"), which the memory estimate already assumes; nothing to do with
 # checkpoints a job restarts from.
-_RECOMPUTE_RE = re.compile(
+_RECOMPUTE_RE = compiled_on_use(
     r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
-_FLASH_VERSION_RE = re.compile(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
-_MULTI_NODE_OK_RE = re.compile(r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
+_FLASH_VERSION_RE = compiled_on_use(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
+_MULTI_NODE_OK_RE = compiled_on_use(
+    r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
 # What several runs differ in: "with different seeds", "on different data mixes", "across separate configs"
 # (``_repeats_re`` reads it after a count).
 _RUNS_DIFFER = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh|various)"
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
                 r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?)")
-_RUNS_DIFFER_RE = re.compile(rf"\b{_RUNS_DIFFER}\b", _F)
-_DEEPSPEED_RE = re.compile(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
-_PACKING_RE = re.compile(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
+_RUNS_DIFFER_RE = compiled_on_use(rf"\b{_RUNS_DIFFER}\b", _F)
+_DEEPSPEED_RE = compiled_on_use(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
+_PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
 # The training framework or kernels the job runs with ("with unsloth", "using axolotl", "on megatron"): the estimate
 # prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
 # (``policy.calibration``).
-_FRAMEWORK_RE = re.compile(
+_FRAMEWORK_RE = compiled_on_use(
     r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
     r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
-_SHARDED_RE = re.compile(
+_SHARDED_RE = compiled_on_use(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
     r"(?![\w-])", _F)
 
@@ -551,7 +543,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
-    four_bit = scan.take_said(("bit", "nf4", "int4"), _four_bit_re)  # "4-bit": before its 4 is read as a count
+    four_bit = scan.take_if(("bit", "nf4", "int4"), _four_bit_re)  # "4-bit": before its 4 is read as a count
     if scan.holds(("flash",)):  # "flash attn 2": the version is no count (the words are ``policy.describing``'s)
         for m in _FLASH_VERSION_RE.finditer(scan.text):
             scan.blank(m.start("v"), m.end("v"))
@@ -621,14 +613,14 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
 
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
-_NOT_DEADLINE_BEFORE_RE = re.compile(
+_NOT_DEADLINE_BEFORE_RE = compiled_on_use(
     r"\b(?:(?:it\s+|this\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:need|have)\s+to|no\s+need\s+to"
     r"|(?:it\s+|this\s+)?needn'?t)\s+(?:be\s+)?(?:done|finish(?:ed)?|ready|complete[d]?|delivered|end(?:ed)?)?\s*$",
     _F)
 
 
-_NEEDED_LEAD_RE = re.compile(r"(?:need|needs|have|has)\s+to\b", _F)
-_NOT_BEFORE_NEED_RE = re.compile(r"\b(?:(?:it|this)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|no)\s*$", _F)
+_NEEDED_LEAD_RE = compiled_on_use(r"(?:need|needs|have|has)\s+to\b", _F)
+_NOT_BEFORE_NEED_RE = compiled_on_use(r"\b(?:(?:it|this)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|no)\s*$", _F)
 
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
@@ -728,18 +720,18 @@ def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
 # Accelerators with no training instance in the catalog, asked for by name ("on MI300X", "using TPU v5e", "on T4s"):
 # refused with the ones it has, never planned on something else in silence. Said otherwise ("we moved off TPUs") the
 # words stay unread.
-_elsewhere_re = _on_first_use(
+_elsewhere_re = compiled_on_use(
     r"\b(?:on|with|using|use|onto|via)\s+(?:an?\s+|the\s+|some\s+|\d{1,4}\s*(?:x\s*)?)?"
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
     r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?"
-    r"|gb\s?[23]00s?)(?![\w-])")
+    r"|gb\s?[23]00s?)(?![\w-])", _F)
 _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
                     "t4", "gb2", "gb3")
 
 
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
-    if scan.holds(_ELSEWHERE_WORDS) and (other := _elsewhere_re().search(scan.text)) is not None:
+    if scan.holds(_ELSEWHERE_WORDS) and (other := _elsewhere_re.search(scan.text)) is not None:
         known = ", ".join(name for name, _ in _ACCELERATORS)
         raise RequestError(f"'{' '.join(other['name'].split())}' is not an accelerator gpuops plans on; name one it "
                            f"has ({known}), or leave the hardware open.", code="unknown_accelerator")
@@ -752,7 +744,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
-    for m in scan.take_said(("node", "instance", "machine", "host", "box"), _hw_nodes_re):
+    for m in scan.take_if(("node", "instance", "machine", "host", "box"), _hw_nodes_re):
         accelerators.append(_accelerator(m["acc"]))
         nodes.append(int(m["nodes"]))
         notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
@@ -782,23 +774,23 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 
 # What a person says to keep hardware out of the plan: "no H100s", "not on p5", "avoid g5", "anything but A100s",
 # "without H100s", "w/o p4d", "except p5", "don't use g5", and lists of names after one cue ("no H100s or A100s").
-_EXCLUDE_CUE_RE = re.compile(
+_EXCLUDE_CUE_RE = compiled_on_use(
     r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
     r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
     r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want)|skip(?:ping)?|stay\s+away\s+from"
     r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from))"
     r"(?:\s+(?:on|using|with|in))?(?:\s+(?:any|the))?\s+", _F)
 # Said after hardware, a region or a place that must not be used: "H100s are off limits", "us-east-1 not ok".
-_RULED_OUT_AFTER_RE = re.compile(
+_RULED_OUT_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
     r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
 _RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no")  # one is in every match
 # A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
 # allowed or preferred; the separators between names in such a list.
-_HARDWARE_NAME_RE = re.compile(
+_HARDWARE_NAME_RE = compiled_on_use(
     rf"(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})|(?:ml\.)?(?P<fam>[a-z]{{1,4}}\d+[a-z]*(?:-[a-z]+\d+)?)"
     r"(?:\.(?P<size>[a-z0-9-]+))?)(?:'?s)?(?![\w.-])(?:\s+(?:gpus?|instances?|nodes?|machines?))?", _F)
-_NAME_SEP_RE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
+_NAME_SEP_RE = compiled_on_use(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
 
 
 def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:
@@ -825,21 +817,21 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
 
 # What a person says to allow hardware without asking for it: "trainium ok", "A100s are fine too", "trn1 is an
 # option", "can also use g6e", "open to A100s". Without a count: "8 H100s ok" asks for eight.
-_PERMIT_WORDS_RE = re.compile(
+_PERMIT_WORDS_RE = compiled_on_use(
     r"\b(?:ok(?:ay)?|fine|acceptable|allowed|option|open\s+to|(?:can|could)\s+(?:also\s+)?use)\b", _F)
-_PERMIT_AFTER_RE = re.compile(
+_PERMIT_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)"
     r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?(?![\w-])", _F)
-_PERMIT_BEFORE_RE = re.compile(
+_PERMIT_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
     r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
-_COUNT_PREFIX_RE = re.compile(r"\d{1,4}\s*(?:x|\u00d7|\*)?\s*(?=[a-z])", _F)
-_COUNT_ONTO_RE = re.compile(r"(?<![\w.])\d{1,4}x$", _F)  # "8xH100": a count and its hardware in one word
-_COUNT_BEFORE_RE = re.compile(r"\d\s*(?:x|\*)?\s*$", _F)
+_COUNT_PREFIX_RE = compiled_on_use(r"\d{1,4}\s*(?:x|\u00d7|\*)?\s*(?=[a-z])", _F)
+_COUNT_ONTO_RE = compiled_on_use(r"(?<![\w.])\d{1,4}x$", _F)  # "8xH100": a count and its hardware in one word
+_COUNT_BEFORE_RE = compiled_on_use(r"\d\s*(?:x|\*)?\s*$", _F)
 # An opinion of hardware ("p5 is expensive") asks for it no more than it keeps it out: the name is read as neither.
 _OPINION = r"(?:expensive|pricey|costly|overkill|slow|scarce)"
-_OPINION_WORDS_RE = re.compile(rf"\b{_OPINION}\b", _F)
-_OPINION_AFTER_RE = re.compile(rf"\s+(?:is|are)\s+(?:too\s+|really\s+|very\s+|quite\s+|so\s+)?{_OPINION}\b", _F)
+_OPINION_WORDS_RE = compiled_on_use(rf"\b{_OPINION}\b", _F)
+_OPINION_AFTER_RE = compiled_on_use(rf"\s+(?:is|are)\s+(?:too\s+|really\s+|very\s+|quite\s+|so\s+)?{_OPINION}\b", _F)
 
 
 def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
@@ -878,16 +870,16 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
 
 # A preference for hardware: "prefer A100s", "ideally on p4d", "we'd prefer to use H100s", "A100s preferred",
 # "p5 if available". Planned as asked; the tree warns when leaving it open would cost a tenth less or more.
-_PREFER_BEFORE_RE = re.compile(
+_PREFER_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally)"
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
-_PREFER_COUNT_RE = re.compile(
+_PREFER_COUNT_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
     r"\s+(?P<w>if\s+(?:possible|avail(?:able)?|we\s+can))(?![\w-])", _F)
-_PREFERRED_PURCHASE_RE = re.compile(r"(?:spot|on[\s-]?demand)\b", _F)
-_ONLY_RE = re.compile(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
-_ONLY_BEFORE_RE = re.compile(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
-_PREFER_AFTER_RE = re.compile(
+_PREFERRED_PURCHASE_RE = compiled_on_use(r"(?:spot|on[\s-]?demand)\b", _F)
+_ONLY_RE = compiled_on_use(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
+_ONLY_BEFORE_RE = compiled_on_use(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
+_PREFER_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|avail(?:able)?|we\s+can))(?![\w-])", _F)
 
 
@@ -970,7 +962,7 @@ _PLATFORM_WORDS = (
     ("eks", r"(?:amazon\s+|aws\s+)?eks|kubernetes|k8s"),
     ("ec2", r"(?:plain|raw|bare|diy|self[\s-]managed)?\s*ec2"),
 )
-_PLATFORM_RE = re.compile(
+_PLATFORM_RE = compiled_on_use(
     r"(?<![\w-])(?P<neg>(?:no|not|never|avoid|without|w/o|(?:do\s+not|don'?t)\s+use)\s+(?:on\s+)?)?"
     rf"(?P<p>{'|'.join(f'(?P<{name}>{p})' for name, p in _PLATFORM_WORDS)})(?:\s+(?:cluster|instances?))?(?![\w-])",
     _F)
@@ -1006,43 +998,43 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
 
 
 # A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
-_region_prefer_before_re = _on_first_use(
+_region_prefer_before_re = compiled_on_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be|stay)?)?"
-    r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$")
-_region_prefer_after_re = _on_first_use(
-    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?")
+    r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
+_region_prefer_after_re = compiled_on_use(
+    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
-_data_region_before_re = _on_first_use(
+_data_region_before_re = compiled_on_use(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
-    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$")
+    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$", _F)
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
-_REGION_ONLY_BEFORE_RE = re.compile(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
-_REGION_ONLY_AFTER_RE = re.compile(
+_REGION_ONLY_BEFORE_RE = compiled_on_use(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
+_REGION_ONLY_AFTER_RE = compiled_on_use(
     r"\s+(?:region\b(?:\s+only\b)?|only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand)))", _F)
 
 
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
-_any_region_re = _on_first_use(
+_any_region_re = compiled_on_use(
     r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
     r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
     r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
-    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])")
+    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
 
 
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
-_region_not_before_re = _on_first_use(
+_region_not_before_re = compiled_on_use(
     r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?"
     r"|(?:anything|anywhere|everywhere|any\s+(?:other\s+)?regions?|all\s+regions?)\s+(?:but|except|other\s+than|apart\s+from"
     r"|besides)"
     r"|skip(?:ping)?|stay\s+(?:out\s+of|away\s+from)|keep\s+(?:it\s+|this\s+|them\s+|us\s+)?(?:out\s+of|away\s+from)"
     r"|steer\s+clear\s+of|nothing\s+(?:in|on)|ban(?:ned)?"
     r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
-    r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$")
+    r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$", _F)
 
 
-_REGION_LIST_SEP_RE = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
+_REGION_LIST_SEP_RE = compiled_on_use(r"\s*(?:,|/|&|\band\b|\bor\b|\bnor\b)\s*(?:(?:or|and)\s+)?", _F)
 
 
 def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[str],
@@ -1052,7 +1044,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
     ``preferred`` as well, and where the data lives ("the data is in us-west-2") to ``data``, the region only when no
     other is said."""
-    for m in scan.take_said(("region", "location", "wherever"), _any_region_re):
+    for m in scan.take_if(("region", "location", "wherever"), _any_region_re):
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
@@ -1084,7 +1076,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
         at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
-        if (cue := _data_region_before_re().search(text, max(0, at - 40), at)) is not None:
+        if (cue := _data_region_before_re.search(text, max(0, at - 40), at)) is not None:
             scan.blank(cue.start(), at)
             data.append(region)
             continue
@@ -1092,8 +1084,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
-        for cue in (_region_prefer_before_re().search(text, max(0, m.start() - 40), m.start()),
-                    _region_prefer_after_re().match(text, m.end())):
+        for cue in (_region_prefer_before_re.search(text, max(0, m.start() - 40), m.start()),
+                    _region_prefer_after_re.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
@@ -1114,7 +1106,7 @@ def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
     """Where the words ruling out the region or place said at ``at`` start: a cue right before it ("not in",
     "avoid"), or the list a ruled-out one began, which ``list_end`` ends ("avoid us-east-1 or us-west-2"); None
     when it is not ruled out."""
-    negated = _region_not_before_re().search(text, max(0, at - 30), at)
+    negated = _region_not_before_re.search(text, max(0, at - 30), at)
     if negated is not None:
         return negated.start()
     return at if list_end is not None and _REGION_LIST_SEP_RE.fullmatch(text, list_end, at) else None
@@ -1145,13 +1137,13 @@ def _place_re() -> re.Pattern[str]:
         + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
 
 
-_TOKEN_RE = re.compile(r"\w+")
+_TOKEN_RE = compiled_on_use(r"\w+")
 _PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_WORDS, *AREA_WORDS])
-_PLACE_BEFORE_RE = re.compile(
+_PLACE_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:only|just|solely|exclusively|anywhere|somewhere)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)"
     r"|\bregions?\s*[:=]?"
     r"|\bresidency\s*[:=]?)\s+(?:the\s+)?(?:aws\s+)?$", _F)
-_PLACE_AFTER_RE = re.compile(
+_PLACE_AFTER_RE = compiled_on_use(
     r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))|regions?\b(?:\s+only\b)?|based\b"
     r"|hosted\b|(?:data[\s-]+)?residency\b|(?:is|'s)\s+(?:fine|ok(?:ay)?|good)\b)", _F)
 
@@ -1234,7 +1226,7 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 
 # "single node only", "on a single machine", "1 node only": one instance
-_SINGLE_NODE_RE = re.compile(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|instance|machine|host|box|server)"
+_SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|instance|machine|host|box|server)"
                              r"(?:\s+only)?(?![\w-])"
                              # "no multi-node", "don't split it across nodes": one instance too
                              r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
@@ -1261,7 +1253,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         if m.start() < skip_until:
             continue
         quantity = _classify(text, m)
-        if (quantity.kind == "plain" and bounded is not None and _bound_join_re().fullmatch(text, bounded[1], m.start())
+        if (quantity.kind == "plain" and bounded is not None and _bound_join_re.fullmatch(text, bounded[1], m.start())
                 and (_FLOOR_BEFORE_RE.search(text, bounded[1], m.start())
                      or _CEILING_BEFORE_RE.search(text, bounded[1], m.start()))):
             quantity.kind = bounded[0]  # "at most 8 GPUs and at least 4": the unit said once, for both bounds
@@ -1292,9 +1284,9 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                                             max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
             # "$150-200", "$1k to $2k": the low end, so the plan is judged against the smaller amount said
-            upper = _money_range_after_re().match(text, m.end())
+            upper = _money_range_after_re.match(text, m.end())
             end = m.end() if upper is None else upper.end()
-            cues += [_money_cue_before_re().search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
+            cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, end), upper]
             if upper is not None:
                 skip_until = upper.end()  # the far end is this amount's, not an amount of its own
@@ -1366,7 +1358,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
     return fields
 
 
-_STEPS_RE = re.compile(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+_STEPS_RE = compiled_on_use(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
 
 
 def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
@@ -1381,19 +1373,19 @@ def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
 
 
 # "8 GPUs per node", "8 GPUs a node", "an 8-GPU node", "two 8-GPU boxes": a node's accelerators
-_PER_NODE_AFTER_RE = re.compile(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|instance|machine|host|box|server)"
+_PER_NODE_AFTER_RE = compiled_on_use(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|instance|machine|host|box|server)"
                                 r"(?:e?s)?(?![\w-])", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
-_nodes_of_re = _on_first_use(
+_nodes_of_re = compiled_on_use(
     rf"(?<![\w.])(?P<n>\d{{1,2}}|{BELOW_100})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
-    r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))")
+    r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))", _F)
 
 
 def _nodes_of(scan: _Scan) -> list[_Qty]:
     """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
     return [_Qty("instances", Decimal(int(m["n"]) if m["n"].isdigit() else below_100(m["n"])), _said(m))
-            for m in scan.take_said(("node", "instance", "machine", "host", "box", "server"), _nodes_of_re)]
+            for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _nodes_of_re)]
 
 
 def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:
@@ -1455,13 +1447,13 @@ _TEXT_DATA_AFTER = (
 _TEXT_DATA_BEFORE = (
     rf"\b(?:{_TEXT_NOUN}|{_DATA_NOUN})(?:\s+(?:size|is|of|totals?|weighs)|\s*[=:]|'s)*"
     r"(?:\s*(?:about|around|roughly|approximately|~))?\s*$")
-_TEXT_NOUN_RE = re.compile(rf"\b{_TEXT_NOUN}\b", _F)
-_MEDIA_RE = re.compile(rf"\b{_MEDIA}\b", _F)
+_TEXT_NOUN_RE = compiled_on_use(rf"\b{_TEXT_NOUN}\b", _F)
+_MEDIA_RE = compiled_on_use(rf"\b{_MEDIA}\b", _F)
 
 
 # A number in digits, with or without thousands separators: "1,500", "2.5", "800"
 _DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
-_SIZE_RE = re.compile(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
+_SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
 
 
 # A count of items and the tokens in each: "120k conversations avg 800 tokens", "2M examples of ~512 tokens", "50k
@@ -1476,27 +1468,25 @@ _PER_ITEM = (
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
-_PER_ITEM_CUE_RE = re.compile(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
+_PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
 
 
-@cache
-def _per_item_re() -> re.Pattern[str]:
-    return re.compile(_PER_ITEM, _F)
+_PER_ITEM_RE = compiled_on_use(_PER_ITEM, _F)
 
 
-_BATCH_CUE_RE = re.compile(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*size)?\b[^,;.]*$", _F)
+_BATCH_CUE_RE = compiled_on_use(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*size)?\b[^,;.]*$", _F)
 
 
 # RL on prompts with several rollouts each: "2k prompts, 8 rollouts each, 512 tokens per rollout", "10k questions
 # with 16 samples per question of ~1k tokens". Every rollout is generated, scored and trained on.
-_rollouts_re = _on_first_use(
+_rollouts_re = compiled_on_use(
     r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
     r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?"
     r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
     r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?\s*,?\s*(?:of\s+|at\s+|with\s+|and\s+)?"
     r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
-    r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])")
+    r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])", _F)
 
 
 def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -1505,7 +1495,7 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
                                                   "trajector"))):
         return []
     found = []
-    for m in scan.take(_rollouts_re()):
+    for m in scan.take(_rollouts_re):
         prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
         each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
         if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
@@ -1523,7 +1513,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
     text, found = scan.text, list[_Qty]()
     if "tok" not in text.lower():
         return found  # most texts: the pattern is compiled only for one that could hold it
-    for m in _per_item_re().finditer(text):
+    for m in _PER_ITEM_RE.finditer(text):
         if not (m["after"] or _PER_ITEM_CUE_RE.search(m["cue"])):
             continue
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
@@ -1561,23 +1551,17 @@ def _text_sizes(scan: _Scan) -> list[_Qty]:
     return found
 
 
-@cache
-def _text_data_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The words after and before a size in bytes that make it a text dataset's, compiled for the first text that
-    gives a size in bytes."""
-    return re.compile(_TEXT_DATA_AFTER, _F), re.compile(_TEXT_DATA_BEFORE, _F)
-
-
-@cache
-def _money_cue_before_re() -> re.Pattern[str]:
-    """The words before an amount that make it the budget, compiled for the first text that names an amount."""
-    return re.compile(_MONEY_CUE_BEFORE, _F)
+# The words after and before a size in bytes that make it a text dataset's.
+_TEXT_DATA_AFTER_RE = compiled_on_use(_TEXT_DATA_AFTER, _F)
+_TEXT_DATA_BEFORE_RE = compiled_on_use(_TEXT_DATA_BEFORE, _F)
+# The words before an amount that make it the budget.
+_MONEY_CUE_BEFORE_RE = compiled_on_use(_MONEY_CUE_BEFORE, _F)
 
 
 def _text_data(text: str, m: re.Match[str], *, said: str) -> re.Match[str] | None:
     """The words that make a size in bytes a text dataset's ("50GB of text", "dataset is 2TB"), or None: not data
     ("80GB GPUs"), or data of sound, pictures or video."""
-    after, before = _text_data_res()
+    after, before = _TEXT_DATA_AFTER_RE, _TEXT_DATA_BEFORE_RE
     data = after.match(text, m.end()) or before.search(
         text, max(0, m.start() - _CONTEXT_CHARS), m.start())
     if data is None or _MEDIA_RE.search(data.group(0)):
@@ -1628,24 +1612,24 @@ _CEILING_LIMITS: dict[str, tuple[int, int, str, str]] = {
                       'give accelerator-hours above 0, e.g. "within 500 GPU-hours"'),
 }
 # "at least 8 GPUs", "a minimum of 2 nodes", "no fewer than 4 instances", "8 GPUs or more": a floor
-_FLOOR_BEFORE_RE = re.compile(
+_FLOOR_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+least|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|min(?:imum)?\.?(?:\s+of)?)|>=|\u2265)"
     r"\s*$", _F)
-_FLOOR_AFTER_RE = re.compile(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
-_CEILING_BEFORE_RE = re.compile(
+_FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
+_CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
     r"|limit(?:ed)?\s+(?:of|to)|quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
-_CEILING_AFTER_RE = re.compile(
+_CEILING_AFTER_RE = compiled_on_use(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
     r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
 # Between two bounds of one unit, said once: "at most 8 GPUs and at least 4", "4 nodes minimum, but no more than 8"
-_bound_join_re = _on_first_use(
+_bound_join_re = compiled_on_use(
     r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
     r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
-    r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*")
-_BELOW_BEFORE_RE = re.compile(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
+    r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
+_BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 
 def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str]) -> _Qty | None:
@@ -1690,7 +1674,7 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
             for kind in dict.fromkeys(q.kind for q in quantities)}
 
 
-_TIMES_TRIALS_RE = re.compile(
+_TIMES_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})|(?P<b>\d{{1,6}})\s*x)\s*(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
 
 
@@ -1714,45 +1698,45 @@ _HP_VALUE = rf"{_SETTING_NUMBER}(?![\w.%])"
 _HP_ITEM = (rf"{_HP_VALUE}(?!\s*(?:[kmbt]\b|tokens?|toks?|epochs?|gpus?|nodes?|instances?|hours?|hrs?|days?"
             r"|trials?|runs?|steps?|params?|parameters?|\$))")
 _HP_SEP = r"(?:\s*[,;/|]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
-_hp_lists_re = _on_first_use(
+_hp_lists_re = compiled_on_use(
     rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
     rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"
-    rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))")
-_hp_range_before_re = _on_first_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$")
-_hp_split_re = _on_first_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*")
-_GRID_TRIALS_RE = re.compile(
+    rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))", _F)
+_hp_range_before_re = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
+_hp_split_re = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
+_GRID_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
 
 
 # "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
-_repeats_re = _on_first_use(
+_repeats_re = compiled_on_use(
     r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
     r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
-    rf"(?:\s*,?\s*(?:each\s+)?{_RUNS_DIFFER})?")
+    rf"(?:\s*,?\s*(?:each\s+)?{_RUNS_DIFFER})?", _F)
 
 
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
-_adapter_runs_re = _on_first_use(
+_adapter_runs_re = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?"
-    r"|fine[\s-]?tunes?|finetunes?)(?![\w])")
+    r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
 
 
 # "two 7B fine-tunes", "3 1B runs", "4 pretraining runs": runs counted with the size or the task between (the size
 # is left for the size reader); "an A/B test", "A/B/C": a run per variant.
-_task_runs_re = _on_first_use(
+_task_runs_re = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,3})\s+(?:\d+(?:\.\d+)?\s*[bm]\s+)?"
     r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
-    r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])")
-_ab_re = _on_first_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])")
+    r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])", _F)
+_ab_re = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
 
 
 # "for each of our 12 languages", "for our 20 customers, one adapter each": the run once per thing counted.
 _OWNED = r"(?:(?:our|the|these|those|my|their|its|all|all\s+the)\s+)?"
-_per_thing_re = _on_first_use(
+_per_thing_re = compiled_on_use(
     rf"\bfor\s+(?:each|every)\s+(?:one\s+)?of\s+{_OWNED}(?P<n>\d{{1,4}})\s+(?P<what>[a-z][a-z-]*)"
     rf"|\b(?:for|across)\s+{_OWNED}(?P<n2>\d{{1,4}})\s+(?P<what2>[a-z][a-z-]*s)\s*,?\s*(?:with\s+)?(?:one|an?)"
-    r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])")
+    r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])", _F)
 
 
 def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -1761,12 +1745,12 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     if not scan.holds(_HP_WORDS):
         return []
     lists: list[tuple[str, int]] = []
-    for m in scan.take(_hp_lists_re()):
+    for m in scan.take(_hp_lists_re):
         phrase = " ".join(scan.said[m.start("name") : m.end()].split())  # without the "x" of a grid
-        values = [v for v in _hp_split_re().split(m["bv"] or m["v"]) if v]
+        values = [v for v in _hp_split_re.split(m["bv"] or m["v"]) if v]
         at = m.start("open") if m["open"] else m.start("v")
         before = scan.said[max(0, at - 10) : at]
-        if len(values) == 2 and m["open"] != "{" and _hp_range_before_re().search(before):
+        if len(values) == 2 and m["open"] != "{" and _hp_range_before_re.search(before):
             notes.append(f"read '{phrase}' as a range to search: the sweep's trial count says how many points")
             continue
         lists.append((phrase, len(set(values))))
@@ -1784,28 +1768,28 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
     found = []
-    for m in scan.take_said(("each", "every", "apiece", "per "), _per_thing_re):
+    for m in scan.take_if(("each", "every", "apiece", "per "), _per_thing_re):
         count = int(m["n"] or m["n2"])
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
     if scan.holds(("tune", "run", "trial", "experiment", "job")):
-        for m in list(_task_runs_re().finditer(scan.text)):
+        for m in list(_task_runs_re.finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
             scan.blank(m.start("n"), m.end("n"))
             unit = "runs" if m["runs"] else "unit"  # the task's word is left for the task reader
             scan.blank(m.start(unit), m.end(unit))
-    for m in scan.take_said(("a/",), _ab_re):
+    for m in scan.take_if(("a/",), _ab_re):
         variants = m["v"].count("/") + 1
         notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")
         found.append(_Qty("trials", Decimal(variants), _said(m)))
     if scan.holds(("lora", "peft")):
-        for m in list(_adapter_runs_re().finditer(scan.text)):
+        for m in list(_adapter_runs_re.finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))
             scan.blank(m.start("unit"), m.end("unit"))
-    for m in scan.take_said(("times", "twice", "thrice"), _repeats_re):
+    for m in scan.take_if(("times", "twice", "thrice"), _repeats_re):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
@@ -1818,7 +1802,7 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
                     for m in scan.take(_TIMES_TRIALS_RE)]
 
 
-_EPOCHS_RE = re.compile(r"\bepochs?\b", _F)
+_EPOCHS_RE = compiled_on_use(r"\bepochs?\b", _F)
 
 
 def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:
@@ -1843,18 +1827,19 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 
 
 # An amount a time or a thing ("$50/hour", "$1k per day", "$2 per GPU-hour"): a rate, never the budget
-_MONEY_RATE_AFTER_RE = re.compile(
+_MONEY_RATE_AFTER_RE = compiled_on_use(
     r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?P<unit>gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day"
     r"|week|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
-_money_range_after_re = _on_first_use(
+_money_range_after_re = compiled_on_use(
     r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"
     r"(?!\s*(?:tokens?|toks?|params?|parameters?|gpus?|nodes?|instances?|hours?|hrs?|days?|weeks?|trials?"
-    r"|runs?)\b)")
+    r"|runs?)\b)", _F)
 # An amount for each run ("each under $100", "$100 per run", "$50 a trial")
-_EACH_BEFORE_RE = re.compile(r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
+_EACH_BEFORE_RE = compiled_on_use(
+    r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
                              r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$", _F)
-_EACH_MONEY_AFTER_RE = re.compile(r"\s*(?:each|apiece|(?:per|a|an)\s+(?:run|trial|job|seed|experiment))\b", _F)
+_EACH_MONEY_AFTER_RE = compiled_on_use(r"\s*(?:each|apiece|(?:per|a|an)\s+(?:run|trial|job|seed|experiment))\b", _F)
 
 
 def _usd(value: Decimal) -> str:
@@ -1863,41 +1848,42 @@ def _usd(value: Decimal) -> str:
 
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
 _MONEY_CONTEXT_CHARS = 45  # "we do not want to spend more than $50": the words that make an amount the budget
-_HEDGE_BEFORE_RE = re.compile(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
+_HEDGE_BEFORE_RE = compiled_on_use(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
 # "100M tokens each", "200M tokens per language": each run's (``_per_thing_re`` counts the runs)
-_EACH_AFTER_RE = re.compile(r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
+_EACH_AFTER_RE = compiled_on_use(
+    r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
                             r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
 
 
-_YEAR_RE = re.compile(r"20[23]\d")
+_YEAR_RE = compiled_on_use(r"20[23]\d")
 # Slack's markup: a link ("<https://…|label>"), a mention ("<@U0123>", "<!subteam^S0123|@ml-leads>", "<!here>")
 # and the markers of bold, italic and strike ("*fine-tune*", "_1B tokens_", "~2B~"), each said around a phrase.
-_slack_link_re = _on_first_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>")
-_slack_mention_re = _on_first_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
-                                  r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+")
-_slack_emphasis_re = _on_first_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])")
+_slack_link_re = compiled_on_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
+_slack_mention_re = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
+                                  r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+", _F)
+_slack_emphasis_re = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
 
 
 def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     """Links, mentions and emphasis as Slack writes them, read before anything else: a link's address holds no size,
     region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
     the request and approve nothing by being named; emphasis markers are only formatting."""
-    for m in list(_slack_link_re().finditer(scan.text)):
+    for m in list(_slack_link_re.finditer(scan.text)):
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
-    mentioned = list(_slack_mention_re().finditer(scan.text))
+    mentioned = list(_slack_mention_re.finditer(scan.text))
     for m in mentioned:
         scan.blank(m.start(), m.end())
     if mentioned:
         notes.append("read the people mentioned as told of the request: none of them approves it by being named")
-    for m in list(_slack_emphasis_re().finditer(scan.text)):
+    for m in list(_slack_emphasis_re.finditer(scan.text)):
         scan.blank(m.start(), m.start() + 1)
         scan.blank(m.end() - 1, m.end())
 
 
-_emoji_code_re = _on_first_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])")
+_emoji_code_re = compiled_on_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
-_OTHER_CURRENCY_AFTER_RE = re.compile(
+_OTHER_CURRENCY_AFTER_RE = compiled_on_use(
     r"\s*(?:eur|euros?|gbp|pounds?|quid|jpy|yen|chf|(?:swiss\s+)?francs?|cad|aud|nzd|inr|rupees?|cny|rmb|yuan|sek"
     r"|nok|dkk|krona|krone|kronor|pln|zloty|brl|reais|krw|sgd|hkd|\u20ac|\u00a3|\u00a5)(?![\w'\u2019])", _F)
 
@@ -1941,13 +1927,13 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
 # The global batch: "batch size 1M tokens", "global batch of 1M tokens", "1M tokens per step", "batch size 512"
 # (sequences), "bs=512". Tokens per step set how far a job scales, never how many it trains on. A per-device or
 # micro batch says nothing of the global one without the device count, so it stays unread.
-_BATCH_BEFORE_RE = re.compile(
+_BATCH_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:global|effective|total)[\s_-]+)?\b(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
     r"(?:about|around|roughly|~)?\s*$", _F)
-_BATCH_AFTER_RE = re.compile(
+_BATCH_AFTER_RE = compiled_on_use(
     r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",
     _F)
-_MICRO_BATCH_RE = re.compile(r"\b(?:micro|per[\s_-]*(?:device|gpu|accelerator|replica|rank))[\s_-]*$", _F)
+_MICRO_BATCH_RE = compiled_on_use(r"\b(?:micro|per[\s_-]*(?:device|gpu|accelerator|replica|rank))[\s_-]*$", _F)
 _SEQUENCE_UNITS = ("sequence", "sequences", "sample", "samples", "example", "examples")
 
 
@@ -1965,7 +1951,7 @@ def _batch_kind(before: str, after: str, unit: str, scale: str) -> str | None:
     return "batch_sequences" if not unit or unit in _SEQUENCE_UNITS else None
 
 
-_VERSION_BEFORE_RE = re.compile(
+_VERSION_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:llama|qwen|gemma|phi|mistral|mixtral|falcon|gpt|deepseek|olmo|yi|granite|nemotron|t5|bert|codellama"
     r"|starcoder|command-r|claude|opt|pythia|bloom|stablelm|smollm)|\bv(?:ersion)?)[\s-]*$", _F)
 
@@ -2047,11 +2033,11 @@ def _budget(budgets: list[_Qty], notes: list[str]) -> float:
 _NEGATION = r"\b(?:not|never|no|[a-z]+n't)\s+(?:(?:for|an?|the|in|really|that|very|super|too|so|even)\s+)*"
 _NEGATION_WORDS = ("no", "n't", "never")  # one of them is in every negation
 _NOT_STAGE_RES = (
-    (Stage.PRODUCTION, re.compile(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
-    (Stage.EXPERIMENTAL, re.compile(
+    (Stage.PRODUCTION, compiled_on_use(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
+    (Stage.EXPERIMENTAL, compiled_on_use(
         rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
 )
-_NOT_URGENT_RE = re.compile(
+_NOT_URGENT_RE = compiled_on_use(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
     r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
@@ -2061,7 +2047,7 @@ _NOT_URGENT_RE = re.compile(
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
     r"|negotiable|loose)\b", _F)
 # Cost said to come first means what "no rush" means: the cheapest plan that meets any deadline.
-_COST_FIRST_RE = re.compile(
+_COST_FIRST_RE = compiled_on_use(
     r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
     r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route))?(?:\s+possible)?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
@@ -2077,25 +2063,25 @@ _COST_FIRST_RE = re.compile(
     r"|\bwithout\s+breaking\s+the\s+bank\b|\bon\s+the\s+cheap\b"
     r"|\bkeep(?:ing)?\s+(?:the\s+)?(?:costs?|spend(?:ing)?|the\s+bill)\s+(?:low|down|minimal|in\s+check)\b", _F)
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
-_NOT_COST_FIRST_RE = re.compile(
+_NOT_COST_FIRST_RE = compiled_on_use(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
 # Money said to be no constraint: the plan is still the cheapest that meets the deadline, nothing is spent for it.
-_NO_COST_LIMIT_RE = re.compile(
+_NO_COST_LIMIT_RE = compiled_on_use(
     r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:not\s+an?\s+(?:issue|concern|problem"
     r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter)\b"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
-_URGENT_RE = re.compile(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
+_URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
                         # "rush job" ("no rush" is read first, as no hurry)
                         r"|\b(?:a\s+)?rush(?:ed)?(?:\s+(?:job|order|request))?\b"
                         # "speed matters more than cost", "time is more important than money"
                         r"|\b(?:speed|time|timing|turnaround)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important"
                         r"|over)(?:\s+than)?\s+(?:cost|price|money|spend)\b", _F)
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
-_NOT_TRAINING_RE = re.compile(
+_NOT_TRAINING_RE = compiled_on_use(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
-_inference_re = _on_first_use(r"\binference\b")
+_inference_re = compiled_on_use(r"\binference\b", _F)
 
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
@@ -2127,9 +2113,9 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
-_four_bit_re = _on_first_use(
+_four_bit_re = compiled_on_use(
     r"\b(?:(?:with|using|in)\s+)?(?:4[\s-]?bit|nf4|int4|bnb[\s-]?4[\s-]?bit)(?:\s+(?:quanti[sz](?:ation|ed)|base"
-    r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])")
+    r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])", _F)
 
 
 def _four_bit(scan: _Scan, fields: dict[str, Any], notes: list[str], said: list[re.Match[str]]) -> None:
@@ -2155,7 +2141,7 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
         return
     if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):
         # "run inference eval of 70B on MMLU": an evaluation run, priced as one of its stated length
-        scan.take(_inference_re())
+        scan.take(_inference_re)
         return
     m = next((f for f in found if f.group(0).lower() != "inference"), found[0])
     raise RequestError(
@@ -2166,11 +2152,11 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
 
 
 # A task said not to be the one: read before the task words, so that "no LoRA" never reads as LoRA
-_NOT_TASK_RE = re.compile(
+_NOT_TASK_RE = compiled_on_use(
     r"\b(?:not|no|never|without|w/o|rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|using\s+|with\s+|doing\s+)?"
     r"(?P<w>q-?lora|lora|peft|adapters?|sweeps?|hpo|(?:training\s+)?from\s+scratch|pre-?train(?:ing)?"
     r"|distill(?:ation)?|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b", _F)
-_FROM_SCRATCH_WORD_RE = re.compile(r"scratch|pre-?train", _F)
+_FROM_SCRATCH_WORD_RE = compiled_on_use(r"scratch|pre-?train", _F)
 
 
 def _refuse_staged(scan: _Scan) -> None:
@@ -2229,26 +2215,26 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 
 
 # "stage: production", "stage=experimental": the field's label before its value
-_stage_label_re = _on_first_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)")
+_stage_label_re = compiled_on_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
 
 
 # The stage named as such, not suggested by what the work is for ("customer", "launch") or how it is said ("try")
-_stage_said_re = _on_first_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
-                               r"|(?:mission|business)[\s-]+critical")
+_stage_said_re = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
+                               r"|(?:mission|business)[\s-]+critical", _F)
 
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one, unless only experimental is
     said outright and production only suggested ("customer-support", "launch")."""
     if scan.holds(("stage",)):
-        scan.take(_stage_label_re())
+        scan.take(_stage_label_re)
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
-    outright = {s: [w for w in words if _stage_said_re().fullmatch(" ".join(w.lower().split()))]
+    outright = {s: [w for w in words if _stage_said_re.fullmatch(" ".join(w.lower().split()))]
                 for s, words in said.items()} if all(said.values()) else {}
     if outright and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
         # "it's still experimental" beside "customer-support": the stage said outright over one the context suggests
@@ -2265,11 +2251,11 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
-_checkpoint_every_re = _on_first_use(
+_checkpoint_every_re = compiled_on_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<where>\s+(?:to|in|on)\s+(?:s3|disk|fsx|efs|the\s+bucket))?"  # "checkpoint to S3 every hour"
     r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
-    r"|epochs?)(?![\w]))")
+    r"|epochs?)(?![\w]))", _F)
 
 
 # Training settings said in words ("lr 2e-5", "learning rate of 3e-4", "warmup 500 steps", "500 warmup steps",
@@ -2277,7 +2263,7 @@ _checkpoint_every_re = _on_first_use(
 # which the estimate counts): they change how the job trains, not what it computes, so they are noted, never read as
 # sizes, steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read
 # before this.
-_training_setting_re = _on_first_use(
+_training_setting_re = compiled_on_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
     # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
@@ -2293,14 +2279,14 @@ _training_setting_re = _on_first_use(
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
     r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])"
     # "cosine lr 2e-5": the schedule said with its peak rate
-    rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?")
+    rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?", _F)
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
                   "rank", "alpha", "%", "micro", "accum")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:
     """Training settings said in words, noted and blanked (see ``_training_setting_re``)."""
-    settings = [_said(m) for m in scan.take_said(_SETTING_WORDS, _training_setting_re)]
+    settings = [_said(m) for m in scan.take_if(_SETTING_WORDS, _training_setting_re)]
     if settings:
         shown = ", ".join(f"'{s}'" for s in settings)
         notes.append(f"read {shown} as how the job trains: it does not change the compute, so the plan is the same; "
@@ -2313,7 +2299,7 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
     lowered = scan.text.lower()
     if "every" not in lowered and "each" not in lowered:
         return
-    for m in list(_checkpoint_every_re().finditer(scan.text)):
+    for m in list(_checkpoint_every_re.finditer(scan.text)):
         scan.blank((m.start("where") if m["where"] else m.start("every")) if m["ckpt"] else m.start(), m.end())
         notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
                      "estimate checkpoints at its own interval" if m["ckpt"] else
@@ -2322,7 +2308,7 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 
 # "spot if it's cheaper, otherwise on-demand", "spot or on-demand" (whichever is cheaper): what the plan does anyway
 # when spot is allowed (it weighs both and takes the cheaper), so spot is allowed; read before either word is
-_EITHER_PURCHASE_RE = re.compile(
+_EITHER_PURCHASE_RE = compiled_on_use(
     r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)\s*,?\s*"
     r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand\b"
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"

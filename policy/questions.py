@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from policy.config import PolicyConfig
 from policy.dates import Deadline
 from policy.decision import Decision
+from policy.patterns import compiled_on_use
 from policy.request import TrainingRequest
 
 __all__ = ["ask_after_deciding", "Choice", "deadline_questions", "NeedsInput", "Question", "stage_question",
@@ -64,7 +65,7 @@ def unanswered(questions: list[Question], given: set[str]) -> list[Question]:
     return out
 
 
-_WORDS_RE = re.compile(r"[a-z]+")
+_WORDS_RE = compiled_on_use(r"[a-z]+")
 _PERIOD_WORDS = (("month", ("month", "eom")), ("week", ("week", "eow")), ("quarter", ("quarter", "eoq")),
                  ("year", ("year", "eoy")))
 
@@ -85,7 +86,7 @@ def _weekday_only_re() -> re.Pattern[str]:
         r"|.*\d+[/-]\d+).*\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
 
 
-_THIS_PERIOD_RE = re.compile(r"\b(?:this|the)\s+(?:week|month)\b")
+_THIS_PERIOD_RE = compiled_on_use(r"\b(?:this|the)\s+(?:week|month)\b")
 
 
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:

@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from policy.dates import MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
+from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
@@ -40,37 +41,37 @@ class Scan(TextScan, Protocol):
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]: ...
 
 
-_DURATION_RE = re.compile(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
+_DURATION_RE = compiled_on_use(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
                           r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
                           r"(?!\s+from\s+(?:now|today))", _F)  # "2 days from today" is a deadline
 # "for a week", "for two days", "for a full day", "should take a couple hours": counted in words only after "for" or
 # "take" ("once a day" is not a job)
-_WORDED_DURATION_RE = re.compile(
+_WORDED_DURATION_RE = compiled_on_use(
     r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
     rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
-_RANGE_BEFORE_RE = re.compile(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
-_IN_BEFORE_RE = re.compile(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
+_RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
+_IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
                            r"|within\s+\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)"  # "within $150 and 10 hours"
                            r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
                            r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?)\s*$", _F)
-_DATA_AFTER_RE = re.compile(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
+_DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
                             # "2 hours of eval at the end": time added to the job, not its length
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)
 # a cap ("5 hours max") or the time to finish in ("a 3 week deadline"), not a length
-_CAP_AFTER_RE = re.compile(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
-_BY_NEXT_WEEK_RE = re.compile(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
-_START_CUE_RE = re.compile(
+_CAP_AFTER_RE = compiled_on_use(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
+_BY_NEXT_WEEK_RE = compiled_on_use(r"\b(?:by|before|until|due)\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
+_START_CUE_RE = compiled_on_use(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between)"
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
-_NOT_BEFORE_RE = re.compile(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
-_BEFORE_RE = re.compile(r"before\b", _F)
+_NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
+_BEFORE_RE = compiled_on_use(r"before\b", _F)
 
 
 # A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
@@ -90,11 +91,11 @@ def _start_at_clock_re() -> re.Pattern[str]:
         r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 
 
-_BARE_START_RE = re.compile(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
+_BARE_START_RE = compiled_on_use(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 # a time of day said with the start ("Monday 8am", "Dec 14 at 13:30", "tomorrow morning"); a date's digits are none
-_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
+_CLOCK_RE = compiled_on_use(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
                        r"|morning|eod|cob|eob|tonight|end\s+of", _F)
-_NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
+_NEXT_WEEK_RE = compiled_on_use(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(?<!in )(?<!in the )(?<!within )"
                            r"(?<!within the )(?<!over )(?<!over the )"  # "in the next week" is a deadline
                            # "I'm OOO next week", "away next week": an absence, not when the job starts
                            r"(?<!ooo )(?<!out )(?<!away )(?<!off )(?<!vacation )(?<!leave )(?<!pto )(?<!holiday )"
@@ -104,10 +105,10 @@ _NEXT_WEEK_RE = re.compile(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by the )(
 _START_OF_DAY = time(9, 0)
 # "today" that no deadline took ("by today", "due today", "end of day today" are read as deadlines first), said
 # without a time of day ("today at 5pm" may be either, so stays for a person); "later today" stays whole
-_TODAY_RE = re.compile(
+_TODAY_RE = compiled_on_use(
     r"(?<![\w-])(?<!later )(?<!from )(?:(?:starting|start|beginning)\s+)?today(?![\w-])"
     r"(?!\s*(?:at\s+|by\s+|before\s+)?(?:\d|noon|midday|midnight|eod|cob|eob|end|morning|afternoon|evening))", _F)
-_RESERVED_RE = re.compile(
+_RESERVED_RE = compiled_on_use(
     r"\b(?:we\s+(?:have|hold|got|own)|(?:i|we)\s*'?ve\s+got|(?:have|hold|using|use|on)\s+(?:our|the)|our|existing"
     r"|already\s+(?:have|hold|bought|reserved))\s+(?:an?\s+|the\s+)?(?P<what>capacity[\s-]+blocks?|reservations?"
     r"|reserved\s+(?:capacity|instances?)|training[\s-]+plans?)\b",
@@ -120,8 +121,8 @@ _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-
 _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
-EVAL_RE = re.compile(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
-_TRAIN_RE = re.compile(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
+EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
+_TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
 # A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Compiled on
 # first use (``_counted_re``): only a text with a count nothing else read needs it.
 # The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of
@@ -140,17 +141,17 @@ def _per_prompt_re() -> re.Pattern[str]:
         r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
 
 
-_AUDIO_RE = re.compile(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
+_AUDIO_RE = compiled_on_use(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
-_AUDIO_HOURS_RE = re.compile(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
+_AUDIO_HOURS_RE = compiled_on_use(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
 # Positions per second of audio that common encoders train on: Mimi's 12.5 Hz codec frames (Moshi, arXiv 2410.00037),
 # Whisper's encoder, 1,500 positions per 30 s window (arXiv 2212.04356), and EnCodec's 75 Hz at 24 kHz (arXiv
 # 2210.13438).
 _AUDIO_RATES = (("12.5 per second (Mimi codec frames)", 12.5), ("50 per second (Whisper's encoder frames)", 50.0),
                 ("75 per second (EnCodec 24 kHz frames)", 75.0))
-_WORD_RE = re.compile(r"[^\s,;!?()\[\]{}\"`]+")
+_WORD_RE = compiled_on_use(r"[^\s,;!?()\[\]{}\"`]+")
 # A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
-_MODEL_NAME_RE = re.compile(
+_MODEL_NAME_RE = compiled_on_use(
     r"(?:meta-)?(?:llama|qwen|mistral|mixtral|gemma|phi|falcon|gpt|bert|t5|deepseek|olmo|starcoder|codellama|yi"
     r"|granite|command-r|nemotron)[\w.-]*|meta|mistralai|google|microsoft"
     # a variant said after the size, alone or joined: "instruct", "chat-hf", "instruct-v0.3"
@@ -397,7 +398,7 @@ def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question
 
 
 _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
-_SIZE_BOUND_WORDS_RE = re.compile(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
+_SIZE_BOUND_WORDS_RE = compiled_on_use(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
 def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], *, said: str) -> None:

@@ -17,6 +17,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_core import PydanticKnownError
 
+from policy.patterns import compiled_on_use
+
 __all__ = [
     "check_recipes",
     "DEFAULT_METRICS",
@@ -38,12 +40,12 @@ HyperparameterValue = int | float | str | bool
 Distribution = Literal["torchrun", "smddp", "none"]
 # Values a hyperparameter default may take from the request once its defaults are filled in.
 PLACEHOLDERS = ("model", "model_id", "tokens", "seq_len", "trials", "dataset")
-S3_URI = re.compile(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](?:/[^\s]*)?$")
-_ECR_IMAGE = re.compile(
+S3_URI = compiled_on_use(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](?:/[^\s]*)?$")
+_ECR_IMAGE = compiled_on_use(
     r"^(?P<registry>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com/(?P<repo>[a-z0-9][a-z0-9._/-]*)"
     r"(?::(?P<tag>[\w][\w.-]{0,127})|@(?P<digest>sha256:[0-9a-f]{64}))$"
 )
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = compiled_on_use(r"\{([a-z_]+)\}")
 # A framework image tag. Compiled as written, a Unicode \w repeated 127 times costs pydantic's regex engine some 40 ms
 # whenever the policy model is built; the same test is an unbounded pattern and a length, checked by the same engine
 # when a tag is given, and a tag that fails is refused with this pattern's own error.

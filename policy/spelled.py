@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from policy.patterns import compiled_on_use
+
 __all__ = ["BELOW_100", "below_100", "digits_for_words", "VAGUE_COUNTS"]
 
 _UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -41,9 +43,9 @@ _RUNS = (r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:(?:(?:pre-?|continued[\s-]+pre-?)?trai
 _SPELLED = (rf"(?<![\w.-])(?:{_NUMBER}|(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE})))"
             rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}|{_RUNS}))")
 # A text with none of these words holds no number in words; the full pattern is compiled for the first one that does.
-_NUMBER_WORD_RE = re.compile(rf"\b(?:{_UNIT}|{_TEN}|half|hundred|thousand|million|billion|trillion|dozen)\b",
+_NUMBER_WORD_RE = compiled_on_use(rf"\b(?:{_UNIT}|{_TEN}|half|hundred|thousand|million|billion|trillion|dozen)\b",
                              re.IGNORECASE | re.ASCII)
-_DOZEN_RE = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?P<gap>\s+)dozen\b", re.IGNORECASE | re.ASCII)
+_DOZEN_RE = compiled_on_use(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?P<gap>\s+)dozen\b", re.IGNORECASE | re.ASCII)
 
 
 def digits_for_words(text: str) -> str:

@@ -5,7 +5,6 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +31,7 @@ from policy.errors import RequestError
 from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
+from policy.patterns import compiled_on_use
 from policy.plans import to_alternative, to_plan
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
@@ -668,7 +668,7 @@ _HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(("instance_type", "accelera
                                      "hardware_choice": []}
 # The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
 _CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit"})
-_SENTENCE_END_RE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
+_SENTENCE_END_RE = compiled_on_use(r"(?<=\.)\s+(?=[A-Z])")
 
 
 def _preference_left_open(request: TrainingRequest, refused: RequestError) -> TrainingRequest | None:

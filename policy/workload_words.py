@@ -16,6 +16,7 @@ from typing import Any
 
 from policy.errors import RequestError
 from policy.models import ModelSpec, model_in_text, models_in_text
+from policy.patterns import compiled_on_use
 from policy.request import Task
 
 __all__ = [
@@ -37,7 +38,7 @@ _SIZE = r"(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b"
 EXPERT_FFN_SHARE = 0.78
 DEFAULT_EXPERTS_PER_TOKEN = 2
 
-_MOE_RE = re.compile(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b", _F)
+_MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])\b", _F)
 # A mixture of experts by its total and active sizes: "Qwen3-30B-A3B", "235b-a22b", "a 3B MoE with 800M active
 # params", "16B total, 2.4B active".
 _SZ = r"\d+(?:\.\d+)?\s*[mbt]"
@@ -49,10 +50,11 @@ _TOTAL_ACTIVE = (
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
     r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")  # compiled on first need: ``_compiled``
-_MOE_WORD_RE = re.compile(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
+_MOE_WORD_RE = compiled_on_use(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 # After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
-_SWEEP_BEFORE_RE = re.compile(r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
-_DISTILL_RE = re.compile(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
+_SWEEP_BEFORE_RE = compiled_on_use(
+    r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
+_DISTILL_RE = compiled_on_use(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
 # What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
 _DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
 _TEACHER = (
@@ -70,11 +72,11 @@ _ROLE_AFTER = r"(?:\s+(?:model|params?))?\s+(?:as\s+(?:the\s+|an?\s+|our\s+)?)?(
 _PAIR_JOIN = r"\s+(?:(?:down\s+)?(?:in)?to|onto)\s+|\s*(?:->|=>|\u2192)\s*"
 _ARTICLE = r"(?:an?\s+|the\s+|our\s+)?"
 _ROLE_BEFORE = r"\b(?P<role>teacher|student)(?:\s+model)?(?:\s*:|\s+(?:is|=|of))?\s+(?:an?\s+|the\s+|our\s+)?"
-_DPO_RE = re.compile(r"\b(?:dpo|ipo|kto|orpo|simpo|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
-_RLHF_RE = re.compile(r"\b(?:rlhf|ppo|grpo|rloo|dapo|rlaif|rlvr|reinforcement\s+learning\s+from\s+(?:human|ai)\s+"
+_DPO_RE = compiled_on_use(r"\b(?:dpo|ipo|kto|orpo|simpo|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
+_RLHF_RE = compiled_on_use(r"\b(?:rlhf|ppo|grpo|rloo|dapo|rlaif|rlvr|reinforcement\s+learning\s+from\s+(?:human|ai)\s+"
                       r"feedback)\b", _F)
 # The task's words this reader takes (the task reader reads "dpo" and "rlhf" as fine-tuning words itself).
-_TAKEN_TASK_WORDS_RE = re.compile(
+_TAKEN_TASK_WORDS_RE = compiled_on_use(
     r"\b(?:ppo|grpo|rloo|dapo|rlaif|rlvr|ipo|kto|orpo|simpo|reinforcement\s+learning\s+from\s+(?:human|ai)\s+feedback"
     r"|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
 
