@@ -1016,10 +1016,20 @@ def _end_of_re() -> re.Pattern[str]:
     return re.compile(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
 
 
+# "by the NeurIPS deadline", "by our ICML submission deadline", "due the board review cutoff"
+_NAMED_DEADLINE_RE = compiled_on_use(
+    r"\b(?:the|our|this|my)\s+(?P<what>[a-z0-9][\w.-]*(?:\s+[a-z0-9][\w.-]*){0,2}\s+(?:deadline|cut-?off|due\s+date))\s*$",
+    _F)
+
+
 def _whose_end(phrase: str) -> str:
-    """ " gpuops does not know when the sprint ends: give its date." for "by the end of the sprint", else nothing."""
+    """ " gpuops does not know when the sprint ends: give its date." for "by the end of the sprint", and the same for a
+    deadline known by its name ("by the NeurIPS deadline"); else nothing."""
     m = _end_of_re().search(phrase)
-    return f" gpuops does not know when {m['what']} ends: give its date." if m else ""
+    if m:
+        return f" gpuops does not know when {m['what']} ends: give its date."
+    m = _NAMED_DEADLINE_RE.search(phrase)
+    return f" gpuops does not know the date of the {m['what']}: give it." if m else ""
 
 
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow",

@@ -16,6 +16,10 @@ from policy.request import Stage, Task, Tolerance, TrainingRequest
 __all__ = ["complete", "format_count"]
 
 _FINE_TUNE_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA)
+# Tokens per parameter from which unsaid work on no named model is read as training from scratch: a compute-optimal
+# run takes ~20 (Hoffmann et al. 2022, "Training Compute-Optimal Large Language Models"), a fine-tune a small fraction
+# of one.
+FROM_SCRATCH_TOKENS_PER_PARAM = 10
 
 
 def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[TrainingRequest, list[str]]:
@@ -27,10 +31,9 @@ def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[Trainin
         )
     updates: dict[str, Any] = {}
     notes: list[str] = []
-    task = request.task or Task.FINE_TUNE
+    task = request.task or _unsaid_task(request, notes)
     if request.task is None:
         updates["task"] = task
-        notes.append("task: fine-tune assumed")
     if request.trials is None:
         trials = policy.defaults.sweep_trials if task is Task.SWEEP else 1
         updates["trials"] = trials
@@ -50,6 +53,20 @@ def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[Trainin
         notes.append(f"interruption tolerance: {tolerance.value} assumed ({stage.value} default)")
     notes += _fill_setting(request, updates, policy)
     return request.model_copy(update=updates), notes
+
+
+def _unsaid_task(request: TrainingRequest, notes: list[str]) -> Task:
+    """Fine-tuning, unless the tokens are a from-scratch budget for a model no name says is already trained ("train
+    a 2.7B model on 55B tokens"); the assumption is noted either way."""
+    assert request.params is not None
+    per_param = (request.tokens or 0) / request.params
+    if request.model is None and per_param >= FROM_SCRATCH_TOKENS_PER_PARAM:
+        notes.append(f"task: pretraining assumed ({format_count(request.tokens or 0)} tokens is ~{per_param:.0f} per "
+                     "parameter, a budget for training from scratch; say 'fine-tune' if it starts from trained "
+                     "weights)")
+        return Task.PRETRAIN
+    notes.append("task: fine-tune assumed")
+    return Task.FINE_TUNE
 
 
 def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: PolicyConfig) -> list[str]:

@@ -55,6 +55,9 @@ _MOE_WORD_RE = compiled_on_use(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 _SWEEP_BEFORE_RE = compiled_on_use(
     r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
 _DISTILL_RE = compiled_on_use(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
+# Right after a model's name, what makes it the kind of model, not the model: "a GPT-2 style 350M model", "a
+# Llama-3-like 1B", "Mistral 7B architecture".
+_KIND_AFTER_RE = compiled_on_use(r"[\s-]*(?:style|like|esque|type|architecture|arch)\b", _F)
 # What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
 _DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
 _TEACHER = (
@@ -103,7 +106,7 @@ def read_workload(text: str) -> WorkloadReading:
     # a name that holds a task word ("DeepSeek-R1-Distill-Qwen-7B") names a model, it asks for no distillation
     plain = _blanked(text, [span for _, span in models_in_text(text)]) if _DISTILL_RE.search(text) else text
     _read_distillation(text, plain, out)
-    found = models_in_text(_blanked(text, out.spans))
+    found = _models_themselves(text, models_in_text(_blanked(text, out.spans)), out)
     names = sorted({model.name for model, _ in found})
     if len(names) > 1:  # "fine-tune llama 3 8b and mistral 7b": two jobs, each with its own plan and cost
         raise RequestError(f"The request names {len(names)} models ({', '.join(names)}); gpuops plans one training job"
@@ -126,6 +129,23 @@ def read_workload(text: str) -> WorkloadReading:
         out.fields["task"] = task
         out.spans += [m.span() for m in _TAKEN_TASK_WORDS_RE.finditer(text)]
     return out
+
+
+def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]],
+                       out: WorkloadReading) -> list[tuple[ModelSpec, tuple[int, int]]]:
+    """The models in ``found`` named as the model trained; one named as a kind of model ("a GPT-2 style 350M") is
+    read as that: its name and the word are taken, and its size stands only when the request says none."""
+    themselves = []
+    for model, (start, end) in found:
+        kind = _KIND_AFTER_RE.match(text, end)
+        if kind is None:
+            themselves.append((model, (start, end)))
+            continue
+        out.spans.append((start, kind.end()))
+        out.fields.setdefault("params", model.params)
+        out.notes.append(f"read '{text[start:kind.end()]}' as the kind of model, not {model.name} itself: a size "
+                         f"said in the request is the one planned, else {model.name}'s {_size(model.params)}")
+    return themselves
 
 
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:

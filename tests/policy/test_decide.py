@@ -560,3 +560,17 @@ def test_a_sweep_whose_deadline_one_instance_a_trial_cannot_meet_spreads_each_tr
     # without the deadline one instance a trial is cheaper, and chosen
     relaxed = plan_for("sweep of 3 trials of 1B on 8B tokens each").plan
     assert relaxed.instances_per_job == 1 and relaxed.estimated_cost_usd < plan.estimated_cost_usd
+
+
+@pytest.mark.parametrize(("text", "task", "says"), [
+    # a from-scratch token budget (~20 per parameter) for a model no name says is trained already
+    ("train a 2.7B model on 55B tokens", Task.PRETRAIN, "task: pretraining assumed (55B tokens is ~20 per parameter"),
+    ("train 7B on 2B tokens", Task.FINE_TUNE, "task: fine-tune assumed"),
+    # a named model has trained weights to start from
+    ("train llama-3.2-1b on 30B tokens", Task.FINE_TUNE, "task: fine-tune assumed"),
+])
+def test_unsaid_work_is_assumed_from_its_token_budget(text: str, task: Task, says: str) -> None:
+    decision = plan_for(text)
+
+    assert decision.request.task is task
+    assert _assumed(says)(decision)

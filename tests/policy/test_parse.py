@@ -366,6 +366,8 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B by Decmber 10", MONDAY, "unparseable_deadline", "Did you mean 'by December 10'?"),
     ("fine-tune 7B by the end of the sprint", MONDAY, "unparseable_deadline",
      '"by the end of the sprint". gpuops does not know when the sprint ends: give its date.'),
+    ("fine-tune 7B by the NeurIPS deadline", MONDAY, "unparseable_deadline",
+     "gpuops does not know the date of the NeurIPS deadline: give it."),
     ("fine-tune 7B, sweep of 0 trials", MONDAY, "invalid_trials", "trials"),
     ("fine-tune 7B on 0 GPUs", MONDAY, "invalid_gpus", "GPUs"),
     ("fine-tune 7B on 1.5 GPUs", MONDAY, "invalid_gpus", "whole number"),

@@ -72,6 +72,10 @@ READS: list[tuple[str, dict[str, Any]]] = [
      {"task": Task.FINE_TUNE, "model": "deepseek-r1-distill-qwen-7b", "params": 7_615_616_512,
       "teacher_params": None, "unread": []}),
     ("lora on deepseek-r1-distill-llama-8b", {"task": Task.LORA, "model": "deepseek-r1-distill-llama-8b"}),
+    # a model named as a kind of model is no second model: the size said is the one trained, else the kind's
+    ("train a GPT-2 style 350M model on 9B tokens", {"params": 350_000_000, "model": None, "unread": []}),
+    ("pretrain a gpt2-like model on 9B tokens", {"params": 124_439_808, "model": None, "unread": []}),
+    ("pretrain a Mistral 7B architecture model at 3B", {"params": 3 * B, "model": None}),
 ]
 
 
@@ -97,3 +101,10 @@ def test_the_parser_note_says_what_was_read() -> None:
     # the size leads: Slack shows a note up to its first parenthesis
     assert "read 'mixtral 8x7b' as 46.7B parameters, 12.9B active per token (mixtral-8x7b)" in request.notes
     assert not any(n.endswith("as fine-tuning") for n in request.notes)
+
+
+def test_a_model_named_as_a_kind_says_so_in_its_note() -> None:
+    request = parse_request("train a GPT-2 style 350M model on 9B tokens", now=NOW, tz="UTC")
+
+    assert ("read 'GPT-2 style' as the kind of model, not gpt2 itself: a size said in the request is the one planned, "
+            "else gpt2's 124M") in request.notes
