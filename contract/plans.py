@@ -77,6 +77,9 @@ class PlanFields(InputModel):
         "an allowance of accelerator-hours: configurations billing more, over all instances and runs, are left out"))
     max_hourly_usd: float | None = Field(default=None, gt=0, le=1e7, description=(
         "a ceiling on the plan's hourly rate, all its instances together: dearer configurations are left out"))
+    max_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=1e5, description=(
+        "a ceiling on the price of one accelerator for an hour: types whose rate over their accelerators is dearer "
+        "are left out"))
     data_region: Text | None = Field(default=None, max_length=32, description=(
         "where the data lives, when not the team's data region: moving it elsewhere is priced and warned of"))
     # --- what to run (docs/training-contract.md) ---

@@ -86,10 +86,10 @@ def compute_step(work: Workload, option: Option) -> TraceStep:
 
 def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str, *,
                     counts: Mapping[str, str] | None = None, gpu_hours: int | None = None,
-                    hourly_usd: float | None = None) -> TraceStep:
+                    hourly_usd: float | None = None, usd_per_gpu_hour: float | None = None) -> TraceStep:
     """The configurations searched; ``counts``: what the request allows of instance counts, by field ("at most 16
     accelerators", "exactly 4 instances"); ``gpu_hours``: the accelerator-hours it allows; ``hourly_usd``: the hourly
-    rate."""
+    rate; ``usd_per_gpu_hour``: the price of one accelerator for an hour."""
     cls = scr.size_class
     assert cls is not None
     answer = (f"{considered} configurations in {region} (a type's larger counts that cost no less and finish no "
@@ -113,6 +113,10 @@ def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bo
     if hourly_usd is not None:  # "max $20 per hour"
         reason += f"; the request allows at most ${hourly_usd:,.2f} an hour: dearer configurations left out"
         source += "; request:max_hourly_usd"
+    if usd_per_gpu_hour is not None:  # "at most $3 per GPU-hour"
+        reason += (f"; the request allows at most ${usd_per_gpu_hour:,.2f} per accelerator-hour: types dearer per "
+                   "accelerator left out")
+        source += "; request:max_usd_per_gpu_hour"
     return TraceStep(node="5 candidates", question="Which configurations are allowed and fit?", answer=answer,
                      reason=reason, source=source)
 

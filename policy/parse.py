@@ -1297,12 +1297,19 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                 capped = (_CEILING_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
                           or _BELOW_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())
                           or _CEILING_AFTER_RE.match(text, rate.end()))
-                if rate["unit"].lower() in ("h", "hr", "hrs", "hour") and capped is not None:
+                unit = rate["unit"].lower()
+                if unit in ("h", "hr", "hrs", "hour") and capped is not None:
                     # "max $20 per hour", "under $30/hr": a ceiling on what the plan's instances cost an hour
                     quantity.kind = "max_hourly_usd"
                     cues.append(capped)
                     notes.append(f"read '{quantity.phrase}' as a ceiling on the plan's hourly rate, all its instances "
                                  "together: configurations that cost more an hour are left out")
+                elif unit.startswith(("gpu", "accelerator", "device")) and unit.endswith(("hour", "hr")) and capped:
+                    # "at most $3 per GPU-hour": a ceiling on one accelerator's price an hour
+                    quantity.kind = "max_usd_per_gpu_hour"
+                    cues.append(capped)
+                    notes.append(f"read '{quantity.phrase}' as a ceiling on the price of one accelerator for an hour: "
+                                 "instance types that cost more per accelerator are left out")
             elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
                   or _EACH_MONEY_AFTER_RE.match(text, end)) is not None:
                 quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
@@ -1344,12 +1351,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         budgets.append(_Qty("money", q.value * runs, q.phrase))
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
-    if hourly := [q for q in found if q.kind == "max_hourly_usd"]:  # of several, the lowest holds them all
-        lowest = min(hourly, key=lambda q: q.value)
-        if lowest.value <= 0:
-            raise RequestError(f'"{lowest.phrase}" is no hourly ceiling; give one above $0, e.g. "under $30 an hour".',
-                               code="invalid_budget")
-        fields["max_hourly_usd"] = float(lowest.value)
+    for kind, example in (("max_hourly_usd", "under $30 an hour"), ("max_usd_per_gpu_hour", "at most $3 per GPU-hour")):
+        if hourly := [q for q in found if q.kind == kind]:  # of several, the lowest holds them all
+            lowest = min(hourly, key=lambda q: q.value)
+            if lowest.value <= 0:
+                raise RequestError(f'"{lowest.phrase}" is no hourly ceiling; give one above $0, e.g. "{example}".',
+                                   code="invalid_budget")
+            fields[kind] = float(lowest.value)
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
     found = _epochs(scan, found, fields, notes)
     for q in found:
@@ -1828,7 +1836,8 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
 
 # An amount a time or a thing ("$50/hour", "$1k per day", "$2 per GPU-hour"): a rate, never the budget
 _MONEY_RATE_AFTER_RE = compiled_on_use(
-    r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?P<unit>gpu[\s-]hour|instance[\s-]hour|node[\s-]hour|h|hr|hrs|hour|day"
+    r"\s*(?:/|\bper\b|\ban?\b|\beach\s+)\s*(?P<unit>(?:gpu|accelerator|device)[\s-]?(?:hour|hr)|instance[\s-]hour"
+    r"|node[\s-]hour|h|hr|hrs|hour|day"
     r"|week|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
 _money_range_after_re = compiled_on_use(

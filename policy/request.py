@@ -87,6 +87,9 @@ class TrainingRequest(BaseModel):
     # A ceiling on the plan's hourly rate, all its instances together ("max $20 per hour"): dearer configurations are
     # ruled out.
     max_hourly_usd: float | None = Field(default=None, gt=0, le=1e7)
+    # A ceiling on the price of one accelerator for an hour ("at most $3 per GPU-hour"): instance types whose rate,
+    # over the accelerators they hold, is dearer are ruled out.
+    max_usd_per_gpu_hour: float | None = Field(default=None, gt=0, le=1e5)
     # Floors ("at least 8 GPUs", "2 nodes or more"): the plan may use more, never fewer.
     min_gpus: int | None = Field(default=None, ge=1, le=100_000)
     min_instances: int | None = Field(default=None, ge=1, le=10_000)

@@ -129,6 +129,19 @@ def decide(
             named = None  # nothing else could run it: the hardware named costs nothing extra
         if named is not None:
             warnings.append(named)
+    rate_ceilings = _rate_ceilings(request)
+    if rate_ceilings and req.fixed_hours is None and not req.reserved:
+        # a lower rate may take longer and cost more in all: what the plan would be without the ceilings
+        uncapped = request.model_copy(update=dict.fromkeys(_RATE_CEILING_FIELDS))
+        try:
+            capped = _what_keeping_costs(plan, _chosen(
+                uncapped, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                capacity=capacity, interruption_rates=interruption_rates).plan,
+                kept=f"keeping under {rate_ceilings}", instead="without it")
+        except RequestError:
+            capped = None
+        if capped is not None:
+            warnings.append(capped)
     if request.region_preferred and req.fixed_hours is None and not req.reserved:
         # every region the team can launch in (or the area said), to say what keeping to the preferred one costs
         anywhere = request.model_copy(update={"region": None, "region_preferred": None})
@@ -268,7 +281,8 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
                                 ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy),
-                                gpu_hours=req.max_gpu_hours, hourly_usd=req.max_hourly_usd),
+                                gpu_hours=req.max_gpu_hours, hourly_usd=req.max_hourly_usd,
+                                usd_per_gpu_hour=req.max_usd_per_gpu_hour),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
         explain.choice_step(choice, has_deadline),
@@ -493,6 +507,11 @@ def hourly_usd(option: Option) -> float:
     return option.count * option.rate.usd
 
 
+def usd_per_gpu_hour(option: Option) -> float:
+    """What one of ``option``'s accelerators costs an hour: its instance's rate over the accelerators it holds."""
+    return option.rate.usd / option.profile.spec.accelerator_count
+
+
 def _within_limit(inside: list[Option], outside: list[Option], *, measure: Callable[[Option], float], limit: float,
                   refusal: Callable[[Option], str]) -> tuple[list[Option], list[Option]]:
     """The options whose ``measure`` is at most ``limit``; none within it is refused with ``refusal`` of the option
@@ -505,7 +524,8 @@ def _within_limit(inside: list[Option], outside: list[Option], *, measure: Calla
 
 def _within_allowances(inside: list[Option], outside: list[Option],
                        req: TrainingRequest) -> tuple[list[Option], list[Option]]:
-    """The options within the request's allowance of accelerator-hours and under its hourly ceiling."""
+    """The options within the request's allowance of accelerator-hours and under its hourly ceilings (the plan's
+    and one accelerator's)."""
     if (allowance := req.max_gpu_hours) is not None:
         inside, outside = _within_limit(inside, outside, measure=gpu_hours, limit=allowance, refusal=lambda o: (
             f"No allowed configuration runs this job within {allowance:,} accelerator-hours: the fewest it takes is "
@@ -516,6 +536,12 @@ def _within_allowances(inside: list[Option], outside: list[Option],
             f"No allowed configuration runs this job for at most ${ceiling:,.2f} an hour: the lowest rate is "
             f"${hourly_usd(o):,.2f} an hour ({o.count}× {o.profile.spec.instance_type} {o.purchase.value}). Raise the "
             "ceiling, or make the job smaller: LoRA/QLoRA or a shorter sequence."))
+    if (per_gpu := req.max_usd_per_gpu_hour) is not None:
+        inside, outside = _within_limit(inside, outside, measure=usd_per_gpu_hour, limit=per_gpu, refusal=lambda o: (
+            f"No allowed configuration runs this job for at most ${per_gpu:,.2f} per accelerator-hour: the lowest is "
+            f"${usd_per_gpu_hour(o):,.2f} ({o.profile.spec.instance_type} {o.purchase.value} on "
+            f"{o.platform.value}, ${o.rate.usd:,.2f} an hour for {o.profile.spec.accelerator_count} "
+            f"{o.profile.accel.name}). Raise the ceiling, or leave the purchase model to gpuops (spot is cheaper)."))
     return inside, outside
 
 
@@ -703,6 +729,19 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
         return None
     return _what_keeping_costs(plan, other, kept=f"{_named(request)} as asked", instead="left open,")
+
+
+_RATE_CEILING_FIELDS = ("max_hourly_usd", "max_usd_per_gpu_hour")
+
+
+def _rate_ceilings(request: TrainingRequest) -> str:
+    """The request's ceilings on a rate, in words ("$1.50 per accelerator-hour"); empty when it has none."""
+    said = []
+    if request.max_hourly_usd is not None:
+        said.append(f"${request.max_hourly_usd:,.2f} an hour")
+    if request.max_usd_per_gpu_hour is not None:
+        said.append(f"${request.max_usd_per_gpu_hour:,.2f} per accelerator-hour")
+    return " and ".join(said)
 
 
 def _preferred_region_warning(plan: Plan, other: Plan) -> str | None:

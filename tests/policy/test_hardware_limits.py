@@ -200,3 +200,53 @@ def test_an_hourly_ceiling_nothing_meets_is_refused_with_the_lowest_rate() -> No
     assert caught.value.code == "no_configuration"
     assert caught.value.message.startswith("No allowed configuration runs this job for at most $1.00 an hour: the "
                                            "lowest rate is $")
+
+
+# --- a ceiling on one accelerator's price an hour ---
+
+def _per_accelerator(plan: Plan | Alternative) -> float:
+    return plan.price_per_instance_hour_usd * plan.instance_count / plan.accelerators
+
+
+@pytest.mark.parametrize(("text", "ceiling"), [
+    ("fine-tune 7B on 1B tokens, at most $3 per GPU hour", 3.0),
+    ("fine-tune 7B on 1B tokens, under $1.50/GPU-hr", 1.5),
+    ("fine-tune 13B on 1B tokens, max $2 per GPU-hour", 2.0),
+])
+def test_a_ceiling_per_accelerator_hour_keeps_every_option_at_or_under_it(text: str, ceiling: float) -> None:
+    decision = decided(text)
+    assert (decision.request.max_usd_per_gpu_hour, decision.request.max_hourly_usd, decision.request.budget_usd,
+            decision.request.unread) == (ceiling, None, None, [])
+    for plan in [decision.plan, *decision.alternatives]:
+        assert _per_accelerator(plan) <= ceiling
+    assert f"at most ${ceiling:,.2f} per accelerator-hour" in candidates_reason(decision)
+
+
+def test_a_rate_ceiling_that_makes_the_run_dearer_in_all_says_what_it_costs() -> None:
+    """A cheaper accelerator-hour on slower hardware can cost more for the whole run: the approver sees by how much."""
+    decision = decided("fine-tune 7B on 1B tokens, under $1.50/GPU-hr")
+    uncapped = decided("fine-tune 7B on 1B tokens")
+
+    assert uncapped.plan.estimated_cost_usd < decision.plan.estimated_cost_usd
+    assert (f"keeping under $1.50 per accelerator-hour costs ~${decision.plan.estimated_cost_usd:,.2f}; without it "
+            f"the plan would be {uncapped.plan.instance_count}× {uncapped.plan.instance_type} "
+            f"{uncapped.plan.purchase_model.value} at ~${uncapped.plan.estimated_cost_usd:,.2f}") in " ".join(
+        decision.warnings)
+
+
+def test_a_rate_ceiling_the_open_plan_already_meets_adds_no_warning() -> None:
+    decision = decided("fine-tune 7B on 1B tokens, at most $3 per GPU hour")
+    assert not any("keeping under" in w for w in decision.warnings)
+
+
+def test_a_price_per_gpu_hour_said_without_a_ceiling_is_left_for_a_person() -> None:
+    decision = decided("fine-tune 7B on 1B tokens, $2 per GPU-hour")
+    assert decision.request.max_usd_per_gpu_hour is None and decision.request.unread == ["$2 per GPU-hour"]
+
+
+def test_a_ceiling_per_accelerator_hour_nothing_meets_is_refused_with_the_lowest() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("fine-tune 7B on 1B tokens, max $0.10 per GPU-hour")
+    assert caught.value.code == "no_configuration"
+    assert caught.value.message.startswith("No allowed configuration runs this job for at most $0.10 per "
+                                           "accelerator-hour: the lowest is $")

@@ -241,6 +241,17 @@ def test_regions_given_as_fields_plan_as_the_texts_do(live: Live, fields: dict[s
     assert by_field.json()["plan"]["region"] != "us-east-1"
 
 
+def test_a_ceiling_per_accelerator_hour_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "max_usd_per_gpu_hour": 1.5,
+                                       "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens, under $1.50/GPU-hr", "now": NOW.isoformat(),
+                                      "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    plan = by_field.json()["plan"]
+    assert plan["price_per_instance_hour_usd"] * plan["instance_count"] / plan["accelerators"] <= 1.5
+
+
 def test_an_exclusion_field_that_rules_out_the_hardware_the_text_names_is_a_contradiction(live: Live) -> None:
     answer = live.post("/v1/plans", {"text": "fine-tune 7B on p5", "exclude": ["H100"],
                                      "now": NOW.isoformat(), "timezone": TZ})
