@@ -48,13 +48,15 @@ def started_later(options: list[Option], *, request: TrainingRequest, now: datet
 def fixed_length(options: list[Option], *, hours: float, settings: EstimateSettings,
                  usable_hours: float | None) -> list[Option]:
     """Each configuration run for exactly ``hours`` plus start-up, priced at its rate; spot adds no estimate of
-    interruptions (an interrupted run of a stated length is run again, which the person knows best)."""
+    interruptions (an interrupted run of a stated length is run again, which the person knows best). A sweep's runs
+    side by side each run that long ("8 configs on 8 A10Gs for 24h"); runs one after another on the same instances
+    would not fit a stated length, so those layouts are left out."""
     startup = settings.spot_restart_minutes / 60
     wall = hours + startup
     out = []
     for o in options:
-        if o.layout.jobs > 1:
-            continue  # a stated length is one job, not a sweep
+        if o.layout.rounds > 1:
+            continue  # a stated length is one round of jobs, not several one after another
         layout = dataclasses.replace(o.layout, job_hours=hours)
         cost = cents(o.count * o.rate.usd * billed_hours(wall))
         meets = None if usable_hours is None else o.start_hours + wall <= usable_hours

@@ -891,6 +891,25 @@ def test_a_stated_length_is_priced_as_count_times_price_times_hours(text: str, h
     assert any("a job of a stated length" in a for a in decision.assumptions)
 
 
+@pytest.mark.parametrize("text", ["run 8 configs of a 1B model for 24h", "a 24h sweep of 8 configs on a 1B model"])
+def test_a_length_beside_a_sweeps_runs_is_the_time_they_have(text: str) -> None:
+    """With no hardware named, the runs are the work and the length the time to do it in (it was refused: a stated
+    length was priced as one job, which no sweep is)."""
+    decision = decision_for(text)
+    assert (decision.request.trials, decision.request.fixed_hours) == (8, None)
+    assert decision.request.deadline == MONDAY + timedelta(hours=24)
+    assert decision.plan.deadline_met is True
+    assert any("beside 8 runs of a sweep as the time the work has" in a for a in decision.assumptions)
+
+
+def test_a_sweeps_runs_side_by_side_on_named_hardware_each_run_the_stated_length() -> None:
+    plan = decision_for("8 configs of a 1B model on 8 A10Gs for 24h").plan
+    startup = default_policy().estimate.spot_restart_minutes / 60
+    assert (plan.instance_count, plan.accelerator, plan.jobs) == (8, "A10G", 8)
+    assert plan.estimated_hours == pytest.approx(24 + startup, abs=0.001)
+    assert plan.estimated_cost_usd == pytest.approx(8 * plan.price_per_instance_hour_usd * (24 + startup), abs=0.01)
+
+
 def test_eight_h100_for_six_hours_runs_on_one_p5() -> None:
     plan = decision_for("8 H100 for 6 hours").plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (1, "p5.48xlarge", 8)
