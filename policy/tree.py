@@ -26,7 +26,7 @@ from policy.decision import (
     PurchaseModel,
     TraceStep,
 )
-from policy.defaults import complete
+from policy.defaults import complete, format_count
 from policy.errors import RequestError
 from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
@@ -129,6 +129,17 @@ def decide(
             named = None  # nothing else could run it: the hardware named costs nothing extra
         if named is not None:
             warnings.append(named)
+    if req.fixed_hours is not None and request.tokens is not None and request.params is not None and not req.reserved:
+        # a length said beside work of a size said: what training that work is estimated to take on this hardware
+        try:
+            trained = _chosen(request.model_copy(update={"fixed_hours": None}), catalog=catalog, policy=policy,
+                              spend=spend, now=now, calibration=calibration, capacity=capacity,
+                              interruption_rates=interruption_rates).plan
+        except RequestError:
+            trained = None
+        length = None if trained is None else _stated_length_warning(request, plan, trained)
+        if length is not None:
+            warnings.append(length)
     rate_ceilings = _rate_ceilings(request)
     if rate_ceilings and req.fixed_hours is None and not req.reserved:
         # a lower rate may take longer and cost more in all: what the plan would be without the ceilings
@@ -729,6 +740,30 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
         return None
     return _what_keeping_costs(plan, other, kept=f"{_named(request)} as asked", instead="left open,")
+
+
+# A stated length this many times the training estimate, or under this share of it, is worth an approver's look.
+LENGTH_OVER_ESTIMATE = 1.5
+LENGTH_UNDER_ESTIMATE = 0.9
+
+
+def _stated_length_warning(request: TrainingRequest, plan: Plan, trained: Plan) -> str | None:
+    """How the length asked for compares with what training the work said is estimated to take on the same hardware
+    (``trained``): far longer pays for hours the work does not need, shorter stops before it is done."""
+    if (trained.instance_type, trained.instance_count) != (plan.instance_type, plan.instance_count):
+        return None  # the estimate chose other hardware: the comparison would not be of the same thing
+    assert request.fixed_hours is not None and request.tokens is not None and request.params is not None
+    asked, estimate = request.fixed_hours, trained.estimated_hours
+    work = (f"training {format_count(request.tokens)} tokens of a {format_count(request.params)}-parameter model on "
+            f"{plan.instance_count}× {plan.instance_type}")
+    if asked >= LENGTH_OVER_ESTIMATE * estimate:
+        return (f"the {asked:,.0f} h asked for is {asked / estimate:.1f}× the ~{estimate:,.1f} h gpuops estimates "
+                f"{work} takes (~${trained.estimated_cost_usd:,.2f} as a training run, against "
+                f"~${plan.estimated_cost_usd:,.2f} for the hours asked): check the length, or what else the job does")
+    if asked <= LENGTH_UNDER_ESTIMATE * estimate:
+        return (f"gpuops estimates {work} takes ~{estimate:,.1f} h: a job of {asked:,.0f} h stops at about "
+                f"{asked / estimate:.0%} of the work unless it runs faster than estimated")
+    return None
 
 
 _RATE_CEILING_FIELDS = ("max_hourly_usd", "max_usd_per_gpu_hour")

@@ -910,6 +910,21 @@ def test_a_sweeps_runs_side_by_side_on_named_hardware_each_run_the_stated_length
     assert plan.estimated_cost_usd == pytest.approx(8 * plan.price_per_instance_hour_usd * (24 + startup), abs=0.01)
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("can we get 8 h100s for ~3 days to finetune our 13b on about 4B tokens", "the 72 h asked for is 1.7× the ~"),
+    ("fine-tune 13B on 4B tokens on 8 H100s for 6 hours", "a job of 6 h stops at about 15% of the work"),
+])
+def test_a_stated_length_far_from_the_training_estimate_is_warned_of(text: str, says: str) -> None:
+    """Hardware held for far longer than the work needs pays for idle hours; far shorter stops before the end."""
+    decision = decision_for(text)
+    assert decision.request.fixed_hours is not None
+    assert any(says in w and "4B tokens of a 13B-parameter model on 1× p5.48xlarge" in w for w in decision.warnings)
+
+
+def test_a_stated_length_with_no_work_said_is_not_compared() -> None:
+    assert decision_for("8 H100 for 6 hours").warnings == []
+
+
 def test_eight_h100_for_six_hours_runs_on_one_p5() -> None:
     plan = decision_for("8 H100 for 6 hours").plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (1, "p5.48xlarge", 8)
