@@ -664,6 +664,9 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
     return first
 
 
+_INSTANCE_NOUN_AFTER_RE = compiled_on_use(r"\s*(?:nodes?|instances?|machines?|hosts?|boxes)\b", _F)
+
+
 def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
     """An instance family ("on p4d") or exact type ("p5.48xlarge"); an unknown family is refused."""
     types: list[str] = []
@@ -687,7 +690,9 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
         if m["ml"]:
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
         if m["count"]:
-            ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"]), notes)
+            noun = _INSTANCE_NOUN_AFTER_RE.match(scan.text, m.end())  # "4 p4d nodes max": the bound after the noun
+            ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"]), notes,
+                               end=None if noun is None else noun.end())
             if ceiling is None:
                 instances.append(int(m["count"]))
             else:
@@ -1643,18 +1648,21 @@ _bound_join_re = compiled_on_use(
 _BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
 
 
-def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str]) -> _Qty | None:
+def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str], *,
+             end: int | None = None) -> _Qty | None:
     """The count ``m`` read as a ceiling when words around it say so ("at most 16 GPUs", "up to 2 nodes", "8 H100s
     max", "≤ 4 instances"; "fewer than 16 GPUs" is at most 15), or as a floor ("at least 8 GPUs", "2 nodes or
-    more": of kind min_…), its cue blanked; None when it is an exact count."""
+    more": of kind min_…), its cue blanked; None when it is an exact count. ``end``: where the words after it start,
+    when a word of the count's own comes between ("4 p4d nodes max")."""
     text, start = m.string, max(0, m.start() - _CONTEXT_CHARS)  # as ``m`` was found: no other number blanked yet
-    floor = _FLOOR_BEFORE_RE.search(text, start, m.start()) or _FLOOR_AFTER_RE.match(text, m.end())
+    after = m.end() if end is None else end
+    floor = _FLOOR_BEFORE_RE.search(text, start, m.start()) or _FLOOR_AFTER_RE.match(text, after)
     if floor is not None:
         phrase = " ".join(text[min(floor.start(), m.start()) : max(floor.end(), m.end())].split())
         scan.blank(floor.start(), floor.end())
         notes.append(f"read '{phrase}' as a floor: the plan uses at least {value:,}")
         return _Qty(kind.replace("max_", "min_"), value, phrase)
-    cue = _CEILING_BEFORE_RE.search(text, start, m.start()) or _CEILING_AFTER_RE.match(text, m.end())
+    cue = _CEILING_BEFORE_RE.search(text, start, m.start()) or _CEILING_AFTER_RE.match(text, after)
     below = None if cue is not None else _BELOW_BEFORE_RE.search(text, start, m.start())
     used = cue or below
     if used is None:

@@ -67,6 +67,16 @@ def test_a_ceiling_below_the_cheapest_plan_moves_it_to_a_smaller_layout(text: st
     assert f"at most {ceiling} accelerators" in candidates_reason(limited)
 
 
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens with 4 p4d nodes max",
+                                  "fine-tune 7B on 1B tokens, at most 4 p4d nodes",
+                                  "fine-tune 7B on 1B tokens, 4 p4d max"])
+def test_a_ceiling_said_after_an_instance_count_and_its_noun_is_a_ceiling(text: str) -> None:
+    """'4 p4d nodes max' was planned on exactly 4 instances on-demand, at more than twice the cost of one on spot."""
+    decision = decided(text)
+    assert (decision.request.instances, decision.request.max_instances) == (None, 4)
+    assert layout(decision.plan) == layout(decided("fine-tune 7B on 1B tokens on p4d").plan)
+
+
 def test_an_instance_ceiling_caps_every_option_and_the_policys_own_cap_still_holds() -> None:
     two = decided("fine-tune 7B", max_instances=2)
     assert all(p.instance_count <= 2 for p in [two.plan, *two.alternatives])
