@@ -122,6 +122,10 @@ _MONEY_CUE_BEFORE = (
     rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
     rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
+    # a condition on the cost: "only if it fits in $50", "if it's under $50", "as long as it stays below $50"
+    r"|\b(?:(?:but\s+)?only\s+)?(?:if|as\s+long\s+as|so\s+long\s+as|provided(?:\s+that)?)\s+"
+    rf"(?:it(?:'?s|\s+is)?\s+|the\s+(?:run|job|plan|total|bill|{_SPEND})\s+(?:is\s+)?)?"
+    rf"(?:(?:fits?|stays?|comes?\s+in|{_SPEND})\s+)?(?:in(?:to)?|under|below|within|less\s+than|at\s+most)"
     rf"|\b{_SPEND}(?:\s+(?:of|is|=|:))?)"
     r"(?:\s*(?:about|around|roughly|approximately|approx\.?|circa|~))?\s*$")
 _MONEY_CUE_AFTER_RE = compiled_on_use(
@@ -463,6 +467,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+look\s+like"
     # "just give me an estimate", "need a rough quote": the plan is the estimate
     r"|(?:give|send|get)\s+(?:me|us)\s+(?:an?\s+)?(?:rough\s+|quick\s+|ballpark\s+)?(?:estimate|quote|number|ballpark)"
+    # "only if it fits in $50, otherwise tell me": the plan says whether it fits
+    r"|(?:otherwise|else|if\s+not)\s*,?\s+(?:just\s+)?(?:tell|let|ping|warn)\s+(?:me|us)(?:\s+know)?"
     r")(?![\w-])", _F)
 
 
@@ -519,7 +525,8 @@ _SHARDED_RE = compiled_on_use(
 # Each with the words one of which every match holds, so a text without them is not searched.
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
-     ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look")),
+     ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
+      "if not")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",

@@ -378,6 +378,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune a 7b model, 1b tokens, 3 runs, each under $100", {"budget_usd": 300.0, "trials": 3}, []),
     ("sweep 5 trials of 1B on 1B tokens, $40 per trial", {"budget_usd": 200.0}, []),
     ("fine-tune 7B on 1B tokens for under $1k/day", {"budget_usd": None}, ["$1k/day"]),
+    # a condition on the cost is the budget, and asking to be told otherwise is what the plan does
+    ("fine-tune 7B on 1B tokens but only if it fits in $50, otherwise tell me", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B on 1B tokens if it's under $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B on 1B tokens as long as it stays below $50", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, $2 per GPU-hour max", {"budget_usd": None, "max_usd_per_gpu_hour": 2.0}, []),
     # a job that cannot pick up where it stopped is never planned on spot
     ("fine-tune 7B on 1B tokens, it must finish without restarts", {"interruption_tolerance": Tolerance.LOW}, []),
