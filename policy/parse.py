@@ -1507,7 +1507,8 @@ _rollouts_re = compiled_on_use(
     r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
     r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?"
     r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
-    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?\s*,?\s*(?:of\s+|at\s+|with\s+|and\s+)?"
+    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?\s*,?\s*(?:of\s+|at\s+|with\s+|and\s+"
+    r"|[x\u00d7*]\s*)?"
     r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
     r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])", _F)
 

@@ -28,6 +28,11 @@ READS: list[tuple[str, dict[str, Any]]] = [
      {"task": Task.DISTILL, "model": "llama-3.2-1b", "teacher_params": 70_553_706_496, "tokens": 5 * B}),
     ("rlhf ppo on a 7b, 200M tokens", {"task": Task.RLHF, "params": 7 * B, "tokens": 200_000_000}),
     ("GRPO qwen2.5-7b", {"task": Task.RLHF, "model": "qwen2.5-7b"}),
+    # RL said alone as training, and rollouts as a product of three factors joined by "x"
+    ("RL fine-tune qwen2.5-math-7b with GRPO, 4k prompts x 16 samples x 1k tokens",
+     {"task": Task.RLHF, "tokens": 64_000_000, "unread": []}),
+    ("fine-tune 7B with RL on 100M tokens", {"task": Task.RLHF, "unread": []}),
+    ("reinforcement learning on a 7B, 50M tokens", {"task": Task.RLHF, "unread": []}),
     ("DPO llama 3 8b with lora", {"task": Task.DPO, "adapter": Task.LORA, "params": 8_030_261_248}),
     ("llama 3.1 70b 128k context sft", {"task": Task.FINE_TUNE, "seq_len": 131072, "params": 70_553_706_496}),
     ("Phi-3 mini 3.8B", {"params": 3_800_000_000}),  # a size said outright wins over the named model's
