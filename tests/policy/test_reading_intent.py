@@ -382,6 +382,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens but only if it fits in $50, otherwise tell me", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens if it's under $50", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens as long as it stays below $50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B on 100k samples of 2k tokens x 3 epochs", {"tokens": 600_000_000}, []),
     ("fine-tune 7B on 1B tokens, $2 per GPU-hour max", {"budget_usd": None, "max_usd_per_gpu_hour": 2.0}, []),
     # a job that cannot pick up where it stopped is never planned on spot
     ("fine-tune 7B on 1B tokens, it must finish without restarts", {"interruption_tolerance": Tolerance.LOW}, []),
