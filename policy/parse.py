@@ -55,7 +55,8 @@ MAX_BUDGET_USD = Decimal(10**10)
 SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
 OUT_OF_SCOPE_SENTENCE = ("gpuops plans training runs (pretraining, fine-tuning, LoRA, sweeps) and jobs of a stated "
                          "length on stated hardware (e.g. \"eval run 7B for 2h\", \"8 H100 for 6 hours\").")
-FASTEST_RE = compiled_on_use(r"\b(?:fastest|as\s+fast\s+as\s+possible|quickest)\b", re.IGNORECASE | re.ASCII)
+FASTEST_RE = compiled_on_use(r"\b(?:(?:fastest|quickest)(?:\s+(?:possible|option|way|route))?|as\s+fast\s+as\s+possible"
+                             r"|as\s+quick(?:ly)?\s+as\s+possible)\b", re.IGNORECASE | re.ASCII)
 
 _F = re.IGNORECASE | re.ASCII
 # Chat clients send no-break and thin spaces, typographic dashes and apostrophes and "×"; the patterns are ASCII.
@@ -2126,7 +2127,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
                                                  "rush"),
                                                 _URGENT_RE)]
-              + [m.group(0) for m in scan.take_if(("fast", "quickest"), FASTEST_RE)])
+              + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
     if patient and not urgent:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
     if thrifty and not urgent:

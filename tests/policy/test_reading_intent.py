@@ -47,6 +47,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B asap", {"urgent": True}, []),
     ("fine-tune 7B as fast as possible", {"urgent": True}, []),
     ("fine-tune 70B fastest under $300", {"urgent": True, "budget_usd": 300.0}, []),
+    ("LoRA 7b, 20M tokens, fastest possible", {"urgent": True}, []),
+    ("LoRA 7b, 20M tokens, as quickly as possible", {"urgent": True}, []),
     # said with "not", a word reads as the other side: no hurry, an experiment, production, no interruptions
     ("fine-tune 7B, not urgent", {"urgent": None}, []),
     ("fine-tune 7B, it isn't urgent", {"urgent": None}, []),
