@@ -164,6 +164,13 @@ _hw_nodes_re = compiled_on_use(
     r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
 
 
+# "our H100 quota in us-east-1 is 16", "A100 quota: 32": what the account may run of the accelerator, a ceiling
+_quota_of_re = compiled_on_use(
+    rf"(?<![\w.])(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?:(?:spot|on[\s-]?demand|gpu|service)\s+)?"
+    r"quota(?:\s+(?:in|for)\s+[a-z]{2}-[a-z]+-\d)?\s*(?:is|of|=|:)?\s*(?:only\s+|just\s+)?(?P<n>\d{1,6})"
+    r"(?:\s+(?:gpus?|accelerators?))?(?![\w.,$])", _F)
+
+
 def _said(m: re.Match[str]) -> str:
     """What a match read, its spaces as one: the phrase a note quotes."""
     return " ".join(m.group(0).split())
@@ -765,6 +772,10 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         nodes.append(int(m["nodes"]))
         notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
                      "holds")
+    for m in scan.take_if(("quota",), _quota_of_re):
+        accelerators.append(_accelerator(m["acc"]))
+        notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")
+        ceilings.append(_Qty("max_gpus", Decimal(m["n"]), _said(m)))
     for m in scan.take(_HW_RE):
         accelerators.append(_accelerator(m["acc"]))
         if m["nodes"] and not (m["n"] or m["n2"]):  # "8 nodes of h100": instances, each with all it holds
@@ -1644,7 +1655,8 @@ _FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:th
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
-    r"|limit(?:ed)?\s+(?:of|to)|quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)|<=|\u2264)\s*$", _F)
+    r"|limit(?:ed)?\s+(?:of|to)|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)"
+    r"|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = compiled_on_use(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"

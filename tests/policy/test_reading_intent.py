@@ -129,6 +129,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, at least 2 nodes but no more than 4", {"min_instances": 2, "max_instances": 4}, []),
     # a quota is what the account may run: a ceiling, never a count the plan must use
     ("fine-tune 7B on 1B tokens, our quota is 32 H100s in us-east-1", {"max_gpus": 32, "gpus": None}, []),
+    ("fine-tune 14B on 1B tokens, our H100 quota in us-east-1 is 16",
+     {"max_gpus": 16, "gpus": None, "accelerator": "H100"}, []),
+    ("fine-tune 14B on 1B tokens, we only have quota for 16 H100s", {"max_gpus": 16, "gpus": None}, []),
     ("fine-tune 70B on 1B tokens, we have a quota of 64 GPUs", {"max_gpus": 64, "gpus": None}, []),
     # "the 13B run" is the model the run trains, not thirteen billion runs
     ("resume the interrupted 13B run, 800M tokens left", {"params": 13 * 10**9, "trials": None},
