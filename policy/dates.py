@@ -60,7 +60,7 @@ from policy.errors import RequestError
 from policy.patterns import compiled_on_use
 from policy.spelled import VAGUE_COUNTS
 
-__all__ = ["Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN", "zone_of"]
+__all__ = ["day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -293,6 +293,9 @@ def _dated_event_re() -> re.Pattern[str]:
         rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
 
 
+# A clock time among the words naming an event ("Monday's 10am meeting", "Friday's 3:30pm review")
+_EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
+
 _TRIGGER_RE = compiled_on_use(
     rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
@@ -413,6 +416,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             end = dated[1].end()
         elif possessive:
             end += 2  # "Friday's launch": the possessive is the day's, "launch" the stage reader's
+        if not _time_only(groups) and (clock := _EVENT_CLOCK_RE.search(dated[1]["event"])) is not None:
+            # "for Monday's 10am meeting": the event's time is said in its name, so the work is ready by then
+            groups |= {k: v for k, v in clock.groupdict().items() if v is not None}
         if _time_only(groups) and (day := _day_after().match(text, dated[1].end())) is not None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
@@ -678,6 +684,25 @@ def _month_day(month: int, day: int, year: str | None, now: datetime, notes: lis
         notes.append(f"{this_year:%b %d} has passed this year; took {now.year + 1}")
         return date(now.year + 1, month, day)
     return this_year
+
+
+_SLASH_DATE_RE = compiled_on_use(r"(?<![\d/])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
+
+
+def day_month_reading(phrase: str, *, now: datetime) -> str:
+    """For a past deadline written "11/12" (read month/day): ' Written day/month, 11/12 is Fri 2026-12-11: say "by
+    Dec 11".' when that reading lies ahead; else nothing. Month/day stays the reading: a person confirms the other."""
+    m = _SLASH_DATE_RE.search(phrase)
+    if m is None:
+        return ""
+    day, month = int(m["a"]), int(m["b"])
+    try:
+        other = _month_day(month, day, None, now, [])
+    except ValueError:
+        return ""  # "11/31": no such day the other way round
+    if other <= now.date() or other.month == int(m["a"]) and other.day == int(m["b"]):
+        return ""
+    return f' Written day/month, {m.group(0)} is {other:%a %Y-%m-%d}: say "by {other:%b} {other.day}".'
 
 
 def _ordinal(day: int, now: datetime, at: time) -> date:

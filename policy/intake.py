@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ValidationError
 
+from policy.dates import day_month_reading
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
@@ -103,6 +104,7 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
         said = reading.phrases.get("deadline") if reading.fields.get("deadline") == deadline else None
         shown = f'"{said}" ({deadline:%a %Y-%m-%d %H:%M %Z})' if said else f"{deadline.isoformat(timespec='minutes')}"
         raise RequestError(
-            f'The deadline {shown} has already passed; give one ahead, e.g. "by Friday" or "in 3 days".',
+            f'The deadline {shown} has already passed; give one ahead, e.g. "by Friday" or "in 3 days".'
+            + (day_month_reading(said, now=now) if said else ""),
             code="deadline_in_past",
         )

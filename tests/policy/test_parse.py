@@ -315,6 +315,9 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B by last Friday", MONDAY, "deadline_in_past", "already passed"),
     ("fine-tune 7B by yesterday", MONDAY, "deadline_in_past", "by yesterday"),
     ("fine-tune 7B by 2026-11-01", MONDAY, "deadline_in_past", "2026-11-01"),
+    # month/day is the reading; day/month, when it lies ahead, is offered
+    ("fine-tune 7B by 11/12", MONDAY, "deadline_in_past",
+     'Written day/month, 11/12 is Fri 2026-12-11: say "by Dec 11".'),
     ("fine-tune 7B by Nov 20", MONDAY, "deadline_in_past", "Nov 20"),
     ("fine-tune 7B by EOD today", MONTH_END_EVENING, "deadline_in_past", "give one ahead"),
     ("fine-tune 7B by the blue moon", MONDAY, "unparseable_deadline", "by Friday"),

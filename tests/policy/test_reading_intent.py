@@ -225,6 +225,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B by 5pm ET Friday", {"deadline": at("2026-12-04T14:00")}, []),
     ("fine-tune llama 8b on 1B tokens for the 9am standup tomorrow", {"deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B for our 3:30pm review on Friday", {"deadline": at("2026-12-04T15:30")}, []),
+    # the event's time said in its name: ready by then, not the day before
+    ("fine-tune 7B, results needed for Thursday's 10am meeting", {"deadline": at("2026-12-03T10:00")}, []),
     ("fine-tune 7B on 1B tokens within a fortnight", {"deadline": at("2026-12-14T17:00")}, []),
     # a date said plainly before the hard deadline, or as wished for, gives way to it
     ("fine-tune 7B on 1B tokens by Friday, or next Monday at the latest", {"deadline": at("2026-12-07T17:00")}, []),
