@@ -262,7 +262,7 @@ _MAY_AFTER_RE = compiled_on_use(
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
-                r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off")
+                r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off|freeze|code-freeze")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
@@ -273,7 +273,7 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
 _FOR_EVENT_RE = compiled_on_use(
     r"\b(?:for|before|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
-    r"\s+(?P<on>(?:on\s+)?)$", _F)
+    r"\s+(?P<on>(?:on\s+|\(\s*)?)$", _F)  # "(Dec 18)": the date in brackets after the event's name
 _STAGE_WORDS_RE = compiled_on_use(rf"\b{_STAGE_WORDS}\b", _F)
 # "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting", "before Thursday's standup": the
 # date said inside the event's
@@ -423,8 +423,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
             end = day.end()
-    if trigger is not None and "(" in trigger.group(0) and text.startswith(")", end):
-        end += 1  # "deadline (May 15)": the date's parenthesis is the phrase's
+    bracketed = (trigger is not None and "(" in trigger.group(0)) or (event is not None and "(" in event["on"])
+    if bracketed and text.startswith(")", end):
+        end += 1  # "deadline (May 15)", "before the code freeze (Dec 18)": the date's parenthesis is the phrase's
     said = _SAID_BEFORE_RE.search(text, max(0, start - 40), start)
     zone_m = _zone_at(text, end)
     day_m = None  # "by noon pacific time tomorrow": the day said after the zone

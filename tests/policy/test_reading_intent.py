@@ -227,6 +227,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for our 3:30pm review on Friday", {"deadline": at("2026-12-04T15:30")}, []),
     # the event's time said in its name: ready by then, not the day before
     ("fine-tune 7B, results needed for Thursday's 10am meeting", {"deadline": at("2026-12-03T10:00")}, []),
+    # an event with its date in brackets, and a freeze as an event: done the day before it starts
+    ("fine-tune 7B, done before the holiday freeze (Dec 18)", {"deadline": at("2026-12-17T17:00")}, []),
+    ("fine-tune 7B before the code freeze on Dec 15", {"deadline": at("2026-12-14T17:00")}, []),
     ("fine-tune 7B on 1B tokens within a fortnight", {"deadline": at("2026-12-14T17:00")}, []),
     # a date said plainly before the hard deadline, or as wished for, gives way to it
     ("fine-tune 7B on 1B tokens by Friday, or next Monday at the latest", {"deadline": at("2026-12-07T17:00")}, []),
