@@ -522,6 +522,11 @@ _FRAMEWORK_RE = compiled_on_use(
     r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
     r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
+# An optimizer keeping its state in 8 bits ("8-bit adam", "adamw_8bit", "paged_adamw_8bit"): less memory than the
+# estimate's 16 bytes a parameter, the same compute; read before the numbers take its "8".
+_EIGHT_BIT_OPTIMIZER_RE = compiled_on_use(
+    r"\b(?:8[\s-]?bit\s+(?:adam(?:w)?|optimi[sz]ers?|lion)|(?:(?:paged|bnb)[\s_-]+)?adam(?:w)?[\s_-]?8[\s_-]?bit)"
+    r"(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
 _SHARDED_RE = compiled_on_use(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
@@ -541,6 +546,9 @@ _NOTED_ONLY = (
      ("gradient", "activation")),
     (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators",
      ("zero", "fsdp", "sharded")),
+    (_EIGHT_BIT_OPTIMIZER_RE, "how the job keeps its optimizer state: in 8 bits it needs less memory than the "
+                              "estimate's 16 bytes a parameter, so the plan holds the job with room to spare; the "
+                              "compute is the same", ("8",)),
     # DeepSpeed named without its ZeRO stage: the estimate's sharding is ZeRO-3's, which stages 1 and 2 do not reach
     (_DEEPSPEED_RE, "sharded training as the memory estimate assumes it (ZeRO-3: weights, gradients and optimizer "
                     "state sharded); ZeRO-1 and 2 keep more on each accelerator: say 'zero-2' if the job uses it",
@@ -2311,6 +2319,9 @@ _training_setting_re = compiled_on_use(
     r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?|(?:grad(?:ient)?[\s-]+)?accum(?:ulation)?(?:[\s-]+steps?)?"
     r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
+    # "lr 3e-4 cosine": the rate's schedule said after it
+    r"(?:\s+(?:with\s+(?:a\s+)?)?(?:cosine|linear|constant|wsd|inverse[\s-]+sqrt)(?:[\s-]+(?:schedule[rd]?|decay"
+    r"|annealing))?(?![\w-]))?"
     r"(?![\w.])"
     r"|(?<![\w.])\d+\s+warm[\s-]?up\s+(?:steps?|iterations?|iters?)\b"
     # "a 10% holdout", "5% validation split": data kept from training to check the model

@@ -560,6 +560,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
     ("fine-tune 7B on 1B tokens with zero-2", {}, ["2", "zero"]),  # optimizer state sharded only: not what is priced
     ("fine-tune 7B on 1B tokens and notify me when done", {}, []),
+    # less memory than the estimate assumes, the same compute: noted, not a number of anything
+    ("fine-tune 7B on 1B tokens, 8-bit adam", {"gpus": None}, []),
+    ("fine-tune 7B on 1B tokens with adamw_8bit", {}, []),
+    ("pretrain 1B on 20B tokens, lr 3e-4 cosine", {"tokens": 20_000_000_000}, []),
     # the year-end break: before it is before Christmas Eve; over it is done when work starts again
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
     ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
