@@ -434,7 +434,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 500 warmup steps, weight decay 0.1, dropout 0.05", {"tokens": 1_000_000_000}, []),
     ("lora 13B on 500M tokens lr 2e-4 cosine schedule, adamw", {"tokens": 500_000_000}, []),
     ("pretrain 1B on 20B tokens in fp16, fp32 master weights, adamw", {"tokens": 20_000_000_000}, []),
-    # training in FP32 is slower than priced, 8-bit Adam needs less memory than counted: a person looks
+    # training in FP32 is slower than priced, paged AdamW moves optimizer state to the host: a person looks
     ("fine-tune 3B on 100M tokens in fp32", {"tokens": 100_000_000}, ["fp32"]),
     ("fine-tune 7B on 1B tokens with paged adamw", {}, ["paged adamw"]),
     # a mixture of experts by its total and active sizes: the active size sets the compute
