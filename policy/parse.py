@@ -610,6 +610,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     if excluded_regions:
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
+    resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
     numbers = _quantities(scan, notes, grid=grid)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
@@ -623,6 +624,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
             numbers[ceiling] = (max if ceiling.startswith("min_") else min)([*said, numbers[ceiling]])
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
     fields = merge_workload(fields, work, notes)
+    if resumed is not None:
+        _remaining(scan, fields, notes, resumed)
     _four_bit(scan, fields, notes, four_bit)
     if (fields.get("trials") or 1) > 1:
         notes += [f"read '{d}' as what the runs differ in: each is priced as the same job" for d in differ]
@@ -636,6 +639,54 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if was in (Task.LORA, Task.QLORA) and fields.get("adapter") is None:
             fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
     return fields
+
+
+# A run taken up again where it stopped: "resume the 13B fine-tune that died at step 4000 of 10000", "restart it from
+# step 6k/10k", "pick up the run, it was 40% done". Only with a word for taking it up, so "evaluate at step 4000 of
+# 10000" is no such run.
+_RESUME_WORDS = ("resum", "restart", "pick up", "picking up")
+_RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up)\b", _F)
+_STOPPED_AT_RE = compiled_on_use(
+    r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted|interrupted"
+    r"|stopped))\s+)?\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?k?)\s*(?:/|of|out\s+of)\s*"
+    r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?k?)(?:\s+steps?)?(?![\w.])"
+    r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
+    _F)
+
+
+def _resumed(scan: _Scan) -> tuple[float, str] | None:
+    """The share of a run still to train when the request takes it up again where it stopped, with the phrase that
+    says so (its words taken); None when it says no such thing."""
+    if not scan.holds(_RESUME_WORDS) or (word := _RESUME_RE.search(scan.text)) is None:
+        return None
+    stopped = _STOPPED_AT_RE.search(scan.text)
+    if stopped is None:
+        return None
+    if stopped["pct"] is not None:
+        left = 1.0 - float(stopped["pct"]) / 100
+    else:
+        done, total = (float(Decimal(v.lower().rstrip("k").replace(",", "")) * (1000 if v.lower().endswith("k") else 1))
+                       for v in (stopped["done"], stopped["all"]))
+        if total <= 0 or not 0 <= done < total:
+            return None
+        left = 1.0 - done / total
+    phrase = f"{_said(word)} … {_said(stopped)}"
+    for m in (word, stopped):
+        scan.blank(m.start(), m.end())
+    return left, phrase
+
+
+def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: tuple[float, str]) -> None:
+    """The tokens of a run taken up again: the share still to train of those said; with none said, the words are
+    left for a person (a default would be a guess of the whole run's size)."""
+    left, phrase = resumed
+    tokens = fields.get("tokens")
+    if tokens is None:
+        scan.unused.append(phrase)
+        return
+    fields["tokens"] = max(1, round(tokens * left))
+    notes.append(f"read '{phrase}' as the run taken up where it stopped: the {left:.0%} left, "
+                 f"{format_count(fields['tokens'])} of the {format_count(tokens)} tokens, from its last checkpoint")
 
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
@@ -1244,6 +1295,13 @@ class _Qty:
 
     def __init__(self, kind: str, value: Decimal, phrase: str, *, after_on: bool = False) -> None:
         self.kind, self.value, self.phrase, self.after_on = kind, value, phrase, after_on
+        self.total = False  # tokens said as all runs' together ("1B tokens total"), not each run's
+
+
+# After a token count, that it is every run's together: "1B tokens total", "in total", "across all runs"
+_TOTAL_AFTER_RE = compiled_on_use(
+    r"\s*,?\s*(?:(?:in\s+)?total|overall|all\s+told|altogether|(?:across|over|for)\s+(?:all\s+)?(?:the\s+)?"
+    r"(?:runs|trials|seeds|jobs|experiments))\b", _F)
 
 
 _BATCH_HINT = 'give the global batch in tokens or sequences, e.g. "batch size 1M tokens" or "batch size 512"'
@@ -1312,6 +1370,9 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
             cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind == "tokens":
             cues.append(_EACH_AFTER_RE.match(text, m.end()))
+            if (whole := _TOTAL_AFTER_RE.match(text, m.end())) is not None:  # "1B tokens total": all runs together
+                cues.append(whole)
+                quantity.total = True
         if quantity.kind in ("batch_tokens", "batch_sequences"):
             cues += [_BATCH_BEFORE_RE.search(text, start, m.start()), _BATCH_AFTER_RE.match(text, m.end())]
             said = [c for c in cues if c is not None]
@@ -1378,6 +1439,11 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)
     _note_batch(found, fields, notes)
     _tokens_of_steps(found, fields, notes)
+    together = next((q for q in found if q.kind == "tokens" and q.total), None)
+    if together is not None and (runs := fields.get("trials") or 1) > 1 and "tokens" in fields:
+        fields["tokens"] = max(1, round(fields["tokens"] / runs))  # a run's tokens: what the request's count is
+        notes.append(f"read '{together.phrase}' as all {runs} runs' together: {format_count(fields['tokens'])} "
+                     "tokens a run")
     budgets = [q for q in found if q.kind == "money"]
     for q in (q for q in found if q.kind == "money_each"):
         runs = fields.get("trials") or 1

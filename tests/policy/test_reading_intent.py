@@ -564,6 +564,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 8-bit adam", {"gpus": None}, []),
     ("fine-tune 7B on 1B tokens with adamw_8bit", {}, []),
     ("pretrain 1B on 20B tokens, lr 3e-4 cosine", {"tokens": 20_000_000_000}, []),
+    # a run taken up where it stopped trains what is left of it
+    ("resume the 13B fine-tune that died at step 4000 of 10000, 2B tokens total", {"tokens": 1_200_000_000}, []),
+    ("restart the 7B pretraining from step 6k/10k, 20B tokens", {"tokens": 8_000_000_000}, []),
+    ("pick up the 7B fine-tune on 1B tokens, it was 40% done", {"tokens": 600_000_000}, []),
+    ("fine-tune 7B on 1B tokens, evaluate at step 4000 of 10000", {"tokens": 1_000_000_000},
+     ["4000", "10000", "step"]),  # no run is taken up: the steps are a person's to read
+    ("resume the 13B fine-tune that died at step 4000 of 10000", {"tokens": None},
+     ["resume … that died at step 4000 of 10000"]),  # what is left of an unsaid size is no default's to guess
+    # tokens said for all runs together are shared among them
+    ("sweep of 10 trials on 350M, 1B tokens total", {"tokens": 100_000_000, "trials": 10}, []),
+    ("5 seeds of a 1B fine-tune, 500M tokens across all runs", {"tokens": 100_000_000, "trials": 5}, []),
     # the year-end break: before it is before Christmas Eve; over it is done when work starts again
     ("pretrain 760M on 15B tokens over the holidays", {"deadline": at("2027-01-04T09:00")}, []),
     ("fine-tune 7B before the holidays", {"deadline": at("2026-12-23T17:00")}, []),
