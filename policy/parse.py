@@ -133,7 +133,7 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
-    r"|left(?:\s+(?:this|for\s+the)\s+month|\s+in\s+(?:the|our)\s+budget)?"
+    r"|left(?:\s+(?:this|for\s+the)\s+(?:month|quarter|year|half|sprint)|\s+in\s+(?:the|our)\s+budget)?"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether)\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -462,7 +462,9 @@ def _reservation(scan: _Scan) -> str | None:
 # cost of", "price out", "estimate the cost of".
 _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
-    r"(?:\s+to)?|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    r"(?:\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
+    # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
+    r"|(?<![\w\s])(?<=^)\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?=\s+(?:a|an|the|\d|our|my|this))|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     # "pls estimate:", "rough estimate for", "ballpark?", "finance wants a number", "is it cheaper on A100s or H100s"
@@ -478,6 +480,14 @@ _COST_QUESTION_RE = compiled_on_use(
     # "only if it fits in $50, otherwise tell me": the plan says whether it fits
     r"|(?:otherwise|else|if\s+not)\s*,?\s+(?:just\s+)?(?:tell|let|ping|warn)\s+(?:me|us)(?:\s+know)?"
     r")(?![\w-])", _F)
+
+
+# Asking whether the plan needs a person's approval: "is this under our auto-approve limit?", "does this need
+# approval?", "will it be auto-approved?"
+_APPROVAL_QUESTION_RE = compiled_on_use(
+    r"\b(?:(?:is\s+(?:this|it|that)\s+)?(?:under|within|below|over|above)\s+(?:our|the)\s+auto[\s-]?approv\w*"
+    r"(?:\s+(?:limit|threshold|line))?|(?:does|will|would)\s+(?:this|it|that)\s+(?:need|require)\s+(?:an?\s+)?approv\w*"
+    r"|(?:will|would|does|can)\s+(?:this|it|that)\s+(?:be|get)\s+auto[\s-]?approved)(?![\w-])", _F)
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
@@ -539,7 +549,9 @@ _SHARDED_RE = compiled_on_use(
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not")),
+      "if not", "cost")),
+    (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
+     ("approv",)),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",

@@ -564,6 +564,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 8-bit adam", {"gpus": None}, []),
     ("fine-tune 7B on 1B tokens with adamw_8bit", {}, []),
     ("pretrain 1B on 20B tokens, lr 3e-4 cosine", {"tokens": 20_000_000_000}, []),
+    # questions the plan answers: its cost, whether a person approves it; the money left in a period is the budget
+    ("how much for a 70B LoRA on 1B tokens, spot vs on-demand?", {"task": Task.LORA}, []),
+    ("estimate 3 runs of 8B DPO on 200M tokens each", {"trials": 3}, []),
+    ("fine-tune 7B on 1B tokens, is this under our auto-approve limit?", {}, []),
+    ("fine-tune 7B on 1B tokens, does this need approval?", {}, []),
+    ("we have $10k left this quarter, continued pretraining 13B on 10B tokens", {"budget_usd": 10_000.0}, []),
     # a run taken up where it stopped trains what is left of it
     ("resume the 13B fine-tune that died at step 4000 of 10000, 2B tokens total", {"tokens": 1_200_000_000}, []),
     ("restart the 7B pretraining from step 6k/10k, 20B tokens", {"tokens": 8_000_000_000}, []),
