@@ -109,11 +109,14 @@ def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: floa
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 
 
-def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = ()) -> list[tuple[str, Option]]:
+def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = (),
+                 named: Sequence[tuple[str, Option]] = ()) -> list[tuple[str, Option]]:
     """Up to three configurations that differ from the plan in cost, speed or interruption risk.
 
     ``reserved``: configurations on reserved capacity the account was offered (capacity blocks, SageMaker training
-    plans), best first, with their labels; the first is shown.
+    plans), best first, with their labels; the first is shown. ``named``: the best configuration of each other piece
+    of hardware the request named to choose among ("p5 or p4d"), labelled: what the person asked to compare comes
+    before what gpuops adds.
     """
     plan = choice.option
     found: list[tuple[str, Option]] = []
@@ -122,6 +125,7 @@ def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = ()) ->
     candidates: list[tuple[str, Callable[[], Option | None]]] = [
         (first[0] if first else "reserved capacity",
          lambda: first[1] if first is not None and first[1].meets is not False else None),
+        *((label, lambda option=option: option) for label, option in named),
         ("no interruptions", lambda: on_demand if plan.purchase is PurchaseModel.SPOT else None),
         # "within policy": the pool holds only what the policy allows (regions, families, sizes), not the market.
         ("cheapest within policy", lambda: _cheaper(choice)),

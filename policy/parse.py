@@ -482,6 +482,10 @@ _COST_QUESTION_RE = compiled_on_use(
     r")(?![\w-])", _F)
 
 
+# Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
+_COMPARE_RE = compiled_on_use(r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])", _F)
+
+
 # Asking whether the plan needs a person's approval: "is this under our auto-approve limit?", "does this need
 # approval?", "will it be auto-approved?"
 _APPROVAL_QUESTION_RE = compiled_on_use(
@@ -552,6 +556,8 @@ _NOTED_ONLY = (
       "if not", "cost")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
      ("approv",)),
+    (_COMPARE_RE, "asking for a comparison: the plan is the best of what is compared, and the best of each other "
+                  "piece of hardware named is among its alternatives", ("compar",)),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",

@@ -17,7 +17,7 @@ from policy.memo import remembered
 from policy.regions import place_of
 from policy.request import TrainingRequest
 
-__all__ = ["check_region", "NOT_ASKED", "Screen", "screen", "size_class"]
+__all__ = ["check_region", "NOT_ASKED", "Screen", "screen", "size_class", "types_named"]
 
 # Why a type is ruled out when the request named other hardware: never a reason the named hardware cannot run
 NOT_ASKED = "not what the request asked for"
@@ -153,7 +153,7 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
     if request.hardware_choice:  # "on p5 or p4d", "H100 or A100": any of them
         chosen: set[str] = set()
         for said in request.hardware_choice:
-            named = _types_named(said, catalog)
+            named = types_named(said, catalog)
             if not named:
                 catalog.instance(said.strip().lower())  # raises unknown_instance_type with close matches
             chosen |= named
@@ -161,7 +161,7 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
     return types
 
 
-def _types_named(said: str, catalog: Catalog) -> set[str]:
+def types_named(said: str, catalog: Catalog) -> set[str]:
     """The types one name covers: an exact type, a family's types, or an accelerator's by its catalog key
     ("A100-80GB") or its name ("A100", every memory size of it)."""
     name = said.strip().lower().removeprefix("ml.")
@@ -175,7 +175,7 @@ def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
     does not know is refused, so a typo never leaves the hardware it meant in the plan."""
     found: dict[str, str] = {}
     for said in request.exclude:
-        types = sorted(_types_named(said, catalog))
+        types = sorted(types_named(said, catalog))
         if not types:
             names = sorted({a.name for a in catalog.accelerators.values()})
             families = sorted({spec.family for spec in catalog.instances.values()})

@@ -37,7 +37,7 @@ from policy.platform import choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
 from policy.request import Task, Tolerance, TrainingRequest
-from policy.screen import NOT_ASKED, Screen, check_region, screen
+from policy.screen import NOT_ASKED, Screen, check_region, screen, types_named
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
 
@@ -84,7 +84,8 @@ def decide(
     work, platform_step, ranked, committed = chosen.work, chosen.platform_step, chosen.ranked, chosen.committed
     assert req.stage is not None
     reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
-    pairs = alternatives(choice, capacity_rank.labelled(reserved))
+    pairs = alternatives(choice, capacity_rank.labelled(reserved), named=_named_choices(request, choice, catalog,
+                                                                                            policy))
     alts = [_alternative(label, o, ctx) for label, o in pairs]
     cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
                                 ranked=ranked, reserved=[*reserved, *committed])
@@ -578,6 +579,22 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
 def _plan(option: Option, ctx: _Context) -> Plan:
     return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
                    max_runtime_hours=ctx.policy.max_runtime_hours)
+
+
+def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
+                   policy: PolicyConfig) -> list[tuple[str, Option]]:
+    """For hardware named to choose among ("compare p5 vs p4d", "H100 or A100"), the best configuration of each piece
+    the plan is not on, chosen as the plan is, labelled "on p4d": the comparison the person asked for."""
+    out = []
+    for said in request.hardware_choice:
+        types = types_named(said, catalog)
+        if choice.option.profile.spec.instance_type in types:
+            continue  # the plan is this one's best
+        best = choose([o for o in choice.pool if o.profile.spec.instance_type in types], [],
+                      penalty=policy.estimate.size_class_penalty)
+        if best is not None:
+            out.append((f"on {said}", best.option))
+    return out
 
 
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:

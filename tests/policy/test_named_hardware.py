@@ -163,3 +163,19 @@ def test_a_choice_of_hardware_is_compared_with_the_open_plan_as_an_ask_is() -> N
     [warning] = named_hardware_warnings("fine-tune 7B on 1B tokens on p4d or g6e")
     assert warning.startswith("p4d or g6e as asked costs ~$")
     assert "left open, the plan would be 1× p5.48xlarge" in warning
+
+
+@pytest.mark.parametrize(("text", "other", "families"), [
+    ("compare p5 vs p4d for fine-tuning 13B on 2B tokens", "p4d", {"p4d"}),
+    ("fine-tune 13B on 2B tokens on H100 or A100, by Friday", "A100", {"p4d", "p4de"}),
+])
+def test_each_other_piece_of_hardware_named_as_a_choice_is_shown_at_its_best(text: str, other: str,
+                                                                               families: set[str]) -> None:
+    """The comparison asked for: the plan is on the best of them, the best of each other one is an alternative."""
+    decision = decided(text)
+    assert decision.request.unread == []
+    label, alternative = next((a.label, a) for a in decision.alternatives if a.label.startswith(f"on {other}"))
+    assert alternative.instance_type.split(".")[0] in families
+    assert alternative.estimated_cost_usd >= decision.plan.estimated_cost_usd or alternative.deadline_met is False
+    assert decision.plan.instance_type.split(".")[0] not in families
+    assert label == f"on {other}"
