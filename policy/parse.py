@@ -418,17 +418,24 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     is the time the work has, not a job of that length. Priced as a job of 6 weeks, the plan would take whatever
     holds the model for 6 weeks, whether or not it trains 100B tokens in them; as a deadline, the hardware is sized
     to finish the work within them. On named hardware ("8 H100 for 6 hours") a length stays the job's own. The runs
-    of a sweep are work of a size said too: "a 24h sweep of 8 configs on a 1B model" is 8 runs done within 24 h."""
+    of a sweep are work of a size said too: "a 24h sweep of 8 configs on a 1B model" is 8 runs done within 24 h.
+    Capacity already held for a length ("a capacity block of 8 p5s for 2 weeks starting Monday") is the time the work
+    said has on it: the job takes what training it takes, and the plan says whether that fits the block."""
     hours = fields.get("fixed_hours")
     sweep = (fields.get("trials") or 1) > 1
+    held = bool(fields.get("reserved")) and fields.get("tokens") is not None
     if (hours is None or said is None or (fields.get("tokens") is None and not sweep)
-            or fields.get("deadline") is not None or fields.get("reserved")):
+            or fields.get("deadline") is not None or (fields.get("reserved") and not held)):
         return
-    if any(fields.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type")):
+    if not held and any(fields.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type")):
         return
     start = fields.get("start_after") or now.astimezone(zone_of(tz))
     fields["fixed_hours"], fields["deadline"] = None, start + timedelta(hours=hours)
     notes.remove(fixed_length_note(hours, said))
+    if held:
+        notes.append(f"read '{said}' as how long the capacity is held: the work must be done by "
+                     f"{fields['deadline']:%a %Y-%m-%d %H:%M}, and takes what training it takes on it")
+        return
     beside = "the tokens to train on" if fields.get("tokens") is not None else f"{fields['trials']} runs of a sweep"
     notes.append(f"read '{said}' beside {beside} as the time the work has: done by "
                  f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "

@@ -983,6 +983,19 @@ def test_held_capacity_is_planned_on_it_and_says_whether_it_fits() -> None:
     assert plan.estimated_finish > datetime(2026, 12, 7, 17, 0, tzinfo=UTC)
 
 
+def test_how_long_capacity_is_held_is_the_time_the_work_has_on_it() -> None:
+    """'a capacity block of 8 p5s for 2 weeks' is how long the block lasts: the work takes what training takes on it
+    (it was priced as 336 h of all eight, five times the training)."""
+    decision = decision_for("pretrain a 7B from scratch on 140B tokens, experimental, we have a capacity block of "
+                            "8 p5s for 2 weeks starting Wednesday")
+    plan = decision.plan
+    assert (decision.request.fixed_hours, decision.request.deadline) == (None, at("2026-12-16T09:00"))
+    assert (plan.instance_count, plan.instance_type, plan.purchase_model.value) == (8, "p5.48xlarge",
+                                                                                   "capacity-block")
+    assert plan.estimated_hours < 336 / 2 and plan.deadline_met is True
+    assert decision.warnings[0].startswith("held capacity fits: ")
+
+
 @pytest.mark.parametrize("text", ["fine-tune 7B, we have 2 p4d reserved", "fine-tune 7B on our 2 reserved p4d"])
 def test_reserved_hardware_is_planned_as_capacity_already_held(text: str) -> None:
     decision = decision_for(text)
