@@ -72,7 +72,11 @@ _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 1
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
 
 _UNIT_KINDS = (
-    ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"),
+    # "8k context", "8k seq", "4k seq len", "2048 sequence length" ("512 sequences" is a count of them: "other")
+    ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"
+            # not "405B seq len 32768": there the length follows
+            r"|(?:seq(?:[\s_-]?len(?:gth)?)?|sequence[\s_-]+length)(?![\w-])"
+            r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d)"),
     ("tokens", r"tokens?|toks?|tokns?|tkns?"),  # and its common typos
     ("params", r"param(?:eter)?s?|model"),
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each

@@ -257,7 +257,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             "that many hours on the hardware chosen.",
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _train_question(scan, fields, questions)
-    _size_questions(scan, fields, questions, said=said)
+    _size_questions(scan, fields, questions, notes, said=said)
     left = _unread(scan)
     if len(left) > len(scan.unused):  # words are left that no reader took: some may describe the work
         read_descriptions(scan, fields, notes)  # last: only words no other reader took
@@ -386,6 +386,17 @@ def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: l
     return True
 
 
+def _audio_with_tokens(scan: Scan, notes: list[str]) -> None:
+    """ "1,000 hours of audio (about 180M tokens)": with the tokens said, the hours say what the data is."""
+    audio = scan.take(_AUDIO_RE) if scan.unused else []
+    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None) if audio else None
+    if heard is None:
+        return
+    scan.unused.remove(heard.group(0))
+    notes.append(f"read '{heard.group(0)} of {audio[0].group(0)}' as what the data is: the tokens said are what is "
+                 "trained on")
+
+
 def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:
     """ "train 7B": pretraining and fine-tuning default to very different token counts."""
     if not scan.take(_TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
@@ -402,7 +413,8 @@ _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
 _SIZE_BOUND_WORDS_RE = compiled_on_use(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
-def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], *, said: str) -> None:
+def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], notes: list[str], *,
+                    said: str) -> None:
     """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"; and whether
     fewer tokens than examples ("100k examples, 512 tokens") are each example's or all of them."""
     if fields.get("fixed_hours") is not None:
@@ -417,6 +429,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                                                        Choice(label=f"{tokens:,} in all", value=tokens)]))
         return
     if tokens is not None:
+        _audio_with_tokens(scan, notes)
         return
     if counted is not None:
         phrase = _said_items(scan, counted)

@@ -570,6 +570,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, is this under our auto-approve limit?", {}, []),
     ("fine-tune 7B on 1B tokens, does this need approval?", {}, []),
     ("we have $10k left this quarter, continued pretraining 13B on 10B tokens", {"budget_usd": 10_000.0}, []),
+    # a context length said before "seq"; hours of audio beside the tokens said describe the data
+    ("fine-tune 70B, 8k seq, 1B tokens, on 4 nodes of H100", {"seq_len": 8192, "instances": 4}, []),
+    ("fine-tune 7B, 4k seq len, 1B tokens", {"seq_len": 4096}, []),
+    ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
     ("resume the 13B fine-tune that died at step 4000 of 10000, 2B tokens total", {"tokens": 1_200_000_000}, []),
     ("restart the 7B pretraining from step 6k/10k, 20B tokens", {"tokens": 8_000_000_000}, []),
