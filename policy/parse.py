@@ -632,7 +632,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["data_region"] = _only(data_regions, "data regions", 'give one, e.g. "the data is in us-west-2"')
     if named_regions:
         fields["regions"] = named_regions
-    elif fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
+    if fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
         fields["region_preferred"] = True
         notes.append(f"read '{fields['region']}' as the region preferred; planned there, with what the cheapest "
                      "region the team can launch in would save, or left open if it cannot run the job")
@@ -1118,6 +1118,11 @@ _region_prefer_before_re = compiled_on_use(
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
 _region_prefer_after_re = compiled_on_use(
     r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
+# A region to fall back on ("prefer us-west-2, fall back to us-east-1", "in us-west-2, otherwise us-east-1"): searched
+# too, and the regions said before it are the ones wished for.
+_region_fallback_before_re = compiled_on_use(
+    r"\b(?:fall(?:ing)?[\s-]?back\s+(?:to|on)|fallback(?:\s+(?:to|is|region))?\s*:?|otherwise|or\s+else|failing\s+that"
+    r"|if\s+not)\s*,?\s*(?:(?:run\s+)?in\s+)?(?:the\s+)?$", _F)
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
 _data_region_before_re = compiled_on_use(
@@ -1163,6 +1168,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
+    fallbacks: list[str] = []
     text = scan.text
     after_negated: int | None = None  # where the last region said not to be used ends: a list goes on from there
     said_not = 0  # where the words saying so start
@@ -1204,6 +1210,9 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
+        if regions and (cue := _region_fallback_before_re.search(text, max(0, m.start() - 30), m.start())):
+            scan.blank(cue.start(), cue.end())
+            fallbacks.append(region)
         regions.append(region)
     if after_negated is not None:
         _note_excluded(text, said_not, after_negated, excluded, notes)
@@ -1211,6 +1220,14 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     if not named and data:  # "the data is in us-west-2" and no region said: run where the data is
         notes.append(f"read '{data[0]}' as where the data lives: planned there, as no other region is said")
         named = [data[0]]
+    wished = [r for r in named if r not in fallbacks]
+    if fallbacks and wished and not preferred:  # "in us-west-2, fall back to us-east-1": the first is the wish
+        preferred.append(wished[0])
+    if len(named) > 1 and fallbacks and preferred and preferred[0] in named:
+        # planned in the region wished for; the others said are what the warning compares it with
+        notes.append(f"read {', '.join(fallbacks)} as the region{'s' if len(fallbacks) > 1 else ''} to fall back "
+                     f"on: searched with {preferred[0]}, the one wished for")
+        return preferred[0], named
     if len(named) > 1:  # "in us-east-2 or us-west-2": only those are searched, the first said first
         notes.append(f"named several regions ({', '.join(named)}); searched only those")
         return None, named

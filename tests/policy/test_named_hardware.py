@@ -110,6 +110,18 @@ def test_a_preferred_region_is_planned_in_and_the_cheaper_region_is_named(text: 
                               f"in {anywhere.region} the plan would be 1× {anywhere.instance_type}")
 
 
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, prefer us-west-2, fall back to us-east-1",
+                                  "fine-tune 7B on 1B tokens in us-west-2, otherwise us-east-1"])
+def test_a_region_to_fall_back_on_is_searched_and_the_first_is_the_wish(text: str) -> None:
+    """The preference was lost: both regions were searched alike and the plan went to the cheaper one."""
+    decision = decided(text)
+    assert (decision.plan.region, decision.request.region_preferred, decision.request.unread) == (
+        "us-west-2", True, [])
+    assert decision.request.regions == ["us-west-2", "us-east-1"]
+    [warning] = preferred_region_warnings(text)
+    assert "in us-east-1 the plan would be" in warning
+
+
 def test_a_region_asked_for_is_not_compared_with_others() -> None:
     decision = decided("fine-tune 7B on 1B tokens in us-west-2")
     assert decision.plan.region == "us-west-2" and not decision.request.region_preferred
