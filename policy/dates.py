@@ -116,7 +116,7 @@ _DAY = (
     r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
     r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
     r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
-    rf"|(?P<wd>(?:(?P<wdq>this|next|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
+    rf"|(?P<wd>(?:(?P<wdq>this|next|nxt|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
     r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w]|'(?!s\b))"  # "Thursday's standup": the day of an event
     r"|(?P<rd>today|tonight|overnight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
     # a year: "by end of 2026" (its last day), "before 2027" and "by 2027" (before it starts, as "by June")
@@ -435,8 +435,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             groups |= {k: v for k, v in day_m.groupdict().items() if v is not None}
     after = _FIRMNESS_AFTER_RE.match(text, day_m.end() if day_m else zone_m.end() if zone_m else end)
     named = after is not None and after["named"] is not None  # "Friday is the hard deadline": said as a deadline
-    # a terse request ending on a day ("ft 7b 1b tok fri") gives its deadline last, as "by fri" would
-    last = "wd" in groups and not groups.get("wdq") and _TERSE_END_RE.match(text, end) is not None
+    # a terse request ending on a day ("ft 7b 1b tok fri", "… nxt tues") gives its deadline last, as "by fri" would
+    last = ("wd" in groups and (groups.get("wdq") or "next").lower() in ("next", "nxt", "this")
+            and _TERSE_END_RE.match(text, end) is not None)
     wished = after is not None and after["wish"] is not None  # "Thursday would be better": a date hoped for
     if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
                    or dated is not None or last or wished):
@@ -952,6 +953,7 @@ def _weekday(g: dict[str, str | None], now: datetime, at: time, notes: list[str]
     """A named weekday under the rules in the module docstring."""
     target = _WEEKDAYS[(g.get("wdn") or "")[:3].lower()]
     qualifier = " ".join((g.get("wdq") or g.get("wdw") or "").lower().split()).removeprefix("the ")
+    qualifier = "next" if qualifier == "nxt" else qualifier  # as chat spells it
     today = now.date()
     monday = today - timedelta(days=today.weekday())
     if qualifier in ("next", "following"):

@@ -98,7 +98,9 @@ _QTY_RE = compiled_on_use(
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
-    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)|(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
+    # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
+    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)"
+    r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
     # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one

@@ -573,6 +573,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a context length said before "seq"; hours of audio beside the tokens said describe the data
     ("fine-tune 70B, 8k seq, 1B tokens, on 4 nodes of H100", {"seq_len": 8192, "instances": 4}, []),
     ("fine-tune 7B, 4k seq len, 1B tokens", {"seq_len": 4096}, []),
+    # chat's spellings: "nxt" for next, a scale letter apart from its number with what it counts after it
+    ("7b dpo 100m tok, h100s, nxt tues", {"deadline": at("2026-12-08T17:00")}, []),
+    ("ft 7b 1b tok next fri", {"deadline": at("2026-12-11T17:00")}, []),
+    ("fine tune 7 b model on 1 b tokens", {"params": 7_000_000_000, "tokens": 1_000_000_000}, []),
     ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
     ("resume the 13B fine-tune that died at step 4000 of 10000, 2B tokens total", {"tokens": 1_200_000_000}, []),
