@@ -259,11 +259,13 @@ _STAGE_RES = (
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
                                   r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune)|a\s+(?:job|run)"
                                   r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b)"
-                                  r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical)\b", _F)),
+                                  r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical"
+                                  # work under a service-level agreement serves someone: "SLA-bound", "has an SLA"
+                                  r"|sla(?:[\s-]+(?:bound|backed|critical))?)\b", _F)),
     (Stage.EXPERIMENTAL, compiled_on_use(
         r"\b(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
-        r"|explor(?:e|ing|ation|atory))\b", _F)),
+        r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?)\b", _F)),
 )  # fmt: skip
 # "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot"
 _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"

@@ -577,6 +577,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("7b dpo 100m tok, h100s, nxt tues", {"deadline": at("2026-12-08T17:00")}, []),
     ("ft 7b 1b tok next fri", {"deadline": at("2026-12-11T17:00")}, []),
     ("fine tune 7 b model on 1 b tokens", {"params": 7_000_000_000, "tokens": 1_000_000_000}, []),
+    # work under a service-level agreement serves someone; a hackathon's is an experiment
+    ("fine-tune 7B on 1B tokens, SLA-bound", {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
     ("resume the 13B fine-tune that died at step 4000 of 10000, 2B tokens total", {"tokens": 1_200_000_000}, []),
