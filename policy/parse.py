@@ -97,7 +97,9 @@ _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in
 _QTY_RE = compiled_on_use(
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?(?:e\d{1,2})?)"
+    # "1e9", and as people write powers of ten: "10^9", "1.5 x 10^9"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
+    r"|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
     r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)"
     r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
@@ -149,9 +151,10 @@ _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
 _ACCELERATORS = (
-    ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100", r"a100"), ("A10G", r"a10g?"), ("GH200", r"gh200"),
+    ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100-40GB", r"a100[\s-]*40\s*gb"), ("A100", r"a100"),
+    ("A10G", r"a10g?"), ("GH200", r"gh200"),
     ("H100", r"h100"), ("H200", r"h200"), ("B200", r"b200"), ("L40S", r"l40s"), ("L4", r"l4"),
-    ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100", r"v100"),
+    ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100-16GB", r"v100[\s-]*16\s*gb"), ("V100", r"v100"),
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
 _HW_RE = compiled_on_use(
@@ -2139,10 +2142,16 @@ def _kind_from_context(before: str, after: str, scale: str) -> str:
     return "params" if big else "other"
 
 
+_POWER_OF_TEN_RE = compiled_on_use(r"(?:(?P<m>\d+(?:\.\d+)?)\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*(?P<e>\d{1,2})", _F)
+
+
 def _value(num: str, scale: str, *, seq: bool) -> Decimal:
     """The number times its scale ("1.5B" → 1.5e9; as a context length "8k" → 8192)."""
     try:
-        value = Decimal(num.replace(",", ""))
+        if (power := _POWER_OF_TEN_RE.fullmatch(num)) is not None:  # "10^9", "1.5 x 10^9"
+            value = Decimal(power["m"] or 1) * Decimal(10) ** int(power["e"])
+        else:
+            value = Decimal(num.replace(",", ""))
     except InvalidOperation as exc:  # the pattern admits only digits; kept so no text can escape as another error
         raise RequestError(f'Cannot read the number "{num}".', code="invalid_size") from exc
     if seq and scale in _SEQ_SCALE:

@@ -14,6 +14,7 @@ from policy.config import PolicyConfig, SizeClass, TeamPolicy
 from policy.errors import RequestError
 from policy.estimate import Workload
 from policy.memo import remembered
+from policy.patterns import compiled_on_use
 from policy.regions import place_of
 from policy.request import TrainingRequest
 
@@ -142,9 +143,7 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
             by_family = {name}
         types = by_family
     if request.accelerator:
-        key = request.accelerator.strip().lower()
-        by_accel = {t for t, spec in catalog.instances.items()
-                    if key in (spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
+        by_accel = _accelerator_types(request.accelerator.strip().lower(), catalog)
         if not by_accel:
             names = sorted({a.name for a in catalog.accelerators.values()})
             raise RequestError(f"Unknown accelerator {request.accelerator!r}; known: {', '.join(names)}.",
@@ -162,11 +161,27 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
 
 
 def types_named(said: str, catalog: Catalog) -> set[str]:
-    """The types one name covers: an exact type, a family's types, or an accelerator's by its catalog key
-    ("A100-80GB") or its name ("A100", every memory size of it)."""
+    """The types one name covers: an exact type, a family's types, or an accelerator's (``_accelerator_types``)."""
     name = said.strip().lower().removeprefix("ml.")
-    return {t for t, spec in catalog.instances.items()
-            if name in (t, spec.family, spec.accelerator.lower(), catalog.accelerators[spec.accelerator].name.lower())}
+    return {t for t, spec in catalog.instances.items() if name in (t, spec.family)} | _accelerator_types(name, catalog)
+
+
+_MEMORY_SIZE_RE = compiled_on_use(r"(?P<name>.+?)[\s-]*(?P<gib>\d+)\s*gb")
+
+
+def _accelerator_types(name: str, catalog: Catalog) -> set[str]:
+    """The types of an accelerator by its catalog key ("a100-80gb"), its name ("a100", every memory size of it), or
+    its name and memory ("a100-40gb": the sizes with that much)."""
+    sized = _MEMORY_SIZE_RE.fullmatch(name)
+    out = set()
+    for t, spec in catalog.instances.items():
+        accel = catalog.accelerators[spec.accelerator]
+        if name in (spec.accelerator.lower(), accel.name.lower()):
+            out.add(t)
+        elif sized is not None and sized["name"] == accel.name.lower() and round(
+                spec.accelerator_memory_gib or accel.memory_gib or 0) == int(sized["gib"]):
+            out.add(t)
+    return out
 
 
 def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:

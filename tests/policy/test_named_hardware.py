@@ -191,3 +191,15 @@ def test_each_other_piece_of_hardware_named_as_a_choice_is_shown_at_its_best(tex
     assert alternative.estimated_cost_usd >= decision.plan.estimated_cost_usd or alternative.deadline_met is False
     assert decision.plan.instance_type.split(".")[0] not in families
     assert label == f"on {other}"
+
+
+@pytest.mark.parametrize(("text", "types"), [
+    ("fine-tune 7B on 1B tokens with 8 A100 40GB", {"p4d.24xlarge"}),
+    ("fine-tune 7B on 1B tokens on A100 80GB", {"p4de.24xlarge"}),
+    ("fine-tune 7B on 1B tokens on A100s", {"p4d.24xlarge", "p4de.24xlarge"}),
+])
+def test_an_accelerator_named_with_its_memory_keeps_to_that_size(text: str, types: set[str]) -> None:
+    """'A100 40GB' was planned on p4de, the 80 GB A100, with '40GB' left unread."""
+    decision = decided(text)
+    assert {p.instance_type for p in [decision.plan, *decision.alternatives]} <= types
+    assert decision.request.unread == []

@@ -579,6 +579,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine tune 7 b model on 1 b tokens", {"params": 7_000_000_000, "tokens": 1_000_000_000}, []),
     # work under a service-level agreement serves someone; a hackathon's is an experiment
     ("fine-tune 7B on 1B tokens, SLA-bound", {"stage": Stage.PRODUCTION}, []),
+    # powers of ten as people write them (it read "10^9 tokens" as 9 tokens); an accelerator's memory size said
+    ("fine-tune 7B on 10^9 tokens", {"tokens": 1_000_000_000}, []),
+    ("pretrain a 1.3 x 10^9 parameter model on 2.6e10 tokens", {"params": 1_300_000_000, "tokens": 26_000_000_000},
+     []),
+    ("fine-tune 7B on 1B tokens with 8 A100 40GB", {"accelerator": "A100-40GB", "gpus": 8}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
