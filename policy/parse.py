@@ -500,6 +500,10 @@ _COST_QUESTION_RE = compiled_on_use(
     r")(?![\w-])", _F)
 
 
+# Training on from where a model is ("continue training our 7B from its checkpoint"): priced as the tokens said
+_TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?\b", _F)
+
+
 # Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
 _COMPARE_RE = compiled_on_use(r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])", _F)
 
@@ -540,7 +544,8 @@ _MULTI_NODE_OK_RE = compiled_on_use(
                                r"(?!\s+(?:if|unless|only)\b)", _F)
 # What several runs differ in: "with different seeds", "on different data mixes", "across separate configs"
 # (``_repeats_re`` reads it after a count).
-_RUNS_DIFFER = (r"(?:with|using|on|across|over)\s+(?:(?:a|each)\s+)?(?:different|separate|new|other|fresh|various)"
+_RUNS_DIFFER = (r"(?:(?:with|using|on|across|over)\s+|(?<=\()\s*)(?:(?:a|each)\s+)?"
+                r"(?:different|separate|new|other|fresh|various)"
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
                 r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?)")
 _RUNS_DIFFER_RE = compiled_on_use(rf"\b{_RUNS_DIFFER}\b", _F)
@@ -574,6 +579,8 @@ _NOTED_ONLY = (
       "if not", "cost")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
      ("approv",)),
+    (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
+     ("continu",)),
     (_COMPARE_RE, "asking for a comparison: the plan is the best of what is compared, and the best of each other "
                   "piece of hardware named is among its alternatives", ("compar",)),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
@@ -1281,7 +1288,10 @@ _PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_
 _PLACE_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:only|just|solely|exclusively|anywhere|somewhere)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)"
     r"|\bregions?\s*[:=]?"
-    r"|\bresidency\s*[:=]?)\s+(?:the\s+)?(?:aws\s+)?$", _F)
+    r"|\bresidency\s*[:=]?"
+    # data residency said as where the work may not leave or must stay: "can't leave the EU", "must stay in the US"
+    r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t|may\s+not|shouldn'?t|not\s+allowed\s+to)\s+leave"
+    r"|\b(?:must|has\s+to|have\s+to|needs?\s+to|should)\s+stay\s+in)\s+(?:the\s+)?(?:aws\s+)?$", _F)
 _PLACE_AFTER_RE = compiled_on_use(
     r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))|regions?\b(?:\s+only\b)?|based\b"
     r"|hosted\b|(?:data[\s-]+)?residency\b|(?:is|'s)\s+(?:fine|ok(?:ay)?|good)\b)", _F)

@@ -173,7 +173,7 @@ exactly preferred
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus
+x vs versus another additional extra
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")

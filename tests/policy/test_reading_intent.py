@@ -584,6 +584,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain a 1.3 x 10^9 parameter model on 2.6e10 tokens", {"params": 1_300_000_000, "tokens": 26_000_000_000},
      []),
     ("fine-tune 7B on 1B tokens with 8 A100 40GB", {"accelerator": "A100-40GB", "gpus": 8}, []),
+    # data residency said as where the work may not leave; what runs differ in said in brackets; training on
+    ("fine-tune 7B on 1B tokens, can't leave the EU, eu-west-1 preferred",
+     {"area": "eu", "region": "eu-west-1", "region_preferred": True}, []),
+    ("fine-tune 7B on 1B tokens, data must stay in the EU", {"area": "eu"}, []),
+    ("fine-tune 7B on 1B tokens, twice (different seeds)", {"trials": 2}, []),
+    ("continue training our 7B from its checkpoint on another 500M tokens", {"tokens": 500_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
