@@ -117,54 +117,15 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
-    named_hardware = (request.instance_type or request.accelerator or request.instances or request.gpus
-                      or request.hardware_choice)
-    if named_hardware and req.fixed_hours is None and not req.reserved:
-        # the hardware left open, in the plan's region: what the named hardware costs, not what another region does
-        left_open = request.model_copy(update={**_HARDWARE_OPEN, "region": plan.region})
+    def plan_for(other: TrainingRequest) -> Plan | None:
+        """The plan ``other`` would get here, or None when it cannot be planned."""
         try:
-            named = _named_hardware_warning(request, plan, _chosen(
-                left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                capacity=capacity, interruption_rates=interruption_rates).plan)
+            return _chosen(other, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                           capacity=capacity, interruption_rates=interruption_rates).plan
         except RequestError:
-            named = None  # nothing else could run it: the hardware named costs nothing extra
-        if named is not None:
-            warnings.append(named)
-    if req.fixed_hours is not None and request.tokens is not None and request.params is not None and not req.reserved:
-        # a length said beside work of a size said: what training that work is estimated to take on this hardware
-        try:
-            trained = _chosen(request.model_copy(update={"fixed_hours": None}), catalog=catalog, policy=policy,
-                              spend=spend, now=now, calibration=calibration, capacity=capacity,
-                              interruption_rates=interruption_rates).plan
-        except RequestError:
-            trained = None
-        length = None if trained is None else _stated_length_warning(request, plan, trained)
-        if length is not None:
-            warnings.append(length)
-    rate_ceilings = _rate_ceilings(request)
-    if rate_ceilings and req.fixed_hours is None and not req.reserved:
-        # a lower rate may take longer and cost more in all: what the plan would be without the ceilings
-        uncapped = request.model_copy(update=dict.fromkeys(_RATE_CEILING_FIELDS))
-        try:
-            capped = _what_keeping_costs(plan, _chosen(
-                uncapped, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                capacity=capacity, interruption_rates=interruption_rates).plan,
-                kept=f"keeping under {rate_ceilings}", instead="without it")
-        except RequestError:
-            capped = None
-        if capped is not None:
-            warnings.append(capped)
-    if request.region_preferred and req.fixed_hours is None and not req.reserved:
-        # every region the team can launch in (or the area said), to say what keeping to the preferred one costs
-        anywhere = request.model_copy(update={"region": None, "region_preferred": None})
-        try:
-            elsewhere = _preferred_region_warning(plan, _chosen(
-                anywhere, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                capacity=capacity, interruption_rates=interruption_rates).plan)
-        except RequestError:
-            elsewhere = None
-        if elsewhere is not None:
-            warnings.append(elsewhere)
+            return None
+
+    warnings += _what_else_would_do(request, req, plan, plan_for)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,
@@ -176,6 +137,33 @@ def decide(
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
         naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
     )
+
+
+def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Plan,
+                        plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
+    """What keeping to what the request said costs, each against the plan ``plan_for`` makes without it: named
+    hardware (left open, in the plan's region), rate ceilings (a lower rate may take longer and cost more in all), a
+    preferred region (every region the team can launch in, or the area said); and a length said beside work of a size
+    said against what training that work takes on the same hardware. Neither a stated length nor held capacity is a
+    choice to compare, except the length's own."""
+    found: list[str | None] = []
+    free = req.fixed_hours is None and not req.reserved
+    if free and (request.instance_type or request.accelerator or request.instances or request.gpus
+                 or request.hardware_choice):
+        open_plan = plan_for(request.model_copy(update={**_HARDWARE_OPEN, "region": plan.region}))
+        found.append(None if open_plan is None else _named_hardware_warning(request, plan, open_plan))
+    if free and (ceilings := _rate_ceilings(request)):
+        uncapped = plan_for(request.model_copy(update=dict.fromkeys(_RATE_CEILING_FIELDS)))
+        found.append(None if uncapped is None else _what_keeping_costs(plan, uncapped, kept=f"keeping under {ceilings}",
+                                                                        instead="without it"))
+    if free and request.region_preferred:
+        anywhere = plan_for(request.model_copy(update={"region": None, "region_preferred": None}))
+        found.append(None if anywhere is None else _preferred_region_warning(plan, anywhere))
+    if (req.fixed_hours is not None and request.tokens is not None and request.params is not None
+            and not req.reserved):
+        trained = plan_for(request.model_copy(update={"fixed_hours": None}))
+        found.append(None if trained is None else _stated_length_warning(request, plan, trained))
+    return [w for w in found if w is not None]
 
 
 @dataclass(frozen=True, slots=True)
