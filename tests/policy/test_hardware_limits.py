@@ -199,17 +199,26 @@ def test_an_hourly_ceiling_keeps_every_option_at_or_under_it(text: str, ceiling:
     assert f"at most ${ceiling:,.2f} an hour" in candidates_reason(decision)
 
 
-def test_a_rate_said_without_a_ceiling_is_left_for_a_person() -> None:
-    decision = decided("fine-tune 7B on 1B tokens, $50/hour")
-    assert decision.request.max_hourly_usd is None and decision.request.unread == ["$50/hour"]
+@pytest.mark.parametrize(("text", "field", "rate"), [
+    ("fine-tune 7B on 1B tokens, $50/hour", "max_hourly_usd", "$50/hour"),
+    ("fine-tune 7B on 1B tokens, $2 per GPU-hour", "max_usd_per_gpu_hour", "$2 per GPU-hour"),
+])
+def test_a_rate_said_without_a_ceiling_is_left_for_a_person(text: str, field: str, rate: str) -> None:
+    decision = decided(text)
+    assert getattr(decision.request, field) is None and decision.request.unread == [rate]
 
 
-def test_an_hourly_ceiling_nothing_meets_is_refused_with_the_lowest_rate() -> None:
+@pytest.mark.parametrize(("text", "refusal"), [
+    ("fine-tune 7B on 1B tokens, max $1 per hour",
+     "No allowed configuration runs this job for at most $1.00 an hour: the lowest rate is $"),
+    ("fine-tune 7B on 1B tokens, max $0.10 per GPU-hour",
+     "No allowed configuration runs this job for at most $0.10 per accelerator-hour: the lowest is $"),
+])
+def test_a_rate_ceiling_nothing_meets_is_refused_with_the_lowest_rate(text: str, refusal: str) -> None:
     with pytest.raises(RequestError) as caught:
-        decided("fine-tune 7B on 1B tokens, max $1 per hour")
+        decided(text)
     assert caught.value.code == "no_configuration"
-    assert caught.value.message.startswith("No allowed configuration runs this job for at most $1.00 an hour: the "
-                                           "lowest rate is $")
+    assert caught.value.message.startswith(refusal)
 
 
 # --- a ceiling on one accelerator's price an hour ---
@@ -248,15 +257,3 @@ def test_a_rate_ceiling_the_open_plan_already_meets_adds_no_warning() -> None:
     decision = decided("fine-tune 7B on 1B tokens, at most $3 per GPU hour")
     assert not any("keeping under" in w for w in decision.warnings)
 
-
-def test_a_price_per_gpu_hour_said_without_a_ceiling_is_left_for_a_person() -> None:
-    decision = decided("fine-tune 7B on 1B tokens, $2 per GPU-hour")
-    assert decision.request.max_usd_per_gpu_hour is None and decision.request.unread == ["$2 per GPU-hour"]
-
-
-def test_a_ceiling_per_accelerator_hour_nothing_meets_is_refused_with_the_lowest() -> None:
-    with pytest.raises(RequestError) as caught:
-        decided("fine-tune 7B on 1B tokens, max $0.10 per GPU-hour")
-    assert caught.value.code == "no_configuration"
-    assert caught.value.message.startswith("No allowed configuration runs this job for at most $0.10 per "
-                                           "accelerator-hour: the lowest is $")
