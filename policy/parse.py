@@ -398,6 +398,9 @@ def read_request(
         scan.take(_emoji_code_re)
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal:
         _slack_markup(scan, notes)
+    if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
+        for m in _LIST_NUMBER_RE.finditer(scan.text):
+            scan.blank(m.start("n"), m.end("n"))
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
@@ -2059,6 +2062,7 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
         scan.blank(m.end() - 1, m.end())
 
 
+_LIST_NUMBER_RE = compiled_on_use(r"^[ \t]*(?P<n>\d{1,2}[).])[ \t]+", re.MULTILINE)
 _emoji_code_re = compiled_on_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
 _OTHER_CURRENCY_AFTER_RE = compiled_on_use(

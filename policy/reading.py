@@ -173,13 +173,15 @@ exactly preferred
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus another additional extra
+x vs versus another additional extra following
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")
 _LABELS = frozenset("size when tokens token params parameters task data dataset deadline budget model region team "
                     "hardware gpus timeline goal method approach type kind stage platform instance instances "
                     "accelerator accelerators runs trials epochs length context due date eta".split())
+# A field's name set apart from its colon by emphasis Slack's markers left as spaces ("*Tokens*: 2B")
+_LABEL_MARK_RE = compiled_on_use(r"[ \t]{1,2}[:=]")
 _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
 
 
@@ -509,7 +511,8 @@ def _unread(scan: Scan) -> list[str]:
     last_end = 0
     for m in _WORD_RE.finditer(scan.text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
-        if m.group(0)[-1:] in ":=" and word.lower() in _LABELS:  # "Model size: 7B", "tokens=100M": a field's name
+        labelled = m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end()) is not None
+        if labelled and word.lower() in _LABELS:  # "Model size: 7B", "tokens=100M": a field's name
             word = ""
         if run and m.start() - last_end > 2:  # a used phrase lay between: not one phrase
             phrases.append(" ".join(run))

@@ -590,6 +590,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, data must stay in the EU", {"area": "eu"}, []),
     ("fine-tune 7B on 1B tokens, twice (different seeds)", {"trials": 2}, []),
     ("continue training our 7B from its checkpoint on another 500M tokens", {"tokens": 500_000_000}, []),
+    # a request laid out as Slack writes lists and fields: the numbering and the emphasis are formatting
+    ("1) pretrain 350M on 7B tokens\n2) budget under $200\n3) no rush", {"tokens": 7_000_000_000, "budget_usd": 200.0},
+     []),
+    ("*Request*: fine-tune 13B\n*Tokens*: 2B\n*When*: by Friday EOD", {"tokens": 2_000_000_000}, []),
+    ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
+     {"task": Task.LORA, "tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune whisper-large-v3 on 1,000 hours of audio (about 180M tokens)", {"tokens": 180_000_000}, []),
     # a run taken up where it stopped trains what is left of it
