@@ -151,7 +151,9 @@ _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:on
 # A cap on the run's length is the time it has to finish in: "max 12 hours", "cap it at 10 hours of runtime",
 # "no longer than 2 days", "12 hours tops"
 _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum)?(?:\s+of)?|at\s+most"
-           r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than)")
+           r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than"
+           # "the run must not exceed 10 hours", "not to exceed 2 days"
+           r"|(?:(?:must|should|may|can)\s*(?:not|n'?t)|not\s+to|won'?t|will\s+not)\s+(?:exceed|go\s+(?:over|beyond)|take\s+more\s+than))")
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 # "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"

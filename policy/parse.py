@@ -303,7 +303,7 @@ _LOW_TOLERANCE_RE = compiled_on_use(
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
-    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?)"
+    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
     r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|we\s+|the\s+job\s+is\s+)?"
     r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
@@ -311,7 +311,9 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     # "interruptible is fine", "preemptible is ok": the word said with its allowance
     rf"|\b(?:interruptible|preemptible)(?:\s+(?:is|are)\s+(?:(?:totally|perfectly|completely|absolutely)\s+)?"
     rf"(?:ok(?:ay)?|fine|acceptable|allowed))?\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
-    r"|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*",
+    r"|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*"
+    # "happy to wait for cheaper spot capacity": spot, and time to spare for it
+    r"|\b(?:happy|willing|ok(?:ay)?|fine|glad)\s+to\s+wait\s+for\s+(?:cheap(?:er)?\s+)?spot(?:\s+(?:capacity|instances?))?",
     _F,
 )
 

@@ -594,6 +594,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("1) pretrain 350M on 7B tokens\n2) budget under $200\n3) no rush", {"tokens": 7_000_000_000, "budget_usd": 200.0},
      []),
     ("*Request*: fine-tune 13B\n*Tokens*: 2B\n*When*: by Friday EOD", {"tokens": 2_000_000_000}, []),
+    # a cap on the run said as what it must not exceed is the time it has; spot wished for where it can be
+    ("fine-tune 7B, the run must not exceed 10 hours", {"fixed_hours": None, "deadline": at("2026-11-30T19:00")}, []),
+    ("fine-tune 7B on 1B tokens, spot where possible", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, happy to wait for cheaper spot capacity",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
