@@ -309,7 +309,9 @@ _TRIGGER_RE = compiled_on_use(
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.
 # "before" and "until" are not strict: "before the production run", "until convergence".
 _STRICT_RE = compiled_on_use(
-    r"\b(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)(?:\s*:?\s+|\s*\(\s*)"
+    # "no deadline but sooner is better", "without a deadline": a deadline said not to be, promising no date
+    r"\b(?<!\bno\s)(?<!\bwithout\s)(?<!\bwithout\sa\s)(?<!\bnot\sa\s)"
+    r"(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)(?:\s*:?\s+|\s*\(\s*)"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
     # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)

@@ -597,6 +597,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a cap on the run said as what it must not exceed is the time it has; spot wished for where it can be
     ("fine-tune 7B, the run must not exceed 10 hours", {"fixed_hours": None, "deadline": at("2026-11-30T19:00")}, []),
     ("fine-tune 7B on 1B tokens, spot where possible", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a deadline said not to be is no word promising a date (it was refused as an unreadable deadline)
+    ("fine-tune 7B on 1B tokens, no deadline but sooner is better", {"deadline": None}, ["sooner", "better"]),
     ("fine-tune 7B on 1B tokens, happy to wait for cheaper spot capacity",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
