@@ -270,6 +270,11 @@ _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           rf"(?:(?!{_STAGE_WORDS}\b)[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS})s?"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
+# "by the time I'm back from PTO on the 14th": ready when the person is back, so by the end of the day before, as
+# "before my vacation on the 20th" is
+_BACK = (r"by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get|come))\s+back"
+         rf"(?:\s+(?:from|off)\s+(?:my\s+|our\s+|the\s+)?(?:[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS}|holidays?|break))?"
+         r"\s+(?=on\s)")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = compiled_on_use(
@@ -299,7 +304,7 @@ def _dated_event_re() -> re.Pattern[str]:
 _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
+    rf"\b(?:{_EVENT}|{_BACK}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
@@ -469,7 +474,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         groups["trigger"] = trigger.group(0)
     try:
         when = _resolve(groups, now, notes, readings)
-        if trigger is not None and trigger.group(0).lower().startswith("before"):
+        if trigger is not None and trigger.group(0).lower().startswith(("before", "by the time")):
             when = _day_before(groups, when, notes)
         elif dated is not None and dated[1]["due"] is None:
             ready = _day_before(groups, when, [])

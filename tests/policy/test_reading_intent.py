@@ -229,6 +229,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, results needed for Thursday's 10am meeting", {"deadline": at("2026-12-03T10:00")}, []),
     # an event with its date in brackets, and a freeze as an event: done the day before it starts
     ("fine-tune 7B, done before the holiday freeze (Dec 18)", {"deadline": at("2026-12-17T17:00")}, []),
+    # ready when the person is back: by the end of the day before (it was refused as an unreadable deadline)
+    ("fine-tune 7B, need it by the time I'm back from PTO on the 14th", {"deadline": at("2026-12-13T17:00")}, []),
     ("fine-tune 7B before the code freeze on Dec 15", {"deadline": at("2026-12-14T17:00")}, []),
     ("fine-tune 7B on 1B tokens within a fortnight", {"deadline": at("2026-12-14T17:00")}, []),
     # a date said plainly before the hard deadline, or as wished for, gives way to it
