@@ -99,6 +99,8 @@ class PlanFields(InputModel):
         "the global batch in tokens per optimizer step; it sets how far the job scales across instances"))
     batch_sequences: int | None = Field(default=None, ge=1, le=10**6, description=(
         "the global batch in sequences of seq_len tokens (batch_tokens wins when both are given)"))
+    dataset_bytes: int | None = Field(default=None, ge=1, le=4 * 10**15, description=(
+        "the dataset's size in bytes: what moving it out of its region moves (default: the tokens' stored size)"))
 
 
 class PlanInput(PlanFields):

@@ -405,6 +405,9 @@ def read_request(
             scan.blank(m.start("n"), m.end("n"))
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
+    for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
+        notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
+                     "finished jobs calibrate the estimate")
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
@@ -735,6 +738,15 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
     fields["tokens"] = max(1, round(tokens * left))
     notes.append(f"read '{phrase}' as the run taken up where it stopped: the {left:.0%} left, "
                  f"{format_count(fields['tokens'])} of the {format_count(tokens)} tokens, from its last checkpoint")
+
+
+# How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
+_PAST_RUN_RE = compiled_on_use(
+    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune|training(?:\s+run)?)"
+    r"\s+(?:took|ran(?:\s+for)?|lasted|needed|finished\s+in)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
+    r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:\d+\s*x?\s*)?[a-z][a-z0-9.-]*(?:\s+(?:nodes?|instances?|gpus?))?)?",
+    _F)
 
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
@@ -1146,7 +1158,9 @@ _region_fallback_before_re = compiled_on_use(
 # us-east-2", "our S3 bucket is in us-west-2".
 _data_region_before_re = compiled_on_use(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
-    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$", _F)
+    r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$"
+    # "dataset is 4TB in s3 us-west-2": a bucket's region
+    r"|\b(?:in|on)\s+s3\s+(?:in\s+)?$", _F)
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
 _REGION_ONLY_BEFORE_RE = compiled_on_use(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
@@ -1183,7 +1197,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
     ``preferred`` as well, and where the data lives ("the data is in us-west-2") to ``data``, the region only when no
     other is said."""
-    for m in scan.take_if(("region", "location", "wherever"), _any_region_re):
+    left_open = scan.take_if(("region", "location", "wherever"), _any_region_re)
+    for m in left_open:
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
     regions: list[str] = []
@@ -1236,7 +1251,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     if after_negated is not None:
         _note_excluded(text, said_not, after_negated, excluded, notes)
     named = list(dict.fromkeys(regions))
-    if not named and data:  # "the data is in us-west-2" and no region said: run where the data is
+    if not named and data and not left_open:  # "the data is in us-west-2" and no region said: run where the data is
         notes.append(f"read '{data[0]}' as where the data lives: planned there, as no other region is said")
         named = [data[0]]
     wished = [r for r in named if r not in fallbacks]
@@ -1764,7 +1779,10 @@ def _tokens_of_text(sizes: list[_Qty], fields: dict[str, Any], notes: list[str])
         if q.value <= 0:
             raise RequestError(f'"{q.phrase}" is not a dataset size; give one above 0, e.g. "on 50GB of text".',
                                code="invalid_size")
-    tokens = tokens_from_bytes(int(sum(q.value for q in sizes)))
+    size = int(sum(q.value for q in sizes))
+    tokens = tokens_from_bytes(size)
+    if size <= 4 * 10**15:
+        fields["dataset_bytes"] = size  # what a move to another region moves, whatever the tokens trained
     said = " and ".join(f"'{q.phrase}'" for q in sizes)
     quoted = " and ".join(f'"{q.phrase}"' for q in sizes)
     rule = f"~{format_count(tokens)} tokens at ~{BYTES_PER_TOKEN} bytes of text per token"

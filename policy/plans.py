@@ -17,21 +17,23 @@ __all__ = ["launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECOND
 
 
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
-            max_runtime_hours: float) -> Plan:
-    """The plan for ``option``: every money figure follows from the stated price and billed hours."""
+            max_runtime_hours: float, dataset_bytes: int | None = None) -> Plan:
+    """The plan for ``option``: every money figure follows from the stated price and billed hours. ``dataset_bytes``:
+    the dataset's size as said, which a transfer line moves."""
     return Plan(**_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                               max_runtime_hours=max_runtime_hours))
+                               max_runtime_hours=max_runtime_hours, dataset_bytes=dataset_bytes))
 
 
 def to_alternative(option: Option, label: str, *, now: datetime, deadline: datetime | None,
-                   settings: EstimateSettings, max_runtime_hours: float) -> Alternative:
+                   settings: EstimateSettings, max_runtime_hours: float,
+                   dataset_bytes: int | None = None) -> Alternative:
     """``to_plan`` with a label saying how it differs."""
     return Alternative(label=label, **_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                                                   max_runtime_hours=max_runtime_hours))
+                                                   max_runtime_hours=max_runtime_hours, dataset_bytes=dataset_bytes))
 
 
 def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
-                 max_runtime_hours: float) -> dict[str, Any]:
+                 max_runtime_hours: float, dataset_bytes: int | None = None) -> dict[str, Any]:
     """The fields of a plan (or an alternative) for ``option``."""
     hours = billed_hours(option.wall_hours)
     billed = billed_hours(option.instance_hours / option.count)  # per instance; below wall time when sweep
@@ -40,9 +42,10 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
     if option.transfer_usd > 0:
         items.append(CostItem(item=f"data transfer into {option.profile.price.region}", usd=cents(option.transfer_usd),
                               basis=f"the dataset copied once from the team's data region at "
-                                    f"{settings.transfer_usd_per_gb:g} $/GB (EC2 inter-region data transfer), its "
-                                    f"size estimated as training tokens × {settings.dataset_bytes_per_token:g} "
-                                    "bytes per stored token id"))
+                                    f"{settings.transfer_usd_per_gb:g} $/GB (EC2 inter-region data transfer), "
+                                    + (f"its {dataset_bytes / 1e9:,.1f} GB as said" if dataset_bytes else
+                                       f"its size estimated as training tokens × {settings.dataset_bytes_per_token:g} "
+                                       "bytes per stored token id")))
     total = cents(sum(item.usd for item in items))
     low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
     low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor + option.transfer_usd))

@@ -147,6 +147,9 @@ class TrainingRequest(BaseModel):
     # how far the job scales across instances (``policy.estimate.workload``); unsaid, the task's usual batch.
     batch_tokens: int | None = Field(default=None, ge=1, le=10**9)
     batch_sequences: int | None = Field(default=None, ge=1, le=10**6)
+    # The dataset's size as said ("a 4TB dataset"): what moving it out of its region moves, when the tokens trained
+    # are said apart from it; unsaid, the tokens' stored size stands in.
+    dataset_bytes: int | None = Field(default=None, ge=1, le=4 * 10**15)
 
     @field_validator("area")
     @classmethod

@@ -296,11 +296,12 @@ def _options(scr: Screen, search: Search) -> tuple[list[Option], list[Option]]:
 
 
 def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
-    """Moving the dataset out of the team's data region once: its tokens (an upper bound on the unique ones) as
-    stored token ids, at the policy's per-GB transfer price."""
+    """Moving the dataset out of the team's data region once: its size as said, else its tokens (an upper bound on
+    the unique ones) as stored token ids, at the policy's per-GB transfer price."""
     assert req.tokens is not None
     settings = policy.estimate
-    return req.tokens * settings.dataset_bytes_per_token / 1e9 * settings.transfer_usd_per_gb
+    moved = req.dataset_bytes or req.tokens * settings.dataset_bytes_per_token
+    return moved / 1e9 * settings.transfer_usd_per_gb
 
 
 # "asap": the earliest finish, but not at any price: the cheapest plan finishing within this share of it.
@@ -566,7 +567,7 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
 
 def _plan(option: Option, ctx: _Context) -> Plan:
     return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
-                   max_runtime_hours=ctx.policy.max_runtime_hours)
+                   max_runtime_hours=ctx.policy.max_runtime_hours, dataset_bytes=ctx.request.dataset_bytes)
 
 
 def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
@@ -587,6 +588,7 @@ def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
 
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
     alternative = to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline,
+                                 dataset_bytes=ctx.request.dataset_bytes,
                                  settings=ctx.policy.estimate, max_runtime_hours=ctx.policy.max_runtime_hours)
     if option.meets is not False:
         return alternative

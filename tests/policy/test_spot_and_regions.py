@@ -86,6 +86,16 @@ def test_a_plan_away_from_the_data_region_pays_to_move_the_data_and_says_so() ->
     assert not any(i.item.startswith("data transfer") for i in home.plan.cost_breakdown)
 
 
+def test_a_dataset_size_said_is_what_a_move_to_another_region_moves() -> None:
+    """'a 4TB dataset' with 1B tokens said: moving it costs its 4 TB ($80), not the tokens' 4 GB ($0.08)."""
+    policy = _policy(data_region="us-east-1")
+    away = _decide("fine-tune 7B on 1B tokens in us-west-2, our dataset is 4TB", policy)
+    assert (away.request.tokens, away.request.dataset_bytes) == (1_000_000_000, 4_000_000_000_000)
+    line = next(i for i in away.plan.cost_breakdown if i.item.startswith("data transfer"))
+    assert line.usd == 80.0 and line.basis.endswith("its 4,000.0 GB as said")
+    assert away.plan.estimated_cost_usd == round(sum(i.usd for i in away.plan.cost_breakdown), 2)
+
+
 def test_every_region_the_team_can_launch_in_is_searched() -> None:
     decision = _decide("fine-tune 7B on 1B tokens", _policy())
     candidates = next(s for s in decision.trace if s.node == "5 candidates")
