@@ -601,6 +601,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, spot where possible", {"interruption_tolerance": Tolerance.HIGH}, []),
     # a deadline said not to be is no word promising a date (it was refused as an unreadable deadline)
     ("fine-tune 7B on 1B tokens, no deadline but sooner is better", {"deadline": None}, ["sooner", "better"]),
+    # how an earlier run went is history: neither this job's length nor its hardware
+    ("fine-tune 13B on 2B tokens, last run took 14 hours on a p4d", {"fixed_hours": None, "instance_type": None}, []),
+    # a bucket's region is where the data lives; a region left open stays open
+    ("fine-tune 7B on 1B tokens, dataset is 4TB in s3 us-west-2, cheapest region",
+     {"data_region": "us-west-2", "region": None, "dataset_bytes": 4_000_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, happy to wait for cheaper spot capacity",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
