@@ -150,10 +150,13 @@ _TOKENS_BEFORE_RE = compiled_on_use(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$"
 _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
+# An accelerator that comes in one memory size may be named with it ("8xH100 80GB", "L40S 48GB"): the same one.
 _ACCELERATORS = (
     ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100-40GB", r"a100[\s-]*40\s*gb"), ("A100", r"a100"),
-    ("A10G", r"a10g?"), ("GH200", r"gh200"),
-    ("H100", r"h100"), ("H200", r"h200"), ("B200", r"b200"), ("L40S", r"l40s"), ("L4", r"l4"),
+    ("A10G", r"a10g?(?:[\s-]*24\s*gb)?"), ("GH200", r"gh200"),
+    ("H100", r"h100(?:[\s-]*80\s*gb)?"), ("H200", r"h200(?:[\s-]*141\s*gb)?"),
+    ("B200", r"b200(?:[\s-]*(?:180|192)\s*gb)?"),
+    ("L40S", r"l40s(?:[\s-]*48\s*gb)?"), ("L4", r"l4(?:[\s-]*24\s*gb)?"),
     ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100-16GB", r"v100[\s-]*16\s*gb"), ("V100", r"v100"),
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip

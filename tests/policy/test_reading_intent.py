@@ -586,6 +586,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain a 1.3 x 10^9 parameter model on 2.6e10 tokens", {"params": 1_300_000_000, "tokens": 26_000_000_000},
      []),
     ("fine-tune 7B on 1B tokens with 8 A100 40GB", {"accelerator": "A100-40GB", "gpus": 8}, []),
+    ("fine-tune 7B on 1B tokens on 8xH100 80GB", {"accelerator": "H100", "gpus": 8}, []),  # its only size
+    ("fine-tune 7B on 1B tokens on 4 L40S 48GB", {"accelerator": "L40S", "gpus": 4}, []),
     # data residency said as where the work may not leave; what runs differ in said in brackets; training on
     ("fine-tune 7B on 1B tokens, can't leave the EU, eu-west-1 preferred",
      {"area": "eu", "region": "eu-west-1", "region_preferred": True}, []),
