@@ -27,6 +27,14 @@ REPLAY_GRACE_SECONDS = 5.0  # how long the first delivery of a command gets to p
 SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy", "stop"}
 TAKES_TEXT = {"stop"}  # subcommands whose argument may run on (a reason)
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+# A question about spend or running jobs asked in words ("what did team-nlp spend this month?", "what's running?"):
+# the subcommand's answer, not a plan refused for want of a model size. Any number or word of training work makes
+# it a request ("fine-tune 7B, don't spend more than $50").
+_SPEND_QUESTION = re.compile(r"\b(?:spen[dt]|spending|budget|burn(?:ed|t|ing)?|bill(?:ed)?|costs?\s+so\s+far)\b", re.I)
+_JOBS_QUESTION = re.compile(r"\b(?:what(?:'s|\s+is|\s+are)?|which|any)\s+(?:jobs?\s+)?(?:is\s+|are\s+)?running\b", re.I)
+_WORK_WORDS = re.compile(r"\d|\b(?:fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|train\w*|lora|qlora|sft|dpo|rlhf|grpo|ppo"
+                         r"|sweep|distill\w*|eval\w*|gpus?|h100s?|a100s?|nodes?|instances?)\b", re.I)
+_TEAM_SAID = re.compile(r"\bteam[-_][a-z0-9][a-z0-9_-]*", re.I)
 
 
 def from_slack(text: str) -> str:
@@ -43,6 +51,12 @@ def split_subcommand(text: str) -> tuple[str, str]:
     name = word.lower()
     if name in SUBCOMMANDS and (name in TAKES_TEXT or len(rest.split()) <= 1):
         return name, rest.strip()
+    if not _WORK_WORDS.search(stripped):
+        if _SPEND_QUESTION.search(stripped):
+            team = _TEAM_SAID.search(stripped)
+            return "spend", team.group(0).lower() if team else ""
+        if _JOBS_QUESTION.search(stripped):
+            return "jobs", ""
     return "request", stripped
 
 

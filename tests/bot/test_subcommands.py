@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from bot.commands import split_subcommand
 from tests.bot.factories import NOW, REQUESTER, make_job, make_request
 from tests.bot.fake_service import FakeService
 from tests.bot.fake_slack import FakeSlack
@@ -130,3 +131,25 @@ def test_app_home_shows_a_running_jobs_live_cost_under_the_request() -> None:
     texts = [b["text"]["text"] for b in view["blocks"] if b["type"] == "section"]
     assert "💸 `gpuops-req-6-r1`: $162 so far (52% of the estimate), $341 projected to finish" in texts
     assert sum(t.startswith("💸") for t in texts) == 1  # a finished job shows its actual cost, not a live one
+
+
+def test_a_question_about_spend_in_words_is_answered_with_the_spend(bot: BotHarness, slack: FakeSlack,
+                                                                    service: FakeService) -> None:
+    """It was sent to the planner and refused for want of a model size."""
+    bot.command("what did team-ml spend this month?", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "in_channel" and reply.body["text"] == "Spend for team-ml"
+    assert [c for c in service.calls if c[1] == "/v1/requests"] == []
+
+
+@pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday"])
+def test_a_request_that_mentions_spend_is_still_a_request(text: str) -> None:
+    assert split_subcommand(text) == ("request", text)
+
+
+def test_a_question_about_running_jobs_in_words_lists_them(bot: BotHarness, slack: FakeSlack,
+                                                           service: FakeService) -> None:
+    service.requests["req_5"] = make_request(request_id="req_5", status="running", job=RUNNING)
+    bot.command("what's running?", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "Running jobs"
