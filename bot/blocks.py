@@ -29,6 +29,7 @@ from contract.requests import RequestPublic
 from contract.status import RequestStatus
 from policy.capacity import summary_line as capacity_line
 from policy.decision import Alternative, Decision, Plan
+from policy.reading import did_you_mean
 from policy.spend import SpendSnapshot, SpendStatus
 
 APPROVE = "approve_request"
@@ -299,7 +300,9 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))
     if decision.request.unread:  # never approved automatically: the reader checks the plan answers the request
-        unread = "❓ *Not read*: " + ", ".join(f"'{escape(p)}'" for p in decision.request.unread)
+        unread = "❓ *Not read*: " + ", ".join(
+            f"'{escape(p)}'" + (f" ({escape(close)}?)" if (close := did_you_mean(p)) else "")
+            for p in decision.request.unread)
         # recurring work is unread on purpose; the approver should see what it comes to a month, not only one run
         recurring = [r for r in decision.approval.reasons if r.startswith("recurring: ")]
         blocks.append(section("\n".join([unread, *(f"🔁 {escape(r)}" for r in recurring)])))

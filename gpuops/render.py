@@ -7,6 +7,7 @@ from datetime import datetime, tzinfo
 from policy.capacity import summary_line as capacity_line
 from policy.decision import Decision, Plan
 from policy.questions import NeedsInput
+from policy.reading import did_you_mean
 from policy.request import PLATFORM_NAMES
 
 
@@ -93,7 +94,8 @@ def render_text(decision: Decision, zone: tzinfo | None = None, *, now: datetime
                 for a in decision.alternatives]
     if decision.request.unread:
         out += ["", "Not read (say it another way, or check the plan does not need it)",
-                *[f"  ? {p}" for p in decision.request.unread]]
+                *[f"  ? {p}" + (f" (did you mean '{close}'?)" if (close := did_you_mean(p)) else "")
+                  for p in decision.request.unread]]
     out += ["", "Assumptions", *[f"  - {a}" for a in decision.assumptions]]
     if decision.warnings:
         out += ["", "Warnings", *[f"  ! {w}" for w in decision.warnings]]

@@ -14,6 +14,7 @@ held, what needs a question, and every phrase nothing used (``unread``).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from datetime import datetime, time, timedelta
 from decimal import Decimal
@@ -25,10 +26,11 @@ from policy.dates import MONTH, NAMED_SPAN, Deadline, find_deadlines, month_star
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
+from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
+__all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -177,6 +179,30 @@ llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deep
 x vs versus another additional extra following
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
+# The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an
+# unread word this close to one is shown with it, for the person to say again. Never read as it: a guess is not what
+# was said.
+_KNOWN_WORDS = (
+    "fine-tune", "finetune", "pretrain", "pretraining", "continued", "lora", "qlora", "sweep", "distill",
+    "distillation", "tokens", "params", "parameters", "epochs", "deadline", "production", "experimental", "spot",
+    "on-demand", "interruptions", "budget", "checkpoint", "sagemaker", "hyperpod", "h100", "h200", "a100", "a10g",
+    "l40s", "b200", "trainium", *ALL_REGIONS)
+
+
+def _with_near_miss(phrase: str) -> str:
+    close = did_you_mean(phrase)
+    return f"'{phrase}'" + (f" (did you mean '{close}'?)" if close else "")
+
+
+def did_you_mean(phrase: str) -> str | None:
+    """The word gpuops reads that an unread one is a near miss of ("fine-tnue": "fine-tune"), or None."""
+    word = phrase.strip().lower()
+    if " " in word or len(word) < 4 or word in _KNOWN_WORDS:
+        return None
+    close = difflib.get_close_matches(word, _KNOWN_WORDS, n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 # The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")
 _LABELS = frozenset("size when tokens token params parameters task data dataset deadline budget model region team "
                     "hardware gpus timeline goal method approach type kind stage platform instance instances "
@@ -267,7 +293,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
         left = _unread(scan)
     read["unread"] = left
     if unread := [p for p in read["unread"] if runs_a_month(p) is None]:  # recurring work has its own note
-        notes.append("did not read: " + ", ".join(f"'{p}'" for p in unread))
+        notes.append("did not read: " + ", ".join(_with_near_miss(p) for p in unread))
     return read
 
 

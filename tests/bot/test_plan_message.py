@@ -66,6 +66,13 @@ def test_recurring_work_shows_what_it_comes_to_a_month_beside_what_was_not_read(
     assert "'nightly'" in unread and "about 30 runs a month" in unread and f"~${monthly:,}/month" in unread
 
 
+def test_a_word_not_read_that_is_a_near_miss_shows_the_word_it_may_mean() -> None:
+    text = "lroa 8B on 100M tokens"
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+    [unread] = [b["text"]["text"] for b in blocks if b.get("text", {}).get("text", "").startswith("❓ *Not read*")]
+    assert unread == "❓ *Not read*: 'lroa' (lora?)"
+
+
 def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision() -> None:
     text = REQUESTS[0]
     req = make_request(decision=plan_for(text), text=text, planned_at=NOW)

@@ -17,6 +17,7 @@ from policy.config import default_policy
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.parse import parse_request, read_request
+from policy.reading import did_you_mean
 from policy.request import Platform, Stage, Task, Tolerance
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.tree import decide
@@ -1162,3 +1163,16 @@ def test_held_capacity_too_small_says_it_does_not_fit(text: str, words: str) -> 
     with pytest.raises(RequestError) as caught:
         decision_for(text)
     assert caught.value.code == "does_not_fit" and words in caught.value.message
+
+
+@pytest.mark.parametrize(("word", "meant"), [("fine-tnue", "fine-tune"), ("lroa", "lora"), ("pretrian", "pretrain"),
+                                             ("tokesn", "tokens"), ("us-east1", "us-east-1"), ("H10O", "h100"),
+                                             ("GDPR", None), ("monorepo", None), ("lora", None)])
+def test_a_word_not_read_is_shown_with_the_word_it_nearly_is_never_read_as_it(word: str, meant: str | None) -> None:
+    assert did_you_mean(word) == meant
+
+
+def test_the_note_of_words_not_read_names_the_near_misses() -> None:
+    reading = read_request("lroa 8B on 100M tokens", now=MONDAY, tz=TZ)
+    assert "did not read: 'lroa' (did you mean 'lora'?)" in reading.notes
+    assert reading.fields.get("task") is None  # a guess is not what was said: the default task stands
