@@ -53,7 +53,6 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cache
 from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
@@ -123,7 +122,7 @@ _DAY = (
     r"|(?P<yr>(?P<yrend>(?:the\s+)?end\s+of\s+)?(?P<yy>20\d\d))(?![\w/.,-]|,\d)"
 )
 # A day within a month, quarter or half ("end of February", "mid-January", "early next month", "Q1 end") and the
-# weekend (``_anchor_within``). Anchors only: after a clock time ("5pm Friday") the day forms above are enough.
+# weekend (``_ANCHOR_WITHIN_RE``). Anchors only: after a clock time ("5pm Friday") the day forms above are enough.
 _WITHIN = (
     r"|(?P<mrel>(?:the\s+)?(?P<mpos>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+)"
     r"(?P<mnext>this\s+|next\s+)?month"
@@ -171,7 +170,7 @@ _REL = (
 _ANCHOR_RE = compiled_on_use(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
 # Texts with one of these words may name a day within a period, a month or quarter, the weekend or a holiday
 # ("weekend", "Q1 end", "mid-Feb", "by June", "by Christmas"): they are searched with those forms too
-# (``_anchor_within``).
+# (``_ANCHOR_WITHIN_RE``).
 _WITHIN_HINT_RE = compiled_on_use(
     rf"end|mid|early|late|start|begin|\b(?:{_MONTH}|q[1-4]|h[12])\b|christmas|x-?mas|new\s+year|nye|thanksgiving"
     r"|halloween|holidays|break|shutdown", _F)
@@ -201,12 +200,9 @@ _ZONE_RE = compiled_on_use(
     r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
 
 
-@cache
-def _city_zone_re() -> re.Pattern[str]:
-    """A place's time ("6pm London time"), compiled on first use: only a text saying "time" after a deadline needs
-    it."""
-    places = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
-    return re.compile(rf"\s*,?\s*\(?(?P<city>{places})\s+time\)?(?![\w])", _F)  # "by Friday, new york time"
+# A place's time ("6pm London time"): only a text saying "time" after a deadline uses it.
+_CITY_ZONE_PLACES = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
+_CITY_ZONE_RE = compiled_on_use(rf"\s*,?\s*\(?(?P<city>{_CITY_ZONE_PLACES})\s+time\)?(?![\w])", _F)
 
 
 # "by 9am Thursday Pacific": the four US zones are said by name alone too, at the end of a clause
@@ -215,7 +211,7 @@ _US_ZONE_WORD_RE = compiled_on_use(r"\s+\(?(?P<city>pacific|eastern|central|moun
 
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
     """A zone said right after a deadline's phrase: an abbreviation, a place's time, or a US zone's name."""
-    return (_ZONE_RE.match(text, end) or (_city_zone_re().match(text, end) if "time" in text[end:end + 40].lower()
+    return (_ZONE_RE.match(text, end) or (_CITY_ZONE_RE.match(text, end) if "time" in text[end:end + 40].lower()
                                           else None) or _US_ZONE_WORD_RE.match(text, end))
 
 
@@ -290,14 +286,11 @@ _PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
 _DATED_EVENT_LEAD_RE = compiled_on_use(r"\b(?:before|for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
 
 
-@cache
-def _dated_event_re() -> re.Pattern[str]:
-    """The event's name after a day said inside it, compiled on first use: only a day after "before the" and the
-    like needs it."""
-    return re.compile(
-        r"(?:'s)?\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"  # "before Thursday's standup": the possessive too
-        rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
-        rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
+# The event's name after a day said inside it: only a day after "before the" and the like uses it.
+_DATED_EVENT_RE = compiled_on_use(
+    r"(?:'s)?\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"  # "before Thursday's standup": the possessive too
+    rf"(?:(?P<due>deadline|cut-?off|due\s+date)|{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event"
+    rf"|submission))s?(?:\s+(?:{_EVENT_NOUNS})s?)?\b", _F)  # "board meeting": the whole name
 
 
 # A clock time among the words naming an event ("Monday's 10am meeting", "Friday's 3:30pm review")
@@ -372,7 +365,7 @@ def zone_of(tz: str) -> ZoneInfo:
 def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline]:
     """Every deadline phrase in ``text``, resolved against ``now`` in ``zone`` (past ones included)."""
     local_now = now.astimezone(zone)
-    anchor = _anchor_within() if _WITHIN_HINT_RE.search(text) else _ANCHOR_RE
+    anchor = _ANCHOR_WITHIN_RE if _WITHIN_HINT_RE.search(text) else _ANCHOR_RE
     found: list[Deadline] = []
     pos = 0
     while (m := anchor.search(text, pos)) is not None:
@@ -386,18 +379,14 @@ def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline
     return found
 
 
-@cache
-def _anchor_within() -> re.Pattern[str]:
-    """The anchors with the days within a period and the weekend. Their alternatives slow every search, so they are
-    compiled on first use and searched only in texts that hint at them."""
-    return re.compile(rf"(?<![\w./$-])(?:{_REL}|{_DAY}{_WITHIN}|{_TIME})", _F)
+# The anchors with the days within a period and the weekend. Their alternatives slow every search, so they are
+# searched only in texts that hint at them.
+_ANCHOR_WITHIN_RE = compiled_on_use(rf"(?<![\w./$-])(?:{_REL}|{_DAY}{_WITHIN}|{_TIME})", _F)
 
 
-@cache
-def _day_after() -> re.Pattern[str]:
-    """A day after a clock time ("5pm Friday", "EOD Thursday"): every day form again, so compiled on first use, by
-    the texts whose deadline starts with a time; most start with the day."""
-    return re.compile(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
+# A day after a clock time ("5pm Friday", "EOD Thursday"): every day form again, used by the texts whose deadline
+# starts with a time; most start with the day.
+_DAY_AFTER_RE = compiled_on_use(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
 
 
 def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
@@ -428,7 +417,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         if not _time_only(groups) and (clock := _EVENT_CLOCK_RE.search(dated[1]["event"])) is not None:
             # "for Monday's 10am meeting": the event's time is said in its name, so the work is ready by then
             groups |= {k: v for k, v in clock.groupdict().items() if v is not None}
-        if _time_only(groups) and (day := _day_after().match(text, dated[1].end())) is not None:
+        if _time_only(groups) and (day := _DAY_AFTER_RE.match(text, dated[1].end())) is not None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}
             end = day.end()
@@ -439,7 +428,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     zone_m = _zone_at(text, end)
     day_m = None  # "by noon pacific time tomorrow": the day said after the zone
     if zone_m is not None and _time_only(groups):
-        day_m = _day_after().match(text, zone_m.end())
+        day_m = _DAY_AFTER_RE.match(text, zone_m.end())
         if day_m is not None:
             groups |= {k: v for k, v in day_m.groupdict().items() if v is not None}
     after = _FIRMNESS_AFTER_RE.match(text, day_m.end() if day_m else zone_m.end() if zone_m else end)
@@ -515,7 +504,7 @@ def _dated_event(
     lead = _DATED_EVENT_LEAD_RE.search(text, max(0, start - 20), start)
     if lead is None:
         return None
-    event = _dated_event_re().match(text, end)
+    event = _DATED_EVENT_RE.match(text, end)
     return None if event is None else (lead, event)
 
 
@@ -550,7 +539,7 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     groups: dict[str, str | None] = {k: v for k, v in m.groupdict().items() if v is not None}
     is_time = any(k in groups for k in ("h", "h24", "named"))
     exact_hours = (groups.get("ru") or groups.get("ru2") or "x").lower().startswith("h")
-    after = (_day_after() if is_time else _TIME_AFTER_RE).match(text, m.end())
+    after = (_DAY_AFTER_RE if is_time else _TIME_AFTER_RE).match(text, m.end())
     if after is None or exact_hours:
         return groups, m.end()
     groups |= {k: v for k, v in after.groupdict().items() if v is not None}
@@ -1048,9 +1037,7 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
                            f'{_HINT}', code="unparseable_deadline")
 
 
-@cache
-def _end_of_re() -> re.Pattern[str]:
-    return re.compile(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
+_END_OF_RE = compiled_on_use(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
 
 
 # "by the NeurIPS deadline", "by our ICML submission deadline", "due the board review cutoff"
@@ -1062,7 +1049,7 @@ _NAMED_DEADLINE_RE = compiled_on_use(
 def _whose_end(phrase: str) -> str:
     """ " gpuops does not know when the sprint ends: give its date." for "by the end of the sprint", and the same for a
     deadline known by its name ("by the NeurIPS deadline"); else nothing."""
-    m = _end_of_re().search(phrase)
+    m = _END_OF_RE.search(phrase)
     if m:
         return f" gpuops does not know when {m['what']} ends: give its date."
     m = _NAMED_DEADLINE_RE.search(phrase)

@@ -29,8 +29,6 @@ look (``policy.guardrails`` words its approval reason with what it comes to a mo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cache
 from typing import Any, Protocol
 
 from policy.patterns import compiled_on_use
@@ -179,31 +177,16 @@ _PLAN_WORDS = (
 )
 
 
-@dataclass(frozen=True)
-class _Patterns:
-    """The patterns above, compiled on first use: most requests leave no word for them to read."""
-
-    data: tuple[re.Pattern[str], ...]
-    counted_data: tuple[re.Pattern[str], ...]
-    items: re.Pattern[str]
-    purposes: tuple[re.Pattern[str], ...]
-    reasons: tuple[re.Pattern[str], ...]
-    assumed: tuple[tuple[re.Pattern[str], str], ...]
-    parallel: re.Pattern[str]
-    family_noun: re.Pattern[str]
-    plan_word: re.Pattern[str]
-
-
-@cache
-def _patterns() -> _Patterns:
-    return _Patterns(data=tuple(re.compile(p, _F) for p in _DATA),
-                     counted_data=tuple(re.compile(p, _F) for p in _COUNTED_DATA),
-                     items=re.compile(rf"(?:{DATA_ITEMS})", _F),
-                     purposes=tuple(re.compile(p, _F) for p in _PURPOSES),
-                     reasons=tuple(re.compile(p, _F) for p in _REASONS),
-                     assumed=tuple((re.compile(p, _F), what) for p, what in _ASSUMED),
-                     parallel=re.compile(_PARALLEL, _F), family_noun=re.compile(_FAMILY_NOUN, _F),
-                     plan_word=re.compile(rf"(?:{_PLAN_WORDS})", _F))
+# The patterns above (``policy.patterns.compiled_on_use``: most requests leave no word for them to read).
+_DATA_RES = tuple(compiled_on_use(p, _F) for p in _DATA)
+_COUNTED_DATA_RES = tuple(compiled_on_use(p, _F) for p in _COUNTED_DATA)
+_ITEMS_RE = compiled_on_use(rf"(?:{DATA_ITEMS})", _F)
+_PURPOSE_RES = tuple(compiled_on_use(p, _F) for p in _PURPOSES)
+_REASON_RES = tuple(compiled_on_use(p, _F) for p in _REASONS)
+_ASSUMED_RES = tuple((compiled_on_use(p, _F), what) for p, what in _ASSUMED)
+_PARALLEL_RE = compiled_on_use(_PARALLEL, _F)
+_FAMILY_NOUN_RE = compiled_on_use(_FAMILY_NOUN, _F)
+_PLAN_WORD_RE = compiled_on_use(rf"(?:{_PLAN_WORDS})", _F)
 # Recurring work and the runs a month it comes to.
 _RECURRING = (
     (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+a\s+day"
@@ -219,28 +202,27 @@ _RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), ru
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:
     """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
-    patterns = _patterns()
     found: list[tuple[str, str]] = []
-    for pattern in patterns.counted_data:
+    for pattern in _COUNTED_DATA_RES:
         found += [(x, "what the data is") for x in _described(scan, pattern, items=True)]
-    for pattern in patterns.data:
+    for pattern in _DATA_RES:
         found += [(x, "what the data is") for x in _described(scan, pattern)]
-    for pattern in patterns.reasons:
+    for pattern in _REASON_RES:
         found += [(x, "why the request names what it does") for x in _described(scan, pattern)]
-    for pattern in patterns.purposes:
+    for pattern in _PURPOSE_RES:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
     for said, what in dict(found).items():
         notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")
-    for pattern, assumed in patterns.assumed:
+    for pattern, assumed in _ASSUMED_RES:
         for m in _still_said(scan, pattern):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' as {assumed}, so it does not change the plan")
     if (fields.get("trials") or 1) > 1:
-        for m in _still_said(scan, patterns.parallel):
+        for m in _still_said(scan, _PARALLEL_RE):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' with the {fields['trials']} trials: they run side by side "
                          "already when the hardware allows, so it does not change the plan")
-    for m in patterns.family_noun.finditer(scan.said):
+    for m in _FAMILY_NOUN_RE.finditer(scan.said):
         start, end = m.span("x")
         if scan.text[m.start("fam") : m.end("fam")].strip() == "" and scan.text[start:end] == scan.said[start:end]:
             scan.blank(start, end)
@@ -264,7 +246,7 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False)
         ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
         end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
         words = scan.said[start:end].split()
-        if not words or any(_plan_word(w) and not (items and _patterns().items.fullmatch(w)) for w in words):
+        if not words or any(_plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) for w in words):
             continue
         scan.blank(start, end)
         read.append(" ".join(words))
@@ -275,7 +257,7 @@ def _plan_word(word: str) -> bool:
     """A word that could change a plan, whole or in any hyphened part ("long-context")."""
     lowered = word.lower().strip("'")
     return (lowered in AREA_WORDS or lowered in PLACE_WORDS or any(c.isdigit() for c in lowered)
-            or any(_patterns().plan_word.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
+            or any(_PLAN_WORD_RE.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
 
 
 def _still_said(scan: TextScan, pattern: re.Pattern[str]) -> list[re.Match[str]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import MutableMapping
-from functools import cache
 from typing import Any, Protocol
 
 from policy.errors import RequestError
@@ -28,11 +27,9 @@ _S3_RE = compiled_on_use(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+
 
 
 # Where the job starts from or writes to, not what it trains on: "resume from checkpoint s3://…", "save to s3://…".
-@cache
-def _not_data_before_re() -> re.Pattern[str]:
-    return re.compile(
-        r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
-        r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
+_NOT_DATA_BEFORE_RE = compiled_on_use(
+    r"\b(?:checkpoints?|ckpts?|resum\w*|restart\w*|init\w*|weights|outputs?|save\w*"
+    r"|write|writes|writing|artifacts?|results?)\b[^,;.]{0,24}$", _F)
 
 
 _SETTING_RE = compiled_on_use(
@@ -64,7 +61,7 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     uris = []
     for m in _take(scan, _S3_RE):
         uri = m["uri"].rstrip(".)")
-        if _not_data_before_re().search(scan.text, 0, m.start("uri")):
+        if _NOT_DATA_BEFORE_RE.search(scan.text, 0, m.start("uri")):
             scan.unused.append(uri)  # a checkpoint or output location: no job setting carries it, so a person looks
             continue
         uris.append(uri)

@@ -17,7 +17,6 @@ import re
 from collections.abc import Collection, Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from functools import cache
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -1296,14 +1295,12 @@ def _note_excluded(text: str, start: int, end: int, excluded: list[str], notes: 
 # A place ("in frankfurt", "Oregon region") is its AWS region; an area ("in europe", "EU only", "in the US") keeps
 # the search to the policy's regions there (policy.regions). Either needs a word that makes it where the job runs,
 # so a dataset or team called after a city is not read as one.
-@cache
-def _place_re() -> re.Pattern[str]:
-    """Every place and area word, compiled on first use: only a text with one of their first words needs it."""
-    return re.compile(
-        r"(?<![\w-])(?P<w>"
-        + "|".join(re.escape(w).replace(r"\ ", r"\s+")
-                   for w in sorted([*PLACE_WORDS, *AREA_WORDS], key=len, reverse=True))
-        + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
+# Every place and area word: only a text with one of their first words uses it.
+_PLACE_RE = compiled_on_use(
+    r"(?<![\w-])(?P<w>"
+    + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+               for w in sorted([*PLACE_WORDS, *AREA_WORDS], key=len, reverse=True))
+    + r")(?!\w)(?!-(?!(?:only|based|hosted|regions?)\b))", re.IGNORECASE)
 
 
 _TOKEN_RE = compiled_on_use(r"\w+")
@@ -1330,7 +1327,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
         return {}
     listed: tuple[int, bool] | None = None  # where the last place read ends, and whether it was ruled out
-    for m in list(_place_re().finditer(text)):
+    for m in list(_PLACE_RE.finditer(text)):
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
@@ -1886,7 +1883,7 @@ _TRIALS = dict(_UNIT_KINDS)["trials"]
 # Hyperparameter values a sweep tries: "lr over {1e-5, 3e-5, 1e-4}", "lora rank 8/16/32", "batch size 16 or 32", "lr
 # in [1e-5, 3e-5, 1e-4] x bs {16, 32}" (a grid: one trial per combination). Two values in square brackets or joined by
 # "to"/"and" after "in", "between" or "from" are a range to search ("lr in [1e-5, 1e-3]"), whose trials are the
-# sweep's count. Compiled on first use, by texts naming a hyperparameter.
+# sweep's count.
 _HP_WORDS = ("lr", "learning", "batch", "bs", "warm", "wd", "weight", "dropout", "rank", "alpha", "beta", "temp",
              "seed", "epoch", "lora r", "r=", "r =", "gamma", "lambda", "kl")
 _HP_NAME = (r"(?:peak\s+|base\s+)?(?:lrs?|learning[\s-]+rates?)|(?:global\s+|micro\s+)?(?:batch[\s-]+sizes?|bs)"

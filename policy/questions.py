@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -78,12 +77,10 @@ _ASK_WHEN_LATER_BY = 1.5
 
 
 # a day of the week with no date: "by Friday", "Friday 3pm", not "Friday Dec 4"
-@cache
-def _weekday_only_re() -> re.Pattern[str]:
-    """Compiled on first use: only a deadline read before the start needs it."""
-    return re.compile(
-        r"^(?!.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|.*\d{1,2}(?:st|nd|rd|th)\b"
-        r"|.*\d+[/-]\d+).*\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
+# Only a deadline read before the start uses it.
+_WEEKDAY_ONLY_RE = compiled_on_use(
+    r"^(?!.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|.*\d{1,2}(?:st|nd|rd|th)\b"
+    r"|.*\d+[/-]\d+).*\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
 
 
 _THIS_PERIOD_RE = compiled_on_use(r"\b(?:this|the)\s+(?:week|month)\b")
@@ -92,7 +89,7 @@ _THIS_PERIOD_RE = compiled_on_use(r"\b(?:this|the)\s+(?:week|month)\b")
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
     """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
     day and time in the first week after the start is offered; the person says which."""
-    if deadline.when > start or not _weekday_only_re().search(deadline.phrase):
+    if deadline.when > start or not _WEEKDAY_ONLY_RE.search(deadline.phrase):
         return []  # a date said outright is no week to move: the plan says the two disagree (deadline_before_start)
     weeks = (start - deadline.when) // timedelta(weeks=1) + 1
     later = deadline.when + timedelta(weeks=weeks)

@@ -18,7 +18,6 @@ import difflib
 import re
 from datetime import datetime, time, timedelta
 from decimal import Decimal
-from functools import cache
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -78,20 +77,16 @@ _BEFORE_RE = compiled_on_use(r"before\b", _F)
 
 
 # A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
-@cache
-def _start_in_month_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
-        rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
+_START_IN_MONTH_RE = compiled_on_use(
+    rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
+    rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
 
 
 # A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
-@cache
-def _start_at_clock_re() -> re.Pattern[str]:
-    return re.compile(
-        r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
-        r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
-        r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
+_START_AT_CLOCK_RE = compiled_on_use(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
+    r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
+    r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 
 
 _BARE_START_RE = compiled_on_use(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
@@ -119,15 +114,14 @@ _RESERVED_RE = compiled_on_use(
 )
 # "we have 2 p4d reserved", "on our reserved p5s", "using our 4 reserved p5.48xlarge", "16 H100s are reserved": the
 # word "reserved" said of hardware. Only the word is taken, so the count and the hardware are read as ever.
-# Compiled on first use, by texts that say "reserved" (``_held_re``).
 _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-z0-9-]+)?(?![\w.-])"
 _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 _TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
-# A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Compiled on
-# first use (``_counted_re``): only a text with a count nothing else read needs it.
+# A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Only a text
+# with a count nothing else read uses it.
 # The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of
 # call audio"). Items counted per something ("8 rollouts per prompt", "16 samples every step") are a rate, not the
 # dataset.
@@ -137,11 +131,9 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
             rf"(?:{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
 # trained on, so the prompts' tokens are multiplied by them.
-@cache
-def _per_prompt_re() -> re.Pattern[str]:
-    return re.compile(
-        r"(?<![\w.])(?P<g>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
-        r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
+_PER_PROMPT_RE = compiled_on_use(
+    r"(?<![\w.])(?P<g>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
+    r"\s+(?:per|each|for\s+each|a|every)(?:\s+(?:prompt|question|problem|task|query|instruction))?(?![\w-])", _F)
 
 
 _AUDIO_RE = compiled_on_use(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
@@ -257,16 +249,14 @@ def read_held(scan: Scan) -> str | None:
     if "reserved" not in scan.text.lower():
         return None
     found = None
-    for m in list(_held_re().finditer(scan.text)):
+    for m in list(_HELD_RE.finditer(scan.text)):
         start, end = m.span("before") if m["before"] else m.span("after")
         found = found or " ".join(m.group(0).split())
         scan.blank(start, end)
     return found
 
 
-@cache
-def _held_re() -> re.Pattern[str]:
-    return re.compile(_HELD, _F)
+_HELD_RE = compiled_on_use(_HELD, _F)
 
 
 def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
@@ -348,10 +338,10 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         scan.blank(found.start, found.end)
     lowered = scan.text.lower()
     clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
-    for m in _start_in_month_re().finditer(scan.text) if clocked else ():  # "starting in January"
+    for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked else ():  # "starting in January"
         starts.append((month_start(m["month"], now=now, zone=zone), " ".join(m.group(0).split())))
         scan.blank(m.start(), m.end())
-    for m in _start_at_clock_re().finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
+    for m in _START_AT_CLOCK_RE.finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
         hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
         local = now.astimezone(zone)
         at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
@@ -382,10 +372,8 @@ def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) ->
 
 
 # "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
-@cache
-def _event_before_re() -> re.Pattern[str]:
-    return re.compile(r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$",
-                      _F)
+_EVENT_BEFORE_RE = compiled_on_use(
+    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$", _F)
 
 
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:
@@ -396,7 +384,7 @@ def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.M
         return []
     dates = [(d.start, d.end) for d in scan.deadlines(now=now, zone=zone)]
     starts = [m for m in said if not any(start <= m.start() and m.end() <= end for start, end in dates)
-              and not _event_before_re().search(scan.text, max(0, m.start() - 40), m.start())]
+              and not _EVENT_BEFORE_RE.search(scan.text, max(0, m.start() - 40), m.start())]
     for m in starts:
         scan.blank(m.start(), m.end())
     return starts
@@ -463,7 +451,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     if counted is not None:
         phrase = _said_items(scan, counted)
         n, each = _count(counted["n"]), "each"
-        rate = next(_per_prompt_re().finditer(scan.said), None)
+        rate = next(_PER_PROMPT_RE.finditer(scan.said), None)
         if rate is not None:  # "5k prompts, 8 rollouts per prompt": 40k sequences trained on
             said_rate = " ".join(rate.group(0).lower().split())
             n, each = n * int(rate["g"]), "a rollout"
@@ -496,16 +484,14 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                                   choices=[Choice(label=f"{v:,} tokens", value=v) for v in (10**8, 10**9, 10**10)]))
 
 
-@cache
-def _counted_re() -> re.Pattern[str]:
-    return re.compile(_COUNTED, _F)
+_COUNTED_RE = compiled_on_use(_COUNTED, _F)
 
 
 def _counted_items(scan: Scan) -> re.Match[str] | None:
     """The first dataset counted in items whose count nothing else read ("50k support conversations")."""
     if not scan.unused:
         return None
-    return next((m for m in _counted_re().finditer(scan.said) if _its_count(scan, m)), None)
+    return next((m for m in _COUNTED_RE.finditer(scan.said) if _its_count(scan, m)), None)
 
 
 def _its_count(scan: Scan, counted: re.Match[str]) -> list[str]:

@@ -11,7 +11,6 @@ needs for the phrases it reports.
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from policy.patterns import compiled_on_use
 
@@ -50,14 +49,12 @@ _DOZEN_RE = compiled_on_use(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)(?P<gap>\s+)dozen\b"
 
 def digits_for_words(text: str) -> str:
     """``text`` with each counted number written in words replaced by its digits, at the same length."""
-    if _NUMBER_WORD_RE.search(text) and (spelled := _spelled_re()).search(text):
-        text = spelled.sub(_digits, text)
+    if _NUMBER_WORD_RE.search(text) and _SPELLED_RE.search(text):
+        text = _SPELLED_RE.sub(_digits, text)
     return _DOZEN_RE.sub(_dozens, text) if "dozen" in text.lower() else text  # "two dozen" is "2 dozen" by now
 
 
-@cache
-def _spelled_re() -> re.Pattern[str]:
-    return re.compile(_SPELLED, re.IGNORECASE | re.ASCII)
+_SPELLED_RE = compiled_on_use(_SPELLED, re.IGNORECASE | re.ASCII)
 
 
 def _digits(m: re.Match[str]) -> str:

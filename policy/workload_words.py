@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
 from typing import Any
 
 from policy.errors import RequestError
@@ -49,7 +48,7 @@ _TOTAL_ACTIVE = (
     r"(?:model\s*)?(?:(?:with\s+)?\d{1,3}\s+(?:routed\s+)?experts?\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
-    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")  # compiled on first need: ``_compiled``
+    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")
 _MOE_WORD_RE = compiled_on_use(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 # After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
 _SWEEP_BEFORE_RE = compiled_on_use(
@@ -58,7 +57,7 @@ _DISTILL_RE = compiled_on_use(r"\bdistil(?:l|ls|led|ling|lation)?\b", _F)
 # Right after a model's name, what makes it the kind of model, not the model: "a GPT-2 style 350M model", "a
 # Llama-3-like 1B", "Mistral 7B architecture".
 _KIND_AFTER_RE = compiled_on_use(r"[\s-]*(?:style|like|esque|type|architecture|arch)\b", _F)
-# What only distillation requests use, compiled on first use (``_compiled``) so importing costs nothing.
+# What only distillation requests use (the compiled patterns follow the sources below).
 _DISTILL_WORDS = r"\b(?:knowledge[\s-]+)?distil(?:l|ls|led|ling|lation)?\b"
 _TEACHER = (
     r"\bfrom\s+(?:an?\s+|the\s+|our\s+)?" + _SIZE + r"(?:\s+(?:model|params?))?\s+teacher\b"
@@ -84,6 +83,18 @@ _RLHF_RE = compiled_on_use(r"\b(?:rlhf|ppo|grpo|rloo|dapo|rlaif|rlvr|reinforceme
 _TAKEN_TASK_WORDS_RE = compiled_on_use(
     r"\b(?:ppo|grpo|rloo|dapo|rlaif|rlvr|ipo|kto|orpo|simpo|reinforcement\s+learning(?:\s+from\s+(?:human|ai)"
     rf"\s+feedback)?|{_RL}|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
+
+
+_ARTICLE_RE = compiled_on_use(_ARTICLE, _F)
+_DISTILL_WORDS_RE = compiled_on_use(_DISTILL_WORDS, _F)
+_FROM_RE = compiled_on_use(_FROM, _F)
+_PAIR_JOIN_RE = compiled_on_use(_PAIR_JOIN, _F)
+_PAIR_LEAD_RE = compiled_on_use(_PAIR_LEAD, _F)
+_ROLE_AFTER_RE = compiled_on_use(_ROLE_AFTER, _F)
+_ROLE_BEFORE_RE = compiled_on_use(_ROLE_BEFORE, _F)
+_SIZE_AT_RE = compiled_on_use(_SIZE_AT, _F)
+_TEACHER_RE = compiled_on_use(_TEACHER, _F)
+_TOTAL_ACTIVE_RE = compiled_on_use(_TOTAL_ACTIVE, _F)
 
 
 @dataclass(slots=True)
@@ -155,10 +166,10 @@ def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
     ``text`` with the models' names blanked, where the task word is looked for."""
     if not _DISTILL_RE.search(plain):
         return
-    out.spans += [m.span() for m in _compiled(_DISTILL_WORDS).finditer(plain)]  # the task word, read as the task
+    out.spans += [m.span() for m in _DISTILL_WORDS_RE.finditer(plain)]  # the task word, read as the task
     if _read_pair(text, out):
         return
-    m = _compiled(_TEACHER).search(text)
+    m = _TEACHER_RE.search(text)
     if m is None:
         if not _read_named_teacher(text, out):
             _read_role(text, out, "teacher")
@@ -175,12 +186,12 @@ def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
 
 def _read_named_teacher(text: str, out: WorkloadReading) -> bool:
     """ "distill llama-3.1-8b from llama-3.1-70b": the model named after "from" is the teacher."""
-    for m in _compiled(_FROM).finditer(text):
+    for m in _FROM_RE.finditer(text):
         named = model_in_text(text[m.end():])
         if named is None or named[1][0] != 0:
             continue
         model, (_, end) = named
-        role = _compiled(_ROLE_AFTER).match(text, m.end() + end)  # "from mixtral 8x7b teacher"
+        role = _ROLE_AFTER_RE.match(text, m.end() + end)  # "from mixtral 8x7b teacher"
         said_end = role.end() if role is not None and role["role"].lower() == "teacher" else m.end() + end
         _teacher(text, out, _Named(model.params, model, m.start(), m.end() + end), m.start(), said_end)
         return True
@@ -202,7 +213,7 @@ def _model_at(text: str, pos: int) -> _Named | None:
     named = model_in_text(text[pos:])
     if named is not None and named[1][0] == 0:
         return _Named(named[0].params, named[0], pos, pos + named[1][1])
-    m = _compiled(_SIZE_AT).match(text, pos)
+    m = _SIZE_AT_RE.match(text, pos)
     if m is None:
         return None
     return _Named(int(Decimal(m["n"]) * _SCALE[m["s"].lower()]), None, pos, m.end())
@@ -210,24 +221,24 @@ def _model_at(text: str, pos: int) -> _Named | None:
 
 def _read_pair(text: str, out: WorkloadReading) -> bool:
     """ "distill X into Y", "X teacher into Y student", "from X to Y": X is the teacher, Y the student."""
-    for lead in _compiled(_PAIR_LEAD).finditer(text):
+    for lead in _PAIR_LEAD_RE.finditer(text):
         teacher = _model_at(text, lead.end())
         if teacher is None:
             continue
-        role = _compiled(_ROLE_AFTER).match(text, teacher.end)
+        role = _ROLE_AFTER_RE.match(text, teacher.end)
         if role is not None and role["role"].lower() != "teacher":
             continue
-        join = _compiled(_PAIR_JOIN).match(text, role.end() if role else teacher.end)
+        join = _PAIR_JOIN_RE.match(text, role.end() if role else teacher.end)
         if join is None:
             continue
-        article = _compiled(_ARTICLE).match(text, join.end())
+        article = _ARTICLE_RE.match(text, join.end())
         student = _model_at(text, article.end() if article else join.end())
         if student is None:
             continue
         out.spans.append(join.span())  # "into", "down to", "->"
         said_from = lead.group(0).lower().startswith("from")
         _teacher(text, out, teacher, lead.start() if said_from else teacher.start, role.end() if role else teacher.end)
-        after = _compiled(_ROLE_AFTER).match(text, student.end)
+        after = _ROLE_AFTER_RE.match(text, student.end)
         _student(text, out, student, student.start,
                  after.end() if after and after["role"].lower() == "student" else student.end)
         return True
@@ -238,7 +249,7 @@ def _read_role(text: str, out: WorkloadReading, role: str) -> None:
     """ "a 70B teacher", "teacher: llama-3.1-70b", "an 8B student", "student model qwen2.5-1.5b"."""
     if role not in text.lower():
         return
-    for m in _compiled(_ROLE_BEFORE).finditer(text):
+    for m in _ROLE_BEFORE_RE.finditer(text):
         if m["role"].lower() != role:
             continue
         found = _model_at(text, m.end())
@@ -247,9 +258,9 @@ def _read_role(text: str, out: WorkloadReading, role: str) -> None:
             return
     named = [_Named(model.params, model, start, end) for model, (start, end) in models_in_text(text)]
     sized = [_Named(int(Decimal(m["n"]) * _SCALE[m["s"].lower()]), None, *m.span())
-             for m in _compiled(_SIZE_AT).finditer(text)]
+             for m in _SIZE_AT_RE.finditer(text)]
     for found in [*named, *sized]:
-        after = _compiled(_ROLE_AFTER).match(text, found.end)
+        after = _ROLE_AFTER_RE.match(text, found.end)
         if after is not None and after["role"].lower() == role:
             (_teacher if role == "teacher" else _student)(text, out, found, found.start, after.end())
             return
@@ -289,7 +300,7 @@ def _read_total_active(text: str, out: WorkloadReading) -> bool:
     the compute."""
     if "active" not in text.lower() and not re.search(r"\d\s*[mbt][\s-]*a\d", text, _F):
         return False
-    m = _compiled(_TOTAL_ACTIVE).search(text)
+    m = _TOTAL_ACTIVE_RE.search(text)
     if m is None:
         return False
     total = _size_of(m["t"] or m["t2"] or m["t3"])
@@ -378,11 +389,6 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
             notes.append(f"costed as {task.value}" + (f" through {said.value} adapters" if said in
                                                       (Task.LORA, Task.QLORA) else ""))
     return merged
-
-
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _F)
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
