@@ -701,8 +701,8 @@ _RESUME_WORDS = ("resum", "restart", "pick up", "picking up")
 _RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up)\b", _F)
 _STOPPED_AT_RE = compiled_on_use(
     r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted|interrupted"
-    r"|stopped))\s+)?\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?k?)\s*(?:/|of|out\s+of)\s*"
-    r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?k?)(?:\s+steps?)?(?![\w.])"
+    r"|stopped))\s+)?\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<dk>k)?\s*(?:/|of|out\s+of)\s*"
+    r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<ak>k)?(?:\s+steps?)?(?![\w.])"
     r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
     _F)
 
@@ -718,11 +718,11 @@ def _resumed(scan: _Scan) -> tuple[float, str] | None:
     if stopped["pct"] is not None:
         left = 1.0 - float(stopped["pct"]) / 100
     else:
-        done, total = (float(Decimal(v.lower().rstrip("k").replace(",", "")) * (1000 if v.lower().endswith("k") else 1))
-                       for v in (stopped["done"], stopped["all"]))
+        done, total = (_value(stopped[n], (stopped[k] or "").lower(), seq=False)
+                       for n, k in (("done", "dk"), ("all", "ak")))
         if total <= 0 or not 0 <= done < total:
             return None
-        left = 1.0 - done / total
+        left = float(1 - done / total)
     phrase = f"{_said(word)} … {_said(stopped)}"
     for m in (word, stopped):
         scan.blank(m.start(), m.end())
