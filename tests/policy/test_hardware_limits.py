@@ -4,6 +4,7 @@ refused."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -159,20 +160,47 @@ def test_a_ceiling_never_leaks_into_the_next_decision_of_the_same_work() -> None
         assert accelerators(decided(text, max_gpus=4).plan) <= 4
 
 
-# --- an allowance of accelerator-hours ---
+# --- an allowance of accelerator-hours, a ceiling on the hourly rate and on one accelerator's price an hour ---
 
-@pytest.mark.parametrize(("text", "allowance"), [
-    ("I have 500 GPU-hours of budget, fine-tune 13B on 3B tokens", 500),
-    ("fine-tune 7B on 1B tokens using at most 100 GPU hours", 100),
-    ("fine-tune 7B on 1B tokens, 60 gpu-hrs max", 60),
+def _accelerator_hours(plan: Plan | Alternative) -> float:
+    return plan.accelerators * plan.estimated_hours / 1.01  # hours as shown are rounded
+
+
+def _hourly(plan: Plan | Alternative) -> float:
+    return plan.instance_count * plan.price_per_instance_hour_usd
+
+
+def _per_accelerator(plan: Plan | Alternative) -> float:
+    return _hourly(plan) / plan.accelerators
+
+
+@pytest.mark.parametrize(("text", "field", "limit", "measure", "traced"), [
+    ("I have 500 GPU-hours of budget, fine-tune 13B on 3B tokens", "max_gpu_hours", 500, _accelerator_hours,
+     "at most 500 accelerator-hours"),
+    ("fine-tune 7B on 1B tokens using at most 100 GPU hours", "max_gpu_hours", 100, _accelerator_hours,
+     "at most 100 accelerator-hours"),
+    ("fine-tune 7B on 1B tokens, 60 gpu-hrs max", "max_gpu_hours", 60, _accelerator_hours,
+     "at most 60 accelerator-hours"),
+    ("fine-tune 7B on 1B tokens, max $20 per hour", "max_hourly_usd", 20.0, _hourly, "at most $20.00 an hour"),
+    ("fine-tune 7B on 1B tokens, under $30/hr", "max_hourly_usd", 30.0, _hourly, "at most $30.00 an hour"),
+    ("fine-tune 13B on 2B tokens, at most $10 an hour", "max_hourly_usd", 10.0, _hourly, "at most $10.00 an hour"),
+    ("fine-tune 7B on 1B tokens, at most $3 per GPU hour", "max_usd_per_gpu_hour", 3.0, _per_accelerator,
+     "at most $3.00 per accelerator-hour"),
+    ("fine-tune 7B on 1B tokens, under $1.50/GPU-hr", "max_usd_per_gpu_hour", 1.5, _per_accelerator,
+     "at most $1.50 per accelerator-hour"),
+    ("fine-tune 13B on 1B tokens, max $2 per GPU-hour", "max_usd_per_gpu_hour", 2.0, _per_accelerator,
+     "at most $2.00 per accelerator-hour"),
 ])
-def test_gpu_hours_are_an_allowance_every_option_keeps_within(text: str, allowance: int) -> None:
+def test_a_limit_said_keeps_every_option_within_it_and_is_traced(
+        text: str, field: str, limit: float, measure: Callable[[Plan | Alternative], float], traced: str) -> None:
     decision = decided(text)
-    assert (decision.request.max_gpu_hours, decision.request.gpus, decision.request.max_gpus) == (allowance, None, None)
-    assert decision.request.unread == []
+    request = decision.request
+    assert getattr(request, field) == limit and request.unread == []
+    assert (request.gpus, request.max_gpus, request.budget_usd) == (None, None, None)  # none read as another field
+    assert {f for f in ("max_gpu_hours", "max_hourly_usd", "max_usd_per_gpu_hour") if getattr(request, f)} == {field}
     for plan in [decision.plan, *decision.alternatives]:
-        assert plan.accelerators * plan.estimated_hours <= allowance * 1.01  # hours as shown, rounded
-    assert f"at most {allowance:,} accelerator-hours" in candidates_reason(decision)
+        assert measure(plan) <= limit
+    assert traced in candidates_reason(decision)
 
 
 def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None:
@@ -181,22 +209,6 @@ def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None
     assert caught.value.code == "no_configuration"
     assert caught.value.message.startswith("No allowed configuration runs this job within 200 accelerator-hours: the "
                                            "fewest it takes is ~")
-
-
-# --- a ceiling on the hourly rate ---
-
-@pytest.mark.parametrize(("text", "ceiling"), [
-    ("fine-tune 7B on 1B tokens, max $20 per hour", 20.0),
-    ("fine-tune 7B on 1B tokens, under $30/hr", 30.0),
-    ("fine-tune 13B on 2B tokens, at most $10 an hour", 10.0),
-])
-def test_an_hourly_ceiling_keeps_every_option_at_or_under_it(text: str, ceiling: float) -> None:
-    decision = decided(text)
-    assert (decision.request.max_hourly_usd, decision.request.budget_usd, decision.request.unread) == (
-        ceiling, None, [])
-    for plan in [decision.plan, *decision.alternatives]:
-        assert plan.instance_count * plan.price_per_instance_hour_usd <= ceiling
-    assert f"at most ${ceiling:,.2f} an hour" in candidates_reason(decision)
 
 
 @pytest.mark.parametrize(("text", "field", "rate"), [
@@ -219,26 +231,6 @@ def test_a_rate_ceiling_nothing_meets_is_refused_with_the_lowest_rate(text: str,
         decided(text)
     assert caught.value.code == "no_configuration"
     assert caught.value.message.startswith(refusal)
-
-
-# --- a ceiling on one accelerator's price an hour ---
-
-def _per_accelerator(plan: Plan | Alternative) -> float:
-    return plan.price_per_instance_hour_usd * plan.instance_count / plan.accelerators
-
-
-@pytest.mark.parametrize(("text", "ceiling"), [
-    ("fine-tune 7B on 1B tokens, at most $3 per GPU hour", 3.0),
-    ("fine-tune 7B on 1B tokens, under $1.50/GPU-hr", 1.5),
-    ("fine-tune 13B on 1B tokens, max $2 per GPU-hour", 2.0),
-])
-def test_a_ceiling_per_accelerator_hour_keeps_every_option_at_or_under_it(text: str, ceiling: float) -> None:
-    decision = decided(text)
-    assert (decision.request.max_usd_per_gpu_hour, decision.request.max_hourly_usd, decision.request.budget_usd,
-            decision.request.unread) == (ceiling, None, None, [])
-    for plan in [decision.plan, *decision.alternatives]:
-        assert _per_accelerator(plan) <= ceiling
-    assert f"at most ${ceiling:,.2f} per accelerator-hour" in candidates_reason(decision)
 
 
 def test_a_rate_ceiling_that_makes_the_run_dearer_in_all_says_what_it_costs() -> None:
