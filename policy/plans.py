@@ -13,27 +13,31 @@ from policy.estimate import billed_hours, cents, hours_range, interval_minutes, 
 from policy.fixed import HELD_REASON
 from policy.timespan import add_hours, hours_between
 
-__all__ = ["launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECONDS", "to_alternative", "to_plan"]
+__all__ = [
+    "launch_runtime_hours", "RUNTIME_FLOOR_SECONDS", "RUNTIME_STEP_SECONDS", "to_alternative", "to_plan",
+    "transfer_line_basis",
+]
 
 
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
-            max_runtime_hours: float, dataset_bytes: int | None = None) -> Plan:
-    """The plan for ``option``: every money figure follows from the stated price and billed hours. ``dataset_bytes``:
-    the dataset's size as said, which a transfer line moves."""
+            max_runtime_hours: float, transfer_basis: str | None = None) -> Plan:
+    """The plan for ``option``: every money figure follows from the stated price and billed hours.
+    ``transfer_basis``: where the data is moved from and how big it is, when the request said either (else the
+    team's data region and the tokens' stored size)."""
     return Plan(**_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                               max_runtime_hours=max_runtime_hours, dataset_bytes=dataset_bytes))
+                               max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis))
 
 
 def to_alternative(option: Option, label: str, *, now: datetime, deadline: datetime | None,
                    settings: EstimateSettings, max_runtime_hours: float,
-                   dataset_bytes: int | None = None) -> Alternative:
+                   transfer_basis: str | None = None) -> Alternative:
     """``to_plan`` with a label saying how it differs."""
     return Alternative(label=label, **_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                                                   max_runtime_hours=max_runtime_hours, dataset_bytes=dataset_bytes))
+                                                   max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis))
 
 
 def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
-                 max_runtime_hours: float, dataset_bytes: int | None = None) -> dict[str, Any]:
+                 max_runtime_hours: float, transfer_basis: str | None = None) -> dict[str, Any]:
     """The fields of a plan (or an alternative) for ``option``."""
     hours = billed_hours(option.wall_hours)
     billed = billed_hours(option.instance_hours / option.count)  # per instance; below wall time when sweep
@@ -41,11 +45,7 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
     items = [_compute_line(option, billed)]
     if option.transfer_usd > 0:
         items.append(CostItem(item=f"data transfer into {option.profile.price.region}", usd=cents(option.transfer_usd),
-                              basis=f"the dataset copied once from the team's data region at "
-                                    f"{settings.transfer_usd_per_gb:g} $/GB (EC2 inter-region data transfer), "
-                                    + (f"its {dataset_bytes / 1e9:,.1f} GB as said" if dataset_bytes else
-                                       f"its size estimated as training tokens × {settings.dataset_bytes_per_token:g} "
-                                       "bytes per stored token id")))
+                              basis=transfer_basis or transfer_line_basis(settings)))
     total = cents(sum(item.usd for item in items))
     low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
     low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor + option.transfer_usd))
@@ -76,6 +76,17 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
         "jobs": option.layout.jobs,
         "instances_per_job": option.layout.job_instances,
     }
+
+
+def transfer_line_basis(settings: EstimateSettings, *, region_said: str | None = None,
+                        dataset_bytes: int | None = None) -> str:
+    """How the transfer line is worked out: from the team's data region, or the one the request said the data is in,
+    and the tokens' stored size, or the dataset's size as said."""
+    source = f"the data's region the request says, {region_said}," if region_said else "the team's data region"
+    size = (f"its {dataset_bytes / 1e9:,.1f} GB as said" if dataset_bytes else
+            f"its size estimated as training tokens × {settings.dataset_bytes_per_token:g} bytes per stored token id")
+    return (f"the dataset copied once from {source} at {settings.transfer_usd_per_gb:g} $/GB (EC2 inter-region data "
+            f"transfer), {size}")
 
 
 # MaxRuntime is rounded up to this step and never below the floor: a job needs a few minutes to load its model and

@@ -32,7 +32,7 @@ from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
 from policy.patterns import compiled_on_use
-from policy.plans import to_alternative, to_plan
+from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
@@ -567,7 +567,15 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
 
 def _plan(option: Option, ctx: _Context) -> Plan:
     return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
-                   max_runtime_hours=ctx.policy.max_runtime_hours, dataset_bytes=ctx.request.dataset_bytes)
+                   max_runtime_hours=ctx.policy.max_runtime_hours, transfer_basis=_transfer_basis(ctx))
+
+
+def _transfer_basis(ctx: _Context) -> str | None:
+    """The transfer line's basis when the request said where the data is or how big (else the policy's own)."""
+    req = ctx.request
+    if req.data_region is None and req.dataset_bytes is None:
+        return None
+    return transfer_line_basis(ctx.policy.estimate, region_said=req.data_region, dataset_bytes=req.dataset_bytes)
 
 
 def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
@@ -588,7 +596,7 @@ def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
 
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
     alternative = to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline,
-                                 dataset_bytes=ctx.request.dataset_bytes,
+                                 transfer_basis=_transfer_basis(ctx),
                                  settings=ctx.policy.estimate, max_runtime_hours=ctx.policy.max_runtime_hours)
     if option.meets is not False:
         return alternative

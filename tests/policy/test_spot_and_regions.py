@@ -96,6 +96,12 @@ def test_a_dataset_size_said_is_what_a_move_to_another_region_moves() -> None:
     assert away.plan.estimated_cost_usd == round(sum(i.usd for i in away.plan.cost_breakdown), 2)
 
 
+def test_a_transfer_from_a_data_region_the_request_says_names_it_as_the_requests() -> None:
+    away = _decide("fine-tune 7B on 1B tokens in us-east-2, the data is in us-west-2", _policy(data_region="us-east-1"))
+    line = next(i for i in away.plan.cost_breakdown if i.item.startswith("data transfer"))
+    assert line.basis.startswith("the dataset copied once from the data's region the request says, us-west-2, at ")
+
+
 def test_every_region_the_team_can_launch_in_is_searched() -> None:
     decision = _decide("fine-tune 7B on 1B tokens", _policy())
     candidates = next(s for s in decision.trace if s.node == "5 candidates")
