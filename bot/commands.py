@@ -170,9 +170,11 @@ class CommandHandlers:
         text = from_slack(_MENTION.sub("", event.get("text", ""))).strip()
         user, channel = event.get("user", ""), event.get("channel", "")
         try:
-            if split_subcommand(text)[0] != "request":
-                client.chat_postEphemeral(channel=channel, user=user, text="Mention me with a request, e.g. "
-                                          "`@gpuops fine-tune 7B by Friday`, or use `/gpu help`.")
+            name, arg = split_subcommand(text)
+            if name != "request":  # "@gpuops what did team-nlp spend?": the command that answers it, to type
+                command = f"`/gpu {name}{' ' + arg if arg else ''}`"
+                client.chat_postEphemeral(channel=channel, user=user, text=f"{command} answers that. Mention me "
+                                          "with a request, e.g. `@gpuops fine-tune 7B by Friday`, or use `/gpu help`.")
                 return
             create_and_post(self.deps, client, team_id=body.get("team_id") or event.get("team", ""), user_id=user,
                             channel=channel, text=text, key=f"slack:{body.get('event_id', event.get('ts'))}")

@@ -20,6 +20,14 @@ def test_mention_posts_the_plan(bot: BotHarness, slack: FakeSlack, service: Fake
     assert service.requests["req_1"].text == "fine-tune 7B by Friday"
 
 
+def test_a_question_a_command_answers_is_pointed_to_that_command(bot: BotHarness, slack: FakeSlack,
+                                                                  service: FakeService) -> None:
+    bot.event(mention("what did team-nlp spend this month?"), event_id="Ev9")
+    [note] = slack.wait_for("chat.postEphemeral")
+    assert note.body["text"].startswith("`/gpu spend team-nlp` answers that. Mention me with a request")
+    assert [c for c in service.calls if c[1] == "/v1/requests"] == []
+
+
 def test_a_retried_delivery_never_acts_twice(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
     bot.event(mention("fine-tune 7B by Friday"), event_id="Ev2")
     slack.wait_for("chat.postMessage")

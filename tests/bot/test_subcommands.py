@@ -136,9 +136,9 @@ def test_app_home_shows_a_running_jobs_live_cost_under_the_request() -> None:
 def test_a_question_about_spend_in_words_is_answered_with_the_spend(bot: BotHarness, slack: FakeSlack,
                                                                     service: FakeService) -> None:
     """It was sent to the planner and refused for want of a model size."""
-    bot.command("what did team-ml spend this month?", user=REQUESTER)
+    bot.command("what did team-nlp spend this month?", user=REQUESTER)
     [reply] = slack.wait_for("response")
-    assert reply.body["response_type"] == "in_channel" and reply.body["text"] == "Spend for team-ml"
+    assert reply.body["response_type"] == "in_channel" and reply.body["text"] == "Spend for team-nlp"
     assert [c for c in service.calls if c[1] == "/v1/requests"] == []
 
 
