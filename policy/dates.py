@@ -152,7 +152,8 @@ _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:on
 _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum)?(?:\s+of)?|at\s+most"
            r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than"
            # "the run must not exceed 10 hours", "not to exceed 2 days"
-           r"|(?:(?:must|should|may|can)\s*(?:not|n'?t)|not\s+to|won'?t|will\s+not)\s+(?:exceed|go\s+(?:over|beyond)|take\s+more\s+than))")
+           r"|(?:(?:must|should|may|can)\s*(?:not|n'?t)|not\s+to|won'?t|will\s+not)\s+(?:exceed|go\s+(?:over|beyond)"
+           r"|take\s+more\s+than))")
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 # "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"
@@ -297,7 +298,8 @@ _DATED_EVENT_RE = compiled_on_use(
 _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|{_BACK}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?|no\s+later\s+than"
+    rf"\b(?:{_EVENT}|{_BACK}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
+    rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
@@ -1042,7 +1044,8 @@ _END_OF_RE = compiled_on_use(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z]
 
 # "by the NeurIPS deadline", "by our ICML submission deadline", "due the board review cutoff"
 _NAMED_DEADLINE_RE = compiled_on_use(
-    r"\b(?:the|our|this|my)\s+(?P<what>[a-z0-9][\w.-]*(?:\s+[a-z0-9][\w.-]*){0,2}\s+(?:deadline|cut-?off|due\s+date))\s*$",
+    r"\b(?:the|our|this|my)\s+(?P<what>[a-z0-9][\w.-]*(?:\s+[a-z0-9][\w.-]*){0,2}\s+(?:deadline|cut-?off"
+    r"|due\s+date))\s*$",
     _F)
 
 

@@ -315,7 +315,8 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     rf"(?:ok(?:ay)?|fine|acceptable|allowed))?\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
     r"|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*"
     # "happy to wait for cheaper spot capacity": spot, and time to spare for it
-    r"|\b(?:happy|willing|ok(?:ay)?|fine|glad)\s+to\s+wait\s+for\s+(?:cheap(?:er)?\s+)?spot(?:\s+(?:capacity|instances?))?",
+    r"|\b(?:happy|willing|ok(?:ay)?|fine|glad)\s+to\s+wait\s+for\s+(?:cheap(?:er)?\s+)?spot(?:\s+(?:capacity"
+    r"|instances?))?",
     _F,
 )
 
@@ -492,7 +493,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
     r"(?:\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
-    r"|(?<![\w\s])(?<=^)\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?=\s+(?:a|an|the|\d|our|my|this))|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?=\s+(?:a|an|the|\d|our|my|this))"
+    r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     # "pls estimate:", "rough estimate for", "ballpark?", "finance wants a number", "is it cheaper on A100s or H100s"
@@ -500,7 +502,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
-    r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
+    r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?"
+    r"(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
     # "what would that look like?": the plan is what it looks like
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+look\s+like"
     # "just give me an estimate", "need a rough quote": the plan is the estimate
@@ -566,7 +569,8 @@ _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|exa
 # prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
 # (``policy.calibration``).
 _FRAMEWORK_RE = compiled_on_use(
-    r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl|megatron(?:[\s-]?lm)?"
+    r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl"
+    r"|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
     r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
 # An optimizer keeping its state in 8 bits ("8-bit adam", "adamw_8bit", "paged_adamw_8bit"): less memory than the
@@ -700,7 +704,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
 _RESUME_WORDS = ("resum", "restart", "pick up", "picking up")
 _RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up)\b", _F)
 _STOPPED_AT_RE = compiled_on_use(
-    r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted|interrupted"
+    r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted"
+    r"|interrupted"
     r"|stopped))\s+)?\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<dk>k)?\s*(?:/|of|out\s+of)\s*"
     r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<ak>k)?(?:\s+steps?)?(?![\w.])"
     r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
@@ -744,10 +749,12 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
 
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 _PAST_RUN_RE = compiled_on_use(
-    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune|training(?:\s+run)?)"
+    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"
+    r"|training(?:\s+run)?)"
     r"\s+(?:took|ran(?:\s+for)?|lasted|needed|finished\s+in)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
     r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
-    r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:\d+\s*x?\s*)?[a-z][a-z0-9.-]*(?:\s+(?:nodes?|instances?|gpus?))?)?",
+    r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:\d+\s*x?\s*)?[a-z][a-z0-9.-]*(?:\s+(?:nodes?|instances?"
+    r"|gpus?))?)?",
     _F)
 
 
@@ -1147,7 +1154,8 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
 
 # A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
 _region_prefer_before_re = compiled_on_use(
-    r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be|stay)?)?"
+    r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be"
+    r"|stay)?)?"
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
 _region_prefer_after_re = compiled_on_use(
     r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
@@ -1815,7 +1823,8 @@ _FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:th
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
-    r"|limit(?:ed)?\s+(?:of|to)|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)"
+    r"|limit(?:ed)?\s+(?:of|to)|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only"
+    r"|just))?)"
     r"|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = compiled_on_use(
@@ -2475,7 +2484,8 @@ _training_setting_re = compiled_on_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
     # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
-    r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?|(?:grad(?:ient)?[\s-]+)?accum(?:ulation)?(?:[\s-]+steps?)?"
+    r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?"
+    r"|(?:grad(?:ient)?[\s-]+)?accum(?:ulation)?(?:[\s-]+steps?)?"
     r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     # "lr 3e-4 cosine": the rate's schedule said after it
@@ -2525,8 +2535,10 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
     r"cheaper\b)?"
     # "spot but fall back to on-demand if spot is unavailable", "spot with on-demand fallback"
-    r"|\b(?:on\s+)?spot\b(?:\s*,)?\s+(?:(?:but|and|with|otherwise|else)\s+)?(?:an?\s+)?(?:fall(?:ing)?[\s-]*back|fallback)"
-    r"\s+(?:to\s+)?on[\s-]?demand(?:\s+fallback)?(?:\s+if\s+(?:spot\s+)?(?:is\s+|isn'?t\s+)?(?:unavailable|not\s+available"
+    r"|\b(?:on\s+)?spot\b(?:\s*,)?\s+(?:(?:but|and|with|otherwise|else)\s+)?(?:an?\s+)?(?:fall(?:ing)?[\s-]*back"
+    r"|fallback)"
+    r"\s+(?:to\s+)?on[\s-]?demand(?:\s+fallback)?(?:\s+if\s+(?:spot\s+)?(?:is\s+|isn'?t\s+)?(?:unavailable"
+    r"|not\s+available"
     r"|short|scarce|interrupted|gone))?\b"
     r"|\b(?:on\s+)?spot\s+with\s+(?:an?\s+)?on[\s-]?demand\s+fall[\s-]*back\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
