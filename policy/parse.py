@@ -170,13 +170,13 @@ _HW_RE = compiled_on_use(
 
 
 # "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
-_hw_nodes_re = compiled_on_use(
+_HW_NODES_RE = compiled_on_use(
     rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
     r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
 
 
 # "our H100 quota in us-east-1 is 16", "A100 quota: 32": what the account may run of the accelerator, a ceiling
-_quota_of_re = compiled_on_use(
+_QUOTA_OF_RE = compiled_on_use(
     rf"(?<![\w.])(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?:(?:spot|on[\s-]?demand|gpu|service)\s+)?"
     r"quota(?:\s+(?:in|for)\s+[a-z]{2}-[a-z]+-\d)?\s*(?:is|of|=|:)?\s*(?:only\s+|just\s+)?(?P<n>\d{1,6})"
     r"(?:\s+(?:gpus?|accelerators?))?(?![\w.,$])", _F)
@@ -400,7 +400,7 @@ def read_request(
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
-        scan.take(_emoji_code_re)
+        scan.take(_EMOJI_CODE_RE)
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal:
         _slack_markup(scan, notes)
     if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
@@ -530,7 +530,7 @@ _APPROVAL_QUESTION_RE = compiled_on_use(
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
-_how_long_re = compiled_on_use(
+_HOW_LONG_RE = compiled_on_use(
     r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b", _F)
 
 
@@ -538,7 +538,7 @@ def _how_long(scan: _Scan, notes: list[str]) -> None:
     """ "how long would … take": asking for the plan, which says how long; the work between is read as ever."""
     if not scan.holds(("how long",)):
         return
-    for m in list(_how_long_re.finditer(scan.text)):
+    for m in list(_HOW_LONG_RE.finditer(scan.text)):
         scan.blank(m.start(), m.start("work"))
         scan.blank(m.end("work"), m.end())
         asked = " ".join(scan.said[m.start():m.start("work")].split())
@@ -556,7 +556,7 @@ _MULTI_NODE_OK_RE = compiled_on_use(
     r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
                                r"(?!\s+(?:if|unless|only)\b)", _F)
 # What several runs differ in: "with different seeds", "on different data mixes", "across separate configs"
-# (``_repeats_re`` reads it after a count).
+# (``_REPEATS_RE`` reads it after a count).
 _RUNS_DIFFER = (r"(?:(?:with|using|on|across|over)\s+|(?<=\()\s*)(?:(?:a|each)\s+)?"
                 r"(?:different|separate|new|other|fresh|various)"
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
@@ -626,7 +626,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
-    four_bit = scan.take_if(("bit", "nf4", "int4"), _four_bit_re)  # "4-bit": before its 4 is read as a count
+    four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
     if scan.holds(("flash",)):  # "flash attn 2": the version is no count (the words are ``policy.describing``'s)
         for m in _FLASH_VERSION_RE.finditer(scan.text):
             scan.blank(m.start("v"), m.end("v"))
@@ -704,10 +704,12 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
 _RESUME_WORDS = ("resum", "restart", "pick up", "picking up")
 _RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up)\b", _F)
 _STOPPED_AT_RE = compiled_on_use(
-    r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted"
-    r"|interrupted"
-    r"|stopped))\s+)?\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<dk>k)?\s*(?:/|of|out\s+of)\s*"
+    # "that died at step 4000 of 10000", "from step 6k/10k"
+    r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke"
+    r"|(?:was|got)\s+(?:killed|preempted|interrupted|stopped))\s+)?"
+    r"\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<dk>k)?\s*(?:/|of|out\s+of)\s*"
     r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<ak>k)?(?:\s+steps?)?(?![\w.])"
+    # "it was 40% done"
     r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
     _F)
 
@@ -871,7 +873,7 @@ def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
 # Accelerators with no training instance in the catalog, asked for by name ("on MI300X", "using TPU v5e", "on T4s"):
 # refused with the ones it has, never planned on something else in silence. Said otherwise ("we moved off TPUs") the
 # words stay unread.
-_elsewhere_re = compiled_on_use(
+_ELSEWHERE_RE = compiled_on_use(
     r"\b(?:on|with|using|use|onto|via)\s+(?:an?\s+|the\s+|some\s+|\d{1,4}\s*(?:x\s*)?)?"
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
     r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?"
@@ -882,7 +884,7 @@ _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "c
 
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
-    if scan.holds(_ELSEWHERE_WORDS) and (other := _elsewhere_re.search(scan.text)) is not None:
+    if scan.holds(_ELSEWHERE_WORDS) and (other := _ELSEWHERE_RE.search(scan.text)) is not None:
         known = ", ".join(name for name, _ in _ACCELERATORS)
         raise RequestError(f"'{' '.join(other['name'].split())}' is not an accelerator gpuops plans on; name one it "
                            f"has ({known}), or leave the hardware open.", code="unknown_accelerator")
@@ -895,12 +897,12 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
-    for m in scan.take_if(("node", "instance", "machine", "host", "box"), _hw_nodes_re):
+    for m in scan.take_if(("node", "instance", "machine", "host", "box"), _HW_NODES_RE):
         accelerators.append(_accelerator(m["acc"]))
         nodes.append(int(m["nodes"]))
         notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
                      "holds")
-    for m in scan.take_if(("quota",), _quota_of_re):
+    for m in scan.take_if(("quota",), _QUOTA_OF_RE):
         accelerators.append(_accelerator(m["acc"]))
         notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")
         ceilings.append(_Qty("max_gpus", Decimal(m["n"]), _said(m)))
@@ -1153,20 +1155,20 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
 
 
 # A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
-_region_prefer_before_re = compiled_on_use(
+_REGION_PREFER_BEFORE_RE = compiled_on_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be"
     r"|stay)?)?"
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
-_region_prefer_after_re = compiled_on_use(
+_REGION_PREFER_AFTER_RE = compiled_on_use(
     r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
 # A region to fall back on ("prefer us-west-2, fall back to us-east-1", "in us-west-2, otherwise us-east-1"): searched
 # too, and the regions said before it are the ones wished for.
-_region_fallback_before_re = compiled_on_use(
+_REGION_FALLBACK_BEFORE_RE = compiled_on_use(
     r"\b(?:fall(?:ing)?[\s-]?back\s+(?:to|on)|fallback(?:\s+(?:to|is|region))?\s*:?|otherwise|or\s+else|failing\s+that"
     r"|if\s+not)\s*,?\s*(?:(?:run\s+)?in\s+)?(?:the\s+)?$", _F)
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
-_data_region_before_re = compiled_on_use(
+_DATA_REGION_BEFORE_RE = compiled_on_use(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
     r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$"
     # "dataset is 4TB in s3 us-west-2": a bucket's region
@@ -1179,7 +1181,7 @@ _REGION_ONLY_AFTER_RE = compiled_on_use(
 
 
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
-_any_region_re = compiled_on_use(
+_ANY_REGION_RE = compiled_on_use(
     r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
     r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
     r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
@@ -1187,7 +1189,7 @@ _any_region_re = compiled_on_use(
 
 
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".
-_region_not_before_re = compiled_on_use(
+_REGION_NOT_BEFORE_RE = compiled_on_use(
     r"\b(?:not|never|no|avoid(?:ing)?|except(?:\s+for)?|exclud(?:e|ing)|outside(?:\s+of)?"
     r"|(?:anything|anywhere|everywhere|any\s+(?:other\s+)?regions?|all\s+regions?)\s+(?:but|except|other\s+than|apart\s+from"
     r"|besides)"
@@ -1207,7 +1209,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     launch in anyway; one said not to be used goes to ``excluded``, one wished for ("prefer us-west-2") to
     ``preferred`` as well, and where the data lives ("the data is in us-west-2") to ``data``, the region only when no
     other is said."""
-    left_open = scan.take_if(("region", "location", "wherever"), _any_region_re)
+    left_open = scan.take_if(("region", "location", "wherever"), _ANY_REGION_RE)
     for m in left_open:
         notes.append(f"read '{_said(m)}' as the region left open: every region the team can launch in is searched "
                      "and the cheapest plan that fits is chosen")
@@ -1241,7 +1243,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
         at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
-        if (cue := _data_region_before_re.search(text, max(0, at - 40), at)) is not None:
+        if (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
             scan.blank(cue.start(), at)
             data.append(region)
             continue
@@ -1249,12 +1251,12 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
-        for cue in (_region_prefer_before_re.search(text, max(0, m.start() - 40), m.start()),
-                    _region_prefer_after_re.match(text, m.end())):
+        for cue in (_REGION_PREFER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
+                    _REGION_PREFER_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
-        if regions and (cue := _region_fallback_before_re.search(text, max(0, m.start() - 30), m.start())):
+        if regions and (cue := _REGION_FALLBACK_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())):
             scan.blank(cue.start(), cue.end())
             fallbacks.append(region)
         regions.append(region)
@@ -1282,7 +1284,7 @@ def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:
     """Where the words ruling out the region or place said at ``at`` start: a cue right before it ("not in",
     "avoid"), or the list a ruled-out one began, which ``list_end`` ends ("avoid us-east-1 or us-west-2"); None
     when it is not ruled out."""
-    negated = _region_not_before_re.search(text, max(0, at - 30), at)
+    negated = _REGION_NOT_BEFORE_RE.search(text, max(0, at - 30), at)
     if negated is not None:
         return negated.start()
     return at if list_end is not None and _REGION_LIST_SEP_RE.fullmatch(text, list_end, at) else None
@@ -1437,7 +1439,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
         if m.start() < skip_until:
             continue
         quantity = _classify(text, m)
-        if (quantity.kind == "plain" and bounded is not None and _bound_join_re.fullmatch(text, bounded[1], m.start())
+        if (quantity.kind == "plain" and bounded is not None and _BOUND_JOIN_RE.fullmatch(text, bounded[1], m.start())
                 and (_FLOOR_BEFORE_RE.search(text, bounded[1], m.start())
                      or _CEILING_BEFORE_RE.search(text, bounded[1], m.start()))):
             quantity.kind = bounded[0]  # "at most 8 GPUs and at least 4": the unit said once, for both bounds
@@ -1471,7 +1473,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                                             max([m.end(), *(c.end() for c in said)])].split())
         if quantity.kind == "money":
             # "$150-200", "$1k to $2k": the low end, so the plan is judged against the smaller amount said
-            upper = _money_range_after_re.match(text, m.end())
+            upper = _MONEY_RANGE_AFTER_RE.match(text, m.end())
             end = m.end() if upper is None else upper.end()
             cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
                      _MONEY_CUE_AFTER_RE.match(text, end), upper]
@@ -1577,7 +1579,7 @@ _PER_NODE_AFTER_RE = compiled_on_use(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:nod
                                 r"(?:e?s)?(?![\w-])", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
-_nodes_of_re = compiled_on_use(
+_NODES_OF_RE = compiled_on_use(
     rf"(?<![\w.])(?P<n>\d{{1,2}}|{BELOW_100})\s*(?:x|\u00d7)?\s*(?=\d{{1,2}}[\s-]*(?:gpus?|accelerators?)"
     r"[\s-]*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))", _F)
 
@@ -1585,7 +1587,7 @@ _nodes_of_re = compiled_on_use(
 def _nodes_of(scan: _Scan) -> list[_Qty]:
     """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
     return [_Qty("instances", Decimal(int(m["n"]) if m["n"].isdigit() else below_100(m["n"])), _said(m))
-            for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _nodes_of_re)]
+            for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _NODES_OF_RE)]
 
 
 def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:
@@ -1680,7 +1682,7 @@ _BATCH_CUE_RE = compiled_on_use(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*siz
 
 # RL on prompts with several rollouts each: "2k prompts, 8 rollouts each, 512 tokens per rollout", "10k questions
 # with 16 samples per question of ~1k tokens". Every rollout is generated, scored and trained on.
-_rollouts_re = compiled_on_use(
+_ROLLOUTS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
     r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?"
     r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
@@ -1696,7 +1698,7 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
                                                   "trajector"))):
         return []
     found = []
-    for m in scan.take(_rollouts_re):
+    for m in scan.take(_ROLLOUTS_RE):
         prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
         each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
         if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
@@ -1831,7 +1833,7 @@ _CEILING_AFTER_RE = compiled_on_use(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
     r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
 # Between two bounds of one unit, said once: "at most 8 GPUs and at least 4", "4 nodes minimum, but no more than 8"
-_bound_join_re = compiled_on_use(
+_BOUND_JOIN_RE = compiled_on_use(
     r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
     r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
     r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
@@ -1907,18 +1909,18 @@ _HP_VALUE = rf"{_SETTING_NUMBER}(?![\w.%])"
 _HP_ITEM = (rf"{_HP_VALUE}(?!\s*(?:[kmbt]\b|tokens?|toks?|epochs?|gpus?|nodes?|instances?|hours?|hrs?|days?"
             r"|trials?|runs?|steps?|params?|parameters?|\$))")
 _HP_SEP = r"(?:\s*[,;/|]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
-_hp_lists_re = compiled_on_use(
+_HP_LISTS_RE = compiled_on_use(
     rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
     rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"
     rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))", _F)
-_hp_range_before_re = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
-_hp_split_re = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
+_HP_RANGE_BEFORE_RE = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
+_HP_SPLIT_RE = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
 
 
 # "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
-_repeats_re = compiled_on_use(
+_REPEATS_RE = compiled_on_use(
     r"(?<![\w.])(?:(?P<n>\d{1,4})\s+times|(?P<w>twice|thrice))(?![\w-])"
     r"(?!\s+(?:faster|slower|cheaper|more|less|larger|bigger|smaller|longer|shorter|as|the|over)\b)"
     rf"(?:\s*,?\s*(?:each\s+)?{_RUNS_DIFFER})?", _F)
@@ -1926,23 +1928,23 @@ _repeats_re = compiled_on_use(
 
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
-_adapter_runs_re = compiled_on_use(
+_ADAPTER_RUNS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?"
     r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
 
 
 # "two 7B fine-tunes", "3 1B runs", "4 pretraining runs": runs counted with the size or the task between (the size
 # is left for the size reader); "an A/B test", "A/B/C": a run per variant.
-_task_runs_re = compiled_on_use(
+_TASK_RUNS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,3})\s+(?:\d+(?:\.\d+)?\s*[bm]\s+)?"
     r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
     r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])", _F)
-_ab_re = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
+_AB_RE = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
 
 
 # "for each of our 12 languages", "for our 20 customers, one adapter each": the run once per thing counted.
 _OWNED = r"(?:(?:our|the|these|those|my|their|its|all|all\s+the)\s+)?"
-_per_thing_re = compiled_on_use(
+_PER_THING_RE = compiled_on_use(
     rf"\bfor\s+(?:each|every)\s+(?:one\s+)?of\s+{_OWNED}(?P<n>\d{{1,4}})\s+(?P<what>[a-z][a-z-]*)"
     rf"|\b(?:for|across)\s+{_OWNED}(?P<n2>\d{{1,4}})\s+(?P<what2>[a-z][a-z-]*s)\s*,?\s*(?:with\s+)?(?:one|an?)"
     r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])", _F)
@@ -1954,12 +1956,12 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     if not scan.holds(_HP_WORDS):
         return []
     lists: list[tuple[str, int]] = []
-    for m in scan.take(_hp_lists_re):
+    for m in scan.take(_HP_LISTS_RE):
         phrase = " ".join(scan.said[m.start("name") : m.end()].split())  # without the "x" of a grid
-        values = [v for v in _hp_split_re.split(m["bv"] or m["v"]) if v]
+        values = [v for v in _HP_SPLIT_RE.split(m["bv"] or m["v"]) if v]
         at = m.start("open") if m["open"] else m.start("v")
         before = scan.said[max(0, at - 10) : at]
-        if len(values) == 2 and m["open"] != "{" and _hp_range_before_re.search(before):
+        if len(values) == 2 and m["open"] != "{" and _HP_RANGE_BEFORE_RE.search(before):
             notes.append(f"read '{phrase}' as a range to search: the sweep's trial count says how many points")
             continue
         lists.append((phrase, len(set(values))))
@@ -1977,28 +1979,28 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
     found = []
-    for m in scan.take_if(("each", "every", "apiece", "per "), _per_thing_re):
+    for m in scan.take_if(("each", "every", "apiece", "per "), _PER_THING_RE):
         count = int(m["n"] or m["n2"])
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
     if scan.holds(("tune", "run", "trial", "experiment", "job")):
-        for m in list(_task_runs_re.finditer(scan.text)):
+        for m in list(_TASK_RUNS_RE.finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
             scan.blank(m.start("n"), m.end("n"))
             unit = "runs" if m["runs"] else "unit"  # the task's word is left for the task reader
             scan.blank(m.start(unit), m.end(unit))
-    for m in scan.take_if(("a/",), _ab_re):
+    for m in scan.take_if(("a/",), _AB_RE):
         variants = m["v"].count("/") + 1
         notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")
         found.append(_Qty("trials", Decimal(variants), _said(m)))
     if scan.holds(("lora", "peft")):
-        for m in list(_adapter_runs_re.finditer(scan.text)):
+        for m in list(_ADAPTER_RUNS_RE.finditer(scan.text)):
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))
             scan.blank(m.start("unit"), m.end("unit"))
-    for m in scan.take_if(("times", "twice", "thrice"), _repeats_re):
+    for m in scan.take_if(("times", "twice", "thrice"), _REPEATS_RE):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
@@ -2041,7 +2043,7 @@ _MONEY_RATE_AFTER_RE = compiled_on_use(
     r"|node[\s-]hour|h|hr|hrs|hour|day"
     r"|week|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
-_money_range_after_re = compiled_on_use(
+_MONEY_RANGE_AFTER_RE = compiled_on_use(
     r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"
     r"(?!\s*(?:tokens?|toks?|params?|parameters?|gpus?|nodes?|instances?|hours?|hrs?|days?|weeks?|trials?"
     r"|runs?)\b)", _F)
@@ -2059,7 +2061,7 @@ def _usd(value: Decimal) -> str:
 _CONTEXT_CHARS = 30  # the words before a number that may say what it counts
 _MONEY_CONTEXT_CHARS = 45  # "we do not want to spend more than $50": the words that make an amount the budget
 _HEDGE_BEFORE_RE = compiled_on_use(r"(?:\b(?:roughly|about|approximately|approx\.?|around|circa)\s*|~\s*)$", _F)
-# "100M tokens each", "200M tokens per language": each run's (``_per_thing_re`` counts the runs)
+# "100M tokens each", "200M tokens per language": each run's (``_PER_THING_RE`` counts the runs)
 _EACH_AFTER_RE = compiled_on_use(
     r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
                             r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
@@ -2068,31 +2070,31 @@ _EACH_AFTER_RE = compiled_on_use(
 _YEAR_RE = compiled_on_use(r"20[23]\d")
 # Slack's markup: a link ("<https://…|label>"), a mention ("<@U0123>", "<!subteam^S0123|@ml-leads>", "<!here>")
 # and the markers of bold, italic and strike ("*fine-tune*", "_1B tokens_", "~2B~"), each said around a phrase.
-_slack_link_re = compiled_on_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
-_slack_mention_re = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
+_SLACK_LINK_RE = compiled_on_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
+_SLACK_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
                                   r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+", _F)
-_slack_emphasis_re = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
+_SLACK_EMPHASIS_RE = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
 
 
 def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     """Links, mentions and emphasis as Slack writes them, read before anything else: a link's address holds no size,
     region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
     the request and approve nothing by being named; emphasis markers are only formatting."""
-    for m in list(_slack_link_re.finditer(scan.text)):
+    for m in list(_SLACK_LINK_RE.finditer(scan.text)):
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
-    mentioned = list(_slack_mention_re.finditer(scan.text))
+    mentioned = list(_SLACK_MENTION_RE.finditer(scan.text))
     for m in mentioned:
         scan.blank(m.start(), m.end())
     if mentioned:
         notes.append("read the people mentioned as told of the request: none of them approves it by being named")
-    for m in list(_slack_emphasis_re.finditer(scan.text)):
+    for m in list(_SLACK_EMPHASIS_RE.finditer(scan.text)):
         scan.blank(m.start(), m.start() + 1)
         scan.blank(m.end() - 1, m.end())
 
 
 _LIST_NUMBER_RE = compiled_on_use(r"^[ \t]*(?P<n>\d{1,2}[).])[ \t]+", re.MULTILINE)
-_emoji_code_re = compiled_on_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
+_EMOJI_CODE_RE = compiled_on_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.
 _OTHER_CURRENCY_AFTER_RE = compiled_on_use(
     r"\s*(?:eur|euros?|gbp|pounds?|quid|jpy|yen|chf|(?:swiss\s+)?francs?|cad|aud|nzd|inr|rupees?|cny|rmb|yuan|sek"
@@ -2298,7 +2300,7 @@ _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?
 _NOT_TRAINING_RE = compiled_on_use(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
-_inference_re = compiled_on_use(r"\binference\b", _F)
+_INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
@@ -2330,7 +2332,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
-_four_bit_re = compiled_on_use(
+_FOUR_BIT_RE = compiled_on_use(
     r"\b(?:(?:with|using|in)\s+)?(?:4[\s-]?bit|nf4|int4|bnb[\s-]?4[\s-]?bit)(?:\s+(?:quanti[sz](?:ation|ed)|base"
     r"(?:\s+model)?|weights|nf4|precision))?(?![\w-])", _F)
 
@@ -2358,7 +2360,7 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
         return
     if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):
         # "run inference eval of 70B on MMLU": an evaluation run, priced as one of its stated length
-        scan.take(_inference_re)
+        scan.take(_INFERENCE_RE)
         return
     m = next((f for f in found if f.group(0).lower() != "inference"), found[0])
     raise RequestError(
@@ -2432,11 +2434,11 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 
 
 # "stage: production", "stage=experimental": the field's label before its value
-_stage_label_re = compiled_on_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
+_STAGE_LABEL_RE = compiled_on_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
 
 
 # The stage named as such, not suggested by what the work is for ("customer", "launch") or how it is said ("try")
-_stage_said_re = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
+_STAGE_SAID_RE = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
                                r"|(?:mission|business)[\s-]+critical", _F)
 
 
@@ -2444,14 +2446,14 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one, unless only experimental is
     said outright and production only suggested ("customer-support", "launch")."""
     if scan.holds(("stage",)):
-        scan.take(_stage_label_re)
+        scan.take(_STAGE_LABEL_RE)
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
-    outright = {s: [w for w in words if _stage_said_re.fullmatch(" ".join(w.lower().split()))]
+    outright = {s: [w for w in words if _STAGE_SAID_RE.fullmatch(" ".join(w.lower().split()))]
                 for s, words in said.items()} if all(said.values()) else {}
     if outright and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
         # "it's still experimental" beside "customer-support": the stage said outright over one the context suggests
@@ -2468,7 +2470,7 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
 # 500 steps". The spot estimate checkpoints at its own interval (``policy.estimate``), so it is noted, not used.
-_checkpoint_every_re = compiled_on_use(
+_CHECKPOINT_EVERY_RE = compiled_on_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<where>\s+(?:to|in|on)\s+(?:s3|disk|fsx|efs|the\s+bucket))?"  # "checkpoint to S3 every hour"
     r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
@@ -2480,7 +2482,7 @@ _checkpoint_every_re = compiled_on_use(
 # which the estimate counts): they change how the job trains, not what it computes, so they are noted, never read as
 # sizes, steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read
 # before this.
-_training_setting_re = compiled_on_use(
+_TRAINING_SETTING_RE = compiled_on_use(
     r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
     # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
@@ -2506,8 +2508,8 @@ _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothi
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:
-    """Training settings said in words, noted and blanked (see ``_training_setting_re``)."""
-    settings = [_said(m) for m in scan.take_if(_SETTING_WORDS, _training_setting_re)]
+    """Training settings said in words, noted and blanked (see ``_TRAINING_SETTING_RE``)."""
+    settings = [_said(m) for m in scan.take_if(_SETTING_WORDS, _TRAINING_SETTING_RE)]
     if settings:
         shown = ", ".join(f"'{s}'" for s in settings)
         notes.append(f"read {shown} as how the job trains: it does not change the compute, so the plan is the same; "
@@ -2520,7 +2522,7 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
     lowered = scan.text.lower()
     if "every" not in lowered and "each" not in lowered:
         return
-    for m in list(_checkpoint_every_re.finditer(scan.text)):
+    for m in list(_CHECKPOINT_EVERY_RE.finditer(scan.text)):
         scan.blank((m.start("where") if m["where"] else m.start("every")) if m["ckpt"] else m.start(), m.end())
         notes.append(f"read '{_said(m)}' as the job checkpointing itself, so a restart loses little; the spot "
                      "estimate checkpoints at its own interval" if m["ckpt"] else
