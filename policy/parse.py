@@ -1764,8 +1764,7 @@ _MONEY_CUE_BEFORE_RE = compiled_on_use(_MONEY_CUE_BEFORE, _F)
 def _text_data(text: str, m: re.Match[str], *, said: str) -> re.Match[str] | None:
     """The words that make a size in bytes a text dataset's ("50GB of text", "dataset is 2TB"), or None: not data
     ("80GB GPUs"), or data of sound, pictures or video."""
-    after, before = _TEXT_DATA_AFTER_RE, _TEXT_DATA_BEFORE_RE
-    data = after.match(text, m.end()) or before.search(
+    data = _TEXT_DATA_AFTER_RE.match(text, m.end()) or _TEXT_DATA_BEFORE_RE.search(
         text, max(0, m.start() - _CONTEXT_CHARS), m.start())
     if data is None or _MEDIA_RE.search(data.group(0)):
         return None
@@ -1825,8 +1824,8 @@ _FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:th
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
-    r"|limit(?:ed)?\s+(?:of|to)|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only"
-    r"|just))?)"
+    r"|limit(?:ed)?\s+(?:of|to)"
+    r"|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)"
     r"|<=|\u2264)\s*$", _F)
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = compiled_on_use(
