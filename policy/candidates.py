@@ -110,7 +110,7 @@ class Option:
     cost: float
     meets: bool | None
     purchase_reason: str = field(default="", compare=False)
-    transfer_usd: float = 0.0  # moving the dataset from the team's data region, included in ``cost``
+    transfer_usd: float = 0.0  # moving the dataset out of its data region, included in ``cost``
 
     @property
     def count(self) -> int:
@@ -637,7 +637,8 @@ def _cost(layout: Layout, rate: Rate, billed: float, transfer: float) -> float:
 
 
 def _transfer_usd(prof: Profile, search: Search) -> float:
-    """Moving the dataset to the type's region: paid only away from the team's data region."""
+    """Moving the dataset to the type's region: paid only away from its data region (the request's, else the
+    team's)."""
     moved = search.data_region is not None and prof.price.region != search.data_region
     return search.transfer_usd if moved else 0.0
 
@@ -673,7 +674,7 @@ def undominated(profiles: list[Profile], search: Search) -> list[Profile]:
 
 
 def _moving(search: Search) -> tuple[str | None, bool]:
-    """Where moving the dataset costs something: away from the team's data region, when it has one and there is
+    """Where moving the dataset costs something: away from its data region, when it has one and there is
     data to move. The amount only matters to the choice, not to which types beat others (``_pays_transfer``), so
     requests of different lengths share what is worked out from it."""
     return search.data_region, search.data_region is not None and search.transfer_usd > 0

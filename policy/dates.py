@@ -702,7 +702,7 @@ def day_month_reading(phrase: str, *, now: datetime) -> str:
         other = _month_day(month, day, None, now, [])
     except ValueError:
         return ""  # "11/31": no such day the other way round
-    if other <= now.date() or other.month == int(m["a"]) and other.day == int(m["b"]):
+    if day == month or other <= now.date():  # "5/5" reads the same either way
         return ""
     return f' Written day/month, {m.group(0)} is {other:%a %Y-%m-%d}: say "by {other:%b} {other.day}".'
 
