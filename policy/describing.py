@@ -140,6 +140,9 @@ _ASSUMED = (
     (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
      "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
+    # "priority: normal": neither sooner nor later than the deadline says ("high" and "low" are read as urgency)
+    (r"\b(?:priority\s*[:=]?\s*(?:normal|medium|standard|p2)|(?:normal|medium|standard)[\s-]+priority)\b",
+     "what gpuops plans by default: the cheapest plan that meets the deadline with its safety margin"),
     (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
     (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",

@@ -411,6 +411,11 @@ def read_request(
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
+    for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
+        scan.unused.append(_said(m))
+        notes.append(f"read '{_said(m)}' as how busy an earlier run kept its accelerators: the estimate assumes "
+                     "them busy at the model FLOPs utilization published for the hardware, so a run held back by "
+                     "its input pipeline takes longer than planned; left for a person to check")
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
@@ -712,6 +717,18 @@ _STOPPED_AT_RE = compiled_on_use(
     # "it was 40% done"
     r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
     _F)
+
+
+# How busy an earlier run kept its accelerators ("last time GPU utilization was 60%", "we only got ~55% GPU util on the
+# last run"): a sign the estimate's utilization may be out of reach, never a figure of this job's.
+_PAST_UTILIZATION_RE = compiled_on_use(
+    r"(?:\b(?:the\s+)?(?:last|previous|prior)\s+(?:time|run|job)\s*,?\s*)?"
+    r"(?:\b(?:we|it)\s+(?:only\s+)?(?:got|had|saw|hit|reached)\s+)?"
+    r"(?:\b(?:the\s+)?(?:gpu|accelerator)s?\s+)?\butil(?:i[sz]ation)?\s+(?:was|were|is|averaged|of|at|around)?\s*"
+    r"(?:only\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?\d{1,3}(?:\.\d+)?\s*%"
+    r"|\b(?:we|it)\s+(?:only\s+)?(?:got|had|saw|hit|reached)\s+(?:about\s+|around\s+|~\s*)?\d{1,3}(?:\.\d+)?\s*%\s+"
+    r"(?:gpu\s+|accelerator\s+)?util(?:i[sz]ation)?"
+    r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:last|previous|prior)\s+(?:time|run|job)|\s+last\s+time)?", _F)
 
 
 def _resumed(scan: _Scan) -> tuple[float, str] | None:
@@ -2260,6 +2277,7 @@ _NOT_URGENT_RE = compiled_on_use(
     r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
+    r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
     r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
@@ -2292,6 +2310,9 @@ _NO_COST_LIMIT_RE = compiled_on_use(
 _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
                         # "rush job" ("no rush" is read first, as no hurry)
                         r"|\b(?:a\s+)?rush(?:ed)?(?:\s+(?:job|order|request))?\b"
+                        # "high priority", "Priority: P1", "hi-pri": sooner, as "urgent" says it
+                        r"|\b(?:high|top|highest)[\s-]+priority\b|\bhi-?pri\b"
+                        r"|\bpriority\s*[:=]?\s*(?:high|highest|top|urgent|critical|p0|p1)\b"
                         # "speed matters more than cost", "time is more important than money"
                         r"|\b(?:speed|time|timing|turnaround)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important"
                         r"|over)(?:\s+than)?\s+(?:cost|price|money|spend)\b", _F)
@@ -2314,7 +2335,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
-                                                 "rush"),
+                                                 "rush", "priority", "pri"),
                                                 _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
     if patient and not urgent:

@@ -128,7 +128,9 @@ _TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the r
 _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billion)?)\s+"
             r"(?:(?!(?:of|per|every|each|hours?|hrs?|days?|weeks?|minutes?|mins?|seconds?|secs?|gb|tb|mb|tokens?|epochs?"
             r"|steps?)\b)[a-z][\w'-]*\s+){0,2}"
-            rf"(?:{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
+            rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
+# What a preference dataset is counted in: each holds a chosen and a rejected answer.
+_PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?", _F)
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
 # trained on, so the prompts' tokens are multiplied by them.
 _PER_PROMPT_RE = compiled_on_use(
@@ -142,7 +144,9 @@ _AUDIO_HOURS_RE = compiled_on_use(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours
 # Positions per second of audio that common encoders train on: Mimi's 12.5 Hz codec frames (Moshi, arXiv 2410.00037),
 # Whisper's encoder, 1,500 positions per 30 s window (arXiv 2212.04356), and EnCodec's 75 Hz at 24 kHz (arXiv
 # 2210.13438).
-_AUDIO_RATES = (("12.5 per second (Mimi codec frames)", 12.5), ("50 per second (Whisper's encoder frames)", 50.0),
+_WHISPER_FRAMES_PER_SECOND = 50.0  # 1,500 encoder positions for each 30 s window (Radford et al. 2022, §2.2)
+_AUDIO_RATES = (("12.5 per second (Mimi codec frames)", 12.5),
+                ("50 per second (Whisper's encoder frames)", _WHISPER_FRAMES_PER_SECOND),
                 ("75 per second (EnCodec 24 kHz frames)", 75.0))
 _WORD_RE = compiled_on_use(r"[^\s,;!?()\[\]{}\"`]+")
 # A model's family name with its version ("qwen2.5", "llama-3.1") or variant ("instruct"): the size beside it is read.
@@ -163,8 +167,8 @@ request requesting requested asking ask schedule scheduling make sure because la
 take takes taking transformer transformers decoder
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
-get give make use using used go going have has had planning planned what what's whats way first dl them must results
-exactly preferred
+get give make use using used go going have has had plan planning planned what what's whats way first dl them
+must results exactly preferred
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
@@ -282,7 +286,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
         read_descriptions(scan, fields, notes)  # last: only words no other reader took
         left = _unread(scan)
     read["unread"] = left
-    if unread := [p for p in read["unread"] if runs_a_month(p) is None]:  # recurring work has its own note
+    # recurring work and the phrases a reader left for a person with a note of their own are not listed again
+    if unread := [p for p in read["unread"]
+                  if runs_a_month(p) is None and not any(n.startswith(f"read '{p}' as") for n in notes)]:
         notes.append("did not read: " + ", ".join(_with_near_miss(p) for p in unread))
     return read
 
@@ -458,10 +464,19 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
             phrase = f"{phrase}' × '{' '.join(rate.group(0).split())}"
             scan.unused[:] = [p for p in scan.unused if not said_rate.startswith(" ".join(p.lower().split()))]
             scan.blank(rate.start(), rate.end())
-        choices = [Choice(label=f"~{per:,} tokens {each} ({n * per:,} tokens)", value=n * per)
-                   for per in (512, 2048, 8192)]
-        questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}'? Give the total, or pick "
-                                  "an average length.", choices=choices))
+        ask = f"How many tokens are '{phrase}'? Give the total, or pick an average length."
+        if rate is None and fields.get("task") is Task.DPO and _PAIRED_RE.fullmatch(counted["item"]):
+            # DPO trains on both answers of a pair, chosen and rejected, each a sequence with its prompt
+            n, each = n * 2, "an answer"
+            ask = (f"How many tokens are '{phrase}'? DPO trains on both answers of each, chosen and rejected: give "
+                   "the total, or pick the average length of an answer with its prompt.")
+        lengths = [512, 2048, 8192]
+        seq = fields.get("seq_len")
+        if seq is not None and seq not in lengths:  # "seq len 4096": the longest a sequence can be, said
+            lengths = sorted([*lengths[:2], seq])
+        choices = [Choice(label=f"~{per:,} tokens {each}" + (", the sequence length said" if per == seq else "")
+                          + f" ({n * per:,} tokens)", value=n * per) for per in lengths]
+        questions.append(Question(field="tokens", question=ask, choices=choices))
         return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
@@ -469,6 +484,13 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     if heard is not None and 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:  # "500 hours of audio": sound, not a length
         phrase = heard.group(0)
         seconds = _count(heard["n"]) * 3600
+        if str(fields.get("model") or "").startswith("whisper"):
+            # Whisper's encoder reads every 30 s window whole, at 50 frames a second: the rate is the model's
+            fields["tokens"] = int(seconds * _WHISPER_FRAMES_PER_SECOND)
+            notes.append(f"read '{phrase}' of audio as {fields['tokens']:,} tokens: Whisper's encoder reads "
+                         f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
+            scan.unused.remove(phrase)
+            return
         questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio? Give the total, "
                                   "or pick the frame rate of the audio encoder.",
                                   choices=[Choice(label=f"{label}: {seconds * rate:,.0f} tokens",

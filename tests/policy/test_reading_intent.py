@@ -862,7 +862,7 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B before January", MONDAY, []),
     ("fine-tune 7B by Christmas", MONDAY, []),
     ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
-    ("fine-tune whisper large-v3 on 500 hours of audio", MONDAY, ["tokens"]),
+    ("fine-tune our 1B speech model on 500 hours of audio", MONDAY, ["tokens"]),
     ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
 ]
 
@@ -895,7 +895,7 @@ def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> Non
 
 @pytest.mark.parametrize(("text", "phrase", "count"), [
     ("fine-tune 7B on 50k support conversations", "50k support conversations", 50_000),
-    ("DPO on our 8B SFT checkpoint, 100k preference pairs, production run", "100k preference pairs", 100_000),
+    ("SFT on our 8B checkpoint, 100k instruction pairs, production run", "100k instruction pairs", 100_000),
     ("train a reward model (7B) on 200k comparisons", "200k comparisons", 200_000),
     ("fine-tune 7B on 100k examples", "100k examples", 100_000),
 ])
@@ -918,8 +918,8 @@ def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
     assert [c.value for c in question.choices] == ["2026-12-31T17:00:00-08:00", "2027-03-31T17:00:00-07:00"]
 
 
-@pytest.mark.parametrize("text", ["fine-tune whisper large-v3 on 500 hours of audio",
-                                  "fine-tune whisper large-v3 on 500 hours of call center audio"])
+@pytest.mark.parametrize("text", ["fine-tune our 1B speech model on 500 hours of audio",
+                                  "fine-tune a 1B ASR model on 500 hours of call center audio"])
 def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates(text: str) -> None:
     reading = read_request(text, now=MONDAY, tz=TZ)
     question = reading.questions[0]
@@ -928,10 +928,61 @@ def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates(text: str) -> None
     assert not any(note.startswith("did not read") for note in reading.notes)  # "call center": what the sound is
 
 
+@pytest.mark.parametrize("text", ["fine-tune whisper large-v3 on 500 hours of audio",
+                                  "fine-tune whisper large-v3 on 500 hours of call center audio"])
+def test_hours_of_audio_for_whisper_are_its_encoder_frames(text: str) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert reading.questions == []
+    assert reading.fields["tokens"] == 500 * 3600 * 50  # 1,500 positions for every 30 s window
+    assert any("Whisper's encoder reads 50 frames a second" in note for note in reading.notes)
+    assert not any(note.startswith("did not read") for note in reading.notes)
+
+
+def test_dpo_pairs_are_asked_as_two_answers_each_at_the_sequence_length_said() -> None:
+    question = read_request("DPO on 8B with 100k preference pairs, seq len 4096", now=MONDAY, tz=TZ).questions[0]
+    assert "DPO trains on both answers of each, chosen and rejected" in question.question
+    assert [c.value for c in question.choices] == [200_000 * per for per in (512, 2048, 4096)]
+    assert question.choices[-1].label == "~4,096 tokens an answer, the sequence length said (819,200,000 tokens)"
+
+
+def test_pairs_of_other_work_are_one_sequence_each() -> None:
+    question = read_request("fine-tune 7B on 100k question-answer pairs", now=MONDAY, tz=TZ).questions[0]
+    assert [c.value for c in question.choices] == [100_000 * per for per in (512, 2048, 8192)]
+
+
+@pytest.mark.parametrize(("text", "urgent", "note"), [
+    ("LoRA on a 70B, 200M tokens, priority: high", True, "the earliest finish"),
+    ("LoRA on a 70B, 200M tokens, high priority", True, "the earliest finish"),
+    ("pretrain 1B on 20B tokens, Priority: P1", True, "the earliest finish"),
+    ("LoRA on a 70B, 200M tokens, priority: high, by Monday 9am", True, "with the deadline said"),
+    ("fine-tune 7B on 1B tokens, priority: low", None, "as no hurry"),
+    ("fine-tune 7B on 1B tokens, priority: normal", None, "what gpuops plans by default"),
+    ("fine-tune 7B on 1B tokens, medium priority", None, "what gpuops plans by default"),
+])
+def test_a_priority_said_is_read_as_urgency(text: str, urgent: bool | None, note: str) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert reading.fields.get("urgent") is urgent
+    assert any(note in n for n in reading.notes) and not reading.fields.get("unread")
+
+
+@pytest.mark.parametrize("text", ["last time GPU utilization was 60%, same 13B fine-tune on 3B tokens",
+                                  "fine-tune 13B on 3B tokens, we only got ~55% GPU util on the last run"])
+def test_an_earlier_runs_utilization_is_left_for_a_person_with_why(text: str) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    said = next(p for p in reading.fields["unread"] if "util" in p)
+    assert "%" in said and reading.fields["tokens"] == 3_000_000_000  # no count or share read from it
+    assert any(n.startswith(f"read '{said}' as how busy an earlier run kept its accelerators") for n in reading.notes)
+    assert not any(said in n for n in reading.notes if n.startswith("did not read"))
+
+
+def test_plan_as_a_verb_is_no_word_left_unread() -> None:
+    assert "unread" not in read_request("plan a 7B fine-tune on 1B tokens by Friday", now=MONDAY, tz=TZ).fields
+
+
 @pytest.mark.parametrize(("text", "sequences"), [
     ("GRPO on qwen2.5-7b, 5k prompts, 8 rollouts per prompt", 40_000),
     ("PPO on a 7b with 10k math problems and 16 samples each", 160_000),
-    ("DPO on 8B with our 60k preference pairs", 60_000),
+    ("DPO on 8B with our 60k preference pairs", 120_000),  # chosen and rejected
 ])
 def test_counted_prompts_ask_for_tokens_for_every_rollout_trained_on(text: str, sequences: int) -> None:
     reading = read_request(text, now=MONDAY, tz=TZ)
