@@ -64,7 +64,7 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
     if plan.jobs > 1:  # a sweep: how its trials share the instances
         each = f" of {plan.job_instances} instances" if plan.job_instances > 1 else ""
         trials = f" · {plan.jobs} trials{each}, {plan.jobs_at_once} at a time"
-    return [
+    fields = [
         ("Instances", f"{fmt.configuration(plan)} ({plan.accelerators}× {plan.accelerator}){trials}"),
         ("Purchase", f"{fmt.purchase(plan)}{checkpoint}"),
         ("Platform", f"{fmt.platform(plan)} · {plan.region}"),
@@ -73,6 +73,9 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
                            f"{fmt.usd(plan.cost_high_usd)})"),
         ("Price", f"{fmt.usd(plan.price_per_instance_hour_usd)}/instance-hour"),
     ]
+    if decision.request.cost_center:  # who pays, tagged on the job: the approver sees where the spend is billed
+        fields.append(("Cost center", decision.request.cost_center))
+    return fields
 
 
 def capacity_text(decision: Decision) -> str:
@@ -208,7 +211,8 @@ def approve_button(req: RequestPublic) -> Block:
         plan = req.decision.plan
         approve["confirm"] = confirm_dialog(
             "Approve this spend?",
-            f"You approve up to *{fmt.usd(amount)}* of GPU spend for {escape(req.team)} "
+            f"You approve up to *{fmt.usd(amount)}* of GPU spend for {escape(req.team)}"
+            + (f", billed to cost center {escape(cc)}" if (cc := req.decision.request.cost_center) else "") + " "
             f"({fmt.configuration(plan)}, estimate {fmt.usd(plan.estimated_cost_usd, approx=True)}).",
             yes="Approve", no="Not yet")
     return approve

@@ -278,6 +278,9 @@ class PolicyConfig(_Strict):
     # its stage.
     finance_group: str = "finance"
     finance_above_usd: float | None = Field(default=25_000, gt=0)
+    # The tag a launched job's cost center is written under ("cost center ML-4411" on a request): activated as a
+    # cost-allocation tag, it lets Cost Explorer and the bill group spend by it.
+    cost_center_tag: str = Field(default="CostCenter", min_length=1, max_length=128)
 
     def team(self, name: str) -> TeamPolicy:
         """The named team's policy; RequestError(code="unknown_team") naming the known teams.

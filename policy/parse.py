@@ -220,7 +220,8 @@ _TEAM_RE = compiled_on_use(
     r"|(?:^|(?<=[,;(]))\s*team\s+(?P<t8>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.)]))"
     # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
-    r"(?:(?P<t5>(?!team-)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account|cost\s+cent(?:er|re))\b"
+    r"(?:(?P<t5>(?!team-|(?:our|my|your|their|his|her)\b)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account"
+    r"|cost\s+cent(?:er|re))\b"
     r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)",
     _F,
 )
@@ -407,6 +408,7 @@ def read_request(
         for m in _LIST_NUMBER_RE.finditer(scan.text):
             scan.blank(m.start("n"), m.end("n"))
     reservation = _reservation(scan)  # its hex digits are no size, count or date
+    cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -423,7 +425,7 @@ def read_request(
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
-                              "capacity_reservation": reservation}
+                              "capacity_reservation": reservation, "cost_center": cost_center}
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
@@ -489,6 +491,28 @@ def _reservation(scan: _Scan) -> str | None:
     if len(found) > 1:
         raise RequestError(f"name one capacity reservation, not {len(found)} ({', '.join(found)})",
                            code="conflicting_reservations")
+    return found[0] if found else None
+
+
+# Who pays: "cost center ML-4411", "cost centre: 4411", "CC# 4411", "charge code FIN-22", "bill it to cost center 7",
+# "charge to ML-4411" (a code with a digit, so "charge to our team" is no code).
+_COST_CENTER_RE = compiled_on_use(
+    r"(?:\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:(?:the\s+|our\s+)?cost\s+cent(?:er|re)\s*)?"
+    r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|charge\s+code|billing\s+code|cc)\s*(?:#|no\.?|number|code|id|is)?"
+    r"\s*[:=#]?\s*)"
+    r"(?P<code>(?=[\w.:/=+@-]*\d)[A-Za-z0-9](?:[\w.:/=+@-]{0,62}[A-Za-z0-9])?)(?![\w-])", re.IGNORECASE)
+
+
+def _cost_center(scan: _Scan, notes: list[str]) -> str | None:
+    """Who pays, by the code the request names ("cost center ML-4411"): a tag on the launched job."""
+    found = list(dict.fromkeys(m["code"] for m in scan.take_if(
+        ("cost cent", "charge", "billing code", "bill", "cc"), _COST_CENTER_RE)))
+    if len(found) > 1:
+        raise RequestError(f"name one cost center, not {len(found)} ({', '.join(found)})",
+                           code="conflicting_cost_centers")
+    if found:
+        notes.append(f"read '{found[0]}' as the cost center: the launched job is tagged with it, so its spend is "
+                     "billed there")
     return found[0] if found else None
 
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from enum import StrEnum
 
@@ -15,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from policy.recipes import JobChoice
 from policy.regions import AREAS
 
-__all__ = ["MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES", "Stage", "Task", "Tolerance",
-           "TrainingRequest"]
+__all__ = ["COST_CENTER_PATTERN", "MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES", "Stage", "Task",
+           "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
@@ -55,6 +56,11 @@ class Stage(StrEnum):
 class Tolerance(StrEnum):
     HIGH = "high"
     LOW = "low"
+
+
+# A cost center as a tag value can carry it: letters, digits and the few marks AWS tag values allow (no spaces, so a
+# code reads as one word in Slack and in a tag filter).
+COST_CENTER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/=+@-]{0,63}$"
 
 
 class TrainingRequest(BaseModel):
@@ -150,12 +156,23 @@ class TrainingRequest(BaseModel):
     # The dataset's size as said ("a 4TB dataset"): what moving it out of its region moves, when the tokens trained
     # are said apart from it; unsaid, the tokens' stored size stands in.
     dataset_bytes: int | None = Field(default=None, ge=1, le=4 * 10**15)
+    # Who pays ("cost center ML-4411"): the launched job carries it as a tag (``PolicyConfig.cost_center_tag``) so that
+    # Cost Explorer and the bill attribute the spend to it; it changes nothing else in the plan.
+    cost_center: str | None = Field(default=None, min_length=1, max_length=64)
 
     @field_validator("area")
     @classmethod
     def _known_area(cls, value: str | None) -> str | None:
         if value is not None and value not in AREAS:
             raise ValueError(f"unknown area {value!r}; use one of {', '.join(AREAS)}")
+        return value
+
+    @field_validator("cost_center")
+    @classmethod
+    def _taggable_cost_center(cls, value: str | None) -> str | None:
+        if value is not None and re.fullmatch(COST_CENTER_PATTERN, value) is None:
+            raise ValueError("a cost center is one word of letters, digits and _ . : / = + @ - (up to 64 "
+                             "characters), e.g. ML-4411")
         return value
 
     @field_validator("deadline", "start_after")

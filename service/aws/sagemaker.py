@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -71,9 +71,11 @@ def max_wait_seconds(plan: Plan) -> int:
 
 
 def _tags(*, team: str, team_policy: TeamPolicy, request_id: str, revision: int,
-          approvers: Sequence[str]) -> list[dict[str, str]]:
+          approvers: Sequence[str], requested: Mapping[str, str]) -> list[dict[str, str]]:
+    """The team's launch tags, then the request's own (its cost center, which approvers saw), then the team's
+    cost-allocation tag and gpuops' own, which neither can replace."""
     allocation = team_policy.cost_allocation_tag
-    tags = {**team_policy.launch.tags, allocation.key: allocation.value or team, "gpuops:team": team,
+    tags = {**team_policy.launch.tags, **requested, allocation.key: allocation.value or team, "gpuops:team": team,
             "gpuops:request": request_id, "gpuops:revision": str(revision),
             "gpuops:approvers": " ".join(sorted(approvers)) or "auto-approved"}
     return [{"Key": tag_value(k)[:128], "Value": tag_value(v)} for k, v in tags.items()]
@@ -93,18 +95,19 @@ def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
 def build_create_training_jobs(
     *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
     job: JobSpec | None = None,
-    training_plan_arn: str | None = None,
+    training_plan_arn: str | None = None, tags: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """One CreateTrainingJob request per job of the plan (a sweep runs each trial as its own job)."""
     trials: list[int | None] = [None] if plan.jobs <= 1 else list(range(1, plan.jobs + 1))
     return [build_create_training_job(plan=plan, team=team, team_policy=team_policy, request_id=request_id,
                                       revision=revision, approvers=approvers, trial=trial, job=job,
-                                      training_plan_arn=training_plan_arn) for trial in trials]
+                                      training_plan_arn=training_plan_arn, tags=tags) for trial in trials]
 
 
 def build_create_training_job(
     *, plan: Plan, team: str, team_policy: TeamPolicy, request_id: str, revision: int, approvers: Sequence[str],
     trial: int | None = None, job: JobSpec | None = None, training_plan_arn: str | None = None,
+    tags: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The exact CreateTrainingJob parameters for an approved plan; ``RequestError`` if the profile is incomplete.
     With ``job`` (the approved recipe) its image, entry point, hyperparameters, data and metrics are what runs; with
@@ -129,7 +132,7 @@ def build_create_training_job(
         "CheckpointConfig": {"S3Uri": _checkpoint_uri(profile, name), "LocalPath": CHECKPOINT_LOCAL_PATH},
         "Environment": _environment(plan=plan, request_id=request_id, revision=revision),
         "Tags": _tags(team=team, team_policy=team_policy, request_id=request_id, revision=revision,
-                      approvers=approvers),
+                      approvers=approvers, requested=tags or {}),
     }
     if spot:
         request["StoppingCondition"]["MaxWaitTimeInSeconds"] = max_wait_seconds(plan)

@@ -23,7 +23,8 @@ class ManualLauncher:
     def render(self, spec: LaunchSpec) -> list[RenderedArtifact]:
         return render_artifacts(plan=spec.plan, team=spec.team, team_policy=self.policy.team(spec.team),
                                 job_name=self.job_names(spec)[0], request_id=spec.request_id,
-                                revision=spec.revision, job=spec.job, reservation=spec.reservation)
+                                revision=spec.revision, job=spec.job, reservation=spec.reservation,
+                                tags=spec.tags(cost_center_key=self.policy.cost_center_tag))
 
     def launch(self, spec: LaunchSpec, *, guard: Guard) -> LaunchOutcome:  # noqa: ARG002 - nothing is created
         return LaunchOutcome(job_name=self.job_names(spec)[0], job_status="NotLaunched", dry_run=False,

@@ -11,7 +11,8 @@ import base64
 import json
 import re
 import shlex
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -51,6 +52,7 @@ class LaunchContext:
             else ["python"]
         return [*launcher, self.job.entry_point, *container_arguments(self.job)]
     reservation: str | None = None  # a capacity block (cr-…) the instances run in
+    tags: Mapping[str, str] = field(default_factory=dict)  # the approved request's own (its cost center)
 
     @property
     def block(self) -> bool:
@@ -94,7 +96,9 @@ class LaunchContext:
         return values
 
     def labels(self) -> dict[str, str]:
-        return {"gpuops/team": _label(self.team), "gpuops/request": _label(self.request_id),
+        # a tag's key is a label key's name part as it is a value's: alphanumerics, '-', '_', '.', at most 63
+        return {**{_label(k): _label(v) for k, v in self.tags.items()},
+                "gpuops/team": _label(self.team), "gpuops/request": _label(self.request_id),
                 "gpuops/revision": str(self.revision)}
 
 
@@ -229,8 +233,10 @@ def _user_data(ctx: LaunchContext) -> str:
 
 
 def _tags(ctx: LaunchContext) -> list[dict[str, str]]:
-    return [{"Key": "gpuops:team", "Value": ctx.team}, {"Key": "gpuops:request", "Value": ctx.request_id},
-            {"Key": "gpuops:revision", "Value": str(ctx.revision)}, {"Key": "Name", "Value": ctx.job_name}]
+    own = [{"Key": "gpuops:team", "Value": ctx.team}, {"Key": "gpuops:request", "Value": ctx.request_id},
+           {"Key": "gpuops:revision", "Value": str(ctx.revision)}, {"Key": "Name", "Value": ctx.job_name}]
+    taken = {t["Key"] for t in own}
+    return [{"Key": k, "Value": v} for k, v in ctx.tags.items() if k not in taken] + own
 
 
 def render_launch_template(ctx: LaunchContext) -> str:
@@ -290,7 +296,7 @@ def render_run_instances(ctx: LaunchContext) -> str:
 def render_artifacts(
     *, plan: Plan, team: str, team_policy: TeamPolicy, job_name: str, request_id: str, revision: int,
     job: JobSpec | None = None,
-    reservation: str | None = None,
+    reservation: str | None = None, tags: Mapping[str, str] | None = None,
 ) -> list[RenderedArtifact]:
     """The artifacts for the plan's platform (none for SageMaker, which gpuops calls itself); with ``job`` they
     carry the approved image, command, arguments and environment."""
@@ -300,7 +306,7 @@ def render_artifacts(
         raise RequestError(f"launch is not configured for {team}: teams.{team}.launch needs image",
                            code="launch_not_configured")
     ctx = LaunchContext(plan=plan, team=team, profile=team_policy.launch, job_name=job_name, request_id=request_id,
-                        revision=revision, job=job, reservation=reservation)
+                        revision=revision, job=job, reservation=reservation, tags=dict(tags or {}))
     if plan.platform is Platform.EKS:
         return [RenderedArtifact("eks.pytorchjob", f"{job_name}.pytorchjob.yaml", "application/yaml",
                                  render_pytorchjob(ctx)),

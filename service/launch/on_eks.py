@@ -108,7 +108,8 @@ class EksLauncher:
     def render(self, spec: LaunchSpec) -> list[RenderedArtifact]:
         return render_artifacts(plan=spec.plan, team=spec.team, team_policy=self.policy.team(spec.team),
                                 job_name=self.job_names(spec)[0], request_id=spec.request_id,
-                                revision=spec.revision, job=spec.job, reservation=spec.reservation)
+                                revision=spec.revision, job=spec.job, reservation=spec.reservation,
+                                tags=spec.tags(cost_center_key=self.policy.cost_center_tag))
 
     def _api(self) -> Any:
         # A client of its own per call: no process-wide configuration is loaded or changed.

@@ -72,7 +72,8 @@ class SageMakerLauncher:
         return build_create_training_jobs(plan=spec.plan, team=spec.team, team_policy=self.policy.team(spec.team),
                                           request_id=spec.request_id, revision=spec.revision,
                                           approvers=spec.approvers, job=spec.job,
-                                          training_plan_arn=spec.reservation)
+                                          training_plan_arn=spec.reservation,
+                                          tags=spec.tags(cost_center_key=self.policy.cost_center_tag))
 
     def render(self, spec: LaunchSpec) -> list[RenderedArtifact]:
         return [_request_artifact(r) for r in self._requests(spec)]

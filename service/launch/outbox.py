@@ -71,7 +71,7 @@ class LaunchJob:
     def spec(self) -> LaunchSpec:
         return LaunchSpec(request_id=self.task.request_id, revision=self.task.revision, team=self.team,
                           plan=self.decision.plan, approvers=tuple(self.approvers), job=self.decision.job,
-                          reservation=self.reservation)
+                          reservation=self.reservation, cost_center=self.decision.request.cost_center)
 
 
 @cache

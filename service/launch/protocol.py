@@ -46,6 +46,11 @@ class LaunchSpec:
     # Reserved capacity bought for this request that the launch runs in: a capacity block's reservation id
     # (cr-…, EC2/EKS/HyperPod) or a SageMaker training plan's ARN (ResourceConfig.TrainingPlanArn).
     reservation: str | None = None
+    cost_center: str | None = None  # who pays, as the approved request names it: a tag on what is launched
+
+    def tags(self, *, cost_center_key: str) -> dict[str, str]:
+        """The tags the approved request adds to what is launched (its cost center under the policy's key)."""
+        return {cost_center_key: self.cost_center} if self.cost_center else {}
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,21 @@ def test_live_launch_creates_the_job_once_and_the_request_runs(engine: Engine, s
     assert job.external_id is not None and job.external_id.endswith(job.name)
 
 
+def test_the_cost_center_the_approvers_saw_is_tagged_on_the_launched_job(engine: Engine,
+                                                                         sagemaker: FakeSageMaker) -> None:
+    base = launch_policy()
+    team = base.teams["team-ml"]
+    # the team's own launch tags default a cost center; the request's, which the approvers saw, wins over it
+    ml = team.model_copy(update={"launch": team.launch.model_copy(update={"tags": {"CostCenter": "ML-0000"}})})
+    policy = base.model_copy(update={"teams": {**base.teams, "team-ml": ml}})
+    request_id = new_request(engine=engine, policy=policy, text="fine-tune 7B on 1B tokens, cost center ML-4411")
+    assert drain(ctx=_ctx(engine, policy, url=sagemaker.fake.url)) == 1
+    (_, create) = sagemaker.fake.requests
+    tags = {t["Key"]: t["Value"] for t in create[1]["Tags"]}
+    assert tags["CostCenter"] == "ML-4411"
+    assert (tags["team"], tags["gpuops:team"], tags["gpuops:request"]) == ("team-ml", "team-ml", request_id)
+
+
 def test_a_task_reclaimed_after_a_crash_reconciles_with_the_existing_job(engine: Engine,
                                                                          sagemaker: FakeSageMaker) -> None:
     policy = launch_policy()

@@ -121,3 +121,20 @@ def test_a_capacity_block_bought_for_the_request_is_where_ec2_and_eks_instances_
     requirements = {r["key"]: r["values"] for r in pool["spec"]["template"]["spec"]["requirements"]}
     assert requirements["karpenter.sh/capacity-type"] == ["reserved"]
     assert requirements["karpenter.k8s.aws/capacity-reservation-id"] == ["cr-0123456789abcdef0"]
+
+
+def test_a_cost_center_is_a_tag_on_ec2_instances_and_a_label_on_eks_pods() -> None:
+    def rendered(platform: Platform) -> dict[str, str]:
+        plan = make_plan(platform=platform, purchase_model=PurchaseModel.ON_DEMAND)
+        return {a.kind: a.content for a in render_artifacts(
+            plan=plan, team="team-nlp", team_policy=make_team(), job_name="gpuops-req-9-r2", request_id="req_9",
+            revision=2, tags={"CostCenter": "ML-4411", "gpuops:team": "someone-else"})}
+
+    template = json.loads(rendered(Platform.EC2)["ec2.launch-template"])
+    _validate("CreateLaunchTemplate", template)
+    tags = template["LaunchTemplateData"]["TagSpecifications"][0]["Tags"]
+    assert {"Key": "CostCenter", "Value": "ML-4411"} in tags
+    assert [t["Value"] for t in tags if t["Key"] == "gpuops:team"] == ["team-nlp"]  # gpuops' own tag stands
+    job = yaml.safe_load(rendered(Platform.EKS)["eks.pytorchjob"])
+    labels = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["metadata"]["labels"]
+    assert labels["CostCenter"] == "ML-4411" and labels["gpuops/team"] == "team-nlp"

@@ -164,6 +164,18 @@ def test_a_spend_the_policy_asks_to_confirm_carries_a_confirm_object() -> None:
     assert "confirm" not in below
 
 
+def test_the_cost_center_is_a_field_of_the_plan_and_in_what_the_approver_confirms() -> None:
+    text = "fine-tune 7B on 1B tokens, cost center ML-4411"
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW,
+                                         approval_confirm_usd=500.0), now=NOW)
+    fields = next(b["fields"] for b in blocks if "fields" in b)
+    assert fields[-1]["text"] == "*Cost center*\nML-4411"
+    confirm = blocks[-2]["elements"][0]["confirm"]["text"]["text"]
+    assert confirm.startswith("You approve up to *$500* of GPU spend for team-ml, billed to cost center ML-4411 (")
+    plain = request_blocks(make_request(decision=plan_for("fine-tune 7B on 1B tokens"), planned_at=NOW), now=NOW)
+    assert "Cost center" not in visible(plain)
+
+
 def test_a_revision_says_what_it_changed_and_keeps_the_earlier_choices() -> None:
     first = plan_for(REQUESTS[0])
     chosen = first.alternatives[0]

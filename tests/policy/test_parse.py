@@ -526,3 +526,28 @@ def test_long_text_is_refused(text: str) -> None:
 def test_an_instance_count_is_read_with_its_type() -> None:
     request = parse_request("7B on 8 x p5.48xlarge", now=MONDAY, tz=TZ)
     assert (request.instances, request.instance_type) == (8, "p5.48xlarge")
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("continued pretraining of our 13B on 50B tokens of code, production, cost center ML-4411", "ML-4411"),
+    ("fine-tune 7B on 1B tokens, cost centre: 4411", "4411"),
+    ("fine-tune 7B on 1B tokens, bill it to cost center FIN-22", "FIN-22"),
+    ("fine-tune 7B on 1B tokens, charge to ML-4411", "ML-4411"),
+    ("fine-tune 7B on 1B tokens, CC# 7731", "7731"),
+])
+def test_a_cost_center_is_read_whole_and_its_digits_count_nothing(text: str, code: str) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ)
+    assert request.cost_center == code and request.unread == []
+    assert request.params in (7_000_000_000, 13_000_000_000) and request.instances is None and request.gpus is None
+    assert any(note.startswith(f"read '{code}' as the cost center") for note in request.notes)
+
+
+def test_two_cost_centers_are_refused_with_both_named() -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request("fine-tune 7B on 1B tokens, cost center ML-1 and cost center ML-2", now=MONDAY, tz=TZ)
+    assert caught.value.code == "conflicting_cost_centers" and "ML-1, ML-2" in caught.value.message
+
+
+def test_charging_our_team_names_no_team_and_no_cost_center() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, charge to our team", now=MONDAY, tz=TZ)
+    assert (request.team, request.cost_center) == (None, None)

@@ -120,6 +120,17 @@ def test_a_structured_field_wins_over_the_text_and_says_so(live: Live) -> None:
                for note in answer.json()["request"]["notes"])
 
 
+def test_a_cost_center_given_as_a_field_is_on_the_plan_it_binds_and_a_bad_one_says_what_to_write(live: Live) -> None:
+    body = {"text": "fine-tune 7B on 1B tokens", "now": NOW.isoformat(), "timezone": TZ}
+    plain, billed = live.post("/v1/plans", body), live.post("/v1/plans", {**body, "cost_center": "ML-4411"})
+    assert billed.status_code == 200, billed.text
+    assert billed.json()["request"]["cost_center"] == "ML-4411"
+    assert billed.headers["X-Plan-Hash"] != plain.headers["X-Plan-Hash"]  # approving binds to who pays
+    bad = live.post("/v1/plans", {**body, "cost_center": "ML 4411; drop"})
+    assert bad.status_code == 422
+    assert "a cost center is one word of letters, digits" in bad.json()["error"]["message"]
+
+
 def test_a_time_without_an_offset_is_read_in_the_requesters_zone(live: Live) -> None:
     naive = live.post("/v1/plans", {"text": "fine-tune 7B by Friday", "now": "2026-11-30T09:00", "timezone": TZ})
     aware = live.post("/v1/plans", {"text": "fine-tune 7B by Friday", "now": NOW.isoformat(), "timezone": TZ})
