@@ -94,7 +94,8 @@ class PlanFields(InputModel):
     # --- where it may run and how it steps ---
     area: Text | None = Field(default=None, max_length=32, description=(
         "search only the policy's regions in this area: us, north-america, canada, south-america, europe, eu (the "
-        "EU member states' regions), africa, middle-east, asia, asia-pacific, india, australia, japan"))
+        "EU member states' regions), africa, middle-east, asia, asia-pacific, india, australia, japan; several "
+        "joined by '|' are their union (us|eu)"))
     batch_tokens: int | None = Field(default=None, ge=1, le=10**9, description=(
         "the global batch in tokens per optimizer step; it sets how far the job scales across instances"))
     batch_sequences: int | None = Field(default=None, ge=1, le=10**6, description=(

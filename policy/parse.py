@@ -29,7 +29,7 @@ from policy.jobtext import read_job_phrases
 from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_today
-from policy.regions import ALL_REGIONS, AREA_WORDS, PLACE_WORDS, area_label, in_area
+from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, read_workload
@@ -1419,8 +1419,10 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     if len(distinct) == 1:
         read["area"] = distinct[0]
         notes.append(f"read '{said[distinct[0]]}' as: only the policy's regions in {area_label(distinct[0])}")
-    elif distinct:
-        notes.append(f"named several areas ({', '.join(map(area_label, distinct))}); left the choice free")
+    elif distinct:  # "in the US or the EU": the policy's regions in any of them
+        read["area"] = AREA_JOIN.join(distinct)
+        notes.append(f"read '{' or '.join(said[a] for a in distinct)}' as: only the policy's regions in "
+                     f"{area_label(read['area'])}")
     return read
 
 

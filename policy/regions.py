@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ALL_REGIONS", "area_label", "AREA_WORDS", "AREAS", "AwsRegion", "in_area", "place_of", "PLACE_WORDS",
-           "REGIONS"]
+__all__ = ["ALL_REGIONS", "AREA_JOIN", "area_label", "AREA_WORDS", "AREAS", "AwsRegion", "in_area", "place_of",
+           "PLACE_WORDS", "REGIONS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +95,16 @@ def place_of(code: str) -> str | None:
     return region.name if region else None
 
 
+# Several areas said together ("in the US or the EU") are one area, their names joined: a region in any lies in it.
+AREA_JOIN = "|"
+
+
 def in_area(regions: Iterable[str], area: str) -> list[str]:
-    """Those of ``regions`` that lie in ``area``, in their order."""
-    return [code for code in regions if code in _BY_CODE and area in _BY_CODE[code].areas]
+    """Those of ``regions`` that lie in ``area`` (in any of the areas it joins), in their order."""
+    wanted = set(area.split(AREA_JOIN))
+    return [code for code in regions if code in _BY_CODE and not wanted.isdisjoint(_BY_CODE[code].areas)]
 
 
 def area_label(area: str) -> str:
-    """The area as a sentence names it ("Europe", "the EU")."""
-    return AREAS.get(area, area)
+    """The area as a sentence names it ("Europe", "the EU", "the US or the EU")."""
+    return " or ".join(AREAS.get(one, one) for one in area.split(AREA_JOIN))

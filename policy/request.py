@@ -14,7 +14,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policy.recipes import JobChoice
-from policy.regions import AREAS
+from policy.regions import AREA_JOIN, AREAS
 
 __all__ = ["COST_CENTER_PATTERN", "MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES", "Stage", "Task",
            "Tolerance", "TrainingRequest"]
@@ -163,8 +163,10 @@ class TrainingRequest(BaseModel):
     @field_validator("area")
     @classmethod
     def _known_area(cls, value: str | None) -> str | None:
-        if value is not None and value not in AREAS:
-            raise ValueError(f"unknown area {value!r}; use one of {', '.join(AREAS)}")
+        unknown = [one for one in (value or "").split(AREA_JOIN) if value is not None and one not in AREAS]
+        if unknown:
+            raise ValueError(f"unknown area {unknown[0]!r}; use one of {', '.join(AREAS)}, or several joined by "
+                             f"'{AREA_JOIN}' (us{AREA_JOIN}eu)")
         return value
 
     @field_validator("cost_center")

@@ -141,6 +141,24 @@ def test_an_area_searches_only_the_policy_regions_in_it() -> None:
     assert "read 'europe' as: only the policy's regions in Europe" in europe.assumptions
 
 
+def test_several_areas_said_together_search_the_policy_regions_in_any_of_them() -> None:
+    wider = default_policy().model_copy(update={"regions": ["us-east-1", "eu-west-1", "ap-northeast-1"]})
+    policy = _policy().model_copy(update={"regions": wider.regions})
+    launch = policy.teams["team-ml"].launch.model_copy(update={"regions": wider.regions})
+    policy = policy.model_copy(update={"teams": {**policy.teams, "team-ml": policy.teams["team-ml"].model_copy(
+        update={"launch": launch})}})
+    either = _decide("fine-tune 7B on 1B tokens in the US or EU", policy)
+    assert either.request.area == "us|eu"
+    candidates = next(s for s in either.trace if s.node == "5 candidates").answer
+    assert "us-east-1" in candidates and "eu-west-1" in candidates and "ap-northeast-1" not in candidates
+    assert "read 'US or EU' as: only the policy's regions in the US or the EU" in either.assumptions
+    tokyo = _decide("fine-tune 7B on 1B tokens in the EU or Japan", policy)
+    assert tokyo.request.area == "eu|japan" and tokyo.plan.region in ("eu-west-1", "ap-northeast-1")
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 1B tokens in south america or africa", policy)
+    assert "no region in South America or Africa" in refused.value.message
+
+
 def test_an_area_the_policy_has_no_region_in_is_refused_naming_its_regions() -> None:
     with pytest.raises(RequestError) as refused:
         _decide("fine-tune 7B on 1B tokens in asia", _policy())
