@@ -82,7 +82,9 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     if request.area is not None:
         _check_area(request, policy)
     allowed = _not_excluded(request, policy)
-    if request.region is None and request.area is not None:
+    if request.keep_with_data:
+        notes += _with_the_data(request, updates, policy, allowed)
+    elif request.region is None and request.area is not None:
         region = policy.default_region if policy.default_region in allowed else allowed[0]
         updates["region"] = region
         notes.append(f"region: {region} assumed (the policy's {'default ' * (region == policy.default_region)}"
@@ -104,6 +106,28 @@ def _fill_setting(request: TrainingRequest, updates: dict[str, Any], policy: Pol
     else:
         policy.team(request.team)  # an unknown team is refused, naming the known ones
     return notes
+
+
+def _with_the_data(request: TrainingRequest, updates: dict[str, Any], policy: PolicyConfig,
+                   allowed: list[str]) -> list[str]:
+    """The region the data is in, as the only one searched ("avoid cross-region data transfer"); a request that
+    names another, or rules it out, contradicts itself, and data whose region nobody said cannot be kept to."""
+    team_name, team = policy.team_or_default(request.team)
+    data = request.data_region or team.data_region
+    if data is None:
+        raise RequestError(f"The request asks to keep the job where its data is, and neither it nor {team_name}'s "
+                           'policy says where that is: say it, e.g. "the data is in us-west-2".',
+                           code="unknown_data_region")
+    whose = "the data" if request.data_region else f"{team_name}'s data"
+    if request.region is not None and request.region != data:
+        raise RequestError(f"The request names {request.region} and asks to stay with {whose} in {data}; drop one "
+                           "of the two.", code="contradiction")
+    if data not in allowed:
+        raise RequestError(f"The request or the policy rules out {data}, where {whose} is (the job may run in "
+                           f"{', '.join(allowed)}); say where else it may run.", code="contradiction")
+    if request.region is None:
+        updates["region"] = data
+    return [f"region: {data} only, where {whose} is, so nothing is copied between regions"]
 
 
 def _check_area(request: TrainingRequest, policy: PolicyConfig) -> None:

@@ -409,6 +409,7 @@ def read_request(
             scan.blank(m.start("n"), m.end("n"))
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
+    with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -425,7 +426,8 @@ def read_request(
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
-                              "capacity_reservation": reservation, "cost_center": cost_center}
+                              "capacity_reservation": reservation, "cost_center": cost_center,
+                              "keep_with_data": with_data}
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
@@ -514,6 +516,31 @@ def _cost_center(scan: _Scan, notes: list[str]) -> str | None:
         notes.append(f"read '{found[0]}' as the cost center: the launched job is tagged with it, so its spend is "
                      "billed there")
     return found[0] if found else None
+
+
+# Running only where the data is: "avoid cross-region data transfer", "no egress", "keep the compute next to the
+# data", "same region as our bucket", "without moving the data".
+_WITH_DATA_RE = compiled_on_use(
+    r"\b(?:avoid(?:ing)?|no|without|minimi[sz]e|zero)\s+(?:any\s+)?(?:cross[\s-]region\s+|inter[\s-]region\s+)?"
+    r"(?:data\s+)?(?:transfers?|egress|movement|copies|copying)(?:\s+(?:fees|costs?|charges))?"
+    r"(?:\s+(?:across|between)\s+regions)?(?<!\bno\stransfer)(?<!\bno\stransfers)"
+    r"|\b(?:avoid(?:ing)?|no|without)\s+(?:any\s+)?cross[\s-]region(?:\s+(?:traffic|copies|copying))?"
+    r"|\bkeep\s+(?:the\s+)?(?:compute|job|training|run|it|gpus?)\s+(?:next\s+to|near|close\s+to|with"
+    r"|in\s+the\s+same\s+region\s+as)\s+(?:the\s+|our\s+|its\s+)?(?:data(?:set)?|bucket|s3(?:\s+bucket)?)"
+    r"|\b(?:in\s+)?the\s+same\s+region\s+as\s+(?:the\s+|our\s+|its\s+)?(?:data(?:set)?|bucket|s3(?:\s+bucket)?)"
+    r"|\b(?:without|don'?t|do\s+not|never)\s+mov(?:e|ing)\s+(?:the\s+|our\s+)?data(?:set)?(?:\s+(?:across|between)"
+    r"\s+regions|\s+out(?:\s+of\s+(?:its|the)\s+region)?)?", re.IGNORECASE)
+
+
+def _keep_with_data(scan: _Scan, notes: list[str]) -> bool | None:
+    """Whether the request asks to run only where its data is, noted; None when it does not say so."""
+    said = scan.take_if(("transfer", "egress", "cross", "movement", "cop", "same region", "keep", "mov"),
+                        _WITH_DATA_RE)
+    if not said:
+        return None
+    notes.append(f"read '{_said(said[0])}' as: run only where the data is (the region said for it, else the "
+                 "team's data region), so nothing is copied between regions")
+    return True
 
 
 # Asking what the work costs is asking for the plan: "how much would it cost to", "what does it cost to", "what's the

@@ -159,6 +159,9 @@ class TrainingRequest(BaseModel):
     # Who pays ("cost center ML-4411"): the launched job carries it as a tag (``PolicyConfig.cost_center_tag``) so that
     # Cost Explorer and the bill attribute the spend to it; it changes nothing else in the plan.
     cost_center: str | None = Field(default=None, min_length=1, max_length=64)
+    # "avoid cross-region data transfer", "no egress": run only where the data is (``data_region``, else the team's),
+    # so nothing is copied between regions.
+    keep_with_data: bool | None = None
 
     @field_validator("area")
     @classmethod

@@ -421,7 +421,7 @@ def _regions_to_search(original: TrainingRequest, req: TrainingRequest, *, catal
     it has no launch profile yet; one with buckets, a role or subnets: its ``launch.regions``, else the default
     region, since a job must run where its buckets and subnets are), the default first. Prices differ by region by
     a third or more."""
-    if original.region is not None or req.region is None:
+    if original.region is not None or original.keep_with_data or req.region is None:
         return [req.region] if req.region is not None else []
     launch = team.launch
     bound = any((launch.role_arn, launch.s3_input, launch.s3_output, launch.s3_checkpoints, launch.vpc))

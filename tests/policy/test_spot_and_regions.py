@@ -181,3 +181,40 @@ def test_a_place_is_its_region_and_one_the_policy_lacks_is_refused_by_its_place(
         _decide("fine-tune 7B on 1B tokens in frankfurt", _policy())
     assert refused.value.code == "region_not_allowed"
     assert "eu-central-1 (Europe (Frankfurt)) is not allowed" in refused.value.message
+
+
+@pytest.mark.parametrize("said", ["avoid cross-region data transfer", "no egress", "keep the compute next to the data",
+                                  "in the same region as our bucket", "without moving the data"])
+def test_staying_with_the_data_searches_only_its_region(said: str) -> None:
+    policy = _policy()  # team-ml may launch in every region of the policy; its data is in us-east-1
+    kept = _decide(f"fine-tune 7B on 2B tokens, {said}", policy)
+    assert kept.request.keep_with_data is True and kept.plan.region == "us-east-1"
+    candidates = next(s for s in kept.trace if s.node == "5 candidates").answer
+    assert not any(region in candidates for region in ("us-east-2", "us-west-2", "eu-west-1"))
+    assert "region: us-east-1 only, where team-ml's data is, so nothing is copied between regions" in kept.assumptions
+    free = _decide("fine-tune 7B on 2B tokens", policy)
+    assert "us-west-2" in next(s for s in free.trace if s.node == "5 candidates").answer
+
+
+def test_staying_with_data_said_to_be_elsewhere_runs_there() -> None:
+    kept = _decide("avoid cross-region data transfer, data is in eu-west-1, fine-tune 7B on 2B tokens", _policy())
+    assert kept.plan.region == "eu-west-1" and kept.request.data_region == "eu-west-1"
+
+
+@pytest.mark.parametrize(("text", "code", "says"), [
+    ("fine-tune 7B on 2B tokens in us-west-2, avoid cross-region transfer", "contradiction",
+     "names us-west-2 and asks to stay with team-ml's data in us-east-1"),
+    ("fine-tune 7B on 2B tokens, no egress, not in us-east-1", "contradiction",
+     "rules out us-east-1, where team-ml's data is"),
+])
+def test_staying_with_the_data_and_running_elsewhere_contradict(text: str, code: str, says: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        _decide(text, _policy())
+    assert refused.value.code == code and says in refused.value.message
+
+
+def test_staying_with_data_nobody_placed_asks_where_it_is() -> None:
+    policy = _policy(data_region=None)
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 2B tokens, no egress", policy)
+    assert refused.value.code == "unknown_data_region" and 'e.g. "the data is in us-west-2"' in refused.value.message
