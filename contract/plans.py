@@ -102,6 +102,9 @@ class PlanFields(InputModel):
         "the global batch in sequences of seq_len tokens (batch_tokens wins when both are given)"))
     dataset_bytes: int | None = Field(default=None, ge=1, le=4 * 10**15, description=(
         "the dataset's size in bytes: what moving it out of its region moves (default: the tokens' stored size)"))
+    reserve_capacity: bool | None = Field(default=None, description=(
+        "buy reserved capacity for the run: the capacity-block or training-plan offering that fits is the plan, "
+        "its purchase a capacity action"))
     keep_with_data: bool | None = Field(default=None, description=(
         "run only in the region the data is in (data_region, else the team's), so nothing is copied between regions"))
     cost_center: Text | None = Field(default=None, min_length=1, max_length=64, description=(

@@ -183,7 +183,8 @@ def outcome(view: CapacityView | None, chosen: Option, plan: Plan, alternatives:
     alts = [a.model_copy(update={"capacity": offered.get(id(o)) or check_option(view, o)}) for o, a in alternatives]
     out = Outcome(plan, alts, actions=unblocking_actions(chosen, result) if result.status is CapacityStatus.SHORT
                   else [])
-    out.actions += [_purchase(o, offered[id(o)]) for o, _ in alternatives
+    # an offering chosen as the plan ("reserve a capacity block") is bought as one offered beside it is
+    out.actions += [_purchase(o, offered[id(o)]) for o in (chosen, *(o for o, _ in alternatives))
                     if id(o) in offered and not str(offered[id(o)].offering_id).startswith("cr-")]  # held: no buy
     line = summary_line(result, purchase=plan.purchase_model.value, region=plan.region)
     if not view.known:

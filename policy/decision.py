@@ -114,7 +114,9 @@ class Plan(BaseModel):
         instances = self.jobs * self.job_instances
         capped = math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
-            return max(capped, self.estimated_cost_usd)  # a block's whole days are paid up front, used or not
+            # a block's whole window is paid up front, used or not, and its instances stop when it ends: a runtime
+            # cap past the window bills nothing more
+            return self.estimated_cost_usd
         return capped
 
 

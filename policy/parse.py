@@ -28,7 +28,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions
-from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_today
+from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_to_reserve, read_today
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import BELOW_100, below_100, digits_for_words
@@ -419,6 +419,7 @@ def read_request(
         notes.append(f"read '{_said(m)}' as how busy an earlier run kept its accelerators: the estimate assumes "
                      "them busy at the model FLOPs utilization published for the hardware, so a run held back by "
                      "its input pipeline takes longer than planned; left for a person to check")
+    to_reserve = read_to_reserve(scan, notes)  # "reserve a capacity block": before held capacity's words
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
@@ -427,12 +428,16 @@ def read_request(
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
-                              "keep_with_data": with_data}
+                              "keep_with_data": with_data, "reserve_capacity": to_reserve}
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
+    if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
+        fields["interruption_tolerance"] = Tolerance.LOW
+        notes.append("interruption tolerance: low, as reserved capacity runs (until an offering is bought, the plan "
+                     "runs without interruptions)")
     _length_as_time_allowed(fields, notes, said=length_said, now=now, tz=tz)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
@@ -454,7 +459,8 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     said has on it: the job takes what training it takes, and the plan says whether that fits the block."""
     hours = fields.get("fixed_hours")
     sweep = (fields.get("trials") or 1) > 1
-    held = bool(fields.get("reserved")) and fields.get("tokens") is not None
+    # capacity held, or to be reserved for the run ("reserve 8 H100s for a week"), for as long as said
+    held = bool(fields.get("reserved") or fields.get("reserve_capacity")) and fields.get("tokens") is not None
     if (hours is None or said is None or (fields.get("tokens") is None and not sweep)
             or fields.get("deadline") is not None or (fields.get("reserved") and not held)):
         return
@@ -464,7 +470,8 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     fields["fixed_hours"], fields["deadline"] = None, start + timedelta(hours=hours)
     notes.remove(fixed_length_note(hours, said))
     if held:
-        notes.append(f"read '{said}' as how long the capacity is held: the work must be done by "
+        notes.append(f"read '{said}' as how long the capacity is {'held' if fields.get('reserved') else 'reserved'}"
+                     ": the work must be done by "
                      f"{fields['deadline']:%a %Y-%m-%d %H:%M}, and takes what training it takes on it")
         return
     beside = "the tokens to train on" if fields.get("tokens") is not None else f"{fields['trials']} runs of a sweep"

@@ -29,7 +29,8 @@ from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_today", "Scan"]
+__all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_to_reserve",
+           "read_today", "Scan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -112,6 +113,14 @@ _RESERVED_RE = compiled_on_use(
     r"|reserved\s+(?:capacity|instances?)|training[\s-]+plans?)\b",
     _F,
 )
+# Reserved capacity to be bought for the run: "reserve a capacity block", "book a capacity block for 16 H100s", "on a
+# SageMaker training plan", "get reserved capacity" (held capacity, "we have a capacity block", is ``_RESERVED_RE``'s)
+_TO_RESERVE_RE = compiled_on_use(
+    r"\b(?:(?:reserve|book|buy|purchase|get|grab|want|need|request|use|using|via|with|on|through)\s+)"
+    r"(?:us\s+|me\s+)?(?:an?\s+|some\s+)?(?:(?:ec2|aws)\s+)?(?:capacity[\s-]+blocks?(?:\s+for\s+ml)?"
+    r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity)\b"
+    r"|\breserve\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?|nodes?)\b)",
+    _F)
 # "we have 2 p4d reserved", "on our reserved p5s", "using our 4 reserved p5.48xlarge", "16 H100s are reserved": the
 # word "reserved" said of hardware. Only the word is taken, so the count and the hardware are read as ever.
 _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-z0-9-]+)?(?![\w.-])"
@@ -245,6 +254,22 @@ def read_today(scan: Scan, notes: list[str]) -> None:
     for m in scan.take(_TODAY_RE):
         notes.append(f"read '{' '.join(m.group(0).split())}' as starting now, not as a deadline (say 'by end of day'"
                      " if it must finish today)")
+
+
+def read_to_reserve(scan: Scan, notes: list[str]) -> bool | None:
+    """ "reserve a capacity block for 16 H100s next week": reserved capacity bought for the run is asked for, noted;
+    None when it is not. Read before held capacity, whose words ("capacity block") it shares."""
+    lowered = scan.text.lower()
+    if not any(cue in lowered for cue in ("reserv", "capacity block", "capacity-block", "training plan",
+                                           "training-plan")):
+        return None  # most texts: the pattern is compiled only for one that could hold it
+    said = scan.take(_TO_RESERVE_RE)
+    if not said:
+        return None
+    notes.append(f"read '{' '.join(said[0].group(0).split())}' as asking for reserved capacity bought for the run "
+                 "(an EC2 capacity block or a SageMaker training plan): an offering that fits is the plan, its fee "
+                 "paid upfront, used or not")
+    return True
 
 
 def read_held(scan: Scan) -> str | None:

@@ -130,6 +130,9 @@ class TrainingRequest(BaseModel):
     start_after: datetime | None = None  # "64 H100s tomorrow", "starting Monday": the job starts then, not before
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)  # "eval run 7B 2h": a job of that length
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
+    # "reserve a capacity block for 16 H100s": reserved capacity bought for the run, when the account is offered one
+    # that fits (an EC2 capacity block or a SageMaker training plan); else the plan says why there is none.
+    reserve_capacity: bool | None = None
     unread: list[str] = Field(default_factory=list[str])  # phrases nothing used: listed, and never auto-approved
 
     # --- what to run (policy.recipes, policy.jobspec) ---

@@ -5,8 +5,8 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -84,6 +84,10 @@ def decide(
     work, platform_step, ranked, committed = chosen.work, chosen.platform_step, chosen.ranked, chosen.committed
     assert req.stage is not None
     reserved = capacity_rank.offering_options(evaluated, capacity, now=now, usable_hours=search.usable_hours)
+    not_reserved: list[str] = []
+    unreserved = plan  # what the hardware named is compared by: the plan before any reserved capacity is bought
+    if req.reserve_capacity:  # "reserve a capacity block": the offering that fits is the plan
+        choice, plan, not_reserved = _on_reserved_capacity(choice, plan, reserved, capacity, ctx)
     pairs = alternatives(choice, capacity_rank.labelled(reserved), named=_named_choices(request, choice, catalog,
                                                                                             policy))
     alts = [_alternative(label, o, ctx) for label, o in pairs]
@@ -116,7 +120,7 @@ def decide(
         assert req.task is not None and req.params is not None
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
-    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings]
+    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     def plan_for(other: TrainingRequest) -> Plan | None:
         """The plan ``other`` would get here, or None when it cannot be planned."""
         try:
@@ -125,7 +129,7 @@ def decide(
         except RequestError:
             return None
 
-    warnings += _what_else_would_do(request, req, plan, plan_for)
+    warnings += _what_else_would_do(request, req, unreserved, plan_for)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,
@@ -251,6 +255,27 @@ def _chosen(
     plan = _plan(choice.option, ctx)
     return _Chosen(sized, req, assumed, ctx, regions, scr, search, work, platform_step, inside, outside, evaluated,
                    ranked, committed, choice, plan)
+
+
+def _on_reserved_capacity(choice: Choice, plan: Plan, reserved: Sequence[tuple[Option, CapacityCheck]],
+                          capacity: CapacityView | None, ctx: _Context) -> tuple[Choice, Plan, list[str]]:
+    """The reserved-capacity offering to buy for the run, when the request asks for one: the first that meets the
+    deadline (the earliest finish, then the cheapest) becomes the plan and the plan chosen without it an alternative;
+    with none, the plan stands and a warning says why there is none."""
+    asked = "reserved capacity was asked for"
+    if capacity is None or not capacity.known:
+        why = capacity.reason if capacity is not None else "capacity was not looked at"
+        return choice, plan, [f"{asked}, but offerings were not read ({why}): the plan is priced without one; "
+                              "with the account's capacity read, an offering that fits is the plan"]
+    if capacity.offerings_reason:
+        return choice, plan, [f"{asked}, but offerings are unknown ({capacity.offerings_reason}): the plan is "
+                              "priced without one"]
+    fitting = [option for option, _ in reserved if option.meets is not False]
+    if not fitting:
+        return choice, plan, [f"{asked}, but none of the {len(capacity.offerings)} offerings read runs this job in "
+                              "its window by the deadline: the plan is priced without one"]
+    best = fitting[0]
+    return replace(choice, option=best), _plan(best, ctx), []
 
 
 def _workload(req: TrainingRequest) -> Workload:

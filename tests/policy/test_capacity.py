@@ -250,3 +250,57 @@ def test_a_held_block_that_cannot_run_the_job_is_said_and_not_used(held: Reserva
     decision = _decide_held(CapacityView(known=True, as_of=READ, quotas=quotas(64), reservations=[held]))
     assert decision.plan.purchase_model != "capacity-block"
     assert any(a.startswith("capacity block cr-0123456789abcdef0: not usable") for a in decision.assumptions)
+
+
+RESERVE_TEXT = "reserve a capacity block for 16 H100s next week for a 34B fine-tune on 10B tokens, production"
+
+
+def _decide_reserved(view: CapacityView | None) -> Decision:
+    request = parse_request(RESERVE_TEXT, now=NOW, tz=TZ)
+    assert request.reserve_capacity is True and request.unread == []
+    return decide(request, catalog=CATALOG, policy=EC2_POLICY, spend=OK_SPEND, now=NOW, capacity=view)
+
+
+def test_reserved_capacity_asked_for_makes_the_offering_that_fits_the_plan_to_buy() -> None:
+    offer = _offering(OfferingKind.CAPACITY_BLOCK, start_in=24 * 5, days=7, usd=45_000.0, count=2,
+                      instance_type="p5.48xlarge")
+    decision = _decide_reserved(CapacityView(known=True, as_of=READ, quotas=quotas(64), scores=scores(9),
+                                             offerings=[offer], offerings_known=True))
+    plan = decision.plan
+    assert (plan.purchase_model, plan.instance_type, plan.instance_count) == ("capacity-block", "p5.48xlarge", 2)
+    assert plan.estimated_cost_usd == plan.exposure_usd == 45_000.0  # paid up front; the block's end stops it
+    assert plan.capacity is not None and plan.capacity.offering_id == offer.offering_id
+    [action] = decision.capacity_actions  # buying it needs its own approval, as an offered alternative's does
+    assert action.kind is ActionKind.PURCHASE_CAPACITY_BLOCK and action.upfront_usd == 45_000.0
+    cheaper = next(a for a in decision.alternatives if a.label == "cheapest within policy")
+    assert cheaper.purchase_model == "on-demand" and cheaper.estimated_cost_usd < 45_000.0
+    assert not any("as asked costs" in w for w in decision.warnings)  # the block's fee is not the H100s' price
+
+
+def test_reserved_capacity_with_no_offering_that_fits_says_why_and_plans_without_interruptions() -> None:
+    short = _offering(OfferingKind.CAPACITY_BLOCK, start_in=24 * 5, days=2, usd=15_000.0, count=2,
+                      instance_type="p5.48xlarge")
+    none_fit = _decide_reserved(CapacityView(known=True, as_of=READ, quotas=quotas(64), scores=scores(9),
+                                             offerings=[short], offerings_known=True))
+    assert none_fit.plan.purchase_model == "on-demand"
+    assert "reserved capacity was asked for, but none of the 1 offerings read runs this job in its window by the " \
+           "deadline: the plan is priced without one" in none_fit.warnings
+    unread = _decide_reserved(None)
+    assert unread.plan.purchase_model == "on-demand"
+    assert any(w.startswith("reserved capacity was asked for, but offerings were not read") for w in unread.warnings)
+
+
+@pytest.mark.parametrize("text", ["book a capacity block of 2 p5s for a 13B fine-tune on 5B tokens",
+                                  "pretrain 7B on 100B tokens on a SageMaker training plan",
+                                  "reserve 8 H100s for a week to fine-tune 13B on 3B tokens"])
+def test_capacity_to_reserve_is_read_apart_from_capacity_held(text: str) -> None:
+    request = parse_request(text, now=NOW, tz=TZ)
+    assert (request.reserve_capacity, request.reserved, request.unread) == (True, None, [])
+    assert request.interruption_tolerance is not None and request.interruption_tolerance.value == "low"
+    held = parse_request("fine-tune 7B, we have a capacity block next week for 4x p5.48xlarge", now=NOW, tz=TZ)
+    assert (held.reserve_capacity, held.reserved) == (None, True)
+
+
+def test_a_week_reserved_beside_the_work_is_the_time_it_has() -> None:
+    request = parse_request("reserve 8 H100s for a week to fine-tune 13B on 3B tokens", now=NOW, tz=TZ)
+    assert request.fixed_hours is None and request.deadline == NOW + timedelta(days=7)
