@@ -114,9 +114,11 @@ class Plan(BaseModel):
         instances = self.jobs * self.job_instances
         capped = math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
-            # a block's whole window is paid up front, used or not, and its instances stop when it ends: a runtime
-            # cap past the window bills nothing more
-            return self.estimated_cost_usd
+            if self.capacity is not None and (self.capacity.offering_upfront_usd or 0) > 0:
+                # an offering bought for the run: its whole window is paid up front, used or not, and its instances
+                # stop when it ends, so a runtime cap past the window bills nothing more
+                return self.estimated_cost_usd
+            return max(capped, self.estimated_cost_usd)  # held capacity: its hours valued up to the runtime cap
         return capped
 
 
