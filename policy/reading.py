@@ -173,7 +173,7 @@ i we you me us our my your it its this that these those is are be been was were 
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something gpuops set setup
 request requesting requested asking ask schedule scheduling make sure because launch immediately
-take takes taking transformer transformers decoder
+take takes taking transformer transformers decoder encoder decoder-only encoder-only encoder-decoder
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute
 model models llm llms base weights checkpoint data dataset corpus our team
 get give make use using used go going have has had plan planning planned what what's whats way first dl them

@@ -890,9 +890,30 @@ def _nothing_runs(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> st
     return _nothing_runs_for(req, scr, policy)
 
 
+def _over_max_instances(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str | None:
+    """ "on 256 H100s": a count that only more instances than the policy allows make, said as such; None otherwise."""
+    assert req.gpus is not None
+    cap = min(policy.max_instances, req.max_instances or policy.max_instances)
+    low = policy.estimate.multi_node_min_accelerators
+    sizes = {p.spec.accelerator_count: p.spec.instance_type for p in sorted(
+        [*scr.inside, *scr.outside], key=lambda p: p.spec.instance_type)}
+    counts = sorted((req.gpus // size, size, name) for size, name in sizes.items()
+                    if size >= low and req.gpus % size == 0)
+    if not counts or counts[0][0] <= cap:
+        return None
+    count, size, name = counts[0]
+    whose = "the request's ceiling" if req.max_instances and req.max_instances < policy.max_instances else \
+        "the policy's max_instances"
+    unit = f"{req.accelerator}s" if req.accelerator else "accelerators"
+    return (f"{req.gpus} {unit} is {count}× {name} ({size} each), more instances than {whose} allows ({cap}); ask "
+            f"for at most {cap * size} {unit}, or ask the platform team to raise max_instances.")
+
+
 def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
     ceilings = " and ".join(_ceilings(req, policy).values())
     within = f" with {ceilings}" if ceilings else ""
+    if req.gpus is not None and (over := _over_max_instances(req, scr, policy)):
+        return over
     if req.gpus is not None:
         sizes = sorted({p.spec.accelerator_count for p in [*scr.inside, *scr.outside]})
         accelerators = "1 accelerator" if req.gpus == 1 else f"{req.gpus} accelerators"

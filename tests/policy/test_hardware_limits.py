@@ -120,6 +120,18 @@ def test_a_gpu_count_no_instance_makes_is_refused_with_the_next_count_that_does(
     assert caught.value.code == "no_configuration" and says in caught.value.message
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("pretraining 7B on 2T tokens with 256 H100s", "256 H100s is 32× p5.48xlarge (8 each), more instances than the "
+                                                    "policy's max_instances allows (16); ask for at most 128 H100s"),
+    ("pretrain 7B on 200B tokens on 64 GPUs, at most 4 nodes", "more instances than the request's ceiling allows (4); "
+                                                                "ask for at most 32 accelerators"),
+])
+def test_a_gpu_count_only_more_instances_than_allowed_make_says_the_cap(text: str, says: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        decided(text)
+    assert caught.value.code == "no_configuration" and says in caught.value.message
+
+
 def test_an_exact_count_at_the_ceiling_agrees_with_it() -> None:
     assert accelerators(decided("fine-tune 7B on 16 GPUs, at most 16 GPUs").plan) == 16
     plan = decided("fine-tune 7B on 16 GPUs on 2 nodes").plan
