@@ -140,7 +140,10 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
-    r"|left(?:\s+(?:this|for\s+the)\s+(?:month|quarter|year|half|sprint)|\s+in\s+(?:the|our)\s+budget)?"
+    r"|left(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint)"
+    r"|\s+in\s+(?:the|our)\s+budget)?"
+    # "budget is $2,500 for the quarter": what there is for the period, so no more for this run
+    r"|(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether)\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -1112,7 +1115,8 @@ _PREFERRED_PURCHASE_RE = compiled_on_use(r"(?:spot|on[\s-]?demand)\b", _F)
 _ONLY_RE = compiled_on_use(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
 _ONLY_BEFORE_RE = compiled_on_use(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
 _PREFER_AFTER_RE = compiled_on_use(
-    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|if\s+(?:possible|avail(?:able)?|we\s+can))(?![\w-])", _F)
+    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|pref(?:'d|d)?|if\s+(?:possible|avail(?:able)?|we\s+can))"
+    r"(?![\w-])", _F)
 
 
 def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bool:
@@ -1120,7 +1124,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
     whether any did."""
     text = scan.text
     lowered = text.lower()
-    if "prefer" not in lowered and "ideally" not in lowered and " if " not in lowered and "only" not in lowered:
+    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref")):
         return False
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
@@ -1235,7 +1239,8 @@ _REGION_PREFER_BEFORE_RE = compiled_on_use(
     r"|stay)?)?"
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
 _REGION_PREFER_AFTER_RE = compiled_on_use(
-    r"\s*(?:\(\s*)?(?:preferred|preferably|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?", _F)
+    r"\s*(?:\(\s*)?(?:preferred|preferably|pref(?:'d|d)?|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?",
+    _F)
 # A region to fall back on ("prefer us-west-2, fall back to us-east-1", "in us-west-2, otherwise us-east-1"): searched
 # too, and the regions said before it are the ones wished for.
 _REGION_FALLBACK_BEFORE_RE = compiled_on_use(
@@ -2628,6 +2633,9 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+spot)\b", _F)
 
 
+_CHECKPOINT_WORD_RE = compiled_on_use(r"checkpoint(?:ed|ing|s)?", _F)
+
+
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
@@ -2638,6 +2646,11 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
                                                   "resum", "recover", "fail"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
                                             _HIGH_TOLERANCE_RE)]
+    if low and high and all(_CHECKPOINT_WORD_RE.fullmatch(h) for h in high):
+        # "checkpoints every 30 min, on-demand only": a job that checkpoints may still be asked to run through
+        notes.append(f"read '{high[0]}' as the job checkpointing itself, beside '{low[0]}', which says it runs "
+                     "without interruptions")
+        return Tolerance.LOW
     if low and high:
         raise RequestError(
             f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"

@@ -332,7 +332,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("production spot-only fine-tune 7B by yesterday", MONDAY, "contradiction", "spot only"),
     ("production 7B, only spot, by Friday", MONDAY, "contradiction", "spot only"),
     ("fine-tune 7B, spot ok, no interruptions", MONDAY, "contradiction", "no interruptions"),
-    ("7B on-demand but checkpointed", MONDAY, "contradiction", "checkpoint"),
+    ("7B on-demand but spot is fine", MONDAY, "contradiction", "spot is fine"),
     ("LoRA and pretrain 7B", MONDAY, "contradiction", "one at a time"),
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),

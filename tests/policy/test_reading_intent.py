@@ -341,6 +341,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("checkpointing every 500 steps, fine-tune 7B on 1B tokens",
      {"interruption_tolerance": Tolerance.HIGH, "tokens": 1_000_000_000}, []),
     ("fine-tune 8B on customers' support tickets, 1B tokens", {"stage": None}, []),
+    # a job that checkpoints may still be asked to run through: the purchase words say how it runs
+    ("pretrain 3B on 60B tokens, need checkpoints every 30 min, on-demand only",
+     {"interruption_tolerance": Tolerance.LOW}, []),
+    # terse preferences and money for a period
+    ("finetune 8b, 1b toks, by thurs noon pst, spot ok, us-west-2 pref",
+     {"region": "us-west-2", "region_preferred": True}, []),
+    ("fine-tune 7B on 1B tokens on A100 pref", {"accelerator": "A100", "hardware_preferred": True}, []),
+    ("budget is $2,500 for the quarter, fine-tune 13B on 4B tokens", {"budget_usd": 2500.0}, []),
+    ("fine-tune 7B on 1B tokens, $800 left for the rest of the quarter", {"budget_usd": 800.0}, []),
     # runs counted with the size or task between, and variants of an A/B test: one run each
     ("run an A/B of two 7B fine-tunes on 500M tokens each", {"trials": 2, "tokens": 500_000_000}, []),
     ("A/B/C of 3B LoRA on 100M tokens", {"trials": 3, "adapter": Task.LORA}, []),
