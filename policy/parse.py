@@ -2344,6 +2344,9 @@ _NOT_URGENT_RE = compiled_on_use(
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
     r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
+    # "nothing urgent", "no urgency", "low urgency"
+    r"|\bnothing(?:'s)?\s+(?:(?:too|very|super|that|really)\s+)?(?:urgent|pressing|time[\s-]sensitive)\b"
+    r"|\b(?:no|zero|low|little)\s+urgency\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
     r"|negotiable|loose)\b", _F)
@@ -2392,7 +2395,8 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
-    patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background"),
+    patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
+                                                                   "nothing", "urgency"),
                                                 _NOT_URGENT_RE)]
     for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless"), _NO_COST_LIMIT_RE):
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
@@ -2558,7 +2562,7 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
 _CHECKPOINT_EVERY_RE = compiled_on_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<where>\s+(?:to|in|on)\s+(?:s3|disk|fsx|efs|the\s+bucket))?"  # "checkpoint to S3 every hour"
-    r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
+    r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*k?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
     r"|epochs?)(?![\w]))", _F)
 
 

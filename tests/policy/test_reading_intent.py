@@ -344,6 +344,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a job that checkpoints may still be asked to run through: the purchase words say how it runs
     ("pretrain 3B on 60B tokens, need checkpoints every 30 min, on-demand only",
      {"interruption_tolerance": Tolerance.LOW}, []),
+    # "nothing urgent" is no hurry, never urgency (which would pay for the earliest finish)
+    ("I'd like to run SFT on Llama-3.2-3B with ~400M tokens. Nothing urgent. Cheapest please.", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens, low urgency", {"urgent": None}, []),
+    ("fine-tune 13B for 2 epochs on 1.5B tokens, checkpoint every 1k steps", {"tokens": 3_000_000_000}, []),
     # terse preferences and money for a period
     ("finetune 8b, 1b toks, by thurs noon pst, spot ok, us-west-2 pref",
      {"region": "us-west-2", "region_preferred": True}, []),
