@@ -5,7 +5,8 @@ approval; and recurring work, which does hold it.
 is listed as unread; ``read_recurring`` before any date is read. Each reading is noted, in the style of the other
 readers' notes:
 
-- what the tokens are: "10B tokens of code", "on our support tickets (about 200M tokens)", "on chat data";
+- what the tokens are: "10B tokens of code", "on our support tickets (about 200M tokens)", "on chat data", "300M
+  reasoning tokens";
 - what the model is for: "our chatbot model", "the ranking model", "for classification", "for the prod recommender"
   (a task or domain noun after "for"; "prod" there was read as the stage already and stays read so);
 - why the hardware is wanted: "to debug distributed training", "to profile the data loader";
@@ -99,6 +100,10 @@ _DATA = (
 _COUNTED_DATA = (
     rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
 )
+# What the tokens are, said between their count and the word: "300M reasoning tokens", "2B high quality tokens" (the
+# count is read as tokens already; the words and "tokens" are taken here)
+_COUNT_OF_WORDS_RE = compiled_on_use(
+    rf"(?<![\w.])\d[\d.,]*\s*(?:k|m|b|bn|t)?\s+(?P<x>{_PHRASE})\s+(?P<tok>tok(?:en)?s?)\b", _F)
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
@@ -214,6 +219,7 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         found += [(x, "why the request names what it does") for x in _described(scan, pattern)]
     for pattern in _PURPOSE_RES:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
+    found += [(x, "what the data is") for x in _counted_words(scan)]
     for said, what in dict(found).items():
         notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")
     for pattern, assumed in _ASSUMED_RES:
@@ -230,6 +236,21 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         if scan.text[m.start("fam") : m.end("fam")].strip() == "" and scan.text[start:end] == scan.said[start:end]:
             scan.blank(start, end)
             notes.append(f"read '{m['x']}' with '{m['fam']}' as that instance family, with no count of its own")
+
+
+def _counted_words(scan: TextScan) -> list[str]:
+    """The words between a token count read already and the word "tokens" ("300M reasoning tokens"), each blanked
+    with that word once read, where none of them could change a plan."""
+    read = []
+    for m in _COUNT_OF_WORDS_RE.finditer(scan.said):
+        start, end = m.span("x")
+        words = scan.said[start:end].split()
+        if (scan.text[start : m.end("tok")] != scan.said[start : m.end("tok")] or scan.text[m.start() : start].strip()
+                or any(_plan_word(w) for w in words)):
+            continue  # the words or "tokens" taken by another reader, the count not, or a word that plans
+        scan.blank(start, m.end("tok"))
+        read.append(" ".join(words))
+    return read
 
 
 def runs_a_month(phrase: str) -> int | None:

@@ -344,6 +344,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a job that checkpoints may still be asked to run through: the purchase words say how it runs
     ("pretrain 3B on 60B tokens, need checkpoints every 30 min, on-demand only",
      {"interruption_tolerance": Tolerance.LOW}, []),
+    # what the tokens are, said between their count and the word
+    ("fine-tune 7B on 300M reasoning tokens", {"tokens": 300_000_000}, []),
+    ("fine-tune 7B on 2B high quality tokens", {"tokens": 2_000_000_000}, []),
     # "nothing urgent" is no hurry, never urgency (which would pay for the earliest finish)
     ("I'd like to run SFT on Llama-3.2-3B with ~400M tokens. Nothing urgent. Cheapest please.", {"urgent": None}, []),
     ("fine-tune 7B on 1B tokens, low urgency", {"urgent": None}, []),
