@@ -425,9 +425,12 @@ def read_request(
     to_reserve = read_to_reserve(scan, notes)  # "reserve a capacity block": before held capacity's words
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
+    buffer = _buffer(scan)  # "4 hours of buffer before the deadline": a margin, never a job of 4 h
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     length_said = timing.pop("fixed_phrase")
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
+    if buffer is not None:
+        deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"
     fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
@@ -734,6 +737,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
     resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
+    _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     numbers = _quantities(scan, notes, grid=grid)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
@@ -762,6 +766,29 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if was in (Task.LORA, Task.QLORA) and fields.get("adapter") is None:
             fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
     return fields
+
+
+# A range of token counts: "1-2B tokens", "500M to 1B tokens", "between 500M and 1B tokens"
+_TOKEN_RANGE_RE = compiled_on_use(
+    r"(?P<low>(?:\bbetween[ \t]+)?(?<![\w.])(?P<ln>\d+(?:\.\d+)?)[ \t]*(?P<lu>k|m|b|bn|t)?[ \t]*(?:-|–|to|and)[ \t]*)"
+    r"(?P<high>(?P<hn>\d+(?:\.\d+)?)[ \t]*(?P<hu>k|m|b|bn|t)[ \t]*(?:tokens?|toks?))\b", _F)
+
+
+def _token_ranges(scan: _Scan, notes: list[str]) -> None:
+    """Each range of token counts read at its high end, so the estimate is never short: its low end and the words
+    joining it are taken, and the high end is left for the counts' reader."""
+    if not scan.holds(("tok",)):
+        return
+    for m in list(_TOKEN_RANGE_RE.finditer(scan.text)):
+        low = m.group("low").lower()
+        if low.startswith("between") != (" and" in low):
+            continue  # "and" joins a range only after "between": "1B and 2B tokens" may be two runs
+        high_unit = m["hu"].lower()
+        if _value(m["ln"], (m["lu"] or high_unit).lower(), seq=False) >= _value(m["hn"], high_unit, seq=False):
+            continue  # no range: "7B - 1B tokens" is a size, then the tokens
+        scan.blank(m.start("low"), m.end("low"))
+        notes.append(f"read '{_said(m)}' at its high end, {' '.join(m['high'].split())}, so the estimate is not "
+                     "short")
 
 
 # A run taken up again where it stopped: "resume the 13B fine-tune that died at step 4000 of 10000", "restart it from
@@ -847,6 +874,37 @@ _NOT_DEADLINE_BEFORE_RE = compiled_on_use(
 
 _NEEDED_LEAD_RE = compiled_on_use(r"(?:need|needs|have|has)\s+to\b", _F)
 _NOT_BEFORE_NEED_RE = compiled_on_use(r"\b(?:(?:it|this)\s+)?(?:doesn'?t|does\s+not|don'?t|do\s+not|no)\s*$", _F)
+
+
+# Time to spare said apart from the deadline: "at least 4 hours of buffer before the deadline", "with a day of slack",
+# "leave 6h of margin": the work is due that much earlier.
+_BUFFER_RE = compiled_on_use(
+    r"(?:\b(?:with|leave|leaving|keep|keeping|want|need|plus|and)\s+)?(?:(?:at\s+least|a\s+good|some)\s+)?"
+    r"(?:(?P<n>\d{1,3}(?:\.\d+)?)\s*|(?P<one>an?)\s+|(?P<few>a\s+couple(?:\s+of)?|a\s+few)\s+)"
+    r"(?P<u>h|hrs?|hours?|d|days?)\s+(?:of\s+)?(?:buffer|slack|margin|headroom|spare|cushion|padding)"
+    r"(?:\s+(?:before|ahead\s+of)\s+(?:the\s+|our\s+|that\s+)?deadline)?\b", _F)
+
+
+def _buffer(scan: _Scan) -> tuple[float, str] | None:
+    """Hours to spare before the deadline, with the words that say so, taken; None when none are said."""
+    said = scan.take_if(("buffer", "slack", "margin", "headroom", "spare", "cushion", "padding"), _BUFFER_RE)
+    if not said:
+        return None
+    m = said[0]
+    count = float(m["n"]) if m["n"] else 1.0 if m["one"] else 2.0
+    return count * (24 if m["u"].lower().startswith("d") else 1), _said(m)
+
+
+def _with_buffer(deadline: Deadline | None, buffer: tuple[float, str], scan: _Scan,
+                 notes: list[str]) -> Deadline | None:
+    """The deadline moved earlier by the time to spare said beside it; with no deadline the words stay unread."""
+    hours, phrase = buffer
+    if deadline is None:
+        scan.unused.append(phrase)
+        return None
+    notes.append(f"read '{phrase}' as time to spare: the work is due {hours:g} h before the deadline, "
+                 f"{deadline.when - timedelta(hours=hours):%a %Y-%m-%d %H:%M}")
+    return dataclasses.replace(deadline, when=deadline.when - timedelta(hours=hours))
 
 
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:

@@ -344,6 +344,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a job that checkpoints may still be asked to run through: the purchase words say how it runs
     ("pretrain 3B on 60B tokens, need checkpoints every 30 min, on-demand only",
      {"interruption_tolerance": Tolerance.LOW}, []),
+    # time to spare before the deadline moves it earlier, and is never a job of that length
+    ("fine-tune 7B on 1B tokens, at least 4 hours of buffer before the deadline of Friday noon",
+     {"deadline": at("2026-12-04T08:00"), "fixed_hours": None}, []),
+    ("fine-tune 7B on 1B tokens by Friday, with a day of slack", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, leave 6h of margin", {"deadline": None, "fixed_hours": None},
+     ["leave 6h of margin"]),
+    # a range of token counts is read at its high end, so the estimate is never short
+    ("fine-tune 8B, about 1-2B tokens, by Friday", {"tokens": 2_000_000_000}, []),
+    ("fine-tune 8B on between 500M and 1B tokens", {"tokens": 1_000_000_000, "params": 8_000_000_000}, []),
+    ("fine-tune 8B on 500M to 1B tokens", {"tokens": 1_000_000_000}, []),
     # what the tokens are, said between their count and the word
     ("fine-tune 7B on 300M reasoning tokens", {"tokens": 300_000_000}, []),
     ("fine-tune 7B on 2B high quality tokens", {"tokens": 2_000_000_000}, []),
