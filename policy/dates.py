@@ -296,6 +296,8 @@ _DATED_EVENT_RE = compiled_on_use(
 
 # A clock time among the words naming an event ("Monday's 10am meeting", "Friday's 3:30pm review")
 _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
+# ... or in brackets after its name ("before Thursday standup (10am)")
+_EVENT_PAREN_CLOCK_RE = compiled_on_use(rf"\s*\(\s*(?:at\s+)?(?:{_TIME})\s*\)", _F)
 
 _TRIGGER_RE = compiled_on_use(
     rf"\b(?:{_EVENT}|{_BACK}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
@@ -402,7 +404,11 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     # a day said inside an event's name: "before the Dec 18 release", or with the possessive even after a trigger
     # ("by Friday's demo" is ready the day before, as "by the Friday demo" is)
     possessive = text.startswith("'s", end)
-    dated = _dated_event(text, m.start(), end, groups) if event is None and (trigger is None or possessive) else None
+    # "before Thursday standup": a weekday followed at once by the event's name is the event's day, as after a
+    # possessive
+    named_after = "wd" in groups and _DATED_EVENT_RE.match(text, end) is not None
+    dated = _dated_event(text, m.start(), end, groups) if event is None and (
+        trigger is None or possessive or named_after) else None
     if possessive and dated is None:
         return None  # "same data as Friday's run": a day that names something else, not when
     start = m.start() - len(trigger.group(0)) if trigger else m.start()
@@ -419,6 +425,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         if not _time_only(groups) and (clock := _EVENT_CLOCK_RE.search(dated[1]["event"])) is not None:
             # "for Monday's 10am meeting": the event's time is said in its name, so the work is ready by then
             groups |= {k: v for k, v in clock.groupdict().items() if v is not None}
+        elif not _time_only(groups) and (clock := _EVENT_PAREN_CLOCK_RE.match(text, end)) is not None:
+            groups |= {k: v for k, v in clock.groupdict().items() if v is not None}  # "standup (10am)": its time
+            end = clock.end()
         if _time_only(groups) and (day := _DAY_AFTER_RE.match(text, dated[1].end())) is not None:
             # "for our 3:30pm review on Friday", "for the 9am standup tomorrow": the event's day follows its name
             groups |= {k: v for k, v in day.groupdict().items() if v is not None}

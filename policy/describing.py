@@ -111,10 +111,11 @@ _PURPOSES = (
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
-    rf"\b(?:our|my|their)\s+{_SIZE}?(?P<x>(?:chatbots?|assistants?|rankers?|re-?rankers?|recommenders?|classifiers?"
-    r"|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
+    rf"\b(?:our|my|their)\s+{_SIZE}?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
+    r"|classifiers?|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
     # "for classification", "for the prod recommender", "for code completion"
-    rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?(?P<x>{_PURPOSE})\b",
+    rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?"
+    rf"(?P<x>(?:(?:{_WORD}|[a-z]+-[a-z]+)\s+)?{_PURPOSE})\b",  # "for our on-device assistant"
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"
 _REASONS = (
@@ -145,6 +146,16 @@ _ASSUMED = (
     (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
      "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
+    # "kick off the next round of our fine-tune": what happens once the plan is approved
+    (r"\b(?:kick(?:s|ing)?[\s-]?off|spin(?:s|ning)?\s+up)(?:\s+(?:the\s+)?(?:next|another|a\s+new)\s+"
+     r"(?:round|iteration|version|run|batch)(?:\s+of)?)?\b",
+     "what gpuops does once the plan is approved: the job is launched then"),
+    # "~1.2B tokens after dedup": the data as it is trained on
+    (r"\b(?:after|post)[\s-](?:dedup(?:e|ing|lication)?|de-?duplication|filtering|cleaning|cleanup|tokeni[sz]ation)\b",
+     "what the data is once prepared: the tokens said are what is trained on"),
+    # "DPO … (reference frozen)": how DPO's estimate counts its reference model already
+    (r"\b(?:with\s+)?(?:a\s+|the\s+)?(?:frozen\s+ref(?:erence)?(?:\s+model)?|ref(?:erence)?(?:\s+model)?\s+(?:is\s+)?frozen)\b",
+     "what the estimate already assumes: DPO's reference model frozen, forward passes only"),
     # "priority: normal": neither sooner nor later than the deadline says ("high" and "low" are read as urgency)
     (r"\b(?:priority\s*[:=]?\s*(?:normal|medium|standard|p2)|(?:normal|medium|standard)[\s-]+priority)\b",
      "what gpuops plans by default: the cheapest plan that meets the deadline with its safety margin"),

@@ -582,6 +582,12 @@ _COST_QUESTION_RE = compiled_on_use(
     r")(?![\w-])", _F)
 
 
+# A cost asked with the work named inside the question: "what would a 70B LoRA on 500M tokens cost us?"
+_WHAT_WOULD_COST_RE = compiled_on_use(
+    r"(?P<what>\b(?:what|how\s+much)\s+(?:would|will|does|do|might|could)(?:\s+it\s+cost\s+to)?)\b[^?.!]{1,160}?"
+    r"(?P<cost>\bcost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b(?!\s+(?:center|centre|code))", _F)
+
+
 # Training on from where a model is ("continue training our 7B from its checkpoint"): priced as the tokens said
 _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?\b", _F)
 
@@ -702,6 +708,11 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    if scan.holds(("cost",)) and (asked := _WHAT_WOULD_COST_RE.search(scan.text)) is not None:
+        # "what would a 70B LoRA on 500M tokens cost us?": the question's words, not the work named between them
+        scan.blank(*asked.span("what"))
+        scan.blank(*asked.span("cost"))
+        notes.append(f"read '{_said(asked)}' as asking for the plan and its cost")
     # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
     differ = [_said(m) for m in scan.take_if(("seed", "mix", "set", "config", "hyper", "split", "order", "init"),
                                               _RUNS_DIFFER_RE)]
@@ -2416,7 +2427,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"
     r"(?:\s+than)?\s+(?:time|speed|the\s+deadline|turnaround|timing)\b"
-    r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b|\bcost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient)\b"
+    r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b"
+    r"|\b(?:(?:the\s+)?most\s+)?cost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"

@@ -344,6 +344,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a job that checkpoints may still be asked to run through: the purchase words say how it runs
     ("pretrain 3B on 60B tokens, need checkpoints every 30 min, on-demand only",
      {"interruption_tolerance": Tolerance.LOW}, []),
+    # a request written as a person writes to colleagues: every phrase read, the standup's time its deadline
+    ("Hey team — we want to kick off the next round of our support-bot fine-tune. Base is llama 3.1 8B, dataset is "
+     "~1.2B tokens after dedup, we'd like 2 epochs. Ideally done before Thursday standup (10am). Spot is fine, we "
+     "checkpoint every 500 steps.",
+     {"deadline": at("2026-12-03T10:00"), "tokens": 2_400_000_000, "interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens before Thursday standup", {"deadline": at("2026-12-02T17:00")}, []),
+    ("Finance question: what would a 70B LoRA on 500M tokens cost us on-demand vs spot?",
+     {"task": Task.LORA, "tokens": 500_000_000}, ["Finance"]),
+    ("Can we squeeze a 13B DPO run (reference frozen) on 150M tokens in before the holiday freeze on Dec 18?",
+     {"task": Task.DPO, "deadline": at("2026-12-17T17:00")}, []),
+    ("We need to pretrain a 3B model for our on-device assistant: 150B tokens, production quality, by Jan 31. "
+     "What's the most cost-effective setup?", {"stage": Stage.PRODUCTION, "urgent": None}, []),
     # time to spare before the deadline moves it earlier, and is never a job of that length
     ("fine-tune 7B on 1B tokens, at least 4 hours of buffer before the deadline of Friday noon",
      {"deadline": at("2026-12-04T08:00"), "fixed_hours": None}, []),
