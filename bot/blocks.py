@@ -300,9 +300,13 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     if decision.plan.cost_range_basis:  # a range several times wide needs its reason beside it
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     moved, defaults = fmt.split_assumptions(decision.assumptions)
+    moved, described = fmt.split_unchanged(moved)
     if moved:
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))
+    if described:  # words read that describe the work: one line, so what moved the decision reads first
+        blocks.append(context(truncate("Also read, no change to the plan: "
+                                       + ", ".join(f"'{escape(p)}'" for p in described), MAX_SECTION_TEXT)))
     if decision.request.unread:  # never approved automatically: the reader checks the plan answers the request
         unread = "❓ *Not read*: " + ", ".join(
             f"'{escape(p)}'" + (f" ({escape(close)}?)" if (close := did_you_mean(p)) else "")

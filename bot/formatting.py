@@ -217,9 +217,29 @@ def catalog_name(catalog: CatalogRef) -> str:
 
 
 def short(text: str) -> str:
-    """The first clause of a long explanation: up to its first parenthesis or semicolon."""
+    """The first clause of a long explanation: up to its first parenthesis or semicolon after what it quotes
+    ("read 'before Thursday standup (10am)' as …" keeps the quote whole)."""
+    quoted = text.find("' as ", 6) if text.startswith("read '") else -1
     for mark in (" (", "; "):
-        head, found, _ = text.partition(mark)
-        if found and head:
-            text = head
+        at = text.find(mark, max(quoted, 0))
+        if at > 0:
+            text = text[:at]
     return text
+
+
+# "read 'support-bot' as what the model is for: it describes the work and does not change the plan"
+_UNCHANGED = re.compile(r"^read '(?P<phrase>.+?)' as .*\bdoes not change the plan\.?$")
+
+
+def split_unchanged(readings: list[str]) -> tuple[list[str], list[str]]:
+    """(readings that bear on the plan, the phrases read that do not change it): the second are shown as one line
+    of quotes, so what moved the decision reads first."""
+    kept: list[str] = []
+    phrases: list[str] = []
+    for text in readings:
+        match = _UNCHANGED.match(text)
+        if match:
+            phrases.append(match["phrase"])
+        else:
+            kept.append(text)
+    return kept, phrases

@@ -164,6 +164,18 @@ def test_a_spend_the_policy_asks_to_confirm_carries_a_confirm_object() -> None:
     assert "confirm" not in below
 
 
+def test_words_that_do_not_change_the_plan_are_one_line_and_a_quote_is_never_cut() -> None:
+    text = ("we want to kick off the next round of our support-bot fine-tune, llama 3.1 8B on ~1.2B tokens after "
+            "dedup, ideally done before Thursday standup (10am)")
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+    read_as = next(b["text"]["text"] for b in blocks if b.get("text", {}).get("text", "").startswith("*Read as*"))
+    assert "• read 'ideally done before Thursday standup (10am)' as Thu" in read_as
+    assert "does not change the plan" not in read_as and "support-bot" not in read_as
+    [also] = [b["elements"][0]["text"] for b in blocks if b["type"] == "context"
+              and b["elements"][0]["text"].startswith("Also read")]
+    assert also == "Also read, no change to the plan: 'support-bot', 'kick off the next round of', 'after dedup'"
+
+
 def test_the_cost_center_is_a_field_of_the_plan_and_in_what_the_approver_confirms() -> None:
     text = "fine-tune 7B on 1B tokens, cost center ML-4411"
     blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW,
