@@ -185,6 +185,14 @@ _QUOTA_OF_RE = compiled_on_use(
     r"(?:\s+(?:gpus?|accelerators?))?(?![\w.,$])", _F)
 
 
+# "we only have quota for A100s", "we only have A100 quota": the accelerator the account can start, asked for
+_QUOTA_FOR_RE = compiled_on_use(
+    r"\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?(?:(?:gpu|service)\s+)?quota"
+    rf"\s+(?:only\s+)?for\s+(?:the\s+)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-])"
+    r"|\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?"
+    rf"(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
+
+
 def _said(m: re.Match[str]) -> str:
     """What a match read, its spaces as one: the phrase a note quotes."""
     return " ".join(m.group(0).split())
@@ -1053,6 +1061,9 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         accelerators.append(_accelerator(m["acc"]))
         notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")
         ceilings.append(_Qty("max_gpus", Decimal(m["n"]), _said(m)))
+    for m in scan.take_if(("quota",), _QUOTA_FOR_RE):
+        accelerators.append(_accelerator(m["acc"] or m["acc2"]))
+        notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
     for m in scan.take(_HW_RE):
         accelerators.append(_accelerator(m["acc"]))
         if m["nodes"] and not (m["n"] or m["n2"]):  # "8 nodes of h100": instances, each with all it holds

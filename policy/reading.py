@@ -44,8 +44,10 @@ class Scan(TextScan, Protocol):
 
 
 _DURATION_RE = compiled_on_use(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
-                          r"(?P<n>\d{1,5}(?:\.\d+)?)\s*(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
-                          r"(?!\s+from\s+(?:now|today))", _F)  # "2 days from today" is a deadline
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)(?:\s*|-)(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
+                          r"(?!\s+from\s+(?:now|today))"  # "2 days from today" is a deadline
+                          # "a 2-week run" is a length; "a 48-hour turnaround", "a 3-day deadline" are deadlines
+                          r"(?!-?\s*(?:turn-?around|deadline|sla|window|notice|timeline|time-?frame|lead))", _F)
 # "for a week", "for two days", "for a full day", "should take a couple hours": counted in words only after "for" or
 # "take" ("once a day" is not a job)
 _WORDED_DURATION_RE = compiled_on_use(

@@ -356,6 +356,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.DPO, "deadline": at("2026-12-17T17:00")}, []),
     ("We need to pretrain a 3B model for our on-device assistant: 150B tokens, production quality, by Jan 31. "
      "What's the most cost-effective setup?", {"stage": Stage.PRODUCTION, "urgent": None}, []),
+    # a length written as one word with its count, and the hardware the account has quota for
+    ("Requesting compute for a 2-week pretraining run of a 1.4B model, roughly 100B tokens, starting Monday. Prod.",
+     {"deadline": at("2026-12-14T09:00"), "fixed_hours": None, "stage": Stage.PRODUCTION}, []),
+    ("eval 7B, a 2-hour run on 8 H100s", {"fixed_hours": 2.0}, []),
+    ("fine-tune 7B, a 3-day deadline", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
+    ("train a 400M model on 8B tokens, no H100s, we only have quota for A100s",
+     {"accelerator": "A100", "exclude": ["H100"]}, []),
+    ("train a 400M model on 8B tokens, we only have A100 quota", {"accelerator": "A100", "max_gpus": None}, []),
     # time to spare before the deadline moves it earlier, and is never a job of that length
     ("fine-tune 7B on 1B tokens, at least 4 hours of buffer before the deadline of Friday noon",
      {"deadline": at("2026-12-04T08:00"), "fixed_hours": None}, []),
