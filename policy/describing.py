@@ -146,6 +146,11 @@ _ASSUMED = (
     (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
      "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
+    # "GPU type doesn't matter", "any instance type is fine": hardware left open, as when none is named
+    (r"\b(?:the\s+)?(?:gpu|accelerator|instance|hardware|machine)(?:\s+types?)?s?\s+(?:doesn'?t|does\s+not|don'?t"
+     r"|do\s+not)\s+(?:really\s+)?matter\b|\bany\s+(?:gpu|accelerator|instance|hardware)(?:\s+types?)?\s+(?:is|are|works?)"
+     r"\s+(?:fine|ok(?:ay)?)\b",
+     "what gpuops does when no hardware is named: every type the policy allows is weighed"),
     # "kick off the next round of our fine-tune": what happens once the plan is approved
     (r"\b(?:kick(?:s|ing)?[\s-]?off|spin(?:s|ning)?\s+up)(?:\s+(?:the\s+)?(?:next|another|a\s+new)\s+"
      r"(?:round|iteration|version|run|batch)(?:\s+of)?)?\b",

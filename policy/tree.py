@@ -198,10 +198,9 @@ def _chosen(
     interruption_rates: Mapping[tuple[str, str], float] | None,
 ) -> _Chosen:
     """The plan ``decide`` chooses for ``request``, before it is explained, compared and put to the guardrails."""
-    sized = _sized(request)
-    for named in sized.regions:  # "in us-east-2 or us-west-2": each as a region named alone is checked
-        check_region(named, catalog=catalog, policy=policy)
+    sized, refused = _regions_allowed(_sized(request), catalog=catalog, policy=policy)
     req, assumed = complete(sized, policy=policy)
+    assumed = [*refused, *assumed]
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
     assert req.interruption_tolerance is not None
@@ -342,6 +341,27 @@ def _earliest(choice: Choice, *, budget: float | None = None) -> Choice:
     fastest = min(o.finish_hours for o in affordable)
     soon = [o for o in affordable if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
     return Choice(cheapest(soon), choice.pool, fallback=choice.fallback, late=choice.late)
+
+
+def _regions_allowed(request: TrainingRequest, *, catalog: Catalog,
+                     policy: PolicyConfig) -> tuple[TrainingRequest, list[str]]:
+    """The request with only the regions it names ("in eu-central-1 or eu-west-1") that the catalog prices and the
+    policy allows, and a note for each left out; when none is left, refused as the first named is."""
+    refusals: dict[str, RequestError] = {}
+    for named in request.regions:  # each as a region named alone is checked
+        try:
+            check_region(named, catalog=catalog, policy=policy)
+        except RequestError as exc:
+            refusals[named] = exc
+    if not refusals:
+        return request, []
+    left = [r for r in request.regions if r not in refusals]
+    if not left:
+        raise next(iter(refusals.values()))
+    why = {"region_not_allowed": "the policy does not allow it", "unknown_region": "the catalog has no prices there"}
+    notes = [f"region {named} named, but {why.get(exc.code, exc.message)}: searched only {', '.join(left)} of the "
+             "regions named" for named, exc in refusals.items()]
+    return request.model_copy(update={"regions": left}), notes
 
 
 def _sized(request: TrainingRequest) -> TrainingRequest:

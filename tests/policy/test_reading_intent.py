@@ -356,6 +356,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.DPO, "deadline": at("2026-12-17T17:00")}, []),
     ("We need to pretrain a 3B model for our on-device assistant: 150B tokens, production quality, by Jan 31. "
      "What's the most cost-effective setup?", {"stage": Stage.PRODUCTION, "urgent": None}, []),
+    ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
+     {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
+    ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
     # a length written as one word with its count, and the hardware the account has quota for
     ("Requesting compute for a 2-week pretraining run of a 1.4B model, roughly 100B tokens, starting Monday. Prod.",
      {"deadline": at("2026-12-14T09:00"), "fixed_hours": None, "stage": Stage.PRODUCTION}, []),
