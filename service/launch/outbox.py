@@ -218,6 +218,8 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
         row = get_revision(session=session, request_id=task.request_id, revision=task.revision)
         blocker = launch_blocker(session=session, record=record, row=row, task=task, policy=planner.policy)
         blocker = blocker or _recheck(session, planner, record, task, now)
+        if blocker is None and record.revision == task.revision:  # the plan approved still stands
+            blocker = _not_bought(session, record.id, row)
         if blocker is not None:
             log.warning("launch refused", extra={"request_id": record.id, "kind": blocker[0], "reason": blocker[1]})
             _refuse(session, record, row, task, blocker, policy=planner.policy, now=now)
@@ -233,6 +235,20 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
         decision = Decision.model_validate(row.decision)
         return LaunchJob(task=task, team=record.team, decision=decision, approvers=approvers,
                          reservation=_reservation(session, record.id, decision))
+
+
+def _not_bought(session: Session, request_id: str, row: PlanRevision) -> tuple[str, str] | None:
+    """A plan that runs in reserved capacity offered to the account (a capacity block or a SageMaker training plan
+    it is to buy) launches only once that capacity is bought for the request: launched without it, the job would run
+    on-demand, which is not what was approved."""
+    decision = Decision.model_validate(row.decision)
+    check = decision.plan.capacity
+    if (decision.plan.purchase_model is not PurchaseModel.CAPACITY_BLOCK or check is None
+            or not (check.offering_upfront_usd or 0) > 0 or _reservation(session, request_id, decision) is not None):
+        return None
+    return ("reserved_capacity_not_bought",
+            f"the plan runs in reserved capacity offered as {check.offering_id}, which has not been bought for this "
+            "request: approve its purchase (the plan's capacity action), then approve the request again")
 
 
 def _reservation(session: Session, request_id: str, decision: Decision) -> str | None:

@@ -7,6 +7,7 @@ is posted on the request as it changes.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -223,6 +224,57 @@ def test_a_training_plan_bought_for_a_request_reaches_create_training_job(sqlite
     [job] = sagemaker.jobs.values()
     assert job["ResourceConfig"]["TrainingPlanArn"] == arn
     assert job["ResourceConfig"]["InstanceType"] == "ml.p4d.24xlarge" and job["EnableManagedSpotTraining"] is False
+
+
+def _approve_all(engine: Engine, policy: PolicyConfig, request_id: str) -> None:
+    for approver in [*LEADS, *FINANCE]:
+        with new_session(engine) as session:
+            record = session.get(RequestRecord, request_id)
+            assert record is not None
+            if record.status != "pending_approval":
+                return
+            record_approval(session=session, policy=policy, request_id=request_id, approver=approver,
+                            decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+
+
+def test_a_plan_on_reserved_capacity_launches_only_once_the_capacity_is_bought(sqlite_engine: Engine,
+                                                                              fake_aws: FakeAws) -> None:
+    engine = sqlite_engine
+    policy = _policy()
+    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
+                        offerings=[_offering(OfferingKind.TRAINING_PLAN)], offerings_known=True)
+    request_id = _file(engine, policy, view, text=f"{TEXT}, on a SageMaker training plan")
+    with new_session(engine) as session:
+        from service.requests.records import get_revision
+
+        plan = Decision.model_validate(get_revision(session=session, request_id=request_id, revision=1).decision).plan
+    assert plan.purchase_model == "capacity-block" and plan.estimated_cost_usd == 150_000.0
+    sagemaker = FakeSageMaker(fake_aws).install()
+    # the worker re-decides with the same account in view, so the plan approved still stands at launch
+    ctx = dataclasses.replace(_ctx(engine, policy, url=fake_aws.url), planner=Planner(
+        catalog=load_catalog(), policy=policy, spend=UnavailableSpend(), capacity=FixedCapacity(view)))
+    _approve_all(engine, policy, request_id)  # approved before its capacity is bought
+    drain(ctx=ctx)
+    assert sagemaker.jobs == {}  # never launched on-demand in its place
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+        assert record is not None and record.status == "pending_approval"
+        back = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id)
+                            .order_by(col(AuditEvent.seq).desc())).first()
+        assert back is not None and "has not been bought for this request" in str(back.data)
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpuops-plan"
+    fake_aws.on("CreateTrainingPlan", lambda body: {"TrainingPlanArn": arn})
+    with new_session(engine) as session:
+        action = propose_action(session=session, request_id=request_id,
+                                position=_position(engine, request_id, ActionKind.CREATE_TRAINING_PLAN),
+                                actor=REQUESTER, now=NOW)
+        approve_action(session=session, policy=policy, action_id=action.id, approver=FINANCE[0], now=NOW)
+    assert execute_action(engine=engine, client_for=_factory(fake_aws), action_id=action.id, worker_id="w1",
+                          now=NOW) is not None
+    _approve_all(engine, policy, request_id)
+    drain(ctx=ctx)
+    [job] = sagemaker.jobs.values()
+    assert job["ResourceConfig"]["TrainingPlanArn"] == arn and job["EnableManagedSpotTraining"] is False
 
 
 def test_a_quota_increase_is_requested_once_and_its_status_posted(sqlite_engine: Engine, fake_aws: FakeAws) -> None:
