@@ -6,7 +6,8 @@ past, and the best of them costs ~120 ms to import and warm up, a tenth of the C
 
 Rules (all in the requester's zone, relative to ``now``):
 - A day without a time means 17:00 (end of the business day); "EOD"/"COB" is 17:00, "noon" 12:00, "morning" 09:00,
-  "tonight" and "midnight" 23:59 of that day; "overnight" 09:00 the next morning.
+  "evening" 18:00, "tonight", "night" ("Sunday night") and "midnight" 23:59 of that day; "overnight" 09:00 the next
+  morning.
 - A bare or "this"/"coming" weekday is the next one whose time is still ahead (today counts until its time passes).
 - "next <weekday>" is that weekday in next calendar week (weeks start on Monday): said on Mon 2026-11-30,
   "next Tuesday" is 2026-12-08 and "Tuesday" is 2026-12-01. Every reading is stated in a note.
@@ -97,7 +98,7 @@ _UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|
 _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
     r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])"  # seconds, as ISO 8601 writes them
-    r"|(?P<named>noon|midday|midnight|morning|eod|cob|eob"
+    r"|(?P<named>noon|midday|midnight|morning|evening|night|eod|cob|eob"
     r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
 )
 # What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
@@ -650,8 +651,11 @@ def _clock(g: dict[str, str | None], notes: list[str]) -> time | None:
     if named == "morning":
         notes.append("read 'morning' as 09:00")
         return time(9, 0)
-    if named == "midnight":
-        notes.append("read 'midnight' as 23:59 of that day")
+    if named == "evening":
+        notes.append("read 'evening' as 18:00")
+        return time(18, 0)
+    if named in ("midnight", "night"):
+        notes.append(f"read '{named}' as 23:59 of that day")
         return _LATE
     return EOD
 

@@ -250,7 +250,7 @@ _TASK_WORDS = (
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
-     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft)\b|\bsft\b"
+     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip

@@ -359,6 +359,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # the part of a day said after it, and a full SFT
+    ("fine-tune Qwen3-32B on 400M tokens with LoRA rank 32, by Sunday night", {"deadline": at("2026-12-06T23:59")}, []),
+    ("fine-tune 7B on 1B tokens by Friday evening", {"deadline": at("2026-12-04T18:00")}, []),
+    ("full SFT of Llama-3.3-70B-Instruct on 300M tokens, 8k seq, by the 10th",
+     {"task": Task.FINE_TUNE, "seq_len": 8192}, []),
     # a length written as one word with its count, and the hardware the account has quota for
     ("Requesting compute for a 2-week pretraining run of a 1.4B model, roughly 100B tokens, starting Monday. Prod.",
      {"deadline": at("2026-12-14T09:00"), "fixed_hours": None, "stage": Stage.PRODUCTION}, []),
