@@ -2424,6 +2424,11 @@ _NOT_URGENT_RE = compiled_on_use(
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
     r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
+    # "don't care about speed", "speed doesn't matter", "time is not an issue"
+    r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:much\s+)?(?:about|how)\s+(?:the\s+)?"
+    r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"
+    r"|\b(?:speed|time|timing|turnaround)\s+(?:doesn'?t|does\s+not|isn'?t|is\s+not)\s+(?:really\s+)?"
+    r"(?:matter|important|an\s+issue|a\s+concern|critical)\b"
     # "nothing urgent", "no urgency", "low urgency"
     r"|\bnothing(?:'s)?\s+(?:(?:too|very|super|that|really)\s+)?(?:urgent|pressing|time[\s-]sensitive)\b"
     r"|\b(?:no|zero|low|little)\s+urgency\b"
@@ -2477,7 +2482,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
-                                                                   "nothing", "urgency"),
+                                                                   "nothing", "urgency", "not"),
                                                 _NOT_URGENT_RE)]
     for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless"), _NO_COST_LIMIT_RE):
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
