@@ -2438,7 +2438,8 @@ _NOT_URGENT_RE = compiled_on_use(
 # Cost said to come first means what "no rush" means: the cheapest plan that meets any deadline.
 _COST_FIRST_RE = compiled_on_use(
     r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
-    r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route))?(?:\s+possible)?\b"
+    r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route|gpus?|instances?"
+    r"|hardware|machines?))?(?:\s+possible)?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
     r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"

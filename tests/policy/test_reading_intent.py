@@ -390,6 +390,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, low urgency", {"urgent": None}, []),
     ("pretrain 760M on 15B tokens, experimental, don't care about speed", {"urgent": None}, []),
     ("fine-tune 7B on 1B tokens, speed doesn't matter", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens on the cheapest GPU that fits", {"accelerator": None, "urgent": None}, []),
     ("fine-tune 13B for 2 epochs on 1.5B tokens, checkpoint every 1k steps", {"tokens": 3_000_000_000}, []),
     # terse preferences and money for a period
     ("finetune 8b, 1b toks, by thurs noon pst, spot ok, us-west-2 pref",
