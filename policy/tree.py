@@ -231,7 +231,7 @@ def _chosen(
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
-    inside, outside = _within_allowances(inside, outside, req)
+    inside, outside = _within_allowances(inside, outside, req, tokens_said=sized.tokens is not None)
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
@@ -568,13 +568,16 @@ def _within_limit(inside: list[Option], outside: list[Option], *, measure: Calla
     raise RequestError(refusal(min([*inside, *outside], key=measure)), code="no_configuration")
 
 
-def _within_allowances(inside: list[Option], outside: list[Option],
-                       req: TrainingRequest) -> tuple[list[Option], list[Option]]:
+def _within_allowances(inside: list[Option], outside: list[Option], req: TrainingRequest, *,
+                       tokens_said: bool = True) -> tuple[list[Option], list[Option]]:
     """The options within the request's allowance of accelerator-hours and under its hourly ceilings (the plan's
-    and one accelerator's)."""
+    and one accelerator's). ``tokens_said``: whether the request said its tokens (a refusal says when they were
+    assumed, the likeliest reason a small allowance is short)."""
+    job = "this job" if tokens_said or req.tokens is None else \
+        f"this job ({format_count(req.tokens)} tokens assumed: say how many it trains on)"
     if (allowance := req.max_gpu_hours) is not None:
         inside, outside = _within_limit(inside, outside, measure=gpu_hours, limit=allowance, refusal=lambda o: (
-            f"No allowed configuration runs this job within {allowance:,} accelerator-hours: the fewest it takes is "
+            f"No allowed configuration runs {job} within {allowance:,} accelerator-hours: the fewest it takes is "
             f"~{gpu_hours(o):,.0f} ({o.count}× {o.profile.spec.instance_type}). Raise the allowance, or make the job "
             "smaller: fewer tokens, LoRA/QLoRA or a shorter sequence."))
     if (ceiling := req.max_hourly_usd) is not None:

@@ -223,6 +223,13 @@ def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None
                                            "fewest it takes is ~")
 
 
+def test_an_allowance_short_of_a_job_whose_tokens_were_assumed_says_so() -> None:
+    with pytest.raises(RequestError) as caught:
+        decided("we need ~100 GPU hours of A100 for a 3B pretrain experiment")
+    assert caught.value.message.startswith("No allowed configuration runs this job (60B tokens assumed: say how many "
+                                           "it trains on) within 100 accelerator-hours")
+
+
 @pytest.mark.parametrize(("text", "field", "rate"), [
     ("fine-tune 7B on 1B tokens, $50/hour", "max_hourly_usd", "$50/hour"),
     ("fine-tune 7B on 1B tokens, $2 per GPU-hour", "max_usd_per_gpu_hour", "$2 per GPU-hour"),
