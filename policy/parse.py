@@ -521,8 +521,9 @@ def _reservation(scan: _Scan) -> str | None:
 # "charge to ML-4411" (a code with a digit, so "charge to our team" is no code).
 _COST_CENTER_RE = compiled_on_use(
     r"(?:\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:(?:the\s+|our\s+)?cost\s+cent(?:er|re)\s*)?"
-    r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|charge\s+code|billing\s+code|cc)\s*(?:#|no\.?|number|code|id|is)?"
-    r"\s*[:=#]?\s*)"
+    r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|charge\s+code|billing\s+code)\s*(?:#|no\.?|number|code|id|is)?"
+    r"\s*[:=#]?\s*"
+    r"|\bcc\s*[:#]\s*)"  # "CC# 7731", "CC: ML-4411"; "cc 2 leads" copies people in
     r"(?P<code>(?=[\w.:/=+@-]*\d)[A-Za-z0-9](?:[\w.:/=+@-]{0,62}[A-Za-z0-9])?)(?![\w-])", re.IGNORECASE)
 
 

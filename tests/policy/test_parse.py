@@ -548,6 +548,11 @@ def test_two_cost_centers_are_refused_with_both_named() -> None:
     assert caught.value.code == "conflicting_cost_centers" and "ML-1, ML-2" in caught.value.message
 
 
+def test_copying_people_in_is_no_cost_center() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, cc 2 leads", now=MONDAY, tz=TZ)
+    assert request.cost_center is None and "cc" in request.unread
+
+
 def test_charging_our_team_names_no_team_and_no_cost_center() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, charge to our team", now=MONDAY, tz=TZ)
     assert (request.team, request.cost_center) == (None, None)
