@@ -101,6 +101,12 @@ def _offering(kind: OfferingKind) -> CapacityOffering:
                             upfront_usd=150_000.0, source="offerings", as_of=READ)
 
 
+def _offered(kind: OfferingKind) -> CapacityView:
+    """An account with room on every quota and one offering of ``kind``."""
+    return CapacityView(known=True, as_of=READ, quotas=_all_quotas(64), offerings=[_offering(kind)],
+                        offerings_known=True)
+
+
 def _file(engine: Engine, policy: PolicyConfig, view: CapacityView, text: str = TEXT) -> str:
     planner = Planner(catalog=load_catalog(), policy=policy, spend=UnavailableSpend(), capacity=FixedCapacity(view))
     with new_session(engine) as session:
@@ -124,10 +130,20 @@ def _factory(fake: FakeAws) -> Any:
     return lambda service, region: factory.client(service, region=region)
 
 
+def _approve_all(engine: Engine, policy: PolicyConfig, request_id: str) -> None:
+    for approver in [*LEADS, *FINANCE]:
+        with new_session(engine) as session:
+            record = session.get(RequestRecord, request_id)
+            assert record is not None
+            if record.status != "pending_approval":
+                return
+            record_approval(session=session, policy=policy, request_id=request_id, approver=approver,
+                            decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+
+
 def test_a_capacity_block_is_bought_once_under_two_racing_approvals(engine: Engine, fake_aws: FakeAws) -> None:
     policy = _policy(ec2=True)
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    view = _offered(OfferingKind.CAPACITY_BLOCK)
     request_id = _file(engine, policy, view)
     neighbour = _file(engine, policy, view)  # a second request's action must stay untouched
     position = _position(engine, request_id, ActionKind.PURCHASE_CAPACITY_BLOCK)
@@ -190,8 +206,7 @@ def test_a_training_plan_bought_for_a_request_reaches_create_training_job(sqlite
                                                                            fake_aws: FakeAws) -> None:
     engine = sqlite_engine
     policy = _policy()
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.TRAINING_PLAN)], offerings_known=True)
+    view = _offered(OfferingKind.TRAINING_PLAN)
     request_id = _file(engine, policy, view)
     arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpuops-plan"
     fake_aws.on("CreateTrainingPlan", lambda body: {"TrainingPlanArn": arn})
@@ -211,14 +226,7 @@ def test_a_training_plan_bought_for_a_request_reaches_create_training_job(sqlite
     tracked = track_action(engine=engine, client_for=_factory(fake_aws), action_id=action.id, now=NOW)
     assert tracked.result["training_plan_status"] == "Scheduled" and tracked.result["available_instances"] == 8
 
-    for approver in [*LEADS, *FINANCE]:
-        with new_session(engine) as session:
-            record = session.get(RequestRecord, request_id)
-            assert record is not None
-            if record.status != "pending_approval":
-                break
-            record_approval(session=session, policy=policy, request_id=request_id, approver=approver,
-                            decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
+    _approve_all(engine, policy, request_id)
     sagemaker = FakeSageMaker(fake_aws).install()
     drain(ctx=_ctx(engine, policy, url=fake_aws.url))
     [job] = sagemaker.jobs.values()
@@ -226,23 +234,11 @@ def test_a_training_plan_bought_for_a_request_reaches_create_training_job(sqlite
     assert job["ResourceConfig"]["InstanceType"] == "ml.p4d.24xlarge" and job["EnableManagedSpotTraining"] is False
 
 
-def _approve_all(engine: Engine, policy: PolicyConfig, request_id: str) -> None:
-    for approver in [*LEADS, *FINANCE]:
-        with new_session(engine) as session:
-            record = session.get(RequestRecord, request_id)
-            assert record is not None
-            if record.status != "pending_approval":
-                return
-            record_approval(session=session, policy=policy, request_id=request_id, approver=approver,
-                            decision=ApprovalDecision.APPROVE, comment=None, now=NOW)
-
-
 def test_a_plan_on_reserved_capacity_launches_only_once_the_capacity_is_bought(sqlite_engine: Engine,
                                                                               fake_aws: FakeAws) -> None:
     engine = sqlite_engine
     policy = _policy()
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.TRAINING_PLAN)], offerings_known=True)
+    view = _offered(OfferingKind.TRAINING_PLAN)
     request_id = _file(engine, policy, view, text=f"{TEXT}, on a SageMaker training plan")
     with new_session(engine) as session:
         from service.requests.records import get_revision
@@ -318,8 +314,7 @@ def test_over_http_finance_approves_and_the_block_is_bought_once(sqlite_url: str
 
     migrated_engine(sqlite_url).dispose()
     policy = _policy(ec2=True)
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    view = _offered(OfferingKind.CAPACITY_BLOCK)
     fake_aws.on("PurchaseCapacityBlock", lambda form: {"CapacityReservation": {
         "CapacityReservationId": "cr-0123456789abcdef0", "State": "scheduled"}})
     factory = ClientFactory(session=dummy_session(), max_attempts=1, endpoint_urls={"ec2": fake_aws.url})
@@ -352,8 +347,7 @@ def test_nothing_is_bought_for_a_request_cancelled_after_the_purchase_was_approv
     from service.requests.filing import cancel_request
 
     engine, policy = sqlite_engine, _policy(ec2=True)
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    view = _offered(OfferingKind.CAPACITY_BLOCK)
     request_id = _file(engine, policy, view)
     bought: list[dict[str, Any]] = []
     fake_aws.on("PurchaseCapacityBlock", lambda form: bought.append(form) or {})
@@ -379,8 +373,7 @@ def test_an_approver_admitted_through_a_user_group_or_an_email_approves_when_the
     base = _policy(ec2=True)
     policy = base.model_copy(update={"groups": {**base.groups,
                                                 "finance": ["usergroup:SFINANCE", "email:cfo@example.com"]}})
-    view = CapacityView(known=True, as_of=READ, quotas=_all_quotas(64),
-                        offerings=[_offering(OfferingKind.CAPACITY_BLOCK)], offerings_known=True)
+    view = _offered(OfferingKind.CAPACITY_BLOCK)
     outsider, grouped, mailed = (f"slack:T0GPUOPS:U0{n}" for n in ("OUT", "GRP", "MAIL"))
     with live_service(sqlite_url, policy, capacity=FixedCapacity(view)) as service:
 
