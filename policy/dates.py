@@ -231,7 +231,7 @@ _SAID_BEFORE_RE = compiled_on_use(
     r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?"
     # "would love it by tomorrow", "we'd prefer it done by Friday"
     r"|(?:would|'d)\s+(?:love|like|prefer)(?:\s+(?:it|this|them|results?)|\s+to\s+have(?:\s+(?:it|this|them))?)?)"
-    r"|(?P<hard>must|(?:has|have|needs?)\s+to)(?:\s+be)?)"
+    r"|(?P<hard>must|(?:has|have|needs?)\s+to|hard\s+stop(?:\s+(?:is|at|on))?)(?:\s+be)?)"
     r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
     _F,
 )
@@ -270,8 +270,10 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
           r"\s+(?=on\s|at\s|$)")  # the date follows: "on Dec 10", or a day said at once ("next Thursday")
 # "by the time I'm back from PTO on the 14th": ready when the person is back, so by the end of the day before, as
 # "before my vacation on the 20th" is
-_BACK = (r"by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get|come))\s+back"
+_BACK = (r"(?:by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get|come))\s+back"
          rf"(?:\s+(?:from|off)\s+(?:my\s+|our\s+|the\s+)?(?:[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS}|holidays?|break))?"
+         # "before I leave on Friday", "before we head out on the 18th": ready the day before, as for an absence
+         r"|before\s+(?:i|we)\s+(?:leave|head\s+out|go\s+(?:on\s+)?(?:leave|vacation|pto|holiday)|am\s+out|'?m\s+out))"
          r"\s+(?=on\s)")
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").

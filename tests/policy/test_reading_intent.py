@@ -359,6 +359,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # leaving on a day is an absence, ready the day before; a hard stop is the hard deadline
+    ("fine-tune 7B on 1B tokens before I leave on Friday", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens asap, ideally within 12h, hard stop Friday",
+     {"deadline": at("2026-12-04T17:00"), "urgent": True}, []),
     # the part of a day said after it, and a full SFT
     ("fine-tune Qwen3-32B on 400M tokens with LoRA rank 32, by Sunday night", {"deadline": at("2026-12-06T23:59")}, []),
     ("fine-tune 7B on 1B tokens by Friday evening", {"deadline": at("2026-12-04T18:00")}, []),
