@@ -48,6 +48,8 @@ class PlanFields(InputModel):
     gpus: int | None = Field(default=None, ge=1, le=100_000)
     platform: Platform | None = Field(default=None, description=(
         "plan on this platform only; one the team's policy does not enable is a 422 platform_not_allowed"))
+    platform_preferred: bool | None = Field(default=None, description=(
+        "the platform is a preference: one the team's policy does not enable is left to the policy, with a note"))
     exclude: list[Annotated[Text, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, max_length=32, description=(
             "accelerators (H100), instance families (p5) or types (p5.48xlarge) the plan must not use"))

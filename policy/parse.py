@@ -731,7 +731,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
-    platform = _platform(scan, notes)  # "on plain EC2": never an instance family
+    platform, platform_preferred = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
@@ -739,6 +739,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     if preferred:
         fields["hardware_preferred"] = True
+    if platform_preferred:
+        fields["platform_preferred"] = True
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
     excluded_regions: list[str] = []
@@ -1285,10 +1287,12 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
-def _platform(scan: _Scan, notes: list[str]) -> str | None:
-    """The platform the request names; a negated one ("not on EKS") is left unread rather than read backwards, and
-    several named leave the choice to the policy."""
+def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool]:
+    """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); a
+    negated one ("not on EKS") is left unread rather than read backwards, and several named leave the choice to the
+    policy."""
     named: list[str] = []
+    preferred, said = False, ""
     for m in _PLATFORM_RE.finditer(scan.text):
         if m["neg"]:
             continue
@@ -1296,8 +1300,19 @@ def _platform(scan: _Scan, notes: list[str]) -> str | None:
         if platform == "eks" and m["p"].lower() in ("kubernetes", "k8s"):
             notes.append(f"read '{m['p']}' as EKS, the Kubernetes gpuops plans on")
         named.append(platform)
+        before = _REGION_PREFER_BEFORE_RE.search(scan.text, max(0, m.start() - _CONTEXT_CHARS), m.start("p"))
+        after = _REGION_PREFER_AFTER_RE.match(scan.text, m.end())
+        for cue in (before, after):
+            if cue is not None:
+                scan.blank(cue.start(), cue.end())
+                preferred = True
+        said = m["p"]
         scan.blank(m.start("p"), m.end())
-    return _one_or_free(named, "platforms", notes)
+    chosen = _one_or_free(named, "platforms", notes)
+    if chosen is not None and preferred:
+        notes.append(f"read '{said}' as the platform preferred: planned on it when the team's policy allows it, "
+                     "else on the platform the policy chooses")
+    return chosen, preferred and chosen is not None
 
 
 _Said = TypeVar("_Said", int, str)

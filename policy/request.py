@@ -117,6 +117,9 @@ class TrainingRequest(BaseModel):
     capacity_reservation: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{8,17}$")
     # "on EKS", "with hyperpod": plan on that platform only, when the team's policy enables it (else refused).
     platform: Platform | None = None
+    # The platform is a preference ("hyperpod if possible"): one the team's policy does not enable is left to the
+    # policy's choice, with a note, instead of refused.
+    platform_preferred: bool | None = None
     # "no H100s", "not on p5", "avoid g5": accelerators, instance families or types the plan must not use.
     exclude: list[str] = Field(default_factory=list[str], max_length=32)
     # "in us-east-2 or us-west-2": the only regions searched, the first said first; "not in us-east-1": regions the

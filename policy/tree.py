@@ -767,7 +767,7 @@ def _named(request: TrainingRequest) -> str:
 _HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
                                      "hardware_choice": []}
 # The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
-_CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit"})
+_CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit", "platform_not_allowed"})
 _SENTENCE_END_RE = compiled_on_use(r"(?<=\.)\s+(?=[A-Z])")
 
 
@@ -782,6 +782,12 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
     if bracket and detail.endswith(")"):  # the detail is the reason: said outright, not as an aside a summary drops
         why = f"{head}: {detail[:-1]}"
     why = f"{why[:1].lower()}{why[1:]}"
+    if refused.code == "platform_not_allowed":
+        if not (request.platform_preferred and request.platform):
+            return None
+        note = f"the platform preferred, {request.platform.value}, is left to the policy: {why}"
+        return request.model_copy(update={"platform": None, "platform_preferred": None,
+                                          "notes": [*request.notes, note]})
     named = (request.instance_type or request.accelerator or request.instances or request.gpus
              or request.hardware_choice)
     if request.hardware_preferred and named:

@@ -99,6 +99,20 @@ def test_a_platform_the_team_may_not_use_is_refused_naming_the_policy_key(text: 
     assert "Ask for SageMaker instead" in caught.value.message
 
 
+@pytest.mark.parametrize(("text", "platform"), [
+    (f"{ASK}; hyperpod if possible", Platform.HYPERPOD), (f"{ASK}, ideally on EKS", Platform.EKS)])
+def test_a_platform_preferred_that_the_team_may_not_use_is_left_to_the_policy(text: str,
+                                                                               platform: Platform) -> None:
+    request = read(text)
+    assert (request.platform, request.platform_preferred, request.unread) == (platform, True, [])
+    decision = plan(request)  # team-ml enables neither
+    assert decision.plan.platform is Platform.SAGEMAKER
+    assert any(a.startswith(f"the platform preferred, {platform.value}, is left to the policy: team-ml may not run")
+               for a in decision.assumptions)
+    allowed = plan(request, with_platforms(**{platform.value: True}))
+    assert allowed.plan.platform is platform  # allowed, the preference is planned on
+
+
 def test_the_refusal_offers_the_platforms_the_team_may_use() -> None:
     with pytest.raises(RequestError, match="Ask for SageMaker or EKS instead"):
         plan(read(f"{ASK} on plain EC2"), with_platforms(eks=True))
