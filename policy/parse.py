@@ -284,8 +284,11 @@ _STAGE_RES = (
         r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?)\b", _F)),
 )  # fmt: skip
-# "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot"
-_OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"
+# "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot", "ok to
+# be interrupted", "fine if it gets preempted"
+_OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|alright|all\s+right)\s+"
+                          r"(?:(?:for\s+it\s+)?to\s+(?:be|get)|if\s+it\s+(?:gets?|is))\s+(?:interrupted|preempted)"
+                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"
                           r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*"
                           r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|using)\s+"
                           r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
@@ -2431,7 +2434,11 @@ _NEGATION_WORDS = ("no", "n't", "never")  # one of them is in every negation
 _NOT_STAGE_RES = (
     (Stage.PRODUCTION, compiled_on_use(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
     (Stage.EXPERIMENTAL, compiled_on_use(
-        rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b", _F)),
+        rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b"
+        # "production not needed", "prod-grade isn't required", "no need for production"
+        r"|\b(?:prod|production)(?:[\s-]+(?:grade|quality|level|ready|readiness))?\s+(?:is\s+|'s\s+)?"
+        r"(?:not|isn't|never)\s+(?:needed|required|necessary|a\s+requirement)\b"
+        r"|\bno\s+need\s+for\s+(?:a\s+)?(?:prod|production)(?:[\s-]+(?:grade|quality|level|ready))?\b", _F)),
 )
 _NOT_URGENT_RE = compiled_on_use(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"

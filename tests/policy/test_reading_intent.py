@@ -359,6 +359,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # production said not to be needed is an experiment; interruptions allowed in more words
+    ("pretrain 3B on 60B tokens, it's for the paper, production not needed", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B on 1B tokens, no need for production grade", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B on 1B tokens, ok to be interrupted", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, fine if it gets preempted", {"interruption_tolerance": Tolerance.HIGH}, []),
     # leaving on a day is an absence, ready the day before; a hard stop is the hard deadline
     ("fine-tune 7B on 1B tokens before I leave on Friday", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B on 1B tokens asap, ideally within 12h, hard stop Friday",
