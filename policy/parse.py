@@ -305,6 +305,10 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     # "without restarts", "no checkpointing", "our code can't resume from checkpoints", "cannot fail": a job that
     # cannot pick up where it stopped, read before "checkpoint" is read as restartable
     r"|\b(?:without|w/o)\s+(?:any\s+)?(?:restarts?|restarting|stopping|preemptions?)\b"
+    # "we cannot lose progress", "restarts would be painful"
+    r"|\b(?:can'?t|cannot|can\s+not|must\s+not|don'?t\s+want\s+to)\s+lose\s+(?:any\s+)?(?:progress|work|time)\b"
+    r"|\b(?:restarts?|interruptions?|preemptions?)\s+(?:would\s+be|are|is|will\s+be)\s+(?:really\s+|very\s+)?"
+    r"(?:painful|costly|expensive|bad|a\s+problem|unacceptable)\b"
     r"|\b(?:no|without|w/o)\s+checkpoint(?:s|ing)?\b"
     r"|\b(?:can'?t|cannot|can\s+not|unable\s+to|doesn'?t|does\s+not|won'?t|isn'?t\s+able\s+to)\s+"
     r"(?:resume|restart|recover|checkpoint)\w*(?:\s+from\s+(?:a\s+|its\s+|the\s+)?checkpoints?)?"
@@ -2434,7 +2438,7 @@ _NEGATION_WORDS = ("no", "n't", "never")  # one of them is in every negation
 _NOT_STAGE_RES = (
     (Stage.PRODUCTION, compiled_on_use(rf"{_NEGATION}(?:experiment(?:s|al)?|a\s+test|testing|poc|prototype)\b", _F)),
     (Stage.EXPERIMENTAL, compiled_on_use(
-        rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)\b"
+        rf"{_NEGATION}(?:prod|production|{_CUSTOMERS}|launch(?:es|ing)?|releases?)(?:[\s-]+critical)?\b"
         # "production not needed", "prod-grade isn't required", "no need for production"
         r"|\b(?:prod|production)(?:[\s-]+(?:grade|quality|level|ready|readiness))?\s+(?:is\s+|'s\s+)?"
         r"(?:not|isn't|never)\s+(?:needed|required|necessary|a\s+requirement)\b"
@@ -2757,7 +2761,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
         notes.append(f"read '{_said(either[0])}' as spot allowed: the plan weighs spot and on-demand and takes the "
                      "cheaper")
     low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
-                                                  "resum", "recover", "fail"), _LOW_TOLERANCE_RE)]
+                                                  "resum", "recover", "fail", "lose"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
                                             _HIGH_TOLERANCE_RE)]
     if low and high and all(_CHECKPOINT_WORD_RE.fullmatch(h) for h in high):

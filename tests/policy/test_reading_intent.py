@@ -363,6 +363,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 3B on 60B tokens, it's for the paper, production not needed", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B on 1B tokens, no need for production grade", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B on 1B tokens, ok to be interrupted", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, not production critical", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B on 1B tokens, we cannot lose progress", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, restarts would be painful", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, fine if it gets preempted", {"interruption_tolerance": Tolerance.HIGH}, []),
     # leaving on a day is an absence, ready the day before; a hard stop is the hard deadline
     ("fine-tune 7B on 1B tokens before I leave on Friday", {"deadline": at("2026-12-03T17:00")}, []),
