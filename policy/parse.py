@@ -767,7 +767,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields |= _places(scan, fields, notes)
     resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
-    numbers = _quantities(scan, notes, grid=grid)
+    numbers = _quantities(scan, notes, grid=grid, named_size="params" in work.fields)
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
     for stated in (fields, hardware):  # "2x p4d.24xlarge on 4 nodes", "2 H100 nodes, 4 nodes"
@@ -1611,7 +1611,7 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
                              _F)
 
 
-def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str, Any]:
+def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: bool = False) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
@@ -1700,7 +1700,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty]) -> dict[str,
                 scan.blank(cue.start(), cue.end())
         found.append(quantity)
     _gpus_per_node(found, notes)
-    _tokens_after_on(found, notes)
+    _tokens_after_on(found, notes, named_size=named_size)
     _grid_or_count(found, notes)
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
@@ -2285,6 +2285,9 @@ _OTHER_CURRENCY_AFTER_RE = compiled_on_use(
     r"|nok|dkk|krona|krone|kronor|pln|zloty|brl|reais|krw|sgd|hkd|\u20ac|\u00a3|\u00a5)(?![\w'\u2019])", _F)
 
 
+_DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
+
+
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
@@ -2310,6 +2313,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
             kind = "plain"  # "our 2026 budget" is the year's budget, no amount: listed as unread
     if kind == "instances" and scale:
         kind = "other"  # "100k instances" counts data, not machines
+    if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
+        kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
     if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
         kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
     if kind == "other" and not (scale or unit):
@@ -2407,13 +2412,14 @@ def _mixture_of_experts(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
-def _tokens_after_on(found: list[_Qty], notes: list[str]) -> None:
-    """ "pretrain 1B on 20B": with another size named, a bare size after "on" is the training tokens."""
+def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_size: bool = False) -> None:
+    """ "pretrain 1B on 20B": with another size named, a bare size after "on" is the training tokens; so it is beside
+    a model named with its size ("fine-tune deepseek-r1-distill-qwen-7b on 300M …", ``named_size``)."""
     sizes = [q for q in found if q.kind == "params"]
-    if len(sizes) < 2:
+    if len(sizes) < 2 and not (named_size and sizes):
         return
     for q in sizes:
-        if q.after_on and any(other is not q and not other.after_on for other in sizes):
+        if q.after_on and (named_size or any(other is not q and not other.after_on for other in sizes)):
             q.kind = "tokens"
             notes.append(f"read '{q.phrase}' as training tokens")
 

@@ -359,6 +359,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # a size after "on" beside a model named with its size, or before "dataset", is the data's tokens
+    ("fine-tune deepseek-r1-distill-qwen-7b on 300M reasoning traces tokens by tomorrow EOD",
+     {"tokens": 300_000_000, "model": "deepseek-r1-distill-qwen-7b"}, []),
+    ("fine-tune llama 3 8B on 500M", {"tokens": 500_000_000, "params": 8_030_261_248}, []),
+    ("fine-tune llama 3 8B on our 7B dataset", {"tokens": 7_000_000_000, "params": 8_030_261_248}, []),
     # production said not to be needed is an experiment; interruptions allowed in more words
     ("pretrain 3B on 60B tokens, it's for the paper, production not needed", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B on 1B tokens, no need for production grade", {"stage": Stage.EXPERIMENTAL}, []),
