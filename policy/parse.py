@@ -593,6 +593,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+look\s+like"
     # "just give me an estimate", "need a rough quote": the plan is the estimate
     r"|(?:give|send|get)\s+(?:me|us)\s+(?:an?\s+)?(?:rough\s+|quick\s+|ballpark\s+)?(?:estimate|quote|number|ballpark)"
+    # "trying to get a number for Q1 planning"
+    r"|(?:(?:trying|need|want)\s+to\s+)?get\s+(?:an?\s+)?(?:rough\s+|quick\s+|ballpark\s+)?(?:number|quote|estimate)"
     # "only if it fits in $50, otherwise tell me": the plan says whether it fits
     r"|(?:otherwise|else|if\s+not)\s*,?\s+(?:just\s+)?(?:tell|let|ping|warn)\s+(?:me|us)(?:\s+know)?"
     r")(?![\w-])", _F)
@@ -675,6 +677,14 @@ _SHARDED_RE = compiled_on_use(
     r"(?![\w-])", _F)
 
 
+# Both ends asked for at once: "the cheapest and the fastest options" is the plan (the cheapest) and its alternatives
+_BOTH_ENDS_RE = compiled_on_use(
+    r"\b(?:the\s+)?(?:cheapest|lowest[\s-]cost)\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?fastest"
+    r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b"
+    r"|\b(?:the\s+)?fastest\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?(?:cheapest|lowest[\s-]cost)"
+    r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b", _F)
+
+
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.
@@ -682,6 +692,8 @@ _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost")),
+    (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
+                    "policy is among its alternatives", ("fastest",)),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",

@@ -359,6 +359,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # a finance partner's question, both ends asked for at once, adapters named
+    ("How much would it cost to fine-tune Llama 3 70B on 2B tokens? Trying to get a number for Q1 planning.",
+     {"tokens": 2_000_000_000}, []),
+    ("Give me the cheapest and the fastest options for LoRA 13B on 1B tokens", {"urgent": None}, []),
+    ("we need a plan for DPO on 70B with LoRA adapters, 20M tokens", {"task": Task.DPO, "adapter": Task.LORA}, []),
     # a size after "on" beside a model named with its size, or before "dataset", is the data's tokens
     ("fine-tune deepseek-r1-distill-qwen-7b on 300M reasoning traces tokens by tomorrow EOD",
      {"tokens": 300_000_000, "model": "deepseek-r1-distill-qwen-7b"}, []),
