@@ -2483,6 +2483,8 @@ _NOT_URGENT_RE = compiled_on_use(
 # Cost said to come first means what "no rush" means: the cheapest plan that meets any deadline.
 _COST_FIRST_RE = compiled_on_use(
     r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
+    r"|\b(?:the\s+)?smallest\s+(?:gpus?|instances?|hardware|machines?|setup|config(?:uration)?)\s+that\s+"
+    r"(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job)\b"
     r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route|gpus?|instances?"
     r"|hardware|machines?))?(?:\s+possible)?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
@@ -2758,6 +2760,8 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
     r"cheaper\b)?"
     # "spot but fall back to on-demand if spot is unavailable", "spot with on-demand fallback"
+    # "spot is ok but we need on-demand fallback", "spot with an on-demand fallback"
+    r"|\bspot\b[^.;]{0,30}?\b(?:with|need|want|and|plus)\s+(?:an?\s+)?on[\s-]?demand\s+(?:as\s+(?:a\s+)?)?fall[\s-]?back\b"
     r"|\b(?:on\s+)?spot\b(?:\s*,)?\s+(?:(?:but|and|with|otherwise|else)\s+)?(?:an?\s+)?(?:fall(?:ing)?[\s-]*back"
     r"|fallback)"
     r"\s+(?:to\s+)?on[\s-]?demand(?:\s+fallback)?(?:\s+if\s+(?:spot\s+)?(?:is\s+|isn'?t\s+)?(?:unavailable"

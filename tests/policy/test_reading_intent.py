@@ -359,6 +359,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
+    # spot with on-demand to fall back on is what weighing both does; the smallest that works is the cheapest
+    ("continued pretraining 8B on 30B tokens of multilingual web data, must finish by 12/18, spot is ok but we need "
+     "on-demand fallback", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("LoRA 8B, 40M tokens, run it on the smallest GPU that works", {"accelerator": None}, []),
     # a finance partner's question, both ends asked for at once, adapters named
     ("How much would it cost to fine-tune Llama 3 70B on 2B tokens? Trying to get a number for Q1 planning.",
      {"tokens": 2_000_000_000}, []),
