@@ -109,10 +109,13 @@ class Plan(BaseModel):
     @property
     def exposure_usd(self) -> float:
         """The most the launch can bill: every job's instances at the plan's price for the launch's hard runtime cap
-        (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps). Rounded up to the
-        cent, so it never understates."""
+        (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps), plus what is billed
+        once whatever the runtime (moving the data into the plan's region). Rounded up to the cent, so it never
+        understates."""
         instances = self.jobs * self.job_instances
-        capped = math.ceil(instances * self.price_per_instance_hour_usd * self.max_runtime_hours * 100 - 1e-6) / 100
+        once = sum(item.usd for item in self.cost_breakdown if not item.item.startswith("compute"))
+        capped = math.ceil((instances * self.price_per_instance_hour_usd * self.max_runtime_hours + once) * 100
+                           - 1e-6) / 100
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
             if self.capacity is not None and (self.capacity.offering_upfront_usd or 0) > 0:
                 # an offering bought for the run: its whole window is paid up front, used or not, and its instances

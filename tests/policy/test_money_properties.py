@@ -14,7 +14,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import ApprovalRequirement, PurchaseModel
 from policy.guardrails import approval_requirement
-from policy.request import Stage, TrainingRequest
+from policy.request import Stage, Task, TrainingRequest
 from policy.spend import Ledger, SpendSnapshot, SpendStatus
 from tests.policy.test_invariants import requests, run  # the same generated requests, the same instant
 
@@ -105,3 +105,14 @@ def test_exposure_covers_the_estimate_unless_the_runtime_cap_denies_it(request: 
             # Only a job the runtime cap would stop before it finishes, and such a plan is denied.
             assert plan.max_runtime_hours == POLICY.max_runtime_hours, plan
             assert plan is not decision.plan or decision.approval.denied
+
+
+def test_exposure_counts_the_data_transfer_billed_whatever_the_runtime() -> None:
+    """A plan that moves the data into its region bills that once, however soon the runtime cap stops the job: what
+    approvals judge never leaves it out (a run near the cap had its exposure a cent under its estimate)."""
+    decision = run(TrainingRequest(task=Task.LORA, params=453_052_640, tokens=48_181_901_678, trials=1,
+                                   region="us-east-2", seq_len=2048))
+    plan = decision.plan
+    moved = sum(item.usd for item in plan.cost_breakdown if item.item.startswith("data transfer"))
+    compute = plan.jobs * plan.job_instances * plan.price_per_instance_hour_usd * plan.max_runtime_hours
+    assert moved > 0 and plan.exposure_usd >= round(compute + moved, 2) >= plan.estimated_cost_usd
