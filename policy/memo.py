@@ -60,8 +60,10 @@ class RecentWork:
     """What the last decisions worked out from their own work, for the decisions soon after with the same work:
     the capacity rounds of one decision, a preview, its filing and a re-approval's plan, and the many requests that
     leave the tokens to their default. Bounded; the oldest goes first, so a stream of new work never empties it at
-    once. The service decides in several threads at once: each step is one call the interpreter does not interleave,
-    and a race costs at most an entry over the bound or one dropped early."""
+    once. The service decides in several threads at once, and a step can be interleaved: the keys hold dataclasses
+    whose hashing and comparing run Python code, during which another thread may take the entry a step is working
+    on (OrderedDict then raises KeyError). A race costs at most an entry over the bound, one dropped early or one
+    not kept, never an error."""
 
     __slots__ = ("_entries",)
 
@@ -77,7 +79,8 @@ class RecentWork:
         if len(entries) >= RECENT_ENTRIES:
             with contextlib.suppress(KeyError):  # another thread emptied it first
                 entries.popitem(last=False)
-        entries[key] = value
+        with contextlib.suppress(KeyError):  # another thread took the key while it was being added: not kept
+            entries[key] = value
 
 
 def recent_work(catalog: Catalog, settings: EstimateSettings) -> RecentWork:
