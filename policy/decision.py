@@ -105,6 +105,13 @@ class Plan(BaseModel):
         that runs them in turn, never more instances at a time than ``instance_count``."""
         return max(1, min(self.jobs, self.instance_count // self.job_instances))
 
+    @property
+    def on_offering(self) -> bool:
+        """Whether the plan runs in reserved capacity offered to the account and bought for the run (a capacity
+        block or a SageMaker training plan): paid up front, and launched only once bought."""
+        return (self.purchase_model is PurchaseModel.CAPACITY_BLOCK and self.capacity is not None
+                and (self.capacity.offering_upfront_usd or 0) > 0)
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def exposure_usd(self) -> float:
@@ -116,11 +123,11 @@ class Plan(BaseModel):
         once = sum(item.usd for item in self.cost_breakdown if not item.item.startswith("compute"))
         capped = math.ceil((instances * self.price_per_instance_hour_usd * self.max_runtime_hours + once) * 100
                            - 1e-6) / 100
+        if self.on_offering:
+            # its whole window is paid up front, used or not, and its instances stop when it ends: a runtime cap past
+            # the window bills nothing more
+            return self.estimated_cost_usd
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
-            if self.capacity is not None and (self.capacity.offering_upfront_usd or 0) > 0:
-                # an offering bought for the run: its whole window is paid up front, used or not, and its instances
-                # stop when it ends, so a runtime cap past the window bills nothing more
-                return self.estimated_cost_usd
             return max(capped, self.estimated_cost_usd)  # held capacity: its hours valued up to the runtime cap
         return capped
 

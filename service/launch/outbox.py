@@ -238,17 +238,16 @@ def begin_launch(*, engine: Engine, task: ClaimedTask, planner: Planner, now: da
 
 
 def _not_bought(session: Session, request_id: str, row: PlanRevision) -> tuple[str, str] | None:
-    """A plan that runs in reserved capacity offered to the account (a capacity block or a SageMaker training plan
-    it is to buy) launches only once that capacity is bought for the request: launched without it, the job would run
-    on-demand, which is not what was approved."""
+    """A plan on an offering (``Plan.on_offering``) launches only once that offering is bought for the request:
+    launched without it, the job would run on-demand, or in other capacity, which is not what was approved."""
     decision = Decision.model_validate(row.decision)
-    check = decision.plan.capacity
-    if (decision.plan.purchase_model is not PurchaseModel.CAPACITY_BLOCK or check is None
-            or not (check.offering_upfront_usd or 0) > 0 or _reservation(session, request_id, decision) is not None):
+    if not decision.plan.on_offering or _reservation(session, request_id, decision) is not None:
         return None
+    assert decision.plan.capacity is not None
     return ("reserved_capacity_not_bought",
-            f"the plan runs in reserved capacity offered as {check.offering_id}, which has not been bought for this "
-            "request: approve its purchase (the plan's capacity action), then approve the request again")
+            f"the plan runs in reserved capacity offered as {decision.plan.capacity.offering_id}, which has not been "
+            "bought for this request: approve its purchase (the plan's capacity action), then approve the request "
+            "again")
 
 
 def _reservation(session: Session, request_id: str, decision: Decision) -> str | None:
@@ -263,8 +262,11 @@ def _reservation(session: Session, request_id: str, decision: Decision) -> str |
     rows = session.exec(select(CapacityActionRow).where(
         CapacityActionRow.request_id == request_id, CapacityActionRow.status == "done",
         CapacityActionRow.kind == kind).order_by(col(CapacityActionRow.updated_at))).all()
+    # a plan on an offering runs only in that offering, bought; any other plan in capacity of its type and region
+    offering = plan.capacity.offering_id if plan.on_offering and plan.capacity is not None else None
     found = [str(r.result[field]) for r in rows if r.result.get(field)
-             and r.action.get("instance_type") == plan.instance_type and r.action.get("region") == plan.region]
+             and r.action.get("instance_type") == plan.instance_type and r.action.get("region") == plan.region
+             and (offering is None or r.action.get("offering_id") == offering)]
     return found[-1] if found else None
 
 

@@ -258,6 +258,17 @@ def test_a_plan_on_reserved_capacity_launches_only_once_the_capacity_is_bought(s
         back = session.exec(select(AuditEvent).where(AuditEvent.request_id == request_id)
                             .order_by(col(AuditEvent.seq).desc())).first()
         assert back is not None and "has not been bought for this request" in str(back.data)
+    # capacity of the same type and region bought for another offering is not the capacity approved
+    with new_session(engine) as session:
+        session.add(CapacityActionRow(
+            id="act-other", request_id=request_id, revision=1, position=99, kind="create-training-plan",
+            action={"instance_type": plan.instance_type, "region": plan.region, "offering_id": "tpo-SHA256-other"},
+            status="done", proposed_by=REQUESTER, result={"training_plan_arn": "arn:other"}, created_at=NOW,
+            updated_at=NOW))
+        session.commit()
+    _approve_all(engine, policy, request_id)
+    drain(ctx=ctx)
+    assert sagemaker.jobs == {}
     arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpuops-plan"
     fake_aws.on("CreateTrainingPlan", lambda body: {"TrainingPlanArn": arn})
     with new_session(engine) as session:
