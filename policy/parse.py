@@ -186,11 +186,11 @@ _QUOTA_OF_RE = compiled_on_use(
 
 
 # "we only have quota for A100s", "we only have A100 quota": the accelerator the account can start, asked for
+_HAVE = r"\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?"
 _QUOTA_FOR_RE = compiled_on_use(
-    r"\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?(?:(?:gpu|service)\s+)?quota"
-    rf"\s+(?:only\s+)?for\s+(?:the\s+)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-])"
-    r"|\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?"
-    rf"(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
+    rf"{_HAVE}(?:(?:gpu|service)\s+)?quota\s+(?:only\s+)?for\s+(?:the\s+)?"
+    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-])"
+    rf"|{_HAVE}(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
 
 
 def _said(m: re.Match[str]) -> str:
@@ -552,6 +552,7 @@ def _cost_center(scan: _Scan, notes: list[str]) -> str | None:
 _WITH_DATA_RE = compiled_on_use(
     r"\b(?:avoid(?:ing)?|no|without|minimi[sz]e|zero)\s+(?:any\s+)?(?:cross[\s-]region\s+|inter[\s-]region\s+)?"
     r"(?:data\s+)?(?:transfers?|egress|movement|copies|copying)(?:\s+(?:fees|costs?|charges))?"
+    # a bare "no transfer(s)" says not of what, and stays for a person
     r"(?:\s+(?:across|between)\s+regions)?(?<!\bno\stransfer)(?<!\bno\stransfers)"
     r"|\b(?:avoid(?:ing)?|no|without)\s+(?:any\s+)?cross[\s-]region(?:\s+(?:traffic|copies|copying))?"
     r"|\bkeep\s+(?:the\s+)?(?:compute|job|training|run|it|gpus?)\s+(?:next\s+to|near|close\s+to|with"
@@ -932,7 +933,7 @@ def _buffer(scan: _Scan) -> tuple[float, str] | None:
     if not said:
         return None
     m = said[0]
-    count = float(m["n"]) if m["n"] else 1.0 if m["one"] else 2.0
+    count = float(m["n"]) if m["n"] else 1.0 if m["one"] else 2.0 if "couple" in m["few"].lower() else 3.0
     return count * (24 if m["u"].lower().startswith("d") else 1), _said(m)
 
 
@@ -1319,8 +1320,8 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool]:
         if platform == "eks" and m["p"].lower() in ("kubernetes", "k8s"):
             notes.append(f"read '{m['p']}' as EKS, the Kubernetes gpuops plans on")
         named.append(platform)
-        before = _REGION_PREFER_BEFORE_RE.search(scan.text, max(0, m.start() - _CONTEXT_CHARS), m.start("p"))
-        after = _REGION_PREFER_AFTER_RE.match(scan.text, m.end())
+        before = _WISH_BEFORE_RE.search(scan.text, max(0, m.start() - _CONTEXT_CHARS), m.start("p"))
+        after = _WISH_AFTER_RE.match(scan.text, m.end())
         for cue in (before, after):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
@@ -1348,12 +1349,13 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
     return distinct[0]
 
 
-# A region wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible".
-_REGION_PREFER_BEFORE_RE = compiled_on_use(
+# A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
+# "hyperpod if possible".
+_WISH_BEFORE_RE = compiled_on_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be"
     r"|stay)?)?"
     r"(?:\s+(?:in|on)(?:\s+the)?)?\s*$", _F)
-_REGION_PREFER_AFTER_RE = compiled_on_use(
+_WISH_AFTER_RE = compiled_on_use(
     r"\s*(?:\(\s*)?(?:preferred|preferably|pref(?:'d|d)?|ideally|if\s+(?:at\s+all\s+)?possible|if\s+we\s+can)\b\)?",
     _F)
 # A region to fall back on ("prefer us-west-2, fall back to us-east-1", "in us-west-2, otherwise us-east-1"): searched
@@ -1446,8 +1448,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                     _REGION_ONLY_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
-        for cue in (_REGION_PREFER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
-                    _REGION_PREFER_AFTER_RE.match(text, m.end())):
+        for cue in (_WISH_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()),
+                    _WISH_AFTER_RE.match(text, m.end())):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
                 preferred.append(region)
@@ -2530,7 +2532,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     task, adapter = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
-                                                                   "nothing", "urgency", "not"),
+                                                                   "urgency"),  # "no" holds "not", "nothing"
                                                 _NOT_URGENT_RE)]
     for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless"), _NO_COST_LIMIT_RE):
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "

@@ -40,6 +40,8 @@ class Scan(TextScan, Protocol):
 
     def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]: ...
 
+    def holds(self, words: tuple[str, ...]) -> bool: ...
+
     def deadlines(self, *, now: datetime, zone: ZoneInfo) -> list[Deadline]: ...
 
 
@@ -261,9 +263,7 @@ def read_today(scan: Scan, notes: list[str]) -> None:
 def read_to_reserve(scan: Scan, notes: list[str]) -> bool | None:
     """ "reserve a capacity block for 16 H100s next week": reserved capacity bought for the run is asked for, noted;
     None when it is not. Read before held capacity, whose words ("capacity block") it shares."""
-    lowered = scan.text.lower()
-    if not any(cue in lowered for cue in ("reserv", "capacity block", "capacity-block", "training plan",
-                                           "training-plan")):
+    if not scan.holds(("reserv", "capacity block", "capacity-block", "training plan", "training-plan")):
         return None  # most texts: the pattern is compiled only for one that could hold it
     said = scan.take(_TO_RESERVE_RE)
     if not said:

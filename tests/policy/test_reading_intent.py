@@ -402,6 +402,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, at least 4 hours of buffer before the deadline of Friday noon",
      {"deadline": at("2026-12-04T08:00"), "fixed_hours": None}, []),
     ("fine-tune 7B on 1B tokens by Friday, with a day of slack", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by Friday, with a few hours of slack", {"deadline": at("2026-12-04T14:00")}, []),
     ("fine-tune 7B on 1B tokens, leave 6h of margin", {"deadline": None, "fixed_hours": None},
      ["leave 6h of margin"]),
     # a range of token counts is read at its high end, so the estimate is never short
