@@ -359,8 +359,8 @@ def _regions_allowed(request: TrainingRequest, *, catalog: Catalog,
     if not left:
         raise next(iter(refusals.values()))
     why = {"region_not_allowed": "the policy does not allow it", "unknown_region": "the catalog has no prices there"}
-    notes = [f"region {named} named, but {why.get(exc.code, exc.message)}: searched only {', '.join(left)} of the "
-             "regions named" for named, exc in refusals.items()]
+    notes = [f"region {named} left out of those named: {why.get(exc.code, exc.message)}"
+             for named, exc in refusals.items()]
     return request.model_copy(update={"regions": left}), notes
 
 
@@ -785,7 +785,8 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
     if refused.code == "platform_not_allowed":
         if not (request.platform_preferred and request.platform):
             return None
-        note = f"the platform preferred, {request.platform.value}, is left to the policy: {why}"
+        # the refusal's reason without its advice, in brackets: Slack shows the clause before them
+        note = f"the platform preferred, {request.platform.value}, is left to the policy ({head[:1].lower()}{head[1:]})"
         return request.model_copy(update={"platform": None, "platform_preferred": None,
                                           "notes": [*request.notes, note]})
     named = (request.instance_type or request.accelerator or request.instances or request.gpus

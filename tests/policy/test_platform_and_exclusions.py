@@ -107,7 +107,7 @@ def test_a_platform_preferred_that_the_team_may_not_use_is_left_to_the_policy(te
     assert (request.platform, request.platform_preferred, request.unread) == (platform, True, [])
     decision = plan(request)  # team-ml enables neither
     assert decision.plan.platform is Platform.SAGEMAKER
-    assert any(a.startswith(f"the platform preferred, {platform.value}, is left to the policy: team-ml may not run")
+    assert any(a.startswith(f"the platform preferred, {platform.value}, is left to the policy (team-ml may not run")
                for a in decision.assumptions)
     allowed = plan(request, with_platforms(**{platform.value: True}))
     assert allowed.plan.platform is platform  # allowed, the preference is planned on
