@@ -2300,6 +2300,12 @@ _OTHER_CURRENCY_AFTER_RE = compiled_on_use(
 
 
 _DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
+# A size followed by what a dataset is counted in, plural: "1M tickets", "2B web documents", "500k labelled support
+# chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model").
+_ITEMS_AFTER_RE = compiled_on_use(
+    r"(?:\s+(?!(?:on|in|at|by|for|with|from|to|of|per|every|each|and|or|the|a|an|our|my|tokens?|params?"
+    r"|parameters?|models?)\b)[a-z][\w'-]*){0,2}\s+"
+    rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every|tokens?|toks?)\b)", _F)
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:
@@ -2329,6 +2335,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "other"  # "100k instances" counts data, not machines
     if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
         kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
+    elif kind == "params" and (items := _ITEMS_AFTER_RE.match(text, m.end())) and items["item"][-1:].lower() == "s":
+        kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed
     if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
         kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
     if kind == "other" and not (scale or unit):

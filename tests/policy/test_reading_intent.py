@@ -982,6 +982,10 @@ def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> Non
     ("SFT on our 8B checkpoint, 100k instruction pairs, production run", "100k instruction pairs", 100_000),
     ("train a reward model (7B) on 200k comparisons", "200k comparisons", 200_000),
     ("fine-tune 7B on 100k examples", "100k examples", 100_000),
+    # a size scale does not make a count of items a token count or a model size
+    ("fine-tune bert-base on 1M labelled tickets", "1M labelled tickets", 1_000_000),
+    ("pretrain 1B on 2B documents", "2B documents", 2_000_000_000),
+    ("fine-tune a 2.6B model on 20k product photos", "20k product photos", 20_000),
 ])
 def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: str, count: int) -> None:
     reading = read_request(text, now=MONDAY, tz=TZ)
@@ -989,6 +993,16 @@ def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: s
     assert question.question == f"How many tokens are '{phrase}'? Give the total, or pick an average length."
     assert [c.value for c in question.choices] == [count * 512, count * 2048, count * 8192]
     assert "unread" not in reading.fields  # the count and its items are both read
+
+
+@pytest.mark.parametrize(("text", "params", "tokens"), [
+    ("fine-tune a 7B chat model on 2B tokens", 7_000_000_000, 2_000_000_000),  # a singular item word describes
+    ("fine-tune deepseek-r1-distill-qwen-7b on 300M reasoning traces tokens", 7_000_000_000, 300_000_000),
+])
+def test_a_size_beside_an_item_word_that_counts_no_items_keeps_its_reading(text: str, params: int,
+                                                                          tokens: int) -> None:
+    fields = read_request(text, now=MONDAY, tz=TZ).fields
+    assert fields["params"] == pytest.approx(params, rel=0.1) and fields["tokens"] == tokens
 
 
 def test_items_of_a_length_are_their_product_whatever_they_are_called() -> None:
