@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from policy.dates import day_month_reading
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
+from policy.models import image_model_in_text
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
 from policy.request import TrainingRequest
 
@@ -74,11 +75,26 @@ def request_from(
     elif default_team is not None and "team" not in overlay and merged["team"] != default_team:
         notes.append(f"took {merged['team']} from the text over the default team {default_team}")
     apply_job_fields(merged, notes)  # recipe, dataset, hyperparameters into job; a named model's size
-    _check_complete(merged, reading=reading, now=now)
+    _check_complete(merged, reading=reading, now=now, text=text or "")
     try:
         return TrainingRequest.model_validate({**merged, "notes": notes})
     except ValidationError as exc:
         raise RequestError(describe_validation(exc), code="invalid_request") from None
+
+
+def _missing_size(text: str) -> str:
+    """What to give when no size was said: for an image model named, the forms that can plan it."""
+    named = image_model_in_text(text)
+    if named is None:
+        return f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
+    model, per_token = named
+    length = f'how long it runs on what, e.g. "{model} on 8 A100s for 6 hours"'
+    if not per_token:
+        return (f"'{model}' is an image model whose training cost follows image size and its layers (or denoising "
+                f"steps), not parameters × tokens, so gpuops cannot estimate it from a size: say {length}.")
+    return (f"'{model}' is a vision transformer the model table does not hold: give its size and the image patches "
+            f'it trains on as tokens (a 224-pixel image in 16-pixel patches is 196), e.g. "fine-tune a 300M model on '
+            f'20B tokens", or say {length}.')
 
 
 def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:
@@ -91,14 +107,11 @@ def _shown(value: Any) -> str:
     return value.isoformat(timespec="minutes") if isinstance(value, datetime) else str(getattr(value, "value", value))
 
 
-def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime) -> None:
+def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
     hardware = any(merged.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type"))
     if merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware):
         # A job of a stated length on stated hardware needs no size: its hours are given.
-        raise RequestError(
-            f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params.",
-            code="missing_model_size",
-        )
+        raise RequestError(_missing_size(text), code="missing_model_size")
     deadline = merged.get("deadline")
     if isinstance(deadline, datetime) and deadline <= now:
         said = reading.phrases.get("deadline") if reading.fields.get("deadline") == deadline else None

@@ -15,7 +15,10 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["find_model", "load_models", "model_in_text", "ModelCatalog", "models_in_text", "ModelSpec"]
+from policy.patterns import compiled_on_use
+
+__all__ = ["find_model", "image_model_in_text", "load_models", "model_in_text", "ModelCatalog", "models_in_text",
+           "ModelSpec"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
 
@@ -143,3 +146,26 @@ def _model_of(spelling: str) -> ModelSpec | None:
         compact = _key(spelling)
         model = next((m for m in load_models().models if compact in {_key(s) for s in (m.name, *m.aliases)}), None)
     return model
+
+
+# Image models the table does not hold. Diffusion models and convolutional networks: their cost follows image size,
+# denoising steps and layer shapes rather than parameters × tokens. Vision transformers: their tokens are image patches.
+_NOT_PER_TOKEN_RE = compiled_on_use(
+    r"(?<![\w-])(?:stable[\s-]?diffusion(?:[\s-]?(?:xl|[123](?:\.[15])?))?|sdxl(?:[\s-]turbo)?|sd[\s-]?(?:1\.[45]|2(?:\.1)?"
+    r"|3(?:\.5)?)|dreambooth|controlnet|u-?net|dall-?e(?:[\s-]?[23])?|imagen|flux(?:\.1)?(?:[\s-](?:dev|schnell|pro))?"
+    r"|kandinsky|pixart(?:[\s-]\w+)?|resnet[\s-]?\d{0,3}|efficientnet(?:[\s-]?\w+)?|yolo(?:v?\d{1,2}\w?)?"
+    r"|convnext(?:v2)?|mask[\s-]?r-?cnn|faster[\s-]?r-?cnn|mobilenet(?:[\s-]?v\d)?)(?![\w-])", re.IGNORECASE)
+_VISION_TRANSFORMER_RE = compiled_on_use(
+    r"(?<![\w-])(?:vit(?:[\s-]?(?:ti|s|b|l|h|g|small|base|large|huge)(?:/\d{1,2})?)?|clip(?:[\s-]vit\S*)?|siglip2?"
+    r"|dino(?:v2|v3)?|detr|swin(?:[\s-]\w+)?|segment[\s-]anything)(?![\w-])", re.IGNORECASE)
+
+
+def image_model_in_text(text: str) -> tuple[str, bool] | None:
+    """An image model the text names that the table does not size, as said, and whether its cost follows
+    parameters × tokens (a vision transformer's tokens are image patches: True) or not (a diffusion model or a
+    convolutional network: False); None when it names none."""
+    if (m := _NOT_PER_TOKEN_RE.search(text)) is not None:
+        return " ".join(m.group(0).split()), False
+    if (m := _VISION_TRANSFORMER_RE.search(text)) is not None:
+        return " ".join(m.group(0).split()), True
+    return None

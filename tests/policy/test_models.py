@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from policy.models import find_model, load_models, model_in_text, models_in_text
+from policy.models import find_model, image_model_in_text, load_models, model_in_text, models_in_text
 
 
 @pytest.mark.parametrize(
@@ -36,6 +36,32 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)
     assert model is not None and model.name == name
+
+
+@pytest.mark.parametrize(("text", "said", "per_token"), [
+    ("fine-tune SDXL on 20k images", "SDXL", False), ("dreambooth on stable diffusion 1.5", "dreambooth", False),
+    ("train a ResNet-50 on ImageNet", "ResNet-50", False), ("train a ViT-L/16 from scratch", "ViT-L/16", True),
+    ("fine-tune siglip on captions", "siglip", True),
+])
+def test_an_image_model_named_is_told_apart_by_whether_its_cost_follows_tokens(text: str, said: str,
+                                                                                per_token: bool) -> None:
+    assert image_model_in_text(text) == (said, per_token)
+
+
+def test_text_models_and_plain_words_name_no_image_model() -> None:
+    for text in ("fine-tune llama 3 8B", "summarize the vitals data",
+                 "sd card", "united states", "fine-tune bge-large on 5M pairs"):
+        assert image_model_in_text(text) is None, text
+
+
+@pytest.mark.parametrize(("spelling", "name", "params"), [
+    ("bge-large", "bge-large-en-v1.5", 335_141_888), ("BAAI/bge-small-en-v1.5", "bge-small-en-v1.5", 33_360_000),
+    ("e5-large-v2", "e5-large-v2", 335_141_888), ("all-MiniLM-L6-v2", "all-minilm-l6-v2", 22_713_216),
+    ("roberta-base", "roberta-base", 124_645_632),
+])
+def test_text_encoders_people_fine_tune_for_search_are_in_the_table(spelling: str, name: str, params: int) -> None:
+    model = find_model(spelling)
+    assert model is not None and (model.name, model.params, model.max_context) == (name, params, 512)
 
 
 def test_models_in_text_finds_each_in_order() -> None:
