@@ -1154,11 +1154,15 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
 
 
 # What a person says to allow hardware without asking for it: "trainium ok", "A100s are fine too", "trn1 is an
-# option", "can also use g6e", "open to A100s". Without a count: "8 H100s ok" asks for eight.
+# option", "can also use g6e", "open to A100s", "use trainium if cheaper" (the plan takes it only if it is: what
+# every type the policy allows is weighed for anyway). Without a count: "8 H100s ok" asks for eight.
 _PERMIT_WORDS_RE = compiled_on_use(
-    r"\b(?:ok(?:ay)?|fine|acceptable|allowed|option|open\s+to|(?:can|could)\s+(?:also\s+)?use)\b", _F)
+    r"\b(?:ok(?:ay)?|fine|acceptable|allowed|option|open\s+to|(?:can|could)\s+(?:also\s+)?use|cheaper|faster"
+    r"|quicker)\b", _F)
 _PERMIT_AFTER_RE = compiled_on_use(
-    r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)"
+    r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option"
+    r"|(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?(?:cheaper|faster|quicker"
+    r"|less\s+expensive))"
     r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?(?![\w-])", _F)
 _PERMIT_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"

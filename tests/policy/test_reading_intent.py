@@ -305,6 +305,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, we're open to A100s", {"accelerator": None}, []),
     ("fine-tune 7B on p4d, H100s are fine too", {"instance_type": "p4d", "accelerator": None}, []),
     ("fine-tune 7B on 8 H100s ok", {"accelerator": "H100", "gpus": 8}, []),
+    # taken only if it is cheaper (or faster): what weighing every type does anyway
+    ("LoRA on llama 3 70b, 200M tokens, use trainium if cheaper", {"accelerator": None, "instance_type": None}, []),
+    ("fine-tune 7B on A100s if they are cheaper, by Friday", {"accelerator": None, "hardware_preferred": None}, []),
+    ("fine-tune 7B, H100s if faster", {"accelerator": None}, []),
     # work for an event on a day is ready the day before; words that also say the stage stay the stage's
     ("fine-tune 7B for the customer launch on the 15th",
      {"deadline": at("2026-12-14T17:00"), "stage": Stage.PRODUCTION}, []),
