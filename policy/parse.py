@@ -1895,22 +1895,35 @@ _ROLLOUTS_RE = compiled_on_use(
     r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])", _F)
 
 
+# The prompts' length said before their rollouts: "50k prompts of 512 tokens, 4 rollouts each". A rollout holds its
+# prompt and its answer, so each is counted at least at the prompt's length.
+_PROMPTS_THEN_ROLLOUTS_RE = compiled_on_use(
+    r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
+    r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:of|at|with)\s+"
+    r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?(?:\s+each)?"
+    r"\s*,?\s*(?:and\s+|with\s+|x\s*|\u00d7\s*)?"
+    r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
+    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?(?![\w-])", _F)
+
+
 def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The tokens of RL rollouts: prompts × rollouts a prompt × tokens a rollout, blanked once read."""
     if not (scan.holds(("tok",)) and scan.holds(("rollout", "sample", "completion", "generation", "response",
                                                   "trajector"))):
         return []
     found = []
-    for m in scan.take(_ROLLOUTS_RE):
-        prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
-        each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
-        if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
-            continue
-        total = prompts * rollouts * each
-        notes.append(f"read '{_said(m)}' as {format_count(int(prompts))} {m['item'].lower()} × {m['g']} "
-                     f"{m['gen'].lower()} × {format_count(int(each))} tokens = {format_count(int(total))} tokens, "
-                     "each rollout generated, scored and trained on")
-        found.append(_Qty("tokens", total, _said(m)))
+    for pattern, each_is in ((_ROLLOUTS_RE, ""), (_PROMPTS_THEN_ROLLOUTS_RE, " (a prompt's length, which its "
+                                                                            "answer adds to)")):
+        for m in scan.take(pattern):
+            prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
+            each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
+            if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
+                continue
+            total = prompts * rollouts * each
+            notes.append(f"read '{_said(m)}' as {format_count(int(prompts))} {m['item'].lower()} × {m['g']} "
+                         f"{m['gen'].lower()} × {format_count(int(each))} tokens{each_is} = "
+                         f"{format_count(int(total))} tokens, each rollout generated, scored and trained on")
+            found.append(_Qty("tokens", total, _said(m)))
     return found
 
 

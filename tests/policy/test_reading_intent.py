@@ -438,6 +438,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.RLHF, "tokens": 8_192_000}, []),
     ("PPO 8B, 10k questions with 16 samples per question of ~1k tokens, 2 epochs",
      {"task": Task.RLHF, "tokens": 320_000_000}, []),
+    # the prompts' length said first: each rollout counted at least at it
+    ("RLHF (PPO) on our 13B chat model with 50k prompts of 512 tokens, 4 rollouts each",
+     {"task": Task.RLHF, "tokens": 102_400_000}, []),
+    ("GRPO on qwen2.5 7b, 20k questions of ~300 tokens with 8 samples per question",
+     {"task": Task.RLHF, "tokens": 48_000_000}, []),
     ("kto 8b on 100M tokens", {"task": Task.DPO}, []),
     ("DPO on our 8B SFT checkpoint with 60k preference pairs of ~700 tokens, low priority",
      {"tokens": 42_000_000, "urgent": None}, []),
