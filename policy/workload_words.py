@@ -50,6 +50,13 @@ _TOTAL_ACTIVE = (
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
     r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")
 _MOE_WORD_RE = compiled_on_use(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
+# A mixture of experts by its total size and its experts, the experts a token goes to said or not: "a 1B MoE with 8
+# experts", "7B mixture-of-experts model, 64 experts top-8", "a 2B MoE (16 experts, 4 active)".
+_TOTAL_EXPERTS_RE = compiled_on_use(
+    rf"(?<![\w.])(?P<t>{_SZ})\s+(?:total\s+)?(?:param(?:eter)?s?\s+)?(?:sparse\s+)?(?:moe|mixture[\s-]+of[\s-]+experts)"
+    r"(?:\s+model)?\s*[,(]?\s*(?:with\s+)?(?P<e>\d{1,3})\s+(?:routed\s+)?experts?"
+    r"(?:\s*[,(]?\s*(?:top[\s-]?(?P<k>\d{1,2})(?:\s+routing)?|(?P<k2>\d{1,2})\s+(?:active|per\s+token)))?\)?(?![\w])",
+    _F)
 # After a sweep's words, "8x 350m" is how many runs of the model, not how many experts.
 _SWEEP_BEFORE_RE = compiled_on_use(
     r"\b(?:sweep\w*|hpo|hyper[\s-]?param\w*|grid|search|trials?|runs?|seeds?)\W{0,3}$", _F)
@@ -135,7 +142,8 @@ def read_workload(text: str) -> WorkloadReading:
         out.notes.append(f"read '{text[span[0]:span[1]]}' as {_size(model.params)} parameters"
                          + (f", {_size(model.active_params)} active per token" if model.active_params else "")
                          + f" ({model.name})")
-    elif not _read_total_active(_blanked(text, out.spans), out):
+    elif not _read_total_active(_blanked(text, out.spans), out) and not _read_total_experts(
+            _blanked(text, out.spans), out):
         _read_moe(_blanked(text, out.spans), out)
     task = _task(plain)
     if task is not None:
@@ -318,6 +326,30 @@ def _read_total_active(text: str, out: WorkloadReading) -> bool:
     return True
 
 
+def _read_total_experts(text: str, out: WorkloadReading) -> bool:
+    """A mixture of experts said by its total size and its experts: the total is held in memory; what a token
+    passes through is worked out as ``moe_params`` builds a mixture, each expert a dense block's MLP, the top 2
+    unless the experts a token goes to are said."""
+    if "expert" not in text.lower():
+        return False
+    m = _TOTAL_EXPERTS_RE.search(text)
+    if m is None:
+        return False
+    total, experts = _size_of(m["t"]), int(m["e"])
+    per_token = int(m["k"] or m["k2"] or DEFAULT_EXPERTS_PER_TOKEN)
+    if experts < 2 or not 1 <= per_token <= experts:
+        return False
+    block = total / (1.0 - EXPERT_FFN_SHARE + experts * EXPERT_FFN_SHARE)  # one expert's dense-equivalent model
+    active = round(block * (1.0 - EXPERT_FFN_SHARE + per_token * EXPERT_FFN_SHARE))
+    out.fields |= {"params": total, "active_params": active}
+    out.spans.append(m.span())
+    routed = "" if m["k"] or m["k2"] else f" (top-{DEFAULT_EXPERTS_PER_TOKEN} routing assumed)"
+    out.notes.append(f"read '{' '.join(m.group(0).split())}' as a mixture of {experts} experts: {_size(total)} "
+                     f"parameters in memory, ~{_size(active)} active per token{routed}; say the active size (\"800M "
+                     "active\") if it differs")
+    return True
+
+
 def _read_moe(text: str, out: WorkloadReading) -> None:
     m = _MOE_RE.search(text)
     if m is None:
@@ -334,6 +366,7 @@ def _read_moe(text: str, out: WorkloadReading) -> None:
     total, active = moe_params(experts, float(Decimal(m["n"]) * _SCALE[m["s"].lower()]))
     out.fields |= {"params": total, "active_params": active}
     out.spans.append(m.span())
+    out.spans += [w.span() for w in _MOE_WORD_RE.finditer(text)]  # "an 8x1B MoE": the word says what "8x" did
     out.notes.append(f"read '{m.group(0)}' as a mixture of {experts} experts: ~{_size(total)} parameters in memory, "
                      f"~{_size(active)} active per token (top-{DEFAULT_EXPERTS_PER_TOKEN} routing)")
 
