@@ -90,11 +90,11 @@ def _missing_size(text: str) -> str:
     model, per_token = named
     length = f'how long it runs on what, e.g. "{model} on 8 A100s for 6 hours"'
     if not per_token:
-        return (f"'{model}' is an image model whose training cost follows image size and its layers (or denoising "
-                f"steps), not parameters × tokens, so gpuops cannot estimate it from a size: say {length}.")
-    return (f"'{model}' is a vision transformer the model table does not hold: give its size and the image patches "
-            f'it trains on as tokens (a 224-pixel image in 16-pixel patches is 196), e.g. "fine-tune a 300M model on '
-            f'20B tokens", or say {length}.')
+        return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
+                f"cannot estimate it from a size. Say {length}.")
+    return (f"'{model}' is a vision transformer gpuops has no size for. Give its size and its image patches as tokens "
+            f'(a 224-pixel image in 16-pixel patches is 196), e.g. "fine-tune a 300M model on 20B tokens", or say '
+            f"{length}.")
 
 
 def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:
