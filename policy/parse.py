@@ -251,6 +251,8 @@ _TASK_WORDS = (
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
+     # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning"
+     r"|\b(?:fine?[\s-]?tun(?:ning|e)|fin[\s-]?tuning|fine[\s-]?tuen|finetuen)\b"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip

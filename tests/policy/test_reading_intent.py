@@ -433,6 +433,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("run an A/B of two 7B fine-tunes on 500M tokens each", {"trials": 2, "tokens": 500_000_000}, []),
     ("A/B/C of 3B LoRA on 100M tokens", {"trials": 3, "adapter": Task.LORA}, []),
     ("two 1B pretraining runs on 20B tokens each", {"trials": 2, "params": 1_000_000_000}, []),
+    # fine-tuning as it is mistyped in a hurry
+    ("fintune llama3 8b on 500m toks asap", {"task": Task.FINE_TUNE, "tokens": 500_000_000}, []),
+    ("fine-tunning 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
+    ("finetuen 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
     # RL on prompts with rollouts: prompts × rollouts × tokens, and the method's name read as the task
     ("GRPO on qwen2.5-7b, 2k prompts, 8 rollouts each, 512 tokens per rollout",
      {"task": Task.RLHF, "tokens": 8_192_000}, []),
