@@ -118,9 +118,12 @@ _PURPOSES = (
     rf"(?P<x>(?:(?:{_WORD}|[a-z]+-[a-z]+)\s+)?{_PURPOSE})\b",  # "for our on-device assistant"
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"
+_REASON_WORDS = (r"(?:(?:data[\s-]+)?(?:residency|sovereignty)|compliance|privacy|gdpr|hipaa|security|latency)"
+                 r"(?:\s+(?:reasons?|requirements?|rules?|constraints?))?")
 _REASONS = (
-    r"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>(?:(?:data[\s-]+)?(?:residency|sovereignty)|compliance"
-    r"|privacy|gdpr|hipaa|security|latency)(?:\s+(?:reasons?|requirements?|rules?|constraints?))?)(?![\w-])",
+    rf"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>{_REASON_WORDS})(?![\w-])",
+    # in brackets, as an aside: "in eu-west-1 (data residency)", "EU only (GDPR)"
+    rf"\((?:\s*(?:for|due\s+to|because\s+of)\s+)?\s*(?P<x>{_REASON_WORDS})\s*\)",
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (

@@ -112,6 +112,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B, 500M tokens, please make sure it runs in us-east-1 only because of data residency",
      {"region": "us-east-1"}, []),
     ("fine-tune 7B on 1B tokens in eu-west-1 for compliance reasons", {"region": "eu-west-1"}, []),
+    ("LoRA 8B on 100M tokens in eu-west-1 (data residency)", {"region": "eu-west-1"}, []),
+    ("fine-tune 7B in eu-west-1 only (GDPR)", {"region": "eu-west-1"}, []),
     ("fine-tune mistral 7b on 1b toks -- rush job", {"urgent": True}, []),
     # a start said as a time of day: today at it, or tomorrow once it has passed
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
