@@ -251,12 +251,13 @@ _TASK_WORDS = (
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
-     # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning"
+     # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning" (read with a note, ``_task``)
      r"|\b(?:fine?[\s-]?tun(?:ning|e)|fin[\s-]?tuning|fine[\s-]?tuen|finetuen)\b"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WORDS]
+_FINE_TUNE_TYPO_RE = compiled_on_use(r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen", _F)
 # Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
 _STAGED_TUNING_RE = compiled_on_use(
     r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b[^.;]{0,40}?"
@@ -326,7 +327,8 @@ _LOW_TOLERANCE_RE = compiled_on_use(
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
-    r"(?:ok(?:ay)?|fine|only|allowed|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)\s+possible)"
+    r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
+    r"\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
     r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|we\s+|the\s+job\s+is\s+)?"
     r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
@@ -2677,6 +2679,8 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
         run = next(t for t in tasks if t is not Task.SWEEP)
         notes.append(f"costed as a sweep of {run.value} runs")
         return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None
+    if (typed := next((w for w in said[Task.FINE_TUNE] if _FINE_TUNE_TYPO_RE.fullmatch(w)), None)) is not None:
+        notes.append(f"read '{typed}' as fine-tune")  # a misspelling read as the word is said so
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
         notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")
     reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)

@@ -190,7 +190,7 @@ x vs versus another additional extra following
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an
 # unread word this close to one is shown with it, for the person to say again. Never read as it: a guess is not what
-# was said.
+# was said (only the few common misspellings of fine-tuning are read as it, with a note: ``policy.parse``).
 _KNOWN_WORDS = (
     "fine-tune", "finetune", "pretrain", "pretraining", "continued", "lora", "qlora", "sweep", "distill",
     "distillation", "tokens", "params", "parameters", "epochs", "deadline", "production", "experimental", "spot",

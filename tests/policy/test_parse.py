@@ -152,6 +152,8 @@ PARSES: list[tuple[str, datetime, dict[str, Any]]] = [
     ("test a 7B before the production run", MONDAY, {"params": 7 * B, "stage": Stage.PRODUCTION}),
     # interruption tolerance
     ("7B, spot ok", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
+    ("pretrain 2.7B on 55B tokens, spot acceptable", MONDAY,
+     {"params": 2_700_000_000, "tokens": 55 * B, "task": Task.PRETRAIN, "interruption_tolerance": Tolerance.HIGH}),
     ("7B, checkpointed, can restart", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.HIGH}),
     ("7B, no interruptions", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),
     ("7B, must not stop", MONDAY, {"params": 7 * B, "interruption_tolerance": Tolerance.LOW}),

@@ -1018,6 +1018,12 @@ def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: s
     assert "unread" not in reading.fields  # the count and its items are both read
 
 
+def test_a_misspelt_fine_tune_is_read_as_one_and_says_so() -> None:
+    reading = read_request("fintune llama3 8b on 500m toks", now=MONDAY, tz=TZ)
+    assert reading.fields["task"] is Task.FINE_TUNE and "read 'fintune' as fine-tune" in reading.notes
+    assert not any("as fine-tune" in n for n in read_request("fine-tune 7B", now=MONDAY, tz=TZ).notes)
+
+
 @pytest.mark.parametrize(("text", "params", "tokens"), [
     ("fine-tune a 7B chat model on 2B tokens", 7_000_000_000, 2_000_000_000),  # a singular item word describes
     ("fine-tune deepseek-r1-distill-qwen-7b on 300M reasoning traces tokens", 7_000_000_000, 300_000_000),
