@@ -2322,11 +2322,24 @@ _OTHER_CURRENCY_AFTER_RE = compiled_on_use(
 
 _DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
 # A size followed by what a dataset is counted in, plural: "1M tickets", "2B web documents", "500k labelled support
-# chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model").
-_ITEMS_AFTER_RE = compiled_on_use(
-    r"(?:\s+(?!(?:on|in|at|by|for|with|from|to|of|per|every|each|and|or|the|a|an|our|my|tokens?|params?"
-    r"|parameters?|models?)\b)[a-z][\w'-]*){0,2}\s+"
-    rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every|tokens?|toks?)\b)", _F)
+# chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model"). Up to two words
+# may say what kind; a glue word ends the look ("7B on 1M tickets" is a size, then a count).
+_ITEM_GLUE = frozenset("on in at by for with from to of per every each and or the a an our my model models param params"
+                       " parameter parameters token tokens tok toks".split())
+_ITEM_WORD_RE = compiled_on_use(rf"(?:{DATA_ITEMS})", _F)
+
+
+def _counts_items(text: str, end: int) -> bool:
+    """Whether the words after a size at ``end`` name plural items it counts ("1M labelled tickets")."""
+    words = text[end : end + 80].split(maxsplit=4)
+    for index, word in enumerate(words[:3]):
+        word = word.lower().rstrip(",.;:)!?")
+        if not word or word in _ITEM_GLUE or not word[0].isalpha():
+            return False
+        if word.endswith("s") and _ITEM_WORD_RE.fullmatch(word):
+            after = words[index + 1].lower().rstrip(",.;:)!?") if index + 1 < len(words) else ""
+            return after not in ("per", "every", "token", "tokens", "tok", "toks")
+    return False
 
 
 def _classify(text: str, m: re.Match[str]) -> _Qty:
@@ -2356,7 +2369,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "other"  # "100k instances" counts data, not machines
     if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
         kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
-    elif kind == "params" and (items := _ITEMS_AFTER_RE.match(text, m.end())) and items["item"][-1:].lower() == "s":
+    elif kind == "params" and _counts_items(text, m.end()):
         kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed
     if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
         kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
