@@ -55,13 +55,17 @@ def plan_command(
     message says what to change); 3 needs input: the questions to answer (with --json, {"status": "needs_input",
     "questions": [...], "request": {...}}); 4 the plan is denied by policy.
     """
+    from gpuops.pattern_cache import PatternCache, cache_file
     from gpuops.render import render_questions, render_text
     from policy.catalog import load_catalog
     from policy.intake import zone_or_raise
+    from policy.patterns import use_compiler
     from policy.questions import NeedsInput
     from service.planning import Planner, catalog_source, load_policy, make_capacity_provider
     from service.settings import Settings
 
+    patterns = PatternCache(cache_file())  # the parser's compiled patterns, kept from earlier runs
+    compiler = use_compiler(patterns.compile)
     try:
         zone_name = zone_or_raise(tz or os.environ.get("TZ") or None)
         moment = _now(now, zone_name)
@@ -74,6 +78,9 @@ def plan_command(
                                       now=moment)
     except RequestError as exc:
         _fail(exc.code, exc.message, as_json=as_json)
+    finally:
+        use_compiler(compiler)
+        patterns.save()
     if isinstance(context, NeedsInput):
         typer.echo(context.model_dump_json(indent=2) if as_json else render_questions(context))
         raise typer.Exit(EXIT_NEEDS_INPUT)

@@ -9,9 +9,21 @@ costs what a compiled one does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, cast
 
-__all__ = ["compiled_on_use"]
+__all__ = ["compiled_on_use", "use_compiler"]
+
+Compiler = Callable[[str, int], re.Pattern[str]]
+_compile: Compiler = re.compile  # what compiles a pattern on its first use (``use_compiler``)
+
+
+def use_compiler(compiler: Compiler) -> Compiler:
+    """Compile the patterns not yet in use with ``compiler`` from now on (it must give what ``re.compile`` gives:
+    a command keeps compiled patterns between its runs, ``gpuops.pattern_cache``); returns the one it replaces."""
+    global _compile
+    previous, _compile = _compile, compiler
+    return previous
 
 # What the stand-in takes from the compiled pattern once it is compiled, so later calls go straight to it.
 _TAKEN = ("findall", "finditer", "fullmatch", "groupindex", "groups", "match", "scanner", "search", "split", "sub",
@@ -27,7 +39,7 @@ class _OnUse:
 
     def __getattr__(self, name: str) -> Any:
         # Only called for what the instance does not hold yet: the first use of the compiled pattern.
-        compiled = re.compile(self.pattern, self.flags)
+        compiled = _compile(self.pattern, self.flags)
         for taken in _TAKEN:
             setattr(self, taken, getattr(compiled, taken))
         self.flags = compiled.flags  # as the compiled pattern reports them (re.UNICODE added for str patterns)

@@ -63,3 +63,16 @@ def postgres_url() -> str:
 def redis_url() -> Iterator[str]:
     require_service("Redis", "127.0.0.1", 6379)
     yield REDIS_URL
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _caches_in_a_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """What a command keeps between runs (``gpuops plan``'s compiled patterns) goes to a folder of this test run,
+    never the home directory of whoever runs it."""
+    previous = os.environ.get("GPUOPS_CACHE_DIR")
+    os.environ["GPUOPS_CACHE_DIR"] = str(tmp_path_factory.mktemp("gpuops-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("GPUOPS_CACHE_DIR", None)
+    else:
+        os.environ["GPUOPS_CACHE_DIR"] = previous
