@@ -94,6 +94,17 @@ _START_AT_CLOCK_RE = compiled_on_use(
     r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 
 
+# A time of day the job waits for, said with "after": "after 6pm", "right after the 2pm standup", "after lunch" (13:00).
+# Today's, or tomorrow's once past; a day said with it ("after 6pm on Friday") is left to the date readers.
+_AFTER_CLOCK_RE = compiled_on_use(
+    r"\b(?:(?:right|just|straight|immediately|soon)\s+)?after\s+(?:the\s+|our\s+|my\s+)?"
+    r"(?:(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
+    r"(?:\s+(?:stand-?up|meeting|sync|call|review|demo|all[\s-]?hands|retro|sprint\s+planning|planning|1:1))?"
+    r"|(?P<lunch>lunch))"
+    r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
+_LUNCH_HOUR = 13
+
+
 _BARE_START_RE = compiled_on_use(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
 # a time of day said with the start ("Monday 8am", "Dec 14 at 13:30", "tomorrow morning"); a date's digits are none
 _CLOCK_RE = compiled_on_use(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
@@ -378,6 +389,17 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
         local = now.astimezone(zone)
         at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
+        starts.append((at if at > local else at + timedelta(days=1), " ".join(m.group(0).split())))
+        scan.blank(m.start(), m.end())
+    for m in _AFTER_CLOCK_RE.finditer(scan.text) if "after" in lowered else ():  # "right after the 2pm standup"
+        if m["lunch"]:
+            hour, minute = _LUNCH_HOUR, 0
+        elif m["h"]:
+            hour, minute = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["mi"] or 0)
+        else:
+            hour, minute = int(m["h24"]), int(m["m24"])
+        local = now.astimezone(zone)
+        at = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
         starts.append((at if at > local else at + timedelta(days=1), " ".join(m.group(0).split())))
         scan.blank(m.start(), m.end())
     for m in _next_week_starts(scan, now=now, zone=zone):

@@ -119,6 +119,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # a time the job waits for, said with "after": today's, or tomorrow's once past
+    ("LoRA 8B on 100M tokens right after the 2pm standup", {"start_after": at("2026-11-30T14:00")}, []),
+    ("LoRA 8B on 100M tokens after 6pm", {"start_after": at("2026-11-30T18:00"), "deadline": None}, []),
+    ("LoRA 8B on 100M tokens, kick off after lunch", {"start_after": at("2026-11-30T13:00")}, []),
+    ("LoRA 8B by Friday, after 8am", {"start_after": at("2026-12-01T08:00"), "deadline": at("2026-12-04T17:00")},
+     []),
     # a start said as a month: its first day, 09:00, the next one ahead
     ("We're planning a 70B SFT run (full-parameter) on 5B tokens, starting in Jan; what would that look like?",
      {"start_after": at("2027-01-01T09:00"), "deadline": None}, []),
