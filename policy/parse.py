@@ -436,6 +436,9 @@ def read_request(
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
+    for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
+        notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
+                     "said now")
     for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
         scan.unused.append(_said(m))
         notes.append(f"read '{_said(m)}' as how busy an earlier run kept its accelerators: the estimate assumes "
@@ -901,6 +904,16 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
 
 
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
+# What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent
+# $2k on the last one". Said of the past, it bounds nothing this run may cost.
+_PAST_COST_RE = compiled_on_use(
+    r"(?:\b(?:it|that|which|this|(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:run|job|time|attempt|one"
+    r"|fine-?tune|training(?:\s+run)?)(?:\s+it)?)\s+(?:cost|came\s+to|ran)(?:\s+us|\s+me)?"
+    r"|\b(?:we|i)\s+(?:spent|paid))"
+    r"\s+(?:about\s+|around\s+|roughly\s+|~\s*|only\s+|just\s+)?(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])"
+    r"(?:\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:one|run|job|time|attempt)"
+    r"|\s+(?:the\s+)?(?:last|previous|first)\s+time)?",
+    _F)
 _PAST_RUN_RE = compiled_on_use(
     r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"
     r"|training(?:\s+run)?)"

@@ -119,6 +119,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # what an earlier run cost bounds nothing this one may cost
+    ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
+    ("fine-tune 7B, we spent $2k on the last one, keep it under $1k", {"budget_usd": 1000.0}, []),
+    ("fine-tune 7B, budget $300, it cost $250 last time", {"budget_usd": 300.0}, []),
     # a time the job waits for, said with "after": today's, or tomorrow's once past
     ("LoRA 8B on 100M tokens right after the 2pm standup", {"start_after": at("2026-11-30T14:00")}, []),
     ("LoRA 8B on 100M tokens after 6pm", {"start_after": at("2026-11-30T18:00"), "deadline": None}, []),
