@@ -43,6 +43,10 @@ CACHE_ENV = "GPUOPS_CACHE_DIR"
 _CODE_TYPE = "I" if getattr(_sre, "CODESIZE", 4) == 4 else "H"
 
 
+# What a damaged or foreign program raises on its way to the engine (the engine's own refusal is a RuntimeError).
+_DAMAGED = (TypeError, ValueError, RuntimeError, IndexError, KeyError, AttributeError, OverflowError)
+
+
 def cache_file() -> Path | None:
     """Where this interpreter's compiled patterns are kept: ``$GPUOPS_CACHE_DIR``, else ``$XDG_CACHE_HOME/gpuops``,
     else ``~/.cache/gpuops``; None on an interpreter whose compiler is not the one read here."""
@@ -80,12 +84,12 @@ class PatternCache:
         if program is not None:
             try:
                 return _build(pattern, program)
-            except (TypeError, ValueError, RuntimeError, IndexError):  # a program the engine refuses: made again
+            except _DAMAGED:  # a program the engine refuses, or no program at all: made again
                 del self.programs[key]
         try:
             self.programs[key] = program = _program(pattern, flags)
             compiled = _build(pattern, program)
-        except (TypeError, ValueError, RuntimeError, IndexError, AttributeError):
+        except _DAMAGED:
             return re.compile(pattern, flags)  # what the engine's compiler here does not give as expected
         self.added = True
         return compiled

@@ -74,6 +74,18 @@ def test_a_program_the_engine_refuses_is_compiled_again(tmp_path: Path) -> None:
     assert again.added
 
 
+@pytest.mark.parametrize("program", [[], "text", [0, "!!", 0, {}], [32, "AAAA", 7, {"n": 99}], [32, "AAAA", 0, []],
+                                     [2**70, "AAAA", 0, {}]])
+def test_a_program_of_any_other_shape_is_compiled_again(tmp_path: Path, program: object) -> None:
+    path = tmp_path / "patterns.json"
+    cache = PatternCache(path)
+    cache.compile(r"(?P<n>\d+)x", re.IGNORECASE)
+    cache.save()
+    damaged = dict.fromkeys(json.loads(path.read_text(encoding="utf-8")), program)
+    path.write_text(json.dumps(damaged), encoding="utf-8")
+    assert PatternCache(path).compile(r"(?P<n>\d+)x", re.IGNORECASE).match("8X")["n"] == "8"
+
+
 def test_a_folder_that_cannot_be_written_leaves_compiling_as_it_is(tmp_path: Path) -> None:
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("", encoding="utf-8")
