@@ -586,7 +586,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
     r"(?:\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
-    r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?=\s+(?:a|an|the|\d|our|my|this))"
+    r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
+    r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
@@ -1884,7 +1885,9 @@ _SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])",
 _ITEMS = DATA_ITEMS
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
 _PER_ITEM = (
-    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?(?P<item>{_ITEMS})(?![\w])"
+    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?"
+    # a second word saying what kind ("250k customer support conversations"), never glue or a number
+    rf"(?:(?!(?:on|of|in|at|by|for|with|to|and|or|the|a|an|from|per|each)\b)[a-z][\w-]*\s+)?(?P<item>{_ITEMS})(?![\w])"
     r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
     r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
@@ -2814,8 +2817,8 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 # "spot if it's cheaper, otherwise on-demand", "spot or on-demand" (whichever is cheaper): what the plan does anyway
 # when spot is allowed (it weighs both and takes the cheaper), so spot is allowed; read before either word is
 _EITHER_PURCHASE_RE = compiled_on_use(
-    r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)\s*,?\s*"
-    r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand\b"
+    r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)(?:\s*,?\s*"
+    r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand)?\b"
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
     r"cheaper\b)?"
     # "spot but fall back to on-demand if spot is unavailable", "spot with on-demand fallback"

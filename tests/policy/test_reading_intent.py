@@ -119,6 +119,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens overnight, starting at 8pm",
      {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B, start at 8am", {"start_after": at("2026-12-01T08:00")}, []),
+    # two words may say what kind of item; "spot if cheaper" alone allows spot
+    ("please estimate the cost of fine-tuning Mistral-7B on about 250k customer support conversations (~600 tokens"
+     " each)", {"tokens": 150_000_000}, []),
+    ("fine-tune 7B on 1B tokens, spot if cheaper", {"interruption_tolerance": Tolerance.HIGH}, []),
     # what an earlier run cost bounds nothing this one may cost
     ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
