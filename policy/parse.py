@@ -130,6 +130,10 @@ _MONEY_CUE_BEFORE = (
     rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
     rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
+    # a stop at an amount: "stop if it goes over $200", "kill the job if it costs more than $500"
+    r"|\b(?:stop|kill|abort|cancel|halt|pull\s+the\s+plug)(?:\s+(?:it|the\s+(?:job|run)))?\s+(?:if|once|when|before)\s+"
+    rf"(?:it\s+|the\s+(?:job|run|bill)\s+)?(?:goes|gets|runs|{_SPEND}|hits|reaches|passes|exceeds)"
+    r"(?:\s+(?:over|above|past|beyond|more\s+than))?"
     # a condition on the cost: "only if it fits in $50", "if it's under $50", "as long as it stays below $50"
     r"|\b(?:(?:but\s+)?only\s+)?(?:if|as\s+long\s+as|so\s+long\s+as|provided(?:\s+that)?)\s+"
     rf"(?:it(?:'?s|\s+is)?\s+|the\s+(?:run|job|plan|total|bill|{_SPEND})\s+(?:is\s+)?)?"
@@ -1973,7 +1977,43 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
                      f"{format_count(int(total))} tokens")
         found.append(_Qty("tokens", total, phrase))
         scan.blank(m.start(), m.end())
+    if not found and "per" in text.lower():
+        found += _tokens_per_item_apart(scan, notes)
     return found
+
+
+# A length said per item apart from the count: "1.2M rows in a parquet file, about 900 tokens per row".
+_TOKENS_PER_ONE_RE = compiled_on_use(
+    rf"(?:~\s*|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})"
+    rf"\s*(?:tokens?|toks?)\s+(?:per|each|an?|every)\s+(?P<one>{_ITEMS})(?![\w])", _F)
+_COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(?:of|tokens?|per)\b)[a-z][\w-]*\s+)?"
+                               rf"(?P<items>{_ITEMS})(?![\w])", _F)
+
+
+def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """Tokens per item said apart from the items' count, of the same item, as their product; both blanked."""
+    text = scan.text
+    per = _TOKENS_PER_ONE_RE.search(text)
+    if per is None:
+        return []
+    one = per["one"].lower()
+    for m in _COUNT_OF_RE.finditer(text):
+        if m.start() >= per.start() or m["items"].lower().rstrip("s") != one.rstrip("s"):
+            continue
+        items = _value(m["n"], m["ns"].strip().lower(), seq=False)
+        each = _value(per["t"], per["ts"].strip().lower(), seq=False)
+        if not (items >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
+            return []
+        total = items * each
+        notes.append(f"read '{_said(m)}' with '{_said(per)}' as {format_count(int(items))} × "
+                     f"{format_count(int(each))} = {format_count(int(total))} tokens")
+        scan.blank(per.start(), per.end())
+        scan.blank(m.start(), m.end())
+        return [_Qty("tokens", total, f"{_said(m)} … {_said(per)}")]
+    if one.startswith("sequence"):  # "4k tokens per sequence", no sequences counted: the context length
+        scan.blank(per.start(), per.end())
+        return [_Qty("seq", _value(per["t"], per["ts"].strip().lower(), seq=True), _said(per))]
+    return []
 
 
 def _text_sizes(scan: _Scan) -> list[_Qty]:

@@ -123,6 +123,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("please estimate the cost of fine-tuning Mistral-7B on about 250k customer support conversations (~600 tokens"
      " each)", {"tokens": 150_000_000}, []),
     ("fine-tune 7B on 1B tokens, spot if cheaper", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a length per item said apart from the count; per sequence with none counted, the context
+    ("SFT llama 3.1 8B; dataset is 1.2M rows in a parquet file, about 900 tokens per row",
+     {"tokens": 1_080_000_000}, ["parquet file"]),
+    ("fine-tune 7B on 1B tokens, 8192 tokens per sequence", {"tokens": 1_000_000_000, "seq_len": 8192}, []),
+    # a stop at an amount is the budget
+    ("LoRA 13B on 400M tokens, stop if it goes over $200", {"budget_usd": 200.0}, []),
+    ("fine-tune 7B, kill the job if it costs more than $500", {"budget_usd": 500.0}, []),
     # what an earlier run cost bounds nothing this one may cost
     ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
