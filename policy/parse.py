@@ -2621,6 +2621,13 @@ _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?
 # Work that is not a training run: gpuops prices training jobs, so these are refused rather than costed as one.
 _NOT_TRAINING_RE = compiled_on_use(
     r"\b(?:serv(?:e|ing)|inference|deploy(?:ing|ment)?|endpoint|qps|requests?\s+per\s+second)\b", _F)
+# Batch inference said by what it makes, looked for in the text as said (its count and model are read as sizes
+# first): "embed 50M documents with bge-large", "generate embeddings for our product catalog".
+_BATCH_INFERENCE_RE = compiled_on_use(
+    r"\b(?<!\bto\s)(?<!\bthat\s)(?<!\bwhich\s)(?:(?:embed|vectori[sz]e)\s+(?:(?:all|our|the|these|those|every)\s+)?(?:~?\d[\d.,]*\s*[kmb]?\s+)?"
+    r"(?:[a-z-]+\s+)?(?:documents?|docs|pages|passages|chunks|texts|records|rows|products|tickets|images|articles)"
+    r"|(?<!\bto\s)(?<!\bthat\s)(?:generat(?:e|ing)|comput(?:e|ing)|creat(?:e|ing)|produc(?:e|ing))\s+(?:the\s+)?"
+    r"(?:embeddings?|vectors))\b", _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
 _INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
@@ -2678,7 +2685,7 @@ def _four_bit(scan: _Scan, fields: dict[str, Any], notes: list[str], said: list[
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     """Serving, endpoints and batch inference are not training runs: pricing them as a fine-tune would be wrong."""
-    found = list(_NOT_TRAINING_RE.finditer(scan.text)) if task is None else []
+    found = [*_NOT_TRAINING_RE.finditer(scan.text), *_BATCH_INFERENCE_RE.finditer(scan.said)] if task is None else []
     if not found:
         return
     if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):

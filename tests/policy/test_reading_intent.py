@@ -1148,11 +1148,18 @@ def test_a_rate_per_prompt_is_no_dataset_to_ask_about() -> None:
 
 
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
-                                  "deploy a 13B endpoint"])
+                                  "deploy a 13B endpoint", "embed 50M documents with bge-large",
+                                  "generate embeddings for our 10M product catalog with e5-large"])
 def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
     with pytest.raises(RequestError) as caught:
         parse_request(text, now=MONDAY, tz=TZ)
     assert caught.value.code == "out_of_scope" and "gpuops plans training runs" in caught.value.message
+
+
+@pytest.mark.parametrize("text", ["train a 7B model to embed documents, 1B tokens",
+                                  "fine-tune bge-large on 5M query-passage pairs of 128 tokens"])
+def test_training_a_model_that_embeds_is_training(text: str) -> None:
+    assert parse_request(text, now=MONDAY, tz=TZ).tokens is not None
 
 
 def decision_for(text: str, spend: SpendSnapshot | None = None) -> Any:
