@@ -5,17 +5,16 @@ from __future__ import annotations
 from functools import cache
 
 from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from contract.environment import EnvironmentSettings
 
 SLACK_API_URL = "https://slack.com/api/"
 _PLACEHOLDERS = {"", "changeme", "change-me", "xoxb-changeme", "secret", "placeholder"}
 
 
-class BotSettings(BaseSettings):
-    """Slack credentials, where the service is, and where the bot listens."""
-
-    # hide_input_in_errors: a validation error would otherwise print every input, the Slack secrets included.
-    model_config = SettingsConfigDict(env_file=None, extra="ignore", populate_by_name=True, hide_input_in_errors=True)
+class BotSettings(EnvironmentSettings):
+    """Slack credentials, where the service is, and where the bot listens; each field from the variable its alias
+    names. Errors never show the values given (``contract.environment``): the Slack secrets stay out of them."""
 
     # Bot User OAuth Token (xoxb-…) of the app created from deploy/slack-app-manifest.yaml.
     slack_bot_token: SecretStr = Field(default=SecretStr(""), alias="SLACK_BOT_TOKEN")

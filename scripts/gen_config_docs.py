@@ -3,10 +3,10 @@
     python scripts/gen_config_docs.py service.settings:Settings
     python scripts/gen_config_docs.py policy.config:PolicyConfig
 
-For a pydantic-settings class each row is an environment variable (prefix and aliases applied the way
-pydantic-settings reads them); for a plain pydantic model (the policy file) each row is a key path, nested models
-flattened with dots. Descriptions come from ``Field(description=...)``, else from the comment on the field's line
-or the comment lines just above it, else from a nested model's docstring.
+For a settings class (``contract.environment.EnvironmentSettings``) each row is an environment variable (prefix and
+aliases applied the way the class reads them); for a plain pydantic model (the policy file) each row is a key path,
+nested models flattened with dots. Descriptions come from ``Field(description=...)``, else from the comment on the
+field's line or the comment lines just above it, else from a nested model's docstring.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, AliasPath, BaseModel, SecretStr
+from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings
+
+from contract.environment import EnvironmentSettings, env_names
 
 
 @dataclass(frozen=True)
@@ -139,30 +140,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def env_names(cls: type[BaseSettings], name: str, field: FieldInfo) -> list[str]:
-    """The environment variables pydantic-settings reads for a field, in its order of preference."""
-    config = cls.model_config
-    case_sensitive = bool(config.get("case_sensitive", False))
-    prefix = str(config.get("env_prefix", ""))
-    alias = field.validation_alias if field.validation_alias is not None else field.alias
-    if alias is None:
-        raw = [prefix + name]
-    elif isinstance(alias, str):
-        raw = [alias]
-    elif isinstance(alias, AliasChoices):
-        raw = [c for c in alias.choices if isinstance(c, str)]
-    elif isinstance(alias, AliasPath):
-        raw = [str(alias.path[0])]
-    else:
-        raw = [prefix + name]
-    names: list[str] = []
-    for env in raw:
-        env = env if case_sensitive else env.upper()
-        if env not in names:
-            names.append(env)
-    return names
-
-
 def nested_model(annotation: Any) -> tuple[type[BaseModel], str] | None:
     """The model inside a field (``M``, ``M | None``, ``list[M]``, ``dict[str, M]``) and the path step to reach it."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
@@ -181,11 +158,11 @@ def nested_model(annotation: Any) -> tuple[type[BaseModel], str] | None:
 def rows(cls: type[BaseModel], *, path: str = "") -> Iterator[Row]:
     """One row per setting; in plain models, nested models get their own rows under a dotted path."""
     comments = field_comments(cls)
-    settings = issubclass(cls, BaseSettings)
+    settings = issubclass(cls, EnvironmentSettings)
     for name, field in cls.model_fields.items():
         description = field.description or comments.get(name, "")
         nested = nested_model(field.annotation)
-        if issubclass(cls, BaseSettings):
+        if issubclass(cls, EnvironmentSettings):
             label = ", ".join(f"`{env}`" for env in env_names(cls, name, field))
         else:
             label = f"`{path}{name}`"
@@ -202,7 +179,7 @@ def _cell(text: str) -> str:
 
 def render(cls: type[BaseModel]) -> str:
     """The Markdown table for ``cls``."""
-    first = "Environment variable" if issubclass(cls, BaseSettings) else "Key"
+    first = "Environment variable" if issubclass(cls, EnvironmentSettings) else "Key"
     out = [f"| {first} | Type | Default | Description |", "|---|---|---|---|"]
     for row in rows(cls):
         out.append(f"| {row.name} | {_cell(row.type)} | {_cell(row.default)} | {_cell(row.description)} |")
@@ -223,7 +200,7 @@ def update(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("target", help="module:Class of a pydantic-settings class or pydantic model, or with "
+    parser.add_argument("target", help="module:Class of a settings class or pydantic model, or with "
                                        "--update a Markdown file whose generated sections to refresh")
     parser.add_argument("--update", action="store_true", help="rewrite the generated sections of the file")
     args = parser.parse_args(argv)

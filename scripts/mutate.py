@@ -118,7 +118,7 @@ EQUIVALENT_RESULTS: dict[tuple[str, str], str] = {
 }
 
 # Imported once in the parent so that each forked test run starts with them loaded; never the project's own code.
-_PRELOAD = ("pytest", "hypothesis", "pydantic", "pydantic_settings", "sqlalchemy", "sqlmodel", "fastapi", "httpx",
+_PRELOAD = ("pytest", "hypothesis", "pydantic", "sqlalchemy", "sqlmodel", "fastapi", "httpx",
             "boto3", "botocore.session", "moto", "yaml", "dateutil", "redis",
             "psycopg", "alembic", "jsonschema", "slack_sdk", "slack_bolt", "kubernetes")
 

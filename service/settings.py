@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from contract.environment import EnvironmentSettings
 
 ROLES = ("bot", "admin", "viewer")
 PLACEHOLDER_SECRETS = frozenset(
@@ -37,12 +38,11 @@ def parse_tokens(raw: str) -> dict[str, str]:
     return tokens
 
 
-class Settings(BaseSettings):
-    """Configuration of ``gpuops service``; every field has an embedded default that runs on a bare machine."""
+class Settings(EnvironmentSettings):
+    """Configuration of ``gpuops service``; every field has an embedded default that runs on a bare machine. Errors
+    never show the values given (``contract.environment``): tokens and DATABASE_URL stay out of them."""
 
-    # hide_input_in_errors: a validation error would otherwise print every input, tokens and DATABASE_URL included.
-    model_config = SettingsConfigDict(env_prefix="GPUOPS_", extra="ignore", populate_by_name=True,
-                                      hide_input_in_errors=True)
+    ENV_PREFIX: ClassVar[str] = "GPUOPS_"
 
     # development accepts placeholder secrets and runs without tokens; anything else refuses both.
     env: Literal["development", "production"] = "development"

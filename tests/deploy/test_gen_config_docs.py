@@ -6,12 +6,12 @@ import importlib.util
 import subprocess
 import sys
 from types import ModuleType
-from typing import Literal
+from typing import ClassVar, Literal
 
 import pytest
 from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from contract.environment import EnvironmentSettings
 from tests.deploy.conftest import ROOT
 
 SCRIPT = ROOT / "scripts" / "gen_config_docs.py"
@@ -29,10 +29,10 @@ def _load() -> ModuleType:
 gen = _load()
 
 
-class ExampleSettings(BaseSettings):
+class ExampleSettings(EnvironmentSettings):
     """A settings class shaped like the service's."""
 
-    model_config = SettingsConfigDict(env_prefix="GPUOPS_")
+    ENV_PREFIX: ClassVar[str] = "GPUOPS_"
 
     env: Literal["development", "production"] = "development"
     # Where state lives; SQLite when unset.
