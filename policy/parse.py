@@ -84,8 +84,9 @@ _UNIT_KINDS = (
      r"|separate|parallel)\s+)?(?:trials?|runs?|configs?"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"),
-    # "500 GPU-hours", "100 GPU hours": an allowance of accelerator-hours, not a count of GPUs
-    ("gpu_hours", r"(?:gpu|accelerator|device)[\s-]*(?:hours?|hrs?|h)"),
+    # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
+    ("gpu_hours", r"(?:gpu|accelerator|device|(?:a100|h100|h200|a10g?|l40s|l4|b200|v100)(?:[\s-]*gpus?)?)[\s-]*"
+                  r"(?:hours?|hrs?|h)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
@@ -170,7 +171,7 @@ _HW_RE = compiled_on_use(
     # "2 nodes of 8xH100", and "2 x 8 H100": a count of nodes, then each node's accelerators
     r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)|[x×*](?=\s*\d))\s*)?"
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
-    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])"
+    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?)\b)"
     r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )

@@ -130,6 +130,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a stop at an amount is the budget
     ("LoRA 13B on 400M tokens, stop if it goes over $200", {"budget_usd": 200.0}, []),
     ("fine-tune 7B, kill the job if it costs more than $500", {"budget_usd": 500.0}, []),
+    # accelerator-hours said with the accelerator's name are an allowance, never that many GPUs
+    ("fine-tune 7B on 1B tokens, we have 200 H100-hours", {"max_gpu_hours": 200, "gpus": None}, []),
+    ("fine-tune 7B on 1B tokens within 300 A100 GPU hours", {"max_gpu_hours": 300, "accelerator": None}, []),
     # what an earlier run cost bounds nothing this one may cost
     ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
