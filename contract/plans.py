@@ -65,6 +65,11 @@ class PlanFields(InputModel):
     # --- When, how long, on held capacity (answers to the planner's questions, or given outright) ---
     start_after: datetime | None = None
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)
+    work_gpu_hours: float | None = Field(default=None, gt=0, le=100_000_000, description=(
+        "the job's size as accelerator-hours on work_accelerator (\"it takes about 300 A100-hours\"): its work when "
+        "no model size is given, planned on whatever hardware does it best"))
+    work_accelerator: Text | None = Field(default=None, max_length=64, description=(
+        "the accelerator work_gpu_hours are on, as the catalog names it (A100, H100, L40S, ...)"))
     reserved: bool | None = None
     instances: int | None = Field(default=None, ge=1, le=10_000)
     max_gpus: int | None = Field(default=None, ge=1, le=100_000, description=(

@@ -170,6 +170,8 @@ def _fit(spec: InstanceSpec, *, catalog: Catalog, work: Workload, settings: Esti
         return f"{accel.name}: no published peak FLOP/s, MFU or memory figure"
     needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom)
     if needed is None:
+        if work.measured:  # work given as accelerator-hours: one of these holds less than one of those did
+            return f"memory: one {memory:g} GiB {accel.name} holds less than one {work.measured_on} of the work said"
         return f"activations alone exceed one {memory:g} GiB {accel.name}"
     flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
     return Fit(spec, accel, flops, math.ceil(needed / spec.accelerator_count))

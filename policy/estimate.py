@@ -37,6 +37,8 @@ __all__ = [
     "LORA_BASE_BYTES_PER_PARAM",
     "MAX_SPOT_LOSS_SHARE",
     "MAX_WRITE_SHARE",
+    "MEASURED_CHECKPOINT_SHARE",
+    "measured_workload",
     "memory_per_accelerator_gib",
     "min_accelerators",
     "MIN_BILLED_HOURS",
@@ -133,6 +135,8 @@ class Workload:
     width: int = 0  # hidden size of the trained model (small widths cannot fill a large accelerator)
     batch_tokens: float = TUNING_BATCH_TOKENS  # tokens per optimizer step
     per_token: str = ""  # the FLOPs-per-token formula used, for the trace
+    measured: str = ""  # the run the work was given as ("300 A100-hours"), when no model size was said
+    measured_on: str = ""  # the accelerator those hours were on ("A100")
 
     @property
     def sizing(self) -> tuple[float, float, int]:
@@ -144,7 +148,8 @@ class Workload:
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.flops, self.sharded_bytes, self.activation_bytes, self.checkpoint_bytes, self.method,
-                           self.trials, self.parallel_trials, self.width, self.batch_tokens, self.per_token))
+                           self.trials, self.parallel_trials, self.width, self.batch_tokens, self.per_token,
+                           self.measured, self.measured_on))
             object.__setattr__(self, "_hash", cached)  # a cache beside the fields; frozen guards the fields
         return cached
 
@@ -194,6 +199,23 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
         else TUNING_BATCH_TOKENS
     return Workload(per_token * float(tokens) * trials, state, activation_bytes_of(layers, width, seq_len), ckpt_bytes,
                     method, trials, task is Task.SWEEP, width, batch, formula)
+
+
+# A job given as accelerator-hours checkpoints about half of what one such accelerator holds (its weights and optimizer
+# state at most fill it); only the spot estimate's checkpoint writes use the figure.
+MEASURED_CHECKPOINT_SHARE = 0.5
+
+
+def measured_workload(*, accelerator: str, gpu_hours: float, peak_tflops: float, mfu: float, memory_gib: float,
+                      headroom: float, trials: int = 1) -> Workload:
+    """The work of a job given as hours on an accelerator ("about 300 A100-hours"): the FLOPs those hours do at the
+    accelerator's peak and MFU, as the estimate would run it, so the same hardware plans the same hours; every
+    accelerator must hold what one of those did (its memory, less the headroom), since nothing says how the job
+    would shard across smaller ones."""
+    flops = gpu_hours * 3600.0 * peak_tflops * 1e12 * mfu
+    held = memory_gib * GIB * (1.0 - headroom) * (1.0 - 1e-9)  # one such accelerator holds it, to the byte
+    return Workload(flops, 0.0, held, memory_gib * GIB * MEASURED_CHECKPOINT_SHARE, "measured", trials,
+                    trials > 1, 0, TUNING_BATCH_TOKENS, "", f"{gpu_hours:,.4g} {accelerator}-hours", accelerator)
 
 
 def _trained_state(tuned: Task | None, n: float) -> tuple[float, float, str]:

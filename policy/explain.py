@@ -19,6 +19,8 @@ __all__ = [
     "compute_step",
     "guardrail_step",
     "MAX_LISTED",
+    "MEASURED_COMPUTE_SOURCE",
+    "MEASURED_MEMORY_SOURCE",
     "MEMORY_SOURCE",
     "memory_step",
     "purchase_step",
@@ -37,6 +39,12 @@ COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·
                   "efficiency) + start-up, scaling fitted to "
                   f"{rules.SCALING_TABLE} and put on its scale by tokens per step, FLOP/s, interconnect and "
                   "model-parallel group")
+# A job given as accelerator-hours ("about 300 A100-hours"): its work and memory come from those hours.
+MEASURED_MEMORY_SOURCE = ("formula: each accelerator holds what one of those the hours were said on held (its memory "
+                          "less the headroom); nothing is assumed to shard")
+MEASURED_COMPUTE_SOURCE = ("formula: FLOPs = the accelerator-hours said × 3600 × that accelerator's peak BF16 × its "
+                           "MFU; hours = FLOPs / (accelerators × peak BF16 × MFU × scaling efficiency) + start-up, "
+                           f"scaling fitted to {rules.SCALING_TABLE}")
 YOUNG_DALY = "formula: checkpoint interval √(2·C·M) (Young 1974 / Daly 2006)"
 MAX_LISTED = 4
 
@@ -59,29 +67,36 @@ def memory_step(work: Workload, option: Option, scr: Screen) -> TraceStep:
     accelerators = option.count * option.profile.spec.accelerator_count
     held = memory_per_accelerator_gib(work, accelerators)
     memory = option.profile.spec.accelerator_memory_gib or option.profile.accel.memory_gib or 0.0
-    answer = (f"{work.method} training: {work.sharded_bytes / GIB:,.0f} GiB of weights and optimizer state sharded "
-              f"+ {work.activation_bytes / GIB:.1f} GiB activations per accelerator; the plan holds {held:.1f} of "
-              f"{memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
+    if work.measured:
+        answer = (f"{work.measured} as said: each accelerator must hold what one {work.measured_on} held, "
+                  f"{held:.1f} GiB (nothing says how the job would shard across smaller ones); the plan has "
+                  f"{memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
+    else:
+        answer = (f"{work.method} training: {work.sharded_bytes / GIB:,.0f} GiB of weights and optimizer state "
+                  f"sharded + {work.activation_bytes / GIB:.1f} GiB activations per accelerator; the plan holds "
+                  f"{held:.1f} of {memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
     memory_out = [f"{t} ({r})" for t, r in sorted(scr.ruled_out.items()) if "memory" in r or "activations" in r]
     reason = "configurations too small for this are ruled out"
     if memory_out:
         reason += ": " + "; ".join(memory_out[:MAX_LISTED]) + (" …" if len(memory_out) > MAX_LISTED else "")
     return TraceStep(node="3 memory", question="How much accelerator memory does the job need?", answer=answer,
-                     reason=reason, source=MEMORY_SOURCE)
+                     reason=reason, source=MEASURED_MEMORY_SOURCE if work.measured else MEMORY_SOURCE)
 
 
 def compute_step(work: Workload, option: Option) -> TraceStep:
     accel = option.profile.accel
     spec = option.profile.spec
     mfu = option.profile.flops_per_instance / (spec.accelerator_count * (accel.peak_bf16_tflops or 1.0) * 1e12)
-    answer = (f"{work.flops:.3g} FLOPs ({work.per_token} per token); {option.compute_hours:,.1f} h of training on "
+    work_said = (f"the {work.measured} said, at that accelerator's peak and MFU" if work.measured
+                 else f"{work.per_token} per token")
+    answer = (f"{work.flops:.3g} FLOPs ({work_said}); {option.compute_hours:,.1f} h of training on "
               f"{option.count}× {spec.instance_type}")
     narrow = "" if accel.mfu is None or mfu >= accel.mfu - 1e-9 else (
         f", lowered from {accel.mfu:.0%} for a model {work.width} wide ({accel.mfu_full_width_source})")
     reason = (f"{accel.name}: {accel.peak_bf16_tflops:g} TFLOP/s peak BF16 at {mfu:.0%} MFU "
               f"({accel.mfu_source or accel.source}{narrow})")
     return TraceStep(node="4 compute", question="How long does the work take?", answer=answer, reason=reason,
-                     source=COMPUTE_SOURCE)
+                     source=MEASURED_COMPUTE_SOURCE if work.measured else COMPUTE_SOURCE)
 
 
 def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bool, region: str, *,

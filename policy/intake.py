@@ -88,7 +88,8 @@ def _missing_size(text: str) -> str:
     if named is None:
         return f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
     model, per_token = named
-    length = f'how long it runs on what, e.g. "{model} on 8 A100s for 6 hours"'
+    length = (f'how much work it is on what, e.g. "{model} fine-tune, about 100 A100-hours", or how long it runs on '
+              f'what, e.g. "{model} on 8 A100s for 6 hours"')
     if not per_token:
         return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
                 f"cannot estimate it from a size. Say {length}.")
@@ -109,8 +110,10 @@ def _shown(value: Any) -> str:
 
 def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
     hardware = any(merged.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type"))
-    if merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware):
-        # A job of a stated length on stated hardware needs no size: its hours are given.
+    measured = merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
+    if merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware) and not measured:
+        # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
+        # are given.
         raise RequestError(_missing_size(text), code="missing_model_size")
     deadline = merged.get("deadline")
     if isinstance(deadline, datetime) and deadline <= now:

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from policy.patterns import compiled_on_use
 
-__all__ = ["find_model", "image_model_in_text", "load_models", "model_in_text", "ModelCatalog", "models_in_text",
-           "ModelSpec"]
+__all__ = ["find_model", "image_model_in_text", "image_model_span", "load_models", "model_in_text", "ModelCatalog",
+           "models_in_text", "ModelSpec"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
 
@@ -158,6 +158,12 @@ _NOT_PER_TOKEN_RE = compiled_on_use(
 _VISION_TRANSFORMER_RE = compiled_on_use(
     r"(?<![\w-])(?:vit(?:[\s-]?(?:ti|s|b|l|h|g|small|base|large|huge)(?:/\d{1,2})?)?|clip(?:[\s-]vit\S*)?|siglip2?"
     r"|dino(?:v2|v3)?|detr|swin(?:[\s-]\w+)?|segment[\s-]anything)(?![\w-])", re.IGNORECASE)
+
+
+def image_model_span(text: str) -> tuple[int, int] | None:
+    """Where ``text`` names an image model the table does not size (``image_model_in_text``), or None."""
+    m = _NOT_PER_TOKEN_RE.search(text) or _VISION_TRANSFORMER_RE.search(text)
+    return None if m is None else m.span()
 
 
 def image_model_in_text(text: str) -> tuple[str, bool] | None:

@@ -26,6 +26,7 @@ from policy.describing import DATA_ITEMS
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
+from policy.models import image_model_span
 from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_to_reserve, read_today
@@ -444,6 +445,7 @@ def read_request(
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
         notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
                      "said now")
+    measured = _work_hours(scan, notes)  # "it takes about 300 A100-hours": before "300 A100-hours" is an allowance
     for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
         scan.unused.append(_said(m))
         notes.append(f"read '{_said(m)}' as how busy an earlier run kept its accelerators: the estimate assumes "
@@ -459,7 +461,7 @@ def read_request(
     if buffer is not None:
         deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"
-    fields: dict[str, Any] = {**job, "deadline": deadline.when if deadline else None,
+    fields: dict[str, Any] = {**job, **measured, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve}
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
@@ -910,6 +912,42 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
 
 
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
+# The job's size as hours on an accelerator: "it takes about 300 A100-hours", "needs ~50 H100 GPU-hours", "a 300
+# A100-hour fine-tune", "(~300 A100-hours)". Said so, the hours are the work; said as what there is ("we have 200
+# H100-hours", "within 300 GPU hours") they are an allowance (``_quantities``).
+_ACC_HOURS = (rf"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})"
+              r"(?:[\s-]*gpus?)?[\s-]*(?:hours?|hrs?)")
+_ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|some|maybe|~)\s*)?"
+_WORK_HOURS_RES = (
+    compiled_on_use(
+        r"(?:\b(?:(?:it|this|that|the\s+(?:job|run|training|fine-?tune))\s+)?(?:(?:should|will|would|might|usually"
+        r"|typically)\s+)?(?:takes?|took|needs?|needed|requires?|required|is|was|runs?\s+(?:for\s+)?|ran\s+(?:for\s+)?"
+        rf"|be)\s+|\(\s*){_ABOUT}{_ACC_HOURS}\b\)?", _F),
+    compiled_on_use(rf"\ban?\s+{_ABOUT}{_ACC_HOURS}\s+(?:job|run|fine-?tune|training(?:\s+run)?|workload|experiment)\b",
+                    _F),
+)
+
+
+def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """The job's size as accelerator-hours said with a word that makes it the work, blanked once read."""
+    if not scan.holds(("hour", "hr")):
+        return {}
+    m = next((found for pattern in _WORK_HOURS_RES if (found := pattern.search(scan.text)) is not None), None)
+    if m is None:
+        return {}
+    hours = float(m["n"].replace(",", "")) * (1000 if m["k"] else 1)
+    if not 0 < hours <= 100_000_000:
+        return {}
+    accelerator = _accelerator(" ".join(m["acc"].split()))
+    notes.append(f"read '{_said(m)}' as the job's size: the work {hours:,.4g} {accelerator}-hours do, planned on "
+                 "whatever hardware does it best when no model size is said")
+    scan.blank(m.start(), m.end())
+    if (named := image_model_span(scan.text)) is not None:  # "SDXL", "yolov8": the model those hours train
+        notes.append(f"read '{scan.text[named[0]:named[1]]}' as the model those hours train")
+        scan.blank(*named)
+    return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
 # What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent
 # $2k on the last one". Said of the past, it bounds nothing this run may cost.
 _PAST_COST_RE = compiled_on_use(

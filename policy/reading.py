@@ -473,8 +473,8 @@ def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question
     """ "train 7B": pretraining and fine-tuning default to very different token counts."""
     if not scan.take(_TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
         return
-    if fields.get("fixed_hours") is not None:
-        return
+    if fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None:
+        return  # a stated length, or work given as accelerator-hours: no tokens to default
     questions.append(Question(
         field="task", question="'train' from scratch or fine-tune an existing model? Pretraining reads ~20 tokens "
         "per parameter, a fine-tune 1B tokens, which changes the cost many times over.",

@@ -132,6 +132,10 @@ class TrainingRequest(BaseModel):
     # --- When, how long and on what held capacity (policy.reading); what the text said that nothing read ---
     start_after: datetime | None = None  # "64 H100s tomorrow", "starting Monday": the job starts then, not before
     fixed_hours: float | None = Field(default=None, gt=0, le=24 * 90)  # "eval run 7B 2h": a job of that length
+    # "it takes about 300 A100-hours": the job's size as accelerator-hours on a named accelerator, its compute when no
+    # model size is said (any model: a diffusion model, a CNN); planned on any hardware as the FLOPs those hours do.
+    work_gpu_hours: float | None = Field(default=None, gt=0, le=100_000_000)
+    work_accelerator: str | None = None  # the accelerator those hours are on ("A100"); with work_gpu_hours
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
     # "reserve a capacity block for 16 H100s": reserved capacity bought for the run, when the account is offered one
     # that fits (an EC2 capacity block or a SageMaker training plan); else the plan says why there is none.

@@ -28,7 +28,7 @@ from policy.decision import (
 )
 from policy.defaults import complete, format_count
 from policy.errors import RequestError
-from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, workload
+from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, measured_workload, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
 from policy.patterns import compiled_on_use
@@ -111,10 +111,14 @@ def decide(
         trace.insert(-1, cap.step)
     if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
         req = req.model_copy(update={"params": request.params, "task": request.task})
+    if _measured(request):  # nor did it train tokens of a sequence length: the work was the hours given
+        req = req.model_copy(update={"tokens": request.tokens, "seq_len": request.seq_len})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
         assumed = [a for a in assumed if not a.startswith("tokens:")]
+    elif _measured(request):  # the work is the hours given: no default of tokens or sequence says anything of it
+        assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
     # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
-    if calibration is not None and req.fixed_hours is None:
+    if calibration is not None and req.fixed_hours is None and not _measured(request):
         from policy.calibration import calibrated_step
 
         assert req.task is not None and req.params is not None
@@ -210,7 +214,7 @@ def _chosen(
     # a platform the team may not use is refused before anything is searched
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
                                                 requested=req.platform)
-    work = _workload(req)
+    work = _measured_work(req, catalog, policy) if _measured(request) else _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     try:
         scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
@@ -225,7 +229,9 @@ def _chosen(
                     max_instances=min(policy.max_instances, req.max_instances or policy.max_instances),
                     settings=policy.estimate, gpus=gpus, instances=req.instances, max_gpus=req.max_gpus,
                     min_gpus=req.min_gpus, min_instances=req.min_instances,
-                    hours_factors=calibration.hours_factors(task=req.task, params=req.params) if calibration else (),
+                    # hours given as measured are not estimated, so no learnt correction applies to them
+                    hours_factors=calibration.hours_factors(task=req.task, params=req.params)
+                    if calibration and not _measured(request) else (),
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
@@ -275,6 +281,26 @@ def _on_reserved_capacity(choice: Choice, plan: Plan, reserved: Sequence[tuple[O
                               "its window by the deadline: the plan is priced without one"]
     best = fitting[0]
     return replace(choice, option=best), _plan(best, ctx), []
+
+
+def _measured(request: TrainingRequest) -> bool:
+    """Whether the work is given as accelerator-hours ("it takes about 300 A100-hours") and not by a model's size."""
+    return request.work_gpu_hours is not None and request.params is None and request.fixed_hours is None
+
+
+def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig) -> Workload:
+    """The work of ``req``'s accelerator-hours: what they compute on that accelerator, held as one of them holds it."""
+    assert req.work_gpu_hours is not None and req.work_accelerator is not None and req.trials is not None
+    accel = catalog.accelerators.get(req.work_accelerator)
+    if accel is None or accel.peak_bf16_tflops is None or accel.mfu is None or accel.memory_gib is None:
+        known = ", ".join(a for a, spec in sorted(catalog.accelerators.items())
+                          if spec.peak_bf16_tflops and spec.mfu and spec.memory_gib)
+        raise RequestError(f"gpuops has no throughput and memory figures for {req.work_accelerator} to turn "
+                           f"{req.work_gpu_hours:g} of its hours into work; give them on one of {known}.",
+                           code="invalid_request")
+    return measured_workload(accelerator=accel.name, gpu_hours=req.work_gpu_hours,
+                             peak_tflops=accel.peak_bf16_tflops, mfu=accel.mfu, memory_gib=accel.memory_gib,
+                             headroom=policy.estimate.memory_headroom, trials=req.trials)
 
 
 def _workload(req: TrainingRequest) -> Workload:
@@ -365,7 +391,10 @@ def _regions_allowed(request: TrainingRequest, *, catalog: Catalog,
 
 
 def _sized(request: TrainingRequest) -> TrainingRequest:
-    """A job of stated length on stated hardware without a model size: sized as a tiny model (``policy.fixed``)."""
+    """A job of stated length on stated hardware without a model size: sized as a tiny model (``policy.fixed``); so
+    is a job given as accelerator-hours, whose work and memory then come from those hours (``_workload``)."""
+    if _measured(request):
+        return request.model_copy(update={"params": fixed.SIZING_PARAMS, "task": request.task or Task.FINE_TUNE})
     if request.fixed_hours is None or (request.params is not None and request.task is not None):
         return request
     # Memory as the weights alone (LoRA's base): an evaluation or a stated-length run holds no optimizer state.

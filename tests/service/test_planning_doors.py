@@ -36,6 +36,7 @@ REQUESTS = [
     "LoRA 13B on 200M tokens, spot ok",
     "sweep 20 trials of 350M on 1B tokens in us-west-2",
     "fine-tune 70B on 2B tokens by 2026-12-20 for team-nlp",
+    "fine-tune SDXL on our catalog images, it takes about 300 A100-hours, by Friday",
 ]
 
 
@@ -268,3 +269,15 @@ def test_an_exclusion_field_that_rules_out_the_hardware_the_text_names_is_a_cont
                                      "now": NOW.isoformat(), "timezone": TZ})
     assert answer.status_code == 422, answer.text
     assert answer.json()["error"]["code"] == "contradiction"
+
+
+def test_a_jobs_size_in_accelerator_hours_given_as_fields_plans_as_the_texts_does(live: Live) -> None:
+    by_field = live.post("/v1/plans", {"text": "fine-tune our detector", "work_gpu_hours": 300,
+                                       "work_accelerator": "A100", "now": NOW.isoformat(), "timezone": TZ})
+    by_text = live.post("/v1/plans", {"text": "fine-tune our detector, it takes about 300 A100-hours",
+                                      "now": NOW.isoformat(), "timezone": TZ})
+    assert by_field.status_code == by_text.status_code == 200, by_field.text
+    assert by_field.json()["plan"] == by_text.json()["plan"]
+    unknown = live.post("/v1/plans", {"text": "fine-tune our detector", "work_gpu_hours": 300,
+                                      "work_accelerator": "MI300X", "now": NOW.isoformat(), "timezone": TZ})
+    assert unknown.status_code == 422 and "give them on one of" in unknown.json()["error"]["message"]

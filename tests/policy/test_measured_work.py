@@ -1,0 +1,78 @@
+"""A job given as accelerator-hours ("it takes about 300 A100-hours") is planned as the work those hours do, on any
+hardware that holds what one of those accelerators held: the way to plan models gpuops cannot size (a diffusion
+model, a detector)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from policy.catalog import load_catalog
+from policy.config import default_policy
+from policy.decision import Decision
+from policy.estimate import GIB, measured_workload
+from policy.parse import parse_request, read_request
+from policy.spend import SpendSnapshot
+from policy.tree import decide
+
+TZ = "America/Los_Angeles"
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo(TZ))
+
+
+def _decide(text: str) -> Decision:
+    return decide(parse_request(text, now=NOW, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+                  spend=SpendSnapshot.unavailable(team="team-ml", reason="none"), now=NOW)
+
+
+@pytest.mark.parametrize(("text", "hours", "accelerator"), [
+    ("it takes about 300 A100-hours to fine-tune our diffusion model, need it by Friday", 300.0, "A100"),
+    ("fine-tune SDXL on our product images (~100 A100 hours)", 100.0, "A100"),
+    ("train our detector, a 50 H100-hour job, spot ok", 50.0, "H100"),
+    ("our segmentation model needs roughly 1.2k L40S GPU-hours", 1200.0, "L40S"),
+])
+def test_hours_said_as_the_jobs_size_are_its_work(text: str, hours: float, accelerator: str) -> None:
+    fields = read_request(text, now=NOW, tz=TZ).fields
+    assert (fields["work_gpu_hours"], fields["work_accelerator"]) == (hours, accelerator)
+    assert "max_gpu_hours" not in fields
+
+
+def test_hours_said_as_what_there_is_stay_an_allowance() -> None:
+    fields = read_request("fine-tune 7B on 1B tokens, we have 200 H100-hours", now=NOW, tz=TZ).fields
+    assert fields["max_gpu_hours"] == 200 and "work_gpu_hours" not in fields
+
+
+def test_the_work_is_what_the_hours_do_at_that_accelerators_peak_and_mfu() -> None:
+    a100 = load_catalog().accelerators["A100"]
+    assert a100.peak_bf16_tflops is not None and a100.mfu is not None and a100.memory_gib is not None
+    work = measured_workload(accelerator="A100", gpu_hours=300, peak_tflops=a100.peak_bf16_tflops, mfu=a100.mfu,
+                             memory_gib=a100.memory_gib, headroom=0.1)
+    assert work.flops == pytest.approx(300 * 3600 * a100.peak_bf16_tflops * 1e12 * a100.mfu)
+    assert work.sharded_bytes == 0 and work.activation_bytes == pytest.approx(a100.memory_gib * GIB * 0.9)
+    assert (work.measured, work.measured_on) == ("300 A100-hours", "A100")
+
+
+def test_a_job_given_as_hours_is_planned_without_a_size_tokens_or_sequence() -> None:
+    decision = _decide("it takes about 300 A100-hours to fine-tune our diffusion model, need it by Friday")
+    request = decision.request
+    assert (request.params, request.tokens, request.seq_len, request.work_gpu_hours) == (None, None, None, 300.0)
+    assert not any(a.startswith(("tokens:", "sequence length:")) for a in decision.assumptions)
+    assert decision.plan.deadline_met
+    steps = {step.node: step for step in decision.trace}
+    assert "300 A100-hours" in steps["4 compute"].answer and "the accelerator-hours said" in steps["4 compute"].source
+    assert "holds less than one A100" in steps["3 memory"].reason  # a 24 GiB A10G cannot hold what one A100 held
+
+
+def test_more_of_a_faster_accelerator_finish_the_same_work_sooner() -> None:
+    decision = _decide("the job takes 400 A100-hours, as fast as possible")
+    plan = decision.plan
+    assert plan.accelerator != "A100"
+    assert plan.estimated_hours < 400 / plan.accelerators  # sooner than as many A100s could, even perfectly scaled
+
+
+def test_a_model_size_said_beside_the_hours_is_what_the_plan_is_estimated_from() -> None:
+    with_hours = _decide("fine-tune 7B on 1B tokens, takes about 60 A100-hours")
+    without = _decide("fine-tune 7B on 1B tokens")
+    assert with_hours.request.params == 7_000_000_000
+    assert with_hours.plan.estimated_hours == without.plan.estimated_hours
