@@ -468,6 +468,7 @@ def read_request(
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
+    _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
         fields["interruption_tolerance"] = Tolerance.LOW
@@ -481,6 +482,37 @@ def read_request(
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)
+
+
+_TAKES = r"\b(?:takes?|took|needs?|needed|requires?|required)\s+(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?"
+_TAKEN_VERB_RE = compiled_on_use(r"\b(?:takes?|took|needs?|needed|requires?|required)\b", _F)
+_LAST_TIME_RE = compiled_on_use(r"\b(?:the\s+)?(?:last|previous)\s+time\b", _F)
+_TRAINING_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA, Task.PRETRAIN, Task.CONTINUED_PRETRAIN, Task.DPO, Task.RLHF,
+                   Task.DISTILL, Task.SWEEP)
+
+
+def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said: str | None) -> None:
+    """ "fine-tune SDXL, takes about 6 hours on one A100": training of no size said, described by how long it takes
+    on named accelerators, is that much work (6 A100-hours), planned on whatever does it best, not a job of that
+    length on exactly that hardware (which AWS may not even offer: A100s come eight to an instance). Asked for
+    ("8 H100 for 6 hours") or said of an evaluation ("our eval takes 3h on 8 H100s"), a length stays the job's own."""
+    hours, gpus, accelerator = fields.get("fixed_hours"), fields.get("gpus"), fields.get("accelerator")
+    if (hours is None or said is None or gpus is None or accelerator is None or fields.get("params") is not None
+            or fields.get("task") not in _TRAINING_TASKS or fields.get("work_gpu_hours") is not None
+            or (verb := re.search(_TAKES + re.escape(said).replace(r"\ ", r"\s+"), scan.said, _F)) is None):
+        return
+    work = hours * gpus
+    fields |= {"fixed_hours": None, "gpus": None, "accelerator": None, "hardware_preferred": None,
+               "work_gpu_hours": work, "work_accelerator": accelerator}
+    notes.remove(fixed_length_note(hours, said))
+    notes.append(f"read '{_said(verb)}' on {gpus} {accelerator} as the job's size: the work {work:,.4g} "
+                 f"{accelerator}-hours do, planned on whatever hardware does it best when no model size is said")
+    for m in (_TAKEN_VERB_RE.search(scan.text, verb.start(), verb.end()), _LAST_TIME_RE.search(scan.text)):
+        if m is not None:
+            scan.blank(m.start(), m.end())
+    if (named := image_model_span(scan.text)) is not None:  # "SDXL", "yolov8": the model those hours train
+        notes.append(f"read '{scan.text[named[0]:named[1]]}' as the model those hours train")
+        scan.blank(*named)
 
 
 def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: str | None, now: datetime,

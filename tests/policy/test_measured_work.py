@@ -76,3 +76,22 @@ def test_a_model_size_said_beside_the_hours_is_what_the_plan_is_estimated_from()
     without = _decide("fine-tune 7B on 1B tokens")
     assert with_hours.request.params == 7_000_000_000
     assert with_hours.plan.estimated_hours == without.plan.estimated_hours
+
+
+@pytest.mark.parametrize(("text", "hours", "accelerator"), [
+    ("fine-tune SDXL, takes about 6 hours on one A100", 6.0, "A100"),
+    ("fine-tune our yolov8 detector, took 10 hours on 4 A10Gs last time", 40.0, "A10G"),
+])
+def test_training_of_no_size_described_by_its_length_on_hardware_is_that_much_work(text: str, hours: float,
+                                                                                   accelerator: str) -> None:
+    request = parse_request(text, now=NOW, tz=TZ)
+    assert (request.work_gpu_hours, request.work_accelerator) == (hours, accelerator)
+    assert (request.fixed_hours, request.gpus, request.accelerator) == (None, None, None)
+    assert any(note.endswith("as the model those hours train") for note in request.notes)
+
+
+@pytest.mark.parametrize("text", ["our nightly eval takes ~3h on 8 H100s", "8 H100 for 6 hours",
+                                  "fine-tune 7B, it takes 6 hours on 8 A100s"])
+def test_a_length_asked_for_said_of_an_eval_or_beside_a_size_stays_the_jobs_own(text: str) -> None:
+    request = parse_request(text, now=NOW, tz=TZ)
+    assert request.fixed_hours is not None and request.work_gpu_hours is None
