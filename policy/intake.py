@@ -88,14 +88,13 @@ def _missing_size(text: str) -> str:
     if named is None:
         return f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
     model, per_token = named
-    length = (f'how much work it is on what, e.g. "{model} fine-tune, about 100 A100-hours", or how long it runs on '
-              f'what, e.g. "{model} on 8 A100s for 6 hours"')
     if not per_token:
         return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
-                f"cannot estimate it from a size. Say {length}.")
-    return (f"'{model}' is a vision transformer gpuops has no size for. Give its size and its image patches as tokens "
-            f'(a 224-pixel image in 16-pixel patches is 196), e.g. "fine-tune a 300M model on 20B tokens", or say '
-            f"{length}.")
+                f'cannot estimate it from a size. Say how much work it is, e.g. "{model} fine-tune, about 100 '
+                'A100-hours" or "takes about 6 hours on 8 A100s".')
+    return (f"'{model}' is a vision transformer gpuops has no size for: give its size and its image patches as tokens "
+            '(a 224-pixel image in 16-pixel patches is 196), e.g. "a 300M model on 20B tokens", or how much work it '
+            'is, e.g. "about 100 A100-hours".')
 
 
 def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:

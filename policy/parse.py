@@ -957,6 +957,8 @@ _WORK_HOURS_RES = (
         rf"|be)\s+|\(\s*){_ABOUT}{_ACC_HOURS}\b\)?", _F),
     compiled_on_use(rf"\ban?\s+{_ABOUT}{_ACC_HOURS}\s+(?:job|run|fine-?tune|training(?:\s+run)?|workload|experiment)\b",
                     _F),
+    # an estimate standing alone, "SDXL fine-tune, about 100 A100-hours": hedged, so the work's size, not what there is
+    compiled_on_use(rf"(?:^|(?<=[,;:]))\s*(?:about|around|roughly|approximately|approx\.?|~)\s*{_ACC_HOURS}\b", _F),
 )
 
 

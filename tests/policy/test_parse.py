@@ -316,11 +316,11 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune on 8xH100 with 2B tokens", MONDAY, "missing_model_size", "how big the model is"),
     # an image model named: the forms that can plan it, for the kind it is
     ("fine-tune SDXL on 20k product images by Friday", MONDAY, "missing_model_size",
-     'not follow parameters × tokens, so gpuops cannot estimate it from a size. Say how much work it is on what, '
-     'e.g. "SDXL fine-tune, about 100 A100-hours", or how long it runs on what, e.g. "SDXL on 8 A100s for 6 hours"'),
+     'not follow parameters × tokens, so gpuops cannot estimate it from a size. Say how much work it is, e.g. "SDXL '
+     'fine-tune, about 100 A100-hours" or "takes about 6 hours on 8 A100s".'),
     ("train yolov8 on our warehouse footage", MONDAY, "missing_model_size", "'yolov8' is an image model"),
     ("fine-tune CLIP ViT-B/32 on 2M image-text pairs", MONDAY, "missing_model_size",
-     "'CLIP ViT-B/32' is a vision transformer gpuops has no size for. Give its size and its image patches as tokens"),
+     "'CLIP ViT-B/32' is a vision transformer gpuops has no size for: give its size and its image patches as tokens"),
     ("fine-tune 7B by last Friday", MONDAY, "deadline_in_past", "already passed"),
     ("fine-tune 7B by yesterday", MONDAY, "deadline_in_past", "by yesterday"),
     ("fine-tune 7B by 2026-11-01", MONDAY, "deadline_in_past", "2026-11-01"),
