@@ -29,7 +29,16 @@ from policy.jobtext import read_job_phrases
 from policy.models import image_model_span
 from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions
-from policy.reading import EVAL_RE, fixed_length_note, read_held, read_intent, read_timing, read_to_reserve, read_today
+from policy.reading import (
+    EVAL_RE,
+    TRAIN_RE,
+    fixed_length_note,
+    read_held,
+    read_intent,
+    read_timing,
+    read_to_reserve,
+    read_today,
+)
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import BELOW_100, below_100, digits_for_words
@@ -497,8 +506,10 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
     length on exactly that hardware (which AWS may not even offer: A100s come eight to an instance). Asked for
     ("8 H100 for 6 hours") or said of an evaluation ("our eval takes 3h on 8 H100s"), a length stays the job's own."""
     hours, gpus, accelerator = fields.get("fixed_hours"), fields.get("gpus"), fields.get("accelerator")
+    task = fields.get("task")
+    training = task in _TRAINING_TASKS or (task is None and TRAIN_RE.search(scan.said) is not None)
     if (hours is None or said is None or gpus is None or accelerator is None or fields.get("params") is not None
-            or fields.get("task") not in _TRAINING_TASKS or fields.get("work_gpu_hours") is not None
+            or not training or fields.get("work_gpu_hours") is not None
             or (verb := re.search(_TAKES + re.escape(said).replace(r"\ ", r"\s+"), scan.said, _F)) is None):
         return
     work = hours * gpus
@@ -510,9 +521,7 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
     for m in (_TAKEN_VERB_RE.search(scan.text, verb.start(), verb.end()), _LAST_TIME_RE.search(scan.text)):
         if m is not None:
             scan.blank(m.start(), m.end())
-    if (named := image_model_span(scan.text)) is not None:  # "SDXL", "yolov8": the model those hours train
-        notes.append(f"read '{scan.text[named[0]:named[1]]}' as the model those hours train")
-        scan.blank(*named)
+    _model_of_measured_work(scan, notes)
 
 
 def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: str | None, now: datetime,
@@ -976,10 +985,20 @@ def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     notes.append(f"read '{_said(m)}' as the job's size: the work {hours:,.4g} {accelerator}-hours do, planned on "
                  "whatever hardware does it best when no model size is said")
     scan.blank(m.start(), m.end())
-    if (named := image_model_span(scan.text)) is not None:  # "SDXL", "yolov8": the model those hours train
-        notes.append(f"read '{scan.text[named[0]:named[1]]}' as the model those hours train")
-        scan.blank(*named)
+    _model_of_measured_work(scan, notes)
     return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
+def _model_of_measured_work(scan: _Scan, notes: list[str]) -> None:
+    """An image model named beside work given as accelerator-hours ("SDXL", "ResNet-50"): the model those hours train,
+    read whole (its number too, which a size reader may have set aside)."""
+    named = image_model_span(scan.said)
+    if named is None:
+        return
+    name = scan.said[named[0]:named[1]]
+    notes.append(f"read '{name}' as the model those hours train")
+    scan.blank(*named)
+    scan.unused = [phrase for phrase in scan.unused if phrase not in name]
 
 
 # What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent

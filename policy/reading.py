@@ -30,7 +30,7 @@ from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
 __all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_to_reserve",
-           "read_today", "Scan"]
+           "read_today", "Scan", "TRAIN_RE"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -143,7 +143,7 @@ _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
-_TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
+TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
 # A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Only a text
 # with a count nothing else read uses it.
 # The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of
@@ -471,7 +471,7 @@ def _audio_with_tokens(scan: Scan, notes: list[str]) -> None:
 
 def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:
     """ "train 7B": pretraining and fine-tuning default to very different token counts."""
-    if not scan.take(_TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
+    if not scan.take(TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
         return
     if fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None:
         return  # a stated length, or work given as accelerator-hours: no tokens to default

@@ -85,6 +85,7 @@ def test_a_model_size_said_beside_the_hours_is_what_the_plan_is_estimated_from()
 @pytest.mark.parametrize(("text", "hours", "accelerator"), [
     ("fine-tune SDXL, takes about 6 hours on one A100", 6.0, "A100"),
     ("fine-tune our yolov8 detector, took 10 hours on 4 A10Gs last time", 40.0, "A10G"),
+    ("retrain our ResNet-50 on new photos, last time it took 20 hours on 8 V100s", 160.0, "V100"),  # no task word
 ])
 def test_training_of_no_size_described_by_its_length_on_hardware_is_that_much_work(text: str, hours: float,
                                                                                    accelerator: str) -> None:
@@ -92,6 +93,7 @@ def test_training_of_no_size_described_by_its_length_on_hardware_is_that_much_wo
     assert (request.work_gpu_hours, request.work_accelerator) == (hours, accelerator)
     assert (request.fixed_hours, request.gpus, request.accelerator) == (None, None, None)
     assert any(note.endswith("as the model those hours train") for note in request.notes)
+    assert not any(said in request.unread for said in ("50", "ResNet", "took", "last time"))
 
 
 @pytest.mark.parametrize("text", ["our nightly eval takes ~3h on 8 H100s", "8 H100 for 6 hours",
