@@ -101,3 +101,10 @@ def test_training_of_no_size_described_by_its_length_on_hardware_is_that_much_wo
 def test_a_length_asked_for_said_of_an_eval_or_beside_a_size_stays_the_jobs_own(text: str) -> None:
     request = parse_request(text, now=NOW, tz=TZ)
     assert request.fixed_hours is not None and request.work_gpu_hours is None
+
+
+def test_the_hours_are_each_runs_so_a_sweep_does_them_for_every_run() -> None:
+    one = _decide("fine-tune our detector, takes about 6 hours on one A100")
+    sweep = _decide("sweep 8 configs of our detector, each takes about 6 hours on one A100")
+    assert sweep.request.trials == 8
+    assert sweep.plan.estimated_cost_usd > 7 * one.plan.estimated_cost_usd
