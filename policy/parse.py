@@ -444,6 +444,9 @@ def read_request(
     if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
         for m in _LIST_NUMBER_RE.finditer(scan.text):
             scan.blank(m.start("n"), m.end("n"))
+    if (intro := _WHO_HERE_RE.match(scan.text)) is not None:  # "finance here:", "hi, Priya from ml-platform here."
+        notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
+        scan.blank(intro.start(), intro.end())
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
@@ -999,6 +1002,12 @@ def _model_of_measured_work(scan: _Scan, notes: list[str]) -> None:
     notes.append(f"read '{name}' as the model those hours train")
     scan.blank(*named)
     scan.unused = [phrase for phrase in scan.unused if phrase not in name]
+
+
+# Who is asking, said first: "finance here:", "hi, Priya from ml-platform here." — no part of the work.
+_WHO_HERE_RE = compiled_on_use(
+    r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?!(?:put|it|run|do|start|use|keep|send|stay)\b)(?:[a-z][\w'-]*\s+){0,3}?"
+    r"[a-z][\w'-]*\s+here\s*[:.!\-\u2014]", _F)
 
 
 # What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent

@@ -133,6 +133,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # accelerator-hours said with the accelerator's name are an allowance, never that many GPUs
     ("fine-tune 7B on 1B tokens, we have 200 H100-hours", {"max_gpu_hours": 200, "gpus": None}, []),
     ("fine-tune 7B on 1B tokens within 300 A100 GPU hours", {"max_gpu_hours": 300, "accelerator": None}, []),
+    # who is asking, said first, is no part of the work
+    ("finance here: what's our cheapest option to fine-tune a 13B model on 1B tokens this week?",
+     {"params": 13_000_000_000}, []),
+    ("hi, Priya from ml-platform here. LoRA 8B on 100M tokens", {"task": Task.LORA}, []),
+    ("put it here, fine-tune 7B on 1B tokens", {"params": 7_000_000_000}, ["put", "here"]),
     # what an earlier run cost bounds nothing this one may cost
     ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
