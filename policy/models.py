@@ -160,18 +160,24 @@ _VISION_TRANSFORMER_RE = compiled_on_use(
     r"|dino(?:v2|v3)?|detr|swin(?:[\s-]\w+)?|segment[\s-]anything)(?![\w-])", re.IGNORECASE)
 
 
+def _image_model(text: str) -> tuple[re.Match[str], bool] | None:
+    """The first image model ``text`` names that the table does not size, and whether its cost follows parameters ×
+    tokens (a vision transformer's tokens are image patches: True) or not (a diffusion model or a CNN: False)."""
+    if (m := _NOT_PER_TOKEN_RE.search(text)) is not None:
+        return m, False
+    if (m := _VISION_TRANSFORMER_RE.search(text)) is not None:
+        return m, True
+    return None
+
+
 def image_model_span(text: str) -> tuple[int, int] | None:
     """Where ``text`` names an image model the table does not size (``image_model_in_text``), or None."""
-    m = _NOT_PER_TOKEN_RE.search(text) or _VISION_TRANSFORMER_RE.search(text)
-    return None if m is None else m.span()
+    found = _image_model(text)
+    return None if found is None else found[0].span()
 
 
 def image_model_in_text(text: str) -> tuple[str, bool] | None:
     """An image model the text names that the table does not size, as said, and whether its cost follows
-    parameters × tokens (a vision transformer's tokens are image patches: True) or not (a diffusion model or a
-    convolutional network: False); None when it names none."""
-    if (m := _NOT_PER_TOKEN_RE.search(text)) is not None:
-        return " ".join(m.group(0).split()), False
-    if (m := _VISION_TRANSFORMER_RE.search(text)) is not None:
-        return " ".join(m.group(0).split()), True
-    return None
+    parameters × tokens (``_image_model``); None when it names none."""
+    found = _image_model(text)
+    return None if found is None else (" ".join(found[0].group(0).split()), found[1])

@@ -80,6 +80,17 @@ _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10*
 _SCALE |= {"b": 10**9, "bn": 10**9, "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _SEQ_SCALE = {"k": 1024, "m": 1024**2}  # "8k context" is 8192 tokens
 
+# An accelerator that comes in one memory size may be named with it ("8xH100 80GB", "L40S 48GB"): the same one.
+_ACCELERATORS = (
+    ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100-40GB", r"a100[\s-]*40\s*gb"), ("A100", r"a100"),
+    ("A10G", r"a10g?(?:[\s-]*24\s*gb)?"), ("GH200", r"gh200"),
+    ("H100", r"h100(?:[\s-]*80\s*gb)?"), ("H200", r"h200(?:[\s-]*141\s*gb)?"),
+    ("B200", r"b200(?:[\s-]*(?:180|192)\s*gb)?"),
+    ("L40S", r"l40s(?:[\s-]*48\s*gb)?"), ("L4", r"l4(?:[\s-]*24\s*gb)?"),
+    ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100-16GB", r"v100[\s-]*16\s*gb"), ("V100", r"v100"),
+    ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
+)  # fmt: skip
+
 _UNIT_KINDS = (
     # "8k context", "8k seq", "4k seq len", "2048 sequence length" ("512 sequences" is a count of them: "other")
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"
@@ -95,7 +106,7 @@ _UNIT_KINDS = (
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
-    ("gpu_hours", r"(?:gpu|accelerator|device|(?:a100|h100|h200|a10g?|l40s|l4|b200|v100)(?:[\s-]*gpus?)?)[\s-]*"
+    ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
                   r"(?:hours?|hrs?|h)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
@@ -167,16 +178,6 @@ _TOKENS_BEFORE_RE = compiled_on_use(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$"
 _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
-# An accelerator that comes in one memory size may be named with it ("8xH100 80GB", "L40S 48GB"): the same one.
-_ACCELERATORS = (
-    ("A100-80GB", r"a100[\s-]*80\s*gb"), ("A100-40GB", r"a100[\s-]*40\s*gb"), ("A100", r"a100"),
-    ("A10G", r"a10g?(?:[\s-]*24\s*gb)?"), ("GH200", r"gh200"),
-    ("H100", r"h100(?:[\s-]*80\s*gb)?"), ("H200", r"h200(?:[\s-]*141\s*gb)?"),
-    ("B200", r"b200(?:[\s-]*(?:180|192)\s*gb)?"),
-    ("L40S", r"l40s(?:[\s-]*48\s*gb)?"), ("L4", r"l4(?:[\s-]*24\s*gb)?"),
-    ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100-16GB", r"v100[\s-]*16\s*gb"), ("V100", r"v100"),
-    ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
-)  # fmt: skip
 _HW_RE = compiled_on_use(
     # "2 nodes of 8xH100", and "2 x 8 H100": a count of nodes, then each node's accelerators
     r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)|[x×*](?=\s*\d))\s*)?"
@@ -254,6 +255,8 @@ _TEAM_RE = compiled_on_use(
 
 # Task words, most specific first: "QLoRA" before "LoRA", "continued pretraining" before "pretrain".
 # Participles ("pretrained", "fine-tuned") describe a model, not the job, so they do not count.
+# Fine-tuning as it is mistyped in a hurry: read as fine-tuning, with a note (``_task``).
+_FINE_TUNE_TYPOS = r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen"
 _TASK_WORDS = (
     (Task.QLORA, r"\bq[\s-]?lora\b"),
     (Task.LORA, r"\blora\b|\bpeft\b"),
@@ -267,12 +270,12 @@ _TASK_WORDS = (
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
      # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning" (read with a note, ``_task``)
-     r"|\b(?:fine?[\s-]?tun(?:ning|e)|fin[\s-]?tuning|fine[\s-]?tuen|finetuen)\b"
+     rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WORDS]
-_FINE_TUNE_TYPO_RE = compiled_on_use(r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen", _F)
+_FINE_TUNE_TYPO_RE = compiled_on_use(_FINE_TUNE_TYPOS, _F)
 # Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
 _STAGED_TUNING_RE = compiled_on_use(
     r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b[^.;]{0,40}?"
@@ -2010,25 +2013,23 @@ _BATCH_CUE_RE = compiled_on_use(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*siz
 
 # RL on prompts with several rollouts each: "2k prompts, 8 rollouts each, 512 tokens per rollout", "10k questions
 # with 16 samples per question of ~1k tokens". Every rollout is generated, scored and trained on.
+# The pieces both orders say: the prompts counted, the rollouts a prompt, and a length in tokens.
+_PROMPTS_COUNTED = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
+                    r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)")
+_ROLLOUTS_A_PROMPT = (r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories"
+                      r"|trajectory)(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?")
+_TOKENS_LONG = r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
 _ROLLOUTS_RE = compiled_on_use(
-    r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
-    r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?"
-    r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
-    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?\s*,?\s*(?:of\s+|at\s+|with\s+|and\s+"
-    r"|[x\u00d7*]\s*)?"
-    r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
+    rf"{_PROMPTS_COUNTED}\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?{_ROLLOUTS_A_PROMPT}\s*,?\s*"
+    rf"(?:of\s+|at\s+|with\s+|and\s+|[x\u00d7*]\s*)?{_TOKENS_LONG}"
     r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])", _F)
 
 
 # The prompts' length said before their rollouts: "50k prompts of 512 tokens, 4 rollouts each". A rollout holds its
 # prompt and its answer, so each is counted at least at the prompt's length.
 _PROMPTS_THEN_ROLLOUTS_RE = compiled_on_use(
-    r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
-    r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s*,?\s*(?:of|at|with)\s+"
-    r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?(?:\s+each)?"
-    r"\s*,?\s*(?:and\s+|with\s+|x\s*|\u00d7\s*)?"
-    r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories|trajectory)"
-    r"(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?(?![\w-])", _F)
+    rf"{_PROMPTS_COUNTED}\s*,?\s*(?:of|at|with)\s+{_TOKENS_LONG}(?:\s+each)?\s*,?\s*(?:and\s+|with\s+|x\s*|\u00d7\s*)?"
+    rf"{_ROLLOUTS_A_PROMPT}(?![\w-])", _F)
 
 
 def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:

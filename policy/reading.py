@@ -385,23 +385,11 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked else ():  # "starting in January"
         starts.append((month_start(m["month"], now=now, zone=zone), " ".join(m.group(0).split())))
         scan.blank(m.start(), m.end())
-    for m in _START_AT_CLOCK_RE.finditer(scan.text) if clocked else ():  # "starting at 8pm": today, or tomorrow
-        hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0) if m["h"] else int(m["h24"])
-        local = now.astimezone(zone)
-        at = local.replace(hour=hour, minute=int(m["mi"] or m["m24"] or 0), second=0, microsecond=0)
-        starts.append((at if at > local else at + timedelta(days=1), " ".join(m.group(0).split())))
-        scan.blank(m.start(), m.end())
-    for m in _AFTER_CLOCK_RE.finditer(scan.text) if "after" in lowered else ():  # "right after the 2pm standup"
-        if m["lunch"]:
-            hour, minute = _LUNCH_HOUR, 0
-        elif m["h"]:
-            hour, minute = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["mi"] or 0)
-        else:
-            hour, minute = int(m["h24"]), int(m["m24"])
-        local = now.astimezone(zone)
-        at = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
-        starts.append((at if at > local else at + timedelta(days=1), " ".join(m.group(0).split())))
-        scan.blank(m.start(), m.end())
+    # "starting at 8pm", then "right after the 2pm standup" in what the first left: today, or tomorrow once past
+    for pattern, said in ((_START_AT_CLOCK_RE, clocked), (_AFTER_CLOCK_RE, "after" in lowered)):
+        for m in pattern.finditer(scan.text) if said else ():
+            starts.append((_next_at_clock(m, now=now, zone=zone), " ".join(m.group(0).split())))
+            scan.blank(m.start(), m.end())
     for m in _next_week_starts(scan, now=now, zone=zone):
         local = now.astimezone(zone)
         monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
@@ -415,6 +403,20 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         return None
     notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
     return when
+
+
+def _next_at_clock(m: re.Match[str], *, now: datetime, zone: ZoneInfo) -> datetime:
+    """The next time of day a match of ``_START_AT_CLOCK_RE`` or ``_AFTER_CLOCK_RE`` says: today's, or tomorrow's once
+    past."""
+    if m.groupdict().get("lunch"):
+        hour, minute = _LUNCH_HOUR, 0
+    elif m["h"]:
+        hour, minute = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["mi"] or 0)
+    else:
+        hour, minute = int(m["h24"]), int(m["m24"])
+    local = now.astimezone(zone)
+    at = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    return at if at > local else at + timedelta(days=1)
 
 
 def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) -> Deadline:

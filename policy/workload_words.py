@@ -339,8 +339,8 @@ def _read_total_experts(text: str, out: WorkloadReading) -> bool:
     per_token = int(m["k"] or m["k2"] or DEFAULT_EXPERTS_PER_TOKEN)
     if experts < 2 or not 1 <= per_token <= experts:
         return False
-    block = total / (1.0 - EXPERT_FFN_SHARE + experts * EXPERT_FFN_SHARE)  # one expert's dense-equivalent model
-    active = round(block * (1.0 - EXPERT_FFN_SHARE + per_token * EXPERT_FFN_SHARE))
+    block = total / (1.0 - EXPERT_FFN_SHARE + experts * EXPERT_FFN_SHARE)  # the dense model each expert is cut from
+    active = moe_params(experts, block, per_token)[1]
     out.fields |= {"params": total, "active_params": active}
     out.spans.append(m.span())
     routed = "" if m["k"] or m["k2"] else f" (top-{DEFAULT_EXPERTS_PER_TOKEN} routing assumed)"
