@@ -447,7 +447,7 @@ def read_request(
     if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
         for m in _LIST_NUMBER_RE.finditer(scan.text):
             scan.blank(m.start("n"), m.end("n"))
-    if (intro := _WHO_HERE_RE.match(scan.text)) is not None:  # "finance here:", "hi, Priya from ml-platform here."
+    if scan.holds(("here",)) and (intro := _WHO_HERE_RE.match(scan.text)) is not None:  # "finance here:"
         notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
         scan.blank(intro.start(), intro.end())
     reservation = _reservation(scan)  # its hex digits are no size, count or date

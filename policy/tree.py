@@ -111,14 +111,15 @@ def decide(
         trace.insert(-1, cap.step)
     if sized is not request:  # size and task were stand-ins for a job of stated length: the request said neither
         req = req.model_copy(update={"params": request.params, "task": request.task})
-    if _measured(request):  # nor did it train tokens of a sequence length: the work was the hours given
+    measured = _measured(request)
+    if measured:  # nor did it train tokens of a sequence length: the work was the hours given
         req = req.model_copy(update={"tokens": request.tokens, "seq_len": request.seq_len})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
         assumed = [a for a in assumed if not a.startswith("tokens:")]
-    elif _measured(request):  # the work is the hours given: no default of tokens or sequence says anything of it
+    elif measured:  # the work is the hours given: no default of tokens or sequence says anything of it
         assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
     # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
-    if calibration is not None and req.fixed_hours is None and not _measured(request):
+    if calibration is not None and req.fixed_hours is None and not measured:
         from policy.calibration import calibrated_step
 
         assert req.task is not None and req.params is not None
@@ -214,7 +215,8 @@ def _chosen(
     # a platform the team may not use is refused before anything is searched
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
                                                 requested=req.platform)
-    work = _measured_work(req, catalog, policy) if _measured(request) else _workload(req)
+    measured = _measured(request)
+    work = _measured_work(req, catalog, policy) if measured else _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     try:
         scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
@@ -231,7 +233,7 @@ def _chosen(
                     min_gpus=req.min_gpus, min_instances=req.min_instances,
                     # hours given as measured are not estimated, so no learnt correction applies to them
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params)
-                    if calibration and not _measured(request) else (),
+                    if calibration and not measured else (),
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
@@ -285,7 +287,8 @@ def _on_reserved_capacity(choice: Choice, plan: Plan, reserved: Sequence[tuple[O
 
 def _measured(request: TrainingRequest) -> bool:
     """Whether the work is given as accelerator-hours ("it takes about 300 A100-hours") and not by a model's size."""
-    return request.work_gpu_hours is not None and request.params is None and request.fixed_hours is None
+    return (request.work_gpu_hours is not None and request.work_accelerator is not None and request.params is None
+            and request.fixed_hours is None)
 
 
 def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig) -> Workload:

@@ -12,8 +12,10 @@ import pytest
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision
+from policy.errors import RequestError
 from policy.estimate import GIB, measured_workload
 from policy.parse import parse_request, read_request
+from policy.request import TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -108,3 +110,11 @@ def test_the_hours_are_each_runs_so_a_sweep_does_them_for_every_run() -> None:
     sweep = _decide("sweep 8 configs of our detector, each takes about 6 hours on one A100")
     assert sweep.request.trials == 8
     assert sweep.plan.estimated_cost_usd > 7 * one.plan.estimated_cost_usd
+
+
+def test_hours_without_the_accelerator_they_are_on_are_no_work_to_plan() -> None:
+    request = TrainingRequest(text="x", work_gpu_hours=300)  # as a caller of the policy API may build it
+    with pytest.raises(RequestError) as raised:
+        decide(request, catalog=load_catalog(), policy=default_policy(),
+               spend=SpendSnapshot.unavailable(team="team-ml", reason="none"), now=NOW)
+    assert raised.value.code == "missing_model_size"
