@@ -91,7 +91,7 @@ def _missing_size(text: str) -> str:
     if not per_token:
         return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
                 f'cannot estimate it from a size. Say how much work it is, e.g. "{model} fine-tune, about 100 '
-                'A100-hours" or "takes about 6 hours on 8 A100s".')
+                f'A100-hours" or "fine-tune {model}, takes about 6 hours on 8 A100s".')
     return (f"'{model}' is a vision transformer gpuops has no size for: give its size and its image patches as tokens "
             '(a 224-pixel image in 16-pixel patches is 196), e.g. "a 300M model on 20B tokens", or how much work it '
             'is, e.g. "about 100 A100-hours".')

@@ -4,6 +4,7 @@ model, a detector)."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -118,3 +119,13 @@ def test_hours_without_the_accelerator_they_are_on_are_no_work_to_plan() -> None
         decide(request, catalog=load_catalog(), policy=default_policy(),
                spend=SpendSnapshot.unavailable(team="team-ml", reason="none"), now=NOW)
     assert raised.value.code == "missing_model_size"
+
+
+@pytest.mark.parametrize("refused", ["fine-tune SDXL on 20k product images", "train yolov8 on our footage"])
+def test_the_forms_an_image_models_refusal_offers_plan_it(refused: str) -> None:
+    with pytest.raises(RequestError) as raised:
+        parse_request(refused, now=NOW, tz=TZ)
+    offered = re.findall(r'"([^"]+)"', raised.value.message)
+    assert len(offered) == 2
+    for text in offered:
+        assert _decide(text).request.work_gpu_hours is not None, text

@@ -317,7 +317,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     # an image model named: the forms that can plan it, for the kind it is
     ("fine-tune SDXL on 20k product images by Friday", MONDAY, "missing_model_size",
      'not follow parameters × tokens, so gpuops cannot estimate it from a size. Say how much work it is, e.g. "SDXL '
-     'fine-tune, about 100 A100-hours" or "takes about 6 hours on 8 A100s".'),
+     'fine-tune, about 100 A100-hours" or "fine-tune SDXL, takes about 6 hours on 8 A100s".'),
     ("train yolov8 on our warehouse footage", MONDAY, "missing_model_size", "'yolov8' is an image model"),
     ("fine-tune CLIP ViT-B/32 on 2M image-text pairs", MONDAY, "missing_model_size",
      "'CLIP ViT-B/32' is a vision transformer gpuops has no size for: give its size and its image patches as tokens"),
