@@ -118,6 +118,9 @@ def decide(
         assumed = [a for a in assumed if not a.startswith("tokens:")]
     elif measured:  # the work is the hours given: no default of tokens or sequence says anything of it
         assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
+    elif request.work_gpu_hours is not None:  # given beside a model size (or a stated length), which wins
+        assumed.append(f"the {request.work_gpu_hours:g} accelerator-hours given are not the estimate: it follows "
+                       + ("the length stated" if request.fixed_hours is not None else "the model's size"))
     # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
     if calibration is not None and req.fixed_hours is None and not measured:
         from policy.calibration import calibrated_step

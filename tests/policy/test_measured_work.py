@@ -83,6 +83,7 @@ def test_a_model_size_said_beside_the_hours_is_what_the_plan_is_estimated_from()
     without = _decide("fine-tune 7B on 1B tokens")
     assert with_hours.request.params == 7_000_000_000
     assert with_hours.plan.estimated_hours == without.plan.estimated_hours
+    assert "the 60 accelerator-hours given are not the estimate: it follows the model's size" in with_hours.assumptions
 
 
 @pytest.mark.parametrize(("text", "hours", "accelerator"), [
