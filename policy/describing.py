@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["DATA_ITEMS", "read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
+__all__ = ["DATA_ITEMS", "plan_word", "read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -269,7 +269,7 @@ def _counted_words(scan: TextScan) -> list[str]:
         start, end = m.span("x")
         words = scan.said[start:end].split()
         if (scan.text[start : m.end("tok")] != scan.said[start : m.end("tok")] or scan.text[m.start() : start].strip()
-                or any(_plan_word(w) for w in words)):
+                or any(plan_word(w) for w in words)):
             continue  # the words or "tokens" taken by another reader, the count not, or a word that plans
         scan.blank(start, m.end("tok"))
         read.append(" ".join(words))
@@ -293,14 +293,14 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False)
         ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
         end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
         words = scan.said[start:end].split()
-        if not words or any(_plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) for w in words):
+        if not words or any(plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) for w in words):
             continue
         scan.blank(start, end)
         read.append(" ".join(words))
     return read
 
 
-def _plan_word(word: str) -> bool:
+def plan_word(word: str) -> bool:
     """A word that could change a plan, whole or in any hyphened part ("long-context")."""
     lowered = word.lower().strip("'")
     return (lowered in AREA_WORDS or lowered in PLACE_WORDS or any(c.isdigit() for c in lowered)

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from policy.dates import Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
-from policy.describing import DATA_ITEMS
+from policy.describing import DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
@@ -448,8 +448,10 @@ def read_request(
         for m in _LIST_NUMBER_RE.finditer(scan.text):
             scan.blank(m.start("n"), m.end("n"))
     if scan.holds(("here",)) and (intro := _WHO_HERE_RE.match(scan.text)) is not None:  # "finance here:"
-        notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
-        scan.blank(intro.start(), intro.end())
+        words = re.findall(r"[\w'-]+", intro.group(0))[:-1]  # all but "here"
+        if not any(plan_word(w) for w in words):  # "team-nlp here:", "production here:" are read as they say
+            notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
+            scan.blank(intro.start(), intro.end())
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
