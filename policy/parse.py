@@ -967,11 +967,16 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
 _ACC_HOURS = (rf"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})"
               r"(?:[\s-]*gpus?)?[\s-]*(?:hours?|hrs?)")
 _ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|some|maybe|~)\s*)?"
+_ALLOWANCE_BEFORE_RE = compiled_on_use(
+    r"\b(?:budget|cap(?:ped)?|limit(?:ed)?|max(?:imum)?|allowance|quota|have|got|within|up\s+to|at\s+most"
+    r"|no\s+more\s+than|allotted|allocated)\b[^.;]{0,20}$", _F)
 _WORK_HOURS_RES = (
     compiled_on_use(
-        r"(?:\b(?:(?:it|this|that|the\s+(?:job|run|training|fine-?tune))\s+)?(?:(?:should|will|would|might|usually"
-        r"|typically)\s+)?(?:takes?|took|needs?|needed|requires?|required|is|was|runs?\s+(?:for\s+)?|ran\s+(?:for\s+)?"
-        rf"|be)\s+|\(\s*){_ABOUT}{_ACC_HOURS}\b\)?", _F),
+        # "is" and "be" only with the work as their subject: "the budget is 200 H100-hours" is what there is
+        r"(?:\b(?:(?:it|this|that|the\s+(?:job|run|training|fine-?tune))\s+(?:(?:should|will|would|might|usually"
+        r"|typically)\s+)?(?:is|was|be)\s+|(?:(?:it|this|that|the\s+(?:job|run|training|fine-?tune))\s+)?"
+        r"(?:(?:should|will|would|might|usually|typically)\s+)?(?:takes?|took|needs?|needed|requires?|required"
+        rf"|runs?\s+(?:for\s+)?|ran\s+(?:for\s+)?)\s+)|\(\s*){_ABOUT}{_ACC_HOURS}\b\)?", _F),
     compiled_on_use(rf"\ban?\s+{_ABOUT}{_ACC_HOURS}\s+(?:job|run|fine-?tune|training(?:\s+run)?|workload|experiment)\b",
                     _F),
     # an estimate standing alone, "SDXL fine-tune, about 100 A100-hours": hedged, so the work's size, not what there is
@@ -984,8 +989,8 @@ def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     if not scan.holds(("hour", "hr")):
         return {}
     m = next((found for pattern in _WORK_HOURS_RES if (found := pattern.search(scan.text)) is not None), None)
-    if m is None:
-        return {}
+    if m is None or _ALLOWANCE_BEFORE_RE.search(scan.text, max(0, m.start() - 40), m.start()):
+        return {}  # "our budget, at most 200 H100-hours": an allowance (``_quantities``), never the work
     hours = float(m["n"].replace(",", "")) * (1000 if m["k"] else 1)
     if not 0 < hours <= 100_000_000:
         return {}

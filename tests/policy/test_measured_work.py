@@ -34,6 +34,7 @@ def _decide(text: str) -> Decision:
     ("fine-tune SDXL on our product images (~100 A100 hours)", 100.0, "A100"),
     ("train our detector, a 50 H100-hour job, spot ok", 50.0, "H100"),
     ("our segmentation model needs roughly 1.2k L40S GPU-hours", 1200.0, "L40S"),
+    ("the job is about 300 A100-hours, fine-tune SDXL", 300.0, "A100"),
     ("fine-tune SDXL, about 100 A100-hours", 100.0, "A100"),  # the form the refusal of an image model offers
 ])
 def test_hours_said_as_the_jobs_size_are_its_work(text: str, hours: float, accelerator: str) -> None:
@@ -44,7 +45,10 @@ def test_hours_said_as_the_jobs_size_are_its_work(text: str, hours: float, accel
 
 @pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, we have 200 H100-hours",
                                   "fine-tune 7B on 1B tokens, we have about 200 H100-hours",
-                                  "fine-tune 7B on 1B tokens, within ~200 A100 hours"])
+                                  "fine-tune 7B on 1B tokens, within ~200 A100 hours",
+                                  # "is" with a budget as its subject: what there is, a cap the plan keeps
+                                  "fine-tune 7B on 1B tokens, our budget is 200 H100-hours",
+                                  "fine-tune 7B on 1B tokens, the cap is 200 A100 hours"])
 def test_hours_said_as_what_there_is_stay_an_allowance(text: str) -> None:
     fields = read_request(text, now=NOW, tz=TZ).fields
     assert fields["max_gpu_hours"] == 200 and "work_gpu_hours" not in fields
