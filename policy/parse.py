@@ -524,8 +524,7 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
     fields |= {"fixed_hours": None, "gpus": None, "accelerator": None, "hardware_preferred": None,
                "work_gpu_hours": work, "work_accelerator": accelerator}
     notes.remove(fixed_length_note(hours, said))
-    notes.append(f"read '{_said(verb)}' on {gpus} {accelerator} as the job's size: the work {work:,.4g} "
-                 f"{accelerator}-hours do, planned on whatever hardware does it best when no model size is said")
+    notes.append(_work_note(f"'{_said(verb)}' on {gpus} {accelerator}", work, accelerator))
     for m in (_TAKEN_VERB_RE.search(scan.text, verb.start(), verb.end()), _LAST_TIME_RE.search(scan.text)):
         if m is not None:
             scan.blank(m.start(), m.end())
@@ -995,11 +994,16 @@ def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     if not 0 < hours <= 100_000_000:
         return {}
     accelerator = _accelerator(" ".join(m["acc"].split()))
-    notes.append(f"read '{_said(m)}' as the job's size: the work {hours:,.4g} {accelerator}-hours do, planned on "
-                 "whatever hardware does it best when no model size is said")
+    notes.append(_work_note(f"'{_said(m)}'", hours, accelerator))
     scan.blank(m.start(), m.end())
     _model_of_measured_work(scan, notes)
     return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
+def _work_note(quoted: str, hours: float, accelerator: str) -> str:
+    """The note of a job's size read as accelerator-hours; what the plan makes of them (the work, or beside a model
+    size nothing) the decision says."""
+    return f"read {quoted} as the job's size: {hours:,.4g} {accelerator}-hours of work"
 
 
 def _model_of_measured_work(scan: _Scan, notes: list[str]) -> None:
