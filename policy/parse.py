@@ -2798,7 +2798,11 @@ def _four_bit(scan: _Scan, fields: dict[str, Any], notes: list[str], said: list[
 
 def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     """Serving, endpoints and batch inference are not training runs: pricing them as a fine-tune would be wrong."""
-    found = [*_NOT_TRAINING_RE.finditer(scan.text), *_BATCH_INFERENCE_RE.finditer(scan.said)] if task is None else []
+    if task is not None:
+        return
+    said = scan.said.lower()
+    embeds = "embed" in said or "vector" in said  # the only texts the batch-inference pattern can match
+    found = [*_NOT_TRAINING_RE.finditer(scan.text), *(_BATCH_INFERENCE_RE.finditer(scan.said) if embeds else ())]
     if not found:
         return
     if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):
