@@ -99,6 +99,8 @@ _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
     r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])"  # seconds, as ISO 8601 writes them
     r"|(?P<named>noon|midday|midnight|morning|evening|night|eod|cob|eob"
+    # "by this time tomorrow", "same time Friday": the clock time it is now, on the day said after it
+    rf"|(?:this|(?:the\s+)?same)\s+time(?=\s+(?:tomorrow|tmrw|tmr|(?:on\s+)?(?:this\s+|next\s+)?(?:{_WEEKDAY})\b))"
     r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
 )
 # What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
@@ -303,7 +305,7 @@ _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 _EVENT_PAREN_CLOCK_RE = compiled_on_use(rf"\s*\(\s*(?:at\s+)?(?:{_TIME})\s*\)", _F)
 
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|{_BACK}|by|before|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
+    rf"\b(?:{_EVENT}|{_BACK}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
@@ -611,7 +613,7 @@ def _resolve(
         return _weekend(g, now, notes)
     if g.get("hols"):
         return _year_end_break(g, now, notes)
-    at = _clock(g, notes)
+    at = _clock(g, notes, now)
     if g.get("hol"):
         return _holiday(g, now, at, notes)
     if _bare_period(g):
@@ -636,7 +638,7 @@ def _at(day: date, at: time, now: datetime) -> datetime:
     return datetime.combine(day, at, tzinfo=now.tzinfo)
 
 
-def _clock(g: dict[str, str | None], notes: list[str]) -> time | None:
+def _clock(g: dict[str, str | None], notes: list[str], now: datetime) -> time | None:
     """The time of day the groups name, or None."""
     if g.get("h"):
         hour, minute = int(g["h"] or 0), int(g.get("mi") or 0)
@@ -650,6 +652,10 @@ def _clock(g: dict[str, str | None], notes: list[str]) -> time | None:
         return None
     if named in ("noon", "midday"):
         return time(12, 0)
+    if named.endswith("time"):  # "this time tomorrow": now's time of day, to the minute
+        at = now.time().replace(second=0, microsecond=0, tzinfo=None)
+        notes.append(f"read '{named}' as {at:%H:%M}, the time it is now")
+        return at
     if named == "morning":
         notes.append("read 'morning' as 09:00")
         return time(9, 0)
@@ -953,7 +959,7 @@ def _weekend(g: dict[str, str | None], now: datetime, notes: list[str]) -> datet
     if (g.get("wkq") or "").lower() == "next":
         monday += timedelta(days=7)
     said = " ".join((g.get("wkend") or "").split())
-    at = _clock(g, notes)
+    at = _clock(g, notes, now)
     if g.get("trigger") is not None and not (g.get("wkp") or g.get("wkeo")):  # "by the weekend"
         when = _at(monday - timedelta(days=3), at or EOD, now)
         if when > now:
@@ -1017,7 +1023,7 @@ def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> date
             raise ValueError("that is more than ten years ahead")
         # Aware arithmetic is wall-clock arithmetic; go through UTC so "in 24 hours" stays 24 hours across DST.
         return (now.astimezone(UTC) + span).astimezone(now.tzinfo)
-    at = _clock(g, notes) or EOD
+    at = _clock(g, notes, now) or EOD
     day = _add_days(now.date(), count, unit)
     if day - now.date() > _MAX_AHEAD:
         raise ValueError("that is more than ten years ahead")

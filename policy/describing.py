@@ -78,7 +78,7 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
             r"|bots?|support|reasoning|math"
-            r"|tool\s+use|function\s+calling)")
+            r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?)")
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets"
     rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})",
@@ -184,10 +184,16 @@ _ASSUMED = (
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
      r"(?![\w-])",
      "the same work again: it is planned from what the request says now, at today's prices"),
+    # "but in us-west-2 this time": what this request asks, said against an earlier run
+    (r"\bthis\s+time(?:\s+(?:around|round))?\b",
+     "said against an earlier run: the plan is made from what this request says"),
     (r"\bflash[\s-]?(?:attention|attn)\b",  # a version said after it ("flash attn 2") is blanked by ``policy.parse``
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),
 )
+# The model RL trains, named by its role after its size: "PPO on a 7B policy model" (policy.estimate costs RLHF with
+# its value, reference and reward models beside it)
+_RL_POLICY_RE = compiled_on_use(r"(?<![\w.])\d+(?:\.\d+)?\s*[bm]\s+(?P<x>policy(?:\s+model)?)(?![\w-])", _F)
 _PARALLEL = r"\b(?:in\s+parallel|parallel|concurrently|side\s+by\s+side|simultaneously|at\s+once)\b"
 _FAMILY_NOUN = (r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9-]+)?)"
                 r"\s+(?P<x>instances?|machines?|nodes?|boxes|servers?)\b")
@@ -249,6 +255,13 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         for m in _still_said(scan, pattern):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' as {assumed}, so it does not change the plan")
+    if fields.get("task") == "rlhf" and "polic" in scan.text.lower():
+        for m in _RL_POLICY_RE.finditer(scan.said):
+            start, end = m.span("x")
+            if scan.text[start:end] == scan.said[start:end]:
+                scan.blank(start, end)
+                notes.append(f"read '{_spaced(m['x'])}' as the model RL trains, costed with its value, reference and "
+                             "reward models beside it, so it does not change the plan")
     if (fields.get("trials") or 1) > 1:
         for m in _still_said(scan, _PARALLEL_RE):
             scan.blank(m.start(), m.end())

@@ -2043,14 +2043,22 @@ _PROMPTS_THEN_ROLLOUTS_RE = compiled_on_use(
     rf"{_ROLLOUTS_A_PROMPT}(?![\w-])", _F)
 
 
+# ... or after them, said of the prompts: "20k prompts, 4 rollouts each, prompts ~512 tokens"
+_ROLLOUTS_THEN_PROMPT_LENGTH_RE = compiled_on_use(
+    rf"{_PROMPTS_COUNTED}\s*,?\s*(?:with\s+|and\s+|x\s*|\u00d7\s*)?{_ROLLOUTS_A_PROMPT}\s*,?\s*(?:and\s+|with\s+)?"
+    r"(?:the\s+|each\s+)?(?:prompts?|questions?|problems?|tasks?|queries|query|instructions?)\s+(?:are\s+|of\s+|at\s+)?"
+    rf"{_TOKENS_LONG}(?:\s+(?:each|long))?(?![\w-])", _F)
+_PROMPT_LENGTH = " (a prompt's length, which its answer adds to)"
+
+
 def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The tokens of RL rollouts: prompts × rollouts a prompt × tokens a rollout, blanked once read."""
     if not (scan.holds(("tok",)) and scan.holds(("rollout", "sample", "completion", "generation", "response",
                                                   "trajector"))):
         return []
     found = []
-    for pattern, each_is in ((_ROLLOUTS_RE, ""), (_PROMPTS_THEN_ROLLOUTS_RE, " (a prompt's length, which its "
-                                                                            "answer adds to)")):
+    for pattern, each_is in ((_ROLLOUTS_RE, ""), (_PROMPTS_THEN_ROLLOUTS_RE, _PROMPT_LENGTH),
+                             (_ROLLOUTS_THEN_PROMPT_LENGTH_RE, _PROMPT_LENGTH)):
         for m in scan.take(pattern):
             prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
             each = _value(m["t"], (m["ts"] or "").lower(), seq=False)

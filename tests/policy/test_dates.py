@@ -190,6 +190,10 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("Fri is the deadline", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("hard deadline: Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("ideally by Thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    # "can wait till" is the trigger; "this time"/"same time" before a day is the clock time it is now
+    ("it can wait till Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by this time tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("same time Friday", MONDAY, "2026-12-04T09:00:00-08:00"),
 ]
 
 
@@ -299,6 +303,7 @@ NOT_DEADLINES = [
     "the deadline is flexible",
     "fine-tune 7B, the holidays are coming",  # "the holidays" with no trigger or "over": listed as unread
     "fine-tune 7B before the break",  # which break is not said
+    "but in us-west-2 this time",  # said against an earlier run, with no day after it
 ]
 
 

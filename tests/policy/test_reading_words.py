@@ -456,3 +456,31 @@ def test_runs_with_different_seeds_are_read_whole() -> None:
 def test_what_a_model_is_for_is_told_apart_from_what_its_data_is(text: str, note: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("train a 125M GPT-2 style model on openwebtext (9B tokens) for a research baseline",
+     "read 'research baseline' as what the model is for"),
+    ("lora 8B on 20M tokens for the paper", "read 'paper' as what the model is for"),
+    ("rerun last week's 7B fine-tune on 500M tokens, but in us-west-2 this time", "read 'this time' as said against"),
+    ("rlhf on our 8B policy model, 30M tokens", "read 'policy model' as the model RL trains"),
+])
+def test_what_a_run_is_for_and_how_it_is_asked_for_is_read(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
+def test_a_box_is_an_instance_as_any_plan_gives() -> None:
+    assert parse_request("can I get a box to fine-tune 7B on 20M tokens", now=NOW, tz="UTC").unread == []
+
+
+def test_a_policy_model_is_only_the_rl_role_in_rl_work() -> None:
+    """Outside RL, "policy" may mean something a plan should answer to: it stays for a person."""
+    assert parse_request("fine-tune our 7B policy model on 10M tokens", now=NOW, tz="UTC").unread == ["policy"]
+
+
+def test_prompts_their_rollouts_and_then_their_length_multiply_out() -> None:
+    request = parse_request("rlhf ppo on a 7B policy model, 20k prompts, 4 rollouts each, prompts ~512 tokens",
+                            now=NOW, tz="UTC")
+    assert (request.tokens, request.unread) == (20_000 * 4 * 512, [])
+    assert any("a prompt's length, which its answer adds to" in n for n in request.notes), request.notes
