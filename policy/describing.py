@@ -124,6 +124,9 @@ _REASONS = (
     rf"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>{_REASON_WORDS})(?![\w-])",
     # in brackets, as an aside: "in eu-west-1 (data residency)", "EU only (GDPR)"
     rf"\((?:\s*(?:for|due\s+to|because\s+of)\s+)?\s*(?P<x>{_REASON_WORDS})\s*\)",
+    # "no spot please, we got burned last time": why a constraint said beside it is wanted
+    r"(?:^|[,;(]|\s-+|\s\u2014)\s*(?P<x>(?:we|i)\s+(?:got|were|was)\s+burned(?:\s+(?:last\s+time|before|by\s+(?:it|that)))?)"
+    r"(?=\s*(?:$|[,.;!)]))",
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (

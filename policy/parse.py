@@ -666,8 +666,11 @@ _COST_QUESTION_RE = compiled_on_use(
 
 # A cost asked with the work named inside the question: "what would a 70B LoRA on 500M tokens cost us?"
 _WHAT_WOULD_COST_RE = compiled_on_use(
-    r"(?P<what>\b(?:what|how\s+much)\s+(?:would|will|does|do|might|could)(?:\s+it\s+cost\s+to)?)\b[^?.!]{1,160}?"
-    r"(?P<cost>\bcost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b(?!\s+(?:center|centre|code))", _F)
+    r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
+    r"(?:\s+it\s+cost\s+to)?)\b[^?.!]{1,160}?"
+    # "how much a 30B fine-tune would cost": the question's verb said after the work
+    r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b"
+    r"(?!\s+(?:center|centre|code))", _F)
 
 
 # Training on from where a model is ("continue training our 7B from its checkpoint"): priced as the tokens said
@@ -1655,13 +1658,16 @@ _TOKEN_RE = compiled_on_use(r"\w+")
 _PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_WORDS, *AREA_WORDS])
 _PLACE_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:only|just|solely|exclusively|anywhere|somewhere)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)"
+    r"|\bany"  # "any US region works"
     r"|\bregions?\s*[:=]?"
     r"|\bresidency\s*[:=]?"
     # data residency said as where the work may not leave or must stay: "can't leave the EU", "must stay in the US"
     r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t|may\s+not|shouldn'?t|not\s+allowed\s+to)\s+leave"
     r"|\b(?:must|has\s+to|have\s+to|needs?\s+to|should)\s+stay\s+in)\s+(?:the\s+)?(?:aws\s+)?$", _F)
 _PLACE_AFTER_RE = compiled_on_use(
-    r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))|regions?\b(?:\s+only\b)?|based\b"
+    r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))"
+    # "any US region works", "an EU region is fine"
+    r"|regions?\b(?:\s+only\b|\s+(?:works?|will\s+do|(?:is|'s)\s+(?:fine|ok(?:ay)?|good))\b)?|based\b"
     r"|hosted\b|(?:data[\s-]+)?residency\b|(?:is|'s)\s+(?:fine|ok(?:ay)?|good)\b)", _F)
 
 

@@ -484,3 +484,22 @@ def test_prompts_their_rollouts_and_then_their_length_multiply_out() -> None:
                             now=NOW, tz="UTC")
     assert (request.tokens, request.unread) == (20_000 * 4 * 512, [])
     assert any("a prompt's length, which its answer adds to" in n for n in request.notes), request.notes
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("could you estimate how much a 30B model fine-tuned on 2B tokens would cost on p5 vs p4d?",
+     "read 'how much a 30B model fine-tuned on 2B tokens would cost' as asking for the plan"),
+    ("fine-tune a 13B model on 800M tokens. we prefer us-west-2 but any US region works",
+     "read 'US' as: only the policy's regions in the US"),
+    ("full fine-tune 8B on 3B tokens, no spot please, we got burned last time",
+     "read 'we got burned last time' as why the request names what it does"),
+])
+def test_questions_places_and_reasons_said_around_the_work_are_read(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
+def test_any_region_of_an_area_keeps_the_preferred_one_and_the_area() -> None:
+    request = parse_request("fine-tune 13B on 800M tokens, prefer us-west-2 but any US region works", now=NOW,
+                            tz="UTC")
+    assert (request.region, request.region_preferred, request.area) == ("us-west-2", True, "us")
