@@ -160,10 +160,15 @@ _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 # "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"
+# "deadline ~2 weeks", "deadline is 3 days", "timeline: about a week": the span said as the deadline is the time to
+# finish in
+_SPAN_SAID = (r"(?:deadline|turn-?around|timeline|time[\s-]?frame)(?:\s+(?:is|of))?\s*[:=]?\s*"
+              r"(?:(?:about|around|roughly|approx(?:\.|imately)?|maybe|~)\s*)?")
 _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)?|wall\s+time|compute|training))?"
 _REL = (
     rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
-    rf"|(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
+    rf"|(?:(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:~\s*)?|{_SPAN_SAID})"
+    r"(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
     # "within $150 and 10 hours": the amount said between is the budget's, left for its reader (``_read_at``)
     r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
@@ -323,7 +328,9 @@ _STRICT_RE = compiled_on_use(
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"
     # "the deadline is not strict", "deadline is soft": said of the deadline, no date (``policy.parse`` reads it)
     r"|(?:is\s+)?(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)"
-    r"|much|[\d.]+\s*(?:x|%|percent|times|fold))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
+    r"|much|[\d.]+\s*(?:x|%|percent|times|fold)"
+    # "deadline ~2 weeks", "deadline is 3 days": a span, the time the work has (``policy.parse`` reads it)
+    r"|~\s*\d|\d[\d.]*\s*(?:hours?|hrs?|h|days?|d|weeks?|wks?|w|months?))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
     _F,
 )
 _PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)

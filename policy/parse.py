@@ -278,8 +278,10 @@ _TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WOR
 _FINE_TUNE_TYPO_RE = compiled_on_use(_FINE_TUNE_TYPOS, _F)
 # Supervised fine-tuning and then preference tuning or RL: two jobs in sequence, not one.
 _STAGED_TUNING_RE = compiled_on_use(
-    r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b[^.;]{0,40}?"
-    r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b[^.;]{0,30}?"
+    # a dot inside a name or a number ("Llama-3.1-8B", "~1.5k tokens") ends no sentence
+    r"\b(?:sft|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|instruction[\s-]tun(?:e|ing)|reward[\s-]+model)\b"
+    r"(?:[^.;]|\.(?=\w)){0,120}?"
+    r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b(?:[^.;]|\.(?=\w)){0,30}?"
     r"\b(?:dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|preference[\s-]+(?:tuning|optimi[sz]ation))\b", _F)
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
 _FULL_PARAMS_RE = compiled_on_use(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
@@ -2690,12 +2692,13 @@ _NOT_STAGE_RES = (
         r"|\bno\s+need\s+for\s+(?:a\s+)?(?:prod|production)(?:[\s-]+(?:grade|quality|level|ready))?\b", _F)),
 )
 _NOT_URGENT_RE = compiled_on_use(
-    rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)\b|\bno\s+(?:rush|hurry)\b"
+    rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)(?:\s+at\s+all)?\b"
+    r"|\bno\s+(?:rush|hurry)(?:\s+at\s+all)?\b"
     r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
-    r"|\bnot\s+in\s+a\s+(?:rush|hurry)\b|\bno\s+(?:hard\s+)?deadline\b"
+    r"|\bnot\s+in\s+a\s+(?:rush|hurry)(?:\s+at\s+all)?\b|\bno\s+(?:hard\s+)?deadline\b"
     # "don't care about speed", "speed doesn't matter", "time is not an issue"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:much\s+)?(?:about|how)\s+(?:the\s+)?"
     r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"
@@ -2733,7 +2736,8 @@ _NOT_COST_FIRST_RE = compiled_on_use(
 # Money said to be no constraint: the plan is still the cheapest that meets the deadline, nothing is spent for it.
 _NO_COST_LIMIT_RE = compiled_on_use(
     r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:not\s+an?\s+(?:issue|concern|problem"
-    r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter)\b"
+    r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
+    r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
 _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"

@@ -58,13 +58,26 @@ _WORDED_DURATION_RE = compiled_on_use(
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
+# How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
+_GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(?:\s+it)?|think(?:\s+it)?)\s+"
+                       r"(?:only\s+|just\s+|probably\s+)?takes?\s+(?:like\s+|about\s+|around\s+|roughly\s+|maybe\s+"
+                       r"|~\s*)?")
+_GUESSED_LENGTH_RE = compiled_on_use(
+    rf"\b(?:(?:it|this|that|i|we)\s*)?{_GUESSED_LENGTH_LEAD}(?:an?|\d+(?:\.\d+)?|a\s+few|a\s+couple(?:\s+of)?)\s*"
+    # "should take 3h on 8 H100s": a length on named hardware stays the job's or the work's (``_duration``)
+    r"(?:hours?|hrs?|h|minutes?|mins?|days?|weeks?)(?![\w-])(?!\s+(?:on|with|using|across)\b)"
+    r"(?:\s+or\s+so)?(?:\s*,?\s*right\b\??)?", _F)
 _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|under"
                            r"|within\s+\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)"  # "within $150 and 10 hours"
                            r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
                            r"|exceed|go\s+(?:over|beyond)"  # "must not exceed 10 hours": a cap (``policy.dates``)
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
-                           r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?)\s*$", _F)
+                           r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?"
+                           # "deadline ~2 weeks", "deadline is 3 days": the time to finish in (``policy.dates``)
+                           r"|(?:deadline|turn-?around|timeline|time[\s-]?frame)(?:\s+(?:is|of))?\s*[:=]?"
+                           r"(?:\s*(?:about|around|roughly|approx(?:\.|imately)?|maybe))?\s*~?"
+                           r"|(?:in|within)\s+~)\s*$", _F)
 _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
                             # "2 hours of eval at the end": time added to the job, not its length
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)
@@ -239,6 +252,10 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
     read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
+    if "take" in scan.text.lower():  # "should take like 2 hours, right?": neither the job's length nor a deadline
+        for m in scan.take(_GUESSED_LENGTH_RE):
+            notes.append(f"read '{' '.join(m.group(0).split())}' as a guess at how long the run takes: the plan's "
+                         "hours are worked out from the work, and only a deadline said binds them")
     length = _duration(scan)
     if length is not None:
         notes.append(fixed_length_note(*length))

@@ -348,6 +348,9 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("full FT vs LoRA on a 7B model, 1B tokens", MONDAY, "contradiction", "'LoRA' and 'full FT'"),
     ("full-parameter fine-tune 7B with lora", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
+    # a dot inside a model's name or a number ends no sentence
+    ("SFT of Llama-3.1-8B-Instruct on 40k conversations (~1.5k tokens each) then DPO on 10k pairs", MONDAY,
+     "contradiction", "separate jobs"),
     # each job's tokens said: the two jobs are what is refused, quoted as written, not the two token counts
     ("fine-tune 7B on 1B tokens and then run DPO on 50M tokens", MONDAY, "contradiction",
      "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),

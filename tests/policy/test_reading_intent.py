@@ -251,6 +251,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, doesn't need to be done by Friday", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, no need to finish by Monday", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, no budget limit", {"budget_usd": None}, []),
+    ("fine-tune 3B on 50M tokens? Budget is flexible", {"budget_usd": None}, []),
+    # a span said as the deadline is the time to finish in, never a job of that length
+    ("fine-tune 3B on 50M tokens, deadline ~2 weeks", {"deadline": at("2026-12-14T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 3B, deadline is 3 days", {"deadline": at("2026-12-03T17:00"), "fixed_hours": None}, []),
+    ("fine-tune 3B on 50M tokens, timeline ~1 week", {"deadline": at("2026-12-07T17:00")}, []),
+    ("8 H100 for 6 hours, deadline is 2 days", {"fixed_hours": 6.0, "deadline": at("2026-12-02T17:00")}, []),
+    # a guess at how long it takes binds nothing; a length on named hardware stays the job's
+    ("lora 8b on 10M tokens, should take like 2 hours right?", {"deadline": None, "fixed_hours": None}, []),
+    ("lora 8b on 10M tokens, it'll probably take about 3h", {"deadline": None, "fixed_hours": None}, []),
+    ("our eval will take 3h on 8 H100s", {"fixed_hours": 3.0}, []),
+    ("train a 7B from scratch on 1.4T tokens, we're not in a hurry at all", {"urgent": None}, []),
     ("fine-tune 7B on 1B tokens before my vacation on the 20th", {"deadline": at("2026-12-19T17:00")}, []),
     ("fine-tune 7B on 1B tokens, can start anytime this week", {"deadline": None, "start_after": None}, []),
     ("fine-tune 7B, log every 10 steps, eval each epoch", {"tokens": None}, []),
