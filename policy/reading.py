@@ -252,7 +252,9 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
     read_recurring(scan, notes)  # "every Monday" repeats the job: its Monday is no deadline
     for m in scan.take(_BY_NEXT_WEEK_RE):
         questions.append(_next_week_question(m.group(0), now=now, zone=zone))
-    if "take" in scan.text.lower():  # "should take like 2 hours, right?": neither the job's length nor a deadline
+    # "should take like 2 hours, right?" of training: neither the job's length nor a deadline (of an evaluation, which
+    # has no size to work hours out from, the length is the job's)
+    if "take" in scan.text.lower() and EVAL_RE.search(scan.text) is None:
         for m in scan.take(_GUESSED_LENGTH_RE):
             notes.append(f"read '{' '.join(m.group(0).split())}' as a guess at how long the run takes: the plan's "
                          "hours are worked out from the work, and only a deadline said binds them")
