@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from policy.dates import day_month_reading
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
-from policy.models import image_model_in_text
+from policy.models import image_model_in_text, sized_image_model
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
 from policy.request import TrainingRequest
 
@@ -87,14 +87,20 @@ def _missing_size(text: str) -> str:
     named = image_model_in_text(text)
     if named is None:
         return f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
-    model, per_token = named
+    return _image_work(*named)
+
+
+def _image_work(model: str, per_token: bool, *, sized: bool = False) -> str:
+    """How to say the work of an image model, whose size alone does not give it."""
     if not per_token:
         return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
                 f'cannot estimate it from a size. Say how much work it is, e.g. "{model} fine-tune, about 100 '
                 f'A100-hours" or "fine-tune {model}, takes about 6 hours on 8 A100s".')
-    return (f"'{model}' is a vision transformer gpuops has no size for: give its size and its image patches as tokens "
-            '(a 224-pixel image in 16-pixel patches is 196), e.g. "a 300M model on 20B tokens", or how much work it '
-            'is, e.g. "about 100 A100-hours".')
+    what = "a vision transformer: give its image patches" if sized else (
+        "a vision transformer gpuops has no size for: give its size and its image patches")
+    return (f"'{model}' is {what} as tokens (a 224-pixel image in 16-pixel patches is 196, so 1.28M images are "
+            "~251M tokens an epoch), e.g. \"a 300M model on 20B tokens\", or how much work it is, e.g. \"about "
+            "100 A100-hours\".")
 
 
 def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:
@@ -114,6 +120,10 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
         # are given.
         raise RequestError(_missing_size(text), code="missing_model_size")
+    sized = sized_image_model(text) if not measured and merged.get("fixed_hours") is None else None
+    if sized is not None and merged.get("params") is not None and (not sized[1] or merged.get("tokens") is None):
+        # "fine-tune a 2.6B SDXL", "pretrain a 100M ViT on imagenet": no tokens a text default could stand for
+        raise RequestError(_image_work(*sized, sized=True), code="missing_work")
     deadline = merged.get("deadline")
     if isinstance(deadline, datetime) and deadline <= now:
         said = reading.phrases.get("deadline") if reading.fields.get("deadline") == deadline else None

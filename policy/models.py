@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from policy.patterns import compiled_on_use
 
 __all__ = ["find_model", "image_model_in_text", "image_model_span", "load_models", "model_in_text", "ModelCatalog",
-           "models_in_text", "ModelSpec"]
+           "models_in_text", "ModelSpec", "sized_image_model"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
 
@@ -174,6 +174,24 @@ def image_model_span(text: str) -> tuple[int, int] | None:
     """Where ``text`` names an image model the table does not size (``image_model_in_text``), or None."""
     found = _image_model(text)
     return None if found is None else found[0].span()
+
+
+# A size said right beside an image model's name: "a 2.6B SDXL", "a 100M-param ViT", "ResNet-50 (25M)", "ViT-L, 300M
+# params"; a size further off is another model's ("a 7B LLM to write stable diffusion prompts")
+_SIZE = r"\d+(?:\.\d+)?\s*(?:[mb]|million|billion)(?:[\s-]+param(?:eter)?s?)?"
+_SIZE_BEFORE_RE = compiled_on_use(rf"(?<![\w.]){_SIZE}[\s-]*$", re.IGNORECASE)
+_SIZE_AFTER_RE = compiled_on_use(rf"\s*[,(]?\s*(?:with\s+|at\s+|of\s+)?{_SIZE}(?![\w-])", re.IGNORECASE)
+
+
+def sized_image_model(text: str) -> tuple[str, bool] | None:
+    """An image model the table does not size named with a size beside it (``image_model_in_text``'s answer), so the
+    size is that model's; None otherwise."""
+    found = _image_model(text)
+    if found is None:
+        return None
+    m, per_token = found
+    beside = _SIZE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start()) or _SIZE_AFTER_RE.match(text, m.end())
+    return (" ".join(m.group(0).split()), per_token) if beside else None
 
 
 def image_model_in_text(text: str) -> tuple[str, bool] | None:

@@ -503,3 +503,11 @@ def test_any_region_of_an_area_keeps_the_preferred_one_and_the_area() -> None:
     request = parse_request("fine-tune 13B on 800M tokens, prefer us-west-2 but any US region works", now=NOW,
                             tz="UTC")
     assert (request.region, request.region_preferred, request.area) == ("us-west-2", True, "us")
+
+
+@pytest.mark.parametrize("text", [
+    "pretrain ViT-B (86M) on 20B tokens",  # a vision transformer with its patches said as tokens
+    "fine-tune a 7B LLM to write stable diffusion prompts, 100M tokens",  # the size is the LLM's
+])
+def test_an_image_model_with_its_work_said_or_a_size_not_its_own_plans(text: str) -> None:
+    assert plan_for(text).plan.estimated_cost_usd > 0
