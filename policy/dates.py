@@ -313,7 +313,7 @@ _TRIGGER_RE = compiled_on_use(
     rf"\b(?:{_EVENT}|{_BACK}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
-    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished)"
+    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished|eta)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
     r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,

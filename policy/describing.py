@@ -124,6 +124,10 @@ _REASONS = (
     rf"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>{_REASON_WORDS})(?![\w-])",
     # in brackets, as an aside: "in eu-west-1 (data residency)", "EU only (GDPR)"
     rf"\((?:\s*(?:for|due\s+to|because\s+of)\s+)?\s*(?P<x>{_REASON_WORDS})\s*\)",
+    # "in us-east-1 because that's where the data lives": why the region is named
+    r"\b(?P<x>(?:because|since|as)\s+(?:that'?s|that\s+is|it'?s|this\s+is)\s+where\s+(?:the|our|all\s+(?:the|our))\s+"
+    r"(?:data|dataset|datasets|bucket|buckets|corpus)\s+(?:lives?|is|are|sits?|resides?|is\s+stored|are\s+stored))"
+    r"(?![\w-])",
     # "no spot please, we got burned last time": why a constraint said beside it is wanted
     r"(?:^|[,;(]|\s-+|\s\u2014)\s*(?P<x>(?:we|i)\s+(?:got|were|was)\s+burned(?:\s+(?:last\s+time|before|by\s+(?:it|that)))?)"
     r"(?=\s*(?:$|[,.;!)]))",

@@ -653,6 +653,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
+    # "is H100 or A100 better value?", "the most cost-effective option": the plan weighs cost against time
+    r"|(?:the\s+)?(?:better|best)\s+value|(?:more|most)\s+cost[\s-]?effective(?:\s+(?:option|choice|way))?"
+    r"|(?:more|most|best)\s+bang\s+for\s+(?:the|our|my)\s+buck"
     r"|(?:can|could|would)\s+(?:you|u|someone)\s+(?:please\s+|pls\s+)?"
     r"(?:price(?:\s+(?:out|up))?|cost(?:\s+out)?|estimate|quote)"
     # "what would that look like?": the plan is what it looks like
@@ -760,7 +763,7 @@ _BOTH_ENDS_RE = compiled_on_use(
 _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost")),
+      "if not", "cost", "value", "bang")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest",)),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
@@ -2330,6 +2333,12 @@ _REPEATS_RE = compiled_on_use(
     rf"(?:\s*,?\s*(?:each\s+)?{_RUNS_DIFFER})?", _F)
 
 
+# "multiple seeds (3)", "several runs (5)": the runs counted in brackets after the words that say there are several
+_SEVERAL_COUNTED_RE = compiled_on_use(
+    r"\b(?:multiple|several|a\s+few|some|different)\s+(?:random\s+)?(?P<unit>seeds|runs|trials|repeats|repetitions"
+    r"|configs|configurations|variants)\s*\(\s*(?:x\s*|n\s*=\s*)?(?P<n>\d{1,4})\s*\)", _F)
+
+
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
 _ADAPTER_RUNS_RE = compiled_on_use(
@@ -2404,6 +2413,9 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             scan.blank(m.start("n"), m.end("n"))
             scan.blank(m.start("unit"), m.end("unit"))
+    for m in scan.take_if(("multiple", "several", "few", "some", "different"), _SEVERAL_COUNTED_RE):
+        notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
+        found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
     for m in scan.take_if(("times", "twice", "thrice"), _REPEATS_RE):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")

@@ -194,6 +194,7 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("it can wait till Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("by this time tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
     ("same time Friday", MONDAY, "2026-12-04T09:00:00-08:00"),
+    ("ETA thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
 ]
 
 

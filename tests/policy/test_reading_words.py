@@ -511,3 +511,19 @@ def test_any_region_of_an_area_keeps_the_preferred_one_and_the_area() -> None:
 ])
 def test_an_image_model_with_its_work_said_or_a_size_not_its_own_plans(text: str) -> None:
     assert plan_for(text).plan.estimated_cost_usd > 0
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("fine-tune llama 3 8b on 1B tokens, is H100 or A100 better value?", "read 'better value' as asking for the plan"),
+    ("fine-tune 7B on 1B tokens in us-east-1 because that's where the data lives",
+     "read 'because that's where the data lives' as why the request names what it does"),
+    ("can someone spin up training for our 1.5B reranker? ~800M tokens", "read 'reranker' as what the model is for"),
+])
+def test_value_questions_reasons_and_who_is_asked_are_read(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
+def test_several_runs_counted_in_brackets_are_that_many_runs() -> None:
+    request = parse_request("lora 8B on 80M tokens, multiple seeds (3), by Friday", now=NOW, tz="UTC")
+    assert (request.trials, request.unread) == (3, [])
