@@ -104,7 +104,9 @@ _UNIT_KINDS = (
     ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
      r"|separate|parallel)\s+)?(?:trials?|runs?|configs?"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
-     r"|combos?|combinations?)|learning[\s-]+rates?|lrs"),
+     r"|combos?|combinations?)|learning[\s-]+rates?|lrs"
+     # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"
+     r"|batch[\s-]+sizes|ranks|dropout\s+rates|weight[\s-]+decays|warm[\s-]?up\s+lengths"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
     ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
                   r"(?:hours?|hrs?|h)"),
@@ -1993,7 +1995,11 @@ _MEDIA = (r"(?:audio|speech|voice|sounds?|music|videos?|footage|movies?|images?|
           r"|podcasts?|clips|frames|vision|pixels?|multimodal|mp3|wav|flac|mp4|png|jpe?g|whisper|diffusion)")
 _DATA_MOD = (r"(?:raw|clean(?:ed)?|dedup(?:ed|licated)?|deduplicated|filtered|english|multilingual|plain|training|train"
              r"|instruction|web|domain|internal|unlabell?ed|labell?ed|synthetic|compressed|uncompressed|gzipped|our|the"
-             r"|my|of|text|code|jsonl|json|csv|parquet)")
+             r"|my|of|text|code|jsonl|json|csv|parquet"
+             # what the text is in or about: "50GB of German text", "2TB of legal documents"
+             r"|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|czech|greek"
+             r"|turkish|russian|ukrainian|arabic|hebrew|hindi|japanese|korean|chinese|mandarin|vietnamese|thai"
+             r"|indonesian|medical|clinical|legal|financial|scientific|technical|support|customer|proprietary)")
 _TEXT_DATA_AFTER = (
     rf"\s*(?:(?:{_DATA_MOD}|{_MEDIA})[\s-]+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
     rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?")
@@ -2342,7 +2348,7 @@ _SEVERAL_COUNTED_RE = compiled_on_use(
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
 _ADAPTER_RUNS_RE = compiled_on_use(
-    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?"
+    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?|ranks"
     r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
 
 

@@ -527,3 +527,17 @@ def test_value_questions_reasons_and_who_is_asked_are_read(text: str, note: str)
 def test_several_runs_counted_in_brackets_are_that_many_runs() -> None:
     request = parse_request("lora 8B on 80M tokens, multiple seeds (3), by Friday", now=NOW, tz="UTC")
     assert (request.trials, request.unread) == (3, [])
+
+
+@pytest.mark.parametrize(("text", "trials", "adapter"), [
+    ("sweep: 3 learning rates x 2 batch sizes on 1.3B, 2B tokens each", 6, None),
+    ("sweep 4 lora ranks on 7B, 50M tokens each", 4, "lora"),  # a LoRA run per rank
+])
+def test_the_values_of_a_setting_tried_are_a_run_each(text: str, trials: int, adapter: str | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.trials, request.adapter, request.unread) == (trials, adapter, [])
+
+
+def test_a_text_dataset_said_by_its_language_is_counted_by_its_size() -> None:
+    request = parse_request("continue pretraining mistral 7B on 50GB of German text", now=NOW, tz="UTC")
+    assert (request.tokens, request.dataset_bytes, request.unread) == (12_500_000_000, 50 * 10**9, [])
