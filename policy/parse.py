@@ -146,7 +146,12 @@ _SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
 _MUST_NOT = (r"(?:can\s*not|can'?t|won'?t|don'?t|do\s+not|must\s*not|mustn'?t|should\s*not|shouldn'?t|may\s+not"
              r"|not\s+to|not)(?:\s+(?:want|need|plan|intend)\s+to|\s+wanna)?")
 _MONEY_CUE_BEFORE = (
-    r"(?:\b(?:no|not)\s+more\s+than"
+    rf"(?:\b(?:{_SPEND}\s+)?(?:no|not)\s+more\s+than"
+    # "but would rather stay under $2k", "we'd prefer to keep it below $500"
+    r"|\b(?:would|'d)\s+(?:rather|prefer\s+to|like\s+to)\s+(?:stay|keep\s+it|be|come\s+in)\s+(?:under|below|within)"
+    # "total cost must be below 1000 USD", "the bill has to stay under $300"
+    rf"|\b(?:(?:the\s+)?total\s+)?{_SPEND}\s+(?:must|should|has\s+to|have\s+to|needs?\s+to)\s+(?:be|stay|come\s+in)\s+"
+    r"(?:under|below|less\s+than|within|at\s+most)"
     rf"|\b{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed|go\s+(?:over|above|beyond))"
     rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
     rf"|\bcap(?:ped)?\s+(?:the\s+|our\s+)?{_SPEND}\s+at|\blimit\s+(?:the\s+|our\s+)?{_SPEND}\s+to"
@@ -168,12 +173,14 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
-    r"|left(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint)"
-    r"|\s+in\s+(?:the|our)\s+budget)?"
+    r"|left(?:\s+in\s+(?:the|our)\s+budget)?(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year"
+    r"|half|sprint))?"
     # "budget is $2,500 for the quarter": what there is for the period, so no more for this run
     r"|(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
-    r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether)\b", _F)
+    r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether"
+    # "$200 is fine", "Cost ceiling $400, hard.": said of the amount, which is the budget
+    r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = compiled_on_use(r"\s*budget\b", _F)
 _TOKENS_BEFORE_RE = compiled_on_use(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
@@ -2740,6 +2747,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"
     r"(?:\s+than)?\s+(?:time|speed|the\s+deadline|turnaround|timing)\b"
     r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b"
+    # "want it cheaper this time", "make it cheaper than last time"
+    r"|\b(?:want|need|make|like)\s+(?:it|this|the\s+(?:run|job))\s+cheaper\b"
     r"|\b(?:(?:the\s+)?most\s+)?cost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"

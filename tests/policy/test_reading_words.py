@@ -282,6 +282,13 @@ def test_what_a_job_of_stated_length_is_for_is_read_whole() -> None:
     ("pretrain 1B on 20B tokens, budget: USD 4,000", 4000.0, None),
     ("fine-tune 7B on 1B tokens, we have about $1.2k left this month", 1200.0, None),
     ("fine-tune 7B on 1B tokens, budget is $500 total for all runs, 3 runs", 500.0, None),
+    # the month is the money's, never a deadline
+    ("fine-tune 7B on 1B tokens, we have about $3k left in our budget this month", 3000.0, None),
+    ("fine-tune 7B on 1B tokens, spend no more than $0.5k", 500.0, None),
+    ("fine-tune 7B on 1B tokens, total cost must be below 1000 USD", 1000.0, None),
+    ("fine-tune 7B on 1B tokens. Cost ceiling $400, hard.", 400.0, None),
+    ("fine-tune 7B on 1B tokens, ~$100-200 is fine", 100.0, "the low end of the range"),
+    ("fine-tune 7B on 1B tokens, budget $5k but would rather stay under $2k", 2000.0, "took the smallest, '$2k'"),
 ])
 def test_budgets_said_as_ranges_totals_or_in_words_are_read_whole(text: str, budget: float, noted: str | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
@@ -541,3 +548,15 @@ def test_the_values_of_a_setting_tried_are_a_run_each(text: str, trials: int, ad
 def test_a_text_dataset_said_by_its_language_is_counted_by_its_size() -> None:
     request = parse_request("continue pretraining mistral 7B on 50GB of German text", now=NOW, tz="UTC")
     assert (request.tokens, request.dataset_bytes, request.unread) == (12_500_000_000, 50 * 10**9, [])
+
+
+def test_a_month_said_of_the_budget_is_no_deadline() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, $3k left in our budget this month", now=NOW, tz="UTC")
+    assert request.deadline is None
+
+
+def test_wanting_it_cheaper_than_last_time_puts_cost_first() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, we spent $800 on the last run, want it cheaper this time",
+                            now=NOW, tz="UTC")
+    assert (request.budget_usd, request.unread) == (None, [])
+    assert any(n.startswith("read 'want it cheaper' as cost first") for n in request.notes), request.notes
