@@ -1527,7 +1527,11 @@ _DATA_REGION_BEFORE_RE = compiled_on_use(
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
     r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$"
     # "dataset is 4TB in s3 us-west-2": a bucket's region
-    r"|\b(?:in|on)\s+s3\s+(?:in\s+)?$", _F)
+    r"|\b(?:in|on)\s+s3\s+(?:in\s+)?$"
+    # "data is in s3://ml-data/eu/ (eu-west-1)": the region of the bucket named
+    # (the address itself is the job's, read already, so only the place it was is left)
+    r"|\b(?:data(?:set)?s?|corpus)(?:\s+(?:is|are|lives?|sits?))?\s+(?:in|at)\s+(?:s3://[^\s()]+)?\s*(?:\(|,)\s*(?:in\s+)?$",
+    _F)
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
 _REGION_ONLY_BEFORE_RE = compiled_on_use(r"\b(?:only|just|solely|exclusively)\s+(?:(?:run\s+)?in\s+(?:the\s+)?)?$", _F)
@@ -1598,7 +1602,7 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
             _note_excluded(text, said_not, after_negated, excluded, notes)
             said_not, after_negated = 0, None
         at = m.start("r") if m["r"] else m.start("loose")  # the name itself: "in" may be part of the match
-        if (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 40), at)) is not None:
+        if (cue := _DATA_REGION_BEFORE_RE.search(text, max(0, at - 120), at)) is not None:
             scan.blank(cue.start(), at)
             data.append(region)
             continue

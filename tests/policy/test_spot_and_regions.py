@@ -102,6 +102,13 @@ def test_a_transfer_from_a_data_region_the_request_says_names_it_as_the_requests
     assert line.basis.startswith("the dataset copied once from the data's region the request says, us-west-2, at ")
 
 
+@pytest.mark.parametrize("said", ["data is in s3://ml-data/eu/ (eu-west-1)", "data is in s3://ml-data/eu/, eu-west-1"])
+def test_the_region_said_of_a_buckets_address_is_where_the_data_is(said: str) -> None:
+    kept = _decide(f"fine-tune 7B on 1B tokens, {said}", _policy(data_region="us-east-1"))
+    assert (kept.request.data_region, kept.plan.region) == ("eu-west-1", "eu-west-1")
+    assert not any(i.item.startswith("data transfer") for i in kept.plan.cost_breakdown)
+
+
 def test_every_region_the_team_can_launch_in_is_searched() -> None:
     decision = _decide("fine-tune 7B on 1B tokens", _policy())
     candidates = next(s for s in decision.trace if s.node == "5 candidates")
