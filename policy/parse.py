@@ -738,7 +738,8 @@ _RUNS_DIFFER = (r"(?:(?:with|using|on|across|over)\s+|(?<=\()\s*)(?:(?:a|each)\s
 _RUNS_DIFFER_RE = compiled_on_use(rf"\b{_RUNS_DIFFER}\b", _F)
 _DEEPSPEED_RE = compiled_on_use(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
-                         r"|torchrun|accelerate\s+launch)(?![\w-])", _F)
+                         r"|torchrun|accelerate\s+launch)(?![\w-])"
+                         r"|\b(?:with|and|plus|using)\s+packing\b", _F)  # "max seq len 8192 and packing"
 # The training framework or kernels the job runs with ("with unsloth", "using axolotl", "on megatron"): the estimate
 # prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
 # (``policy.calibration``).
@@ -1888,9 +1889,12 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             distinct = sorted(set(values))
             one, what = ("size", "model sizes") if kind == "params" else ("token count", "token counts")
             listed = ", ".join(map(format_count, distinct))
+            # "70B qlora 10M": two bare sizes, one of them likely the tokens, which only the person can say
+            hint_tokens = (f" If one of them is the data, say so, e.g. \"{format_count(distinct[1])} on "
+                           f"{format_count(distinct[0])} tokens\"." if kind == "params" and len(distinct) == 2 else "")
             raise RequestError(f"The request names {len(distinct)} {what} ({listed}); gpuops plans one training job a "
                                f"request: give one {one}, or file one request for each run, each with its own plan and "
-                               "cost.", code="contradiction")
+                               f"cost.{hint_tokens}", code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)

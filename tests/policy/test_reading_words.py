@@ -560,3 +560,8 @@ def test_wanting_it_cheaper_than_last_time_puts_cost_first() -> None:
                             now=NOW, tz="UTC")
     assert (request.budget_usd, request.unread) == (None, [])
     assert any(n.startswith("read 'want it cheaper' as cost first") for n in request.notes), request.notes
+
+
+def test_packing_said_alone_is_how_the_tokens_are_laid_out() -> None:
+    request = parse_request("fine-tune 8B on 1B tokens with max seq len 8192 and packing", now=NOW, tz="UTC")
+    assert (request.seq_len, request.unread) == (8192, [])
