@@ -403,6 +403,9 @@ _ANCHOR_WITHIN_RE = compiled_on_use(rf"(?<![\w./$-])(?:{_REL}|{_DAY}{_WITHIN}|{_
 
 # A day after a clock time ("5pm Friday", "EOD Thursday"): every day form again, used by the texts whose deadline
 # starts with a time; most start with the day.
+_ORDINAL_START_RE = compiled_on_use(
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)(?:\s+(?:it\s+)?(?:after|on|from))?"
+    r"|(?:launch(?:es|ing)?|run(?:s|ning)?)\s+(?:it\s+)?(?:after|from))\s*$", _F)
 _DAY_AFTER_RE = compiled_on_use(rf",?\s+(?:on\s+)?(?:{_DAY})", _F)
 
 
@@ -461,8 +464,10 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     last = ("wd" in groups and (groups.get("wdq") or "next").lower() in ("next", "nxt", "this")
             and _TERSE_END_RE.match(text, end) is not None)
     wished = after is not None and after["wish"] is not None  # "Thursday would be better": a date hoped for
+    # "starting the 10th", "start after the 10th": a day of the month said as the start (``policy.reading`` takes it)
+    started = "ordinal" in groups and _ORDINAL_START_RE.search(text, max(0, m.start() - 25), m.start()) is not None
     if not _counts(groups, triggered=trigger is not None or said is not None or named or event is not None
-                   or dated is not None or last or wished):
+                   or dated is not None or last or wished or started):
         return None
     if _bare_may(groups) and not _MAY_AFTER_RE.match(text, end):
         return None

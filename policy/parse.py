@@ -147,6 +147,9 @@ _MUST_NOT = (r"(?:can\s*not|can'?t|won'?t|don'?t|do\s+not|must\s*not|mustn'?t|sh
              r"|not\s+to|not)(?:\s+(?:want|need|plan|intend)\s+to|\s+wanna)?")
 _MONEY_CUE_BEFORE = (
     rf"(?:\b(?:{_SPEND}\s+)?(?:no|not)\s+more\s+than"
+    # "if it costs more than $300 ping me first": past the amount a person decides, as over a budget
+    r"|\bif\s+(?:it\s+|the\s+(?:run|job|plan|bill)\s+)?(?:costs?|comes\s+(?:to|in\s+at)|goes|runs|is|gets)\s+"
+    r"(?:more\s+than|over|above|beyond|past)"
     # "but would rather stay under $2k", "we'd prefer to keep it below $500"
     r"|\b(?:would|'d)\s+(?:rather|prefer\s+to|like\s+to)\s+(?:stay|keep\s+it|be|come\s+in)\s+(?:under|below|within)"
     # "total cost must be below 1000 USD", "the bill has to stay under $300"
@@ -179,6 +182,8 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     r"|(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether"
+    # "… more than $300, ping me first": the person to ask past the amount is the requester, who approves anyway
+    r"|(?:ping|tell|ask|check\s+with|message|dm)\s+(?:me|us)(?:\s+first)?"
     # "$200 is fine", "Cost ceiling $400, hard.": said of the amount, which is the budget
     r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -834,7 +839,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         scan.blank(start, end)
     platform, platform_preferred = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
-    _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
+    on_terms = _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
     preferred = _preferences(scan, families, notes)
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
@@ -844,6 +849,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["platform_preferred"] = True
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
+    if preferred and on_terms:
+        _preferred_or_cheaper(fields, hardware, on_terms, notes)
     excluded_regions: list[str] = []
     preferred_regions: list[str] = []
     data_regions: list[str] = []
@@ -1318,7 +1325,10 @@ _PERMIT_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option"
     r"|(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?(?:cheaper|faster|quicker"
     r"|less\s+expensive))"
-    r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?(?![\w-])", _F)
+    r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?"
+    # "p5 ok if cheaper": allowed, on the terms the plan weighs anyway
+    r"(?:\s+(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?(?:cheaper|faster|quicker"
+    r"|less\s+expensive))?(?![\w-])", _F)
 _PERMIT_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
     r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
@@ -1331,13 +1341,33 @@ _OPINION_WORDS_RE = compiled_on_use(rf"\b{_OPINION}\b", _F)
 _OPINION_AFTER_RE = compiled_on_use(rf"\s+(?:is|are)\s+(?:too\s+|really\s+|very\s+|quite\s+|so\s+)?{_OPINION}\b", _F)
 
 
-def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> None:
+def _preferred_or_cheaper(fields: dict[str, Any], hardware: dict[str, Any], on_terms: list[str],
+                          notes: list[str]) -> None:
+    """ "prefer p4d, but p5 ok if cheaper": the one preferred and the ones allowed on cost or speed are a choice the
+    plan makes by its own rule (the cheapest that meets the deadline), not a preference it only warns against."""
+    named = [n for n in (fields.get("instance_type"), hardware.get("accelerator")) if n]
+    if len(named) != 1 or fields["hardware_choice"] or hardware.get("gpus") or fields.get("instances"):
+        return  # a count, or several names already, says more than a preference: left as read
+    fields["hardware_choice"] = list(dict.fromkeys([*named, *on_terms]))
+    fields["instance_type"] = None
+    hardware.pop("accelerator", None)
+    fields.pop("hardware_preferred", None)
+    said = next((n for n in notes if n.endswith(_PREFERRED_NOTE)), None)
+    if said is not None:  # the preference's own note promised a plan on it: this one says what it became
+        notes.remove(said)
+    notes.append(f"read the preference for {named[0]} beside {', '.join(on_terms)} allowed if cheaper or faster as a "
+                 "choice among them: the plan takes the cheapest that meets the deadline")
+
+
+def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:
     """Hardware the request allows without asking for it ("trainium ok", "open to A100s"): every type the policy
-    allows is weighed anyway, so the words are read, noted, and change nothing."""
+    allows is weighed anyway, so the words are read, noted, and change nothing. Returns the names allowed on the
+    plan's own terms ("p5 ok if cheaper"), which a preference said beside them turns into a choice."""
     text = scan.text
     if not _PERMIT_WORDS_RE.search(text) and not _OPINION_WORDS_RE.search(text):
-        return
+        return []
     allowed: list[str] = []
+    on_terms: list[str] = []
     spans: list[tuple[int, int]] = []
     for cue in _PERMIT_BEFORE_RE.finditer(text):
         names, end = _hardware_names(text, cue.end(), families)
@@ -1353,16 +1383,22 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> No
         if after is not None and not any(a <= start < b for a, b in spans):
             allowed += names
             spans.append((start, after.end()))
+            if _ON_TERMS_RE.search(after.group(0)):
+                on_terms += names
         elif _OPINION_AFTER_RE.match(text, end):  # "p5 is expensive": not asked for; the opinion stays for a person
             scan.blank(start, end)
     if not spans:
-        return
+        return []
     phrases = [" ".join(text[start:end].split()) for start, end in sorted(spans)]
     for start, end in spans:
         scan.blank(start, end)
     quoted = ", ".join(f"'{p}'" for p in phrases)
     notes.append(f"read {quoted} as allowing {', '.join(dict.fromkeys(allowed))}, not asking for it: the plan weighs"
                  " every type the policy allows")
+    return on_terms
+
+
+_ON_TERMS_RE = compiled_on_use(r"\b(?:cheaper|faster|quicker|less\s+expensive)\b", _F)
 
 
 # A preference for hardware: "prefer A100s", "ideally on p4d", "we'd prefer to use H100s", "A100s preferred",
@@ -1411,9 +1447,11 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
         scan.blank(m.start("w"), m.end("w"))
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
-        notes.append(f"read {quoted} as asking for that hardware, or for the hardware left open if it cannot run "
-                     "the job")
+        notes.append(f"read {quoted}{_PREFERRED_NOTE}")
     return bool(phrases)
+
+
+_PREFERRED_NOTE = " as asking for that hardware, or for the hardware left open if it cannot run the job"
 
 
 def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, list[str], int]]:
@@ -3036,6 +3074,10 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 _EITHER_PURCHASE_RE = compiled_on_use(
     r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)(?:\s*,?\s*"
     r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand)?\b"
+    # "use spot if it can finish by Friday, otherwise on-demand": the deadline, read already, is what the plan meets
+    r"|\b(?:use\s+|on\s+)?spot\s+if\s+(?:it\s+|we\s+)?(?:can|will|would|does|still)\s+(?:still\s+)?(?:finish|make\s+it"
+    r"|meet\s+(?:the\s+)?deadline|be\s+done|land)\b[^.;,]{0,40}?,?\s*(?:otherwise|else|if\s+not)\s*,?\s+"
+    r"(?:fall\s+back\s+to\s+|use\s+|go\s+)?on[\s-]?demand\b"
     r"|\b(?:spot\s+or\s+on[\s-]?demand|on[\s-]?demand\s+or\s+spot)\b(?:\s*,?\s*(?:whichever|whatever)\s+(?:is\s+)?"
     r"cheaper\b)?"
     # "spot but fall back to on-demand if spot is unavailable", "spot with on-demand fallback"
@@ -3058,9 +3100,9 @@ _CHECKPOINT_WORD_RE = compiled_on_use(r"checkpoint(?:ed|ing|s)?", _F)
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
-    if either:
-        notes.append(f"read '{_said(either[0])}' as spot allowed: the plan weighs spot and on-demand and takes the "
-                     "cheaper")
+    if either:  # quoted as said: a deadline read inside it is blanked in the text
+        said = " ".join(scan.said[either[0].start() : either[0].end()].split())
+        notes.append(f"read '{said}' as spot allowed: the plan weighs spot and on-demand and takes the cheaper")
     low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
                                                   "resum", "recover", "fail", "lose"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),

@@ -12,6 +12,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.errors import RequestError
 from policy.parse import parse_request
+from policy.request import Tolerance
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -565,3 +566,33 @@ def test_wanting_it_cheaper_than_last_time_puts_cost_first() -> None:
 def test_packing_said_alone_is_how_the_tokens_are_laid_out() -> None:
     request = parse_request("fine-tune 8B on 1B tokens with max seq len 8192 and packing", now=NOW, tz="UTC")
     assert (request.seq_len, request.unread) == (8192, [])
+
+
+@pytest.mark.parametrize("said", ["start after the 10th", "starting the 10th", "launch after the 10th"])
+def test_a_day_of_the_month_said_as_the_start_is_the_start(said: str) -> None:
+    request = parse_request(f"fine-tune 7B on 1B tokens, {said}, finish by the 18th", now=NOW, tz="UTC")
+    assert (request.start_after, request.deadline) == (datetime(2026, 12, 10, 9, 0, tzinfo=ZoneInfo("UTC")),
+                                                       datetime(2026, 12, 18, 17, 0, tzinfo=ZoneInfo("UTC")))
+    assert request.unread == []
+
+
+def test_spot_on_condition_of_the_deadline_is_spot_allowed_with_the_deadline_kept() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, use spot if it can finish by Friday, otherwise on-demand",
+                            now=NOW, tz="UTC")
+    assert (request.interruption_tolerance, request.unread) == (Tolerance.HIGH, [])
+    assert request.deadline == datetime(2026, 12, 4, 17, 0, tzinfo=ZoneInfo("UTC"))
+    assert any("'use spot if it can finish by Friday, otherwise on-demand' as spot allowed" in n
+               for n in request.notes), request.notes
+
+
+def test_an_amount_past_which_to_ask_first_is_the_budget() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens; if it costs more than $300 ping me first", now=NOW, tz="UTC")
+    assert (request.budget_usd, request.unread) == (300.0, [])
+
+
+def test_a_preference_beside_hardware_allowed_if_cheaper_is_a_choice_the_plan_makes_by_cost() -> None:
+    decision = plan_for("fine-tune 7B on 1B tokens, prefer p4d but p5 ok if cheaper")
+    assert decision.request.hardware_choice == ["p4d", "p5"] and decision.request.hardware_preferred is None
+    cheaper = plan_for("fine-tune 7B on 1B tokens, on p5 or p4d").plan
+    assert decision.plan.instance_type == cheaper.instance_type
+    assert decision.request.unread == []
