@@ -317,7 +317,10 @@ _STAGE_RES = (
                                   # work under a service-level agreement serves someone: "SLA-bound", "has an SLA"
                                   r"|sla(?:[\s-]+(?:bound|backed|critical))?)\b", _F)),
     (Stage.EXPERIMENTAL, compiled_on_use(
-        r"\b(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
+        # "right now it's an experiment": the stage of this run, said against where the work is headed
+        r"\b(?:(?:right\s+now|for\s+now|at\s+the\s+moment|currently)\s*,?\s+(?:it'?s|it\s+is|this\s+is)\s+"
+        r"(?:still\s+|just\s+)?(?:an?\s+)?)?"
+        r"(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?)\b", _F)),
 )  # fmt: skip
@@ -2766,10 +2769,12 @@ _NOT_URGENT_RE = compiled_on_use(
     rf"{_NEGATION}(?:urgent(?:ly)?|asap|a\s+rush|rush(?:ed)?|hurry|fastest)(?:\s+at\s+all)?\b"
     r"|\bno\s+(?:rush|hurry)(?:\s+at\s+all)?\b"
     r"|\bwhenever\s+(?:there'?s\s+|there\s+is\s+)?(?:cheap|spare|idle|free|available)\s+(?:capacity|gpus?|compute)\b"
+    # "cheapest possible, whenever.", "whenever is fine": no time asked for
+    r"|\bwhenever(?:\s+(?:is\s+fine|works|is\s+ok(?:ay)?))?(?=\s*(?:$|[.;,!)]))"
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
-    r"|\bnot\s+in\s+a\s+(?:rush|hurry)(?:\s+at\s+all)?\b|\bno\s+(?:hard\s+)?deadline\b"
+    r"|\bnot\s+in\s+a\s+(?:rush|hurry)(?:\s+at\s+all)?\b|\bno\s+(?:hard\s+|firm\s+|strict\s+|real\s+|fixed\s+)?deadline\b"
     # "don't care about speed", "speed doesn't matter", "time is not an issue"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:much\s+)?(?:about|how)\s+(?:the\s+)?"
     r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"
@@ -2982,11 +2987,26 @@ _STAGE_SAID_RE = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof
                                r"|(?:mission|business)[\s-]+critical", _F)
 
 
+# Production said of where the work is headed, not of this run: "this will eventually go to production"
+_FUTURE_PRODUCTION_RE = compiled_on_use(
+    r"\b(?:(?:this|it)\s+)?(?:will\s+|would\s+|should\s+|is\s+going\s+to\s+|'ll\s+)?(?:eventually|ultimately|later|one\s+day"
+    r"|someday|down\s+the\s+(?:line|road))\s+(?:go(?:es)?\s+(?:to|into|in)|be(?:come)?(?:\s+used)?\s+in|ship\s+(?:to|in)"
+    r"|land\s+in|be)\s+(?:prod|production)\b", _F)
+
+
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one, unless only experimental is
     said outright and production only suggested ("customer-support", "launch")."""
     if scan.holds(("stage",)):
         scan.take(_STAGE_LABEL_RE)
+    if scan.holds(("eventually", "ultimately", "later", "one day", "someday", "down the")):
+        experimental = dict(_STAGE_RES)[Stage.EXPERIMENTAL]
+        for m in list(_FUTURE_PRODUCTION_RE.finditer(scan.text)):
+            # only beside this run's stage said as experimental; alone, the production word is read as ever (the
+            # run may be the one that makes the production model)
+            if experimental.search(scan.text[: m.start()] + " " * len(m.group(0)) + scan.text[m.end() :]):
+                scan.blank(m.start(), m.end())
+                notes.append(f"read '{_said(m)}' as where the work is headed, not the stage of this run")
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
     said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
             for stage, pattern in _STAGE_RES}

@@ -12,7 +12,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.errors import RequestError
 from policy.parse import parse_request
-from policy.request import Tolerance
+from policy.request import Stage, Tolerance
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -596,3 +596,27 @@ def test_a_preference_beside_hardware_allowed_if_cheaper_is_a_choice_the_plan_ma
     cheaper = plan_for("fine-tune 7B on 1B tokens, on p5 or p4d").plan
     assert decision.plan.instance_type == cheaper.instance_type
     assert decision.request.unread == []
+
+
+def test_production_said_of_where_the_work_is_headed_leaves_this_run_experimental() -> None:
+    request = parse_request("fine-tune 8B on 72M tokens. This will eventually go to production but right now it's an "
+                            "experiment.", now=NOW, tz="UTC")
+    assert (request.stage, request.unread) == (Stage.EXPERIMENTAL, [])
+
+
+def test_production_headed_for_alone_stays_production_for_a_person_to_check() -> None:
+    """The run may be the one that makes the production model: with no stage said for it, the stricter reading."""
+    request = parse_request("fine-tune 8B on 72M tokens, it will eventually go to production", now=NOW, tz="UTC")
+    assert (request.stage, request.unread) == (Stage.PRODUCTION, ["eventually"])
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("pretrain 1.3B on 26B tokens. No hard deadline but ideally within 2 weeks.", "as a wish"),
+    ("fine-tune 7B on 1B tokens, no firm deadline", "read 'no firm deadline' as no hurry"),
+    ("sweep 12 configs of a 350M model, ~1B tokens each. Cheapest possible, whenever.", "read 'whenever' as no hurry"),
+    ("For the Q1 roadmap, finance wants a number: fine-tune a 70B model on 2B tokens",
+     "read 'For the Q1 roadmap' as what the estimate is for"),
+])
+def test_how_soon_and_what_for_said_loosely_are_read(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(note in n for n in request.notes), request.notes
