@@ -78,7 +78,8 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
             r"|bots?|support|reasoning|math"
-            r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?)")
+            r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?"
+            r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial)")
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets"
     rf"\btok(?:en)?s?\s+of\s+{_OWNER}?(?P<x>{_PHRASE})",
@@ -108,7 +109,7 @@ _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
     # "to debug distributed training", "to profile the data loader": why the hardware is wanted
-    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose)\w*"
+    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
     rf"\b(?:our|my|their)\s+{_SIZE}?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
@@ -194,6 +195,10 @@ _ASSUMED = (
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
      "said against an earlier run: the plan is made from what this request says"),
+    # "1.2M rows in a parquet file", "stored as jsonl": how the data is stored, not how much of it there is
+    (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
+     r"(?:\s+(?:files?|format|shards?))?\b",
+     "how the data is stored: the tokens said are what is trained on"),
     (r"\bflash[\s-]?(?:attention|attn)\b",  # a version said after it ("flash attn 2") is blanked by ``policy.parse``
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

@@ -272,8 +272,9 @@ _TEAM_RE = compiled_on_use(
 # Fine-tuning as it is mistyped in a hurry: read as fine-tuning, with a note (``_task``).
 _FINE_TUNE_TYPOS = r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen"
 _TASK_WORDS = (
-    (Task.QLORA, r"\bq[\s-]?lora\b"),
-    (Task.LORA, r"\blora\b|\bpeft\b"),
+    # "LoRA-tune", "qlora fine-tuning": the adapter's word with the verb is one task word
+    (Task.QLORA, r"\bq[\s-]?lora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b"),
+    (Task.LORA, r"\blora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b|\bpeft\b"),
     (Task.CONTINUED_PRETRAIN,
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b"),
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
@@ -670,6 +671,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
+    # "what's the per-run cost?": one run is what the plan prices
+    r"|(?:what(?:'s|\s+is|\s+would\s+be)\s+)?(?:the\s+)?(?:per[\s-]run|per[\s-]job|per[\s-]trial)\s+(?:cost|price)"
     # "is H100 or A100 better value?", "the most cost-effective option": the plan weighs cost against time
     r"|(?:the\s+)?(?:better|best)\s+value|(?:more|most)\s+cost[\s-]?effective(?:\s+(?:option|choice|way))?"
     r"|(?:more|most|best)\s+bang\s+for\s+(?:the|our|my)\s+buck"
@@ -2171,7 +2174,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
                      f"{format_count(int(total))} tokens")
         found.append(_Qty("tokens", total, phrase))
         scan.blank(m.start(), m.end())
-    if not found and "per" in text.lower():
+    if not found and any(w in text.lower() for w in ("per", "each", "avg", "average", "about", "around", "~")):
         found += _tokens_per_item_apart(scan, notes)
     return found
 
@@ -2180,6 +2183,11 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
 _TOKENS_PER_ONE_RE = compiled_on_use(
     rf"(?:~\s*|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})"
     rf"\s*(?:tokens?|toks?)\s+(?:per|each|an?|every)\s+(?P<one>{_ITEMS})(?![\w])", _F)
+# ... or the item named first: "50k pairs? pairs avg 1k tokens", "the conversations are about 600 tokens each"
+_ITEMS_ARE_RE = compiled_on_use(
+    rf"(?<![\w.])(?:the\s+)?(?P<one>{_ITEMS})\s+(?:are\s+|is\s+)?(?:avg\.?|average|averaging|on\s+average|about|around"
+    rf"|roughly|~|approx\.?|approximately)\s*(?:of\s+|is\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)"
+    r"(?:\s+(?:each|long|apiece))?(?![\w])", _F)
 _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(?:of|tokens?|per)\b)[a-z][\w-]*\s+)?"
                                rf"(?P<items>{_ITEMS})(?![\w])", _F)
 
@@ -2187,7 +2195,7 @@ _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(
 def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens per item said apart from the items' count, of the same item, as their product; both blanked."""
     text = scan.text
-    per = _TOKENS_PER_ONE_RE.search(text)
+    per = _TOKENS_PER_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
     if per is None:
         return []
     one = per["one"].lower()
@@ -2792,7 +2800,7 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:the\s+)?smallest\s+(?:gpus?|instances?|hardware|machines?|setup|config(?:uration)?)\s+that\s+"
     r"(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job)\b"
     r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route|gpus?|instances?"
-    r"|hardware|machines?))?(?:\s+possible)?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
+    r"|hardware|machines?))?(?:\s+(?:possible|available|there\s+is))?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
     r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"

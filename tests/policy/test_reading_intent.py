@@ -125,7 +125,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, spot if cheaper", {"interruption_tolerance": Tolerance.HIGH}, []),
     # a length per item said apart from the count; per sequence with none counted, the context
     ("SFT llama 3.1 8B; dataset is 1.2M rows in a parquet file, about 900 tokens per row",
-     {"tokens": 1_080_000_000}, ["parquet file"]),
+     {"tokens": 1_080_000_000}, []),
     ("fine-tune 7B on 1B tokens, 8192 tokens per sequence", {"tokens": 1_000_000_000, "seq_len": 8192}, []),
     # a stop at an amount is the budget
     ("LoRA 13B on 400M tokens, stop if it goes over $200", {"budget_usd": 200.0}, []),

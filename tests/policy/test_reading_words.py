@@ -620,3 +620,23 @@ def test_production_headed_for_alone_stays_production_for_a_person_to_check() ->
 def test_how_soon_and_what_for_said_loosely_are_read(text: str, note: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert request.unread == [] and any(note in n for n in request.notes), request.notes
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("how much to DPO a 7B on 50k pairs? pairs avg 1k tokens. no rush.", 50_000_000),
+    ("fine-tune 8B on 120k conversations. The conversations are about 600 tokens each.", 72_000_000),
+])
+def test_the_items_length_said_after_them_multiplies_their_count(text: str, tokens: int) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.tokens, request.unread) == (tokens, [])
+
+
+@pytest.mark.parametrize("text", [
+    "team-nlp wants to LoRA-tune Qwen2.5-14B on ~300M tokens, we're fine with spot",
+    "we're retraining our 350M ranker on ~5B tokens; what's the per-run cost?",
+    "train a small GPT (124M) from scratch on 10B tokens just to learn, use the cheapest GPU available",
+    "can I get 1 A10G for 4 hours for debugging?",
+    "fine-tune 8B on 1.2M rows in a parquet file, about 900 tokens per row",
+])
+def test_how_people_ask_for_small_jobs_is_read_whole(text: str) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == []
