@@ -692,8 +692,12 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
         year = g.get("mdy") or g.get("dmy")
         return _month_day(month, int(g.get("mdd") or g.get("dmd") or 0), year, now, notes)
     if g.get("slash"):
+        first, second = int(g["sm"] or 0), int(g["sd"] or 0)
+        if first > 12 >= second >= 1:  # "15/12": no month 15, so day/month is the only reading
+            notes.append(f"read '{g['slash']}' as day/month (there is no month {first})")
+            return _month_day(second, first, g.get("sy"), now, notes)
         notes.append(f"read '{g['slash']}' as month/day")
-        return _month_day(int(g["sm"] or 0), int(g["sd"] or 0), g.get("sy"), now, notes)
+        return _month_day(first, second, g.get("sy"), now, notes)
     if g.get("ordinal"):
         return _ordinal(int(g["od"] or 0), now, at)
     if g.get("endof"):

@@ -195,6 +195,7 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by this time tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
     ("same time Friday", MONDAY, "2026-12-04T09:00:00-08:00"),
     ("ETA thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
 ]
 
 
@@ -213,6 +214,7 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by end of month", MONTH_END_EVENING, "the end of this month has passed"),
     ("by Friday", FRIDAY_EVENING, "took Friday 2026-12-11"),
     ("by 12/24", MONDAY, "month/day"),
+    ("by 15/12", MONDAY, "read '15/12' as day/month (there is no month 15)"),
     ("by Mar 1", MONDAY, "took 2027"),
     ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
     ("before Jan 15", MONDAY, "read 'before Jan 15' as by Thursday 17:00"),  # the day as said, not its weekday
