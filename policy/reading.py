@@ -220,7 +220,9 @@ _KNOWN_WORDS = (
     "fine-tune", "finetune", "pretrain", "pretraining", "continued", "lora", "qlora", "sweep", "distill",
     "distillation", "tokens", "params", "parameters", "epochs", "deadline", "production", "experimental", "spot",
     "on-demand", "interruptions", "budget", "checkpoint", "sagemaker", "hyperpod", "h100", "h200", "a100", "a10g",
-    "l40s", "b200", "trainium", *ALL_REGIONS)
+    "l40s", "b200", "trainium", *ALL_REGIONS,
+    # the model families people name: "lamma 3 8b" is a slip of "llama", whose size is read as ever
+    "llama", "mistral", "mixtral", "qwen", "gemma", "deepseek", "falcon", "starcoder", "codellama", "whisper")
 
 
 def _with_near_miss(phrase: str) -> str:

@@ -1396,7 +1396,8 @@ def test_held_capacity_too_small_says_it_does_not_fit(text: str, words: str) -> 
 
 @pytest.mark.parametrize(("word", "meant"), [("fine-tnue", "fine-tune"), ("lroa", "lora"), ("pretrian", "pretrain"),
                                              ("tokesn", "tokens"), ("us-east1", "us-east-1"), ("H10O", "h100"),
-                                             ("GDPR", None), ("monorepo", None), ("lora", None)])
+                                             ("GDPR", None), ("monorepo", None), ("lora", None),
+                                             ("lamma", "llama"), ("gemmma", "gemma")])
 def test_a_word_not_read_is_shown_with_the_word_it_nearly_is_never_read_as_it(word: str, meant: str | None) -> None:
     assert did_you_mean(word) == meant
 
