@@ -336,7 +336,9 @@ _STRICT_RE = compiled_on_use(
     r"|~\s*\d|\d[\d.]*\s*(?:hours?|hrs?|h|days?|d|weeks?|wks?|w|months?))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
     _F,
 )
-_PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned", _F)
+_PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned"
+                               # "responses written by GPT-4o", "data made by our team": who made it, not when
+                               r"|written|made|built|drawn|chosen|given|taken|seen|known|held|kept|sent|paid", _F)
 _ZONES = {
     "utc": "UTC", "gmt": "UTC", "z": "UTC",
     "pt": "America/Los_Angeles", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",

@@ -778,10 +778,24 @@ _BOTH_ENDS_RE = compiled_on_use(
     r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b", _F)
 
 
+# Where the data comes from, said of it: "1M examples generated with llama 70B", "tickets labelled by our support team",
+# "responses written by GPT-4". The model or the people that made the data are not trained (distillation's teacher is
+# said with "distill", read by ``policy.workload_words``).
+_DATA_MADE_BY_RE = compiled_on_use(
+    r"\b(?:generated|produced|synthesi[sz]ed|labell?ed|annotated|written|created|made|curated|reviewed|rated|scored"
+    r"|translated)\s+(?:with|by|using|from)\s+(?:an?\s+|the\s+|our\s+|their\s+)?"
+    r"(?:(?:[a-z][\w.-]*[\s-]+){0,3}?\d+(?:\.\d+)?\s*[bm](?![\w])(?:[\s-]+(?:instruct|chat|base|it))?"
+    r"|gpt-?4(?:o|\.\d)?(?:-mini)?|gpt-?3\.5(?:-turbo)?|gpt-?5(?:-mini)?|o[134](?:-mini)?|claude(?:[\s-][\w.]+)?"
+    r"|gemini(?:[\s-][\w.]+)?"
+    r"|(?:[\w-]+\s+){0,2}?(?:team|people|humans?|annotators?|experts?|contractors?|staff|engineers?|agents?|raters?"
+    r"|linguists?|doctors?|lawyers?))(?![\w.-])", _F)
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.
 _NOTED_ONLY = (
+    (_DATA_MADE_BY_RE, "where the data comes from: what made it is not the model trained",
+     ("generated", "produced", "synthes", "label", "annotated", "written", "created", "made", "curated", "reviewed",
+      "rated", "scored", "translated")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang")),
@@ -2845,6 +2859,22 @@ _BATCH_INFERENCE_RE = compiled_on_use(
     r"(?:[a-z-]+\s+)?(?:documents?|docs|pages|passages|chunks|texts|records|rows|products|tickets|images|articles)"
     r"|(?<!\bto\s)(?<!\bthat\s)(?:generat(?:e|ing)|comput(?:e|ing)|creat(?:e|ing)|produc(?:e|ing))\s+(?:the\s+)?"
     r"(?:embeddings?|vectors))\b", _F)
+# Work that makes or judges data with a model already trained: "generate 1M synthetic examples with llama 70B", "score
+# 50M documents with a 1B classifier", "label 100k images with a VLM". Batch inference, whatever the model's size.
+_MODEL_AT_WORK_RE = compiled_on_use(
+    r"\b(?<!\bto\s)(?:generat(?:e|ing)|synthesi[sz](?:e|ing)|scor(?:e|ing)|classif(?:y|ying)|label(?:l?ing)?"
+    r"|annotat(?:e|ing)|tag(?:ging)?|caption(?:ing)?|translat(?:e|ing)|summari[sz](?:e|ing)|re-?rank(?:ing)?)\s+"
+    r"(?:all\s+|our\s+|the\s+|these\s+|those\s+)?(?:~?\d[\d.,]*\s*[kmb]?\s+)?(?:[a-z-]+\s+)?"
+    r"(?:examples?|samples?|documents?|docs|pages|prompts?|responses?|completions?|records?|rows|images|photos|texts?"
+    r"|tickets?|e-?mails?|data|items?|articles?|queries|conversations?|transcripts?|videos?|captions?)\b"
+    r"(?=[^.;?!]*\b(?:with|using|via|through|by)\b)", _F)
+# Preparing data, and machines kept for interactive use: neither is a run that trains and ends.
+_DATA_PREP_RE = compiled_on_use(
+    r"^\W*(?:please\s+|pls\s+)?(?:tokeni[sz]e|pre-?process|de-?dup(?:e|licate)?|shard)\b", _F)
+_INTERACTIVE_RE = compiled_on_use(
+    r"\b(?:jupyter(?:\s*lab)?|dev[\s-]?box(?:es)?|workstations?|remote\s+desktop|interactive\s+(?:sessions?|machines?"
+    r"|boxe?s?|instances?|use|access)|ssh\s+(?:into|access)|host(?:ing)?\s+(?:a|an|our|my)\s+(?:notebook|jupyter))\b",
+    _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving
 _INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
@@ -2905,8 +2935,19 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     if task is not None:
         return
     said = scan.said.lower()
+    if TRAIN_RE.search(said) is None:  # "train a classifier to label tickets" trains
+        if (prep := _DATA_PREP_RE.search(scan.said)) is not None:
+            raise RequestError(
+                f'"{_said(prep)}" reads as preparing data; {OUT_OF_SCOPE_SENTENCE} Run data preparation on CPU '
+                'instances, or plan the training it feeds, e.g. "pretrain 1B on 500B tokens".', code="out_of_scope")
+        if (kept := _INTERACTIVE_RE.search(scan.said)) is not None:
+            raise RequestError(
+                f'"{_said(kept)}" reads as a machine for interactive use; {OUT_OF_SCOPE_SENTENCE} Ask the platform '
+                "team for a notebook or development instance, or say the job it would run.", code="out_of_scope")
     embeds = "embed" in said or "vector" in said  # the only texts the batch-inference pattern can match
     found = [*_NOT_TRAINING_RE.finditer(scan.text), *(_BATCH_INFERENCE_RE.finditer(scan.said) if embeds else ())]
+    if TRAIN_RE.search(said) is None and any(w in said for w in (" with ", " using ", " via ", " through ", " by ")):
+        found += _MODEL_AT_WORK_RE.finditer(scan.said)
     if not found:
         return
     if all(f.group(0).lower() == "inference" for f in found) and EVAL_RE.search(scan.text):

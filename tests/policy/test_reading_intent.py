@@ -1171,7 +1171,12 @@ def test_a_rate_per_prompt_is_no_dataset_to_ask_about() -> None:
 
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
                                   "deploy a 13B endpoint", "embed 50M documents with bge-large",
-                                  "generate embeddings for our 10M product catalog with e5-large"])
+                                  "generate embeddings for our 10M product catalog with e5-large",
+                                  # a model making or judging data is batch inference, whatever its size
+                                  "generate 1M synthetic examples with llama 70B",
+                                  "score 50M documents with a 1B classifier", "label 100k images with a VLM",
+                                  # preparing data, and a machine kept for interactive use, are no training runs
+                                  "tokenize 2TB of text", "host a jupyter notebook with an A100 for a week"])
 def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
     with pytest.raises(RequestError) as caught:
         parse_request(text, now=MONDAY, tz=TZ)
@@ -1179,7 +1184,11 @@ def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["train a 7B model to embed documents, 1B tokens",
-                                  "fine-tune bge-large on 5M query-passage pairs of 128 tokens"])
+                                  "fine-tune bge-large on 5M query-passage pairs of 128 tokens",
+                                  "train a 1B classifier to score documents, 2B tokens",
+                                  # the model that made the data is not trained, nor a second size to refuse
+                                  "fine-tune 7B on 100M tokens generated with llama 70B",
+                                  "fine-tune 8B on 50M tokens of responses written by GPT-4o"])
 def test_training_a_model_that_embeds_is_training(text: str) -> None:
     assert parse_request(text, now=MONDAY, tz=TZ).tokens is not None
 
