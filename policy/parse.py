@@ -472,6 +472,9 @@ def read_request(
         if not any(plan_word(w) for w in words):  # "team-nlp here:", "production here:" are read as they say
             notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
             scan.blank(intro.start(), intro.end())
+    elif (role := _WHO_ROLE_RE.match(scan.text)) is not None:  # "platform lead: is it worth …"
+        notes.append(f"read '{_said(role).rstrip(':,-— ')}' as who is asking")
+        scan.blank(role.start(), role.end())
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
@@ -671,6 +674,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
+    # "what's the cost difference between spot and on-demand": the plan and its alternatives say
+    r"|(?:what(?:'s|\s+is|\s+would\s+be)\s+)?(?:the\s+)?(?:cost|price)\s+difference(?:\s+between)?"
     # "what's the per-run cost?": one run is what the plan prices
     r"|(?:what(?:'s|\s+is|\s+would\s+be)\s+)?(?:the\s+)?(?:per[\s-]run|per[\s-]job|per[\s-]trial)\s+(?:cost|price)"
     # "is H100 or A100 better value?", "the most cost-effective option": the plan weighs cost against time
@@ -1064,6 +1069,11 @@ def _model_of_measured_work(scan: _Scan, notes: list[str]) -> None:
 
 
 # Who is asking, said first: "finance here:", "hi, Priya from ml-platform here." — no part of the work.
+# ... or by a role, first and followed by a colon or dash: "platform lead:", "finance partner -", "ML manager:"
+_WHO_ROLE_RE = compiled_on_use(
+    r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?:(?:the\s+)?(?:ml|ai|data|platform|infra(?:structure)?|research|finance|eng"
+    r"|engineering|product|team)\s+)?(?:lead|manager|director|pm|vp|head|partner|engineer|scientist|researcher"
+    r"|finance|fp&a|controller)\s*[:\-\u2014]\s", _F)
 _WHO_HERE_RE = compiled_on_use(
     r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?!(?:put|it|run|do|start|use|keep|send|stay)\b)(?:[a-z][\w'-]*\s+){0,3}?"
     r"[a-z][\w'-]*\s+here\s*[:.!\-\u2014]", _F)

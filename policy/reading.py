@@ -144,9 +144,13 @@ _RESERVED_RE = compiled_on_use(
 # Reserved capacity to be bought for the run: "reserve a capacity block", "book a capacity block for 16 H100s", "on a
 # SageMaker training plan", "get reserved capacity" (held capacity, "we have a capacity block", is ``_RESERVED_RE``'s)
 _TO_RESERVE_RE = compiled_on_use(
-    r"\b(?:(?:reserve|book|buy|purchase|get|grab|want|need|request|use|using|via|with|on|through)\s+)"
+    r"\b(?:(?:is\s+it|would\s+it\s+be|it'?s)\s+worth\s+(?=reserving|booking|buying))?"
+    r"(?:(?:reserve|reserving|book|booking|buy|buying|purchase|get|grab|want|need|request|use|using|via|with|on"
+    r"|through)\s+)"
     r"(?:us\s+|me\s+)?(?:an?\s+|some\s+)?(?:(?:ec2|aws)\s+)?(?:capacity[\s-]+blocks?(?:\s+for\s+ml)?"
-    r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity)\b"
+    r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity"
+    # "is it worth reserving capacity for …?": asked, so an offering that fits is priced
+    r"|(?<=reserving\s)capacity|(?<=booking\s)capacity)\b"
     r"|\breserve\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?|nodes?)\b)",
     _F)
 # "we have 2 p4d reserved", "on our reserved p5s", "using our 4 reserved p5.48xlarge", "16 H100s are reserved": the

@@ -640,3 +640,24 @@ def test_the_items_length_said_after_them_multiplies_their_count(text: str, toke
 ])
 def test_how_people_ask_for_small_jobs_is_read_whole(text: str) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == []
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("finance here: what's the cost difference between spot and on-demand for a 13B fine-tune on 1B tokens?",
+     "read 'what's the cost difference between' as asking for the plan"),
+    ("platform lead: fine-tune 13B on 1B tokens", "read 'platform lead' as who is asking"),
+])
+def test_who_asks_and_a_cost_comparison_are_read(text: str, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
+def test_asking_whether_reserving_is_worth_it_prices_an_offering_that_fits() -> None:
+    request = parse_request("is it worth reserving capacity for a 70B pretraining run on 1T tokens?", now=NOW,
+                            tz="UTC")
+    assert (request.reserve_capacity, request.unread) == (True, [])
+
+
+def test_a_field_label_first_is_no_role_asking() -> None:
+    request = parse_request("Model: Llama 3.1 8B | Data: 300M tokens", now=NOW, tz="UTC")
+    assert not any("who is asking" in n for n in request.notes)
