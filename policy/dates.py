@@ -238,7 +238,8 @@ _SAID_BEFORE_RE = compiled_on_use(
     r"|nice\s+to\s+have(?:\s+(?:it|this|them))?"
     r"|(?:it\s+)?(?:would|'d)\s+be\s+(?:nice|great|good|ideal)(?:\s+to\s+have(?:\s+(?:it|this|them))?)?"
     # "would love it by tomorrow", "we'd prefer it done by Friday"
-    r"|(?:would|'d)\s+(?:love|like|prefer)(?:\s+(?:it|this|them|results?)|\s+to\s+have(?:\s+(?:it|this|them))?)?)"
+    r"|(?:(?:we|i|they)(?='d))?(?:would|'d)\s+(?:love|like|prefer)(?:\s+(?:it|this|them|results?)|\s+to\s+have"
+    r"(?:\s+(?:it|this|them))?)?)"
     r"|(?P<hard>must|(?:has|have|needs?)\s+to|hard\s+stop(?:\s+(?:is|at|on))?)(?:\s+be)?)"
     r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
     _F,

@@ -3041,6 +3041,9 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
 _STAGE_LABEL_RE = compiled_on_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
 
 
+# "right now it's an", said before the stage word of this run (``_STAGE_RES``)
+_NOW_STAGE_RE = compiled_on_use(r"^(?:right\s+now|for\s+now|at\s+the\s+moment|currently)\s*,?\s+"
+                                r"(?:it'?s|it\s+is|this\s+is)\s+(?:still\s+|just\s+)?(?:an?\s+)?", _F)
 # The stage named as such, not suggested by what the work is for ("customer", "launch") or how it is said ("try")
 _STAGE_SAID_RE = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof of concept|prototyp(?:e|ing)"
                                r"|(?:mission|business)[\s-]+critical", _F)
@@ -3072,7 +3075,7 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     if not any(said.values()):
         return None
     stage = Stage.PRODUCTION if said[Stage.PRODUCTION] else Stage.EXPERIMENTAL
-    outright = {s: [w for w in words if _STAGE_SAID_RE.fullmatch(" ".join(w.lower().split()))]
+    outright = {s: [w for w in words if _STAGE_SAID_RE.fullmatch(_NOW_STAGE_RE.sub("", " ".join(w.lower().split())))]
                 for s, words in said.items()} if all(said.values()) else {}
     if outright and outright[Stage.EXPERIMENTAL] and not outright[Stage.PRODUCTION]:
         # "it's still experimental" beside "customer-support": the stage said outright over one the context suggests

@@ -661,3 +661,13 @@ def test_asking_whether_reserving_is_worth_it_prices_an_offering_that_fits() -> 
 def test_a_field_label_first_is_no_role_asking() -> None:
     request = parse_request("Model: Llama 3.1 8B | Data: 300M tokens", now=NOW, tz="UTC")
     assert not any("who is asking" in n for n in request.notes)
+
+
+def test_a_whole_slack_message_about_an_experiment_headed_for_production_plans_the_experiment() -> None:
+    request = parse_request(
+        "Hey team, we're planning to fine-tune Llama 3.1 8B Instruct for our customer support bot. Dataset is about "
+        "120k conversations averaging 600 tokens. We'd like it done by next Friday. This will eventually go to "
+        "production but right now it's an experiment. Budget around $500.", now=NOW, tz="UTC")
+    assert (request.stage, request.tokens, request.budget_usd, request.unread) == (
+        Stage.EXPERIMENTAL, 72_000_000, 500.0, [])
+    assert any(n.startswith("read 'We'd like it done by next Friday' as") for n in request.notes), request.notes
