@@ -24,6 +24,12 @@ def plan_for(text: str):  # type: ignore[no-untyped-def]
                   spend=SpendSnapshot.unavailable(team="team-ml", reason="none"), now=NOW)
 
 
+def read_whole(text: str, note: str) -> None:
+    """``text`` leaves nothing unread, and one of its notes starts with ``note``."""
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+
+
 @pytest.mark.parametrize(("text", "tokens"), [
     ("fine-tune 7B, 2 epochs over 500M tokens", 1_000_000_000),
     ("fine-tune 7B on 300M tokens for 3 epochs", 900_000_000),
@@ -462,8 +468,7 @@ def test_runs_with_different_seeds_are_read_whole() -> None:
     ("fine-tune 7B for code completion on 1B tokens", "read 'code completion' as what the model is for"),
 ])
 def test_what_a_model_is_for_is_told_apart_from_what_its_data_is(text: str, note: str) -> None:
-    request = parse_request(text, now=NOW, tz="UTC")
-    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+    read_whole(text, note)
 
 
 @pytest.mark.parametrize(("text", "note"), [
@@ -474,8 +479,7 @@ def test_what_a_model_is_for_is_told_apart_from_what_its_data_is(text: str, note
     ("rlhf on our 8B policy model, 30M tokens", "read 'policy model' as the model RL trains"),
 ])
 def test_what_a_run_is_for_and_how_it_is_asked_for_is_read(text: str, note: str) -> None:
-    request = parse_request(text, now=NOW, tz="UTC")
-    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+    read_whole(text, note)
 
 
 def test_a_box_is_an_instance_as_any_plan_gives() -> None:
@@ -503,8 +507,7 @@ def test_prompts_their_rollouts_and_then_their_length_multiply_out() -> None:
      "read 'we got burned last time' as why the request names what it does"),
 ])
 def test_questions_places_and_reasons_said_around_the_work_are_read(text: str, note: str) -> None:
-    request = parse_request(text, now=NOW, tz="UTC")
-    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+    read_whole(text, note)
 
 
 def test_any_region_of_an_area_keeps_the_preferred_one_and_the_area() -> None:
@@ -526,10 +529,12 @@ def test_an_image_model_with_its_work_said_or_a_size_not_its_own_plans(text: str
     ("fine-tune 7B on 1B tokens in us-east-1 because that's where the data lives",
      "read 'because that's where the data lives' as why the request names what it does"),
     ("can someone spin up training for our 1.5B reranker? ~800M tokens", "read 'reranker' as what the model is for"),
+    ("finance here: what's the cost difference between spot and on-demand for a 13B fine-tune on 1B tokens?",
+     "read 'what's the cost difference between' as asking for the plan"),
+    ("platform lead: fine-tune 13B on 1B tokens", "read 'platform lead' as who is asking"),
 ])
-def test_value_questions_reasons_and_who_is_asked_are_read(text: str, note: str) -> None:
-    request = parse_request(text, now=NOW, tz="UTC")
-    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
+def test_value_questions_reasons_and_who_asks_are_read(text: str, note: str) -> None:
+    read_whole(text, note)
 
 
 def test_several_runs_counted_in_brackets_are_that_many_runs() -> None:
@@ -640,16 +645,6 @@ def test_the_items_length_said_after_them_multiplies_their_count(text: str, toke
 ])
 def test_how_people_ask_for_small_jobs_is_read_whole(text: str) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == []
-
-
-@pytest.mark.parametrize(("text", "note"), [
-    ("finance here: what's the cost difference between spot and on-demand for a 13B fine-tune on 1B tokens?",
-     "read 'what's the cost difference between' as asking for the plan"),
-    ("platform lead: fine-tune 13B on 1B tokens", "read 'platform lead' as who is asking"),
-])
-def test_who_asks_and_a_cost_comparison_are_read(text: str, note: str) -> None:
-    request = parse_request(text, now=NOW, tz="UTC")
-    assert request.unread == [] and any(n.startswith(note) for n in request.notes), request.notes
 
 
 def test_asking_whether_reserving_is_worth_it_prices_an_offering_that_fits() -> None:
