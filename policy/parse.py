@@ -469,9 +469,11 @@ def read_request(
             scan.blank(m.start("n"), m.end("n"))
     if scan.holds(("here",)) and (intro := _WHO_HERE_RE.match(scan.text)) is not None:  # "finance here:"
         words = re.findall(r"[\w'-]+", intro.group(0))[:-1]  # all but "here"
-        if not any(plan_word(w) for w in words):  # "team-nlp here:", "production here:" are read as they say
+        if not any(plan_word(w) for w in words):
             notes.append(f"read '{_said(intro).rstrip(':,.!-— ')}' as who is asking")
             scan.blank(intro.start(), intro.end())
+        else:  # "team-nlp here:", "production here:": the words are read as they say, "here:" is the greeting's
+            scan.blank(intro.start("here"), intro.end())
     elif (role := _WHO_ROLE_RE.match(scan.text)) is not None:  # "platform lead: is it worth …"
         notes.append(f"read '{_said(role).rstrip(':,-— ')}' as who is asking")
         scan.blank(role.start(), role.end())
@@ -1076,7 +1078,9 @@ _WHO_ROLE_RE = compiled_on_use(
     r"|finance|fp&a|controller)\s*[:\-\u2014]\s", _F)
 _WHO_HERE_RE = compiled_on_use(
     r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?!(?:put|it|run|do|start|use|keep|send|stay)\b)(?:[a-z][\w'-]*\s+){0,3}?"
-    r"[a-z][\w'-]*\s+here\s*[:.!\-\u2014]", _F)
+    r"[a-z][\w'-]*\s+(?P<here>here\s*(?:[:.!\-\u2014]"
+    # "finance here, can you price …": a comma too, when a question or a request follows ("put it here, …" is none)
+    r"|,(?=\s*(?:can|could|would|will|please|pls|what|how|need|we|i|quick)\b)))", _F)
 
 
 # What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent

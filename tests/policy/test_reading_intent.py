@@ -138,9 +138,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 13_000_000_000}, []),
     ("hi, Priya from ml-platform here. LoRA 8B on 100M tokens", {"task": Task.LORA}, []),
     ("put it here, fine-tune 7B on 1B tokens", {"params": 7_000_000_000}, ["put", "here"]),
+    ("finance here, can you price a 7B fine-tune on 1B tokens?", {"params": 7_000_000_000}, []),
     # words that could change a plan are never taken for who is asking: the team billed, the stage
-    ("team-nlp here: fine-tune 7B on 1B tokens", {"team": "team-nlp"}, ["here"]),
-    ("production here: fine-tune 7B on 1B tokens", {"stage": Stage.PRODUCTION}, ["here"]),
+    ("team-nlp here: fine-tune 7B on 1B tokens", {"team": "team-nlp"}, []),
+    ("production here: fine-tune 7B on 1B tokens", {"stage": Stage.PRODUCTION}, []),
     # what an earlier run cost bounds nothing this one may cost
     ("we need to re-run last month's 70B LoRA (it cost $900)", {"budget_usd": None, "params": 70_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, last time it came to ~$1.2k", {"budget_usd": None}, []),
