@@ -279,7 +279,8 @@ class PolicyConfig(_Strict):
     finance_group: str = "finance"
     finance_above_usd: float | None = Field(default=25_000, gt=0)
     # The tag a launched job's cost center is written under ("cost center ML-4411" on a request): activated as a
-    # cost-allocation tag, it lets Cost Explorer and the bill group spend by it.
+    # cost-allocation tag, it lets Cost Explorer and the bill group spend by it. An AWS tag key, not 'aws:' or
+    # 'gpuops:' and no team's cost_allocation_tag key (checked when the policy loads).
     cost_center_tag: str = Field(default="CostCenter", min_length=1, max_length=128)
 
     def team(self, name: str) -> TeamPolicy:
@@ -358,7 +359,28 @@ def _check_rules(config: PolicyConfig) -> list[tuple[str, str]]:
     tiers = [t.min_usd for t in config.approval_tiers]
     if tiers != sorted(tiers):
         errors.append(("approval_tiers", "tiers must be in increasing min_usd order"))
+    errors.extend(_check_cost_center_tag(config))
     return errors
+
+
+# What AWS allows in a tag key: letters, digits, spaces and _ . : / = + - @
+_TAG_KEY_RE = re.compile(r"[\w .:/=+\-@]{1,128}")
+
+
+def _check_cost_center_tag(config: PolicyConfig) -> list[tuple[str, str]]:
+    """The cost center's tag must reach the bill: a key AWS accepts, that is no one else's, and that no team's own
+    cost-allocation tag writes over on the same job (the launch would fail after approval, or bill the cost center
+    to nobody)."""
+    key = config.cost_center_tag
+    if not _TAG_KEY_RE.fullmatch(key):
+        return [("cost_center_tag", f"{key!r} is not an AWS tag key: use letters, digits, spaces and _ . : / = + - @")]
+    if key.lower().startswith(("aws:", "gpuops:")):
+        return [("cost_center_tag", f"{key!r} starts with a reserved prefix ('aws:' is AWS's own, 'gpuops:' gpuops'); "
+                                    "use a key of your own, e.g. CostCenter")]
+    return [(f"teams.{name}.cost_allocation_tag.key",
+             f"{key!r} is also cost_center_tag: the team's tag would write over a request's cost center on every job; "
+             "give them different keys")
+            for name, team in config.teams.items() if team.cost_allocation_tag.key == key]
 
 
 def _check_channels(config: PolicyConfig) -> list[tuple[str, str]]:

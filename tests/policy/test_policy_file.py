@@ -47,6 +47,11 @@ BAD = [
     ("team channel refused", _edit({"slack": {"channels": ["C0OTHER"]}, "teams/team-ml/slack_channels": ["C0ML"]}),
      "teams.team-ml.slack_channels[0]"),
     ("unknown member group", _edit({"teams/team-nlp/members": ["nlp-leads"]}), "teams.team-nlp.members[0]"),
+    # a cost center's tag AWS would refuse at launch, or that a team's own tag would write over
+    ("cost center tag AWS refuses", _edit({"cost_center_tag": "cost#center"}), "cost_center_tag"),
+    ("cost center tag reserved", _edit({"cost_center_tag": "aws:costcenter"}), "cost_center_tag"),
+    ("cost center tag the team's", _edit({"teams/team-ml/cost_allocation_tag": {"key": "CostCenter"}}),
+     "teams.team-ml.cost_allocation_tag.key"),
     ("not a mapping", "- just\n- a list\n", "(top level)"),
     ("broken yaml", "teams: [unclosed\n", "line 2"),
 ]
