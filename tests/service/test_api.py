@@ -316,6 +316,7 @@ def test_spend_catalog_policy_health_and_metrics(live: Live) -> None:
     assert policy["version"] == POLICY.version_hash and policy["policy"]["default_team"] == "team-ml"
     assert live.client.get("/readyz").json() == {"status": "ok", "database": "ok", "cache": "memory"}
     live.get("/v1/jobs")
+    assert live.get("/v1/requests/req_nobody").status_code == 404  # counted under its route, not its path
     text = live.client.get("/metrics").text
     assert 'route="/v1/requests/{request_id}"' in text and "gpuops_http_request_duration_seconds_bucket" in text
 
