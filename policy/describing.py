@@ -203,6 +203,12 @@ _ASSUMED = (
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),
 )
+# A longer context asked for: "extend llama 3.1 8B's context to 128k", "increase the context window to 32k"
+_LONGER_CONTEXT_RE = compiled_on_use(
+    r"\b(?P<x>extend(?:s|ing|ed)?|expand(?:s|ing|ed)?|increas(?:e|es|ing)|stretch(?:es|ing)?|grow(?:s|ing)?)\b"
+    r"(?=(?:[^.;]|\.(?=\w)){0,50}?\bcontext\b)", _F)  # a dot inside a name ("llama 3.1 8B") ends nothing
+# A context this long, said, is what "long documents" are trained at: the word describes the data then
+_LONG_CONTEXT = 16_384
 # The model RL trains, named by its role after its size: "PPO on a 7B policy model" (policy.estimate costs RLHF with
 # its value, reference and reward models beside it)
 _RL_POLICY_RE = compiled_on_use(r"(?<![\w.])\d+(?:\.\d+)?\s*[bm]\s+(?P<x>policy(?:\s+model)?)(?![\w-])", _F)
@@ -251,11 +257,18 @@ _RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), ru
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:
     """Read the descriptive phrases still in the text, each with its note; recurring work is noted only."""
+    if fields.get("seq_len"):
+        for m in _LONGER_CONTEXT_RE.finditer(scan.said) if "context" in scan.said.lower() else ():
+            start, end = m.span("x")  # "extend llama's context to 128k": the length is read already
+            if scan.text[start:end] == scan.said[start:end]:
+                scan.blank(start, end)
+                notes.append(f"read '{m['x']}' with the context length said: the plan trains at that length")
     found: list[tuple[str, str]] = []
+    said_long = ("long",) if (fields.get("seq_len") or 0) >= _LONG_CONTEXT else ()
     for pattern in _COUNTED_DATA_RES:
-        found += [(x, "what the data is") for x in _described(scan, pattern, items=True)]
+        found += [(x, "what the data is") for x in _described(scan, pattern, items=True, allow=said_long)]
     for pattern in _DATA_RES:
-        found += [(x, "what the data is") for x in _described(scan, pattern)]
+        found += [(x, "what the data is") for x in _described(scan, pattern, allow=said_long)]
     for pattern in _REASON_RES:
         found += [(x, "why the request names what it does") for x in _described(scan, pattern)]
     for pattern in _PURPOSE_RES:
@@ -307,9 +320,11 @@ def runs_a_month(phrase: str) -> int | None:
     return next((runs for pattern, runs in _RECURRING_RES if pattern.fullmatch(said)), None)
 
 
-def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False) -> list[str]:
+def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False, allow: tuple[str, ...] = ()
+               ) -> list[str]:
     """The described phrases ``pattern`` finds where each word is still unread and none could change a plan; each
-    is blanked once read. ``items``: a dataset's item nouns ("pairs", "examples") describe, their count said."""
+    is blanked once read. ``items``: a dataset's item nouns ("pairs", "examples") describe, their count said;
+    ``allow``: plan words that what the request said already settles ("long", its long context said)."""
     read = []
     for m in pattern.finditer(scan.said):
         start, end = m.span("x")
@@ -318,7 +333,8 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False)
         ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
         end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
         words = scan.said[start:end].split()
-        if not words or any(plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) for w in words):
+        if not words or any(plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) and w.lower() not in allow
+                            for w in words):
             continue
         scan.blank(start, end)
         read.append(" ".join(words))

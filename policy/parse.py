@@ -135,7 +135,7 @@ _QTY_RE = compiled_on_use(
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
 _SEQ_BEFORE_RE = compiled_on_use(
     r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
-    r"|block[\s_-]size)\s*(?:of|is|=|:)?\s*$",
+    r"|block[\s_-]size)\s*(?:of|is|=|:|to|up\s+to)?\s*$",  # "context to 128k": the length trained at
     _F,
 )
 _MONEY_BEFORE_RE = compiled_on_use(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"

@@ -666,3 +666,14 @@ def test_a_whole_slack_message_about_an_experiment_headed_for_production_plans_t
     assert (request.stage, request.tokens, request.budget_usd, request.unread) == (
         Stage.EXPERIMENTAL, 72_000_000, 500.0, [])
     assert any(n.startswith("read 'We'd like it done by next Friday' as") for n in request.notes), request.notes
+
+
+def test_extending_the_context_trains_at_the_length_said_and_its_long_documents_describe_the_data() -> None:
+    request = parse_request("extend llama 3.1 8B context to 128k with 2B tokens of long documents", now=NOW, tz="UTC")
+    assert (request.seq_len, request.tokens, request.unread) == (131_072, 2_000_000_000, [])
+
+
+def test_long_documents_without_a_long_context_said_stay_for_a_person() -> None:
+    """How long is long: the context it asks for changes the compute, so it is never guessed."""
+    assert parse_request("fine-tune 8B on 1B tokens of long documents", now=NOW, tz="UTC").unread == [
+        "long documents"]
