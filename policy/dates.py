@@ -312,7 +312,10 @@ _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 _EVENT_PAREN_CLOCK_RE = compiled_on_use(rf"\s*\(\s*(?:at\s+)?(?:{_TIME})\s*\)", _F)
 
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|{_BACK}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due|(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
+    rf"\b(?:{_EVENT}|{_BACK}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
+    # "for the NeurIPS deadline (May 15)": the deadline's name, with its date said after it
+    r"|(?:(?:the|our|this)\s+(?!(?:hard|soft|firm|real|strict|final)\b)[a-z][\w.&-]*\s+(?=deadline\s*\())?"
+    rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest"
     r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished|eta)"

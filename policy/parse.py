@@ -308,7 +308,7 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
 _STAGE_RES = (
     # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
     (Stage.PRODUCTION, compiled_on_use(
-        rf"\b(?:prod|production|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+        rf"\b(?:prod|production|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"

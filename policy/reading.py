@@ -204,7 +204,7 @@ a an the and or but of for on over with by to in at from into onto as via per th
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something gpuops set setup help
-box someone somebody anyone anybody
+box someone somebody anyone anybody internal
 request requesting requested asking ask schedule scheduling make sure because launch immediately
 take takes taking transformer transformers decoder encoder decoder-only encoder-only encoder-decoder
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute

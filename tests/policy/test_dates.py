@@ -195,6 +195,7 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by this time tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
     ("same time Friday", MONDAY, "2026-12-04T09:00:00-08:00"),
     ("ETA thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("for the NeurIPS deadline (May 15)", MONDAY, "2027-05-15T17:00:00-07:00"),  # the name read with its date
     ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
 ]
 
