@@ -308,7 +308,7 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
 _STAGE_RES = (
     # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
     (Stage.PRODUCTION, compiled_on_use(
-        rf"\b(?:prod|production|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+        rf"\b(?:prod|production|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
@@ -334,6 +334,7 @@ _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|alright|all\s+right)\s+"
                           r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|using)\s+"
                           r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
 _LOW_TOLERANCE_RE = compiled_on_use(
+    r"\bspot\s*[:=]\s*(?:no|n|false|not\s+ok(?:ay)?|never)\b|"  # "Spot: no"
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
     r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
@@ -364,7 +365,8 @@ _LOW_TOLERANCE_RE = compiled_on_use(
 )
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = compiled_on_use(
-    r"\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
+    r"\bspot\s*[:=]\s*(?:yes|y|ok(?:ay)?|fine|allowed|true)\b"  # "Spot: yes", a field's form
+    r"|\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
     r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
     r"\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway

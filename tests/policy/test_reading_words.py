@@ -687,3 +687,16 @@ def test_long_documents_without_a_long_context_said_stay_for_a_person() -> None:
 def test_what_the_work_is_for_says_its_stage_or_nothing_and_is_read(text: str, stage: Stage) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.stage or Stage.EXPERIMENTAL, request.unread) == (stage, [])
+
+
+@pytest.mark.parametrize(("text", "tolerance", "stage"), [
+    ("Fine-tune: 8B. Tokens: 300M. When: next Tuesday. Spot: yes.", Tolerance.HIGH, None),
+    ("Fine-tune: 8B. Tokens: 300M. Spot: no.", Tolerance.LOW, None),
+    ("[urgent] fine-tune 8B on 100M tokens ASAP, prod hotfix", None, Stage.PRODUCTION),
+])
+def test_fields_said_as_labels_and_a_hotfix_are_read(text: str, tolerance: Tolerance | None,
+                                                     stage: Stage | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == []
+    assert tolerance is None or request.interruption_tolerance is tolerance
+    assert stage is None or request.stage is stage
