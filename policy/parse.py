@@ -1757,6 +1757,7 @@ _PLACE_BEFORE_RE = compiled_on_use(
     # data residency said as where the work may not leave or must stay: "can't leave the EU", "must stay in the US"
     r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t|may\s+not|shouldn'?t|not\s+allowed\s+to)\s+leave"
     r"|\b(?:must|has\s+to|have\s+to|needs?\s+to|should)\s+stay\s+in)\s+(?:the\s+)?(?:aws\s+)?$", _F)
+_ON_THE_RE = compiled_on_use(r"\bon\s+(?:the\s+)?$", _F)
 _PLACE_AFTER_RE = compiled_on_use(
     r"(?:\s+|\s*-\s*)(?:only\b(?!\s+(?:use\s+)?(?:spot|on[\s-]?demand))"
     # "any US region works", "an EU region is fine"
@@ -1777,6 +1778,8 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     for m in list(_PLACE_RE.finditer(text)):
         word = " ".join(m["w"].lower().split())
         before = _PLACE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())
+        if before is None and word.endswith(" coast"):  # "on the west coast": a coast is where one runs
+            before = _ON_THE_RE.search(text, max(0, m.start() - 10), m.start())
         after = _PLACE_AFTER_RE.match(text, m.end())
         # a list goes on after one cue: "in oregon or ohio", "not in frankfurt or paris"
         follows = listed is not None and _REGION_LIST_SEP_RE.fullmatch(text, listed[0], m.start()) is not None

@@ -30,13 +30,14 @@ def _region(code: str, name: str, places: tuple[str, ...], *areas: str) -> AwsRe
 
 _US, _NA, _EUROPE, _EU, _ASIA, _APAC = "us", "north-america", "europe", "eu", "asia", "asia-pacific"
 _ME = "middle-east"
+_US_EAST, _US_WEST = "us-east", "us-west"  # AWS's own halves of the US: "on the east coast", "US West"
 REGIONS: tuple[AwsRegion, ...] = (
     _region("us-east-1", "US East (N. Virginia)", ("n. virginia", "n virginia", "northern virginia", "virginia"),
-            _US, _NA),
-    _region("us-east-2", "US East (Ohio)", ("ohio",), _US, _NA),
+            _US, _NA, _US_EAST),
+    _region("us-east-2", "US East (Ohio)", ("ohio",), _US, _NA, _US_EAST),
     _region("us-west-1", "US West (N. California)", ("n. california", "n california", "northern california",
-                                                     "california"), _US, _NA),
-    _region("us-west-2", "US West (Oregon)", ("oregon",), _US, _NA),
+                                                     "california"), _US, _NA, _US_WEST),
+    _region("us-west-2", "US West (Oregon)", ("oregon",), _US, _NA, _US_WEST),
     _region("ca-central-1", "Canada (Central)", ("montreal", "montr\u00e9al", "canada central"), "canada", _NA),
     _region("ca-west-1", "Canada West (Calgary)", ("calgary",), "canada", _NA),
     _region("mx-central-1", "Mexico (Central)", ("mexico", "m\u00e9xico"), _NA),
@@ -74,7 +75,7 @@ REGIONS: tuple[AwsRegion, ...] = (
 AREAS: dict[str, str] = {
     _US: "the US", _NA: "North America", "canada": "Canada", "south-america": "South America", _EUROPE: "Europe",
     _EU: "the EU", "africa": "Africa", _ME: "the Middle East", _ASIA: "Asia", _APAC: "Asia Pacific",
-    "india": "India", "australia": "Australia", "japan": "Japan",
+    "india": "India", "australia": "Australia", "japan": "Japan", _US_EAST: "US East", _US_WEST: "US West",
 }
 # the words for each area, lower case ("us" is read only as "US" or "the us": the parser checks its case)
 AREA_WORDS: dict[str, str] = {
@@ -82,7 +83,7 @@ AREA_WORDS: dict[str, str] = {
     "north america": _NA, "canada": "canada", "south america": "south-america", "europe": _EUROPE,
     "eu": _EU, "european union": _EU, "africa": "africa", "middle east": _ME, "asia": _ASIA,
     "asia pacific": _APAC, "asia-pacific": _APAC, "apac": _APAC, "india": "india", "australia": "australia",
-    "japan": "japan",
+    "japan": "japan", "east coast": _US_EAST, "us east": _US_EAST, "west coast": _US_WEST, "us west": _US_WEST,
 }  # fmt: skip
 PLACE_WORDS: dict[str, str] = {place: r.code for r in REGIONS for place in r.places}
 ALL_REGIONS: tuple[str, ...] = tuple(r.code for r in REGIONS)

@@ -845,6 +845,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens in frankfurt", {"region": "eu-central-1"}, []),
     ("fine-tune 7B on 1B tokens in europe", {"area": "europe", "region": None}, []),
     ("fine-tune 7B on 1B tokens, EU only", {"area": "eu"}, []),
+    ("fine-tune 7B on 1B tokens on the west coast", {"area": "us-west"}, []),
+    ("fine-tune 7B on 1B tokens, east coast only", {"area": "us-east"}, []),
+    ("fine-tune 7B on Japan data, 1B tokens", {"area": None}, ["Japan"]),  # data from a place is not where to run
     ("fine-tune a 7B model, 1 epoch over 1B tokens, batch size 1M tokens",
      {"tokens": 1_000_000_000, "batch_tokens": 1_000_000}, []),
     ("fine-tune 7B, batch size 512", {"batch_sequences": 512, "tokens": None}, []),
