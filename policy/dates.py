@@ -60,7 +60,8 @@ from policy.errors import RequestError
 from policy.patterns import compiled_on_use
 from policy.spelled import VAGUE_COUNTS
 
-__all__ = ["day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN", "zone_of"]
+__all__ = ["AWAY_FROM", "day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN",
+           "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -284,6 +285,12 @@ _BACK = (r"(?:by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get
          # "before I leave on Friday", "before we head out on the 18th": ready the day before, as for an absence
          r"|before\s+(?:i|we)\s+(?:leave|head\s+out|go\s+(?:on\s+)?(?:leave|vacation|pto|holiday)|am\s+out|'?m\s+out))"
          r"\s+(?=on\s)")
+# "I'm OOO from Dec 20", "we're off starting Friday": the person is away from that day, so the work is ready the day
+# before, as for "before I leave on Friday"
+AWAY_FROM = (r"(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|i\s+will\s+be|we\s+will\s+be)\s+"
+             r"(?:ooo|out(?:\s+of\s+(?:the\s+)?office)?|away|off|on\s+(?:leave|vacation|pto|holiday|holidays))\s+"
+             r"(?:from|starting(?:\s+on)?|as\s+of|beginning)")
+_AWAY_FROM_RE = compiled_on_use(AWAY_FROM, _F)
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = compiled_on_use(
@@ -312,7 +319,7 @@ _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 _EVENT_PAREN_CLOCK_RE = compiled_on_use(rf"\s*\(\s*(?:at\s+)?(?:{_TIME})\s*\)", _F)
 
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|{_BACK}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
+    rf"\b(?:{_EVENT}|{_BACK}|{AWAY_FROM}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
     # "for the NeurIPS deadline (May 15)": the deadline's name, with its date said after it
     r"|(?:(?:the|our|this)\s+(?!(?:hard|soft|firm|real|strict|final)\b)[a-z][\w.&-]*\s+(?=deadline\s*\())?"
     rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
@@ -500,7 +507,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         groups["trigger"] = trigger.group(0)
     try:
         when = _resolve(groups, now, notes, readings)
-        if trigger is not None and trigger.group(0).lower().startswith(("before", "by the time")):
+        if trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
+                                    or _AWAY_FROM_RE.match(trigger.group(0))):
             when = _day_before(groups, when, notes)
         elif dated is not None and dated[1]["due"] is None:
             ready = _day_before(groups, when, [])

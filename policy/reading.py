@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from policy.dates import MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
+from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
 from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
@@ -92,6 +92,7 @@ _START_CUE_RE = compiled_on_use(
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = compiled_on_use(r"before\b", _F)
+_AWAY_BEFORE_RE = compiled_on_use(rf"\b{AWAY_FROM}\s*$", _F)
 
 
 # A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
@@ -387,6 +388,8 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if found.for_event:
             continue  # "for the launch tomorrow": the work is due before it
         before = max(0, found.start - 25)
+        if _AWAY_BEFORE_RE.search(scan.text, max(0, found.start - 60), found.start):
+            continue  # "I'm OOO from Dec 20": when the person is away, which the deadline reader takes
         cue = _START_CUE_RE.search(scan.text[before : found.start])
         if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):
             cue = negated  # "not before Monday", "don't start before Monday": Monday itself

@@ -196,6 +196,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("same time Friday", MONDAY, "2026-12-04T09:00:00-08:00"),
     ("ETA thursday", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("for the NeurIPS deadline (May 15)", MONDAY, "2027-05-15T17:00:00-07:00"),  # the name read with its date
+    # away from a day: ready the day before, as "before I leave on Friday"
+    ("I'm OOO from Dec 20 so must finish before", MONDAY, "2026-12-19T17:00:00-08:00"),
+    ("we're off starting Friday", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
 ]
 

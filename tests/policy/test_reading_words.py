@@ -700,3 +700,10 @@ def test_fields_said_as_labels_and_a_hotfix_are_read(text: str, tolerance: Toler
     assert request.unread == []
     assert tolerance is None or request.interruption_tolerance is tolerance
     assert stage is None or request.stage is stage
+
+
+def test_the_day_the_requester_is_away_from_is_no_start_but_the_deadline_before_it() -> None:
+    request = parse_request("fine-tune 7B on 500M tokens, I'm OOO from Dec 20 so must finish before", now=NOW,
+                            tz="UTC")
+    assert (request.start_after, request.deadline, request.unread) == (
+        None, datetime(2026, 12, 19, 17, 0, tzinfo=ZoneInfo("UTC")), [])
