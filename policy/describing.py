@@ -195,6 +195,14 @@ _ASSUMED = (
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
      "said against an earlier run: the plan is made from what this request says"),
+    # "with early stopping": the run may end sooner than priced, never later
+    (r"\b(?:with\s+|and\s+|using\s+)?early[\s-]+stopping\b",
+     "how the job may end: sooner than the run priced (its cost is the most it comes to)"),
+    # "and push to the model registry when done": what happens to the outputs once the run ends
+    (r"\b(?:and\s+)?(?:push|upload|register|publish)(?:\s+(?:it|the\s+(?:model|weights|adapter)))?\s+(?:to|in|on)\s+"
+     r"(?:the\s+|our\s+)?(?:model\s+registry|registry|hugging\s*face(?:\s+hub)?|hf\s+hub|hub)"
+     r"(?:\s+(?:when|once)\s+(?:it'?s\s+)?(?:done|finished|complete))?\b",
+     "what happens to the model once trained: outside the run priced"),
     # "1.2M rows in a parquet file", "stored as jsonl": how the data is stored, not how much of it there is
     (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
      r"(?:\s+(?:files?|format|shards?))?\b",

@@ -707,3 +707,12 @@ def test_the_day_the_requester_is_away_from_is_no_start_but_the_deadline_before_
                             tz="UTC")
     assert (request.start_after, request.deadline, request.unread) == (
         None, datetime(2026, 12, 19, 17, 0, tzinfo=ZoneInfo("UTC")), [])
+
+
+@pytest.mark.parametrize(("text", "note"), [
+    ("fine-tune 7B on 1B tokens with early stopping", "read 'with early stopping' as how the job may end"),
+    ("fine-tune 7B on 1B tokens and push to the model registry when done",
+     "read 'and push to the model registry when done' as what happens to the model once trained"),
+])
+def test_how_a_run_ends_and_what_follows_it_are_read(text: str, note: str) -> None:
+    read_whole(text, note)
