@@ -99,7 +99,7 @@ _UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|
 _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
     r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])"  # seconds, as ISO 8601 writes them
-    r"|(?P<named>noon|midday|midnight|morning|evening|night|eod|cob|eob"
+    r"|(?P<named>noon|midday|midnight|morning|evening|night|eod|cob|eob|first\s+thing(?:\s+in\s+the\s+morning)?"
     # "by this time tomorrow", "same time Friday": the clock time it is now, on the day said after it
     rf"|(?:this|(?:the\s+)?same)\s+time(?=\s+(?:tomorrow|tmrw|tmr|(?:on\s+)?(?:this\s+|next\s+)?(?:{_WEEKDAY})\b))"
     r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
@@ -114,6 +114,8 @@ _DAY = (
     r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])(?!\s+weeks?\b)"  # "the 3rd week" is no day
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
+    # "before the quarter closes", "by the time the month ends"
+    r"|(?:the\s+)?(?P<eou4>month|quarter|year)\s+(?:closes|ends|is\s+over|wraps\s+up)"
     # "can we have it this week?", "within the month": done by its end; "starting this week" is a start
     # ("50% of the budget left this month" speaks of money, not of when)
     r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
@@ -283,7 +285,9 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
 _BACK = (r"(?:by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get|come))\s+back"
          rf"(?:\s+(?:from|off)\s+(?:my\s+|our\s+|the\s+)?(?:[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS}|holidays?|break))?"
          # "before I leave on Friday", "before we head out on the 18th": ready the day before, as for an absence
-         r"|before\s+(?:i|we)\s+(?:leave|head\s+out|go\s+(?:on\s+)?(?:leave|vacation|pto|holiday)|am\s+out|'?m\s+out))"
+         r"|before\s+(?:i|we)\s+(?:leave|head\s+out|go\s+(?:on\s+)?(?:leave|vacation|pto|holiday)|am\s+out|'?m\s+out"
+         # "before I present on Thursday at 2pm": ready by then (the day before when no time is said)
+         r"|present|demo|pitch|give\s+(?:the|my|our)\s+(?:talk|presentation|demo)))"
          r"\s+(?=on\s)")
 # "I'm OOO from Dec 20", "we're off starting Friday": the person is away from that day, so the work is ready the day
 # before, as for "before I leave on Friday"
@@ -685,8 +689,8 @@ def _clock(g: dict[str, str | None], notes: list[str], now: datetime) -> time | 
         at = now.time().replace(second=0, microsecond=0, tzinfo=None)
         notes.append(f"read '{named}' as {at:%H:%M}, the time it is now")
         return at
-    if named == "morning":
-        notes.append("read 'morning' as 09:00")
+    if named == "morning" or named.startswith("first thing"):
+        notes.append(f"read '{named}' as 09:00")
         return time(9, 0)
     if named == "evening":
         notes.append("read 'evening' as 18:00")
@@ -776,7 +780,8 @@ def _ordinal(day: int, now: datetime, at: time) -> date:
 def _end_of(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) -> date:
     """Last business day of the week, or the last calendar day of the month, quarter or year; rolls if past."""
     abbr = {"eow": "week", "eom": "month", "eoq": "quarter", "eoy": "year"}
-    unit = (g.get("eou") or g.get("eou2") or g.get("eou3") or abbr.get((g.get("eoa") or "").lower(), "")).lower()
+    unit = (g.get("eou") or g.get("eou2") or g.get("eou3") or g.get("eou4")
+            or abbr.get((g.get("eoa") or "").lower(), "")).lower()
     step = 1 if (g.get("eoq") or "").strip().lower() == "next" else 0
     day = _period_end(unit, now.date(), step)
     if step == 0 and _at(day, at, now) <= now:

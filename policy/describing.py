@@ -195,6 +195,12 @@ _ASSUMED = (
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
      "said against an earlier run: the plan is made from what this request says"),
+    # "starting now", "kick it off now": when every plan starts
+    (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off)\s+(?:it\s+)?(?:right\s+)?now\b",
+     "when the plan starts anyway: now, once approved"),
+    # "nothing fancy", "just a plain run": what gpuops plans anyway
+    (r"\b(?:nothing|no)\s+(?:too\s+)?fancy\b|\b(?:just\s+)?a\s+(?:plain|simple|vanilla|standard)\s+(?:run|fine[\s-]?tune|job)\b",
+     "what gpuops plans anyway: the run as said"),
     # "with early stopping": the run may end sooner than priced, never later
     (r"\b(?:with\s+|and\s+|using\s+)?early[\s-]+stopping\b",
      "how the job may end: sooner than the run priced (its cost is the most it comes to)"),

@@ -286,7 +286,8 @@ _TASK_WORDS = (
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
      # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning" (read with a note, ``_task``)
      rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
-     r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over)\b)"  # "a 34B model fine-tuned on 5B tokens"
+     # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
+     r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over|by|before)\b|\s*\()"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
 )  # fmt: skip
 _TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WORDS]

@@ -199,6 +199,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     # away from a day: ready the day before, as "before I leave on Friday"
     ("I'm OOO from Dec 20 so must finish before", MONDAY, "2026-12-19T17:00:00-08:00"),
     ("we're off starting Friday", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("have it ready first thing tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
+    ("it has to be done before I present on Thursday at 2pm", MONDAY, "2026-12-03T14:00:00-08:00"),
+    ("before the quarter closes", MONDAY, "2026-12-31T17:00:00-08:00"),
     ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
 ]
 

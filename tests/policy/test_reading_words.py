@@ -716,3 +716,13 @@ def test_the_day_the_requester_is_away_from_is_no_start_but_the_deadline_before_
 ])
 def test_how_a_run_ends_and_what_follows_it_are_read(text: str, note: str) -> None:
     read_whole(text, note)
+
+
+@pytest.mark.parametrize("text", [
+    "hey! can u spin up a lora run on llama-3.1-8b w/ ~25M tokens of our support data, nothing fancy, today if "
+    "possible",
+    "fine-tune 7B on 1B tokens starting now",
+    "we need a 7B fine-tuned (1B tokens) before the quarter closes",
+])
+def test_casual_asks_with_their_timing_are_read_whole(text: str) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == []
