@@ -195,6 +195,10 @@ _ASSUMED = (
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
      "said against an earlier run: the plan is made from what this request says"),
+    # "avoid B200s (not approved by security yet)": why hardware or a place is kept out, which the plan does
+    (r"\(\s*(?:(?:they'?re|it'?s|is|are)\s+)?(?:not\s+(?:yet\s+)?approved|too\s+(?:expensive|pricey|slow|flaky)|no\s+quota"
+     r"|not\s+available|unavailable|flaky|unreliable|deprecated|being\s+phased\s+out)[^()]{0,40}\)",
+     "why the request keeps it out: the plan keeps it out as said"),
     # "starting now", "kick it off now": when every plan starts
     (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off)\s+(?:it\s+)?(?:right\s+)?now\b",
      "when the plan starts anyway: now, once approved"),

@@ -1968,8 +1968,9 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             one, what = ("size", "model sizes") if kind == "params" else ("token count", "token counts")
             listed = ", ".join(map(format_count, distinct))
             # "70B qlora 10M": two bare sizes, one of them likely the tokens, which only the person can say
+            bare = kind == "params" and len(distinct) == 2 and not any(q.kind == "tokens" for q in found)
             hint_tokens = (f" If one of them is the data, say so, e.g. \"{format_count(distinct[1])} on "
-                           f"{format_count(distinct[0])} tokens\"." if kind == "params" and len(distinct) == 2 else "")
+                           f"{format_count(distinct[0])} tokens\"." if bare else "")
             raise RequestError(f"The request names {len(distinct)} {what} ({listed}); gpuops plans one training job a "
                                f"request: give one {one}, or file one request for each run, each with its own plan and "
                                f"cost.{hint_tokens}", code="contradiction")

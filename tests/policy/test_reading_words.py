@@ -726,3 +726,14 @@ def test_how_a_run_ends_and_what_follows_it_are_read(text: str, note: str) -> No
 ])
 def test_casual_asks_with_their_timing_are_read_whole(text: str) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == []
+
+
+def test_why_hardware_is_kept_out_is_read_with_it() -> None:
+    read_whole("fine-tune 7B on 1B tokens, avoid B200s (not approved by security yet)",
+               "read '(not approved by security yet)' as why the request keeps it out")
+
+
+def test_the_data_hint_is_given_only_when_no_tokens_are_said() -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request("fine-tune 7B on 1B tokens and also a 13B on the same data", now=NOW, tz="UTC")
+    assert "If one of them is the data" not in refused.value.message
