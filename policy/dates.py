@@ -170,7 +170,8 @@ _SPAN_SAID = (r"(?:deadline|turn-?around|timeline|time[\s-]?frame)(?:\s+(?:is|of
               r"(?:(?:about|around|roughly|approx(?:\.|imately)?|maybe|~)\s*)?")
 _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)?|wall\s+time|compute|training))?"
 _REL = (
-    rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+)"
+    rf"(?P<rel>(?:(?:in|within|over)\s+(?:(?:the\s+)?(?:next|coming)\s+(?P<rn3>{_COUNT})\s*|the\s+(?:next|coming)\s+"
+    r"|(?<!over\s)the\s+(?=h(?:ou)?rs?\b))"  # "within the hour"
     rf"|(?:(?:in|within|{_MAY_TAKE}|{_HAVE}|{_CAPPED})\s+(?:~\s*)?|{_SPAN_SAID})"
     r"(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
     # "within $150 and 10 hours": the amount said between is the budget's, left for its reader (``_read_at``)

@@ -322,8 +322,12 @@ _STAGE_RES = (
         # "right now it's an experiment": the stage of this run, said against where the work is headed
         r"\b(?:(?:right\s+now|for\s+now|at\s+the\s+moment|currently)\s*,?\s+(?:it'?s|it\s+is|this\s+is)\s+"
         r"(?:still\s+|just\s+)?(?:an?\s+)?)?"
-        r"(?:experiment(?:s|al)?|try(?:ing)?|(?:sanity[\s-]+check|smoke[\s-]+test)(?:s|ing)?"
-        r"|test(?:s|ing)?|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
+        r"(?:experiment(?:s|al)?|try(?:ing)?"
+        # "a smoke test of our training stack", "to test our pipeline", "a unit test of the pipeline": what is tested
+        r"|(?:(?:sanity[\s-]+check|smoke[\s-]+test|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline)[\s-]+test)(?:s|ing)?"
+        r"|test(?:s|ing)?)(?:\s+(?:of|for|on)?\s*(?:our|the|my)\s+(?:training\s+)?(?:stack|pipeline|setup|code"
+        r"|infra(?:structure)?|cluster|scripts?))?"
+        r"|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
         r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?)\b", _F)),
 )  # fmt: skip
 # "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot", "ok to

@@ -46,7 +46,7 @@ class Scan(TextScan, Protocol):
 
 
 _DURATION_RE = compiled_on_use(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
-                          r"(?P<n>\d{1,5}(?:\.\d+)?)(?:\s*|-)(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?)(?![\w])"
+                          r"(?P<n>\d{1,5}(?:\.\d+)?)(?:\s*|-)(?P<u>h|hrs?|hours?|d|days?|w|wks?|weeks?|mins?|minutes?)(?![\w])"
                           r"(?!\s+from\s+(?:now|today))"  # "2 days from today" is a deadline
                           # "a 2-week run" is a length; "a 48-hour turnaround", "a 3-day deadline" are deadlines
                           r"(?!-?\s*(?:turn-?around|deadline|sla|window|notice|timeline|time-?frame|lead))", _F)
@@ -56,7 +56,7 @@ _WORDED_DURATION_RE = compiled_on_use(
     r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
     rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
-_UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
+_UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
 _GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(?:\s+it)?|think(?:\s+it)?)\s+"
@@ -205,7 +205,7 @@ a an the and or but of for on over with by to in at from into onto as via per th
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thx hi hey hello ok okay just some new quick small big kindly spin something gpuops set setup help
-box someone somebody anyone anybody internal
+box someone somebody anyone anybody internal tiny little
 request requesting requested asking ask schedule scheduling make sure because launch immediately
 take takes taking transformer transformers decoder encoder decoder-only encoder-only encoder-decoder
 need needs want wants like let lets let's do run runs running job jobs work task gpu gpus compute

@@ -737,3 +737,22 @@ def test_the_data_hint_is_given_only_when_no_tokens_are_said() -> None:
     with pytest.raises(RequestError) as refused:
         parse_request("fine-tune 7B on 1B tokens and also a 13B on the same data", now=NOW, tz="UTC")
     assert "If one of them is the data" not in refused.value.message
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("8 H100 for 30 minutes", 0.5),
+    ("Run a 2-node smoke test of our training stack for 30 minutes on p5", 0.5),
+])
+def test_a_length_in_minutes_is_a_job_of_that_length(text: str, hours: float) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.fixed_hours, request.unread) == (hours, [])
+
+
+def test_within_the_hour_is_an_hour_from_now() -> None:
+    request = parse_request("fine-tune 8B on 40M tokens within the hour", now=NOW, tz="UTC")
+    assert (request.deadline, request.unread) == (datetime(2026, 11, 30, 10, 0, tzinfo=ZoneInfo("UTC")), [])
+
+
+def test_what_a_test_run_tests_is_read_with_it() -> None:
+    request = parse_request("pretrain a tiny 50M model on 1B tokens for a unit test of the pipeline", now=NOW, tz="UTC")
+    assert (request.stage, request.unread) == (Stage.EXPERIMENTAL, [])
