@@ -308,7 +308,8 @@ _STAGE_WORDS_RE = compiled_on_use(rf"\b{_STAGE_WORDS}\b", _F)
 # name. The event is on that day, so the work is ready the day before, as for "for the launch on Dec 18"; a deadline
 # so named ("before the Dec 18 deadline") is the day itself.
 _PERIODS = ("mrel", "hol", "hols", "wkend", "endof", "rel")
-_DATED_EVENT_LEAD_RE = compiled_on_use(r"\b(?:before|for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
+_DATED_EVENT_LEAD_RE = compiled_on_use(
+    r"\b(?:before|(?:in\s+time\s+)?for|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+)?$", _F)
 
 
 # The event's name after a day said inside it: only a day after "before the" and the like uses it.
@@ -329,8 +330,8 @@ _TRIGGER_RE = compiled_on_use(
     r"|(?:(?:the|our|this)\s+(?!(?:hard|soft|firm|real|strict|final)\b)[a-z][\w.&-]*\s+(?=deadline\s*\())?"
     rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
-    r"|not\s+later\s+than|latest"
-    r"|needs?(?:\s+(?:it|this|them|results?))?|ready|done|finished|eta)"
+    r"|not\s+later\s+than|latest(?:\s+(?:finish|finish\s+time|completion|end))?"
+    r"|needs?(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
     r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,

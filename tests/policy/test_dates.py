@@ -202,6 +202,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("have it ready first thing tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
     ("it has to be done before I present on Thursday at 2pm", MONDAY, "2026-12-03T14:00:00-08:00"),
     ("before the quarter closes", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("we need it back by the 3rd", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("in time for the Jan 5 offsite", MONDAY, "2027-01-04T17:00:00-08:00"),  # ready the day before the event
+    ("latest finish Thu 6pm PT", MONDAY, "2026-12-03T18:00:00-08:00"),
     ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
 ]
 

@@ -723,6 +723,9 @@ def test_how_a_run_ends_and_what_follows_it_are_read(text: str, note: str) -> No
     "possible",
     "fine-tune 7B on 1B tokens starting now",
     "we need a 7B fine-tuned (1B tokens) before the quarter closes",
+    "fine-tune 7B on 1B tokens, and we need it back by the 3rd",
+    "fine-tune 7B on 1B tokens in time for the Jan 5 offsite",
+    "fine-tune 7B on 1B tokens; latest finish Thu 6pm PT",
 ])
 def test_casual_asks_with_their_timing_are_read_whole(text: str) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == []
