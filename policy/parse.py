@@ -371,7 +371,8 @@ _LOW_TOLERANCE_RE = compiled_on_use(
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\bspot\s*[:=]\s*(?:yes|y|ok(?:ay)?|fine|allowed|true)\b"  # "Spot: yes", a field's form
-    r"|\b(?:only\s+(?:use\s+)?)?spot(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
+    r"|\b(?:only\s+(?:use\s+)?)?(?:managed\s+)?spot"  # "SageMaker managed spot": spot, checkpointed
+    r"(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
     r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
     r"\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
@@ -1566,6 +1567,11 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool]:
                 preferred = True
         said = m["p"]
         scan.blank(m.start("p"), m.end())
+        if platform in ("eks", "ec2") and (cheaper := _IF_CHEAPER_AFTER_RE.match(scan.text, m.end())) is not None:
+            # "on EKS if it's cheaper": a DIY platform's runs are priced at EC2 rates, under SageMaker's, so it is
+            scan.blank(cheaper.start(), cheaper.end())
+            notes.append(f"read '{said} {_said(cheaper).lstrip(', ')}' as asking for {said}: its runs are priced at "
+                         "EC2 rates, below SageMaker's, so the plan is on it")
     chosen = _one_or_free(named, "platforms", notes)
     if chosen is not None and preferred:
         notes.append(f"read '{said}' as the platform preferred: planned on it when the team's policy allows it, "
@@ -1587,6 +1593,8 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
     return distinct[0]
 
 
+_IF_CHEAPER_AFTER_RE = compiled_on_use(
+    r"\s*,?\s*if\s+(?:it'?s\s+|it\s+is\s+|that'?s\s+)?(?:cheaper|less\s+expensive)\b", _F)
 # A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
 # "hyperpod if possible".
 _WISH_BEFORE_RE = compiled_on_use(

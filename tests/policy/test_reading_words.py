@@ -12,7 +12,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.errors import RequestError
 from policy.parse import parse_request
-from policy.request import Stage, Tolerance
+from policy.request import Platform, Stage, Tolerance
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -759,3 +759,14 @@ def test_within_the_hour_is_an_hour_from_now() -> None:
 def test_what_a_test_run_tests_is_read_with_it() -> None:
     request = parse_request("pretrain a tiny 50M model on 1B tokens for a unit test of the pipeline", now=NOW, tz="UTC")
     assert (request.stage, request.unread) == (Stage.EXPERIMENTAL, [])
+
+
+def test_a_diy_platform_asked_for_if_cheaper_is_asked_for() -> None:
+    request = parse_request("for team-nlp, fine-tune 7B on 1B tokens on EKS if it's cheaper", now=NOW, tz="UTC")
+    assert (request.platform, request.unread) == (Platform.EKS, [])
+
+
+def test_sagemaker_managed_spot_is_spot_on_sagemaker() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens with sagemaker managed spot", now=NOW, tz="UTC")
+    assert (request.platform, request.interruption_tolerance, request.unread) == (Platform.SAGEMAKER, Tolerance.HIGH,
+                                                                                    [])
