@@ -230,6 +230,7 @@ _LONG_CONTEXT = 16_384
 # The model RL trains, named by its role after its size: "PPO on a 7B policy model" (policy.estimate costs RLHF with
 # its value, reference and reward models beside it)
 _RL_POLICY_RE = compiled_on_use(r"(?<![\w.])\d+(?:\.\d+)?\s*[bm]\s+(?P<x>policy(?:\s+model)?)(?![\w-])", _F)
+_ONE_EACH_RE = compiled_on_use(r"\(\s*(?:one|1|an?)\s+(?:per|for\s+each|each|for\s+every)\s+[a-z][\w-]*\s*\)", _F)
 _PARALLEL = r"\b(?:in\s+parallel|parallel|concurrently|side\s+by\s+side|simultaneously|at\s+once)\b"
 _FAMILY_NOUN = (r"(?<![\w.-])(?P<fam>(?:ml\.)?(?:p|g|trn|inf|dl)\d+[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9-]+)?)"
                 r"\s+(?P<x>instances?|machines?|nodes?|boxes|servers?)\b")
@@ -306,6 +307,10 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
                 notes.append(f"read '{_spaced(m['x'])}' as the model RL trains, costed with its value, reference and "
                              "reward models beside it, so it does not change the plan")
     if (fields.get("trials") or 1) > 1:
+        for m in _still_said(scan, _ONE_EACH_RE):  # "4 LoRA adapters (one per language)"
+            scan.blank(m.start(), m.end())
+            notes.append(f"read '{_spaced(m.group(0))}' as what tells the {fields['trials']} runs apart: each is "
+                         "priced as the same job")
         for m in _still_said(scan, _PARALLEL_RE):
             scan.blank(m.start(), m.end())
             notes.append(f"read '{_spaced(m.group(0))}' with the {fields['trials']} trials: they run side by side "

@@ -984,14 +984,15 @@ _PAST_UTILIZATION_RE = compiled_on_use(
     r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:last|previous|prior)\s+(?:time|run|job)|\s+last\s+time)?", _F)
 
 
-def _resumed(scan: _Scan) -> tuple[float, str] | None:
+def _resumed(scan: _Scan) -> tuple[float, str, int | None] | None:
     """The share of a run still to train when the request takes it up again where it stopped, with the phrase that
-    says so (its words taken); None when it says no such thing."""
+    says so (its words taken) and the steps left when it counts them; None when it says no such thing."""
     if not scan.holds(_RESUME_WORDS) or (word := _RESUME_RE.search(scan.text)) is None:
         return None
     stopped = _STOPPED_AT_RE.search(scan.text)
     if stopped is None:
         return None
+    steps: int | None = None
     if stopped["pct"] is not None:
         left = 1.0 - float(stopped["pct"]) / 100
     else:
@@ -999,18 +1000,28 @@ def _resumed(scan: _Scan) -> tuple[float, str] | None:
                        for n, k in (("done", "dk"), ("all", "ak")))
         if total <= 0 or not 0 <= done < total:
             return None
-        left = float(1 - done / total)
+        left, steps = float(1 - done / total), int(total - done)
     phrase = f"{_said(word)} … {_said(stopped)}"
     for m in (word, stopped):
         scan.blank(m.start(), m.end())
-    return left, phrase
+    return left, phrase, steps
 
 
-def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: tuple[float, str]) -> None:
-    """The tokens of a run taken up again: the share still to train of those said; with none said, the words are
-    left for a person (a default would be a guess of the whole run's size)."""
-    left, phrase = resumed
+def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: tuple[float, str, int | None]) -> None:
+    """The tokens of a run taken up again: the share still to train of those said, or the steps left times the tokens
+    of a step ("from step 30k of 50k, 4M tokens per step"); with neither, the words are left for a person (a default
+    would be a guess of the whole run's size)."""
+    left, phrase, steps = resumed
     tokens = fields.get("tokens")
+    per_step = fields.get("batch_tokens") or (
+        fields["batch_sequences"] * fields["seq_len"] if fields.get("batch_sequences") and fields.get("seq_len")
+        else None)
+    if tokens is None and steps is not None and per_step:
+        fields["tokens"] = steps * per_step
+        notes.append(f"read '{phrase}' as the run taken up where it stopped: the {steps:,} steps left × "
+                     f"{format_count(per_step)} tokens a step = {format_count(fields['tokens'])} tokens, from its last "
+                     "checkpoint")
+        return
     if tokens is None:
         scan.unused.append(phrase)
         return
@@ -2656,6 +2667,14 @@ def _counts_items(text: str, end: int) -> bool:
     return False
 
 
+# Counts listed with the unit said once after them: "(200M, 300M, 500M tokens)", "1B, 2B and 4B tokens". In brackets
+# or three or more, so "llama 8b, 20M tokens" stays a model and its tokens.
+_LISTED = r"\d+(?:\.\d+)?\s*(?:k|m|b|bn|t)\b"
+_TOKEN_LIST_RE = compiled_on_use(
+    rf"\(\s*{_LISTED}(?:\s*[,/;]\s*(?:and\s+|or\s+)?{_LISTED})+\s*(?:tokens?|toks?)\b[^()]{{0,12}}\)"
+    rf"|(?<![\w.]){_LISTED}(?:\s*(?:,|/|;|,?\s*and|,?\s*or)\s*{_LISTED}){{2,7}}\s*(?:tokens?|toks?)\b", _F)
+
+
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
@@ -2683,6 +2702,9 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "other"  # "100k instances" counts data, not machines
     if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
         kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
+    elif kind == "params" and "tok" in text.lower() and any(
+            lst.start() <= m.start() < lst.end() for lst in _TOKEN_LIST_RE.finditer(text)):
+        kind = "tokens"  # "(200M, 300M, 500M tokens)": the unit said once, after the list, is every count's
     elif kind == "params" and _counts_items(text, m.end()):
         kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed
     if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):

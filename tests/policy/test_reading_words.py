@@ -770,3 +770,19 @@ def test_sagemaker_managed_spot_is_spot_on_sagemaker() -> None:
     request = parse_request("fine-tune 7B on 1B tokens with sagemaker managed spot", now=NOW, tz="UTC")
     assert (request.platform, request.interruption_tolerance, request.unread) == (Platform.SAGEMAKER, Tolerance.HIGH,
                                                                                     [])
+
+
+def test_a_run_resumed_with_its_steps_and_batch_said_trains_the_steps_left() -> None:
+    request = parse_request("resume the 13B run from step 30k of 50k, 4M tokens per step", now=NOW, tz="UTC")
+    assert (request.tokens, request.unread) == (20_000 * 4_000_000, [])
+
+
+def test_counts_listed_with_the_unit_said_once_are_all_tokens() -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request("run the same 7B fine-tune on 3 different datasets (200M, 300M, 500M tokens)", now=NOW, tz="UTC")
+    assert "3 token counts (200M, 300M, 500M)" in refused.value.message
+
+
+def test_what_tells_runs_apart_is_read_and_a_model_beside_its_tokens_stays_a_model() -> None:
+    request = parse_request("train 4 LoRA adapters (one per language) on llama 8b, 20M tokens each", now=NOW, tz="UTC")
+    assert (request.trials, request.params, request.tokens, request.unread) == (4, 8 * 10**9, 20_000_000, [])
