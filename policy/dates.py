@@ -437,6 +437,9 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     groups, end = _extend(text, m)
     if trigger is not None and trigger["twd"] and "wd" in groups:
         trigger = None  # "by Friday Thursday": a weekday is no date for the weekday before it to be said with
+    if (trigger is not None and (groups.get("rd") or "").lower() == "yesterday"
+            and trigger.group(0).lower().startswith("need")):
+        return None  # "need it yesterday": as soon as possible, which the urgency reader takes
     event = None if trigger else _FOR_EVENT_RE.search(text[max(0, m.start() - 60) : m.start()])
     # a day said inside an event's name: "before the Dec 18 release", or with the possessive even after a trigger
     # ("by Friday's demo" is ready the day before, as "by the Friday demo" is)

@@ -150,6 +150,8 @@ _MONEY_CUE_BEFORE = (
     # "if it costs more than $300 ping me first": past the amount a person decides, as over a budget
     r"|\bif\s+(?:it\s+|the\s+(?:run|job|plan|bill)\s+)?(?:costs?|comes\s+(?:to|in\s+at)|goes|runs|is|gets)\s+"
     r"(?:more\s+than|over|above|beyond|past)"
+    # "whatever fits in our remaining $4k", "our leftover $2k": what there is, so no more for this run
+    r"|\b(?:(?:budget\s+is\s+)?whatever\s+fits\s+(?:in(?:to)?|within)\s+)?(?:our\s+|the\s+)?(?:remaining|leftover)"
     # "but would rather stay under $2k", "we'd prefer to keep it below $500"
     r"|\b(?:would|'d)\s+(?:rather|prefer\s+to|like\s+to)\s+(?:stay|keep\s+it|be|come\s+in)\s+(?:under|below|within)"
     # "total cost must be below 1000 USD", "the bill has to stay under $300"
@@ -340,6 +342,9 @@ _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|alright|all\s+right)\s+"
                           r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
 _LOW_TOLERANCE_RE = compiled_on_use(
     r"\bspot\s*[:=]\s*(?:no|n|false|not\s+ok(?:ay)?|never)\b|"  # "Spot: no"
+    # "our spot quota is zero": spot cannot start, so the run is on-demand
+    r"\b(?:(?:our|the)\s+)?spot\s+(?:quota|capacity|limit)s?\s+(?:is\s+|are\s+)?(?:zero|0|none|nil|exhausted|used\s+up)\b"
+    r"|\bno\s+spot\s+(?:quota|capacity)\b|"
     r"\bno[\s-]+interrupt\w*|\buninterrupt\w*|\b(?:without|w/o)\s*interrupt\w*|\bnon[\s-]?interruptible\b"
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
     r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
@@ -2894,8 +2899,12 @@ _NO_COST_LIMIT_RE = compiled_on_use(
     r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
     r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
-    r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b", _F)
+    r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b"
+    # "don't care about cost", "we don't care how much it costs"
+    r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:about\s+(?:the\s+)?(?:cost|price|money|spend(?:ing)?)"
+    r"|how\s+much\s+it\s+costs)\b", _F)
 _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
+                        r"|\bneeds?\s+(?:it|this|them)\s+yesterday\b"  # the idiom: as soon as possible
                         # "rush job" ("no rush" is read first, as no hurry)
                         r"|\b(?:a\s+)?rush(?:ed)?(?:\s+(?:job|order|request))?\b"
                         # "high priority", "Priority: P1", "hi-pri": sooner, as "urgent" says it
@@ -2941,13 +2950,14 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
                                                                    "urgency"),  # "no" holds "not", "nothing"
                                                 _NOT_URGENT_RE)]
-    for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless"), _NO_COST_LIMIT_RE):
+    for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
+                          _NO_COST_LIMIT_RE):
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
                      "meets the deadline, and the policy's approvals still apply")
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
-                                                 "rush", "priority", "pri"),
+                                                 "rush", "priority", "pri", "yesterday"),
                                                 _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
     if patient and not urgent:

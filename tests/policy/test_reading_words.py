@@ -786,3 +786,22 @@ def test_counts_listed_with_the_unit_said_once_are_all_tokens() -> None:
 def test_what_tells_runs_apart_is_read_and_a_model_beside_its_tokens_stays_a_model() -> None:
     request = parse_request("train 4 LoRA adapters (one per language) on llama 8b, 20M tokens each", now=NOW, tz="UTC")
     assert (request.trials, request.params, request.tokens, request.unread) == (4, 8 * 10**9, 20_000_000, [])
+
+
+def test_no_spot_quota_runs_on_demand() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens but our spot quota is zero", now=NOW, tz="UTC")
+    assert (request.interruption_tolerance, request.unread) == (Tolerance.LOW, [])
+
+
+def test_needing_it_yesterday_is_urgent_not_a_deadline_past() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, need it yesterday", now=NOW, tz="UTC")
+    assert (request.urgent, request.deadline, request.unread) == (True, None, [])
+
+
+@pytest.mark.parametrize(("text", "budget"), [
+    ("pretrain 3B on 60B tokens, budget is whatever fits in our remaining $4k", 4000.0),
+    ("fine-tune 7B on 1B tokens, don't care about cost, need it by 5pm", None),
+])
+def test_what_money_there_is_or_is_not_said_loosely(text: str, budget: float | None) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.budget_usd, request.unread) == (budget, [])
