@@ -190,7 +190,7 @@ _ASSUMED = (
      "what the model is evaluated on: the benchmark, which does not change the hardware or the hours priced"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
-     r"(?![\w-])",
+     r"(?![\w-])|\bagain\b",
      "the same work again: it is planned from what the request says now, at today's prices"),
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
@@ -199,6 +199,9 @@ _ASSUMED = (
     (r"\(\s*(?:(?:they'?re|it'?s|is|are)\s+)?(?:not\s+(?:yet\s+)?approved|too\s+(?:expensive|pricey|slow|flaky)|no\s+quota"
      r"|not\s+available|unavailable|flaky|unreliable|deprecated|being\s+phased\s+out)[^()]{0,40}\)",
      "why the request keeps it out: the plan keeps it out as said"),
+    # "(approx)", "(roughly)": said of the figures, which the plan gives with their range
+    (r"\(\s*(?:approx(?:imately|\.)?|roughly|ish)\s*\)",
+     "said of the figures: the plan's cost comes with its range"),
     # "starting now", "kick it off now": when every plan starts
     (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off)\s+(?:it\s+)?(?:right\s+)?now\b",
      "when the plan starts anyway: now, once approved"),

@@ -128,8 +128,9 @@ _QTY_RE = compiled_on_use(
     r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
-    # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one
-    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]))?",
+    # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one ("2 runs: one with …" has
+    # none after it: the runs are this number's)
+    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]\s*[$~\d]))?",
     _F,
 )
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
@@ -689,6 +690,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
+    # "rough numbers are fine", "ballpark is ok": the plan's cost comes with its range
+    r"|(?:rough|ballpark)\s+(?:numbers?|estimates?|figures?|costs?)\s+(?:are|is)\s+(?:fine|ok(?:ay)?|enough)"
+    r"|ballpark\s+(?:is|'s)\s+(?:fine|ok(?:ay)?|enough)"
     # "what's the cost difference between spot and on-demand": the plan and its alternatives say
     r"|(?:what(?:'s|\s+is|\s+would\s+be)\s+)?(?:the\s+)?(?:cost|price)\s+difference(?:\s+between)?"
     # "what's the per-run cost?": one run is what the plan prices
@@ -812,13 +816,18 @@ _DATA_MADE_BY_RE = compiled_on_use(
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.
+# "with 4x the data (4B tokens)": a multiple of earlier data, with the tokens it comes to said beside it
+_MULTIPLE_OF_DATA_RE = compiled_on_use(
+    r"\b(?:with\s+)?\d+(?:\.\d+)?\s*x\s+(?:the\s+|as\s+much\s+)?(?:data|tokens|dataset)\b(?=[^.;]{0,20}\btok)", _F)
 _NOTED_ONLY = (
+    (_MULTIPLE_OF_DATA_RE, "a multiple of earlier data: the tokens said beside it are what is priced",
+     ("data", "tokens")),
     (_DATA_MADE_BY_RE, "where the data comes from: what made it is not the model trained",
      ("generated", "produced", "synthes", "label", "annotated", "written", "created", "made", "curated", "reviewed",
       "rated", "scored", "translated")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang")),
+      "if not", "cost", "value", "bang", "rough")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest",)),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
@@ -2448,7 +2457,9 @@ _HP_VALUE = rf"{_SETTING_NUMBER}(?![\w.%])"
 # a value not followed by what would make it a count of something else ("lr 1e-4, 2 epochs")
 _HP_ITEM = (rf"{_HP_VALUE}(?!\s*(?:[kmbt]\b|tokens?|toks?|epochs?|gpus?|nodes?|instances?|hours?|hrs?|days?"
             r"|trials?|runs?|steps?|params?|parameters?|\$))")
-_HP_SEP = r"(?:\s*[,;/|]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
+# "lr 1e-5 and 2e-5", "lr 1e-5, one with 2e-5": the values tried, one run each
+_HP_SEP = (r"(?:\s*[,;]\s*(?:and\s+)?(?:one|the\s+other|another)\s+(?:with|at|using)\s+(?:lr\s+)?"
+           r"|\s*[,;/|]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _HP_LISTS_RE = compiled_on_use(
     rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
     rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"

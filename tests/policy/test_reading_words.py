@@ -805,3 +805,22 @@ def test_needing_it_yesterday_is_urgent_not_a_deadline_past() -> None:
 def test_what_money_there_is_or_is_not_said_loosely(text: str, budget: float | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.budget_usd, request.unread) == (budget, [])
+
+
+def test_runs_told_apart_by_a_setting_after_their_count_and_a_colon_are_each_priced() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, 2 runs: one with lr 1e-5, one with 2e-5", now=NOW, tz="UTC")
+    assert (request.trials, request.unread) == (2, [])
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune the 7B again but with 4x the data (4B tokens)",
+    "fine-tune 7B on 1B tokens; rough numbers are fine",
+    "fine-tune 7B on 1B tokens, ballpark is ok",
+    "fine-tune 7B on 1B tokens (approx)",
+])
+def test_how_exact_the_figures_need_be_and_repeats_are_read(text: str) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == []
+
+
+def test_a_multiple_of_earlier_data_with_no_tokens_said_stays_for_a_person() -> None:
+    assert "4x" in " ".join(parse_request("fine-tune the 7B again with 4x the data", now=NOW, tz="UTC").unread)
