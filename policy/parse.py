@@ -1228,6 +1228,9 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
         family, size = m["fam"].lower(), (m["size"] or "").lower()
         if not size and family not in families and family.endswith("s") and family[:-1] in families:
             family = family[:-1]  # "4 p5s"
+        if not size and (full := _family_named(family, families)) != family:
+            notes.append(f"read '{m['fam']}' as {full}, the only {family} family")
+            family = full
         exact = f"{family}.{size}" if size else family
         named_as_type = bool(size) and (size[0].isalpha() or size.endswith("large"))
         cued = _INSTANCE_CUE_RE.search(scan.text[max(0, m.start() - 20) : m.start()]) is not None
@@ -1535,6 +1538,14 @@ def _name_lists(text: str, families: Collection[str]) -> Iterator[tuple[int, lis
             yield start, names, end
 
 
+def _family_named(said: str, families: Collection[str]) -> str:
+    """The family a name means: itself, or the one family it is the first part of ("p6" is p6-b200, the only p6)."""
+    if said in families:
+        return said
+    longer = [f for f in families if f.startswith(said + "-")]
+    return longer[0] if len(longer) == 1 else said
+
+
 def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[list[str], int]:
     """The hardware names listed from ``pos`` on, and where the list ends."""
     names: list[str] = []
@@ -1546,6 +1557,7 @@ def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[lis
             family = m["fam"].lower()
             if family not in families and family.endswith("s") and family[:-1] in families:
                 family = family[:-1]  # "no p5s"
+            family = _family_named(family, families)
             if family not in families:
                 break
             name = f"{family}.{m['size'].lower()}" if m["size"] else family

@@ -290,7 +290,9 @@ def _student(text: str, out: WorkloadReading, found: _Named, start: int, end: in
     """A named student is left for the named-model reading (its shape and note); a size is the model's size."""
     if found.model is not None:
         if end > found.end:
-            out.spans.append((found.end, end))  # the word "student"
+            out.spans.append((found.end, end))  # the word "student" after it
+        elif start < found.start:
+            out.spans.append((start, found.start))  # "student: qwen2.5 7b": the word before it
         return
     out.fields["params"] = found.params
     out.spans.append((start, end))

@@ -824,3 +824,17 @@ def test_how_exact_the_figures_need_be_and_repeats_are_read(text: str) -> None:
 
 def test_a_multiple_of_earlier_data_with_no_tokens_said_stays_for_a_person() -> None:
     assert "4x" in " ".join(parse_request("fine-tune the 7B again with 4x the data", now=NOW, tz="UTC").unread)
+
+
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("fine-tune 7B on 1B tokens; please do not use p6", "exclude", ["p6-b200"]),
+    ("fine-tune 7B on 1B tokens on p6", "instance_type", "p6-b200"),
+])
+def test_a_family_said_by_its_first_part_is_the_only_family_it_can_be(text: str, field: str, value: object) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (getattr(request, field), request.unread) == (value, [])
+
+
+def test_a_student_named_after_its_role_is_read_whole() -> None:
+    request = parse_request("run distillation: teacher qwen2.5 72b, student qwen2.5 7b, 1B tokens", now=NOW, tz="UTC")
+    assert (request.model, request.unread) == ("qwen2.5-7b", [])
