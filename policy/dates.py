@@ -166,7 +166,7 @@ _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"
 # "deadline ~2 weeks", "deadline is 3 days", "timeline: about a week": the span said as the deadline is the time to
 # finish in
-_SPAN_SAID = (r"(?:deadline|turn-?around|timeline|time[\s-]?frame)(?:\s+(?:is|of))?\s*[:=]?\s*"
+_SPAN_SAID = (r"(?:deadline|turn-?around|timeline|time[\s-]?frame|target)(?:\s+(?:is|of))?\s*[:=]?\s*"
               r"(?:(?:about|around|roughly|approx(?:\.|imately)?|maybe|~)\s*)?")
 _RUNTIME = r"(?:\s+(?:of\s+)?(?:runtime|run[\s-]?time|wall[\s-]?clock(?:\s+time)?|wall\s+time|compute|training))?"
 _REL = (

@@ -88,6 +88,8 @@ _DATA = (
     r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",
     # "2000 hours of call center audio", "300 hours of noisy speech": what the sound is
     rf"\b(?:hours?|hrs?|h)\s+of\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:audio|speech)\b",
+    # "our 80M token support corpus": what the counted tokens are
+    rf"\btok(?:en)?s?\s+(?P<x>{_PHRASE})\s+(?:corpus|dataset|data)\b",
     # "on chat data", "on our support ticket dataset"
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
     # "on customer emails", "on our support tickets", "on math problems": what the data is counted in

@@ -75,7 +75,7 @@ _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
                            r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?"
                            # "deadline ~2 weeks", "deadline is 3 days": the time to finish in (``policy.dates``)
-                           r"|(?:deadline|turn-?around|timeline|time[\s-]?frame)(?:\s+(?:is|of))?\s*[:=]?"
+                           r"|(?:deadline|turn-?around|timeline|time[\s-]?frame|target)(?:\s+(?:is|of))?\s*[:=]?"
                            r"(?:\s*(?:about|around|roughly|approx(?:\.|imately)?|maybe))?\s*~?"
                            r"|(?:in|within)\s+~)\s*$", _F)
 _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"

@@ -838,3 +838,12 @@ def test_a_family_said_by_its_first_part_is_the_only_family_it_can_be(text: str,
 def test_a_student_named_after_its_role_is_read_whole() -> None:
     request = parse_request("run distillation: teacher qwen2.5 72b, student qwen2.5 7b, 1B tokens", now=NOW, tz="UTC")
     assert (request.model, request.unread) == ("qwen2.5-7b", [])
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune mistral 7b on our 80M token support corpus, max 4 hours wall clock",
+    "continued pretraining llama 3 8b on 50B tokens, target 2 weeks, production, on-demand only",
+])
+def test_a_corpus_said_after_its_tokens_and_a_target_span_are_read(text: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert request.unread == [] and request.deadline is not None and request.fixed_hours is None
