@@ -636,17 +636,6 @@ def test_the_items_length_said_after_them_multiplies_their_count(text: str, toke
     assert (request.tokens, request.unread) == (tokens, [])
 
 
-@pytest.mark.parametrize("text", [
-    "team-nlp wants to LoRA-tune Qwen2.5-14B on ~300M tokens, we're fine with spot",
-    "we're retraining our 350M ranker on ~5B tokens; what's the per-run cost?",
-    "train a small GPT (124M) from scratch on 10B tokens just to learn, use the cheapest GPU available",
-    "can I get 1 A10G for 4 hours for debugging?",
-    "fine-tune 8B on 1.2M rows in a parquet file, about 900 tokens per row",
-])
-def test_how_people_ask_for_small_jobs_is_read_whole(text: str) -> None:
-    assert parse_request(text, now=NOW, tz="UTC").unread == []
-
-
 def test_asking_whether_reserving_is_worth_it_prices_an_offering_that_fits() -> None:
     request = parse_request("is it worth reserving capacity for a 70B pretraining run on 1T tokens?", now=NOW,
                             tz="UTC")
@@ -716,19 +705,6 @@ def test_the_day_the_requester_is_away_from_is_no_start_but_the_deadline_before_
 ])
 def test_how_a_run_ends_and_what_follows_it_are_read(text: str, note: str) -> None:
     read_whole(text, note)
-
-
-@pytest.mark.parametrize("text", [
-    "hey! can u spin up a lora run on llama-3.1-8b w/ ~25M tokens of our support data, nothing fancy, today if "
-    "possible",
-    "fine-tune 7B on 1B tokens starting now",
-    "we need a 7B fine-tuned (1B tokens) before the quarter closes",
-    "fine-tune 7B on 1B tokens, and we need it back by the 3rd",
-    "fine-tune 7B on 1B tokens in time for the Jan 5 offsite",
-    "fine-tune 7B on 1B tokens; latest finish Thu 6pm PT",
-])
-def test_casual_asks_with_their_timing_are_read_whole(text: str) -> None:
-    assert parse_request(text, now=NOW, tz="UTC").unread == []
 
 
 def test_why_hardware_is_kept_out_is_read_with_it() -> None:
@@ -812,16 +788,6 @@ def test_runs_told_apart_by_a_setting_after_their_count_and_a_colon_are_each_pri
     assert (request.trials, request.unread) == (2, [])
 
 
-@pytest.mark.parametrize("text", [
-    "fine-tune the 7B again but with 4x the data (4B tokens)",
-    "fine-tune 7B on 1B tokens; rough numbers are fine",
-    "fine-tune 7B on 1B tokens, ballpark is ok",
-    "fine-tune 7B on 1B tokens (approx)",
-])
-def test_how_exact_the_figures_need_be_and_repeats_are_read(text: str) -> None:
-    assert parse_request(text, now=NOW, tz="UTC").unread == []
-
-
 def test_a_multiple_of_earlier_data_with_no_tokens_said_stays_for_a_person() -> None:
     assert "4x" in " ".join(parse_request("fine-tune the 7B again with 4x the data", now=NOW, tz="UTC").unread)
 
@@ -847,3 +813,29 @@ def test_a_student_named_after_its_role_is_read_whole() -> None:
 def test_a_corpus_said_after_its_tokens_and_a_target_span_are_read(text: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert request.unread == [] and request.deadline is not None and request.fixed_hours is None
+
+
+# Requests as people type them in Slack, each read whole: nothing is left for a person to check.
+READ_WHOLE = [
+    "team-nlp wants to LoRA-tune Qwen2.5-14B on ~300M tokens, we're fine with spot",
+    "we're retraining our 350M ranker on ~5B tokens; what's the per-run cost?",
+    "train a small GPT (124M) from scratch on 10B tokens just to learn, use the cheapest GPU available",
+    "can I get 1 A10G for 4 hours for debugging?",
+    "fine-tune 8B on 1.2M rows in a parquet file, about 900 tokens per row",
+    "hey! can u spin up a lora run on llama-3.1-8b w/ ~25M tokens of our support data, nothing fancy, today if "
+    "possible",
+    "fine-tune 7B on 1B tokens starting now",
+    "we need a 7B fine-tuned (1B tokens) before the quarter closes",
+    "fine-tune 7B on 1B tokens, and we need it back by the 3rd",
+    "fine-tune 7B on 1B tokens in time for the Jan 5 offsite",
+    "fine-tune 7B on 1B tokens; latest finish Thu 6pm PT",
+    "fine-tune the 7B again but with 4x the data (4B tokens)",
+    "fine-tune 7B on 1B tokens; rough numbers are fine",
+    "fine-tune 7B on 1B tokens, ballpark is ok",
+    "fine-tune 7B on 1B tokens (approx)",
+]
+
+
+@pytest.mark.parametrize("text", READ_WHOLE)
+def test_requests_as_people_type_them_are_read_whole(text: str) -> None:
+    assert parse_request(text, now=NOW, tz="UTC").unread == []
