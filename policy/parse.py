@@ -2132,7 +2132,7 @@ def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> 
 # unless the request speaks of such media or of a model that reads them.
 _BYTES = {"mb": 10**6, "mib": 2**20, "gb": 10**9, "gib": 2**30, "tb": 10**12, "tib": 2**40, "pb": 10**15, "pib": 2**50}
 _TEXT_NOUN = (r"(?:text|texts|corpus|corpora|documents?|docs|code|jsonl|json|csv|parquet|prose|books?|articles?"
-              r"|web\s*(?:text|pages|crawl)|transcripts?|chats?|conversations?|dialogues?|e-?mails?)")
+              r"|web\s*(?:text|pages|crawl)|transcripts?|chats?|conversations?|dialogues?|e-?mails?|logs?|tickets?)")
 _DATA_NOUN = r"(?:data(?:[\s-]?sets?)?|datasets?)"
 _MEDIA = (r"(?:audio|speech|voice|sounds?|music|videos?|footage|movies?|images?|imagery|pictures?|photos?|recordings?"
           r"|podcasts?|clips|frames|vision|pixels?|multimodal|mp3|wav|flac|mp4|png|jpe?g|whisper|diffusion)")
@@ -2142,7 +2142,8 @@ _DATA_MOD = (r"(?:raw|clean(?:ed)?|dedup(?:ed|licated)?|deduplicated|filtered|en
              # what the text is in or about: "50GB of German text", "2TB of legal documents"
              r"|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|czech|greek"
              r"|turkish|russian|ukrainian|arabic|hebrew|hindi|japanese|korean|chinese|mandarin|vietnamese|thai"
-             r"|indonesian|medical|clinical|legal|financial|scientific|technical|support|customer|proprietary)")
+             r"|indonesian|medical|clinical|legal|financial|scientific|technical|support|customer|proprietary"
+             r"|chat|server|app|application|system|search|query|web)")
 _TEXT_DATA_AFTER = (
     rf"\s*(?:(?:{_DATA_MOD}|{_MEDIA})[\s-]+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
     rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?")

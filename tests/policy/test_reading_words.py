@@ -839,3 +839,12 @@ READ_WHOLE = [
 @pytest.mark.parametrize("text", READ_WHOLE)
 def test_requests_as_people_type_them_are_read_whole(text: str) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == []
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("fine-tune 13b for our chatbot, data is 500MB of chat logs, no spot, must be done Thursday", 125_000_000),
+    ("pretrain a 1B llama-style model on 25B tokens from fineweb", 25_000_000_000),
+])
+def test_where_the_text_comes_from_is_read_with_its_size(text: str, tokens: int) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.tokens, request.unread) == (tokens, [])
