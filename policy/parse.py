@@ -796,8 +796,10 @@ _SHARDED_RE = compiled_on_use(
 
 # Both ends asked for at once: "the cheapest and the fastest options" is the plan (the cheapest) and its alternatives
 _BOTH_ENDS_RE = compiled_on_use(
-    r"\b(?:the\s+)?(?:cheapest|lowest[\s-]cost)\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?fastest"
+    # "somewhere between cheapest and fastest", "balance cost and speed": both ends shown, the plan the cheaper
+    r"\b(?:(?:somewhere\s+)?between\s+)?(?:the\s+)?(?:cheapest|lowest[\s-]cost)\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?fastest"
     r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b"
+    r"|\bbalance\s+(?:between\s+)?(?:the\s+)?(?:cost|price)\s+(?:and|&|with|vs\.?)\s+(?:the\s+)?(?:speed|time)\b"
     r"|\b(?:the\s+)?fastest\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?(?:cheapest|lowest[\s-]cost)"
     r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b", _F)
 
@@ -829,7 +831,7 @@ _NOTED_ONLY = (
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
-                    "policy is among its alternatives", ("fastest",)),
+                    "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
@@ -2929,6 +2931,9 @@ _NO_COST_LIMIT_RE = compiled_on_use(
     r"|how\s+much\s+it\s+costs)\b", _F)
 _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
                         r"|\bneeds?\s+(?:it|this|them)\s+yesterday\b"  # the idiom: as soon as possible
+                        # "optimize for time", "time is money, go fast"
+                        r"|\boptimi[sz]e\s+for\s+(?:time|speed|turnaround)\b|\btime\s+is\s+money\b"
+                        r"|\bgo\s+(?:fast|quick)\b"
                         # "rush job" ("no rush" is read first, as no hurry)
                         r"|\b(?:a\s+)?rush(?:ed)?(?:\s+(?:job|order|request))?\b"
                         # "high priority", "Priority: P1", "hi-pri": sooner, as "urgent" says it
@@ -2981,7 +2986,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
-                                                 "rush", "priority", "pri", "yesterday"),
+                                                 "rush", "priority", "pri", "yesterday", "optimi", "go "),
                                                 _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
     if patient and not urgent:

@@ -848,3 +848,21 @@ def test_requests_as_people_type_them_are_read_whole(text: str) -> None:
 def test_where_the_text_comes_from_is_read_with_its_size(text: str, tokens: int) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.tokens, request.unread) == (tokens, [])
+
+
+@pytest.mark.parametrize(("text", "urgent", "note"), [
+    ("fine-tune 7B on 1B tokens, optimize for time", True, "read 'optimize for time'"),
+    ("fine-tune 7B on 1B tokens, time is money, go fast", True, "read 'time is money'"),
+    ("fine-tune 7B on 1B tokens, balance cost and speed", None, "read 'balance cost and speed' as asking for both"),
+    ("fine-tune 7B on 1B tokens, somewhere between cheapest and fastest", None,
+     "read 'somewhere between cheapest and fastest' as asking for both"),
+])
+def test_how_cost_is_weighed_against_time_is_read(text: str, urgent: bool | None, note: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.urgent, request.unread) == (urgent, [])
+    assert any(n.startswith(note) for n in request.notes), request.notes
+
+
+def test_not_minding_a_few_days_is_the_time_the_work_has() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens, don't mind if it takes a few days", now=NOW, tz="UTC")
+    assert (request.deadline is not None, request.fixed_hours, request.unread) == (True, None, [])
