@@ -1029,9 +1029,7 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
     would be a guess of the whole run's size)."""
     left, phrase, steps = resumed
     tokens = fields.get("tokens")
-    per_step = fields.get("batch_tokens") or (
-        fields["batch_sequences"] * fields["seq_len"] if fields.get("batch_sequences") and fields.get("seq_len")
-        else None)
+    per_step = _tokens_a_step(fields)
     if tokens is None and steps is not None and per_step:
         fields["tokens"] = steps * per_step
         notes.append(f"read '{phrase}' as the run taken up where it stopped: the {steps:,} steps left × "
@@ -1393,14 +1391,13 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
 _PERMIT_WORDS_RE = compiled_on_use(
     r"\b(?:ok(?:ay)?|fine|acceptable|allowed|option|open\s+to|(?:can|could)\s+(?:also\s+)?use|cheaper|faster"
     r"|quicker)\b", _F)
+# Terms the plan weighs anyway: "if it's cheaper", "when they're faster"
+_ON_TERMS = r"(?:cheaper|faster|quicker|less\s+expensive)"
+_IF_ON_TERMS = rf"(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?{_ON_TERMS}"
 _PERMIT_AFTER_RE = compiled_on_use(
-    r"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option"
-    r"|(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?(?:cheaper|faster|quicker"
-    r"|less\s+expensive))"
+    rf"\s*(?:(?:is|are)\s+)?(?:also\s+)?(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option|{_IF_ON_TERMS})"
     r"(?:\s+(?:too|as\s+well|also|with\s+(?:me|us)))?"
-    # "p5 ok if cheaper": allowed, on the terms the plan weighs anyway
-    r"(?:\s+(?:if|when)\s+(?:it(?:'s|\s+is|\s+comes\s+out)\s+|they(?:'re|\s+are)\s+)?(?:cheaper|faster|quicker"
-    r"|less\s+expensive))?(?![\w-])", _F)
+    rf"(?:\s+{_IF_ON_TERMS})?(?![\w-])", _F)  # "p5 ok if cheaper": allowed, on the terms the plan weighs anyway
 _PERMIT_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we\s+|i\s+)?(?:can|could)\s+(?:also\s+)?use|(?:we're\s+|i'm\s+)?open\s+to"
     r"|(?:ok(?:ay)?|fine|happy)\s+(?:with|to\s+use))\s+(?:any\s+|the\s+)?(?=\S)", _F)
@@ -1470,7 +1467,7 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> li
     return on_terms
 
 
-_ON_TERMS_RE = compiled_on_use(r"\b(?:cheaper|faster|quicker|less\s+expensive)\b", _F)
+_ON_TERMS_RE = compiled_on_use(rf"\b{_ON_TERMS}\b", _F)
 
 
 # A preference for hardware: "prefer A100s", "ideally on p4d", "we'd prefer to use H100s", "A100s preferred",
@@ -1632,7 +1629,7 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
     return distinct[0]
 
 
-_IF_CHEAPER_AFTER_RE = compiled_on_use(
+_IF_CHEAPER_AFTER_RE = compiled_on_use(  # cost alone: a DIY platform is no faster
     r"\s*,?\s*if\s+(?:it'?s\s+|it\s+is\s+|that'?s\s+)?(?:cheaper|less\s+expensive)\b", _F)
 # A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
 # "hyperpod if possible".
@@ -2100,12 +2097,20 @@ def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:
         notes.append(f"read '{q.phrase}' per node × {count} node(s) as {q.value:,} GPUs in all")
 
 
+def _tokens_a_step(fields: dict[str, Any]) -> int | None:
+    """The tokens of one optimizer step the request says: its batch in tokens, or in sequences of its length."""
+    if fields.get("batch_tokens"):
+        return int(fields["batch_tokens"])
+    if fields.get("batch_sequences") and fields.get("seq_len"):
+        return int(fields["batch_sequences"] * fields["seq_len"])
+    return None
+
+
 def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
     """ "100k steps at batch 1M tokens": the tokens trained are the steps times the tokens of each step, when no
     count of tokens is said; the steps stay unread when the batch or its sequences' length is not said."""
     steps = [q for q in found if q.kind == "other" and _STEPS_RE.fullmatch(q.phrase)]
-    per_step = fields.get("batch_tokens") or (
-        fields["batch_sequences"] * fields["seq_len"] if "batch_sequences" in fields and "seq_len" in fields else None)
+    per_step = _tokens_a_step(fields)
     if len(steps) != 1 or per_step is None or "tokens" in fields:
         return
     total = int(steps[0].value) * per_step
@@ -2964,6 +2969,9 @@ _MODEL_AT_WORK_RE = compiled_on_use(
 # Preparing data, and machines kept for interactive use: neither is a run that trains and ends.
 _DATA_PREP_RE = compiled_on_use(
     r"^\W*(?:please\s+|pls\s+)?(?:tokeni[sz]e|pre-?process|de-?dup(?:e|licate)?|shard)\b", _F)
+# The words one of these patterns needs: a text without them never compiles or runs it (most requests).
+_DATA_PREP_WORDS = ("tokeni", "process", "dedup", "shard")
+_INTERACTIVE_WORDS = ("jupyter", "dev", "workstation", "desktop", "interactive", "ssh", "host")
 _INTERACTIVE_RE = compiled_on_use(
     r"\b(?:jupyter(?:\s*lab)?|dev[\s-]?box(?:es)?|workstations?|remote\s+desktop|interactive\s+(?:sessions?|machines?"
     r"|boxe?s?|instances?|use|access)|ssh\s+(?:into|access)|host(?:ing)?\s+(?:a|an|our|my)\s+(?:notebook|jupyter))\b",
@@ -3029,18 +3037,20 @@ def _refuse_if_not_training(scan: _Scan, task: Task | None) -> None:
     if task is not None:
         return
     said = scan.said.lower()
-    if TRAIN_RE.search(said) is None:  # "train a classifier to label tickets" trains
+    trains = TRAIN_RE.search(said) is not None  # "train a classifier to label tickets" trains
+    if not trains and any(w in said for w in _DATA_PREP_WORDS):
         if (prep := _DATA_PREP_RE.search(scan.said)) is not None:
             raise RequestError(
                 f'"{_said(prep)}" reads as preparing data; {OUT_OF_SCOPE_SENTENCE} Run data preparation on CPU '
                 'instances, or plan the training it feeds, e.g. "pretrain 1B on 500B tokens".', code="out_of_scope")
+    if not trains and any(w in said for w in _INTERACTIVE_WORDS):
         if (kept := _INTERACTIVE_RE.search(scan.said)) is not None:
             raise RequestError(
                 f'"{_said(kept)}" reads as a machine for interactive use; {OUT_OF_SCOPE_SENTENCE} Ask the platform '
                 "team for a notebook or development instance, or say the job it would run.", code="out_of_scope")
     embeds = "embed" in said or "vector" in said  # the only texts the batch-inference pattern can match
     found = [*_NOT_TRAINING_RE.finditer(scan.text), *(_BATCH_INFERENCE_RE.finditer(scan.said) if embeds else ())]
-    if TRAIN_RE.search(said) is None and any(w in said for w in (" with ", " using ", " via ", " through ", " by ")):
+    if not trains and any(w in said for w in (" with ", " using ", " via ", " through ", " by ")):
         found += _MODEL_AT_WORK_RE.finditer(scan.said)
     if not found:
         return
