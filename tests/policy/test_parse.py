@@ -361,8 +361,6 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
      "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("70B qlora 10M", MONDAY, "contradiction", 'If one of them is the data, say so, e.g. "70B on 10M tokens".'),
-    ("fine-tune 7B on 1B tokens and also a 13B on the same data", MONDAY, "contradiction",
-     "each with its own plan and cost."),  # the tokens are said: no hint that a size is the data
     ("fine-tune llama 3.2 1b and 3b on 500M tokens", MONDAY, "contradiction",
      "names llama-3.2-1b (1.24B parameters) and a 3B model"),
     ("fine-tune 7B on 1B tokens, and then another run with 2B tokens", MONDAY, "contradiction",

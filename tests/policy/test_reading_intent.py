@@ -1193,7 +1193,7 @@ def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
                                   # the model that made the data is not trained, nor a second size to refuse
                                   "fine-tune 7B on 100M tokens generated with llama 70B",
                                   "fine-tune 8B on 50M tokens of responses written by GPT-4o"])
-def test_training_a_model_that_embeds_is_training(text: str) -> None:
+def test_training_a_model_that_embeds_scores_or_learns_from_made_data_is_training(text: str) -> None:
     assert parse_request(text, now=MONDAY, tz=TZ).tokens is not None
 
 

@@ -671,11 +671,11 @@ def test_long_documents_without_a_long_context_said_stay_for_a_person() -> None:
 @pytest.mark.parametrize(("text", "stage"), [
     ("fine-tune 7B on 1B tokens, SLA-bound, customer facing", Stage.PRODUCTION),
     ("fine-tune 7B on 1B tokens, this is for an internal hackathon", Stage.EXPERIMENTAL),
-    ("fine-tune 7B on 1B tokens for the NeurIPS deadline (May 15)", Stage.EXPERIMENTAL),
+    ("fine-tune 7B on 1B tokens for the NeurIPS deadline (May 15)", None),  # a deadline's name says no stage
 ])
-def test_what_the_work_is_for_says_its_stage_or_nothing_and_is_read(text: str, stage: Stage) -> None:
+def test_what_the_work_is_for_says_its_stage_or_nothing_and_is_read(text: str, stage: Stage | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
-    assert (request.stage or Stage.EXPERIMENTAL, request.unread) == (stage, [])
+    assert (request.stage, request.unread) == (stage, [])
 
 
 @pytest.mark.parametrize(("text", "tolerance", "stage"), [
