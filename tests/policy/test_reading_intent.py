@@ -1419,3 +1419,9 @@ def test_the_note_of_words_not_read_names_the_near_misses() -> None:
     reading = read_request("lroa 8B on 100M tokens", now=MONDAY, tz=TZ)
     assert "did not read: 'lroa' (did you mean 'lora'?)" in reading.notes
     assert reading.fields.get("task") is None  # a guess is not what was said: the default task stands
+
+
+def test_a_refusal_of_an_interactive_machine_quotes_what_was_asked_whole() -> None:
+    with pytest.raises(RequestError) as caught:
+        parse_request("host a jupyter notebook with an A100 for a week", now=MONDAY, tz=TZ)
+    assert caught.value.message.startswith('"host a jupyter notebook" reads as a machine for interactive use')
