@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from urllib.parse import urlencode
 
 import httpx
 
+from bench.harness import free_port
 from tests.bot.fake_service import TOKEN, FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import SIGNING_SECRET, BotHarness, sign
@@ -39,12 +39,6 @@ GPUOPS = shutil.which("gpuops", path=os.path.dirname(sys.executable)) or "gpuops
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def command_body(text: str, *, user: str, response_url: str, trigger: str) -> str:

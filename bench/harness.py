@@ -8,6 +8,7 @@ Everything listens on and talks to 127.0.0.1. Every wait is bounded in time.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import os
@@ -45,10 +46,29 @@ _SECRET_ENV = ("AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS
                "SLACK_APP_TOKEN", "DATABASE_URL", "REDIS_URL", "GPUOPS_API_TOKENS", "GPUOPS_POLICY")
 
 
+# Ports for servers started later come from below Linux's ephemeral range (32768-60999), where the kernel puts the
+# sockets of outgoing connections and of servers bound to port 0: a port found free here cannot be taken by one of
+# those between the check and the server's bind. Each process searches a stride of its own (a pytest-xdist worker by
+# its number, anything else by its pid), so two never hand out the same port.
+PORTS_FROM, PORTS_TO, PORTS_EACH = 20000, 32000, 200
+_ports_handed = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
+    """A loopback port nothing listens on, which no other process of the suite or bench is handed."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    strides = (PORTS_TO - PORTS_FROM) // PORTS_EACH
+    stride = int(worker[2:]) % strides if worker.startswith("gw") else strides // 2 + os.getpid() % (strides // 2)
+    first = PORTS_FROM + stride * PORTS_EACH
+    for _ in range(PORTS_EACH):
+        port = first + next(_ports_handed) % PORTS_EACH
+        with socket.socket() as sock:
+            try:
+                sock.bind((HOST, port))
+            except OSError:
+                continue  # in use, or closing: the next
+        return port
+    raise RuntimeError(f"no free loopback port among {first}-{first + PORTS_EACH - 1}")
 
 
 def reachable(host: str, port: int, timeout: float = 1.0) -> bool:

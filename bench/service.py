@@ -14,7 +14,6 @@ import asyncio
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 import httpx
 import yaml
 
+from bench.harness import free_port
 from policy.config import default_policy
 
 DEFAULT = True
@@ -44,12 +44,6 @@ TEXTS = ["fine-tune 7B by Friday", "lora 13B on 2B tokens", "pretrain 1.5B on 30
          "fine-tune 8B production spot ok", "sweep of 20 trials on 350M"]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _policy_file(folder: str) -> str:
     """The default policy with the per-requester rate limit out of the way (the bench is one requester)."""
     policy = default_policy().model_copy(update={"rate_limit_per_minute": 10_000_000})
@@ -62,7 +56,7 @@ def _policy_file(folder: str) -> str:
 @contextmanager
 def _service(database_url: str, folder: str) -> Iterator[tuple[str, int]]:
     """``gpuops service`` in a subprocess (one uvicorn worker); yields (base URL, pid)."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "GPUOPS_API_TOKENS": f"admin:{TOKEN},bot:{BOT_TOKEN}",
            "GPUOPS_POLICY": _policy_file(folder), "GPUOPS_SPEND": "sample", "GPUOPS_LOG_LEVEL": "WARNING",
            # this checkout's code, not whatever copy of gpuops is installed in the environment

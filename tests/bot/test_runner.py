@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
 import httpx
 
+from bench.harness import free_port
 from bot.runner import start_in_background
 from bot.settings import BotSettings
 from tests.bot.factories import REQUESTER
 from tests.bot.fake_service import TOKEN, FakeService
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.harness import SIGNING_SECRET, sign
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_the_bot_process_serves_and_stops(slack: FakeSlack, service: FakeService) -> None:

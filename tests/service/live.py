@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -11,11 +10,7 @@ from contextlib import contextmanager
 import uvicorn
 from fastapi import FastAPI
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from bench.harness import free_port
 
 
 @contextmanager
