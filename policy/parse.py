@@ -240,7 +240,7 @@ _SINGLE_GPU_RE = compiled_on_use(
     r"\b(?:a\s+single|one|single)\s+"
     rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w]))", _F)
 _INSTANCE_RE = compiled_on_use(
-    r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*)?(?P<ml>ml\.)?"
+    r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*|(?P<single>(?:a\s+)?single\s+))?(?P<ml>ml\.)?"
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
     _F,
 )
@@ -302,6 +302,17 @@ _STAGED_TUNING_RE = compiled_on_use(
     r"(?:[^.;]|\.(?=\w)){0,120}?"
     r"\b(?:then|followed\s+by|and\s+then|after\s+that|before)\b(?:[^.;]|\.(?=\w)){0,30}?"
     r"\b(?:dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|preference[\s-]+(?:tuning|optimi[sz]ation))\b", _F)
+# A step for later, said after this job's: "later we'll do SFT", "Then we will decide on DPO.", "afterwards maybe
+# DPO". It is a request of its own when it is due. Only a clause without figures: "then DPO on 100M tokens" asks for a
+# second job now (``_STAGED_TUNING_RE``); nor a bare ", then DPO", which says the two in one breath.
+_LATER_STEP_RE = compiled_on_use(
+    r"(?:(?<=[.;,!?(])|(?<=\band)|(?<=\bbut)|(?<=\band\s)|(?<=\bbut\s))\s*(?P<step>"
+    r"(?:later(?:\s+on)?|afterwards?|after\s+(?:that|this)|down\s+the\s+(?:line|road)|eventually|in\s+a\s+follow[\s-]?up"
+    r"|(?:then|next)\s*,?\s+(?=we\b|i\b|we'|i')|next\s+step\s*(?:is|will\s+be|:)|then(?=\s+maybe\b))"
+    r"[^.;!?()\d]{0,80}?\b(?:sft|dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|q?lora|peft|fine[\s-]?tun\w*|finetun\w*"
+    r"|pre[\s-]?train\w*|distill\w*|sweeps?|hpo|instruction[\s-]tun\w*|preference[\s-]+(?:tuning|optimi[sz]ation)"
+    r"|reward[\s-]+model\w*|rl)\b[^.;!?()\d]{0,60}?)(?=[.;!?)]|$)", _F)
+_LATER_WORDS = ("later", "afterward", "after th", "down the", "eventually", "follow", "then", "next")
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
 _FULL_PARAMS_RE = compiled_on_use(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
@@ -658,6 +669,8 @@ _WITH_DATA_RE = compiled_on_use(
     r"|\b(?:avoid(?:ing)?|no|without)\s+(?:any\s+)?cross[\s-]region(?:\s+(?:traffic|copies|copying))?"
     r"|\bkeep\s+(?:the\s+)?(?:compute|job|training|run|it|gpus?)\s+(?:next\s+to|near|close\s+to|with"
     r"|in\s+the\s+same\s+region\s+as)\s+(?:the\s+|our\s+|its\s+)?(?:data(?:set)?|bucket|s3(?:\s+bucket)?)"
+    # "keep it close to our data in Oregon" says where the data is: read with the region (_DATA_REGION_BEFORE_RE)
+    r"(?!\s+(?:is\s+|lives\s+)?(?:in|at)\s)"
     r"|\b(?:in\s+)?the\s+same\s+region\s+as\s+(?:the\s+|our\s+|its\s+)?(?:data(?:set)?|bucket|s3(?:\s+bucket)?)"
     r"|\b(?:without|don'?t|do\s+not|never)\s+mov(?:e|ing)\s+(?:the\s+|our\s+)?data(?:set)?(?:\s+(?:across|between)"
     r"\s+regions|\s+out(?:\s+of\s+(?:its|the)\s+region)?)?", re.IGNORECASE)
@@ -865,6 +878,9 @@ _NOTED_ONLY = (
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    for m in scan.take_if(_LATER_WORDS, _LATER_STEP_RE):  # before its task word is this job's
+        notes.append(f"read '{' '.join(m['step'].split())}' as a later step, not planned here: ask for it when "
+                     "it is due")
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
@@ -1224,6 +1240,7 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     types: list[str] = []
     instances: list[int] = []
     ceilings: list[_Qty] = []
+    single_family = ""
     for m in _INSTANCE_RE.finditer(scan.text):
         family, size = m["fam"].lower(), (m["size"] or "").lower()
         if not size and family not in families and family.endswith("s") and family[:-1] in families:
@@ -1244,12 +1261,14 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
             )
         if m["ml"]:
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
-        if m["count"]:
+        if m["single"] and not size:  # "a single g5": one machine, of the size that fits best (a count of a
+            single_family = _said(m)  # family fixes its largest size: "4 p5s")
+        elif m["count"] or m["single"]:  # "a single g5.12xlarge": one instance
             noun = _INSTANCE_NOUN_AFTER_RE.match(scan.text, m.end())  # "4 p4d nodes max": the bound after the noun
-            ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"]), notes,
+            ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"] or 1), notes,
                                end=None if noun is None else noun.end())
             if ceiling is None:
-                instances.append(int(m["count"]))
+                instances.append(int(m["count"] or 1))
             else:
                 ceilings.append(ceiling)
         types.append(exact)
@@ -1259,6 +1278,9 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     if instances:
         read["instances"] = _only(instances, "instance counts", 'give one, e.g. "on 4x p5.48xlarge"')
     read |= _bounds(ceilings, notes)
+    if single_family and "instances" not in read:
+        read["max_instances"] = 1
+        notes.append(f"read '{single_family}' as one instance, of whichever size fits best")
     return read
 
 
@@ -1648,6 +1670,9 @@ _REGION_FALLBACK_BEFORE_RE = compiled_on_use(
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
 _DATA_REGION_BEFORE_RE = compiled_on_use(
+    # "near our data in Ohio", "keep it close to the data in us-west-2": where the data is, which the plan then nears
+    r"(?:\b(?:keep\s+(?:the\s+)?(?:compute|job|training|run|it|gpus?)\s+)?(?:near|close\s+to|next\s+to)\s+"
+    r"(?:the\s+|our\s+|its\s+)?(?=data|corpus|bucket|s3))?"
     r"\b(?:data(?:set)?s?|corpus|bucket|s3(?:\s+bucket)?)(?:\s+(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored"
     r"|stored|located|is\s+located|are\s+located))?\s+(?:in|at)\s+(?:the\s+)?$"
     # "dataset is 4TB in s3 us-west-2": a bucket's region
@@ -1818,7 +1843,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     """Regions said by their place ("in frankfurt" is eu-central-1) and areas ("in europe", "EU only"); a region
     named both ways must be the same one, or the choice is left free as with any two regions."""
     regions = [fields["region"]] if fields.get("region") else list(fields.get("regions") or [])
-    places, areas, said = list[str](), list[str](), dict[str, str]()
+    places, areas, said, data_places = list[str](), list[str](), dict[str, str](), list[str]()
     excluded = list(fields.get("exclude_regions") or [])
     text = scan.text
     if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
@@ -1850,6 +1875,12 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
         for cue in (before, after, m):
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
+        if word in PLACE_WORDS and (data := _DATA_REGION_BEFORE_RE.search(text, max(0, m.start() - 120),
+                                                                           m.start())) is not None:
+            scan.blank(data.start(), m.start())  # "our data in Ohio": where the data lives, not where to run
+            data_places.append(PLACE_WORDS[word])
+            notes.append(f"read '{_said(data)} {m['w']}' as the data being in {PLACE_WORDS[word]}")
+            continue
         if word in PLACE_WORDS:
             places.append(PLACE_WORDS[word])
             notes.append(f"read '{m['w']}' as {PLACE_WORDS[word]}")
@@ -1857,6 +1888,13 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
             areas.append(AREA_WORDS[word])
             said.setdefault(AREA_WORDS[word], m["w"])
     read: dict[str, Any] = {"exclude_regions": list(dict.fromkeys(excluded))} if excluded else {}
+    if data_places:
+        read["data_region"] = _only([*filter(None, [fields.get("data_region")]), *data_places], "data regions",
+                                    'give one, e.g. "the data is in us-west-2"')
+        if not regions and not places and not areas:  # as with a data region said by its code
+            notes.append(f"read '{read['data_region']}' as where the data lives: planned there, as no other region "
+                         "is said")
+            places.append(read["data_region"])
     named = list(dict.fromkeys([*regions, *places]))
     if places and len(named) == 1:
         read["region"] = named[0]
@@ -1921,8 +1959,9 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes) + [_Qty("instances", Decimal(1), _said(m))
-                                                 for m in scan.take(_SINGLE_NODE_RE)])
+             + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes)
+             # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
+             + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
     skip_until = 0
     bounded: tuple[str, int] | None = None  # the unit of the last bound read and where it ended

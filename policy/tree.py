@@ -994,9 +994,16 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
                 + ("or leave the hardware open: other instances may hold it with that count." if asked else
                    "or leave the count open."))
     smallest = _smallest(scr, policy)
+    low = policy.estimate.multi_node_min_accelerators
     if req.instances is not None:
         on = f"{req.instances}× {req.instance_type}" if req.instance_type else \
             f"exactly {_counted(req.instances, 'instance')}"
+        needs = [f"{p.spec.instance_type} needs {p.min_count}" for p in sorted(
+            [*scr.inside, *scr.outside], key=lambda p: p.spec.instance_type) if p.min_count > req.instances]
+        if not smallest and needs:  # "on a single g6e.xlarge": none holds it on as many instances as said
+            return (f"No allowed configuration in {req.region} holds this job on {on}{within}: its memory needs more "
+                    f"instances ({', '.join(needs[:4])}), and multi-node runs only on sizes with {low} or more "
+                    "accelerators. Try LoRA/QLoRA, a shorter sequence or other hardware.")
         return (f"No allowed configuration in {req.region} holds this job on {on}{within}{smallest}; multi-node "
                 f"runs only on sizes with {policy.estimate.multi_node_min_accelerators} or more accelerators. Ask "
                 "for another count, or leave it open.")
@@ -1005,7 +1012,6 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
                 "make the job smaller: LoRA/QLoRA or a shorter sequence.")
     # hardware the request did not name says nothing about why what it named cannot run the job
     named = [(t, r) for t, r in sorted(scr.ruled_out.items()) if r != NOT_ASKED]
-    low = policy.estimate.multi_node_min_accelerators
     named += [(p.spec.instance_type, f"memory: needs {p.min_count} instances, and multi-node runs only on sizes with "
                f"{low} or more accelerators") for p in [*scr.inside, *scr.outside]
               if p.min_count > 1 and p.spec.accelerator_count < low]

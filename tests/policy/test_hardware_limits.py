@@ -152,9 +152,9 @@ def test_an_instance_count_without_a_type_fixes_the_count_of_every_option() -> N
 
 def test_an_instance_count_nothing_holds_the_job_on_is_refused_with_the_smallest_that_does() -> None:
     with pytest.raises(RequestError) as caught:
-        decided("fine-tune 70B on 1 node of p4d")
+        decided("fine-tune 70B on 2 nodes of p4d")
     assert caught.value.code == "no_configuration"
-    assert "on 1× p4d: the smallest that holds it is 5× p4d.24xlarge" in caught.value.message
+    assert "on 2× p4d: the smallest that holds it is 5× p4d.24xlarge" in caught.value.message
 
 
 def test_repeated_seeds_price_every_run() -> None:

@@ -84,8 +84,8 @@ def test_named_hardware_too_small_for_the_job_says_why_it_and_not_others_cannot_
     with pytest.raises(RequestError) as refused:
         decided("fine-tune 3B on 400M tokens on a single g6e.xlarge")
     message = refused.value.message
-    assert message.startswith("No g6e.xlarge configuration in us-east-1 can run a 3,000,000,000-parameter job "
-                              "(g6e.xlarge: memory: needs 2 instances")
+    assert message.startswith("No allowed configuration in us-east-1 holds this job on 1× g6e.xlarge: its memory "
+                              "needs more instances (g6e.xlarge needs 2)")
     assert "not what the request asked for" not in message and "other hardware" in message
 
 
@@ -203,3 +203,11 @@ def test_an_accelerator_named_with_its_memory_keeps_to_that_size(text: str, type
     decision = decided(text)
     assert {p.instance_type for p in [decision.plan, *decision.alternatives]} <= types
     assert decision.request.unread == []
+
+
+def test_a_single_machine_of_a_family_is_its_best_size_on_one_instance() -> None:
+    """ "a single g5" keeps to one g5 of whichever size is cheapest, where "1 g5" is the family's full-size one."""
+    single = decided("lora 7B on 20M tokens on a single g5").plan
+    assert (single.instance_count, single.instance_type) == (1, "g5.xlarge")
+    assert single == decided("lora 7B on 20M tokens on g5, at most 1 instance").plan
+    assert decided("lora 7B on 20M tokens on 1 g5").plan.instance_type == "g5.48xlarge"

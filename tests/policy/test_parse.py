@@ -359,6 +359,9 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     # each job's tokens said: the two jobs are what is refused, quoted as written, not the two token counts
     ("fine-tune 7B on 1B tokens and then run DPO on 50M tokens", MONDAY, "contradiction",
      "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),
+    # the second job said in the same breath, or with figures of its own, is asked for now (a later step is not)
+    ("SFT 7B on 100M tokens, then DPO", MONDAY, "contradiction", "separate jobs"),
+    ("SFT 7B on 100M tokens, then we'll DPO on 20M tokens", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("70B qlora 10M", MONDAY, "contradiction", 'If one of them is the data, say so, e.g. "70B on 10M tokens".'),
     ("fine-tune llama 3.2 1b and 3b on 500M tokens", MONDAY, "contradiction",

@@ -428,14 +428,15 @@ def test_a_sanity_check_run_is_an_experiment() -> None:
     assert (request.stage.value, request.unread) == ("experimental", [])  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("text", "instances"), [
+@pytest.mark.parametrize(("text", "most"), [
     ("fine-tune 34B on 1B tokens, we can't do multi-node", 1),
     ("fine-tune 7B on 1B tokens, multi-node isn't an option", 1),
     ("fine-tune 7B on 1B tokens, multi-node is fine", None),
 ])
-def test_what_is_said_of_multi_node_training_is_read(text: str, instances: int | None) -> None:
+def test_what_is_said_of_multi_node_training_is_read(text: str, most: int | None) -> None:
+    """One machine at most, of whatever size holds the job."""
     request = parse_request(text, now=NOW, tz="UTC")
-    assert (request.instances, request.unread) == (instances, [])
+    assert (request.max_instances, request.instances, request.unread) == (most, None, [])
 
 
 def test_a_mixture_of_experts_said_with_its_expert_count_between_is_one_model() -> None:
