@@ -50,6 +50,9 @@ class PlanFields(InputModel):
         "plan on this platform only; one the team's policy does not enable is a 422 platform_not_allowed"))
     platform_preferred: bool | None = Field(default=None, description=(
         "the platform is a preference: one the team's policy does not enable is left to the policy, with a note"))
+    platform_choice: list[Platform] | None = Field(default=None, max_length=4, description=(
+        "platforms to compare: the policy chooses the plan's, and the best configuration on each other one the team "
+        "may use is an alternative labelled \"on EKS\" (one it may not use is noted)"))
     exclude: list[Annotated[Text, Field(min_length=1, max_length=64)]] | None = Field(
         default=None, max_length=32, description=(
             "accelerators (H100), instance families (p5) or types (p5.48xlarge) the plan must not use"))

@@ -849,8 +849,8 @@ _NOTED_ONLY = (
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
-    (_COMPARE_RE, "asking for a comparison: the plan is the best of what is compared, and the best of each other "
-                  "piece of hardware named is among its alternatives", ("compar",)),
+    (_COMPARE_RE, "asking for a comparison: the best of each piece of hardware or platform named is the plan or "
+                  "among its alternatives", ("compar",)),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -904,7 +904,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
-    platform, platform_preferred = _platform(scan, notes)  # "on plain EC2": never an instance family
+    platform, platform_preferred, platforms = _platform(scan, notes)  # "on plain EC2": never an instance family
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     on_terms = _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
@@ -914,6 +914,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["hardware_preferred"] = True
     if platform_preferred:
         fields["platform_preferred"] = True
+    if platforms:
+        fields["platform_choice"] = platforms
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
     if preferred and on_terms:
@@ -1293,15 +1295,6 @@ def _one_or_choice(values: list[str], what: str, notes: list[str]) -> tuple[str 
     return (distinct[0] if distinct else None), []
 
 
-def _one_or_free(values: list[str], what: str, notes: list[str]) -> str | None:
-    """The single value named, or None (a free choice) when the text names several."""
-    distinct = list(dict.fromkeys(values))
-    if len(distinct) > 1:
-        notes.append(f"named several {what} ({', '.join(distinct)}); left the choice free")
-        return None
-    return distinct[0] if distinct else None
-
-
 # Accelerators with no training instance in the catalog, asked for by name ("on MI300X", "using TPU v5e", "on T4s"):
 # refused with the ones it has, never planned on something else in silence. Said otherwise ("we moved off TPUs") the
 # words stay unread.
@@ -1604,10 +1597,10 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
-def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool]:
+def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str]]:
     """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); a
-    negated one ("not on EKS") is left unread rather than read backwards, and several named leave the choice to the
-    policy."""
+    negated one ("not on EKS") is left unread rather than read backwards; several named leave the choice to the
+    policy and are the platforms to compare (the third)."""
     named: list[str] = []
     preferred, said = False, ""
     for m in _PLATFORM_RE.finditer(scan.text):
@@ -1630,11 +1623,16 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool]:
             scan.blank(cheaper.start(), cheaper.end())
             notes.append(f"read '{said} {_said(cheaper).lstrip(', ')}' as asking for {said}: its runs are priced at "
                          "EC2 rates, below SageMaker's, so the plan is on it")
-    chosen = _one_or_free(named, "platforms", notes)
+    distinct = list(dict.fromkeys(named))
+    if len(distinct) > 1:  # "compare SageMaker vs EKS": the policy's choice, with the best on each other shown
+        notes.append(f"named several platforms ({', '.join(distinct)}); the policy chooses the plan's, and the best "
+                     "on each other one the team may use is among the alternatives")
+        return None, False, distinct
+    chosen = distinct[0] if distinct else None
     if chosen is not None and preferred:
         notes.append(f"read '{said}' as the platform preferred: planned on it when the team's policy allows it, "
                      "else on the platform the policy chooses")
-    return chosen, preferred and chosen is not None
+    return chosen, preferred and chosen is not None, []
 
 
 _Said = TypeVar("_Said", int, str)

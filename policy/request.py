@@ -120,6 +120,9 @@ class TrainingRequest(BaseModel):
     # The platform is a preference ("hyperpod if possible"): one the team's policy does not enable is left to the
     # policy's choice, with a note, instead of refused.
     platform_preferred: bool | None = None
+    # Several platforms named to compare ("compare SageMaker vs EKS", "on SageMaker or EKS"): the policy chooses the
+    # plan's, and the best configuration on each other one the team may use is an alternative, labelled "on EKS".
+    platform_choice: list[Platform] = Field(default_factory=list[Platform], max_length=4)
     # "no H100s", "not on p5", "avoid g5": accelerators, instance families or types the plan must not use.
     exclude: list[str] = Field(default_factory=list[str], max_length=32)
     # "in us-east-2 or us-west-2": the only regions searched, the first said first; "not in us-east-1": regions the

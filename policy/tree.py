@@ -33,10 +33,10 @@ from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
 from policy.patterns import compiled_on_use
 from policy.plans import to_alternative, to_plan, transfer_line_basis
-from policy.platform import choose_platforms
+from policy.platform import allowed_platforms, choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
-from policy.request import Task, Tolerance, TrainingRequest
+from policy.request import PLATFORM_NAMES, Task, Tolerance, TrainingRequest
 from policy.screen import NOT_ASKED, Screen, check_region, screen, types_named
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -88,8 +88,8 @@ def decide(
     unreserved = plan  # what the hardware named is compared by: the plan before any reserved capacity is bought
     if req.reserve_capacity:  # "reserve a capacity block": the offering that fits is the plan
         choice, plan, not_reserved = _on_reserved_capacity(choice, plan, reserved, capacity, ctx)
-    pairs = alternatives(choice, capacity_rank.labelled(reserved), named=_named_choices(request, choice, catalog,
-                                                                                            policy))
+    named = [*_named_choices(request, choice, catalog, policy), *_compared_choices(chosen.elsewhere, policy)]
+    pairs = alternatives(choice, capacity_rank.labelled(reserved), named=named)
     alts = [_alternative(label, o, ctx) for label, o in pairs]
     cap = capacity_rank.outcome(capacity, choice.option, plan, [(o, a) for (_, o), a in zip(pairs, alts, strict=True)],
                                 ranked=ranked, reserved=[*reserved, *committed])
@@ -198,6 +198,7 @@ class _Chosen:
     committed: list[tuple[Option, CapacityCheck]]
     choice: Choice
     plan: Plan
+    elsewhere: list[Option]  # on the platforms named only to compare (``_compared_platforms``)
 
 
 def _chosen(
@@ -218,6 +219,7 @@ def _chosen(
     # a platform the team may not use is refused before anything is searched
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
                                                 requested=req.platform)
+    compared = _compared_platforms(req, platforms, team_name, team, assumed)
     measured = _measured(request)
     work = _measured_work(req, catalog, policy) if measured else _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
@@ -230,7 +232,7 @@ def _chosen(
     gpus = _gpus_of(req, catalog, assumed)
     _check_ceilings(req, gpus)
     search = Search(catalog=catalog, work=work, stage=req.stage, tolerance=req.interruption_tolerance,
-                    usable_hours=_usable_hours(req, now, policy), platforms=tuple(platforms),
+                    usable_hours=_usable_hours(req, now, policy), platforms=(*platforms, *compared),
                     max_instances=min(policy.max_instances, req.max_instances or policy.max_instances),
                     settings=policy.estimate, gpus=gpus, instances=req.instances, max_gpus=req.max_gpus,
                     min_gpus=req.min_gpus, min_instances=req.min_instances,
@@ -248,6 +250,10 @@ def _chosen(
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
+    # the platforms only compared are searched for their alternatives, never chosen from
+    elsewhere = [o for o in [*inside, *outside] if o.platform in compared]
+    if elsewhere:
+        inside, outside = ([o for o in pool if o.platform not in compared] for pool in (inside, outside))
     choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
@@ -264,7 +270,20 @@ def _chosen(
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
     return _Chosen(sized, req, assumed, ctx, regions, scr, search, work, platform_step, inside, outside, evaluated,
-                   ranked, committed, choice, plan)
+                   ranked, committed, choice, plan, elsewhere)
+
+
+def _compared_platforms(req: TrainingRequest, platforms: list[Platform], team_name: str, team: TeamPolicy,
+                        assumed: list[str]) -> tuple[Platform, ...]:
+    """The platforms named to compare ("SageMaker vs EKS") that the plan's are not and the team may use; one it may
+    not use is noted, never refused: the comparison is a question, the plan stands."""
+    allowed = allowed_platforms(team)
+    for p in req.platform_choice:
+        if p not in allowed:
+            key = f"teams.{team_name}.platforms.{p.value}"
+            assumed.append(f"{PLATFORM_NAMES[p]} named to compare, but {team_name}'s policy does not enable it ({key} "
+                           "is false): not compared")
+    return tuple(p for p in req.platform_choice if p in allowed and p not in platforms)
 
 
 def _on_reserved_capacity(choice: Choice, plan: Plan, reserved: Sequence[tuple[Option, CapacityCheck]],
@@ -674,6 +693,17 @@ def _named_choices(request: TrainingRequest, choice: Choice, catalog: Catalog,
                       penalty=policy.estimate.size_class_penalty)
         if best is not None:
             out.append((f"on {said}", best.option))
+    return out
+
+
+def _compared_choices(elsewhere: list[Option], policy: PolicyConfig) -> list[tuple[str, Option]]:
+    """For platforms named to compare ("SageMaker vs EKS"), the best configuration on each, chosen as the plan is,
+    labelled "on EKS"."""
+    out = []
+    for platform in dict.fromkeys(o.platform for o in elsewhere):
+        best = choose([o for o in elsewhere if o.platform is platform], [], penalty=policy.estimate.size_class_penalty)
+        if best is not None:
+            out.append((f"on {PLATFORM_NAMES[platform]}", best.option))
     return out
 
 

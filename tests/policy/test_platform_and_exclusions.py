@@ -118,6 +118,29 @@ def test_the_refusal_offers_the_platforms_the_team_may_use() -> None:
         plan(read(f"{ASK} on plain EC2"), with_platforms(eks=True))
 
 
+@pytest.mark.parametrize("text", [f"{ASK}, compare SageMaker vs EKS", f"{ASK} on SageMaker or EKS"])
+def test_platforms_named_to_compare_keep_the_policys_plan_and_show_the_best_on_each_other(text: str) -> None:
+    request = read(text)
+    assert (request.platform, request.platform_choice, request.unread) == (
+        None, [Platform.SAGEMAKER, Platform.EKS], [])
+    policy = with_platforms(eks=True)
+    decision = plan(request, policy)
+    assert decision.plan == plan(read(ASK), policy).plan  # the policy's choice, SageMaker below the EKS threshold
+    [on_eks] = [a for a in decision.alternatives if a.label == "on EKS"]
+    eks_plan = plan(read(f"{ASK} on EKS"), policy).plan
+    assert (on_eks.platform, on_eks.instance_type, on_eks.instance_count, on_eks.estimated_cost_usd) == (
+        Platform.EKS, eks_plan.instance_type, eks_plan.instance_count, eks_plan.estimated_cost_usd)
+    assert all(a.platform is Platform.SAGEMAKER for a in decision.alternatives if a is not on_eks)
+
+
+def test_a_platform_named_to_compare_that_the_team_may_not_use_is_noted_not_refused() -> None:
+    decision = plan(read(f"{ASK}, compare SageMaker vs EKS"))  # team-ml enables no EKS
+    assert decision.plan == plan(read(ASK)).plan
+    assert all(a.platform is Platform.SAGEMAKER for a in decision.alternatives)
+    assert ("EKS named to compare, but team-ml's policy does not enable it (teams.team-ml.platforms.eks is false): "
+            "not compared") in decision.assumptions
+
+
 def test_without_a_named_platform_the_policy_still_chooses() -> None:
     decision = plan(read(ASK), with_platforms(hyperpod=True))
     assert decision.plan.platform is Platform.HYPERPOD

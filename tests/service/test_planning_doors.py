@@ -121,6 +121,17 @@ def test_a_structured_field_wins_over_the_text_and_says_so(live: Live) -> None:
                for note in answer.json()["request"]["notes"])
 
 
+def test_platforms_given_to_compare_show_the_best_on_each_other_as_an_alternative(live: Live) -> None:
+    body = {"text": "fine-tune 7B on 1B tokens for team-nlp", "now": NOW.isoformat(), "timezone": TZ}
+    compared = live.post("/v1/plans", {**body, "platform_choice": ["sagemaker", "eks"]})
+    assert compared.status_code == 200, compared.text
+    plan = compared.json()["plan"]
+    assert plan == live.post("/v1/plans", body).json()["plan"]  # the policy's choice
+    [other] = {"sagemaker", "eks"} - {plan["platform"]}
+    label = {"sagemaker": "on SageMaker", "eks": "on EKS"}[other]
+    assert [a["platform"] for a in compared.json()["alternatives"] if a["label"] == label] == [other]
+
+
 def test_a_cost_center_given_as_a_field_is_on_the_plan_it_binds_and_a_bad_one_says_what_to_write(live: Live) -> None:
     body = {"text": "fine-tune 7B on 1B tokens", "now": NOW.isoformat(), "timezone": TZ}
     plain, billed = live.post("/v1/plans", body), live.post("/v1/plans", {**body, "cost_center": "ML-4411"})
