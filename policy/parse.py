@@ -1497,7 +1497,10 @@ _PREFERRED_PURCHASE_RE = compiled_on_use(r"(?:spot|on[\s-]?demand)\b", _F)
 _ONLY_RE = compiled_on_use(r"\s+only(?![\w-])(?!\s+(?:if|when|unless)\b)", _F)  # not "g5 only if cheaper"
 _ONLY_BEFORE_RE = compiled_on_use(r"(?<![\w-])only\s+(?P<on>(?:on\s+|use\s+|using\s+)?)(?=\S)", _F)
 _PREFER_AFTER_RE = compiled_on_use(
-    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|pref(?:'d|d)?|if\s+(?:possible|avail(?:able)?|we\s+can))"
+    r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|pref(?:'d|d)?|if\s+(?:possible|avail(?:able)?|we\s+can)"
+    # "trn1 if it works, otherwise whatever is cheapest": the hardware, unless it cannot run the job
+    r"|if\s+(?:it|that|they)\s+(?:works?|fits?|runs?)(?:\s*,?\s*(?:otherwise|else|or\s+else|if\s+not)\s*,?\s+"
+    r"(?:whatever|anything)(?:\s+(?:else|works|fits|is\s+cheap(?:er|est)))?)?)"
     r"(?![\w-])", _F)
 
 
@@ -3304,7 +3307,7 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|short|scarce|interrupted|gone))?\b"
     r"|\b(?:on\s+)?spot\s+with\s+(?:an?\s+)?on[\s-]?demand\s+fall[\s-]*back\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
-    r"|\b(?:compare\s+|comparing\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+on[\s-]?demand"
+    r"|\b(?:compare\s+|comparing\s+|both\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+on[\s-]?demand"
     r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+spot)\b", _F)
 
 

@@ -90,6 +90,16 @@ _START_CUE_RE = compiled_on_use(
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between)"
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
+# "kick off a 13B fine-tune on 2B tokens monday 8am": a request that opens by starting the job names when it starts
+# with the first date it says bare (no "by", "done", "due" before it); "start now" says now
+_OPENS_WITH_START_RE = compiled_on_use(
+    r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to|i\s+(?:want|need)\s+to)\s+)?"
+    r"(?:start|begin|kick\s+off)\b(?!\s+(?:now|asap|immediately|right\s+away|today|tonight|whenever|any\s*time)\b)",
+    _F)
+_BARE_DATE_RE = compiled_on_use(r"(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
+                                r"|nov|dec)[a-z]*\b|\d)", _F)
+_DUE_BEFORE_RE = compiled_on_use(r"\b(?:done|finish(?:ed)?|ready|due|need(?:ed)?|complete[sd]?|deliver(?:ed)?|back"
+                                r"|deadline|eta|until|till|til)\W*$", _F)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
 _BEFORE_RE = compiled_on_use(r"before\b", _F)
@@ -385,7 +395,9 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
 def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:
     """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
     starts: list[tuple[datetime, str]] = []
-    for found in scan.deadlines(now=now, zone=zone):
+    dated = scan.deadlines(now=now, zone=zone)
+    opener = dated[0] if dated and _OPENS_WITH_START_RE.match(scan.text) else None
+    for found in dated:
         if found.for_event:
             continue  # "for the launch tomorrow": the work is due before it
         before = max(0, found.start - 25)
@@ -396,6 +408,9 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             cue = negated  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
         cued = cue is not None
+        if found is opener and min(d.start for d in dated) == found.start and _BARE_DATE_RE.match(found.phrase) \
+                and not _DUE_BEFORE_RE.search(scan.text, before, found.start):
+            cued = True  # "kick off … monday 8am": the start the request opens with
         if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
             continue
         if cue is not None:

@@ -219,7 +219,7 @@ def _chosen(
     # a platform the team may not use is refused before anything is searched
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
                                                 requested=req.platform)
-    compared = _compared_platforms(req, platforms, team_name, team, assumed)
+    compared = _compared_platforms(req, platforms, team_name, team, assumed) if req.platform_choice else ()
     measured = _measured(request)
     work = _measured_work(req, catalog, policy) if measured else _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
@@ -251,7 +251,7 @@ def _chosen(
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
     # the platforms only compared are searched for their alternatives, never chosen from
-    elsewhere = [o for o in [*inside, *outside] if o.platform in compared]
+    elsewhere = [o for o in [*inside, *outside] if o.platform in compared] if compared else []
     if elsewhere:
         inside, outside = ([o for o in pool if o.platform not in compared] for pool in (inside, outside))
     choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)

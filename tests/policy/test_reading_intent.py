@@ -45,6 +45,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B by next wed", {"deadline": at("2026-12-09T17:00"), "start_after": None}, []),
     ("fine-tune 7B starting Wednesday, done by Friday",
      {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
+    # a request that opens by starting the job: the first date said bare is the start
+    ("kick off a 13B fine-tune on 2B tokens wednesday 8am, must be done by friday noon",
+     {"start_after": at("2026-12-02T08:00"), "deadline": at("2026-12-04T12:00")}, []),
+    ("start a 7B fine-tune on Dec 10, ready by the 14th",
+     {"start_after": at("2026-12-10T09:00"), "deadline": at("2026-12-14T17:00")}, []),
+    ("start now, fine-tune 7B done friday", {"start_after": None, "deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B asap", {"urgent": True}, []),
     ("fine-tune 7B as fast as possible", {"urgent": True}, []),
     ("fine-tune 70B fastest under $300", {"urgent": True, "budget_usd": 300.0}, []),

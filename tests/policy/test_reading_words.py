@@ -203,6 +203,16 @@ def test_counted_hardware_if_available_is_a_preference(text: str) -> None:
     assert (request.accelerator, request.gpus, request.hardware_preferred, request.unread) == ("H100", 8, True, [])
 
 
+@pytest.mark.parametrize(("text", "family"), [
+    ("LoRA on llama 70b, ~40M tokens, ideally trn1 if it works, otherwise whatever is cheapest", "trn1"),
+    ("LoRA 8B on 40M tokens on g6e if it fits", "g6e"),
+    ("LoRA 8B on 40M tokens, p4d if that works", "p4d"),
+])
+def test_hardware_wanted_if_it_can_run_the_job_is_a_preference(text: str, family: str) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.instance_type, request.hardware_preferred, request.unread) == (family, True, [])
+
+
 def test_counted_hardware_after_no_is_kept_out_not_asked_for() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, no 8xA100", now=NOW, tz="UTC")
     assert (request.accelerator, request.gpus, request.exclude, request.unread) == (None, None, ["A100"], [])
@@ -407,6 +417,7 @@ def test_a_reward_model_then_ppo_is_two_jobs() -> None:
 @pytest.mark.parametrize("text", [
     "fine-tune 7B on 1B tokens, on-demand vs spot",
     "fine-tune 7B on 1B tokens, compare spot and on-demand",
+    "can you price a 7B fine-tune, 1B tokens, both on-demand and spot?",
 ])
 def test_spot_weighed_against_on_demand_allows_spot_and_shows_the_other(text: str) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
