@@ -783,7 +783,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     warnings: list[str] = []
     req = ctx.request
     if choice.fallback and scr.size_class is not None:
-        warnings.append(_outside_class_warning(choice, plan, scr))
+        warnings.append(_outside_class_warning(choice, plan, scr, ctx.request))
     data_region = req.data_region or ctx.team.data_region
     whose = "the data" if req.data_region else "the team's data"
     if req.data_region and ctx.team.data_region and req.data_region != ctx.team.data_region:
@@ -935,18 +935,27 @@ def _what_keeping_costs(plan: Plan, other: Plan, *, kept: str, instead: str) -> 
             f"~${other.estimated_cost_usd:,.2f}, {saving / plan.estimated_cost_usd:.0%} less, {hours}")
 
 
-def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen) -> str:
+def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen, req: TrainingRequest) -> str:
     assert scr.size_class is not None
     cls = f"the {scr.size_class.name} size class ({', '.join(scr.size_class.families)})"
     inside = [o for o in choice.pool if not o.profile.outside_class and o.meets is not False]
-    if not inside:
-        return f"nothing in {cls} meets the deadline within the runtime cap; {plan.instance_type} is outside it"
+    if not inside:  # what ruled the class out, of what there was to rule it out
+        held = [*(["meets the deadline"] if req.deadline is not None else []), "fits the runtime cap",
+                *(["stays within the request's limits"] if _limited(req) else [])]
+        return f"nothing in {cls} {', '.join(held[:-1])}{' and ' if len(held) > 1 else ''}{held[-1]}; " \
+            f"{plan.instance_type} is outside it"
     best = cheapest(inside)
     share = 1.0 - plan.estimated_cost_usd / best.cost if best.cost > 0 else 0.0
     why = (f"{share:.0%} cheaper per run than" if share > 0 else
            f"finishes in {plan.estimated_hours:,.1f} h, sooner than")
     return (f"{plan.instance_type} is outside {cls}: {why} the best inside it "
             f"({best.count}× {best.profile.spec.instance_type}, ~${best.cost:,.2f}, {best.finish_hours:,.1f} h)")
+
+
+def _limited(req: TrainingRequest) -> bool:
+    """Whether the request limits the configurations: counts, accelerator-hours or rates."""
+    return any(v is not None for v in (req.max_gpus, req.max_instances, req.min_gpus, req.min_instances, req.gpus,
+                                        req.instances, req.max_gpu_hours, req.max_hourly_usd, req.max_usd_per_gpu_hour))
 
 
 def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str:

@@ -268,3 +268,11 @@ def test_a_rate_ceiling_the_open_plan_already_meets_adds_no_warning() -> None:
     decision = decided("fine-tune 7B on 1B tokens, at most $3 per GPU hour")
     assert not any("keeping under" in w for w in decision.warnings)
 
+
+
+def test_a_plan_outside_the_size_class_says_what_ruled_the_class_out_and_no_deadline_it_did_not_have() -> None:
+    """An allowance of accelerator-hours left nothing of the small class; there was no deadline to meet."""
+    decision = decided("fine-tune 7B on 1B tokens, but keep it under 100 GPU hours")
+    [warning] = [w for w in decision.warnings if w.startswith("nothing in the small size class")]
+    assert warning == ("nothing in the small size class (g5, g6, g6e, p4d, p4de, trn1) fits the runtime cap and stays "
+                       f"within the request's limits; {decision.plan.instance_type} is outside it")
