@@ -120,6 +120,8 @@ _DAY = (
     # ("50% of the budget left this month" speaks of money, not of when)
     r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
     r"(?<!budget\s)(?<!spend\s)"  # "$3k left in our budget this month": the money's month
+    # "our remaining $10k this month", "$2,500 this month": an amount's month
+    r"(?<!\$\d\s)(?<!\$\d\d\s)(?<!\$\d\d\d\s)(?<!\d[km]\s)(?<!\d,\d\d\d\s)(?<!usd\s)(?<!dollars\s)"
     r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
     r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|nxt|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"

@@ -834,7 +834,13 @@ _DATA_MADE_BY_RE = compiled_on_use(
 # "with 4x the data (4B tokens)": a multiple of earlier data, with the tokens it comes to said beside it
 _MULTIPLE_OF_DATA_RE = compiled_on_use(
     r"\b(?:with\s+)?\d+(?:\.\d+)?\s*x\s+(?:the\s+|as\s+much\s+)?(?:data|tokens|dataset)\b(?=[^.;]{0,20}\btok)", _F)
+# "can we fit a 70B fine-tune into our remaining $10k": whether the budget said covers it
+_FITS_BUDGET_RE = compiled_on_use(
+    r"\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"
+    r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
 _NOTED_ONLY = (
+    (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
+     ("fit",)),
     (_MULTIPLE_OF_DATA_RE, "a multiple of earlier data: the tokens said beside it are what is priced",
      ("data", "tokens")),
     (_DATA_MADE_BY_RE, "where the data comes from: what made it is not the model trained",
@@ -1960,7 +1966,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _rollout_tokens(scan, notes) + _tokens_of_items(scan, notes)
+             + _rollout_tokens(scan, notes) + _tokens_multiplied(scan, notes) + _tokens_of_items(scan, notes)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -1993,7 +1999,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
         if quantity.kind == "seq" and not m["seqlen"]:
             cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind == "tokens":
-            cues.append(_EACH_AFTER_RE.match(text, m.end()))
+            cues += [_EACH_AFTER_RE.match(text, m.end()), _EACH_TOKENS_BEFORE_RE.search(text, start, m.start())]
             if (whole := _TOTAL_AFTER_RE.match(text, m.end())) is not None:  # "1B tokens total": all runs together
                 cues.append(whole)
                 quantity.total = True
@@ -2277,6 +2283,29 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
                          f"{m['gen'].lower()} × {format_count(int(each))} tokens{each_is} = "
                          f"{format_count(int(total))} tokens, each rollout generated, scored and trained on")
             found.append(_Qty("tokens", total, _said(m)))
+    return found
+
+
+# A multiple of an earlier run's tokens, that count said beside it: "2x the tokens (it was 500M)", "double the data
+# (was 2B tokens)", "3x the tokens of last time, which was 1B"
+_TOKENS_MULTIPLE_RE = compiled_on_use(
+    r"\b(?:(?P<n>\d+(?:\.\d+)?)\s*x|(?P<w>double|twice|triple|thrice|half))\s+(?:the\s+|as\s+many\s+|as\s+much\s+)?"
+    r"(?:data|tokens|dataset)\b[^.;\d]{0,25}?[(,]?\s*(?:(?:it|that|which)\s+)?(?:was|were|had)\s+(?:~|about\s+)?"
+    r"(?P<c>\d+(?:\.\d+)?)\s*(?P<cs>[kmbt]|bn)\b(?:\s*tok(?:en)?s?\b)?\s*\)?", _F)
+_TIMES_WORDS = {"double": Decimal(2), "twice": Decimal(2), "triple": Decimal(3), "thrice": Decimal(3),
+                "half": Decimal("0.5")}
+
+
+def _tokens_multiplied(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """Tokens said as a multiple of an earlier count given beside it, their product, blanked once read."""
+    found = list[_Qty]()
+    for m in scan.take_if(("data", "tok"), _TOKENS_MULTIPLE_RE):
+        times = Decimal(m["n"]) if m["n"] else _TIMES_WORDS[m["w"].lower()]
+        earlier = _value(m["c"], m["cs"].lower(), seq=False)
+        total = (times * earlier).to_integral_value()
+        notes.append(f"read '{_said(m)}' as {times:f} × {format_count(int(earlier))} = {format_count(int(total))} "
+                     "tokens")
+        found.append(_Qty("tokens", total, _said(m)))
     return found
 
 
@@ -2685,6 +2714,10 @@ _HEDGE_BEFORE_RE = compiled_on_use(r"(?:\b(?:roughly|about|approximately|approx\
 _EACH_AFTER_RE = compiled_on_use(
     r"\s*\b(?:per\s+(?:trial|run|config(?:uration)?|seed|adapter|job|experiment|variant|model"
                             r"|language|lang|locale|market|customer|client|tenant|domain|task|dataset)|each)\b", _F)
+
+
+# "each 2.5B tokens", "each on 2.5B tokens": each run's, said before the count
+_EACH_TOKENS_BEFORE_RE = compiled_on_use(r"\beach\s+(?:(?:on|with|over|for|of|using|trained\s+on)\s+)?(?:~\s*)?$", _F)
 
 
 _YEAR_RE = compiled_on_use(r"20[23]\d")

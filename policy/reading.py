@@ -350,6 +350,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
         # share of it, not a run of its own
         notes.append(f"read '{evaluated[0].group(0)}' as evaluation within the training job: the estimate is the "
                      "training's; ask for a separate eval run if it needs its own hardware")
+    elif evaluated and fields.get("tokens") is not None and TRAIN_RE.search(said):
+        # "we're benchmarking: train 350M on 10B tokens on trn1 vs p4d": the training is what is benchmarked
+        notes.append(f"read '{evaluated[0].group(0)}' as what the training is for: the estimate is the training's")
     elif evaluated and fields.get("fixed_hours") is None:
         questions.append(Question(
             field="fixed_hours", question=f"How long does the '{evaluated[0].group(0)}' run? gpuops prices it as "

@@ -204,6 +204,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 500M tokens, our data is in Frankfurt, run in us-east-1",
      {"region": "us-east-1", "data_region": "eu-central-1"}, []),
     ("fine-tune 7B on 500M tokens in Oregon, data in Ohio", {"region": "us-west-2", "data_region": "us-east-2"}, []),
+    # tokens said as a multiple of an earlier count given beside it
+    ("redo the 7B fine-tune with double the data (was 2B tokens)", {"tokens": 4 * 10**9}, []),
+    ("fine-tune 7B again with 2x the tokens (it was 500M)", {"tokens": 10**9, "params": 7 * 10**9}, []),
+    # each run's tokens said before the count
+    ("6 variants of a 125M model, each on 2.5B tokens", {"trials": 6, "tokens": 2_500_000_000}, []),
+    # the month of an amount is the money's; whether it fits is what the plan's budget check says
+    ("can we fit a 70B fine-tune into our remaining $10k this month? 1B tokens",
+     {"budget_usd": 10_000.0, "deadline": None}, []),
+    ("fine-tune 7B, 500M tokens, budget $2,500 this month", {"budget_usd": 2_500.0, "deadline": None}, []),
+    # benchmarking hardware by the training said: the training is planned, not an eval run of unknown length
+    ("we're benchmarking: train 350M on 10B tokens on trn1 vs p4d",
+     {"tokens": 10**10, "fixed_hours": None, "hardware_choice": ["trn1", "p4d"]}, []),
     # a step for later is a request of its own: this one plans the job said first
     ("fine-tune 7B on 100M tokens. Then we will decide on DPO.", {"task": Task.FINE_TUNE}, []),
     ("SFT 7B on 100M tokens, afterwards maybe DPO", {"task": Task.FINE_TUNE}, []),
