@@ -124,7 +124,7 @@ _QTY_RE = compiled_on_use(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
     r"|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
-    r"(?:[\s-]*(?P<word>thousand|million|billion|trillion|bil|mil)"
+    r"(?:[\s-]*(?P<word>(?:thousand|million|billion|trillion)s?|bil|mil)"
     r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
@@ -191,7 +191,14 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = compiled_on_use(r"\s*budget\b", _F)
-_TOKENS_BEFORE_RE = compiled_on_use(r"tokens?(?:\s+budget)?\s*(?:of|is|=|:)\s*$", _F)
+# "token budget: 500M", "tokens = 2B"; as a field's label, "Model size 3B, Tokens 5B"; never the unit of a count
+# before it ("1b tokens budget:500" is a budget)
+_TOKENS_BEFORE_RE = compiled_on_use(
+    r"(?:\btokens?\s*[=:]|(?<!\d[kmbt]\s)(?<!\dbn\s)(?<!\d\s)\btokens?(?:\s+budget)?\s*(?:of|is|=|:)"
+    r"|(?:^|[,;•(\n]\s*)tokens?)\s*$", _F)
+# a field's label: "Model size 3B", "params: 3B", "Parameters 7B"
+_PARAMS_LABEL_BEFORE_RE = compiled_on_use(
+    r"(?:^|[,;•(\n]\s*)(?:model\s+)?(?:size|params|parameters|param\s+count)\s*(?:of|is|=|:)?\s*$", _F)
 _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
@@ -838,7 +845,10 @@ _MULTIPLE_OF_DATA_RE = compiled_on_use(
 _FITS_BUDGET_RE = compiled_on_use(
     r"\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
+# "Deadline: none", "deadline n/a", "deadline TBD": no date to meet
+_NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nope|-+|—)(?![\w/])", _F)
 _NOTED_ONLY = (
+    (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
     (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
      ("fit",)),
     (_MULTIPLE_OF_DATA_RE, "a multiple of earlier data: the tokens said beside it are what is priced",
@@ -2000,9 +2010,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind == "tokens":
             cues += [_EACH_AFTER_RE.match(text, m.end()), _EACH_TOKENS_BEFORE_RE.search(text, start, m.start())]
+            if not m["unit"]:
+                cues.append(_TOKENS_BEFORE_RE.search(text, start, m.start()))  # "Tokens 5B": its label
             if (whole := _TOTAL_AFTER_RE.match(text, m.end())) is not None:  # "1B tokens total": all runs together
                 cues.append(whole)
                 quantity.total = True
+        if quantity.kind == "params" and not m["unit"]:
+            cues.append(_PARAMS_LABEL_BEFORE_RE.search(text, start, m.start()))
         if quantity.kind in ("batch_tokens", "batch_sequences"):
             cues += [_BATCH_BEFORE_RE.search(text, start, m.start()), _BATCH_AFTER_RE.match(text, m.end())]
             said = [c for c in cues if c is not None]
@@ -2787,7 +2801,7 @@ _TOKEN_LIST_RE = compiled_on_use(
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
-    scale = (m["word"] or m["letter"] or "").lower()
+    scale = (m["word"] or m["letter"] or "").lower().removesuffix("s")  # "300 millions tokens"
     unit = " ".join((m["unit"] or "").lower().split())
     other = None if m["unit"] else _OTHER_CURRENCY_AFTER_RE.match(text, m.end())
     if (m["cur"] and m["cur"].strip().lower() not in ("$", "usd", "us$")) or other is not None:

@@ -261,6 +261,14 @@ _LABELS = frozenset("size when tokens token params parameters task data dataset 
                     "accelerator accelerators runs trials epochs length context due date eta".split())
 # A field's name set apart from its colon by emphasis Slack's markers left as spaces ("*Tokens*: 2B")
 _LABEL_MARK_RE = compiled_on_use(r"[ \t]{1,2}[:=]")
+
+
+def _starts_field(said: str, at: int) -> bool:
+    """Whether the word at ``at`` starts a field of a list ("Model size 3B, Tokens 5B, Stage experimental"), where a
+    field's name comes before its value."""
+    while at > 0 and said[at - 1] in " \t":
+        at -= 1
+    return at == 0 or said[at - 1] in ",;•\n|"
 _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
 
 
@@ -645,9 +653,9 @@ def _unread(scan: Scan) -> list[str]:
     last_end = 0
     for m in _WORD_RE.finditer(scan.text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
-        labelled = m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end()) is not None
-        if labelled and word.lower() in _LABELS:  # "Model size: 7B", "tokens=100M": a field's name
-            word = ""
+        if word.lower() in _LABELS and (m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end())
+                                         or _starts_field(scan.said, m.start())):
+            word = ""  # "Model size: 7B", "tokens=100M", "…, Stage experimental, …": a field's name
         if run and m.start() - last_end > 2:  # a used phrase lay between: not one phrase
             phrases.append(" ".join(run))
             run = []

@@ -216,6 +216,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # benchmarking hardware by the training said: the training is planned, not an eval run of unknown length
     ("we're benchmarking: train 350M on 10B tokens on trn1 vs p4d",
      {"tokens": 10**10, "fixed_hours": None, "hardware_choice": ["trn1", "p4d"]}, []),
+    # no deadline said as such
+    ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
+    ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
+    ("finetune 7b 1b tokens budget:500", {"budget_usd": 500.0, "tokens": 10**9}, []),
     # a step for later is a request of its own: this one plans the job said first
     ("fine-tune 7B on 100M tokens. Then we will decide on DPO.", {"task": Task.FINE_TUNE}, []),
     ("SFT 7B on 100M tokens, afterwards maybe DPO", {"task": Task.FINE_TUNE}, []),

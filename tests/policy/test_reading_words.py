@@ -334,11 +334,26 @@ def test_a_model_named_with_its_org_and_variant_leaves_nothing_unread(text: str,
     ("task=lora model=13B tokens=100M deadline=friday", 13 * 10**9, 10**8),
     ("Need GPUs for fine-tuning.\nModel size: 13B. Tokens: 100M.\nWhen: Friday.", 13 * 10**9, 10**8),
     ("Model: 13B\nMethod: QLoRA\nData: 100M tokens\nDue: Dec 12\nBudget: $1,000", 13 * 10**9, 10**8),
+    # a count's unit is no label of the next field: "budget:500" is the budget
+    ("finetune 13b 100M tokens budget:500 deadline:2026-12-10 region:us-west-2 spot:no", 13 * 10**9, 10**8),
 ])
 def test_a_request_written_as_a_list_or_as_labelled_fields_is_read_whole(text: str, params: int, tokens: int) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
     assert (request.params, request.tokens, request.unread) == (params, tokens, [])
     assert request.deadline is not None
+
+
+@pytest.mark.parametrize(("text", "params", "tokens"), [
+    # labels without a colon, each field after a comma
+    ("Model size 3B, Tokens 5B, Task pretrain, Stage experimental, Deadline none", 3 * 10**9, 5 * 10**9),
+    ("Params 13B, Tokens 100M, fine-tune", 13 * 10**9, 10**8),
+    # a scale said in the plural, as some write it
+    ("Hi team, I would like to make the fine tuning of a 13 billion parameters model on 100 millions tokens",
+     13 * 10**9, 10**8),
+])
+def test_fields_named_without_a_colon_and_plural_scales_are_read(text: str, params: int, tokens: int) -> None:
+    request = parse_request(text, now=NOW, tz="UTC")
+    assert (request.params, request.tokens, request.unread) == (params, tokens, [])
 
 
 def test_a_minus_written_onto_a_number_is_still_refused() -> None:
