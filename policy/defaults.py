@@ -35,9 +35,13 @@ def complete(request: TrainingRequest, *, policy: PolicyConfig) -> tuple[Trainin
     if request.task is None:
         updates["task"] = task
     if request.trials is None:
-        trials = policy.defaults.sweep_trials if task is Task.SWEEP else 1
+        # "2 nodes of 8xA100 for 3 days for an ablation": the hardware for that long is the job, whatever runs on it
+        held = request.fixed_hours is not None and (request.gpus or request.instances) is not None
+        trials = policy.defaults.sweep_trials if task is Task.SWEEP and not held else 1
         updates["trials"] = trials
-        if task is Task.SWEEP:
+        if task is Task.SWEEP and held:
+            notes.append("trials: the hardware named for the length said, whatever runs on it: priced as one job")
+        elif task is Task.SWEEP:
             notes.append(f"trials: {trials} assumed (sweep default)")
     if request.tokens is None:
         tokens, why = _default_tokens(task, request.params, policy)

@@ -110,6 +110,8 @@ _COUNT_OF_WORDS_RE = compiled_on_use(
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
+    # "fine-tune bge-large embedding model": after the model's name, read already
+    rf"(?<![\w-])(?P<x>{_PURPOSE})\s+models?\b",
     # "to debug distributed training", "to profile the data loader": why the hardware is wanted
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",

@@ -149,8 +149,8 @@ _MUST_NOT = (r"(?:can\s*not|can'?t|won'?t|don'?t|do\s+not|must\s*not|mustn'?t|sh
 _MONEY_CUE_BEFORE = (
     rf"(?:\b(?:{_SPEND}\s+)?(?:no|not)\s+more\s+than"
     # "if it costs more than $300 ping me first": past the amount a person decides, as over a budget
-    r"|\bif\s+(?:it\s+|the\s+(?:run|job|plan|bill)\s+)?(?:costs?|comes\s+(?:to|in\s+at)|goes|runs|is|gets)\s+"
-    r"(?:more\s+than|over|above|beyond|past)"
+    r"|\bif\s+(?:it\s+|it'?s\s+|it\s+is\s+|the\s+(?:run|job|plan|bill)\s+)?(?:(?:costs?|comes\s+(?:to|in\s+at)|goes|runs"
+    r"|is|gets)\s+)?(?:more\s+than|over|above|beyond|past)"
     # "whatever fits in our remaining $4k", "our leftover $2k": what there is, so no more for this run
     r"|\b(?:(?:budget\s+is\s+)?whatever\s+fits\s+(?:in(?:to)?|within)\s+)?(?:our\s+|the\s+)?(?:remaining|leftover)"
     # "but would rather stay under $2k", "we'd prefer to keep it below $500"
@@ -187,6 +187,8 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether"
     # "… more than $300, ping me first": the person to ask past the amount is the requester, who approves anyway
     r"|(?:ping|tell|ask|check\s+with|message|dm)\s+(?:me|us)(?:\s+first)?"
+    # "if it's over $100 don't run it": not run past the amount, as over a budget
+    r"|(?:then\s+)?(?:don'?t|do\s+not|dont)\s+(?:run|launch|start|bother)(?:\s+(?:it|the\s+(?:job|run)))?|skip\s+it"
     # "$200 is fine", "Cost ceiling $400, hard.": said of the amount, which is the budget
     r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -699,10 +701,16 @@ def _keep_with_data(scan: _Scan, notes: list[str]) -> bool | None:
 _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
     r"(?:\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
+    # "how much cheaper is spot than on-demand": the plan and its alternatives answer it
+    r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
+    r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    # "Can I get a price for fine-tuning …", "could we get a quote on"
+    r"|(?:can|could|may)\s+(?:i|we)\s+(?:get|have)\s+(?:a\s+)?(?:rough\s+|quick\s+)?(?:price|quote|cost|estimate)"
+    r"(?:\s+estimate)?\s+(?:for|on|of)"
     r"|what(?:'s|\s+is|\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:of|to|for)|price\s+(?:out|up)"
     r"|(?:estimate|quote)\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     # "pls estimate:", "rough estimate for", "ballpark?", "finance wants a number", "is it cheaper on A100s or H100s"
@@ -2363,6 +2371,27 @@ _ITEMS_ARE_RE = compiled_on_use(
     rf"(?<![\w.])(?:the\s+)?(?P<one>{_ITEMS})\s+(?:are\s+|is\s+)?(?:avg\.?|average|averaging|on\s+average|about|around"
     rf"|roughly|~|approx\.?|approximately)\s*(?:of\s+|is\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)"
     r"(?:\s+(?:each|long|apiece))?(?![\w])", _F)
+# ... or said as the average one: "Average convo is ~700 tokens", "the typical document is about 2k tokens"
+_AVERAGE_ONE_RE = compiled_on_use(
+    rf"(?<![\w.])(?:the\s+|an?\s+)?(?:avg\.?|average|typical|mean|median)\s+(?P<one>{_ITEMS})(?:\s+(?:length|size|len))?"
+    rf"\s+(?:is|are|has|of|runs?|='?)\s*(?:about\s+|around\s+|roughly\s+|~\s*|approx\.?\s+|approximately\s+)?"
+    rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])", _F)
+# Item words that name the same thing: a count of "chat transcripts" and "the average convo"
+_SAME_ITEMS = (frozenset("conversation convo chat transcript transcription dialogue dialog session thread exchange"
+                         " interaction".split()),
+               frozenset("example sample row record entry item instance".split()),
+               frozenset("document doc page article paper passage".split()),
+               frozenset("pair comparison preference".split()),
+               frozenset("question query prompt instruction".split()))
+
+
+def _same_item(a: str, b: str) -> bool:
+    """Whether two item words name the same kind of item ("convos" and "transcripts")."""
+    a, b = a.lower().rstrip("s"), b.lower().rstrip("s")
+    a, b = ("query" if a == "querie" else a), ("query" if b == "querie" else b)
+    return a == b or any(a in group and b in group for group in _SAME_ITEMS)
+
+
 _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(?:of|tokens?|per)\b)[a-z][\w-]*\s+)?"
                                rf"(?P<items>{_ITEMS})(?![\w])", _F)
 
@@ -2370,12 +2399,12 @@ _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(
 def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens per item said apart from the items' count, of the same item, as their product; both blanked."""
     text = scan.text
-    per = _TOKENS_PER_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
+    per = _TOKENS_PER_ONE_RE.search(text) or _AVERAGE_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
     if per is None:
         return []
     one = per["one"].lower()
     for m in _COUNT_OF_RE.finditer(text):
-        if m.start() >= per.start() or m["items"].lower().rstrip("s") != one.rstrip("s"):
+        if m.start() >= per.start() or not _same_item(m["items"], one):
             continue
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
         each = _value(per["t"], per["ts"].strip().lower(), seq=False)
@@ -3354,8 +3383,8 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|short|scarce|interrupted|gone))?\b"
     r"|\b(?:on\s+)?spot\s+with\s+(?:an?\s+)?on[\s-]?demand\s+fall[\s-]*back\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
-    r"|\b(?:compare\s+|comparing\s+|both\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+on[\s-]?demand"
-    r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and)\s+spot)\b", _F)
+    r"|\b(?:compare\s+|comparing\s+|both\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+on[\s-]?demand"
+    r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+spot)\b", _F)
 
 
 _CHECKPOINT_WORD_RE = compiled_on_use(r"checkpoint(?:ed|ing|s)?", _F)

@@ -276,3 +276,11 @@ def test_a_plan_outside_the_size_class_says_what_ruled_the_class_out_and_no_dead
     [warning] = [w for w in decision.warnings if w.startswith("nothing in the small size class")]
     assert warning == ("nothing in the small size class (g5, g6, g6e, p4d, p4de, trn1) fits the runtime cap and stays "
                        f"within the request's limits; {decision.plan.instance_type} is outside it")
+
+
+def test_hardware_named_for_a_length_is_one_job_whatever_runs_on_it() -> None:
+    """ "for an ablation" made it a sweep of the default 10 trials, which 16 A100s for 3 days could not hold."""
+    held = decided("need 2 nodes of 8xA100 for 3 days for an ablation, us-east-1")
+    plain = decided("need 2 nodes of 8xA100 for 3 days, us-east-1")
+    assert (held.plan.instance_count, held.plan.instance_type) == (2, "p4d.24xlarge")
+    assert held.plan.estimated_cost_usd == plain.plan.estimated_cost_usd

@@ -216,6 +216,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # benchmarking hardware by the training said: the training is planned, not an eval run of unknown length
     ("we're benchmarking: train 350M on 10B tokens on trn1 vs p4d",
      {"tokens": 10**10, "fixed_hours": None, "hardware_choice": ["trn1", "p4d"]}, []),
+    # a length said of the average item, which may be named by another word for it
+    ("Can I get a price for fine-tuning Llama 3.1 8B on ~1.5M chat transcripts? Average convo is ~700 tokens.",
+     {"tokens": 1_050_000_000}, []),
+    ("fine-tune 7B on 200k documents, the typical doc is about 2k tokens", {"tokens": 400_000_000}, []),
+    # a cost said as a condition on running it
+    ("LoRA 7B on 50M tokens by Friday; if it's over $100 don't run it", {"budget_usd": 100.0}, []),
+    ("how much cheaper is spot than on-demand for a 13B fine-tune on 2B tokens?",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("Fine-tune bge-large embedding model (335M) on 100M tokens of query-doc pairs", {"params": 335_000_000}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
