@@ -1904,7 +1904,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
                                                                            m.start())) is not None:
             scan.blank(data.start(), m.start())  # "our data in Ohio": where the data lives, not where to run
             data_places.append(PLACE_WORDS[word])
-            notes.append(f"read '{_said(data)} {m['w']}' as the data being in {PLACE_WORDS[word]}")
+            said.setdefault(PLACE_WORDS[word], f"{_said(data)} {m['w']}")
             continue
         if word in PLACE_WORDS:
             places.append(PLACE_WORDS[word])
@@ -1916,10 +1916,11 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     if data_places:
         read["data_region"] = _only([*filter(None, [fields.get("data_region")]), *data_places], "data regions",
                                     'give one, e.g. "the data is in us-west-2"')
+        note = f"read '{said[read['data_region']]}' as the data being in {read['data_region']}"
         if not regions and not places and not areas:  # as with a data region said by its code
-            notes.append(f"read '{read['data_region']}' as where the data lives: planned there, as no other region "
-                         "is said")
+            note += ": planned there, as no other region is said"
             places.append(read["data_region"])
+        notes.append(note)
     named = list(dict.fromkeys([*regions, *places]))
     if places and len(named) == 1:
         read["region"] = named[0]
