@@ -207,7 +207,8 @@ _ASSUMED = (
     (r"\(\s*(?:approx(?:imately|\.)?|roughly|ish)\s*\)",
      "said of the figures: the plan's cost comes with its range"),
     # "starting now", "kick it off now": when every plan starts
-    (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off)\s+(?:it\s+)?(?:right\s+)?now\b",
+    (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off|run(?:\s+it)?|launch(?:\s+it)?)\s+(?:it\s+)?"
+     r"(?:right\s+)?now\b",
      "when the plan starts anyway: now, once approved"),
     # "nothing fancy", "just a plain run": what gpuops plans anyway
     (r"\b(?:nothing|no)\s+(?:too\s+)?fancy\b|\b(?:just\s+)?a\s+(?:plain|simple|vanilla|standard)\s+(?:run|fine[\s-]?tune|job)\b",

@@ -385,7 +385,8 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"|\b(?:no|without|w/o)\s+checkpoint(?:s|ing)?\b"
     r"|\b(?:can'?t|cannot|can\s+not|unable\s+to|doesn'?t|does\s+not|won'?t|isn'?t\s+able\s+to)\s+"
     r"(?:resume|restart|recover|checkpoint)\w*(?:\s+from\s+(?:a\s+|its\s+|the\s+)?checkpoints?)?"
-    r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t)\s+fail\b"
+    r"|\b(?:can'?t|cannot|can\s+not|must\s+not|mustn'?t)\s+fail(?:\s+(?:halfway|midway|part(?:\s+|-)way|mid[\s-]?run)"
+    r"(?:\s+through)?)?\b"
     # "spot is not ok", "skip spot", "rather not use spot"
     r"|\bspot\s+(?:instances?\s+)?(?:(?:is|are)\s+)?(?:not\s+(?:ok(?:ay)?|allowed|acceptable|an\s+option|possible)"
     r"|off[\s-]+limits|a\s+no[\s-]?go)\b|\b(?:skip(?:ping)?|stay\s+away\s+from|steer\s+clear\s+of"
@@ -2568,7 +2569,10 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
 
 
 _TIMES_TRIALS_RE = compiled_on_use(
-    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})|(?P<b>\d{{1,6}})\s*x)\s*(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
+    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:{dict(_UNIT_KINDS)['trials']}"
+    # "1B tokens x 3 languages": the job for each ("in 3 languages" is one run on data in them)
+    r"|languages?|langs?|locales?|markets?|customers?|clients?|tenants?|domains?|tasks?|datasets?)"
+    rf"|(?P<b>\d{{1,6}})\s*x\s*(?:{dict(_UNIT_KINDS)['trials']}))(?![\w])", _F)
 
 
 # A grid: "8 LRs x 3 seeds", "4 configs × 2 seeds", "5 learning rates by 3 seeds": one trial per pair.
@@ -2702,8 +2706,14 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         total = int(m["a"]) * int(m["b"])
         notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
         found.append(_Qty("trials", Decimal(total), phrase))
-    return found + [_Qty("trials", Decimal(m["a"] or m["b"]), _said(m))
-                    for m in scan.take(_TIMES_TRIALS_RE)]
+    for m in scan.take(_TIMES_TRIALS_RE):
+        if not _TRIALS_WORD_RE.search(m.group(0)):  # "x 3 languages": the job for each
+            notes.append(f"read '{_said(m)}' as {m['a'] or m['b']} runs of the job, one for each")
+        found.append(_Qty("trials", Decimal(m["a"] or m["b"]), _said(m)))
+    return found
+
+
+_TRIALS_WORD_RE = compiled_on_use(rf"(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
 
 
 _EPOCHS_RE = compiled_on_use(r"\bepochs?\b", _F)
@@ -3043,8 +3053,10 @@ _NOT_COST_FIRST_RE = compiled_on_use(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
 # Money said to be no constraint: the plan is still the cheapest that meets the deadline, nothing is spent for it.
 _NO_COST_LIMIT_RE = compiled_on_use(
-    r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:not\s+an?\s+(?:issue|concern|problem"
-    r"|constraint|object)|no\s+(?:object|issue|concern|problem)|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
+    r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:(?:(?:is|are)\s+)?not\s+an?\s+|(?:isn'?t|aren'?t)\s+an?\s+)"
+    r"(?:issue|concern|problem|constraint|object)\b"
+    r"|\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:no\s+(?:object|issue|concern|problem)"
+    r"|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
     r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b"

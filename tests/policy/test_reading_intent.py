@@ -225,6 +225,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("how much cheaper is spot than on-demand for a 13B fine-tune on 2B tokens?",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("Fine-tune bge-large embedding model (335M) on 100M tokens of query-doc pairs", {"params": 335_000_000}, []),
+    # the job for each thing counted with "x"; a dataset in several languages is one run
+    ("fine-tune 7B on 1B tokens x 3 languages", {"trials": 3, "tokens": 10**9}, []),
+    ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, ["3", "languages"]),
+    # money said to be no concern (and, said to be one, left for a person)
+    ("fine-tune 13B on 800M tokens, budget isn't a concern but it must not fail halfway",
+     {"budget_usd": None, "interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, budget is a concern", {"budget_usd": None}, ["concern"]),
+    ("lora 8b 5M tokens run it now", {"start_after": None}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
