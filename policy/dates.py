@@ -94,7 +94,7 @@ def month_start(name: str, *, now: datetime, zone: ZoneInfo) -> datetime:
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _NUMBER_WORDS |= {f"{a}{word}{of}": n for word, n in VAGUE_COUNTS.items() for a in ("", "a ") for of in ("", " of")}
 _COUNT = r"\d{1,6}|an?|one|two|three|four|five|six|seven|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"
-_UNIT = r"(?P<ru>hours?|hrs?|h|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|fortnights?|months?)"
+_UNIT = r"(?P<ru>hours?|hrs?|h|min(?:ute)?s?|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|fortnights?|months?)"
 
 _TIME = (
     r"(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ap>[ap])\.?m\.?(?![\w])"
@@ -102,7 +102,8 @@ _TIME = (
     r"|(?P<named>noon|midday|midnight|morning|evening|night|eod|cob|eob|first\s+thing(?:\s+in\s+the\s+morning)?"
     # "by this time tomorrow", "same time Friday": the clock time it is now, on the day said after it
     rf"|(?:this|(?:the\s+)?same)\s+time(?=\s+(?:tomorrow|tmrw|tmr|(?:on\s+)?(?:this\s+|next\s+)?(?:{_WEEKDAY})\b))"
-    r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play))(?![\w])"
+    r"|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:business\s+|work(?:ing)?\s+)?day|close\s+of\s+(?:business|play)"
+    r"|(?:the\s+)?end\s+of\s+business)(?![\w])"
 )
 # What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
 _BREAK_KIND = r"(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
@@ -181,7 +182,8 @@ _REL = (
     r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
     r"(?![\w])"
-    rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}|{NAMED_SPAN})"
+    rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|min(?:ute)?s|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"
+    rf"|{NAMED_SPAN})"
     r"(?![\w]))"
 )
 _ANCHOR_RE = compiled_on_use(rf"(?<![\w./$-])(?:{_REL}|{_DAY}|{_TIME})", _F)
@@ -353,7 +355,7 @@ _STRICT_RE = compiled_on_use(
     r"|(?:is\s+)?(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)"
     r"|much|[\d.]+\s*(?:x|%|percent|times|fold)"
     # "deadline ~2 weeks", "deadline is 3 days": a span, the time the work has (``policy.parse`` reads it)
-    r"|~\s*\d|\d[\d.]*\s*(?:hours?|hrs?|h|days?|d|weeks?|wks?|w|months?))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
+    r"|~\s*\d|\d[\d.]*\s*(?:hours?|hrs?|h|min(?:ute)?s?|days?|d|weeks?|wks?|w|months?))(?![\w-]))(?P<rest>[^\s,;.!?]+(?:\s+[^\s,;.!?]+){0,4})",
     _F,
 )
 _PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned"
@@ -595,7 +597,7 @@ def _extend(text: str, m: re.Match[str]) -> tuple[dict[str, str | None], int]:
     """The anchor's groups merged with an adjacent day (after a time) or time (after a day)."""
     groups: dict[str, str | None] = {k: v for k, v in m.groupdict().items() if v is not None}
     is_time = any(k in groups for k in ("h", "h24", "named"))
-    exact_hours = (groups.get("ru") or groups.get("ru2") or "x").lower().startswith("h")
+    exact_hours = (groups.get("ru") or groups.get("ru2") or "x").lower().startswith(("h", "mi"))
     after = (_DAY_AFTER_RE if is_time else _TIME_AFTER_RE).match(text, m.end())
     if after is None or exact_hours:
         return groups, m.end()
@@ -1063,8 +1065,8 @@ def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> date
         count, unit = count * 2, "weeks"
     if count <= 0:
         raise ValueError(f"'{count} {unit}' is not ahead")
-    if unit.startswith("h"):
-        span = timedelta(hours=count)
+    if unit.startswith(("h", "mi")):  # "in 6 hours", "within 90 minutes": exactly that long from now
+        span = timedelta(hours=count) if unit.startswith("h") else timedelta(minutes=count)
         if span > _MAX_AHEAD:
             raise ValueError("that is more than ten years ahead")
         # Aware arithmetic is wall-clock arithmetic; go through UTC so "in 24 hours" stays 24 hours across DST.

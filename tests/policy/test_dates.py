@@ -37,6 +37,11 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("Thursday EOD", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("COB Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
     ("end of day Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("by end of business tomorrow", MONDAY, "2026-12-01T17:00:00-08:00"),
+    # minutes, exactly as hours are
+    ("done within 90 minutes", MONDAY, "2026-11-30T10:30:00-08:00"),
+    ("in 45 min", MONDAY, "2026-11-30T09:45:00-08:00"),
+    ("90 minutes max", MONDAY, "2026-11-30T10:30:00-08:00"),
     ("by EOD", MONDAY, "2026-11-30T17:00:00-08:00"),
     ("by tomorrow 9am", MONDAY, "2026-12-01T09:00:00-08:00"),
     ("by 9am tomorrow", MONDAY, "2026-12-01T09:00:00-08:00"),
