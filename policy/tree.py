@@ -283,7 +283,7 @@ def _compared_platforms(req: TrainingRequest, platforms: list[Platform], team_na
             key = f"teams.{team_name}.platforms.{p.value}"
             assumed.append(f"{PLATFORM_NAMES[p]} named to compare, but {team_name}'s policy does not enable it ({key} "
                            "is false): not compared")
-    return tuple(p for p in req.platform_choice if p in allowed and p not in platforms)
+    return tuple(p for p in dict.fromkeys(req.platform_choice) if p in allowed and p not in platforms)
 
 
 def _on_reserved_capacity(choice: Choice, plan: Plan, reserved: Sequence[tuple[Option, CapacityCheck]],

@@ -133,6 +133,14 @@ def test_platforms_named_to_compare_keep_the_policys_plan_and_show_the_best_on_e
     assert all(a.platform is Platform.SAGEMAKER for a in decision.alternatives if a is not on_eks)
 
 
+def test_a_platform_asked_for_is_planned_on_and_the_one_compared_shown_once() -> None:
+    request = read(f"{ASK} on EKS").model_copy(
+        update={"platform_choice": [Platform.SAGEMAKER, Platform.EKS, Platform.SAGEMAKER]})
+    decision = plan(request, with_platforms(eks=True))
+    assert decision.plan.platform is Platform.EKS
+    assert [a.label for a in decision.alternatives if a.platform is Platform.SAGEMAKER] == ["on SageMaker"]
+
+
 def test_a_platform_named_to_compare_that_the_team_may_not_use_is_noted_not_refused() -> None:
     decision = plan(read(f"{ASK}, compare SageMaker vs EKS"))  # team-ml enables no EKS
     assert decision.plan == plan(read(ASK)).plan
