@@ -856,7 +856,10 @@ _FITS_BUDGET_RE = compiled_on_use(
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
 # "Deadline: none", "deadline n/a", "deadline TBD": no date to meet
 _NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nope|-+|—)(?![\w/])", _F)
+# "quick q:", "quick question -": how the ask opens
+_QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
 _NOTED_ONLY = (
+    (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
     (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
      ("fit",)),

@@ -347,6 +347,9 @@ def read_held(scan: Scan) -> str | None:
 _HELD_RE = compiled_on_use(_HELD, _F)
 
 
+_AFTERWARDS_RE = compiled_on_use(r"\bafterwards?\b", _F)
+
+
 def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
                 said: str = "", held: str | None = None) -> dict[str, Any]:
     """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read. ``held`` is the
@@ -354,6 +357,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
     evaluated = scan.take(EVAL_RE)
     if evaluated and fields.get("task") is not None:
+        scan.take(_AFTERWARDS_RE)  # "and eval on MMLU afterwards": the evaluation's when, inside the job
         # "fine-tune 7B, then evaluate", "with evals every 500 steps": evaluation inside the training job, a small
         # share of it, not a run of its own
         notes.append(f"read '{evaluated[0].group(0)}' as evaluation within the training job: the estimate is the "

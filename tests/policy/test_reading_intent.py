@@ -233,6 +233,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"budget_usd": None, "interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, budget is a concern", {"budget_usd": None}, ["concern"]),
     ("lora 8b 5M tokens run it now", {"start_after": None}, []),
+    ("quick q: is a 3B LoRA on 10M tokens under the auto-approve limit?", {"task": Task.LORA}, []),
+    ("sft 8B on 200M tokens and eval on MMLU afterwards", {"fixed_hours": None}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
