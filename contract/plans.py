@@ -41,6 +41,9 @@ class PlanFields(InputModel):
     interruption_tolerance: Tolerance | None = None
     seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
     budget_usd: float | None = Field(default=None, gt=0, le=1e12)
+    tokens_fit_budget: bool | None = Field(default=None, description=(
+        "with budget_usd and no tokens: the tokens are the most the budget pays for on the plan's hardware, found by "
+        "the decision and noted"))
     region: Text | None = Field(default=None, min_length=1, max_length=32)
     team: Text | None = Field(default=None, min_length=1, max_length=128)
     accelerator: Text | None = Field(default=None, max_length=64)

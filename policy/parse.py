@@ -189,6 +189,8 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     r"|(?:ping|tell|ask|check\s+with|message|dm)\s+(?:me|us)(?:\s+first)?"
     # "if it's over $100 don't run it": not run past the amount, as over a budget
     r"|(?:then\s+)?(?:don'?t|do\s+not|dont)\s+(?:run|launch|start|bother)(?:\s+(?:it|the\s+(?:job|run)))?|skip\s+it"
+    # "how many tokens can $500 buy": the amount is what there is to spend
+    r"|(?:buys?|pays?\s+for|affords?|gets?\s+(?:us|me))(?=\s|$|[?.!,])"
     # "$200 is fine", "Cost ceiling $400, hard.": said of the amount, which is the budget
     r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
@@ -541,6 +543,7 @@ def read_request(
     fields: dict[str, Any] = {**job, **measured, "deadline": deadline.when if deadline else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve}
+    fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE)) or None
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
@@ -856,6 +859,16 @@ _FITS_BUDGET_RE = compiled_on_use(
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
 # "Deadline: none", "deadline n/a", "deadline TBD": no date to meet
 _NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nope|-+|—)(?![\w/])", _F)
+# The tokens left to the budget: "on as many tokens as fit", "as many tokens as the budget allows", "how many tokens
+# can $500 buy" (``TrainingRequest.tokens_fit_budget``)
+_TOKENS_FIT_RE = compiled_on_use(
+    r"\b(?:(?:on|with|for)\s+)?as\s+many\s+tokens\s+as\s+(?:(?:will|would|can|could|we\s+can|i\s+can)\s+)?(?:fit|possible"
+    r"|(?:we|i)\s+can(?:\s+afford)?|(?:the|our|my)\s+budget\s+(?:allows|covers|buys|pays\s+for)|it\s+(?:allows|buys|covers))"
+    r"(?:\s+(?:in(?:to)?|within|for|under)\s+(?:it|that|the\s+budget))?\b"
+    # "how many tokens can we afford", "how many tokens can $500 buy" (the amount and its verb are the budget's)
+    r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
+    r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
+    r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
 # "quick q:", "quick question -": how the ask opens
 _QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
 _NOTED_ONLY = (

@@ -175,6 +175,9 @@ class TrainingRequest(BaseModel):
     # "avoid cross-region data transfer", "no egress": run only where the data is (``data_region``, else the team's),
     # so nothing is copied between regions.
     keep_with_data: bool | None = None
+    # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
+    # the decision; with tokens said, or no budget, it changes nothing (and says so).
+    tokens_fit_budget: bool | None = None
 
     @field_validator("area")
     @classmethod

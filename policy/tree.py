@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from policy import capacity_rank, explain, fixed, rules
+from policy import affordable, capacity_rank, explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, profile, screened_options
 from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
@@ -69,6 +69,16 @@ def decide(
     not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
     placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
     default for an unknown band is one interruption per instance-week)."""
+    if request.tokens_fit_budget and request.tokens is None:
+        def cost_of(tokens: int) -> Plan | None:
+            try:
+                return _chosen(request.model_copy(update={"tokens": tokens}), catalog=catalog, policy=policy,
+                               spend=spend, now=now, calibration=calibration, capacity=capacity,
+                               interruption_rates=interruption_rates).plan
+            except RequestError:
+                return None
+
+        request = _with_affordable_tokens(request, cost_of)
     try:
         chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                          capacity=capacity, interruption_rates=interruption_rates)
@@ -149,6 +159,23 @@ def decide(
         savings_vs_naive_usd=None if naive is None else round(naive.estimated_cost_usd - plan.estimated_cost_usd, 2),
         naive_baseline=naive, policy_version=policy.version_hash, launch_configured=not team.launch_missing(),
     )
+
+
+def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], Plan | None]) -> TrainingRequest:
+    """``request`` ("as many tokens as fit in $200") with the most tokens its budget pays for, noted; without a
+    budget, or when it pays for none, the tokens are left to the default and the note says why."""
+    budget = request.budget_usd
+    if budget is None:
+        note = "as many tokens as fit: no budget is said to fit them in, so the tokens are the default; say one"
+        return request.model_copy(update={"notes": [*request.notes, note]})
+    tokens = affordable.most_tokens(budget, cost_of)
+    if tokens is None:
+        note = (f"as many tokens as fit: ${budget:,.2f} pays for no run of {format_count(affordable.FEWEST_TOKENS)}"
+                " tokens or more, so the tokens are the default and the budget warning says by how much it falls short")
+        return request.model_copy(update={"notes": [*request.notes, note]})
+    note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for (as many as fit, as asked)"
+            + (" by the deadline" if request.deadline is not None else ""))
+    return request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
 
 def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Plan,

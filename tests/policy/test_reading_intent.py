@@ -235,6 +235,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("lora 8b 5M tokens run it now", {"start_after": None}, []),
     ("quick q: is a 3B LoRA on 10M tokens under the auto-approve limit?", {"task": Task.LORA}, []),
     ("sft 8B on 200M tokens and eval on MMLU afterwards", {"fixed_hours": None}, []),
+    # the tokens left to the budget (the decision finds how many it pays for)
+    ("7B LoRA on as many tokens as fit in $200", {"tokens_fit_budget": True, "tokens": None, "budget_usd": 200.0}, []),
+    ("how many tokens can $500 buy for a 7B fine-tune", {"tokens_fit_budget": True, "budget_usd": 500.0}, []),
+    ("how many tokens can we afford with $1k for a 7B LoRA", {"tokens_fit_budget": True, "budget_usd": 1000.0}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),

@@ -132,6 +132,13 @@ def test_platforms_given_to_compare_show_the_best_on_each_other_as_an_alternativ
     assert [a["platform"] for a in compared.json()["alternatives"] if a["label"] == label] == [other]
 
 
+def test_the_tokens_a_budget_pays_for_can_be_asked_for_as_fields(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "LoRA 7B", "budget_usd": 200, "tokens_fit_budget": True,
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["request"]["tokens"] > 10**9 and answer.json()["plan"]["estimated_cost_usd"] <= 200
+
+
 def test_a_cost_center_given_as_a_field_is_on_the_plan_it_binds_and_a_bad_one_says_what_to_write(live: Live) -> None:
     body = {"text": "fine-tune 7B on 1B tokens", "now": NOW.isoformat(), "timezone": TZ}
     plain, billed = live.post("/v1/plans", body), live.post("/v1/plans", {**body, "cost_center": "ML-4411"})
