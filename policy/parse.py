@@ -2397,7 +2397,7 @@ _AVERAGE_ONE_RE = compiled_on_use(
 # Item words that name the same thing: a count of "chat transcripts" and "the average convo"
 _SAME_ITEMS = (frozenset("conversation convo chat transcript transcription dialogue dialog session thread exchange"
                          " interaction".split()),
-               frozenset("example sample row record entry item instance".split()),
+               frozenset("example sample row record entry item".split()),
                frozenset("document doc page article paper passage".split()),
                frozenset("pair comparison preference".split()),
                frozenset("question query prompt instruction".split()))
@@ -2405,9 +2405,14 @@ _SAME_ITEMS = (frozenset("conversation convo chat transcript transcription dialo
 
 def _same_item(a: str, b: str) -> bool:
     """Whether two item words name the same kind of item ("convos" and "transcripts")."""
-    a, b = a.lower().rstrip("s"), b.lower().rstrip("s")
-    a, b = ("query" if a == "querie" else a), ("query" if b == "querie" else b)
+    a, b = _one_item(a), _one_item(b)
     return a == b or any(a in group and b in group for group in _SAME_ITEMS)
+
+
+def _one_item(word: str) -> str:
+    """An item word in the singular: "queries" → "query", "convos" → "convo"."""
+    word = word.lower()
+    return word[:-3] + "y" if word.endswith("ies") else word.rstrip("s")
 
 
 _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(?:of|tokens?|per)\b)[a-z][\w-]*\s+)?"

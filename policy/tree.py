@@ -305,7 +305,7 @@ def _compared_platforms(req: TrainingRequest, platforms: list[Platform], team_na
     """The platforms named to compare ("SageMaker vs EKS") that the plan's are not and the team may use; one it may
     not use is noted, never refused: the comparison is a question, the plan stands."""
     allowed = allowed_platforms(team)
-    for p in req.platform_choice:
+    for p in dict.fromkeys(req.platform_choice):
         if p not in allowed:
             key = f"teams.{team_name}.platforms.{p.value}"
             assumed.append(f"{PLATFORM_NAMES[p]} named to compare, but {team_name}'s policy does not enable it ({key} "
