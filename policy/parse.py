@@ -217,6 +217,13 @@ _HW_RE = compiled_on_use(
 
 
 # "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
+# Nodes named by what each holds, their count before or after: "8xH100 nodes x2", "2x 8xH100 nodes", "2 8xH100 nodes",
+# "an 8xA100 box" (one); with the nodes counted nowhere ("8xH100 nodes") only the accelerator is read
+_HW_PER_NODE_RE = compiled_on_use(
+    rf"(?<![\w.])(?:(?P<k>\d{{1,4}})\s*[x×*]\s*|(?P<k3>\d{{1,4}})\s+|(?:an?|one)\s+)?(?P<per>\d{{1,3}})[x×*]"
+    # written as one word, "8xH100": what a node holds ("4x A100 instances" counts the instances)
+    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?P<noun>nodes?|instances?|machines?|hosts?|box(?:es)?)"
+    r"(?![\w])(?:\s*[x×*]\s*(?P<k2>\d{1,4})(?![\w]))?", _F)
 _HW_NODES_RE = compiled_on_use(
     rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
     r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
@@ -801,8 +808,11 @@ _MULTI_NODE_OK_RE = compiled_on_use(
 _RUNS_DIFFER = (r"(?:(?:with|using|on|across|over)\s+|(?<=\()\s*)(?:(?:a|each)\s+)?"
                 r"(?:different|separate|new|other|fresh|various)"
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
-                r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?)")
+                r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?"
+                r"|learning[\s-]+rates?|lrs?|batch[\s-]+sizes?|lora[\s-]+ranks?|ranks?|prompts?|templates?)")
 _RUNS_DIFFER_RE = compiled_on_use(rf"\b{_RUNS_DIFFER}\b", _F)
+_RUNS_DIFFER_WORDS = ("seed", "mix", "set", "config", "hyper", "split", "order", "init", "learn", "lr", "batch", "rank",
+                      "prompt", "templat")
 _DEEPSPEED_RE = compiled_on_use(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])"
@@ -937,8 +947,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         scan.blank(*asked.span("cost"))
         notes.append(f"read '{_said(asked)}' as asking for the plan and its cost")
     # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
-    differ = [_said(m) for m in scan.take_if(("seed", "mix", "set", "config", "hyper", "split", "order", "init"),
-                                              _RUNS_DIFFER_RE)]
+    differ = [_said(m) for m in scan.take_if(_RUNS_DIFFER_WORDS, _RUNS_DIFFER_RE)]
     _how_long(scan, notes)
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)
@@ -1167,7 +1176,7 @@ def _model_of_measured_work(scan: _Scan, notes: list[str]) -> None:
 _WHO_ROLE_RE = compiled_on_use(
     r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?:(?:the\s+)?(?:ml|ai|data|platform|infra(?:structure)?|research|finance|eng"
     r"|engineering|product|team)\s+)?(?:lead|manager|director|pm|vp|head|partner|engineer|scientist|researcher"
-    r"|finance|fp&a|controller)\s*[:\-\u2014]\s", _F)
+    r"|finance|fp&a|controller)(?:\s+(?:asks|is\s+asking|wants\s+to\s+know|question))?\s*[:\-\u2014]\s", _F)
 _WHO_HERE_RE = compiled_on_use(
     r"\s*(?:(?:hi|hey|hello)\b[\s,!]*)?(?!(?:put|it|run|do|start|use|keep|send|stay)\b)(?:[a-z][\w'-]*\s+){0,3}?"
     r"[a-z][\w'-]*\s+(?P<here>here\s*(?:[:.!\-\u2014]"
@@ -1363,6 +1372,18 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         counts.append(1)
         if m["acc"]:
             accelerators.append(_accelerator(m["acc"]))
+    for m in scan.take_if(("node", "instance", "machine", "host", "box"), _HW_PER_NODE_RE):
+        acc = _accelerator(m["acc"])
+        accelerators.append(acc)
+        count = m["k"] or m["k2"] or m["k3"]
+        if count is None and m["noun"].lower().endswith(("s", "es")) and not m["noun"].lower() == "box":
+            notes.append(f"read '{_said(m)}' as nodes of {m['per']} {acc}s each, how many left open")
+            continue
+        per, many = int(m["per"]), int(count or 1)
+        counts.append(per * many)
+        nodes.append(many)
+        notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} of {per} {acc}s each, "
+                     f"{per * many} in all")
     for m in scan.take_if(("node", "instance", "machine", "host", "box"), _HW_NODES_RE):
         accelerators.append(_accelerator(m["acc"]))
         nodes.append(int(m["nodes"]))

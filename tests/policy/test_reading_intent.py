@@ -239,6 +239,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("7B LoRA on as many tokens as fit in $200", {"tokens_fit_budget": True, "tokens": None, "budget_usd": 200.0}, []),
     ("how many tokens can $500 buy for a 7B fine-tune", {"tokens_fit_budget": True, "budget_usd": 500.0}, []),
     ("how many tokens can we afford with $1k for a 7B LoRA", {"tokens_fit_budget": True, "budget_usd": 1000.0}, []),
+    # nodes named by what each holds, counted before or after ("8xH100 nodes" was 8 nodes)
+    ("pretrain 2.7B on 50B tokens, 8xH100 nodes x2", {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
+    ("pretrain 2.7B on 50B tokens, 2x 8xH100 nodes", {"gpus": 16, "instances": 2}, []),
+    ("pretrain 2.7B on 50B tokens on an 8xA100 box", {"gpus": 8, "instances": 1}, []),
+    ("pretrain 2.7B on 50B tokens on 8xH100 nodes", {"gpus": None, "instances": None, "accelerator": "H100"}, []),
+    ("run 4 experiments with different learning rates on a 1B model, 2B tokens each", {"trials": 4}, []),
+    ("Finance asks: what's the cost to fine-tune 7B on 500M tokens?", {"tokens": 500_000_000}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
@@ -463,7 +470,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-03T10:00"), "tokens": 2_400_000_000, "interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens before Thursday standup", {"deadline": at("2026-12-02T17:00")}, []),
     ("Finance question: what would a 70B LoRA on 500M tokens cost us on-demand vs spot?",
-     {"task": Task.LORA, "tokens": 500_000_000}, ["Finance"]),
+     {"task": Task.LORA, "tokens": 500_000_000}, []),  # "Finance question:" is who is asking
     ("Can we squeeze a 13B DPO run (reference frozen) on 150M tokens in before the holiday freeze on Dec 18?",
      {"task": Task.DPO, "deadline": at("2026-12-17T17:00")}, []),
     ("We need to pretrain a 3B model for our on-device assistant: 150B tokens, production quality, by Jan 31. "
