@@ -169,12 +169,39 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
     return themselves
 
 
+# The teacher's outputs made already: "teacher outputs are precomputed", "no teacher forward passes needed", "from
+# cached logits". The student trains on them as on any data: no forward pass of the teacher is priced.
+_PRECOMPUTED_RE = compiled_on_use(
+    r"\b(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)"
+    r"\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?(?:pre-?computed|pre-?generated|cached|saved|stored|offline"
+    r"|(?:already\s+)?(?:generated|computed))\b"
+    r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
+    r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
+    _F)
+
+
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
     """The teacher (forward passes only) and the student (the model trained) of a distillation; ``plain`` is
-    ``text`` with the models' names blanked, where the task word is looked for."""
+    ``text`` with the models' names blanked, where the task word is looked for. A teacher whose outputs are made
+    already runs no forward pass in the job, so none is priced."""
     if not _DISTILL_RE.search(plain):
         return
     out.spans += [m.span() for m in _DISTILL_WORDS_RE.finditer(plain)]  # the task word, read as the task
+    _read_teacher_and_student(text, out)
+    made = list(_PRECOMPUTED_RE.finditer(text))
+    if made:
+        out.spans += [m.span() for m in made]
+        teacher = out.fields.pop("teacher_params", None)
+        out.fields.pop("teacher_active_params", None)
+        out.notes = [n.replace(", forward passes only", "") for n in out.notes]  # none is run: said next
+        said = ", ".join(f"'{' '.join(m.group(0).split())}'" for m in made)
+        out.notes.append(f"read {said} as the teacher's outputs made already: the student trains on them, and no "
+                         "forward pass of the teacher is priced"
+                         + (f" (a {teacher / 1e9:.3g}B teacher)" if teacher else ""))
+
+
+def _read_teacher_and_student(text: str, out: WorkloadReading) -> None:
+    """The teacher and the student of a distillation, as named or sized."""
     if _read_pair(text, out):
         return
     m = _TEACHER_RE.search(text)

@@ -284,3 +284,13 @@ def test_hardware_named_for_a_length_is_one_job_whatever_runs_on_it() -> None:
     plain = decided("need 2 nodes of 8xA100 for 3 days, us-east-1")
     assert (held.plan.instance_count, held.plan.instance_type) == (2, "p4d.24xlarge")
     assert held.plan.estimated_cost_usd == plain.plan.estimated_cost_usd
+
+
+@pytest.mark.parametrize("said", ["Teacher outputs are precomputed.", "No teacher forward passes needed.",
+                                  "from cached logits"])
+def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: str) -> None:
+    """The student trains on them: priced as the student's training alone, not with a 70B forward per token."""
+    made = decided(f"distill a 70B teacher into an 8B student on 500M tokens. {said}")
+    plain = decided("distill a 70B teacher into an 8B student on 500M tokens")
+    assert made.request.teacher_params is None and made.request.unread == []
+    assert made.plan.estimated_cost_usd < plain.plan.estimated_cost_usd / 2
