@@ -211,7 +211,7 @@ _ASSUMED = (
      r"(?:right\s+)?now\b",
      "when the plan starts anyway: now, once approved"),
     # "nothing fancy", "just a plain run": what gpuops plans anyway
-    (r"\b(?:nothing|no)\s+(?:too\s+)?fancy\b|\b(?:just\s+)?a\s+(?:plain|simple|vanilla|standard)\s+(?:run|fine[\s-]?tune|job)\b",
+    (r"\b(?:nothing|no)\s+(?:too\s+)?(?:fancy|crazy)\b|\b(?:just\s+)?a\s+(?:plain|simple|vanilla|standard)\s+(?:run|fine[\s-]?tune|job)\b",
      "what gpuops plans anyway: the run as said"),
     # "with early stopping": the run may end sooner than priced, never later
     (r"\b(?:with\s+|and\s+|using\s+)?early[\s-]+stopping\b",

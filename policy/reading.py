@@ -63,7 +63,8 @@ _GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(
                        r"(?:only\s+|just\s+|probably\s+)?takes?\s+(?:like\s+|about\s+|around\s+|roughly\s+|maybe\s+"
                        r"|~\s*)?")
 _GUESSED_LENGTH_RE = compiled_on_use(
-    rf"\b(?:(?:it|this|that|i|we)\s*)?{_GUESSED_LENGTH_LEAD}(?:an?|\d+(?:\.\d+)?|a\s+few|a\s+couple(?:\s+of)?)\s*"
+    # "should take minutes", with no count: a guess as much as "should take 2 hours" is
+    rf"\b(?:(?:it|this|that|i|we)\s*)?{_GUESSED_LENGTH_LEAD}(?:an?|\d+(?:\.\d+)?|a\s+few|a\s+couple(?:\s+of)?)?\s*"
     # "should take 3h on 8 H100s": a length on named hardware stays the job's or the work's (``_duration``)
     r"(?:hours?|hrs?|h|minutes?|mins?|days?|weeks?)(?![\w-])(?!\s+(?:on|with|using|across)\b)"
     r"(?:\s+or\s+so)?(?:\s*,?\s*right\b\??)?", _F)
@@ -226,7 +227,7 @@ must results exactly preferred squeeze question one quality grade u ur adapter a
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus another additional extra following
+x vs versus another additional extra following yo
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an

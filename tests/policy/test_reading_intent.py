@@ -246,6 +246,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 2.7B on 50B tokens on 8xH100 nodes", {"gpus": None, "instances": None, "accelerator": "H100"}, []),
     ("run 4 experiments with different learning rates on a 1B model, 2B tokens each", {"trials": 4}, []),
     ("Finance asks: what's the cost to fine-tune 7B on 500M tokens?", {"tokens": 500_000_000}, []),
+    ("fine-tune Llama-3.2-1B on 5M tokens, just a smoke test, should take minutes",
+     {"fixed_hours": None, "deadline": None}, []),
+    ("yo can u price a qwen 14b lora, like 25M tokens, nothing crazy", {"tokens": 25_000_000}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
