@@ -279,7 +279,10 @@ _RECURRING = (
     (r"every\s+other\s+week|bi-?weekly|fortnightly", 2),
     (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1),
 )
-_RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs) for pattern, runs in _RECURRING]
+# "the monthly cost", "weekly spend": a figure over a period, not work repeated
+_RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])"
+                                   r"(?!\s+(?:cost|costs|spend|spending|bill|budget|burn|total|figure|number|run[\s-]?rate))",
+                                   _F), runs) for pattern, runs in _RECURRING]
 
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:

@@ -1496,3 +1496,11 @@ def test_a_refusal_of_an_interactive_machine_quotes_what_was_asked_whole() -> No
     with pytest.raises(RequestError) as caught:
         parse_request("host a jupyter notebook with an A100 for a week", now=MONDAY, tz=TZ)
     assert caught.value.message.startswith('"host a jupyter notebook" reads as a machine for interactive use')
+
+
+def test_a_figure_over_a_period_is_no_cadence() -> None:
+    """ "the monthly cost" asks what the weekly runs come to; it was read as a second cadence, one run a month."""
+    request = parse_request("Finance asks: what's the monthly cost if we retrain our 7B on 500M tokens every week?",
+                            now=MONDAY, tz=TZ)
+    assert request.unread == ["every week"]
+    assert not any("'monthly'" in note for note in request.notes)
