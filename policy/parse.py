@@ -28,7 +28,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.models import image_model_span
 from policy.patterns import compiled_on_use
-from policy.questions import Question, deadline_before_start, deadline_questions
+from policy.questions import Question, deadline_before_start, deadline_questions, weekday_only
 from policy.reading import (
     EVAL_RE,
     TRAIN_RE,
@@ -562,6 +562,7 @@ def read_request(
         notes.append("interruption tolerance: low, as reserved capacity runs (until an offering is bought, the plan "
                      "runs without interruptions)")
     _length_as_time_allowed(fields, notes, said=length_said, now=now, tz=tz)
+    deadline = _held_for_window(fields, deadline, timing["start_after"], notes)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
         if timing["start_after"] is not None:
@@ -569,6 +570,27 @@ def read_request(
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)
+
+
+def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: datetime | None,
+                     notes: list[str]) -> Deadline | None:
+    """Hardware named with a start and an end and no work ("book 16 H100s from Monday 9am to Friday 5pm"): held for
+    that window, a job of its length from the start (an end said by its weekday alone is the first after the start);
+    the deadline, then, is the window's. Otherwise ``deadline`` as it was."""
+    hardware = any(fields.get(k) for k in ("gpus", "instances", "instance_type", "accelerator"))
+    if (deadline is None or start is None or not hardware or fields.get("params") is not None
+            or fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None):
+        return deadline
+    end = deadline.when
+    if end <= start and weekday_only(deadline.phrase):
+        end += timedelta(weeks=(start - end) // timedelta(weeks=1) + 1)
+    if end <= start:
+        return deadline  # a date said outright before the start: the question and the refusal say so
+    hours = round((end - start) / timedelta(hours=1), 2)
+    fields |= {"fixed_hours": hours, "deadline": None}
+    notes.append(f"read the hardware from {start:%a %Y-%m-%d %H:%M} to {end:%a %Y-%m-%d %H:%M} as held for that "
+                 f"window: a job of {hours:g} h from its start")
+    return None
 
 
 _TAKES = r"\b(?:takes?|took|needs?|needed|requires?|required)\s+(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?"

@@ -86,10 +86,15 @@ _WEEKDAY_ONLY_RE = compiled_on_use(
 _THIS_PERIOD_RE = compiled_on_use(r"\b(?:this|the)\s+(?:week|month)\b")
 
 
+def weekday_only(phrase: str) -> bool:
+    """Whether a deadline phrase names its day by the weekday alone ("by Friday 5pm"), not by a date."""
+    return _WEEKDAY_ONLY_RE.search(phrase) is not None
+
+
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
     """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
     day and time in the first week after the start is offered; the person says which."""
-    if deadline.when > start or not _WEEKDAY_ONLY_RE.search(deadline.phrase):
+    if deadline.when > start or not weekday_only(deadline.phrase):
         return []  # a date said outright is no week to move: the plan says the two disagree (deadline_before_start)
     weeks = (start - deadline.when) // timedelta(weeks=1) + 1
     later = deadline.when + timedelta(weeks=weeks)

@@ -249,6 +249,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama-3.2-1B on 5M tokens, just a smoke test, should take minutes",
      {"fixed_hours": None, "deadline": None}, []),
     ("yo can u price a qwen 14b lora, like 25M tokens, nothing crazy", {"tokens": 25_000_000}, []),
+    # hardware with a start and an end and no work: held for that window (an end by weekday, the first after the start)
+    ("Please book 16 H100s from Wednesday 9am to Friday 5pm for the pretraining sprint",
+     {"start_after": at("2026-12-02T09:00"), "deadline": None, "fixed_hours": 56.0, "gpus": 16}, ["book", "sprint"]),
+    ("16 H100s starting Thursday, done by Tuesday",
+     {"start_after": at("2026-12-03T09:00"), "deadline": None, "fixed_hours": 128.0}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
