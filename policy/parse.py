@@ -1780,7 +1780,8 @@ _REGION_ONLY_AFTER_RE = compiled_on_use(
 _ANY_REGION_RE = compiled_on_use(
     r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
     r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
-    r"|\bwherever\s+(?:it'?s|it\s+is|is)\s+(?:the\s+)?cheap(?:er|est)(?![\w-])"
+    r"|\bwherever\s+(?:(?:it|spot|capacity|gpus?|compute)(?:'?s|\s+is|\s+are)|is)\s+(?:the\s+)?(?:cheap(?:er|est)"
+    r"|available)(?![\w-])"
     r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
 
 
@@ -2048,7 +2049,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _rollout_tokens(scan, notes) + _tokens_multiplied(scan, notes) + _tokens_of_items(scan, notes)
+             + _rollout_tokens(scan, notes) + _tokens_multiplied(scan, notes) + _tokens_summed(scan, notes)
+             + _tokens_of_items(scan, notes)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -2380,6 +2382,24 @@ _TOKENS_MULTIPLE_RE = compiled_on_use(
     r"(?P<c>\d+(?:\.\d+)?)\s*(?P<cs>[kmbt]|bn)\b(?:\s*tok(?:en)?s?\b)?\s*\)?", _F)
 _TIMES_WORDS = {"double": Decimal(2), "twice": Decimal(2), "triple": Decimal(3), "thrice": Decimal(3),
                 "half": Decimal("0.5")}
+
+
+# Tokens of several kinds added up: "15B tokens of code + 5B of math", "2B tokens of web and 1B tokens of books"
+_TOKENS_SUMMED_RE = compiled_on_use(
+    r"(?<![\w.])(?P<a>\d+(?:\.\d+)?)\s*(?P<as>[kmbt]|bn)\s+tok(?:en)?s?\s+of\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*"
+    r"(?:\+|plus|and)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<bs>[kmbt]|bn)\s+(?:tok(?:en)?s?\s+)?of\s+[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*(?=\s*(?:$|[,.;)])))?", _F)
+
+
+def _tokens_summed(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """Token counts of several kinds of data said together, their sum, blanked once read."""
+    found = list[_Qty]()
+    for m in scan.take_if(("+", "plus", "and"), _TOKENS_SUMMED_RE):
+        a, b = _value(m["a"], m["as"].lower(), seq=False), _value(m["b"], m["bs"].lower(), seq=False)
+        notes.append(f"read '{_said(m)}' as {format_count(int(a))} + {format_count(int(b))} = "
+                     f"{format_count(int(a + b))} tokens")
+        found.append(_Qty("tokens", a + b, _said(m)))
+    return found
 
 
 def _tokens_multiplied(scan: _Scan, notes: list[str]) -> list[_Qty]:

@@ -254,6 +254,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-02T09:00"), "deadline": None, "fixed_hours": 56.0, "gpus": 16}, ["book", "sprint"]),
     ("16 H100s starting Thursday, done by Tuesday",
      {"start_after": at("2026-12-03T09:00"), "deadline": None, "fixed_hours": 128.0}, []),
+    # tokens of several kinds of data, added up
+    ("continued pretraining of qwen2.5-7b on 15B tokens of code + 5B of math", {"tokens": 20 * 10**9}, []),
+    ("pretrain 1B on 2B tokens of web and 1B tokens of books", {"tokens": 3 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens, region: wherever spot is cheapest", {"region": None}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
