@@ -506,7 +506,7 @@ def read_request(
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
         scan.take(_EMOJI_CODE_RE)
-    if "<" in normal or "*" in normal or "_" in normal or "~" in normal:
+    if "<" in normal or "*" in normal or "_" in normal or "~" in normal or "@" in normal:
         _slack_markup(scan, notes)
     if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
         for m in _LIST_NUMBER_RE.finditer(scan.text):
@@ -744,6 +744,8 @@ _COST_QUESTION_RE = compiled_on_use(
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month
     r"|what(?:'s|\s+is|\s+would\s+be|\s+will\s+be)\s+(?:the\s+|our\s+)?(?:monthly|weekly|yearly|annual|quarterly|total)\s+"
     r"(?:cost|spend|bill)(?:\s+(?:if|of|for|to|when))?"
+    # "what's the damage?": what it costs
+    r"|what(?:'s|\s+is|\s+will\s+be|\s+would\s+be)\s+the\s+damage"
     # "Can I get a price for fine-tuning …", "could we get a quote on"
     r"|(?:can|could|may)\s+(?:i|we)\s+(?:get|have)\s+(?:a\s+)?(?:rough\s+|quick\s+)?(?:price|quote|cost|estimate)"
     r"(?:\s+estimate)?\s+(?:for|on|of)"
@@ -1011,6 +1013,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
     resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
+    _resumed_with_tokens_left(scan, notes)  # "resume … from checkpoint, ~1.2B tokens left": the tokens are what's left
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     numbers = _quantities(scan, notes, grid=grid, named_size="params" in work.fields)
     if "gpus" in hardware and "gpus" in numbers:
@@ -1091,6 +1094,34 @@ _PAST_UTILIZATION_RE = compiled_on_use(
     r"|\b(?:we|it)\s+(?:only\s+)?(?:got|had|saw|hit|reached)\s+(?:about\s+|around\s+|~\s*)?\d{1,3}(?:\.\d+)?\s*%\s+"
     r"(?:gpu\s+|accelerator\s+)?util(?:i[sz]ation)?"
     r"(?:\s+(?:on|in)\s+(?:the\s+)?(?:last|previous|prior)\s+(?:time|run|job)|\s+last\s+time)?", _F)
+
+
+# "resume the 70B fine-tune from checkpoint, ~1.2B tokens left": the run taken up again, the tokens said what is left
+_RESUME_FROM_RE = compiled_on_use(
+    r"\b(?P<w>resum(?:e|es|ed|ing)|continu(?:e|es|ed|ing)|pick(?:ing)?\s+up)\b(?:\s+[\w.-]+){0,4}?\s+"
+    r"(?P<from>from\s+(?:the\s+|a\s+|its\s+|our\s+)?(?:last\s+|latest\s+)?checkpoint)\b", _F)
+_TOKENS_LEFT_RE = compiled_on_use(r"\btok(?:en)?s?\s+(?P<left>left|remaining|to\s+go)\b", _F)
+# "same hardware as before (p5)": the hardware named with it
+_SAME_HARDWARE_RE = compiled_on_use(
+    r"\bsame\s+(?:hardware|instances?|gpus?|machines?)\s+as\s+(?:before|last\s+time)(?=\s*\(\s*[\w.-]+\s*\))", _F)
+
+
+def _resumed_with_tokens_left(scan: _Scan, notes: list[str]) -> None:
+    """A run taken up from its checkpoint with the tokens still to train said ("~1.2B tokens left"): those tokens are
+    priced, noted; the words are taken only when both are said."""
+    if not scan.holds(("left", "remaining", "to go")) or not scan.holds(("checkpoint",)):
+        return
+    resumed, left = _RESUME_FROM_RE.search(scan.text), _TOKENS_LEFT_RE.search(scan.text)
+    if resumed is None or left is None:
+        return
+    for group, m in (("w", resumed), ("from", resumed), ("left", left)):
+        scan.blank(*m.span(group))
+    notes.append(f"read '{_said(resumed)}' with 'tokens {left['left']}' as the run taken up again from its checkpoint: "
+                 "the tokens left are what is priced")
+    for m in _SAME_HARDWARE_RE.finditer(scan.said):  # the hardware in brackets after it is read already
+        if scan.text[m.start() : m.end()] == scan.said[m.start() : m.end()]:
+            scan.blank(m.start(), m.end())
+            notes.append(f"read '{_said(m)}' as the hardware named beside it")
 
 
 def _resumed(scan: _Scan) -> tuple[float, str, int | None] | None:
@@ -2867,6 +2898,9 @@ _YEAR_RE = compiled_on_use(r"20[23]\d")
 _SLACK_LINK_RE = compiled_on_use(r"<(?P<url>(?:https?|mailto):[^|>\s]+)(?:\|(?P<label>[^>]*))?>", _F)
 _SLACK_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(?:@[UW][A-Z0-9]+|!subteam\^[A-Z0-9]+"
                                   r"|!here|!channel|!everyone)(?:\|[^>]*)?>[\s,]*)+", _F)
+# "cc @alice", "fyi @bob @carol": a person named as text, not as Slack's mention markup (an address, "a@b.com", is none)
+_PLAIN_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?<![\w.@])@[a-z][\w.-]*(?<![.-])"
+                                    r"(?:[\s,]+@[a-z][\w.-]*(?<![.-]))*", _F)
 _SLACK_EMPHASIS_RE = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
 
 
@@ -2878,6 +2912,7 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
     mentioned = list(_SLACK_MENTION_RE.finditer(scan.text))
+    mentioned += _PLAIN_MENTION_RE.finditer(scan.text) if "@" in scan.text else []
     for m in mentioned:
         scan.blank(m.start(), m.end())
     if mentioned:
