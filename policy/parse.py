@@ -1114,7 +1114,7 @@ def _resumed_with_tokens_left(scan: _Scan, notes: list[str]) -> None:
     resumed, left = _RESUME_FROM_RE.search(scan.text), _TOKENS_LEFT_RE.search(scan.text)
     if resumed is None or left is None:
         return
-    for group, m in (("w", resumed), ("from", resumed), ("left", left)):
+    for group, m in (("w", resumed), ("left", left)):  # "from checkpoint" is left to say the job checkpoints
         scan.blank(*m.span(group))
     notes.append(f"read '{_said(resumed)}' with 'tokens {left['left']}' as the run taken up again from its checkpoint: "
                  "the tokens left are what is priced")

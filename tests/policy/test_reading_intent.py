@@ -260,7 +260,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, region: wherever spot is cheapest", {"region": None}, []),
     # a run taken up again from its checkpoint, the tokens said what is left
     ("resume the 70B fine-tune from checkpoint, ~1.2B tokens left, same hardware as before (p5)",
-     {"tokens": 1_200_000_000, "instance_type": "p5"}, []),
+     {"tokens": 1_200_000_000, "instance_type": "p5", "interruption_tolerance": Tolerance.HIGH}, []),
     ("sft 8B on 75M tokens by Monday 10am ET, spot ok, cc @alice", {"tokens": 75_000_000}, []),
     ("team-nlp wants to pretrain a 3B on 60B tokens, what's the damage?", {"tokens": 60 * 10**9}, []),
     ("fine-tune 7B on 1B tokens, bill it to alice@corp.com", {"cost_center": None}, ["bill", "alice@corp.com"]),
