@@ -108,7 +108,9 @@ _TIME = (
 # What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
 _BREAK_KIND = r"(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
 _DAY = (
-    rf"(?P<iso>(?P<iy>\d{{4}})-(?P<im>\d{{1,2}})-(?P<id>\d{{1,2}}))(?![\d-])"
+    rf"(?P<iso>(?P<iy>\d{{4}})(?P<isep>[-/.])(?P<im>\d{{1,2}})(?P=isep)(?P<id>\d{{1,2}}))(?![\d-])"
+    # "12.12.2026", "09.12.2026": a day, a month and a year between dots, as Europe writes them
+    rf"|(?P<dots>(?P<dtd>\d{{1,2}})\.(?P<dtm>\d{{1,2}})\.(?P<dty>\d{{4}}))(?![\d.])"
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
     rf"|(?P<dm>(?:the\s+)?(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
@@ -214,7 +216,7 @@ _CITY_ZONES = {
     "india": "Asia/Kolkata", "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata", "mumbai": "Asia/Kolkata",
     "tel aviv": "Asia/Jerusalem", "israel": "Asia/Jerusalem",
 }  # fmt: skip
-_DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "slash", "ordinal")  # the groups that name a day
+_DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "dots", "slash", "ordinal")  # the groups that name a day
 _ZONE_RE = compiled_on_use(
     r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
 
@@ -630,7 +632,7 @@ def _counts(groups: dict[str, str | None], *, triggered: bool) -> bool:
         return triggered or not (may or pos in ("start", "beginning"))
     if triggered or named.startswith(("eod", "cob", "eob", "end", "close")):
         return True
-    if any(key in groups for key in ("rel", "iso", "md", "dm", "endof")):
+    if any(key in groups for key in ("rel", "iso", "dots", "md", "dm", "endof")):
         return True
     if "wkend" in groups:  # "over the weekend", "this weekend"; "the weekend" alone needs a trigger
         return bool(groups.get("wkp") or groups.get("wkq") or groups.get("wkeo"))
@@ -715,6 +717,9 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
     """The calendar day the groups name (None when they name only a time)."""
     if g.get("iso"):
         return date(int(g["iy"] or 0), int(g["im"] or 0), int(g["id"] or 0))
+    if g.get("dots"):
+        notes.append(f"read '{g['dots']}' as day.month.year")
+        return date(int(g["dty"] or 0), int(g["dtm"] or 0), int(g["dtd"] or 0))
     if g.get("md") or g.get("dm"):
         month = _MONTHS[(g.get("mdm") or g.get("dmm") or "")[:3].lower()]
         year = g.get("mdy") or g.get("dmy")

@@ -38,6 +38,11 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("COB Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
     ("end of day Friday", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("by end of business tomorrow", MONDAY, "2026-12-01T17:00:00-08:00"),
+    # a date as Europe writes it, and the year first with slashes or dots
+    ("deadline 12.12.2026", MONDAY, "2026-12-12T17:00:00-08:00"),
+    ("due 09.12.2026", MONDAY, "2026-12-09T17:00:00-08:00"),
+    ("due 2026/12/09", MONDAY, "2026-12-09T17:00:00-08:00"),
+    ("by 2026.12.09", MONDAY, "2026-12-09T17:00:00-08:00"),
     # minutes, exactly as hours are
     ("done within 90 minutes", MONDAY, "2026-11-30T10:30:00-08:00"),
     ("in 45 min", MONDAY, "2026-11-30T09:45:00-08:00"),
