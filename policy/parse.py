@@ -341,7 +341,9 @@ _CUSTOMERS = (r"customers?(?!'?s?\s+(?:(?:support|service|success|care)\s+)?(?:e
 _STAGE_RES = (
     # "customer demo", "customer pitch": the event is the customer's, so the work is production, read as one phrase
     (Stage.PRODUCTION, compiled_on_use(
-        rf"\b(?:prod|production|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+        # "then deploy it to production": where the model goes, read with the stage word
+        rf"\b(?:(?:(?:then\s+)?(?:deploy(?:ed|ing)?|ship(?:ped|ping)?|roll(?:ed|ing)?\s+(?:it\s+)?out)\s+(?:it\s+|this\s+)?"
+        rf"(?:to|in|into)\s+)?(?:prod|production)|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"

@@ -699,6 +699,8 @@ def test_long_documents_without_a_long_context_said_stay_for_a_person() -> None:
     ("fine-tune 7B on 1B tokens, SLA-bound, customer facing", Stage.PRODUCTION),
     ("fine-tune 7B on 1B tokens, this is for an internal hackathon", Stage.EXPERIMENTAL),
     ("fine-tune 7B on 1B tokens for the NeurIPS deadline (May 15)", None),  # a deadline's name says no stage
+    ("fine-tune 7B on 1B tokens by Friday, then deploy to production", Stage.PRODUCTION),
+    ("fine-tune 7B on 1B tokens, then ship it to prod", Stage.PRODUCTION),
 ])
 def test_what_the_work_is_for_says_its_stage_or_nothing_and_is_read(text: str, stage: Stage | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
