@@ -577,8 +577,8 @@ def read_request(
 def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: datetime | None,
                      notes: list[str]) -> Deadline | None:
     """Hardware named with a start and an end and no work ("book 16 H100s from Monday 9am to Friday 5pm"): held for
-    that window, a job of its length from the start (an end said by its weekday alone is the first after the start);
-    the deadline, then, is the window's. Otherwise ``deadline`` as it was."""
+    that window, a job of its length from the start (an end said by its weekday alone is the first after the start),
+    and no deadline beside it (None); otherwise ``deadline`` as it was."""
     hardware = any(fields.get(k) for k in ("gpus", "instances", "instance_type", "accelerator"))
     if (deadline is None or start is None or not hardware or fields.get("params") is not None
             or fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None):
@@ -1434,7 +1434,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         acc = _accelerator(m["acc"])
         accelerators.append(acc)
         count = m["k"] or m["k2"] or m["k3"]
-        if count is None and m["noun"].lower().endswith(("s", "es")) and not m["noun"].lower() == "box":
+        if count is None and m["noun"].lower().endswith("s"):  # "8xH100 nodes": how many is not said
             notes.append(f"read '{_said(m)}' as nodes of {m['per']} {acc}s each, how many left open")
             continue
         per, many = int(m["per"]), int(count or 1)
