@@ -3236,7 +3236,7 @@ _INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
-    task, adapter = _task(scan, notes)
+    task, adapter, compared = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
                                                                    "urgency"),  # "no" holds "not", "nothing"
@@ -3261,7 +3261,8 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     elif urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
-            "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {})
+            "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {}) | (
+                {"task_choice": compared} if compared else {})
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
@@ -3339,7 +3340,15 @@ def _refuse_staged(scan: _Scan) -> None:
         )
 
 
-def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
+# Said of two ways of training, to weigh them: "LoRA vs full FT", "between LoRA and full fine-tuning", "price both"
+_COMPARED_TASKS_RE = compiled_on_use(r"\b(?:vs\.?|versus|compare[ds]?|comparing|between|both|either|or)\b", _F)
+# ... and the words that say so, read with the comparison ("trying to decide between", "price both")
+_COMPARING_WORDS_RE = compiled_on_use(
+    r"\b(?:(?:trying\s+to\s+|want\s+to\s+|need\s+to\s+)?(?:decide|choose|pick)\s+between|between|vs\.?|versus"
+    r"|compare[ds]?|comparing|(?:price|cost|quote)\s+both|both(?:\s+options)?|either)\b", _F)
+
+
+def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list[Task]]:
     """The task and the adapter its runs train through: a sweep of LoRA runs is a sweep through LoRA adapters, and
     pretraining with fine-tuning is two jobs, not one."""
     negated = scan.take_if(_NEGATION_WORDS + ("without", "w/o", "rather", "instead"), _NOT_TASK_RE)
@@ -3349,7 +3358,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     tasks = [task for task, words in said.items() if words]
     if not tasks and any(_FROM_SCRATCH_WORD_RE.search(m["w"]) for m in negated):
         notes.append("read it as fine-tuning an existing model")
-        return Task.FINE_TUNE, None
+        return Task.FINE_TUNE, None, []
     from_scratch = {Task.PRETRAIN, Task.CONTINUED_PRETRAIN} & set(tasks)
     tuning = {Task.FINE_TUNE, Task.LORA, Task.QLORA} & set(tasks)
     if len(from_scratch) > 1 or (from_scratch and tuning):
@@ -3360,6 +3369,16 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
         )
     full = [m.group(0) for m in scan.take_if(("full", "all"), _FULL_PARAMS_RE)]
     full += [w for w in said[Task.FINE_TUNE] if w.lower().startswith("full")]  # "full FT", "full fine-tune"
+    if full and {Task.LORA, Task.QLORA} & set(tasks) and _COMPARED_TASKS_RE.search(scan.said):
+        # "LoRA vs full FT", "decide between LoRA and full fine-tuning, price both": each is priced, the first planned
+        adapter_task = next(t for t in (Task.QLORA, Task.LORA) if said[t])
+        adapter_at = scan.said.lower().find(said[adapter_task][0].lower())
+        full_at = scan.said.lower().find(full[0].lower())
+        order = [adapter_task, Task.FINE_TUNE] if adapter_at < full_at else [Task.FINE_TUNE, adapter_task]
+        scan.take(_COMPARING_WORDS_RE)
+        notes.append(f"read '{said[adapter_task][0]}' and '{full[0]}' as ways of training to compare: the plan is "
+                     f"{order[0].value}, and what {order[1].value} would cost is said beside it")
+        return order[0], None, order
     if full and {Task.LORA, Task.QLORA} & set(tasks):
         adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
         raise RequestError(
@@ -3370,11 +3389,11 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     if full:
         notes.append(f"read '{full[0]}' as training every weight (not LoRA)")
     if not tasks:
-        return None, None
+        return None, None, []
     if Task.SWEEP in tasks and len(tasks) > 1:
         run = next(t for t in tasks if t is not Task.SWEEP)
         notes.append(f"costed as a sweep of {run.value} runs")
-        return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None
+        return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None, []
     if (typed := next((w for w in said[Task.FINE_TUNE] if _FINE_TUNE_TYPO_RE.fullmatch(w)), None)) is not None:
         notes.append(f"read '{typed}' as fine-tune")  # a misspelling read as the word is said so
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
@@ -3382,7 +3401,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None]:
     reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)
     if reward is not None and tasks[0] is Task.FINE_TUNE:
         notes.append(f"read '{reward}' as fine-tuning a base model with a scoring head on preference pairs")
-    return tasks[0], None
+    return tasks[0], None, []
 
 
 # "stage: production", "stage=experimental": the field's label before its value

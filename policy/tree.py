@@ -148,6 +148,7 @@ def decide(
             return None
 
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
+    warnings += _other_ways_of_training(request, req, plan, plan_for)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,
@@ -176,6 +177,27 @@ def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], P
     note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for (as many as fit, as asked)"
             + (" by the deadline" if request.deadline is not None else ""))
     return request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
+
+
+def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan: Plan,
+                            plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
+    """For ways of training named to compare ("LoRA vs full fine-tune"), what each other would cost, planned as this
+    one was: another job, so said beside the plan, never one of its alternatives (an approval binds the plan)."""
+    said = []
+    for task in dict.fromkeys(request.task_choice):
+        if task is req.task:
+            continue
+        other = plan_for(request.model_copy(update={"task": task, "task_choice": []}))
+        if other is None:
+            said.append(f"compared: as {task.value}, no configuration the policy allows runs this job")
+            continue
+        share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
+        than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
+            "the same as this plan"
+        said.append(f"compared: as {task.value} the plan would be {other.instance_count}× {other.instance_type} "
+                    f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
+                    f"{other.estimated_hours:,.1f} h, {than}")
+    return said
 
 
 def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Plan,

@@ -16,7 +16,7 @@ from policy.config import default_policy
 from policy.decision import Alternative, Decision, Plan
 from policy.errors import RequestError
 from policy.parse import parse_request
-from policy.request import TrainingRequest
+from policy.request import Task, TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -294,3 +294,19 @@ def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: st
     plain = decided("distill a 70B teacher into an 8B student on 500M tokens")
     assert made.request.teacher_params is None and made.request.unread == []
     assert made.plan.estimated_cost_usd < plain.plan.estimated_cost_usd / 2
+
+
+@pytest.mark.parametrize(("text", "planned", "other"), [
+    ("trying to decide between LoRA and full FT for a 13B on 400M tokens - can you price both?", "lora", "fine-tune"),
+    ("full FT vs LoRA on a 7B model, 1B tokens", "fine-tune", "lora"),
+])
+def test_ways_of_training_named_to_compare_plan_the_first_and_price_the_other_beside_it(
+        text: str, planned: str, other: str) -> None:
+    """Both were refused as a contradiction; "LoRA 7B, full parameter" still is (test_parse)."""
+    decision = decided(text)
+    assert decision.request.task.value == planned and decision.request.unread == []  # type: ignore[union-attr]
+    alone = decided(text, task=Task(other), task_choice=[])  # the same words, asking for the other alone
+    [said] = [w for w in decision.warnings if w.startswith("compared: ")]
+    assert said.startswith(f"compared: as {other} the plan would be {alone.plan.instance_count}× "
+                           f"{alone.plan.instance_type} {alone.plan.purchase_model.value} at "
+                           f"~${alone.plan.estimated_cost_usd:,.2f}")

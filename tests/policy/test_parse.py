@@ -350,7 +350,6 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("LoRA and pretrain 7B", MONDAY, "contradiction", "one at a time"),
     ("pretrain then fine-tune 7B", MONDAY, "contradiction", "separate jobs"),
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
-    ("full FT vs LoRA on a 7B model, 1B tokens", MONDAY, "contradiction", "'LoRA' and 'full FT'"),
     ("full-parameter fine-tune 7B with lora", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
     # a dot inside a model's name or a number ends no sentence
