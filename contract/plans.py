@@ -53,6 +53,9 @@ class PlanFields(InputModel):
         "plan on this platform only; one the team's policy does not enable is a 422 platform_not_allowed"))
     platform_preferred: bool | None = Field(default=None, description=(
         "the platform is a preference: one the team's policy does not enable is left to the policy, with a note"))
+    task_choice: list[Task] | None = Field(default=None, max_length=4, description=(
+        "ways of training to compare (lora, fine-tune, …): the plan is the first, and a warning says what each other "
+        "would cost"))
     platform_choice: list[Platform] | None = Field(default=None, max_length=4, description=(
         "platforms to compare: the policy chooses the plan's, and the best configuration on each other one the team "
         "may use is an alternative labelled \"on EKS\" (one it may not use is noted)"))

@@ -132,6 +132,14 @@ def test_platforms_given_to_compare_show_the_best_on_each_other_as_an_alternativ
     assert [a["platform"] for a in compared.json()["alternatives"] if a["label"] == label] == [other]
 
 
+def test_ways_of_training_given_to_compare_plan_the_first_and_price_the_other(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "13B on 400M tokens", "task": "lora", "task_choice": ["lora", "fine-tune"],
+                                     "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["request"]["task"] == "lora"
+    assert [w for w in answer.json()["warnings"] if w.startswith("compared: as fine-tune the plan would be")]
+
+
 def test_the_tokens_a_budget_pays_for_can_be_asked_for_as_fields(live: Live) -> None:
     answer = live.post("/v1/plans", {"text": "LoRA 7B", "budget_usd": 200, "tokens_fit_budget": True,
                                      "now": NOW.isoformat(), "timezone": TZ})
