@@ -331,6 +331,14 @@ _LATER_STEP_RE = compiled_on_use(
     r"|pre[\s-]?train\w*|distill\w*|sweeps?|hpo|instruction[\s-]tun\w*|preference[\s-]+(?:tuning|optimi[sz]ation)"
     r"|reward[\s-]+model\w*|rl)\b[^.;!?()\d]{0,60}?)(?=[.;!?)]|$)", _F)
 _LATER_WORDS = ("later", "afterward", "after th", "down the", "eventually", "follow", "then", "next")
+# One job of several asked to be priced alone: "then SFT on 100M; just price the pretraining part for now"
+_JUST_PART_RE = compiled_on_use(
+    r"\b(?:just|only)\s+(?:price|plan|quote|cost|estimate|do|run)\s+(?:out\s+)?(?:the\s+)?(?P<task>(?:continued\s+)?"
+    r"pre-?train(?:ing)?|sft|fine[\s-]?tun(?:e|ing)|dpo|rlhf|lora|distill(?:ation)?)\s+(?:part|step|stage|job|run|phase)"
+    r"(?:\s+(?:for\s+now|first))?\b", _F)
+# ... and the step after it said with its own figures: "then SFT on 100M", "followed by DPO on 20M tokens"
+_THEN_STEP_RE = compiled_on_use(
+    r"[,;]?\s*\b(?:and\s+)?(?:then|followed\s+by|after\s+that|afterwards?)\b[^.;!?]{0,80}?(?=[.;!?]|$)", _F)
 # "full parameter", "full-param", "all weights": every weight trains, which LoRA and QLoRA do not
 _FULL_PARAMS_RE = compiled_on_use(r"\bfull[\s-]+(?:param(?:eter)?s?|weights?)(?:[\s-]+(?:training|tuning|updates?))?\b"
                              r"|\b(?:update|train|tune)s?\s+all\s+(?:the\s+)?(?:param(?:eter)?s|weights)\b", _F)
@@ -958,6 +966,7 @@ _NOTED_ONLY = (
 
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
+    _just_one_part(scan, notes)  # "…, then SFT on 100M; just price the pretraining part": the other step set aside
     for m in scan.take_if(_LATER_WORDS, _LATER_STEP_RE):  # before its task word is this job's
         notes.append(f"read '{' '.join(m['step'].split())}' as a later step, not planned here: ask for it when "
                      "it is due")
@@ -3327,6 +3336,23 @@ _NOT_TASK_RE = compiled_on_use(
     r"(?P<w>q-?lora|lora|peft|adapters?|sweeps?|hpo|(?:training\s+)?from\s+scratch|pre-?train(?:ing)?"
     r"|distill(?:ation)?|fine[\s-]?tun(?:e|ing)|finetun(?:e|ing))\b", _F)
 _FROM_SCRATCH_WORD_RE = compiled_on_use(r"scratch|pre-?train", _F)
+
+
+def _just_one_part(scan: _Scan, notes: list[str]) -> None:
+    """One job of several asked to be priced alone ("just price the pretraining part for now"): the step said after
+    it ("then SFT on 100M"), figures and all, is set aside as a later request, noted; the words asking so are read."""
+    if not scan.holds(("just", "only")) or (part := _JUST_PART_RE.search(scan.text)) is None:
+        return
+    rest = scan.text[: part.start()] + " " * (part.end() - part.start()) + scan.text[part.end() :]
+    later = [m for m in _THEN_STEP_RE.finditer(rest) if m.group(0).strip(" ,;")]
+    stem = re.sub(r"[\s-]", "", part["task"].lower())[:6]  # "pretra", "sft", "finetu", "dpo": the part asked for
+    if any(stem in re.sub(r"[\s-]", "", m.group(0).lower()) for m in later):
+        return  # the part asked for is the later one: the two jobs are refused as such, with how to ask for each
+    scan.blank(part.start(), part.end())
+    for m in later:
+        said = " ".join(m.group(0).strip(" ,;").split())
+        scan.blank(m.start(), m.end())
+        notes.append(f"read '{said}' as a later step, not planned here: '{_said(part)}' asks for that part alone")
 
 
 def _refuse_staged(scan: _Scan) -> None:

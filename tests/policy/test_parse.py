@@ -360,6 +360,9 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
      "'fine-tune 7B on 1B tokens and then run DPO': those are separate jobs"),
     # the second job said in the same breath, or with figures of its own, is asked for now (a later step is not)
     ("SFT 7B on 100M tokens, then DPO", MONDAY, "contradiction", "separate jobs"),
+    # the part asked for alone is the later one: still two jobs, each to ask for
+    ("SFT 7B on 500M tokens then DPO on 50M tokens, just price the DPO part", MONDAY, "contradiction",
+     "separate jobs"),
     ("SFT 7B on 100M tokens, then we'll DPO on 20M tokens", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("70B qlora 10M", MONDAY, "contradiction", 'If one of them is the data, say so, e.g. "70B on 10M tokens".'),

@@ -264,6 +264,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sft 8B on 75M tokens by Monday 10am ET, spot ok, cc @alice", {"tokens": 75_000_000}, []),
     ("team-nlp wants to pretrain a 3B on 60B tokens, what's the damage?", {"tokens": 60 * 10**9}, []),
     ("fine-tune 7B on 1B tokens, bill it to alice@corp.com", {"cost_center": None}, ["bill", "alice@corp.com"]),
+    # one part of several asked to be priced alone: the step after it set aside, figures and all
+    ("continued pretraining on 20B tokens for our 7B, then SFT on 100M; just price the pretraining part for now",
+     {"task": Task.CONTINUED_PRETRAIN, "tokens": 20 * 10**9}, []),
+    ("SFT 7B on 500M tokens then DPO on 50M tokens, just price the SFT part", {"task": Task.FINE_TUNE,
+                                                                               "tokens": 500_000_000}, []),
     # no deadline said as such
     ("pretrain 3B on 5B tokens, deadline: none", {"deadline": None}, []),
     ("pretrain 3B on 5B tokens, deadline TBD", {"deadline": None}, []),
