@@ -916,10 +916,15 @@ _TOKENS_FIT_RE = compiled_on_use(
     r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
     r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
     r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
+# "on data in 3 languages", "covering 12 languages": what the data is in, one run ("x 3 languages" is a run each)
+_IN_LANGUAGES_RE = compiled_on_use(
+    r"\b(?:in|across|covering|spanning)\s+(?:\d{1,3}|several|many|multiple|a\s+few)\s+languages\b", _F)
 # "quick q:", "quick question -": how the ask opens
 _QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_IN_LANGUAGES_RE, "what the data is in: one run on all of it (\"x 3 languages\" would be a run each)",
+     ("languages",)),
     (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
     (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
      ("fit",)),

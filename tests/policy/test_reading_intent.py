@@ -227,7 +227,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Fine-tune bge-large embedding model (335M) on 100M tokens of query-doc pairs", {"params": 335_000_000}, []),
     # the job for each thing counted with "x"; a dataset in several languages is one run
     ("fine-tune 7B on 1B tokens x 3 languages", {"trials": 3, "tokens": 10**9}, []),
-    ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, ["3", "languages"]),
+    ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, []),
     # money said to be no concern (and, said to be one, left for a person)
     ("fine-tune 13B on 800M tokens, budget isn't a concern but it must not fail halfway",
      {"budget_usd": None, "interruption_tolerance": Tolerance.LOW}, []),
