@@ -69,16 +69,17 @@ def decide(
     not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
     placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
     default for an unknown band is one interruption per instance-week)."""
-    if request.tokens_fit_budget and request.tokens is None:
-        def cost_of(tokens: int) -> Plan | None:
-            try:
-                return _chosen(request.model_copy(update={"tokens": tokens}), catalog=catalog, policy=policy,
-                               spend=spend, now=now, calibration=calibration, capacity=capacity,
-                               interruption_rates=interruption_rates).plan
-            except RequestError:
-                return None
+    def plan_for(other: TrainingRequest) -> Plan | None:
+        """The plan ``other`` would get here, or None when it cannot be planned."""
+        try:
+            return _chosen(other, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                           capacity=capacity, interruption_rates=interruption_rates).plan
+        except RequestError:
+            return None
 
-        request = _with_affordable_tokens(request, cost_of)
+    if request.tokens_fit_budget and request.tokens is None:
+        asked = request
+        request = _with_affordable_tokens(asked, lambda tokens: plan_for(asked.model_copy(update={"tokens": tokens})))
     try:
         chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                          capacity=capacity, interruption_rates=interruption_rates)
@@ -139,14 +140,6 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
-    def plan_for(other: TrainingRequest) -> Plan | None:
-        """The plan ``other`` would get here, or None when it cannot be planned."""
-        try:
-            return _chosen(other, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                           capacity=capacity, interruption_rates=interruption_rates).plan
-        except RequestError:
-            return None
-
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
     return Decision(
@@ -294,15 +287,15 @@ def _chosen(
     inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
     inside, outside = _within_allowances(inside, outside, req, tokens_said=sized.tokens is not None)
+    # the platforms only compared are searched for their alternatives: never chosen, ranked or bought capacity on
+    elsewhere = [o for o in [*inside, *outside] if o.platform in compared] if compared else []
+    if elsewhere:
+        inside, outside = ([o for o in pool if o.platform not in compared] for pool in (inside, outside))
     evaluated = [*inside, *outside]  # reserved capacity may run what quotas rule out below
     ranked = capacity_rank.rank(inside, outside, capacity)  # capacity: what cannot start is ranked down
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
-    # the platforms only compared are searched for their alternatives, never chosen from
-    elsewhere = [o for o in [*inside, *outside] if o.platform in compared] if compared else []
-    if elsewhere:
-        inside, outside = ([o for o in pool if o.platform not in compared] for pool in (inside, outside))
     choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
