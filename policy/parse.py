@@ -28,7 +28,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.models import image_model_span
 from policy.patterns import compiled_on_use
-from policy.questions import Question, deadline_before_start, deadline_questions, weekday_only
+from policy.questions import Question, deadline_before_start, deadline_questions, week_after, weekday_only
 from policy.reading import (
     EVAL_RE,
     TRAIN_RE,
@@ -593,7 +593,7 @@ def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: d
         return deadline
     end = deadline.when
     if end <= start and weekday_only(deadline.phrase):
-        end += timedelta(weeks=(start - end) // timedelta(weeks=1) + 1)
+        end = week_after(end, start)
     if end <= start:
         return deadline  # a date said outright before the start: the question and the refusal say so
     hours = round((end - start) / timedelta(hours=1), 2)
@@ -894,6 +894,16 @@ _DATA_MADE_BY_RE = compiled_on_use(
     r"|gemini(?:[\s-][\w.]+)?"
     r"|(?:[\w-]+\s+){0,2}?(?:team|people|humans?|annotators?|experts?|contractors?|staff|engineers?|agents?|raters?"
     r"|linguists?|doctors?|lawyers?))(?![\w.-])", _F)
+# The tokens left to the budget: "on as many tokens as fit", "as many tokens as the budget allows", "how many tokens
+# can $500 buy" (``TrainingRequest.tokens_fit_budget``)
+_TOKENS_FIT_RE = compiled_on_use(
+    r"\b(?:(?:on|with|for)\s+)?as\s+many\s+tokens\s+as\s+(?:(?:will|would|can|could|we\s+can|i\s+can)\s+)?(?:fit|possible"
+    r"|(?:we|i)\s+can(?:\s+afford)?|(?:the|our|my)\s+budget\s+(?:allows|covers|buys|pays\s+for)|it\s+(?:allows|buys|covers))"
+    r"(?:\s+(?:in(?:to)?|within|for|under)\s+(?:it|that|the\s+budget))?\b"
+    # "how many tokens can we afford", "how many tokens can $500 buy" (the amount and its verb are the budget's)
+    r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
+    r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
+    r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.
@@ -906,16 +916,6 @@ _FITS_BUDGET_RE = compiled_on_use(
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
 # "Deadline: none", "deadline n/a", "deadline TBD": no date to meet
 _NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nope|-+|—)(?![\w/])", _F)
-# The tokens left to the budget: "on as many tokens as fit", "as many tokens as the budget allows", "how many tokens
-# can $500 buy" (``TrainingRequest.tokens_fit_budget``)
-_TOKENS_FIT_RE = compiled_on_use(
-    r"\b(?:(?:on|with|for)\s+)?as\s+many\s+tokens\s+as\s+(?:(?:will|would|can|could|we\s+can|i\s+can)\s+)?(?:fit|possible"
-    r"|(?:we|i)\s+can(?:\s+afford)?|(?:the|our|my)\s+budget\s+(?:allows|covers|buys|pays\s+for)|it\s+(?:allows|buys|covers))"
-    r"(?:\s+(?:in(?:to)?|within|for|under)\s+(?:it|that|the\s+budget))?\b"
-    # "how many tokens can we afford", "how many tokens can $500 buy" (the amount and its verb are the budget's)
-    r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
-    r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
-    r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
 # "on data in 3 languages", "covering 12 languages": what the data is in, one run ("x 3 languages" is a run each)
 _IN_LANGUAGES_RE = compiled_on_use(
     r"\b(?:in|across|covering|spanning)\s+(?:\d{1,3}|several|many|multiple|a\s+few)\s+languages\b", _F)
@@ -2705,7 +2705,7 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
 _TIMES_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:{dict(_UNIT_KINDS)['trials']}"
     # "1B tokens x 3 languages": the job for each ("in 3 languages" is one run on data in them)
-    r"|languages?|langs?|locales?|markets?|customers?|clients?|tenants?|domains?|tasks?|datasets?)"
+    r"|(?P<each>languages?|langs?|locales?|markets?|customers?|clients?|tenants?|domains?|tasks?|datasets?))"
     rf"|(?P<b>\d{{1,6}})\s*x\s*(?:{dict(_UNIT_KINDS)['trials']}))(?![\w])", _F)
 
 
@@ -2841,13 +2841,11 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
         found.append(_Qty("trials", Decimal(total), phrase))
     for m in scan.take(_TIMES_TRIALS_RE):
-        if not _TRIALS_WORD_RE.search(m.group(0)):  # "x 3 languages": the job for each
+        if m["each"]:  # "x 3 languages": the job for each
             notes.append(f"read '{_said(m)}' as {m['a'] or m['b']} runs of the job, one for each")
         found.append(_Qty("trials", Decimal(m["a"] or m["b"]), _said(m)))
     return found
 
-
-_TRIALS_WORD_RE = compiled_on_use(rf"(?:{dict(_UNIT_KINDS)['trials']})(?![\w])", _F)
 
 
 _EPOCHS_RE = compiled_on_use(r"\bepochs?\b", _F)

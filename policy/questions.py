@@ -91,13 +91,18 @@ def weekday_only(phrase: str) -> bool:
     return _WEEKDAY_ONLY_RE.search(phrase) is not None
 
 
+def week_after(when: datetime, start: datetime) -> datetime:
+    """``when`` moved on by whole weeks to the first such day and time after ``start`` ("Friday 17:00" said with a
+    start on Monday is the Friday after it)."""
+    return when + timedelta(weeks=(start - when) // timedelta(weeks=1) + 1)
+
+
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
     """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
     day and time in the first week after the start is offered; the person says which."""
     if deadline.when > start or not weekday_only(deadline.phrase):
         return []  # a date said outright is no week to move: the plan says the two disagree (deadline_before_start)
-    weeks = (start - deadline.when) // timedelta(weeks=1) + 1
-    later = deadline.when + timedelta(weeks=weeks)
+    later = week_after(deadline.when, start)
     return [Question(field="deadline", question=f"'{deadline.phrase}' reads as {deadline.when:%a %Y-%m-%d %H:%M}, "
                      f"before the start, {start:%a %Y-%m-%d %H:%M}: which deadline do you mean?",
                      choices=[Choice(label=f"{later:%a %Y-%m-%d %H:%M}, after the start", value=later.isoformat())])]
