@@ -598,6 +598,8 @@ def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: d
         return deadline  # a date said outright before the start: the question and the refusal say so
     hours = round((end - start) / timedelta(hours=1), 2)
     fields |= {"fixed_hours": hours, "deadline": None}
+    # the end as first read ("Fri 2026-12-04") is no deadline now: the note of the window says when it ends
+    notes[:] = [n for n in notes if not n.startswith(f"read '{deadline.phrase}' as ")]
     notes.append(f"read the hardware from {start:%a %Y-%m-%d %H:%M} to {end:%a %Y-%m-%d %H:%M} as held for that "
                  f"window: a job of {hours:g} h from its start")
     return None

@@ -1524,3 +1524,12 @@ def test_a_figure_over_a_period_is_no_cadence() -> None:
                             now=MONDAY, tz=TZ)
     assert request.unread == ["every week"]
     assert not any("'monthly'" in note for note in request.notes)
+
+
+def test_a_window_says_its_end_once_and_as_it_was_read() -> None:
+    """The end said by its weekday alone was also noted as the Friday before the start, contradicting the window."""
+    request = parse_request("16 H100s from Wednesday 9am to Tuesday 5pm", now=MONDAY, tz=TZ)
+    assert request.fixed_hours == 152.0
+    assert [n for n in request.notes if "Tue" in n] == [
+        "read the hardware from Wed 2026-12-02 09:00 to Tue 2026-12-08 17:00 as held for that window: a job of 152 h "
+        "from its start"]
