@@ -69,8 +69,7 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
         ("Purchase", f"{fmt.purchase(plan)}{checkpoint}"),
         ("Platform", f"{fmt.platform(plan)} · {plan.region}"),
         ("Estimated time", f"{fmt.hours(plan.estimated_hours)} (max runtime {fmt.hours(plan.max_runtime_hours)})"),
-        ("Estimated cost", f"{fmt.usd(plan.estimated_cost_usd)} (range {fmt.usd(plan.cost_low_usd)}–"
-                           f"{fmt.usd(plan.cost_high_usd)})"),
+        ("Estimated cost", f"{fmt.usd(plan.estimated_cost_usd)} ({fmt.cost_span(plan)})"),
         ("Price", f"{fmt.usd(plan.price_per_instance_hour_usd)}/instance-hour"),
     ]
     if decision.request.cost_center:  # who pays, tagged on the job: the approver sees where the spend is billed
@@ -297,7 +296,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
         blocks.append(context(f"Revision {req.revision}: {changed} than revision {req.previous.revision}"))
     why = [choice_line(req, now=now), *(f"• {r}" for r in reasons(decision))]
     blocks.extend([section("\n".join(why)), fields_section(plan_fields(decision)), *job_blocks(decision)])
-    if decision.plan.cost_range_basis:  # a range several times wide needs its reason beside it
+    if decision.plan.cost_range_basis and fmt.has_range(decision.plan):  # a range several times wide needs its
+        # reason beside it; a cost that cannot move says so in its field
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     moved, defaults = fmt.split_assumptions(decision.assumptions)
     moved, described = fmt.split_unchanged(moved)

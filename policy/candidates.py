@@ -111,6 +111,7 @@ class Option:
     meets: bool | None
     purchase_reason: str = field(default="", compare=False)
     transfer_usd: float = 0.0  # moving the dataset out of its data region, included in ``cost``
+    stated: bool = False  # its hours are the request's stated length, not an estimate (``policy.fixed``)
 
     @property
     def count(self) -> int:

@@ -140,7 +140,8 @@ class EstimateSettings(_Strict):
     # 25 Gbps and no EFA (AWS Batch GPU jobs documentation, docs/sources.md), so sharding across them is
     # network-bound.
     multi_node_min_accelerators: int = Field(default=4, ge=1)
-    # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours.
+    # MaxRuntime for the launch: the estimate times this, capped by max_runtime_hours (a job of a stated length stops
+    # when it is up).
     max_runtime_factor: float = Field(default=1.5, ge=1)
     # Capacity-block and training-plan offerings are looked up for multi-node jobs of these families running at least
     # this long; an alternative exists only where AWS answered with an offering (priced at its upfront fee).

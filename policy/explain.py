@@ -26,6 +26,7 @@ __all__ = [
     "purchase_step",
     "STAGE_SOURCE",
     "stage_step",
+    "STATED_SOURCE",
     "tolerance_step",
     "YOUNG_DALY",
 ]
@@ -40,6 +41,8 @@ COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·
                   f"{rules.SCALING_TABLE} and put on its scale by tokens per step, FLOP/s, interconnect and "
                   "model-parallel group")
 # A job given as accelerator-hours ("about 300 A100-hours"): its work and memory come from those hours.
+# A job of a stated length: its hours and hardware are the request's; the cost is instances × price × hours.
+STATED_SOURCE = "request: the length and hardware stated; cost = instances × price × (hours + start-up)"
 MEASURED_MEMORY_SOURCE = ("formula: each accelerator holds what one of those the hours were said on held (its memory "
                           "less the headroom); nothing is assumed to shard")
 MEASURED_COMPUTE_SOURCE = ("formula: FLOPs = the accelerator-hours said × 3600 × that accelerator's peak BF16 × its "
@@ -63,10 +66,17 @@ def tolerance_step(original: TrainingRequest, tolerance: Tolerance, stage: Stage
                      answer=tolerance.value, reason=reason, source=STAGE_SOURCE)
 
 
-def memory_step(work: Workload, option: Option, scr: Screen) -> TraceStep:
+def memory_step(work: Workload, option: Option, scr: Screen, *, model_said: bool = True) -> TraceStep:
+    """``model_said`` False: a stated length on named hardware with no model, whose memory nothing says."""
     accelerators = option.count * option.profile.spec.accelerator_count
     held = memory_per_accelerator_gib(work, accelerators)
     memory = option.profile.spec.accelerator_memory_gib or option.profile.accel.memory_gib or 0.0
+    if not model_said:
+        return TraceStep(node="3 memory", question="How much accelerator memory does the job need?",
+                         answer=(f"not judged: no model was said; the hardware named is used as asked, "
+                                 f"{memory:g} GiB on each of {accelerators} {option.profile.accel.name}"),
+                         reason="a job of a stated length on named hardware: what runs on it is the requester's",
+                         source=STATED_SOURCE)
     if work.measured:
         answer = (f"{work.measured} as said: each accelerator must hold what one {work.measured_on} held, "
                   f"{held:.1f} GiB (nothing says how the job would shard across smaller ones); the plan has "
@@ -86,6 +96,13 @@ def memory_step(work: Workload, option: Option, scr: Screen) -> TraceStep:
 def compute_step(work: Workload, option: Option) -> TraceStep:
     accel = option.profile.accel
     spec = option.profile.spec
+    if option.stated:
+        return TraceStep(node="4 compute", question="How long does the work take?",
+                         answer=(f"{option.compute_hours:,.1f} h as stated on {option.count}× {spec.instance_type}, "
+                                 f"+ {option.wall_hours - option.compute_hours:.2f} h start-up"),
+                         reason=("a job of a stated length: its hours are the request's, not estimated from the "
+                                 "work; the launch stops when they are up"),
+                         source=STATED_SOURCE)
     mfu = option.profile.flops_per_instance / (spec.accelerator_count * (accel.peak_bf16_tflops or 1.0) * 1e12)
     work_said = (f"the {work.measured} said, at that accelerator's peak and MFU" if work.measured
                  else f"{work.per_token} per token")

@@ -61,7 +61,8 @@ def fixed_length(options: list[Option], *, hours: float, settings: EstimateSetti
         cost = cents(o.count * o.rate.usd * billed_hours(wall))
         meets = None if usable_hours is None else o.start_hours + wall <= usable_hours
         out.append(dataclasses.replace(o, layout=layout, compute_hours=hours, wall_hours=wall,
-                                       instance_hours=o.count * wall, spot=None, cost=cost, meets=meets))
+                                       instance_hours=o.count * wall, spot=None, cost=cost, meets=meets,
+                                       stated=True))
     return out
 
 

@@ -22,6 +22,10 @@ def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -
     return status_as_of(spend, now=now, stale_after_hours=policy.spend_stale_after_hours)
 
 
+# The exposure is rounded up to the cent and the estimate to the nearest: a cent apart is the same figure.
+_ROUNDING_USD = 0.01 + 1e-9
+
+
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
@@ -37,8 +41,9 @@ def approval_requirement(
     reasons: list[str] = []
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
     if exposure_usd is not None and exposure_usd > cost_usd:
-        reasons.append(f"judged on ${exposure_usd:,.2f}, what the launch may bill before its runtime cap stops it "
-                       f"(the estimate is ${cost_usd:,.2f})")
+        if exposure_usd - cost_usd > _ROUNDING_USD:  # a stated length's cap is its estimate, to the cent rounded up
+            reasons.append(f"judged on ${exposure_usd:,.2f}, what the launch may bill before its runtime cap stops "
+                           f"it (the estimate is ${cost_usd:,.2f})")
         cost_usd = exposure_usd
     if oversized:
         reasons.append(f"oversized: {oversized}; never approved automatically")

@@ -47,7 +47,8 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
         items.append(CostItem(item=f"data transfer into {option.profile.price.region}", usd=cents(option.transfer_usd),
                               basis=transfer_basis or transfer_line_basis(settings)))
     total = cents(sum(item.usd for item in items))
-    low_factor, high_factor = hours_range(spot=option.spot, settings=settings)
+    # a stated length has no throughput to be wrong about: only a spot price moves its cost
+    low_factor, high_factor = (1.0, 1.0) if option.stated else hours_range(spot=option.spot, settings=settings)
     low = min(total, cents(option.count * option.rate.low_usd * billed * low_factor + option.transfer_usd))
     high = max(total, cents(option.count * option.rate.high_usd * billed * high_factor + option.transfer_usd))
     finish = add_hours(now, option.start_hours + hours)
@@ -71,8 +72,9 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
         "cost_breakdown": items,
         "checkpoint_interval_minutes": interval_minutes(option.spot),
         "max_runtime_hours": launch_runtime_hours(billed_hours(option.job_wall_hours), settings=settings,
-                                                  cap=max_runtime_hours),  # per job: the launch's MaxRuntime
-        "cost_range_basis": range_basis(spot=option.spot is not None, settings=settings),
+                                                  cap=max_runtime_hours, stated=option.stated),  # per job
+        "cost_range_basis": (stated_range_basis(spot=option.purchase is PurchaseModel.SPOT) if option.stated
+                             else range_basis(spot=option.spot is not None, settings=settings)),
         "jobs": option.layout.jobs,
         "instances_per_job": option.layout.job_instances,
     }
@@ -95,12 +97,23 @@ RUNTIME_STEP_SECONDS = 300
 RUNTIME_FLOOR_SECONDS = 900
 
 
-def launch_runtime_hours(hours: float, *, settings: EstimateSettings, cap: float) -> float:
-    """MaxRuntime for the launch: the estimate times ``max_runtime_factor``, rounded up to 5 minutes, at least
-    15 minutes, never above the policy cap. Always a whole number of seconds."""
-    wanted = math.ceil(hours * settings.max_runtime_factor * 3600 / RUNTIME_STEP_SECONDS) * RUNTIME_STEP_SECONDS
+def launch_runtime_hours(hours: float, *, settings: EstimateSettings, cap: float, stated: bool = False) -> float:
+    """MaxRuntime for the launch (the job's MaxRuntime): the estimate times ``max_runtime_factor``, or a stated
+    length as it is (the job stops when the time asked for is up: "16 H100s Monday 9am to Friday 5pm" bills no
+    hour past Friday 17:00 plus its start-up), rounded up to 5 minutes, at least 15 minutes, never above the policy
+    cap. Always a whole number of seconds."""
+    factor = 1.0 if stated else settings.max_runtime_factor
+    wanted = math.ceil(hours * factor * 3600 / RUNTIME_STEP_SECONDS) * RUNTIME_STEP_SECONDS
     seconds = min(math.floor(cap * 3600), max(RUNTIME_FLOOR_SECONDS, wanted))
     return seconds / 3600
+
+
+def stated_range_basis(*, spot: bool) -> str:
+    """How cost_low/cost_high were derived for a job of a stated length: its hours are not estimated."""
+    if spot:
+        return ("the length as stated; low: the lowest spot price observed; high: the highest (an interrupted run is "
+                "started again, which this range does not include)")
+    return "the length as stated at a fixed hourly price"
 
 
 def _compute_line(option: Option, hours: float) -> CostItem:

@@ -155,7 +155,8 @@ _RESERVED_RE = compiled_on_use(
     _F,
 )
 # Reserved capacity to be bought for the run: "reserve a capacity block", "book a capacity block for 16 H100s", "on a
-# SageMaker training plan", "get reserved capacity" (held capacity, "we have a capacity block", is ``_RESERVED_RE``'s)
+# SageMaker training plan", "get reserved capacity", "reserve 8 p5s", "book 16 H100s from Monday to Friday" (held
+# capacity, "we have a capacity block", is ``_RESERVED_RE``'s)
 _TO_RESERVE_RE = compiled_on_use(
     r"\b(?:(?:is\s+it|would\s+it\s+be|it'?s)\s+worth\s+(?=reserving|booking|buying))?"
     r"(?:(?:reserve|reserving|book|booking|buy|buying|purchase|get|grab|want|need|request|use|using|via|with|on"
@@ -164,7 +165,8 @@ _TO_RESERVE_RE = compiled_on_use(
     r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity"
     # "is it worth reserving capacity for …?": asked, so an offering that fits is priced
     r"|(?<=reserving\s)capacity|(?<=booking\s)capacity)\b"
-    r"|\breserve\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?|nodes?)\b)",
+    r"|\b(?:reserve|book)\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?"
+    r"|nodes?)\b)",
     _F)
 # "we have 2 p4d reserved", "on our reserved p5s", "using our 4 reserved p5.48xlarge", "16 H100s are reserved": the
 # word "reserved" said of hardware. Only the word is taken, so the count and the hardware are read as ever.
@@ -321,7 +323,7 @@ def read_today(scan: Scan, notes: list[str]) -> None:
 def read_to_reserve(scan: Scan, notes: list[str]) -> bool | None:
     """ "reserve a capacity block for 16 H100s next week": reserved capacity bought for the run is asked for, noted;
     None when it is not. Read before held capacity, whose words ("capacity block") it shares."""
-    if not scan.holds(("reserv", "capacity block", "capacity-block", "training plan", "training-plan")):
+    if not scan.holds(("reserv", "book", "capacity block", "capacity-block", "training plan", "training-plan")):
         return None  # most texts: the pattern is compiled only for one that could hold it
     said = scan.take(_TO_RESERVE_RE)
     if not said:

@@ -126,7 +126,8 @@ def decide(
     if measured:  # nor did it train tokens of a sequence length: the work was the hours given
         req = req.model_copy(update={"tokens": request.tokens, "seq_len": request.seq_len})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
-        assumed = [a for a in assumed if not a.startswith("tokens:")]
+        assumed = [a for a in assumed if not a.startswith("tokens:")
+                   and not (request.params is None and a.startswith("sequence length:"))]  # nor, with no model,
     elif measured:  # the work is the hours given: no default of tokens or sequence says anything of it
         assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
     elif request.work_gpu_hours is not None:  # given beside a model size (or a stated length), which wins
@@ -394,7 +395,8 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
     return [
         explain.stage_step(original, req.stage),
         explain.tolerance_step(original, req.interruption_tolerance, req.stage),
-        explain.memory_step(work, choice.option, scr),
+        explain.memory_step(work, choice.option, scr,
+                            model_said=original.params is not None or req.fixed_hours is None),
         explain.compute_step(work, choice.option),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
                                 ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy),

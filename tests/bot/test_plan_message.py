@@ -188,6 +188,18 @@ def test_the_cost_center_is_a_field_of_the_plan_and_in_what_the_approver_confirm
     assert "Cost center" not in visible(plain)
 
 
+def test_a_stated_length_at_a_fixed_price_shows_a_fixed_cost_and_no_range_to_explain() -> None:
+    text = "book 16 H100s from Wednesday 9am to Friday 5pm, production"
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+    fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in next(b["fields"] for b in blocks
+                                                                              if "fields" in b)}
+    assert re.fullmatch(r"\$[\d,]+ \(fixed\)", fields["*Estimated cost*"])
+    assert "Cost range" not in visible(blocks)
+    # a range that can move still says what its ends assume
+    assert "Cost range $" in visible(request_blocks(make_request(decision=plan_for(REQUESTS[0]), planned_at=NOW),
+                                                    now=NOW))
+
+
 def test_a_revision_says_what_it_changed_and_keeps_the_earlier_choices() -> None:
     first = plan_for(REQUESTS[0])
     chosen = first.alternatives[0]

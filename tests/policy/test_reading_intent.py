@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from gpuops.cli import app
 from policy.catalog import load_catalog
 from policy.config import default_policy
+from policy.decision import PurchaseModel
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.parse import parse_request, read_request
@@ -250,8 +251,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"fixed_hours": None, "deadline": None}, []),
     ("yo can u price a qwen 14b lora, like 25M tokens, nothing crazy", {"tokens": 25_000_000}, []),
     # hardware with a start and an end and no work: held for that window (an end by weekday, the first after the start)
+    # booking hardware is reserving it: the capacity is bought for the window when an offering fits
     ("Please book 16 H100s from Wednesday 9am to Friday 5pm for the pretraining sprint",
-     {"start_after": at("2026-12-02T09:00"), "deadline": None, "fixed_hours": 56.0, "gpus": 16}, ["book", "sprint"]),
+     {"start_after": at("2026-12-02T09:00"), "deadline": None, "fixed_hours": 56.0, "gpus": 16,
+      "reserve_capacity": True}, ["sprint"]),
+    ("book 2 p5s for a week", {"reserve_capacity": True, "instances": 2, "fixed_hours": 168.0}, []),
+    ("fine-tune 7B on our notebook data", {"reserve_capacity": None}, []),
     ("16 H100s starting Thursday, done by Tuesday",
      {"start_after": at("2026-12-03T09:00"), "deadline": None, "fixed_hours": 128.0}, []),
     # tokens of several kinds of data, added up
@@ -1333,6 +1338,33 @@ def test_a_stated_length_far_from_the_training_estimate_is_warned_of(text: str, 
     decision = decision_for(text)
     assert decision.request.fixed_hours is not None
     assert any(says in w and "4B tokens of a 13B-parameter model on 1× p5.48xlarge" in w for w in decision.warnings)
+
+
+@pytest.mark.parametrize("text", ["8 H100 for 6 hours", "eval run 7b 2h", "16 H100s from Wednesday 9am to Friday 5pm"])
+def test_a_stated_length_stops_when_it_is_up_and_is_judged_at_its_price(text: str) -> None:
+    """The runtime cap was 1.5× the stated length, as for an estimate: a window Monday 9am to Friday 5pm could bill
+    until Saturday night, and approvals judged that. The length is the request's, so the launch stops when it is up
+    and the money rules judge the estimate; only a spot price moves its cost, never throughput."""
+    decision = decision_for(text)
+    plan = decision.plan
+    assert plan.max_runtime_hours == pytest.approx(plan.estimated_hours, abs=5 / 60)
+    assert plan.exposure_usd == pytest.approx(plan.estimated_cost_usd, abs=0.011)
+    assert not any("judged on" in r for r in decision.approval.reasons)
+    assert "throughput" not in plan.cost_range_basis
+    if plan.purchase_model is PurchaseModel.ON_DEMAND:
+        assert plan.cost_low_usd == plan.cost_high_usd == plan.estimated_cost_usd
+    else:
+        assert plan.cost_low_usd <= plan.estimated_cost_usd <= plan.cost_high_usd
+
+
+def test_a_stated_length_says_its_hours_were_given_and_what_nothing_said_is_not_judged() -> None:
+    """The trace of "16 H100s …" described LoRA training of a 0 GiB model at 9% MFU: the stand-in size's figures."""
+    steps = {s.node: s for s in decision_for("16 H100s from Wednesday 9am to Friday 5pm").trace}
+    assert steps["3 memory"].answer.startswith("not judged: no model was said")
+    assert steps["4 compute"].answer == "56.0 h as stated on 2× p5.48xlarge, + 0.25 h start-up"
+    assert "MFU" not in steps["4 compute"].reason
+    # with a model said, its memory is judged as ever
+    assert "GiB of weights" in {s.node: s for s in decision_for("eval run 7b 2h").trace}["3 memory"].answer
 
 
 def test_a_stated_length_with_no_work_said_is_not_compared() -> None:
