@@ -44,6 +44,9 @@ class PlanFields(InputModel):
     tokens_fit_budget: bool | None = Field(default=None, description=(
         "with budget_usd and no tokens: the tokens are the most the budget pays for on the plan's hardware, found by "
         "the decision and noted"))
+    params_fit_budget: bool | None = Field(default=None, description=(
+        "with no params and a budget_usd, deadline or hardware to fit in: the model's size is the largest whose plan "
+        "fits them all, found by the decision and noted"))
     region: Text | None = Field(default=None, min_length=1, max_length=32)
     team: Text | None = Field(default=None, min_length=1, max_length=128)
     accelerator: Text | None = Field(default=None, max_length=64)

@@ -1,9 +1,10 @@
-"""The most tokens a budget pays for: "what can I train for $200? a 7B LoRA on as many tokens as fit".
+"""The most a budget pays for: the tokens of "a 7B LoRA on as many tokens as fit in $200", the model's size of "the
+biggest model we can pretrain on 20B tokens for $30k".
 
-A plan's cost grows with its tokens (the training hours do; start-up and a data move do not), and the cheapest
-configuration may change as the run grows, so the count is searched, not worked out from one plan: powers of ten
-first, then halving the gap between the last that fits and the first that does not (in log space), each step a
-whole plan. The count found is rounded down to two significant figures, as a person would ask for it.
+A plan's cost grows with its tokens and its model's size (the training hours do; start-up and a data move do not),
+and the cheapest configuration may change as the run grows, so the count is searched, not worked out from one plan:
+powers of ten first, then halving the gap between the last that fits and the first that does not (in log space),
+each step a whole plan. The count found is rounded down to two significant figures, as a person would ask for it.
 
 See docs/design.md §The request.
 """
@@ -15,26 +16,32 @@ from collections.abc import Callable
 
 from policy.decision import Plan
 
-__all__ = ["FEWEST_TOKENS", "MOST_TOKENS", "most_tokens"]
+__all__ = ["FEWEST_PARAMS", "FEWEST_TOKENS", "MOST_PARAMS", "most_that_fits", "MOST_TOKENS"]
 
 FEWEST_TOKENS = 10**6  # below this no run is worth planning by its budget
 MOST_TOKENS = 10**14  # far beyond any budget gpuops approves
+FEWEST_PARAMS = 10**7  # a model smaller than this is not what anyone asks a GPU budget about
+MOST_PARAMS = 10**13  # beyond every model the catalog's largest configurations hold
 _HALVINGS = 8  # the gap between two powers of ten, halved this often (in log space): within 1% of the most
 
 
-def most_tokens(budget_usd: float, plan_for: Callable[[int], Plan | None]) -> int | None:
-    """The most tokens whose plan (``plan_for``, None when it cannot be planned) costs at most ``budget_usd`` and
-    meets any deadline, rounded down to two significant figures; None when not even ``FEWEST_TOKENS`` do."""
-    def fits(tokens: int) -> bool:
-        plan = plan_for(tokens)
-        return plan is not None and plan.estimated_cost_usd <= budget_usd and plan.deadline_met is not False
+def most_that_fits(plan_for: Callable[[int], Plan | None], *, budget_usd: float | None, fewest: int,
+                   most: int) -> int | None:
+    """The largest count (of tokens, or of the model's parameters) from ``fewest`` to ``most`` whose plan
+    (``plan_for``, None when it cannot be planned, as when no hardware holds it) costs at most ``budget_usd`` (when
+    there is one) and meets any deadline, rounded down to two significant figures; None when not even ``fewest``
+    does."""
+    def fits(count: int) -> bool:
+        plan = plan_for(count)
+        return (plan is not None and (budget_usd is None or plan.estimated_cost_usd <= budget_usd)
+                and plan.deadline_met is not False)
 
-    if not fits(FEWEST_TOKENS):
+    if not fits(fewest):
         return None
-    low = FEWEST_TOKENS
-    while low * 10 <= MOST_TOKENS and fits(low * 10):
+    low = fewest
+    while low * 10 <= most and fits(low * 10):
         low *= 10
-    if low * 10 > MOST_TOKENS:
+    if low * 10 > most:
         return low
     lo, hi = math.log10(low), math.log10(low) + 1.0
     for _ in range(_HALVINGS):
@@ -50,12 +57,12 @@ def most_tokens(budget_usd: float, plan_for: Callable[[int], Plan | None]) -> in
     return found
 
 
-def _step(tokens: int) -> int:
-    """The step of the second significant figure of ``tokens`` (2,700,000,000 → 100,000,000)."""
-    step: int = 10 ** max(0, len(str(tokens)) - 2)
+def _step(count: int) -> int:
+    """The step of the second significant figure of ``count`` (2,700,000,000 → 100,000,000)."""
+    step: int = 10 ** max(0, len(str(count)) - 2)
     return step
 
 
-def _two_figures(tokens: int) -> int:
-    """``tokens`` rounded down to two significant figures (2,734,567,890 → 2,700,000,000)."""
-    return tokens // _step(tokens) * _step(tokens)
+def _two_figures(count: int) -> int:
+    """``count`` rounded down to two significant figures (2,734,567,890 → 2,700,000,000)."""
+    return count // _step(count) * _step(count)

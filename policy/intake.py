@@ -116,7 +116,13 @@ def _shown(value: Any) -> str:
 def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
     hardware = any(merged.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type"))
     measured = merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
-    if merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware) and not measured:
+    if merged.get("params") is None and merged.get("params_fit_budget"):
+        if merged.get("budget_usd") is None and merged.get("deadline") is None and not hardware:
+            raise RequestError(
+                "Say what the model must fit in to find the biggest one: a budget (\"for $30k\"), a deadline "
+                "(\"by Friday\") or the hardware (\"on 8 H100s\"); or name a size, e.g. \"pretrain 3B on 20B tokens\".",
+                code="missing_limit")
+    elif merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware) and not measured:
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
         # are given.
         raise RequestError(_missing_size(text), code="missing_model_size")

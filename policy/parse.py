@@ -218,9 +218,11 @@ _HW_RE = compiled_on_use(
 
 # "2 H100 nodes", "4x A100 instances": a count of instances of the accelerator's kind, each with all it holds
 # Nodes named by what each holds, their count before or after: "8xH100 nodes x2", "2x 8xH100 nodes", "2 8xH100 nodes",
-# "an 8xA100 box" (one); with the nodes counted nowhere ("8xH100 nodes") only the accelerator is read
+# "an 8xA100 box", "a single 8xH100 node" (one); with the nodes counted nowhere ("8xH100 nodes") only the accelerator
+# is read
 _HW_PER_NODE_RE = compiled_on_use(
-    rf"(?<![\w.])(?:(?P<k>\d{{1,4}})\s*[x×*]\s*|(?P<k3>\d{{1,4}})\s+|(?:an?|one)\s+)?(?P<per>\d{{1,3}})[x×*]"
+    rf"(?<![\w.])(?:(?P<k>\d{{1,4}})\s*[x×*]\s*|(?P<k3>\d{{1,4}})\s+|(?:an?|one|(?:an?\s+)?single)\s+)?"
+    rf"(?P<per>\d{{1,3}})[x×*]"
     # written as one word, "8xH100": what a node holds ("4x A100 instances" counts the instances)
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?P<noun>nodes?|instances?|machines?|hosts?|box(?:es)?)"
     r"(?![\w])(?:\s*[x×*]\s*(?P<k2>\d{1,4})(?![\w]))?", _F)
@@ -561,6 +563,7 @@ def read_request(
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE)) or None
+    fields["params_fit_budget"] = bool(scan.take_if(("model",), _PARAMS_FIT_RE)) or None
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
@@ -906,6 +909,14 @@ _TOKENS_FIT_RE = compiled_on_use(
     r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
     r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
     r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
+# The model's size left to the budget, deadline or hardware: "what's the biggest model we can pretrain on 20B tokens",
+# "how big a model can $30k train", "the largest model that fits in $5k" (``TrainingRequest.params_fit_budget``)
+_PARAMS_FIT_RE = compiled_on_use(
+    r"\b(?:(?:what'?s|what\s+is|find(?:\s+me)?|tell\s+me|give\s+me)\s+)?(?:the\s+)?(?:biggest|largest)\s+(?:\w+\s+)?model"
+    r"(?:\s+(?:that|which))?(?:\s+(?:we|i|it|you|the\s+budget|\$?[\d.,]+\s*[km]?)\s+(?:can|could|would|will)"
+    r"(?:\s+(?:afford\s+to|still))?|\s+(?:that\s+)?(?:fits|we\s+can\s+afford)|\s+possible)(?=\W|$)"
+    r"|\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:\w+\s+)?model\s+(?:can|could|would|will)\b"
+    r"|\bwhat\s+size\s+(?:of\s+)?(?:\w+\s+)?model\s+(?:can|could|would|will)\b", _F)
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.

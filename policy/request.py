@@ -181,6 +181,9 @@ class TrainingRequest(BaseModel):
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None
+    # "the biggest model we can pretrain on 20B tokens for $30k": the model's size is the largest whose plan the budget
+    # pays for, by the deadline and on the hardware named, found by the decision; with a size said it changes nothing.
+    params_fit_budget: bool | None = None
 
     @field_validator("area")
     @classmethod

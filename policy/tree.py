@@ -77,6 +77,10 @@ def decide(
         except RequestError:
             return None
 
+    if request.params_fit_budget and request.params is None:
+        asked = request
+        request = _with_largest_model(asked, lambda params: plan_for(asked.model_copy(update={"params": params})),
+                                      policy=policy)
     if request.tokens_fit_budget and request.tokens is None:
         asked = request
         request = _with_affordable_tokens(asked, lambda tokens: plan_for(asked.model_copy(update={"tokens": tokens})))
@@ -156,6 +160,40 @@ def decide(
     )
 
 
+def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan | None], *,
+                        policy: PolicyConfig) -> TrainingRequest:
+    """``request`` ("the biggest model we can pretrain on 20B tokens for $30k") with the largest model whose plan
+    fits its budget, its deadline and the hardware it names, noted. A plan the policy would deny (over
+    ``deny_above_usd`` or ``max_runtime_hours``) does not fit either, so "by Friday" alone never finds a model no one
+    may train; when not even the smallest model fits, the request is refused with what to change."""
+    budget = request.budget_usd
+    ceiling = policy.deny_above_usd
+
+    def allowed(params: int) -> Plan | None:
+        plan = plan_of(params)
+        if plan is None or plan.estimated_hours > policy.max_runtime_hours:
+            return None
+        return None if ceiling is not None and plan.estimated_cost_usd > ceiling else plan
+
+    params = affordable.most_that_fits(allowed, budget_usd=budget, fewest=affordable.FEWEST_PARAMS,
+                                       most=affordable.MOST_PARAMS)
+    limits = [*([f"the ${budget:,.2f} budget"] if budget is not None else []),
+              *(["the deadline"] if request.deadline is not None else []),
+              *(["the hardware named"] if _hardware_named(request) else [])]
+    said = " and ".join(limits) or "the policy's limits"
+    if params is None:
+        raise RequestError(
+            f"No model of {format_count(affordable.FEWEST_PARAMS)} parameters or more fits {said} for this work; "
+            "give more room (a larger budget, a later deadline, more hardware) or fewer tokens, or name a size.",
+            code="nothing_fits")
+    note = f"params: {format_count(params)}, the largest model that fits {said} (the biggest model, as asked)"
+    return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
+
+
+def _hardware_named(request: TrainingRequest) -> bool:
+    return any(v is not None for v in (request.gpus, request.instances, request.accelerator, request.instance_type))
+
+
 def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], Plan | None]) -> TrainingRequest:
     """``request`` ("as many tokens as fit in $200") with the most tokens its budget pays for, noted; without a
     budget, or when it pays for none, the tokens are left to the default and the note says why."""
@@ -163,7 +201,8 @@ def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], P
     if budget is None:
         note = "as many tokens as fit: no budget is said to fit them in, so the tokens are the default; say one"
         return request.model_copy(update={"notes": [*request.notes, note]})
-    tokens = affordable.most_tokens(budget, cost_of)
+    tokens = affordable.most_that_fits(cost_of, budget_usd=budget, fewest=affordable.FEWEST_TOKENS,
+                                       most=affordable.MOST_TOKENS)
     if tokens is None:
         note = (f"as many tokens as fit: ${budget:,.2f} pays for no run of {format_count(affordable.FEWEST_TOKENS)}"
                 " tokens or more, so the tokens are the default and the budget warning says by how much it falls short")

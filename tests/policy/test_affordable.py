@@ -1,14 +1,18 @@
-"""The most tokens a budget pays for: searched over whole plans, rounded down as a person would ask for it."""
+"""The most a budget pays for, tokens or the model's size: searched over whole plans, rounded down as a person would
+ask for it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from policy.affordable import FEWEST_TOKENS, most_tokens
+import pytest
+
+from policy.affordable import FEWEST_PARAMS, FEWEST_TOKENS, MOST_TOKENS, most_that_fits
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision, Plan
+from policy.errors import RequestError
 from policy.parse import parse_request
 from policy.spend import SpendSnapshot
 from policy.tree import decide
@@ -26,6 +30,10 @@ def linear(start_usd: float, usd_per_token: float, *, late_above: int | None = N
     return plan_for
 
 
+def most_tokens(budget_usd: float | None, plan_for: Callable[[int], Plan | None]) -> int | None:
+    return most_that_fits(plan_for, budget_usd=budget_usd, fewest=FEWEST_TOKENS, most=MOST_TOKENS)
+
+
 def test_the_count_is_the_most_the_budget_pays_for_rounded_down_to_two_figures() -> None:
     # $10 of start-up, $1 per 100M tokens: $200 pays for 19B tokens
     assert most_tokens(200.0, linear(10.0, 1e-8)) == 19_000_000_000
@@ -39,6 +47,13 @@ def test_a_budget_that_pays_for_no_run_finds_nothing() -> None:
     assert most_tokens(5.0, linear(10.0, 1e-8)) is None
     assert most_tokens(200.0, lambda tokens: None) is None
     assert FEWEST_TOKENS == 10**6
+
+
+def test_without_a_budget_the_count_is_the_most_that_can_be_planned_at_all() -> None:
+    """Hardware that holds no more than 70B parameters: the biggest model on it, whatever it costs."""
+    def held(params: int) -> Plan | None:
+        return PLAN if params <= 70_000_000_000 else None
+    assert most_that_fits(held, budget_usd=None, fewest=FEWEST_PARAMS, most=10**13) == 70_000_000_000
 
 
 def decided(text: str) -> Decision:
@@ -62,3 +77,33 @@ def test_as_many_tokens_as_fit_without_a_budget_prices_the_default_and_says_so()
     decision = decided("7B LoRA on as many tokens as fit")
     assert decision.request.tokens == 1_000_000_000
     assert any("no budget is said to fit them in" in a for a in decision.assumptions)
+
+
+def test_the_biggest_model_a_budget_trains_is_the_largest_whose_plan_it_pays_for() -> None:
+    decision = decided("what's the largest model we can fine-tune on 1B tokens for $5k, experimental")
+    params = decision.request.params
+    assert params is not None and decision.request.params_fit_budget
+    assert decision.plan.estimated_cost_usd <= 5000.0
+    assert len(str(params).rstrip("0")) <= 2  # two significant figures, as a person would ask for it
+    bigger = decided(f"fine-tune a {params * 1.15 / 1e9:.1f}B model on 1B tokens, experimental")
+    assert bigger.plan.estimated_cost_usd > 5000.0
+    assert any(a.startswith(f"params: {params / 1e9:g}B, the largest model that fits the $5,000.00 budget")
+               for a in decision.assumptions)
+
+
+def test_the_biggest_model_on_named_hardware_is_the_largest_it_holds() -> None:
+    decision = decided("what's the biggest model we can LoRA on a single 8xH100 node")
+    params = decision.request.params
+    assert params is not None and (decision.plan.instance_count, decision.plan.accelerator) == (1, "H100")
+    with pytest.raises(RequestError):  # a fifth larger does not fit in its memory
+        decided(f"LoRA a {params * 1.2 / 1e9:.0f}B model on a single 8xH100 node")
+
+
+def test_the_biggest_model_with_nothing_to_fit_in_or_nothing_that_fits_says_what_to_give() -> None:
+    with pytest.raises(RequestError) as unbounded:
+        parse_request("what's the biggest model we could fine-tune?", now=NOW, tz="UTC")
+    assert unbounded.value.code == "missing_limit"
+    with pytest.raises(RequestError) as tiny:
+        decided("what's the biggest model we can pretrain on 100B tokens for $1")
+    assert tiny.value.code == "nothing_fits"
+    assert "No model of 10M parameters or more fits the $1.00 budget" in str(tiny.value)

@@ -240,6 +240,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("7B LoRA on as many tokens as fit in $200", {"tokens_fit_budget": True, "tokens": None, "budget_usd": 200.0}, []),
     ("how many tokens can $500 buy for a 7B fine-tune", {"tokens_fit_budget": True, "budget_usd": 500.0}, []),
     ("how many tokens can we afford with $1k for a 7B LoRA", {"tokens_fit_budget": True, "budget_usd": 1000.0}, []),
+    # the model's size left to what it must fit in
+    ("we have 2 weeks and $30k, what's the biggest model we can pretrain on 20B tokens?",
+     {"params_fit_budget": True, "params": None, "budget_usd": 30000.0, "tokens": 20_000_000_000}, []),
+    ("how big a model can we pretrain for $50k on 100B tokens", {"params_fit_budget": True, "budget_usd": 50000.0}, []),
+    ("what is the largest model that fits in $500 for a fine-tune on 100M tokens", {"params_fit_budget": True}, []),
+    ("what size model can we LoRA on 8 H100s", {"params_fit_budget": True, "gpus": 8}, []),
+    ("fine-tune our largest model (8B) on 1B tokens", {"params_fit_budget": None, "params": 8_000_000_000}, []),
     # nodes named by what each holds, counted before or after ("8xH100 nodes" was 8 nodes)
     ("pretrain 2.7B on 50B tokens, 8xH100 nodes x2", {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("pretrain 2.7B on 50B tokens, 2x 8xH100 nodes", {"gpus": 16, "instances": 2}, []),

@@ -147,6 +147,13 @@ def test_the_tokens_a_budget_pays_for_can_be_asked_for_as_fields(live: Live) -> 
     assert answer.json()["request"]["tokens"] > 10**9 and answer.json()["plan"]["estimated_cost_usd"] <= 200
 
 
+def test_the_biggest_model_a_budget_trains_can_be_asked_for_as_fields(live: Live) -> None:
+    answer = live.post("/v1/plans", {"text": "fine-tune on 1B tokens, experimental", "budget_usd": 5000,
+                                     "params_fit_budget": True, "now": NOW.isoformat(), "timezone": TZ})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["request"]["params"] > 10**9 and answer.json()["plan"]["estimated_cost_usd"] <= 5000
+
+
 def test_a_cost_center_given_as_a_field_is_on_the_plan_it_binds_and_a_bad_one_says_what_to_write(live: Live) -> None:
     body = {"text": "fine-tune 7B on 1B tokens", "now": NOW.isoformat(), "timezone": TZ}
     plain, billed = live.post("/v1/plans", body), live.post("/v1/plans", {**body, "cost_center": "ML-4411"})
