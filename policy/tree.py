@@ -885,6 +885,8 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
+    if (undertrained := _undertrained_warning(req, ctx.policy)) is not None:
+        warnings.append(undertrained)
     if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
     if req.reserved:
@@ -1050,6 +1052,28 @@ def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str
     margin = policy.deadline_safety_margin.get(req.stage, 0.0)
     return (f"nothing finishes with the {margin:.0%} safety margin: the fastest plan finishes {when}, only "
             f"{plan.deadline_margin_hours:,.1f} h before the deadline")
+
+
+# Pretraining on fewer tokens than this share of the compute-optimal count per parameter is worth a word: the same
+# compute trains a smaller model on more tokens to a lower loss (Hoffmann et al. 2022).
+UNDERTRAINED_SHARE = 0.1
+
+
+def _undertrained_warning(req: TrainingRequest, policy: PolicyConfig) -> str | None:
+    """Pretraining far fewer tokens per parameter than compute-optimal ("the biggest model $30k trains on 20B
+    tokens": 40B parameters on 0.5 tokens each), with the compute-optimal split of the same compute."""
+    optimal = policy.defaults.pretrain_tokens_per_param
+    if req.task is not Task.PRETRAIN or req.params is None or req.tokens is None or req.fixed_hours is not None:
+        return None
+    per_param = req.tokens / req.params
+    if per_param >= optimal * UNDERTRAINED_SHARE:
+        return None
+    # compute C = 6·N·D with D = ratio·N: N = sqrt(C / (6·ratio))
+    params = (6 * req.params * req.tokens / (6 * optimal)) ** 0.5
+    return (f"{format_count(req.params)} parameters pretrained on {format_count(req.tokens)} tokens is "
+            f"{per_param:.2g} tokens per parameter, far below the ~{optimal:g} of compute-optimal pretraining "
+            f"(Hoffmann et al. 2022): the same compute trains a ~{format_count(round(params, -8))} model on "
+            f"~{format_count(round(params * optimal, -9))} tokens to a lower loss")
 
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:

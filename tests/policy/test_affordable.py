@@ -107,3 +107,13 @@ def test_the_biggest_model_with_nothing_to_fit_in_or_nothing_that_fits_says_what
         decided("what's the biggest model we can pretrain on 100B tokens for $1")
     assert tiny.value.code == "nothing_fits"
     assert "No model of 10M parameters or more fits the $1.00 budget" in str(tiny.value)
+
+
+def test_pretraining_far_below_compute_optimal_says_what_the_same_compute_trains_better() -> None:
+    """The biggest model a budget pays for is an under-trained one: an expert says so and gives the better split."""
+    [warning] = [w for w in decided("pretrain 70B on 10B tokens, experimental").warnings if "compute-optimal" in w]
+    assert warning == ("70B parameters pretrained on 10B tokens is 0.14 tokens per parameter, far below the ~20 of "
+                       "compute-optimal pretraining (Hoffmann et al. 2022): the same compute trains a ~5.9B model on "
+                       "~118B tokens to a lower loss")
+    for enough in ("pretrain 1.3B on 26B tokens", "pretrain 7B on 14B tokens", "fine-tune 70B on 10M tokens"):
+        assert not [w for w in decided(enough).warnings if "compute-optimal" in w], enough
