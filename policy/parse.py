@@ -97,7 +97,9 @@ _UNIT_KINDS = (
             # not "405B seq len 32768": there the length follows
             r"|(?:seq(?:[\s_-]?len(?:gth)?)?|sequence[\s_-]+length)(?![\w-])"
             r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d)"),
-    ("tokens", r"tokens?|toks?|tokns?|tkns?"),  # and its common typos
+    # and its common typos; "3B new tokens", "1B more tokens", "500M high-quality tokens": what kind, still tokens
+    ("tokens", r"(?:(?:new|fresh|additional|more|extra|clean|unique|curated|synthetic|filtered|dedup(?:licat)?ed"
+               r"|high[\s-]quality|in[\s-]domain|training)\s+)?(?:tokens?|toks?|tokns?|tkns?)"),
     ("params", r"param(?:eter)?s?|model"),
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
     # "20 LoRA adapters", "10 jobs", "12 combos", "6 experiments": a run each
@@ -753,6 +755,7 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
+    r"|(?:please|pls|plz|can\s+you|could\s+you)\s+estimate(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))?(?=\s)"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
@@ -797,7 +800,8 @@ _COST_QUESTION_RE = compiled_on_use(
 # A cost asked with the work named inside the question: "what would a 70B LoRA on 500M tokens cost us?"
 _WHAT_WOULD_COST_RE = compiled_on_use(
     r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
-    r"(?:\s+it\s+cost\s+to)?)\b[^?.!]{1,160}?"
+    # "what does each refresh cost": one run, what the plan prices
+    r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b[^?.!]{1,160}?"
     # "how much a 30B fine-tune would cost": the question's verb said after the work
     r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b"
     r"(?!\s+(?:center|centre|code))", _F)
@@ -1064,6 +1068,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         notes += [f"read '{d}' as what the runs differ in: each is priced as the same job" for d in differ]
     else:  # "on different datasets" with no count of runs: how many is not said
         scan.unused += differ
+    if (one_run := fields.pop(_ONE_RUN, None)) is not None and (fields.get("trials") or 1) <= 1:
+        notes.append(f"read '{one_run}' as the run described, not a sweep: say how many runs if it is several "
+                     "(\"5 seeds\", \"3 ablation runs\")")
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")
@@ -3261,7 +3268,7 @@ _INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
-    task, adapter, compared = _task(scan, notes)
+    task, adapter, compared, one_run = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
                                                                    "urgency"),  # "no" holds "not", "nothing"
@@ -3287,7 +3294,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
     return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
             "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {}) | (
-                {"task_choice": compared} if compared else {})
+                {"task_choice": compared} if compared else {}) | ({_ONE_RUN: one_run} if one_run else {})
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
@@ -3390,9 +3397,19 @@ _COMPARING_WORDS_RE = compiled_on_use(
     r"|compare[ds]?|comparing|(?:price|cost|quote)\s+both|both(?:\s+options)?|either)\b", _F)
 
 
-def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list[Task]]:
-    """The task and the adapter its runs train through: a sweep of LoRA runs is a sweep through LoRA adapters, and
-    pretraining with fine-tuning is two jobs, not one."""
+_ONE_RUN = "one_ablation"  # the words of one ablation, from the task's reader to the fields' (never a field)
+# One ablation said as such: "for a quick ablation", "an ablation run" (not "ablations", "an ablation study")
+_ABLATION_WORD_RE = compiled_on_use(r"(?:an?\s+)?ablation(?:\s+run)?", _F)
+_ONE_ABLATION_RE = compiled_on_use(
+    r"\b(?:an?|one|single|another)\s+(?:(?:quick|small|short|simple|cheap|first|little)\s+)?ablation(?:\s+run)?\b"
+    r"(?!\s+stud)", _F)
+
+
+def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list[Task], str | None]:
+    """The task, the adapter its runs train through (a sweep of LoRA runs is a sweep through LoRA adapters, and
+    pretraining with fine-tuning is two jobs, not one), the ways of training named to compare, and the words of one
+    ablation said as such ("a quick ablation": the run described, unless runs are counted)."""
+    one_run = None
     negated = scan.take_if(_NEGATION_WORDS + ("without", "w/o", "rather", "instead"), _NOT_TASK_RE)
     for m in negated:  # "no LoRA", "not a sweep", "not from scratch": never the task they name
         notes.append(f"read '{_said(m)}' as ruling out {' '.join(m['w'].split())}")
@@ -3400,7 +3417,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
     tasks = [task for task, words in said.items() if words]
     if not tasks and any(_FROM_SCRATCH_WORD_RE.search(m["w"]) for m in negated):
         notes.append("read it as fine-tuning an existing model")
-        return Task.FINE_TUNE, None, []
+        return Task.FINE_TUNE, None, [], None
     from_scratch = {Task.PRETRAIN, Task.CONTINUED_PRETRAIN} & set(tasks)
     tuning = {Task.FINE_TUNE, Task.LORA, Task.QLORA} & set(tasks)
     if len(from_scratch) > 1 or (from_scratch and tuning):
@@ -3420,7 +3437,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
         scan.take(_COMPARING_WORDS_RE)
         notes.append(f"read '{said[adapter_task][0]}' and '{full[0]}' as ways of training to compare: the plan is "
                      f"{order[0].value}, and what {order[1].value} would cost is said beside it")
-        return order[0], None, order
+        return order[0], None, order, None
     if full and {Task.LORA, Task.QLORA} & set(tasks):
         adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
         raise RequestError(
@@ -3430,12 +3447,18 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
         )
     if full:
         notes.append(f"read '{full[0]}' as training every weight (not LoRA)")
+    if said[Task.SWEEP] and all(_ABLATION_WORD_RE.fullmatch(w) for w in said[Task.SWEEP]) and (
+            one := _ONE_ABLATION_RE.search(scan.said)) is not None:
+        # "for a quick ablation": the run described is one run of it, not a sweep of the default count of trials;
+        # runs counted elsewhere ("5 seeds") still make it a sweep (``_read_fields``)
+        tasks.remove(Task.SWEEP)
+        one_run = _said(one)
     if not tasks:
-        return None, None, []
+        return None, None, [], one_run
     if Task.SWEEP in tasks and len(tasks) > 1:
         run = next(t for t in tasks if t is not Task.SWEEP)
         notes.append(f"costed as a sweep of {run.value} runs")
-        return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None, []
+        return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None, [], None
     if (typed := next((w for w in said[Task.FINE_TUNE] if _FINE_TUNE_TYPO_RE.fullmatch(w)), None)) is not None:
         notes.append(f"read '{typed}' as fine-tune")  # a misspelling read as the word is said so
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
@@ -3443,7 +3466,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
     reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)
     if reward is not None and tasks[0] is Task.FINE_TUNE:
         notes.append(f"read '{reward}' as fine-tuning a base model with a scoring head on preference pairs")
-    return tasks[0], None, []
+    return tasks[0], None, [], one_run
 
 
 # "stage: production", "stage=experimental": the field's label before its value

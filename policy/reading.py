@@ -175,7 +175,9 @@ _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s
          rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
-TRAIN_RE = compiled_on_use(r"\b(?:re-?)?train(?:ing)?\b", _F)  # "retrain the ranking model": train it again
+# "retrain the ranking model": train it again; "a monthly refresh with 3B new tokens": the same
+TRAIN_RE = compiled_on_use(
+    r"\b(?:re-?)?train(?:ing)?\b|\brefresh(?:es|ed|ing)?\b(?!\s+(?:the\s+)?(?:prices?|catalog))", _F)
 # A dataset counted in items with no length said: "50k support conversations", "100k preference pairs". Only a text
 # with a count nothing else read uses it.
 # The words between say what kind of item ("support"); a unit or "of" there counts something else ("2000 hours of

@@ -608,6 +608,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("is it cheaper to run 7B fine-tune on A100s or H100s? 1B tokens", {"accelerator": None}, []),
     ("Can you price a 13B full fine-tune on 3B tokens?", {"params": 13_000_000_000}, []),
     ("need a quick ablation: 5 seeds of a 350M model on 2B tokens", {"task": Task.SWEEP, "trials": 5}, []),
+    # one ablation said as such is the run described, not the sweep default of 10 (ten times the cost)
+    ("train a 125M model from scratch on 2.5B tokens for a quick ablation",
+     {"task": Task.PRETRAIN, "trials": None}, []),
+    ("run an ablation study on a 1B model, 10B tokens", {"task": Task.SWEEP, "trials": None}, []),
+    ("please estimate SFT for qwen2.5-7b-instruct, dataset 3GB jsonl", {"task": Task.FINE_TUNE}, []),
+    # what kind of tokens they are does not stop them being the tokens
+    ("our prod model is 34B; refresh it with 3B new tokens, what does each refresh cost?",
+     {"params": 34_000_000_000, "tokens": 3_000_000_000}, []),
+    ("fine-tune 7B with 1B more tokens", {"tokens": 1_000_000_000}, []),
     ("redo last week's 8B fine-tune on 300M tokens", {"task": Task.FINE_TUNE, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, must stay under $150", {"budget_usd": 150.0}, []),
     # a region ruled out after "any region but", never read as the one to use
