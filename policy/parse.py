@@ -301,7 +301,7 @@ _TASK_WORDS = (
     (Task.QLORA, r"\bq[\s-]?lora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b"),
     (Task.LORA, r"\blora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b|\bpeft\b"),
     (Task.CONTINUED_PRETRAIN,
-     r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b"),
+     r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
@@ -812,7 +812,10 @@ _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?
 
 
 # Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
-_COMPARE_RE = compiled_on_use(r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])", _F)
+_COMPARE_RE = compiled_on_use(
+    r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])"
+    # "is HyperPod worth it vs SageMaker training jobs?": whether one pays off over the other
+    r"|\b(?:is|are|would)\s+(?:it|they)\s+worth\s+it\b|\bworth\s+it(?=\s+(?:vs\.?|versus|over|compared)\b)", _F)
 
 
 # Asking whether the plan needs a person's approval: "is this under our auto-approve limit?", "does this need
@@ -840,7 +843,8 @@ def _how_long(scan: _Scan, notes: list[str]) -> None:
 
 
 _COMPUTE_OPTIMAL_RE = compiled_on_use(
-    r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?\b", _F)
+    r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?(?:-ish)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?(?:-ish)?\b",
+    _F)
 # Recomputing activations ("gradient checkpointing"), which the memory estimate already assumes; nothing to do with
 # checkpoints a job restarts from.
 _RECOMPUTE_RE = compiled_on_use(
@@ -938,8 +942,21 @@ _IN_LANGUAGES_RE = compiled_on_use(
     r"\b(?:in|across|covering|spanning)\s+(?:\d{1,3}|several|many|multiple|a\s+few)\s+languages\b", _F)
 # "quick q:", "quick question -": how the ask opens
 _QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
+# "roughly", "approximately", "give or take": the plan's cost comes with its range
+_ROUGHLY_RE = compiled_on_use(r"\b(?:roughly|approximately|approx\.?|give\s+or\s+take)(?![\w-])", _F)
+# "a typical 13B LoRA job": one like it, priced as described
+_TYPICAL_RE = compiled_on_use(r"\b(?:typical|usual|standard|regular|normal)(?=\s+(?:[\w.-]+\s+){0,3}?"
+                              r"(?:job|run|training|fine[\s-]?tune|lora|sft|pretrain\w*)\b)", _F)
+# "first time using this", "new to gpuops": who is asking, nothing of the job
+_NEW_HERE_RE = compiled_on_use(
+    r"\b(?:(?:my|our|the)\s+)?first\s+time\s+(?:using|trying|with|on)\s+(?:this|gpuops|the\s+bot|it)\b"
+    r"|\bnew\s+(?:to|here\s+with)\s+(?:this|gpuops|the\s+bot)\b", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take")),
+    (_TYPICAL_RE, "one job like it: priced as the one described", ("typical", "usual", "standard", "regular",
+                                                                   "normal")),
+    (_NEW_HERE_RE, "who is asking: nothing of the job", ("first time", "new to", "new here")),
     (_IN_LANGUAGES_RE, "what the data is in: one run on all of it (\"x 3 languages\" would be a run each)",
      ("languages",)),
     (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
@@ -960,7 +977,7 @@ _NOTED_ONLY = (
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
     (_COMPARE_RE, "asking for a comparison: the best of each piece of hardware or platform named is the plan or "
-                  "among its alternatives", ("compar",)),
+                  "among its alternatives", ("compar", "worth")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -1517,7 +1534,8 @@ _EXCLUDE_CUE_RE = compiled_on_use(
     r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
     r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
     r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want)|skip(?:ping)?|stay\s+away\s+from"
-    r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from))"
+    r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from)"
+    r"|instead\s+of|rather\s+than)"  # "on g5 instead of p5": the other is what is ruled out
     r"(?:\s+(?:on|using|with|in))?(?:\s+(?:any|the))?\s+", _F)
 # Said after hardware, a region or a place that must not be used: "H100s are off limits", "us-east-1 not ok".
 _RULED_OUT_AFTER_RE = compiled_on_use(
@@ -1640,7 +1658,8 @@ _ON_TERMS_RE = compiled_on_use(rf"\b{_ON_TERMS}\b", _F)
 
 
 # A preference for hardware: "prefer A100s", "ideally on p4d", "we'd prefer to use H100s", "A100s preferred",
-# "p5 if available". Planned as asked; the tree warns when leaving it open would cost a tenth less or more.
+# "p5 if available", "on trainium instead?". Planned as asked; the tree warns when leaving it open would cost a tenth
+# less or more.
 _PREFER_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally)"
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
@@ -1654,7 +1673,9 @@ _PREFER_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are|would\s+be)\s+)?(?:preferred|preferable|pref(?:'d|d)?|if\s+(?:possible|avail(?:able)?|we\s+can)"
     # "trn1 if it works, otherwise whatever is cheapest": the hardware, unless it cannot run the job
     r"|if\s+(?:it|that|they)\s+(?:works?|fits?|runs?)(?:\s*,?\s*(?:otherwise|else|or\s+else|if\s+not)\s*,?\s+"
-    r"(?:whatever|anything)(?:\s+(?:else|works|fits|is\s+cheap(?:er|est)))?)?)"
+    r"(?:whatever|anything)(?:\s+(?:else|works|fits|is\s+cheap(?:er|est)))?)?"
+    # "can we do the 7B fine-tune on trainium instead?": asked whether it can, so planned on it when it can
+    r"|instead(?=\s*\?))"
     r"(?![\w-])", _F)
 
 
@@ -1663,7 +1684,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
     whether any did."""
     text = scan.text
     lowered = text.lower()
-    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref")):
+    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead")):
         return False
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
@@ -3187,7 +3208,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
     r"|\b(?:the\s+)?smallest\s+(?:gpus?|instances?|hardware|machines?|setup|config(?:uration)?)\s+that\s+"
     r"(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job)\b"
-    r"|\b(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?|route|gpus?|instances?"
+    r"|\b(?:whatever(?:'s|\s+is)\s+)?(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?"
+    r"|route|gpus?|instances?"
     r"|hardware|machines?))?(?:\s+(?:possible|available|there\s+is))?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
     r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
@@ -3609,10 +3631,19 @@ _EITHER_PURCHASE_RE = compiled_on_use(
 
 
 _CHECKPOINT_WORD_RE = compiled_on_use(r"checkpoint(?:ed|ing|s)?", _F)
+# "use spot instead of on-demand", "on-demand rather than spot": one purchase model over the other, which is out
+_ONE_OVER_OTHER_RE = compiled_on_use(
+    r"\b(?:spot|on[\s-]?demand)(?:\s+instances?)?(?P<other>\s+(?:instead\s+of|rather\s+than)\s+(?:spot|on[\s-]?demand)"
+    r"(?:\s+instances?)?)\b", _F)
 
 
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
+    if scan.holds(("instead", "rather")):
+        for m in list(_ONE_OVER_OTHER_RE.finditer(scan.text)):
+            scan.blank(m.start("other"), m.end("other"))  # the one chosen is read below as ever
+            chosen = " ".join(m.string[m.start() : m.start("other")].split())
+            notes.append(f"read '{_said(m)}' as {chosen.lower()}, the other ruled out")
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
     if either:  # quoted as said: a deadline read inside it is blanked in the text
         said = " ".join(scan.said[either[0].start() : either[0].end()].split())

@@ -608,6 +608,24 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("is it cheaper to run 7B fine-tune on A100s or H100s? 1B tokens", {"accelerator": None}, []),
     ("Can you price a 13B full fine-tune on 3B tokens?", {"params": 13_000_000_000}, []),
     ("need a quick ablation: 5 seeds of a 350M model on 2B tokens", {"task": Task.SWEEP, "trials": 5}, []),
+    # how a finance partner, a newcomer or a platform lead asks
+    ("Finance here - what would a typical 13B LoRA job cost us per run, roughly? 500M tokens",
+     {"task": Task.LORA, "tokens": 500_000_000}, []),
+    ("hi! first time using this. I want to fine tune phi-3-mini on 50M tokens", {"tokens": 50_000_000}, []),
+    ("CPT llama-3.2-3b on 25B tokens of German text", {"task": Task.CONTINUED_PRETRAIN}, []),
+    ("pretrain 350M on 7B tokens x 4 seeds, whatever is cheapest", {"trials": 4}, []),
+    ("SFT 7B 1B tokens - is HyperPod worth it vs SageMaker training jobs?",
+     {"platform": None, "platform_choice": [Platform.HYPERPOD, Platform.SAGEMAKER]}, []),
+    ("how much to pretrain a 1.3B from scratch on 26B tokens (chinchilla-ish)?", {"task": Task.PRETRAIN}, []),
+    # asked whether other hardware would do: planned on it when it can, left open with the reason when not
+    ("can we do the 7B fine-tune on 200M tokens on trainium instead?",
+     {"accelerator": "Trainium1", "hardware_preferred": True}, []),
+    # "instead of", "rather than": the other is ruled out, never one to choose among
+    ("fine-tune 7B on 1B tokens on g5 instead of p5", {"instance_type": "g5", "exclude": ["p5"],
+                                                        "hardware_choice": []}, []),
+    ("fine-tune 7B on 1B tokens on A100s rather than H100s", {"accelerator": "A100", "exclude": ["H100"]}, []),
+    ("LoRA 7B, use spot instead of on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("LoRA 7B, on-demand rather than spot please", {"interruption_tolerance": Tolerance.LOW}, []),
     # one ablation said as such is the run described, not the sweep default of 10 (ten times the cost)
     ("train a 125M model from scratch on 2.5B tokens for a quick ablation",
      {"task": Task.PRETRAIN, "trials": None}, []),
