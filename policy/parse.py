@@ -249,8 +249,12 @@ _QUOTA_FOR_RE = compiled_on_use(
 
 
 def _said(m: re.Match[str]) -> str:
-    """What a match read, its spaces as one: the phrase a note quotes."""
-    return " ".join(m.group(0).split())
+    """What a match read, its spaces as one: the phrase a note quotes, without a closing bracket it did not open
+    ("150k tickets, avg 600 tokens)" of "(~150k tickets, avg 600 tokens)")."""
+    said = " ".join(m.group(0).split())
+    while said.endswith(")") and said.count(")") > said.count("("):
+        said = said[:-1].rstrip()
+    return said
 
 
 def _accelerator(said: str) -> str:

@@ -1599,3 +1599,10 @@ def test_a_window_says_its_end_once_and_as_it_was_read() -> None:
     assert [n for n in request.notes if "Tue" in n] == [
         "read the hardware from Wed 2026-12-02 09:00 to Tue 2026-12-08 17:00 as held for that window: a job of 152 h "
         "from its start"]
+
+
+def test_a_note_quotes_what_was_said_without_a_bracket_it_did_not_open() -> None:
+    """The plan's "Read as" quoted "150k tickets, avg 600 tokens)", the bracket of the aside it was read from."""
+    request = parse_request("fine-tune 8B on our support tickets (~150k tickets, avg 600 tokens) by Friday",
+                            now=MONDAY, tz=TZ)
+    assert "read '150k tickets, avg 600 tokens' as 150K × 600 = 90M tokens" in request.notes
