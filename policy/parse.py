@@ -306,7 +306,7 @@ _TASK_WORDS = (
     (Task.LORA, r"\blora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b|\bpeft\b"),
     (Task.CONTINUED_PRETRAIN,
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
-    (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+scratch\b"),
+    (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
@@ -660,7 +660,9 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     if (hours is None or said is None or (fields.get("tokens") is None and not sweep)
             or fields.get("deadline") is not None or (fields.get("reserved") and not held)):
         return
-    if not held and any(fields.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type")):
+    # a count of GPUs or nodes of no kind said ("13B, 26B tokens, 128 GPUs, 1 week") leaves the hardware to the plan:
+    # a job of that length would be priced on whatever is cheapest by the hour, whether or not it trains the tokens
+    if not held and any(fields.get(k) is not None for k in ("accelerator", "instance_type")):
         return
     start = fields.get("start_after") or now.astimezone(zone_of(tz))
     fields["fixed_hours"], fields["deadline"] = None, start + timedelta(hours=hours)
@@ -760,6 +762,10 @@ _COST_QUESTION_RE = compiled_on_use(
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
     r"|(?:please|pls|plz|can\s+you|could\s+you)\s+estimate(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))?(?=\s)"
+    # "please tell price and time", "pls cost for lora …", "give me options for": the plan, its cost, its choices
+    r"|(?:(?:please|pls|plz)\s+)?(?:tell|give|send|share)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:price|cost)"
+    r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
+    r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
@@ -973,7 +979,7 @@ _NOTED_ONLY = (
       "rated", "scored", "translated")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang", "rough")),
+      "if not", "cost", "value", "bang", "rough", "options")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

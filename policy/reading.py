@@ -56,6 +56,10 @@ _WORDED_DURATION_RE = compiled_on_use(
     r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
     rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
+# "13B, 26B tokens, 128 GPUs, one week": counted in words as an item of a list of its own, between commas
+_LISTED_WORDED_DURATION_RE = compiled_on_use(
+    rf"(?:(?<=[,;:])|^)\s*(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
+    r"(?P<u>hours?|days?|weeks?)\s*(?=[,;.]|$)", _F)
 _UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
@@ -393,7 +397,8 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
     """ "2h", "for 6 hours", "for 2 days", "for a week": the hours the job runs (not "in 6 hours", a deadline) and the
     words said."""
     found = []
-    for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text)]:
+    for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text),
+              *_LISTED_WORDED_DURATION_RE.finditer(scan.text)]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):

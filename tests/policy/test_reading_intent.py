@@ -626,6 +626,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens on A100s rather than H100s", {"accelerator": "A100", "exclude": ["H100"]}, []),
     ("LoRA 7B, use spot instead of on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("LoRA 7B, on-demand rather than spot please", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("Hello, we need make finetune of model 7B with our data 500 millions tokens, please tell price and time",
+     {"tokens": 500_000_000}, []),
+    ("pls cost for lora llama2-13b 2 epoch on 300M tok", {"task": Task.LORA, "tokens": 600_000_000}, []),
+    ("We are planning to train small model (around 1B parameter) from zero on 20B tokens.",
+     {"task": Task.PRETRAIN}, []),
+    ("give me options for fine-tuning a 30B model on 1B tokens under $2k by Monday", {"budget_usd": 2000.0}, []),
+    # a length beside the work on GPUs of no kind said is the time the work has, in words as in figures
+    ("training run: 13B, 26B tokens, 128 GPUs, one week", {"gpus": 128, "fixed_hours": None,
+                                                           "deadline": MONDAY + timedelta(days=7)}, []),
+    ("fine-tune 13B on 4B tokens on 8 GPUs for 3 days", {"gpus": 8, "fixed_hours": None,
+                                                         "deadline": MONDAY + timedelta(days=3)}, []),
+    ("8 H100s, one week", {"gpus": 8, "fixed_hours": 168.0}, []),
     # one ablation said as such is the run described, not the sweep default of 10 (ten times the cost)
     ("train a 125M model from scratch on 2.5B tokens for a quick ablation",
      {"task": Task.PRETRAIN, "trials": None}, []),
