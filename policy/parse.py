@@ -559,6 +559,7 @@ def read_request(
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     buffer = _buffer(scan)  # "4 hours of buffer before the deadline": a margin, never a job of 4 h
+    _refuse_two_held(scan)
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     length_said = timing.pop("fixed_phrase")
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
@@ -3419,6 +3420,25 @@ def _refuse_staged(scan: _Scan) -> None:
             "at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
             code="contradiction",
         )
+
+
+def _refuse_two_held(scan: _Scan) -> None:
+    """Two jobs of stated length on different hardware set against each other ("is it cheaper to use 8 A100s for 2
+    days or 8 H100s for 1 day?"): refused before the lengths are read, since one of them was taken silently (the
+    longer, on the hardware said first) or both refused as two GPU counts without saying why."""
+    if scan.holds((" or ", "vs", "versus")) and (two := _TWO_HELD_RE.search(scan.text)) is not None:
+        first, second = (" ".join(scan.said[two.start(g) : two.end(g)].split()) for g in ("a", "b"))
+        raise RequestError(
+            f"The request sets two jobs against each other, '{first}' and '{second}': gpuops plans one job a "
+            f"request, with its cost. Ask for each, \"{first}\" then \"{second}\", and compare the two costs.",
+            code="contradiction",
+        )
+
+
+# Hardware for a stated length, twice, set against each other: "4x A100 for 20 hours or 1x H100 for 40 hours"
+_HELD_FOR = (r"(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*(?:\.\d*x?large)?|h100|h200|a100|a10g|l40s|l4|b200)s?"
+             r"\s+(?:gpus?\s+|nodes?\s+|instances?\s+)?for\s+\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?)\b")
+_TWO_HELD_RE = compiled_on_use(rf"(?<![\w.])(?P<a>{_HELD_FOR})\s*,?\s+(?:or|vs\.?|versus)\s+(?P<b>{_HELD_FOR})", _F)
 
 
 # Said of two ways of training, to weigh them: "LoRA vs full FT", "between LoRA and full fine-tuning", "price both"

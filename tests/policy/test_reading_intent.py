@@ -1618,3 +1618,16 @@ def test_a_note_quotes_what_was_said_without_a_bracket_it_did_not_open() -> None
     request = parse_request("fine-tune 8B on our support tickets (~150k tickets, avg 600 tokens) by Friday",
                             now=MONDAY, tz=TZ)
     assert "read '150k tickets, avg 600 tokens' as 150K × 600 = 90M tokens" in request.notes
+
+
+@pytest.mark.parametrize(("text", "first", "second"), [
+    ("What's cheaper: 4x A100 for 20 hours or 1x H100 for 40 hours?", "4x A100 for 20 hours", "1x H100 for 40 hours"),
+    # this one was planned silently as the longer job on the hardware said first
+    ("is it cheaper to use 8 A100s for 2 days or 8 H100s for 1 day?", "8 A100s for 2 days", "8 H100s for 1 day"),
+])
+def test_two_jobs_of_stated_length_set_against_each_other_are_refused_with_how_to_ask_each(
+        text: str, first: str, second: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request(text, now=MONDAY, tz=TZ)
+    assert refused.value.code == "contradiction"
+    assert f"Ask for each, \"{first}\" then \"{second}\"" in str(refused.value)
