@@ -1144,6 +1144,12 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     if req.instances is not None:
         on = f"{req.instances}× {req.instance_type}" if req.instance_type else \
             f"exactly {_counted(req.instances, 'instance')}"
+        cap = min(policy.max_instances, req.max_instances or policy.max_instances)
+        if req.instances > cap:  # "on 1000 p5 instances": the count itself is what no configuration may have
+            whose = "the request's ceiling" if req.max_instances and req.max_instances < policy.max_instances else \
+                "the policy's max_instances"
+            return (f"{on} is more instances than {whose} allows ({cap}); ask for at most {cap}, or ask the "
+                    "platform team to raise max_instances.")
         needs = [f"{p.spec.instance_type} needs {p.min_count}" for p in sorted(
             [*scr.inside, *scr.outside], key=lambda p: p.spec.instance_type) if p.min_count > req.instances]
         if not smallest and needs:  # "on a single g6e.xlarge": none holds it on as many instances as said

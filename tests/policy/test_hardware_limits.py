@@ -125,6 +125,9 @@ def test_a_gpu_count_no_instance_makes_is_refused_with_the_next_count_that_does(
                                                     "policy's max_instances allows (16); ask for at most 128 H100s"),
     ("pretrain 7B on 200B tokens on 64 GPUs, at most 4 nodes", "more instances than the request's ceiling allows (4); "
                                                                 "ask for at most 32 accelerators"),
+    # an instance count past the cap was answered with the smallest configuration that holds the job
+    ("fine-tune 7B on 1B tokens on 1000 p5 instances", "1000× p5 is more instances than the policy's max_instances "
+                                                       "allows (16); ask for at most 16"),
 ])
 def test_a_gpu_count_only_more_instances_than_allowed_make_says_the_cap(text: str, says: str) -> None:
     with pytest.raises(RequestError) as caught:
