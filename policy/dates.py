@@ -257,7 +257,9 @@ _SAID_BEFORE_RE = compiled_on_use(
 )
 # Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
 _FIRMNESS_AFTER_RE = compiled_on_use(
-    rf"\s*,?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops)"
+    # "by Friday, hard deadline", "by Friday - it can't slip": no later
+    rf"\s*[,-]?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops|(?:a\s+)?(?:hard|firm|strict)\s+deadline(?=\s*(?:$|[.;,!?)]))"
+    r"|(?:and\s+|but\s+)?(?:it\s+|that\s+)?(?:can'?t|cannot|must\s+not|mustn'?t|won'?t|shouldn'?t)\s+slip)"
     rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
     # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
     r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))"

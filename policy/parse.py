@@ -767,6 +767,7 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:please|pls|plz)\s+)?(?:tell|give|send|share)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:price|cost)"
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
+    r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
@@ -962,8 +963,16 @@ _TYPICAL_RE = compiled_on_use(r"\b(?:typical|usual|standard|regular|normal)(?=\s
 _NEW_HERE_RE = compiled_on_use(
     r"\b(?:(?:my|our|the)\s+)?first\s+time\s+(?:using|trying|with|on)\s+(?:this|gpuops|the\s+bot|it)\b"
     r"|\bnew\s+(?:to|here\s+with)\s+(?:this|gpuops|the\s+bot)\b", _F)
+# "it can't slip", said apart from the date: the deadline is firm, which the plan's safety margin is for
+_NO_SLIP_RE = compiled_on_use(r"\b(?:it|this|that|the\s+deadline|the\s+date)\s+(?:can'?t|cannot|must\s+not|mustn'?t"
+                              r"|won'?t|shouldn'?t)\s+slip\b", _F)
+# "following up on the thread above": where the request comes from, nothing of the job
+_FOLLOW_UP_RE = compiled_on_use(r"\bfollowing\s+up\s+(?:on|from)\s+(?:the|my|our|this)\s+(?:thread|message|request"
+                                r"|discussion|conversation|post)(?:\s+(?:above|earlier|from\s+\w+))?", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
+    (_FOLLOW_UP_RE, "where the request comes from: nothing of the job", ("following up",)),
     (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take")),
     (_TYPICAL_RE, "one job like it: priced as the one described", ("typical", "usual", "standard", "regular",
                                                                    "normal")),
@@ -980,7 +989,7 @@ _NOTED_ONLY = (
       "rated", "scored", "translated")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang", "rough", "options")),
+      "if not", "cost", "value", "bang", "rough", "options", "sanity")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
@@ -1672,7 +1681,9 @@ _ON_TERMS_RE = compiled_on_use(rf"\b{_ON_TERMS}\b", _F)
 # "p5 if available", "on trainium instead?". Planned as asked; the tree warns when leaving it open would cost a tenth
 # less or more.
 _PREFER_BEFORE_RE = compiled_on_use(
-    r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally)"
+    r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally"
+    # "we're thinking p4d but open to suggestions": what they have in mind
+    r"|(?:we'?re|we\s+are|i'?m|i\s+am|we\s+were|i\s+was)\s+thinking(?:\s+(?:of|about))?)"
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
 _PREFER_COUNT_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
@@ -1695,7 +1706,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
     whether any did."""
     text = scan.text
     lowered = text.lower()
-    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead")):
+    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead", "thinking")):
         return False
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):

@@ -638,6 +638,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B on 4B tokens on 8 GPUs for 3 days", {"gpus": 8, "fixed_hours": None,
                                                          "deadline": MONDAY + timedelta(days=3)}, []),
     ("8 H100s, one week", {"gpus": 8, "fixed_hours": 168.0}, []),
+    # a firm deadline, said beside it or apart; the hardware someone has in mind is a preference
+    ("fine-tune 7B on 1B tokens by Friday, hard deadline", {"deadline": at("2026-12-04T17:00")}, []),
+    ("Following up on the thread above - we need the 8B DPO run (30k pairs, ~2k tokens each) done before the Dec 18 "
+     "review. Spot is fine but it can't slip.", {"task": Task.DPO, "interruption_tolerance": Tolerance.HIGH}, []),
+    ("Could someone sanity-check cost for pretraining a 1B model on 50B tokens? We're thinking p4d but open to "
+     "suggestions.", {"instance_type": "p4d", "hardware_preferred": True}, []),
     # one ablation said as such is the run described, not the sweep default of 10 (ten times the cost)
     ("train a 125M model from scratch on 2.5B tokens for a quick ablation",
      {"task": Task.PRETRAIN, "trials": None}, []),
