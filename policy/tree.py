@@ -130,8 +130,9 @@ def decide(
     if measured:  # nor did it train tokens of a sequence length: the work was the hours given
         req = req.model_copy(update={"tokens": request.tokens, "seq_len": request.seq_len})
     if req.fixed_hours is not None:  # no tokens are trained on: their default says nothing about this job
+        # nor, with no model said, does a sequence length: nothing trained on the named hardware has one
         assumed = [a for a in assumed if not a.startswith("tokens:")
-                   and not (request.params is None and a.startswith("sequence length:"))]  # nor, with no model,
+                   and not (request.params is None and a.startswith("sequence length:"))]
     elif measured:  # the work is the hours given: no default of tokens or sequence says anything of it
         assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
     elif request.work_gpu_hours is not None:  # given beside a model size (or a stated length), which wins
@@ -1068,8 +1069,8 @@ def _undertrained_warning(req: TrainingRequest, policy: PolicyConfig) -> str | N
     per_param = req.tokens / req.params
     if per_param >= optimal * UNDERTRAINED_SHARE:
         return None
-    # compute C = 6·N·D with D = ratio·N: N = sqrt(C / (6·ratio))
-    params = (6 * req.params * req.tokens / (6 * optimal)) ** 0.5
+    # the same compute, 6·N·D, split as D = optimal·N: N = sqrt(N·D / optimal)
+    params = (req.params * req.tokens / optimal) ** 0.5
     return (f"{format_count(req.params)} parameters pretrained on {format_count(req.tokens)} tokens is "
             f"{per_param:.2g} tokens per parameter, far below the ~{optimal:g} of compute-optimal pretraining "
             f"(Hoffmann et al. 2022): the same compute trains a ~{format_count(round(params, -8))} model on "
@@ -1104,7 +1105,7 @@ def _nothing_runs(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> st
 def _over_max_instances(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str | None:
     """ "on 256 H100s": a count that only more instances than the policy allows make, said as such; None otherwise."""
     assert req.gpus is not None
-    cap = min(policy.max_instances, req.max_instances or policy.max_instances)
+    cap, whose = _instance_cap(req, policy)
     low = policy.estimate.multi_node_min_accelerators
     sizes = {p.spec.accelerator_count: p.spec.instance_type for p in sorted(
         [*scr.inside, *scr.outside], key=lambda p: p.spec.instance_type)}
@@ -1113,11 +1114,16 @@ def _over_max_instances(req: TrainingRequest, scr: Screen, policy: PolicyConfig)
     if not counts or counts[0][0] <= cap:
         return None
     count, size, name = counts[0]
-    whose = "the request's ceiling" if req.max_instances and req.max_instances < policy.max_instances else \
-        "the policy's max_instances"
     unit = f"{req.accelerator}s" if req.accelerator else "accelerators"
     return (f"{req.gpus} {unit} is {count}× {name} ({size} each), more instances than {whose} allows ({cap}); ask "
             f"for at most {cap * size} {unit}, or ask the platform team to raise max_instances.")
+
+
+def _instance_cap(req: TrainingRequest, policy: PolicyConfig) -> tuple[int, str]:
+    """The most instances a plan may have, and whose ceiling that is, as a refusal names it."""
+    if req.max_instances and req.max_instances < policy.max_instances:
+        return req.max_instances, "the request's ceiling"
+    return policy.max_instances, "the policy's max_instances"
 
 
 def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -> str:
@@ -1144,10 +1150,8 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     if req.instances is not None:
         on = f"{req.instances}× {req.instance_type}" if req.instance_type else \
             f"exactly {_counted(req.instances, 'instance')}"
-        cap = min(policy.max_instances, req.max_instances or policy.max_instances)
+        cap, whose = _instance_cap(req, policy)
         if req.instances > cap:  # "on 1000 p5 instances": the count itself is what no configuration may have
-            whose = "the request's ceiling" if req.max_instances and req.max_instances < policy.max_instances else \
-                "the policy's max_instances"
             return (f"{on} is more instances than {whose} allows ({cap}); ask for at most {cap}, or ask the "
                     "platform team to raise max_instances.")
         needs = [f"{p.spec.instance_type} needs {p.min_count}" for p in sorted(
