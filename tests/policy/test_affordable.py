@@ -62,33 +62,30 @@ def decided(text: str) -> Decision:
                   spend=SpendSnapshot.unavailable(team=None, reason="test"), now=NOW)
 
 
-def test_as_many_tokens_as_fit_plans_the_most_the_budget_pays_for() -> None:
-    decision = decided("what can I train for $200? a 7B LoRA on as many tokens as fit")
-    tokens = decision.request.tokens
-    assert tokens is not None
-    assert decision.plan.estimated_cost_usd <= 200.0
-    more = decided(f"7B LoRA on {tokens * 1.15 / 1e6:.0f}M tokens")
-    assert more.plan.estimated_cost_usd > 200.0
-    assert any(a.startswith(f"tokens: {tokens / 1e9:.1f}B, the most the $200.00 budget pays for")
-               for a in decision.assumptions)
+@pytest.mark.parametrize(("text", "field", "budget", "more", "note"), [
+    ("what can I train for $200? a 7B LoRA on as many tokens as fit", "tokens", 200.0,
+     "7B LoRA on {:.0f}M tokens", "tokens: {:.1f}B, the most the $200.00 budget pays for"),
+    ("what's the largest model we can fine-tune on 1B tokens for $5k, experimental", "params", 5000.0,
+     "fine-tune a {:.1f}B model on 1B tokens, experimental", "params: {:g}B, the largest model that fits the "
+                                                              "$5,000.00 budget"),
+])
+def test_the_most_a_budget_pays_for_is_planned_and_a_little_more_is_over_it(
+        text: str, field: str, budget: float, more: str, note: str) -> None:
+    """The tokens of "as many tokens as fit", the size of "the biggest model": the plan found costs at most the budget,
+    15% more costs more than it, and the count is two significant figures, as a person would ask for it."""
+    decision = decided(text)
+    found = getattr(decision.request, field)
+    assert found is not None and decision.plan.estimated_cost_usd <= budget
+    assert len(str(found).rstrip("0")) <= 2
+    scale = 1e6 if field == "tokens" else 1e9
+    assert decided(more.format(found * 1.15 / scale)).plan.estimated_cost_usd > budget
+    assert any(a.startswith(note.format(found / 1e9)) for a in decision.assumptions)
 
 
 def test_as_many_tokens_as_fit_without_a_budget_prices_the_default_and_says_so() -> None:
     decision = decided("7B LoRA on as many tokens as fit")
     assert decision.request.tokens == 1_000_000_000
     assert any("no budget is said to fit them in" in a for a in decision.assumptions)
-
-
-def test_the_biggest_model_a_budget_trains_is_the_largest_whose_plan_it_pays_for() -> None:
-    decision = decided("what's the largest model we can fine-tune on 1B tokens for $5k, experimental")
-    params = decision.request.params
-    assert params is not None and decision.request.params_fit_budget
-    assert decision.plan.estimated_cost_usd <= 5000.0
-    assert len(str(params).rstrip("0")) <= 2  # two significant figures, as a person would ask for it
-    bigger = decided(f"fine-tune a {params * 1.15 / 1e9:.1f}B model on 1B tokens, experimental")
-    assert bigger.plan.estimated_cost_usd > 5000.0
-    assert any(a.startswith(f"params: {params / 1e9:g}B, the largest model that fits the $5,000.00 budget")
-               for a in decision.assumptions)
 
 
 def test_the_biggest_model_on_named_hardware_is_the_largest_it_holds() -> None:
