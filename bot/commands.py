@@ -30,7 +30,8 @@ _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 # A question about spend or running jobs asked in words ("what did team-nlp spend this month?", "what's running?"):
 # the subcommand's answer, not a plan refused for want of a model size. Any number or word of training work makes
 # it a request ("fine-tune 7B, don't spend more than $50").
-_SPEND_QUESTION = re.compile(r"\b(?:spen[dt]|spending|budget|burn(?:ed|t|ing)?|bill(?:ed)?|costs?\s+so\s+far)\b", re.I)
+_SPEND_QUESTION = re.compile(r"\b(?:spen[dt]|spending|budget|burn(?:ed|t|ing)?|bill(?:ed)?|costs?\s+so\s+far"
+                             r"|forecast(?:ed|ing)?|month[\s-]to[\s-]date|mtd)\b", re.I)
 _JOBS_QUESTION = re.compile(r"\b(?:what(?:'s|\s+is|\s+are)?|which|any)\s+(?:jobs?\s+)?(?:is\s+|are\s+)?running\b", re.I)
 _WORK_WORDS = re.compile(r"\d|\b(?:fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|train\w*|lora|qlora|sft|dpo|rlhf|grpo|ppo"
                          r"|sweep|distill\w*|eval\w*|gpus?|h100s?|a100s?|nodes?|instances?)\b", re.I)

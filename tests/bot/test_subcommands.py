@@ -142,6 +142,12 @@ def test_a_question_about_spend_in_words_is_answered_with_the_spend(bot: BotHarn
     assert [c for c in service.calls if c[1] == "/v1/requests"] == []
 
 
+@pytest.mark.parametrize("text", ["what's our forecast for December?", "are we going to go over budget this month?",
+                                  "month-to-date for team-ml?"])
+def test_a_finance_question_in_words_is_the_spend_subcommand(text: str) -> None:
+    assert split_subcommand(text)[0] == "spend"
+
+
 @pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday"])
 def test_a_request_that_mentions_spend_is_still_a_request(text: str) -> None:
     assert split_subcommand(text) == ("request", text)
