@@ -3255,7 +3255,8 @@ _NOT_COST_FIRST_RE = compiled_on_use(
 _NO_COST_LIMIT_RE = compiled_on_use(
     r"\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:(?:(?:is|are)\s+)?not\s+an?\s+|(?:isn'?t|aren'?t)\s+an?\s+)"
     r"(?:issue|concern|problem|constraint|object)\b"
-    r"|\b(?:money|cost|costs|budget|price|spend(?:ing)?)\s+(?:is\s+|are\s+)?(?:no\s+(?:object|issue|concern|problem)"
+    r"|\b(?:money|cost|costs|budget|price|spend(?:ing)?)(?:\s+is\s+|\s+are\s+|'s\s+|\s+)(?:no\s+(?:object|issue|concern"
+    r"|problem)"
     r"|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
     r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
@@ -3317,16 +3318,18 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
                                                                    "urgency"),  # "no" holds "not", "nothing"
                                                 _NOT_URGENT_RE)]
-    for m in scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
-                          _NO_COST_LIMIT_RE):
-        notes.append(f"read '{_said(m)}' as no budget limit: the plan is still the cheapest that "
-                     "meets the deadline, and the policy's approvals still apply")
+    unlimited = scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
+                             _NO_COST_LIMIT_RE)
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
                                                  "rush", "priority", "pri", "yesterday", "optimi", "go "),
                                                 _URGENT_RE)]
               + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
+    for m in unlimited:  # "money's no object": the plan is what the rest asks for, the fastest or the cheapest
+        notes.append(f"read '{_said(m)}' as no budget limit: the plan is still "
+                     + ("the fastest asked for" if urgent else "the cheapest that meets the deadline")
+                     + ", and the policy's approvals still apply")
     if patient and not urgent:
         notes.append(f"read '{' '.join(patient[0].split())}' as no hurry: the cheapest plan that meets any deadline")
     if thrifty and not urgent:

@@ -1637,3 +1637,15 @@ def test_two_jobs_of_stated_length_set_against_each_other_are_refused_with_how_t
         parse_request(text, now=MONDAY, tz=TZ)
     assert refused.value.code == "contradiction"
     assert f"Ask for each, \"{first}\" then \"{second}\"" in str(refused.value)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("what's the fastest way to fine-tune 7B on 1B tokens? money's no object",
+     "the plan is still the fastest asked for"),
+    ("fine-tune 7B on 1B tokens, money is no object", "the plan is still the cheapest that meets the deadline"),
+])
+def test_no_budget_limit_says_which_plan_it_leaves(text: str, says: str) -> None:
+    """Beside "fastest" it said the plan was still the cheapest, beside a plan that was the fastest."""
+    request = parse_request(text, now=MONDAY, tz=TZ)
+    assert request.unread == []
+    assert any(n.startswith("read 'money") and says in n for n in request.notes)
