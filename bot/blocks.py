@@ -301,6 +301,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     moved, defaults = fmt.split_assumptions(decision.assumptions)
     moved, described = fmt.split_unchanged(moved)
+    if decision.plan.capacity is not None:  # the Capacity line below says what was read of it, once
+        moved = [a for a in moved if not a.startswith("capacity ")]
     if moved:
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))

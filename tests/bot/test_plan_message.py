@@ -14,6 +14,7 @@ from bot.blocks import alternatives_of, approve_by, request_blocks
 from bot.limits import MAX_MESSAGE_BLOCKS
 from bot.modals import why_view
 from contract.requests import PreviousRevision
+from policy.capacity import CapacityView
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision
@@ -198,6 +199,17 @@ def test_a_stated_length_at_a_fixed_price_shows_a_fixed_cost_and_no_range_to_exp
     # a range that can move still says what its ends assume
     assert "Cost range $" in visible(request_blocks(make_request(decision=plan_for(REQUESTS[0]), planned_at=NOW),
                                                     now=NOW))
+
+
+def test_capacity_that_could_not_be_read_is_said_once_on_its_own_line() -> None:
+    text = "fine-tune 7B on 1B tokens by Friday"
+    unknown = CapacityView(known=False, reason="no AWS credentials")
+    decision = decide(parse_request(text, now=NOW, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+                      spend=make_spend(), now=NOW, capacity=unknown)
+    assert any(a.startswith("capacity unknown") for a in decision.assumptions)
+    shown = visible(request_blocks(make_request(decision=decision, text=text, planned_at=NOW), now=NOW))
+    assert "*Capacity*: unknown (no AWS credentials)" in shown
+    assert "capacity unknown" not in shown  # the Read as list said it too
 
 
 def test_a_revision_says_what_it_changed_and_keeps_the_earlier_choices() -> None:
