@@ -306,7 +306,9 @@ _TASK_WORDS = (
     (Task.LORA, r"\blora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b|\bpeft\b"),
     (Task.CONTINUED_PRETRAIN,
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
-    (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"),
+    # and as it is mistyped: "pretrian", "pretain", "pertrain"
+    (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:pre[\s-]?(?:trian|tain)|pertrain)(?:ing)?\b"
+                    r"|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
@@ -317,7 +319,9 @@ _TASK_WORDS = (
      rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
      # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over|by|before)\b|\s*\()"
-     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"),
+     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
+     # "tune 7B on 1B tokens", "we need to tune our 8B": the verb alone, said as what to do
+     r"|(?:^\s*|\b(?:to|please|pls|plz|let'?s|we|i)\s+)tune\b"),
 )  # fmt: skip
 _TASK_RES = [(task, compiled_on_use(pattern, _F)) for task, pattern in _TASK_WORDS]
 _FINE_TUNE_TYPO_RE = compiled_on_use(_FINE_TUNE_TYPOS, _F)

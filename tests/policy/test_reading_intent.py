@@ -644,6 +644,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      "review. Spot is fine but it can't slip.", {"task": Task.DPO, "interruption_tolerance": Tolerance.HIGH}, []),
     ("Could someone sanity-check cost for pretraining a 1B model on 50B tokens? We're thinking p4d but open to "
      "suggestions.", {"instance_type": "p4d", "hardware_preferred": True}, []),
+    # typed in a hurry
+    ("pretrian 1b 20b tokens", {"task": Task.PRETRAIN}, []),
+    ("tune 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
+    ("we need to tune our 8B on 300M tokens", {"task": Task.FINE_TUNE}, []),
     # one ablation said as such is the run described, not the sweep default of 10 (ten times the cost)
     ("train a 125M model from scratch on 2.5B tokens for a quick ablation",
      {"task": Task.PRETRAIN, "trials": None}, []),
