@@ -831,7 +831,9 @@ _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?
 _COMPARE_RE = compiled_on_use(
     r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])"
     # "is HyperPod worth it vs SageMaker training jobs?": whether one pays off over the other
-    r"|\b(?:is|are|would)\s+(?:it|they)\s+worth\s+it\b|\bworth\s+it(?=\s+(?:vs\.?|versus|over|compared)\b)", _F)
+    r"|\b(?:is|are|would)\s+(?:it|they)\s+worth\s+it\b|\bworth\s+it(?=\s+(?:vs\.?|versus|over|compared)\b)"
+    # "using either p4d or p5": the two are weighed, as "p4d or p5" alone is
+    r"|\beither(?=\s+(?:on\s+|in\s+|using\s+)?[\w.-]+\s+or\s)", _F)
 
 
 # Asking whether the plan needs a person's approval: "is this under our auto-approve limit?", "does this need
@@ -967,6 +969,9 @@ _TYPICAL_RE = compiled_on_use(r"\b(?:typical|usual|standard|regular|normal)(?=\s
 _NEW_HERE_RE = compiled_on_use(
     r"\b(?:(?:my|our|the)\s+)?first\s+time\s+(?:using|trying|with|on)\s+(?:this|gpuops|the\s+bot|it)\b"
     r"|\bnew\s+(?:to|here\s+with)\s+(?:this|gpuops|the\s+bot)\b", _F)
+# "no more than 8 GPUs at a time": the ceiling said, how it holds
+_AT_A_TIME_RE = compiled_on_use(r"(?:(?<=gpus)|(?<=gpu)|(?<=nodes)|(?<=node)|(?<=instances)|(?<=accelerators))"
+                                r"\s+at\s+(?:a|any\s+one|one)\s+time\b", _F)
 # "it can't slip", said apart from the date: the deadline is firm, which the plan's safety margin is for
 _NO_SLIP_RE = compiled_on_use(r"\b(?:it|this|that|the\s+deadline|the\s+date)\s+(?:can'?t|cannot|must\s+not|mustn'?t"
                               r"|won'?t|shouldn'?t)\s+slip\b", _F)
@@ -976,6 +981,7 @@ _FOLLOW_UP_RE = compiled_on_use(r"\bfollowing\s+up\s+(?:on|from)\s+(?:the|my|our
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
+    (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),
     (_FOLLOW_UP_RE, "where the request comes from: nothing of the job", ("following up",)),
     (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take")),
     (_TYPICAL_RE, "one job like it: priced as the one described", ("typical", "usual", "standard", "regular",
@@ -1001,7 +1007,7 @@ _NOTED_ONLY = (
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
     (_COMPARE_RE, "asking for a comparison: the best of each piece of hardware or platform named is the plan or "
-                  "among its alternatives", ("compar", "worth")),
+                  "among its alternatives", ("compar", "worth", "either")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -1556,7 +1562,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
 # "without H100s", "w/o p4d", "except p5", "don't use g5", and lists of names after one cue ("no H100s or A100s").
 _EXCLUDE_CUE_RE = compiled_on_use(
     r"(?<![\w/])(?:no|not(?:\s+(?:on|using|with|in))?|never(?:\s+on)?|avoid(?:ing)?|without|w/o"
-    r"|(?:anything|everything)\s+but|except(?:\s+for)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
+    r"|(?:anything|everything)\s+but|except(?:\s+for)?(?:\s+not)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
     r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want)|skip(?:ping)?|stay\s+away\s+from"
     r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from)"
     r"|instead\s+of|rather\s+than)"  # "on g5 instead of p5": the other is what is ruled out
@@ -1906,7 +1912,8 @@ _REGION_NOT_BEFORE_RE = compiled_on_use(
     r"|besides)"
     r"|skip(?:ping)?|stay\s+(?:out\s+of|away\s+from)|keep\s+(?:it\s+|this\s+|them\s+|us\s+)?(?:out\s+of|away\s+from)"
     r"|steer\s+clear\s+of|nothing\s+(?:in|on)|ban(?:ned)?"
-    r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want))"
+    r"|other\s+than|but\s+not|(?:do\s+not|don'?t|dont|won'?t)\s+(?:use|run(?:\s+it)?\s+in|want)"
+    r"|instead\s+of|rather\s+than)"  # "in us-west-2 instead of us-east-1": the other is ruled out
     r"(?:\s+(?:in|on|using))?(?:\s+(?:the|any))?\s*$", _F)
 
 

@@ -644,6 +644,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      "review. Spot is fine but it can't slip.", {"task": Task.DPO, "interruption_tolerance": Tolerance.HIGH}, []),
     ("Could someone sanity-check cost for pretraining a 1B model on 50B tokens? We're thinking p4d but open to "
      "suggestions.", {"instance_type": "p4d", "hardware_preferred": True}, []),
+    # "instead of" a region rules it out: the plan was in the region said to be replaced
+    ("fine-tune 7B on 1B tokens in us-west-2 instead of us-east-1",
+     {"region": "us-west-2", "exclude_regions": ["us-east-1"], "regions": []}, []),
+    ("fine-tune 7B on 1B tokens using either p4d or p5", {"hardware_choice": ["p4d", "p5"]}, []),
+    ("LoRA 7B on 100M tokens, except not on g5", {"exclude": ["g5"]}, []),
+    ("fine-tune 7B on 1B tokens, no more than 8 GPUs at a time", {"max_gpus": 8}, []),
     # typed in a hurry
     ("pretrian 1b 20b tokens", {"task": Task.PRETRAIN}, []),
     ("tune 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
