@@ -405,7 +405,9 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
-    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+)?spot\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
+    r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+|trust\s+)?spot\b"
+    # "spot is too flaky for this", "spot is unreliable": what it does to the run, so not on it
+    r"|\bspot\s+(?:is|has\s+been|was)\s+(?:too\s+|way\s+too\s+)?(?:flaky|unreliable|risky|unstable)\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
     # "without restarts", "no checkpointing", "our code can't resume from checkpoints", "cannot fail": a job that
     # cannot pick up where it stopped, read before "checkpoint" is read as restartable
     r"|\b(?:without|w/o)\s+(?:any\s+)?(?:restarts?|restarting|stopping|preemptions?)\b"
@@ -1570,8 +1572,10 @@ _EXCLUDE_CUE_RE = compiled_on_use(
 # Said after hardware, a region or a place that must not be used: "H100s are off limits", "us-east-1 not ok".
 _RULED_OUT_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
-    r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go)(?![\w-])", _F)
-_RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no")  # one is in every match
+    r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go"
+    # "H100s are too expensive": the person rules them out, whatever they would cost the run
+    r"|(?:way\s+|far\s+)?too\s+(?:expensive|pricey|costly|dear))(?![\w-])", _F)
+_RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no", "too")  # one is in each
 # A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
 # allowed or preferred; the separators between names in such a list.
 _HARDWARE_NAME_RE = compiled_on_use(

@@ -237,16 +237,22 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
 def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Plan,
                         plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
     """What keeping to what the request said costs, each against the plan ``plan_for`` makes without it: named
-    hardware (left open, in the plan's region), rate ceilings (a lower rate may take longer and cost more in all), a
-    preferred region (every region the team can launch in, or the area said); and a length said beside work of a size
-    said against what training that work takes on the same hardware. Neither a stated length nor held capacity is a
-    choice to compare, except the length's own."""
+    hardware (left open, in the plan's region), hardware kept out, rate ceilings (a lower rate may take longer and
+    cost more in all), a preferred region (every region the team can launch in, or the area said); and a length said
+    beside work of a size said against what training that work takes on the same hardware. Neither a stated length
+    nor held capacity is a choice to compare, except the length's own."""
     found: list[str | None] = []
     free = req.fixed_hours is None and not req.reserved
     if free and (request.instance_type or request.accelerator or request.instances or request.gpus
                  or request.hardware_choice):
         open_plan = plan_for(request.model_copy(update={**_HARDWARE_OPEN, "region": plan.region}))
         found.append(None if open_plan is None else _named_hardware_warning(request, plan, open_plan))
+    if free and request.exclude:  # "H100s are too expensive": what keeping them out costs the run
+        allowed = plan_for(request.model_copy(update={"exclude": []}))
+        out = request.exclude
+        named = out[0] if len(out) == 1 else f"{', '.join(out[:-1])} and {out[-1]}"
+        found.append(None if allowed is None else _what_keeping_costs(
+            plan, allowed, kept=f"keeping out {named}", instead="with it" if len(out) == 1 else "with them"))
     if free and (ceilings := _rate_ceilings(request)):
         uncapped = plan_for(request.model_copy(update=dict.fromkeys(_RATE_CEILING_FIELDS)))
         found.append(None if uncapped is None else _what_keeping_costs(plan, uncapped, kept=f"keeping under {ceilings}",

@@ -650,6 +650,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens using either p4d or p5", {"hardware_choice": ["p4d", "p5"]}, []),
     ("LoRA 7B on 100M tokens, except not on g5", {"exclude": ["g5"]}, []),
     ("fine-tune 7B on 1B tokens, no more than 8 GPUs at a time", {"max_gpus": 8}, []),
+    # hardware or spot said to be unwanted, without a "no"
+    ("fine-tune 7B on 1B tokens; H100s are too expensive", {"exclude": ["H100"]}, []),
+    ("fine-tune 7B on 1B tokens, we don't trust spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, spot is too flaky for this", {"interruption_tolerance": Tolerance.LOW}, []),
     # typed in a hurry
     ("pretrian 1b 20b tokens", {"task": Task.PRETRAIN}, []),
     ("tune 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
@@ -1659,3 +1663,11 @@ def test_no_budget_limit_says_which_plan_it_leaves(text: str, says: str) -> None
     request = parse_request(text, now=MONDAY, tz=TZ)
     assert request.unread == []
     assert any(n.startswith("read 'money") and says in n for n in request.notes)
+
+
+def test_hardware_kept_out_says_what_keeping_it_out_costs() -> None:
+    """Keeping H100s out moved the plan to H200s at a third more, and nothing said so."""
+    warnings = decision_for("fine-tune 7B on 1B tokens; H100s are too expensive").warnings
+    assert [w for w in warnings if w.startswith("keeping out H100 costs ~$")
+            and "; with it the plan would be 1× p5.48xlarge spot at ~$" in w]
+    assert not [w for w in decision_for("LoRA 7B on 100M tokens, no g5").warnings if w.startswith("keeping out")]
