@@ -19,7 +19,8 @@ Rules (all in the requester's zone, relative to ``now``):
   so do "in N days from now", "in N days' time" and "N days from today".
 - "over the weekend", "this weekend", "during the weekend": done when the working week starts again, Monday 09:00
   (the weekend in progress if said on one; "next weekend" the one in next calendar week). "by the weekend" is before
-  it starts, Friday 17:00 (Monday 09:00 once it has started); "by the end of the weekend" is Monday 09:00.
+  it starts, Friday 17:00 (Monday 09:00 once it has started), and so is work for an event on it, "for a hackathon
+  this weekend"; "by the end of the weekend" is Monday 09:00.
 - A month by name, "end of February" or "late March", is its last day 17:00 (late: the month's last third, which
   ends with it); "early March" the 10th (the end of its first third); "mid-January" the 15th; "start"/"beginning of
   March" the 1st 09:00. "mid-month", "early/late next month" likewise. "end of Q1"/"end of H1" is the calendar
@@ -284,7 +285,8 @@ _MAY_AFTER_RE = compiled_on_use(
 # "before the production review on Friday" keeps "production" for the stage reader.
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
-                r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off|freeze|code-freeze")
+                r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off|freeze|code-freeze"
+                r"|hackathon|hack-week|bootcamp|meetup|tutorial|lecture|class")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
@@ -523,6 +525,8 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     readings: list[tuple[str, datetime]] = []
     if trigger is not None:
         groups["trigger"] = trigger.group(0)
+    elif event is not None and "wkend" in groups:  # "for a hackathon this weekend": ready before it starts
+        groups["trigger"] = " ".join(event.group(0).split())
     try:
         when = _resolve(groups, now, notes, readings)
         if trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))

@@ -463,6 +463,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B for the customer launch on the 15th",
      {"deadline": at("2026-12-14T17:00"), "stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B for the demo on Friday", {"deadline": at("2026-12-03T17:00")}, []),
+    # an event on the weekend: ready before it starts, not when the working week starts again after it
+    ("LoRA 7B on 50M tokens for a hackathon this weekend", {"deadline": at("2026-12-04T17:00")}, []),
+    ("LoRA 7B on 50M tokens for the hackathon on Saturday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B this weekend, 1B tokens", {"deadline": at("2026-12-07T09:00")}, []),
     ("fine-tune 7B for our offsite on Dec 10 at 2pm", {"deadline": at("2026-12-10T14:00")}, []),
     ("fine-tune 7B by the 15th of december", {"deadline": at("2026-12-15T17:00")}, []),
     ("fine-tune 7B before our board meeting next Thursday", {"deadline": at("2026-12-09T17:00")}, []),
