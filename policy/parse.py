@@ -974,6 +974,9 @@ _NEW_HERE_RE = compiled_on_use(
 # "no more than 8 GPUs at a time": the ceiling said, how it holds
 _AT_A_TIME_RE = compiled_on_use(r"(?:(?<=gpus)|(?<=gpu)|(?<=nodes)|(?<=node)|(?<=instances)|(?<=accelerators))"
                                 r"\s+at\s+(?:a|any\s+one|one)\s+time\b", _F)
+# "EU data residency required": that it is required (the place and "data residency" are the region reader's)
+_RESIDENCY_RE = compiled_on_use(r"(?:(?<=residency)|(?<=sovereignty))\s+(?:is\s+)?(?:required|needed|mandatory"
+                                r"|applies)\b", _F)
 # "it can't slip", said apart from the date: the deadline is firm, which the plan's safety margin is for
 _NO_SLIP_RE = compiled_on_use(r"\b(?:it|this|that|the\s+deadline|the\s+date)\s+(?:can'?t|cannot|must\s+not|mustn'?t"
                               r"|won'?t|shouldn'?t)\s+slip\b", _F)
@@ -984,6 +987,8 @@ _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),
+    (_RESIDENCY_RE, "the region's limit being required: only the region or area said is searched",
+     ("residency", "sovereignty")),
     (_FOLLOW_UP_RE, "where the request comes from: nothing of the job", ("following up",)),
     (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take")),
     (_TYPICAL_RE, "one job like it: priced as the one described", ("typical", "usual", "standard", "regular",

@@ -658,6 +658,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens; H100s are too expensive", {"exclude": ["H100"]}, []),
     ("fine-tune 7B on 1B tokens, we don't trust spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, spot is too flaky for this", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, EU data residency required", {"area": "eu"}, []),
     # typed in a hurry
     ("pretrian 1b 20b tokens", {"task": Task.PRETRAIN}, []),
     ("tune 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
