@@ -35,6 +35,8 @@ HELP_EXAMPLES = [
     "/gpu sweep of 20 trials for a 350M model in 3 days",
     "/gpu fine-tune llama-3.1-8b on 120k conversations avg 800 tokens, prefer A100s",
     "/gpu qlora 70B on 1B tokens in europe, at most 16 GPUs, no H100s",
+    "/gpu what's the biggest model we can pretrain on 20B tokens for $30k in 2 weeks?",
+    "/gpu a 7B LoRA on as many tokens as fit in $200",
 ]
 HELP_COMMANDS = [
     ("/gpu <request>", "plan a training job and ask for approval"),
