@@ -974,6 +974,10 @@ _NEW_HERE_RE = compiled_on_use(
 # "no more than 8 GPUs at a time": the ceiling said, how it holds
 _AT_A_TIME_RE = compiled_on_use(r"(?:(?<=gpus)|(?<=gpu)|(?<=nodes)|(?<=node)|(?<=instances)|(?<=accelerators))"
                                 r"\s+at\s+(?:a|any\s+one|one)\s+time\b", _F)
+# "500M tokens per epoch, 3 epochs": what one epoch is, which the epochs said multiply
+# (with no count of epochs said, how many is left for a person)
+_PER_EPOCH_RE = compiled_on_use(r"(?:(?<=tokens)|(?<=toks))\s+(?:per|an?|each|every)\s+epoch\b"
+                                r"(?=[^\n]*?(?<![\w.])\d+(?:\.\d+)?\s*epochs?\b)", _F)
 # "EU data residency required": that it is required (the place and "data residency" are the region reader's)
 _RESIDENCY_RE = compiled_on_use(r"(?:(?<=residency)|(?<=sovereignty))\s+(?:is\s+)?(?:required|needed|mandatory"
                                 r"|applies)\b", _F)
@@ -987,6 +991,7 @@ _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),
+    (_PER_EPOCH_RE, "one epoch's tokens: the epochs said multiply them", ("epoch",)),
     (_RESIDENCY_RE, "the region's limit being required: only the region or area said is searched",
      ("residency", "sovereignty")),
     (_FOLLOW_UP_RE, "where the request comes from: nothing of the job", ("following up",)),
@@ -3638,6 +3643,9 @@ _TRAINING_SETTING_RE = compiled_on_use(
     # "a 10% holdout", "5% validation split": data kept from training to check the model
     r"|(?<![\w.])(?:an?\s+)?\d{1,2}(?:\.\d+)?\s*%\s+(?:hold[\s-]?out|validation|val|eval(?:uation)?|test|dev)"
     r"(?:\s+(?:split|set|data))?(?![\w-])"
+    # "with a 10% warmup": the share of steps the rate ramps over
+    r"|(?<![\w.])(?:an?\s+)?\d{1,2}(?:\.\d+)?\s*%\s+(?:lr\s+|learning[\s-]+rate\s+)?warm[\s-]?up(?:\s+(?:ratio|steps))?"
+    r"(?![\w-])"
     # "cosine schedule", "linear lr decay", "with a constant learning rate"
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
     r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])"

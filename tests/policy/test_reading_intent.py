@@ -659,6 +659,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we don't trust spot", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, spot is too flaky for this", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, EU data residency required", {"area": "eu"}, []),
+    # what one epoch is, multiplied by the epochs said (with none said, how many is a person's to say)
+    ("fine-tune 7B on 500M tokens per epoch, 3 epochs", {"tokens": 1_500_000_000}, []),
+    ("fine-tune 7B on 500M tokens per epoch", {"tokens": 500_000_000}, ["epoch"]),
+    ("pretrain 1B on 20B tokens with a 10% warmup", {"tokens": 20_000_000_000}, []),
     # typed in a hurry
     ("pretrian 1b 20b tokens", {"task": Task.PRETRAIN}, []),
     ("tune 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
