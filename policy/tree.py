@@ -188,6 +188,10 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
             "give more room (a larger budget, a later deadline, more hardware) or fewer tokens, or name a size.",
             code="nothing_fits")
     note = f"params: {format_count(params)}, the largest model that fits {said} (the biggest model, as asked)"
+    if budget is None and not _hardware_named(request):  # only the policy's ceilings bound it: say which
+        bounds = [*([f"deny_above_usd ${ceiling:,.0f}"] if ceiling is not None else []),
+                  f"max_instances {policy.max_instances}"]
+        note += f"; with no budget or hardware said, only the policy's {' and '.join(bounds)} bound it"
     return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
 
 

@@ -114,3 +114,12 @@ def test_pretraining_far_below_compute_optimal_says_what_the_same_compute_trains
                        "~118B tokens to a lower loss")
     for enough in ("pretrain 1.3B on 26B tokens", "pretrain 7B on 14B tokens", "fine-tune 70B on 10M tokens"):
         assert not [w for w in decided(enough).warnings if "compute-optimal" in w], enough
+
+
+def test_the_biggest_model_by_a_deadline_alone_says_only_the_policy_bounds_it() -> None:
+    """With no budget or hardware, the size found is whatever the policy's ceilings allow: said, not implied."""
+    decision = decided("what's the biggest model we can LoRA on 1B tokens by Friday, experimental")
+    assert decision.plan.deadline_met is True
+    assert any(a.startswith("params: ") and a.endswith("with no budget or hardware said, only the policy's "
+                                                       "deny_above_usd $250,000 and max_instances 16 bound it")
+               for a in decision.assumptions)
