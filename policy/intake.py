@@ -23,7 +23,7 @@ from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
 from policy.models import image_model_in_text, sized_image_model
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
-from policy.request import TrainingRequest
+from policy.request import HARDWARE_FIELDS, TrainingRequest
 
 __all__ = ["describe_validation", "local_moment", "request_from", "zone_or_raise"]
 
@@ -114,7 +114,7 @@ def _shown(value: Any) -> str:
 
 
 def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
-    hardware = any(merged.get(k) is not None for k in ("gpus", "instances", "accelerator", "instance_type"))
+    hardware = any(merged.get(k) is not None for k in HARDWARE_FIELDS)
     measured = merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
     if merged.get("params") is None and merged.get("params_fit_budget"):
         if merged.get("budget_usd") is None and merged.get("deadline") is None and not hardware:

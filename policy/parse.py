@@ -40,7 +40,7 @@ from policy.reading import (
     read_today,
 )
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
-from policy.request import MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
+from policy.request import HARDWARE_FIELDS, MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
 from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, read_workload
 
@@ -603,7 +603,7 @@ def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: d
     """Hardware named with a start and an end and no work ("book 16 H100s from Monday 9am to Friday 5pm"): held for
     that window, a job of its length from the start (an end said by its weekday alone is the first after the start),
     and no deadline beside it (None); otherwise ``deadline`` as it was."""
-    hardware = any(fields.get(k) for k in ("gpus", "instances", "instance_type", "accelerator"))
+    hardware = any(fields.get(k) is not None for k in HARDWARE_FIELDS)
     if (deadline is None or start is None or not hardware or fields.get("params") is not None
             or fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None):
         return deadline

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from policy.recipes import JobChoice
 from policy.regions import AREA_JOIN, AREAS
 
-__all__ = ["COST_CENTER_PATTERN", "MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES", "Stage", "Task",
-           "Tolerance", "TrainingRequest"]
+__all__ = ["COST_CENTER_PATTERN", "HARDWARE_FIELDS", "MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES",
+           "Stage", "Task", "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
@@ -61,6 +61,9 @@ class Tolerance(StrEnum):
 # A cost center as a tag value can carry it: letters, digits and the few marks AWS tag values allow (no spaces, so a
 # code reads as one word in Slack and in a tag filter).
 COST_CENTER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/=+@-]{0,63}$"
+# The fields that name the hardware itself, a count or a kind ("16 GPUs", "H100", "p5"); a choice among several kinds
+# ("p4d or p5") is ``hardware_choice``
+HARDWARE_FIELDS = ("gpus", "instances", "accelerator", "instance_type")
 
 
 class TrainingRequest(BaseModel):
@@ -184,6 +187,10 @@ class TrainingRequest(BaseModel):
     # "the biggest model we can pretrain on 20B tokens for $30k": the model's size is the largest whose plan the budget
     # pays for, by the deadline and on the hardware named, found by the decision; with a size said it changes nothing.
     params_fit_budget: bool | None = None
+
+    def hardware_named(self) -> bool:
+        """Whether the request names the hardware itself (``HARDWARE_FIELDS``)."""
+        return any(getattr(self, name) is not None for name in HARDWARE_FIELDS)
 
     @field_validator("area")
     @classmethod

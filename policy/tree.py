@@ -36,7 +36,7 @@ from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import allowed_platforms, choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
-from policy.request import PLATFORM_NAMES, Task, Tolerance, TrainingRequest
+from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, Task, Tolerance, TrainingRequest
 from policy.screen import NOT_ASKED, Screen, check_region, screen, types_named
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -180,7 +180,7 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
                                        most=affordable.MOST_PARAMS)
     limits = [*([f"the ${budget:,.2f} budget"] if budget is not None else []),
               *(["the deadline"] if request.deadline is not None else []),
-              *(["the hardware named"] if _hardware_named(request) else [])]
+              *(["the hardware named"] if request.hardware_named() else [])]
     said = " and ".join(limits) or "the policy's limits"
     if params is None:
         raise RequestError(
@@ -188,15 +188,11 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
             "give more room (a larger budget, a later deadline, more hardware) or fewer tokens, or name a size.",
             code="nothing_fits")
     note = f"params: {format_count(params)}, the largest model that fits {said} (the biggest model, as asked)"
-    if budget is None and not _hardware_named(request):  # only the policy's ceilings bound it: say which
+    if budget is None and not request.hardware_named():  # only the policy's ceilings bound it: say which
         bounds = [*([f"deny_above_usd ${ceiling:,.0f}"] if ceiling is not None else []),
                   f"max_instances {policy.max_instances}"]
         note += f"; with no budget or hardware said, only the policy's {' and '.join(bounds)} bound it"
     return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
-
-
-def _hardware_named(request: TrainingRequest) -> bool:
-    return any(v is not None for v in (request.gpus, request.instances, request.accelerator, request.instance_type))
 
 
 def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], Plan | None]) -> TrainingRequest:
@@ -247,8 +243,7 @@ def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Pl
     nor held capacity is a choice to compare, except the length's own."""
     found: list[str | None] = []
     free = req.fixed_hours is None and not req.reserved
-    if free and (request.instance_type or request.accelerator or request.instances or request.gpus
-                 or request.hardware_choice):
+    if free and (request.hardware_named() or request.hardware_choice):
         open_plan = plan_for(request.model_copy(update={**_HARDWARE_OPEN, "region": plan.region}))
         found.append(None if open_plan is None else _named_hardware_warning(request, plan, open_plan))
     if free and request.exclude:  # "H100s are too expensive": what keeping them out costs the run
@@ -925,7 +920,7 @@ def _named(request: TrainingRequest) -> str:
 
 
 # What a request names of hardware, all left open: the plan's own choice to compare with
-_HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(("instance_type", "accelerator", "gpus", "instances")),
+_HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(HARDWARE_FIELDS),
                                      "hardware_choice": []}
 # The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
 _CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit", "platform_not_allowed"})
@@ -950,9 +945,7 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
         note = f"the platform preferred, {request.platform.value}, is left to the policy ({head[:1].lower()}{head[1:]})"
         return request.model_copy(update={"platform": None, "platform_preferred": None,
                                           "notes": [*request.notes, note]})
-    named = (request.instance_type or request.accelerator or request.instances or request.gpus
-             or request.hardware_choice)
-    if request.hardware_preferred and named:
+    if request.hardware_preferred and (request.hardware_named() or request.hardware_choice):
         note = f"the hardware preferred, {_named(request)}, is left open: {why}"
         return request.model_copy(update={**_HARDWARE_OPEN, "hardware_preferred": None,
                                           "notes": [*request.notes, note]})
