@@ -296,7 +296,7 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
         blocks.append(context(f"Revision {req.revision}: {changed} than revision {req.previous.revision}"))
     why = [choice_line(req, now=now), *(f"• {r}" for r in reasons(decision))]
     blocks.extend([section("\n".join(why)), fields_section(plan_fields(decision)), *job_blocks(decision)])
-    if decision.plan.cost_range_basis and fmt.has_range(decision.plan):  # a range several times wide needs its
+    if decision.plan.cost_range_basis and not decision.plan.cost_fixed:  # a range several times wide needs its
         # reason beside it; a cost that cannot move says so in its field
         blocks.append(context(f"Cost range {escape(fmt.cost_range(decision.plan))}"))
     moved, defaults = fmt.split_assumptions(decision.assumptions)

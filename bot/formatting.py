@@ -132,14 +132,9 @@ def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = Non
     return " · ".join(parts)
 
 
-def has_range(plan: Plan) -> bool:
-    """Whether the cost can move at all (a stated length at a fixed price cannot)."""
-    return plan.cost_low_usd != plan.cost_high_usd
-
-
 def cost_span(plan: Plan) -> str:
     """``range $270–$365``, or ``fixed`` for a cost that cannot move."""
-    return f"range {usd(plan.cost_low_usd)}–{usd(plan.cost_high_usd)}" if has_range(plan) else "fixed"
+    return "fixed" if plan.cost_fixed else f"range {usd(plan.cost_low_usd)}–{usd(plan.cost_high_usd)}"
 
 
 def cost_range(plan: Plan) -> str:

@@ -51,7 +51,7 @@ def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
         f"  {plan.estimated_hours:,.2f} h, finishes {plan.estimated_finish.astimezone(zone):%a %Y-%m-%d %H:%M %Z}"
         + ("" if plan.deadline_margin_hours is None else f" ({plan.deadline_margin_hours:+,.1f} h to the deadline)"),
         f"  cost ~{money(plan.estimated_cost_usd)} (" + (
-            "no range" if plan.cost_low_usd == plan.cost_high_usd
+            "no range" if plan.cost_fixed
             else f"range {money(plan.cost_low_usd)}–{money(plan.cost_high_usd)}") + f": {plan.cost_range_basis})",
     ]
     for item in plan.cost_breakdown:

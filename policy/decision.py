@@ -106,6 +106,11 @@ class Plan(BaseModel):
         return max(1, min(self.jobs, self.instance_count // self.job_instances))
 
     @property
+    def cost_fixed(self) -> bool:
+        """Whether the cost cannot move: a job of a stated length at a fixed hourly price has no range."""
+        return self.cost_low_usd == self.cost_high_usd
+
+    @property
     def on_offering(self) -> bool:
         """Whether the plan runs in reserved capacity offered to the account and bought for the run (a capacity
         block or a SageMaker training plan): paid up front, and launched only once bought."""
