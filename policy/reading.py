@@ -397,8 +397,8 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
     """ "2h", "for 6 hours", "for 2 days", "for a week": the hours the job runs (not "in 6 hours", a deadline) and the
     words said."""
     found = []
-    for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text),
-              *_LISTED_WORDED_DURATION_RE.finditer(scan.text)]:
+    listed = _LISTED_WORDED_DURATION_RE.finditer(scan.text) if scan.holds(("hour", "day", "week")) else ()
+    for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text), *listed]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
