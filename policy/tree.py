@@ -187,11 +187,13 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
             f"No model of {format_count(affordable.FEWEST_PARAMS)} parameters or more fits {said} for this work; "
             "give more room (a larger budget, a later deadline, more hardware) or fewer tokens, or name a size.",
             code="nothing_fits")
-    note = f"params: {format_count(params)}, the largest model that fits {said} (the biggest model, as asked)"
-    if budget is None and not request.hardware_named():  # only the policy's ceilings bound it: say which
+    bound = ""
+    if budget is None and not request.hardware_named():  # only the policy's ceilings bound it: said in the clause
+        # Slack's Read as shows, which ends at the first bracket or semicolon
         bounds = [*([f"deny_above_usd ${ceiling:,.0f}"] if ceiling is not None else []),
                   f"max_instances {policy.max_instances}"]
-        note += f"; with no budget or hardware said, only the policy's {' and '.join(bounds)} bound it"
+        bound = f", with no budget or hardware said bounded only by the policy's {' and '.join(bounds)}"
+    note = f"params: {format_count(params)}, the largest model that fits {said}{bound} (the biggest model, as asked)"
     return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
 
 
@@ -208,8 +210,9 @@ def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], P
         note = (f"as many tokens as fit: ${budget:,.2f} pays for no run of {format_count(affordable.FEWEST_TOKENS)}"
                 " tokens or more, so the tokens are the default and the budget warning says by how much it falls short")
         return request.model_copy(update={"notes": [*request.notes, note]})
-    note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for (as many as fit, as asked)"
-            + (" by the deadline" if request.deadline is not None else ""))
+    # "by the deadline" before the bracket: Slack's Read as shows the clause up to it
+    note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for"
+            + (" by the deadline" if request.deadline is not None else "") + " (as many as fit, as asked)")
     return request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
 

@@ -120,6 +120,12 @@ def test_the_biggest_model_by_a_deadline_alone_says_only_the_policy_bounds_it() 
     """With no budget or hardware, the size found is whatever the policy's ceilings allow: said, not implied."""
     decision = decided("what's the biggest model we can LoRA on 1B tokens by Friday, experimental")
     assert decision.plan.deadline_met is True
-    assert any(a.startswith("params: ") and a.endswith("with no budget or hardware said, only the policy's "
-                                                       "deny_above_usd $250,000 and max_instances 16 bound it")
+    assert any(a.startswith("params: ") and ", with no budget or hardware said bounded only by the policy's "
+               "deny_above_usd $250,000 and max_instances 16 (" in a for a in decision.assumptions)
+
+
+def test_what_bounds_a_budget_search_is_said_before_the_aside_slack_cuts_off() -> None:
+    """Slack's Read as shows a note up to its first bracket: "by the deadline" was said after it, and never shown."""
+    decision = decided("how many tokens can $500 buy for a 7B fine-tune by Friday")
+    assert any(a.startswith("tokens: ") and "the most the $500.00 budget pays for by the deadline (" in a
                for a in decision.assumptions)
