@@ -229,8 +229,10 @@ _HW_PER_NODE_RE = compiled_on_use(
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?P<noun>nodes?|instances?|machines?|hosts?|box(?:es)?)"
     r"(?![\w])(?:\s*[x×*]\s*(?P<k2>\d{1,4})(?![\w]))?", _F)
 _HW_NODES_RE = compiled_on_use(
-    rf"(?<![\w.])(?P<nodes>\d{{1,4}})\s*(?:x\s*)?(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?"
-    r"\s+(?:nodes?|instances?|machines?|hosts?|boxes)(?![\w])", _F)
+    rf"(?<![\w.])(?:(?P<nodes>\d{{1,4}})\s*(?:x\s*)?|(?P<one>(?:an?\s+)?single|an?)\s+)"
+    rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?(one)|s?)"
+    r"\s+(?:(?(one)(?:node|instance|machine|host|box|server)|(?:nodes?|instances?|machines?|hosts?|boxes|servers?))"
+    r")(?![\w])", _F)
 
 
 # "our H100 quota in us-east-1 is 16", "A100 quota: 32": what the account may run of the accelerator, a ceiling
@@ -264,7 +266,9 @@ def _accelerator(said: str) -> str:
 
 _SINGLE_GPU_RE = compiled_on_use(
     r"\b(?:a\s+single|one|single)\s+"
-    rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w]))", _F)
+    rf"(?:(?:gpu|accelerator)\b|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?![\w])"
+    # "a single A100 node" is one instance of them, all it holds (``_HW_NODES_RE``)
+    r"(?!s?\s+(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b))", _F)
 _INSTANCE_RE = compiled_on_use(
     r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*|(?P<single>(?:a\s+)?single\s+))?(?P<ml>ml\.)?"
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
@@ -1536,11 +1540,13 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         nodes.append(many)
         notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} of {per} {acc}s each, "
                      f"{per * many} in all")
-    for m in scan.take_if(("node", "instance", "machine", "host", "box"), _HW_NODES_RE):
+    for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _HW_NODES_RE):
         accelerators.append(_accelerator(m["acc"]))
-        nodes.append(int(m["nodes"]))
-        notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with all it "
-                     "holds")
+        many = int(m["nodes"] or 1)
+        nodes.append(many)
+        held = "each with all it holds" if many > 1 else "with all it holds"
+        notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} with {_accelerator(m['acc'])}s, "
+                     f"{held}")
     for m in scan.take_if(("quota",), _QUOTA_OF_RE):
         accelerators.append(_accelerator(m["acc"]))
         notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")

@@ -912,9 +912,11 @@ NAMED_HARDWARE_MIN_SAVING = 0.10
 
 
 def _named(request: TrainingRequest) -> str:
-    """The hardware the request named: "4× p5.48xlarge", "32× A100", "16 GPUs", "trn1"."""
+    """The hardware the request named: "4× p5.48xlarge", "32× A100", "2 A100 instances", "16 GPUs", "trn1"."""
     hardware = request.instance_type or request.accelerator or " or ".join(request.hardware_choice)
     count = request.instances or request.gpus
+    if request.instances and not request.instance_type and hardware:
+        return _counted(request.instances, f"{hardware} instance")  # "1× A100" would read as one accelerator
     if count and hardware:
         return f"{count}× {hardware}"
     if count:

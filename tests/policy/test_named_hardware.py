@@ -55,6 +55,13 @@ def test_a_count_asked_for_is_compared_with_the_open_plan() -> None:
     assert warning.startswith("16 GPUs as asked costs")
 
 
+def test_instances_of_an_accelerator_are_named_as_instances_not_as_one_accelerator() -> None:
+    [warning] = named_hardware_warnings("qlora 70B on a single A100 node")
+    assert warning.startswith("1 A100 instance as asked costs")  # "1× A100" read as one accelerator
+    [warning] = named_hardware_warnings("qlora 70B on 2 A100 nodes")
+    assert warning.startswith("2 A100 instances as asked costs")
+
+
 def test_preferred_hardware_that_cannot_run_the_job_is_left_open_and_the_reason_said() -> None:
     # the default team is not Neuron-ready: Trainium cannot run anything for it
     preferred = decided("fine-tune 40B on 100M tokens, trn1 if possible")
