@@ -583,6 +583,7 @@ def read_request(
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    _resident_data(scan, fields, notes)
     fields["team"] = _team(scan)
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
@@ -751,6 +752,30 @@ _WITH_DATA_RE = compiled_on_use(
     r"|\b(?:in\s+)?the\s+same\s+region\s+as\s+(?:the\s+|our\s+|its\s+)?(?:data(?:set)?|bucket|s3(?:\s+bucket)?)"
     r"|\b(?:without|don'?t|do\s+not|never)\s+mov(?:e|ing)\s+(?:the\s+|our\s+)?data(?:set)?(?:\s+(?:across|between)"
     r"\s+regions|\s+out(?:\s+of\s+(?:its|the)\s+region)?)?", re.IGNORECASE)
+
+
+# Data residency said with the region: "data residency: eu-west-1 only", "the data must stay in us-west-2"
+_RESIDENT_RE = compiled_on_use(
+    r"(?:\b(?:for|because\s+of|due\s+to)\s+)?(?:\bdata[\s-]+)?\b(?:residency|sovereignty)\b"
+    r"(?:\s+(?:reasons|rules|requirements?|constraints?|laws?))?"
+    r"|\bdata\s+(?:must|has\s+to|needs\s+to|should)\s+(?:stay|remain)\b"
+    r"|\bdata\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not)\s+leave\b", _F)
+
+
+def _resident_data(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """With data residency said and one region named, the data is in that region: it is where the plan runs, and no
+    copy from the team's data region is priced (the data may not be moved out of it anyway). An area ("EU data
+    residency") names no one region, and leaves the data's region as it was."""
+    region = fields.get("region")
+    if region is None or fields.get("data_region") or not scan.holds(("resid", "sovereign", "data")):
+        return
+    cue = _RESIDENT_RE.search(scan.text)
+    if cue is None:
+        return
+    scan.blank(cue.start(), cue.end())
+    fields["data_region"] = region
+    notes.append(f"read '{_said(cue)}' with {region} as the data being in {region}: it runs there and no copy between "
+                 "regions is priced")
 
 
 def _keep_with_data(scan: _Scan, notes: list[str]) -> bool | None:
