@@ -2822,11 +2822,24 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
             for kind in dict.fromkeys(q.kind for q in quantities)}
 
 
+# What a job is run once for: "x 3 languages", "1B tokens per customer, 12 customers"
+_EACH_THING = r"language|lang|locale|market|customer|client|tenant|domain|task|dataset"
 _TIMES_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:{dict(_UNIT_KINDS)['trials']}"
     # "1B tokens x 3 languages": the job for each ("in 3 languages" is one run on data in them)
-    r"|(?P<each>languages?|langs?|locales?|markets?|customers?|clients?|tenants?|domains?|tasks?|datasets?))"
+    rf"|(?P<each>(?:{_EACH_THING})s?))"
     rf"|(?P<b>\d{{1,6}})\s*x\s*(?:{dict(_UNIT_KINDS)['trials']}))(?![\w])", _F)
+# "1B tokens per language" (the count of languages said apart, ``_counted_things``): the tokens of a run for each
+_TOKENS_PER_THING_RE = compiled_on_use(
+    rf"(?:(?<=tokens)|(?<=toks))\s+(?:per|for\s+each|each|every|an?)\s+(?P<one>{_EACH_THING})(?![\w-])", _F)
+# "4 languages with 1B tokens each": a run for each, the tokens left for the tokens reader
+_THINGS_WITH_TOKENS_EACH_RE = compiled_on_use(
+    rf"(?<![\w.$])(?P<n>\d{{1,4}})\s+(?:different\s+|separate\s+)?(?P<many>(?:{_EACH_THING})s)\s*,?\s*"
+    r"(?:(?:with|of|at|having)\s+)?(?:~|about\s+|around\s+)?\d+(?:\.\d+)?\s*(?:[kmbt]|bn)?\s*tok(?:en)?s\s+"
+    r"(?P<each>each|apiece)(?![\w-])", _F)
+# "fine-tune 7B on 1B tokens x2", "…, 2x": the job twice, a count that ends the clause with nothing after it
+_TIMES_BARE_RE = compiled_on_use(
+    r"(?<![\w.])(?:[x×]\s?(?P<a>\d{1,2})|(?P<b>\d{1,2})\s?[x×])(?=\s*(?:$|[,;!?)]|\.(?!\d)))", _F)
 
 
 # A grid: "8 LRs x 3 seeds", "4 configs × 2 seeds", "5 learning rates by 3 seeds": one trial per pair.
@@ -2964,6 +2977,52 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         if m["each"]:  # "x 3 languages": the job for each
             notes.append(f"read '{_said(m)}' as {m['a'] or m['b']} runs of the job, one for each")
         found.append(_Qty("trials", Decimal(m["a"] or m["b"]), _said(m)))
+    return found + _counted_things(scan, notes) + _bare_times(scan, notes)
+
+
+def _counted_things(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """ "1B tokens per language, 4 languages", "4 languages with 1B tokens each": a run for each of the things
+    counted, each on the tokens said (as "1B tokens x 4 languages" is). A count per thing with no count of them
+    said is left for a person."""
+    found = []
+    if scan.holds(("each", "apiece")):
+        for m in list(_THINGS_WITH_TOKENS_EACH_RE.finditer(scan.text)):
+            count, what = int(m["n"]), m["many"].lower()
+            notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
+            found.append(_Qty("trials", Decimal(count), _said(m)))
+            scan.blank(m.start("n"), m.end("many"))
+            scan.blank(m.start("each"), m.end("each"))
+    if not scan.holds(("per", "each", "every", " a ", " an ")):
+        return found
+    for m in list(_TOKENS_PER_THING_RE.finditer(scan.text)):
+        one = m["one"].lower()
+        count_of = re.compile(rf"(?<![\w.$])(\d{{1,4}})\s+(?:different\s+|separate\s+)?{one}s(?![\w-])",
+                              re.IGNORECASE)
+        counted = count_of.search(scan.text)
+        scan.blank(m.start(), m.end())
+        if counted is None:
+            if count_of.search(scan.said) is None:  # "for each of our 12 languages" counted them already
+                scan.unused.append(_said(m).strip())  # how many is a person's to say: listed as unread
+            continue
+        count = int(counted[1])
+        notes.append(f"read '{_said(m).lstrip()}' with '{_said(counted)}' as {count} runs of the job, one for each "
+                     f"{one}")
+        found.append(_Qty("trials", Decimal(count), _said(counted)))
+        scan.blank(counted.start(), counted.end())
+    return found
+
+
+def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """ "x2" or "2x" closing a clause, with nothing it multiplies: the job that many times, as "twice" is."""
+    if not scan.holds(("x", "×")):
+        return []
+    found = []
+    for m in scan.take(_TIMES_BARE_RE):
+        count = int(m["a"] or m["b"])
+        if count < 2:
+            continue
+        notes.append(f"read '{_said(m)}' as {count} runs of the job")
+        found.append(_Qty("trials", Decimal(count), _said(m)))
     return found
 
 

@@ -229,6 +229,25 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the job for each thing counted with "x"; a dataset in several languages is one run
     ("fine-tune 7B on 1B tokens x 3 languages", {"trials": 3, "tokens": 10**9}, []),
     ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, []),
+    # tokens said per thing, the things counted apart: a run for each, as "x 3 languages" is; uncounted, for a person
+    ("1B tokens per language, 4 languages, fine-tune 8B", {"trials": 4, "tokens": 10**9}, []),
+    ("fine-tune 8B on 200M tokens per customer for 12 customers", {"trials": 12, "tokens": 200_000_000}, []),
+    ("fine-tune 8B: 4 languages with 1B tokens each", {"trials": 4, "tokens": 10**9}, []),
+    ("fine-tune 8B on 1B tokens per language", {"trials": None, "tokens": 10**9}, ["per language"]),
+    # a bare multiple closing the request: the job that many times, as "twice" is
+    ("fine-tune 7B on 1B tokens x2", {"trials": 2}, []),
+    ("fine-tune 7B on 1B tokens, 3x.", {"trials": 3}, []),
+    ("pretrain 1B on 20B tokens, 2x faster please", {"trials": None}, ["2x faster"]),
+    # one node of an accelerator's instances, said without a count
+    ("qlora 70B on a single A100 node", {"instances": 1, "gpus": None, "accelerator": "A100"}, []),
+    ("qlora 70B on an H100 box", {"instances": 1, "accelerator": "H100"}, []),
+    ("lora 13B on 1B tokens on a single H100", {"gpus": 1, "instances": None, "accelerator": "H100"}, []),
+    # data residency with one region: the data is there, so nothing is copied to it
+    ("data residency: eu-west-1 only, fine-tune 13B on 1B tokens",
+     {"region": "eu-west-1", "data_region": "eu-west-1"}, []),
+    ("fine-tune 13B on 1B tokens in eu-west-1 for data residency reasons", {"data_region": "eu-west-1"}, []),
+    ("fine-tune 13B on 1B tokens, data must stay in eu-west-1", {"data_region": "eu-west-1"}, []),
+    ("fine-tune 13B on 1B tokens in eu-west-1", {"data_region": None}, []),
     # money said to be no concern (and, said to be one, left for a person)
     ("fine-tune 13B on 800M tokens, budget isn't a concern but it must not fail halfway",
      {"budget_usd": None, "interruption_tolerance": Tolerance.LOW}, []),
