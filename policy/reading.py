@@ -144,8 +144,13 @@ _NEXT_WEEK_RE = compiled_on_use(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by t
                            # "I'm OOO next week", "away next week": an absence, not when the job starts
                            r"(?<!ooo )(?<!out )(?<!away )(?<!off )(?<!vacation )(?<!leave )(?<!pto )(?<!holiday )"
                            r"(?<!office )"
-                           r"(?:(?P<cue>starting|from|beginning)\s+)?(?:the\s+)?(?:next|coming)\s+week\b"
+                           r"(?:(?P<cue>starting|from|beginning|kick(?:s|ing)?\s+(?:it\s+|this\s+)?off)\s+)?"
+                           r"(?:the\s+)?(?:next|coming)\s+week\b"
                            r"(?!\s*(?:'s|end))", _F)
+# "start after the weekend", "after the weekend": the Monday morning after the coming weekend (this one's, said on it)
+_AFTER_WEEKEND_RE = compiled_on_use(
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+|this\s+)?off|run(?:s|ning)?|launch(?:es|ing)?"
+    r"|go(?:es|ing)?)\s+(?:it\s+)?)?(?:right\s+|just\s+)?after\s+(?:the|this)\s+weekend\b", _F)
 _START_OF_DAY = time(9, 0)
 # "today" that no deadline took ("by today", "due today", "end of day today" are read as deadlines first), said
 # without a time of day ("today at 5pm" may be either, so stays for a person); "later today" stays whole
@@ -308,9 +313,7 @@ def fixed_length_note(hours: float, phrase: str) -> str:
 
 def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Question:
     """ "by next week": the start of next week or its end? Days apart, so asked."""
-    local = now.astimezone(zone)
-    monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
-                                                                   microsecond=0)
+    monday = _next_monday(now=now, zone=zone)
     friday = (monday + timedelta(days=4)).replace(hour=17)
     return Question(field="deadline", question=f"'{' '.join(phrase.split())}': done when next week starts, or by "
                     "its end?", choices=[Choice(label=f"start of next week, {monday:%a %Y-%m-%d %H:%M}",
@@ -460,11 +463,9 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         for m in pattern.finditer(scan.text) if said else ():
             starts.append((_next_at_clock(m, now=now, zone=zone), " ".join(m.group(0).split())))
             scan.blank(m.start(), m.end())
-    for m in _next_week_starts(scan, now=now, zone=zone):
-        local = now.astimezone(zone)
-        monday = (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
-                                                                       microsecond=0)
-        starts.append((monday, " ".join(m.group(0).split())))
+    weekend_over = scan.take(_AFTER_WEEKEND_RE) if "weekend" in lowered else []
+    for m in [*_next_week_starts(scan, now=now, zone=zone), *weekend_over]:
+        starts.append((_next_monday(now=now, zone=zone), " ".join(m.group(0).split())))
     if not starts:
         return None
     when, phrase = max(starts)
@@ -473,6 +474,13 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         return None
     notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
     return when
+
+
+def _next_monday(*, now: datetime, zone: ZoneInfo) -> datetime:
+    """Monday of next week (said on a weekend: the coming Monday) at the start of the working day."""
+    local = now.astimezone(zone)
+    return (local + timedelta(days=7 - local.weekday())).replace(hour=_START_OF_DAY.hour, minute=0, second=0,
+                                                                 microsecond=0)
 
 
 def _next_at_clock(m: re.Match[str], *, now: datetime, zone: ZoneInfo) -> datetime:

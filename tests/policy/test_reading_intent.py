@@ -52,6 +52,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("start a 7B fine-tune on Dec 10, ready by the 14th",
      {"start_after": at("2026-12-10T09:00"), "deadline": at("2026-12-14T17:00")}, []),
     ("start now, fine-tune 7B done friday", {"start_after": None, "deadline": at("2026-12-04T17:00")}, []),
+    # the weekend over, or next week, as when the job may start: Monday morning
+    ("lora 13B on 2B tokens, starting after the weekend", {"start_after": at("2026-12-07T09:00")}, []),
+    ("start after the weekend: lora 13B on 2B tokens", {"start_after": at("2026-12-07T09:00")}, []),
+    ("lora 13B on 2B tokens, kick it off next week", {"start_after": at("2026-12-07T09:00")}, []),
+    ("I'm off next week: lora 13B on 2B tokens", {"start_after": None}, ["off next week"]),
     ("fine-tune 7B asap", {"urgent": True}, []),
     ("fine-tune 7B as fast as possible", {"urgent": True}, []),
     ("fine-tune 70B fastest under $300", {"urgent": True, "budget_usd": 300.0}, []),
