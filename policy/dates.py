@@ -354,6 +354,7 @@ _STRICT_RE = compiled_on_use(
     r"\b(?<!\bno\s)(?<!\bwithout\s)(?<!\bwithout\sa\s)(?<!\bnot\sa\s)"
     # "no hard deadline but ideally within 2 weeks": none said, then a wish
     r"(?<!\bno\shard\s)(?<!\bno\sfirm\s)(?<!\bno\sstrict\s)(?<!\bno\sreal\s)(?<!\bno\sfixed\s)"
+    r"(?<!\bhave\sa\s)(?<!\bhave\sany\s)"  # "we don't have a deadline"
     r"(?P<t>by|due|deadline(?:\s+is)?|no\s+later\s+than)(?:\s*:?\s+|\s*\(\s*)"
     r"(?!(?:\w+ing|hand|default|team|the\s+team|the\s+way|me|us|myself|ourselves|way\s+of|means\s+of|via|then|to"
     r"|far|itself|flexible|none|tbd|asap|whenever|anytime|n/a|more|less|about|roughly|around|up\s+to|at\s+least"

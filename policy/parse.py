@@ -1609,15 +1609,21 @@ _EXCLUDE_CUE_RE = compiled_on_use(
     r"|(?:anything|everything)\s+but|except(?:\s+for)?(?:\s+not)?|exclud(?:e|ing)|other\s+than|but\s+not(?:\s+on)?"
     r"|(?:do\s+not|don'?t|dont|never|won'?t)\s+(?:use|run\s+on|want)|skip(?:ping)?|stay\s+away\s+from"
     r"|steer\s+clear\s+of|(?:(?:i|we)'?d\s+)?rather\s+not(?:\s+use)?|keep\s+(?:it\s+)?(?:off|away\s+from)"
-    r"|instead\s+of|rather\s+than)"  # "on g5 instead of p5": the other is what is ruled out
+    r"|instead\s+of|rather\s+than"  # "on g5 instead of p5": the other is what is ruled out
+    # "we don't have p5 quota", "we have no H100 capacity": what the account cannot start
+    r"|(?:(?:we|i)\s+)?(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+have(?:\s+any)?|(?:we|i)\s+have\s+no)"
     r"(?:\s+(?:on|using|with|in))?(?:\s+(?:any|the))?\s+", _F)
 # Said after hardware, a region or a place that must not be used: "H100s are off limits", "us-east-1 not ok".
 _RULED_OUT_AFTER_RE = compiled_on_use(
     r"\s*(?:(?:is|are)\s+|'s\s+)?(?:not\s+(?:ok(?:ay)?|allowed|permitted|an\s+option|acceptable|possible)|off[\s-]+limits"
     r"|banned|forbidden|excluded|ruled\s+out|a\s+no[\s-]?go"
     # "H100s are too expensive": the person rules them out, whatever they would cost the run
-    r"|(?:way\s+|far\s+)?too\s+(?:expensive|pricey|costly|dear))(?![\w-])", _F)
-_RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no", "too")  # one is in each
+    r"|(?:way\s+|far\s+)?too\s+(?:expensive|pricey|costly|dear)"
+    # "our p5 quota is 0": the account cannot start them (a spot or on-demand quota alone leaves the other)
+    r"|(?:service\s+)?quota\s*(?:is\s+|=\s*|:\s*|of\s+)?(?:0|zero|none|nil))(?![\w.-])", _F)
+_RULED_OUT_AFTER_WORDS = ("not", "off", "banned", "forbidden", "excluded", "ruled", "no", "too", "quota")
+# What the account lacks of the hardware named after a cue that it has none: "we don't have p5 quota"
+_LACKED_RE = compiled_on_use(r"\s+(?:quota|capacity|access|allocation)(?![\w-])", _F)
 # A hardware name as people write it (an accelerator, a family or a type), for lists of names said to be kept out,
 # allowed or preferred; the separators between names in such a list.
 _HARDWARE_NAME_RE = compiled_on_use(
@@ -1636,6 +1642,8 @@ def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> lis
         names, end = _hardware_names(scan.text, counted.end() if counted else cue.end(), families)
         if names:
             excluded += names
+            if "have" in cue.group(0).lower() and (lacked := _LACKED_RE.match(scan.text, end)) is not None:
+                end = lacked.end()
             scan.blank(cue.start(), end)
     if scan.holds(_RULED_OUT_AFTER_WORDS) and _RULED_OUT_AFTER_RE.search(scan.text):  # "H100s are off limits"
         for start, names, end in _name_lists(scan.text, families):
@@ -3329,7 +3337,10 @@ _NOT_URGENT_RE = compiled_on_use(
     r"|\bnon[\s-]?urgent\b|\bno\s+need\s+(?:for\s+(?:the\s+)?(?:fastest|speed)|to\s+(?:rush|hurry))\b"
     r"|\b(?:(?:a\s+)?low[\s-]+priority|not\s+(?:a\s+)?(?:high\s+|top\s+)?priority|background\s+(?:job|work|task))\b"
     r"|\bpriority\s*[:=]?\s*(?:low|lowest|p3|p4)\b"
-    r"|\bnot\s+in\s+a\s+(?:rush|hurry)(?:\s+at\s+all)?\b|\bno\s+(?:hard\s+|firm\s+|strict\s+|real\s+|fixed\s+)?deadline\b"
+    r"|\bnot\s+in\s+a\s+(?:rush|hurry)(?:\s+at\s+all)?\b"
+    # "no deadline", "there's no hard deadline", "we don't have a deadline"
+    r"|(?:\bthere(?:'s|\s+is)\s+|\b(?:(?:we|i)\s+)?(?:don'?t|do\s+not)\s+have\s+(?:a|any)\s+(?=\w+\s+deadline|deadline)"
+    r"|\b(?=no\s))(?:no\s+)?(?:hard\s+|firm\s+|strict\s+|real\s+|fixed\s+)?deadline\b"
     # "don't care about speed", "speed doesn't matter", "time is not an issue"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:much\s+)?(?:about|how)\s+(?:the\s+)?"
     r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"

@@ -243,6 +243,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens x2", {"trials": 2}, []),
     ("fine-tune 7B on 1B tokens, 3x.", {"trials": 3}, []),
     ("pretrain 1B on 20B tokens, 2x faster please", {"trials": None}, ["2x faster"]),
+    # hardware the account has no quota for is kept out, as hardware ruled out is
+    ("fine-tune 7B on 1B tokens, can it run on g6e? we don't have p5 quota",
+     {"exclude": ["p5"], "instance_type": "g6e"}, []),
+    ("fine-tune 7B on 1B tokens, our p5 quota is 0", {"exclude": ["p5"]}, []),
+    ("fine-tune 7B on 1B tokens; we have no H100 capacity", {"exclude": ["H100"]}, []),
+    ("fine-tune 7B on 1B tokens, our H100 quota is 16", {"exclude": [], "max_gpus": 16}, []),
+    # no deadline, said as not having one
+    ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
     # one node of an accelerator's instances, said without a count
     ("qlora 70B on a single A100 node", {"instances": 1, "gpus": None, "accelerator": "A100"}, []),
     ("qlora 70B on an H100 box", {"instances": 1, "accelerator": "H100"}, []),
