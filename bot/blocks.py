@@ -70,7 +70,7 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
         ("Platform", f"{fmt.platform(plan)} · {plan.region}"),
         ("Estimated time", f"{fmt.hours(plan.estimated_hours)} (max runtime {fmt.hours(plan.max_runtime_hours)})"),
         ("Estimated cost", f"{fmt.usd(plan.estimated_cost_usd)} ({fmt.cost_span(plan)})"),
-        ("Price", f"{fmt.usd(plan.price_per_instance_hour_usd)}/instance-hour"),
+        ("Price", f"{fmt.rate(plan.price_per_instance_hour_usd)}/instance-hour"),
     ]
     if decision.request.cost_center:  # who pays, tagged on the job: the approver sees where the spend is billed
         fields.append(("Cost center", decision.request.cost_center))

@@ -35,6 +35,11 @@ def usd(value: float | None, *, approx: bool = False) -> str:
     return f"{prefix}${value:,.0f}"
 
 
+def rate(value: float) -> str:
+    """An hourly price, to the cent whatever its size: rates are compared, and $18 for $18.41 is 2% off."""
+    return f"${value:,.2f}"
+
+
 def hours(value: float | None) -> str:
     if value is None:
         return "unknown"

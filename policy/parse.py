@@ -588,6 +588,7 @@ def read_request(
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
     _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
+    _hourly_price_asked(scan, fields, notes)
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
         fields["interruption_tolerance"] = Tolerance.LOW
@@ -632,6 +633,41 @@ _TAKEN_VERB_RE = compiled_on_use(r"\b(?:takes?|took|needs?|needed|requires?|requ
 _LAST_TIME_RE = compiled_on_use(r"\b(?:the\s+)?(?:last|previous)\s+time\b", _F)
 _TRAINING_TASKS = (Task.FINE_TUNE, Task.LORA, Task.QLORA, Task.PRETRAIN, Task.CONTINUED_PRETRAIN, Task.DPO, Task.RLHF,
                    Task.DISTILL, Task.SWEEP)
+
+
+# The price of an hour asked for: "how much is a p5.48xlarge per hour", "what does an 8xH100 node cost an hour",
+# "hourly price of p4d"
+_PER_HOUR_RE = compiled_on_use(r"(?:\b(?:per|an|a|each|by\s+the)\s+|/\s*)(?:hour|hr|h)\b(?!\s*(?:of|for))"
+                               r"|\bhourly(?:\s+(?:price|cost|rate))?\b|\b(?:per|an)[\s-]hour\s+(?:price|cost|rate)\b",
+                               _F)
+_NOW_RE = compiled_on_use(r"\b(?:right\s+now|currently|at\s+the\s+moment|these\s+days)\b", _F)
+_PRICE_ASKED_RE = compiled_on_use(r"\b(?:how\s+much|price|pricing|cost|costs|rate|what'?s|what\s+is|quote)\b", _F)
+
+
+def _hourly_price_asked(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """ "how much is a p5.48xlarge per hour on spot?": hardware named with no work, asked its price by the hour, is
+    priced as one hour on it, whose plan states the hourly price (and, as every job has, its start-up). With a model
+    or a length said, "per hour" asks nothing the plan does not show, and is left alone."""
+    if not scan.holds(("hour", "hr", "/h")) or fields.get("fixed_hours") is not None:
+        return
+    per_hour = _PER_HOUR_RE.search(scan.text)
+    if per_hour is None or _PRICE_ASKED_RE.search(scan.said) is None:
+        return
+    hardware = fields.get("instance_type") or fields.get("accelerator") or fields.get("instance_choice")
+    work = any(fields.get(k) is not None for k in ("params", "work_gpu_hours", "task"))
+    if not (hardware or work):
+        return
+    scan.blank(per_hour.start(), per_hour.end())
+    for m in (_PRICE_ASKED_RE.search(scan.text), _NOW_RE.search(scan.text)):
+        if m is not None:  # "price", "how much", "right now": what the question asks
+            scan.blank(m.start(), m.end())
+    if work:  # "fine-tune 7B on 1B tokens, how much per hour?": the plan states it
+        notes.append(f"read '{_said(per_hour).lstrip('/ ')}' as asking the hourly price: the plan states it per "
+                     "instance-hour")
+        return
+    fields["fixed_hours"] = 1.0
+    notes.append(f"read '{_said(per_hour).lstrip('/ ')}' as asking the hourly price: priced as one hour on it (the "
+                 "plan's price is per instance-hour; its cost adds the start-up every job is billed for)")
 
 
 def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said: str | None) -> None:

@@ -258,3 +258,14 @@ def test_a_sweep_says_how_its_trials_share_the_instances(text: str, says: str) -
     req = make_request(decision=plan_for(text), timezone=TZ)
     shown = json.dumps(request_blocks(req, now=NOW), ensure_ascii=False)
     assert says in shown, shown[:600]
+
+
+def test_an_hourly_price_asked_for_is_shown_to_the_cent() -> None:
+    text = "how much is a p5.48xlarge per hour on spot?"
+    decision = plan_for(text)
+    blocks = request_blocks(make_request(decision=decision, text=text, planned_at=NOW), now=NOW)
+    fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in next(b["fields"] for b in blocks
+                                                                              if "fields" in b)}
+    assert fields["*Price*"] == f"${decision.plan.price_per_instance_hour_usd:,.2f}/instance-hour"
+    assert re.fullmatch(r"\$\d+\.\d\d/instance-hour", fields["*Price*"])  # "$18" for $18.41 was 2% off
+    assert decision.request.fixed_hours == 1.0

@@ -249,6 +249,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, our p5 quota is 0", {"exclude": ["p5"]}, []),
     ("fine-tune 7B on 1B tokens; we have no H100 capacity", {"exclude": ["H100"]}, []),
     ("fine-tune 7B on 1B tokens, our H100 quota is 16", {"exclude": [], "max_gpus": 16}, []),
+    # the hourly price asked of hardware: one hour on it; of work said, the plan's price answers it
+    ("how much is a p5.48xlarge per hour on spot right now?",
+     {"fixed_hours": 1.0, "instance_type": "p5.48xlarge", "params": None}, []),
+    ("what does an 8xH100 node cost per hour?", {"fixed_hours": 1.0, "gpus": 8}, []),
+    ("hourly price of p4d on-demand in us-west-2?", {"fixed_hours": 1.0, "instance_type": "p4d"}, []),
+    ("fine-tune 7B on 1B tokens, how much per hour?", {"fixed_hours": None, "params": 7_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens at no more than $20/hour", {"fixed_hours": None, "max_hourly_usd": 20.0}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
