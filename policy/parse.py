@@ -324,6 +324,8 @@ _TASK_WORDS = (
      # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over|by|before)\b|\s*\()"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
+     # "post-train 8B with GRPO": training after pretraining, its method (if said) read by the recipe readers
+     r"|\bpost[\s-]?train(?:ing)?\b"
      # "tune 7B on 1B tokens", "we need to tune our 8B": the verb alone, said as what to do
      r"|(?:^\s*|\b(?:to|please|pls|plz|let'?s|we|i)\s+)tune\b"),
 )  # fmt: skip
@@ -386,7 +388,10 @@ _STAGE_RES = (
         r"|test(?:s|ing)?)(?:\s+(?:of|for|on)?\s*(?:our|the|my)\s+(?:training\s+)?(?:stack|pipeline|setup|code"
         r"|infra(?:structure)?|cluster|scripts?))?"
         r"|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
-        r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?)\b", _F)),
+        r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?"
+        # "ft 70b lora 200m tok exp spot ok": the abbreviation, never "exp 2" or "exp(…)"; a project to learn from
+        r"|exp(?![\s=:(]*[-\d.])"
+        r"|(?:(?:the|an?|our|my)\s+)?(?:intern(?:ship)?|research|side|pet|student)\s+project)\b", _F)),
 )  # fmt: skip
 # "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot", "ok to
 # be interrupted", "fine if it gets preempted"
@@ -2546,7 +2551,10 @@ _TOKENS_LONG = r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?
 _ROLLOUTS_RE = compiled_on_use(
     rf"{_PROMPTS_COUNTED}\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?{_ROLLOUTS_A_PROMPT}\s*,?\s*"
     rf"(?:of\s+|at\s+|with\s+|and\s+|[x\u00d7*]\s*)?{_TOKENS_LONG}"
-    r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory)))?(?![\w-])", _F)
+    r"(?:\s+(?:each|per\s+(?:rollout|sample|completion|generation|response|trajectory))"
+    # "512 token completions": the length said of the rollouts
+    r"|(?<=tok)\s+(?:rollouts|samples|completions|generations|responses|trajectories)"
+    r"|(?<=token)\s+(?:rollouts|samples|completions|generations|responses|trajectories))?(?![\w-])", _F)
 
 
 # The prompts' length said before their rollouts: "50k prompts of 512 tokens, 4 rollouts each". A rollout holds its

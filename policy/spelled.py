@@ -51,7 +51,21 @@ def digits_for_words(text: str) -> str:
     """``text`` with each counted number written in words replaced by its digits, at the same length."""
     if _NUMBER_WORD_RE.search(text) and _SPELLED_RE.search(text):
         text = _SPELLED_RE.sub(_digits, text)
+    if "grand" in text.lower():  # "a grand", "5 grand": thousands of dollars
+        text = _GRAND_RE.sub(_grand, text)
     return _DOZEN_RE.sub(_dozens, text) if "dozen" in text.lower() else text  # "two dozen" is "2 dozen" by now
+
+
+# not "a grand dataset": a word after it that is not a sentence's joint makes it an adjective
+_GRAND_RE = compiled_on_use(
+    r"(?<![\w.$])(?:(?P<a>an?|one)|(?P<n>\d+(?:\.\d+)?))\s+grand\b"
+    r"(?![\s-]+(?!(?:budget|max(?:imum)?|tops|total|or|and|but|by|for|in|on|at|of|per|each|is|if|a|an|the)\b)[a-z])",
+    re.IGNORECASE | re.ASCII)
+
+
+def _grand(m: re.Match[str]) -> str:
+    """ "a grand" as "$1k", "5 grand" as "$5k", padded to the words' length."""
+    return f"${m['n'] or '1'}k".ljust(len(m.group(0)))
 
 
 _SPELLED_RE = compiled_on_use(_SPELLED, re.IGNORECASE | re.ASCII)

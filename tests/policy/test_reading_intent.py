@@ -256,6 +256,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("hourly price of p4d on-demand in us-west-2?", {"fixed_hours": 1.0, "instance_type": "p4d"}, []),
     ("fine-tune 7B on 1B tokens, how much per hour?", {"fixed_hours": None, "params": 7_000_000_000}, []),
     ("fine-tune 7B on 1B tokens at no more than $20/hour", {"fixed_hours": None, "max_hourly_usd": 20.0}, []),
+    # money in thousands said as "grand"; not an adjective
+    ("fine-tune 7B on 1B tokens for less than a grand", {"budget_usd": 1000.0}, []),
+    ("fine-tune 7B on 1B tokens, 5 grand max", {"budget_usd": 5000.0}, []),
+    ("fine-tune 7B on 1B tokens from one grand dataset", {"budget_usd": None}, []),
+    # the stage as people abbreviate it or describe the work's purpose
+    ("ft 70b lora 200m tok exp spot ok by wed", {"stage": Stage.EXPERIMENTAL}, []),
+    ("pretrain 125M on 2.5B tokens for the intern project", {"stage": Stage.EXPERIMENTAL}, []),
+    # post-training is training; the rollouts' length said before the word for them
+    ("post-training 8B on 500M tokens", {"task": Task.FINE_TUNE}, []),
+    ("post-train 8B with GRPO on 20k prompts, 8 rollouts each, 512 token completions",
+     {"tokens": 20_000 * 8 * 512}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
