@@ -156,7 +156,9 @@ _WITHIN = (
 _FROM_NOW = r"\s+from\s+(?:now|today)"
 # "ok to take up to a week", "it can take up to 3 days": as long as that, so done within it
 _MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|may|could)\s+take"
-             r"|(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+mind\s+if\s+it\s+takes?)"
+             r"|(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+mind\s+if\s+it\s+takes?"
+             # "we can wait a week", "happy to wait up to 3 days"
+             r"|(?:(?:i|we)\s+)?(?:can|could)\s+wait(?:\s+for)?|(?:happy|willing|ok(?:ay)?|fine)\s+to\s+wait(?:\s+for)?)"
              r"(?:\s+(?:up\s+to|at\s+most))?")
 # "we have 3 days", "we've only got 2 weeks": the time there is to finish in, as "in 3 days" is
 _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:only|just))?(?:\s+got)?"

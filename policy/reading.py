@@ -83,7 +83,8 @@ _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum
                            r"|(?:deadline|turn-?around|timeline|time[\s-]?frame|target)(?:\s+(?:is|of))?\s*[:=]?"
                            r"(?:\s*(?:about|around|roughly|approx(?:\.|imately)?|maybe))?\s*~?"
                            r"|(?:in|within)\s+~"
-                           r"|(?:don'?t|do\s+not)\s+mind\s+if\s+it)\s*$", _F)  # "don't mind if it takes a few days"
+                           r"|(?:don'?t|do\s+not)\s+mind\s+if\s+it"  # "don't mind if it takes a few days"
+                           r"|wait(?:\s+for)?(?:\s+up\s+to)?)\s*$", _F)  # "happy to wait 2 weeks" (``policy.dates``)
 _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
                             # "2 hours of eval at the end": time added to the job, not its length
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)

@@ -267,6 +267,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("post-training 8B on 500M tokens", {"task": Task.FINE_TUNE}, []),
     ("post-train 8B with GRPO on 20k prompts, 8 rollouts each, 512 token completions",
      {"tokens": 20_000 * 8 * 512}, []),
+    # how long the person can wait is the time the work has
+    ("we can wait a week: pretrain 1.3B on 26B tokens, cheapest", {"deadline": at("2026-12-07T17:00")}, []),
+    ("happy to wait 2 weeks, pretrain 1.3B on 26B tokens", {"deadline": at("2026-12-14T17:00"), "fixed_hours": None},
+     []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
