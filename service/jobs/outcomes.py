@@ -23,6 +23,8 @@ from service.requests.records import get_request_or_raise, get_revision
 from service.store.db import new_session
 from service.store.tables import EstimateOutcome, Job
 
+# The hours basis of a job that ran a length stated for it ("8 H100s for 6 hours"), not an estimate of the work's
+STATED_LENGTH = "stated_length"
 FINAL = (JobState.SUCCEEDED.value, JobState.FAILED.value, JobState.STOPPED.value)
 
 
@@ -42,6 +44,8 @@ def _outcome(session: Session, job: Job, catalog: Catalog, now: datetime) -> Est
         actual, basis = job.training_seconds / 3600.0, "training_seconds"
     else:  # EC2 and EKS report no training time: launch to the round that saw the job end
         actual, basis = (job.updated_at - job.created_at).total_seconds() / 3600.0, "wall_clock"
+    if req.fixed_hours is not None:  # it ran the length asked for: its hours say nothing of how fast work trains
+        basis = STATED_LENGTH
     params = float(req.params or 0)
     return EstimateOutcome(
         request_id=job.request_id, job_name=job.name, status=job.status,
@@ -67,9 +71,11 @@ def record_outcomes(*, engine: Engine, catalog: Catalog, now: datetime, limit: i
 
 
 def teaching(row: EstimateOutcome) -> Outcome | None:
-    """What a stored outcome teaches: actual over the uncorrected estimate. Only completed jobs teach: a stopped or
-    failed job's hours say nothing about how long the work takes."""
-    if row.status != JobState.SUCCEEDED.value or row.estimated_hours <= 0 or row.actual_hours <= 0:
+    """What a stored outcome teaches: actual over the uncorrected estimate. Only completed jobs of estimated length
+    teach: a stopped or failed job's hours say nothing about how long the work takes, nor do the hours of a job that
+    ran a length stated for it."""
+    if (row.status != JobState.SUCCEEDED.value or row.estimated_hours <= 0 or row.actual_hours <= 0
+            or row.hours_basis == STATED_LENGTH):
         return None
     raw = row.estimated_hours / (row.calibration_factor or 1.0)
     return Outcome(family=row.family, task=row.task, size_band=row.size_band, ratio=row.actual_hours / raw)

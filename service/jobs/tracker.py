@@ -58,6 +58,9 @@ class TrackedJob:
     team: str
     plan: Plan
     status: str  # the last recorded one
+    # a job of a stated length ("16 H100s Monday 9am to Friday 5pm"): its MaxRuntime is that length, so the platform
+    # ending it there is the job ending as asked
+    stated_length: bool = False
 
     @property
     def spec(self) -> LaunchSpec:
@@ -75,9 +78,9 @@ def hourly_price(*, catalog: Catalog, plan: Plan) -> tuple[float, str]:
 def _tracked(session: Session, row: Job) -> TrackedJob:
     revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
     record = get_request_or_raise(session=session, request_id=row.request_id)
-    plan = Decision.model_validate(revision.decision).plan
+    decision = Decision.model_validate(revision.decision)
     return TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, team=record.team,
-                      plan=plan, status=row.status)
+                      plan=decision.plan, status=row.status, stated_length=decision.request.fixed_hours is not None)
 
 
 def _live() -> SelectOfScalar[Job]:
@@ -107,6 +110,19 @@ def running_job_for(*, session: Session, request_id: str) -> TrackedJob | None:
     """The request's live job; None when it has none."""
     row = session.exec(_live().where(col(Job.request_id) == request_id)).first()
     return None if row is None else _tracked(session, row)
+
+
+# What SageMaker says of a job it ended at its MaxRuntime (TrainingJobStatus Stopped)
+RUNTIME_LIMIT_REACHED = "MaxRuntimeExceeded"
+
+
+def ended_as_asked(reading: JobStatus, *, stated_length: bool) -> JobStatus:
+    """``reading``, with a job of a stated length that the platform stopped at its runtime limit read as finished:
+    the limit is the length asked for (plus start-up), so reaching it is the job done, not stopped short. Any other
+    stop (a person's, or a limit reached by training of estimated length) stays a stop."""
+    if stated_length and reading.state is JobState.STOPPED and reading.secondary_status == RUNTIME_LIMIT_REACHED:
+        return reading.model_copy(update={"state": JobState.SUCCEEDED})
+    return reading
 
 
 def overall_status(progress: list[JobStatus]) -> JobState:
@@ -292,6 +308,7 @@ def track_job(*, engine: Engine, env: LaunchEnvironment, catalog: Catalog, job: 
             for reading in progress:
                 if reading.state is JobState.RUNNING and reading.secondary_status != "Waiting":
                     launcher.stop(job.spec, reading.name)
+    progress = [ended_as_asked(reading, stated_length=job.stated_length) for reading in progress]
     return record_progress(engine=engine, job=job, progress=progress, catalog=catalog, now=now)
 
 

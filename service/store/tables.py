@@ -324,7 +324,7 @@ class EstimateOutcome(SQLModel, table=True):
     estimated_hours: float  # as planned, with any correction applied
     calibration_factor: float = 1.0  # the correction the estimate carried: raw estimate = estimated / factor
     actual_hours: float
-    hours_basis: str = Field(max_length=32)  # training_seconds | wall_clock
+    hours_basis: str = Field(max_length=32)  # training_seconds | wall_clock | stated_length (teaches nothing)
     estimated_cost_usd: float
     actual_cost_usd: float | None = None
     finished_at: datetime = _ts(index=True)

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
 from policy.catalog import load_catalog, sagemaker_price
+from service.jobs.outcomes import current_calibration, list_outcomes, record_outcomes
 from service.jobs.tracker import list_jobs, stop_job, track_jobs
 from service.launch.worker import drain
 from service.store.db import new_session
@@ -267,3 +268,56 @@ def test_a_refused_later_trial_is_asked_again_while_others_run_then_fails_the_sw
     assert record is not None and record.status == "failed"
     assert sorted(sagemaker.jobs) == [f"{prefix}1", f"{prefix}2"] and job.billable_seconds == 2 * 600
     sagemaker.fake.on("CreateTrainingJob", create)
+
+
+def _launched(engine: Engine, fake_aws: FakeAws, text: str) -> tuple[FakeSageMaker, str, Any]:
+    policy = launch_policy()
+    request_id = new_request(engine=engine, policy=policy, text=text)
+    sagemaker = FakeSageMaker(fake_aws).install()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    drain(ctx=ctx)
+    return sagemaker, request_id, ctx
+
+
+@pytest.mark.parametrize(("text", "request_status"), [
+    # its MaxRuntime is the length asked for: reaching it is the job done
+    ("a p4d for 6 hours to debug distributed training", "succeeded"),
+    # its MaxRuntime is a cap over an estimate: reaching it is the job cut short
+    ("fine-tune 7B on 1B tokens", "stopped"),
+])
+def test_a_job_of_stated_length_that_reaches_its_runtime_limit_finished_as_asked(
+    text: str, request_status: str, sqlite_url: str, fake_aws: FakeAws,
+) -> None:
+    engine = migrated_engine(sqlite_url)
+    sagemaker, request_id, ctx = _launched(engine, fake_aws, text)
+    (name,) = sagemaker.jobs
+    sagemaker.update(name, TrainingJobStatus="Stopped", SecondaryStatus="MaxRuntimeExceeded",
+                     TrainingTimeInSeconds=6 * 3600, BillableTimeInSeconds=6 * 3600)
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+    assert record is not None and record.status == request_status
+
+
+def test_a_stopped_job_of_stated_length_stays_stopped(sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine = migrated_engine(sqlite_url)
+    sagemaker, request_id, ctx = _launched(engine, fake_aws, "a p4d for 6 hours to debug distributed training")
+    (name,) = sagemaker.jobs
+    sagemaker.update(name, TrainingJobStatus="Stopped", SecondaryStatus="Stopped")  # a person stopped it
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    with new_session(engine) as session:
+        record = session.get(RequestRecord, request_id)
+    assert record is not None and record.status == "stopped"
+
+
+def test_a_job_of_stated_length_teaches_the_calibration_nothing(sqlite_url: str, fake_aws: FakeAws) -> None:
+    engine = migrated_engine(sqlite_url)
+    sagemaker, request_id, ctx = _launched(engine, fake_aws, "a p4d for 6 hours to debug distributed training")
+    (name,) = sagemaker.jobs
+    # it ran a third of its length: how long the person's script ran says nothing of how fast work trains
+    sagemaker.update(name, TrainingJobStatus="Completed", SecondaryStatus="Completed", TrainingTimeInSeconds=2 * 3600)
+    track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=NOW)
+    assert record_outcomes(engine=engine, catalog=ctx.catalog, now=NOW) == 1
+    [outcome] = list_outcomes(engine=engine)
+    assert outcome.hours_basis == "stated_length"
+    assert current_calibration(engine=engine).corrections == ()
