@@ -47,6 +47,8 @@ class PlanFields(InputModel):
     params_fit_budget: bool | None = Field(default=None, description=(
         "with no params and a budget_usd, deadline or hardware to fit in: the model's size is the largest whose plan "
         "fits them all, found by the decision and noted"))
+    runs_fit_budget: bool | None = Field(default=None, description=(
+        "with budget_usd: how many runs like the one planned the budget pays for, noted beside the plan of one run"))
     region: Text | None = Field(default=None, min_length=1, max_length=32)
     team: Text | None = Field(default=None, min_length=1, max_length=128)
     accelerator: Text | None = Field(default=None, max_length=64)

@@ -126,6 +126,9 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
         # are given.
         raise RequestError(_missing_size(text), code="missing_model_size")
+    if merged.get("runs_fit_budget") and merged.get("budget_usd") is None:
+        raise RequestError("Say the budget the runs must fit in to count them, e.g. \"how many 7B fine-tunes on 1B "
+                           "tokens fit in $2k\".", code="missing_budget")
     sized = sized_image_model(text) if not measured and merged.get("fixed_hours") is None else None
     if sized is not None and merged.get("params") is not None and (not sized[1] or merged.get("tokens") is None):
         # "fine-tune a 2.6B SDXL", "pretrain a 100M ViT on imagenet": no tokens a text default could stand for

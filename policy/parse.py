@@ -318,7 +318,7 @@ _TASK_WORDS = (
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
-     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:e|ing)|finetun(?:e|ing)|ft|sft)\b"
+     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:es?|ing)|finetun(?:es?|ing)|ft|sft)\b"
      # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning" (read with a note, ``_task``)
      rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
      # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
@@ -587,6 +587,7 @@ def read_request(
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
+    fields["runs_fit_budget"] = _runs_fit(scan)
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     _resident_data(scan, fields, notes)
     fields["team"] = _team(scan)
@@ -1016,6 +1017,36 @@ _PARAMS_FIT_RE = compiled_on_use(
     r"(?:\s+(?:afford\s+to|still))?|\s+(?:that\s+)?(?:fits|we\s+can\s+afford)|\s+possible)(?=\W|$)"
     r"|\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:\w+\s+)?model\s+(?:can|could|would|will)\b"
     r"|\bwhat\s+size\s+(?:of\s+)?(?:\w+\s+)?model\s+(?:can|could|would|will)\b", _F)
+# How many runs a budget pays for: "how many 13B LoRA runs on 200M tokens fit in $2k?", "how many 7B fine-tunes can we
+# afford with $5k" (the runs' words are read as ever; "how many" and the verb are the question's)
+_HOW_MANY_RUNS_RE = compiled_on_use(
+    r"\bhow\s+many\s+times\b|\bhow\s+many(?=(?:\s+[\w.-]+){0,4}?\s+(?:runs?|jobs?|fine[\s-]?tunes?|finetunes?|experiments?|trials?"
+    r"|adapters?|times)\b)", _F)
+_RUNS_FIT_VERB_RE = compiled_on_use(
+    r"\b(?P<q>(?:(?:will|would|can|could|do|does)\s+)?(?:fit|(?:we|i)\s+(?:afford|run|do|get)|afford|buy|cover"
+    r"|pay\s+for))\b"
+    # "how many times can we fine-tune 7B …": the task's verb is the task reader's
+    r"|\b(?P<q2>(?:can|could)\s+(?:we|i))\s+(?=(?:train|fine[\s-]?tune|tune|pretrain|lora|qlora|sft|run)\b)", _F)
+_SENTENCE_END_RE = compiled_on_use(r"[.?!;](?!\d)|\n")
+
+
+def _runs_fit(scan: _Scan) -> bool | None:
+    """Whether the request asks how many runs its budget pays for, both question words blanked once read."""
+    if not scan.holds(("how many",)) or not scan.holds(("$", "budget", "usd", "dollar")):
+        return None
+    asked = _HOW_MANY_RUNS_RE.search(scan.text)
+    if asked is None:
+        return None
+    end = _SENTENCE_END_RE.search(scan.text, asked.end())
+    verb = _RUNS_FIT_VERB_RE.search(scan.text, asked.end(), end.start() if end else len(scan.text))
+    if verb is None:
+        return None
+    scan.blank(asked.start(), asked.end())
+    question = "q" if verb["q"] else "q2"
+    scan.blank(verb.start(question), verb.end(question))
+    return True
+
+
 # Phrases read first and only noted: they ask for what a plan gives anyway, or say what the estimate assumes. Read
 # before the readers whose words they share ("checkpointing" would read as restartable, "zero-3" lose its "3").
 # Each with the words one of which every match holds, so a text without them is not searched.

@@ -187,6 +187,9 @@ class TrainingRequest(BaseModel):
     # "the biggest model we can pretrain on 20B tokens for $30k": the model's size is the largest whose plan the budget
     # pays for, by the deadline and on the hardware named, found by the decision; with a size said it changes nothing.
     params_fit_budget: bool | None = None
+    # "how many 13B LoRA runs on 200M tokens fit in $2k?": how many runs like the one planned the budget pays for, said
+    # by the decision beside the plan of one run (asking for that many plans them all); needs a budget.
+    runs_fit_budget: bool | None = None
 
     def hardware_named(self) -> bool:
         """Whether the request names the hardware itself (``HARDWARE_FIELDS``)."""

@@ -148,6 +148,9 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
+    if (runs := _runs_that_fit(req, plan)) is not None:
+        req = req.model_copy(update={"notes": [*req.notes, runs]})
+        assumed.insert(0, runs)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,
@@ -214,6 +217,22 @@ def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], P
     note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for"
             + (" by the deadline" if request.deadline is not None else "") + " (as many as fit, as asked)")
     return request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
+
+
+def _runs_that_fit(request: TrainingRequest, plan: Plan) -> str | None:
+    """ "how many 13B LoRA runs fit in $2k?": how many runs like the one planned the budget pays for, at its estimate
+    and at the top of its cost range, said before any bracket (Slack's Read as shows a note up to its first)."""
+    budget, cost = request.budget_usd, plan.estimated_cost_usd
+    if not request.runs_fit_budget or budget is None or cost <= 0:
+        return None
+    what = "runs" if request.trials == 1 else f"sweeps of {request.trials} trials"
+    runs = int(budget // cost)
+    if runs == 0:
+        return f"{what}: none fit the ${budget:,.2f} budget, one costs ~${cost:,.2f} (how many fit, as asked)"
+    high = int(budget // plan.cost_high_usd) if plan.cost_high_usd > cost else runs
+    worst = "" if high == runs else f", {high:,} at the top of its cost range"
+    return (f"{what}: {runs:,} like this one fit the ${budget:,.2f} budget at ~${cost:,.2f} each{worst} (how many "
+            f"fit, as asked; the plan is one of them: ask for {runs:,} runs to plan them together)")
 
 
 def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan: Plan,

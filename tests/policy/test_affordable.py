@@ -13,7 +13,8 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision, Plan
 from policy.errors import RequestError
-from policy.parse import parse_request
+from policy.intake import request_from
+from policy.parse import parse_request, read_request
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 from tests.bot.factories import make_decision
@@ -129,3 +130,34 @@ def test_what_bounds_a_budget_search_is_said_before_the_aside_slack_cuts_off() -
     decision = decided("how many tokens can $500 buy for a 7B fine-tune by Friday")
     assert any(a.startswith("tokens: ") and "the most the $500.00 budget pays for by the deadline (" in a
                for a in decision.assumptions)
+
+
+@pytest.mark.parametrize("text", [
+    "how many 13B LoRA runs on 200M tokens fit in $2k?",
+    "how many times can we fine-tune 7B on 1B tokens for $1000",
+    "how many runs of 1.3B pretraining on 26B tokens fit in the budget of $10k?",
+])
+def test_how_many_runs_a_budget_pays_for_is_said_beside_the_plan_of_one(text: str) -> None:
+    decision = decided(text)
+    request, plan = decision.request, decision.plan
+    assert request.runs_fit_budget and request.trials == 1 and request.unread == []
+    assert request.budget_usd is not None
+    runs, high = int(request.budget_usd // plan.estimated_cost_usd), int(request.budget_usd // plan.cost_high_usd)
+    [note] = [n for n in decision.assumptions if n.startswith("runs: ")]
+    assert note.startswith(f"runs: {runs:,} like this one fit the ${request.budget_usd:,.2f} budget at "
+                           f"~${plan.estimated_cost_usd:,.2f} each")
+    assert f", {high:,} at the top of its cost range (" in note  # before the bracket: Slack shows up to it
+    assert note in request.notes
+
+
+def test_runs_none_of_which_fit_say_so_and_the_count_needs_a_budget() -> None:
+    decision = decided("how many 70B pretraining runs on 1T tokens fit in $5k?")
+    assert any(n.startswith("runs: none fit the $5,000.00 budget, one costs ~$") for n in decision.assumptions)
+    text = "fine-tune 7B on 1B tokens"  # asked through the API's field, with no budget to count them in
+    with pytest.raises(RequestError) as refused:
+        request_from(text=text, reading=read_request(text, now=NOW, tz="UTC"), fields={"runs_fit_budget": True},
+                     now=NOW, default_team="team-ml")
+    assert refused.value.code == "missing_budget" and "fit in $2k" in refused.value.message
+    # a count of something else is no question of runs
+    assert parse_request("how many GPUs for a 7B fine-tune on 1B tokens under $500", now=NOW, tz="UTC",
+                         team="team-ml").runs_fit_budget is None

@@ -271,6 +271,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("we can wait a week: pretrain 1.3B on 26B tokens, cheapest", {"deadline": at("2026-12-07T17:00")}, []),
     ("happy to wait 2 weeks, pretrain 1.3B on 26B tokens", {"deadline": at("2026-12-14T17:00"), "fixed_hours": None},
      []),
+    # how many runs a budget pays for: the question's words, the runs' words read as ever
+    ("how many 13B LoRA runs on 200M tokens fit in $2k?", {"runs_fit_budget": True, "trials": None}, []),
+    ("how many 7B fine-tunes on 1B tokens can we afford with $5k", {"runs_fit_budget": True, "task": Task.FINE_TUNE},
+     []),
+    ("how many times can we fine-tune 7B on 1B tokens for $1000", {"runs_fit_budget": True, "budget_usd": 1000.0}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
