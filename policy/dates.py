@@ -110,8 +110,11 @@ _TIME = (
 _BREAK_KIND = r"(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
 _DAY = (
     rf"(?P<iso>(?P<iy>\d{{4}})(?P<isep>[-/.])(?P<im>\d{{1,2}})(?P=isep)(?P<id>\d{{1,2}}))(?![\d-])"
-    # "12.12.2026", "09.12.2026": a day, a month and a year between dots, as Europe writes them
-    rf"|(?P<dots>(?P<dtd>\d{{1,2}})\.(?P<dtm>\d{{1,2}})\.(?P<dty>\d{{4}}))(?![\d.])"
+    # "12.12.2026", "09.12.2026": a day, a month and a year between dots, as Europe writes them; "04.12." without the
+    # year, closed by its dot and said after a word that makes it a date ("lr 1.5." is no day)
+    rf"|(?P<dots>(?P<dtd>\d{{1,2}})\.(?P<dtm>\d{{1,2}})\.(?P<dty>\d{{4}})(?![\d.])"
+    r"|(?:(?<=by\s)|(?<=on\s)|(?<=due\s)|(?<=until\s)|(?<=till\s)|(?<=before\s)|(?<=deadline\s)|(?<=deadline:\s))"
+    r"(?P<dtd2>0?[1-9]|[12]\d|3[01])\.(?P<dtm2>0?[1-9]|1[0-2])\.(?![\w.]))"
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
     rf"|(?P<dm>(?:the\s+)?(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
@@ -727,6 +730,9 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
     if g.get("iso"):
         return date(int(g["iy"] or 0), int(g["im"] or 0), int(g["id"] or 0))
     if g.get("dots"):
+        if g.get("dty") is None:  # "04.12.": the next such day
+            notes.append(f"read '{g['dots']}' as day.month.")
+            return _month_day(int(g["dtm2"] or 0), int(g["dtd2"] or 0), None, now, notes)
         notes.append(f"read '{g['dots']}' as day.month.year")
         return date(int(g["dty"] or 0), int(g["dtm"] or 0), int(g["dtd"] or 0))
     if g.get("md") or g.get("dm"):

@@ -2556,6 +2556,8 @@ _PER_ITEM = (
     rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?"
     # a second word saying what kind ("250k customer support conversations"), never glue or a number
     rf"(?:(?!(?:on|of|in|at|by|for|with|to|and|or|the|a|an|from|per|each)\b)[a-z][\w-]*\s+)?(?P<item>{_ITEMS})(?![\w])"
+    # "a 2M sample dataset (avg 300 tok)": the items named as what the dataset is counted in
+    r"(?:[\s-]+(?:dataset|data[\s-]?set|corpus))?"
     r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
     r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"

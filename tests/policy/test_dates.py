@@ -43,6 +43,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("due 09.12.2026", MONDAY, "2026-12-09T17:00:00-08:00"),
     ("due 2026/12/09", MONDAY, "2026-12-09T17:00:00-08:00"),
     ("by 2026.12.09", MONDAY, "2026-12-09T17:00:00-08:00"),
+    # without the year, closed by its dot after a word that makes it a date: the next such day
+    ("by 04.12.", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("deadline 24.12.", MONDAY, "2026-12-24T17:00:00-08:00"),
     # minutes, exactly as hours are
     ("done within 90 minutes", MONDAY, "2026-11-30T10:30:00-08:00"),
     ("in 45 min", MONDAY, "2026-11-30T09:45:00-08:00"),

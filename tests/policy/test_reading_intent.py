@@ -276,6 +276,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("how many 7B fine-tunes on 1B tokens can we afford with $5k", {"runs_fit_budget": True, "task": Task.FINE_TUNE},
      []),
     ("how many times can we fine-tune 7B on 1B tokens for $1000", {"runs_fit_budget": True, "budget_usd": 1000.0}, []),
+    # a dotted number with no date word is no date; items counted as what a dataset is made of
+    ("fine-tune 7B on 1B tokens, lr 1.5.", {"deadline": None}, ["1.5", "lr"]),
+    ("finetune llama3-8b on a 2M sample dataset, avg 300 tokens", {"tokens": 600_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
