@@ -1166,7 +1166,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         # "what would a 70B LoRA on 500M tokens cost us?": the question's words, not the work named between them
         scan.blank(*asked.span("what"))
         scan.blank(*asked.span("cost"))
-        notes.append(f"read '{_said(asked)}' as asking for the plan and its cost")
+        # quoted as said, the work between left out ("what would … cost"): some of it is read and blanked already
+        what, cost = (" ".join(scan.said[slice(*asked.span(g))].split()) for g in ("what", "cost"))
+        notes.append(f"read '{what} … {cost}' as asking for the plan and its cost")
     # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
     differ = [_said(m) for m in scan.take_if(_RUNS_DIFFER_WORDS, _RUNS_DIFFER_RE)]
     _how_long(scan, notes)

@@ -527,7 +527,7 @@ def test_prompts_their_rollouts_and_then_their_length_multiply_out() -> None:
 
 @pytest.mark.parametrize(("text", "note"), [
     ("could you estimate how much a 30B model fine-tuned on 2B tokens would cost on p5 vs p4d?",
-     "read 'how much a 30B model fine-tuned on 2B tokens would cost' as asking for the plan"),
+     "read 'how much … would cost' as asking for the plan"),
     ("fine-tune a 13B model on 800M tokens. we prefer us-west-2 but any US region works",
      "read 'US' as: only the policy's regions in the US"),
     ("full fine-tune 8B on 3B tokens, no spot please, we got burned last time",
