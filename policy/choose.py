@@ -128,7 +128,8 @@ def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = (),
         *((label, lambda option=option: option) for label, option in named),
         ("no interruptions", lambda: on_demand if plan.purchase is PurchaseModel.SPOT else None),
         # "within policy": the pool holds only what the policy allows (regions, families, sizes), not the market.
-        ("cheapest within policy", lambda: _cheaper(choice)),
+        # when nothing fits the policy's max_runtime_hours nothing is within it: the cheapest would run for years
+        ("cheapest within policy", lambda: None if choice.over_runtime else _cheaper(choice)),
         ("fastest within policy", lambda: _faster(choice)),
     ]
     for label, make in candidates:

@@ -400,6 +400,14 @@ def test_budget_warning_says_why_a_cheaper_plan_within_budget_is_not_chosen() ->
                      warning), warning
 
 
+def test_when_nothing_fits_the_runtime_cap_no_alternative_is_called_within_policy() -> None:
+    decision = plan_for("pretrain 70B on 2T tokens")
+    assert any("longer than max_runtime_hours" in r for r in decision.approval.reasons)
+    # every configuration runs past the cap: "cheapest within policy" was one that ran for six years
+    assert all("within policy" not in a.label or a.estimated_hours <= default_policy().max_runtime_hours
+               for a in decision.alternatives)
+
+
 @pytest.mark.parametrize(("task", "params", "tokens", "trials"), [
     (Task.LORA, 500_000_000_000, 10**15, 1),
     (Task.SWEEP, 70_000_000_000, 10**13, 1000),
@@ -546,7 +554,7 @@ def test_a_named_region_is_the_only_one_searched() -> None:
     assert decision.plan.region == "us-west-2" and {a.region for a in decision.alternatives} <= {"us-west-2"}
 
 
-@pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "pretrain 70B on 2T tokens by Friday"])
+@pytest.mark.parametrize("text", ["fine-tune 7B by Friday", "pretrain 7B on 140B tokens by Friday"])
 def test_cheapest_and_fastest_alternatives_say_they_are_within_policy(text: str) -> None:
     labels = [a.label for a in plan_for(text).alternatives if a.label.startswith(("cheapest", "fastest"))]
     assert labels and all(label.split(" (")[0].endswith(" within policy") for label in labels), labels
