@@ -64,6 +64,7 @@ class Profile:
     flops_per_instance: float  # accelerators × peak × MFU, FLOP/s
     min_count: int  # fewest instances whose memory holds the job
     outside_class: bool  # allowed only as a fall-back outside the size class
+    context_parallel: int = 1  # accelerators of an instance each sequence is split across (``Fit``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,7 @@ def profile_of(price: RegionPrice, table: dict[str, Fit | str], *, outside: bool
     fit = table.get(price.instance_type, "not in the catalog's instance list")
     if isinstance(fit, str):
         return fit
-    return Profile(price, fit.spec, fit.accel, fit.flops_per_instance, fit.min_count, outside)
+    return Profile(price, fit.spec, fit.accel, fit.flops_per_instance, fit.min_count, outside, fit.context_parallel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,9 @@ class Fit:
     accel: AcceleratorSpec
     flops_per_instance: float  # accelerators × peak × MFU, FLOP/s
     min_count: int  # fewest instances whose memory holds the job
+    # A sequence whose activations one accelerator cannot hold is split across this many of an instance's (context
+    # parallelism, over the instance's own links); 1: each accelerator holds its sequences whole
+    context_parallel: int = 1
 
 
 def fits(*, catalog: Catalog, work: Workload, settings: EstimateSettings) -> dict[str, Fit | str]:
@@ -170,12 +174,19 @@ def _fit(spec: InstanceSpec, *, catalog: Catalog, work: Workload, settings: Esti
     if accel.peak_bf16_tflops is None or accel.mfu is None or memory is None:
         return f"{accel.name}: no published peak FLOP/s, MFU or memory figure"
     needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom)
+    split = 1
+    if needed is None and work.measured:  # work given as accelerator-hours: one of these holds less than one of those
+        return f"memory: one {memory:g} GiB {accel.name} holds less than one {work.measured_on} of the work said"
+    while needed is None and split * 2 <= spec.accelerator_count:
+        # a long sequence whose activations one accelerator cannot hold: split it across 2, 4, … of the instance's
+        # own (context parallelism), never across instances
+        split *= 2
+        needed = min_accelerators(work, memory_gib=memory, headroom=settings.memory_headroom, context_parallel=split)
     if needed is None:
-        if work.measured:  # work given as accelerator-hours: one of these holds less than one of those did
-            return f"memory: one {memory:g} GiB {accel.name} holds less than one {work.measured_on} of the work said"
-        return f"activations alone exceed one {memory:g} GiB {accel.name}"
+        across = f", even split across its {spec.accelerator_count}" if spec.accelerator_count > 1 else ""
+        return f"activations alone exceed one {memory:g} GiB {accel.name}{across}"
     flops = spec.accelerator_count * accel.peak_bf16_tflops * 1e12 * mfu_for(accel, work)
-    return Fit(spec, accel, flops, math.ceil(needed / spec.accelerator_count))
+    return Fit(spec, accel, flops, math.ceil(needed / spec.accelerator_count), split)
 
 
 def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:

@@ -251,17 +251,20 @@ def activation_bytes_of(layers: int, width: int, seq_len: int) -> float:
     return float(seq_len * width * (STORED_ACTIVATION_BYTES * layers + LAYER_WORKING_ACTIVATION_BYTES))
 
 
-def min_accelerators(work: Workload, *, memory_gib: float, headroom: float) -> int | None:
-    """Fewest accelerators of this size whose memory holds the job, or None when no number of them can."""
-    usable = memory_gib * GIB * (1.0 - headroom) - work.activation_bytes
+def min_accelerators(work: Workload, *, memory_gib: float, headroom: float, context_parallel: int = 1) -> int | None:
+    """Fewest accelerators of this size whose memory holds the job, or None when no number of them can.
+
+    ``context_parallel``: each sequence split across that many accelerators (context parallelism), which holds a
+    share of its activations each; the job then needs at least that many."""
+    usable = memory_gib * GIB * (1.0 - headroom) - work.activation_bytes / context_parallel
     if usable <= 0:
         return None
-    return max(1, math.ceil(work.sharded_bytes / usable))
+    return max(context_parallel, math.ceil(work.sharded_bytes / usable))
 
 
-def memory_per_accelerator_gib(work: Workload, accelerators: int) -> float:
+def memory_per_accelerator_gib(work: Workload, accelerators: int, *, context_parallel: int = 1) -> float:
     """What each accelerator holds, in GiB."""
-    return (work.sharded_bytes / accelerators + work.activation_bytes) / GIB
+    return (work.sharded_bytes / accelerators + work.activation_bytes / context_parallel) / GIB
 
 
 def compute_hours(flops: float, *, accelerators: int, peak_tflops: float, mfu: float, efficiency: float) -> float:

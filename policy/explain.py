@@ -69,7 +69,8 @@ def tolerance_step(original: TrainingRequest, tolerance: Tolerance, stage: Stage
 def memory_step(work: Workload, option: Option, scr: Screen, *, model_said: bool = True) -> TraceStep:
     """``model_said`` False: a stated length on named hardware with no model, whose memory nothing says."""
     accelerators = option.count * option.profile.spec.accelerator_count
-    held = memory_per_accelerator_gib(work, accelerators)
+    split = option.profile.context_parallel
+    held = memory_per_accelerator_gib(work, accelerators, context_parallel=split)
     memory = option.profile.spec.accelerator_memory_gib or option.profile.accel.memory_gib or 0.0
     if not model_said:
         return TraceStep(node="3 memory", question="How much accelerator memory does the job need?",
@@ -82,8 +83,13 @@ def memory_step(work: Workload, option: Option, scr: Screen, *, model_said: bool
                   f"{held:.1f} GiB (nothing says how the job would shard across smaller ones); the plan has "
                   f"{memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
     else:
+        activations = (f"{work.activation_bytes / GIB:.1f} GiB activations per accelerator" if split == 1 else
+                       f"{work.activation_bytes / GIB:.1f} GiB activations per sequence, more than one accelerator "
+                       f"holds, split across {split} of each instance's (context parallelism: "
+                       f"{work.activation_bytes / split / GIB:.1f} GiB each, its exchange of keys and values assumed "
+                       "overlapped with compute)")
         answer = (f"{work.method} training: {work.sharded_bytes / GIB:,.0f} GiB of weights and optimizer state "
-                  f"sharded + {work.activation_bytes / GIB:.1f} GiB activations per accelerator; the plan holds "
+                  f"sharded + {activations}; the plan holds "
                   f"{held:.1f} of {memory:g} GiB on each of {accelerators} {option.profile.accel.name}")
     memory_out = [f"{t} ({r})" for t, r in sorted(scr.ruled_out.items()) if "memory" in r or "activations" in r]
     reason = "configurations too small for this are ruled out"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -40,9 +41,12 @@ from policy.estimate import (
     spot_time,
     workload,
 )
+from policy.parse import parse_request
 from policy.plans import to_plan
 from policy.pricing import hourly_rate
 from policy.request import Stage, Task, Tolerance
+from policy.spend import SpendSnapshot
+from policy.tree import decide
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
 # The formulas on their own: no start-up time and Young/Daly uncapped (both have their own tests).
@@ -119,6 +123,30 @@ def test_qlora_7b_under_10_gb() -> None:
 def test_activations_larger_than_the_card_rule_the_card_out() -> None:
     work = workload(task=Task.FINE_TUNE, params=70_000_000_000, tokens=1, trials=1, seq_len=1_000_000)
     assert min_accelerators(work, memory_gib=24, headroom=0.1) is None
+
+
+def test_a_sequence_split_across_accelerators_holds_a_share_of_its_activations_each() -> None:
+    work = workload(task=Task.LORA, params=70_000_000_000, tokens=1, trials=1, seq_len=131_072)
+    assert work.activation_bytes > 80 * GIB  # 128k tokens of a 70B: more than one H100 holds
+    assert min_accelerators(work, memory_gib=80, headroom=0.1) is None
+    fewest = min_accelerators(work, memory_gib=80, headroom=0.1, context_parallel=4)
+    assert fewest is not None and fewest >= 4  # at least the accelerators the sequence is split across
+    usable = 80 * GIB * 0.9 - work.activation_bytes / 4
+    assert fewest == max(4, math.ceil(work.sharded_bytes / usable))
+
+
+def test_long_context_a_single_accelerator_cannot_hold_is_planned_split_across_an_instances_own() -> None:
+    request = parse_request("LoRA Llama 3.1 70B with 128k context on 50M tokens", now=NOW, tz="UTC")
+    decision = decide(request, catalog=load_catalog(), policy=default_policy(),
+                      spend=SpendSnapshot.unavailable(team=None, reason="test"), now=NOW)
+    [memory] = [s for s in decision.trace if s.node == "3 memory"]
+    split = re.search(r"split across (\d+) of each instance's \(context parallelism: ([\d.]+) GiB each", memory.answer)
+    assert split is not None, memory.answer
+    holds = re.search(r"the plan holds ([\d.]+) of ([\d.]+) GiB", memory.answer)
+    assert holds is not None and float(holds[1]) <= float(holds[2]) * 0.9  # within the headroom
+    assert int(split[1]) <= load_catalog().instance(decision.plan.instance_type).accelerator_count
+    # split across all of an instance's own and still too much: ruled out, saying so
+    assert "g5.12xlarge (activations alone exceed one 22.35 GiB A10G, even split across its 4)" in memory.reason
 
 
 # --- compute and time ---------------------------------------------------------------------------------------
