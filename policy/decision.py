@@ -91,6 +91,9 @@ class Plan(BaseModel):
     # ``instance_count`` instances busy at a time. One synchronous job otherwise.
     jobs: int = 1
     instances_per_job: int | None = None
+    # Each sequence split across this many of an instance's accelerators (context parallelism): a long context whose
+    # activations one accelerator cannot hold. The container is told (GPUOPS_CONTEXT_PARALLEL).
+    context_parallel: int = 1
     # Whether the account can start it: quota, spot placement score, offering (None: capacity was not looked at).
     capacity: CapacityCheck | None = None
 

@@ -48,6 +48,7 @@ __all__ = [
     "JobDraft",
     "JobFacts",
     "JobSpec",
+    "plan_environment",
     "tokens_from_bytes",
     "without_unusable_job",
 ]
@@ -305,14 +306,24 @@ def finish_job(*, draft: JobDraft, facts: JobFacts, request: TrainingRequest) ->
                    tags=dict(recipe.tags))
 
 
+def plan_environment(*, checkpoint_minutes: int | None, context_parallel: int) -> dict[str, str]:
+    """What the plan tells the container, with or without a recipe: how often to checkpoint (a spot plan's interval)
+    and across how many of an instance's accelerators to split each sequence (a long context one cannot hold)."""
+    env = {}
+    if checkpoint_minutes is not None:
+        env["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(checkpoint_minutes)
+    if context_parallel > 1:
+        env["GPUOPS_CONTEXT_PARALLEL"] = str(context_parallel)
+    return env
+
+
 def container_environment(job: JobSpec, *, request_id: str, revision: int, checkpoint_minutes: int | None,
-                          checkpoint_dir: str) -> dict[str, str]:
+                          checkpoint_dir: str, context_parallel: int = 1) -> dict[str, str]:
     """The environment every platform gives the container (docs/training-contract.md)."""
     env = {**job.environment, "GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision),
            "GPUOPS_RECIPE": job.recipe, "GPUOPS_CHECKPOINT_DIR": checkpoint_dir,
-           "GPUOPS_HYPERPARAMETERS": json.dumps(job.hyperparameters, sort_keys=True, separators=(",", ":"))}
-    if checkpoint_minutes is not None:
-        env["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(checkpoint_minutes)
+           "GPUOPS_HYPERPARAMETERS": json.dumps(job.hyperparameters, sort_keys=True, separators=(",", ":")),
+           **plan_environment(checkpoint_minutes=checkpoint_minutes, context_parallel=context_parallel)}
     if job.model is not None:
         env["GPUOPS_MODEL"] = job.model
     if job.model_source is not None:

@@ -77,6 +77,7 @@ def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, se
                              else range_basis(spot=option.spot is not None, settings=settings)),
         "jobs": option.layout.jobs,
         "instances_per_job": option.layout.job_instances,
+        "context_parallel": option.profile.context_parallel,
     }
 
 

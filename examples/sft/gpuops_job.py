@@ -63,6 +63,9 @@ class JobEnv:
     request_id: str | None
     checkpoint_interval_minutes: float | None
     model_id: str | None
+    # accelerators of an instance each sequence is to be split across (GPUOPS_CONTEXT_PARALLEL): the plan's memory
+    # assumes it; 1 when the plan holds every sequence on one accelerator
+    context_parallel: int = 1
 
     @classmethod
     def read(cls, argv: Sequence[str], environ: Mapping[str, str] | None = None) -> JobEnv:
@@ -78,7 +81,16 @@ class JobEnv:
             request_id=env.get("GPUOPS_REQUEST_ID"),
             checkpoint_interval_minutes=float(interval) if interval else None,
             model_id=env.get("GPUOPS_MODEL_ID"),
+            context_parallel=int(env.get("GPUOPS_CONTEXT_PARALLEL") or 1),
         )
+
+    def require_whole_sequences(self) -> None:
+        """``BadInput`` when the plan splits each sequence across accelerators and the script cannot: it would run
+        out of memory hours in, so it stops before loading anything."""
+        if self.context_parallel > 1:
+            raise BadInput(f"the plan splits each sequence across {self.context_parallel} accelerators "
+                           "(GPUOPS_CONTEXT_PARALLEL) and this script holds each on one; use a recipe whose script "
+                           "shards sequences (context parallelism), or a shorter seq_len")
 
     def channel(self, name: str) -> Path:
         """The local directory of data channel ``name``; ``BadInput`` when the job was given none."""

@@ -174,6 +174,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, _Stop.handle)  # Ctrl-C when run by hand: the same checkpoint-and-exit
     try:
         job = JobEnv.read(argv)
+        job.require_whole_sequences()  # data parallel only: a sequence the plan splits would not fit
         return train(job)
     except BadInput as exc:
         write_failure(Path(os.environ.get("SM_OUTPUT_DATA_DIR", "/opt/ml/output/data")), f"bad input: {exc}")

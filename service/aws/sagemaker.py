@@ -18,7 +18,7 @@ from contract.errors import UpstreamError
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, PurchaseModel
 from policy.errors import RequestError
-from policy.jobspec import JobSpec, container_environment
+from policy.jobspec import JobSpec, container_environment, plan_environment
 from service.launch.protocol import LaunchRejected
 
 JOB_NAME_MAX = 63
@@ -82,10 +82,9 @@ def _tags(*, team: str, team_policy: TeamPolicy, request_id: str, revision: int,
 
 
 def _environment(*, plan: Plan, request_id: str, revision: int) -> dict[str, str]:
-    env = {"GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision)}
-    if plan.checkpoint_interval_minutes is not None:
-        env["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(plan.checkpoint_interval_minutes)
-    return env
+    return {"GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision),
+            **plan_environment(checkpoint_minutes=plan.checkpoint_interval_minutes,
+                               context_parallel=plan.context_parallel)}
 
 
 def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
@@ -182,7 +181,8 @@ def _apply_job(request: dict[str, Any], *, job: JobSpec, profile: LaunchProfile,
         request["ResourceConfig"]["VolumeKmsKeyId"] = job.kms_key_id
     request["Environment"] = container_environment(job, request_id=request_id, revision=revision,
                                                    checkpoint_minutes=plan.checkpoint_interval_minutes,
-                                                   checkpoint_dir=CHECKPOINT_LOCAL_PATH)
+                                                   checkpoint_dir=CHECKPOINT_LOCAL_PATH,
+                                                   context_parallel=plan.context_parallel)
     seen = {t["Key"] for t in request["Tags"]}
     request["Tags"] += [{"Key": tag_value(k)[:128], "Value": tag_value(v)} for k, v in job.tags.items()
                         if tag_value(k)[:128] not in seen]

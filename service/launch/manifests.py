@@ -20,7 +20,7 @@ import yaml
 from policy.config import LaunchProfile, TeamPolicy
 from policy.decision import Plan, Platform, PurchaseModel
 from policy.errors import RequestError
-from policy.jobspec import JobSpec, container_arguments, container_environment
+from policy.jobspec import JobSpec, container_arguments, container_environment, plan_environment
 from service.aws.sagemaker import runtime_seconds
 from service.launch.protocol import RenderedArtifact
 
@@ -85,12 +85,12 @@ class LaunchContext:
         if self.job is not None:  # the same variables SageMaker's job gets (docs/training-contract.md)
             values = container_environment(self.job, request_id=self.request_id, revision=self.revision,
                                            checkpoint_minutes=self.plan.checkpoint_interval_minutes,
-                                           checkpoint_dir=CHECKPOINT_DIR)
+                                           checkpoint_dir=CHECKPOINT_DIR, context_parallel=self.plan.context_parallel)
             values["GPUOPS_DATASET_URI"] = self.job.dataset
             if self.job.source is not None:
                 values["GPUOPS_SOURCE_URI"] = self.job.source
-        if self.plan.checkpoint_interval_minutes is not None:
-            values["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(self.plan.checkpoint_interval_minutes)
+        values |= plan_environment(checkpoint_minutes=self.plan.checkpoint_interval_minutes,
+                                   context_parallel=self.plan.context_parallel)
         if self.checkpoint_uri:
             values["GPUOPS_CHECKPOINT_S3_URI"] = self.checkpoint_uri
         return values

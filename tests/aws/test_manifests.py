@@ -36,6 +36,10 @@ def test_eks_renders_a_pytorchjob_with_master_workers_and_gpu_limits() -> None:
     assert container["name"] == "pytorch"
     assert container["resources"]["limits"] == {"nvidia.com/gpu": 8}
     assert {"name": "GPUOPS_CHECKPOINT_INTERVAL_MINUTES", "value": "27"} in container["env"]
+    assert not any(e["name"] == "GPUOPS_CONTEXT_PARALLEL" for e in container["env"])
+    split = _render(Platform.EKS, instance_count=4, accelerators=32, context_parallel=8)["eks.pytorchjob"]
+    worker = yaml.safe_load(split)["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
+    assert {"name": "GPUOPS_CONTEXT_PARALLEL", "value": "8"} in worker["containers"][0]["env"]
     assert pod["nodeSelector"]["karpenter.sh/nodepool"] == "gpuops-p5-48xlarge-spot"
     assert job["spec"]["runPolicy"]["activeDeadlineSeconds"] == 15 * 3600
 

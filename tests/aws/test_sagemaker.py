@@ -69,6 +69,11 @@ def test_on_demand_request_has_no_spot_wait() -> None:
     assert "GPUOPS_CHECKPOINT_INTERVAL_MINUTES" not in request["Environment"]
 
 
+def test_a_plan_that_splits_each_sequence_tells_the_container_across_how_many() -> None:
+    assert _request(context_parallel=4)["Environment"]["GPUOPS_CONTEXT_PARALLEL"] == "4"
+    assert "GPUOPS_CONTEXT_PARALLEL" not in _request()["Environment"]  # a sequence one accelerator holds
+
+
 @pytest.mark.parametrize(
     ("request_id", "revision"),
     [("req_01JDX8Z6", 1), ("req_" + "x" * 80, 12), ("--weird__id--", 999), ("r", 1), ("ünïcode-ïd", 2)],

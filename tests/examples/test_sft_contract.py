@@ -49,6 +49,16 @@ def test_the_job_reads_back_exactly_the_hyperparameters_gpuops_sends_on_every_pl
         job.channel("eval")
 
 
+def test_a_plan_that_splits_sequences_is_refused_before_anything_loads() -> None:
+    env = container_environment(_spec(), request_id="req_1", revision=2, checkpoint_minutes=None,
+                                checkpoint_dir="/opt/ml/checkpoints", context_parallel=4)
+    job = JobEnv.read([], env)
+    assert job.context_parallel == 4
+    with pytest.raises(BadInput, match="splits each sequence across 4 accelerators"):
+        job.require_whole_sequences()
+    JobEnv.read([], {}).require_whole_sequences()  # a plan that holds every sequence whole
+
+
 def test_the_teams_model_copy_wins_over_the_hub_id() -> None:
     job = JobEnv.read(["--model_id", '"org/m"'], {"SM_CHANNEL_MODEL": "/opt/ml/input/data/model"})
     assert job.base_model() == "/opt/ml/input/data/model"
