@@ -915,6 +915,10 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
     if (undertrained := _undertrained_warning(req, ctx.policy)) is not None:
         warnings.append(undertrained)
+    if plan.context_parallel > 1:  # the memory holds only if the job's script does its share
+        warnings.append(f"each {req.seq_len:,}-token sequence is split across {plan.context_parallel} accelerators of "
+                        "an instance (context parallelism): the job's script must shard sequences "
+                        "(GPUOPS_CONTEXT_PARALLEL), or it runs out of memory")
     if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
     if req.reserved:

@@ -145,6 +145,8 @@ def test_long_context_a_single_accelerator_cannot_hold_is_planned_split_across_a
     holds = re.search(r"the plan holds ([\d.]+) of ([\d.]+) GiB", memory.answer)
     assert holds is not None and float(holds[1]) <= float(holds[2]) * 0.9  # within the headroom
     assert int(split[1]) <= load_catalog().instance(decision.plan.instance_type).accelerator_count
+    assert any(w.startswith(f"each 131,072-token sequence is split across {split[1]} accelerators")
+               for w in decision.warnings)  # what the approver takes on: a script that shards sequences
     # split across all of an instance's own and still too much: ruled out, saying so
     assert "g5.12xlarge (activations alone exceed one 22.35 GiB A10G, even split across its 4)" in memory.reason
 
