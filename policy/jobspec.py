@@ -119,7 +119,7 @@ def framework_image(framework: FrameworkImage, *, region: str) -> str:
 
 def tokens_from_bytes(size: int) -> int:
     """Tokens in ``size`` bytes of text at ``BYTES_PER_TOKEN`` bytes per token (at least one)."""
-    return max(1, math.ceil(size / BYTES_PER_TOKEN))
+    return max(1, -(-size // BYTES_PER_TOKEN))  # whole numbers: a size said with 100 digits is no float
 
 
 def _choose_recipe(choice: JobChoice, *, team_name: str, team: TeamPolicy) -> tuple[str, Recipe]:

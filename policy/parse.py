@@ -2819,13 +2819,13 @@ def _tokens_of_text(sizes: list[_Qty], fields: dict[str, Any], notes: list[str])
         fields["dataset_bytes"] = size  # what a move to another region moves, whatever the tokens trained
     said = " and ".join(f"'{q.phrase}'" for q in sizes)
     quoted = " and ".join(f'"{q.phrase}"' for q in sizes)
+    if tokens > MAX_TOKENS:  # before its count is written out: a size said with 80 digits is no float
+        raise RequestError(f"{quoted} is out of range; give under 4 PB of text, or its tokens, e.g. \"on 2T tokens\".",
+                           code="invalid_size")
     rule = f"~{format_count(tokens)} tokens at ~{BYTES_PER_TOKEN} bytes of text per token"
     if "tokens" in fields:
         notes.append(f"took the {format_count(fields['tokens'])} tokens said over {said} ({rule})")
         return
-    if tokens > MAX_TOKENS:
-        raise RequestError(f"{quoted} is out of range; give under 4 PB of text, or its tokens, e.g. \"on 2T tokens\".",
-                           code="invalid_size")
     fields["tokens"] = tokens
     notes.append(f"read {said} as {rule}")
 

@@ -579,3 +579,11 @@ def test_copying_people_in_is_no_cost_center() -> None:
 def test_charging_our_team_names_no_team_and_no_cost_center() -> None:
     request = parse_request("fine-tune 7B on 1B tokens, charge to our team", now=MONDAY, tz=TZ)
     assert (request.team, request.cost_center) == (None, None)
+
+
+@pytest.mark.parametrize("text", ["TEXT " + "72" + "0" * 120 + "GB",
+                                  "fine-tune 7B on 1B tokens from " + "9" * 70 + "GB of text"])
+def test_a_dataset_size_too_large_for_a_float_is_refused_as_out_of_range(text: str) -> None:
+    with pytest.raises(RequestError) as refused:  # it crashed with an OverflowError, an internal error
+        parse_request(text, now=datetime(2026, 11, 30, 17, tzinfo=UTC), tz="UTC")
+    assert refused.value.code == "invalid_size" and "give under 4 PB of text" in refused.value.message
