@@ -3279,8 +3279,12 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "version" if _VERSION_BEFORE_RE.search(before) else "plain"
     value = _value(m["num"], scale, seq=kind == "seq")
     phrase = _said(m)
-    after_on = not unit and _ON_BEFORE_RE.search(before) is not None
+    # "on 7B policy": a model named by its role, not the tokens "on 7B" would be
+    after_on = not unit and _ON_BEFORE_RE.search(before) is not None and not _MODEL_ROLE_AFTER_RE.match(text, m.end())
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
+
+
+_MODEL_ROLE_AFTER_RE = compiled_on_use(r"[\s-]+(?:policy|actor|critic|student|teacher|base|reward|value)\b", _F)
 
 
 # The global batch: "batch size 1M tokens", "global batch of 1M tokens", "1M tokens per step", "batch size 512"

@@ -279,6 +279,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a dotted number with no date word is no date; items counted as what a dataset is made of
     ("fine-tune 7B on 1B tokens, lr 1.5.", {"deadline": None}, ["1.5", "lr"]),
     ("finetune llama3-8b on a 2M sample dataset, avg 300 tokens", {"tokens": 600_000_000}, []),
+    # a size named by its model's role after "on" is the model, not tokens
+    ("RLHF with PPO on 7B policy, 7B reward model, 20k prompts, 4 rollouts each, 1k tokens per rollout",
+     {"params": 7_000_000_000, "tokens": 80_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
