@@ -2251,12 +2251,39 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     return read
 
 
+# Said before a size or token count to take back one said earlier: "Actually make it 2B tokens", "sorry, I meant 8B"
+_CORRECTION_RE = compiled_on_use(
+    r"\b(?:actually|correction|scratch\s+that|sorry|i\s+mean[t]?|oops|on\s+second\s+thought"
+    r"|(?:let'?s\s+)?(?:make|change)\s+(?:it|that)(?:\s+to)?)\b", _F)
+
+
+def _corrections(found: list[_Qty], scan: _Scan, notes: list[str]) -> None:
+    """A model size or token count said again after words that take the first back ("fine-tune 7B on 1B tokens.
+    Actually make it 2B tokens"): the last one said is the one meant, noted; without such words two are two jobs."""
+    for kind in ("params", "tokens"):
+        said = sorted((q for q in found if q.kind == kind and q.start >= 0), key=lambda q: q.start)
+        if len(said) < 2 or len({q.value for q in said}) < 2:
+            continue
+        last, earlier = said[-1], said[:-1]
+        cues = list(_CORRECTION_RE.finditer(scan.text, earlier[-1].start, last.start))
+        if not cues:
+            continue
+        for q in earlier:
+            q.kind = "corrected"
+        taken_back = ", ".join(f"'{q.phrase}'" for q in earlier)
+        words = " ".join(scan.said[cues[0].start():last.start].split())
+        notes.append(f"read '{words} {last.phrase}' as a correction: {last.phrase}, not {taken_back}")
+        for cue in cues:
+            scan.blank(cue.start(), cue.end())
+
+
 class _Qty:
     """A number read from the text, what it counts, and the words it came from."""
 
     def __init__(self, kind: str, value: Decimal, phrase: str, *, after_on: bool = False) -> None:
         self.kind, self.value, self.phrase, self.after_on = kind, value, phrase, after_on
         self.total = False  # tokens said as all runs' together ("1B tokens total"), not each run's
+        self.start = -1  # where in the text it was said (-1: read from several places, or not by position)
 
 
 # After a token count, that it is every run's together: "1B tokens total", "in total", "across all runs"
@@ -2309,6 +2336,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
         if m.start() < skip_until:
             continue
         quantity = _classify(text, m)
+        quantity.start = m.start()
         if (quantity.kind == "plain" and bounded is not None and _BOUND_JOIN_RE.fullmatch(text, bounded[1], m.start())
                 and (_FLOOR_BEFORE_RE.search(text, bounded[1], m.start())
                      or _CEILING_BEFORE_RE.search(text, bounded[1], m.start()))):
@@ -2391,6 +2419,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
     _gpus_per_node(found, notes)
     _tokens_after_on(found, notes, named_size=named_size)
     _grid_or_count(found, notes)
+    _corrections(found, scan, notes)
     fields: dict[str, Any] = {}
     for kind, (field, low, high, code, hint) in _LIMITS.items():
         values = [_in_range(q, low, high, code, hint) for q in found if q.kind == kind]
@@ -3181,6 +3210,8 @@ _SLACK_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?:<(
 # "cc @alice", "fyi @bob @carol": a person named as text, not as Slack's mention markup (an address, "a@b.com", is none)
 _PLAIN_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?<![\w.@])@[a-z][\w.-]*(?<![.-])"
                                     r"(?:[\s,]+@[a-z][\w.-]*(?<![.-]))*", _F)
+# Struck through as Slack writes it, "~spot~" (and "~~spot~~" as Markdown does): words the person took back
+_SLACK_STRUCK_RE = compiled_on_use(r"(?<![\w~])(?P<m>~~?)(?=[^\s~])(?P<words>[^\n~]*?)(?<=[^\s~])(?P=m)(?![\w~])")
 _SLACK_EMPHASIS_RE = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
 
 
@@ -3197,6 +3228,10 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
         scan.blank(m.start(), m.end())
     if mentioned:
         notes.append("read the people mentioned as told of the request: none of them approves it by being named")
+    if "~" in scan.text:  # "~spot~ on-demand": struck through, taken back
+        for m in list(_SLACK_STRUCK_RE.finditer(scan.text)):
+            notes.append(f"left out '{' '.join(m['words'].split())}': struck through")
+            scan.blank(m.start(), m.end())
     for m in list(_SLACK_EMPHASIS_RE.finditer(scan.text)):
         scan.blank(m.start(), m.start() + 1)
         scan.blank(m.end() - 1, m.end())

@@ -282,6 +282,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a size named by its model's role after "on" is the model, not tokens
     ("RLHF with PPO on 7B policy, 7B reward model, 20k prompts, 4 rollouts each, 1k tokens per rollout",
      {"params": 7_000_000_000, "tokens": 80_000_000}, []),
+    # a size or count taken back: the last one said after the words that take the first back
+    ("fine-tune 7B on 1B tokens. Actually make it 2B tokens.", {"tokens": 2_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, sorry I meant 8B", {"params": 8_000_000_000, "tokens": 1_000_000_000}, []),
+    # struck through in Slack: taken back
+    ("fine-tune 7B on 1B tokens — ~spot~ on-demand", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on ~1B~ 2B tokens", {"tokens": 2_000_000_000}, []),
+    ("fine-tune 7B on ~1B tokens", {"tokens": 1_000_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
