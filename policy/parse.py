@@ -849,6 +849,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    # "whats it gonna cost", "what is this going to cost us"
+    r"|what(?:'?s|\s+is)\s+(?:it|this|that)\s+(?:gonna|going\s+to|gon)\s+cost(?:\s+(?:us|me))?"
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month
     r"|what(?:'s|\s+is|\s+would\s+be|\s+will\s+be)\s+(?:the\s+|our\s+)?(?:monthly|weekly|yearly|annual|quarterly|total)\s+"
     r"(?:cost|spend|bill)(?:\s+(?:if|of|for|to|when))?"

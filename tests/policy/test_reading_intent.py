@@ -289,6 +289,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens — ~spot~ on-demand", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on ~1B~ 2B tokens", {"tokens": 2_000_000_000}, []),
     ("fine-tune 7B on ~1B tokens", {"tokens": 1_000_000_000}, []),
+    ("yo, quick one: lora 8b, ~50M toks, whats it gonna cost", {"tokens": 50_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
