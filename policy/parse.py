@@ -250,6 +250,18 @@ _QUOTA_FOR_RE = compiled_on_use(
     rf"|{_HAVE}(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
 
 
+# Thousands grouped with spaces, as much of Europe writes them: "1 000 000 000 tokens", or one group before what it
+# counts ("50 000 samples"); the spaces become commas, the same length
+_SPACED_THOUSANDS_RE = compiled_on_use(
+    r"(?<![\d.,])\d{1,3}(?: \d{3}){2,}(?![\d.,])"
+    r"|(?<![\d.,])\d{1,3} \d{3}(?=\s*(?:tokens?|toks?|samples?|examples?|documents?|docs|rows?|steps?|records?"
+    r"|conversations?|pairs?|prompts?|dollars?|usd)\b)", _F)
+
+
+def _commas(m: re.Match[str]) -> str:
+    return m.group(0).replace(" ", ",")
+
+
 def _said(m: re.Match[str]) -> str:
     """What a match read, its spaces as one: the phrase a note quotes, without a closing bracket it did not open
     ("150k tickets, avg 600 tokens)" of "(~150k tickets, avg 600 tokens)")."""
@@ -536,6 +548,7 @@ def read_request(
     if now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
+    normal = _SPACED_THOUSANDS_RE.sub(_commas, normal)  # "1 000 000 000": 1,000,000,000
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
         scan.take(_EMOJI_CODE_RE)
@@ -849,6 +862,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    # "help me figure out the cost for fine-tuning …", "find out the price of"
+    r"|(?:help\s+(?:me\s+|us\s+)?)?(?:figure|work|find)\s+out\s+(?:the\s+|what\s+)?(?:cost|price)s?(?:\s+(?:for|of|to))?"
     # "whats it gonna cost", "what is this going to cost us"
     r"|what(?:'?s|\s+is)\s+(?:it|this|that)\s+(?:gonna|going\s+to|gon)\s+cost(?:\s+(?:us|me))?"
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month

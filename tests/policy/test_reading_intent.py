@@ -290,6 +290,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on ~1B~ 2B tokens", {"tokens": 2_000_000_000}, []),
     ("fine-tune 7B on ~1B tokens", {"tokens": 1_000_000_000}, []),
     ("yo, quick one: lora 8b, ~50M toks, whats it gonna cost", {"tokens": 50_000_000}, []),
+    # thousands grouped with spaces; the cost asked to be worked out; thanks
+    ("fine-tune 7B on 1 000 000 000 tokens", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 50 000 samples of 2 000 tokens", {"tokens": 100_000_000}, []),
+    ("Could someone help me figure out the cost for fine-tuning Llama 3 8B on roughly 500 million tokens? Thanks!",
+     {"tokens": 500_000_000}, []),
+    ("fine-tune 7B by Friday please and thank you :)", {"params": 7_000_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
