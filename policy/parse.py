@@ -40,7 +40,16 @@ from policy.reading import (
     read_today,
 )
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
-from policy.request import HARDWARE_FIELDS, MAX_PARAMS, MAX_TEXT_CHARS, Stage, Task, Tolerance, TrainingRequest
+from policy.request import (
+    HARDWARE_FIELDS,
+    MAX_PARAMS,
+    MAX_TEXT_CHARS,
+    HardwareOption,
+    Stage,
+    Task,
+    Tolerance,
+    TrainingRequest,
+)
 from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, read_workload
 
@@ -1608,6 +1617,9 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
     return read
 
 
+_OR_RE = compiled_on_use(r"\b(?:or|vs\.?|versus)\b|/", _F)
+
+
 def _one_or_choice(values: list[str], what: str, notes: list[str]) -> tuple[str | None, list[str]]:
     """The single piece of hardware named, or the several named to choose among ("on p5 or p4d", "H100 or A100")."""
     distinct = list(dict.fromkeys(values))
@@ -1639,6 +1651,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     counts: list[int] = []
     ceilings: list[_Qty] = []
     nodes: list[int] = []
+    counted: list[tuple[str, int, str, int, int]] = []  # accelerators each said with a count: name, count, said, span
     # "a single GPU", "on a single A100 80GB": before the name is read alone
     for m in scan.take_if(("single", "one"), _SINGLE_GPU_RE):
         counts.append(1)
@@ -1681,8 +1694,18 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
             if ceiling is None:
                 counts.append(count)
+                counted.append((_accelerator(m["acc"]), count, _said(m), m.start(), m.end()))
             else:
                 ceilings.append(ceiling)
+    if len(set(counts)) > 1 and len(counted) == len(counts) == len(accelerators) and not nodes \
+            and len({c[0] for c in counted}) == len(counted) \
+            and all(_OR_RE.search(scan.said, a[4], b[3]) for a, b in zip(counted, counted[1:], strict=False)):
+        # "8 A100s or 4 H100s": each accelerator with its own count, a choice between them ("8 A100s and 4 H100s"
+        # would be one job on both, which no instance is: refused below as two counts)
+        options = [HardwareOption(accelerator=c[0], gpus=c[1]) for c in counted]
+        notes.append(f"read {' or '.join(repr(c[2]) for c in counted)} as hardware to choose between, each planned "
+                     "with its own count")
+        return {"hardware_options": options, **_bounds(ceilings, notes)}
     fields: dict[str, Any] = dict(zip(("accelerator", "accelerator_choice"),
                                       _one_or_choice(accelerators, "accelerators", notes), strict=True))
     if counts:

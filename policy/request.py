@@ -66,6 +66,18 @@ COST_CENTER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/=+@-]{0,63}$"
 HARDWARE_FIELDS = ("gpus", "instances", "accelerator", "instance_type")
 
 
+class HardwareOption(BaseModel):
+    """One of several accelerators named each with its own count, to choose between ("8 A100s or 4 H100s")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    accelerator: str = Field(min_length=1, max_length=64)
+    gpus: int = Field(ge=1, le=100_000)
+
+    def __str__(self) -> str:
+        return f"{self.gpus}× {self.accelerator}"
+
+
 class TrainingRequest(BaseModel):
     """A request for training compute. ``None`` means 'not said'."""
 
@@ -108,6 +120,10 @@ class TrainingRequest(BaseModel):
     # Several pieces of hardware named to choose among ("on p5 or p4d", "H100 or A100"): types, families or
     # accelerators; the plan picks the best of them, as it would among the types one family holds.
     hardware_choice: list[str] = Field(default_factory=list[str], max_length=16)
+    # Accelerators named each with its own count to choose between ("8 A100s or 4 H100s, whichever is cheaper"): each
+    # is planned as if asked alone, the plan is the one that best does what the request asks (the cheapest, or the
+    # earliest when urgent), and the others are its alternatives, labelled by what was said.
+    hardware_options: list[HardwareOption] = Field(default_factory=list[HardwareOption], max_length=4)
     # The named region is a preference ("prefer us-west-2", "ideally in eu-west-1"): planned in, with what the
     # cheapest region the team can launch in would save; when it cannot run the job, the region is left open.
     region_preferred: bool | None = None

@@ -14,7 +14,7 @@ from policy import affordable, capacity_rank, explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, profile, screened_options
 from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
-from policy.choose import Choice, alternatives, cheapest, choose, earliest
+from policy.choose import MAX_ALTERNATIVES, Choice, alternatives, cheapest, choose, earliest
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import (
     Alternative,
@@ -36,7 +36,7 @@ from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import allowed_platforms, choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
-from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, Task, Tolerance, TrainingRequest
+from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, HardwareOption, Task, Tolerance, TrainingRequest
 from policy.screen import NOT_ASKED, Screen, check_region, screen, types_named
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -69,6 +69,11 @@ def decide(
     not looked at. ``interruption_rates``: spot interruptions per instance-month by (region, family), e.g. from spot
     placement scores; pairs without one use the catalog's interruption band (``Catalog.mtbi_hours``, whose stated
     default for an unknown band is one interruption per instance-week)."""
+    if request.hardware_options:  # "8 A100s or 4 H100s": each planned as if asked alone, the best of them chosen
+        return _between(request, lambda asked: decide(
+            asked, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration, capacity=capacity,
+            interruption_rates=interruption_rates))
+
     def plan_for(other: TrainingRequest) -> Plan | None:
         """The plan ``other`` would get here, or None when it cannot be planned."""
         try:
@@ -217,6 +222,47 @@ def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], P
     note = (f"tokens: {format_count(tokens)}, the most the ${budget:,.2f} budget pays for"
             + (" by the deadline" if request.deadline is not None else "") + " (as many as fit, as asked)")
     return request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
+
+
+def _between(request: TrainingRequest, decide_one: Callable[[TrainingRequest], Decision]) -> Decision:
+    """ "8 A100s or 4 H100s, whichever is cheaper": each option decided as if asked alone; the plan is the one that
+    meets the deadline (if any does) and is the cheapest, or the earliest when the request is urgent; the others come
+    first among its alternatives, labelled as said, and the comparison is noted. An option that cannot run the job
+    is noted with why; when none can, the first one's refusal stands."""
+    decided: list[tuple[HardwareOption, Decision]] = []
+    refused: list[tuple[HardwareOption, RequestError]] = []
+    for option in request.hardware_options:
+        asked = request.model_copy(update={"hardware_options": [], "accelerator": option.accelerator,
+                                           "gpus": option.gpus})
+        try:
+            decided.append((option, decide_one(asked)))
+        except RequestError as exc:
+            refused.append((option, exc))
+    if not decided:
+        raise refused[0][1]
+
+    def rank(pair: tuple[HardwareOption, Decision]) -> tuple[bool, float, float]:
+        plan = pair[1].plan
+        late = plan.deadline_met is False
+        cost, hours = plan.estimated_cost_usd, plan.estimated_hours
+        return (late, hours, cost) if request.urgent else (late, cost, hours)
+
+    chosen, best = min(decided, key=rank)
+    others = [Alternative(**d.plan.model_dump(), label=f"on {o} as asked") for o, d in decided if d is not best]
+    compared = "; ".join(f"{o} ~${d.plan.estimated_cost_usd:,.2f} in {d.plan.estimated_hours:,.1f} h"
+                         for o, d in decided)
+    if len(decided) == 1:
+        note = f"planned on {chosen}, the only hardware named that can run it ({compared})"
+    else:
+        why = ("the earliest" if request.urgent else "the cheapest") + (
+            " that meets the deadline" if request.deadline is not None else "")
+        note = f"compared the hardware named, planned on {chosen} as {why} ({compared})"
+    notes = [note, *(f"{o} cannot run it: {_SENTENCE_END_RE.split(e.message, maxsplit=1)[0].rstrip('.')}"
+                     for o, e in refused)]
+    req = best.request.model_copy(update={"hardware_options": request.hardware_options,
+                                          "notes": [*best.request.notes, *notes]})
+    return best.model_copy(update={"request": req, "alternatives": [*others, *best.alternatives][:MAX_ALTERNATIVES],
+                                   "assumptions": [*notes, *best.assumptions]})
 
 
 def _runs_that_fit(request: TrainingRequest, plan: Plan) -> str | None:

@@ -218,3 +218,29 @@ def test_a_single_machine_of_a_family_is_its_best_size_on_one_instance() -> None
     assert (single.instance_count, single.instance_type) == (1, "g5.xlarge")
     assert single == decided("lora 7B on 20M tokens on g5, at most 1 instance").plan
     assert decided("lora 7B on 20M tokens on 1 g5").plan.instance_type == "g5.48xlarge"
+
+
+def test_accelerators_named_each_with_its_count_are_each_planned_and_the_best_chosen() -> None:
+    decision = decided("fine-tune 13B on 1B tokens: 8 A100s or 16 A10Gs, by Friday")
+    assert [str(o) for o in decision.request.hardware_options] == ["8× A100", "16× A10G"]
+    assert (decision.plan.accelerator, decision.plan.accelerators) == ("A100", 8)
+    [other] = [a for a in decision.alternatives if a.label == "on 16× A10G as asked"]
+    assert (other.accelerator, other.accelerators) == ("A10G", 16)
+    assert other.estimated_cost_usd > decision.plan.estimated_cost_usd  # the cheaper one is the plan
+    assert any(n.startswith("compared the hardware named, planned on 8× A100 as the cheapest that meets the deadline")
+               for n in decision.assumptions)
+
+
+def test_urgent_picks_the_earliest_of_the_counted_choices_and_one_that_cannot_run_is_said() -> None:
+    urgent = decided("fine-tune 7B on 1B tokens with 8 A100s or 8 H100s or 4 L40S, asap")
+    assert urgent.plan.accelerator == "H100"  # the earliest finish
+    cannot = decided("fine-tune 7B on 1B tokens with 8 A100s or 4 H100s, whichever is cheaper")
+    assert cannot.plan.accelerator == "A100"
+    assert any(n.startswith("4× H100 cannot run it: No allowed H100 configuration") for n in cannot.assumptions)
+    assert any(n.startswith("planned on 8× A100, the only hardware named that can run it") for n in cannot.assumptions)
+
+
+def test_two_counts_said_together_not_as_a_choice_are_refused() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 7B on 1B tokens with 8 A100s and 4 H100s")
+    assert refused.value.code == "contradiction"
