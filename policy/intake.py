@@ -114,7 +114,9 @@ def _shown(value: Any) -> str:
 
 
 def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
-    hardware = any(merged.get(k) is not None for k in HARDWARE_FIELDS)
+    options = merged.get("hardware_options") or []
+    hardware = any(merged.get(k) is not None for k in HARDWARE_FIELDS) or bool(options)
+    held = merged.get("fixed_hours") is not None or (bool(options) and all(o.hours is not None for o in options))
     measured = merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
     if merged.get("params") is None and merged.get("params_fit_budget"):
         if merged.get("budget_usd") is None and merged.get("deadline") is None and not hardware:
@@ -122,7 +124,7 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
                 "Say what the model must fit in to find the biggest one: a budget (\"for $30k\"), a deadline "
                 "(\"by Friday\") or the hardware (\"on 8 H100s\"); or name a size, e.g. \"pretrain 3B on 20B tokens\".",
                 code="missing_limit")
-    elif merged.get("params") is None and not (merged.get("fixed_hours") is not None and hardware) and not measured:
+    elif merged.get("params") is None and not (held and hardware) and not measured:
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
         # are given.
         raise RequestError(_missing_size(text), code="missing_model_size")

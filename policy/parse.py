@@ -596,7 +596,7 @@ def read_request(
     held = read_held(scan)  # "2 p4d reserved": the word only, so the count and the hardware are read as ever
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     buffer = _buffer(scan)  # "4 hours of buffer before the deadline": a margin, never a job of 4 h
-    _refuse_two_held(scan)
+    held_options = _two_held(scan, notes)
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     length_said = timing.pop("fixed_phrase")
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
@@ -613,6 +613,8 @@ def read_request(
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     _resident_data(scan, fields, notes)
     fields["team"] = _team(scan)
+    if held_options:  # "8 A100s for 2 days or 8 H100s for 1 day": each its own job of stated length
+        fields["hardware_options"] = held_options
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
     _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
@@ -3721,23 +3723,42 @@ def _refuse_staged(scan: _Scan) -> None:
         )
 
 
-def _refuse_two_held(scan: _Scan) -> None:
+def _two_held(scan: _Scan, notes: list[str]) -> list[HardwareOption]:
     """Two jobs of stated length on different hardware set against each other ("is it cheaper to use 8 A100s for 2
-    days or 8 H100s for 1 day?"): refused before the lengths are read, since one of them was taken silently (the
-    longer, on the hardware said first) or both refused as two GPU counts without saying why."""
-    if scan.holds((" or ", "vs", "versus")) and (two := _TWO_HELD_RE.search(scan.text)) is not None:
-        first, second = (" ".join(scan.said[two.start(g) : two.end(g)].split()) for g in ("a", "b"))
-        raise RequestError(
-            f"The request sets two jobs against each other, '{first}' and '{second}': gpuops plans one job a "
-            f"request, with its cost. Ask for each, \"{first}\" then \"{second}\", and compare the two costs.",
-            code="contradiction",
-        )
+    days or 8 H100s for 1 day?"): each a choice with its own hardware, count and length, read before the lengths and
+    hardware are (one would be taken silently, the longer on the hardware said first), both blanked once read."""
+    if not scan.holds((" or ", "vs", "versus", "/")) or (two := _TWO_HELD_RE.search(scan.text)) is None:
+        return []
+    options = [_held_option(two, side) for side in ("a", "b")]
+    said = [" ".join(scan.said[two.start(g) : two.end(g)].split()) for g in ("a", "b")]
+    notes.append(f"read '{said[0]}' or '{said[1]}' as two jobs to choose between, each planned as said")
+    scan.blank(two.start(), two.end())
+    return options
 
 
-# Hardware for a stated length, twice, set against each other: "4x A100 for 20 hours or 1x H100 for 40 hours"
-_HELD_FOR = (r"(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*(?:\.\d*x?large)?|h100|h200|a100|a10g|l40s|l4|b200)s?"
-             r"\s+(?:gpus?\s+|nodes?\s+|instances?\s+)?for\s+\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?)\b")
-_TWO_HELD_RE = compiled_on_use(rf"(?<![\w.])(?P<a>{_HELD_FOR})\s*,?\s+(?:or|vs\.?|versus)\s+(?P<b>{_HELD_FOR})", _F)
+def _held_option(m: re.Match[str], side: str) -> HardwareOption:
+    count = int(m[f"{side}n"] or 1)
+    hours = float(m[f"{side}h"]) * _HOURS_IN[m[f"{side}u"].lower()[0]]
+    name = m[f"{side}hw"]
+    if _ACCELERATOR_NAME_RE.fullmatch(name):
+        return HardwareOption(accelerator=_accelerator(name), gpus=count, hours=hours)
+    return HardwareOption(instance_type=name.lower(), instances=count, hours=hours)
+
+
+# Hardware for a stated length, twice, set against each other: "4x A100 for 20 hours or 1x H100 for 40 hours",
+# "a p4d for 3 days or a p5 for 1 day"
+def _held_for(side: str) -> str:
+    return (rf"(?:(?P<{side}n>\d{{1,4}})\s*(?:x\s*)?|an?\s+)?"
+            rf"(?P<{side}hw>(?:{'|'.join(p for _, p in _ACCELERATORS)})(?=s?\s)"
+            rf"|[a-z]{{1,5}}\d{{1,3}}[a-z]*?(?:\.\d*x?large)?)s?"
+            rf"\s+(?:gpus?\s+|nodes?\s+|instances?\s+)?for\s+(?P<{side}h>\d+(?:\.\d+)?)\s*"
+            rf"(?P<{side}u>h|hrs?|hours?|d|days?|w|wks?|weeks?)\b")
+
+
+_TWO_HELD_RE = compiled_on_use(rf"(?<![\w.])(?P<a>{_held_for('a')})\s*,?\s+(?:or|vs\.?|versus|/)\s+"
+                               rf"(?P<b>{_held_for('b')})", _F)
+_HOURS_IN = {"h": 1.0, "d": 24.0, "w": 168.0}
+_ACCELERATOR_NAME_RE = compiled_on_use(rf"(?:{'|'.join(p for _, p in _ACCELERATORS)})", _F)
 
 
 # Said of two ways of training, to weigh them: "LoRA vs full FT", "between LoRA and full fine-tuning", "price both"

@@ -67,15 +67,21 @@ HARDWARE_FIELDS = ("gpus", "instances", "accelerator", "instance_type")
 
 
 class HardwareOption(BaseModel):
-    """One of several accelerators named each with its own count, to choose between ("8 A100s or 4 H100s")."""
+    """One of several pieces of hardware named each with its own count, to choose between ("8 A100s or 4 H100s"),
+    and with its own length when each is a job of stated length ("8 A100s for 2 days or 8 H100s for 1 day")."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    accelerator: str = Field(min_length=1, max_length=64)
-    gpus: int = Field(ge=1, le=100_000)
+    accelerator: str | None = Field(default=None, min_length=1, max_length=64)  # with ``gpus``
+    gpus: int | None = Field(default=None, ge=1, le=100_000)
+    instance_type: str | None = Field(default=None, min_length=1, max_length=64)  # a type or family, with ``instances``
+    instances: int | None = Field(default=None, ge=1, le=10_000)
+    hours: float | None = Field(default=None, gt=0, le=24 * 366)  # the job's stated length
 
     def __str__(self) -> str:
-        return f"{self.gpus}× {self.accelerator}"
+        hardware = (f"{self.gpus}× {self.accelerator}" if self.accelerator is not None
+                    else f"{self.instances or 1}× {self.instance_type}")
+        return hardware if self.hours is None else f"{hardware} for {self.hours:g} h"
 
 
 class TrainingRequest(BaseModel):

@@ -232,8 +232,10 @@ def _between(request: TrainingRequest, decide_one: Callable[[TrainingRequest], D
     decided: list[tuple[HardwareOption, Decision]] = []
     refused: list[tuple[HardwareOption, RequestError]] = []
     for option in request.hardware_options:
-        asked = request.model_copy(update={"hardware_options": [], "accelerator": option.accelerator,
-                                           "gpus": option.gpus})
+        asked = request.model_copy(update={
+            "hardware_options": [], "accelerator": option.accelerator, "gpus": option.gpus,
+            "instance_type": option.instance_type, "instances": option.instances,
+            "fixed_hours": request.fixed_hours if option.hours is None else option.hours})
         try:
             decided.append((option, decide_one(asked)))
         except RequestError as exc:

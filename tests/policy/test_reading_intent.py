@@ -1730,16 +1730,26 @@ def test_a_note_quotes_what_was_said_without_a_bracket_it_did_not_open() -> None
 
 
 @pytest.mark.parametrize(("text", "first", "second"), [
-    ("What's cheaper: 4x A100 for 20 hours or 1x H100 for 40 hours?", "4x A100 for 20 hours", "1x H100 for 40 hours"),
-    # this one was planned silently as the longer job on the hardware said first
-    ("is it cheaper to use 8 A100s for 2 days or 8 H100s for 1 day?", "8 A100s for 2 days", "8 H100s for 1 day"),
+    ("What's cheaper: 4x A100 for 20 hours or 1x H100 for 40 hours?", "4× A100 for 20 h", "1× H100 for 40 h"),
+    # this one was planned silently as the longer job on the hardware said first, then refused
+    ("is it cheaper to use 8 A100s for 2 days or 8 H100s for 1 day?", "8× A100 for 48 h", "8× H100 for 24 h"),
+    ("2 p4ds for 3 days vs 1 p5 for 2 days", "2× p4d for 72 h", "1× p5 for 48 h"),
 ])
-def test_two_jobs_of_stated_length_set_against_each_other_are_refused_with_how_to_ask_each(
-        text: str, first: str, second: str) -> None:
-    with pytest.raises(RequestError) as refused:
-        parse_request(text, now=MONDAY, tz=TZ)
-    assert refused.value.code == "contradiction"
-    assert f"Ask for each, \"{first}\" then \"{second}\"" in str(refused.value)
+def test_two_jobs_of_stated_length_set_against_each_other_are_each_a_choice(text: str, first: str,
+                                                                             second: str) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ)
+    assert [str(o) for o in request.hardware_options] == [first, second]
+    assert (request.fixed_hours, request.gpus, request.accelerator, request.unread) == (None, None, None, [])
+
+
+def test_the_cheaper_of_two_held_jobs_is_planned_and_the_other_is_its_alternative() -> None:
+    text = "is it cheaper to use 8 A100s for 2 days or 8 H100s for 1 day?"
+    decision = decide(parse_request(text, now=MONDAY, tz=TZ), catalog=load_catalog(), policy=default_policy(),
+                      spend=SpendSnapshot.unavailable(team=None, reason="test"), now=MONDAY)
+    assert (decision.plan.accelerator, decision.plan.accelerators) == ("H100", 8)
+    assert decision.request.fixed_hours == 24.0  # the chosen job's own length
+    [other] = [a for a in decision.alternatives if a.label == "on 8× A100 for 48 h as asked"]
+    assert other.estimated_cost_usd > decision.plan.estimated_cost_usd and other.estimated_hours > 48
 
 
 @pytest.mark.parametrize(("text", "says"), [
