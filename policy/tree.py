@@ -243,21 +243,28 @@ def _between(request: TrainingRequest, decide_one: Callable[[TrainingRequest], D
     if not decided:
         raise refused[0][1]
 
-    def rank(pair: tuple[HardwareOption, Decision]) -> tuple[bool, float, float]:
+    # "the biggest model … on A or B", "as many tokens as fit … on A or B": the one that fits the most is the answer
+    most = ("params" if request.params_fit_budget and request.params is None else
+            "tokens" if request.tokens_fit_budget and request.tokens is None else None)
+
+    def rank(pair: tuple[HardwareOption, Decision]) -> tuple[bool, float, float, float]:
         plan = pair[1].plan
+        fitted = float(getattr(pair[1].request, most) or 0) if most else 0.0
         late = plan.deadline_met is False
         cost, hours = plan.estimated_cost_usd, plan.estimated_hours
-        return (late, hours, cost) if request.urgent else (late, cost, hours)
+        return (late, -fitted, hours, cost) if request.urgent else (late, -fitted, cost, hours)
 
     chosen, best = min(decided, key=rank)
     others = [Alternative(**d.plan.model_dump(), label=f"on {o} as asked") for o, d in decided if d is not best]
-    compared = "; ".join(f"{o} ~${d.plan.estimated_cost_usd:,.2f} in {d.plan.estimated_hours:,.1f} h"
-                         for o, d in decided)
+    unit = {"params": "parameters", "tokens": "tokens"}.get(most or "")
+    compared = "; ".join(f"{o} " + (f"{format_count(getattr(d.request, most) or 0)} {unit}, " if most else "")
+                         + f"~${d.plan.estimated_cost_usd:,.2f} in {d.plan.estimated_hours:,.1f} h" for o, d in decided)
     if len(decided) == 1:
         note = f"planned on {chosen}, the only hardware named that can run it ({compared})"
     else:
-        why = ("the earliest" if request.urgent else "the cheapest") + (
-            " that meets the deadline" if request.deadline is not None else "")
+        why = ({"params": "the one that fits the biggest model", "tokens": "the one that fits the most tokens"}.get(
+            most or "", "the earliest" if request.urgent else "the cheapest")
+            + (" that meets the deadline" if request.deadline is not None else ""))
         note = f"compared the hardware named, planned on {chosen} as {why} ({compared})"
     notes = [note, *(f"{o} cannot run it: {_SENTENCE_END_RE.split(e.message, maxsplit=1)[0].rstrip('.')}"
                      for o, e in refused)]

@@ -244,3 +244,17 @@ def test_two_counts_said_together_not_as_a_choice_are_refused() -> None:
     with pytest.raises(RequestError) as refused:
         decided("fine-tune 7B on 1B tokens with 8 A100s and 4 H100s")
     assert refused.value.code == "contradiction"
+
+
+@pytest.mark.parametrize(("text", "field", "says"), [
+    ("what's the biggest model we can fine-tune on 1B tokens for $1k with {}", "params",
+     "as the one that fits the biggest model"),
+    ("7B LoRA on as many tokens as fit in $200, {}", "tokens", "as the one that fits the most tokens"),
+])
+def test_a_budget_search_over_counted_choices_plans_the_one_that_fits_the_most(text: str, field: str,
+                                                                              says: str) -> None:
+    decision = decided(text.format("8 A100s or 16 A10Gs"))
+    assert any(says in n for n in decision.assumptions)
+    # each asked alone: the plan is the one that fits the most, not the cheaper
+    alone = {hw: getattr(decided(text.format(hw)).request, field) for hw in ("8 A100s", "16 A10Gs")}
+    assert getattr(decision.request, field) == max(alone.values())
