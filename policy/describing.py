@@ -22,9 +22,10 @@ word, hardware, a region, a number or a team was taken by its own reader first) 
 change a plan (``_PLAN_WORDS``: hardware, places, spot and interruption, stage, urgency, money, negation, media).
 Anything else stays unread, for a person to check.
 
-Recurring work ("nightly", "every Monday", "weekly") is noted with its runs a month, but stays in ``unread``: gpuops
-launches one run per approved request, so the plan prices one run, and a commitment that repeats deserves a person's
-look (``policy.guardrails`` words its approval reason with what it comes to a month, ``runs_a_month``).
+Recurring work ("nightly", "every Monday", "quarterly") is noted with its runs a month or year, but stays in
+``unread``: gpuops launches one run per approved request, so the plan prices one run, and a commitment that repeats
+deserves a person's look (``policy.guardrails`` words its approval reason with what it comes to a month or year,
+``cadence``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any, Protocol
 from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["DATA_ITEMS", "plan_word", "read_descriptions", "read_recurring", "runs_a_month", "TextScan"]
+__all__ = ["cadence", "DATA_ITEMS", "plan_word", "read_descriptions", "read_recurring", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -269,20 +270,24 @@ _ASSUMED_RES = tuple((compiled_on_use(p, _F), what) for p, what in _ASSUMED)
 _PARALLEL_RE = compiled_on_use(_PARALLEL, _F)
 _FAMILY_NOUN_RE = compiled_on_use(_FAMILY_NOUN, _F)
 _PLAN_WORD_RE = compiled_on_use(rf"(?:{_PLAN_WORDS})", _F)
-# Recurring work and the runs a month it comes to.
+# Recurring work and the runs it comes to, a month or (less often than monthly) a year.
 _RECURRING = (
     (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+a\s+day"
-     r"|(?:every|each)\s+24\s*h(?:ours|rs)?", 30),
-    (r"every\s+week\s*day|every\s+(?:business|working)\s+day|(?:on\s+)?weekdays", 21),
+     r"|(?:every|each)\s+24\s*h(?:ours|rs)?", 30, "month"),
+    (r"every\s+week\s*day|every\s+(?:business|working)\s+day|(?:on\s+)?weekdays", 21, "month"),
     (r"weekly|every\s+week|each\s+week|once\s+a\s+week|every\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-     r"|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days", 4),
-    (r"every\s+other\s+week|bi-?weekly|fortnightly", 2),
-    (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1),
+     r"|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days", 4, "month"),
+    (r"every\s+other\s+week|bi-?weekly|fortnightly", 2, "month"),
+    (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1, "month"),
+    (r"every\s+(?:2|two|other)\s+months|bi-?monthly", 6, "year"),
+    (r"quarterly|every\s+quarter|each\s+quarter|once\s+a\s+quarter|every\s+(?:3|three)\s+months", 4, "year"),
+    (r"every\s+(?:6|six)\s+months|twice\s+a\s+year|semi-?annually|half-?yearly", 2, "year"),
+    (r"yearly|annually|every\s+year|each\s+year|once\s+a\s+year", 1, "year"),
 )
 # "the monthly cost", "weekly spend": a figure over a period, not work repeated
 _RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])"
                                    r"(?!\s+(?:cost|costs|spend|spending|bill|budget|burn|total|figure|number|run[\s-]?rate))",
-                                   _F), runs) for pattern, runs in _RECURRING]
+                                   _F), runs, period) for pattern, runs, period in _RECURRING]
 
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:
@@ -348,10 +353,11 @@ def _counted_words(scan: TextScan) -> list[str]:
     return read
 
 
-def runs_a_month(phrase: str) -> int | None:
-    """How many runs a month a recurring phrase ("nightly", "every Monday") comes to; None if it is no cadence."""
+def cadence(phrase: str) -> tuple[int, str] | None:
+    """How many runs a recurring phrase comes to, and over what: ("nightly": 30, "month"), ("quarterly": 4,
+    "year"); None if it is no cadence."""
     said = _spaced(phrase)
-    return next((runs for pattern, runs in _RECURRING_RES if pattern.fullmatch(said)), None)
+    return next(((runs, period) for pattern, runs, period in _RECURRING_RES if pattern.fullmatch(said)), None)
 
 
 def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False, allow: tuple[str, ...] = ()
@@ -390,12 +396,13 @@ def _still_said(scan: TextScan, pattern: re.Pattern[str]) -> list[re.Match[str]]
 def read_recurring(scan: TextScan, notes: list[str]) -> None:
     """ "nightly", "once a week", "every Monday": noted with the runs a month and listed as unread in one piece.
     Read before dates, so the Monday of "every Monday" is no deadline."""
-    for pattern, runs in _RECURRING_RES:
+    for pattern, runs, period in _RECURRING_RES:
         for m in list(pattern.finditer(scan.text)):
             said = _spaced(m.group(0))
             scan.blank(m.start(), m.end())
             scan.unused.append(said)
-            notes.append(f"read '{said}' as recurring work, about {runs} run{'s' if runs > 1 else ''} a month: gpuops "
+            notes.append(f"read '{said}' as recurring work, about {runs} run{'s' if runs > 1 else ''} a {period}: "
+                         "gpuops "
                          "launches one run per approved request, so the plan prices one run; left unread so a person "
                          "approves the recurring commitment")
 

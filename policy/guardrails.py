@@ -10,7 +10,7 @@ from datetime import datetime
 
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
-from policy.describing import runs_a_month
+from policy.describing import cadence
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
@@ -84,13 +84,14 @@ def _unread_reasons(unread: list[str], cost_usd: float, reasons: list[str]) -> N
     knowing what it comes to a month, since gpuops launches, and the plan prices, one run per approved request."""
     other = []
     for phrase in unread:
-        runs = runs_a_month(phrase)
-        if runs is None:
+        recurring = cadence(phrase)
+        if recurring is None:
             other.append(phrase)
             continue
-        reasons.append(f"recurring: '{phrase}' is about {runs} run{'s' if runs > 1 else ''} a month, "
-                       f"~${cost_usd * runs:,.0f}/month at the estimate's ${cost_usd:,.2f} a run; the plan prices one "
-                       "run, and a recurring commitment is never approved automatically")
+        runs, period = recurring
+        reasons.append(f"recurring: '{phrase}' is about {runs} run{'s' if runs > 1 else ''} a {period}, "
+                       f"~${cost_usd * runs:,.0f}/{period} at the estimate's ${cost_usd:,.2f} a run; the plan prices "
+                       "one run, and a recurring commitment is never approved automatically")
     if other:
         reasons.append("not read: " + ", ".join(f"'{p}'" for p in other) + "; a person checks the plan answers "
                        "what was asked, so it is never approved automatically")

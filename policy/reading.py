@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
-from policy.describing import DATA_ITEMS, TextScan, read_descriptions, read_recurring, runs_a_month
+from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
 from policy.regions import ALL_REGIONS
@@ -393,7 +393,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     read["unread"] = left
     # recurring work and the phrases a reader left for a person with a note of their own are not listed again
     if unread := [p for p in read["unread"]
-                  if runs_a_month(p) is None and not any(n.startswith(f"read '{p}' as") for n in notes)]:
+                  if cadence(p) is None and not any(n.startswith(f"read '{p}' as") for n in notes)]:
         notes.append("did not read: " + ", ".join(_with_near_miss(p) for p in unread))
     return read
 

@@ -1607,22 +1607,26 @@ def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
     assert any("describes the work and does not change the plan" in n for n in described.assumptions)
 
 
-@pytest.mark.parametrize(("text", "said", "runs"), [
-    ("LoRA 1B on 10M tokens nightly", "nightly", 30),
-    ("LoRA 1B on 10M tokens every night", "every night", 30),
-    ("LoRA 1B on 10M tokens every weekday", "every weekday", 21),
-    ("LoRA 1B on 10M tokens once a week", "once a week", 4),
-    ("retrain the 1B model every Monday on 10M tokens", "every Monday", 4),
+@pytest.mark.parametrize(("text", "said", "runs", "period"), [
+    ("LoRA 1B on 10M tokens nightly", "nightly", 30, "month"),
+    ("LoRA 1B on 10M tokens every night", "every night", 30, "month"),
+    ("LoRA 1B on 10M tokens every weekday", "every weekday", 21, "month"),
+    ("LoRA 1B on 10M tokens once a week", "once a week", 4, "month"),
+    ("retrain the 1B model every Monday on 10M tokens", "every Monday", 4, "month"),
+    # less often than monthly: runs a year (it was left unread with no cadence said)
+    ("retrain the 350M model on 40B tokens every quarter", "every quarter", 4, "year"),
+    ("retrain the 350M model on 40B tokens every 3 months", "every 3 months", 4, "year"),
+    ("LoRA 1B on 10M tokens twice a year", "twice a year", 2, "year"),
 ])
-def test_recurring_work_is_priced_a_run_and_a_month_and_a_person_approves_it(text: str, said: str,
-                                                                             runs: int) -> None:
+def test_recurring_work_is_priced_a_run_and_a_period_and_a_person_approves_it(text: str, said: str, runs: int,
+                                                                              period: str) -> None:
     decision = decision_for(text, ok_spend(1_000))
     assert decision.request.unread == [said] and decision.request.deadline is None  # "every Monday": no deadline
-    assert any(f"read '{said}' as recurring work, about {runs} runs a month" in n for n in decision.request.notes)
+    assert any(f"read '{said}' as recurring work, about {runs} runs a {period}" in n for n in decision.request.notes)
     assert not any(n.startswith("did not read") for n in decision.request.notes)
-    per_month = f"~${decision.plan.estimated_cost_usd * runs:,.0f}/month"
+    per_period = f"~${decision.plan.estimated_cost_usd * runs:,.0f}/{period}"
     assert decision.approval.required
-    assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a month, {per_month}")
+    assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a {period}, {per_period}")
                for r in decision.approval.reasons), decision.approval.reasons
     assert not any(r.startswith("not read") for r in decision.approval.reasons)
 
