@@ -1240,6 +1240,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _resumed_with_tokens_left(scan, notes)  # "resume … from checkpoint, ~1.2B tokens left": the tokens are what's left
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     numbers = _quantities(scan, notes, grid=grid, named_size="params" in work.fields)
+    if (each := hardware.pop(_PER_NODE, None)) is not None:  # "2 nodes, each node has 8 H100s": 16 in all
+        nodes = hardware.get("instances") or numbers.get("instances") or 1
+        hardware["gpus"] = each[0] * nodes
+        notes.append(f"read '{each[1]}' per node × {nodes} node(s) as {each[0] * nodes:,} in all")
     if "gpus" in hardware and "gpus" in numbers:
         numbers["gpus"] = _only([hardware["gpus"], numbers["gpus"]], "GPU counts", 'give one, e.g. "on 16 GPUs"')
     for stated in (fields, hardware):  # "2x p4d.24xlarge on 4 nodes", "2 H100 nodes, 4 nodes"
@@ -1654,6 +1658,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     ceilings: list[_Qty] = []
     nodes: list[int] = []
     counted: list[tuple[str, int, str, int, int]] = []  # accelerators each said with a count: name, count, said, span
+    per_node: list[tuple[int, str]] = []  # a count said of each node: the count, as said
     # "a single GPU", "on a single A100 80GB": before the name is read alone
     for m in scan.take_if(("single", "one"), _SINGLE_GPU_RE):
         counts.append(1)
@@ -1694,7 +1699,13 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         elif m["n"] or m["n2"]:
             count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
-            if ceiling is None:
+            if ceiling is None and not m["nodes"] and (
+                    (each := _PER_NODE_BEFORE_RE.search(scan.text, max(0, m.start() - 30), m.start())) is not None
+                    or (each := _PER_NODE_AFTER_RE.match(scan.text, m.end())) is not None):
+                # "2 nodes, each node has 8 H100s": a node's count, times the nodes read with the numbers
+                per_node.append((count, _said(m)))
+                scan.blank(each.start(), each.end())
+            elif ceiling is None:
                 counts.append(count)
                 counted.append((_accelerator(m["acc"]), count, _said(m), m.start(), m.end()))
             else:
@@ -1710,6 +1721,8 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         return {"hardware_options": options, **_bounds(ceilings, notes)}
     fields: dict[str, Any] = dict(zip(("accelerator", "accelerator_choice"),
                                       _one_or_choice(accelerators, "accelerators", notes), strict=True))
+    if per_node:
+        fields[_PER_NODE] = per_node[0]
     if counts:
         fields["gpus"] = _only(counts, "GPU counts", 'give one, e.g. "on 8xH100" or "on 16 GPUs"')
     fields |= _bounds(ceilings, notes)
@@ -2451,7 +2464,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             if upper is not None and quantity.kind != "other":
                 quantity.phrase = " ".join(text[m.start() : upper.end()].split())
                 notes.append(f"read '{quantity.phrase}' as {_usd(quantity.value)}, the low end of the range")
-        if quantity.kind == "gpus" and (per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None:
+        if quantity.kind == "gpus" and ((per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None or (
+                per := _PER_NODE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None):
             quantity.kind = "gpus_per_node"  # "8 GPUs per node, 2 nodes": times the nodes (``_gpus_per_node``)
             cues.append(per)
         for cue in cues:
@@ -2526,6 +2540,10 @@ def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
 # "8 GPUs per node", "8 GPUs a node", "an 8-GPU node", "two 8-GPU boxes": a node's accelerators
 _PER_NODE_AFTER_RE = compiled_on_use(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|instance|machine|host|box|server)"
                                 r"(?:e?s)?(?![\w-])", _F)
+_PER_NODE = "gpus_per_node"  # a count of accelerators said of each node, from the hardware's reader to the fields'
+# "2 nodes, each node 8 GPUs", "each instance has 8 GPUs": said before the count
+_PER_NODE_BEFORE_RE = compiled_on_use(r"\b(?:each|per|every)\s+(?:node|instance|machine|host|box|server)\s*"
+                                      r"(?:(?:has|having|with|of)\s+|[:=]\s*)?$", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
 _NODES_OF_RE = compiled_on_use(

@@ -296,6 +296,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Could someone help me figure out the cost for fine-tuning Llama 3 8B on roughly 500 million tokens? Thanks!",
      {"tokens": 500_000_000}, []),
     ("fine-tune 7B by Friday please and thank you :)", {"params": 7_000_000_000}, []),
+    # accelerators said of each node, before or after: times the nodes
+    ("pretrain 1B on 20B tokens on 2 nodes, each node 8 GPUs", {"gpus": 16, "instances": 2}, []),
+    ("pretrain 1B on 20B tokens on 2 nodes, each node has 8 H100s",
+     {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
+    ("pretrain 1B on 20B tokens on 8 H100s per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
