@@ -611,6 +611,7 @@ def read_request(
                                                     _PARAMS_FIT_RE)) or None
     fields["runs_fit_budget"] = _runs_fit(scan)
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    _tokens_of_step_setting(fields, notes)
     _resident_data(scan, fields, notes)
     fields["team"] = _team(scan)
     if held_options:  # "8 A100s for 2 days or 8 H100s for 1 day": each its own job of stated length
@@ -2576,6 +2577,29 @@ def _tokens_a_step(fields: dict[str, Any]) -> int | None:
     if fields.get("batch_sequences") and fields.get("seq_len"):
         return int(fields["batch_sequences"] * fields["seq_len"])
     return None
+
+
+# The training steps said as the job's setting ("max_steps=2000"): the job is passed it as said
+_STEP_SETTINGS = ("max_steps", "num_steps", "total_steps", "train_steps", "training_steps", "steps")
+
+
+def _tokens_of_step_setting(fields: dict[str, Any], notes: list[str]) -> None:
+    """ "max_steps=2000, global batch 256, seq 4096": the tokens trained are the steps times the tokens of each step,
+    as with "2000 steps", when no count of tokens is said."""
+    settings = (fields.get("job") or {}).get("hyperparameters") or {}
+    named = next((name for name in _STEP_SETTINGS if name in settings), None)
+    per_step = _tokens_a_step(fields)
+    if named is None or per_step is None or fields.get("tokens") is not None:
+        return
+    try:
+        steps = int(str(settings[named]).replace(",", "").replace("_", ""))
+    except ValueError:
+        return  # "max_steps=auto": no count
+    if not 0 < steps <= 10**9:
+        return
+    fields["tokens"] = steps * per_step
+    notes.append(f"read '{named}={settings[named]}' × {format_count(per_step)} tokens a step as "
+                 f"{format_count(steps * per_step)} tokens of training")
 
 
 def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:

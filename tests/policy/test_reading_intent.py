@@ -301,6 +301,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 1B on 20B tokens on 2 nodes, each node has 8 H100s",
      {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("pretrain 1B on 20B tokens on 8 H100s per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    # the steps said as the job's setting, with its batch and sequence: the tokens it trains
+    ("fine-tune 7B with max_steps=2000, global batch 256, seq 4096", {"tokens": 2000 * 256 * 4096}, []),
+    ("fine-tune 7B on 1B tokens with max_steps=2000, batch 256", {"tokens": 1_000_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
