@@ -610,8 +610,10 @@ def read_request(
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
     fields["runs_fit_budget"] = _runs_fit(scan)
+    spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     _tokens_of_step_setting(fields, notes)
+    _data_span(spans, scan, fields, notes)
     _resident_data(scan, fields, notes)
     fields["team"] = _team(scan)
     if held_options:  # "8 A100s for 2 days or 8 H100s for 1 day": each its own job of stated length
@@ -2577,6 +2579,23 @@ def _tokens_a_step(fields: dict[str, Any]) -> int | None:
     if fields.get("batch_sequences") and fields.get("seq_len"):
         return int(fields["batch_sequences"] * fields["seq_len"])
     return None
+
+
+# How long a stretch of time the data covers: "3 years of tickets", "18 months of chat logs"
+_DATA_SPAN_RE = compiled_on_use(
+    r"\b\d+(?:\.\d+)?\s+(?:years?|months?|weeks?)\s+(?:worth\s+)?of\s+(?:(?:our|the|past|historical|old|support"
+    r"|customer|user|internal)\s+){0,2}(?:\w+\s+)?(?:data|logs?|tickets|emails|chats|conversations|transcripts|records"
+    r"|history|documents|docs|messages|reviews|articles|posts|notes|claims|calls|queries|searches|orders)\b", _F)
+
+
+def _data_span(spans: list[re.Match[str]], scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """ "3 years of tickets" beside the tokens said: how far back the data goes, which the tokens already size. With
+    no tokens said it is listed as unread: a span of time says nothing of how many tokens it holds."""
+    for m in spans:
+        if fields.get("tokens") is None:
+            scan.unused.append(_said(m))
+        else:
+            notes.append(f"read '{_said(m)}' as how far back the data goes: the tokens said are what is priced")
 
 
 # The training steps said as the job's setting ("max_steps=2000"): the job is passed it as said

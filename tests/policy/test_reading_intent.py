@@ -304,6 +304,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the steps said as the job's setting, with its batch and sequence: the tokens it trains
     ("fine-tune 7B with max_steps=2000, global batch 256, seq 4096", {"tokens": 2000 * 256 * 4096}, []),
     ("fine-tune 7B on 1B tokens with max_steps=2000, batch 256", {"tokens": 1_000_000_000}, []),
+    # how far back the data goes: beside the tokens said it sizes nothing; alone it is for a person
+    ("fine-tune a 7B on 3 years of tickets (~2M tickets, 400 tokens avg)", {"tokens": 800_000_000}, []),
+    ("fine-tune 7B on 18 months of chat logs", {"tokens": None}, ["18 months of chat logs"]),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
