@@ -198,6 +198,31 @@ def mfu_for(accel: AcceleratorSpec, work: Workload) -> float:
     return accel.mfu * math.sqrt(work.width / full)
 
 
+def _held_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Speed, ...]:
+    """Sweep layouts for a model one instance cannot hold: each trial a synchronous job of the fewest instances that
+    hold it, or 2×, 4×, …, as many trials at a time as the instances allowed (or the exact count asked for) hold.
+    None on single-accelerator sizes, which cannot shard one job across instances."""
+    if prof.spec.accelerator_count < search.settings.multi_node_min_accelerators:
+        return ()
+    trials = search.work.trials
+    exact = _side_by_side(prof, search) if search.gpus or search.instances is not None else None
+    most = exact if exact is not None else _most_instances(prof, search)
+    widths, width = [prof.min_count], 1
+    while width <= most:
+        if width > prof.min_count:
+            widths.append(width)
+        width *= 2
+    layouts = []
+    for width in widths:
+        at_once = min(trials, most // width)
+        if at_once < 1:
+            continue
+        count = exact if exact is not None else width * at_once
+        layouts.append(_speed(prof, scales, count=count, job_instances=width, jobs=trials,
+                              rounds=-(-trials // at_once)))
+    return tuple(layouts)
+
+
 def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Speed, ...]:
     """Sweep layouts with each trial a synchronous job of 2, 4, … instances, as many trials at a time as the most
     instances allowed hold: slower per instance than one instance a trial, so they are chosen only for a deadline.
@@ -359,6 +384,11 @@ def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
 
 def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     work = search.work
+    if work.trials > 1 and work.parallel_trials and prof.min_count > 1:
+        # each trial a job of its own, as the launch runs a sweep: never all trials in one job, which the launch
+        # would run once (and whose single start-up made a larger model's sweep look cheaper than a smaller one's)
+        fewest = _fewest_instances(prof, search)
+        return tuple(s for s in _held_trials(prof, search, _Scaling(prof, work, search.catalog)) if s.count >= fewest)
     if work.trials > 1 and work.parallel_trials and prof.min_count == 1:
         # Independent trials cost the same however many run at once, so run as many side by side as allowed; a
         # deadline one instance per trial cannot meet may need each trial spread over several (``_wide_trials``).

@@ -560,6 +560,16 @@ def test_cheapest_and_fastest_alternatives_say_they_are_within_policy(text: str)
     assert labels and all(label.split(" (")[0].endswith(" within policy") for label in labels), labels
 
 
+def test_a_sweep_of_a_model_one_instance_cannot_hold_runs_each_trial_as_a_job_of_its_own() -> None:
+    # it was one job of 2 instances holding all four trials' work: the launch runs a job per trial, so that job
+    # would have trained one trial; and its single start-up made a bigger model's sweep cheaper than a smaller one's
+    plan = plan_for("sweep of 4 trials of 30B on 100M tokens on p4d").plan
+    assert plan.jobs == 4 and plan.instances_per_job is not None and plan.instances_per_job >= 2
+    assert plan.instance_count % plan.instances_per_job == 0
+    exact = plan_for("sweep of 4 trials of 30B on 100M tokens on 8 p4d instances").plan
+    assert (exact.jobs, exact.instance_count) == (4, 8)
+
+
 def test_a_sweep_whose_deadline_one_instance_a_trial_cannot_meet_spreads_each_trial_over_several() -> None:
     plan = plan_for("sweep of 3 trials of 1B on 8B tokens each by noon").plan
     assert plan.deadline_met and plan.jobs == 3 and plan.instances_per_job > 1, plan
