@@ -141,7 +141,8 @@ _QTY_RE = compiled_on_use(
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
     # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one ("2 runs: one with …" has
     # none after it: the runs are this number's)
-    rf"|[\s-]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]\s*[$~\d]))?",
+    # the unit on the same line: "- model 7B\n- tokens 1B" is a list of labelled values, not 7B tokens
+    rf"|[^\S\n]*-?[^\S\n]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]\s*[$~\d]))?",
     _F,
 )
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
@@ -210,10 +211,11 @@ _BUDGET_AFTER_RE = compiled_on_use(r"\s*budget\b", _F)
 # before it ("1b tokens budget:500" is a budget)
 _TOKENS_BEFORE_RE = compiled_on_use(
     r"(?:\btokens?\s*[=:]|(?<!\d[kmbt]\s)(?<!\dbn\s)(?<!\d\s)\btokens?(?:\s+budget)?\s*(?:of|is|=|:)"
-    r"|(?:^|[,;•(\n]\s*)tokens?)\s*$", _F)
-# a field's label: "Model size 3B", "params: 3B", "Parameters 7B"
+    r"|(?:^|[,;•(\n]\s*)(?:[-*]\s+)?tokens?)\s*$", _F)
+# a field's label, a list's item or not: "Model size 3B", "params: 3B", "Parameters 7B", "- model 7B"
 _PARAMS_LABEL_BEFORE_RE = compiled_on_use(
-    r"(?:^|[,;•(\n]\s*)(?:model\s+)?(?:size|params|parameters|param\s+count)\s*(?:of|is|=|:)?\s*$", _F)
+    r"(?:^|[,;•(\n]\s*)(?:[-*]\s+)?(?:model(?:\s+(?:size|params|parameters))?|size|params|parameters"
+    r"|param\s+count)\s*(?:of|is|=|:)?\s*$", _F)
 _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 

@@ -307,6 +307,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # how far back the data goes: beside the tokens said it sizes nothing; alone it is for a person
     ("fine-tune a 7B on 3 years of tickets (~2M tickets, 400 tokens avg)", {"tokens": 800_000_000}, []),
     ("fine-tune 7B on 18 months of chat logs", {"tokens": None}, ["18 months of chat logs"]),
+    # a list of labelled values, one a line: the unit of one line is never the next line's label
+    ("Request:\n- model 7B\n- tokens 1B\n- budget $300\n- region us-west-2",
+     {"params": 7_000_000_000, "tokens": 1_000_000_000, "budget_usd": 300.0, "region": "us-west-2"}, []),
+    ("* tokens 2B\n* model 13B", {"params": 13_000_000_000, "tokens": 2_000_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
