@@ -141,8 +141,9 @@ _QTY_RE = compiled_on_use(
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
     # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one ("2 runs: one with …" has
     # none after it: the runs are this number's)
-    # the unit on the same line: "- model 7B\n- tokens 1B" is a list of labelled values, not 7B tokens
-    rf"|[^\S\n]*-?[^\S\n]*(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]\s*[$~\d]))?",
+    # the unit on the same line: "- model 7B\n- tokens 1B" is a list of labelled values, not 7B tokens (the spaces
+    # after the dash apart from those before it: two runs over the same spaces backtrack quadratically on blanks)
+    rf"|[^\S\n]*(?:-[^\S\n]*)?(?P<unit>{'|'.join(p for _, p in _UNIT_KINDS)})(?![\w])(?!\s*[=:]\s*[$~\d]))?",
     _F,
 )
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
