@@ -32,6 +32,7 @@ from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import (
     EVAL_RE,
     TRAIN_RE,
+    UNIT_HOURS,
     fixed_length_note,
     read_held,
     read_intent,
@@ -3802,7 +3803,7 @@ def _two_held(scan: _Scan, notes: list[str]) -> list[HardwareOption]:
 
 def _held_option(m: re.Match[str], side: str) -> HardwareOption:
     count = int(m[f"{side}n"] or 1)
-    hours = float(m[f"{side}h"]) * _HOURS_IN[m[f"{side}u"].lower()[0]]
+    hours = float(m[f"{side}h"]) * UNIT_HOURS[m[f"{side}u"].lower()[0]]
     name = m[f"{side}hw"]
     if _ACCELERATOR_NAME_RE.fullmatch(name):
         return HardwareOption(accelerator=_accelerator(name), gpus=count, hours=hours)
@@ -3821,7 +3822,6 @@ def _held_for(side: str) -> str:
 
 _TWO_HELD_RE = compiled_on_use(rf"(?<![\w.])(?P<a>{_held_for('a')})\s*,?\s+(?:or|vs\.?|versus|/)\s+"
                                rf"(?P<b>{_held_for('b')})", _F)
-_HOURS_IN = {"h": 1.0, "d": 24.0, "w": 168.0}
 _ACCELERATOR_NAME_RE = compiled_on_use(rf"(?:{'|'.join(p for _, p in _ACCELERATORS)})", _F)
 
 

@@ -30,7 +30,7 @@ from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
 __all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_to_reserve",
-           "read_today", "Scan", "TRAIN_RE"]
+           "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -60,7 +60,7 @@ _WORDED_DURATION_RE = compiled_on_use(
 _LISTED_WORDED_DURATION_RE = compiled_on_use(
     rf"(?:(?<=[,;:])|^)\s*(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
     r"(?P<u>hours?|days?|weeks?)\s*(?=[,;.]|$)", _F)
-_UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
+UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
 _GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(?:\s+it)?|think(?:\s+it)?)\s+"
@@ -412,7 +412,7 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
         count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
                         else below_100(said) if said[0].isalpha() else said)
-        hours = float(count) * _UNIT_HOURS[m["u"][0].lower()]
+        hours = float(count) * UNIT_HOURS[m["u"][0].lower()]
         if not 0 < hours <= 24 * 90:
             continue
         found.append((hours, " ".join(m.group(0).split())))
