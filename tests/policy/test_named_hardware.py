@@ -232,8 +232,12 @@ def test_accelerators_named_each_with_its_count_are_each_planned_and_the_best_ch
 
 
 def test_urgent_picks_the_earliest_of_the_counted_choices_and_one_that_cannot_run_is_said() -> None:
-    urgent = decided("fine-tune 7B on 1B tokens with 8 A100s or 8 H100s or 4 L40S, asap")
-    assert urgent.plan.accelerator == "H100"  # the earliest finish
+    # the cheaper and the earlier differ: urgency picks the earlier, else the cheaper
+    cheaper = decided("fine-tune 7B on 1B tokens with 8 A100s or 16 H100s")
+    urgent = decided("fine-tune 7B on 1B tokens with 8 A100s or 16 H100s, asap")
+    assert (cheaper.plan.accelerator, urgent.plan.accelerator) == ("A100", "H100")
+    [slower] = [a for a in urgent.alternatives if a.label == "on 8× A100 as asked"]
+    assert slower.estimated_hours > urgent.plan.estimated_hours
     cannot = decided("fine-tune 7B on 1B tokens with 8 A100s or 4 H100s, whichever is cheaper")
     assert cannot.plan.accelerator == "A100"
     assert any(n.startswith("4× H100 cannot run it: No allowed H100 configuration") for n in cannot.assumptions)
