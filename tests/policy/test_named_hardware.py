@@ -257,8 +257,12 @@ def test_two_counts_said_together_not_as_a_choice_are_refused() -> None:
 ])
 def test_a_budget_search_over_counted_choices_plans_the_one_that_fits_the_most(text: str, field: str,
                                                                               says: str) -> None:
-    decision = decided(text.format("8 A100s or 16 A10Gs"))
+    # for the biggest model, 4 L40S cost less than 8 A100s and fit a smaller one
+    pair = ("8 A100s", "4 L40S") if field == "params" else ("8 A100s", "16 A10Gs")
+    decision = decided(text.format(" or ".join(pair)))
     assert any(says in n for n in decision.assumptions)
     # each asked alone: the plan is the one that fits the most, not the cheaper
-    alone = {hw: getattr(decided(text.format(hw)).request, field) for hw in ("8 A100s", "16 A10Gs")}
-    assert getattr(decision.request, field) == max(alone.values())
+    alone = {hw: decided(text.format(hw)) for hw in pair}
+    assert getattr(decision.request, field) == max(getattr(d.request, field) for d in alone.values())
+    if field == "params":
+        assert alone["4 L40S"].plan.estimated_cost_usd < decision.plan.estimated_cost_usd
