@@ -202,7 +202,7 @@ def _held_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
     """Sweep layouts for a model one instance cannot hold: each trial a synchronous job of the fewest instances that
     hold it, or 2×, 4×, …, as many trials at a time as the instances allowed (or the exact count asked for) hold.
     None on single-accelerator sizes, which cannot shard one job across instances."""
-    if prof.spec.accelerator_count < search.settings.multi_node_min_accelerators:
+    if not _shards_across_instances(prof, search):
         return ()
     trials = search.work.trials
     exact = _side_by_side(prof, search) if search.gpus or search.instances is not None else None
@@ -212,15 +212,24 @@ def _held_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
         if width > prof.min_count:
             widths.append(width)
         width *= 2
+    if exact is not None and exact % trials == 0 and exact // trials >= prof.min_count:
+        widths.append(exact // trials)  # "4 trials on 12 instances": 3 each, no power of two
     layouts = []
-    for width in widths:
+    for width in sorted(set(widths)):
         at_once = min(trials, most // width)
         if at_once < 1:
             continue
-        count = exact if exact is not None else width * at_once
-        layouts.append(_speed(prof, scales, count=count, job_instances=width, jobs=trials,
+        # the instances that run trials: an exact count no layout fills leaves the rest out, and says so (tree)
+        layouts.append(_speed(prof, scales, count=width * at_once, job_instances=width, jobs=trials,
                               rounds=-(-trials // at_once)))
-    return tuple(layouts)
+    filled = tuple(s for s in layouts if s.count == exact)
+    return filled or tuple(layouts)
+
+
+def _shards_across_instances(prof: Profile, search: Search) -> bool:
+    """Whether one job may span several instances of the type: single-accelerator sizes have ≤ 25 Gbps and no EFA,
+    so a job sharded across them is network-bound."""
+    return prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators
 
 
 def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Speed, ...]:
@@ -228,8 +237,7 @@ def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
     instances allowed hold: slower per instance than one instance a trial, so they are chosen only for a deadline.
     None when the request gives an exact count (its trials run one an instance) or the type's single-accelerator
     sizes cannot shard one job across instances."""
-    if (search.gpus is not None or search.instances is not None
-            or prof.spec.accelerator_count < search.settings.multi_node_min_accelerators):
+    if search.gpus is not None or search.instances is not None or not _shards_across_instances(prof, search):
         return ()
     trials, most = search.work.trials, _most_instances(prof, search)
     layouts, width = [], 2
@@ -394,15 +402,19 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
         # deadline one instance per trial cannot meet may need each trial spread over several (``_wide_trials``).
         scales = _Scaling(prof, work, search.catalog)
         count = _side_by_side(prof, search)
-        side_by_side = () if count < 1 else (
-            _speed(prof, scales, count=count, job_instances=1, jobs=work.trials, rounds=-(-work.trials // count)),)
+        if count > work.trials:  # an exact count past one a trial: each trial spread over its share
+            width = count // work.trials if _shards_across_instances(prof, search) else 1
+            side_by_side: tuple[_Speed, ...] = (
+                _speed(prof, scales, count=width * work.trials, job_instances=width, jobs=work.trials, rounds=1),)
+        else:
+            side_by_side = () if count < 1 else (_speed(prof, scales, count=count, job_instances=1, jobs=work.trials,
+                                                        rounds=-(-work.trials // count)),)
         fewest = _fewest_instances(prof, search)  # a floor counts every instance of the sweep
         return tuple(s for s in side_by_side + _wide_trials(prof, search, scales) if s.count >= fewest)
     scales = _Scaling(prof, work, search.catalog)
     return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
                  for count in counts_for(prof, search)
-                 # single-GPU sizes have ≤ 25 Gbps and no EFA: one job sharded across them is network-bound
-                 if count == 1 or prof.spec.accelerator_count >= search.settings.multi_node_min_accelerators)
+                 if count == 1 or _shards_across_instances(prof, search))
 
 
 def _speed(prof: Profile, scales: _Scaling, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:

@@ -976,6 +976,8 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         "(GPUOPS_CONTEXT_PARALLEL), or it runs out of memory")
     if oversized is not None:
         warnings.append(f"hardware out of proportion to the work: {oversized}")
+    if (idle := _idle_warning(req, plan)) is not None:
+        warnings.append(idle)
     if req.reserved:
         warnings.insert(0, "held capacity " + fixed.fit_verdict(choice.option, request=req,
                                                                 deadline_met=plan.deadline_met))
@@ -983,6 +985,20 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
     if missing:
         warnings.append(f"launch is not configured for team {ctx.team_name}: missing {', '.join(missing)}")
     return warnings
+
+
+def _idle_warning(req: TrainingRequest, plan: Plan) -> str | None:
+    """An exact count the sweep's trials cannot fill ("3 trials on 8 instances"): the plan runs what they use, and
+    says how many of those asked would have had nothing to run."""
+    if req.gpus is not None and plan.accelerators < req.gpus:
+        asked, used, unit = req.gpus, plan.accelerators, "accelerators"
+    elif req.gpus is None and req.instances is not None and plan.instance_count < req.instances:
+        asked, used, unit = req.instances, plan.instance_count, "instances"
+    else:
+        return None
+    per_job = plan.instances_per_job
+    return (f"{asked} {unit} asked, {used} used: {plan.jobs} trials, each a job of {per_job} instance"
+            f"{'' if per_job == 1 else 's'}, leave {asked - used} with nothing to run, so they are not launched")
 
 
 # Below this share of the plan's cost, what the named hardware costs is not worth a line.

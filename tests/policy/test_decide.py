@@ -570,6 +570,32 @@ def test_a_sweep_of_a_model_one_instance_cannot_hold_runs_each_trial_as_a_job_of
     assert (exact.jobs, exact.instance_count) == (4, 8)
 
 
+def test_an_exact_count_past_one_instance_a_trial_spreads_each_trial_over_its_share() -> None:
+    # it was 8 instances in the plan and its quota check, 4 of them idle: the launch runs a job per trial
+    plan = plan_for("sweep of 4 trials of 13B on 1B tokens on 8 p5.48xlarge").plan
+    assert (plan.instance_count, plan.jobs, plan.instances_per_job) == (8, 4, 2)
+    assert "4 trials as separate jobs" in plan.cost_breakdown[0].basis and "on 2 instances each" in \
+        plan.cost_breakdown[0].basis
+
+
+@pytest.mark.parametrize(("text", "used", "warning"), [
+    # single-accelerator sizes cannot share one job: a trial each
+    ("sweep of 4 trials of 1B on 1B tokens on 8 g5.xlarge", 4,
+     "8 instances asked, 4 used: 4 trials, each a job of 1 instance, leave 4 with nothing to run"),
+    # 3 trials cannot split 8 instances evenly: 2 each
+    ("sweep of 3 trials of 13B on 1B tokens on 8 p5.48xlarge", 6,
+     "8 instances asked, 6 used: 3 trials, each a job of 2 instances, leave 2 with nothing to run"),
+    ("sweep of 3 trials of 13B on 1B tokens on 64 H100s", 6,
+     "64 accelerators asked, 48 used: 3 trials, each a job of 2 instances, leave 16 with nothing to run"),
+])
+def test_instances_the_trials_cannot_use_are_not_planned_and_the_plan_says_so(text: str, used: int,
+                                                                               warning: str) -> None:
+    decision = plan_for(text)
+    assert decision.plan.instance_count == used
+    assert decision.plan.instance_count == decision.plan.jobs * decision.plan.instances_per_job
+    assert any(w.startswith(warning) for w in decision.warnings), decision.warnings
+
+
 def test_a_sweep_whose_deadline_one_instance_a_trial_cannot_meet_spreads_each_trial_over_several() -> None:
     plan = plan_for("sweep of 3 trials of 1B on 8B tokens each by noon").plan
     assert plan.deadline_met and plan.jobs == 3 and plan.instances_per_job > 1, plan
