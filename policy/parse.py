@@ -1190,6 +1190,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
                      "it is due")
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
+    per_run = _per_run_hardware(scan)  # "each run on 1 node": before "1 node" is read as the whole job's
     four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
     if scan.holds(("flash",)):  # "flash attn 2": the version is no count (the words are ``policy.describing``'s)
         for m in _FLASH_VERSION_RE.finditer(scan.text):
@@ -1262,6 +1263,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if said and ceiling in numbers:
             numbers[ceiling] = (max if ceiling.startswith("min_") else min)([*said, numbers[ceiling]])
     fields |= hardware | numbers | _words(scan, notes, dated=dated)
+    if per_run is not None:
+        _each_run_on(fields, per_run, scan, notes)
     fields = merge_workload(fields, work, notes)
     if resumed is not None:
         _remaining(scan, fields, notes, resumed)
@@ -2549,7 +2552,11 @@ _PER_NODE_AFTER_RE = compiled_on_use(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:nod
                                 r"(?:e?s)?(?![\w-])", _F)
 _PER_NODE = "gpus_per_node"  # a count of accelerators said of each node, from the hardware's reader to the fields'
 # "2 nodes, each node 8 GPUs", "each instance has 8 GPUs": said before the count
-_PER_NODE_BEFORE_RE = compiled_on_use(r"\b(?:each|per|every)\s+(?:node|instance|machine|host|box|server)\s*"
+# "2 nodes, each with 8 GPUs" too: "each" right after the nodes (left to be counted) is each node
+_AFTER_NODES = "|".join(f"(?<={noun})" for noun in ("node", "nodes", "instance", "instances", "machine", "machines",
+                                                     "host", "hosts", "box", "boxes", "server", "servers"))
+_PER_NODE_BEFORE_RE = compiled_on_use(r"(?:\b(?:each|per|every)\s+(?:node|instance|machine|host|box|server)\s*"
+                                      rf"|(?:{_AFTER_NODES})\s*,?\s*(?:and\s+)?each\s+)"
                                       r"(?:(?:has|having|with|of)\s+|[:=]\s*)?$", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
@@ -3091,10 +3098,61 @@ _HP_LISTS_RE = compiled_on_use(
     rf"(?:(?<![\w.])(?:x|\u00d7|\*|by)\s*)?\b(?P<name>{_HP_NAME})\s*(?:(?:values?|sweep|grid|search)\s*)?(?:over|in|of|=|:|from|\u2208)?\s*"
     rf"(?:(?P<open>[\[{{(])\s*(?P<bv>{_HP_VALUE}(?:\s*[,;/|]\s*{_HP_VALUE}){{1,31}})\s*[\]}})]"
     rf"|(?P<v>{_HP_ITEM}(?:{_HP_SEP}{_HP_ITEM}){{1,31}}))", _F)
+# "sweep lr over 6 values", "lr sweep with 6 values", "6 values of the learning rate": as many trials as values
+_HP_COUNTED_RE = compiled_on_use(
+    rf"\b(?P<name>{_HP_NAME})\s+(?:(?:sweep|search|grid|scan)\s+)?(?:over|with|across|at|using|of|in)\s+"
+    r"(?P<n>\d{1,3})\s+(?:different\s+)?(?:values?|settings?|points?|choices?|options?)(?![\w-])"
+    r"|(?<![\w.])(?P<n2>\d{1,3})\s+(?:different\s+)?(?:values?|settings?|points?|choices?)\s+(?:of|for)\s+(?:the\s+)?"
+    rf"(?P<name2>{_HP_NAME})(?![\w-])", _F)
 _HP_RANGE_BEFORE_RE = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
 _HP_SPLIT_RE = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
+
+
+# Hardware said of each run of several: "each run on 1 node", "each trial gets 8 GPUs", "each on 2 nodes", "one node
+# per trial". "2 nodes, each with 8 GPUs" and "8 GPUs each" say what a node holds: without a word for a run, only a
+# count of nodes is read as each run's.
+_RUN_NOUN = r"(?:one|run|trial|job|experiment|config(?:uration)?|seed|variant|sweep\s+(?:run|trial))"
+_NODE_UNIT = r"nodes?|instances?|machines?|hosts?|box(?:es)?"
+_PER_RUN_HARDWARE_RE = compiled_on_use(
+    rf"\b(?:each|every)\s+{_RUN_NOUN}\s+(?:(?:runs?|is|goes)\s+)?(?:on|gets?|uses?|using|with|needs?)\s+"
+    rf"(?:(?P<a>an?|one|(?:a\s+)?single)|(?P<n>\d{{1,4}}))\s+(?P<unit>{_NODE_UNIT}|gpus?|accelerators?)(?![\w-])"
+    rf"|\beach\s+(?:(?:runs?|is|goes)\s+)?on\s+(?:(?P<a2>an?|one|(?:a\s+)?single)|(?P<n2>\d{{1,4}}))\s+"
+    rf"(?P<unit2>{_NODE_UNIT})(?![\w-])"
+    rf"|(?<![\w.])(?:(?P<a3>an?|one|single)|(?P<n3>\d{{1,4}}))\s+(?:(?P<unit3>{_NODE_UNIT})\s+(?:each|apiece)"
+    rf"|(?P<unit4>{_NODE_UNIT}|gpus?|accelerators?)\s+(?:per|for\s+each|a)\s+(?:run|trial|job|experiment"
+    r"|config(?:uration)?|seed|variant))(?![\w-])", _F)
+
+
+def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
+    """The hardware said of each run ("each run on 1 node"): its count, "gpus" or "instances", and the phrase; taken
+    before the counts' readers read it as the whole job's."""
+    if not scan.holds(("each", "every", "per ", "apiece", " a ")):
+        return None
+    found = scan.take(_PER_RUN_HARDWARE_RE)
+    if not found:
+        return None
+    m = found[0]
+    scan.unused += [_said(other) for other in found[1:]]  # two said of each run: a person says which
+    number = m["n"] or m["n2"] or m["n3"]
+    unit = (m["unit"] or m["unit2"] or m["unit3"] or m["unit4"]).lower()
+    return int(number) if number else 1, "gpus" if unit.startswith(("gpu", "acc")) else "instances", _said(m)
+
+
+def _each_run_on(fields: dict[str, Any], per_run: tuple[int, str, str], scan: _Scan, notes: list[str]) -> None:
+    """Hardware said of each run, as the whole sweep's: each of the trials a job of that many, side by side. With no
+    count of runs, or one said for the whole already, it is left for a person."""
+    count, field, phrase = per_run
+    trials, total = fields.get("trials") or 1, fields.get(field)
+    unit = "accelerators" if field == "gpus" else "instances"
+    if count < 1 or trials < 2 or (total is not None and count != (total // trials if total > trials else 1)):
+        scan.unused.append(phrase)  # a share the sweep's layout of the count said would not give
+    elif total is not None:  # "on 4 nodes, each run on 1 node": the share the count said gives each run
+        notes.append(f"read '{phrase}' with the {total:,} {unit} said for the {trials} runs")
+    else:
+        fields[field] = count * trials
+        notes.append(f"read '{phrase}' as {count * trials:,} {unit} in all for the {trials} runs")
 
 
 # "5 times with different seeds", "run it 3 times", "twice": the whole run repeated; "3 times faster" is no count.
@@ -3140,6 +3198,12 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     if not scan.holds(_HP_WORDS):
         return []
     lists: list[tuple[str, int]] = []
+    if scan.holds(("value", "setting", "point", "choice", "option")):
+        for m in scan.take(_HP_COUNTED_RE):
+            if (count := int(m["n"] or m["n2"])) > 0:
+                lists.append((_said(m), count))
+            else:  # "over 0 values": nothing a plan can count, left for a person
+                scan.unused.append(_said(m))
     for m in scan.take(_HP_LISTS_RE):
         phrase = " ".join(scan.said[m.start("name") : m.end()].split())  # without the "x" of a grid
         values = [v for v in _HP_SPLIT_RE.split(m["bv"] or m["v"]) if v]

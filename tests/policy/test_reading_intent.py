@@ -301,6 +301,23 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 1B on 20B tokens on 2 nodes, each node has 8 H100s",
      {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("pretrain 1B on 20B tokens on 8 H100s per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    ("fine-tune 7B on 1B tokens on 2 nodes, each with 8 GPUs", {"gpus": 16, "instances": 2}, []),
+    ("fine-tune 70B on 1B tokens on 4 instances, each has 8 A100s", {"gpus": 32, "instances": 4}, []),
+    # hardware said of each run of a sweep: the whole sweep's is that share times the runs
+    ("1.3B on 5B tokens, 6 runs, each run on 1 node", {"instances": 6, "trials": 6, "max_instances": None}, []),
+    ("sweep 4 seeds of 7B on 1B tokens, each trial gets 8 GPUs", {"gpus": 32, "instances": None}, []),
+    ("sweep 4 seeds of 7B on 1B tokens, one node per seed", {"instances": 4}, []),
+    ("sweep 4 seeds of 7B on 1B tokens, 1 node each", {"instances": 4}, []),
+    ("sweep 4 seeds of 13B on 1B tokens on 8 nodes, each run on 2 nodes", {"instances": 8}, []),
+    # a share the count said would not give, or no runs to share: for a person
+    ("sweep 4 seeds of 7B on 1B tokens on 4 nodes, each run on 2 nodes", {"instances": 4}, ["each run on 2 nodes"]),
+    ("fine-tune 7B on 1B tokens, each run on 1 node", {"instances": None}, ["each run on 1 node"]),
+    # the values of a setting counted, not listed: a trial each
+    ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
+    ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
+    ("6 values of the learning rate for 1.3B on 5B tokens", {"trials": 6, "task": Task.SWEEP}, []),
+    ("sweep lr over 3 values and batch size over 2 values, 350M on 1B tokens", {"trials": 6}, []),
+    ("sweep lr over 0 values for 1.3B on 5B tokens", {"trials": None}, ["lr over 0 values"]),
     # the steps said as the job's setting, with its batch and sequence: the tokens it trains
     ("fine-tune 7B with max_steps=2000, global batch 256, seq 4096", {"tokens": 2000 * 256 * 4096}, []),
     ("fine-tune 7B on 1B tokens with max_steps=2000, batch 256", {"tokens": 1_000_000_000}, []),
