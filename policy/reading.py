@@ -199,6 +199,8 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
             rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
 # What a preference dataset is counted in: each holds a chosen and a rejected answer.
 _PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?", _F)
+# What trains on both answers of each pair: DPO and its kin as said, and a reward model
+_PAIRED_TRAINING_RE = compiled_on_use(r"\b(?:dpo|orpo|simpo|ipo|(?P<rm>reward[\s-]+models?))\b", _F)
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
 # trained on, so the prompts' tokens are multiplied by them.
 _PER_PROMPT_RE = compiled_on_use(
@@ -596,11 +598,16 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
             scan.unused[:] = [p for p in scan.unused if not said_rate.startswith(" ".join(p.lower().split()))]
             scan.blank(rate.start(), rate.end())
         ask = f"How many tokens are '{phrase}'? Give the total, or pick an average length."
-        if rate is None and fields.get("task") is Task.DPO and _PAIRED_RE.fullmatch(counted["item"]):
-            # DPO trains on both answers of a pair, chosen and rejected, each a sequence with its prompt
+        method = _PAIRED_TRAINING_RE.search(scan.said)
+        if rate is None and _PAIRED_RE.fullmatch(counted["item"]) and (
+                fields.get("task") is Task.DPO or (method is not None and method["rm"])):
+            # DPO and its kin, and a reward model, train on both answers of a pair, chosen and rejected, each a
+            # sequence with its prompt
             n, each = n * 2, "an answer"
-            ask = (f"How many tokens are '{phrase}'? DPO trains on both answers of each, chosen and rejected: give "
-                   "the total, or pick the average length of an answer with its prompt.")
+            name = "A reward model" if method is not None and method["rm"] else (
+                " ".join(method.group(0).split()) if method is not None else "DPO")
+            ask = (f"How many tokens are '{phrase}'? {name} trains on both answers of each, chosen and rejected: "
+                   "give the total, or pick the average length of an answer with its prompt.")
         lengths = [512, 2048, 8192]
         seq = fields.get("seq_len")
         if seq is not None and seq not in lengths:  # "seq len 4096": the longest a sequence can be, said

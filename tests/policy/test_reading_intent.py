@@ -1334,7 +1334,7 @@ def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> Non
 @pytest.mark.parametrize(("text", "phrase", "count"), [
     ("fine-tune 7B on 50k support conversations", "50k support conversations", 50_000),
     ("SFT on our 8B checkpoint, 100k instruction pairs, production run", "100k instruction pairs", 100_000),
-    ("train a reward model (7B) on 200k comparisons", "200k comparisons", 200_000),
+    ("fine-tune 7B on 200k comparisons", "200k comparisons", 200_000),  # no method that trains on both answers
     ("fine-tune 7B on 100k examples", "100k examples", 100_000),
     # a size scale does not make a count of items a token count or a model size
     ("fine-tune bert-base on 1M labelled tickets", "1M labelled tickets", 1_000_000),
@@ -1401,6 +1401,17 @@ def test_dpo_pairs_are_asked_as_two_answers_each_at_the_sequence_length_said() -
     assert "DPO trains on both answers of each, chosen and rejected" in question.question
     assert [c.value for c in question.choices] == [200_000 * per for per in (512, 2048, 4096)]
     assert question.choices[-1].label == "~4,096 tokens an answer, the sequence length said (819,200,000 tokens)"
+
+
+@pytest.mark.parametrize(("text", "who"), [
+    ("train a 7B reward model on 1M comparisons", "A reward model"),
+    ("train a reward model (7B) on 1M comparisons", "A reward model"),
+    ("ORPO on our 8B model, 1M preference pairs", "ORPO"),
+])
+def test_a_reward_model_and_dpos_kin_train_on_both_answers_of_a_pair(text: str, who: str) -> None:
+    question = read_request(text, now=MONDAY, tz=TZ).questions[0]
+    assert f"{who} trains on both answers of each, chosen and rejected" in question.question
+    assert [c.value for c in question.choices] == [2_000_000 * per for per in (512, 2048, 8192)]
 
 
 def test_pairs_of_other_work_are_one_sequence_each() -> None:
