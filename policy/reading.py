@@ -569,6 +569,22 @@ _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
 _SIZE_BOUND_WORDS_RE = compiled_on_use(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
+_EPOCHS_SAID_RE = compiled_on_use(r"(?P<n>\d+(?:\.\d+)?)\s*epochs?", _F)
+_EPOCHS_WAITING = "needs the dataset's size to count"  # the counts' reader's note on epochs with no tokens to count
+
+
+def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
+    """The epochs the counts' reader left for want of a dataset's size ("3 epochs"), now that data said otherwise
+    (hours of audio, images) gives it: their count and phrase, taken from the unread and their note dropped."""
+    found = next(((p, m) for p in scan.unused if (m := _EPOCHS_SAID_RE.fullmatch(p)) is not None), None)
+    if found is None:
+        return None
+    said, m = found
+    scan.unused.remove(said)
+    notes[:] = [n for n in notes if not (n.startswith(f"'{said}'") and _EPOCHS_WAITING in n)]
+    return float(m["n"]), said
+
+
 def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], notes: list[str], *,
                     said: str) -> None:
     """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"; and whether
@@ -621,16 +637,18 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None) if audio else None
     if heard is not None and 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:  # "500 hours of audio": sound, not a length
         phrase = heard.group(0)
-        seconds = _count(heard["n"]) * 3600
+        epochs = _epochs_of_data(scan, notes)
+        seconds = _count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0)
+        over = f" over {epochs[1]}" if epochs else ""
         if str(fields.get("model") or "").startswith("whisper"):
             # Whisper's encoder reads every 30 s window whole, at 50 frames a second: the rate is the model's
             fields["tokens"] = int(seconds * _WHISPER_FRAMES_PER_SECOND)
-            notes.append(f"read '{phrase}' of audio as {fields['tokens']:,} tokens: Whisper's encoder reads "
+            notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: Whisper's encoder reads "
                          f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
             scan.unused.remove(phrase)
             return
-        questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio? Give the total, "
-                                  "or pick the frame rate of the audio encoder.",
+        questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio{over}? Give the "
+                                  "total, or pick the frame rate of the audio encoder.",
                                   choices=[Choice(label=f"{label}: {seconds * rate:,.0f} tokens",
                                                   value=int(seconds * rate)) for label, rate in _AUDIO_RATES]))
         scan.unused.remove(phrase)

@@ -1396,6 +1396,15 @@ def test_hours_of_audio_for_whisper_are_its_encoder_frames(text: str) -> None:
     assert not any(note.startswith("did not read") for note in reading.notes)
 
 
+def test_epochs_over_hours_of_audio_multiply_the_frames() -> None:
+    reading = read_request("fine tune whisper large v3 on 2000 hours of audio for 3 epochs", now=MONDAY, tz=TZ)
+    assert reading.fields["tokens"] == 3 * 2000 * 3600 * 50
+    assert "unread" not in reading.fields and not any("needs the dataset's size" in n for n in reading.notes)
+    asked = read_request("fine tune a 600M ASR model on 2000 hours of speech, 2 epochs", now=MONDAY, tz=TZ)
+    assert "'2000 hours' of audio over 2 epochs" in asked.questions[0].question
+    assert asked.questions[0].choices[1].value == 2 * 2000 * 3600 * 50
+
+
 def test_dpo_pairs_are_asked_as_two_answers_each_at_the_sequence_length_said() -> None:
     question = read_request("DPO on 8B with 100k preference pairs, seq len 4096", now=MONDAY, tz=TZ).questions[0]
     assert "DPO trains on both answers of each, chosen and rejected" in question.question
