@@ -396,10 +396,15 @@ def _still_said(scan: TextScan, pattern: re.Pattern[str]) -> list[re.Match[str]]
 def read_recurring(scan: TextScan, notes: list[str]) -> None:
     """ "nightly", "once a week", "every Monday": noted with the runs a month and listed as unread in one piece.
     Read before dates, so the Monday of "every Monday" is no deadline."""
+    first: dict[tuple[int, str], str] = {}  # each cadence's first phrase: "nightly … every night" is one cadence
     for pattern, runs, period in _RECURRING_RES:
         for m in list(pattern.finditer(scan.text)):
             said = _spaced(m.group(0))
             scan.blank(m.start(), m.end())
+            if (runs, period) in first:
+                notes.append(f"read '{said}' as the same recurring work as '{first[runs, period]}'")
+                continue
+            first[runs, period] = said
             scan.unused.append(said)
             notes.append(f"read '{said}' as recurring work, about {runs} run{'s' if runs > 1 else ''} a {period}: "
                          "gpuops "

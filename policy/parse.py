@@ -866,7 +866,7 @@ def _keep_with_data(scan: _Scan, notes: list[str]) -> bool | None:
 # cost of", "price out", "estimate the cost of".
 _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
-    r"(?:\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
+    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-])|\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
     # "how much cheaper is spot than on-demand": the plan and its alternatives answer it
     r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
@@ -887,6 +887,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month
     r"|what(?:'s|\s+is|\s+would\s+be|\s+will\s+be)\s+(?:the\s+|our\s+)?(?:monthly|weekly|yearly|annual|quarterly|total)\s+"
     r"(?:cost|spend|bill)(?:\s+(?:if|of|for|to|when))?"
+    # "how much per month?", "how much would that be a month": what recurring work comes to, said by the approval
+    r"|how\s+much(?:\s+(?:would|will|does|is)\s+(?:it|this|that)(?:\s+(?:cost|be|come\s+to))?)?\s+(?:per|a|an|each|every)\s+"
+    r"(?:month|week|year|quarter)(?![\w-])"
     # "what's the damage?": what it costs
     r"|what(?:'s|\s+is|\s+will\s+be|\s+would\s+be)\s+the\s+damage"
     # "Can I get a price for fine-tuning …", "could we get a quote on"

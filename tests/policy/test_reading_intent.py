@@ -1669,6 +1669,9 @@ def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
     ("retrain the 350M model on 40B tokens every quarter", "every quarter", 4, "year"),
     ("retrain the 350M model on 40B tokens every 3 months", "every 3 months", 4, "year"),
     ("LoRA 1B on 10M tokens twice a year", "twice a year", 2, "year"),
+    # one cadence said twice is one recurring commitment, not two; the monthly cost asked is the approval's line
+    ("retrain nightly: 1B model on 10M fresh tokens every night, how much per month?", "nightly", 30, "month"),
+    ("LoRA 1B on 10M tokens every week, how much would that be a month", "every week", 4, "month"),
 ])
 def test_recurring_work_is_priced_a_run_and_a_period_and_a_person_approves_it(text: str, said: str, runs: int,
                                                                               period: str) -> None:
@@ -1681,6 +1684,7 @@ def test_recurring_work_is_priced_a_run_and_a_period_and_a_person_approves_it(te
     assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a {period}, {per_period}")
                for r in decision.approval.reasons), decision.approval.reasons
     assert not any(r.startswith("not read") for r in decision.approval.reasons)
+    assert sum(r.startswith("recurring:") for r in decision.approval.reasons) == 1
 
 
 @pytest.mark.parametrize(("cost", "mtd", "finance"), [
