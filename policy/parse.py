@@ -1220,10 +1220,12 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     on_terms = _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
-    preferred = _preferences(scan, families, notes)
+    preferred, premium = _preferences(scan, families, notes)
     fields = _instance(scan, families, notes) | {"platform": platform, "exclude": excluded}
     if preferred:
         fields["hardware_preferred"] = True
+    if premium is not None:
+        fields["hardware_premium_max"] = premium
     if platform_preferred:
         fields["platform_preferred"] = True
     if platforms:
@@ -1907,13 +1909,53 @@ _PREFER_AFTER_RE = compiled_on_use(
     r"(?![\w-])", _F)
 
 
-def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bool:
+# A price the preferred hardware may cost over the open plan: "A100s if not much more expensive", "unless it's a lot
+# pricier", "if the price is similar", "if within 10%", "as long as it's less than 15% more"
+_PRICE_CONDITION_RE = compiled_on_use(
+    r"\s*,?\s*(?:(?:if|as\s+long\s+as|provided(?:\s+that)?)\s+(?:(?:it'?s|it\s+is|that'?s|that\s+is|they'?re|they\s+are"
+    r"|it\s+costs|the\s+(?:price|cost)\s+is|(?:the\s+)?(?:price|cost)'s)\s+)?"
+    r"(?:not\s+(?P<vague>much|a\s+lot|way|too\s+much|significantly|hugely|far)\s+(?:more\s+expensive|pricier|dearer"
+    r"|costlier|more)|(?:about|roughly|around|close\s+to\s+)?(?P<same>the\s+same|similar|comparable|close)"
+    r"(?:\s+(?:price|cost|in\s+(?:price|cost)))?|(?:within|less\s+than|under|no\s+more\s+than|at\s+most)\s+(?P<pct>\d{1,3})"
+    r"\s*%(?:\s+(?:more|pricier|dearer|extra))?)"
+    r"|unless\s+(?:it'?s|it\s+is|they'?re|they\s+are|it\s+costs)?\s*(?P<vague2>much|a\s+lot|way|significantly|hugely|far)"
+    r"\s+(?:more\s+expensive|pricier|dearer|costlier|more))(?![\w-])", _F)
+# What "not much more expensive" allows, and "about the same price"; a share said is taken as said
+VAGUE_PREMIUM = 0.2
+SAME_PRICE_PREMIUM = 0.1
+
+
+def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
+    """The premium a price condition right after hardware names allows ("if not much more expensive": 20%), taken
+    from the text with its note; None when none follows."""
+    m = _PRICE_CONDITION_RE.match(scan.text, end)
+    if m is None:
+        return None
+    scan.blank(m.start(), m.end())
+    said = " ".join(m.group(0).strip(" ,").split())
+    if m["pct"]:
+        premium, how = int(m["pct"]) / 100, ""
+    elif m["same"]:
+        premium, how = SAME_PRICE_PREMIUM, f" ('{said}' taken as {SAME_PRICE_PREMIUM:.0%}; say a share to set it)"
+    else:
+        premium, how = VAGUE_PREMIUM, f" ('{said}' taken as {VAGUE_PREMIUM:.0%}; say a share, e.g. 'within 10%')"
+    notes.append(f"read '{said}' as keeping to the hardware named while it costs at most {premium:.0%} more than the "
+                 f"plan with the hardware left open{how}")
+    return premium
+
+
+def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tuple[bool, float | None]:
     """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``;
-    whether any did."""
+    whether any did, and the premium a price condition allows it (``_price_condition``)."""
     text = scan.text
     lowered = text.lower()
+    premium = None
+    if " if " in lowered or "unless" in lowered or "as long as" in lowered or "provided" in lowered:
+        for _, _, end in list(_name_lists(text, families)):  # "A100s if not much more expensive": a preference
+            premium = _price_condition(scan, end, notes) if premium is None else premium
+    text = scan.text
     if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead", "thinking")):
-        return False
+        return premium is not None, premium
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
         if _PREFERRED_PURCHASE_RE.match(text, cue.end()):  # "prefer spot": the purchase model's words read it
@@ -1938,7 +1980,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> bo
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
         notes.append(f"read {quoted}{_PREFERRED_NOTE}")
-    return bool(phrases)
+    return bool(phrases) or premium is not None, premium
 
 
 _PREFERRED_NOTE = " as asking for that hardware, or for the hardware left open if it cannot run the job"

@@ -123,6 +123,9 @@ class TrainingRequest(BaseModel):
     # The named hardware (type, family, accelerator or count) is a preference ("trn1 if possible", "prefer A100s"):
     # planned on when it can run the job; when it cannot, the plan leaves it open and says why.
     hardware_preferred: bool | None = None
+    # How much more the preferred hardware may cost than the plan with it left open ("prefer A100s if not much more
+    # expensive": 0.2; "if within 10%": 0.1); past it the plan leaves the hardware open and says why.
+    hardware_premium_max: float | None = Field(default=None, ge=0, le=10)
     # Several pieces of hardware named to choose among ("on p5 or p4d", "H100 or A100"): types, families or
     # accelerators; the plan picks the best of them, as it would among the types one family holds.
     hardware_choice: list[str] = Field(default_factory=list[str], max_length=16)

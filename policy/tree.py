@@ -5,6 +5,7 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -28,7 +29,7 @@ from policy.decision import (
 )
 from policy.defaults import complete, format_count
 from policy.errors import RequestError
-from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, measured_workload, workload
+from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, cents, measured_workload, workload
 from policy.guardrails import approval_requirement, spend_status
 from policy.models import find_model
 from policy.patterns import compiled_on_use
@@ -97,6 +98,9 @@ def decide(
         if left_open is None:
             raise
         return decide(left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                      capacity=capacity, interruption_rates=interruption_rates)
+    if (priced_out := _preference_priced_out(request, chosen.plan, plan_for)) is not None:
+        return decide(priced_out, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                       capacity=capacity, interruption_rates=interruption_rates)
     sized, req, assumed, ctx, plan = chosen.sized, chosen.request, chosen.assumed, chosen.ctx, chosen.plan
     team_name, team, scr, search, choice = ctx.team_name, ctx.team, chosen.screen, chosen.search, chosen.choice
@@ -1053,6 +1057,24 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
         return request.model_copy(update={"region": None, "region_preferred": None,
                                           "notes": [*request.notes, note]})
     return None
+
+
+def _preference_priced_out(request: TrainingRequest, plan: Plan,
+                           plan_for: Callable[[TrainingRequest], Plan | None]) -> TrainingRequest | None:
+    """``request`` with its preferred hardware left open, when it has a premium allowed ("A100s if not much more
+    expensive") and ``plan``, on that hardware, costs more than that over the plan with it left open; None otherwise."""
+    premium = request.hardware_premium_max
+    if premium is None or not request.hardware_preferred or not (request.hardware_named() or request.hardware_choice):
+        return None
+    opened = request.model_copy(update={**_HARDWARE_OPEN, "hardware_preferred": None, "hardware_premium_max": None})
+    other = plan_for(opened)
+    if other is None or plan.estimated_cost_usd <= cents(other.estimated_cost_usd * (1 + premium)):
+        return None
+    over = plan.estimated_cost_usd / other.estimated_cost_usd - 1 if other.estimated_cost_usd > 0 else math.inf
+    note = (f"the hardware preferred, {_named(request)}, is left open: ~${plan.estimated_cost_usd:,.2f} on "
+            f"{plan.instance_count}× {plan.instance_type} is {over:.0%} more than ~${other.estimated_cost_usd:,.2f} "
+            f"with it open, past the {premium:.0%} allowed")
+    return opened.model_copy(update={"notes": [*opened.notes, note]})
 
 
 def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -> str | None:

@@ -266,3 +266,27 @@ def test_a_budget_search_over_counted_choices_plans_the_one_that_fits_the_most(t
     assert getattr(decision.request, field) == max(getattr(d.request, field) for d in alone.values())
     if field == "params":
         assert alone["4 L40S"].plan.estimated_cost_usd < decision.plan.estimated_cost_usd
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    ("finetune 13B on 800M tokens, prefer A100 if not much more expensive", "20%"),
+    ("finetune 13B on 800M tokens on A100s unless it's a lot pricier", "20%"),
+    ("finetune 13B on 800M tokens, prefer H200 if within 10%", "10%"),
+])
+def test_preferred_hardware_dearer_than_the_premium_allowed_is_left_open_and_says_by_how_much(
+        text: str, allowed: str) -> None:
+    decision = decided(text)
+    open_plan = decided("finetune 13B on 800M tokens").plan
+    assert (decision.plan.instance_type, decision.plan.estimated_cost_usd) == (open_plan.instance_type,
+                                                                               open_plan.estimated_cost_usd)
+    [note] = [n for n in decision.request.notes if n.startswith("the hardware preferred, ")]
+    assert note.endswith(f"more than ~${open_plan.estimated_cost_usd:,.2f} with it open, past the {allowed} allowed")
+    assert decision.request.unread == []
+
+
+def test_preferred_hardware_within_the_premium_allowed_is_kept_with_its_cost_named() -> None:
+    decision = decided("finetune 13B on 800M tokens, prefer H200 if within 50%")
+    open_plan = decided("finetune 13B on 800M tokens").plan
+    assert decision.request.accelerator == "H200" and decision.request.hardware_premium_max == 0.5
+    assert open_plan.estimated_cost_usd < decision.plan.estimated_cost_usd <= 1.5 * open_plan.estimated_cost_usd
+    assert named_hardware_warnings("finetune 13B on 800M tokens, prefer H200 if within 50%")

@@ -312,6 +312,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a share the count said would not give, or no runs to share: for a person
     ("sweep 4 seeds of 7B on 1B tokens on 4 nodes, each run on 2 nodes", {"instances": 4}, ["each run on 2 nodes"]),
     ("fine-tune 7B on 1B tokens, each run on 1 node", {"instances": None}, ["each run on 1 node"]),
+    # a premium the preferred hardware may cost over the open plan; with no hardware named the condition means nothing
+    ("fine-tune 7B on 1B tokens on H100 if it's under 5% more",
+     {"hardware_premium_max": 0.05, "hardware_preferred": True, "accelerator": "H100"}, []),
+    ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
+    ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
+     ["if", "not much more expensive"]),
     # the values of a setting counted, not listed: a trial each
     ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
     ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
