@@ -347,7 +347,7 @@ _TRIGGER_RE = compiled_on_use(
     rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest(?:\s+(?:finish|finish\s+time|completion|end))?"
-    r"|needs?(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta)"
+    r"|(?:needs?|wants?)(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
     r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,

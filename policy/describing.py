@@ -130,6 +130,8 @@ _REASONS = (
     rf"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>{_REASON_WORDS})(?![\w-])",
     # in brackets, as an aside: "in eu-west-1 (data residency)", "EU only (GDPR)"
     rf"\((?:\s*(?:for|due\s+to|because\s+of)\s+)?\s*(?P<x>{_REASON_WORDS})\s*\)",
+    # said first, with what it makes the request say after it: "HIPAA so us-east-1 only", "GDPR, hence eu-west-1"
+    rf"\b(?P<x>{_REASON_WORDS})\s*,?\s+(?:so|hence|therefore|thus|which\s+means)(?=\s)",
     # "in us-east-1 because that's where the data lives": why the region is named
     r"\b(?P<x>(?:because|since|as)\s+(?:that'?s|that\s+is|it'?s|this\s+is)\s+where\s+(?:the|our|all\s+(?:the|our))\s+"
     r"(?:data|dataset|datasets|bucket|buckets|corpus)\s+(?:lives?|is|are|sits?|resides?|is\s+stored|are\s+stored))"

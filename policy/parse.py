@@ -366,14 +366,20 @@ _STAGED_TUNING_RE = compiled_on_use(
 # A step for later, said after this job's: "later we'll do SFT", "Then we will decide on DPO.", "afterwards maybe
 # DPO". It is a request of its own when it is due. Only a clause without figures: "then DPO on 100M tokens" asks for a
 # second job now (``_STAGED_TUNING_RE``); nor a bare ", then DPO", which says the two in one breath.
+_STEP_TASKS = (r"(?:sft|dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|q?lora|peft|fine[\s-]?tun\w*|finetun\w*"
+               r"|pre[\s-]?train\w*|distill\w*|sweeps?|hpo|instruction[\s-]tun\w*|preference[\s-]+(?:tuning|optimi[sz]ation)"
+               r"|reward[\s-]+model\w*|rl)")
 _LATER_STEP_RE = compiled_on_use(
     r"(?:(?<=[.;,!?(])|(?<=\band)|(?<=\bbut)|(?<=\band\s)|(?<=\bbut\s))\s*(?P<step>"
     r"(?:later(?:\s+on)?|afterwards?|after\s+(?:that|this)|down\s+the\s+(?:line|road)|eventually|in\s+a\s+follow[\s-]?up"
     r"|(?:then|next)\s*,?\s+(?=we\b|i\b|we'|i')|next\s+step\s*(?:is|will\s+be|:)|then(?=\s+maybe\b))"
-    r"[^.;!?()\d]{0,80}?\b(?:sft|dpo|ipo|kto|orpo|simpo|rlhf|ppo|grpo|q?lora|peft|fine[\s-]?tun\w*|finetun\w*"
-    r"|pre[\s-]?train\w*|distill\w*|sweeps?|hpo|instruction[\s-]tun\w*|preference[\s-]+(?:tuning|optimi[sz]ation)"
-    r"|reward[\s-]+model\w*|rl)\b[^.;!?()\d]{0,60}?)(?=[.;!?)]|$)", _F)
-_LATER_WORDS = ("later", "afterward", "after th", "down the", "eventually", "follow", "then", "next")
+    rf"[^.;!?()\d]{{0,80}}?\b{_STEP_TASKS}\b[^.;!?()\d]{{0,60}}?)(?=[.;!?)]|$)"
+    # the step named first: "dpo after (not now)", "DPO later", "and a reward model afterwards, separately"
+    rf"|(?:(?<=[.;,!?(])|(?<=\band)|(?<=\band\s))\s*(?P<step2>(?:then\s+|and\s+)?(?:an?\s+)?{_STEP_TASKS}"
+    r"(?:\s+(?:step|stage|run|pass))?\s+(?:later(?:\s+on)?|afterwards?|after(?:\s+(?:that|this))?|next\s+(?:week|month)"
+    r"|down\s+the\s+(?:line|road)|eventually)(?:\s*,?\s*\(?\s*(?:not\s+(?:now|yet|in\s+this\s+(?:one|run|request))"
+    r"|separately)\s*\)?)?)(?=\s*[.;!?)]|\s*$)", _F)
+_LATER_WORDS = ("later", "afterward", "after", "down the", "eventually", "follow", "then", "next")
 # One job of several asked to be priced alone: "then SFT on 100M; just price the pretraining part for now"
 _JUST_PART_RE = compiled_on_use(
     r"\b(?:just|only)\s+(?:price|plan|quote|cost|estimate|do|run)\s+(?:out\s+)?(?:the\s+)?(?P<task>(?:continued\s+)?"
@@ -1189,8 +1195,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _just_one_part(scan, notes)  # "…, then SFT on 100M; just price the pretraining part": the other step set aside
     for m in scan.take_if(_LATER_WORDS, _LATER_STEP_RE):  # before its task word is this job's
-        notes.append(f"read '{' '.join(m['step'].split())}' as a later step, not planned here: ask for it when "
-                     "it is due")
+        notes.append(f"read '{' '.join((m['step'] or m['step2']).split())}' as a later step, not planned here: ask "
+                     "for it when it is due")
     _refuse_staged(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     per_run = _per_run_hardware(scan)  # "each run on 1 node": before "1 node" is read as the whole job's
@@ -4157,6 +4163,15 @@ _EITHER_PURCHASE_RE = compiled_on_use(
 
 
 _CHECKPOINT_WORD_RE = compiled_on_use(r"checkpoint(?:ed|ing|s)?", _F)
+# Spot gone wrong before: "we got burned by spot last time", "had bad experiences with spot": why it is avoided
+_SPOT_WENT_WRONG_RE = compiled_on_use(
+    r"(?:\b(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:(?:got|were|was|been|have\s+been)\s+)?(?:burn(?:ed|t)|bitten|hurt|screwed)\s+by\s+"
+    r"spot(?:\s+(?:instances?|interruptions?|preemptions?|capacity))?"
+    r"|\b(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:had|have\s+had)\s+(?:bad|terrible|awful|too\s+many|a\s+lot\s+of|lots\s+of)\s+"
+    r"(?:experiences?|luck|trouble|problems?|issues?|interruptions?|preemptions?)\s+(?:with|on)\s+spot(?:\s+instances?)?"
+    r"|\bspot\s+(?:interruptions?|preemptions?)\s+(?:killed|ruined|wrecked|hurt)\s+(?:us|(?:our|the)\s+(?:(?:last|previous)\s+)?"
+    r"(?:run|job|training|experiment)s?)"
+    r")(?:\s+(?:last\s+time|before|recently|(?:last|this)\s+(?:week|month|quarter)))?\b", _F)
 # "use spot instead of on-demand", "on-demand rather than spot": one purchase model over the other, which is out
 _ONE_OVER_OTHER_RE = compiled_on_use(
     r"\b(?:spot|on[\s-]?demand)(?:\s+instances?)?(?P<other>\s+(?:instead\s+of|rather\s+than)\s+(?:spot|on[\s-]?demand)"
@@ -4170,6 +4185,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
             scan.blank(m.start("other"), m.end("other"))  # the one chosen is read below as ever
             chosen = " ".join(m.string[m.start() : m.start("other")].split())
             notes.append(f"read '{_said(m)}' as {chosen.lower()}, the other ruled out")
+    went_wrong = [_said(m) for m in scan.take_if(("spot",), _SPOT_WENT_WRONG_RE)]
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
     if either:  # quoted as said: a deadline read inside it is blanked in the text
         said = " ".join(scan.said[either[0].start() : either[0].end()].split())
@@ -4178,6 +4194,12 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
                                                   "resum", "recover", "fail", "lose"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
                                             _HIGH_TOLERANCE_RE)]
+    if went_wrong and high and not low:  # "burned by spot before, but spot ok this time": what is said now wins
+        notes += [f"read '{said}' as what happened before: spot is allowed, as '{high[0]}' says" for said in went_wrong]
+    elif went_wrong:
+        notes += [f"read '{said}' as why spot is avoided: the job runs without interruptions, on on-demand"
+                  for said in went_wrong]
+        low += went_wrong
     if low and high and all(_CHECKPOINT_WORD_RE.fullmatch(h) for h in high):
         # "checkpoints every 30 min, on-demand only": a job that checkpoints may still be asked to run through
         notes.append(f"read '{high[0]}' as the job checkpointing itself, beside '{low[0]}', which says it runs "

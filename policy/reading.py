@@ -229,7 +229,8 @@ _MODEL_NAME_RE = compiled_on_use(
 # Words that carry no request of their own: glue, politeness, and the names people call models by (the size that
 # follows a name is what is read).
 FILLER_WORDS = frozenset("""
-a an the and or but of for on over with by to in at from into onto as via per than then so also plus across
+a an the and or but of for on over with by to in at from into onto as via per than then so also plus across hence thus
+therefore
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thank thx ty cheers appreciated hi hey hello ok okay

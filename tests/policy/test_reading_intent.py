@@ -318,6 +318,23 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # a later step named before its word for later is not this job
+    ("sft qwen2.5-7b 1.2b tok, dpo after (not now)", {"task": Task.FINE_TUNE, "tokens": 1_200_000_000}, []),
+    ("SFT 8B on 1B tokens, DPO later", {"task": Task.FINE_TUNE}, []),
+    ("pretrain 1B on 20B tokens, and a fine-tune afterwards, separately", {"task": Task.PRETRAIN}, []),
+    # wanting it back by a date is the deadline's phrase
+    ("fine-tune 7B on 1B tokens, want it back by friday",
+     {"deadline": datetime(2026, 12, 4, 17, 0, tzinfo=ZoneInfo(TZ))}, []),
+    # spot gone wrong before is why it is avoided now, unless spot is allowed in so many words
+    ("fine-tune 7B on 1B tokens but only on-demand, we got burned by spot last time",
+     {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, we've had bad experiences with spot", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, got burned by spot before but spot ok this time",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    # the reason a region is named, said before it
+    ("continued pretrain llama 3.2 1B on 10B tokens of medical text, HIPAA so us-east-1 only",
+     {"region": "us-east-1"}, []),
+    ("fine-tune 7B on 1B tokens, GDPR, hence eu-west-1", {"region": "eu-west-1"}, []),
     # the values of a setting counted, not listed: a trial each
     ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
     ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
