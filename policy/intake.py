@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from policy.dates import day_month_reading
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
-from policy.models import image_model_in_text, sized_image_model
+from policy.models import find_model, image_model_in_text, sized_image_model
 from policy.parse import SIZE_EXAMPLE, Reading, read_request
 from policy.request import HARDWARE_FIELDS, TrainingRequest
 
@@ -96,11 +96,10 @@ def _image_work(model: str, per_token: bool, *, sized: bool = False) -> str:
         return (f"'{model}' is an image model: its training cost does not follow parameters × tokens, so gpuops "
                 f'cannot estimate it from a size. Say how much work it is, e.g. "{model} fine-tune, about 100 '
                 f'A100-hours" or "fine-tune {model}, takes about 6 hours on 8 A100s".')
-    what = "a vision transformer: give its image patches" if sized else (
-        "a vision transformer gpuops has no size for: give its size and its image patches")
-    return (f"'{model}' is {what} as tokens (a 224-pixel image in 16-pixel patches is 196, so 1.28M images are "
-            "~251M tokens an epoch), e.g. \"a 300M model on 20B tokens\", or how much work it is, e.g. \"about "
-            "100 A100-hours\".")
+    what = "a vision transformer: say" if sized else "a vision transformer gpuops has no size for: say its size and"
+    return (f"'{model}' is {what} how many images it trains on and for how many epochs, e.g. \"on ImageNet for 300 "
+            "epochs\" or \"on 50k images at 384px, 10 epochs\" (a 224-pixel image in 16-pixel patches is 197 tokens "
+            "with its class token), or how much work it is, e.g. \"about 100 A100-hours\".")
 
 
 def _overridden(reading: Reading, overlay: Mapping[str, Any]) -> list[str]:
@@ -131,8 +130,14 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
     if merged.get("runs_fit_budget") and merged.get("budget_usd") is None:
         raise RequestError("Say the budget the runs must fit in to count them, e.g. \"how many 7B fine-tunes on 1B "
                            "tokens fit in $2k\".", code="missing_budget")
+    table = find_model(str(merged["model"])) if merged.get("model") else None
+    # the images counted and the epochs asked ("… on ImageNet": how many epochs?) are the tokens still to come
+    tokens = merged.get("tokens") is not None or any(q.field == "tokens" for q in reading.questions)
+    if table is not None and table.patch_size is not None and not tokens and not measured \
+            and merged.get("fixed_hours") is None:  # "fine-tune ViT-B/16": no text default stands for its images
+        raise RequestError(_image_work(table.name, True, sized=True), code="missing_work")
     sized = sized_image_model(text) if not measured and merged.get("fixed_hours") is None else None
-    if sized is not None and merged.get("params") is not None and (not sized[1] or merged.get("tokens") is None):
+    if sized is not None and merged.get("params") is not None and (not sized[1] or not tokens):
         # "fine-tune a 2.6B SDXL", "pretrain a 100M ViT on imagenet": no tokens a text default could stand for
         raise RequestError(_image_work(*sized, sized=True), code="missing_work")
     deadline = merged.get("deadline")

@@ -42,6 +42,9 @@ class ModelSpec(BaseModel):
     max_context: int = Field(gt=0)
     experts: int | None = None
     experts_per_token: int | None = None
+    # A vision transformer's patch side in pixels: its tokens are image patches (max_context: those of a 224-pixel
+    # image, with the class token). None for a model of text or sound.
+    patch_size: int | None = Field(default=None, gt=0, le=64)
 
     @property
     def compute_params(self) -> int:
@@ -100,7 +103,8 @@ def _pattern() -> re.Pattern[str]:
     # "llama-3.1-70b" wins over "llama 3".
     parts = [r"[\s_-]*".join(re.escape(p) for p in spelling) for spelling in _spellings()]
     parts.sort(key=len, reverse=True)
-    return re.compile(r"(?<![\w.])(?:" + "|".join(parts) + r")(?![\w.])", re.IGNORECASE)
+    # not a name's first part before a patch ("ViT-B" of "ViT-B/32"); "8b/70b" names a size after it
+    return re.compile(r"(?<![\w.])(?:" + "|".join(parts) + r")(?![\w.])(?!/\d{1,2}(?![\w.]))", re.IGNORECASE)
 
 
 @cache

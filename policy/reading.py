@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 from datetime import datetime, time, timedelta
 from decimal import Decimal
@@ -23,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
+from policy.models import find_model
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
 from policy.regions import ALL_REGIONS
@@ -387,6 +389,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             field="fixed_hours", question=f"How long does the '{evaluated[0].group(0)}' run? gpuops prices it as "
             "that many hours on the hardware chosen.",
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
+    _image_tokens(scan, fields, notes, questions)  # "ViT-L on ImageNet for 300 epochs": before 'train' asks
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
     left = _unread(scan)
@@ -564,6 +567,93 @@ def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question
         field="task", question="'train' from scratch or fine-tune an existing model? Pretraining reads ~20 tokens "
         "per parameter, a fine-tune 1B tokens, which changes the cost many times over.",
         choices=[Choice(label=t.value, value=t.value) for t in (Task.FINE_TUNE, Task.PRETRAIN)]))
+
+
+# A vision transformer's tokens are its image's patches and a class token. ImageNet's training images: ImageNet-1k
+# (ILSVRC-2012, 1,281,167) unless the full release is named (ImageNet-21k, 14,197,122; Deng et al. 2009 and the
+# release's own count, as ViT's paper trains on it).
+_IMAGENET_RE = compiled_on_use(
+    r"(?<![\w-])(?:image[\s-]?net|in)[\s-]?(?P<k>1k|21k|22k)(?![\w-])|(?<![\w-])image[\s-]?net(?![\w-])"
+    r"|(?<![\w-])ilsvrc(?:[\s-]?2012)?(?![\w-])", _F)
+_IMAGENET_IMAGES = {"1k": 1_281_167, "21k": 14_197_122, "22k": 14_197_122}
+_IMAGE_ITEMS_RE = compiled_on_use(r"images?|imgs?|photos?|pictures?|pics?", _F)
+# An image's side in pixels: "at 384px", "384x384", "resolution 384", "image size 512"
+_RESOLUTION_RE = compiled_on_use(
+    r"(?:\bat\s+)?(?<![\w.])(?P<a>\d{2,4})\s*(?:px|pixels?)(?:\s+(?:resolution|res|images?|inputs?))?(?![\w-])"
+    r"|(?:\bat\s+)?(?<![\w.])(?P<b>\d{2,4})\s*[x\u00d7]\s*(?P=b)(?:\s*(?:px|pixels?|resolution|res|images?))?(?![\w-])"
+    r"|\b(?:resolution|res|image\s+size|img\s+size|input\s+size)\s*(?:of\s+|=|:)?\s*(?P<c>\d{2,4})(?:\s*px)?"
+    r"(?![\w-])", _F)
+# A vision transformer named without the table's shape, its size said: "a 300M ViT", "a 1B ViT/14"
+_GENERIC_VIT_RE = compiled_on_use(r"(?<![\w-])vit(?:[\s-]?(?:ti|s|b|l|h|g|small|base|large|huge|giant))?"
+                                  r"(?:/(?P<p>\d{1,2}))?(?![\w-])", _F)
+_VIT_RESOLUTION = 224  # what a vision transformer is trained at when no resolution is said (ViT, DeiT)
+
+
+_EPOCH_CHOICES = (1, 10, 100, 300)  # a fine-tune's few passes to an ImageNet pretraining's hundreds (ViT, DeiT)
+
+
+def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question]) -> None:
+    """A vision transformer's images as tokens: "ViT-L/16 on ImageNet for 300 epochs" is 1,281,167 images × 197
+    tokens (14 × 14 patches of a 224-pixel image, and the class token) × 300. The patch is the model's (the table's,
+    or "/14" said; 16 otherwise), the resolution the one said or the model's own; its tokens are also each sequence."""
+    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
+            or fields.get("work_gpu_hours") is not None:
+        return
+    model = find_model(str(fields["model"])) if fields.get("model") else None
+    patch = model.patch_size if model is not None else None
+    native = _VIT_RESOLUTION
+    if model is not None and patch is not None:
+        native = math.isqrt(model.max_context - 1) * patch
+    generic = None
+    if patch is None:
+        generic = _GENERIC_VIT_RE.search(scan.said) if fields.get("params") is not None and model is None else None
+        if generic is None:
+            return
+        patch = int(generic["p"]) if generic["p"] else 16
+    counted = _counted_items(scan)
+    # ImageNet by its name as said: a reader of counts may have taken the "1k" of "ImageNet-1k"
+    named = next((m for m in _IMAGENET_RE.finditer(scan.said) if scan.text[m.start()] != " "), None)
+    if counted is not None and _IMAGE_ITEMS_RE.fullmatch(counted["item"]):
+        images, phrase = _count(counted["n"]), _said_items(scan, counted)
+    elif named is not None:
+        images = _IMAGENET_IMAGES[(named["k"] or "1k").lower()]
+        phrase = " ".join(named.group(0).split())
+        _take_said(scan, named.start(), named.end())
+    else:
+        return
+    if generic is not None:  # "a 300M ViT": the model the images train, its size said beside it
+        _take_said(scan, generic.start(), generic.end())
+    resolution, side = native, ""
+    if (res := _RESOLUTION_RE.search(scan.said)) is not None:
+        resolution = int(res["a"] or res["b"] or res["c"])
+        side = " at " + " ".join(re.sub(r"^at\s+", "", res.group(0), flags=re.IGNORECASE).split())
+        _take_said(scan, res.start(), res.end())
+    if not patch <= resolution <= 4096:
+        return
+    per_image = (resolution // patch) ** 2 + 1
+    if fields.get("seq_len") is None:
+        fields["seq_len"] = per_image
+    why = f"a {resolution}-pixel image in {patch}-pixel patches is {per_image - 1:,}, and the class token"
+    epochs = _epochs_of_data(scan, notes)
+    if epochs is None:  # one pass is rarely what is meant, and the count of passes sets the cost
+        questions.append(Question(
+            field="tokens", question=f"How many epochs over '{phrase}'{side}? Each is {images * per_image:,} tokens "
+            f"({images:,} images × {per_image:,}: {why}).",
+            choices=[Choice(label=f"{n} epoch{'s' if n > 1 else ''} ({images * per_image * n:,} tokens)",
+                            value=images * per_image * n) for n in _EPOCH_CHOICES]))
+        return
+    total = int(images * per_image * epochs[0])
+    fields["tokens"] = total
+    notes.append(f"read '{phrase}'{side} as {images:,} images × {per_image:,} tokens × {epochs[1]} = {total:,} "
+                 f"tokens: {why}")
+
+
+def _take_said(scan: Scan, start: int, end: int) -> None:
+    """The span of the text as said, now read: blanked, and what a reader of counts left unread inside it (the "1k"
+    of "ImageNet-1k") dropped from the unread."""
+    said = " ".join(scan.said[start:end].split()).lower()
+    scan.blank(start, end)
+    scan.unused[:] = [u for u in scan.unused if " ".join(u.split()).lower() not in said]
 
 
 _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)

@@ -320,12 +320,14 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
      'fine-tune, about 100 A100-hours" or "fine-tune SDXL, takes about 6 hours on 8 A100s".'),
     ("train yolov8 on our warehouse footage", MONDAY, "missing_model_size", "'yolov8' is an image model"),
     ("fine-tune CLIP ViT-B/32 on 2M image-text pairs", MONDAY, "missing_model_size",
-     "'CLIP ViT-B/32' is a vision transformer gpuops has no size for: give its size and its image patches as tokens"),
+     "'CLIP ViT-B/32' is a vision transformer gpuops has no size for: say its size and how many images it trains on"),
     # ... and with a size said beside it: the size gives no work a text default could stand for
     ("fine-tune a 2.6B SDXL on 10k images", MONDAY, "missing_work", "'SDXL' is an image model"),
     ("train resnet-50 (25M) on imagenet for 90 epochs", MONDAY, "missing_work", "'resnet-50' is an image model"),
-    ("pretrain a 100M ViT on imagenet", MONDAY, "missing_work",
-     "'ViT' is a vision transformer: give its image patches as tokens"),
+    ("pretrain a 100M ViT", MONDAY, "missing_work",
+     "'ViT' is a vision transformer: say how many images it trains on and for how many epochs"),
+    # a vision transformer the table holds has no text default for its images either
+    ("fine-tune ViT-B/16 by Friday", MONDAY, "missing_work", "is a vision transformer: say how many images"),
     ("fine-tune 7B by last Friday", MONDAY, "deadline_in_past", "already passed"),
     ("fine-tune 7B by yesterday", MONDAY, "deadline_in_past", "by yesterday"),
     ("fine-tune 7B by 2026-11-01", MONDAY, "deadline_in_past", "2026-11-01"),

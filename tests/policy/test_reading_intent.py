@@ -1853,3 +1853,32 @@ def test_hardware_kept_out_says_what_keeping_it_out_costs() -> None:
     assert [w for w in warnings if w.startswith("keeping out H100 costs ~$")
             and "; with it the plan would be 1× p5.48xlarge spot at ~$" in w]
     assert not [w for w in decision_for("LoRA 7B on 100M tokens, no g5").warnings if w.startswith("keeping out")]
+
+
+@pytest.mark.parametrize(("text", "tokens", "seq_len"), [
+    # a table's vision transformer: its patch and its resolution; ImageNet by name, its "1k" and "21k" too
+    ("train ViT-L/16 on 1.28M images for 300 epochs", 1_280_000 * 197 * 300, 197),
+    ("train ViT-H/14 on ImageNet-1k, 300 epochs, by Friday", 1_281_167 * 257 * 300, 257),
+    ("fine-tune ViT-B/16 on 50k images at 384px for 10 epochs", 50_000 * 577 * 10, 577),
+    ("fine-tune ViT-L/16 on 200k product photos at 384x384, 5 epochs", 200_000 * 577 * 5, 577),
+    # a vision transformer of a size said: 16-pixel patches of a 224-pixel image
+    ("pretrain a 300M ViT on imagenet-21k for 90 epochs", 14_197_122 * 197 * 90, 197),
+])
+def test_a_vision_transformers_images_are_its_patches_times_the_epochs(text: str, tokens: int, seq_len: int) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert (reading.fields["tokens"], reading.fields["seq_len"]) == (tokens, seq_len)
+    assert "unread" not in reading.fields and reading.questions == []
+    assert any("-pixel patches is " in note for note in reading.notes)
+
+
+def test_a_vision_transformers_images_without_epochs_ask_how_many() -> None:
+    question = read_request("fine-tune ViT-B/16 on 50k images", now=MONDAY, tz=TZ).questions[0]
+    assert question.field == "tokens" and question.question.startswith("How many epochs over '50k images'?")
+    assert [c.value for c in question.choices] == [50_000 * 197 * n for n in (1, 10, 100, 300)]
+
+
+def test_a_patch_said_after_a_vision_transformers_name_is_not_another_models() -> None:
+    # "ViT-B/32" is not the table's ViT-B/16: its patch is another, so nothing sizes it
+    with pytest.raises(RequestError) as refused:
+        parse_request("fine-tune CLIP ViT-B/32 on 2M image-text pairs", now=MONDAY, tz=TZ, team="team-ml")
+    assert refused.value.code == "missing_model_size"
