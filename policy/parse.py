@@ -3434,6 +3434,12 @@ _PLAIN_MENTION_RE = compiled_on_use(r"(?:\b(?:cc|fyi|ping|tagging)\b:?\s*)?(?<![
                                     r"(?:[\s,]+@[a-z][\w.-]*(?<![.-]))*", _F)
 # Struck through as Slack writes it, "~spot~" (and "~~spot~~" as Markdown does): words the person took back
 _SLACK_STRUCK_RE = compiled_on_use(r"(?<![\w~])(?P<m>~~?)(?=[^\s~])(?P<words>[^\n~]*?)(?<=[^\s~])(?P=m)(?![\w~])")
+# "~" before a date in words, "by ~Friday", "~Dec 10", "~EOW" (a count after it, "~2B tokens", is the counts')
+_ABOUT_DATE_RE = compiled_on_use(
+    r"~\s*(?P<when>(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|tomorrow|tmrw|tonight|today|eo[dwmq]"
+    r"|end\s+of\s+(?:day|week|month|quarter|year)|next\s+\w+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+    r"|january|february|march|april|june|july|august|september|october|november|december)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?)"
+    r"\b", _F)
 _SLACK_EMPHASIS_RE = compiled_on_use(r"(?<![\w*_~])(?P<m>[*_~])(?=[^\s*_~])[^\n]*?(?<=[^\s*_~])(?P=m)(?![\w*_~])", _F)
 
 
@@ -3457,6 +3463,10 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     for m in list(_SLACK_EMPHASIS_RE.finditer(scan.text)):
         scan.blank(m.start(), m.start() + 1)
         scan.blank(m.end() - 1, m.end())
+    if "~" in scan.text:  # "by ~Friday", "~end of month": about that date, which the plan then meets
+        for m in list(_ABOUT_DATE_RE.finditer(scan.text)):
+            notes.append(f"read '{_said(m)}' as {m['when']}: a date said as approximate is planned as that date")
+            scan.blank(m.start(), m.start("when"))
 
 
 _LIST_NUMBER_RE = compiled_on_use(r"^[ \t]*(?P<n>\d{1,2}[).])[ \t]+", re.MULTILINE)

@@ -61,7 +61,9 @@ _WORDED_DURATION_RE = compiled_on_use(
 # "13B, 26B tokens, 128 GPUs, one week": counted in words as an item of a list of its own, between commas
 _LISTED_WORDED_DURATION_RE = compiled_on_use(
     rf"(?:(?<=[,;:])|^)\s*(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
-    r"(?P<u>hours?|days?|weeks?)\s*(?=[,;.]|$)", _F)
+    # "…, a week is fine": said of the length, which the time the work has then is
+    r"(?P<u>hours?|days?|weeks?)(?=\s*(?:[,;.]|$)|\s+(?:is|'s|would\s+be|should\s+be)\s+(?:fine|ok(?:ay)?|acceptable"
+    r"|enough|plenty)\b)", _F)
 UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
@@ -232,7 +234,7 @@ _MODEL_NAME_RE = compiled_on_use(
 # follows a name is what is read).
 FILLER_WORDS = frozenset("""
 a an the and or but of for on over with by to in at from into onto as via per than then so also plus across hence thus
-therefore
+therefore fine
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thank thx ty cheers appreciated hi hey hello ok okay

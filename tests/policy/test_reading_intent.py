@@ -318,6 +318,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # a length said to be enough is the time the work has; a date said as approximate is planned as that date
+    ("fine-tune 7B on 1B tokens, a week is fine", {"deadline": MONDAY + timedelta(days=7)}, []),
+    ("fine-tune 7B on 1B tokens, two days would be ok", {"deadline": MONDAY + timedelta(days=2)}, []),
+    ("fine-tune 7B on 1B tokens, within a week is fine",
+     {"deadline": datetime(2026, 12, 7, 17, 0, tzinfo=ZoneInfo(TZ))}, []),
+    ("fine-tune 7B on 1B tokens by ~Friday", {"deadline": datetime(2026, 12, 4, 17, 0, tzinfo=ZoneInfo(TZ))}, []),
+    ("fine-tune 7B on 1B tokens, no later than ~Dec 10",
+     {"deadline": datetime(2026, 12, 10, 17, 0, tzinfo=ZoneInfo(TZ))}, []),
     # a later step named before its word for later is not this job
     ("sft qwen2.5-7b 1.2b tok, dpo after (not now)", {"task": Task.FINE_TUNE, "tokens": 1_200_000_000}, []),
     ("SFT 8B on 1B tokens, DPO later", {"task": Task.FINE_TUNE}, []),
