@@ -5,6 +5,7 @@ See docs/design.md §The decision.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -94,11 +95,17 @@ def decide(
         chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                          capacity=capacity, interruption_rates=interruption_rates)
     except RequestError as exc:
+        again = functools.partial(decide, catalog=catalog, policy=policy, spend=spend, now=now,
+                                  calibration=calibration, capacity=capacity, interruption_rates=interruption_rates)
+        if (rounded := _count_rounded_up(request, exc, catalog, policy)) is not None:
+            try:
+                return again(rounded)
+            except RequestError:
+                raise exc from None  # the count asked is what the person knows: the refusal names it
         left_open = _preference_left_open(request, exc)
         if left_open is None:
             raise
-        return decide(left_open, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                      capacity=capacity, interruption_rates=interruption_rates)
+        return again(left_open)
     if (priced_out := _preference_priced_out(request, chosen.plan, plan_for)) is not None:
         return decide(priced_out, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                       capacity=capacity, interruption_rates=interruption_rates)
@@ -1057,6 +1064,35 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
         return request.model_copy(update={"region": None, "region_preferred": None,
                                           "notes": [*request.notes, note]})
     return None
+
+
+def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: Catalog,
+                      policy: PolicyConfig) -> TrainingRequest | None:
+    """``request`` with its exact count of the hardware it names made a floor, when ``refused`` is for want of a
+    configuration and no instance of that hardware comes in a size that makes the count ("4 A100s": A100 instances
+    come with 8); None otherwise. The plan is then the fewest that hold at least that many, and a note says so."""
+    named = request.instance_type or request.accelerator
+    if refused.code != "no_configuration" or request.gpus is None or named is None or request.min_gpus is not None:
+        return None
+    sizes = sorted({catalog.instances[t].accelerator_count for t in types_named(named, catalog)})
+    low = policy.estimate.multi_node_min_accelerators
+    if not sizes or any(request.gpus % size == 0 and (request.gpus == size or size >= low) for size in sizes):
+        return None  # a size makes the count: the refusal is for another reason (memory, ceilings), and stands
+    made = sorted({size * n for size in sizes for n in (1, 2, 4, 8) if n == 1 or size >= low})
+    count = next((c for c in made if c > request.gpus), None)
+    if count is None or count > COUNT_ROUNDED_UP_MAX * request.gpus:
+        return None  # "a single A100" is 8 of them: a person asks for that, or for the hardware left open
+    each = " or ".join(map(str, sizes))
+    asked = f"{request.gpus} {named}s" if request.accelerator and not request.instance_type else \
+        f"{request.gpus} accelerators on {named}"
+    note = (f"{asked} asked: {named} instances come with {each} accelerators each, none with exactly "
+            f"{request.gpus}; planned on {count}, the fewest they make past it")
+    return request.model_copy(update={"gpus": count, "notes": [*request.notes, note]})
+
+
+# An exact count no instance makes is planned on the next count that one does, up to this many times the count asked
+# ("4 A100s": 8); past it ("a single A100": 8) the count is refused with the next one named.
+COUNT_ROUNDED_UP_MAX = 2
 
 
 def _preference_priced_out(request: TrainingRequest, plan: Plan,

@@ -238,10 +238,11 @@ def test_urgent_picks_the_earliest_of_the_counted_choices_and_one_that_cannot_ru
     assert (cheaper.plan.accelerator, urgent.plan.accelerator) == ("A100", "H100")
     [slower] = [a for a in urgent.alternatives if a.label == "on 8× A100 as asked"]
     assert slower.estimated_hours > urgent.plan.estimated_hours
-    cannot = decided("fine-tune 7B on 1B tokens with 8 A100s or 4 H100s, whichever is cheaper")
-    assert cannot.plan.accelerator == "A100"
-    assert any(n.startswith("4× H100 cannot run it: No allowed H100 configuration") for n in cannot.assumptions)
-    assert any(n.startswith("planned on 8× A100, the only hardware named that can run it") for n in cannot.assumptions)
+    # one A100 is no AWS shape, and 8 of them is too far past it to plan on unasked
+    cannot = decided("fine-tune 7B on 1B tokens with 8 H100s or 1 A100, whichever is cheaper")
+    assert cannot.plan.accelerator == "H100"
+    assert any(n.startswith("1× A100 cannot run it: No allowed A100 configuration") for n in cannot.assumptions)
+    assert any(n.startswith("planned on 8× H100, the only hardware named that can run it") for n in cannot.assumptions)
 
 
 def test_two_counts_said_together_not_as_a_choice_are_refused() -> None:
@@ -290,3 +291,29 @@ def test_preferred_hardware_within_the_premium_allowed_is_kept_with_its_cost_nam
     assert decision.request.accelerator == "H200" and decision.request.hardware_premium_max == 0.5
     assert open_plan.estimated_cost_usd < decision.plan.estimated_cost_usd <= 1.5 * open_plan.estimated_cost_usd
     assert named_hardware_warnings("finetune 13B on 800M tokens, prefer H200 if within 50%")
+
+
+@pytest.mark.parametrize(("text", "planned", "note"), [
+    # A100s come 8 to an instance: "a 4xA100 box" is the 8-GPU one, said
+    ("fine-tune 7B on 1B tokens on 4 A100s", 8,
+     "4 A100s asked: A100 instances come with 8 accelerators each, none with exactly 4; planned on 8"),
+    ("our team needs a 4xA100 box for 3 days for debugging", 8, "4 A100s asked"),
+    # single-H100 sizes never go multi-node: 12 is two 8-GPU instances
+    ("fine-tune 7B on 1B tokens on 12 H100s", 16, "12 H100s asked: H100 instances come with 1 or 8"),
+])
+def test_a_count_no_instance_makes_is_planned_on_the_next_one_that_does_and_said(text: str, planned: int,
+                                                                                   note: str) -> None:
+    decision = decided(text)
+    assert decision.plan.accelerators == planned and decision.request.gpus == planned
+    assert any(n.startswith(note) for n in decision.assumptions), decision.assumptions
+
+
+@pytest.mark.parametrize("text", [
+    "eval 7B, 2 hours on a single A100",  # 8 is too far past 1 to plan on unasked
+    "fine-tune 7B on 1B tokens on 3 A10Gs",  # 4 A10Gs do not hold the job: the count asked is refused as asked
+])
+def test_a_count_too_far_from_an_instance_or_whose_next_count_cannot_hold_the_job_is_refused(text: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        decided(text)
+    assert refused.value.code == "no_configuration" and "has exactly " in refused.value.message
+    assert "has exactly 4 " not in refused.value.message
