@@ -3172,6 +3172,7 @@ _PER_RUN_HARDWARE_RE = compiled_on_use(
     rf"|\beach\s+(?:(?:runs?|is|goes)\s+)?on\s+(?:(?P<a2>an?|one|(?:a\s+)?single)|(?P<n2>\d{{1,4}}))\s+"
     rf"(?P<unit2>{_NODE_UNIT})(?![\w-])"
     rf"|(?<![\w.])(?:(?P<a3>an?|one|single)|(?P<n3>\d{{1,4}}))\s+(?:(?P<unit3>{_NODE_UNIT})\s+(?:each|apiece)"
+    r"(?!\s+(?:with|having|has|have|of|holding|containing)\b)"  # "2 nodes each with 8 GPUs": what a node holds
     rf"|(?P<unit4>{_NODE_UNIT}|gpus?|accelerators?)\s+(?:per|for\s+each|a)\s+(?:run|trial|job|experiment"
     r"|config(?:uration)?|seed|variant))(?![\w-])", _F)
 

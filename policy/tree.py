@@ -91,12 +91,12 @@ def decide(
     if request.tokens_fit_budget and request.tokens is None:
         asked = request
         request = _with_affordable_tokens(asked, lambda tokens: plan_for(asked.model_copy(update={"tokens": tokens})))
+    again = functools.partial(decide, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
+                              capacity=capacity, interruption_rates=interruption_rates)
     try:
         chosen = _chosen(request, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
                          capacity=capacity, interruption_rates=interruption_rates)
     except RequestError as exc:
-        again = functools.partial(decide, catalog=catalog, policy=policy, spend=spend, now=now,
-                                  calibration=calibration, capacity=capacity, interruption_rates=interruption_rates)
         if (rounded := _count_rounded_up(request, exc, catalog, policy)) is not None:
             try:
                 return again(rounded)
@@ -107,8 +107,7 @@ def decide(
             raise
         return again(left_open)
     if (priced_out := _preference_priced_out(request, chosen.plan, plan_for)) is not None:
-        return decide(priced_out, catalog=catalog, policy=policy, spend=spend, now=now, calibration=calibration,
-                      capacity=capacity, interruption_rates=interruption_rates)
+        return again(priced_out)
     sized, req, assumed, ctx, plan = chosen.sized, chosen.request, chosen.assumed, chosen.ctx, chosen.plan
     team_name, team, scr, search, choice = ctx.team_name, ctx.team, chosen.screen, chosen.search, chosen.choice
     inside, outside, evaluated, regions = chosen.inside, chosen.outside, chosen.evaluated, chosen.regions
@@ -1068,9 +1067,9 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
 
 def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: Catalog,
                       policy: PolicyConfig) -> TrainingRequest | None:
-    """``request`` with its exact count of the hardware it names made a floor, when ``refused`` is for want of a
-    configuration and no instance of that hardware comes in a size that makes the count ("4 A100s": A100 instances
-    come with 8); None otherwise. The plan is then the fewest that hold at least that many, and a note says so."""
+    """``request`` with its exact count of the hardware it names raised to the next count its instances make, when
+    ``refused`` is for want of a configuration, no size of that hardware makes the count ("4 A100s": A100 instances
+    come with 8) and the next count is at most ``COUNT_ROUNDED_UP_MAX`` times it; a note says so. None otherwise."""
     named = request.instance_type or request.accelerator
     if refused.code != "no_configuration" or request.gpus is None or named is None or request.min_gpus is not None:
         return None

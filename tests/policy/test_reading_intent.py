@@ -302,6 +302,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("pretrain 1B on 20B tokens on 8 H100s per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
     ("fine-tune 7B on 1B tokens on 2 nodes, each with 8 GPUs", {"gpus": 16, "instances": 2}, []),
+    ("fine-tune 7B on 1B tokens on 2 nodes each with 8 GPUs", {"gpus": 16, "instances": 2}, []),
     ("fine-tune 70B on 1B tokens on 4 instances, each has 8 A100s", {"gpus": 32, "instances": 4}, []),
     # hardware said of each run of a sweep: the whole sweep's is that share times the runs
     ("1.3B on 5B tokens, 6 runs, each run on 1 node", {"instances": 6, "trials": 6, "max_instances": None}, []),
