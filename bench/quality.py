@@ -4,7 +4,7 @@ and published efficiency at scale (the cases live in tests/policy/quality)."""
 from __future__ import annotations
 
 from tests.policy.quality.cases import CASES
-from tests.policy.quality.grade import grade, large_scale_mfu, seed_hours
+from tests.policy.quality.grade import grade, large_scale_mfu, published_runs, seed_hours
 
 
 def run() -> None:
@@ -16,6 +16,8 @@ def run() -> None:
     for gpus, published, planned in seed_hours():
         print(f"seed table, 1.5B on {gpus} A100: planned {planned:.2f} h, published {published:g} h "
               f"({planned / published - 1:+.0%})")
+    for name, published, planned in published_runs():
+        print(f"{name}: planned {planned:.1f} h, published {published:g} h ({planned / published - 1:+.0%})")
     for name, mfu, low, high in large_scale_mfu():
         mark = "✓" if low <= mfu <= high else "✗"
         print(f"{mark} {name}: planned MFU {mfu:.0%} (published range {low:.0%}-{high:.0%})")

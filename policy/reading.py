@@ -575,8 +575,8 @@ def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question
 # (ILSVRC-2012, 1,281,167) unless the full release is named (ImageNet-21k, 14,197,122; Deng et al. 2009 and the
 # release's own count, as ViT's paper trains on it).
 _IMAGENET_RE = compiled_on_use(
-    r"(?<![\w-])(?:image[\s-]?net|in)[\s-]?(?P<k>1k|21k|22k)(?![\w-])|(?<![\w-])image[\s-]?net(?![\w-])"
-    r"|(?<![\w-])ilsvrc(?:[\s-]?2012)?(?![\w-])", _F)
+    r"(?<![\w-])(?:image[\s-]?net[\s-]?(?P<k>1k|21k|22k)|in-?(?P<k2>1k|21k|22k))(?![\w-])"  # not "in 1k steps"
+    r"|(?<![\w-])image[\s-]?net(?![\w-])|(?<![\w-])ilsvrc(?:[\s-]?2012)?(?![\w-])", _F)
 _IMAGENET_IMAGES = {"1k": 1_281_167, "21k": 14_197_122, "22k": 14_197_122}
 _IMAGE_ITEMS_RE = compiled_on_use(r"images?|imgs?|photos?|pictures?|pics?", _F)
 # An image's side in pixels: "at 384px", "384x384", "resolution 384", "image size 512"
@@ -618,7 +618,7 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
     if counted is not None and _IMAGE_ITEMS_RE.fullmatch(counted["item"]):
         images, phrase = _count(counted["n"]), _said_items(scan, counted)
     elif named is not None:
-        images = _IMAGENET_IMAGES[(named["k"] or "1k").lower()]
+        images = _IMAGENET_IMAGES[(named["k"] or named["k2"] or "1k").lower()]
         phrase = " ".join(named.group(0).split())
         _take_said(scan, named.start(), named.end())
     else:

@@ -124,6 +124,15 @@ CASES: tuple[Case, ...] = (
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
 SEED_SCALING = ((8, 7.5), (16, 4.2), (32, 2.9))
 
+# Published training times of a whole run: (name, the request, published wall hours). Touvron et al. 2021, "Training
+# data-efficient image transformers & distillation through attention" (DeiT), §5: 300 epochs of DeiT-B (ViT-B/16) on
+# ImageNet-1k take 53 hours on a single node of 8 V100s, 37 hours on two.
+_DEIT_B = "train DeiT-B on imagenet for 300 epochs on {gpus} V100s, no interruptions"
+PUBLISHED_RUNS = (
+    ("DeiT-B, ImageNet-1k, 300 epochs, 8 V100", _DEIT_B.format(gpus=8), 53.0),
+    ("DeiT-B, ImageNet-1k, 300 epochs, 16 V100", _DEIT_B.format(gpus=16), 37.0),
+)
+
 # Published efficiency at scale: (name, model parameters, sequence length, accelerators, instance type, low and
 # high MFU the engine must plan at that scale), each from the paper named; the range is the published figure less
 # what a cloud cluster without the authors' tuning loses, up to the published figure.

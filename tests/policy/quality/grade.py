@@ -15,9 +15,10 @@ from policy.parse import parse_request
 from policy.request import Task
 from policy.spend import SpendSnapshot
 from policy.tree import decide
-from tests.policy.quality.cases import LARGE_SCALE, SEED_SCALING, Case
+from tests.policy.quality.cases import LARGE_SCALE, PUBLISHED_RUNS, SEED_SCALING, Case
 
-__all__ = ["CHECKS", "decision_for", "grade", "large_scale_mfu", "quality_policy", "seed_hours"]
+__all__ = ["CHECKS", "decision_for", "grade", "large_scale_mfu", "published_runs", "quality_policy",
+           "seed_hours"]
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)  # Monday 09:00 in Los Angeles
 TZ = "America/Los_Angeles"
@@ -85,6 +86,11 @@ def seed_hours(catalog: Catalog | None = None) -> list[tuple[int, float, float]]
         text = f"pretrain 1.5B on {tokens} tokens on {gpus} A100 GPUs, seq len 1024, no interruptions"
         out.append((gpus, published, decision_for(text).plan.estimated_hours))
     return out
+
+
+def published_runs() -> list[tuple[str, float, float]]:
+    """(name, published hours, planned hours) for each published run of a whole training (``PUBLISHED_RUNS``)."""
+    return [(name, published, decision_for(text).plan.estimated_hours) for name, text, published in PUBLISHED_RUNS]
 
 
 def large_scale_mfu() -> list[tuple[str, float, float, float]]:
