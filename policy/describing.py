@@ -117,7 +117,8 @@ _PURPOSES = (
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
-    rf"\b(?:our|my|their)\s+{_SIZE}?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
+    # "our 110M BERT classifier": the model's name may stand between its size and what it is for
+    rf"\b(?:our|my|their)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
     r"|classifiers?|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?"

@@ -154,7 +154,7 @@ _SEQ_BEFORE_RE = compiled_on_use(
     _F,
 )
 _MONEY_BEFORE_RE = compiled_on_use(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
-                              r"(?:of|is|=|:)?\s*(?:about|around|~)?\s*$", _F)
+                              r"(?:of|is|=|:)?\s*(?:about|around|~|only|just)?\s*$", _F)
 # The words that make an amount the budget, read with it: "no more than $50", "can't spend more than $50", "spend
 # limit $50", "cap spend at $50", "must not exceed $50", "budget is tight, around $100"; after it, "$50 tops".
 _SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
@@ -179,6 +179,8 @@ _MONEY_CUE_BEFORE = (
     rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
     rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
+    # "the budget is only 150 bucks": all there is
+    rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:only|just)"
     # a stop at an amount: "stop if it goes over $200", "kill the job if it costs more than $500"
     r"|\b(?:stop|kill|abort|cancel|halt|pull\s+the\s+plug)(?:\s+(?:it|the\s+(?:job|run)))?\s+(?:if|once|when|before)\s+"
     rf"(?:it\s+|the\s+(?:job|run|bill)\s+)?(?:goes|gets|runs|{_SPEND}|hits|reaches|passes|exceeds)"
@@ -3158,7 +3160,8 @@ _HP_COUNTED_RE = compiled_on_use(
 _HP_RANGE_BEFORE_RE = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
 _HP_SPLIT_RE = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = compiled_on_use(
-    rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*(?:{_TRIALS})(?![\w])", _F)
+    rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?P<la>q?lora\s+)?(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*"
+    rf"(?P<lb>q?lora\s+)?(?:{_TRIALS})(?![\w])", _F)
 
 
 # Hardware said of each run of several: "each run on 1 node", "each trial gets 8 GPUs", "each on 2 nodes", "one node
@@ -3279,6 +3282,15 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
     found = []
+    for m in list(_GRID_TRIALS_RE.finditer(scan.text)):  # "3 lora ranks x 2 lrs": before the adapter runs' reader
+        phrase = _said(m)
+        total = int(m["a"]) * int(m["b"])
+        notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
+        found.append(_Qty("trials", Decimal(total), phrase))
+        kept = [m.span(g) for g in ("la", "lb") if m[g]]  # the adapter's word is the task reader's
+        edges = [m.start(), *(i for span in kept for i in span), m.end()]
+        for start, end in zip(edges[::2], edges[1::2], strict=True):
+            scan.blank(start, end)
     for m in scan.take_if(("each", "every", "apiece", "per "), _PER_THING_RE):
         count = int(m["n"] or m["n2"])
         what = (m["what"] or m["what2"]).lower()
@@ -3307,11 +3319,6 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
-    for m in scan.take(_GRID_TRIALS_RE):
-        phrase = _said(m)
-        total = int(m["a"]) * int(m["b"])
-        notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
-        found.append(_Qty("trials", Decimal(total), phrase))
     for m in scan.take(_TIMES_TRIALS_RE):
         if m["each"]:  # "x 3 languages": the job for each
             notes.append(f"read '{_said(m)}' as {m['a'] or m['b']} runs of the job, one for each")

@@ -186,7 +186,8 @@ _TO_RESERVE_RE = compiled_on_use(
 # word "reserved" said of hardware. Only the word is taken, so the count and the hardware are read as ever.
 _HARDWARE = r"(?:\d{1,4}\s*(?:x\s*)?)?(?:ml\.)?[a-z]{1,5}\d{1,3}[a-z]*(?:[.-][a-z0-9-]+)?(?![\w.-])"
 _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s+)?reserved)\s+(?={_HARDWARE})"
-         rf"|(?<![\w.-]){_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?reserved)(?![\w-])")
+         rf"|(?<![\w.-])(?P<lead>already\s+(?:have|got|hold)\s+)?{_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?"
+         r"reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 # "retrain the ranking model": train it again; "a monthly refresh with 3B new tokens": the same
@@ -362,6 +363,8 @@ def read_held(scan: Scan) -> str | None:
         start, end = m.span("before") if m["before"] else m.span("after")
         found = found or " ".join(m.group(0).split())
         scan.blank(start, end)
+        if m["lead"]:  # "we already have 2 p4d reserved": the words that say it is held, the count left to be read
+            scan.blank(*m.span("lead"))
     return found
 
 

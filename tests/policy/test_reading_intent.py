@@ -319,6 +319,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # a grid whose first values are LoRA's ranks: the adapter word stays the task's
+    ("sweep 3 lora ranks x 2 lrs on llama 3.1 8b, 100M tokens each", {"trials": 6, "adapter": Task.LORA}, []),
+    # "only", "already" and a model's name before what it is for add nothing a person must check
+    ("fine-tune 13B on 1B tokens but the budget is only 150 bucks", {"budget_usd": 150.0}, []),
+    ("pretrain 1B on 20B tokens, we already have 2 p4d reserved until Friday",
+     {"reserved": True, "instances": 2, "instance_type": "p4d"}, []),
+    ("retrain our 110M BERT classifier on 40M tokens", {"params": 110_000_000}, []),
     # a length said to be enough is the time the work has; a date said as approximate is planned as that date
     ("fine-tune 7B on 1B tokens, a week is fine", {"deadline": MONDAY + timedelta(days=7)}, []),
     ("fine-tune 7B on 1B tokens, two days would be ok", {"deadline": MONDAY + timedelta(days=2)}, []),
