@@ -624,6 +624,9 @@ def read_request(
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    if (priced := fields.pop(_PRICED_ON, None)) is not None and not any(fields.get(k) for k in ("accelerator",
+                                                                                               "instance_type")):
+        fields["accelerator"] = priced  # "how much would 100 H100-hours cost?": on H100s
     _tokens_of_step_setting(fields, notes)
     _data_span(spans, scan, fields, notes)
     _resident_data(scan, fields, notes)
@@ -898,6 +901,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "how much per month?", "how much would that be a month": what recurring work comes to, said by the approval
     r"|how\s+much(?:\s+(?:would|will|does|is)\s+(?:it|this|that)(?:\s+(?:cost|be|come\s+to))?)?\s+(?:per|a|an|each|every)\s+"
     r"(?:month|week|year|quarter)(?![\w-])"
+    # "can team-nlp afford a 13B continued pretrain this month?": the plan's budget check answers it
+    # (a team named between is the team reader's: "afford" alone is read then)
+    r"|\b(?:can|could)\s+(?:we|i|they|you)\s+afford(?:\s+to)?|\bafford(?:\s+to)?(?=\s+(?:a|an|the|it|this|that|\d))"
     # "what's the damage?": what it costs
     r"|what(?:'s|\s+is|\s+will\s+be|\s+would\s+be)\s+the\s+damage"
     # "Can I get a price for fine-tuning …", "could we get a quote on"
@@ -1159,7 +1165,7 @@ _NOTED_ONLY = (
       "rated", "scored", "translated")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang", "rough", "options", "sanity")),
+      "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",
@@ -1443,6 +1449,11 @@ _WORK_HOURS_RES = (
                     _F),
     # an estimate standing alone, "SDXL fine-tune, about 100 A100-hours": hedged, so the work's size, not what there is
     compiled_on_use(rf"(?:^|(?<=[,;:]))\s*(?:about|around|roughly|approximately|approx\.?|~)\s*{_ACC_HOURS}\b", _F),
+    # their price asked: "how much would 100 H100-hours cost?", "price of 500 A100 hours": the hours on that
+    # accelerator, the question's words left for the cost question's reader
+    compiled_on_use(r"(?P<price>\bhow\s+much\s+(?:would|will|does|do|is|are|for|to\s+(?:buy|rent|run|get))\s+"
+                    r"|\b(?:cost|price)\s+(?:of|for)\s+|\b(?:price|quote)(?:\s+out)?\s+)(?:an?\s+)?"
+                    rf"{_ABOUT}{_ACC_HOURS}\b", _F),
 )
 
 
@@ -1457,10 +1468,17 @@ def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     if not 0 < hours <= 100_000_000:
         return {}
     accelerator = _accelerator(" ".join(m["acc"].split()))
-    notes.append(_work_note(f"'{_said(m)}'", hours, accelerator))
-    scan.blank(m.start(), m.end())
+    priced = m.re.groupindex.get("price") is not None and m["price"] is not None
+    start = m.end("price") if priced else m.start()
+    notes.append(_work_note(f"'{' '.join(m.string[start:m.end()].split())}'", hours, accelerator))
+    scan.blank(start, m.end())
     _model_of_measured_work(scan, notes)
+    if priced:  # the price of hours on that accelerator: planned on it, what else would cost said beside
+        return {"work_gpu_hours": hours, "work_accelerator": accelerator, _PRICED_ON: accelerator}
     return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
+_PRICED_ON = "priced_on"  # the accelerator whose hours' price is asked, from the work's reader to the hardware's
 
 
 def _work_note(quoted: str, hours: float, accelerator: str) -> str:

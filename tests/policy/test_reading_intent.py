@@ -319,6 +319,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # the price of accelerator-hours asked: the hours are the work, on that accelerator
+    ("how much would 100 H100-hours cost?", {"work_gpu_hours": 100.0, "work_accelerator": "H100",
+                                            "accelerator": "H100", "max_gpu_hours": None}, []),
+    ("what's the price of 500 A100 hours?", {"work_gpu_hours": 500.0, "accelerator": "A100"}, []),
+    # whether a team can afford it is what the plan's budget check says; the team named stays the team
+    ("can team-nlp afford a 13B continued pretrain on 20B tokens this month?", {"team": "team-nlp"}, []),
+    ("can we afford to fine-tune 70B on 1B tokens?", {"params": 70_000_000_000}, []),
     # a grid whose first values are LoRA's ranks: the adapter word stays the task's
     ("sweep 3 lora ranks x 2 lrs on llama 3.1 8b, 100M tokens each", {"trials": 6, "adapter": Task.LORA}, []),
     # "only", "already" and a model's name before what it is for add nothing a person must check
