@@ -3198,10 +3198,13 @@ _PER_RUN_HARDWARE_RE = compiled_on_use(
     r"|config(?:uration)?|seed|variant))(?![\w-])", _F)
 
 
+_RUN_HARDWARE_WORDS = ("node", "instance", "machine", "host", "box", "gpu", "accelerator")
+
+
 def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
     """The hardware said of each run ("each run on 1 node"): its count, "gpus" or "instances", and the phrase; taken
     before the counts' readers read it as the whole job's."""
-    if not scan.holds(("each", "every", "per ", "apiece", " a ")):
+    if not scan.holds(("each", "every", "per ", "apiece", " a ")) or not scan.holds(_RUN_HARDWARE_WORDS):
         return None
     found = scan.take(_PER_RUN_HARDWARE_RE)
     if not found:

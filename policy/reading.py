@@ -606,6 +606,8 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
         return
     model = find_model(str(fields["model"])) if fields.get("model") else None
     patch = model.patch_size if model is not None else None
+    if patch is None and "vit" not in scan.said.lower():
+        return  # neither the table's vision transformer ("DeiT-B") nor one said by its kind ("a 300M ViT")
     native = _VIT_RESOLUTION
     if model is not None and patch is not None:
         native = math.isqrt(model.max_context - 1) * patch
