@@ -1141,8 +1141,12 @@ _NO_SLIP_RE = compiled_on_use(r"\b(?:it|this|that|the\s+deadline|the\s+date)\s+(
 # "following up on the thread above": where the request comes from, nothing of the job
 _FOLLOW_UP_RE = compiled_on_use(r"\bfollowing\s+up\s+(?:on|from)\s+(?:the|my|our|this)\s+(?:thread|message|request"
                                 r"|discussion|conversation|post)(?:\s+(?:above|earlier|from\s+\w+))?", _F)
+# "into this week's budget", "out of the quarter's spend": the period the money is for, not a deadline
+_BUDGET_PERIOD_RE = compiled_on_use(
+    r"\b(?:this|the|our|next)\s+(?:week|month|quarter|year)'s\s+(?:budget|spend|allowance)\b", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),
     (_PER_EPOCH_RE, "one epoch's tokens: the epochs said multiply them", ("epoch",)),

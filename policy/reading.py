@@ -174,7 +174,7 @@ _RESERVED_RE = compiled_on_use(
 _TO_RESERVE_RE = compiled_on_use(
     r"\b(?:(?:is\s+it|would\s+it\s+be|it'?s)\s+worth\s+(?=reserving|booking|buying))?"
     r"(?:(?:reserve|reserving|book|booking|buy|buying|purchase|get|grab|want|need|request|use|using|via|with|on"
-    r"|through)\s+)"
+    r"|through|reserved\s+(?:via|with|on|through|as|by))\s+)"
     r"(?:us\s+|me\s+)?(?:an?\s+|some\s+)?(?:(?:ec2|aws)\s+)?(?:capacity[\s-]+blocks?(?:\s+for\s+ml)?"
     r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity"
     # "is it worth reserving capacity for …?": asked, so an offering that fits is priced

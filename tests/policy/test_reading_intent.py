@@ -319,6 +319,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # the period a budget is for, and capacity reserved by the means named
+    ("can we squeeze a 34B lora (300M tokens) into this week's budget? about $400 left",
+     {"budget_usd": 400.0, "deadline": None}, []),
+    ("price out 8 p5 nodes for 2 weeks, reserved via capacity block", {"reserve_capacity": True}, []),
     # the price of accelerator-hours asked: the hours are the work, on that accelerator
     ("how much would 100 H100-hours cost?", {"work_gpu_hours": 100.0, "work_accelerator": "H100",
                                             "accelerator": "H100", "max_gpu_hours": None}, []),
