@@ -485,6 +485,8 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     rf"|\b(?:interruptible|preemptible)(?:\s+(?:is|are)\s+(?:(?:totally|perfectly|completely|absolutely)\s+)?"
     rf"(?:ok(?:ay)?|fine|acceptable|allowed))?\b|\b(?:{_OK_WITH_INTERRUPTIONS})"
     r"|\bcan\s+(?:tolerate|handle|survive)\s+(?:interrupt|preempt)\w*"
+    # "can pause", "fine to pause and resume", "pausable": stopped and taken up again, as spot does
+    r"|\b(?:can|could|may|ok(?:ay)?\s+to|fine\s+to)\s+(?:be\s+)?paused?(?:\s+and\s+resumed?)?\b|\bpausable\b"
     # "happy to wait for cheaper spot capacity": spot, and time to spare for it
     r"|\b(?:happy|willing|ok(?:ay)?|fine|glad)\s+to\s+wait\s+for\s+(?:cheap(?:er)?\s+)?spot(?:\s+(?:capacity"
     r"|instances?))?",
@@ -1144,6 +1146,10 @@ _FOLLOW_UP_RE = compiled_on_use(r"\bfollowing\s+up\s+(?:on|from)\s+(?:the|my|our
 # "into this week's budget", "out of the quarter's spend": the period the money is for, not a deadline
 _BUDGET_PERIOD_RE = compiled_on_use(
     r"\b(?:this|the|our|next)\s+(?:week|month|quarter|year)'s\s+(?:budget|spend|allowance)\b", _F)
+# "how many nodes …": the count's unit read with it; "how many H100s …": the hardware left to be read as asked for
+_HOW_MANY_NEEDED_RE = compiled_on_use(
+    r"\bhow\s+many\s+(?:gpus?|accelerators?|nodes?|instances?|machines?|chips?|boxes)\b"
+    r"|\bhow\s+many(?=\s+(?:[a-z0-9-]+\s+)?(?:h100s?|h200s?|a100s?|b200s?|l40s|a10gs?|trainium\w*|p\d\w*)\b)", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),
@@ -1167,6 +1173,8 @@ _NOTED_ONLY = (
     (_DATA_MADE_BY_RE, "where the data comes from: what made it is not the model trained",
      ("generated", "produced", "synthes", "label", "annotated", "written", "created", "made", "curated", "reviewed",
       "rated", "scored", "translated")),
+    # "how many H100s do we need to finish in 30 days?": the plan's count answers it
+    (_HOW_MANY_NEEDED_RE, "asking for the plan, whose count answers it", ("how many",)),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford")),
@@ -4235,8 +4243,8 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
         notes.append(f"read '{said}' as spot allowed: the plan weighs spot and on-demand and takes the cheaper")
     low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
                                                   "resum", "recover", "fail", "lose"), _LOW_TOLERANCE_RE)]
-    high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt"),
-                                            _HIGH_TOLERANCE_RE)]
+    high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt",
+                                              "paus"), _HIGH_TOLERANCE_RE)]
     if went_wrong and high and not low:  # "burned by spot before, but spot ok this time": what is said now wins
         notes += [f"read '{said}' as what happened before: spot is allowed, as '{high[0]}' says" for said in went_wrong]
     elif went_wrong:

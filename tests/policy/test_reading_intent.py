@@ -319,6 +319,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # a job that may pause is interruptible; how many of something is asked is the plan's count
+    ("continued pretraining of our 3B on 30B tokens, cheapest, can pause", {"interruption_tolerance": Tolerance.HIGH},
+     []),
+    ("pretrain 8B on 2T tokens, how many H100s do we need to finish in 30 days?", {"accelerator": "H100"}, []),
+    ("how many nodes would we need to pretrain 3B on 60B tokens by Friday?", {"instances": None}, []),
     # the period a budget is for, and capacity reserved by the means named
     ("can we squeeze a 34B lora (300M tokens) into this week's budget? about $400 left",
      {"budget_usd": 400.0, "deadline": None}, []),
