@@ -1974,11 +1974,11 @@ def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
     if m["pct"]:
         premium, how = int(m["pct"]) / 100, ""
     elif m["same"]:
-        premium, how = SAME_PRICE_PREMIUM, f" ('{said}' taken as {SAME_PRICE_PREMIUM:.0%}; say a share to set it)"
+        premium, how = SAME_PRICE_PREMIUM, " (a share said sets it otherwise)"
     else:
-        premium, how = VAGUE_PREMIUM, f" ('{said}' taken as {VAGUE_PREMIUM:.0%}; say a share, e.g. 'within 10%')"
-    notes.append(f"read '{said}' as keeping to the hardware named while it costs at most {premium:.0%} more than the "
-                 f"plan with the hardware left open{how}")
+        premium, how = VAGUE_PREMIUM, " (a share said sets it otherwise, e.g. 'within 10%')"
+    notes.append(f"read '{said}' as at most {premium:.0%} more than the plan with the hardware left open, past which "
+                 f"it is left open{how}")
     return premium
 
 

@@ -1082,10 +1082,9 @@ def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: 
     if count is None or count > COUNT_ROUNDED_UP_MAX * request.gpus:
         return None  # "a single A100" is 8 of them: a person asks for that, or for the hardware left open
     each = " or ".join(map(str, sizes))
-    asked = f"{request.gpus} {named}s" if request.accelerator and not request.instance_type else \
-        f"{request.gpus} accelerators on {named}"
-    note = (f"{asked} asked: {named} instances come with {each} accelerators each, none with exactly "
-            f"{request.gpus}; planned on {count}, the fewest they make past it")
+    unit = f"{named}s" if request.accelerator and not request.instance_type else f"accelerators on {named}"
+    note = (f"planned on {count} {unit}, the fewest past the {request.gpus} asked that {named} instances make: they "
+            f"come with {each} accelerators each")
     return request.model_copy(update={"gpus": count, "notes": [*request.notes, note]})
 
 

@@ -296,10 +296,11 @@ def test_preferred_hardware_within_the_premium_allowed_is_kept_with_its_cost_nam
 @pytest.mark.parametrize(("text", "planned", "note"), [
     # A100s come 8 to an instance: "a 4xA100 box" is the 8-GPU one, said
     ("fine-tune 7B on 1B tokens on 4 A100s", 8,
-     "4 A100s asked: A100 instances come with 8 accelerators each, none with exactly 4; planned on 8"),
-    ("our team needs a 4xA100 box for 3 days for debugging", 8, "4 A100s asked"),
+     "planned on 8 A100s, the fewest past the 4 asked that A100 instances make: they come with 8 accelerators each"),
+    ("our team needs a 4xA100 box for 3 days for debugging", 8, "planned on 8 A100s, the fewest past the 4 asked"),
     # single-H100 sizes never go multi-node: 12 is two 8-GPU instances
-    ("fine-tune 7B on 1B tokens on 12 H100s", 16, "12 H100s asked: H100 instances come with 1 or 8"),
+    ("fine-tune 7B on 1B tokens on 12 H100s", 16, "planned on 16 H100s, the fewest past the 12 asked that H100 "
+                                                  "instances make: they come with 1 or 8"),
 ])
 def test_a_count_no_instance_makes_is_planned_on_the_next_one_that_does_and_said(text: str, planned: int,
                                                                                    note: str) -> None:
