@@ -2428,8 +2428,10 @@ def _corrections(found: list[_Qty], scan: _Scan, notes: list[str]) -> None:
 class _Qty:
     """A number read from the text, what it counts, and the words it came from."""
 
-    def __init__(self, kind: str, value: Decimal, phrase: str, *, after_on: bool = False) -> None:
+    def __init__(self, kind: str, value: Decimal, phrase: str, *, after_on: bool = False,
+                 other_model: bool = False) -> None:
         self.kind, self.value, self.phrase, self.after_on = kind, value, phrase, after_on
+        self.other_model = other_model  # the size of a model beside the one trained ("a 7B reward model")
         self.total = False  # tokens said as all runs' together ("1B tokens total"), not each run's
         self.start = -1  # where in the text it was said (-1: read from several places, or not by position)
 
@@ -3588,11 +3590,14 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     value = _value(m["num"], scale, seq=kind == "seq")
     phrase = _said(m)
     # "on 7B policy": a model named by its role, not the tokens "on 7B" would be
-    after_on = not unit and _ON_BEFORE_RE.search(before) is not None and not _MODEL_ROLE_AFTER_RE.match(text, m.end())
-    return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on)
+    role = _MODEL_ROLE_AFTER_RE.match(text, m.end())
+    after_on = not unit and _ON_BEFORE_RE.search(before) is not None and role is None
+    return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on,
+                other_model=role is not None and role["other"] is not None)
 
 
-_MODEL_ROLE_AFTER_RE = compiled_on_use(r"[\s-]+(?:policy|actor|critic|student|teacher|base|reward|value)\b", _F)
+_MODEL_ROLE_AFTER_RE = compiled_on_use(
+    r"[\s-]+(?:policy|actor|student|base|(?P<other>critic|teacher|reward|value|reference|judge))\b", _F)
 
 
 # The global batch: "batch size 1M tokens", "global batch of 1M tokens", "1M tokens per step", "batch size 512"
@@ -3684,7 +3689,8 @@ def _mixture_of_experts(scan: _Scan, notes: list[str]) -> list[_Qty]:
 def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_size: bool = False) -> None:
     """ "pretrain 1B on 20B": with another size named, a bare size after "on" is the training tokens; so it is beside
     a model named with its size ("fine-tune deepseek-r1-distill-qwen-7b on 300M …", ``named_size``)."""
-    sizes = [q for q in found if q.kind == "params"]
+    # another model's size ("with a 7B reward model") is no second size of the model trained
+    sizes = [q for q in found if q.kind == "params" and not q.other_model]
     if len(sizes) < 2 and not (named_size and sizes):
         return
     for q in sizes:

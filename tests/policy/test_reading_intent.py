@@ -319,6 +319,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, p5 if the price is similar", {"hardware_premium_max": 0.1, "instance_type": "p5"}, []),
     ("fine-tune 7B on 1B tokens if it's not much more expensive", {"hardware_premium_max": None},
      ["if", "not much more expensive"]),
+    # another model's size beside the one trained is not a second size: "on 7B" is the model, not its tokens
+    ("RLHF on 7B with a 7B reward model on 100M tokens", {"params": 7_000_000_000, "tokens": 100_000_000}, []),
+    ("RLHF (PPO) on 7B with 7B reward model, 20k prompts 4 rollouts 512 tok",
+     {"params": 7_000_000_000, "tokens": 20_000 * 4 * 512}, []),
     # a job that may pause is interruptible; how many of something is asked is the plan's count
     ("continued pretraining of our 3B on 30B tokens, cheapest, can pause", {"interruption_tolerance": Tolerance.HIGH},
      []),
