@@ -38,7 +38,7 @@ from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import allowed_platforms, choose_platforms
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
-from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, HardwareOption, Task, Tolerance, TrainingRequest
+from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, HardwareOption, Stage, Task, Tolerance, TrainingRequest
 from policy.screen import NOT_ASKED, Screen, check_region, screen, types_named
 from policy.spend import SpendSnapshot
 from policy.timespan import hours_between
@@ -163,6 +163,8 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
+    if (on_spot := _spot_within_budget(request, req, plan, plan_for)) is not None:
+        warnings.append(on_spot)
     if (runs := _runs_that_fit(req, plan)) is not None:
         req = req.model_copy(update={"notes": [*req.notes, runs]})
         assumed.insert(0, runs)
@@ -298,6 +300,29 @@ def _runs_that_fit(request: TrainingRequest, plan: Plan) -> str | None:
     worst = "" if high == runs else f", {high:,} at the top of its cost range"
     return (f"{what}: {runs:,} like this one fit the ${budget:,.2f} budget at ~${cost:,.2f} each{worst} (how many "
             f"fit, as asked; the plan is one of them: ask for {runs:,} runs to plan them together)")
+
+
+def _spot_within_budget(request: TrainingRequest, req: TrainingRequest, plan: Plan,
+                        plan_for: Callable[[TrainingRequest], Plan | None]) -> str | None:
+    """What saying spot is fine would plan, when a multi-node experiment runs on on-demand only because multi-node
+    spot is off by default (its request said nothing of interruptions) and spot would cost at least
+    ``NAMED_HARDWARE_MIN_SAVING`` less, or fit a budget the plan is over: another plan, said beside this one, never
+    chosen for the person, since one interruption stops every node."""
+    if (plan.instance_count < 2 or req.stage is not Stage.EXPERIMENTAL
+            or plan.purchase_model is not PurchaseModel.ON_DEMAND or request.interruption_tolerance is not None):
+        return None
+    other = plan_for(request.model_copy(update={"interruption_tolerance": Tolerance.HIGH}))
+    if other is None or other.purchase_model is not PurchaseModel.SPOT or (plan.deadline_met
+                                                                            and not other.deadline_met):
+        return None
+    budget, saving = req.budget_usd, 1 - other.estimated_cost_usd / plan.estimated_cost_usd
+    fits = budget is not None and other.estimated_cost_usd <= budget < plan.estimated_cost_usd
+    if not fits and saving < NAMED_HARDWARE_MIN_SAVING:
+        return None
+    how = f"within the ${budget:,.0f} budget" if fits else f"{saving:.0%} less"
+    return (f"said to be fine on spot ('spot ok'), the plan would be {other.instance_count}× {other.instance_type} "
+            f"spot at ~${other.estimated_cost_usd:,.2f}, {how}, in {other.estimated_hours:,.1f} h: multi-node spot is "
+            f"off by default, since one interruption stops every node ({rules.SPOT_SINGLE_NODE})")
 
 
 def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan: Plan,

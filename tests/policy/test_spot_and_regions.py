@@ -234,3 +234,23 @@ def test_regions_named_that_the_policy_does_not_allow_are_left_out_when_another_
     with pytest.raises(RequestError) as refused:
         _decide("fine-tune 7B on 1B tokens in eu-central-1 or eu-north-1", _policy())
     assert refused.value.code == "region_not_allowed" and "eu-central-1" in refused.value.message
+
+
+@pytest.mark.parametrize(("text", "how"), [
+    ("pretrain 3B on 60B tokens by Wednesday, experimental, budget $8k", "within the $8,000 budget"),
+    ("pretrain 3B on 60B tokens by Wednesday, experimental", "% less"),
+])
+def test_a_multi_node_experiment_on_on_demand_says_what_spot_would_plan(text: str, how: str) -> None:
+    decision = _decide(text, default_policy())
+    assert (decision.plan.purchase_model, decision.plan.instance_count > 1) == (PurchaseModel.ON_DEMAND, True)
+    [said] = [w for w in decision.warnings if w.startswith("said to be fine on spot ('spot ok'), the plan would be ")]
+    assert how in said and "multi-node spot is off by default" in said
+    spot = _decide(text + ", spot ok", default_policy()).plan
+    assert spot.purchase_model is PurchaseModel.SPOT and f"~${spot.estimated_cost_usd:,.2f}" in said
+
+
+@pytest.mark.parametrize("text", ["pretrain 3B on 60B tokens by Wednesday, production",  # never spot
+                                  "pretrain 3B on 60B tokens by Wednesday, no interruptions",  # said: nothing to add
+                                  "fine-tune 7B by Friday"])  # one instance: spot is the plan already
+def test_no_spot_hint_where_spot_is_ruled_out_said_against_or_already_planned(text: str) -> None:
+    assert not any(w.startswith("said to be fine on spot") for w in _decide(text, default_policy()).warnings)
