@@ -163,7 +163,7 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
-    if (on_spot := _spot_within_budget(request, req, plan, plan_for)) is not None:
+    if (on_spot := _spot_said_fine(request, req, plan, choice.option, search, ctx)) is not None:
         warnings.append(on_spot)
     if (runs := _runs_that_fit(req, plan)) is not None:
         req = req.model_copy(update={"notes": [*req.notes, runs]})
@@ -302,26 +302,28 @@ def _runs_that_fit(request: TrainingRequest, plan: Plan) -> str | None:
             f"fit, as asked; the plan is one of them: ask for {runs:,} runs to plan them together)")
 
 
-def _spot_within_budget(request: TrainingRequest, req: TrainingRequest, plan: Plan,
-                        plan_for: Callable[[TrainingRequest], Plan | None]) -> str | None:
-    """What saying spot is fine would plan, when a multi-node experiment runs on on-demand only because multi-node
-    spot is off by default (its request said nothing of interruptions) and spot would cost at least
-    ``NAMED_HARDWARE_MIN_SAVING`` less, or fit a budget the plan is over: another plan, said beside this one, never
-    chosen for the person, since one interruption stops every node."""
-    if (plan.instance_count < 2 or req.stage is not Stage.EXPERIMENTAL
+def _spot_said_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan, option: Option, search: Search,
+                    ctx: _Context) -> str | None:
+    """What the same hardware would cost on spot, when a one-job multi-node experiment runs on on-demand only because
+    multi-node spot is off by default (its request said nothing of interruptions) and spot would cost at least
+    ``NAMED_HARDWARE_MIN_SAVING`` less, or fit a budget the plan is over, meeting any deadline the plan meets: said
+    beside the plan, never chosen for the person, since one interruption stops every node."""
+    layout = option.layout
+    if (plan.instance_count < 2 or layout.jobs != 1 or req.stage is not Stage.EXPERIMENTAL
             or plan.purchase_model is not PurchaseModel.ON_DEMAND or request.interruption_tolerance is not None):
         return None
-    other = plan_for(request.model_copy(update={"interruption_tolerance": Tolerance.HIGH}))
-    if other is None or other.purchase_model is not PurchaseModel.SPOT or (plan.deadline_met
-                                                                            and not other.deadline_met):
+    spot = fixed_option(option.profile, search, count=layout.count, purchase=PurchaseModel.SPOT,
+                        platform=option.platform)
+    if spot is None or (option.meets and not spot.meets):
         return None
-    budget, saving = req.budget_usd, 1 - other.estimated_cost_usd / plan.estimated_cost_usd
-    fits = budget is not None and other.estimated_cost_usd <= budget < plan.estimated_cost_usd
+    budget, saving = req.budget_usd, 1 - spot.cost / option.cost
+    fits = budget is not None and spot.cost <= budget < plan.estimated_cost_usd
     if not fits and saving < NAMED_HARDWARE_MIN_SAVING:
         return None
     how = f"within the ${budget:,.0f} budget" if fits else f"{saving:.0%} less"
-    return (f"said to be fine on spot ('spot ok'), the plan would be {other.instance_count}× {other.instance_type} "
-            f"spot at ~${other.estimated_cost_usd:,.2f}, {how}, in {other.estimated_hours:,.1f} h: multi-node spot is "
+    other = _plan(spot, ctx)
+    return (f"said to be fine on spot ('spot ok'), the same {plan.instance_count}× {plan.instance_type} would cost "
+            f"~${other.estimated_cost_usd:,.2f} on spot, {how}, in {other.estimated_hours:,.1f} h: multi-node spot is "
             f"off by default, since one interruption stops every node ({rules.SPOT_SINGLE_NODE})")
 
 

@@ -243,7 +243,7 @@ def test_regions_named_that_the_policy_does_not_allow_are_left_out_when_another_
 def test_a_multi_node_experiment_on_on_demand_says_what_spot_would_plan(text: str, how: str) -> None:
     decision = _decide(text, default_policy())
     assert (decision.plan.purchase_model, decision.plan.instance_count > 1) == (PurchaseModel.ON_DEMAND, True)
-    [said] = [w for w in decision.warnings if w.startswith("said to be fine on spot ('spot ok'), the plan would be ")]
+    [said] = [w for w in decision.warnings if w.startswith("said to be fine on spot ('spot ok'), the same ")]
     assert how in said and "multi-node spot is off by default" in said
     spot = _decide(text + ", spot ok", default_policy()).plan
     assert spot.purchase_model is PurchaseModel.SPOT and f"~${spot.estimated_cost_usd:,.2f}" in said
