@@ -1027,6 +1027,10 @@ _EIGHT_BIT_OPTIMIZER_RE = compiled_on_use(
     r"\b(?:8[\s-]?bit\s+(?:adam(?:w)?|optimi[sz]ers?|lion)|(?:(?:paged|bnb)[\s_-]+)?adam(?:w)?[\s_-]?8[\s_-]?bit)"
     r"(?![\w-])", _F)
 # Fully sharded training, which the memory estimate already assumes; read before the numbers take "3" of "zero-3".
+# ZeRO stages 1 and 2 keep every weight on each accelerator: the memory check assumes ZeRO-3, so they are held for a
+# person, said whole ("DeepSpeed ZeRO-2", not "2" and "DeepSpeed ZeRO")
+_PARTLY_SHARDED_RE = compiled_on_use(
+    r"\b(?:deepspeed\s+)?zero[\s-]?(?:[12]|one|two|stage[\s-]?[12])(?![\w-])", _F)
 _SHARDED_RE = compiled_on_use(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
     r"(?![\w-])", _F)
@@ -1227,6 +1231,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    for m in scan.take_if(("zero",), _PARTLY_SHARDED_RE):  # held for a person, with why
+        scan.unused.append(_said(m))
+        notes.append(f"'{_said(m)}' keeps every weight on each accelerator: the memory check assumes ZeRO-3's full "
+                     "sharding, so a person checks that the plan holds the job")
     if scan.holds(("cost",)) and (asked := _WHAT_WOULD_COST_RE.search(scan.text)) is not None:
         # "what would a 70B LoRA on 500M tokens cost us?": the question's words, not the work named between them
         scan.blank(*asked.span("what"))
@@ -4150,7 +4158,9 @@ _TRAINING_SETTING_RE = compiled_on_use(
     # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
     r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?"
     r"|(?:grad(?:ient)?[\s-]+)?accum(?:ulation)?(?:[\s-]+steps?)?"
-    r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?))"
+    r"|(?:max[\s-]+)?grad(?:ient)?[\s-]+(?:clip(?:ping)?|norm)|label[\s-]+smoothing|adam[\s-]+(?:beta[12]|eps(?:ilon)?)"
+    # "TP=2 PP=1", "tensor parallel 4": how the job lays its model over the accelerators, not what it computes
+    r"|tp|pp|(?:tensor|pipeline)[\s-]+parallel(?:ism)?(?:[\s-]+(?:size|degree))?)"
     rf"(?:\s*(?:of|at|to|=|:|is|was)\s*|\s+|(?=\d))(?P<value>{_SETTING_NUMBER})(?:\s+(?:steps?|iterations?|iters?))?"
     # "lr 3e-4 cosine": the rate's schedule said after it
     r"(?:\s+(?:with\s+(?:a\s+)?)?(?:cosine|linear|constant|wsd|inverse[\s-]+sqrt)(?:[\s-]+(?:schedule[rd]?|decay"
@@ -4169,7 +4179,7 @@ _TRAINING_SETTING_RE = compiled_on_use(
     # "cosine lr 2e-5": the schedule said with its peak rate
     rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?", _F)
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
-                  "rank", "alpha", "%", "micro", "accum")
+                  "rank", "alpha", "%", "micro", "accum", "tp", "pp", "parallel")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

@@ -323,6 +323,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("RLHF on 7B with a 7B reward model on 100M tokens", {"params": 7_000_000_000, "tokens": 100_000_000}, []),
     ("RLHF (PPO) on 7B with 7B reward model, 20k prompts 4 rollouts 512 tok",
      {"params": 7_000_000_000, "tokens": 20_000 * 4 * 512}, []),
+    # ZeRO stages 1 and 2 keep the weights on each accelerator: held whole for a person; a parallel degree said is how
+    # the job lays out, not a count of accelerators
+    ("full fine-tune 7B on 1B tokens with DeepSpeed ZeRO-2, grad accumulation 8", {}, ["DeepSpeed ZeRO-2"]),
+    ("fine-tune 70B on 1B tokens with tensor parallel 8", {"gpus": None}, []),
     # a job that may pause is interruptible; how many of something is asked is the plan's count
     ("continued pretraining of our 3B on 30B tokens, cheapest, can pause", {"interruption_tolerance": Tolerance.HIGH},
      []),
@@ -1055,7 +1059,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # what the estimate assumes already, and what gpuops does already, change nothing
     ("fine-tune 7B on 1B tokens with deepspeed zero-3", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens with FSDP on 2 nodes", {"instances": 2}, []),
-    ("fine-tune 7B on 1B tokens with zero-2", {}, ["2", "zero"]),  # optimizer state sharded only: not what is priced
+    ("fine-tune 7B on 1B tokens with zero-2", {}, ["zero-2"]),  # optimizer state sharded only: not what is priced
     ("fine-tune 7B on 1B tokens and notify me when done", {}, []),
     # less memory than the estimate assumes, the same compute: noted, not a number of anything
     ("fine-tune 7B on 1B tokens, 8-bit adam", {"gpus": None}, []),
