@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from policy.config import TeamPolicy
 from policy.errors import RequestError
-from policy.models import ModelSpec, find_model, load_models
+from policy.models import ModelKind, ModelSpec, find_model, load_models
 from policy.patterns import compiled_on_use
 from policy.recipes import (
     DEFAULT_METRICS,
@@ -159,7 +159,7 @@ def _dataset(choice: JobChoice, *, name: str, recipe: Recipe) -> str:
     return said
 
 
-def _model(request: TrainingRequest, recipe: Recipe) -> tuple[ModelSpec | None, str | None]:
+def _model(request: TrainingRequest, recipe: Recipe, name: str) -> tuple[ModelSpec | None, str | None]:
     if request.model is None:
         return None, None
     model = find_model(request.model)
@@ -167,7 +167,17 @@ def _model(request: TrainingRequest, recipe: Recipe) -> tuple[ModelSpec | None, 
         known = ", ".join(m.name for m in load_models().models)
         raise RequestError(f"model: {request.model!r} is not in the model table; use one of: {known}",
                            code="unknown_model")
+    if recipe.model_kinds is not None and model.kind not in recipe.model_kinds:
+        trains = " or ".join(_KIND_NAMES[k] for k in recipe.model_kinds)
+        raise RequestError(f"model: {model.name} is {_KIND_NAMES[model.kind]}, and recipe {name} trains {trains} "
+                           f"only (model_kinds); name a recipe that trains it, or a model of that kind",
+                           code="model_not_trainable")
     return model, recipe.models.get(model.name, model.hub_id)
+
+
+_KIND_NAMES: dict[ModelKind, str] = {
+    "causal-lm": "a causal language model", "encoder": "a text encoder", "encoder-decoder": "an encoder-decoder",
+    "speech": "a speech model", "vision": "a vision transformer"}
 
 
 def _typed(name: str, spec: Hyperparameter, value: HyperparameterValue) -> HyperparameterValue:
@@ -257,7 +267,7 @@ def draft_job(*, request: TrainingRequest, team_name: str, team: TeamPolicy, reg
         return None
     name, recipe = _choose_recipe(choice, team_name=team_name, team=team)
     image = recipe.image if recipe.image is not None else framework_image(recipe.framework, region=region)  # type: ignore[arg-type]
-    model, source = _model(request, recipe)
+    model, source = _model(request, recipe, name)
     return JobDraft(team=team_name, recipe_name=name, recipe=recipe, image=image,
                     dataset=_dataset(choice, name=name, recipe=recipe), model=model, model_source=source,
                     overrides=_overrides(choice, name=name, recipe=recipe), tokens_said=request.tokens is not None)

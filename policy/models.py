@@ -12,15 +12,20 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from policy.patterns import compiled_on_use
 
 __all__ = ["find_model", "image_model_in_text", "image_model_span", "load_models", "model_in_text", "ModelCatalog",
-           "models_in_text", "ModelSpec", "sized_image_model"]
+           "ModelKind", "models_in_text", "ModelSpec", "sized_image_model"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
+
+# What a model is, as a training script loads it: a decoder that predicts the next token (most language models), a
+# text encoder (BERT, BGE), an encoder-decoder (T5), a speech model (Whisper) or a vision transformer (ViT).
+ModelKind = Literal["causal-lm", "encoder", "encoder-decoder", "speech", "vision"]
 
 
 class ModelSpec(BaseModel):
@@ -45,6 +50,7 @@ class ModelSpec(BaseModel):
     # A vision transformer's patch side in pixels: its tokens are image patches (max_context: those of a 224-pixel
     # image, with the class token). None for a model of text or sound.
     patch_size: int | None = Field(default=None, gt=0, le=64)
+    kind: ModelKind = "causal-lm"
 
     @property
     def compute_params(self) -> int:

@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_core import PydanticKnownError
 
+from policy.models import ModelKind
 from policy.patterns import compiled_on_use
 
 __all__ = [
@@ -121,6 +122,9 @@ class Recipe(_Strict):
     default_dataset: str | None = None  # one of datasets
     data_prefixes: list[str] = Field(default_factory=list[str])  # a request may name any S3 URI under these
     models: dict[str, str] = Field(default_factory=dict)  # base model name -> the team's S3 copy of its weights
+    # The kinds of model its script trains ([causal-lm] for examples/sft); None: any. A request for a model of
+    # another kind is refused when it is filed, before anything is launched that could not load it.
+    model_kinds: list[ModelKind] | None = Field(default=None, min_length=1)
     environment: dict[str, str] = Field(default_factory=dict)
     kms_key_id: str | None = None  # encrypts the training volume and the output
     tags: dict[str, str] = Field(default_factory=dict)

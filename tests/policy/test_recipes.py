@@ -110,6 +110,26 @@ def test_what_the_recipe_does_not_allow_is_refused_naming_the_field(
     assert (caught.value.code, str(caught.value)[:len(starts)]) == (code, starts)
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    ("fine-tune whisper-large-v3 on 2000 hours of audio for 3 epochs", "a speech model"),
+    ("fine-tune ViT-B/16 on 50k images for 10 epochs", "a vision transformer"),
+    ("fine-tune bge-large on 500M tokens", "a text encoder"),
+])
+def test_a_model_the_recipe_cannot_train_is_refused_when_filed_not_launched(text: str, kind: str) -> None:
+    # examples/sft loads AutoModelForCausalLM: another kind would fail at model load, after start-up was billed
+    team = TEAM.model_copy(update={"recipes": {"sft": SFT.model_copy(update={"model_kinds": ["causal-lm"]})}})
+    request = request_from(text=text, fields={}, now=NOW)
+    with pytest.raises(RequestError) as refused:
+        draft_job(request=request, team_name="team-ml", team=team, region="us-east-1")
+    assert refused.value.code == "model_not_trainable"
+    assert str(refused.value).startswith(f"model: {request.model} is {kind}, and recipe sft trains a causal language "
+                                         "model only (model_kinds)")
+    causal = request_from(text="fine-tune mistral-7b on 1B tokens", fields={}, now=NOW)
+    assert draft_job(request=causal, team_name="team-ml", team=team, region="us-east-1") is not None
+    anything = request_from(text=text, fields={}, now=NOW)  # a recipe that names no kinds trains any
+    assert draft_job(request=anything, team_name="team-ml", team=TEAM, region="us-east-1") is not None
+
+
 def test_a_team_without_recipes_keeps_its_launch_profile_and_refuses_job_details() -> None:
     team = default_policy().teams["team-ml"]
     plain = request_from(text="fine-tune 7B", fields={}, now=NOW)
