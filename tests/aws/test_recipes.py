@@ -222,6 +222,8 @@ BAD: list[tuple[str, dict[str, Any], dict[str, Any], str, str]] = [
     ("hyperparameter the recipe lacks", {"text": TEXT.replace("lr=3e-5", "momentum=0.9")}, {},
      "unknown_hyperparameter", "hyperparameters.momentum: "),
     ("model the table does not know", {"text": TEXT, "model": "llama-9-1b"}, {}, "unknown_model", "model: "),
+    ("model of a kind the recipe does not train", {"text": TEXT, "model": "whisper-large-v3"},
+     {"model_kinds": ["causal-lm"]}, "model_not_trainable", "model: whisper-large-v3 is a speech model"),
     ("a recipe that needs a model and none named", {"text": f"fine-tune 7B on {DATA}"}, {}, "model_required",
      "model: "),
 ]
