@@ -87,6 +87,9 @@ _DATA = (
     # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens", "on openwebtext (9B tokens)"
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
     r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",
+    # "on FineWeb-Edu 100B tokens": the data named, its count after it
+    rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})(?=\s+(?:about\s+|around\s+|~\s*)?\d[\d.,]*\s*"
+    r"(?:k|m|b|bn|t|thousand|million|billion)\s*tok)",
     # "2000 hours of call center audio", "300 hours of noisy speech": what the sound is
     rf"\b(?:hours?|hrs?|h)\s+of\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:audio|speech)\b",
     # "our 80M token support corpus": what the counted tokens are
@@ -200,6 +203,9 @@ _ASSUMED = (
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
      r"(?![\w-])|\bagain\b",
      "the same work again: it is planned from what the request says now, at today's prices"),
+    # "re-run the 70B LoRA from last week": which earlier run (or its data) is meant
+    (r"\bfrom\s+(?:last\s+(?:week|month|time|quarter)|yesterday|the\s+other\s+day)\b",
+     "said of an earlier run or its data: the plan is made from what this request says, at today's prices"),
     # "but in us-west-2 this time": what this request asks, said against an earlier run
     (r"\bthis\s+time(?:\s+(?:around|round))?\b",
      "said against an earlier run: the plan is made from what this request says"),

@@ -114,7 +114,7 @@ _UNIT_KINDS = (
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
     # "20 LoRA adapters", "10 jobs", "12 combos", "6 experiments": a run each
     ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
-     r"|separate|parallel)\s+)?(?:trials?|runs?|configs?"
+     r"|separate|parallel|different)\s+)?(?:trials?|runs?|configs?|(?:data[\s-]+)?(?:mixes|mixtures)"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"
      # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"
@@ -907,7 +907,7 @@ _COST_QUESTION_RE = compiled_on_use(
     # (a team named between is the team reader's: "afford" alone is read then)
     r"|\b(?:can|could)\s+(?:we|i|they|you)\s+afford(?:\s+to)?|\bafford(?:\s+to)?(?=\s+(?:a|an|the|it|this|that|\d))"
     # "what's the damage?": what it costs
-    r"|what(?:'s|\s+is|\s+will\s+be|\s+would\s+be)\s+the\s+damage"
+    r"|what(?:'?s|\s+is|\s+will\s+be|\s+would\s+be)\s+the\s+(?:damage|bill|tab)"
     # "Can I get a price for fine-tuning …", "could we get a quote on"
     r"|(?:can|could|may)\s+(?:i|we)\s+(?:get|have)\s+(?:a\s+)?(?:rough\s+|quick\s+)?(?:price|quote|cost|estimate)"
     r"(?:\s+estimate)?\s+(?:for|on|of)"
@@ -1110,7 +1110,9 @@ def _runs_fit(scan: _Scan) -> bool | None:
 # Each with the words one of which every match holds, so a text without them is not searched.
 # "with 4x the data (4B tokens)": a multiple of earlier data, with the tokens it comes to said beside it
 _MULTIPLE_OF_DATA_RE = compiled_on_use(
-    r"\b(?:with\s+)?\d+(?:\.\d+)?\s*x\s+(?:the\s+|as\s+much\s+)?(?:data|tokens|dataset)\b(?=[^.;]{0,20}\btok)", _F)
+    r"\b(?:with\s+)?\d+(?:\.\d+)?\s*x\s+(?:the\s+|as\s+much\s+)?(?:data|tokens|dataset)\b(?=[^.;]{0,20}\btok)"
+    # "2x the data (it was 300M tokens)": the count beside it is the earlier one, multiplied (``_tokens_multiplied``)
+    r"(?![^.;\d]{0,25}?\b(?:was|were|had)\b)", _F)
 # "can we fit a 70B fine-tune into our remaining $10k": whether the budget said covers it
 _FITS_BUDGET_RE = compiled_on_use(
     r"\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"

@@ -395,6 +395,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             "that many hours on the hardware chosen.",
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _image_tokens(scan, fields, notes, questions)  # "ViT-L on ImageNet for 300 epochs": before 'train' asks
+    _whisper_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
     left = _unread(scan)
@@ -655,6 +656,25 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
                  f"tokens: {why}")
 
 
+def _whisper_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """Hours of audio for a Whisper model as its encoder's frames: it reads every 30 s window whole, at 50 frames a
+    second, so the rate is the model's (other encoders' rates are asked, ``_size_questions``)."""
+    if (fields.get("tokens") is not None or fields.get("fixed_hours") is not None or not scan.unused
+            or not str(fields.get("model") or "").startswith("whisper") or _AUDIO_RE.search(scan.text) is None):
+        return
+    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None)
+    if heard is None or not 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:
+        return
+    scan.take(_AUDIO_RE)
+    phrase = heard.group(0)
+    epochs = _epochs_of_data(scan, notes)
+    fields["tokens"] = int(_count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0) * _WHISPER_FRAMES_PER_SECOND)
+    over = f" over {epochs[1]}" if epochs else ""
+    notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: Whisper's encoder reads "
+                 f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
+    scan.unused.remove(phrase)
+
+
 def _take_said(scan: Scan, start: int, end: int) -> None:
     """The span of the text as said, now read: blanked, and what a reader of counts left unread inside it (the "1k"
     of "ImageNet-1k") dropped from the unread."""
@@ -738,13 +758,6 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         epochs = _epochs_of_data(scan, notes)
         seconds = _count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0)
         over = f" over {epochs[1]}" if epochs else ""
-        if str(fields.get("model") or "").startswith("whisper"):
-            # Whisper's encoder reads every 30 s window whole, at 50 frames a second: the rate is the model's
-            fields["tokens"] = int(seconds * _WHISPER_FRAMES_PER_SECOND)
-            notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: Whisper's encoder reads "
-                         f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
-            scan.unused.remove(phrase)
-            return
         questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio{over}? Give the "
                                   "total, or pick the frame rate of the audio encoder.",
                                   choices=[Choice(label=f"{label}: {seconds * rate:,.0f} tokens",

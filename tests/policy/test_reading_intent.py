@@ -323,6 +323,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("RLHF on 7B with a 7B reward model on 100M tokens", {"params": 7_000_000_000, "tokens": 100_000_000}, []),
     ("RLHF (PPO) on 7B with 7B reward model, 20k prompts 4 rollouts 512 tok",
      {"params": 7_000_000_000, "tokens": 20_000 * 4 * 512}, []),
+    # a multiple of an earlier run's data, the earlier count said beside it, is multiplied; which run is meant is noted
+    ("re-run the 70B LoRA from last week with 2x the data (it was 300M tokens)", {"tokens": 600_000_000}, []),
+    ("fine-tune 7B with 4x the data (4B tokens)", {"tokens": 4_000_000_000}, []),
+    # data mixes counted are runs; the data named before its count describes it; the bill asked is the plan's cost
+    ("we want to try 4 different data mixes for a 1B model, 20B tokens each", {"trials": 4}, []),
+    ("Pretraining 1.5B on FineWeb-Edu 100B tokens, ~2 weeks, whats the bill?", {"tokens": 100_000_000_000}, []),
+    # a Whisper model's hours of audio are its tokens before 'train' would ask which task
+    ("train whisper-small on 10k hours of multilingual speech for 2 epochs",
+     {"tokens": 2 * 10_000 * 3600 * 50, "task": None}, []),
     # ZeRO stages 1 and 2 keep the weights on each accelerator: held whole for a person; a parallel degree said is how
     # the job lays out, not a count of accelerators
     ("full fine-tune 7B on 1B tokens with DeepSpeed ZeRO-2, grad accumulation 8", {}, ["DeepSpeed ZeRO-2"]),
