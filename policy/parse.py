@@ -1999,8 +1999,9 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tu
     lowered = text.lower()
     premium = None
     if " if " in lowered or "unless" in lowered or "as long as" in lowered or "provided" in lowered:
-        for _, _, end in list(_name_lists(text, families)):  # "A100s if not much more expensive": a preference
-            premium = _price_condition(scan, end, notes) if premium is None else premium
+        # "A100s if not much more expensive": a preference with the premium it allows, the first said
+        premium = next((p for _, _, end in list(_name_lists(text, families))
+                        if (p := _price_condition(scan, end, notes)) is not None), None)
     text = scan.text
     if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead", "thinking")):
         return premium is not None, premium

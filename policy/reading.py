@@ -662,17 +662,25 @@ def _whisper_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) -> None
     if (fields.get("tokens") is not None or fields.get("fixed_hours") is not None or not scan.unused
             or not str(fields.get("model") or "").startswith("whisper") or _AUDIO_RE.search(scan.text) is None):
         return
-    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None)
-    if heard is None or not 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:
+    if (heard := _audio_hours(scan, notes)) is None:
         return
     scan.take(_AUDIO_RE)
-    phrase = heard.group(0)
-    epochs = _epochs_of_data(scan, notes)
-    fields["tokens"] = int(_count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0) * _WHISPER_FRAMES_PER_SECOND)
-    over = f" over {epochs[1]}" if epochs else ""
+    phrase, seconds, over = heard
+    fields["tokens"] = int(seconds * _WHISPER_FRAMES_PER_SECOND)
     notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: Whisper's encoder reads "
                  f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
-    scan.unused.remove(phrase)
+
+
+def _audio_hours(scan: Scan, notes: list[str]) -> tuple[str, float, str] | None:
+    """The hours of audio said ("500 hours of speech"), taken from the unread: the phrase, its seconds times any
+    epochs said, and how the epochs read (" over 3 epochs"); None when none is said."""
+    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None)
+    if heard is None or not 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:
+        return None
+    scan.unused.remove(heard.group(0))
+    epochs = _epochs_of_data(scan, notes)
+    return (heard.group(0), _count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0),
+            f" over {epochs[1]}" if epochs else "")
 
 
 def _take_said(scan: Scan, start: int, end: int) -> None:
@@ -752,17 +760,12 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
-    heard = next((m for p in scan.unused if (m := _AUDIO_HOURS_RE.match(p))), None) if audio else None
-    if heard is not None and 0 < _count(heard["n"]) <= _MAX_AUDIO_HOURS:  # "500 hours of audio": sound, not a length
-        phrase = heard.group(0)
-        epochs = _epochs_of_data(scan, notes)
-        seconds = _count(heard["n"]) * 3600 * (epochs[0] if epochs else 1.0)
-        over = f" over {epochs[1]}" if epochs else ""
+    if audio and (heard := _audio_hours(scan, notes)) is not None:  # "500 hours of audio": sound, not a length
+        phrase, seconds, over = heard
         questions.append(Question(field="tokens", question=f"How many tokens are '{phrase}' of audio{over}? Give the "
                                   "total, or pick the frame rate of the audio encoder.",
                                   choices=[Choice(label=f"{label}: {seconds * rate:,.0f} tokens",
                                                   value=int(seconds * rate)) for label, rate in _AUDIO_RATES]))
-        scan.unused.remove(phrase)
         return
     named = _SIZE_BOUND_WORDS_RE.search(said or scan.text)  # "RLHF" and "distill" whatever task they were read as
     if task in _SIZE_BOUND_TASKS or audio or named:
