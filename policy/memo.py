@@ -9,7 +9,7 @@ worked out once; each request then only scales the layouts by its FLOPs and pric
 
 from __future__ import annotations
 
-import contextlib
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -60,15 +60,16 @@ class RecentWork:
     """What the last decisions worked out from their own work, for the decisions soon after with the same work:
     the capacity rounds of one decision, a preview, its filing and a re-approval's plan, and the many requests that
     leave the tokens to their default. Bounded; the oldest goes first, so a stream of new work never empties it at
-    once. The service decides in several threads at once, and a step can be interleaved: the keys hold dataclasses
-    whose hashing and comparing run Python code, during which another thread may take the entry a step is working
-    on (OrderedDict then raises KeyError). A race costs at most an entry over the bound, one dropped early or one
-    not kept, never an error."""
+    once. The service decides in several threads at once: the keys hold dataclasses whose hashing and comparing run
+    Python code, during which another thread may run, and an OrderedDict changed by another thread in the middle of
+    an insert corrupts its list of keys (the interpreter crashed with a segmentation fault in a test that decides in
+    five threads). Changes are made under a lock; a look-up only reads."""
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_entries", "_lock")
 
     def __init__(self) -> None:
         self._entries: OrderedDict[Hashable, Any] = OrderedDict()  # oldest first
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any:
         """What was kept for ``key``, or None."""
@@ -76,10 +77,9 @@ class RecentWork:
 
     def keep(self, key: Hashable, value: object) -> None:
         entries = self._entries
-        if len(entries) >= RECENT_ENTRIES:
-            with contextlib.suppress(KeyError):  # another thread emptied it first
+        with self._lock:
+            if len(entries) >= RECENT_ENTRIES:
                 entries.popitem(last=False)
-        with contextlib.suppress(KeyError):  # another thread took the key while it was being added: not kept
             entries[key] = value
 
 
