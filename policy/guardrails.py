@@ -29,14 +29,15 @@ _ROUNDING_USD = 0.01 + 1e-9
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
-    capacity_doubt: str | None = None,
+    capacity_doubt: str | None = None, raised: str | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
     Every money rule (deny ceiling, budget, auto-approval, tiers) judges the larger of the estimate and the
     ``exposure_usd`` — what the launch may bill before its runtime cap stops it — since that is what an approval
     lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically, nor is a plan whose
-    capacity is unknown or short (``capacity_doubt`` says why): it may not start.
+    capacity is unknown or short (``capacity_doubt`` says why): it may not start. Nor is one on more accelerators
+    than the request asked for (``raised``: the count asked and the one planned).
     """
     reasons: list[str] = []
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
@@ -50,6 +51,8 @@ def approval_requirement(
     _unread_reasons(unread or [], estimate_usd, reasons)
     if capacity_doubt:
         reasons.append(f"capacity {capacity_doubt}: never approved automatically")
+    if raised:
+        reasons.append(f"{raised}: a person approves the larger count, never approved automatically")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -58,8 +61,9 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and not capacity_doubt and stage is Stage.EXPERIMENTAL
-            and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK and within_budget and within_caps)
+    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised
+            and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
+            and within_budget and within_caps)
     if auto:
         reasons.append(f"experimental, ${cost_usd:,.2f} is below auto_approve_below_usd "
                        f"(${policy.auto_approve_below_usd:,.0f}) and within budget: approved automatically")

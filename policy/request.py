@@ -126,6 +126,9 @@ class TrainingRequest(BaseModel):
     # How much more the preferred hardware may cost than the plan with it left open ("prefer A100s if not much more
     # expensive": 0.2; "if within 10%": 0.1); past it the plan leaves the hardware open and says why.
     hardware_premium_max: float | None = Field(default=None, ge=0, le=10)
+    # The accelerators asked for when no instance makes that count and the plan's gpus were raised to the next count
+    # one does ("4 A100s": 8): a person approves the larger count, never the policy alone.
+    gpus_asked: int | None = Field(default=None, ge=1, le=100_000)
     # Several pieces of hardware named to choose among ("on p5 or p4d", "H100 or A100"): types, families or
     # accelerators; the plan picks the best of them, as it would among the types one family holds.
     hardware_choice: list[str] = Field(default_factory=list[str], max_length=16)

@@ -134,7 +134,7 @@ def decide(
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
-                                    capacity_doubt=cap.doubt)
+                                    capacity_doubt=cap.doubt, raised=_raised(req, plan))
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
@@ -1112,7 +1112,14 @@ def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: 
     unit = f"{named}s" if request.accelerator and not request.instance_type else f"accelerators on {named}"
     note = (f"planned on {count} {unit}, the fewest past the {request.gpus} asked that {named} instances make: they "
             f"come with {each} accelerators each")
-    return request.model_copy(update={"gpus": count, "notes": [*request.notes, note]})
+    return request.model_copy(update={"gpus": count, "gpus_asked": request.gpus, "notes": [*request.notes, note]})
+
+
+def _raised(req: TrainingRequest, plan: Plan) -> str | None:
+    """The count asked and the larger one planned, when the request's count was raised (``_count_rounded_up``)."""
+    if req.gpus_asked is None or plan.accelerators <= req.gpus_asked:
+        return None
+    return f"{req.gpus_asked} accelerators asked, {plan.accelerators} planned"
 
 
 # An exact count no instance makes is planned on the next count that one does, up to this many times the count asked

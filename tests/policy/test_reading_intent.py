@@ -1716,6 +1716,17 @@ def ok_spend(mtd: float) -> SpendSnapshot:
                          as_of=MONDAY - timedelta(hours=1))
 
 
+def test_a_count_raised_past_the_one_asked_is_never_auto_approved() -> None:
+    # "4 A100s" is planned on 8 (A100 instances hold 8): cheap enough to approve itself, but not what was asked
+    raised = decision_for("fine-tune 1B on 10M tokens on 4 A100s", ok_spend(1_000))
+    assert (raised.plan.accelerators, raised.request.gpus_asked) == (8, 4)
+    assert raised.approval.required and raised.plan.estimated_cost_usd < default_policy().auto_approve_below_usd
+    assert "4 accelerators asked, 8 planned: a person approves the larger count, never approved automatically" in \
+        raised.approval.reasons
+    asked = decision_for("fine-tune 1B on 10M tokens on 8 A100s", ok_spend(1_000))  # the same plan, asked as it is
+    assert not asked.approval.required and asked.request.gpus_asked is None
+
+
 def test_unread_words_are_never_auto_approved() -> None:
     spend = ok_spend(1_000)
     assert not decision_for("LoRA 1B on 10M tokens", spend).approval.required
