@@ -1152,7 +1152,9 @@ def _named_hardware_warning(request: TrainingRequest, plan: Plan, other: Plan) -
     the same options and more."""
     if (other.instance_type, other.instance_count) == (plan.instance_type, plan.instance_count):
         return None
-    return _what_keeping_costs(plan, other, kept=f"{_named(request)} as asked", instead="left open,")
+    kept = f"{_named(request)} as asked" if request.gpus_asked is None else \
+        f"{_named(request)}, the fewest past the {request.gpus_asked} asked,"  # "8× A100, the fewest past the 4 asked,"
+    return _what_keeping_costs(plan, other, kept=kept, instead="left open,")
 
 
 # A stated length this many times the training estimate, or under this share of it, is worth an approver's look.

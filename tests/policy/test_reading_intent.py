@@ -1723,6 +1723,8 @@ def test_a_count_raised_past_the_one_asked_is_never_auto_approved() -> None:
     assert raised.approval.required and raised.plan.estimated_cost_usd < default_policy().auto_approve_below_usd
     assert "4 accelerators asked, 8 planned: a person approves the larger count, never approved automatically" in \
         raised.approval.reasons
+    # what keeping to A100s costs names the count as raised, never "8× A100 as asked"
+    assert any(w.startswith("8× A100, the fewest past the 4 asked, costs ~$") for w in raised.warnings), raised.warnings
     asked = decision_for("fine-tune 1B on 10M tokens on 8 A100s", ok_spend(1_000))  # the same plan, asked as it is
     assert not asked.approval.required and asked.request.gpus_asked is None
 
