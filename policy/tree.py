@@ -1104,8 +1104,7 @@ def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: 
     low = policy.estimate.multi_node_min_accelerators
     if not sizes or any(request.gpus % size == 0 and (request.gpus == size or size >= low) for size in sizes):
         return None  # a size makes the count: the refusal is for another reason (memory, ceilings), and stands
-    made = sorted({size * n for size in sizes for n in (1, 2, 4, 8) if n == 1 or size >= low})
-    count = next((c for c in made if c > request.gpus), None)
+    count = _next_count(sizes, request.gpus, low)
     if count is None or count > COUNT_ROUNDED_UP_MAX * request.gpus:
         return None  # "a single A100" is 8 of them: a person asks for that, or for the hardware left open
     each = " or ".join(map(str, sizes))
@@ -1113,6 +1112,13 @@ def _count_rounded_up(request: TrainingRequest, refused: RequestError, catalog: 
     note = (f"planned on {count} {unit}, the fewest past the {request.gpus} asked that {named} instances make: they "
             f"come with {each} accelerators each")
     return request.model_copy(update={"gpus": count, "gpus_asked": request.gpus, "notes": [*request.notes, note]})
+
+
+def _next_count(sizes: Sequence[int], gpus: int, low: int) -> int | None:
+    """The fewest accelerators past ``gpus`` that one instance of ``sizes`` makes, or 2, 4 or 8 of one that may go
+    multi-node (``low`` accelerators or more); None when none does."""
+    return min((size * n for size in sizes for n in (1, 2, 4, 8) if size * n > gpus and (n == 1 or size >= low)),
+               default=None)
 
 
 def _raised(req: TrainingRequest, plan: Plan) -> str | None:
@@ -1332,8 +1338,8 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
         kind = f"{asked} instances" if asked else "instances"
         # the next count one instance or several of a size that may go multi-node make, as a person would ask for it
         low = policy.estimate.multi_node_min_accelerators
-        larger = sorted({s * n for s in sizes for n in (1, 2, 4) if s * n > req.gpus and (n == 1 or s >= low)})
-        ask = f"Ask for {larger[0]} {asked or 'GPU'}s" if larger else "Ask for another count"
+        larger = _next_count(sizes, req.gpus, low)
+        ask = f"Ask for {larger} {asked or 'GPU'}s" if larger else "Ask for another count"
         return (f"No allowed {asked or ''}{' ' if asked else ''}configuration in {req.region} has exactly "
                 f"{accelerators}{within} and holds this job ({kind} come with {', '.join(map(str, sizes)) or 'none'} "
                 f"each, multi-node only on sizes with {low} or more). {ask}, "
