@@ -30,6 +30,7 @@ from policy.models import image_model_span
 from policy.patterns import compiled_on_use
 from policy.questions import Question, deadline_before_start, deadline_questions, week_after, weekday_only
 from policy.reading import (
+    EPOCHS_WAITING,
     EVAL_RE,
     TRAIN_RE,
     UNIT_HOURS,
@@ -3438,7 +3439,7 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
         notes.append(f"read '{epochs[0].phrase}' over {fields['tokens']:,} tokens as {total:,} tokens of training")
         fields["tokens"] = total
     else:
-        notes.append(f"'{epochs[0].phrase}' needs the dataset's size to count: say e.g. '2 epochs over 500M tokens'")
+        notes.append(f"'{epochs[0].phrase}' {EPOCHS_WAITING}: say e.g. '2 epochs over 500M tokens'")
         scan.unused.append(epochs[0].phrase)
     return [q for q in found if q is not epochs[0]]
 

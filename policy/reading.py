@@ -31,8 +31,8 @@ from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["did_you_mean", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing", "read_to_reserve",
-           "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
+__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing",
+           "read_to_reserve", "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -696,7 +696,8 @@ _SIZE_BOUND_WORDS_RE = compiled_on_use(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
 _EPOCHS_SAID_RE = compiled_on_use(r"(?P<n>\d+(?:\.\d+)?)\s*epochs?", _F)
-_EPOCHS_WAITING = "needs the dataset's size to count"  # the counts' reader's note on epochs with no tokens to count
+# The counts' reader's note on epochs with no tokens to count (``policy.parse``), dropped once data gives them some
+EPOCHS_WAITING = "needs the dataset's size to count"
 
 
 def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
@@ -707,7 +708,7 @@ def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
         return None
     said, m = found
     scan.unused.remove(said)
-    notes[:] = [n for n in notes if not (n.startswith(f"'{said}'") and _EPOCHS_WAITING in n)]
+    notes[:] = [n for n in notes if not (n.startswith(f"'{said}'") and EPOCHS_WAITING in n)]
     return float(m["n"]), said
 
 
