@@ -99,13 +99,18 @@ def memory_step(work: Workload, option: Option, scr: Screen, *, model_said: bool
                      reason=reason, source=MEASURED_MEMORY_SOURCE if work.measured else MEMORY_SOURCE)
 
 
-def compute_step(work: Workload, option: Option) -> TraceStep:
+def compute_step(work: Workload, option: Option, *, stated_hours: float | None = None) -> TraceStep:
+    """How long the work takes; ``stated_hours``: the length the request said, for a job of a stated length."""
     accel = option.profile.accel
     spec = option.profile.spec
     if option.stated:
-        return TraceStep(node="4 compute", question="How long does the work take?",
-                         answer=(f"{option.compute_hours:,.1f} h as stated on {option.count}× {spec.instance_type}, "
-                                 f"+ {option.wall_hours - option.compute_hours:.2f} h start-up"),
+        startup = option.wall_hours - option.compute_hours
+        on = f"on {option.count}× {spec.instance_type}"
+        stated = option.compute_hours if stated_hours is None else stated_hours
+        answer = (f"{stated:,.1f} h as stated {on}, + {startup:.2f} h start-up"
+                  if abs(stated - option.compute_hours) < 1e-9 else
+                  f"{stated:,.1f} h as stated {on}, {startup:.2f} h of it start-up (the policy's longest job)")
+        return TraceStep(node="4 compute", question="How long does the work take?", answer=answer,
                          reason=("a job of a stated length: its hours are the request's, not estimated from the "
                                  "work; the launch stops when they are up"),
                          source=STATED_SOURCE)

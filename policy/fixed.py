@@ -24,7 +24,7 @@ from policy.screen import NOT_ASKED
 from policy.timespan import hours_between
 
 __all__ = ["does_not_fit", "fit_verdict", "fixed_length", "held_capacity", "HELD_REASON", "SIZING_PARAMS",
-           "started_later"]
+           "started_later", "startup_within"]
 
 HELD_REASON = "capacity already held: uninterrupted, already paid"
 
@@ -45,25 +45,35 @@ def started_later(options: list[Option], *, request: TrainingRequest, now: datet
                                 <= usable_hours) for o in options]
 
 
-def fixed_length(options: list[Option], *, hours: float, settings: EstimateSettings,
-                 usable_hours: float | None) -> list[Option]:
+def fixed_length(options: list[Option], *, hours: float, settings: EstimateSettings, usable_hours: float | None,
+                 cap: float) -> list[Option]:
     """Each configuration run for exactly ``hours`` plus start-up, priced at its rate; spot adds no estimate of
     interruptions (an interrupted run of a stated length is run again, which the person knows best). A sweep's runs
     side by side each run that long ("8 configs on 8 A10Gs for 24h"); runs one after another on the same instances
-    would not fit a stated length, so those layouts are left out."""
+    would not fit a stated length, so those layouts are left out. A length the policy's longest job (``cap``) holds
+    but not with its start-up takes the start-up out of the length (``startup_within``)."""
     startup = settings.spot_restart_minutes / 60
-    wall = hours + startup
+    wall = hours + startup - startup_within(hours, settings=settings, cap=cap)
     out = []
     for o in options:
         if o.layout.rounds > 1:
             continue  # a stated length is one round of jobs, not several one after another
-        layout = dataclasses.replace(o.layout, job_hours=hours)
+        layout = dataclasses.replace(o.layout, job_hours=wall - startup)
         cost = cents(o.count * o.rate.usd * billed_hours(wall))
         meets = None if usable_hours is None else o.start_hours + wall <= usable_hours
-        out.append(dataclasses.replace(o, layout=layout, compute_hours=hours, wall_hours=wall,
+        out.append(dataclasses.replace(o, layout=layout, compute_hours=wall - startup, wall_hours=wall,
                                        instance_hours=o.count * wall, spot=None, cost=cost, meets=meets,
                                        stated=True))
     return out
+
+
+def startup_within(hours: float, *, settings: EstimateSettings, cap: float) -> float:
+    """Hours of start-up a stated length takes out of itself: those past ``cap`` (max_runtime_hours) of a length
+    within it. "8 p5 for 2 weeks" under a 336 h cap holds the instances 336 h, start-up included, rather than being
+    denied for 15 minutes; a length past the cap is longer than any job may run, and is denied as it is."""
+    if hours > cap:
+        return 0.0
+    return max(0.0, hours + settings.spot_restart_minutes / 60 - cap)
 
 
 def held_capacity(options: list[Option], *, premium: SageMakerPremium) -> list[Option]:

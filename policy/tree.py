@@ -444,7 +444,7 @@ def _chosen(
                     multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
-    inside, outside = (_as_fixed(o, req, search, now) for o in _options(scr, search))
+    inside, outside = (_as_fixed(o, req, search, now, cap=policy.max_runtime_hours) for o in _options(scr, search))
     inside, outside, fits = _within_runtime(inside, outside, policy)
     inside, outside = _within_allowances(inside, outside, req, tokens_said=sized.tokens is not None)
     # the platforms only compared are searched for their alternatives: never chosen, ranked or bought capacity on
@@ -556,7 +556,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
         explain.tolerance_step(original, req.interruption_tolerance, req.stage),
         explain.memory_step(work, choice.option, scr,
                             model_said=original.params is not None or req.fixed_hours is None),
-        explain.compute_step(work, choice.option),
+        explain.compute_step(work, choice.option, stated_hours=ctx.request.fixed_hours),
         explain.candidates_step(scr, len(candidates), sum(o.meets is True for o in candidates), has_deadline,
                                 ", ".join(regions) or req.region, counts=_counts_allowed(req, ctx.policy),
                                 gpu_hours=req.max_gpu_hours, hourly_usd=req.max_hourly_usd,
@@ -630,11 +630,12 @@ def _sized(request: TrainingRequest) -> TrainingRequest:
                                       "task": request.task or Task.LORA})
 
 
-def _as_fixed(options: list[Option], req: TrainingRequest, search: Search, now: datetime) -> list[Option]:
+def _as_fixed(options: list[Option], req: TrainingRequest, search: Search, now: datetime, *,
+              cap: float) -> list[Option]:
     """The options under what the request fixes: a stated length, held capacity, a later start."""
     if req.fixed_hours is not None:
         options = fixed.fixed_length(options, hours=req.fixed_hours, settings=search.settings,
-                                     usable_hours=search.usable_hours)
+                                     usable_hours=search.usable_hours, cap=cap)
     if req.reserved:
         options = fixed.held_capacity(options, premium=search.catalog.sagemaker_premium)
     return fixed.started_later(options, request=req, now=now, usable_hours=search.usable_hours)
@@ -643,8 +644,13 @@ def _as_fixed(options: list[Option], req: TrainingRequest, search: Search, now: 
 def _fixed_notes(req: TrainingRequest, policy: PolicyConfig) -> list[str]:
     notes = []
     if req.fixed_hours is not None:
-        notes.append(f"a job of a stated length: {req.fixed_hours:g} h + {policy.estimate.spot_restart_minutes:g} min "
-                     "start-up on the hardware chosen, priced as instances × price × hours; no training estimate")
+        within = fixed.startup_within(req.fixed_hours, settings=policy.estimate, cap=policy.max_runtime_hours)
+        startup = f"{policy.estimate.spot_restart_minutes:g} min start-up"
+        length = (f"{req.fixed_hours:g} h + {startup}" if not within else
+                  f"{req.fixed_hours:g} h, the policy's longest job (max_runtime_hours {policy.max_runtime_hours:g}) "
+                  f"with its {startup} taken out of it ({req.fixed_hours - within:g} h running)")
+        notes.append(f"a job of a stated length: {length} on the hardware chosen, priced as instances × price × hours; "
+                     "no training estimate")
     return notes
 
 

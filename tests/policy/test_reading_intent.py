@@ -1646,6 +1646,21 @@ def test_a_stated_length_says_its_hours_were_given_and_what_nothing_said_is_not_
     assert "GiB of weights" in {s.node: s for s in decision_for("eval run 7b 2h").trace}["3 memory"].answer
 
 
+@pytest.mark.parametrize("text", ["8 H100 for 2 weeks", "8 H100 for 14 days", "8 H100 for 336 hours"])
+def test_a_stated_length_of_the_longest_job_holds_its_start_up_instead_of_being_denied(text: str) -> None:
+    """"8 p5 for 2 weeks" under max_runtime_hours 336 was denied for its 15 minutes of start-up: 336.25 h past the
+    cap. The length is what the instances are held for, so the start-up comes out of it, and the trace says so."""
+    decision = decision_for(text)
+    plan, cap = decision.plan, default_policy().max_runtime_hours
+    assert not any("max_runtime_hours" in r for r in decision.approval.reasons)
+    assert plan.estimated_hours == plan.max_runtime_hours == cap
+    assert plan.estimated_cost_usd == pytest.approx(plan.price_per_instance_hour_usd * cap, abs=0.011)
+    assert {s.node: s for s in decision.trace}["4 compute"].answer == (
+        "336.0 h as stated on 1× p5.48xlarge, 0.25 h of it start-up (the policy's longest job)")
+    # a length past the cap is longer than any job may run, and is denied as it was
+    assert any("max_runtime_hours" in r for r in decision_for("8 H100 for 15 days").approval.reasons)
+
+
 def test_a_stated_length_with_no_work_said_is_not_compared() -> None:
     assert decision_for("8 H100 for 6 hours").warnings == []
 
