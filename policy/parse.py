@@ -2601,7 +2601,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)
     _note_batch(found, fields, notes)
-    _tokens_of_steps(found, fields, notes)
+    _tokens_of_steps(found, fields, notes, said=scan.said)
     together = next((q for q in found if q.kind == "tokens" and q.total), None)
     if together is not None and (runs := fields.get("trials") or 1) > 1 and "tokens" in fields:
         fields["tokens"] = max(1, round(fields["tokens"] / runs))  # a run's tokens: what the request's count is
@@ -2729,18 +2729,57 @@ def _tokens_of_step_setting(fields: dict[str, Any], notes: list[str]) -> None:
                  f"{format_count(steps * per_step)} tokens of training")
 
 
-def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
+def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str], *, said: str) -> None:
     """ "100k steps at batch 1M tokens": the tokens trained are the steps times the tokens of each step, when no
-    count of tokens is said; the steps stay unread when the batch or its sequences' length is not said."""
+    count of tokens is said; the steps stay unread when the batch or its sequences' length is not said. Tokens said
+    of each step ("2000 steps of 1M tokens", "50k steps x 2M tokens", "2000 steps of 256 rollouts of 1k tokens") are
+    the batch, not the tokens trained."""
     steps = [q for q in found if q.kind == "other" and _STEPS_RE.fullmatch(q.phrase)]
-    per_step = _tokens_a_step(fields)
-    if len(steps) != 1 or per_step is None or "tokens" in fields:
+    if len(steps) != 1:
+        return
+    count, per_step = int(steps[0].value), _tokens_a_step(fields)
+    if "tokens" in fields and per_step and abs(count * per_step - fields["tokens"]) <= 0.05 * fields["tokens"]:
+        steps[0].kind = "steps"  # "2B tokens, 2000 steps, batch 1M tokens": each count the others'
+        notes.append(f"read '{steps[0].phrase}' × {format_count(per_step)} tokens a step: the "
+                     f"{format_count(fields['tokens'])} tokens said")
+        return
+    if "tokens" in fields and not per_step and not fields.get("batch_sequences") and count >= 1:
+        if each := _each_steps_tokens(steps[0], found, said):
+            fields["tokens"], fields["batch_tokens"] = count * each, each
+            steps[0].kind = "steps"
+            notes.append(f"read '{steps[0].phrase}' of {format_count(each)} tokens each as a global batch of "
+                         f"{format_count(each)} tokens per optimizer step: {format_count(count * each)} tokens of "
+                         "training")
+        elif 1 <= (batch := fields["tokens"] // count) <= 10**9:  # "on 2B tokens, 2000 steps": the steps cover them
+            fields["batch_tokens"] = batch
+            steps[0].kind = "steps"
+            notes.append(f"read '{steps[0].phrase}' over the {format_count(fields['tokens'])} tokens as a global batch "
+                         f"of {format_count(batch)} tokens per optimizer step: it sets how far the job scales")
+        return
+    if per_step is None or "tokens" in fields:
         return
     total = int(steps[0].value) * per_step
     fields["tokens"] = total
     steps[0].kind = "steps"  # read: not listed as unread
     notes.append(f"read '{steps[0].phrase}' × {format_count(per_step)} tokens a step as {format_count(total)} tokens "
                  "of training")
+
+
+# Between a count of steps and the tokens of each: "2000 steps of 1M tokens", "at 512k tokens", "x 2M tokens"
+_STEP_JOIN = r"\s*,?\s*(?:of|at|with|x|×|@|each\s+of)\s*(?:~|about\s+|roughly\s+)?"
+# After the tokens: that they are each step's ("1M tokens each", "… a step")
+_EACH_STEP_AFTER = r"\s*(?:each|per\s+step|a\s+step|every\s+step)\b"
+
+
+def _each_steps_tokens(steps: _Qty, found: list[_Qty], said: str) -> int | None:
+    """The tokens said as those of each of the steps, right after them: a step's batch; None when none is."""
+    tokens = [q for q in found if q.kind == "tokens"]
+    if len(tokens) != 1:
+        return None
+    step, each = (re.escape(" ".join(q.phrase.split())).replace(r"\ ", r"\s+") for q in (steps, tokens[0]))
+    if re.search(rf"{step}{_STEP_JOIN}{each}", said, _F) is None:
+        return None
+    return int(tokens[0].value)
 
 
 def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:

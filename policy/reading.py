@@ -759,6 +759,9 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                           + f" ({n * per:,} tokens)", value=n * per) for per in lengths]
         questions.append(Question(field="tokens", question=ask, choices=choices))
         return
+    if (question := _steps_question(scan, fields)) is not None:
+        questions.append(question)
+        return
     task = fields.get("task")
     audio = scan.take(_AUDIO_RE)
     if audio and (heard := _audio_hours(scan, notes)) is not None:  # "500 hours of audio": sound, not a length
@@ -775,6 +778,36 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         questions.append(Question(field="tokens", question=f"How many tokens does the {what} train on? Its default "
                                   "would decide the cost.",
                                   choices=[Choice(label=f"{v:,} tokens", value=v) for v in (10**8, 10**9, 10**10)]))
+
+
+_STEPS_SAID_RE = compiled_on_use(
+    r"(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:k|m|thousand|million)?)\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+# The global batches "2000 steps" said without one is asked in: a small fine-tuning batch, a common one and one of
+# pretraining's size, in sequences of the length said, else in tokens
+_STEP_SEQUENCES = (32, 128, 512)
+_STEP_LENGTHS = (2048, 4096, 8192)
+
+
+def _steps_question(scan: Scan, fields: dict[str, Any]) -> Question | None:
+    """ "fine-tune 7B for 2000 steps" with no batch: the tokens are the steps times a step's batch, which only the
+    person knows (a default batch would decide the cost while looking read); asked with three batches to pick."""
+    said = next(((p, m) for p in scan.unused if (m := _STEPS_SAID_RE.fullmatch(p)) is not None), None)
+    if said is None:
+        return None
+    phrase, m = said
+    steps = _count(m["n"])
+    if steps < 1:
+        return None
+    scan.unused.remove(phrase)
+    seq, sequences = fields.get("seq_len"), fields.get("batch_sequences")
+    if sequences:  # "batch 64" with no length: the length is asked
+        batches = [(f"{sequences:,} sequences of ~{n:,} tokens", sequences * n) for n in _STEP_LENGTHS]
+    else:  # of the length said, else the usual 4,096
+        batches = [(f"{n} sequences of {seq or 4096:,} tokens", n * (seq or 4096)) for n in _STEP_SEQUENCES]
+    said_as = " ".join(phrase.split())
+    return Question(field="tokens", question=f"How many tokens are '{said_as}'? Give the total, or pick the global "
+                    "batch of a step.", choices=[Choice(label=f"{label} a step ({steps * per:,} tokens)",
+                                                        value=steps * per) for label, per in batches])
 
 
 _COUNTED_RE = compiled_on_use(_COUNTED, _F)

@@ -43,7 +43,7 @@ _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*[x×]\s*(?P<n>\d+(?:\.\d+
 _SZ = r"\d+(?:\.\d+)?\s*[mbt]"
 _TOTAL_ACTIVE = (
     rf"(?<![\w.])(?P<t>{_SZ})[\s-]*a(?P<a>{_SZ})(?![\w])"
-    rf"|(?<![\w.])(?P<t2>{_SZ})\s+(?:total\s+)?(?:param(?:eter)?s?\s+)?(?:(?:moe|mixture[\s-]+of[\s-]+experts)\s*)?"
+    rf"|(?<![\w.])(?P<t2>{_SZ})\s*(?:total\s*)?(?:param(?:eter)?s?\s+)?(?:(?:moe|mixture[\s-]+of[\s-]+experts)\s*)?"
     # "a 2B MoE with 8 experts (500M active)": the experts counted between
     r"(?:model\s*)?(?:(?:with\s+)?\d{1,3}\s+(?:routed\s+)?experts?\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
@@ -142,6 +142,8 @@ def read_workload(text: str) -> WorkloadReading:
         out.notes.append(f"read '{text[span[0]:span[1]]}' as {_size(model.params)} parameters"
                          + (f", {_size(model.active_params)} active per token" if model.active_params else "")
                          + f" ({model.name})")
+        if model.active_params is not None:  # "deepseek-v2-lite (16B MoE, 2.4B active)": the sizes said of it
+            _read_total_active(_blanked(text, out.spans), out)
     elif not _read_total_active(_blanked(text, out.spans), out) and not _read_total_experts(
             _blanked(text, out.spans), out):
         _read_moe(_blanked(text, out.spans), out)
@@ -347,11 +349,13 @@ def _read_total_active(text: str, out: WorkloadReading) -> bool:
                            f"{_size(total)}: a mixture of experts uses fewer per token than it holds. Give the total "
                            'and the active size, e.g. "30B-A3B" or "a 3B MoE with 800M active params".',
                            code="contradiction")
-    out.fields |= {"params": total, "active_params": active}
+    out.fields |= {"params": total, "active_params": active}  # of a model named as well, the figures said
     out.spans.append(m.span())
     out.spans += [w.span() for w in _MOE_WORD_RE.finditer(text) if not m.start() <= w.start() < m.end()]
-    out.notes.append(f"read '{' '.join(m.group(0).split())}' as a mixture of experts: {_size(total)} parameters in "
-                     f"memory, {_size(active)} active per token")
+    said = " ".join(m.group(0).split())
+    said = said[:-1] if said.endswith(")") and "(" not in said else said  # "(16B MoE, 2.4B active)": its close
+    out.notes.append(f"read '{said}' as a mixture of experts: {_size(total)} parameters in memory, {_size(active)} "
+                     "active per token")
     return True
 
 

@@ -430,7 +430,7 @@ NOTED: list[tuple[str, datetime, str]] = [
      "took experimental, said outright ('experimental'), over what 'customer' suggests"),
     ("mixtral 8x7B", MONDAY, "12.9B active per token"),
     ("8x7B MoE", MONDAY, "mixture of 8 experts"),
-    ("7B with 500k steps", MONDAY, "did not read: '500k steps'"),
+    ("7B on 1B tokens, 5000 steps, batch 1M tokens", MONDAY, "did not read: '5000 steps'"),
     ("7B on H100 or A100", MONDAY, "named several accelerators (H100, A100); the plan chooses among them"),
     ("7B on ml.p5.48xlarge", MONDAY, "p5.48xlarge"),
     ("pretrain 1B on 20B", MONDAY, "read '20B' as training tokens"),

@@ -393,6 +393,23 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the steps said as the job's setting, with its batch and sequence: the tokens it trains
     ("fine-tune 7B with max_steps=2000, global batch 256, seq 4096", {"tokens": 2000 * 256 * 4096}, []),
     ("fine-tune 7B on 1B tokens with max_steps=2000, batch 256", {"tokens": 1_000_000_000}, []),
+    # tokens said of each step are the batch, not the tokens trained ("2000 steps of 1M tokens" was 1M tokens)
+    ("fine-tune 7B, 2000 steps of 1M tokens", {"tokens": 2_000_000_000, "batch_tokens": 1_000_000}, []),
+    ("fine-tune 7B, 2000 steps at 512k tokens each", {"tokens": 1_024_000_000, "batch_tokens": 512_000}, []),
+    ("pretrain 1B, 50k steps x 2M tokens", {"tokens": 100_000_000_000, "batch_tokens": 2_000_000}, []),
+    ("GRPO on qwen2.5-7b-instruct, 2000 steps of 256 rollouts of 1k tokens",
+     {"tokens": 512_000_000, "batch_tokens": 256_000}, []),
+    # steps over the tokens said are the batch; steps that do not agree with a batch said are for a person
+    ("fine-tune 7B on 2B tokens, 2000 steps", {"tokens": 2_000_000_000, "batch_tokens": 1_000_000}, []),
+    ("fine-tune 7B on 2B tokens, 2000 steps, batch 1M tokens", {"tokens": 2_000_000_000}, []),
+    ("fine-tune 7B on 2B tokens, 5000 steps, batch 1M tokens", {"tokens": 2_000_000_000}, ["5000 steps"]),
+    # a mixture of experts named and its sizes said too: the sizes said are planned, not read as a second model
+    ("fine-tune deepseek-v2-lite (16B MoE, 2.4B active) on 1B tokens",
+     {"params": 16_000_000_000, "active_params": 2_400_000_000}, []),
+    ("fine-tune qwen3-30b-a3b (30B, 3B active) on 500M tokens",
+     {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
+    ("fine-tune a 16B total, 2.4B active MoE on 1B tokens", {"params": 16_000_000_000, "active_params": 2_400_000_000},
+     []),
     # how far back the data goes: beside the tokens said it sizes nothing; alone it is for a person
     ("fine-tune a 7B on 3 years of tickets (~2M tickets, 400 tokens avg)", {"tokens": 800_000_000}, []),
     ("fine-tune 7B on 18 months of chat logs", {"tokens": None}, ["18 months of chat logs"]),
@@ -1046,7 +1063,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 5000 * 512 * 4096, "batch_sequences": 512, "seq_len": 4096}, []),
     ("pretrain a 2B model for 100k steps at batch 1M tokens", {"tokens": 100_000_000_000}, []),
     ("fine-tune 7B on 1B tokens for 5000 steps, batch 1M tokens", {"tokens": 1_000_000_000}, ["5000 steps"]),
-    ("fine-tune 7B for 1000 steps", {"tokens": None}, ["1000 steps"]),
+    ("fine-tune 7B for 1000 steps", {"tokens": None}, []),  # asked: how big a step is
     ("pretrain 3B, 60B tok, spot fine, dl by 12/20 5pm", {"deadline": at("2026-12-20T17:00")}, []),
     ("pretrain 1B model, 20B tokens, chinchilla optimal", {"tokens": 20_000_000_000}, []),
     ("fine-tune phi-3.5-mini on 20M tokens", {"params": 3_821_079_552, "model": "phi-3.5-mini"}, []),
@@ -1180,7 +1197,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune qwen2.5-7b", {"params": 7_615_616_512, "model": "qwen2.5-7b"}, []),
     ("lora llama-3-8b-instruct on 100M tokens", {"params": 8_030_261_248}, []),
     ("fine-tune a 7B model for the chatbot", {}, []),  # what the model is for: read, with a note
-    ("fine-tune 7B with 500k steps using the frobnicator", {}, ["500k steps", "frobnicator"]),
+    ("fine-tune 7B with 500k steps using the frobnicator", {}, ["frobnicator"]),
     ("fine-tune 7B, make it sparkle", {}, ["sparkle"]),
     # the words that make an amount the budget are read with it, beside a ceiling on the hardware
     ("fine-tune 7B, no more than $50", {"budget_usd": 50.0}, []),
@@ -1448,6 +1465,21 @@ def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
     assert [c.value for c in question.choices] == ["2026-12-31T17:00:00-08:00", "2027-03-31T17:00:00-07:00"]
 
 
+@pytest.mark.parametrize(("text", "per_step"), [
+    ("fine-tune 7B for 2000 steps", [32 * 4096, 128 * 4096, 512 * 4096]),
+    ("fine-tune 7B for 2000 steps at seq 8192", [32 * 8192, 128 * 8192, 512 * 8192]),
+    ("GRPO on qwen2.5-7b-instruct for 2k steps", [32 * 4096, 128 * 4096, 512 * 4096]),
+])
+def test_steps_without_a_batch_ask_for_it_rather_than_price_a_default(text: str, per_step: list[int]) -> None:
+    """ "fine-tune 7B for 2000 steps" was planned on the default 1B tokens with the steps unread."""
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert "tokens" not in reading.fields
+    question, = reading.questions
+    assert question.field == "tokens" and "steps'? Give the total, or pick the global batch" in question.question
+    assert [c.value for c in question.choices] == [2000 * n for n in per_step]
+    assert not any(note.startswith("did not read") for note in reading.notes)
+
+
 @pytest.mark.parametrize("text", ["fine-tune our 1B speech model on 500 hours of audio",
                                   "fine-tune a 1B ASR model on 500 hours of call center audio"])
 def test_hours_of_audio_ask_for_tokens_at_encoder_frame_rates(text: str) -> None:
@@ -1545,7 +1577,7 @@ def test_counted_prompts_ask_for_tokens_for_every_rollout_trained_on(text: str, 
 def test_a_rate_per_prompt_is_no_dataset_to_ask_about() -> None:
     reading = read_request("GRPO on qwen2.5-7b for 500 steps, 8 rollouts per prompt", now=MONDAY, tz=TZ)
     assert [q.field for q in reading.questions] == ["tokens"]
-    assert "'rlhf' work" in reading.questions[0].question  # not "How many tokens are '8 rollouts per prompt'?"
+    assert "'500 steps'" in reading.questions[0].question  # not "How many tokens are '8 rollouts per prompt'?"
 
 
 @pytest.mark.parametrize("text", ["serve llama 70b for inference, 100 qps", "batch inference 10M prompts",
