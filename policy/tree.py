@@ -163,7 +163,7 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
-    if (on_spot := _spot_said_fine(request, req, plan, choice.option, search, ctx)) is not None:
+    if (on_spot := _on_spot_if_fine(request, req, plan, choice.option, search, ctx)) is not None:
         warnings.append(on_spot)
     if (runs := _runs_that_fit(req, plan)) is not None:
         req = req.model_copy(update={"notes": [*req.notes, runs]})
@@ -302,7 +302,7 @@ def _runs_that_fit(request: TrainingRequest, plan: Plan) -> str | None:
             f"fit, as asked; the plan is one of them: ask for {runs:,} runs to plan them together)")
 
 
-def _spot_said_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan, option: Option, search: Search,
+def _on_spot_if_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan, option: Option, search: Search,
                     ctx: _Context) -> str | None:
     """What the same hardware would cost on spot, when a one-job multi-node experiment runs on on-demand only because
     multi-node spot is off by default (its request said nothing of interruptions) and spot would cost at least
@@ -322,7 +322,7 @@ def _spot_said_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan, 
         return None
     how = f"within the ${budget:,.0f} budget" if fits else f"{saving:.0%} less"
     other = _plan(spot, ctx)
-    return (f"said to be fine on spot ('spot ok'), the same {plan.instance_count}× {plan.instance_type} would cost "
+    return (f"if spot is fine (say 'spot ok'), the same {plan.instance_count}× {plan.instance_type} would cost "
             f"~${other.estimated_cost_usd:,.2f} on spot, {how}, in {other.estimated_hours:,.1f} h: multi-node spot is "
             f"off by default, since one interruption stops every node ({rules.SPOT_SINGLE_NODE})")
 

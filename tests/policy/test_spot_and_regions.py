@@ -243,7 +243,7 @@ def test_regions_named_that_the_policy_does_not_allow_are_left_out_when_another_
 def test_a_multi_node_experiment_on_on_demand_says_what_spot_would_plan(text: str, how: str) -> None:
     decision = _decide(text, default_policy())
     assert (decision.plan.purchase_model, decision.plan.instance_count > 1) == (PurchaseModel.ON_DEMAND, True)
-    [said] = [w for w in decision.warnings if w.startswith("said to be fine on spot ('spot ok'), the same ")]
+    [said] = [w for w in decision.warnings if w.startswith("if spot is fine (say 'spot ok'), the same ")]
     assert how in said and "multi-node spot is off by default" in said
     spot = _decide(text + ", spot ok", default_policy()).plan
     assert spot.purchase_model is PurchaseModel.SPOT and f"~${spot.estimated_cost_usd:,.2f}" in said
@@ -253,4 +253,4 @@ def test_a_multi_node_experiment_on_on_demand_says_what_spot_would_plan(text: st
                                   "pretrain 3B on 60B tokens by Wednesday, no interruptions",  # said: nothing to add
                                   "fine-tune 7B by Friday"])  # one instance: spot is the plan already
 def test_no_spot_hint_where_spot_is_ruled_out_said_against_or_already_planned(text: str) -> None:
-    assert not any(w.startswith("said to be fine on spot") for w in _decide(text, default_policy()).warnings)
+    assert not any(w.startswith("if spot is fine") for w in _decide(text, default_policy()).warnings)
