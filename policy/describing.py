@@ -235,6 +235,12 @@ _ASSUMED = (
     (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
      r"(?:\s+(?:files?|format|shards?))?\b",
      "how the data is stored: the tokens said are what is trained on"),
+    # "contrastive", "with an InfoNCE loss", "MLM objective": the loss, computed on the forward pass priced already
+    (r"\b(?:(?:with|using)\s+(?:an?\s+|the\s+)?)?(?:contrastive|info-?nce|triplet|in-?batch[\s-]+negatives?"
+     r"|masked[\s-]+language[\s-]+model(?:l?ing)?|mlm|next[\s-]+token(?:[\s-]+prediction)?|causal[\s-]+lm)"
+     r"(?:\s+(?:loss|objective|learning|training|fine[\s-]?tun(?:e|ing)))?\b",
+     "the training objective: computed on the forward pass already priced (6 FLOPs a parameter a token with the "
+     "backward pass)"),
     (r"\bflash[\s-]?(?:attention|attn)\b",  # a version said after it ("flash attn 2") is blanked by ``policy.parse``
      "what the estimate already assumes: a layer's activation memory is counted as with flash attention, "
      "without the sequence-squared attention scores"),

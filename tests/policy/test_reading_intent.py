@@ -410,6 +410,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
     ("fine-tune a 16B total, 2.4B active MoE on 1B tokens", {"params": 16_000_000_000, "active_params": 2_400_000_000},
      []),
+    # the training objective: its loss is computed on the forward pass priced already
+    ("train a 400M embedding model on 10B tokens, contrastive", {"tokens": 10_000_000_000}, []),
+    ("fine-tune bge-large (335M) on 2B tokens with a contrastive loss using in-batch negatives",
+     {"params": 335_000_000}, []),
+    ("pretrain a 110M BERT on 3B tokens, MLM objective", {"params": 110_000_000}, []),
     # how far back the data goes: beside the tokens said it sizes nothing; alone it is for a person
     ("fine-tune a 7B on 3 years of tickets (~2M tickets, 400 tokens avg)", {"tokens": 800_000_000}, []),
     ("fine-tune 7B on 18 months of chat logs", {"tokens": None}, ["18 months of chat logs"]),
