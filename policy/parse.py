@@ -1157,8 +1157,19 @@ _BUDGET_PERIOD_RE = compiled_on_use(
 _HOW_MANY_NEEDED_RE = compiled_on_use(
     r"\bhow\s+many\s+(?:gpus?|accelerators?|nodes?|instances?|machines?|chips?|boxes)\b"
     r"|\bhow\s+many(?=\s+(?:[a-z0-9-]+\s+)?(?:h100s?|h200s?|a100s?|b200s?|l40s|a10gs?|trainium\w*|p\d\w*)\b)", _F)
+# "what do you recommend", "any suggestions?", "what's the best setup for this": the plan is the recommendation
+_ADVICE_RE = compiled_on_use(
+    r"\bwhat\s+(?:do|would|can|should)\s+(?:you|u|we|i)\s+(?:recommend|suggest|advise|propose|use)\b"
+    r"|\b(?:any|your)\s+(?:recommendations?|suggestions?|advice)\b"
+    r"|\b(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?(?:recommend|suggest)\s+(?:a\s+|the\s+|some\s+)?"
+    r"(?:setup|config(?:uration)?s?|plan|instances?|hardware|something)\b"
+    r"|\bwhat(?:'s|\s+is|\s+would\s+be)\s+(?:the\s+)?best\s+(?:setup|config(?:uration)?|way|option|instance|hardware"
+    r"|approach)(?:\s+(?:for\s+(?:this|it|that)|here|to\s+do\s+(?:this|it|that)))?\b"
+    r"|\b(?:the\s+)?best\s+(?:instance|setup|config(?:uration)?|hardware|option)s?(?=\s*\?)", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
+     ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),

@@ -410,6 +410,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
     ("fine-tune a 16B total, 2.4B active MoE on 1B tokens", {"params": 16_000_000_000, "active_params": 2_400_000_000},
      []),
+    # asking for advice: the plan is the recommendation
+    ("i need to train a 2.7B model from scratch on 55B tokens, what do you recommend", {"task": Task.PRETRAIN}, []),
+    ("fine-tune 7B on 1B tokens, any suggestions?", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens - what's the best setup for this?", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens by Friday, best instance?", {"tokens": 1_000_000_000}, []),
     # the training objective: its loss is computed on the forward pass priced already
     ("train a 400M embedding model on 10B tokens, contrastive", {"tokens": 10_000_000_000}, []),
     ("fine-tune bge-large (335M) on 2B tokens with a contrastive loss using in-batch negatives",
