@@ -1346,6 +1346,8 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
         low = policy.estimate.multi_node_min_accelerators
         larger = _next_count(sizes, req.gpus, low)
         ask = f"Ask for {larger} {asked or 'GPU'}s" if larger else "Ask for another count"
+        if not ceilings and (memory := _count_too_small(req.gpus, scr, low, asked)):
+            return memory
         return (f"No allowed {asked or ''}{' ' if asked else ''}configuration in {req.region} has exactly "
                 f"{accelerators}{within} and holds this job ({kind} come with {', '.join(map(str, sizes)) or 'none'} "
                 f"each, multi-node only on sizes with {low} or more). {ask}, "
@@ -1382,6 +1384,23 @@ def _nothing_runs_for(req: TrainingRequest, scr: Screen, policy: PolicyConfig) -
     return (f"No {asked or 'allowed'} configuration in {req.region} can run a {req.params:,}-parameter job"
             + (f" ({reasons})" if reasons else "") + ". Try LoRA/QLoRA, a shorter sequence"
             + (", other hardware or another region." if asked else " or another region."))
+
+
+def _count_too_small(gpus: int, scr: Screen, low: int, asked: str | None) -> str | None:
+    """ "on 4 A10Gs" where a type holds 4 but the job's memory needs more of them: the count is made, the memory is
+    what refuses, so the refusal says that; None when no type makes the count at all."""
+    shaped = [p for p in [*scr.inside, *scr.outside] if gpus % p.spec.accelerator_count == 0
+              and (gpus == p.spec.accelerator_count or p.spec.accelerator_count >= low)
+              and (p.min_count == 1 or p.spec.accelerator_count >= low)]
+    if not shaped:
+        return None
+    fewest = min(shaped, key=lambda p: (p.min_count * p.spec.accelerator_count, p.spec.instance_type))
+    spec, unit = fewest.spec, f"{asked}s" if asked else "accelerators"
+    need = fewest.min_count * spec.accelerator_count
+    return (f"{gpus} {unit} ({gpus // spec.accelerator_count}× {spec.instance_type}) cannot hold this job: its "
+            f"weights, optimizer state and activations need at least {need} ({fewest.min_count}× "
+            f"{spec.instance_type}). Ask for {need} {unit}, or make the job smaller: LoRA/QLoRA or a shorter "
+            "sequence.")
 
 
 def _smallest(scr: Screen, policy: PolicyConfig) -> str:

@@ -318,3 +318,20 @@ def test_a_count_too_far_from_an_instance_or_whose_next_count_cannot_hold_the_jo
         decided(text)
     assert refused.value.code == "no_configuration" and "has exactly " in refused.value.message
     assert "has exactly 4 " not in refused.value.message
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("fine-tune 7b on 1b tokens with deepspeed zero-3 on 4 a10gs",
+     "4 A10Gs (1× g5.12xlarge) cannot hold this job: its weights, optimizer state and activations need at least 8 "
+     "(2× g5.12xlarge). Ask for 8 A10Gs, or make the job smaller: LoRA/QLoRA or a shorter sequence."),
+    ("fine-tune 70B on 1B tokens on 8 H100s",
+     "8 H100s (1× p5.48xlarge) cannot hold this job: its weights, optimizer state and activations need at least 16 "
+     "(2× p5.48xlarge). Ask for 16 H100s, or make the job smaller: LoRA/QLoRA or a shorter sequence."),
+])
+def test_a_count_an_instance_makes_but_too_small_for_the_job_is_refused_for_its_memory(text: str,
+                                                                                     message: str) -> None:
+    """"on 4 A10Gs" answered that no configuration "has exactly 4 accelerators (A10G instances come with 1, 4, 8
+    each …)", when g5.12xlarge has 4: the memory refuses, not the count, and the refusal now says so."""
+    with pytest.raises(RequestError) as refused:
+        decided(text)
+    assert refused.value.code == "no_configuration" and refused.value.message == message
