@@ -618,7 +618,8 @@ def read_request(
     if buffer is not None:
         deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"
-    fields: dict[str, Any] = {**job, **measured, "deadline": deadline.when if deadline else None,
+    window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
+    fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE)) or None
@@ -649,11 +650,33 @@ def read_request(
     deadline = _held_for_window(fields, deadline, timing["start_after"], notes)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
-        if timing["start_after"] is not None:
+        if timing["start_after"] is not None and window_end is None:
             questions += deadline_before_start(deadline, start=timing["start_after"])
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)
+
+
+# Between a window's start and its end: "from Monday to Friday", "Mon through Fri", "Monday - Friday"
+_WINDOW_TO_RE = compiled_on_use(r"(?:\bto|\bthrough|\bthru|\btill|\buntil|\bthrough\s+to|-|–|—)\s*$", _F)
+
+
+def _window_end(deadline: Deadline | None, start: datetime | None, *, scan: _Scan,
+                notes: list[str]) -> datetime | None:
+    """ "from Monday to Friday" said on a Wednesday: the end of a window said by its weekday alone is the first after
+    its start, not this week's, already before it; that end, with a note. None when the deadline was not said as the
+    end of the start's window, or needs no moving."""
+    if deadline is None or start is None or deadline.when > start or not weekday_only(deadline.phrase):
+        return None
+    to = _WINDOW_TO_RE.search(scan.said[:deadline.start])
+    if to is None:
+        return None
+    scan.blank(to.start(), to.end())  # "through": read with the window
+    end = week_after(deadline.when, start)
+    notes[:] = [n for n in notes if not n.startswith(f"read '{deadline.phrase}' as ")]
+    notes.append(f"read '{deadline.phrase}' as the end of the window from {start:%a %Y-%m-%d %H:%M}: "
+                 f"{end:%a %Y-%m-%d %H:%M}, the first after its start")
+    return end
 
 
 def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: datetime | None,

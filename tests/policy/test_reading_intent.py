@@ -2001,3 +2001,22 @@ def test_a_patch_said_after_a_vision_transformers_name_is_not_another_models() -
     with pytest.raises(RequestError) as refused:
         parse_request("fine-tune CLIP ViT-B/32 on 2M image-text pairs", now=MONDAY, tz=TZ, team="team-ml")
     assert refused.value.code == "missing_model_size"
+
+
+@pytest.mark.parametrize("text", [
+    "we have a capacity block for 2 p5.48xlarge from Monday to Friday, fine-tune 70B on 2B tokens",
+    "fine-tune 7B on 1B tokens from Monday through Friday",
+])
+def test_the_end_of_a_window_said_by_weekday_is_the_first_after_its_start(text: str) -> None:
+    """Said on a Wednesday, "from Monday to Friday" asked whether Friday meant this week's, before the start: a
+    window's end comes after its start, so it is next week's Friday, noted, with nothing to ask."""
+    wednesday = datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo(TZ))
+    reading = read_request(text, now=wednesday, tz=TZ)
+    assert reading.questions == []
+    assert reading.fields["start_after"] == at("2026-12-07T09:00")
+    assert reading.fields["deadline"] == at("2026-12-11T17:00")
+    assert any("as the end of the window from Mon 2026-12-07 09:00: Fri 2026-12-11 17:00" in n for n in reading.notes)
+    assert "unread" not in reading.fields
+    # a deadline said on its own, beside a start, is still the person's to place
+    asked = read_request("fine-tune 70B on 2B tokens, starting Monday, done by Friday", now=wednesday, tz=TZ)
+    assert [q.field for q in asked.questions] == ["deadline"]
