@@ -102,6 +102,42 @@ _ACCELERATORS = (
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
 
+# Each GPU's memory as sold, in GB: what "24GB GPUs" or "GPUs with at least 40GB" name (B200s are sold as 180 and 192)
+_GPU_MEMORY_GB = {"A10G": (24,), "L4": (24,), "L40S": (48,), "A100": (40,), "A100-80GB": (80,), "H100": (80,),
+                  "H200": (141,), "B200": (180, 192), "V100": (16,), "V100-32GB": (32,)}
+_MEMORY_OF = r"(?:\s+(?:of\s+)?(?:gpu\s+)?(?:memory|vram|hbm|ram))?"
+# "24GB GPUs only", "80 GB cards", "GPUs with at least 40GB of memory", "40GB+ GPUs", "min 48GB VRAM per GPU"
+_GPU_MEMORY_RE = compiled_on_use(
+    r"(?<![\w.])(?:(?P<n>\d{1,4})\s*(?:x|×|\*)?\s*)?(?P<gb>\d{2,3})\s*gb(?P<plus>\+)?\s+(?:(?:nvidia|vram)\s+)?"
+    r"(?:gpus?|cards?)(?:\s+only)?\b"
+    rf"|\b(?:gpus?|cards?)\s+with\s+(?P<least>at\s+least\s+|min(?:imum)?\s+|>=?\s*|over\s+|more\s+than\s+)?"
+    rf"(?P<gb2>\d{{2,3}})\s*gb(?P<plus2>\+)?{_MEMORY_OF}(?:\s+(?:each|per\s+gpu))?(?:\s+only)?\b"
+    rf"|\b(?:at\s+least|min(?:imum)?)\s+(?P<gb3>\d{{2,3}})\s*gb{_MEMORY_OF}\s+(?:per|a|each)\s+(?:gpu|card)\b",
+    _F)
+
+
+def _gpus_by_memory(scan: _Scan, notes: list[str]) -> tuple[list[str], int | None]:
+    """The GPUs named by their memory, those sold with as much as said or at least that much, and how many when
+    said ("8x 80GB GPUs"); ([], None) when none is."""
+    found = scan.take_if(("gb",), _GPU_MEMORY_RE)
+    if len(found) != 1:
+        for m in found:
+            scan.unused.append(_said(m))  # two memory sizes: for a person
+        return [], None
+    m = found[0]
+    count = int(m["n"]) if m["n"] and 0 < int(m["n"]) <= 100_000 else None
+    gb = int(m["gb"] or m["gb2"] or m["gb3"])
+    at_least = bool(m["plus"] or m["plus2"] or m["least"] or m["gb3"])
+    gpus = [name for name, sold in _GPU_MEMORY_GB.items() if (max(sold) >= gb if at_least else gb in sold)]
+    if not gpus:
+        scan.unused.append(_said(m))
+        return [], None
+    how = "at least" if at_least else "with"
+    counted = f"{count} " if count else ""
+    notes.append(f"read '{_said(m)}' as {counted}GPUs {how} {gb} GB each: {', '.join(gpus)}, any of them")
+    return gpus, count
+
+
 _UNIT_KINDS = (
     # "8k context", "8k seq", "4k seq len", "2048 sequence length" ("512 sequences" is a count of them: "other")
     ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"
@@ -1303,6 +1339,11 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["platform_choice"] = platforms
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
+    by_memory, count = _gpus_by_memory(scan, notes)
+    if by_memory and not (fields["hardware_choice"] or hardware.get("accelerator") or fields.get("instance_type")):
+        fields["hardware_choice"] = by_memory
+        if count is not None and "gpus" not in hardware:  # "8x 80GB GPUs"
+            hardware["gpus"] = count
     if preferred and on_terms:
         _preferred_or_cheaper(fields, hardware, on_terms, notes)
     excluded_regions: list[str] = []

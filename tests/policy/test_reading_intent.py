@@ -89,7 +89,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 50GB of audio", {"tokens": None}, ["50GB"]),
     ("fine-tune 7B on a 2TB dataset of images", {"tokens": None}, ["2TB", "images"]),
     ("fine-tune whisper large-v3 on 50GB of data", {"tokens": None}, ["50GB"]),
-    ("fine-tune 7B on 8 80GB GPUs", {"tokens": None}, ["8", "80GB"]),
+    ("fine-tune 7B on 8 80GB GPUs", {"tokens": None, "gpus": 8}, []),  # GPUs by their memory, not the data's size
     # "w/" is "with" and "w/o" "without", wherever those are read
     ("fine-tune 7b model w/ 1b toks", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 2 nodes w/ 8xH100", {"gpus": 16, "accelerator": "H100"}, []),
@@ -410,6 +410,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 30_000_000_000, "active_params": 3_000_000_000}, []),
     ("fine-tune a 16B total, 2.4B active MoE on 1B tokens", {"params": 16_000_000_000, "active_params": 2_400_000_000},
      []),
+    # GPUs named by their memory: any GPU sold with that much, or at least that much
+    ("qlora 34b on 200M tokens with 24GB GPUs only", {"hardware_choice": ["A10G", "L4"]}, []),
+    ("fine-tune 7B on 1B tokens on 8x 80GB GPUs", {"hardware_choice": ["A100-80GB", "H100"], "gpus": 8,
+                                                   "trials": None}, []),
+    ("fine-tune 7B on 1B tokens on GPUs with at least 40GB of memory",
+     {"hardware_choice": ["L40S", "A100", "A100-80GB", "H100", "H200", "B200"]}, []),
+    ("fine-tune 7B on 1B tokens, min 48GB memory per GPU",
+     {"hardware_choice": ["L40S", "A100-80GB", "H100", "H200", "B200"]}, []),
+    ("fine-tune 7B on 1B tokens on 30GB GPUs", {"hardware_choice": []}, ["30GB GPUs"]),  # no GPU is sold so
     # asking for advice: the plan is the recommendation
     ("i need to train a 2.7B model from scratch on 55B tokens, what do you recommend", {"task": Task.PRETRAIN}, []),
     ("fine-tune 7B on 1B tokens, any suggestions?", {"tokens": 1_000_000_000}, []),
@@ -1006,7 +1015,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by end of 2026", {"deadline": at("2026-12-31T17:00")}, []),
     ("fine-tune 7B on 1B tokens, 2026 budget", {"budget_usd": None}, ["2026"]),
     ("fine-tune 7B on 1B tokens, 5000 budget", {"budget_usd": 5000.0}, []),
-    ("fine-tune 7B on 8 80GB GPUs, 1B tokens", {}, ["8", "80GB"]),
+    ("fine-tune 7B on 8 80GB GPUs, 1B tokens", {"gpus": 8, "hardware_choice": ["A100-80GB", "H100"]}, []),
     # an hour or half of the day after a day: "monday 9" is 09:00, "Monday AM" the morning, "Thursday PM" its end
     ("fine-tune 7B on 1B tokens by monday 9", {"deadline": at("2026-12-07T09:00")}, []),
     ("fine-tune 7B by friday 3", {"deadline": at("2026-12-04T15:00")}, []),
