@@ -116,9 +116,6 @@ _PURPOSES = (
     rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
     # "fine-tune bge-large embedding model": after the model's name, read already
     rf"(?<![\w-])(?P<x>{_PURPOSE})\s+models?\b",
-    # "to debug distributed training", "to profile the data loader": why the hardware is wanted
-    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
-    rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
     # "our 110M BERT classifier": the model's name may stand between its size and what it is for
     rf"\b(?:our|my|their)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
@@ -126,6 +123,12 @@ _PURPOSES = (
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?"
     rf"(?P<x>(?:(?:{_WORD}|[a-z]+-[a-z]+)\s+)?{_PURPOSE})\b",  # "for our on-device assistant"
+)
+# "to debug distributed training", "to profile the data loader", "to reproduce the llama 2 pretraining": why the
+# hardware is wanted
+_WANTED = (
+    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
+    rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"
 _REASON_WORDS = (r"(?:(?:data[\s-]+)?(?:residency|sovereignty)|compliance|privacy|gdpr|hipaa|security|latency)"
@@ -281,6 +284,7 @@ _COUNTED_DATA_RES = tuple(compiled_on_use(p, _F) for p in _COUNTED_DATA)
 _ITEMS_RE = compiled_on_use(rf"(?:{DATA_ITEMS})", _F)
 _PURPOSE_RES = tuple(compiled_on_use(p, _F) for p in _PURPOSES)
 _REASON_RES = tuple(compiled_on_use(p, _F) for p in _REASONS)
+_WANTED_RES = tuple(compiled_on_use(p, _F) for p in _WANTED)
 _ASSUMED_RES = tuple((compiled_on_use(p, _F), what) for p, what in _ASSUMED)
 _PARALLEL_RE = compiled_on_use(_PARALLEL, _F)
 _FAMILY_NOUN_RE = compiled_on_use(_FAMILY_NOUN, _F)
@@ -321,6 +325,8 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         found += [(x, "what the data is") for x in _described(scan, pattern, allow=said_long)]
     for pattern in _REASON_RES:
         found += [(x, "why the request names what it does") for x in _described(scan, pattern)]
+    for pattern in _WANTED_RES:
+        found += [(x, "why the work is wanted") for x in _described(scan, pattern)]
     for pattern in _PURPOSE_RES:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
     found += [(x, "what the data is") for x in _counted_words(scan)]
@@ -392,8 +398,13 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False,
                             for w in words):
             continue
         scan.blank(start, end)
+        while len(words) > 1 and words[-1].lower() in _TRAILING_GLUE:  # "reproduce the" of "… the llama 2 run"
+            words.pop()
         read.append(" ".join(words))
     return read
+
+
+_TRAILING_GLUE = frozenset(("the", "a", "an", "our", "my", "their", "your", "of", "for"))
 
 
 def plan_word(word: str) -> bool:

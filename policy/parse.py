@@ -981,6 +981,8 @@ _COST_QUESTION_RE = compiled_on_use(
     # "rough numbers are fine", "ballpark is ok": the plan's cost comes with its range
     r"|(?:rough|ballpark)\s+(?:numbers?|estimates?|figures?|costs?)\s+(?:are|is)\s+(?:fine|ok(?:ay)?|enough)"
     r"|ballpark\s+(?:is|'s)\s+(?:fine|ok(?:ay)?|enough)"
+    # "- ballpark cost?", "rough cost?", "ballpark figure?": the question itself
+    r"|(?:(?:a|rough|quick)\s+)?(?:ballpark|rough)\s+(?:costs?|figures?|numbers?|estimates?|prices?)(?=\s*\?)"
     # "what's the cost difference between spot and on-demand": the plan and its alternatives say
     r"|(?:what(?:'s|\s+is|\s+would\s+be)\s+)?(?:the\s+)?(?:cost|price)\s+difference(?:\s+between)?"
     # "what's the per-run cost?": one run is what the plan prices

@@ -419,6 +419,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, min 48GB memory per GPU",
      {"hardware_choice": ["L40S", "A100-80GB", "H100", "H200", "B200"]}, []),
     ("fine-tune 7B on 1B tokens on 30GB GPUs", {"hardware_choice": []}, ["30GB GPUs"]),  # no GPU is sold so
+    ("I want to reproduce the llama 2 7B pretraining (2T tokens) - ballpark cost?", {"tokens": 2 * 10**12}, []),
+    ("fine-tune 7B on 1B tokens, rough figure?", {"tokens": 10**9}, []),
     # asking for advice: the plan is the recommendation
     ("i need to train a 2.7B model from scratch on 55B tokens, what do you recommend", {"task": Task.PRETRAIN}, []),
     ("fine-tune 7B on 1B tokens, any suggestions?", {"tokens": 1_000_000_000}, []),

@@ -493,6 +493,8 @@ def test_runs_with_different_seeds_are_read_whole() -> None:
     ("finetune 8b for our support bot on ~120k convos (avg 350 tok), spot ok",
      "read 'support bot' as what the model is for"),
     ("fine-tune 7B for code completion on 1B tokens", "read 'code completion' as what the model is for"),
+    ("need 2 g5 for a day to profile the data loader", "read 'profile the data loader' as why the work is wanted"),
+    ("I want to reproduce the llama 2 7B pretraining (2T tokens)", "read 'reproduce' as why the work is wanted"),
 ])
 def test_what_a_model_is_for_is_told_apart_from_what_its_data_is(text: str, note: str) -> None:
     read_whole(text, note)
