@@ -1001,9 +1001,14 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         f"{ctx.team.data_region} (teams.{ctx.team_name}.data_region): no move out of "
                         f"{ctx.team.data_region} is priced")
     if data_region is not None and plan.region != data_region:
+        # "EU data residency" with the team's data outside the EU: the data may live there already, which only
+        # the person knows
+        kept = "" if req.data_region or not req.area or in_area([data_region], req.area) else (
+            f"; the request keeps the work in {area_label(req.area)}, so its data may live there already: say where "
+            f"(\"data in {plan.region}\") and no copy out of {data_region} is priced")
         warnings.append(f"runs in {plan.region}, away from {whose} in {data_region}: the dataset is copied "
                         "across regions first (a transfer line in the cost) and checkpoints and outputs land in "
-                        f"{plan.region} unless written back")
+                        f"{plan.region} unless written back{kept}")
     if choice.late and req.deadline is not None:
         warnings.append(_late_warning(plan, req, ctx.policy))
     if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:

@@ -254,3 +254,16 @@ def test_a_multi_node_experiment_on_on_demand_says_what_spot_would_plan(text: st
                                   "fine-tune 7B by Friday"])  # one instance: spot is the plan already
 def test_no_spot_hint_where_spot_is_ruled_out_said_against_or_already_planned(text: str) -> None:
     assert not any(w.startswith("if spot is fine") for w in _decide(text, default_policy()).warnings)
+
+
+def test_work_kept_in_an_area_away_from_the_teams_data_says_the_data_may_live_there_already() -> None:
+    """"EU data residency" priced copying the team's us-east-1 data into the EU without a word: whether the data
+    lives in the EU already only the person knows, so the warning asks where it is."""
+    warnings = _decide("fine-tune 7B on 1B tokens, EU data residency", default_policy()).warnings
+    [away] = [w for w in warnings if w.startswith("runs in eu-west-1, away from the team's data in us-east-1")]
+    assert away.endswith("; the request keeps the work in the EU, so its data may live there already: say where "
+                         "(\"data in eu-west-1\") and no copy out of us-east-1 is priced")
+    said = _decide("fine-tune 7B on 1B tokens, EU data residency, data in eu-west-1", default_policy())
+    assert not any("away from" in w for w in said.warnings)
+    named = _decide("fine-tune 7B on 1B tokens in eu-west-1", default_policy())
+    assert not any("may live there already" in w for w in named.warnings)  # no area said: the region is a choice
