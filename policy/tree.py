@@ -1395,17 +1395,22 @@ def _count_too_small(gpus: int, scr: Screen, low: int, asked: str | None) -> str
     """ "on 4 A10Gs" where a type holds 4 but the job's memory needs more of them: the count is made, the memory is
     what refuses, so the refusal says that; None when no type makes the count at all."""
     shaped = [p for p in [*scr.inside, *scr.outside] if gpus % p.spec.accelerator_count == 0
-              and (gpus == p.spec.accelerator_count or p.spec.accelerator_count >= low)
-              and (p.min_count == 1 or p.spec.accelerator_count >= low)]
+              and (gpus == p.spec.accelerator_count or p.spec.accelerator_count >= low)]
     if not shaped:
         return None
-    fewest = min(shaped, key=lambda p: (p.min_count * p.spec.accelerator_count, p.spec.instance_type))
-    spec, unit = fewest.spec, f"{asked}s" if asked else "accelerators"
+    scaled = [p for p in shaped if p.min_count == 1 or p.spec.accelerator_count >= low]
+    fewest = min(scaled or shaped, key=lambda p: (p.min_count * p.spec.accelerator_count, p.spec.instance_type))
+    spec, plural = fewest.spec, "s" if gpus > 1 else ""
+    unit = f"{asked or 'accelerator'}{plural}"
     need = fewest.min_count * spec.accelerator_count
-    return (f"{gpus} {unit} ({gpus // spec.accelerator_count}× {spec.instance_type}) cannot hold this job: its "
-            f"weights, optimizer state and activations need at least {need} ({fewest.min_count}× "
-            f"{spec.instance_type}). Ask for {need} {unit}, or make the job smaller: LoRA/QLoRA or a shorter "
-            "sequence.")
+    held = f"{gpus} {unit} ({gpus // spec.accelerator_count}× {spec.instance_type}) cannot hold this job: its " \
+           "weights, optimizer state and activations need"
+    smaller = "make the job smaller: LoRA/QLoRA or a shorter sequence."
+    if not scaled:  # "on one GPU": single-accelerator sizes never go multi-node
+        return (f"{held} {fewest.min_count}× {spec.instance_type}, and sizes with fewer than {low} accelerators do "
+                f"not run multi-node. Ask for more accelerators, or {smaller}")
+    return (f"{held} at least {need} ({fewest.min_count}× {spec.instance_type}). Ask for {need} "
+            f"{asked or 'accelerator'}s, or {smaller}")
 
 
 def _smallest(scr: Screen, policy: PolicyConfig) -> str:

@@ -77,7 +77,8 @@ def test_preferred_hardware_that_cannot_run_the_job_is_left_open_and_the_reason_
 def test_a_preferred_count_too_small_for_the_job_is_left_open() -> None:
     decision = decided("fine-tune 70B on 1B tokens, single gpu if possible")
     assert decision.plan.accelerators > 1
-    assert any(n.startswith("the hardware preferred, 1 GPU, is left open: no allowed configuration")
+    assert any(n.startswith("the hardware preferred, 1 GPU, is left open: 1 accelerator (1× p5.4xlarge) cannot "
+                            "hold this job")
                for n in decision.request.notes)
 
 
@@ -327,6 +328,10 @@ def test_a_count_too_far_from_an_instance_or_whose_next_count_cannot_hold_the_jo
     ("fine-tune 70B on 1B tokens on 8 H100s",
      "8 H100s (1× p5.48xlarge) cannot hold this job: its weights, optimizer state and activations need at least 16 "
      "(2× p5.48xlarge). Ask for 16 H100s, or make the job smaller: LoRA/QLoRA or a shorter sequence."),
+    ("fine-tune llama-3.1-8b on 200M tokens, one GPU",
+     "1 accelerator (1× p5.4xlarge) cannot hold this job: its weights, optimizer state and activations need 2× "
+     "p5.4xlarge, and sizes with fewer than 4 accelerators do not run multi-node. Ask for more accelerators, or make "
+     "the job smaller: LoRA/QLoRA or a shorter sequence."),
 ])
 def test_a_count_an_instance_makes_but_too_small_for_the_job_is_refused_for_its_memory(text: str,
                                                                                      message: str) -> None:
