@@ -32,6 +32,9 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
     ("Qwen2.5-Coder-7B", "qwen2.5-coder-7b"), ("qwen2.5-math-7b", "qwen2.5-math-7b"),
     ("t5-large", "t5-large"), ("google/flan-t5-xl", "flan-t5-xl"), ("Flan T5 XXL", "flan-t5-xxl"),
+    # vision-language models, which train as their language model does on text and image tokens
+    ("llava 1.5 7b", "llava-1.5-7b"), ("llava-hf/llava-1.5-13b-hf", "llava-1.5-13b"),
+    ("Qwen2-VL-7B-Instruct", "qwen2-vl-7b"), ("qwen2.5-vl-7b", "qwen2.5-vl-7b"), ("Qwen 2.5 VL 72B", "qwen2.5-vl-72b"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:
     model = find_model(spelling)
