@@ -78,7 +78,7 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|rankers?|re-?ranking|re-?rankers?|recommendations?|recommenders?|recsys|search|retrieval|retrievers?"
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
-            r"|bots?|support|reasoning|math"
+            r"|bots?|support|reasoning|math|rl|reinforcement\s+learning|research|ablations?"
             r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?"
             r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial)")
 _DATA = (

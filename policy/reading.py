@@ -189,6 +189,11 @@ _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s
          rf"|(?<![\w.-])(?P<lead>already\s+(?:have|got|hold)\s+)?{_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?"
          r"reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
+# "we're evaluating whether to pretrain our own 1B", "considering if we should": the work is weighed, not evaluated
+_WEIGHING_RE = compiled_on_use(
+    r"\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:evaluating|considering|deciding|weighing|exploring|debating"
+    r"|thinking\s+about|figuring\s+out|trying\s+to\s+(?:decide|figure\s+out))\s+(?:whether|if)"
+    r"(?:\s+(?:to|we\s+should|it'?s\s+worth|it\s+is\s+worth))?\b", _F)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
 # "retrain the ranking model": train it again; "a monthly refresh with 3B new tokens": the same
 TRAIN_RE = compiled_on_use(
@@ -250,7 +255,7 @@ must results exactly preferred squeeze question one quality grade u ur adapter a
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus another additional extra following yo
+x vs versus another additional extra following yo own
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an
@@ -379,6 +384,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read. ``held`` is the
     phrase ``read_held`` took ("2 p4d reserved")."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
+    for m in scan.take(_WEIGHING_RE) if scan.holds(("whether", "if")) else ():  # before "evaluating" is read
+        notes.append(f"read '{' '.join(m.group(0).split())}' as weighing whether to do the work: the plan and its "
+                     "cost are what that decision needs")
     evaluated = scan.take(EVAL_RE)
     if evaluated and fields.get("task") is not None:
         scan.take(_AFTERWARDS_RE)  # "and eval on MMLU afterwards": the evaluation's when, inside the job

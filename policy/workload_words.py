@@ -82,8 +82,10 @@ _PAIR_JOIN = r"\s+(?:(?:down\s+)?(?:in)?to|onto)\s+|\s*(?:->|=>|\u2192)\s*"
 _ARTICLE = r"(?:an?\s+|the\s+|our\s+)?"
 _ROLE_BEFORE = r"\b(?P<role>teacher|student)(?:\s+model)?(?:\s*:|\s+(?:is|=|of))?\s+(?:an?\s+|the\s+|our\s+)?"
 _DPO_RE = compiled_on_use(r"\b(?:dpo|ipo|kto|orpo|simpo|preference[\s-]+(?:tuning|optimi[sz]ation|training))\b", _F)
-# "RL" alone only as training: "RL fine-tune", "RL post-training", "with RL"
-_RL = r"rl(?=[\s-]+(?:fine[\s-]?tun|train|tun|post[\s-]?train|run|stage))|(?<=with\s)rl|(?<=using\s)rl|(?<=via\s)rl"
+# "RL" alone only as training: "RL fine-tune", "RL post-training", "with RL", "RL on 7B"
+_RL = (r"rl(?=[\s-]+(?:fine[\s-]?tun|train|tun|post[\s-]?train|run|stage))|(?<=with\s)rl|(?<=using\s)rl|(?<=via\s)rl"
+       # "RL on 7B", "RL on qwen2.5-7b", "RL on a 7B policy": the model it trains said after it
+       r"|rl(?=\s+(?:on|of)\s+(?:(?:a|an|the|our|my)\s+)?[\w.-]*\d)")
 _RLHF_RE = compiled_on_use(r"\b(?:rlhf|ppo|grpo|rloo|dapo|rlaif|rlvr|reinforcement\s+learning(?:\s+from\s+(?:human|ai)"
                            rf"\s+feedback)?|{_RL})\b", _F)
 # The task's words this reader takes (the task reader reads "dpo" and "rlhf" as fine-tuning words itself).

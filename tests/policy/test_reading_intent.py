@@ -421,6 +421,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens on 30GB GPUs", {"hardware_choice": []}, ["30GB GPUs"]),  # no GPU is sold so
     ("I want to reproduce the llama 2 7B pretraining (2T tokens) - ballpark cost?", {"tokens": 2 * 10**12}, []),
     ("fine-tune 7B on 1B tokens, rough figure?", {"tokens": 10**9}, []),
+    # spot wanted, on-demand as its fallback: spot allowed, not a contradiction
+    ("fine-tune mistral 7b on 1B tokens, prefer spot but on-demand if spot is flaky",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7b on 1B tokens, spot, or on-demand when it's unavailable", {"interruption_tolerance": Tolerance.HIGH},
+     []),
+    # weighing whether to do the work is no evaluation inside it
+    ("We're evaluating whether to pretrain our own 1B model. What would 100B tokens cost on H100 vs A100?",
+     {"task": Task.PRETRAIN, "hardware_choice": ["H100", "A100"]}, []),
+    # RL said of the model it trains, or as what hardware is for
+    ("RL on 7B policy 20M tokens", {"task": Task.RLHF, "params": 7_000_000_000}, []),
+    ("need a p5.48xlarge for 48 hours for RL experiments", {"fixed_hours": 48.0}, []),
     # asking for advice: the plan is the recommendation
     ("i need to train a 2.7B model from scratch on 55B tokens, what do you recommend", {"task": Task.PRETRAIN}, []),
     ("fine-tune 7B on 1B tokens, any suggestions?", {"tokens": 1_000_000_000}, []),
