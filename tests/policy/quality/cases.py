@@ -119,6 +119,17 @@ CASES: tuple[Case, ...] = (
     # a mixture of experts computes with its 3B active parameters (~9e18 FLOPs) but holds all 30B: ~480 GB of
     # weights, gradients and optimizer state needs a node of 80 GB-class GPUs
     Case("fine-tune Qwen3-30B-A3B on 500M tokens", GPU_FAMILIES, (0.5, 10), (15, 400)),
+    # steps of a stated batch are the tokens: 2000 × 1M = 2B tokens, 6·7e9·2e9 ≈ 8.4e19 FLOPs, ~60 H100-hours
+    Case("fine-tune 7B, 2000 steps of 1M tokens", ANY_GPU, (2, 80), (60, 1500)),
+    # GRPO's 2000 steps of 256 rollouts of 1k tokens: 512M tokens through policy, reference and reward models
+    Case("GRPO on qwen2.5-7b-instruct, 2000 steps of 256 rollouts of 1k tokens", ANY_GPU, (1, 80), (30, 2500)),
+    # the sizes said of a named mixture of experts: 2.4B active (~1.4e19 FLOPs), 16B held (~260 GB of state)
+    Case("fine-tune deepseek-v2-lite (16B MoE, 2.4B active) on 1B tokens", GPU_FAMILIES, (0.5, 20), (5, 500)),
+    # two weeks held is the policy's longest job: planned, not denied for its start-up
+    Case("reserve 8 p5 for 2 weeks, production", frozenset({"p5"}), (335, 337), (100_000, 260_000), ON_DEMAND,
+         denied=False),
+    # GPUs by their memory: 24 GB ones are A10G (g5) and L4 (g6); a 34B QLoRA base (~20 GB at 4 bits) fits 4 of them
+    Case("qlora 34b on 200M tokens with 24GB GPUs only", frozenset({"g5", "g6"}), (5, 300), (20, 800)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
