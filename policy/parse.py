@@ -3410,6 +3410,11 @@ _PER_THING_RE = compiled_on_use(
     r"(?:\s+(?!each\b|per\b)[a-z][a-z-]*){0,2}\s+(?:each|apiece|per\s+[a-z][a-z-]*)(?![\w-])", _F)
 
 
+# After a grid's values, each combination repeated: "x 2 seeds", "× 3 repeats", "by 2 seeds"
+_GRID_SEEDS_RE = compiled_on_use(
+    r"(?:(?<![\w.])(?:x|×|\*)|\bby)\s*(?P<n>[1-9]\d{0,2})\s*(?:random\s+)?(?:seeds?|repeats?|repetitions?)(?![\w-])", _F)
+
+
 def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The trials the hyperparameter values said make: one per combination of the lists ("grid_trials", which a
     trial count said elsewhere overrides); ranges are noted and count nothing."""
@@ -3433,6 +3438,9 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
         lists.append((phrase, len(set(values))))
     if not lists:
         return []
+    if scan.holds(("seed", "repeat", "repetition")):  # "lr in {…} x wd in {…} x 2 seeds": each combination repeated
+        for m in scan.take(_GRID_SEEDS_RE):
+            lists.append((_said(m).lstrip("x×*").strip().removeprefix("by").strip(), int(m["n"])))
     total = math.prod(n for _, n in lists)
     said = ", ".join(f"'{p}'" for p, _ in lists)
     grid = " × ".join(str(n) for _, n in lists)

@@ -421,6 +421,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens on 30GB GPUs", {"hardware_choice": []}, ["30GB GPUs"]),  # no GPU is sold so
     ("I want to reproduce the llama 2 7B pretraining (2T tokens) - ballpark cost?", {"tokens": 2 * 10**12}, []),
     ("fine-tune 7B on 1B tokens, rough figure?", {"tokens": 10**9}, []),
+    # a grid's combinations each repeated for seeds: the seeds multiply it, and agree with the runs said
+    ("sweep: 12 runs, 1.3B, 2B tokens each, lr in {1e-4, 3e-4, 1e-3} x wd in {0, 0.1} x 2 seeds", {"trials": 12},
+     []),
+    ("sweep 1.3B on 2B tokens, lr in {1e-4, 3e-4} x 3 seeds", {"trials": 6}, []),
     # spot wanted, on-demand as its fallback: spot allowed, not a contradiction
     ("fine-tune mistral 7b on 1B tokens, prefer spot but on-demand if spot is flaky",
      {"interruption_tolerance": Tolerance.HIGH}, []),
