@@ -3412,7 +3412,8 @@ _PER_THING_RE = compiled_on_use(
 
 # After a grid's values, each combination repeated: "x 2 seeds", "× 3 repeats", "by 2 seeds"
 _GRID_SEEDS_RE = compiled_on_use(
-    r"(?:(?<![\w.])(?:x|×|\*)|\bby)\s*(?P<n>[1-9]\d{0,2})\s*(?:random\s+)?(?:seeds?|repeats?|repetitions?)(?![\w-])", _F)
+    r"(?:(?<![\w.])(?:x|×|\*)|\bby)\s*(?P<n>[1-9]\d{0,2})\s*(?:random\s+)?(?:seeds?|repeats?|repetitions?)(?![\w-])",
+    _F)
 
 
 def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
