@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import math
 import re
 from collections.abc import Collection, Iterator
@@ -255,8 +256,13 @@ _TOKENS_BEFORE_RE = compiled_on_use(
     r"|(?:^|[,;•(\n]\s*)(?:[-*]\s+)?tokens?)\s*$", _F)
 # a field's label, a list's item or not: "Model size 3B", "params: 3B", "Parameters 7B", "- model 7B"
 _PARAMS_LABEL_BEFORE_RE = compiled_on_use(
-    r"(?:^|[,;•(\n]\s*)(?:[-*]\s+)?(?:model(?:\s+(?:size|params|parameters))?|size|params|parameters"
-    r"|param\s+count)\s*(?:of|is|=|:)?\s*$", _F)
+    r"(?:^\s*|[,;•(\n]\s*)(?:[-*]\s+)?(?:model(?:\s+(?:size|params|parameters))?|size|params|parameters"
+    r"|param\s+count)\s*(?:of|is|=|:)?\s*$"
+    # "params: 7000000000", "num_params=7e9" anywhere: a label with its mark
+    r"|\b(?:params|parameters|param[\s_]+count|model[\s_]+size|n_params|num_params)\s*[=:]\s*$", _F)
+# A number under a size's label with no scale is a size written out only from a million up ("params: 7000000000");
+# "model: 3" is no size
+MIN_LABELLED_PARAMS = 1_000_000
 _TRIALS_BEFORE_RE = compiled_on_use(r"(?:sweep|hpo|search|trials?)\s*(?:of|over|with|w/|across|=|:)?\s*$", _F)
 _ON_BEFORE_RE = compiled_on_use(r"\b(?:on|over)\s*$", _F)
 
@@ -609,7 +615,12 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     normal = _SPACED_THOUSANDS_RE.sub(_commas, normal)  # "1 000 000 000": 1,000,000,000
+    pasted = _json_fields(normal)
+    if pasted:  # {"model": "mistral-7b", "tokens": "500M"}: its keys are the labels of the values after them
+        normal = normal.translate(_JSON_MARKS)
     scan, notes, questions = _Scan(normal), list[str](), list[Question]()
+    if pasted:
+        notes.append(f"read the request as the fields of a JSON object: {', '.join(pasted)}")
     if ":" in normal:  # ":+1:", ":rocket:": Slack's emoji in words, whose digits are no count
         scan.take(_EMOJI_CODE_RE)
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal or "@" in normal:
@@ -835,6 +846,28 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     notes.append(f"read '{said}' beside {beside} as the time the work has: done by "
                  f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "
                  "e.g. '8 H100 for 6 hours')")
+
+
+# A JSON object's marks, each a space: the text keeps its length, so every position read stays where it was
+_JSON_MARKS = str.maketrans({"{": " ", "}": " ", '"': " "})
+
+
+def _json_fields(text: str) -> list[str]:
+    """The keys of a request pasted as one flat JSON object ({"model": "mistral-7b", "tokens": "500M"}); [] for any
+    other text (a sweep's "{1e-4, 3e-4}" is no object)."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return []
+    try:
+        pasted = json.loads(stripped)
+    except ValueError:
+        return []
+    if not isinstance(pasted, dict) or not pasted or not all(
+            isinstance(v, str | int | float | bool) or v is None for v in pasted.values()):
+        return []
+    if any(any(c in str(v) for c in '{}"') for v in pasted.values()):
+        return []  # a value holding the marks themselves keeps them
+    return [str(k) for k in pasted]
 
 
 def parse_request(
@@ -3721,6 +3754,9 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed
     if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
         kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
+    if kind == "other" and not (scale or unit) and _PARAMS_LABEL_BEFORE_RE.search(before) \
+            and _value(m["num"], "", seq=False) >= MIN_LABELLED_PARAMS:
+        kind = "params"  # "params: 7000000000", "num_params=7e9": a size written out under its label
     if kind == "other" and not (scale or unit):
         # "llama 3", "v2": a model's version, read with its name; any other bare number is listed as unread
         kind = "version" if _VERSION_BEFORE_RE.search(before) else "plain"

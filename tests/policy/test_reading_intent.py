@@ -421,6 +421,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens on 30GB GPUs", {"hardware_choice": []}, ["30GB GPUs"]),  # no GPU is sold so
     ("I want to reproduce the llama 2 7B pretraining (2T tokens) - ballpark cost?", {"tokens": 2 * 10**12}, []),
     ("fine-tune 7B on 1B tokens, rough figure?", {"tokens": 10**9}, []),
+    # a size written out under its label, and a request pasted as a JSON object: its keys label the values
+    ("fine-tune params: 7000000000, tokens: 1B", {"params": 7_000_000_000}, []),
+    ("fine-tune params=7e9 tokens=1e9", {"params": 7_000_000_000, "tokens": 1_000_000_000}, []),
+    ('{"model": "mistral-7b", "tokens": "500M", "task": "lora"}',
+     {"params": 7_248_023_552, "tokens": 500_000_000, "task": Task.LORA}, []),
+    ('{"params": 7000000000, "tokens": 1000000000, "stage": "production"}',
+     {"params": 7_000_000_000, "stage": Stage.PRODUCTION}, []),
     # a grid's combinations each repeated for seeds: the seeds multiply it, and agree with the runs said
     ("sweep: 12 runs, 1.3B, 2B tokens each, lr in {1e-4, 3e-4, 1e-3} x wd in {0, 0.1} x 2 seeds", {"trials": 12},
      []),
@@ -2046,3 +2053,8 @@ def test_the_end_of_a_window_said_by_weekday_is_the_first_after_its_start(text: 
     # a deadline said on its own, beside a start, is still the person's to place
     asked = read_request("fine-tune 70B on 2B tokens, starting Monday, done by Friday", now=wednesday, tz=TZ)
     assert [q.field for q in asked.questions] == ["deadline"]
+
+
+def test_a_small_number_under_a_size_label_is_no_size() -> None:
+    reading = read_request("fine-tune model: 3, tokens 1B", now=MONDAY, tz=TZ)
+    assert "params" not in reading.fields and reading.fields["unread"] == ["3"]
