@@ -86,6 +86,7 @@ _SAME_LENGTH_NORMAL = str.maketrans(
     dict.fromkeys([0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000], " ")
     | dict.fromkeys([*range(0x2010, 0x2016), 0x2212], "-")
     | dict.fromkeys([0x2018, 0x2019], "'")  # "can’t", "Friday’s"
+    | dict.fromkeys([0x201C, 0x201D], '"')  # “model”: what a phone or a word processor makes of a pasted quote
     | {0xD7: "x"}
 )
 _SCALE = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "mil": 10**6, "bil": 10**9}

@@ -426,6 +426,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune params=7e9 tokens=1e9", {"params": 7_000_000_000, "tokens": 1_000_000_000}, []),
     ('{"model": "mistral-7b", "tokens": "500M", "task": "lora"}',
      {"params": 7_248_023_552, "tokens": 500_000_000, "task": Task.LORA}, []),
+    ('{“model”: “mistral-7b”, “tokens”: “500M”}', {"params": 7_248_023_552, "tokens": 500_000_000}, []),
     ('{"params": 7000000000, "tokens": 1000000000, "stage": "production"}',
      {"params": 7_000_000_000, "stage": Stage.PRODUCTION}, []),
     # a grid's combinations each repeated for seeds: the seeds multiply it, and agree with the runs said
