@@ -670,7 +670,7 @@ def read_request(
     fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve}
-    fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE)) or None
+    fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
     fields["runs_fit_budget"] = _runs_fit(scan)
@@ -1163,6 +1163,25 @@ _TOKENS_FIT_RE = compiled_on_use(
     r"|\bhow\s+many\s+tokens\s+(?:can|could|would|will|does|do)(?:\s+(?:(?:i|we)\s+(?:train|buy|get|afford)"
     r"|(?:that|it|this|the\s+budget)\s+(?:buy|get|cover|pay\s+for|train)))?\b"
     r"|\b(?:the\s+)?(?:most|max(?:imum)?)\s+tokens\s+(?:we|i|it)\s+can\s+(?:afford|get|train|buy)\b", _F)
+# "on as many tokens as $2k buys": the amount between is the budget, read with the other amounts
+_TOKENS_FIT_AMOUNT_RE = compiled_on_use(
+    r"(?P<head>\b(?:(?:on|with|for)\s+)?as\s+many\s+tokens\s+as)\s+(?:\$\s*[\d.,]+\s*[kmb]?|[\d.,]+\s*[kmb]?\s*"
+    r"(?:dollars|usd|bucks))\s+(?P<verb>(?:will\s+|would\s+|can\s+)?(?:buys?|gets?|covers?|pays?\s+for|allows?|affords?))"
+    r"\b", _F)
+
+
+def _tokens_fit_amount(scan: _Scan) -> bool:
+    """ "as many tokens as $2k buys": the words asked with the amount taken, the amount left to the budget's
+    reader; whether they were said."""
+    if not scan.holds(("many",)):
+        return False
+    found = list(_TOKENS_FIT_AMOUNT_RE.finditer(scan.text))
+    for m in found:
+        scan.blank(*m.span("head"))
+        scan.blank(*m.span("verb"))
+    return bool(found)
+
+
 # The model's size left to the budget, deadline or hardware: "what's the biggest model we can pretrain on 20B tokens",
 # "how big a model can $30k train", "the largest model that fits in $5k" (``TrainingRequest.params_fit_budget``)
 _PARAMS_FIT_RE = compiled_on_use(

@@ -429,6 +429,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ('{“model”: “mistral-7b”, “tokens”: “500M”}', {"params": 7_248_023_552, "tokens": 500_000_000}, []),
     ('{"params": 7000000000, "tokens": 1000000000, "stage": "production"}',
      {"params": 7_000_000_000, "stage": Stage.PRODUCTION}, []),
+    # as many tokens as an amount buys: the amount is the budget, the tokens what it pays for
+    ("fine-tune 13B on as many tokens as $2k buys", {"budget_usd": 2000.0, "tokens_fit_budget": True}, []),
     # a grid's combinations each repeated for seeds: the seeds multiply it, and agree with the runs said
     ("sweep: 12 runs, 1.3B, 2B tokens each, lr in {1e-4, 3e-4, 1e-3} x wd in {0, 0.1} x 2 seeds", {"trials": 12},
      []),
