@@ -666,6 +666,8 @@ def read_request(
     if buffer is not None:
         deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"
+    if deadline is None:
+        questions += _event_deadline(scan)
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
     fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
                               "capacity_reservation": reservation, "cost_center": cost_center,
@@ -847,6 +849,28 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     notes.append(f"read '{said}' beside {beside} as the time the work has: done by "
                  f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "
                  "e.g. '8 H100 for 6 hours')")
+
+
+# An occasion the work must be done before, with no date: "before the demo", "in time for NeurIPS", "ahead of the
+# board meeting". Only the person knows when it is, so it is asked.
+_EVENT_DEADLINE_RE = compiled_on_use(
+    r"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before|for)\s+"
+    r"(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite"
+    r"|off-site|presentation|all[\s-]hands|talk|keynote|summit|conference|workshop|camera[\s-]ready|paper\s+deadline"
+    r"|submission\s+deadline|submission|readout|qbr|board\s+deck))"
+    r"|neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?![\w-])"
+    r"(?:\s+(?:next|this)\s+(?:week|month))?)", _F)
+
+
+def _event_deadline(scan: _Scan) -> list[Question]:
+    """ "before the demo", "in time for NeurIPS": a deadline said by an occasion and no date, asked (its words
+    taken); [] when none is said."""
+    found = scan.take(_EVENT_DEADLINE_RE)
+    if not found:
+        return []
+    event = " ".join(found[0]["event"].split())
+    return [Question(field="deadline", question=f"When is {event}? The plan is made to be done before it: give its "
+                     "date and time, e.g. \"Dec 10 9am\".")]
 
 
 # A JSON object's marks, each a space: the text keeps its length, so every position read stays where it was

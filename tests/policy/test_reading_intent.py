@@ -2061,3 +2061,20 @@ def test_the_end_of_a_window_said_by_weekday_is_the_first_after_its_start(text: 
 def test_a_small_number_under_a_size_label_is_no_size() -> None:
     reading = read_request("fine-tune model: 3, tokens 1B", now=MONDAY, tz=TZ)
     assert "params" not in reading.fields and reading.fields["unread"] == ["3"]
+
+
+@pytest.mark.parametrize(("text", "event"), [
+    ("fine-tune 7B on 1B tokens before the demo", "the demo"),
+    ("fine-tune 7B on 1B tokens in time for the board meeting", "the board meeting"),
+    ("fine-tune 7B on 1B tokens in time for NeurIPS", "NeurIPS"),
+    ("fine-tune 7B on 1B tokens for our customer demo next week", "our customer demo next week"),
+])
+def test_an_occasion_said_without_a_date_is_asked_when_it_is(text: str, event: str) -> None:
+    """"before the demo" was planned with no deadline and 'demo' unread: when it is only the person knows."""
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    [question] = reading.questions
+    assert question.field == "deadline" and question.question.startswith(f"When is {event}? ")
+    assert "deadline" not in reading.fields and "unread" not in reading.fields
+    # with its date said, the date is the deadline and nothing is asked
+    dated = read_request("fine-tune 7B on 1B tokens before the demo on Friday", now=MONDAY, tz=TZ)
+    assert dated.questions == [] and dated.fields["deadline"] == at("2026-12-03T17:00")
