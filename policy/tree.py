@@ -366,6 +366,14 @@ def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Pl
         named = out[0] if len(out) == 1 else f"{', '.join(out[:-1])} and {out[-1]}"
         found.append(None if allowed is None else _what_keeping_costs(
             plan, allowed, kept=f"keeping out {named}", instead="with it" if len(out) == 1 else "with them"))
+    if free and (request.max_gpus is not None or request.max_instances is not None):
+        # "with 4 H100s max": single-accelerator sizes never go multi-node, so a ceiling can leave only a slow one
+        counted = " and ".join(f"at most {_counted(n, unit)}" for n, unit in (
+            (request.max_gpus, request.accelerator or "accelerator"), (request.max_instances, "instance"))
+            if n is not None)
+        uncapped = plan_for(request.model_copy(update={"max_gpus": None, "max_instances": None}))
+        found.append(None if uncapped is None else _what_keeping_costs(plan, uncapped, kept=f"keeping to {counted}",
+                                                                        instead="without it"))
     if free and (ceilings := _rate_ceilings(request)):
         uncapped = plan_for(request.model_copy(update=dict.fromkeys(_RATE_CEILING_FIELDS)))
         found.append(None if uncapped is None else _what_keeping_costs(plan, uncapped, kept=f"keeping under {ceilings}",

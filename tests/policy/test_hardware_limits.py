@@ -313,3 +313,14 @@ def test_ways_of_training_named_to_compare_plan_the_first_and_price_the_other_be
     assert said.startswith(f"compared: as {other} the plan would be {alone.plan.instance_count}× "
                            f"{alone.plan.instance_type} {alone.plan.purchase_model.value} at "
                            f"~${alone.plan.estimated_cost_usd:,.2f}")
+
+
+def test_a_count_ceiling_that_leaves_only_a_slow_size_says_what_it_costs() -> None:
+    """"with 4 H100s max" left one p5.4xlarge (single-GPU sizes never go multi-node): 446 h, denied for the
+    runtime cap, with nothing to say that one 8-GPU node does it in a day and a half for a sixth of the cost."""
+    decision = decided("pretrain a 1.3B on 26B tokens with 4 H100s max")
+    assert decision.plan.instance_type == "p5.4xlarge" and decision.approval.denied
+    [kept] = [w for w in decision.warnings if w.startswith("keeping to at most 4 H100s costs ")]
+    assert "without it the plan would be 1× p5.48xlarge" in kept
+    # a ceiling that costs nothing says nothing
+    assert not any(w.startswith("keeping to") for w in decided("fine-tune 7B on 1B tokens, max 2 nodes").warnings)
