@@ -1151,6 +1151,12 @@ _EIGHT_BIT_OPTIMIZER_RE = compiled_on_use(
 # person, said whole ("DeepSpeed ZeRO-2", not "2" and "DeepSpeed ZeRO")
 _PARTLY_SHARDED_RE = compiled_on_use(
     r"\b(?:deepspeed\s+)?zero[\s-]?(?:[12]|one|two|stage[\s-]?[12])(?![\w-])", _F)
+# "zero-3 offload", "CPU offload", "offload the optimizer to NVMe", "ZeRO-Infinity": optimizer state or weights held
+# off the accelerators
+_OFFLOAD_RE = compiled_on_use(
+    r"\b(?:(?:with|using|and)\s+)?(?:(?:cpu|nvme|optimi[sz]er|param(?:eter)?s?)\s+)?offload(?:ing|ed)?"
+    r"(?:\s+(?:of\s+)?(?:the\s+)?(?:optimi[sz]er(?:\s+state)?|param(?:eter)?s|weights))?(?:\s+to\s+(?:the\s+)?(?:cpu|nvme|host"
+    r"(?:\s+memory)?|disk))?(?![\w-])|\bzero[\s-]?infinity\b", _F)
 _SHARDED_RE = compiled_on_use(
     r"\b(?:(?:deepspeed\s+)?zero[\s-]?(?:3|three|stage[\s-]?3)|fsdp2?|fully[\s-]+sharded(?:\s+data[\s-]+parallel(?:ism)?)?)"
     r"(?![\w-])", _F)
@@ -1348,6 +1354,9 @@ _NOTED_ONLY = (
      ("gradient", "activation")),
     (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators",
      ("zero", "fsdp", "sharded")),
+    (_OFFLOAD_RE, "state moved off the accelerators to host memory or disk: the plan holds all of it on the "
+                  "accelerators, so the job needs no offload; one that offloads anyway steps slower than estimated and "
+                  "may reach its runtime cap", ("offload", "infinity")),
     (_EIGHT_BIT_OPTIMIZER_RE, "how the job keeps its optimizer state: in 8 bits it needs less memory than the "
                               "estimate's 16 bytes a parameter, so the plan holds the job with room to spare; the "
                               "compute is the same", ("8",)),

@@ -431,6 +431,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7_000_000_000, "stage": Stage.PRODUCTION}, []),
     # as many tokens as an amount buys: the amount is the budget, the tokens what it pays for
     ("fine-tune 13B on as many tokens as $2k buys", {"budget_usd": 2000.0, "tokens_fit_budget": True}, []),
+    # state offloaded from the accelerators: the plan holds it all on them
+    ("fine-tune 7B on 1B tokens with deepspeed zero-3 offload", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 13B on 1B tokens with cpu offload of the optimizer", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 70B on 100M tokens, ZeRO-Infinity, offload to NVMe", {"tokens": 100_000_000}, []),
     # a grid's combinations each repeated for seeds: the seeds multiply it, and agree with the runs said
     ("sweep: 12 runs, 1.3B, 2B tokens each, lr in {1e-4, 3e-4, 1e-3} x wd in {0, 0.1} x 2 seeds", {"trials": 12},
      []),
