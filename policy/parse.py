@@ -729,6 +729,16 @@ def _window_end(deadline: Deadline | None, start: datetime | None, *, scan: _Sca
     return end
 
 
+def _us_only(text: str, m: re.Match[str], after: re.Match[str] | None) -> bool:
+    """Whether the words after a lower-case "us" make it the country ("us only", "us regions"), not the pronoun
+    ("run it for us only")."""
+    return after is not None and any(w in after.group(0).lower() for w in ("only", "region")) \
+        and _PRONOUN_US_BEFORE_RE.search(text, 0, m.start()) is None
+
+
+_PRONOUN_US_BEFORE_RE = compiled_on_use(r"\b(?:for|with|to|by|from|let|help|give|tell|get|send|ping|show)\s+$", _F)
+
+
 def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: datetime | None,
                      notes: list[str]) -> Deadline | None:
     """Hardware named with a start and an end and no work ("book 16 H100s from Monday 9am to Friday 5pm"): held for
@@ -2529,9 +2539,9 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
                          f"{', '.join(ruled_out)}")
             listed = (cue_end or m.end(), True)
             continue
-        if not follows and ((before is None and after is None) or (word == "us" and m["w"] != "US"
-                                                                   and before is None)):
-            continue  # "frankfurt-dedup dataset", "train it for us"
+        if not follows and ((before is None and after is None) or (word == "us" and m["w"] != "US" and before is None
+                                                                   and not _us_only(text, m, after))):
+            continue  # "frankfurt-dedup dataset", "train it for us" (but "us only", "us regions": the US)
         listed = (m.end(), False)
         for cue in (before, after, m):
             if cue is not None:

@@ -431,6 +431,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7_000_000_000, "stage": Stage.PRODUCTION}, []),
     # as many tokens as an amount buys: the amount is the budget, the tokens what it pays for
     ("fine-tune 13B on as many tokens as $2k buys", {"budget_usd": 2000.0, "tokens_fit_budget": True}, []),
+    # "us" before "only" or "regions" is the country; after "for" it is the people asking
+    ("qlora 70b 50m tok, us only", {"area": "us"}, []),
+    ("please run this for us only, 7B on 1B tokens", {"area": None}, ["only"]),
+    # a slip of the keys in a word that reads nothing anyway
+    ("fine tuning 7b modle on 1b tokns by fri", {"params": 7_000_000_000}, []),
     # state offloaded from the accelerators: the plan holds it all on them
     ("fine-tune 7B on 1B tokens with deepspeed zero-3 offload", {"tokens": 1_000_000_000}, []),
     ("fine-tune 13B on 1B tokens with cpu offload of the optimizer", {"tokens": 1_000_000_000}, []),
