@@ -189,6 +189,12 @@ _HELD = (rf"(?<![\w-])(?P<before>(?:(?:we|i)\s*(?:'ve|\s+have)?\s+)?(?:already\s
          rf"|(?<![\w.-])(?P<lead>already\s+(?:have|got|hold)\s+)?{_HARDWARE}(?P<after>\s+(?:(?:are|is)\s+)?(?:already\s+)?"
          r"reserved)(?![\w-])")
 # Evaluation said: a training job's part of it, a run of its own, or what inference is for (``policy.parse``)
+# A compliance regime said with no region it settles ("HIPAA data", "PHI", "FedRAMP"): only a person knows what it
+# asks of the plan (a region said for it, "HIPAA so us-east-1 only", is read with the region)
+_COMPLIANCE_WORDS = ("hipaa", "phi", "pci", "fedramp", "itar", "soc", "gdpr", "pii", "cui", "gxp")
+_COMPLIANCE_RE = compiled_on_use(
+    r"\b(?:hipaa|phi|pci(?:[\s-]?dss)?|fedramp(?:\s+(?:high|moderate))?|itar|soc\s?2|gdpr|pii|cui|gxp)"
+    r"(?:[\s-]+(?:data|compliant|compliance|regulated|covered|eligible|scope|rules?|requirements?))?\b", _F)
 # "we're evaluating whether to pretrain our own 1B", "considering if we should": the work is weighed, not evaluated
 _WEIGHING_RE = compiled_on_use(
     r"\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:evaluating|considering|deciding|weighing|exploring|debating"
@@ -409,6 +415,13 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     left = _unread(scan)
     if len(left) > len(scan.unused):  # words are left that no reader took: some may describe the work
         read_descriptions(scan, fields, notes)  # last: only words no other reader took
+        # a compliance rule no region was said for ("HIPAA so us-east-1 only" is read as the region's reason)
+        for m in scan.take(_COMPLIANCE_RE) if scan.holds(_COMPLIANCE_WORDS) else ():
+            said_as = " ".join(m.group(0).split())
+            scan.unused.append(said_as)  # left for a person, who knows what the rule asks of the plan
+            notes.append(f"read '{said_as}' as a compliance rule the data or the work falls under: gpuops does not "
+                         "check which regions, services or instances it allows, so the plan is left for a person to "
+                         "approve")
         left = _unread(scan)
     read["unread"] = left
     # recurring work and the phrases a reader left for a person with a note of their own are not listed again

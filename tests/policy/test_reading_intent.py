@@ -2087,3 +2087,14 @@ def test_an_occasion_said_without_a_date_is_asked_when_it_is(text: str, event: s
     # with its date said, the date is the deadline and nothing is asked
     dated = read_request("fine-tune 7B on 1B tokens before the demo on Friday", now=MONDAY, tz=TZ)
     assert dated.questions == [] and dated.fields["deadline"] == at("2026-12-03T17:00")
+
+
+def test_a_compliance_rule_with_no_region_said_is_left_for_a_person_and_says_why() -> None:
+    """"HIPAA data" was listed as an unread word like any other; what the rule asks of a plan only a person knows."""
+    reading = read_request("fine-tune 7B on 1B tokens, HIPAA data", now=MONDAY, tz=TZ)
+    assert reading.fields["unread"] == ["HIPAA data"]
+    assert any(n.startswith("read 'HIPAA data' as a compliance rule") and "left for a person to approve" in n
+               for n in reading.notes)
+    assert not any(n.startswith("did not read") for n in reading.notes)
+    # said as the reason for a region, it is read with the region
+    assert "unread" not in read_request("fine-tune 7B on 1B tokens, GDPR, hence eu-west-1", now=MONDAY, tz=TZ).fields
