@@ -386,7 +386,8 @@ _TASK_WORDS = (
                     r"|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
-     r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?)[\s-]+search(?:es)?\b"
+     r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?|optuna|hyperopt|ray\s+tune)[\s-]+"
+     r"(?:search(?:es)?|sweeps?|study|studies)\b|\b(?:population[\s-]*based(?:\s+training)?|pbt)\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
      r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:es?|ing)|finetun(?:es?|ing)|ft|sft)\b"
@@ -3546,6 +3547,18 @@ def _hp_grid(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return [_Qty("grid_trials", Decimal(total), said)]
 
 
+# How many of several runs may run at once: "max 8 in parallel", "at most 4 trials at a time", "up to 10 concurrently"
+_CONCURRENT_RE = compiled_on_use(
+    r"\b(?:max(?:imum)?(?:\s+of)?|at\s+most|up\s+to|no\s+more\s+than)\s+(?P<n>[1-9]\d{0,3})\s+(?:(?:trials?|runs?|jobs?"
+    r"|configs?|experiments?)\s+)?(?:(?:running|run)\s+)?(?:in\s+parallel|at\s+(?:a|one|the\s+same)\s+time|at\s+once"
+    r"|concurrent(?:ly)?|simultaneous(?:ly)?|side\s+by\s+side)\b", _F)
+# A population-based training's members, which train side by side: "16 members", "a population of 16", "population
+# size 16"
+_MEMBERS_RE = compiled_on_use(
+    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:population\s+)?members\b|\bpopulation\s+(?:size\s+)?(?:of\s+)?(?P<n2>\d{1,4})(?![\w.])",
+    _F)
+
+
 def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x3 seeds", "3x seeds", "× 3 runs": the run repeated, as "3 seeds" is; "8 LRs x 3 seeds", a grid; "5 times
     with different seeds", "twice": repeated as often; "20 LoRA adapters", one run each."""
@@ -3559,6 +3572,16 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         edges = [m.start(), *(i for span in kept for i in span), m.end()]
         for start, end in zip(edges[::2], edges[1::2], strict=True):
             scan.blank(start, end)
+    if scan.holds(("parallel", "at a time", "at once", "concurrent", "simultaneous", "same time")):
+        for m in scan.take(_CONCURRENT_RE):  # "max 8 in parallel": a ceiling on the instances of runs at once
+            notes.append(f"read '{_said(m)}' as at most {m['n']} instances at once, a run on each (runs that need "
+                         "more instances each run fewer at once)")
+            found.append(_Qty("max_instances", Decimal(m["n"]), _said(m)))
+    if scan.holds(("population", "pbt")):
+        for m in scan.take(_MEMBERS_RE):
+            count = int(m["n"] or m["n2"])
+            notes.append(f"read '{_said(m)}' as {count} runs of the job, a population trained side by side")
+            found.append(_Qty("trials", Decimal(count), _said(m)))
     for m in scan.take_if(("each", "every", "apiece", "per "), _PER_THING_RE):
         count = int(m["n"] or m["n2"])
         what = (m["what"] or m["what2"]).lower()

@@ -436,6 +436,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("please run this for us only, 7B on 1B tokens", {"area": None}, ["only"]),
     # a slip of the keys in a word that reads nothing anyway
     ("fine tuning 7b modle on 1b tokns by fri", {"params": 7_000_000_000}, []),
+    # search tools and population-based training are sweeps; how many run at once is a ceiling on instances
+    ("optuna search with 50 trials on a 350M model, 500M tokens each, max 8 in parallel",
+     {"task": Task.SWEEP, "trials": 50, "max_instances": 8}, []),
+    ("population based training of a 350M model, 16 members, 2B tokens each", {"task": Task.SWEEP, "trials": 16}, []),
+    ("PBT on 125M, population of 8, 1B tokens each", {"trials": 8}, []),
+    ("fine-tune 7B on 1B tokens for our 5 team members", {"trials": None}, ["5", "members"]),
     # state offloaded from the accelerators: the plan holds it all on them
     ("fine-tune 7B on 1B tokens with deepspeed zero-3 offload", {"tokens": 1_000_000_000}, []),
     ("fine-tune 13B on 1B tokens with cpu offload of the optimizer", {"tokens": 1_000_000_000}, []),
