@@ -312,8 +312,12 @@ def _on_spot_if_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan,
     if (plan.instance_count < 2 or layout.jobs != 1 or req.stage is not Stage.EXPERIMENTAL
             or plan.purchase_model is not PurchaseModel.ON_DEMAND or request.interruption_tolerance is not None):
         return None
+    if req.reserved:
+        return None  # held capacity is paid for already: no spot to weigh
     spot = fixed_option(option.profile, search, count=layout.count, purchase=PurchaseModel.SPOT,
                         platform=option.platform)
+    if spot is not None:  # a stated length and a later start, as the plan's own options have them
+        spot = next(iter(_as_fixed([spot], req, search, ctx.now, cap=ctx.policy.max_runtime_hours)), None)
     if spot is None or (option.meets and not spot.meets):
         return None
     budget, saving = req.budget_usd, 1 - spot.cost / option.cost

@@ -3,6 +3,7 @@ transfer line (docs/design.md §Purchase model, §Candidates)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -267,3 +268,14 @@ def test_work_kept_in_an_area_away_from_the_teams_data_says_the_data_may_live_th
     assert not any("away from" in w for w in said.warnings)
     named = _decide("fine-tune 7B on 1B tokens in eu-west-1", default_policy())
     assert not any("may live there already" in w for w in named.warnings)  # no area said: the region is a choice
+
+
+def test_the_spot_hint_for_a_stated_length_prices_that_length() -> None:
+    """"16 H100s for a 3-day debug session" was told its 2 nodes would cost ~$9.39 on spot "in 0.3 h": the hint
+    priced training of the stand-in size instead of the 72 h asked for, a 1000-fold understatement."""
+    decision = _decide("need 16 H100s for a 3-day distributed training debug session", default_policy())
+    plan = decision.plan
+    assert plan.purchase_model is PurchaseModel.ON_DEMAND and plan.estimated_hours == pytest.approx(72.25)
+    [hint] = [w for w in decision.warnings if w.startswith("if spot is fine (say 'spot ok'), the same 2× p5.48xlarge")]
+    cost = float(re.search(r"would cost ~\$([\d,.]+) on spot", hint).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert cost > 0.25 * plan.estimated_cost_usd and "in 72.2 h" in hint
