@@ -238,6 +238,10 @@ _ASSUMED = (
     (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
      r"(?:\s+(?:files?|format|shards?))?\b",
      "how the data is stored: the tokens said are what is trained on"),
+    # "for a 3-day distributed training debug session", "a profiling session": what the hours are for ("training" may
+    # be the task reader's already, blanked)
+    (r"\b(?:distributed\s+(?:training\s+)?)?(?:debug(?:ging)?|profiling|benchmarking)\s+sessions?\b",
+     "why the hardware is wanted: the hours are priced as said"),
     # "contrastive", "with an InfoNCE loss", "MLM objective": the loss, computed on the forward pass priced already
     (r"\b(?:(?:with|using)\s+(?:an?\s+|the\s+)?)?(?:contrastive|info-?nce|triplet|in-?batch[\s-]+negatives?"
      r"|masked[\s-]+language[\s-]+model(?:l?ing)?|mlm|next[\s-]+token(?:[\s-]+prediction)?|causal[\s-]+lm)"

@@ -442,6 +442,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("population based training of a 350M model, 16 members, 2B tokens each", {"task": Task.SWEEP, "trials": 16}, []),
     ("PBT on 125M, population of 8, 1B tokens each", {"trials": 8}, []),
     ("fine-tune 7B on 1B tokens for our 5 team members", {"trials": None}, ["5", "members"]),
+    # what hardware held for a length is for
+    ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),
     # state offloaded from the accelerators: the plan holds it all on them
     ("fine-tune 7B on 1B tokens with deepspeed zero-3 offload", {"tokens": 1_000_000_000}, []),
     ("fine-tune 13B on 1B tokens with cpu offload of the optimizer", {"tokens": 1_000_000_000}, []),
