@@ -1308,7 +1308,7 @@ def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
              else "the fastest plan" if choice.late
              else "the cheapest plan" if plan.deadline_met is None
              else "the cheapest plan that meets the deadline")
-    text = f"nothing fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"
+    text = f"nothing the policy allows fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"
     if least.cost <= budget and (least.meets is False or choice.over_runtime):
         # the cheapest is left out for a reason of its own: say which, so the figures above do not contradict it
         why = (f"runs {least.wall_hours:,.0f} h, past the policy's max_runtime_hours" if choice.over_runtime

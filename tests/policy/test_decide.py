@@ -388,14 +388,14 @@ def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
 ])
 def test_budget_warning_describes_the_plan_it_prices(text: str, says: str) -> None:
     decision = plan_for(text)
-    warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
+    warning = next(w for w in decision.warnings if w.startswith("nothing the policy allows fits the"))
     assert says in warning
     assert f"${decision.plan.estimated_cost_usd:,.2f}" in warning
 
 
 def test_budget_warning_says_why_a_cheaper_plan_within_budget_is_not_chosen() -> None:
     decision = plan_for("pretrain 7B on 2T tokens with a $500k budget")
-    warning = next(w for w in decision.warnings if w.startswith("nothing fits the"))
+    warning = next(w for w in decision.warnings if w.startswith("nothing the policy allows fits the"))
     assert re.search(r"; 1× p5\.48xlarge would cost ~\$[\d,]+ but runs [\d,]+ h, past the policy's max_runtime_hours$",
                      warning), warning
 

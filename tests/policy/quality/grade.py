@@ -47,7 +47,7 @@ def _startup_paid(d: Decision) -> bool:
 
 CHECKS: dict[str, Callable[[Decision], bool]] = {
     "every plan pays start-up": _startup_paid,
-    "warns about the budget": lambda d: any(w.startswith("nothing fits the") for w in d.warnings),
+    "warns about the budget": lambda d: any(w.startswith("nothing the policy allows fits the") for w in d.warnings),
 }
 
 
