@@ -37,6 +37,9 @@ REQUESTS = [
     "sweep 20 trials of 350M on 1B tokens in us-west-2",
     "fine-tune 70B on 2B tokens by 2026-12-20 for team-nlp",
     "fine-tune SDXL on our catalog images, it takes about 300 A100-hours, by Friday",
+    '{"model": "mistral-7b", "tokens": "500M", "task": "lora"}',
+    "need 16 H100s for a 3-day distributed training debug session",
+    "fine-tune 7B, 2000 steps of 1M tokens",
 ]
 
 
