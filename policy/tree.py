@@ -1415,6 +1415,8 @@ def _count_too_small(gpus: int, scr: Screen, low: int, asked: str | None) -> str
     spec, plural = fewest.spec, "s" if gpus > 1 else ""
     unit = f"{asked or 'accelerator'}{plural}"
     need = fewest.min_count * spec.accelerator_count
+    if need <= gpus:
+        return None  # the count holds the job on some type: something else refuses it
     held = f"{gpus} {unit} ({gpus // spec.accelerator_count}× {spec.instance_type}) cannot hold this job: its " \
            "weights, optimizer state and activations need"
     smaller = "make the job smaller: LoRA/QLoRA or a shorter sequence."
