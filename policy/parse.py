@@ -864,13 +864,16 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
 
 # An occasion the work must be done before, with no date: "before the demo", "in time for NeurIPS", "ahead of the
 # board meeting". Only the person knows when it is, so it is asked.
+_EVENT = (r"(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite|off-site|presentation|all[\s-]hands|talk"
+          r"|keynote|summit|conference|workshop|camera[\s-]ready|paper\s+deadline|submission\s+deadline|submission"
+          r"|readout|qbr|board\s+deck))|neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?![\w-])"
+          # not what a model is for: "for code review", "for our meeting summarizer"
+          r"(?!\s+(?:model|bot|assistant|tool|task|data(?:set)?|use\s+case|summari[sz]er|classifier|agent)s?\b)"
+          r"(?:\s+(?:next|this)\s+(?:week|month))?")
 _EVENT_DEADLINE_RE = compiled_on_use(
-    r"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before|for)\s+"
-    r"(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite"
-    r"|off-site|presentation|all[\s-]hands|talk|keynote|summit|conference|workshop|camera[\s-]ready|paper\s+deadline"
-    r"|submission\s+deadline|submission|readout|qbr|board\s+deck))"
-    r"|neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?![\w-])"
-    r"(?:\s+(?:next|this)\s+(?:week|month))?)", _F)
+    rf"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before)\s+(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?{_EVENT})"
+    # after "for", only with its article: "for the demo", "for our customer demo next week", never "for code review"
+    rf"|\bfor\s+(?P<event2>(?:the|our|my|this|next)\s+{_EVENT})", _F)
 
 
 def _event_deadline(scan: _Scan) -> list[Question]:
@@ -879,7 +882,7 @@ def _event_deadline(scan: _Scan) -> list[Question]:
     found = scan.take(_EVENT_DEADLINE_RE)
     if not found:
         return []
-    event = " ".join(found[0]["event"].split())
+    event = " ".join((found[0]["event"] or found[0]["event2"]).split())
     return [Question(field="deadline", question=f"When is {event}? The plan is made to be done before it: give its "
                      "date and time, e.g. \"Dec 10 9am\".")]
 

@@ -2092,6 +2092,8 @@ def test_an_occasion_said_without_a_date_is_asked_when_it_is(text: str, event: s
     [question] = reading.questions
     assert question.field == "deadline" and question.question.startswith(f"When is {event}? ")
     assert "deadline" not in reading.fields and "unread" not in reading.fields
+    # what a model is for is no occasion
+    assert read_request("fine-tune 7B on 1B tokens for code review", now=MONDAY, tz=TZ).questions == []
     # with its date said, the date is the deadline and nothing is asked
     dated = read_request("fine-tune 7B on 1B tokens before the demo on Friday", now=MONDAY, tz=TZ)
     assert dated.questions == [] and dated.fields["deadline"] == at("2026-12-03T17:00")
