@@ -64,7 +64,7 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|e-?mails?|posts?|reviews?|pages?|papers?|books?|files?|snippets?|functions?|questions?|answers?|queries"
               r"|query|responses?|utterances?|turns?|stories|story|summaries|summary|reports?|comments?|tweets?"
               r"|sentences?|paragraphs?|passages?|abstracts?|notes|trajectories|trajectory|episodes?|solutions?|problems?"
-              r"|comparisons?|preferences?|rankings?|judge?ments?|annotations?|demonstrations?|rollouts?|generations?"
+              r"|comparisons?|preferences?|prefs?|rankings?|judge?ments?|annotations?|demonstrations?|rollouts?|generations?"
               r"|interactions?|sessions?|exchanges?|entries|entry|items?|calls?|captions?|translations?|ratings?"
               r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?|images?|photos?|pictures?|videos?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"

@@ -214,7 +214,7 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
             r"|steps?)\b)[a-z][\w'-]*\s+){0,2}"
             rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
 # What a preference dataset is counted in: each holds a chosen and a rejected answer.
-_PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?", _F)
+_PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?|prefs?", _F)
 # What trains on both answers of each pair: DPO and its kin as said, and a reward model
 _PAIRED_TRAINING_RE = compiled_on_use(r"\b(?:dpo|orpo|simpo|ipo|(?P<rm>reward[\s-]+models?))\b", _F)
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is

@@ -2108,3 +2108,10 @@ def test_a_compliance_rule_with_no_region_said_is_left_for_a_person_and_says_why
     assert not any(n.startswith("did not read") for n in reading.notes)
     # said as the reason for a region, it is read with the region
     assert "unread" not in read_request("fine-tune 7B on 1B tokens, GDPR, hence eu-west-1", now=MONDAY, tz=TZ).fields
+
+
+def test_prefs_are_preference_pairs_whose_length_is_asked() -> None:
+    reading = read_request("DPO on our 8b sft checkpoint with 80k prefs", now=MONDAY, tz=TZ)
+    [question] = reading.questions
+    assert question.question.startswith("How many tokens are '80k prefs'? DPO trains on both answers of each")
+    assert [c.value for c in question.choices] == [2 * 80_000 * n for n in (512, 2048, 8192)]
