@@ -870,6 +870,10 @@ _EVENT = (r"(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite|off-sit
           # not what a model is for: "for code review", "for our meeting summarizer"
           r"(?!\s+(?:model|bot|assistant|tool|task|data(?:set)?|use\s+case|summari[sz]er|classifier|agent)s?\b)"
           r"(?:\s+(?:next|this)\s+(?:week|month))?")
+# Without one of these no occasion can be said (a look for a few words costs less than the pattern)
+_EVENT_WORDS = ("demo", "meeting", "review", "offsite", "off-site", "presentation", "hands", "talk", "keynote",
+                "summit", "conference", "workshop", "camera", "deadline", "submission", "readout", "qbr", "deck",
+                "neurips", "icml", "iclr", "cvpr", "acl", "emnlp", "naacl", "aaai", "kdd", "invent")
 _EVENT_DEADLINE_RE = compiled_on_use(
     rf"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before)\s+(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?{_EVENT})"
     # after "for", only with its article: "for the demo", "for our customer demo next week", never "for code review"
@@ -879,6 +883,8 @@ _EVENT_DEADLINE_RE = compiled_on_use(
 def _event_deadline(scan: _Scan) -> list[Question]:
     """ "before the demo", "in time for NeurIPS": a deadline said by an occasion and no date, asked (its words
     taken); [] when none is said."""
+    if not scan.holds(_EVENT_WORDS):
+        return []
     found = scan.take(_EVENT_DEADLINE_RE)
     if not found:
         return []
