@@ -627,6 +627,14 @@ def read_request(
         scan.take(_EMOJI_CODE_RE)
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal or "@" in normal:
         _slack_markup(scan, notes)
+    if "://" in scan.text:  # a link typed as text (Slack sends its own markup, read above): for a person, whole
+        for m in scan.take(_PLAIN_URL_RE):
+            url = m["url"].rstrip(".,;:)")
+            scan.unused.append(url)
+            notes.append(f"read '{url}' as a link gpuops does not follow: what it holds is for a person to read")
+    if scan.holds(_TICKET_WORDS):
+        for m in scan.take(_TICKET_RE):
+            notes.append(f"read '{_said(m)}' as the ticket the request is tracked under: it does not change the plan")
     if "\n" in normal:  # "1) pretrain 350M …\n2) budget under $200": a list's numbers count nothing
         for m in _LIST_NUMBER_RE.finditer(scan.text):
             scan.blank(m.start("n"), m.end("n"))
@@ -3777,6 +3785,15 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
             scan.blank(m.start(), m.start("when"))
 
 
+# A link typed as text, "see https://wiki.acme.com/ml/sft-v3 for details" (an S3 location is the job's: not this)
+_PLAIN_URL_RE = compiled_on_use(
+    r"(?:\b(?:see|details\s+(?:at|in|here)|more\s+(?:at|in))\s*:?\s*)?(?<![\w<|])(?P<url>https?://[^\s<>|]+)"
+    r"(?:\s+for\s+(?:more\s+)?(?:details|info|context))?", _F)
+# The ticket a request is tracked under: "ticket JIRA-1234", "issue #482", "jira: ML-77" (the key in upper case)
+_TICKET_WORDS = ("ticket", "issue", "jira", "story")
+_TICKET_RE = compiled_on_use(
+    r"\b(?:tracked\s+(?:in|under|as)\s+)?(?:ticket|issue|jira|story)(?:\s+(?:is|number|no\.?))?\s*[:#=]?\s*(?:(?-i:[A-Z][A-Z0-9]{1,9})-\d{1,7}|#\d{1,7})"
+    r"(?![\w-])", _F)
 _LIST_NUMBER_RE = compiled_on_use(r"^[ \t]*(?P<n>\d{1,2}[).])[ \t]+", re.MULTILINE)
 _EMOJI_CODE_RE = compiled_on_use(r"(?<![\w:/]):[a-z0-9_+-]{1,40}:(?![\w/])", _F)
 # An amount in another currency ("2000 EUR", "1.5k pounds"): gpuops budgets in US dollars and converts nothing.

@@ -442,6 +442,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("population based training of a 350M model, 16 members, 2B tokens each", {"task": Task.SWEEP, "trials": 16}, []),
     ("PBT on 125M, population of 8, 1B tokens each", {"trials": 8}, []),
     ("fine-tune 7B on 1B tokens for our 5 team members", {"trials": None}, ["5", "members"]),
+    # a link typed as text is for a person, whole; the ticket a request is tracked under changes nothing
+    ("fine-tune 7B on 1B tokens, ticket JIRA-1234", {"tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, tracked in issue #482", {"tokens": 1_000_000_000}, []),
     # what hardware held for a length is for
     ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),
     # state offloaded from the accelerators: the plan holds it all on them
@@ -2115,3 +2118,13 @@ def test_prefs_are_preference_pairs_whose_length_is_asked() -> None:
     [question] = reading.questions
     assert question.question.startswith("How many tokens are '80k prefs'? DPO trains on both answers of each")
     assert [c.value for c in question.choices] == [2 * 80_000 * n for n in (512, 2048, 8192)]
+
+
+def test_a_link_typed_as_text_is_left_whole_for_a_person() -> None:
+    """"(see https://wiki.acme.com/ml/sft-v3 for details)" was read as 'see https://wiki.acme.com/ml' and 'details'
+    unread: the link is left whole, said to be one gpuops does not follow."""
+    request = parse_request("fine-tune 7B on 1B tokens (see https://wiki.acme.com/ml/sft-v3 for details)", now=MONDAY,
+                            tz=TZ, team="team-ml")
+    assert request.unread == ["https://wiki.acme.com/ml/sft-v3"]
+    assert "read 'https://wiki.acme.com/ml/sft-v3' as a link gpuops does not follow: what it holds is for a person " \
+           "to read" in request.notes
