@@ -257,14 +257,16 @@ _SAID_BEFORE_RE = compiled_on_use(
     # "would love it by tomorrow", "we'd prefer it done by Friday"
     r"|(?:(?:we|i|they)(?='d))?(?:would|'d)\s+(?:love|like|prefer)(?:\s+(?:it|this|them|results?)|\s+to\s+have"
     r"(?:\s+(?:it|this|them))?)?)"
-    r"|(?P<hard>must|(?:has|have|needs?)\s+to|hard\s+stop(?:\s+(?:is|at|on))?)(?:\s+be)?)"
+    # "latest by next Tuesday": the hard one
+    r"|(?P<hard>must|(?:has|have|needs?)\s+to|hard\s+stop(?:\s+(?:is|at|on))?|(?:at\s+the\s+)?latest)(?:\s+be)?)"
     r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
     _F,
 )
 # Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
 _FIRMNESS_AFTER_RE = compiled_on_use(
     # "by Friday, hard deadline", "by Friday - it can't slip": no later
-    rf"\s*[,-]?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest|tops|(?:a\s+)?(?:hard|firm|strict)\s+deadline(?=\s*(?:$|[.;,!?)]))"
+    # ("…, latest by Friday" starts the next date: its "latest" is that one's)
+    rf"\s*[,-]?\s*(?:(?P<latest>at\s+the\s+(?:very\s+)?latest|latest(?!\s+(?:by|before|on)\b)|tops|(?:a\s+)?(?:hard|firm|strict)\s+deadline(?=\s*(?:$|[.;,!?)]))"
     r"|(?:and\s+|but\s+)?(?:it\s+|that\s+)?(?:can'?t|cannot|must\s+not|mustn'?t|won'?t|shouldn'?t)\s+slip)"
     rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
     # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday

@@ -1338,8 +1338,26 @@ _ADVICE_RE = compiled_on_use(
     r"|\bwhat(?:'s|\s+is|\s+would\s+be)\s+(?:the\s+)?best\s+(?:setup|config(?:uration)?|way|option|instance|hardware"
     r"|approach)(?:\s+(?:for\s+(?:this|it|that)|here|to\s+do\s+(?:this|it|that)))?\b"
     r"|\b(?:the\s+)?best\s+(?:instance|setup|config(?:uration)?|hardware|option)s?(?=\s*\?)", _F)
+# "but it's not a hard deadline": the date said stays the one planned to
+_SOFT_DEADLINE_RE = compiled_on_use(
+    r"\b(?:but\s+)?(?:it'?s\s+|it\s+is\s+|that'?s\s+|this\s+is\s+)?not\s+a\s+(?:hard|firm|strict)\s+deadline\b", _F)
+# "earlier is better", "the sooner the better" beside a deadline: a wish for sooner, which only "asap" turns into the
+# earliest plan (with no deadline, "no deadline but sooner is better" weighs cost against time: left for a person)
+_SOONER_BETTER_RE = compiled_on_use(
+    r"(?<!deadline )(?<!deadline but )\b(?:(?:but\s+)?(?:earlier|sooner)\s+(?:is|would\s+be)\s+"
+    r"(?:better|nicer|great|preferred)|the\s+sooner\s+the\s+better)\b", _F)
+# "if not possible, tell me the cheapest": what a plan over a budget already shows
+_ELSE_CHEAPEST_RE = compiled_on_use(
+    r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
+    r"\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_SOFT_DEADLINE_RE, "the deadline being soft: the plan is made to meet it, and says so when it cannot",
+     ("deadline",)),
+    (_SOONER_BETTER_RE, "finishing sooner being welcome: the plan is the cheapest that meets the deadline (say 'asap' "
+                        "for the earliest)", ("better",)),
+    (_ELSE_CHEAPEST_RE, "what a plan over the budget shows anyway: the plan, a warning, and the cheapest that fits if "
+                        "one does", ("not",)),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
      ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),

@@ -445,6 +445,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a link typed as text is for a person, whole; the ticket a request is tracked under changes nothing
     ("fine-tune 7B on 1B tokens, ticket JIRA-1234", {"tokens": 1_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, tracked in issue #482", {"tokens": 1_000_000_000}, []),
+    # how firm a deadline is, and what the person would like beside it
+    ("fine-tune 7B on 1B tokens, need it by friday but it's not a hard deadline", {"deadline": at("2026-12-04T17:00")},
+     []),
+    ("fine-tune 7B on 1B tokens, latest by next Tuesday, earlier is better", {"deadline": at("2026-12-08T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, ideally by Thursday, latest by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, max $200, if not possible tell me the cheapest", {"budget_usd": 200.0}, []),
     # what hardware held for a length is for
     ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),
     # state offloaded from the accelerators: the plan holds it all on them
