@@ -33,6 +33,7 @@ from policy.questions import Question, deadline_before_start, deadline_questions
 from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
+    PAIRED_TOKENS,
     TRAIN_RE,
     UNIT_HOURS,
     fixed_length_note,
@@ -2655,6 +2656,7 @@ class _Qty:
         self.other_model = other_model  # the size of a model beside the one trained ("a 7B reward model")
         self.total = False  # tokens said as all runs' together ("1B tokens total"), not each run's
         self.start = -1  # where in the text it was said (-1: read from several places, or not by position)
+        self.paired = False  # tokens of preference pairs said per pair ("60k pairs of ~700 tokens")
 
 
 # After a token count, that it is every run's together: "1B tokens total", "in total", "across all runs"
@@ -2832,6 +2834,9 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
                                    code="invalid_budget")
             fields[kind] = float(lowest.value)
     _tokens_of_text([q for q in found if q.kind == "text_bytes"], fields, notes)
+    paired = [q for q in found if q.kind == "tokens" and q.paired]
+    if len(paired) == 1 and fields.get("tokens") == int(paired[0].value):
+        fields[PAIRED_TOKENS] = paired[0].phrase  # doubled once the task is known (``policy.reading``)
     found = _epochs(scan, found, fields, notes)
     for q in found:
         if q.kind == "other" or q.kind == "plain":
@@ -3157,6 +3162,10 @@ def _tokens_multiplied(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
+# Items that each hold two answers, chosen and rejected: what DPO and a reward model count their data in
+_PAIRED_ITEM_RE = compiled_on_use(r"(?:preference\s+)?(?:pairs?|comparisons?|preferences?|prefs?)", _F)
+
+
 def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens said per item of a counted dataset, as their product, blanked with their words once read."""
     text, found = scan.text, list[_Qty]()
@@ -3182,6 +3191,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
         notes.append(f"read '{phrase}' as {format_count(int(items))} × {format_count(int(each))} = "
                      f"{format_count(int(total))} tokens")
         found.append(_Qty("tokens", total, phrase))
+        found[-1].paired = _PAIRED_ITEM_RE.fullmatch(m["item"]) is not None
         scan.blank(m.start(), m.end())
     if not found and any(w in text.lower() for w in ("per", "each", "avg", "average", "about", "around", "~")):
         found += _tokens_per_item_apart(scan, notes)

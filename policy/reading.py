@@ -31,8 +31,8 @@ from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "read_held", "read_intent", "read_timing",
-           "read_to_reserve", "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
+__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_held", "read_intent",
+           "read_timing", "read_to_reserve", "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -213,6 +213,9 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
             r"(?:(?!(?:of|per|every|each|hours?|hrs?|days?|weeks?|minutes?|mins?|seconds?|secs?|gb|tb|mb|tokens?|epochs?"
             r"|steps?)\b)[a-z][\w'-]*\s+){0,2}"
             rf"(?P<item>{DATA_ITEMS})(?![\w-])(?!\s+(?:per|every)\b)")
+# The field that carries a product of pairs and their length from the counts' reader (``policy.parse``) to the
+# intent's, which knows the task: DPO and a reward model train on both answers of each pair
+PAIRED_TOKENS = "_paired_tokens"
 # What a preference dataset is counted in: each holds a chosen and a rejected answer.
 _PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?|prefs?", _F)
 # What trains on both answers of each pair: DPO and its kin as said, and a reward model
@@ -390,6 +393,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     """Held capacity, evaluation, the bare word "train", examples and audio; then what nothing read. ``held`` is the
     phrase ``read_held`` took ("2 p4d reserved")."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
+    _both_answers(fields, notes, said=said or scan.said)
     for m in scan.take(_WEIGHING_RE) if scan.holds(("whether", "if")) else ():  # before "evaluating" is read
         notes.append(f"read '{' '.join(m.group(0).split())}' as weighing whether to do the work: the plan and its "
                      "cost are what that decision needs")
@@ -731,6 +735,23 @@ def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
     scan.unused.remove(said)
     notes[:] = [n for n in notes if not (n.startswith(f"'{said}'") and EPOCHS_WAITING in n)]
     return float(m["n"]), said
+
+
+def _both_answers(fields: dict[str, Any], notes: list[str], *, said: str) -> None:
+    """ "DPO on 60k pairs of ~700 tokens": a pair holds two answers, chosen and rejected, each trained on with its
+    prompt, so the tokens are twice the pairs times the length, as the question of pairs with no length counts them;
+    other work on pairs keeps the product."""
+    phrase = fields.pop(PAIRED_TOKENS, None)
+    if phrase is None or fields.get("tokens") is None:
+        return
+    method = _PAIRED_TRAINING_RE.search(said)
+    if fields.get("task") is not Task.DPO and (method is None or not method["rm"]):
+        return
+    name = "a reward model" if method is not None and method["rm"] else (
+        " ".join(method.group(0).split()) if method is not None else "DPO")
+    fields["tokens"] *= 2
+    notes.append(f"read '{phrase}' as pairs of two answers, chosen and rejected, each trained on with its prompt by "
+                 f"{name}: {fields['tokens']:,} tokens")
 
 
 def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question], notes: list[str], *,

@@ -18,7 +18,7 @@ from policy.decision import PurchaseModel
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.parse import parse_request, read_request
-from policy.reading import did_you_mean
+from policy.reading import PAIRED_TOKENS, did_you_mean
 from policy.request import Platform, Stage, Task, Tolerance
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.tree import decide
@@ -875,8 +875,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7b, 20k questions of ~300 tokens with 8 samples per question",
      {"task": Task.RLHF, "tokens": 48_000_000}, []),
     ("kto 8b on 100M tokens", {"task": Task.DPO}, []),
+    # a pair's two answers, chosen and rejected, are each trained on with the prompt: 2 × 60k × 700
     ("DPO on our 8B SFT checkpoint with 60k preference pairs of ~700 tokens, low priority",
-     {"tokens": 42_000_000, "urgent": None}, []),
+     {"tokens": 84_000_000, "urgent": None}, []),
+    ("fine-tune 7B on 60k pairs of ~700 tokens", {"tokens": 42_000_000}, []),  # no method that trains on both
     ("train a 125M GPT-2 from scratch on openwebtext (9B tokens)", {"tokens": 9_000_000_000}, []),
     ("LoRA on gemma 2 9b with rank 64, 300M tokens", {"tokens": 300_000_000}, []),
     # asking for a number, in a finance partner's words or a terse one
@@ -1527,8 +1529,20 @@ def test_a_size_beside_an_item_word_that_counts_no_items_keeps_its_reading(text:
 
 
 def test_items_of_a_length_are_their_product_whatever_they_are_called() -> None:
-    assert read_request("train a reward model (7B) on 200k comparisons of ~1k tokens", now=MONDAY,
+    assert read_request("fine-tune 7B on 200k summaries of ~1k tokens", now=MONDAY,
                         tz=TZ).fields["tokens"] == 200_000_000
+
+
+def test_pairs_of_a_length_count_both_answers_for_dpo_and_a_reward_model_as_their_question_does() -> None:
+    """"DPO on 60k pairs of ~700 tokens" was priced on 42M tokens, half of what "DPO on 60k pairs" asked and
+    answered with the same length (~700 tokens an answer) would be: each answer is trained on with its prompt."""
+    reading = read_request("train a reward model (7B) on 200k comparisons of ~1k tokens", now=MONDAY, tz=TZ)
+    assert reading.fields["tokens"] == 400_000_000
+    assert any("pairs of two answers, chosen and rejected" in n and "by a reward model" in n for n in reading.notes)
+    asked = read_request("DPO on 7B with 60k pairs", now=MONDAY, tz=TZ).questions[0]
+    said = read_request("DPO on 7B with 60k pairs of ~512 tokens", now=MONDAY, tz=TZ)
+    assert said.fields["tokens"] == asked.choices[0].value == 2 * 60_000 * 512
+    assert PAIRED_TOKENS not in said.fields
 
 
 def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
