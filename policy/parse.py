@@ -1333,6 +1333,8 @@ _HOW_MANY_NEEDED_RE = compiled_on_use(
 # "what do you recommend", "any suggestions?", "what's the best setup for this": the plan is the recommendation
 _ADVICE_RE = compiled_on_use(
     r"\bwhat\s+(?:do|would|can|should)\s+(?:you|u|we|i)\s+(?:recommend|suggest|advise|propose|use)\b"
+    # "I have $500, what's the best I can do for …"
+    r"|\bwhat(?:'s|\s+is)\s+the\s+best\s+(?:i|we)\s+can\s+(?:do|get)\b"
     r"|\b(?:any|your)\s+(?:recommendations?|suggestions?|advice)\b"
     r"|\b(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?(?:recommend|suggest)\s+(?:a\s+|the\s+|some\s+)?"
     r"(?:setup|config(?:uration)?s?|plan|instances?|hardware|something)\b"
@@ -1351,8 +1353,22 @@ _SOONER_BETTER_RE = compiled_on_use(
 _ELSE_CHEAPEST_RE = compiled_on_use(
     r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
     r"\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)
+# "If so how long?", "how long?": the plan's hours answer it
+_HOW_LONG_ALONE_RE = compiled_on_use(
+    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
+# "what's faster, 16 A100s or 8 H100s?": the comparison of the hardware named gives each one's hours
+_WHICH_FASTER_RE = compiled_on_use(
+    r"\b(?:what'?s|what\s+is|which\s+is|which\s+one\s+is|which\s+(?:would|will)\s+be)\s+(?:faster|quicker|sooner)"
+    r"|\bwhich\s+(?:one\s+)?(?:finishes|is\s+done|completes)\s+(?:sooner|first|faster)\b", _F)
+# "plan this month's run", "next week's refresh": the one run of a period
+_PERIOD_RUN_RE = compiled_on_use(
+    r"\b(?:this|next)\s+(?:week|month|quarter)'s\s+(?:run|job|training|refresh|retrain(?:ing)?)\b", _F)
 _NOTED_ONLY = (
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_HOW_LONG_ALONE_RE, "asking how long: the plan says, in hours and its finish time", ("how long",)),
+    (_WHICH_FASTER_RE, "asking which finishes sooner: each option's hours are said beside the plan",
+     ("faster", "quicker", "sooner", "first")),
+    (_PERIOD_RUN_RE, "the one run asked for now: the plan prices it", ("'s",)),
     (_SOFT_DEADLINE_RE, "the deadline being soft: the plan is made to meet it, and says so when it cannot",
      ("deadline",)),
     (_SOONER_BETTER_RE, "finishing sooner being welcome: the plan is the cheapest that meets the deadline (say 'asap' "

@@ -451,6 +451,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, latest by next Tuesday, earlier is better", {"deadline": at("2026-12-08T17:00")}, []),
     ("fine-tune 7B on 1B tokens, ideally by Thursday, latest by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B on 1B tokens, max $200, if not possible tell me the cheapest", {"budget_usd": 200.0}, []),
+    # questions the plan answers
+    ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
+    ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
+    ("I have $500, what's the best I can do for a 7B fine-tune on 1B tokens?", {"budget_usd": 500.0}, []),
     # what hardware held for a length is for
     ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),
     # state offloaded from the accelerators: the plan holds it all on them
@@ -2148,3 +2152,10 @@ def test_a_link_typed_as_text_is_left_whole_for_a_person() -> None:
     assert request.unread == ["https://wiki.acme.com/ml/sft-v3"]
     assert "read 'https://wiki.acme.com/ml/sft-v3' as a link gpuops does not follow: what it holds is for a person " \
            "to read" in request.notes
+
+
+def test_this_periods_run_is_the_one_run_planned_beside_a_cadence() -> None:
+    reading = read_request("we're retraining our 3B code model monthly on ~5B new tokens; plan this month's run",
+                           now=MONDAY, tz=TZ)
+    assert reading.fields["unread"] == ["monthly"]  # the recurring commitment stays for a person
+    assert any(n.startswith("read 'this month's run' as the one run asked for now") for n in reading.notes)
