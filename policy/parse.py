@@ -49,6 +49,7 @@ from policy.request import (
     MAX_PARAMS,
     MAX_TEXT_CHARS,
     HardwareOption,
+    Platform,
     Stage,
     Task,
     Tolerance,
@@ -2321,14 +2322,20 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
+_PLATFORM_NAMES = {"sagemaker": "SageMaker", "hyperpod": "HyperPod", "eks": "EKS", "ec2": "EC2"}
+
+
 def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str]]:
-    """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); a
-    negated one ("not on EKS") is left unread rather than read backwards; several named leave the choice to the
-    policy and are the platforms to compare (the third)."""
+    """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); several
+    named leave the choice to the policy and are the platforms to compare (the third). A platform ruled out ("no
+    EKS", "not on EC2") leaves the others to choose among, or agrees with another named ("on SageMaker, not EC2");
+    one both named and ruled out is left unread rather than read backwards."""
     named: list[str] = []
     preferred, said = False, ""
+    ruled_out: list[tuple[str, re.Match[str]]] = []
     for m in _PLATFORM_RE.finditer(scan.text):
         if m["neg"]:
+            ruled_out.append((next(name for name, _ in _PLATFORM_WORDS if m[name]), m))
             continue
         platform = next(name for name, _ in _PLATFORM_WORDS if m[name])
         if platform == "eks" and m["p"].lower() in ("kubernetes", "k8s"):
@@ -2348,6 +2355,20 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str
             notes.append(f"read '{said} {_said(cheaper).lstrip(', ')}' as asking for {said}: its runs are priced at "
                          "EC2 rates, below SageMaker's, so the plan is on it")
     distinct = list(dict.fromkeys(named))
+    out = list(dict.fromkeys(p for p, _ in ruled_out))
+    if out and not set(out) & set(distinct):
+        for _, m in ruled_out:
+            scan.blank(m.start(), m.end())
+        phrases = ", ".join(f"'{_said(m)}'" for _, m in ruled_out)
+        never = ", ".join(_PLATFORM_NAMES[p] for p in out)
+        if distinct:  # "on SageMaker please, not EC2": the one named, as said
+            notes.append(f"read {phrases} as never on {never}, as the platform named already says")
+        else:  # "no EKS": any other the team may use
+            rest = [p.value for p in Platform if p.value not in out]
+            notes.append(f"read {phrases} as never on {never}: the plan is on another platform the team may use")
+            if len(rest) > 1:
+                return None, False, rest
+            distinct = rest
     if len(distinct) > 1:  # "compare SageMaker vs EKS": the policy's choice, with the best on each other shown
         notes.append(f"named several platforms ({', '.join(distinct)}); the policy chooses the plan's, and the best "
                      "on each other one the team may use is among the alternatives")

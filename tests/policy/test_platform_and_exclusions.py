@@ -66,8 +66,13 @@ def test_no_platform_is_read_from_a_negation_or_a_choice_of_two(text: str) -> No
     assert read(text).platform is None
 
 
-def test_a_negated_platform_is_left_for_a_person_to_read() -> None:
-    assert read(f"{ASK} not on EKS").unread != []
+def test_a_platform_ruled_out_is_never_planned_on_even_when_the_team_may_use_it() -> None:
+    """"not on EKS" was left unread for a person; it now leaves the other platforms to choose among."""
+    request = read(f"{ASK} not on EKS")
+    assert request.unread == [] and Platform.EKS not in request.platform_choice
+    decision = plan(request, with_platforms(eks=True, ec2=True))
+    assert decision.plan.platform is not Platform.EKS
+    assert all(a.platform is not Platform.EKS for a in decision.alternatives)
 
 
 @pytest.mark.parametrize(("platform", "key"), [

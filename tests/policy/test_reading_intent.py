@@ -189,6 +189,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens and launch immediately", {"stage": None}, []),
     ("please launch a 7B fine-tune on 1B tokens", {"stage": None}, []),
     ("fine-tune 7B on 1B tokens before launch", {"stage": Stage.PRODUCTION}, []),
+    # a platform ruled out: any other the team may use, or the one named beside it
+    ("fine-tune 7B on 1B tokens, no EKS", {"platform_choice": [Platform.SAGEMAKER, Platform.HYPERPOD, Platform.EC2]},
+     []),
+    ("fine-tune 7B on 1B tokens on SageMaker please, not EC2", {"platform": Platform.SAGEMAKER}, []),
     # questions the plan answers
     ("fine-tune 7B on 1B tokens, just give me an estimate", {"tokens": 10**9}, []),
     ("how long would a 13B fine-tune on 2B tokens take on 8 H100s?", {"gpus": 8, "params": 13 * 10**9}, []),
