@@ -238,6 +238,10 @@ _ASSUMED = (
     (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
      r"(?:\s+(?:files?|format|shards?))?\b",
      "how the data is stored: the tokens said are what is trained on"),
+    # "3 seeds, pick the best": what is done with the runs once trained
+    (r"\b(?:and\s+)?(?:pick|keep|choose|take|select)\s+(?:the\s+)?(?:best|winner|top)(?:\s+(?:one|run|seed|model"
+     r"|checkpoint))?\b",
+     "what is done with the runs once trained: each is priced as the same job"),
     # "for a 3-day distributed training debug session", "a profiling session": what the hours are for ("training" may
     # be the task reader's already, blanked)
     (r"\b(?:distributed\s+(?:training\s+)?)?(?:debug(?:ging)?|profiling|benchmarking)\s+sessions?\b",

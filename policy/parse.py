@@ -2167,7 +2167,9 @@ _ON_TERMS_RE = compiled_on_use(rf"\b{_ON_TERMS}\b", _F)
 _PREFER_BEFORE_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:we|i)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red)?|ideally"
     # "we're thinking p4d but open to suggestions": what they have in mind
-    r"|(?:we'?re|we\s+are|i'?m|i\s+am|we\s+were|i\s+was)\s+thinking(?:\s+(?:of|about))?)"
+    r"|(?:we'?re|we\s+are|i'?m|i\s+am|we\s+were|i\s+was)\s+thinking(?:\s+(?:of|about))?"
+    # "we have credits for trainium": a reason to use it, not hardware it must run on
+    r"|(?:we|i)\s+(?:have|got|'ve\s+got)\s+(?:some\s+|aws\s+|free\s+)*credits?\s+(?:for|on))"
     r"(?:\s+(?:on|to\s+use|using|to\s+run\s+on|with))?\s+(?:the\s+)?(?=\S)", _F)
 _PREFER_COUNT_RE = compiled_on_use(
     r"(?<![\w-])(?:(?:a\s+)?single|one|\d+)\s*(?:x\s*)?(?:gpus?|accelerators?|nodes?|instances?|machines?)"
@@ -2231,7 +2233,8 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tu
         premium = next((p for _, _, end in list(_name_lists(text, families))
                         if (p := _price_condition(scan, end, notes)) is not None), None)
     text = scan.text
-    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead", "thinking")):
+    if not any(cue in lowered for cue in ("prefer", "ideally", " if ", "only", " pref", "instead", "thinking",
+                                          "credit")):
         return premium is not None, premium
     phrases: list[str] = []
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):

@@ -573,7 +573,8 @@ def _reserved(scan: Scan, fields: dict[str, Any], notes: list[str], questions: l
     if fields.get("instance_type") is None or (fields.get("instances") is None and fields.get("gpus") is None):
         questions.append(Question(field="instance_type", question=f"Which instances does your {what} hold, and how "
                                   "many? e.g. '4x p5.48xlarge'."))
-    notes.append(f"read '{phrase}' as capacity already held and paid: the plan says whether the job fits it")
+    notes.append(f"read '{' '.join((phrase or '').split())}' as capacity already held and paid: the plan says whether "
+                 "the job fits it")
     return True
 
 

@@ -193,6 +193,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, no EKS", {"platform_choice": [Platform.SAGEMAKER, Platform.HYPERPOD, Platform.EC2]},
      []),
     ("fine-tune 7B on 1B tokens on SageMaker please, not EC2", {"platform": Platform.SAGEMAKER}, []),
+    # credits for hardware make it preferred, not required; what is done with the runs once trained changes nothing
+    ("fine-tune 7B on 1B tokens, we have credits for trainium",
+     {"accelerator": "Trainium1", "hardware_preferred": True}, []),
+    ("fine-tune 7B on 1B tokens, 3 seeds, pick the best", {"trials": 3}, []),
     # questions the plan answers
     ("fine-tune 7B on 1B tokens, just give me an estimate", {"tokens": 10**9}, []),
     ("how long would a 13B fine-tune on 2B tokens take on 8 H100s?", {"gpus": 8, "params": 13 * 10**9}, []),
