@@ -29,7 +29,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.models import image_model_span
 from policy.patterns import compiled_on_use
-from policy.questions import Question, deadline_before_start, deadline_questions, week_after, weekday_only
+from policy.questions import Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
@@ -48,6 +48,7 @@ from policy.request import (
     HARDWARE_FIELDS,
     MAX_PARAMS,
     MAX_TEXT_CHARS,
+    PLATFORM_NAMES,
     HardwareOption,
     Platform,
     Stage,
@@ -727,13 +728,13 @@ def _window_end(deadline: Deadline | None, start: datetime | None, *, scan: _Sca
     """ "from Monday to Friday" said on a Wednesday: the end of a window said by its weekday alone is the first after
     its start, not this week's, already before it; that end, with a note. None when the deadline was not said as the
     end of the start's window, or needs no moving."""
-    if deadline is None or start is None or deadline.when > start or not weekday_only(deadline.phrase):
+    end = None if deadline is None or start is None else first_after_start(deadline, start)
+    if end is None or deadline is None or start is None:
         return None
     to = _WINDOW_TO_RE.search(scan.said[:deadline.start])
     if to is None:
         return None
     scan.blank(to.start(), to.end())  # "through": read with the window
-    end = week_after(deadline.when, start)
     notes[:] = [n for n in notes if not n.startswith(f"read '{deadline.phrase}' as ")]
     notes.append(f"read '{deadline.phrase}' as the end of the window from {start:%a %Y-%m-%d %H:%M}: "
                  f"{end:%a %Y-%m-%d %H:%M}, the first after its start")
@@ -759,9 +760,7 @@ def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: d
     if (deadline is None or start is None or not hardware or fields.get("params") is not None
             or fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None):
         return deadline
-    end = deadline.when
-    if end <= start and weekday_only(deadline.phrase):
-        end = week_after(end, start)
+    end = first_after_start(deadline, start) or deadline.when
     if end <= start:
         return deadline  # a date said outright before the start: the question and the refusal say so
     hours = round((end - start) / timedelta(hours=1), 2)
@@ -2325,9 +2324,6 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
-_PLATFORM_NAMES = {"sagemaker": "SageMaker", "hyperpod": "HyperPod", "eks": "EKS", "ec2": "EC2"}
-
-
 def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str]]:
     """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); several
     named leave the choice to the policy and are the platforms to compare (the third). A platform ruled out ("no
@@ -2363,7 +2359,7 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str
         for _, m in ruled_out:
             scan.blank(m.start(), m.end())
         phrases = ", ".join(f"'{_said(m)}'" for _, m in ruled_out)
-        never = ", ".join(_PLATFORM_NAMES[p] for p in out)
+        never = ", ".join(PLATFORM_NAMES[Platform(p)] for p in out)
         if distinct:  # "on SageMaker please, not EC2": the one named, as said
             notes.append(f"read {phrases} as never on {never}, as the platform named already says")
         else:  # "no EKS": any other the team may use

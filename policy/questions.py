@@ -97,12 +97,20 @@ def week_after(when: datetime, start: datetime) -> datetime:
     return when + timedelta(weeks=(start - when) // timedelta(weeks=1) + 1)
 
 
+def first_after_start(deadline: Deadline, start: datetime) -> datetime | None:
+    """A deadline said by its weekday alone ("Friday") that falls before ``start``, moved to the same day and time of
+    the first week after it; None when it needs no moving or is a date said outright (no week to move)."""
+    if deadline.when > start or not weekday_only(deadline.phrase):
+        return None
+    return week_after(deadline.when, start)
+
+
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:
     """"starting next Monday, done by Friday": the Friday read is this week's, before the work may start. The same
     day and time in the first week after the start is offered; the person says which."""
-    if deadline.when > start or not weekday_only(deadline.phrase):
+    later = first_after_start(deadline, start)
+    if later is None:
         return []  # a date said outright is no week to move: the plan says the two disagree (deadline_before_start)
-    later = week_after(deadline.when, start)
     return [Question(field="deadline", question=f"'{deadline.phrase}' reads as {deadline.when:%a %Y-%m-%d %H:%M}, "
                      f"before the start, {start:%a %Y-%m-%d %H:%M}: which deadline do you mean?",
                      choices=[Choice(label=f"{later:%a %Y-%m-%d %H:%M}, after the start", value=later.isoformat())])]
