@@ -118,7 +118,9 @@ _DAY = (
     rf"|(?P<md>(?P<mdm>{_MONTH})\.?\s+(?P<mdd>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<mdy>\d{{4}}))?)(?![\w:])"
     rf"|(?P<dm>(?:the\s+)?(?P<dmd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dmm>{_MONTH})\.?(?:,?\s+(?P<dmy>\d{{4}}))?)(?![\w])"
     r"|(?P<slash>(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?:/(?P<sy>\d{4}|\d{2}))?)(?![\w/])"
-    r"|(?P<ordinal>the\s+(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])(?!\s+weeks?\b)"  # "the 3rd week" is no day
+    # "the 15th"; "by 15th", "due 3rd" without the article, only where a deadline's word comes just before
+    r"|(?P<ordinal>(?:the\s+|(?<=by\s)|(?<=due\s)|(?<=until\s)|(?<=till\s)|(?<=before\s)|(?<=on\s))"
+    r"(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])(?!\s+weeks?\b)"  # "the 3rd week" is no day
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
     # "before the quarter closes", "by the time the month ends"

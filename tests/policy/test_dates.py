@@ -83,6 +83,10 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by 12/24", MONDAY, "2026-12-24T17:00:00-08:00"),
     ("by the 15th", MONDAY, "2026-12-15T17:00:00-08:00"),
     ("by the 31st", MONDAY, "2026-12-31T17:00:00-08:00"),
+    # a day of the month without its article, after a deadline's word
+    ("needs to finish by 15th", MONDAY, "2026-12-15T17:00:00-08:00"),
+    ("due 3rd", MONDAY, "2026-12-03T17:00:00-08:00"),
+    ("by 1st", MONDAY, "2026-12-01T17:00:00-08:00"),  # said on Nov 30: the coming 1st
     ("by Dec 15 at noon ET", MONDAY, "2026-12-15T12:00:00-05:00"),
     ("by Friday 5pm UTC", MONDAY, "2026-12-04T17:00:00+00:00"),
     # a week of a month: the end of its Nth seven days ("the 3rd" there is no day)
@@ -330,6 +334,8 @@ NOT_DEADLINES = [
     "fine-tune 7B, the holidays are coming",  # "the holidays" with no trigger or "over": listed as unread
     "fine-tune 7B before the break",  # which break is not said
     "but in us-west-2 this time",  # said against an earlier run, with no day after it
+    "the 2nd run of the sweep",  # an ordinal with no deadline's word before it is no day
+    "on 4th gen hardware",
 ]
 
 
