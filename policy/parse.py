@@ -42,6 +42,7 @@ from policy.reading import (
     read_timing,
     read_to_reserve,
     read_today,
+    step_setting,
 )
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
 from policy.request import (
@@ -465,7 +466,9 @@ _STAGE_RES = (
         r"(?:still\s+|just\s+)?(?:an?\s+)?)?"
         r"(?:experiment(?:s|al)?|try(?:ing)?"
         # "a smoke test of our training stack", "to test our pipeline", "a unit test of the pipeline": what is tested
-        r"|(?:(?:sanity[\s-]+check|smoke[\s-]+test|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline)[\s-]+test)(?:s|ing)?"
+        # "a quick sanity run", "smoke run": a short run to see that the job works
+        r"|(?:(?:sanity[\s-]+(?:check|run)|smoke[\s-]+(?:test|run)|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline)"
+        r"[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?)(?:\s+(?:of|for|on)?\s*(?:our|the|my)\s+(?:training\s+)?(?:stack|pipeline|setup|code"
         r"|infra(?:structure)?|cluster|scripts?))?"
         r"|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
@@ -2735,7 +2738,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
              + _rollout_tokens(scan, notes) + _tokens_multiplied(scan, notes) + _tokens_summed(scan, notes)
-             + _tokens_of_items(scan, notes)
+             + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -2956,27 +2959,16 @@ def _data_span(spans: list[re.Match[str]], scan: _Scan, fields: dict[str, Any], 
             notes.append(f"read '{_said(m)}' as how far back the data goes: the tokens said are what is priced")
 
 
-# The training steps said as the job's setting ("max_steps=2000"): the job is passed it as said
-_STEP_SETTINGS = ("max_steps", "num_steps", "total_steps", "train_steps", "training_steps", "steps")
-
-
 def _tokens_of_step_setting(fields: dict[str, Any], notes: list[str]) -> None:
     """ "max_steps=2000, global batch 256, seq 4096": the tokens trained are the steps times the tokens of each step,
-    as with "2000 steps", when no count of tokens is said."""
-    settings = (fields.get("job") or {}).get("hyperparameters") or {}
-    named = next((name for name in _STEP_SETTINGS if name in settings), None)
-    per_step = _tokens_a_step(fields)
-    if named is None or per_step is None or fields.get("tokens") is not None:
+    as with "2000 steps", when no count of tokens is said (without the batch, ``policy.reading`` asks it)."""
+    setting, per_step = step_setting(fields), _tokens_a_step(fields)
+    if setting is None or per_step is None or fields.get("tokens") is not None:
         return
-    try:
-        steps = int(str(settings[named]).replace(",", "").replace("_", ""))
-    except ValueError:
-        return  # "max_steps=auto": no count
-    if not 0 < steps <= 10**9:
-        return
+    said, steps = setting
     fields["tokens"] = steps * per_step
-    notes.append(f"read '{named}={settings[named]}' × {format_count(per_step)} tokens a step as "
-                 f"{format_count(steps * per_step)} tokens of training")
+    notes.append(f"read '{said}' × {format_count(per_step)} tokens a step as {format_count(steps * per_step)} tokens "
+                 "of training")
 
 
 def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str], *, said: str) -> None:
@@ -3195,6 +3187,34 @@ def _tokens_multiplied(scan: _Scan, notes: list[str]) -> list[_Qty]:
         notes.append(f"read '{_said(m)}' as {times:f} × {format_count(int(earlier))} = {format_count(int(total))} "
                      "tokens")
         found.append(_Qty("tokens", total, _said(m)))
+    return found
+
+
+# The global batch as sequences by their length: "batch 256 x 2048", "bs 64×4k", "global batch of 512 x 4096 tokens"
+_BATCH_BY_LENGTH_RE = compiled_on_use(
+    r"\b(?:(?:global|effective|total)[\s_-]+)?(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+of)?\s*(?:[=:]\s*)?"
+    r"(?P<n>\d{1,6})\s*(?:x|×|\*)\s*(?P<len>\d{1,3}(?:,\d{3})?|\d{4,6}|\d{1,3}\s*k)(?:\s*(?:tokens?|toks?))?(?![\w.])"
+    # "batch 8 x 8 GPUs": a batch per device times the devices, which says nothing of the sequences' length
+    r"(?!\s*(?:gpus?|devices?|accelerators?|nodes?|ranks?|workers?|instances?|replicas?)\b)", _F)
+
+
+_MIN_BATCH_LENGTH = 128  # the shortest context a request may give (``invalid_seq_len`` below it)
+
+
+def _batch_of_sequences(scan: _Scan) -> list[_Qty]:
+    """ "batch 256 x 2048": the global batch in sequences and the sequences' length, blanked once read."""
+    if "x" not in scan.text.lower() and "×" not in scan.text and "*" not in scan.text:
+        return []
+    found = list[_Qty]()
+    if not scan.holds(("batch", "bs", "gbs")):
+        return found
+    for m in list(_BATCH_BY_LENGTH_RE.finditer(scan.text)):
+        length = _value(m["len"].replace(" ", "").rstrip("kK"), "k" if m["len"].lower().endswith("k") else "",
+                        seq=True)
+        if length < _MIN_BATCH_LENGTH:  # "batch 32 x 4": no sequence is that short; left for the other readers
+            continue
+        scan.blank(m.start(), m.end())
+        found += [_Qty("batch_sequences", Decimal(int(m["n"])), _said(m)), _Qty("seq", length, _said(m))]
     return found
 
 
@@ -3730,15 +3750,19 @@ def _counted_things(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
+_BATCH_TIMES_RE = compiled_on_use(r"\b(?:batch(?:[\s_-]*size)?|bs|gbs)\s*(?:of\s+|[=:]\s*)?\d+\s*$", _F)
+
+
 def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """ "x2" or "2x" closing a clause, with nothing it multiplies: the job that many times, as "twice" is."""
     if not scan.holds(("x", "×")):
         return []
     found = []
-    for m in scan.take(_TIMES_BARE_RE):
+    for m in list(_TIMES_BARE_RE.finditer(scan.text)):
         count = int(m["a"] or m["b"])
-        if count < 2:
-            continue
+        if count < 2 or (m["a"] and _BATCH_TIMES_RE.search(scan.text, 0, m.start())):
+            continue  # "batch 32 x 4": the batch times what is not said (devices, accumulation), left for a person
+        scan.blank(m.start(), m.end())
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
         found.append(_Qty("trials", Decimal(count), _said(m)))
     return found
@@ -3953,7 +3977,7 @@ _MODEL_ROLE_AFTER_RE = compiled_on_use(
 # (sequences), "bs=512". Tokens per step set how far a job scales, never how many it trains on. A per-device or
 # micro batch says nothing of the global one without the device count, so it stays unread.
 _BATCH_BEFORE_RE = compiled_on_use(
-    r"(?:\b(?:global|effective|total)[\s_-]+)?\b(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
+    r"(?:\b(?:global|effective|total)[\s_-]+|\b)(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
     r"(?:about|around|roughly|~)?\s*$", _F)
 _BATCH_AFTER_RE = compiled_on_use(
     r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",

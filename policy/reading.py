@@ -823,6 +823,23 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                                   choices=[Choice(label=f"{v:,} tokens", value=v) for v in (10**8, 10**9, 10**10)]))
 
 
+# The training steps said as the job's setting ("max_steps=2000"): the job is passed it as said
+STEP_SETTINGS = ("max_steps", "num_steps", "total_steps", "train_steps", "training_steps", "steps")
+
+
+def step_setting(fields: dict[str, Any]) -> tuple[str, int] | None:
+    """("max_steps=2000", 2000) for the first step setting among the job's hyperparameters that is a count."""
+    settings = (fields.get("job") or {}).get("hyperparameters") or {}
+    named = next((name for name in STEP_SETTINGS if name in settings), None)
+    if named is None:
+        return None
+    try:
+        steps = int(str(settings[named]).replace(",", "").replace("_", ""))
+    except ValueError:
+        return None  # "max_steps=auto": no count
+    return (f"{named}={settings[named]}", steps) if 0 < steps <= 10**9 else None
+
+
 _STEPS_SAID_RE = compiled_on_use(
     r"(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:k|m|thousand|million)?)\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
 # The global batches "2000 steps" said without one is asked in: a small fine-tuning batch, a common one and one of
@@ -832,16 +849,19 @@ _STEP_LENGTHS = (2048, 4096, 8192)
 
 
 def _steps_question(scan: Scan, fields: dict[str, Any]) -> Question | None:
-    """ "fine-tune 7B for 2000 steps" with no batch: the tokens are the steps times a step's batch, which only the
-    person knows (a default batch would decide the cost while looking read); asked with three batches to pick."""
+    """ "fine-tune 7B for 2000 steps" or "max_steps=2000" with no batch: the tokens are the steps times a step's
+    batch, which only the person knows (a default batch would decide the cost while looking read); asked with three
+    batches to pick. A step setting stays the job's as said."""
     said = next(((p, m) for p in scan.unused if (m := _STEPS_SAID_RE.fullmatch(p)) is not None), None)
-    if said is None:
+    if said is not None:
+        phrase, steps = said[0], _count(said[1]["n"])
+        if steps < 1:
+            return None
+        scan.unused.remove(phrase)
+    elif fields.get("tokens") is None and (setting := step_setting(fields)) is not None:
+        phrase, steps = setting
+    else:
         return None
-    phrase, m = said
-    steps = _count(m["n"])
-    if steps < 1:
-        return None
-    scan.unused.remove(phrase)
     seq, sequences = fields.get("seq_len"), fields.get("batch_sequences")
     if sequences:  # "batch 64" with no length: the length is asked
         batches = [(f"{sequences:,} sequences of ~{n:,} tokens", sequences * n) for n in _STEP_LENGTHS]

@@ -401,6 +401,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the steps said as the job's setting, with its batch and sequence: the tokens it trains
     ("fine-tune 7B with max_steps=2000, global batch 256, seq 4096", {"tokens": 2000 * 256 * 4096}, []),
     ("fine-tune 7B on 1B tokens with max_steps=2000, batch 256", {"tokens": 1_000_000_000}, []),
+    # the batch written as a setting ("bs=512", "global_batch_size=128") is the plan's, not a recipe's hyperparameter
+    ("pretrain 1B for 5000 steps at bs=512, seq=2048",
+     {"tokens": 5000 * 512 * 2048, "batch_sequences": 512, "seq_len": 2048}, []),
+    ("fine-tune 7B, max_steps=1000 global_batch_size=128 seq_len=2048",
+     {"tokens": 1000 * 128 * 2048, "batch_sequences": 128}, []),
+    # the batch as sequences by their length
+    ("sanity run: 1.5B for 1000 steps, batch 256 x 2048",
+     {"tokens": 1000 * 256 * 2048, "batch_sequences": 256, "seq_len": 2048, "stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B, 500 steps, bs 64x4k", {"tokens": 500 * 64 * 4096, "seq_len": 4096}, []),
+    # a batch times what is not said (devices, accumulation) is neither a length nor runs of the job
+    ("fine-tune 7B on 1B tokens, batch 8 x 8 GPUs", {"trials": None, "seq_len": None}, ["8 x", "batch"]),
+    ("fine-tune 7B on 1B tokens, batch 32 x 4", {"trials": None, "seq_len": None}, ["32 x", "4", "batch"]),
     # tokens said of each step are the batch, not the tokens trained ("2000 steps of 1M tokens" was 1M tokens)
     ("fine-tune 7B, 2000 steps of 1M tokens", {"tokens": 2_000_000_000, "batch_tokens": 1_000_000}, []),
     ("fine-tune 7B, 2000 steps at 512k tokens each", {"tokens": 1_024_000_000, "batch_tokens": 512_000}, []),
@@ -1567,13 +1579,15 @@ def test_a_quarter_alone_offers_before_it_starts_and_its_end() -> None:
     ("fine-tune 7B for 2000 steps", [32 * 4096, 128 * 4096, 512 * 4096]),
     ("fine-tune 7B for 2000 steps at seq 8192", [32 * 8192, 128 * 8192, 512 * 8192]),
     ("GRPO on qwen2.5-7b-instruct for 2k steps", [32 * 4096, 128 * 4096, 512 * 4096]),
+    ("fine-tune 7B, max_steps=2000", [32 * 4096, 128 * 4096, 512 * 4096]),  # the steps as the job's setting
 ])
 def test_steps_without_a_batch_ask_for_it_rather_than_price_a_default(text: str, per_step: list[int]) -> None:
     """ "fine-tune 7B for 2000 steps" was planned on the default 1B tokens with the steps unread."""
     reading = read_request(text, now=MONDAY, tz=TZ)
     assert "tokens" not in reading.fields
     question, = reading.questions
-    assert question.field == "tokens" and "steps'? Give the total, or pick the global batch" in question.question
+    assert question.field == "tokens" and "steps" in question.question
+    assert question.question.endswith("'? Give the total, or pick the global batch of a step.")
     assert [c.value for c in question.choices] == [2000 * n for n in per_step]
     assert not any(note.startswith("did not read") for note in reading.notes)
 
