@@ -157,7 +157,9 @@ _UNIT_KINDS = (
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
     # "20 LoRA adapters", "10 jobs", "12 combos", "6 experiments": a run each
     ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
-     r"|separate|parallel|different)\s+)?(?:trials?|runs?|configs?|(?:data[\s-]+)?(?:mixes|mixtures)"
+     # "12 lr/wd combos": the settings the runs differ in, named before them
+     r"|separate|parallel|different|[a-z]{1,12}(?:\s*/\s*[a-z]{1,12})+)\s+)?(?:trials?|runs?|configs?"
+     r"|(?:data[\s-]+)?(?:mixes|mixtures)"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"
      # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"

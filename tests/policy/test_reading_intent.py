@@ -394,6 +394,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, GDPR, hence eu-west-1", {"region": "eu-west-1"}, []),
     # the values of a setting counted, not listed: a trial each
     ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
+    ("sweep 12 lr/wd combos on 1B model, 2B tokens each", {"trials": 12, "task": Task.SWEEP}, []),
     ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
     ("6 values of the learning rate for 1.3B on 5B tokens", {"trials": 6, "task": Task.SWEEP}, []),
     ("sweep lr over 3 values and batch size over 2 values, 350M on 1B tokens", {"trials": 6}, []),
