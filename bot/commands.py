@@ -36,6 +36,10 @@ _JOBS_QUESTION = re.compile(r"\b(?:what(?:'s|\s+is|\s+are)?|which|any)\s+(?:jobs
 _WORK_WORDS = re.compile(r"\d|\b(?:fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|train\w*|lora|qlora|sft|dpo|rlhf|grpo|ppo"
                          r"|sweep|distill\w*|eval\w*|gpus?|h100s?|a100s?|nodes?|instances?)\b", re.I)
 _TEAM_SAID = re.compile(r"\bteam[-_][a-z0-9][a-z0-9_-]*", re.I)
+# A spend question that names what the money went on ("what did team-nlp spend this month on training?", "how much
+# have we spent on GPUs?"): those words name no work to plan unless a number or a task is said with them.
+_ASKED_SPEND = re.compile(r"\b(?:what|how\s+much|show|where)\b.*\b(?:spen[dt]|spending|burn(?:ed|t)?)\b", re.I)
+_SPEND_ON = re.compile(r"\b(?:training|gpus?|h100s?|a100s?|nodes?|instances?|compute)\b", re.I)
 
 
 def from_slack(text: str) -> str:
@@ -52,6 +56,9 @@ def split_subcommand(text: str) -> tuple[str, str]:
     name = word.lower()
     if name in SUBCOMMANDS and (name in TAKES_TEXT or len(rest.split()) <= 1):
         return name, rest.strip()
+    if _ASKED_SPEND.search(stripped) and not _WORK_WORDS.search(_SPEND_ON.sub(" ", _TEAM_SAID.sub(" ", stripped))):
+        team = _TEAM_SAID.search(stripped)
+        return "spend", team.group(0).lower() if team else ""
     if not _WORK_WORDS.search(stripped):
         if _SPEND_QUESTION.search(stripped):
             team = _TEAM_SAID.search(stripped)

@@ -143,12 +143,17 @@ def test_a_question_about_spend_in_words_is_answered_with_the_spend(bot: BotHarn
 
 
 @pytest.mark.parametrize("text", ["what's our forecast for December?", "are we going to go over budget this month?",
-                                  "month-to-date for team-ml?"])
+                                  "month-to-date for team-ml?",
+                                  # what the money went on names no work to plan
+                                  "finance q: what did team-nlp spend this month on training?",
+                                  "how much have we spent on GPUs this month?", "what did team-ml2 spend?"])
 def test_a_finance_question_in_words_is_the_spend_subcommand(text: str) -> None:
     assert split_subcommand(text)[0] == "spend"
 
 
-@pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday"])
+@pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday",
+                                  "how much would we spend training a 7B on 1B tokens?",
+                                  "what should I fine-tune without spending much"])
 def test_a_request_that_mentions_spend_is_still_a_request(text: str) -> None:
     assert split_subcommand(text) == ("request", text)
 
