@@ -98,6 +98,9 @@ _DATA = (
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
     # "on customer emails", "on our support tickets", "on math problems": what the data is counted in
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
+    # "on our monorepo", "on the internal wiki", "on our codebase": where the data comes from
+    rf"\b(?:on|over|from)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:monorepos?|code[\s-]?bases?|repos?|repositories"
+    r"|wikis?|knowledge[\s-]bases?|confluence|slack\s+history))(?![\w-])",
     # "for customer support chats", but not "for code completion", a purpose that ends the phrase (below)
     rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}(?:\s*(?:$|[,.;:!?)])|\s+(?:on|in|with|by|for|using|to|from|before|until)\b))"
     rf"(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",

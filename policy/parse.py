@@ -1519,6 +1519,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields |= _places(scan, fields, notes)
     resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
     _resumed_with_tokens_left(scan, notes)  # "resume … from checkpoint, ~1.2B tokens left": the tokens are what's left
+    _size_replaced(scan, notes)  # "13B instead of 7B": the size it replaces is no second model
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     numbers = _quantities(scan, notes, grid=grid, named_size="params" in work.fields)
     if (each := hardware.pop(_PER_NODE, None)) is not None:  # "2 nodes, each node has 8 H100s": 16 in all
@@ -1557,6 +1558,27 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if was in (Task.LORA, Task.QLORA) and fields.get("adapter") is None:
             fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
     return fields
+
+
+# A model size or token count said as what another replaces: "13B instead of 7B", "a 13B rather than the 7B one",
+# "13B, not 7B", "1B tokens instead of 500M"
+_SIZE_REPLACED_RE = compiled_on_use(
+    r"(?<![\w])(?P<phrase>(?:instead\s+of|rather\s+than|(?<=,\s)not|(?<=,)not)\s+(?:the\s+|a\s+|our\s+)?"
+    r"(?P<size>\d+(?:\.\d+)?\s*(?:b|bn|billion|m|million|k))(?:[\s-]*(?P<tokens>tokens?|toks?)|\s+(?:one|model"
+    r"|version))?)(?![\w.])", _F)
+
+
+def _size_replaced(scan: _Scan, notes: list[str]) -> None:
+    """ "same thing but 13B instead of 7B": the size said after "instead of" is the one given up, noted and blanked,
+    so the request has one model size (or token count), not a contradiction."""
+    if not scan.holds(("instead", "rather", "not")):
+        return
+    for m in list(_SIZE_REPLACED_RE.finditer(scan.text)):
+        if not m["tokens"] and m["size"][-1].lower() == "k":
+            continue  # "not 8k": a length, not a size
+        scan.blank(*m.span("phrase"))
+        what = "token count" if m["tokens"] else "size"
+        notes.append(f"read '{' '.join(m['phrase'].split())}' as the {what} it replaces: not planned")
 
 
 # A range of token counts: "1-2B tokens", "500M to 1B tokens", "between 500M and 1B tokens"

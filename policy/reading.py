@@ -264,7 +264,7 @@ must results exactly preferred squeeze question one quality grade u ur adapter a
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus another additional extra following yo own modle mdoel moddel modell
+x vs versus another additional extra following yo own modle mdoel moddel modell yet
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an
@@ -906,12 +906,17 @@ def _count(text: str) -> int:
     return int(Decimal(m[1].replace(",", "")) * scales.get(m[2].lower(), 1))
 
 
+_GLUE_PHRASE_RE = compiled_on_use(r"\bon\s+top\s+of\b", _F)
+
+
 def _unread(scan: Scan) -> list[str]:
     """Phrases nothing used: runs of words that are not glue, and quantities that count nothing a plan uses."""
     phrases: list[str] = list(scan.unused)
     run: list[str] = []
     last_end = 0
-    for m in _WORD_RE.finditer(scan.text):
+    # "DPO on top of our SFT checkpoint": glue of several words, blanked to its length so positions stay
+    text = _GLUE_PHRASE_RE.sub(lambda g: " " * len(g.group(0)), scan.text) if "top" in scan.text else scan.text
+    for m in _WORD_RE.finditer(text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
         if word.lower() in _LABELS and (m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end())
                                          or _starts_field(scan.said, m.start())):

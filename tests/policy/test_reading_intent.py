@@ -395,6 +395,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the values of a setting counted, not listed: a trial each
     ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
     ("sweep 12 lr/wd combos on 1B model, 2B tokens each", {"trials": 12, "task": Task.SWEEP}, []),
+    # a size or token count given up for another is no second one (it was a contradiction)
+    ("fine-tune 13B instead of 7B on 1B tokens", {"params": 13 * 10**9, "tokens": 10**9}, []),
+    ("fine-tune a 13B model rather than the 7B one on 1B tokens", {"params": 13 * 10**9}, []),
+    ("fine-tune 13B, not 7B, on 1B tokens", {"params": 13 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens instead of 500M tokens", {"params": 7 * 10**9, "tokens": 10**9}, []),
+    ("same thing as yesterday but 13B instead of 7B", {"params": 13 * 10**9}, ["same thing", "yesterday"]),
+    ("fine-tune 7B on 1B tokens, budget $5k, not 10k", {"budget_usd": 5000.0}, ["10k", "not"]),  # no size
+    # glue and where the data comes from
+    ("try DPO on top of our 8B SFT checkpoint, 30k pairs of ~1.5k tokens", {"task": Task.DPO}, []),
+    ("can we finetune starcoder2-15b on our monorepo (~40GB of code)?", {"dataset_bytes": 40 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens, not prod yet", {"stage": Stage.EXPERIMENTAL}, []),
     ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
     ("6 values of the learning rate for 1.3B on 5B tokens", {"trials": 6, "task": Task.SWEEP}, []),
     ("sweep lr over 3 values and batch size over 2 values, 350M on 1B tokens", {"trials": 6}, []),
