@@ -1044,7 +1044,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
-    r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?(?:\s+to)?"
+    r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?"
+    # "what would it cost per month if we retrain it every week": the cadence said is read apart
+    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
     # "help me figure out the cost for fine-tuning …", "find out the price of"
     r"|(?:help\s+(?:me\s+|us\s+)?)?(?:figure|work|find)\s+out\s+(?:the\s+|what\s+)?(?:cost|price)s?(?:\s+(?:for|of|to))?"
     # "whats it gonna cost", "what is this going to cost us"

@@ -2193,3 +2193,13 @@ def test_this_periods_run_is_the_one_run_planned_beside_a_cadence() -> None:
                            now=MONDAY, tz=TZ)
     assert reading.fields["unread"] == ["monthly"]  # the recurring commitment stays for a person
     assert any(n.startswith("read 'this month's run' as the one run asked for now") for n in reading.notes)
+
+
+def test_a_cost_question_per_month_of_recurring_work_is_read_and_answered_by_the_approval() -> None:
+    """ "what would it cost per month if we retrain the 7B every week" left 'month if' unread beside the cadence."""
+    decision = decision_for("Finance here - what would it cost per month if we retrain the 7B every week on 500M "
+                            "tokens?")
+    cost = decision.plan.estimated_cost_usd
+    assert decision.request.unread == ["every week"]  # the commitment itself still waits for a person
+    assert f"recurring: 'every week' is about 4 runs a month, ~${4 * cost:,.0f}/month" in " ".join(
+        decision.approval.reasons)
