@@ -293,6 +293,12 @@ _PLAN_WORDS = (
 _DATA_RES = tuple(compiled_on_use(p, _F) for p in _DATA)
 _COUNTED_DATA_RES = tuple(compiled_on_use(p, _F) for p in _COUNTED_DATA)
 _ITEMS_RE = compiled_on_use(rf"(?:{DATA_ITEMS})", _F)
+# "DPO on our fine-tuned 7B", "GRPO from the SFT checkpoint": the model the work starts from, as an earlier step left
+# it (its size, read already, blanked after it)
+_STARTS_FROM = (
+    r"\b(?:our|my|the|their)\s+(?P<x>(?:sft(?:'?d)?|fine[\s-]?tuned|finetuned|instruct(?:ion)?[\s-]tuned|base))(?=\s{2,}|\s+\d|\s+(?:model|checkpoint|ckpt)\b)",
+)
+_STARTS_FROM_RES = tuple(compiled_on_use(p, _F) for p in _STARTS_FROM)
 _PURPOSE_RES = tuple(compiled_on_use(p, _F) for p in _PURPOSES)
 _REASON_RES = tuple(compiled_on_use(p, _F) for p in _REASONS)
 _WANTED_RES = tuple(compiled_on_use(p, _F) for p in _WANTED)
@@ -340,6 +346,8 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         found += [(x, "why the work is wanted") for x in _described(scan, pattern)]
     for pattern in _PURPOSE_RES:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
+    for pattern in _STARTS_FROM_RES:
+        found += [(x, "the model the work starts from") for x in _described(scan, pattern)]
     found += [(x, "what the data is") for x in _counted_words(scan)]
     for said, what in dict(found).items():
         notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")

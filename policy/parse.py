@@ -401,6 +401,8 @@ _TASK_WORDS = (
      rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
      # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over|by|before)\b|\s*\()"
+     # "we need the fine-tuned 7B by 2pm": the model as the work leaves it, its size (read already, so blanked) after
+     r"|(?:(?<=\bthe\s)|(?<=\ba\s))(?:fine[\s-]?tuned|finetuned)(?=\s+\d|\s{2,})"
      r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
      # "post-train 8B with GRPO": training after pretraining, its method (if said) read by the recipe readers
      r"|\bpost[\s-]?train(?:ing)?\b"

@@ -406,6 +406,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("try DPO on top of our 8B SFT checkpoint, 30k pairs of ~1.5k tokens", {"task": Task.DPO}, []),
     ("can we finetune starcoder2-15b on our monorepo (~40GB of code)?", {"dataset_bytes": 40 * 10**9}, []),
     ("fine-tune 7B on 1B tokens, not prod yet", {"stage": Stage.EXPERIMENTAL}, []),
+    # the model as the work leaves it, and the model it starts from
+    ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
+    ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
     ("lr sweep with 6 values, 1.3B on 5B tokens", {"trials": 6}, []),
     ("6 values of the learning rate for 1.3B on 5B tokens", {"trials": 6, "task": Task.SWEEP}, []),
     ("sweep lr over 3 values and batch size over 2 values, 350M on 1B tokens", {"trials": 6}, []),
