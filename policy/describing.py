@@ -130,7 +130,8 @@ _PURPOSES = (
 # "to debug distributed training", "to profile the data loader", "to reproduce the llama 2 pretraining": why the
 # hardware is wanted
 _WANTED = (
-    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around)\w*"
+    rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around"
+    r"|validate|verify)\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"

@@ -471,8 +471,8 @@ _STAGE_RES = (
         r"(?:experiment(?:s|al)?|try(?:ing)?"
         # "a smoke test of our training stack", "to test our pipeline", "a unit test of the pipeline": what is tested
         # "a quick sanity run", "smoke run": a short run to see that the job works
-        r"|(?:(?:sanity[\s-]+(?:check|run)|smoke[\s-]+(?:test|run)|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline)"
-        r"[\s-]+test)(?:s|ing)?"
+        r"|(?:(?:sanity[\s-]+(?:check|run)|smoke[\s-]+(?:test|run)|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline"
+        r"|soak|stress|load|burn[\s-]?in)[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?)(?:\s+(?:of|for|on)?\s*(?:our|the|my)\s+(?:training\s+)?(?:stack|pipeline|setup|code"
         r"|infra(?:structure)?|cluster|scripts?))?"
         r"|prototyp(?:e|ing)|poc|proof\s+of\s+concept"
@@ -1357,11 +1357,22 @@ _SOFT_DEADLINE_RE = compiled_on_use(
 # earliest plan (with no deadline, "no deadline but sooner is better" weighs cost against time: left for a person)
 _SOONER_BETTER_RE = compiled_on_use(
     r"(?<!deadline )(?<!deadline but )\b(?:(?:but\s+)?(?:earlier|sooner)\s+(?:is|would\s+be)\s+"
-    r"(?:better|nicer|great|preferred)|the\s+sooner\s+the\s+better)\b", _F)
+    r"(?:better|nicer|great|preferred)|the\s+(?:sooner|earlier|faster|quicker)\s+the\s+better)\b", _F)
 # "if not possible, tell me the cheapest": what a plan over a budget already shows
 _ELSE_CHEAPEST_RE = compiled_on_use(
     r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
     r"\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)
+# "if that's not possible tell me the earliest date": what a late plan shows anyway
+_ELSE_EARLIEST_RE = compiled_on_use(
+    r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
+    r"\s+(?:me|us)\s+(?:the\s+|what\s+)?(?:earliest|soonest|fastest)(?:\s+(?:date|finish|time|option|plan|one|possible"
+    r"|we\s+can\s+do))?\b", _F)
+# "no p5 please, too expensive", "A10G only, that's what is available to us": why the hardware is ruled out or named
+_HARDWARE_REASON_RE = compiled_on_use(
+    # said as a clause of its own after the hardware is ruled out ("H100s are too expensive" is a ruling itself)
+    r"(?:(?<=[,;(—–-])|(?<=[,;(—–-]\s))(?:(?:it'?s|they'?re|that'?s)\s+)?too\s+(?:expensive|pricey|costly|slow|flaky"
+    r"|unreliable|scarce)\b|\b(?:is|are|that'?s|what'?s)\s+(?:all\s+|what'?s\s+)?available(?:\s+to\s+(?:us|me|our\s+team))?\b",
+    _F)
 # "If so how long?", "how long?": the plan's hours answer it
 _HOW_LONG_ALONE_RE = compiled_on_use(
     r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
@@ -1384,6 +1395,10 @@ _NOTED_ONLY = (
                         "for the earliest)", ("better",)),
     (_ELSE_CHEAPEST_RE, "what a plan over the budget shows anyway: the plan, a warning, and the cheapest that fits if "
                         "one does", ("not",)),
+    (_ELSE_EARLIEST_RE, "what a plan that cannot meet the deadline shows anyway: a warning, and the fastest within "
+                        "policy among its alternatives", ("not",)),
+    (_HARDWARE_REASON_RE, "why the hardware is ruled out or named: the plan keeps to what is said",
+     ("too ", "available")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
      ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),

@@ -406,6 +406,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("try DPO on top of our 8B SFT checkpoint, 30k pairs of ~1.5k tokens", {"task": Task.DPO}, []),
     ("can we finetune starcoder2-15b on our monorepo (~40GB of code)?", {"dataset_bytes": 40 * 10**9}, []),
     ("fine-tune 7B on 1B tokens, not prod yet", {"stage": Stage.EXPERIMENTAL}, []),
+    # why hardware is ruled out or named, what a late plan shows, and what the work is for
+    ("fine-tune 70B lora on 400M tokens — no p5 please, too expensive", {"exclude": ["p5"]}, []),
+    ("p5 is too expensive, fine-tune 7B on 1B tokens", {"exclude": ["p5"], "instance_type": None}, []),
+    ("need to pretrain 1B on 20B tokens but only A10G are available to us", {"accelerator": "A10G"}, []),
+    ("fine-tune 7B on 1B tokens, the earlier the better, but under $300", {"budget_usd": 300.0}, []),
+    ("fine-tune 7B on 1B tokens by friday; if that's not possible tell me the earliest date",
+     {"deadline": at("2026-12-04T17:00")}, []),
+    ("run a 24h soak test on 4x p5 to validate the new NCCL version",
+     {"fixed_hours": 24.0, "instances": 4, "stage": Stage.EXPERIMENTAL}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
