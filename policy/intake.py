@@ -19,10 +19,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import ValidationError
 
 from policy.dates import day_month_reading
+from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
 from policy.models import find_model, image_model_in_text, sized_image_model
-from policy.parse import SIZE_EXAMPLE, Reading, read_request
+from policy.parse import SIZE_EXAMPLE, SIZE_PAIR, Reading, read_request, size_pair_error
 from policy.request import HARDWARE_FIELDS, TrainingRequest
 
 __all__ = ["describe_validation", "local_moment", "request_from", "zone_or_raise"]
@@ -52,12 +53,13 @@ def describe_validation(exc: ValidationError) -> str:
 
 def request_from(
     *, text: str | None, fields: Mapping[str, Any], now: datetime, timezone: str = "UTC",
-    default_team: str | None = None, reading: Reading | None = None,
+    default_team: str | None = None, reading: Reading | None = None, asking: bool = False,
 ) -> TrainingRequest:
     """The request ``text`` and ``fields`` describe; a structured field wins over what the text says.
 
     ``default_team`` applies when neither names a team. Raises ``RequestError`` naming what to change: nothing
-    given, no model size anywhere, a deadline already past, or a field out of range.
+    given, no model size anywhere, a deadline already past, or a field out of range. ``asking``: the caller asks the
+    reading's questions before planning, so a size a question asks for may still be missing.
     """
     if not text and not fields:
         raise RequestError("say what to train: give text like 'fine-tune 7B by Friday' or the fields",
@@ -74,12 +76,32 @@ def request_from(
         merged["team"] = default_team
     elif default_team is not None and "team" not in overlay and merged["team"] != default_team:
         notes.append(f"took {merged['team']} from the text over the default team {default_team}")
+    _size_pair(merged, notes, asking=asking)
     apply_job_fields(merged, notes)  # recipe, dataset, hyperparameters into job; a named model's size
     _check_complete(merged, reading=reading, now=now, text=text or "")
     try:
         return TrainingRequest.model_validate({**merged, "notes": notes})
     except ValidationError as exc:
         raise RequestError(describe_validation(exc), code="invalid_request") from None
+
+
+def _size_pair(merged: dict[str, Any], notes: list[str], *, asking: bool) -> None:
+    """ "7b lora, 100m": the size given (the answer to the reading's question) is the model's and the other the tokens
+    it trains on; with neither given, a caller that asks leaves the question to the person, and one that cannot gets
+    the sizes refused as two models."""
+    pair: tuple[int, int] | None = merged.pop(SIZE_PAIR, None)
+    if pair is None:
+        return
+    params = merged.get("params")
+    if params in pair:
+        other = pair[1] if params == pair[0] else pair[0]
+        if merged.get("tokens") is None:
+            merged["tokens"] = other
+            notes.append(f"read '{format_count(other)}' as the tokens, the model being {format_count(params)}")
+    elif params is None and not asking:
+        raise size_pair_error(pair)
+    elif params is not None:  # a size given that is neither said: the text's two sizes are for a person to check
+        merged["unread"] = [*merged.get("unread", []), *(format_count(n) for n in pair)]
 
 
 def _missing_size(text: str) -> str:
@@ -123,9 +145,10 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
                 "Say what the model must fit in to find the biggest one: a budget (\"for $30k\"), a deadline "
                 "(\"by Friday\") or the hardware (\"on 8 H100s\"); or name a size, e.g. \"pretrain 3B on 20B tokens\".",
                 code="missing_limit")
-    elif merged.get("params") is None and not (held and hardware) and not measured:
+    elif merged.get("params") is None and not (held and hardware) and not measured \
+            and not any(q.field == "params" for q in reading.questions):
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
-        # are given.
+        # are given; a size asked (two were said) comes with its answer.
         raise RequestError(_missing_size(text), code="missing_model_size")
     if merged.get("runs_fit_budget") and merged.get("budget_usd") is None:
         raise RequestError("Say the budget the runs must fit in to count them, e.g. \"how many 7B fine-tunes on 1B "

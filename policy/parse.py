@@ -29,7 +29,7 @@ from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
 from policy.models import image_model_span
 from policy.patterns import compiled_on_use
-from policy.questions import Question, deadline_before_start, deadline_questions, first_after_start
+from policy.questions import Choice, Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
@@ -711,6 +711,11 @@ def read_request(
     _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
     _hourly_price_asked(scan, fields, notes)
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
+    if (pair := fields.get(SIZE_PAIR)) is not None:
+        if fields.get("tokens") is not None:  # the tokens said otherwise ("a 2GB dataset"): two sizes of models
+            raise size_pair_error(pair)
+        questions[:] = [q for q in questions if q.field != "tokens"]  # the pair's other size is the tokens
+        questions.append(size_pair_question(pair, task=fields.get("task")))
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
         fields["interruption_tolerance"] = Tolerance.LOW
         notes.append("interruption tolerance: low, as reserved capacity runs (until an offering is bought, the plan "
@@ -724,6 +729,32 @@ def read_request(
     phrases = {"deadline": deadline.phrase} if deadline else {}
     return Reading(fields={k: v for k, v in fields.items() if v is not None and v != []}, phrases=phrases,
                    notes=notes, questions=questions)
+
+
+# Two bare sizes said with no tokens ("7b lora, 100m"): the model's size and the tokens, which is which asked; the
+# request's fields hold the pair (larger first) until a size is given, and ``policy.intake`` takes the other as tokens
+SIZE_PAIR = "size_pair"
+
+
+def size_pair_question(pair: tuple[int, int], *, task: Task | None) -> Question:
+    """Which of two bare sizes is the model's: the other is the tokens it trains on. The likelier reading first:
+    pretraining trains on more tokens than the model has parameters, tuning usually on fewer."""
+    big, small = (format_count(n) for n in pair)
+    choices = [Choice(label=f"a {big} model on {small} tokens", value=pair[0]),
+               Choice(label=f"a {small} model on {big} tokens", value=pair[1])]
+    if task in (Task.PRETRAIN, Task.CONTINUED_PRETRAIN):
+        choices.reverse()
+    said = [f"'{c}'" for c in ((small, big) if task in (Task.PRETRAIN, Task.CONTINUED_PRETRAIN) else (big, small))]
+    return Question(field="params", question=f"{said[0]} and {said[1]} are both sizes: which is the model? The other "
+                    "is the tokens it trains on.", choices=choices)
+
+
+def size_pair_error(pair: tuple[int, int]) -> RequestError:
+    """Two bare sizes where neither can be the tokens: what to say instead."""
+    big, small = (format_count(n) for n in pair)
+    return RequestError(f"The request names 2 model sizes ({small}, {big}); gpuops plans one training job a request: "
+                        "give one size, or file one request for each run, each with its own plan and cost. If one of "
+                        f"them is the data, say so, e.g. \"{big} on {small} tokens\".", code="contradiction")
 
 
 # Between a window's start and its end: "from Monday to Friday", "Mon through Fri", "Monday - Friday"
@@ -2883,13 +2914,14 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
             distinct = sorted(set(values))
             one, what = ("size", "model sizes") if kind == "params" else ("token count", "token counts")
             listed = ", ".join(map(format_count, distinct))
-            # "70B qlora 10M": two bare sizes, one of them likely the tokens, which only the person can say
-            bare = kind == "params" and len(distinct) == 2 and not any(q.kind == "tokens" for q in found)
-            hint_tokens = (f" If one of them is the data, say so, e.g. \"{format_count(distinct[1])} on "
-                           f"{format_count(distinct[0])} tokens\"." if bare else "")
+            # "70B qlora 10M": two bare sizes, one of them likely the tokens, which only the person can say: asked
+            # (``size_pair_question``), the larger first
+            if kind == "params" and len(distinct) == 2 and not any(q.kind == "tokens" for q in found):
+                fields[SIZE_PAIR] = (int(distinct[1]), int(distinct[0]))
+                continue
             raise RequestError(f"The request names {len(distinct)} {what} ({listed}); gpuops plans one training job a "
                                f"request: give one {one}, or file one request for each run, each with its own plan and "
-                               f"cost.{hint_tokens}", code="contradiction")
+                               f"cost.", code="contradiction")
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)

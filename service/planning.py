@@ -170,7 +170,7 @@ class Planner:
         reading = read_request(text, now=moment, tz=zone) if text else Reading(fields={})
         given = {k for k, v in fields.items() if v is not None}
         # What cannot be planned however a question is answered (no model size, an unknown team) is refused first.
-        request = request_from(text=text, fields=fields, now=moment, timezone=zone, reading=reading,
+        request = request_from(text=text, fields=fields, now=moment, timezone=zone, reading=reading, asking=True,
                                default_team=(channel and self.policy.team_for_channel(channel)) or None)
         self.check_team(request.team)
         asked = unanswered(reading.questions, given)

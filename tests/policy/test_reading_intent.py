@@ -17,6 +17,7 @@ from policy.config import default_policy
 from policy.decision import PurchaseModel
 from policy.errors import RequestError
 from policy.guardrails import approval_requirement
+from policy.intake import request_from
 from policy.parse import parse_request, read_request
 from policy.reading import PAIRED_TOKENS, did_you_mean
 from policy.request import Platform, Stage, Task, Tolerance
@@ -2215,3 +2216,30 @@ def test_a_cost_question_per_month_of_recurring_work_is_read_and_answered_by_the
     assert decision.request.unread == ["every week"]  # the commitment itself still waits for a person
     assert f"recurring: 'every week' is about 4 runs a month, ~${4 * cost:,.0f}/month" in " ".join(
         decision.approval.reasons)
+
+
+@pytest.mark.parametrize(("text", "first"), [("7b lora, 100m", "a 7B model on 100M tokens"),
+                                             ("ft 13b 500m by fri", "a 13B model on 500M tokens"),
+                                             ("pretrain 1b 20b", "a 1B model on 20B tokens")])
+def test_two_bare_sizes_ask_which_is_the_model_the_likelier_first(text: str, first: str) -> None:
+    """ "ft 13b 500m by fri" was refused as two model sizes; which is the model is one click now."""
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    question, = reading.questions
+    assert question.field == "params" and "are both sizes: which is the model?" in question.question
+    assert question.choices[0].label == first and len(question.choices) == 2
+
+
+@pytest.mark.parametrize(("params", "tokens"), [(7 * 10**9, 10**8), (10**8, 7 * 10**9)])
+def test_the_size_answered_is_the_model_and_the_other_the_tokens(params: int, tokens: int) -> None:
+    request = request_from(text="7b lora, 100m", fields={"params": params}, now=MONDAY, timezone=TZ, asking=True)
+    assert (request.params, request.tokens, request.unread) == (params, tokens, [])
+
+
+def test_two_bare_sizes_stay_a_contradiction_where_nothing_can_be_asked_or_tokens_are_said() -> None:
+    with pytest.raises(RequestError, match="If one of them is the data"):
+        request_from(text="7b lora, 100m", fields={}, now=MONDAY, timezone=TZ)  # an edit: no question to ask
+    with pytest.raises(RequestError, match="If one of them is the data"):
+        read_request("7b lora, 100m, a 2GB dataset", now=MONDAY, tz=TZ)
+    # a size given that is neither: the text's two are left for a person
+    assert request_from(text="7b lora, 100m", fields={"params": 3 * 10**9}, now=MONDAY, timezone=TZ,
+                        asking=True).unread == ["7B", "100M"]
