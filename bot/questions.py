@@ -32,7 +32,7 @@ MAX_BUTTON_VALUE = 2000  # Slack's limit on a button's value
 _EXAMPLES = {"tokens": "2B or 40,000,000", "fixed_hours": "6", "deadline": "Dec 20 or next Friday 3pm",
              "instance_type": "4x p5.48xlarge"}
 _FIELD_WORDS = {"fixed_hours": "hours", "tokens": "tokens", "deadline": "deadline", "stage": "stage",
-                "task": "task", "instance_type": "instance type"}
+                "task": "task", "instance_type": "instance type", "params": "model size"}
 
 
 def _answer_value(request_id: str, field: str, value: Any) -> str:
@@ -101,14 +101,16 @@ def typed_changes(field: str, text: str, *, now: datetime, timezone: str) -> dic
 
 
 def typed_answer(field: str, text: str) -> Any:
-    """What a person typed, as the field's value: a number for tokens and hours ("2B", "1.5"), else the words."""
+    """What a person typed, as the field's value: a count for tokens and a model's size ("2B", "350m"), a number for
+    hours ("1.5"), else the words."""
     words = text.strip()
-    if field not in ("tokens", "fixed_hours"):
+    if field not in ("tokens", "params", "fixed_hours"):
         return words.lower()
     scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
     number, unit = words.rstrip("hHkKmMbBtT ").replace(",", ""), words[-1:].lower()
-    value = float(number) * (scale.get(unit, 1) if field == "tokens" else 1)
-    return int(value) if field == "tokens" else value
+    counted = field in ("tokens", "params")
+    value = float(number) * (scale.get(unit, 1) if counted else 1)
+    return int(value) if counted else value
 
 
 class QuestionHandlers:

@@ -98,7 +98,24 @@ def test_other_opens_a_modal_whose_answer_is_sent_as_the_field(
     assert after["status"] != "needs_input" and after["decision"]["request"]["tokens"] == 40_000_000
 
 
+def test_which_of_two_sizes_is_the_model_is_one_click_and_the_other_is_its_tokens(
+        asking_bot: BotHarness, slack: FakeSlack, live: Live) -> None:
+    """ "ft 13b 500m by fri" was refused as two model sizes."""
+    _, blocks = _asked(asking_bot, slack, "ft 13b 500m")
+    buttons = _buttons(blocks)
+    assert [b["text"]["text"] for b in buttons] == [  # type: ignore[index]
+        "a 13B model on 500M tokens", "a 500M model on 13B tokens", "Other…"]
+    asking_bot.action(str(buttons[0]["action_id"]), str(buttons[0]["value"]), user=USER)
+    asking_bot.drain()
+    request_id = json.loads(str(buttons[0]["value"]))["r"]
+    after = live.get(f"/v1/requests/{request_id}").json()
+    assert after["status"] != "needs_input"
+    assert (after["decision"]["request"]["params"], after["decision"]["request"]["tokens"]) == (13 * 10**9,
+                                                                                                500 * 10**6)
+
+
 @pytest.mark.parametrize(("field", "text", "value"), [("tokens", "2B", 2_000_000_000), ("tokens", "40,000", 40_000),
+                                                      ("params", "13b", 13_000_000_000),
                                                       ("fixed_hours", "6h", 6.0), ("stage", " production ",
                                                                                    "production")])
 def test_a_typed_answer_is_read_as_the_fields_value(field: str, text: str, value: object) -> None:
