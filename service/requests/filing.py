@@ -265,10 +265,21 @@ def _replan(
     previous = get_revision(session=session, request_id=record.id, revision=record.revision)
     inputs = {**previous.inputs, **changes}
     fields = {k: v for k, v in inputs.items() if k not in ("text", "timezone")}
-    context = planner.plan_input(text=inputs.get("text"), fields=fields, timezone=inputs.get("timezone"), now=now,
-                                 channel=record.channel,
-                                 ledger=_locked_ledger(session, requester=record.requester, now=now))
+    context = planner.ask_or_plan(text=inputs.get("text"), fields=fields, timezone=inputs.get("timezone"), now=now,
+                                  channel=record.channel,
+                                  ledger=_locked_ledger(session, requester=record.requester, now=now))
+    if isinstance(context, NeedsInput):  # never planned on a guess: the revision in force stays until it is answered
+        raise _edit_needs_input(context)
     return {**inputs, "timezone": context.timezone}, context, previous.revision
+
+
+def _edit_needs_input(needs: NeedsInput) -> RequestError:
+    """An edit that leaves something only the person can settle ("fine-tune 7B on 40k conversations": how many
+    tokens?): refused with the questions, each with its field, to send with the edit."""
+    asked = "; ".join(f"{q.field}: {q.question}" + (f" (e.g. {', '.join(repr(c.value) for c in q.choices[:3])})"
+                                                     if q.choices else "") for q in needs.questions)
+    return RequestError(f"{asked} Send the answer with the edit; the request keeps its current plan until then.",
+                        code="needs_input")
 
 
 # A request can be edited until it launches; an edit after approval sends it back for approval.

@@ -142,6 +142,23 @@ def test_edit_makes_a_new_revision_and_voids_approvals(live: Live) -> None:
     assert [len(r["approvals"]) for r in page] == [1, 0]
 
 
+def test_an_edit_that_leaves_a_question_is_refused_with_it_and_never_planned_on_a_guess(live: Live) -> None:
+    """New text needing an answer ("on 40k conversations": how many tokens?) was planned on the 1B default."""
+    requester = person()
+    created = create(live, actor=requester)
+    headers = {"Authorization": "Bearer bot-token-0123456789", "X-Gpuops-Actor": requester}
+    path = f"/v1/requests/{created['id']}"
+    refused = live.client.patch(path, json={"text": "fine-tune 7B on 40k conversations"}, headers=headers)
+    error = refused.json()["error"]
+    assert (refused.status_code, error["code"]) == (422, "needs_input")
+    assert error["message"].startswith("tokens: How many tokens are '40k conversations'?")
+    after = live.get(path).json()
+    assert (after["revision"], after["plan_hash"]) == (1, created["plan_hash"])
+    answered = live.client.patch(path, json={"text": "fine-tune 7B on 40k conversations", "tokens": 40_000_000},
+                                 headers=headers)
+    assert answered.status_code == 200 and answered.json()["decision"]["request"]["tokens"] == 40_000_000
+
+
 def test_an_approval_of_the_revision_the_approver_saw_is_refused_once_the_plan_changed(live: Live) -> None:
     requester = person()
     created = create(live, actor=requester)
