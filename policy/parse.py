@@ -1404,6 +1404,11 @@ _HARDWARE_REASON_RE = compiled_on_use(
     r"(?:(?<=[,;(—–-])|(?<=[,;(—–-]\s))(?:(?:it'?s|they'?re|that'?s)\s+)?too\s+(?:expensive|pricey|costly|slow|flaky"
     r"|unreliable|scarce)\b|\b(?:is|are|that'?s|what'?s)\s+(?:all\s+|what'?s\s+)?available(?:\s+to\s+(?:us|me|our\s+team))?\b",
     _F)
+# "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
+_TOKENIZER_RE = compiled_on_use(
+    r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
+    r"(?:bpe\s+|sentencepiece\s+|wordpiece\s+)?tokeni[sz]er|(?:a\s+|the\s+|our\s+)?(?:new\s+)?tokeni[sz]er\s+training)"
+    r"\b", _F)
 # "If so how long?", "how long?": the plan's hours answer it
 _HOW_LONG_ALONE_RE = compiled_on_use(
     r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
@@ -1430,6 +1435,7 @@ _NOTED_ONLY = (
                         "policy among its alternatives", ("not",)),
     (_HARDWARE_REASON_RE, "why the hardware is ruled out or named: the plan keeps to what is said",
      ("too ", "available")),
+    (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
      ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),

@@ -416,6 +416,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-04T17:00")}, []),
     ("run a 24h soak test on 4x p5 to validate the new NCCL version",
      {"fixed_hours": 24.0, "instances": 4, "stage": Stage.EXPERIMENTAL}, []),
+    ("Can you help me train a tokenizer + 125M model from scratch on 5B tokens?",
+     {"task": Task.PRETRAIN, "params": 125 * 10**6}, []),  # the tokenizer is CPU work beside it
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
