@@ -67,6 +67,17 @@ def fixed_length(options: list[Option], *, hours: float, settings: EstimateSetti
     return out
 
 
+def filling(options: list[Option], *, gpus: int | None, instances: int | None) -> list[Option]:
+    """Of a stated length on an exact count ("3 seeds of 8 H100 for 6 hours"), the layouts that hold all of it: the
+    hardware is what is asked for those hours, so a sweep on fewer, smaller instances (3 single-H100 ones) is no
+    cheaper way to do it. When no layout holds the count, all stay (the plan says what is left idle)."""
+    if gpus is None and instances is None:
+        return options
+    held = [o for o in options if (o.count * o.profile.spec.accelerator_count == gpus if gpus is not None
+                                   else o.count == instances)]
+    return held or options
+
+
 def startup_within(hours: float, *, settings: EstimateSettings, cap: float) -> float:
     """Hours of start-up a stated length takes out of itself: those past ``cap`` (max_runtime_hours) of a length
     within it. "8 p5 for 2 weeks" under a 336 h cap holds the instances 336 h, start-up included, rather than being

@@ -435,6 +435,10 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     return read
 
 
+_EACH_RUN_AFTER_RE = compiled_on_use(
+    r"\s*(?:each|apiece|per\s+(?:run|trial|seed|job|checkpoint)|an?\s+(?:run|trial|seed|checkpoint))(?![\w-])", _F)
+
+
 def _duration(scan: Scan) -> tuple[float, str] | None:
     """ "2h", "for 6 hours", "for 2 days", "for a week": the hours the job runs (not "in 6 hours", a deadline) and the
     words said."""
@@ -452,8 +456,10 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         hours = float(count) * UNIT_HOURS[m["u"][0].lower()]
         if not 0 < hours <= 24 * 90:
             continue
-        found.append((hours, " ".join(m.group(0).split())))
-        scan.blank(m.start(), m.end())
+        # "2h each", "6 hours per run": every run's length, which is what a stated length is of each run anyway
+        end = each.end() if (each := _EACH_RUN_AFTER_RE.match(scan.text, m.end())) is not None else m.end()
+        found.append((hours, " ".join(scan.text[m.start():end].split())))
+        scan.blank(m.start(), end)
     if not found:
         return None
     return max(found)

@@ -648,6 +648,7 @@ def _as_fixed(options: list[Option], req: TrainingRequest, search: Search, now: 
     if req.fixed_hours is not None:
         options = fixed.fixed_length(options, hours=req.fixed_hours, settings=search.settings,
                                      usable_hours=search.usable_hours, cap=cap)
+        options = fixed.filling(options, gpus=req.gpus, instances=req.instances)
     if req.reserved:
         options = fixed.held_capacity(options, premium=search.catalog.sagemaker_premium)
     return fixed.started_later(options, request=req, now=now, usable_hours=search.usable_hours)

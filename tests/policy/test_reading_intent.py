@@ -418,6 +418,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"fixed_hours": 24.0, "instances": 4, "stage": Stage.EXPERIMENTAL}, []),
     ("Can you help me train a tokenizer + 125M model from scratch on 5B tokens?",
      {"task": Task.PRETRAIN, "params": 125 * 10**6}, []),  # the tokenizer is CPU work beside it
+    # runs counted with the hardware each has ("of", or "each" after); "3 seeds on 8 GPUs" stays the sweep's
+    ("run 3 seeds of 8 H100 for 6 hours each", {"trials": 3, "gpus": 24, "accelerator": "H100", "fixed_hours": 6.0},
+     []),
+    ("3 runs on 2 nodes each, 7B on 1B tokens", {"trials": 3, "instances": 6}, []),
+    ("fine-tune 7B on 1B tokens, 3 seeds on 8 GPUs", {"trials": 3, "gpus": 8}, []),
+    ("8 H100 for 6 hours each", {"gpus": 8, "fixed_hours": 6.0}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
@@ -2245,3 +2251,12 @@ def test_two_bare_sizes_stay_a_contradiction_where_nothing_can_be_asked_or_token
     # a size given that is neither: the text's two are left for a person
     assert request_from(text="7b lora, 100m", fields={"params": 3 * 10**9}, now=MONDAY, timezone=TZ,
                         asking=True).unread == ["7B", "100M"]
+
+
+def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
+    """ "3 seeds of 8 H100 for 6 hours each" was planned as 3 single-H100 instances (~$161) with 21 H100s left out:
+    for hardware held for a length, the layout that leaves GPUs idle is no cheaper way to do what was asked."""
+    decision = decision_for("run 3 seeds of 8 H100 for 6 hours each")
+    plan = decision.plan
+    assert (plan.instance_count, plan.instance_type, plan.accelerators) == (3, "p5.48xlarge", 24)
+    assert not any("with nothing to run" in w for w in decision.warnings)
