@@ -858,6 +858,9 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
     length on exactly that hardware (which AWS may not even offer: A100s come eight to an instance). Asked for
     ("8 H100 for 6 hours") or said of an evaluation ("our eval takes 3h on 8 H100s"), a length stays the job's own."""
     hours, gpus, accelerator = fields.get("fixed_hours"), fields.get("gpus"), fields.get("accelerator")
+    if hours is not None and said is not None and fields.get("params") is not None:
+        _earlier_run(scan, fields, notes, said=said)
+        return
     task = fields.get("task")
     training = task in _TRAINING_TASKS or (task is None and TRAIN_RE.search(scan.said) is not None)
     if (hours is None or said is None or gpus is None or accelerator is None or fields.get("params") is not None
@@ -873,6 +876,31 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
         if m is not None:
             scan.blank(m.start(), m.end())
     _model_of_measured_work(scan, notes)
+
+
+_HISTORY_VERB = (r"(?:est(?:imated)?\.?(?:\s+at)?|(?:it\s+)?(?:took|ran(?:\s+for)?|lasted))\s+"
+                 r"(?:about\s+|around\s+|~\s*)?")
+_ON_HARDWARE = r"(\s+(?:on|with|using)\s+[^,;.()]{1,40}?)?"  # the hardware of the earlier run, if said
+
+
+def _earlier_run(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said: str) -> None:
+    """ "fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s", "… est. 4 hours on 8 A100s last time":
+    with the work's size said, a length said of an earlier run is history, neither this job's length nor its
+    hardware (it was priced as a 4 h job on A100s, cut off at a fraction of the work)."""
+    length = re.escape(said).replace(r"\ ", r"\s+")
+    m = re.search(rf"\b{_HISTORY_VERB}{length}{_ON_HARDWARE}\s+(?:the\s+)?(?:last|previous)\s+time\b"
+                  rf"|\b(?:the\s+)?(?:last|previous)\s+time\s*,?\s+{_HISTORY_VERB}{length}"
+                  r"(\s+(?:on|with|using)\s+[^,;.()]{1,40})?", scan.said, _F)  # to the clause's end
+    if m is None:
+        return
+    notes.remove(fixed_length_note(fields["fixed_hours"], said))
+    fields["fixed_hours"] = None
+    if m[1] or m[2]:  # the hardware said was the earlier run's
+        for name in ("gpus", "accelerator", "instance_type", "instances"):
+            fields.pop(name, None)
+    notes.append(f"read '{' '.join(m.group(0).split())}' as how an earlier run went: this one is estimated from what "
+                 "is said now, and finished jobs calibrate the estimate")
+    scan.blank(m.start(), m.end())
 
 
 def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: str | None, now: datetime,
@@ -1760,7 +1788,6 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
                  f"{format_count(fields['tokens'])} of the {format_count(tokens)} tokens, from its last checkpoint")
 
 
-# How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 # The job's size as hours on an accelerator: "it takes about 300 A100-hours", "needs ~50 H100 GPU-hours", "a 300
 # A100-hour fine-tune", "(~300 A100-hours)". Said so, the hours are the work; said as what there is ("we have 200
 # H100-hours", "within 300 GPU hours") they are an allowance (``_quantities``).
@@ -1854,6 +1881,7 @@ _PAST_COST_RE = compiled_on_use(
     r"(?:\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:one|run|job|time|attempt)"
     r"|\s+(?:the\s+)?(?:last|previous|first)\s+time)?",
     _F)
+# How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 _PAST_RUN_RE = compiled_on_use(
     r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"
     r"|training(?:\s+run)?)"
@@ -4116,8 +4144,15 @@ def _kind_from_context(before: str, after: str, scale: str) -> str:
     if not scale and _TRIALS_BEFORE_RE.search(before):
         return "trials"
     if not big and _LIMIT_BEFORE_RE.search(before):
-        return "money"
+        # "up to 500": money; "up to 3 attempts", "at most 5 restarts": a count of something else, left for a person
+        return "other" if _OTHER_COUNTED_AFTER_RE.match(after) else "money"
     return "params" if big else "other"
+
+
+# A word after a bare number that says what it counts, when that is neither money nor any unit read above
+_OTHER_COUNTED_AFTER_RE = compiled_on_use(
+    r"\s*(?!(?:usd|dollars?|bucks|total|max|tops|overall|all|per|an?|each|for|on|in|and|or|to|is|please|pls|spend"
+    r"|budget|this|that|the|of|at|by|with|if|but|so|then)\b)[a-z]{3,}", _F)
 
 
 _POWER_OF_TEN_RE = compiled_on_use(r"(?:(?P<m>\d+(?:\.\d+)?)\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*(?P<e>\d{1,2})", _F)

@@ -424,6 +424,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("3 runs on 2 nodes each, 7B on 1B tokens", {"trials": 3, "instances": 6}, []),
     ("fine-tune 7B on 1B tokens, 3 seeds on 8 GPUs", {"trials": 3, "gpus": 8}, []),
     ("8 H100 for 6 hours each", {"gpus": 8, "fixed_hours": 6.0}, []),
+    # a count of something else after "up to" is no budget ("up to 3 attempts" was a $3 budget)
+    ("fine-tune 7B on 1B tokens, up to 3 attempts if it diverges", {"budget_usd": None},
+     ["3", "attempts if", "diverges"]),
+    ("fine-tune 7B on 1B tokens, at most 5 restarts", {"budget_usd": None}, ["5", "restarts"]),
+    ("fine-tune 7B on 1B tokens, up to 500", {"budget_usd": 500.0}, []),
+    # with the work's size said, a length of an earlier run is history (it was a 4 h job on A100s, cut off)
+    ("fine-tune 7B on 1B tokens; est. 4 hours on 8 A100s last time",
+     {"fixed_hours": None, "gpus": None, "accelerator": None, "tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s, spot ok",
+     {"fixed_hours": None, "gpus": None, "accelerator": None}, []),
+    ("fine-tune 7B on 1B tokens, it took 6h last time", {"fixed_hours": None}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
