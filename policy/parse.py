@@ -278,7 +278,9 @@ _HW_RE = compiled_on_use(
     r"(?<![\w.])(?:(?P<nodes>\d{1,4})\s*(?:(?:nodes?|instances?|machines?|hosts?)\s*(?:of|with|w/|x|\*)|[x×*](?=\s*\d))\s*)?"
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?)\b)"
-    r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w]))?(?:\s+(?:gpus?|accelerators?))?",
+    # "H100 x 8"; "8 H100s x 2 nodes" is each node's 8 times the nodes (``_PER_NODE_AFTER_RE``)
+    r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w])(?!\s*(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b))?"
+    r"(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )
 
@@ -3008,7 +3010,10 @@ def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
 
 # "8 GPUs per node", "8 GPUs a node", "an 8-GPU node", "two 8-GPU boxes": a node's accelerators
 _PER_NODE_AFTER_RE = compiled_on_use(r"\s*(?:(?:per|each|a|an|/)\s*|-?\s*)(?:node|instance|machine|host|box|server)"
-                                r"(?:e?s)?(?![\w-])", _F)
+                                r"(?:e?s)?(?![\w-])"
+                                # "8 GPUs x 4 nodes": each node's, times the nodes counted after (read as instances)
+                                r"|\s*(?:x|×|\*)\s*(?=\d{1,3}\s*(?:node|instance|machine|host|box|server)(?:e?s)?(?![\w-]))",
+                                _F)
 _PER_NODE = "gpus_per_node"  # a count of accelerators said of each node, from the hardware's reader to the fields'
 # "2 nodes, each node 8 GPUs", "each instance has 8 GPUs": said before the count
 # "2 nodes, each with 8 GPUs" too: "each" right after the nodes (left to be counted) is each node

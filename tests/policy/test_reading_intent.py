@@ -435,6 +435,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s, spot ok",
      {"fixed_hours": None, "gpus": None, "accelerator": None}, []),
     ("fine-tune 7B on 1B tokens, it took 6h last time", {"fixed_hours": None}, []),
+    # each node's accelerators times the nodes ("8 H100s x 2 nodes" was 8 H100s in all, refused as too few)
+    ("fine-tune 70B on 1B tokens, 8 H100s x 2 nodes", {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
+    ("fine-tune 7B on 1B tokens at 8 GPUs x 4 nodes", {"gpus": 32, "instances": 4}, []),
+    ("fine-tune 7B on H100 x 8", {"gpus": 8, "accelerator": "H100"}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
