@@ -16,7 +16,7 @@ from bot.chart import render_spend_chart
 from bot.deps import Deps
 from bot.error_messages import user_message
 from bot.limits import escape, section
-from bot.posting import post_request
+from bot.posting import post_request, update_request
 from contract.actors import actor_id
 from contract.status import RequestStatus
 from policy.config import PolicyConfig
@@ -24,8 +24,8 @@ from policy.errors import GpuopsError
 
 log = logging.getLogger(__name__)
 REPLAY_GRACE_SECONDS = 5.0  # how long the first delivery of a command gets to post before a repeat does
-SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy", "stop"}
-TAKES_TEXT = {"stop"}  # subcommands whose argument may run on (a reason)
+SUBCOMMANDS = {"help", "spend", "jobs", "status", "policy", "stop", "cancel"}
+TAKES_TEXT = {"stop", "cancel"}  # subcommands whose argument may run on (a reason)
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 # A question about spend or running jobs asked in words ("what did team-nlp spend this month?", "what's running?"):
 # the subcommand's answer, not a plan refused for want of a model size. Any number or word of training work makes
@@ -36,6 +36,11 @@ _JOBS_QUESTION = re.compile(r"\b(?:what(?:'s|\s+is|\s+are)?|which|any)\s+(?:jobs
 _WORK_WORDS = re.compile(r"\d|\b(?:fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|train\w*|lora|qlora|sft|dpo|rlhf|grpo|ppo"
                          r"|sweep|distill\w*|eval\w*|gpus?|h100s?|a100s?|nodes?|instances?)\b", re.I)
 _TEAM_SAID = re.compile(r"\bteam[-_][a-z0-9][a-z0-9_-]*", re.I)
+# The other subcommands asked in words: "what is the policy?", "what can you do?"
+_POLICY_QUESTION = re.compile(r"^\s*(?:what(?:'s|\s+is|\s+are)|show(?:\s+me)?)\s+(?:the\s+|our\s+)?(?:current\s+)?"
+                              r"(?:policy|policies|approval\s+rules|approvers|thresholds)\s*\??\s*$", re.I)
+_HELP_QUESTION = re.compile(r"^\s*(?:what\s+can\s+(?:you|i)\s+(?:do|ask)|how\s+do\s+i\s+use\s+(?:this|you|gpuops)"
+                            r"|usage|commands)\s*\??\s*$", re.I)
 # A spend question that names what the money went on ("what did team-nlp spend this month on training?", "how much
 # have we spent on GPUs?"): those words name no work to plan unless a number or a task is said with them.
 _ASKED_SPEND = re.compile(r"\b(?:what|how\s+much|show|where)\b.*\b(?:spen[dt]|spending|burn(?:ed|t)?)\b", re.I)
@@ -59,6 +64,10 @@ def split_subcommand(text: str) -> tuple[str, str]:
     if _ASKED_SPEND.search(stripped) and not _WORK_WORDS.search(_SPEND_ON.sub(" ", _TEAM_SAID.sub(" ", stripped))):
         team = _TEAM_SAID.search(stripped)
         return "spend", team.group(0).lower() if team else ""
+    if _POLICY_QUESTION.match(stripped):
+        return "policy", ""
+    if _HELP_QUESTION.match(stripped):
+        return "help", ""
     if not _WORK_WORDS.search(stripped):
         if _SPEND_QUESTION.search(stripped):
             team = _TEAM_SAID.search(stripped)
@@ -125,6 +134,19 @@ def _stop(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: s
     respond(response_type="ephemeral", text=f"Asked to stop {job} of {escape(req.id)}; its thread says when it has.")
 
 
+def _cancel(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: str) -> None:
+    """The requester withdraws a request still waiting for approval, as the Cancel button does; the request's
+    message shows it."""
+    request_id, _, reason = arg.partition(" ")
+    if not request_id:
+        respond(response_type="ephemeral", text="Say which request: `/gpu cancel req_… [reason]`")
+        return
+    req = deps.service.cancel_request(request_id=request_id, actor=actor_id(command["team_id"], command["user_id"]),
+                                      reason=reason.strip() or None)
+    update_request(client, req, now=deps.clock(), sent=deps.sent)
+    respond(response_type="ephemeral", text=f"Cancelled {escape(req.id)}.")
+
+
 def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, Any], name: str, arg: str) -> None:
     if name == "help":
         respond(response_type="ephemeral", text="gpuops help", blocks=views.help_blocks())
@@ -142,6 +164,8 @@ def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, An
                                                                                               now=deps.clock()))
     elif name == "stop":
         _stop(deps, client, respond, command, arg)
+    elif name == "cancel":
+        _cancel(deps, client, respond, command, arg)
     elif name == "policy":
         policy = deps.service.get_policy()
         respond(response_type="ephemeral", text="Policy in force", blocks=views.policy_blocks(policy))

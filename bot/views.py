@@ -44,6 +44,7 @@ HELP_COMMANDS = [
     ("/gpu jobs", "running jobs and what they have cost so far"),
     ("/gpu status <id>", "where a request stands"),
     ("/gpu stop <id> [reason]", "stop a running job (the requester or an approver)"),
+    ("/gpu cancel <id> [reason]", "withdraw your request while it waits for approval"),
     ("/gpu policy", "budgets, approvers, recipes and thresholds in force"),
     ("/gpu help", "this message"),
 ]

@@ -195,3 +195,19 @@ def test_someone_else_cannot_cancel_and_is_told_privately(bot: BotHarness, slack
     bot.drain()
     assert slack.of("chat.update") == []
     assert service.requests["req_1"].status == "pending_approval"
+
+
+def test_the_requester_cancels_with_the_command_and_the_message_shows_it(bot: BotHarness, slack: FakeSlack,
+                                                                         service: FakeService) -> None:
+    """ "/gpu cancel req_1" was read as a training request and refused for want of a model size."""
+    ts = posted_plan(bot, slack)
+    bot.command("cancel req_1 wrong dataset", user=LEADS[0])  # not theirs: refused privately, nothing changes
+    [refused] = slack.wait_for("response")
+    assert refused.body["response_type"] == "ephemeral" and "only the requester" in refused.body["text"]
+    assert service.requests["req_1"].status == "pending_approval"
+    bot.command("cancel req_1 wrong dataset", user=REQUESTER)
+    [update] = slack.wait_for("chat.update")
+    assert update.body["ts"] == ts and update.blocks[-3]["text"]["text"] == "🚫 *Cancelled*"
+    assert slack.wait_for("response", count=2)[-1].body["text"] == "Cancelled req_1."
+    assert service.requests["req_1"].status == "cancelled"
+    assert any(e.type == "request.cancelled" and e.data.get("reason") == "wrong dataset" for e in service.events)

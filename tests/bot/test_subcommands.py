@@ -151,6 +151,12 @@ def test_a_finance_question_in_words_is_the_spend_subcommand(text: str) -> None:
     assert split_subcommand(text)[0] == "spend"
 
 
+@pytest.mark.parametrize(("text", "name"), [("what is the policy?", "policy"), ("show me the approvers", "policy"),
+                                            ("what can you do?", "help"), ("cancel req_1 wrong data", "cancel")])
+def test_the_other_subcommands_asked_in_words(text: str, name: str) -> None:
+    assert split_subcommand(text)[0] == name
+
+
 @pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday",
                                   "how much would we spend training a 7B on 1B tokens?",
                                   "what should I fine-tune without spending much"])
