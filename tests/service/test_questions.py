@@ -63,8 +63,12 @@ def test_a_filed_request_waits_for_answers_then_is_planned_and_audited(live: Liv
     assert after["decision"]["request"]["task"] == "fine-tune" and after["plan_hash"]
     events = [e["type"] for e in live.get(f"/v1/requests/{request_id}/audit").json()["items"]]
     assert events[:4] == ["request.created", "request.needs_input", "request.questions_answered", "request.planned"]
-    again = patch(live, request_id, {"task": "pretrain"}, requester)
-    # An edit of a planned request (a new revision), never an answer again.
+    # An edit of a planned request (a new revision), never an answer again; one that leaves a question (pretraining
+    # 7B is a large plan: experiment or production?) is refused with it, and the plan in force stays.
+    asked = patch(live, request_id, {"task": "pretrain"}, requester)
+    assert (asked.status_code, asked.json()["error"]["code"]) == (422, "needs_input")
+    assert asked.json()["error"]["message"].startswith("stage: This plan is large")
+    again = patch(live, request_id, {"task": "pretrain", "stage": "experimental"}, requester)
     assert again.status_code == 200, again.text
     assert again.json()["revision"] == 2 and again.json()["decision"]["request"]["task"] == "pretrain"
     events = [e["type"] for e in live.get(f"/v1/requests/{request_id}/audit").json()["items"]]
