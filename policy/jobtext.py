@@ -35,11 +35,11 @@ _NOT_DATA_BEFORE_RE = compiled_on_use(
 _SETTING_RE = compiled_on_use(
     r"(?<![\w.:/=-])(?P<key>[a-z][a-z0-9_]*)=(?P<value>[^\s,;()]+)", _F)  # "(r=16)": not its ")"
 # Request fields, read by their own rules ("team=nlp", "seq_len=8192", "budget=5000"), never hyperparameters; the
-# global batch ("bs=512") too, which with the steps said gives the tokens trained.
+# global batch ("bs=512") too, which with the steps said gives the tokens trained, and "spot=no", the tolerance.
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
                                   "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",
                                   "accelerator", "instance_type", "model", "dataset", "bs", "gbs", "batch",
-                                  "batch_size", "global_batch_size"})
+                                  "batch_size", "global_batch_size", "spot"})
 JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that fill ``job``
 
 

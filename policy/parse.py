@@ -1434,6 +1434,11 @@ _HARDWARE_REASON_RE = compiled_on_use(
     r"(?:(?<=[,;(—–-])|(?<=[,;(—–-]\s))(?:(?:it'?s|they'?re|that'?s)\s+)?too\s+(?:expensive|pricey|costly|slow|flaky"
     r"|unreliable|scarce)\b|\b(?:is|are|that'?s|what'?s)\s+(?:all\s+|what'?s\s+)?available(?:\s+to\s+(?:us|me|our\s+team))?\b",
     _F)
+# "also, what's our remaining budget?": the spend the approval judges the plan against, asked beside it
+_BUDGET_LEFT_QUESTION_RE = compiled_on_use(
+    r"\b(?:also\s*,?\s*)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(?:our|the|my|team'?s?)\s+(?:remaining\s+budget|budget"
+    r"\s+(?:left|remaining)|spend(?:\s+so\s+far)?(?:\s+this\s+month)?)(?:\s+(?:left|for\s+the\s+month|this\s+month))?\b",
+    _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1466,6 +1471,8 @@ _NOTED_ONLY = (
     (_HARDWARE_REASON_RE, "why the hardware is ruled out or named: the plan keeps to what is said",
      ("too ", "available")),
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
+    (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "
+                               "(/gpu spend gives the month)", ("budget", "spend")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
      ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),

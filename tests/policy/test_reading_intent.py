@@ -439,6 +439,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 70B on 1B tokens, 8 H100s x 2 nodes", {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens at 8 GPUs x 4 nodes", {"gpus": 32, "instances": 4}, []),
     ("fine-tune 7B on H100 x 8", {"gpus": 8, "accelerator": "H100"}, []),
+    # "Spot=no" written as a setting is the tolerance (it was a recipe hyperparameter, and the plan ran on spot)
+    ("Model=Mistral-7B; Tokens=250M; Deadline=2026-12-10; Spot=no",
+     {"interruption_tolerance": Tolerance.LOW, "job": None}, []),
+    ("fine-tune 7B on 1B tokens, spot=yes", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens. also, what is our remaining budget?", {"tokens": 10**9}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
