@@ -11,6 +11,7 @@ Pure: the caller passes ``now``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,7 @@ from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
 from policy.models import find_model, image_model_in_text, sized_image_model
 from policy.parse import SIZE_EXAMPLE, SIZE_PAIR, Reading, read_request, size_pair_error
+from policy.patterns import compiled_on_use
 from policy.request import HARDWARE_FIELDS, TrainingRequest
 
 __all__ = ["describe_validation", "local_moment", "request_from", "zone_or_raise"]
@@ -107,9 +109,16 @@ def _size_pair(merged: dict[str, Any], notes: list[str], *, asking: bool) -> Non
 def _missing_size(text: str) -> str:
     """What to give when no size was said: for an image model named, the forms that can plan it."""
     named = image_model_in_text(text)
-    if named is None:
-        return f"Say how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
-    return _image_work(*named)
+    if named is not None:
+        return _image_work(*named)
+    earlier = _EARLIER_REQUEST_RE.search(text)
+    told = f"gpuops does not look up what '{earlier.group(0)}' refers to: say" if earlier is not None else "Say"
+    return f"{told} how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
+
+
+# An earlier request named in the text ("continue the run req_3f2a…", "same as last time but 2x the data")
+_EARLIER_REQUEST_RE = compiled_on_use(
+    r"\breq_[0-9a-z]{3,}\b|\b(?:same\s+as|like)\s+(?:last\s+time|before|yesterday)\b", re.IGNORECASE)
 
 
 def _image_work(model: str, per_token: bool, *, sized: bool = False) -> str:

@@ -368,6 +368,11 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("SFT 7B on 100M tokens, then we'll DPO on 20M tokens", MONDAY, "contradiction", "separate jobs"),
     ("fine-tune 7B, or maybe 13B", MONDAY, "contradiction", "give one size"),
     ("70B qlora 10M", MONDAY, "contradiction", 'If one of them is the data, say so, e.g. "70B on 10M tokens".'),
+    # an earlier request named in the text is not looked up: said so, with what to give
+    ("continue the run req_abc123 for another 500M tokens", MONDAY, "missing_model_size",
+     "gpuops does not look up what 'req_abc123' refers to: say how big the model is"),
+    ("same as last time but 2x the data", MONDAY, "missing_model_size",
+     "gpuops does not look up what 'same as last time' refers to"),
     ("fine-tune llama 3.2 1b and 3b on 500M tokens", MONDAY, "contradiction",
      "names llama-3.2-1b (1.24B parameters) and a 3B model"),
     ("fine-tune 7B on 1B tokens, and then another run with 2B tokens", MONDAY, "contradiction",
