@@ -130,6 +130,18 @@ CASES: tuple[Case, ...] = (
          denied=False),
     # GPUs by their memory: 24 GB ones are A10G (g5) and L4 (g6); a 34B QLoRA base (~20 GB at 4 bits) fits 4 of them
     Case("qlora 34b on 200M tokens with 24GB GPUs only", frozenset({"g5", "g6"}), (5, 300), (20, 800)),
+    # three seeds of 8 H100s held for 6 hours: 3 nodes × 6 h, ~$18-55 an instance-hour on spot or on-demand
+    Case("run 3 seeds of 8 H100 for 6 hours each", H100_CLASS, (6, 7), (250, 1500)),
+    # each node's 8 H100s times 2 nodes: 70B's ~1.1 TB of state over 16 H100s; 6·7e10·1e9 ≈ 4.2e20 FLOPs, ~290
+    # H100-hours at 40% MFU, ~18 h on 16
+    Case("fine-tune 70B on 1B tokens, 8 H100s x 2 nodes", frozenset({"p5"}), (10, 45), (1500, 7000), ON_DEMAND),
+    # the batch written as settings: 5000 steps × 512 × 2048 = 5.2B tokens of a 1B model, ~3e19 FLOPs; with no
+    # deadline the cheapest small GPUs may take days, as for "pretrain 1.5B on 30B tokens"
+    Case("pretrain 1B for 5000 steps at bs=512, seq=2048", ANY_GPU, (1, 200), (20, 700)),
+    # a 13B model (the size said first) on 500M tokens, with the 7B it replaces said beside: 6·1.3e10·5e8 ≈ 3.9e19
+    Case("fine-tune 13B instead of 7B on 500M tokens", ANY_GPU, (1, 60), (30, 900)),
+    # an earlier run's length is history: 7B on 1B tokens as estimated now, not a 4 h job cut off at a quarter
+    Case("fine-tune 7B on 1B tokens; est. 4 hours on 8 A100s last time", ANY_GPU, (1, 40), (20, 400)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
