@@ -77,14 +77,17 @@ def _show(deps: Deps, body: dict[str, Any], client: Any, req: RequestPublic, res
         publish_home(deps, client, team_id=(body.get("team") or {}).get("id", ""), user=body["user"]["id"])
 
 
-def alternative_changes(chosen: dict[str, Any], timezone: str) -> dict[str, Any]:
-    """The PATCH that turns the chosen alternative into the plan: its instance type, size, purchase and region.
+def alternative_changes(chosen: dict[str, Any], req: RequestPublic) -> dict[str, Any]:
+    """The PATCH that turns the chosen alternative into the plan: its instance type, size, purchase and region, under
+    the stage the plan was made for (the alternative was priced under it; a larger plan would otherwise be refused
+    until the stage is said, which a click cannot say).
 
     PlanInput has no purchase-model field; interruption tolerance is what steers the policy to spot or not.
     """
     tolerance = "high" if chosen["pm"] == PurchaseModel.SPOT.value else "low"
+    stage = req.decision.request.stage
     return {"instance_type": chosen["type"], "gpus": int(chosen["gpus"]), "interruption_tolerance": tolerance,
-            "region": chosen["region"], "timezone": timezone}
+            "region": chosen["region"], "timezone": req.timezone, **({"stage": stage.value} if stage else {})}
 
 
 def _on_error(body: dict[str, Any], client: Any, respond: Any, operation: str) -> Callable[[Exception], None]:
@@ -177,7 +180,7 @@ class ActionHandlers:
             chosen = json.loads(body["actions"][0]["value"])
             req = self.deps.service.get_request(request_id=chosen["id"])
             req = self.deps.service.patch_request(request_id=req.id, actor=clicker(body),
-                                                  changes=alternative_changes(chosen, req.timezone))
+                                                  changes=alternative_changes(chosen, req))
             _show(self.deps, body, client, req, respond)
         except Exception as error:  # noqa: BLE001 - a handler's last word: user_message tells the person and logs a cid
             _on_error(body, client, respond, "use alternative")(error)

@@ -149,7 +149,7 @@ def test_use_this_makes_the_alternative_the_plan(bot: BotHarness, slack: FakeSla
     assert update.blocks[0]["text"]["text"].startswith("*2× p4d.24xlarge · spot")
     assert service.patches["req_1"] == [{"instance_type": "p4d.24xlarge", "gpus": 16,
                                                      "interruption_tolerance": "high", "region": "us-east-1",
-                                                     "timezone": "America/Los_Angeles"}]
+                                                     "timezone": "America/Los_Angeles", "stage": "experimental"}]
     assert service.requests["req_1"].revision == 2
     # The new revision says what it changed, and the choices of the one before stay on offer.
     assert update.blocks[1]["elements"][0]["text"] == (

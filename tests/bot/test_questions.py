@@ -146,3 +146,18 @@ def test_typed_dates_and_hardware_are_read_as_the_fields() -> None:
         "instance_type": "p5.48xlarge", "instances": 4}
     with pytest.raises(ValueError):
         typed_changes("deadline", "whenever", now=now, timezone="UTC")
+
+
+def test_a_larger_alternative_chosen_with_a_click_is_planned_under_the_stage_in_force(
+        asking_bot: BotHarness, slack: FakeSlack, live: Live) -> None:
+    """An edit that makes a plan large asks its stage; a click on an alternative keeps the stage it was priced under
+    rather than being refused with a question no button can answer."""
+    _, blocks = _asked(asking_bot, slack, "fine-tune 7B on 2B tokens, no interruptions")
+    fastest = next(b for b in blocks if "accessory" in b and "fastest" in b["text"]["text"])  # type: ignore[index,operator]
+    button = fastest["accessory"]
+    assert json.loads(str(button["value"]))["gpus"] >= 64  # type: ignore[index]  # 8 or more instances: large
+    asking_bot.action(str(button["action_id"]), str(button["value"]), user=USER)  # type: ignore[index]
+    asking_bot.drain()
+    request_id = json.loads(str(button["value"]))["id"]  # type: ignore[index]
+    after = live.get(f"/v1/requests/{request_id}").json()
+    assert after["revision"] == 2 and after["decision"]["request"]["stage"] == "experimental"
