@@ -3640,7 +3640,11 @@ _HP_RANGE_BEFORE_RE = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", 
 _HP_SPLIT_RE = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?P<la>q?lora\s+)?(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*"
-    rf"(?P<lb>q?lora\s+)?(?:{_TRIALS})(?![\w])", _F)
+    rf"(?P<lb>q?lora\s+)?(?:{_TRIALS})(?![\w])"
+    # "3 different learning rates and 2 seeds each", "4 configs with 3 seeds apiece": the second count for each of
+    # the first
+    rf"|(?<![\w.])(?P<a2>\d{{1,4}})\s+(?:different\s+)?(?:{_TRIALS})\s*,?\s*(?:and|with)\s+(?P<b2>\d{{1,4}})\s+"
+    rf"(?:{_TRIALS})\s+(?:each|apiece|per\s+(?:one|config(?:uration)?|value|setting))(?![\w])", _F)
 
 
 # Hardware said of each run of several: "each run on 1 node", "each trial gets 8 GPUs", "each on 2 nodes", "one node
@@ -3803,8 +3807,9 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     found = []
     for m in list(_GRID_TRIALS_RE.finditer(scan.text)):  # "3 lora ranks x 2 lrs": before the adapter runs' reader
         phrase = _said(m)
-        total = int(m["a"]) * int(m["b"])
-        notes.append(f"read '{phrase}' as a grid of {m['a']} × {m['b']} = {total} trials")
+        first, second = m["a"] or m["a2"], m["b"] or m["b2"]
+        total = int(first) * int(second)
+        notes.append(f"read '{phrase}' as a grid of {first} × {second} = {total} trials")
         found.append(_Qty("trials", Decimal(total), phrase))
         kept = [m.span(g) for g in ("la", "lb") if m[g]]  # the adapter's word is the task reader's
         edges = [m.start(), *(i for span in kept for i in span), m.end()]

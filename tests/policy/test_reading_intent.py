@@ -396,6 +396,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the values of a setting counted, not listed: a trial each
     ("sweep lr over 6 values for 1.3B on 5B tokens", {"trials": 6}, []),
     ("sweep 12 lr/wd combos on 1B model, 2B tokens each", {"trials": 12, "task": Task.SWEEP}, []),
+    # the second count for each of the first (it was 2 trials, with '3 different learning rates' unread)
+    ("fine-tune 7B on 1B tokens with 3 different learning rates and 2 seeds each", {"trials": 6}, []),
+    ("4 configs with 3 seeds apiece, 350M on 1B tokens", {"trials": 12}, []),
     # a size or token count given up for another is no second one (it was a contradiction)
     ("fine-tune 13B instead of 7B on 1B tokens", {"params": 13 * 10**9, "tokens": 10**9}, []),
     ("fine-tune a 13B model rather than the 7B one on 1B tokens", {"params": 13 * 10**9}, []),
