@@ -66,7 +66,8 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|sentences?|paragraphs?|passages?|abstracts?|notes|trajectories|trajectory|episodes?|solutions?|problems?"
               r"|comparisons?|preferences?|prefs?|rankings?|judge?ments?|annotations?|demonstrations?|rollouts?|generations?"
               r"|interactions?|sessions?|exchanges?|entries|entry|items?|calls?|captions?|translations?|ratings?"
-              r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?|images?|photos?|pictures?|videos?")
+              r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?|images?|photos?|pictures?|videos?"
+              r"|logs?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
 # What is debugged or profiled: "my training script", "the data loader" (data words included, glue not)
 _OBJECT_WORD = (r"(?!(?:on|in|at|by|for|with|w|using|use|from|into|via|before|after|until|till|and|or|but|then|so"

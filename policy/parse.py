@@ -1366,6 +1366,18 @@ _NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nop
 # "on data in 3 languages", "covering 12 languages": what the data is in, one run ("x 3 languages" is a run each)
 _IN_LANGUAGES_RE = compiled_on_use(
     r"\b(?:in|across|covering|spanning)\s+(?:\d{1,3}|several|many|multiple|a\s+few)\s+languages\b", _F)
+# The language the data is in, said with a word that makes it so: "in French", "(mostly German)", "mainly Japanese and
+# Korean", "English-only"
+_LANGUAGES = ("english", "german", "french", "spanish", "italian", "portuguese", "dutch", "polish", "swedish",
+              "norwegian", "danish", "finnish", "czech", "ukrainian", "russian", "turkish", "greek", "hebrew", "arabic",
+              "hindi", "bengali", "japanese", "chinese", "mandarin", "cantonese", "korean", "vietnamese", "thai",
+              "indonesian", "malay", "tagalog", "swahili", "persian", "farsi", "urdu", "tamil", "romanian", "hungarian")
+_LANGUAGE = rf"(?:{'|'.join(_LANGUAGES)})"
+_LANGUAGES_SAID = rf"{_LANGUAGE}(?:\s*(?:,|and|&|/|\+|or)\s*{_LANGUAGE})*"
+_DATA_LANGUAGE_RE = compiled_on_use(
+    # said with a word that makes it the data's language: after "in", with "mostly" or "only", or in brackets alone
+    rf"\b(?:(?:mostly|mainly|primarily|largely|all|entirely|only)\s+(?:in\s+)?|in\s+){_LANGUAGES_SAID}\b"
+    rf"|\b{_LANGUAGES_SAID}[\s-]+only\b|(?<=\()\s*{_LANGUAGES_SAID}\s*(?=\))", _F)
 # "quick q:", "quick question -": how the ask opens
 _QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
 # "roughly", "approximately", "give or take": the plan's cost comes with its range
@@ -1446,7 +1458,9 @@ _TOKENIZER_RE = compiled_on_use(
     r"\b", _F)
 # "If so how long?", "how long?": the plan's hours answer it
 _HOW_LONG_ALONE_RE = compiled_on_use(
-    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
+    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))"
+    # "how long would a 1.5B pretrain on 30B tokens take on 8 H100s?": the question's words, the work between read
+    r"|\bhow\s+long\s+(?:would|will|does|do|might|should|could)(?:\s+it\s+take(?:\s+to)?)?(?=\s)", _F)
 # "what's faster, 16 A100s or 8 H100s?": the comparison of the hardware named gives each one's hours
 _WHICH_FASTER_RE = compiled_on_use(
     r"\b(?:what'?s|what\s+is|which\s+is|which\s+one\s+is|which\s+(?:would|will)\s+be)\s+(?:faster|quicker|sooner)"
@@ -1488,6 +1502,7 @@ _NOTED_ONLY = (
     (_NEW_HERE_RE, "who is asking: nothing of the job", ("first time", "new to", "new here")),
     (_IN_LANGUAGES_RE, "what the data is in: one run on all of it (\"x 3 languages\" would be a run each)",
      ("languages",)),
+    (_DATA_LANGUAGE_RE, "the language the data is in: it does not change the plan", _LANGUAGES),
     (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
     (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
      ("fit",)),

@@ -447,6 +447,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.LOW, "job": None}, []),
     ("fine-tune 7B on 1B tokens, spot=yes", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens. also, what is our remaining budget?", {"tokens": 10**9}, []),
+    # the language the data is in, how long asked around the work, chat logs, "looking to"
+    ("continued pretraining Llama-3-8B on 15B tokens (mostly German)", {"tokens": 15 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens in French", {"region": None}, []),
+    ("fine-tune 7B on 1B tokens, English-only", {"tokens": 10**9}, []),
+    ("quick q - how long would a 1.5B pretrain on 30B tokens take on 8 H100s?", {"gpus": 8, "task": Task.PRETRAIN},
+     []),
+    ("Looking to fine-tune a 7B model on roughly 800M tokens of customer chat logs", {"tokens": 800 * 10**6}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
