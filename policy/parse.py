@@ -4181,10 +4181,11 @@ def _kind_from_context(before: str, after: str, scale: str) -> str:
     return "params" if big else "other"
 
 
-# A word after a bare number that says what it counts, when that is neither money nor any unit read above
+# A word after a bare number that says what it counts, when that is neither money nor any unit read above; "up to 4
+# of them" counts what was named before it
 _OTHER_COUNTED_AFTER_RE = compiled_on_use(
     r"\s*(?!(?:usd|dollars?|bucks|total|max|tops|overall|all|per|an?|each|for|on|in|and|or|to|is|please|pls|spend"
-    r"|budget|this|that|the|of|at|by|with|if|but|so|then)\b)[a-z]{3,}", _F)
+    r"|budget|this|that|the|of|at|by|with|if|but|so|then)\b)[a-z]{3,}|\s+of\s+(?:them|those|these)\b", _F)
 
 
 _POWER_OF_TEN_RE = compiled_on_use(r"(?:(?P<m>\d+(?:\.\d+)?)\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*(?P<e>\d{1,2})", _F)

@@ -432,6 +432,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      ["3", "attempts if", "diverges"]),
     ("fine-tune 7B on 1B tokens, at most 5 restarts", {"budget_usd": None}, ["5", "restarts"]),
     ("fine-tune 7B on 1B tokens, up to 500", {"budget_usd": 500.0}, []),
+    ("fine-tune 3B on 600M tokens on g5 instances only, up to 4 of them", {"budget_usd": None, "instance_type": "g5"},
+     ["4"]),
     # with the work's size said, a length of an earlier run is history (it was a 4 h job on A100s, cut off)
     ("fine-tune 7B on 1B tokens; est. 4 hours on 8 A100s last time",
      {"fixed_hours": None, "gpus": None, "accelerator": None, "tokens": 10**9}, []),
