@@ -4097,6 +4097,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
     else:
         kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
+        if kind == _BARE_LIMIT:  # "keep it under 300": dollars; "max 2", "at most 16": a count as likely, for a person
+            kind = "money" if _value(m["num"], scale, seq=False) >= MIN_BARE_BUDGET_USD else "plain"
         if kind == "money" and not scale and _YEAR_RE.fullmatch(m["num"]) and _BUDGET_AFTER_RE.match(
                 text[m.end() : m.end() + 12]):
             kind = "plain"  # "our 2026 budget" is the year's budget, no amount: listed as unread
@@ -4177,10 +4179,14 @@ def _kind_from_context(before: str, after: str, scale: str) -> str:
         return "trials"
     if not big and _LIMIT_BEFORE_RE.search(before):
         # "up to 500": money; "up to 3 attempts", "at most 5 restarts": a count of something else, left for a person
-        return "other" if _OTHER_COUNTED_AFTER_RE.match(after) else "money"
+        return "other" if _OTHER_COUNTED_AFTER_RE.match(after) else _BARE_LIMIT
     return "params" if big else "other"
 
 
+# A bare number under a limit's word with no unit or currency ("keep it under 300", "max 2"): dollars from this much
+# up; below it as likely a count of instances or GPUs as a budget no training run fits, so a person says which
+_BARE_LIMIT = "bare_limit"
+MIN_BARE_BUDGET_USD = 100
 # A word after a bare number that says what it counts, when that is neither money nor any unit read above; "up to 4
 # of them" counts what was named before it
 _OTHER_COUNTED_AFTER_RE = compiled_on_use(

@@ -432,6 +432,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      ["3", "attempts if", "diverges"]),
     ("fine-tune 7B on 1B tokens, at most 5 restarts", {"budget_usd": None}, ["5", "restarts"]),
     ("fine-tune 7B on 1B tokens, up to 500", {"budget_usd": 500.0}, []),
+    # a small bare number under a limit's word is as likely a count: for a person, never a $2 budget
+    ("fine-tune 7B on 1B tokens on p5, max 2", {"budget_usd": None, "instance_type": "p5"}, ["2"]),
+    ("fine-tune 7B on 1B tokens, at most 16 please", {"budget_usd": None}, ["16"]),
+    ("fine-tune 7B on 1B tokens, keep it under 300", {"budget_usd": 300.0}, []),
     ("fine-tune 3B on 600M tokens on g5 instances only, up to 4 of them", {"budget_usd": None, "instance_type": "g5"},
      ["4"]),
     # with the work's size said, a length of an earlier run is history (it was a 4 h job on A100s, cut off)
