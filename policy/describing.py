@@ -225,8 +225,9 @@ _ASSUMED = (
     (r"\(\s*(?:approx(?:imately|\.)?|roughly|ish)\s*\)",
      "said of the figures: the plan's cost comes with its range"),
     # "starting now", "kick it off now": when every plan starts
+    # "fine-tune 7B on 1B tokens right now": the request ending on it ("need it right now" asks for haste, unread)
     (r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:ing)?\s+(?:it\s+)?off|run(?:\s+it)?|launch(?:\s+it)?)\s+(?:it\s+)?"
-     r"(?:right\s+)?now\b",
+     r"(?:right\s+)?now\b|(?<!\bit\s)(?<!\bthem\s)\bright\s+now(?=\s*[.!]*\s*$)",
      "when the plan starts anyway: now, once approved"),
     # "nothing fancy", "just a plain run": what gpuops plans anyway
     (r"\b(?:nothing|no)\s+(?:too\s+)?(?:fancy|crazy)\b|\b(?:just\s+)?a\s+(?:plain|simple|vanilla|standard)\s+(?:run|fine[\s-]?tune|job)\b",

@@ -1193,7 +1193,22 @@ _APPROVAL_QUESTION_RE = compiled_on_use(
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
 _HOW_LONG_RE = compiled_on_use(
-    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>[^?.;]{1,120}?)\btake\b", _F)
+    # the work between may hold a number's point ("a 1.5B pretrain"), never a sentence's
+    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>(?:[^?.;]|(?<=\d)\.(?=\d)){1,120}?)\btake\b",
+    _F)
+
+
+# "what's the cheapest region for … right now?": prices as they stand, which the plan takes from its price snapshot
+_NOW_RE = compiled_on_use(r"\b(?:right\s+now|at\s+the\s+moment|currently|at\s+today'?s\s+prices)\b", _F)
+
+
+def _prices_now(scan: _Scan, notes: list[str]) -> None:
+    """ "right now" in a question of price: answered at the prices of the snapshot the plan names (never a start)."""
+    if not scan.holds(("now", "moment", "currently", "today")) or not scan.holds(("cheap", "price", "cost")):
+        return
+    for m in scan.take(_NOW_RE):
+        notes.append(f"read '{_said(m)}' as asking at current prices: the plan prices from its price snapshot, "
+                     "whose date it shows")
 
 
 def _how_long(scan: _Scan, notes: list[str]) -> None:
@@ -1458,9 +1473,7 @@ _TOKENIZER_RE = compiled_on_use(
     r"\b", _F)
 # "If so how long?", "how long?": the plan's hours answer it
 _HOW_LONG_ALONE_RE = compiled_on_use(
-    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))"
-    # "how long would a 1.5B pretrain on 30B tokens take on 8 H100s?": the question's words, the work between read
-    r"|\bhow\s+long\s+(?:would|will|does|do|might|should|could)(?:\s+it\s+take(?:\s+to)?)?(?=\s)", _F)
+    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
 # "what's faster, 16 A100s or 8 H100s?": the comparison of the hardware named gives each one's hours
 _WHICH_FASTER_RE = compiled_on_use(
     r"\b(?:what'?s|what\s+is|which\s+is|which\s+one\s+is|which\s+(?:would|will)\s+be)\s+(?:faster|quicker|sooner)"
@@ -1582,6 +1595,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
     differ = [_said(m) for m in scan.take_if(_RUNS_DIFFER_WORDS, _RUNS_DIFFER_RE)]
     _how_long(scan, notes)
+    _prices_now(scan, notes)
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)

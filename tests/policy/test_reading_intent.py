@@ -460,6 +460,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("quick q - how long would a 1.5B pretrain on 30B tokens take on 8 H100s?", {"gpus": 8, "task": Task.PRETRAIN},
      []),
     ("Looking to fine-tune a 7B model on roughly 800M tokens of customer chat logs", {"tokens": 800 * 10**6}, []),
+    # "right now" of prices is the snapshot's, of the start when the request ends on it; needed right now stays
+    ("what's the cheapest region for a 7B fine-tune on 1B tokens right now?", {"region": None}, []),
+    ("fine-tune 7B on 1B tokens right now", {"start_after": None}, []),
+    ("fine-tune 7B on 1B tokens, need it right now", {"urgent": None}, ["right now"]),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
