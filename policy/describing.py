@@ -69,6 +69,9 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?|images?|photos?|pictures?|videos?"
               r"|logs?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
+# Benchmarks a model is evaluated on
+_BENCHMARK = (r"(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval(?:\+)?|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
+              r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?|gpqa|math-500|aime|mmmu|swe-bench)")
 # What is debugged or profiled: "my training script", "the data loader" (data words included, glue not)
 _OBJECT_WORD = (r"(?!(?:on|in|at|by|for|with|w|using|use|from|into|via|before|after|until|till|and|or|but|then|so"
                 r"|is|are|was|be|it|its|that|this|which)\b)[a-z][a-z'-]*[a-z]")
@@ -200,12 +203,13 @@ _ASSUMED = (
      "what gpuops plans by default: the cheapest plan that meets the deadline with its safety margin"),
     (r"\b(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?open\s+to\s+(?:any\s+)?(?:suggestions|ideas|alternatives|options)\b",
      "what gpuops does already: the plan weighs every configuration the policy allows and lists alternatives"),
-    (r"(?:(?<=\ba )|(?<=\ban ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained|instruction[\s-]tuned)(?![\w-])",
+    # "a fine-tuned 7B", "DPO on our fine-tuned 7B", "GRPO from our SFT 8B model": as an earlier step left it
+    (r"(?:(?<=\ba )|(?<=\ban )|(?<=\bour )|(?<=\bmy )|(?<=\btheir ))(?:fine[\s-]?tuned|finetuned|pre[\s-]?trained"
+     r"|instruction[\s-]tuned|sft(?:'?d)?)(?![\w-])",
      "describing the model the work starts from"),
-    # "evaluate on MMLU": how the result is checked, inside the training job
-    (r"\bon\s+(?:the\s+)?(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
-     r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?)(?:\s+and\s+(?:mmlu|hellaswag|gsm8k|humaneval"
-     r"|mbpp|truthfulqa|bbh|arc|winogrande|ifeval))*\b",
+    # "evaluate on MMLU", "evals: MMLU, GSM8K, HumanEval": how the result is checked
+    (rf"\bon\s+(?:the\s+)?{_BENCHMARK}(?:\s*(?:,|and|&)\s*{_BENCHMARK})*\b"
+     rf"|\b{_BENCHMARK}(?:\s*(?:,|and|&|/)\s*(?:and\s+)?{_BENCHMARK})+\b",
      "what the model is evaluated on: the benchmark, which does not change the hardware or the hours priced"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
     (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
@@ -296,12 +300,6 @@ _PLAN_WORDS = (
 _DATA_RES = tuple(compiled_on_use(p, _F) for p in _DATA)
 _COUNTED_DATA_RES = tuple(compiled_on_use(p, _F) for p in _COUNTED_DATA)
 _ITEMS_RE = compiled_on_use(rf"(?:{DATA_ITEMS})", _F)
-# "DPO on our fine-tuned 7B", "GRPO from the SFT checkpoint": the model the work starts from, as an earlier step left
-# it (its size, read already, blanked after it)
-_STARTS_FROM = (
-    r"\b(?:our|my|the|their)\s+(?P<x>(?:sft(?:'?d)?|fine[\s-]?tuned|finetuned|instruct(?:ion)?[\s-]tuned|base))(?=\s{2,}|\s+\d|\s+(?:model|checkpoint|ckpt)\b)",
-)
-_STARTS_FROM_RES = tuple(compiled_on_use(p, _F) for p in _STARTS_FROM)
 _PURPOSE_RES = tuple(compiled_on_use(p, _F) for p in _PURPOSES)
 _REASON_RES = tuple(compiled_on_use(p, _F) for p in _REASONS)
 _WANTED_RES = tuple(compiled_on_use(p, _F) for p in _WANTED)
@@ -349,8 +347,6 @@ def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) 
         found += [(x, "why the work is wanted") for x in _described(scan, pattern)]
     for pattern in _PURPOSE_RES:
         found += [(x, "what the model is for") for x in _described(scan, pattern)]
-    for pattern in _STARTS_FROM_RES:
-        found += [(x, "the model the work starts from") for x in _described(scan, pattern)]
     found += [(x, "what the data is") for x in _counted_words(scan)]
     for said, what in dict(found).items():
         notes.append(f"read '{said}' as {what}: it describes the work and does not change the plan")

@@ -1188,7 +1188,9 @@ _COMPARE_RE = compiled_on_use(
 _APPROVAL_QUESTION_RE = compiled_on_use(
     r"\b(?:(?:is\s+(?:this|it|that)\s+)?(?:under|within|below|over|above)\s+(?:our|the)\s+auto[\s-]?approv\w*"
     r"(?:\s+(?:limit|threshold|line))?|(?:does|will|would)\s+(?:this|it|that)\s+(?:need|require)\s+(?:an?\s+)?approv\w*"
-    r"|(?:will|would|does|can)\s+(?:this|it|that)\s+(?:be|get)\s+auto[\s-]?approved)(?![\w-])", _F)
+    r"|(?:will|would|does|can)\s+(?:this|it|that)\s+(?:be|get)\s+auto[\s-]?approved"
+    # "can we get an estimate + approval?", "and approval please": what filing the request asks for
+    r"|(?:(?<=[+&]\s)|(?<=[+&])|\band\s+|\bget\s+(?:it\s+)?)approv(?:al|ed))(?![\w-])", _F)
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about

@@ -464,6 +464,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("what's the cheapest region for a 7B fine-tune on 1B tokens right now?", {"region": None}, []),
     ("fine-tune 7B on 1B tokens right now", {"start_after": None}, []),
     ("fine-tune 7B on 1B tokens, need it right now", {"urgent": None}, ["right now"]),
+    # benchmarks listed, approval asked for, intensifiers
+    ("Running evals for our 70B model: MMLU, GSM8K, HumanEval. ~6 hours on 8 H100s.", {"fixed_hours": 6.0}, []),
+    ("fine-tune 70B with LoRA on ~250M tokens, production. Can we get an estimate + approval?",
+     {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens, super urgent", {"urgent": True}, []),
+    ("GRPO from our SFT 8B model on 100M tokens", {"task": Task.RLHF}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
