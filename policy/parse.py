@@ -3698,7 +3698,9 @@ _RUN_HARDWARE_WORDS = ("node", "instance", "machine", "host", "box", "gpu", "acc
 # Runs counted with the hardware each has: "3 seeds of 8 H100", "4 runs on 2 nodes each", "5 trials with 1 GPU"; the
 # runs' count is left for the trials reader and a named accelerator for the hardware reader
 _RUNS_OF_HARDWARE_RE = compiled_on_use(
-    r"(?<![\w.])\d{1,4}\s+(?:runs|trials|jobs|experiments|configs|configurations|seeds|variants)\s+(?P<of>of|on|with|using)"
+    # "3 runs, each on 8 H100s": "each" before the hardware says each run's too
+    r"(?<![\w.])\d{1,4}\s+(?:runs|trials|jobs|experiments|configs|configurations|seeds|variants)\s*,?\s+"
+    r"(?P<of>of|on|with|using|each\s+(?:on|with|using|gets?))"
     rf"\s+(?P<count>(?P<n>\d{{1,4}})\s*(?:x\s*)?)(?:(?P<unit>{_NODE_UNIT}|gpus?|accelerators?)"
     rf"|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?:\s+gpus?)?)(?:\s+(?P<each>each|apiece))?(?![\w-])", _F)
 
@@ -3706,14 +3708,16 @@ _RUNS_OF_HARDWARE_RE = compiled_on_use(
 def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
     """The hardware said of each run ("each run on 1 node"): its count, "gpus" or "instances", and the phrase; taken
     before the counts' readers read it as the whole job's."""
-    runs_of = next((m for m in _RUNS_OF_HARDWARE_RE.finditer(scan.text) if m["of"].lower() == "of" or m["each"]), None)
+    runs_of = next((m for m in _RUNS_OF_HARDWARE_RE.finditer(scan.text)
+                    if m["of"].lower() == "of" or m["of"].lower().startswith("each") or m["each"]), None)
     if runs_of is not None:  # "3 seeds of 8 H100", "3 runs on 2 nodes each"; "3 seeds on 8 GPUs" may be the sweep's
         unit = (runs_of["unit"] or "gpus").lower()
         scan.blank(*runs_of.span("count"))
         if runs_of["unit"]:
             scan.blank(*runs_of.span("unit"))
-        if runs_of["each"]:
-            scan.blank(*runs_of.span("each"))
+        for said_each in ("each", "of"):  # "… 8 H100 each", "3 runs, each on 8 H100s"
+            if runs_of[said_each] and runs_of[said_each].lower().startswith("each"):
+                scan.blank(*runs_of.span(said_each))
         return (int(runs_of["n"]), "gpus" if unit.startswith(("gpu", "acc")) else "instances",
                 " ".join(runs_of.group(0).split()))
     if not scan.holds(("each", "every", "per ", "apiece", " a ")) or not scan.holds(_RUN_HARDWARE_WORDS):

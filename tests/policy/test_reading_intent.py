@@ -427,6 +427,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("3 runs on 2 nodes each, 7B on 1B tokens", {"trials": 3, "instances": 6}, []),
     ("fine-tune 7B on 1B tokens, 3 seeds on 8 GPUs", {"trials": 3, "gpus": 8}, []),
     ("8 H100 for 6 hours each", {"gpus": 8, "fixed_hours": 6.0}, []),
+    ("3 runs, each on 8 H100s for 6 hours", {"trials": 3, "gpus": 24, "fixed_hours": 6.0}, []),
     # a count of something else after "up to" is no budget ("up to 3 attempts" was a $3 budget)
     ("fine-tune 7B on 1B tokens, up to 3 attempts if it diverges", {"budget_usd": None},
      ["3", "attempts if", "diverges"]),
