@@ -58,7 +58,7 @@ from policy.request import (
     TrainingRequest,
 )
 from policy.spelled import BELOW_100, below_100, digits_for_words
-from policy.workload_words import merge_workload, read_workload
+from policy.workload_words import merge_workload, other_size, read_workload
 
 __all__ = [
     "FASTEST_RE",
@@ -1645,7 +1645,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _resumed_with_tokens_left(scan, notes)  # "resume … from checkpoint, ~1.2B tokens left": the tokens are what's left
     _size_replaced(scan, notes)  # "13B instead of 7B": the size it replaces is no second model
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
-    numbers = _quantities(scan, notes, grid=grid, named_size="params" in work.fields)
+    numbers = _quantities(scan, notes, grid=grid, named_params=work.fields.get("params"))
     if (each := hardware.pop(_PER_NODE, None)) is not None:  # "2 nodes, each node has 8 H100s": 16 in all
         nodes = hardware.get("instances") or numbers.get("instances") or 1
         hardware["gpus"] = each[0] * nodes
@@ -2881,7 +2881,7 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
                              _F)
 
 
-def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: bool = False) -> dict[str, Any]:
+def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params: int | None = None) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
@@ -2978,7 +2978,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_size: 
                 scan.blank(cue.start(), cue.end())
         found.append(quantity)
     _gpus_per_node(found, notes)
-    _tokens_after_on(found, notes, named_size=named_size)
+    _tokens_after_on(found, notes, named_params=named_params, said=scan.said)
     _grid_or_count(found, notes)
     _corrections(found, scan, notes)
     fields: dict[str, Any] = {}
@@ -4250,10 +4250,13 @@ def _mixture_of_experts(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
-def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_size: bool = False) -> None:
+def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_params: int | None = None, said: str = "") -> None:
     """ "pretrain 1B on 20B": with another size named, a bare size after "on" is the training tokens; so it is beside
-    a model named with its size ("fine-tune deepseek-r1-distill-qwen-7b on 300M …", ``named_size``)."""
+    a model named with its size ("fine-tune deepseek-r1-distill-qwen-7b on 300M …", ``named_size``), and so is the
+    one bare size of a terse request with no tokens said, "lora llama3-70b 100m" (not one joined to the model's,
+    "llama 3.2 1b and 3b", two models)."""
     # another model's size ("with a 7B reward model") is no second size of the model trained
+    named_size = named_params is not None
     sizes = [q for q in found if q.kind == "params" and not q.other_model]
     if len(sizes) < 2 and not (named_size and sizes):
         return
@@ -4261,6 +4264,17 @@ def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_size: bool = 
         if q.after_on and (named_size or any(other is not q and not other.after_on for other in sizes)):
             q.kind = "tokens"
             notes.append(f"read '{q.phrase}' as training tokens")
+    bare = [q for q in sizes if q.kind == "params"]
+    if named_params is not None and len(bare) == 1 and not any(q.kind == "tokens" for q in found) \
+            and bare[0].start >= 0 and _JOINED_BEFORE_RE.search(said, 0, bare[0].start) is None \
+            and other_size(int(bare[0].value), named_params):  # "Phi-3 mini 3.8B": its size restated
+        bare[0].kind = "tokens"
+        notes.append(f"read '{bare[0].phrase}' as training tokens, the model's size being in its name")
+
+
+# A size joined to the one before it, "llama 3.2 1b and 3b", "8b or 70b", "7b/13b", or said of the model itself, "a
+# Mistral 7B architecture at 3B", "scaled to 3B": a model's size, never the tokens
+_JOINED_BEFORE_RE = compiled_on_use(r"(?:\band|\bor|\bvs\.?|\bversus|/|\bat|\bas(?:\s+an?)?|\bto|\binto)\s*$", _F)
 
 
 def _budget(budgets: list[_Qty], notes: list[str]) -> float:

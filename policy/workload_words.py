@@ -23,6 +23,7 @@ __all__ = [
     "EXPERT_FFN_SHARE",
     "merge_workload",
     "moe_params",
+    "other_size",
     "read_workload",
     "WorkloadReading",
 ]
@@ -437,7 +438,7 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
         merged["trials"] = read["trials"]
     if "params" in read and merged.get("params") is None:
         merged["params"] = read["params"]
-    elif "params" in read and "model" in read and _other_size(merged["params"], read["params"]):
+    elif "params" in read and "model" in read and other_size(merged["params"], read["params"]):
         # "llama 3.2 1b and 3b": a second model by its size, not the named one's size restated ("Phi-3 mini 3.8B")
         raise RequestError(f"The request names {read['model']} ({_size(read['params'])} parameters) and a "
                            f"{_size(merged['params'])} model; gpuops plans one training job a request: name one, or "
@@ -469,7 +470,8 @@ def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
 _SAME_MODEL_TOLERANCE = 0.25
 
 
-def _other_size(said: int, named: int) -> bool:
+def other_size(said: int, named: int) -> bool:
+    """Whether a size said is another model's, not the named model's size restated ("Phi-3 mini 3.8B")."""
     return abs(said - named) > _SAME_MODEL_TOLERANCE * named
 
 

@@ -471,6 +471,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, super urgent", {"urgent": True}, []),
     ("GRPO from our SFT 8B model on 100M tokens", {"task": Task.RLHF}, []),
+    # the one bare size beside a model named with its size is the tokens (it was refused as a second model); a size
+    # joined to it, or the named size restated, is not
+    ("lora llama3-70b 100m", {"params": 70553706496, "tokens": 100 * 10**6}, []),
+    ("fine-tune Llama-3.1-8B, 500M, by Friday", {"tokens": 500 * 10**6}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
