@@ -67,7 +67,8 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|comparisons?|preferences?|prefs?|rankings?|judge?ments?|annotations?|demonstrations?|rollouts?|generations?"
               r"|interactions?|sessions?|exchanges?|entries|entry|items?|calls?|captions?|translations?|ratings?"
               r"|traces?|proofs?|recipes?|descriptions?|listings?|transcriptions?|images?|photos?|pictures?|videos?"
-              r"|logs?")
+              r"|logs?|contracts?|filings?|invoices?|receipts?|patents?|cases|manuals?|forms|resumes|chapters?"
+              r"|slides?|notebooks?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
 # Benchmarks a model is evaluated on
 _BENCHMARK = (r"(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval(?:\+)?|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
@@ -84,7 +85,8 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
             r"|bots?|support|reasoning|math|rl|reinforcement\s+learning|research|ablations?"
             r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?"
-            r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial)")
+            r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial|review|triage"
+            r"|routing|drafting|analysis)")
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets", "25B tokens from fineweb"
     rf"\btok(?:en)?s?\s+(?:of|from)\s+{_OWNER}?(?P<x>{_PHRASE})",
@@ -127,6 +129,9 @@ _PURPOSES = (
     # "our 110M BERT classifier": the model's name may stand between its size and what it is for
     rf"\b(?:our|my|their)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
     r"|classifiers?|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
+    # "adapt Mistral-7B to legal contract review", "specialise it to support triage": what the model is made for
+    rf"\b(?:adapt|speciali[sz]e|tailor|tune)\w*\s+(?:[^\s,;]+\s+){{0,4}}?(?:to|for)\s+(?:the\s+|our\s+)?"
+    rf"(?P<x>(?:(?:{_WORD}|[a-z]+-[a-z]+)\s+){{0,2}}{_PURPOSE})\b",
     # "for classification", "for the prod recommender", "for code completion"
     rf"\bfor\s+{_OWNER}?(?:(?:prod|production|internal|new|existing|customer|customers')\s+)?"
     rf"(?P<x>(?:(?:{_WORD}|[a-z]+-[a-z]+)\s+)?{_PURPOSE})\b",  # "for our on-device assistant"
@@ -193,7 +198,8 @@ _ASSUMED = (
      r"(?:round|iteration|version|run|batch)(?:\s+of)?)?\b",
      "what gpuops does once the plan is approved: the job is launched then"),
     # "~1.2B tokens after dedup": the data as it is trained on
-    (r"\b(?:after|post)[\s-](?:dedup(?:e|ing|lication)?|de-?duplication|filtering|cleaning|cleanup|tokeni[sz]ation)\b",
+    (r"\b(?:after|post)[\s-](?:dedup(?:e|ing|lication)?|de-?duplication|filtering|cleaning|cleanup|tokeni[sz]ation"
+     r"|chunking|splitting|packing|truncation)\b",
      "what the data is once prepared: the tokens said are what is trained on"),
     # "DPO … (reference frozen)": how DPO's estimate counts its reference model already
     (r"\b(?:with\s+)?(?:a\s+|the\s+)?(?:frozen\s+ref(?:erence)?(?:\s+model)?|ref(?:erence)?(?:\s+model)?\s+(?:is\s+)?frozen)\b",

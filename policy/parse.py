@@ -163,7 +163,8 @@ _UNIT_KINDS = (
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|learning[\s-]+rates?|lrs"
      # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"
-     r"|batch[\s-]+sizes|ranks|dropout\s+rates|weight[\s-]+decays|warm[\s-]?up\s+lengths"),
+     r"|batch[\s-]+sizes|ranks|dropout\s+rates|weight[\s-]+decays|warm[\s-]?up\s+(?:lengths|schedules)"
+     r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
     ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
                   r"(?:hours?|hrs?|h)"),
@@ -432,7 +433,9 @@ _LATER_STEP_RE = compiled_on_use(
     r"|(?:then|next)\s*,?\s+(?=we\b|i\b|we'|i')|next\s+step\s*(?:is|will\s+be|:)|then(?=\s+maybe\b))"
     rf"[^.;!?()\d]{{0,80}}?\b{_STEP_TASKS}\b[^.;!?()\d]{{0,60}}?)(?=[.;!?)]|$)"
     # the step named first: "dpo after (not now)", "DPO later", "and a reward model afterwards, separately"
-    rf"|(?:(?<=[.;,!?(])|(?<=\band)|(?<=\band\s))\s*(?P<step2>(?:then\s+|and\s+)?(?:an?\s+)?{_STEP_TASKS}"
+    # "… LoRA first and maybe full fine-tuning later"
+    rf"|(?:(?<=[.;,!?(])|(?<=\band)|(?<=\band\s))\s*(?P<step2>(?:then\s+|and\s+)?(?:(?:maybe|possibly|perhaps)\s+)?"
+    rf"(?:an?\s+)?(?:full(?:[\s-]+param(?:eter)?)?\s+)?{_STEP_TASKS}"
     r"(?:\s+(?:step|stage|run|pass))?\s+(?:later(?:\s+on)?|afterwards?|after(?:\s+(?:that|this))?|next\s+(?:week|month)"
     r"|down\s+the\s+(?:line|road)|eventually)(?:\s*,?\s*\(?\s*(?:not\s+(?:now|yet|in\s+this\s+(?:one|run|request))"
     r"|separately)\s*\)?)?)(?=\s*[.;!?)]|\s*$)", _F)
@@ -1107,6 +1110,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
+    # "we need a cost estimate", "How long and how much?"
+    r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?"
     # "what would it cost per month if we retrain it every week": the cadence said is read apart
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
@@ -1468,6 +1473,10 @@ _BUDGET_LEFT_QUESTION_RE = compiled_on_use(
     r"\b(?:also\s*,?\s*)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(?:our|the|my|team'?s?)\s+(?:remaining\s+budget|budget"
     r"\s+(?:left|remaining)|spend(?:\s+so\s+far)?(?:\s+this\s+month)?)(?:\s+(?:left|for\s+the\s+month|this\s+month))?\b",
     _F)
+# "4 learning rates x 3 schedules, each run 5B tokens": the tokens after it are each run's, as a sweep's are
+_EACH_RUN_TOKENS_RE = compiled_on_use(
+    r"\beach\s+(?:run|trial|job|config(?:uration)?|variant)\s+(?:is\s+|on\s+|of\s+|with\s+|trains\s+on\s+|gets\s+)?"
+    r"(?=(?:~\s*|about\s+|around\s+)?\d[\d.,]*\s*(?:k|m|b|bn|t)?\s*tok)", _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1500,6 +1509,7 @@ _NOTED_ONLY = (
     (_HARDWARE_REASON_RE, "why the hardware is ruled out or named: the plan keeps to what is said",
      ("too ", "available")),
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
+    (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
     (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "
                                "(/gpu spend gives the month)", ("budget", "spend")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
@@ -4131,8 +4141,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "tokens"  # "(200M, 300M, 500M tokens)": the unit said once, after the list, is every count's
     elif kind == "params" and _counts_items(text, m.end()):
         kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed
-    if kind == "trials" and scale in ("b", "bn", "billion", "t", "trillion"):
-        kind = "params"  # "the 13B run": the model the run trains, not thirteen billion runs
+    if kind == "trials" and scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion"):
+        kind = "params"  # "the 13B run", "the nanoGPT 124M run": the model the run trains, not millions of runs
     if kind == "other" and not (scale or unit) and _PARAMS_LABEL_BEFORE_RE.search(before) \
             and _value(m["num"], "", seq=False) >= MIN_LABELLED_PARAMS:
         kind = "params"  # "params: 7000000000", "num_params=7e9": a size written out under its label

@@ -475,6 +475,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # joined to it, or the named size restated, is not
     ("lora llama3-70b 100m", {"params": 70553706496, "tokens": 100 * 10**6}, []),
     ("fine-tune Llama-3.1-8B, 500M, by Friday", {"tokens": 500 * 10**6}, []),
+    # long requests as people write them: items of a kind the reader did not know ("3,000 tokens" was the whole
+    # dataset), a later step said with "maybe", a purpose after "adapt … to", a grid of schedules, a model's run
+    ("Our team wants to adapt Mistral-7B-Instruct-v0.3 to legal contract review. We have about 45,000 annotated "
+     "contracts, each roughly 3,000 tokens after chunking. We'd like to do LoRA first and maybe full fine-tuning "
+     "later. Spot is fine.", {"task": Task.LORA, "tokens": 135 * 10**6}, []),
+    ("we need a cost estimate: continued pretraining of Llama 3.1 8B on 50B tokens", {"tokens": 50 * 10**9}, []),
+    ("I'd like to reproduce the nanoGPT 124M run on OpenWebText (~9B tokens) on a single 8xA100 node. How long and "
+     "how much?", {"params": 124 * 10**6, "tokens": 9 * 10**9, "trials": None}, []),
+    ("hyperparameter sweep for our 1.3B model: 4 learning rates x 3 warmup schedules, each run 5B tokens",
+     {"trials": 12, "tokens": 5 * 10**9}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
