@@ -4077,6 +4077,14 @@ _OTHER_CURRENCY_AFTER_RE = compiled_on_use(
     r"|nok|dkk|krona|krone|kronor|pln|zloty|brl|reais|krw|sgd|hkd|\u20ac|\u00a3|\u00a5)(?![\w'\u2019])", _F)
 
 
+# Tokens said of each item ("10k widgets, each ~2k tokens", "blobs of 2k tokens each"): below this many, a length of
+# one item and not what a run trains on ("2B tokens each" of runs is each run's)
+_MIN_RUN_TOKENS = 1_000_000
+_EACH_ITEM_BEFORE_RE = compiled_on_use(
+    r"\b(?:each|every\s+(?:one|item))\s*(?:is\s+|of\s+|with\s+|has\s+)?"
+    r"(?:~|about\s+|around\s+|roughly\s+|approx\.?\s+)?$", _F)
+_STEPS_BEFORE_RE = compiled_on_use(r"\bsteps?\b[^,;.]{0,24}$", _F)
+_EACH_ITEM_AFTER_RE = compiled_on_use(r"\s*(?:each|apiece|per\s+(?!run|trial|job|step|epoch|batch)[a-z]+)\b", _F)
 _DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
 # A size followed by what a dataset is counted in, plural: "1M tickets", "2B web documents", "500k labelled support
 # chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model"). Up to two words
@@ -4125,6 +4133,10 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "seq"
     elif unit:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
+        if kind == "tokens" and _value(m["num"], scale, seq=False) < _MIN_RUN_TOKENS and (
+                _EACH_ITEM_BEFORE_RE.search(before) or _EACH_ITEM_AFTER_RE.match(text, m.end())) \
+                and not _STEPS_BEFORE_RE.search(before):  # "2000 steps at 512k tokens each": a step's batch
+            kind = "other"  # "…, each ~2k tokens": an item's length, never the run's; left for a person
     else:
         kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
         if kind == _BARE_LIMIT:  # "keep it under 300": dollars; "max 2", "at most 16": a count as likely, for a person

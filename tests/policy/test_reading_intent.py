@@ -485,6 +485,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      "how much?", {"params": 124 * 10**6, "tokens": 9 * 10**9, "trials": None}, []),
     ("hyperparameter sweep for our 1.3B model: 4 learning rates x 3 warmup schedules, each run 5B tokens",
      {"trials": 12, "tokens": 5 * 10**9}, []),
+    # an item's length is never the run's tokens, whatever the items are called (it planned 2,000 tokens, ~$0.13)
+    ("fine-tune 7B on our 10k widgets, each ~2k tokens", {"tokens": None}, ["10k", "2k tokens", "widgets each"]),
+    ("fine-tune 7B, samples are 2k tokens each", {"tokens": None}, ["2k tokens", "samples", "each"]),
+    ("sweep 12 combos on 1B model, 2B tokens each", {"tokens": 2 * 10**9}, []),  # each run's, at a run's scale
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
