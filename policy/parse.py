@@ -1383,6 +1383,9 @@ _MULTIPLE_OF_DATA_RE = compiled_on_use(
 _FITS_BUDGET_RE = compiled_on_use(
     r"\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
+# "is that even possible on our budget of $2k?": the plan says, and warns when the budget or memory does not allow it
+_IS_IT_POSSIBLE_RE = compiled_on_use(
+    r"\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:even\s+)?(?:possible|feasible|doable|affordable)\b", _F)
 # "Deadline: none", "deadline n/a", "deadline TBD": no date to meet
 _NO_DEADLINE_RE = compiled_on_use(r"\bdeadline\s*[:=]?\s*(?:none|n/?a|tbd|no|nope|-+|—)(?![\w/])", _F)
 # "on data in 3 languages", "covering 12 languages": what the data is in, one run ("x 3 languages" is a run each)
@@ -1477,6 +1480,10 @@ _BUDGET_LEFT_QUESTION_RE = compiled_on_use(
 _EACH_RUN_TOKENS_RE = compiled_on_use(
     r"\beach\s+(?:run|trial|job|config(?:uration)?|variant)\s+(?:is\s+|on\s+|of\s+|with\s+|trains\s+on\s+|gets\s+)?"
     r"(?=(?:~\s*|about\s+|around\s+)?\d[\d.,]*\s*(?:k|m|b|bn|t)?\s*tok)", _F)
+# "1T tokens (overtrained, like llama)": tokens past compute-optimal on purpose, which the count said prices
+_OVERTRAINED_RE = compiled_on_use(
+    r"\b(?:over[\s-]?trained|over[\s-]?training|beyond\s+chinchilla|past\s+(?:chinchilla|compute[\s-]optimal))"
+    r"(?:\s*,?\s*like\s+(?:llama|the\s+llama\s+models)(?:\s*\d(?:\.\d)?)?)?\b", _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1510,6 +1517,8 @@ _NOTED_ONLY = (
      ("too ", "available")),
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
+    (_OVERTRAINED_RE, "training past compute-optimal on purpose: the tokens said are what is priced",
+     ("over", "beyond", "past")),
     (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "
                                "(/gpu spend gives the month)", ("budget", "spend")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
@@ -1531,6 +1540,8 @@ _NOTED_ONLY = (
     (_NO_DEADLINE_RE, "no deadline: the cheapest plan, with no date to meet", ("deadline",)),
     (_FITS_BUDGET_RE, "asking whether the budget covers it: the plan says, with a warning when it does not",
      ("fit",)),
+    (_IS_IT_POSSIBLE_RE, "asking whether it can be done: the plan says, refused or warned when it cannot",
+     ("possible", "feasible", "doable", "affordable")),
     (_MULTIPLE_OF_DATA_RE, "a multiple of earlier data: the tokens said beside it are what is priced",
      ("data", "tokens")),
     (_DATA_MADE_BY_RE, "where the data comes from: what made it is not the model trained",

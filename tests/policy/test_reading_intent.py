@@ -489,6 +489,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on our 10k widgets, each ~2k tokens", {"tokens": None}, ["10k", "2k tokens", "widgets each"]),
     ("fine-tune 7B, samples are 2k tokens each", {"tokens": None}, ["2k tokens", "samples", "each"]),
     ("sweep 12 combos on 1B model, 2B tokens each", {"tokens": 2 * 10**9}, []),  # each run's, at a run's scale
+    ("Llama-3.1-405B LoRA, 20M tokens, is that even possible on our budget of $2k?", {"budget_usd": 2000.0}, []),
+    ("train a 1B model from scratch on 1T tokens (overtrained, like llama), production", {"tokens": 10**12}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
