@@ -296,6 +296,10 @@ _HW_PER_NODE_RE = compiled_on_use(
     # written as one word, "8xH100": what a node holds ("4x A100 instances" counts the instances)
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?P<noun>nodes?|instances?|machines?|hosts?|box(?:es)?)"
     r"(?![\w])(?:\s*[x×*]\s*(?P<k2>\d{1,4})(?![\w]))?", _F)
+# How many accelerators a whole node of them holds: the server AWS sells them in at its largest size (p5.48xlarge,
+# p4d.24xlarge, g5.48xlarge: 8 GPUs; trn1.32xlarge, trn2.48xlarge: 16 Trainium chips)
+_GPUS_A_NODE = 8
+_WHOLE_NODE = {"Trainium1": 16, "Trainium2": 16}
 _HW_NODES_RE = compiled_on_use(
     rf"(?<![\w.])(?:(?P<nodes>\d{{1,4}})\s*(?:x\s*)?|(?P<one>(?:an?\s+)?single|an?)\s+)"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})(?(one)|s?)"
@@ -2139,12 +2143,15 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} of {per} {acc}s each, "
                      f"{per * many} in all")
     for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _HW_NODES_RE):
-        accelerators.append(_accelerator(m["acc"]))
+        acc = _accelerator(m["acc"])
+        accelerators.append(acc)
         many = int(m["nodes"] or 1)
         nodes.append(many)
-        held = "each with all it holds" if many > 1 else "with all it holds"
-        notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} with {_accelerator(m['acc'])}s, "
-                     f"{held}")
+        # "an H100 node" is the whole server of them, 8 GPUs (16 Trainium chips), never a one-GPU size of the family
+        per = _WHOLE_NODE.get(acc, _GPUS_A_NODE)
+        ceilings.append(_Qty("min_gpus", Decimal(per * many), _said(m)))
+        held = "each a whole node of" if many > 1 else "a whole node of"
+        notes.append(f"read '{_said(m)}' as {many} instance{'s' if many > 1 else ''} with {acc}s, {held} {per}")
     for m in scan.take_if(("quota",), _QUOTA_OF_RE):
         accelerators.append(_accelerator(m["acc"]))
         notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")

@@ -491,6 +491,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sweep 12 combos on 1B model, 2B tokens each", {"tokens": 2 * 10**9}, []),  # each run's, at a run's scale
     ("Llama-3.1-405B LoRA, 20M tokens, is that even possible on our budget of $2k?", {"budget_usd": 2000.0}, []),
     ("train a 1B model from scratch on 1T tokens (overtrained, like llama), production", {"tokens": 10**12}, []),
+    # a node of an accelerator is its whole server (it planned one p5.4xlarge, a single H100, for "an H100 node")
+    ("Need an H100 node for about a week of interactive dev on our RL pipeline",
+     {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
@@ -2327,3 +2330,8 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
     plan = decision.plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (3, "p5.48xlarge", 24)
     assert not any("with nothing to run" in w for w in decision.warnings)
+
+
+def test_a_node_of_an_accelerator_held_for_a_length_is_its_whole_server() -> None:
+    plan = decision_for("Need an H100 node for about a week of interactive dev").plan
+    assert (plan.instance_type, plan.accelerators) == ("p5.48xlarge", 8)
