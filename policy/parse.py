@@ -3595,7 +3595,8 @@ _BOUND_JOIN_RE = compiled_on_use(
     r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"
     r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
     r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
-_BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<)\s*$", _F)
+# "within a $100/hour burn rate" too: what the plan must stay inside
+_BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<|\bwithin(?:\s+an?)?)\s*$", _F)
 
 
 def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str], *,

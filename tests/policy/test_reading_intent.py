@@ -494,6 +494,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a node of an accelerator is its whole server (it planned one p5.4xlarge, a single H100, for "an H100 node")
     ("Need an H100 node for about a week of interactive dev on our RL pipeline",
      {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
+    ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
