@@ -23,6 +23,10 @@ __all__ = ["apply_job_fields", "JOB_FIELDS", "read_job_phrases"]
 _F = re.IGNORECASE
 _RECIPE_RE = compiled_on_use(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
                         r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
+# A container image in ECR, "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:latest": one phrase, whole
+_IMAGE_URI_RE = compiled_on_use(
+    r"(?:\b(?:our\s+|the\s+|my\s+)?(?:docker|container|training)\s+image\s*:?\s*)?"
+    r"\b\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com/[^\s,;'\"<>]+", _F)
 _S3_RE = compiled_on_use(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
 
 
@@ -60,6 +64,11 @@ def _take(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
 def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """The job phrases of the text as request fields (``job``, ``model``); each phrase is blanked once read."""
     job: dict[str, Any] = {}
+    for m in _take(scan, _IMAGE_URI_RE):  # its region is the registry's, never where the job runs
+        said = " ".join(m.group(0).split())
+        scan.unused.append(said)
+        notes.append(f"read '{said}' as a container image: the launch runs the image of the team's launch profile or "
+                     "recipe, so a person checks this one")
     uris = []
     for m in _take(scan, _S3_RE):
         uri = m["uri"].rstrip(".)")

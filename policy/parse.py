@@ -1265,7 +1265,12 @@ _FRAMEWORK_RE = compiled_on_use(
     r"\b(?:with|using|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl"
     r"|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
-    r"|(?:hf|hugging\s*face)\s+(?:trainer|estimator|accelerate))(?![\w-])", _F)
+    r"|(?:hf|hugging\s*face)\s+(?:transformers\s+)?(?:trainer|estimator|accelerate)|transformers\s+trainer)(?![\w-])"
+    # "(HF transformers Trainer)": the framework said in brackets
+    r"|(?<=\()\s*(?:hf|hugging\s*face)?\s*(?:transformers\s+)?trainer\s*(?=\))"
+    # "with wandb logging", "mlflow tracking": how the job reports, not what it computes
+    r"|\b(?:with|using|via|and)\s+(?:wandb|w&b|weights\s*(?:&|and)\s*biases|mlflow|tensorboard|comet)"
+    r"(?:\s+(?:logging|tracking|monitoring))?(?![\w-])", _F)
 # An optimizer keeping its state in 8 bits ("8-bit adam", "adamw_8bit", "paged_adamw_8bit"): less memory than the
 # estimate's 16 bytes a parameter, the same compute; read before the numbers take its "8".
 _EIGHT_BIT_OPTIMIZER_RE = compiled_on_use(
@@ -1484,6 +1489,11 @@ _BUDGET_LEFT_QUESTION_RE = compiled_on_use(
 _EACH_RUN_TOKENS_RE = compiled_on_use(
     r"\beach\s+(?:run|trial|job|config(?:uration)?|variant)\s+(?:is\s+|on\s+|of\s+|with\s+|trains\s+on\s+|gets\s+)?"
     r"(?=(?:~\s*|about\s+|around\s+)?\d[\d.,]*\s*(?:k|m|b|bn|t)?\s*tok)", _F)
+# "2 nodes of H100 for policy+critic": the models RLHF trains, which its estimate counts (policy, value, reference,
+# reward)
+_RL_MODELS_RE = compiled_on_use(
+    r"\b(?:for\s+(?:the\s+)?)?(?:policy\s*(?:\+|&|and|/)\s*(?:critic|value)(?:\s+models?)?|actor[\s-]+critic)"
+    r"(?![\w-])", _F)
 # "1T tokens (overtrained, like llama)": tokens past compute-optimal on purpose, which the count said prices
 _OVERTRAINED_RE = compiled_on_use(
     r"\b(?:over[\s-]?trained|over[\s-]?training|beyond\s+chinchilla|past\s+(?:chinchilla|compute[\s-]optimal))"
@@ -1521,6 +1531,7 @@ _NOTED_ONLY = (
      ("too ", "available")),
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
+    (_RL_MODELS_RE, "the models RL trains, which its estimate counts", ("critic",)),
     (_OVERTRAINED_RE, "training past compute-optimal on purpose: the tokens said are what is priced",
      ("over", "beyond", "past")),
     (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "
@@ -1588,7 +1599,7 @@ _NOTED_ONLY = (
     (_FRAMEWORK_RE, "the framework the job runs with: the estimate assumes a well-tuned stack's throughput whatever "
                     "the framework, and the team's finished jobs calibrate it",
      ("unsloth", "axolotl", "factory", "torchtune", "trl", "megatron", "nemo", "lightning", "composer", "liger",
-      "trainer", "estimator", "accelerate")),
+      "trainer", "estimator", "accelerate", "wandb", "w&b", "biases", "mlflow", "tensorboard", "comet")),
 )
 
 

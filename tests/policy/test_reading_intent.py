@@ -495,6 +495,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Need an H100 node for about a week of interactive dev on our RL pipeline",
      {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
+    # frameworks, trackers and RL's models are read
+    ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
+    ("Our PPO run on 8B needs 2 nodes of H100 for policy+critic, ~48 hours", {"instances": 2, "fixed_hours": 48.0},
+     []),
     # the model as the work leaves it, and the model it starts from
     ("we need the fine-tuned 7B by 2pm today", {"task": Task.FINE_TUNE}, []),
     ("DPO on our fine-tuned 7B, 50M tokens", {"task": Task.DPO}, []),
@@ -2336,3 +2341,12 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
 def test_a_node_of_an_accelerator_held_for_a_length_is_its_whole_server() -> None:
     plan = decision_for("Need an H100 node for about a week of interactive dev").plan
     assert (plan.instance_type, plan.accelerators) == ("p5.48xlarge", 8)
+
+
+def test_a_container_image_is_left_whole_for_a_person_and_its_registry_region_is_not_where_the_job_runs() -> None:
+    """The region inside an ECR image's address moved the plan to us-west-2."""
+    image = "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:latest"
+    request = parse_request(f"fine-tune 7B on 1B tokens, use our docker image {image}", now=MONDAY, tz=TZ,
+                            team="team-ml")
+    assert request.region is None and request.unread == [f"our docker image {image}"]
+    assert any(n.startswith(f"read 'our docker image {image}' as a container image") for n in request.notes)
