@@ -27,6 +27,8 @@ _RECIPE_RE = compiled_on_use(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<na
 _IMAGE_URI_RE = compiled_on_use(
     r"(?:\b(?:our\s+|the\s+|my\s+)?(?:docker|container|training)\s+image\s*:?\s*)?"
     r"\b\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com/[^\s,;'\"<>]+", _F)
+# An AWS resource's name, "arn:aws:iam::123456789012:role/SageMakerExec", "arn:aws:sns:us-west-2:…:ml-alerts"
+_ARN_RE = compiled_on_use(r"\barn:aws[\w-]*:[a-z0-9-]+:[a-z0-9-]*:(?:\d{12})?:[^\s,;'\"<>]+", _F)
 _S3_RE = compiled_on_use(r"(?:\b(?:on|from|with|using|over)\s+(?:data(?:set)?\s+)?)?(?P<uri>s3://[^\s,;'\"<>]+)", _F)
 
 
@@ -69,6 +71,10 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         scan.unused.append(said)
         notes.append(f"read '{said}' as a container image: the launch runs the image of the team's launch profile or "
                      "recipe, so a person checks this one")
+    for m in _take(scan, _ARN_RE):  # "arn:aws:sns:us-west-2:…": the resource's region, never where the job runs
+        scan.unused.append(m.group(0))
+        notes.append(f"read '{m.group(0)}' as the name of an AWS resource: the launch uses what the team's launch "
+                     "profile names, so a person checks this one")
     uris = []
     for m in _take(scan, _S3_RE):
         uri = m["uri"].rstrip(".)")

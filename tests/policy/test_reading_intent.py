@@ -2350,3 +2350,9 @@ def test_a_container_image_is_left_whole_for_a_person_and_its_registry_region_is
                             team="team-ml")
     assert request.region is None and request.unread == [f"our docker image {image}"]
     assert any(n.startswith(f"read 'our docker image {image}' as a container image") for n in request.notes)
+
+
+def test_an_aws_resource_name_is_left_whole_and_its_region_is_not_where_the_job_runs() -> None:
+    arn = "arn:aws:sns:us-west-2:123456789012:ml-alerts"
+    request = parse_request(f"fine-tune 7B on 1B tokens, notify {arn}", now=MONDAY, tz=TZ, team="team-ml")
+    assert request.region is None and arn in request.unread
