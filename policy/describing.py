@@ -229,7 +229,10 @@ _ASSUMED = (
      "said against an earlier run: the plan is made from what this request says"),
     # "avoid B200s (not approved by security yet)": why hardware or a place is kept out, which the plan does
     (r"\(\s*(?:(?:they'?re|it'?s|is|are)\s+)?(?:not\s+(?:yet\s+)?approved|too\s+(?:expensive|pricey|slow|flaky)|no\s+quota"
-     r"|not\s+available|unavailable|flaky|unreliable|deprecated|being\s+phased\s+out)[^()]{0,40}\)",
+     r"|not\s+available|unavailable|flaky|unreliable|deprecated|being\s+phased\s+out"
+     # "not in us-east-1 (capacity issues there)"
+     r"|(?:no|low|limited)\s+capacity|capacity\s+(?:issues|problems|constraints|shortages?)|sold\s+out|always\s+full)"
+     r"[^()]{0,40}\)",
      "why the request keeps it out: the plan keeps it out as said"),
     # "(approx)", "(roughly)": said of the figures, which the plan gives with their range
     (r"\(\s*(?:approx(?:imately|\.)?|roughly|ish)\s*\)",

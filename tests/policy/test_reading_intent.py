@@ -495,6 +495,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Need an H100 node for about a week of interactive dev on our RL pipeline",
      {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
+    ("fine-tune 7B on 1B tokens, not in us-east-1 (capacity issues there)", {"exclude_regions": ["us-east-1"]}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
