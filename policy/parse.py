@@ -1498,6 +1498,10 @@ _RL_MODELS_RE = compiled_on_use(
 _OVERTRAINED_RE = compiled_on_use(
     r"\b(?:over[\s-]?trained|over[\s-]?training|beyond\s+chinchilla|past\s+(?:chinchilla|compute[\s-]optimal))"
     r"(?:\s*,?\s*like\s+(?:llama|the\s+llama\s+models)(?:\s*\d(?:\.\d)?)?)?\b", _F)
+# "save best checkpoint", "keep the last 3 checkpoints": what the job keeps of itself, written within the run priced
+_KEEP_CHECKPOINTS_RE = compiled_on_use(
+    r"\b(?:save|keep|store)\s+(?:the\s+)?(?:best|last|latest|final)(?:\s+\d{1,3})?\s+(?:checkpoints?|ckpts?|models?)\b",
+    _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1532,6 +1536,7 @@ _NOTED_ONLY = (
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
     (_RL_MODELS_RE, "the models RL trains, which its estimate counts", ("critic",)),
+    (_KEEP_CHECKPOINTS_RE, "what the job keeps of itself: written within the run priced", ("save", "keep", "store")),
     (_OVERTRAINED_RE, "training past compute-optimal on purpose: the tokens said are what is priced",
      ("over", "beyond", "past")),
     (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "

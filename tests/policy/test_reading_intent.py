@@ -496,6 +496,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
     ("fine-tune 7B on 1B tokens, not in us-east-1 (capacity issues there)", {"exclude_regions": ["us-east-1"]}, []),
+    ("fine-tune 7B on 1B tokens, 2 epochs, eval every 500 steps, save best checkpoint", {"tokens": 2 * 10**9}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
