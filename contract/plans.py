@@ -61,6 +61,10 @@ class PlanFields(InputModel):
     task_choice: list[Task] | None = Field(default=None, max_length=4, description=(
         "ways of training to compare (lora, fine-tune, …): the plan is the first, and a warning says what each other "
         "would cost"))
+    params_choice: list[Annotated[int, Field(gt=0, le=MAX_PARAMS)]] | None = Field(
+        default=None, max_length=4, description=(
+            "model sizes to compare: the plan is for the first (or params), and a warning says what each other "
+            "would cost"))
     platform_choice: list[Platform] | None = Field(default=None, max_length=4, description=(
         "platforms to compare: the policy chooses the plan's, and the best configuration on each other one the team "
         "may use is an alternative labelled \"on EKS\" (one it may not use is noted)"))

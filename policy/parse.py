@@ -1114,8 +1114,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
-    # "we need a cost estimate", "How long and how much?"
+    # "we need a cost estimate", "How long and how much?", "compare cost of …"
     r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
+    r"|\bcompare\s+(?:the\s+)?costs?\s+(?:of|for)\b"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?"
     # "what would it cost per month if we retrain it every week": the cadence said is read apart
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
@@ -3034,7 +3035,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
             listed = ", ".join(map(format_count, distinct))
             # "70B qlora 10M": two bare sizes, one of them likely the tokens, which only the person can say: asked
             # (``size_pair_question``), the larger first
-            if kind == "params" and len(distinct) == 2 and not any(q.kind == "tokens" for q in found):
+            if kind == "params" and (compared := _sizes_compared(found, scan.said)):
+                fields["params"], fields["params_choice"] = compared[0], compared
+                notes.append(f"read {' and '.join(format_count(n) for n in compared)} as model sizes to compare: the "
+                             "plan is for the first, and what each other would cost is said beside it")
+                continue
+            if kind == "params" and len(distinct) == 2 and not any(q.kind == "tokens" for q in found) \
+                    and not _sizes_set_apart(found, scan.said):  # "7B, or maybe 13B": two models, no data
                 fields[SIZE_PAIR] = (int(distinct[1]), int(distinct[0]))
                 continue
             raise RequestError(f"The request names {len(distinct)} {what} ({listed}); gpuops plans one training job a "
@@ -4327,6 +4334,37 @@ def _tokens_after_on(found: list[_Qty], notes: list[str], *, named_params: int |
             and other_size(int(bare[0].value), named_params):  # "Phi-3 mini 3.8B": its size restated
         bare[0].kind = "tokens"
         notes.append(f"read '{bare[0].phrase}' as training tokens, the model's size being in its name")
+
+
+# Sizes set against each other: "7B vs 13B", "compare 7B and 13B", "7B or 13B, which is cheaper?"
+_SIZES_JOINED_RE = compiled_on_use(r"\s*,?\s*(?:vs\.?|versus|or|and|to)\s*", _F)
+_COMPARE_WORDS_RE = compiled_on_use(
+    r"\b(?:vs\.?|versus|compar\w*|which\s+(?:is|would\s+be|one\s+is)\s+(?:cheaper|faster|better)|price\s+both"
+    r"|cost\s+(?:of\s+)?both|both\s+options)(?![\w-])", _F)
+
+
+def _sizes_compared(found: list[_Qty], said: str) -> list[int]:
+    """The model sizes said one after another and set against each other ("7B vs 13B", "compare 7B and 13B"), in
+    the order said; none when they are not (two sizes said apart are two jobs, refused)."""
+    sizes = sorted((q for q in found if q.kind == "params" and q.start >= 0), key=lambda q: q.start)
+    if not 2 <= len(sizes) <= 4 or _COMPARE_WORDS_RE.search(said) is None:
+        return []
+    for first, second in zip(sizes, sizes[1:], strict=False):
+        between = said[first.start + len(first.phrase):second.start]
+        if _SIZES_JOINED_RE.fullmatch(between) is None:
+            return []
+    return list(dict.fromkeys(int(q.value) for q in sizes))
+
+
+_ALTERNATIVE_WORDS_RE = compiled_on_use(r"\b(?:or|and|vs\.?|versus|maybe|perhaps|instead)\b", _F)
+
+
+def _sizes_set_apart(found: list[_Qty], said: str) -> bool:
+    """Whether two sizes are said as alternatives or as two models ("7B, or maybe 13B", "7B and 13B"), never as a
+    model and its data."""
+    sizes = sorted((q for q in found if q.kind == "params" and q.start >= 0), key=lambda q: q.start)
+    return len(sizes) == 2 and _ALTERNATIVE_WORDS_RE.search(
+        said, sizes[0].start + len(sizes[0].phrase), sizes[1].start) is not None
 
 
 # A size joined to the one before it, "llama 3.2 1b and 3b", "8b or 70b", "7b/13b", or said of the model itself, "a

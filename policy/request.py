@@ -157,6 +157,9 @@ class TrainingRequest(BaseModel):
     # Ways of training named to compare ("LoRA vs full fine-tune", "decide between LoRA and full FT, price both"): the
     # plan is the first said; what each other would cost is said beside it (a warning, as it is another job).
     task_choice: list[Task] = Field(default_factory=list[Task], max_length=4)
+    # Model sizes named to compare ("7B vs 13B on 1B tokens", "compare 7B and 13B"): the plan is the first said; what
+    # each other would cost is said beside it (a warning, as it is another job).
+    params_choice: list[int] = Field(default_factory=list[int], max_length=4)
     # "no H100s", "not on p5", "avoid g5": accelerators, instance families or types the plan must not use.
     exclude: list[str] = Field(default_factory=list[str], max_length=32)
     # "in us-east-2 or us-west-2": the only regions searched, the first said first; "not in us-east-1": regions the

@@ -497,6 +497,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
     ("fine-tune 7B on 1B tokens, not in us-east-1 (capacity issues there)", {"exclude_regions": ["us-east-1"]}, []),
     ("fine-tune 7B on 1B tokens, 2 epochs, eval every 500 steps, save best checkpoint", {"tokens": 2 * 10**9}, []),
+    # model sizes set against each other are compared (it was refused as two sizes); two said as alternatives or two
+    # models stay refused, never asked as a model and its data
+    ("can you compare cost of fine-tuning 7B vs 13B on 1B tokens?",
+     {"params": 7 * 10**9, "params_choice": [7 * 10**9, 13 * 10**9]}, []),
+    ("fine-tune 7B or 13B on 1B tokens, which is cheaper?", {"params_choice": [7 * 10**9, 13 * 10**9]}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
@@ -2358,3 +2363,15 @@ def test_an_aws_resource_name_is_left_whole_and_its_region_is_not_where_the_job_
     arn = "arn:aws:sns:us-west-2:123456789012:ml-alerts"
     request = parse_request(f"fine-tune 7B on 1B tokens, notify {arn}", now=MONDAY, tz=TZ, team="team-ml")
     assert request.region is None and arn in request.unread
+
+
+def test_model_sizes_compared_plan_the_first_and_say_what_the_other_would_cost() -> None:
+    decision = decision_for("can you compare cost of fine-tuning 7B vs 13B on 1B tokens?")
+    assert decision.request.params == 7 * 10**9
+    [compared] = [w for w in decision.warnings if w.startswith("compared: for a 13B model")]
+    assert "more than this plan" in compared
+
+
+def test_two_sizes_said_as_alternatives_are_not_asked_as_a_model_and_its_data() -> None:
+    with pytest.raises(RequestError, match="give one size"):
+        read_request("fine-tune 7B, or maybe 13B", now=MONDAY, tz=TZ)
