@@ -4719,6 +4719,13 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
         notes.append(f"read '{said[adapter_task][0]}' and '{full[0]}' as ways of training to compare: the plan is "
                      f"{order[0].value}, and what {order[1].value} would cost is said beside it")
         return order[0], None, order, None
+    if not full and said[Task.LORA] and said[Task.QLORA] and _COMPARED_TASKS_RE.search(scan.said):
+        # "LoRA vs QLoRA for 70B": each adapter priced, the first said planned
+        order = sorted((Task.LORA, Task.QLORA), key=lambda t: scan.said.lower().find(said[t][0].lower()))
+        scan.take(_COMPARING_WORDS_RE)
+        notes.append(f"read '{said[order[0]][0]}' and '{said[order[1]][0]}' as ways of training to compare: the plan "
+                     f"is {order[0].value}, and what {order[1].value} would cost is said beside it")
+        return order[0], None, order, None
     if full and {Task.LORA, Task.QLORA} & set(tasks):
         adapter = next(said[t][0] for t in (Task.QLORA, Task.LORA) if said[t])
         raise RequestError(

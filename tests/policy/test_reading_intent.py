@@ -502,6 +502,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("can you compare cost of fine-tuning 7B vs 13B on 1B tokens?",
      {"params": 7 * 10**9, "params_choice": [7 * 10**9, 13 * 10**9]}, []),
     ("fine-tune 7B or 13B on 1B tokens, which is cheaper?", {"params_choice": [7 * 10**9, 13 * 10**9]}, []),
+    ("LoRA vs QLoRA for 70B on 200M tokens", {"task": Task.LORA, "task_choice": [Task.LORA, Task.QLORA]}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
