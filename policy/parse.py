@@ -4501,7 +4501,7 @@ _DATA_PREP_WORDS = ("tokeni", "process", "dedup", "shard")
 _INTERACTIVE_WORDS = ("jupyter", "dev", "workstation", "desktop", "interactive", "ssh", "host")
 _INTERACTIVE_RE = compiled_on_use(
     r"\b(?:jupyter(?:\s*lab)?|dev[\s-]?box(?:es)?|workstations?|remote\s+desktop|interactive\s+(?:sessions?|machines?"
-    r"|boxe?s?|instances?|use|access)|ssh\s+(?:into|access)"
+    r"|boxe?s?|instances?|use|access|dev(?:elopment)?|coding|work)|ssh\s+(?:into|access)"
     r"|host(?:ing)?\s+(?:a|an|our|my)\s+(?:jupyter(?:\s*lab|\s+notebook)?|notebook))\b",  # quoted whole
     _F)
 # Inference said of an evaluation ("inference eval", "evaluate with inference") is the eval run's, not serving

@@ -492,8 +492,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Llama-3.1-405B LoRA, 20M tokens, is that even possible on our budget of $2k?", {"budget_usd": 2000.0}, []),
     ("train a 1B model from scratch on 1T tokens (overtrained, like llama), production", {"tokens": 10**12}, []),
     # a node of an accelerator is its whole server (it planned one p5.4xlarge, a single H100, for "an H100 node")
-    ("Need an H100 node for about a week of interactive dev on our RL pipeline",
-     {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["interactive dev", "RL pipeline"]),
+    ("Need an H100 node for about a week for our RL pipeline",
+     {"accelerator": "H100", "instances": 1, "min_gpus": 8, "fixed_hours": 168.0}, ["pipeline"]),
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
     ("fine-tune 7B on 1B tokens, not in us-east-1 (capacity issues there)", {"exclude_regions": ["us-east-1"]}, []),
     ("fine-tune 7B on 1B tokens, 2 epochs, eval every 500 steps, save best checkpoint", {"tokens": 2 * 10**9}, []),
@@ -1816,7 +1816,8 @@ def test_a_rate_per_prompt_is_no_dataset_to_ask_about() -> None:
                                   "generate 1M synthetic examples with llama 70B",
                                   "score 50M documents with a 1B classifier", "label 100k images with a VLM",
                                   # preparing data, and a machine kept for interactive use, are no training runs
-                                  "tokenize 2TB of text", "host a jupyter notebook with an A100 for a week"])
+                                  "tokenize 2TB of text", "host a jupyter notebook with an A100 for a week",
+                                  "Need an H100 node for about a week of interactive dev on our RL pipeline"])
 def test_serving_is_out_of_scope_with_one_code(text: str) -> None:
     with pytest.raises(RequestError) as caught:
         parse_request(text, now=MONDAY, tz=TZ)
@@ -2347,7 +2348,7 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
 
 
 def test_a_node_of_an_accelerator_held_for_a_length_is_its_whole_server() -> None:
-    plan = decision_for("Need an H100 node for about a week of interactive dev").plan
+    plan = decision_for("Need an H100 node for about a week").plan
     assert (plan.instance_type, plan.accelerators) == ("p5.48xlarge", 8)
 
 
