@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from policy import affordable, capacity_rank, explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, profile, screened_options
@@ -163,7 +163,6 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
-    warnings += _other_sizes(request, req, plan, plan_for)
     if (on_spot := _on_spot_if_fine(request, req, plan, choice.option, search, ctx)) is not None:
         warnings.append(on_spot)
     if (runs := _runs_that_fit(req, plan)) is not None:
@@ -334,43 +333,24 @@ def _on_spot_if_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan,
 
 def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan: Plan,
                             plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
-    """For ways of training named to compare ("LoRA vs full fine-tune"), what each other would cost, planned as this
-    one was: another job, so said beside the plan, never one of its alternatives (an approval binds the plan)."""
+    """For ways of training ("LoRA vs full fine-tune") or model sizes ("7B vs 13B") named to compare, what each other
+    would cost, planned as this one was: another job, so said beside the plan, never one of its alternatives (an
+    approval binds the plan)."""
+    others: list[tuple[str, dict[str, Any]]] = [(f"as {task.value}", {"task": task, "task_choice": []})
+              for task in dict.fromkeys(request.task_choice) if task is not req.task]
+    others += [(f"for a {format_count(params)} model", {"params": params, "params_choice": [], "model": None,
+                                                        "active_params": None})
+               for params in dict.fromkeys(request.params_choice) if params != req.params]
     said = []
-    for task in dict.fromkeys(request.task_choice):
-        if task is req.task:
-            continue
-        other = plan_for(request.model_copy(update={"task": task, "task_choice": []}))
+    for what, update in others:
+        other = plan_for(request.model_copy(update=update))
         if other is None:
-            said.append(f"compared: as {task.value}, no configuration the policy allows runs this job")
+            said.append(f"compared: {what}, no configuration the policy allows runs this job")
             continue
         share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
         than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
             "the same as this plan"
-        said.append(f"compared: as {task.value} the plan would be {other.instance_count}× {other.instance_type} "
-                    f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
-                    f"{other.estimated_hours:,.1f} h, {than}")
-    return said
-
-
-def _other_sizes(request: TrainingRequest, req: TrainingRequest, plan: Plan,
-                 plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
-    """For model sizes named to compare ("7B vs 13B"), what each other would cost, planned as this one was: another
-    job, so said beside the plan, never one of its alternatives (an approval binds the plan)."""
-    said = []
-    for params in dict.fromkeys(request.params_choice):
-        if params == req.params:
-            continue
-        size = format_count(params)
-        other = plan_for(request.model_copy(update={"params": params, "params_choice": [], "model": None,
-                                                    "active_params": None}))
-        if other is None:
-            said.append(f"compared: for a {size} model, no configuration the policy allows runs this job")
-            continue
-        share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
-        than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
-            "the same as this plan"
-        said.append(f"compared: for a {size} model the plan would be {other.instance_count}× {other.instance_type} "
+        said.append(f"compared: {what} the plan would be {other.instance_count}× {other.instance_type} "
                     f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
                     f"{other.estimated_hours:,.1f} h, {than}")
     return said
