@@ -1503,6 +1503,10 @@ _OVERTRAINED_RE = compiled_on_use(
 _KEEP_CHECKPOINTS_RE = compiled_on_use(
     r"\b(?:save|keep|store)\s+(?:the\s+)?(?:best|last|latest|final)(?:\s+\d{1,3})?\s+(?:checkpoints?|ckpts?|models?)\b",
     _F)
+# "with EFA", "over EFA": the network the plan's multi-node sizes have (p4d, p5, p6-b200 and trn1n carry it), which
+# the scaling estimate assumes of them
+_EFA_RE = compiled_on_use(r"\b(?:with|over|using|via|and)\s+(?:the\s+)?efa(?:\s+(?:networking|enabled))?\b"
+                          r"|\befa[\s-]+enabled\b", _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1537,6 +1541,8 @@ _NOTED_ONLY = (
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
     (_RL_MODELS_RE, "the models RL trains, which its estimate counts", ("critic",)),
+    (_EFA_RE, "the network the multi-node sizes have (p4d, p5, p6-b200, trn1n), which the scaling estimate assumes",
+     ("efa",)),
     (_KEEP_CHECKPOINTS_RE, "what the job keeps of itself: written within the run priced", ("save", "keep", "store")),
     (_OVERTRAINED_RE, "training past compute-optimal on purpose: the tokens said are what is priced",
      ("over", "beyond", "past")),
@@ -4825,7 +4831,7 @@ _CHECKPOINT_EVERY_RE = compiled_on_use(
 # sizes, steps or dates. Written "key=value" they are the recipe's hyperparameters (``policy.jobtext``), read
 # before this.
 _TRAINING_SETTING_RE = compiled_on_use(
-    r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|dropout"
+    r"\b(?P<name>learning[\s-]+rate|lr|warm[\s-]?up(?:[\s-]+(?:steps?|ratio))?|weight[\s-]+decay|wd|dropout"
     r"|rank|alpha"  # "LoRA rank 16": the rank only, so "LoRA" is read as the task it is
     # "micro batch 4", "grad accum 8": how each step's batch is split, not how many tokens train
     r"|micro[\s-]?batch(?:[\s-]+size)?(?:[\s-]+per[\s-]+(?:gpu|device))?"
@@ -4849,9 +4855,12 @@ _TRAINING_SETTING_RE = compiled_on_use(
     r"|\b(?:cosine|linear|constant|polynomial|inverse[\s-]+sqrt|wsd|one[\s-]?cycle)(?:[\s-]+(?:lr|learning[\s-]+rate))?"
     r"(?:[\s-]+(?:with[\s-]+warm[\s-]?up|schedule[rd]?|decay|annealing)|(?<=lr|te)(?![\w-]))(?![\w-])"
     # "cosine lr 2e-5": the schedule said with its peak rate
-    rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?", _F)
-_SETTING_WORDS = ("lr", "learning", "warm", "decay", "dropout", "grad", "smoothing", "adam", "schedul", "anneal",
-                  "rank", "alpha", "%", "micro", "accum", "tp", "pp", "parallel")
+    rf"(?:\s*(?:of|at|=|:)?\s*{_SETTING_NUMBER}(?![\w.]))?"
+    # "lr 2e-5, cosine, warmup 3%": a schedule alone in a list of settings
+    r"|(?<=,\s)(?:cosine|linear|constant|wsd)(?=\s*(?:,|$))", _F)
+_SETTING_WORDS = ("lr", "learning", "warm", "decay", "wd", "cosine", "linear", "constant", "dropout", "grad",
+                  "smoothing", "adam", "schedul", "anneal", "rank", "alpha", "%", "micro", "accum", "tp", "pp",
+                  "parallel")
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

@@ -503,6 +503,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7 * 10**9, "params_choice": [7 * 10**9, 13 * 10**9]}, []),
     ("fine-tune 7B or 13B on 1B tokens, which is cheaper?", {"params_choice": [7 * 10**9, 13 * 10**9]}, []),
     ("LoRA vs QLoRA for 70B on 200M tokens", {"task": Task.LORA, "task_choice": [Task.LORA, Task.QLORA]}, []),
+    ("fine-tune 7B on 1B tokens, 1 epoch, bf16, lr 2e-5, cosine, warmup 3%, wd 0.1, grad clip 1.0",
+     {"tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens on 1 node of p5.48xlarge with EFA", {"instance_type": "p5.48xlarge"}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
