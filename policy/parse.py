@@ -372,7 +372,8 @@ _REGION_OK_RE = compiled_on_use(
 _TEAM_RE = compiled_on_use(
     r"(?<![\w-])(?P<t>team[-_][a-z0-9][a-z0-9_-]*)|\bteam\s*[:=]\s*(?P<t2>[a-z][a-z0-9_-]*)"
     # "for the search team", "we're on the nlp team", "from the vision team", "our team (nlp)"
-    r"|\b(?:for|on|from|in|of)\s+the\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)\s+team\b"
+    r"|\b(?:for|on|from|in|of)\s+(?:the|our|my)\s+(?!(?:whole|entire|same|other|full|wider)\s)(?P<t3>[a-z][a-z0-9-]*)"
+    r"\s+team\b"
     r"|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)|\bteam\s*\(\s*(?P<t7>[a-z][a-z0-9_-]*)\s*\)"
     # "…, team ml", "team nlp, by Friday": the team as a clause of its own
     r"|(?:^|(?<=[,;(]))\s*team\s+(?P<t8>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.)]))"
@@ -1507,6 +1508,10 @@ _KEEP_CHECKPOINTS_RE = compiled_on_use(
 # the scaling estimate assumes of them
 _EFA_RE = compiled_on_use(r"\b(?:with|over|using|via|and)\s+(?:the\s+)?efa(?:\s+(?:networking|enabled))?\b"
                           r"|\befa[\s-]+enabled\b", _F)
+# "our research team wants …": who is asking, by a kind of group no team of the policy is named for
+_ASKING_GROUP_RE = compiled_on_use(
+    r"\b(?:our|the|my)\s+(?:research|applied(?:\s+science)?|data\s+science|platform|infra(?:structure)?)\s+"
+    r"(?:team|group|lab|org)\b", _F)
 # "train a tokenizer + 125M model": a tokenizer is fitted on CPUs in minutes, beside the GPU work
 _TOKENIZER_RE = compiled_on_use(
     r"\b(?:(?:train(?:ing)?|build(?:ing)?|fit(?:ting)?|learn(?:ing)?)\s+(?:an?\s+|the\s+|our\s+)?(?:new\s+)?"
@@ -1541,6 +1546,8 @@ _NOTED_ONLY = (
     (_TOKENIZER_RE, "fitting a tokenizer, CPU work of minutes beside the training: not priced", ("tokeni",)),
     (_EACH_RUN_TOKENS_RE, "the tokens after it as each run's, as a sweep's tokens are", ("each",)),
     (_RL_MODELS_RE, "the models RL trains, which its estimate counts", ("critic",)),
+    (_ASKING_GROUP_RE, "who is asking: the request's team is the one named, else the channel's",
+     ("team", "group", "lab", "org")),
     (_EFA_RE, "the network the multi-node sizes have (p4d, p5, p6-b200, trn1n), which the scaling estimate assumes",
      ("efa",)),
     (_KEEP_CHECKPOINTS_RE, "what the job keeps of itself: written within the run priced", ("save", "keep", "store")),
