@@ -22,7 +22,9 @@ __all__ = ["apply_job_fields", "JOB_FIELDS", "read_job_phrases"]
 
 _F = re.IGNORECASE
 _RECIPE_RE = compiled_on_use(r"\b(?:with|using|use)\s+(?:the\s+)?recipe\s+(?P<name>[A-Za-z0-9][\w.-]*)"
-                        r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)", _F)
+                        # "…, recipe sft-llama": a recipe's name is one word with a dash, dot or digit in it
+                        r"|\brecipe\s*[:=]\s*(?P<name2>[A-Za-z0-9][\w.-]*)"
+                        r"|(?:^|(?<=[,;(]))\s*recipe\s+(?P<name3>[A-Za-z][\w]*[-.\d][\w.-]*)(?=\s*(?:$|[,;.)]))", _F)
 # A container image in ECR, "123456789012.dkr.ecr.us-west-2.amazonaws.com/train:latest": one phrase, whole
 _IMAGE_URI_RE = compiled_on_use(
     r"(?:\b(?:our\s+|the\s+|my\s+)?(?:docker|container|training)\s+image\s*:?\s*)?"
@@ -86,7 +88,7 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         job["dataset"] = uris[0]
         if len(set(uris)) > 1:
             notes.append(f"saw {len(set(uris))} S3 locations; took the first, {uris[0]}, as the dataset")
-    recipes = [m["name"] or m["name2"] for m in _take(scan, _RECIPE_RE)]
+    recipes = [m["name"] or m["name2"] or m["name3"] for m in _take(scan, _RECIPE_RE)]
     if recipes:
         job["recipe"] = recipes[0]
     settings = [m for m in _SETTING_RE.finditer(scan.text) if m["key"].lower() not in _NOT_HYPERPARAMETERS]

@@ -1115,6 +1115,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
+    # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
+    r"|\b(?:can|could|would)\s+you\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)(?=\s+(?:how|what|which|whether|if)\b)"
     # "we need a cost estimate", "How long and how much?", "compare cost of …"
     r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
     r"|\bcompare\s+(?:the\s+)?costs?\s+(?:of|for)\b"

@@ -508,6 +508,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens on 1 node of p5.48xlarge with EFA", {"instance_type": "p5.48xlarge"}, []),
     ("our research team wants 4 A100-80GB for 3 days for ablations on a 1.3B model", {"fixed_hours": 72.0}, []),
     ("fine-tune 7B on 1B tokens for our nlp team", {"team": "team-nlp"}, []),
+    ("Could you tell me how much it would cost to fine-tune Llama 3.1 405B on 100M tokens and how many GPUs we'd need?",
+     {"tokens": 100 * 10**6}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),

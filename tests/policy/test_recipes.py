@@ -43,6 +43,9 @@ READS: list[tuple[str, dict[str, Any]]] = [
      {"params": 7_000_000_000, "deadline": None, "region": "us-west-2",
       "job": {"recipe": "dlc", "dataset": "s3://data/team/2026-12-25/run-70b/"}}),
     ("fine-tune 7B", {"params": 7_000_000_000, "job": None, "model": None}),
+    # a recipe named as a clause of its own, its name a word with a dash, dot or digit ("sft-v2" was left unread)
+    ("fine-tune llama-3-8b on s3://data/team/v3/ (~300M tokens), recipe sft-v2",
+     {"job": {"recipe": "sft-v2", "dataset": "s3://data/team/v3/"}}),
 ]
 
 
