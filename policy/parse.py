@@ -2727,8 +2727,10 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
         _note_excluded(text, said_not, after_negated, excluded, notes)
     named = list(dict.fromkeys(regions))
     if not named and data and not left_open:  # "the data is in us-west-2" and no region said: run where the data is
-        notes.append(f"read '{data[0]}' as where the data lives: planned there, as no other region is said")
+        notes.append(f"read '{data[0]}' as where the data lives: planned there, as no other region is said, with "
+                     "what the cheapest region would save with the data copied to it")
         named = [data[0]]
+        preferred.append(data[0])  # a preference: what another region would save is said beside it
     wished = [r for r in named if r not in fallbacks]
     if fallbacks and wished and not preferred:  # "in us-west-2, fall back to us-east-1": the first is the wish
         preferred.append(wished[0])

@@ -388,7 +388,8 @@ def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Pl
                                                                         instead="without it"))
     if free and request.region_preferred:
         anywhere = plan_for(request.model_copy(update={"region": None, "region_preferred": None}))
-        found.append(None if anywhere is None else _preferred_region_warning(plan, anywhere))
+        found.append(None if anywhere is None else _preferred_region_warning(
+            plan, anywhere, where_data=request.data_region == plan.region))
     if (req.fixed_hours is not None and request.tokens is not None and request.params is not None
             and not req.reserved):
         trained = plan_for(request.model_copy(update={"fixed_hours": None}))
@@ -1228,12 +1229,15 @@ def _rate_ceilings(request: TrainingRequest) -> str:
     return " and ".join(said)
 
 
-def _preferred_region_warning(plan: Plan, other: Plan) -> str | None:
-    """What keeping to the preferred region costs: ``other``, the plan chosen in any region the team can launch in,
-    when it lies elsewhere and is at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper."""
+def _preferred_region_warning(plan: Plan, other: Plan, *, where_data: bool = False) -> str | None:
+    """What keeping to the preferred region costs: ``other``, the plan chosen in any region the team can launch in
+    (with any copy of the data priced), when it lies elsewhere and is at least ``NAMED_HARDWARE_MIN_SAVING`` cheaper.
+    ``where_data``: the region preferred is where the request said its data is."""
     if other.region == plan.region:
         return None
-    return _what_keeping_costs(plan, other, kept=f"{plan.region}, the region preferred,", instead=f"in {other.region}")
+    kept = f"{plan.region}, where the data is," if where_data else f"{plan.region}, the region preferred,"
+    instead = f"in {other.region}" + (" with the data copied there" if where_data else "")
+    return _what_keeping_costs(plan, other, kept=kept, instead=instead)
 
 
 def _what_keeping_costs(plan: Plan, other: Plan, *, kept: str, instead: str) -> str | None:
