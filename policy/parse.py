@@ -1449,6 +1449,9 @@ _BUDGET_PERIOD_RE = compiled_on_use(
 # "how many nodes …": the count's unit read with it; "how many H100s …": the hardware left to be read as asked for
 _HOW_MANY_NEEDED_RE = compiled_on_use(
     r"\bhow\s+many\s+(?:gpus?|accelerators?|nodes?|instances?|machines?|chips?|boxes)\b"
+    # "what's the minimum number of nodes?": the plan's count, the fewest that meet the request at the lowest cost
+    r"|\bwhat(?:'s|\s+is)\s+the\s+(?:minimum|min|smallest|fewest)\s+(?:number\s+of\s+)?"
+    r"(?:gpus|accelerators|nodes|instances|machines)\b"
     r"|\bhow\s+many(?=\s+(?:[a-z0-9-]+\s+)?(?:h100s?|h200s?|a100s?|b200s?|l40s|a10gs?|trainium\w*|p\d\w*)\b)", _F)
 # "what do you recommend", "any suggestions?", "what's the best setup for this": the plan is the recommendation
 _ADVICE_RE = compiled_on_use(
@@ -1584,7 +1587,8 @@ _NOTED_ONLY = (
      ("generated", "produced", "synthes", "label", "annotated", "written", "created", "made", "curated", "reviewed",
       "rated", "scored", "translated")),
     # "how many H100s do we need to finish in 30 days?": the plan's count answers it
-    (_HOW_MANY_NEEDED_RE, "asking for the plan, whose count answers it", ("how many",)),
+    (_HOW_MANY_NEEDED_RE, "asking for the plan, whose count answers it", ("how many", "minimum", "min ", "smallest",
+                                                                          "fewest")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford")),
@@ -3080,6 +3084,14 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
         notes.append(f"read '{q.phrase}' as {_usd(q.value)} a run: {_usd(q.value * runs)} for the {runs} run"
                      + ("s" if runs != 1 else ""))
         budgets.append(_Qty("money", q.value * runs, q.phrase))
+    if len(budgets) > 1 and (said_hoped := _hoped_amounts(budgets, scan.said)) and len(said_hoped) < len(budgets):
+        # "ideally under $100 but up to $200 is ok": the most said to be ok is the budget, the hope is noted
+        hoped = [q for q, _ in said_hoped]
+        for _, span in said_hoped:
+            scan.blank(*span)
+        budgets = [q for q in budgets if q not in hoped]
+        notes.append(f"read {', '.join(repr(q.phrase) for q in hoped)} as the cost hoped for, not the limit: the "
+                     "budget is the most said to be ok")
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
     for kind, example in (("max_hourly_usd", "under $30 an hour"), ("max_usd_per_gpu_hour", "at most $3 per GPU-hour")):
@@ -4387,6 +4399,23 @@ def _sizes_set_apart(found: list[_Qty], said: str) -> bool:
 # A size joined to the one before it, "llama 3.2 1b and 3b", "8b or 70b", "7b/13b", or said of the model itself, "a
 # Mistral 7B architecture at 3B", "scaled to 3B": a model's size, never the tokens
 _JOINED_BEFORE_RE = compiled_on_use(r"(?:\band|\bor|\bvs\.?|\bversus|/|\bat|\bas(?:\s+an?)?|\bto|\binto)\s*$", _F)
+
+
+# Said before an amount to make it a hope, not a limit: "ideally under $100", "preferably below $50", "hopefully ~$80"
+_HOPED_BEFORE_RE = compiled_on_use(
+    r"\b(?:ideally|preferably|hopefully|if\s+possible|aim(?:ing)?\s+for|target(?:ing)?)\s*,?\s*"
+    r"(?:(?:under|below|less\s+than|around|about|at|~)\s*)?$", _F)
+
+
+def _hoped_amounts(budgets: list[_Qty], said: str) -> list[tuple[_Qty, tuple[int, int]]]:
+    """The amounts said as hopes ("ideally under $100"), by the words just before where each was said, with where
+    those words are."""
+    hoped = []
+    for q in budgets:
+        at = said.find(q.phrase)
+        if at >= 0 and (cue := _HOPED_BEFORE_RE.search(said, max(0, at - 40), at)) is not None:
+            hoped.append((q, cue.span()))
+    return hoped
 
 
 def _budget(budgets: list[_Qty], notes: list[str]) -> float:

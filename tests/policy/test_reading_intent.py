@@ -510,6 +510,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens for our nlp team", {"team": "team-nlp"}, []),
     ("Could you tell me how much it would cost to fine-tune Llama 3.1 405B on 100M tokens and how many GPUs we'd need?",
      {"tokens": 100 * 10**6}, []),
+    # a cost hoped for beside the most said to be ok: the latter is the budget (the hope was taken as the limit)
+    ("fine-tune 7B on 1B tokens, ideally under $100 but up to $200 is ok", {"budget_usd": 200.0}, []),
+    ("fine-tune 7B on 1B tokens, under $300, ideally ~$150", {"budget_usd": 300.0}, []),
+    ("fine-tune 7B on 1B tokens under $100 and under $200", {"budget_usd": 100.0}, []),  # two limits: the lower
+    ("fine-tune 70B on 5B tokens, production, what is the minimum number of nodes?", {"params": 70 * 10**9}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
