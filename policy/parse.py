@@ -4950,6 +4950,9 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     r"|not\s+available"
     r"|short|scarce|interrupted|gone))?\b"
     r"|\b(?:on\s+)?spot\s+with\s+(?:an?\s+)?on[\s-]?demand\s+fall[\s-]*back\b"
+    # "spot preferred, on-demand fallback", "spot preferred, on-demand as backup"
+    r"|\bspot\s+(?:preferred|first|ideally)\s*[,;]?\s*(?:with\s+|and\s+|but\s+)?(?:an?\s+)?on[\s-]?demand\s+"
+    r"(?:as\s+(?:a\s+)?)?(?:fall[\s-]*back|backup|back[\s-]?up|if\s+needed)\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
     r"|\b(?:compare\s+|comparing\s+|both\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+on[\s-]?demand"
     r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+spot)\b", _F)

@@ -515,6 +515,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, under $300, ideally ~$150", {"budget_usd": 300.0}, []),
     ("fine-tune 7B on 1B tokens under $100 and under $200", {"budget_usd": 100.0}, []),  # two limits: the lower
     ("fine-tune 70B on 5B tokens, production, what is the minimum number of nodes?", {"params": 70 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens, spot preferred, on-demand fallback", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, prod, but spot is fine since we checkpoint",
+     {"stage": Stage.PRODUCTION, "interruption_tolerance": Tolerance.HIGH}, []),
     # frameworks, trackers and RL's models are read
     ("fine-tune 7B on 1B tokens with wandb logging", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens (HF transformers Trainer)", {"tokens": 10**9}, []),
