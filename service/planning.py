@@ -132,39 +132,18 @@ class Planner:
             known = ", ".join(sorted(self.policy.teams))
             raise RequestError(f"unknown team {named!r}; known teams: {known}", code="unknown_team")
 
-    def training_request(
-        self, *, text: str | None, fields: dict[str, Any], timezone: str, now: datetime, channel: str | None,
-    ) -> TrainingRequest:
-        """``text`` read and ``fields`` laid over it (``policy.intake``), for a team the policy knows: the one named,
-        else the channel's; with neither the team stays unset and the decision records the policy's default as an
-        assumption."""
-        request = request_from(text=text, fields=fields, now=now, timezone=timezone,
-                               default_team=(channel and self.policy.team_for_channel(channel)) or None)
-        self.check_team(request.team)
-        return request
-
-    def plan_input(
-        self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
-        channel: str | None = None, spend: SpendSnapshot | None = None,
-        ledger: Callable[[str], Ledger] | None = None,
-    ) -> PlanContext:
-        """The one pipeline from what a person gave to a decision: time zone, request, spend, decision.
-
-        ``ledger`` (filing only) reads the team's running and reserved exposure once spend is in hand, so that a
-        caller can take its write lock after any slow spend lookup and hold it only while deciding.
-        """
-        zone = zone_or_raise(timezone)
-        moment = local_moment(now, timezone=zone)
-        request = self.training_request(text=text, fields=fields, timezone=zone, now=moment, channel=channel)
-        return self._decide_read(request, now=moment, timezone=zone, spend=spend, ledger=ledger)
-
     def ask_or_plan(
         self, *, text: str | None, fields: dict[str, Any], timezone: str | None, now: datetime,
         channel: str | None = None, spend: SpendSnapshot | None = None,
         ledger: Callable[[str], Ledger] | None = None,
     ) -> PlanContext | NeedsInput:
-        """``plan_input``, unless the reading or the decision leaves something only the person can settle: then
-        the questions (``policy.questions``) and what was read. A field given answers its question."""
+        """The one pipeline from what a person gave to a decision — time zone, reading, request, spend, decision —
+        unless the reading or the decision leaves something only the person can settle: then the questions
+        (``policy.questions``) and what was read. A field given answers its question.
+
+        ``ledger`` (filing only) reads the team's running and reserved exposure once spend is in hand, so that a
+        caller can take its write lock after any slow spend lookup and hold it only while deciding.
+        """
         zone = zone_or_raise(timezone)
         moment = local_moment(now, timezone=zone)
         reading = read_request(text, now=moment, tz=zone) if text else Reading(fields={})

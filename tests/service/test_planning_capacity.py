@@ -10,7 +10,7 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision
 from policy.spend import Ledger
-from service.planning import Planner
+from service.planning import PlanContext, Planner
 from service.spend.providers import SampleSpend, sample_spend_path
 
 NOW = datetime(2026, 11, 30, 17, 0, tzinfo=UTC)
@@ -44,11 +44,12 @@ def test_filing_reads_capacity_before_the_ledger_and_decides_with_what_it_read()
         events.append("ledger read")
         return Ledger()
 
-    context = planner.plan_input(text="fine-tune 7B on 1B tokens", fields={}, timezone="UTC", now=NOW, ledger=ledger)
+    context = planner.ask_or_plan(text="fine-tune 7B on 1B tokens", fields={}, timezone="UTC", now=NOW, ledger=ledger)
+    assert isinstance(context, PlanContext)
     assert events[-1] == "ledger read" and "capacity read" in events
     assert context.decision.plan.capacity is not None  # the plan carries the view read before the lock
     preview: list[str] = []
     Planner(catalog=load_catalog(), policy=default_policy(), spend=SampleSpend(sample_spend_path()),
-            capacity=RecordingCapacity(preview)).plan_input(text="fine-tune 7B on 1B tokens", fields={},
-                                                            timezone="UTC", now=NOW)
+            capacity=RecordingCapacity(preview)).ask_or_plan(text="fine-tune 7B on 1B tokens", fields={},
+                                                             timezone="UTC", now=NOW)
     assert preview.count("capacity read") == events.count("capacity read")  # no extra AWS reads for filing

@@ -22,7 +22,7 @@ from policy.config import default_policy
 from policy.decision import plan_hash
 from policy.membership import Filer
 from service.capacity.view import UnknownCapacity
-from service.planning import Planner
+from service.planning import PlanContext, Planner
 from service.requests.filing import create_request
 from service.spend.providers import SampleSpend, sample_spend_path
 from tests.service.apiclient import Live, live_service
@@ -100,7 +100,8 @@ def test_a_previews_bytes_are_exactly_the_decisions_own_json(text: str, zone: st
     """The preview writes the decision from the document its hash is taken from, not from the model again."""
     planner = Planner(catalog=load_catalog(), policy=POLICY,
                       spend=SampleSpend(sample_spend_path(), clock=lambda: NOW), capacity=UnknownCapacity())
-    context = planner.plan_input(text=text, fields={}, timezone=zone, now=NOW)
+    context = planner.ask_or_plan(text=text, fields={}, timezone=zone, now=NOW)
+    assert isinstance(context, PlanContext)
     assert context.decision_json() == context.decision.model_dump_json().encode()
     assert context.plan_hash == plan_hash(context.decision.model_dump(mode="json"))
     unbounded = dataclasses.replace(context, decision=context.decision.model_copy(

@@ -13,7 +13,7 @@ from policy.catalog import Catalog, load_catalog
 from policy.config import PolicyConfig
 from policy.membership import Filer
 from service.launch.reapproval import check_before_launch
-from service.planning import Planner
+from service.planning import PlanContext, Planner
 from service.requests.approvals import record_approval
 from service.requests.filing import create_request
 from service.requests.records import read_request
@@ -81,8 +81,9 @@ def _created(session: Session, planner: Planner) -> str:
 
 def test_a_small_price_move_across_an_approval_tier_needs_the_extra_approval(session: Session) -> None:
     catalog = load_catalog()
-    estimate = _planner(catalog).plan(_planner(catalog).training_request(
-        text="fine-tune 7B", fields={}, timezone="UTC", now=NOW, channel=None), now=NOW).decision.plan
+    context = _planner(catalog).ask_or_plan(text="fine-tune 7B", fields={}, timezone="UTC", now=NOW)
+    assert isinstance(context, PlanContext)
+    estimate = context.decision.plan
     judged = max(estimate.estimated_cost_usd, estimate.exposure_usd)  # tiers judge what the launch may bill
     tiers = [{"min_usd": 0, "approvals": 1}, {"min_usd": judged * 1.02, "approvals": 2}]
     policy = POLICY.model_validate({**POLICY.model_dump(), "approval_tiers": tiers})
