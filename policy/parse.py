@@ -1472,15 +1472,15 @@ _SOFT_DEADLINE_RE = compiled_on_use(
 _SOONER_BETTER_RE = compiled_on_use(
     r"(?<!deadline )(?<!deadline but )\b(?:(?:but\s+)?(?:earlier|sooner)\s+(?:is|would\s+be)\s+"
     r"(?:better|nicer|great|preferred)|the\s+(?:sooner|earlier|faster|quicker)\s+the\s+better)\b", _F)
-# "if not possible, tell me the cheapest": what a plan over a budget already shows
-_ELSE_CHEAPEST_RE = compiled_on_use(
-    r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
-    r"\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)
-# "if that's not possible tell me the earliest date": what a late plan shows anyway
+# "if that's not possible, tell me the …": what the plan shows anyway when it cannot do as asked
+_IF_NOT_TELL = (r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?"
+                r"(?:tell|show|give)\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?")
+# "… tell me the cheapest": what a plan over a budget already shows
+_ELSE_CHEAPEST_RE = compiled_on_use(rf"{_IF_NOT_TELL}(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)
+# "… tell me the earliest date": what a late plan shows anyway
 _ELSE_EARLIEST_RE = compiled_on_use(
-    r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?(?:tell|show|give)"
-    r"\s+(?:me|us)\s+(?:the\s+|what\s+)?(?:earliest|soonest|fastest)(?:\s+(?:date|finish|time|option|plan|one|possible"
-    r"|we\s+can\s+do))?\b", _F)
+    rf"{_IF_NOT_TELL}(?:earliest|soonest|fastest)(?:\s+(?:date|finish|time|option|plan|one|possible|we\s+can\s+do))?\b",
+    _F)
 # "no p5 please, too expensive", "A10G only, that's what is available to us": why the hardware is ruled out or named
 _HARDWARE_REASON_RE = compiled_on_use(
     # said as a clause of its own after the hardware is ruled out ("H100s are too expensive" is a ruling itself)

@@ -336,11 +336,13 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
     """For ways of training ("LoRA vs full fine-tune") or model sizes ("7B vs 13B") named to compare, what each other
     would cost, planned as this one was: another job, so said beside the plan, never one of its alternatives (an
     approval binds the plan)."""
-    others: list[tuple[str, dict[str, Any]]] = [(f"as {task.value}", {"task": task, "task_choice": []})
-              for task in dict.fromkeys(request.task_choice) if task is not req.task]
-    others += [(f"for a {format_count(params)} model", {"params": params, "params_choice": [], "model": None,
-                                                        "active_params": None})
-               for params in dict.fromkeys(request.params_choice) if params != req.params]
+    others: list[tuple[str, dict[str, Any]]] = [
+        (f"as {task.value}", {"task": task, "task_choice": []})
+        for task in dict.fromkeys(request.task_choice) if task is not req.task]
+    others += [
+        (f"for a {format_count(params)} model", {"params": params, "params_choice": [], "model": None,
+                                                 "active_params": None})
+        for params in dict.fromkeys(request.params_choice) if params != req.params]
     said = []
     for what, update in others:
         other = plan_for(request.model_copy(update=update))
