@@ -1473,7 +1473,8 @@ _SOONER_BETTER_RE = compiled_on_use(
     r"(?<!deadline )(?<!deadline but )\b(?:(?:but\s+)?(?:earlier|sooner)\s+(?:is|would\s+be)\s+"
     r"(?:better|nicer|great|preferred)|the\s+(?:sooner|earlier|faster|quicker)\s+the\s+better)\b", _F)
 # "if that's not possible, tell me the …": what the plan shows anyway when it cannot do as asked
-_IF_NOT_TELL = (r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+)?not\s+(?:possible|feasible|doable)\s*,?\s+(?:just\s+)?"
+_IF_NOT_TELL = (r"\b(?:and\s+)?if\s+(?:that'?s\s+|it'?s\s+|(?:that|it)\s+is\s+)?not\s+(?:possible|feasible|doable)"
+                r"\s*,?\s+(?:just\s+)?"
                 r"(?:tell|show|give)\s+(?:me|us)\s+(?:what\s+)?(?:the\s+)?")
 # "… tell me the cheapest": what a plan over a budget already shows
 _ELSE_CHEAPEST_RE = compiled_on_use(rf"{_IF_NOT_TELL}(?:cheapest|closest|best)(?:\s+(?:option|plan|one))?\b", _F)

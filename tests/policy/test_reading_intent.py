@@ -417,6 +417,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, the earlier the better, but under $300", {"budget_usd": 300.0}, []),
     ("fine-tune 7B on 1B tokens by friday; if that's not possible tell me the earliest date",
      {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by friday; if that is not possible tell me the earliest date",
+     {"deadline": at("2026-12-04T17:00")}, []),
     ("run a 24h soak test on 4x p5 to validate the new NCCL version",
      {"fixed_hours": 24.0, "instances": 4, "stage": Stage.EXPERIMENTAL}, []),
     ("Can you help me train a tokenizer + 125M model from scratch on 5B tokens?",
