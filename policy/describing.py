@@ -122,7 +122,8 @@ _COUNT_OF_WORDS_RE = compiled_on_use(
     rf"(?<![\w.])\d[\d.,]*\s*(?:k|m|b|bn|t)?\s+(?P<x>{_PHRASE})\s+(?P<tok>tok(?:en)?s?)\b", _F)
 _PURPOSES = (
     # "our 7B chatbot model", "the ranking model (1.3B)"
-    rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?P<x>{_PHRASE})\s+models?\b",
+    # ("the best model" is which of the runs is kept, never what a model is for)
+    rf"\b(?:our|the|my|their|a|an)\s+{_SIZE}?(?!(?:best|top|winning|final|last|latest)\s)(?P<x>{_PHRASE})\s+models?\b",
     # "fine-tune bge-large embedding model": after the model's name, read already
     rf"(?<![\w-])(?P<x>{_PURPOSE})\s+models?\b",
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
@@ -258,8 +259,8 @@ _ASSUMED = (
      r"(?:\s+(?:files?|format|shards?))?\b",
      "how the data is stored: the tokens said are what is trained on"),
     # "3 seeds, pick the best": what is done with the runs once trained
-    (r"\b(?:and\s+)?(?:pick|keep|choose|take|select)\s+(?:the\s+)?(?:best|winner|top)(?:\s+(?:one|run|seed|model"
-     r"|checkpoint))?\b",
+    # (checkpoints and models kept are ``policy.parse``'s, read before "checkpoint" says the job restarts)
+    (r"\b(?:and\s+)?(?:pick|keep|choose|take|select)\s+(?:the\s+)?(?:best|winner|top)(?:\s+(?:one|run|seed|model))?\b",
      "what is done with the runs once trained: each is priced as the same job"),
     # "for a 3-day distributed training debug session", "a profiling session": what the hours are for ("training" may
     # be the task reader's already, blanked)

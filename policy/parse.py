@@ -1508,6 +1508,7 @@ _OVERTRAINED_RE = compiled_on_use(
     r"(?:\s*,?\s*like\s+(?:llama|the\s+llama\s+models)(?:\s*\d(?:\.\d)?)?)?\b", _F)
 # "save best checkpoint", "keep the last 3 checkpoints": what the job keeps of itself, written within the run priced
 _KEEP_CHECKPOINTS_RE = compiled_on_use(
+    # (the best run picked is ``policy.describing``'s: what is done with the runs once trained)
     r"\b(?:save|keep|store)\s+(?:the\s+)?(?:best|last|latest|final)(?:\s+\d{1,3})?\s+(?:checkpoints?|ckpts?|models?)\b",
     _F)
 # "with EFA", "over EFA": the network the plan's multi-node sizes have (p4d, p5, p6-b200 and trn1n carry it), which

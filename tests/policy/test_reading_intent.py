@@ -499,6 +499,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens within a $100/hour burn rate", {"max_hourly_usd": 100.0}, []),
     ("fine-tune 7B on 1B tokens, not in us-east-1 (capacity issues there)", {"exclude_regions": ["us-east-1"]}, []),
     ("fine-tune 7B on 1B tokens, 2 epochs, eval every 500 steps, save best checkpoint", {"tokens": 2 * 10**9}, []),
+    # the best run picked is what is done with the runs ("the best model" was read as what a model is for)
+    ("3 seeds of 350M, 1B tokens each, pick the best model", {"trials": 3}, []),
     # model sizes set against each other are compared (it was refused as two sizes); two said as alternatives or two
     # models stay refused, never asked as a model and its data
     ("can you compare cost of fine-tuning 7B vs 13B on 1B tokens?",
