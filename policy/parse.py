@@ -4374,16 +4374,19 @@ _COMPARE_WORDS_RE = compiled_on_use(
     r"|cost\s+(?:of\s+)?both|both\s+options)(?![\w-])", _F)
 
 
+def _between_sizes(found: list[_Qty], said: str) -> tuple[list[_Qty], list[str]]:
+    """The model sizes read, in the order said, and the words between each and the next."""
+    sizes = sorted((q for q in found if q.kind == "params" and q.start >= 0), key=lambda q: q.start)
+    return sizes, [said[a.start + len(a.phrase):b.start] for a, b in zip(sizes, sizes[1:], strict=False)]
+
+
 def _sizes_compared(found: list[_Qty], said: str) -> list[int]:
     """The model sizes said one after another and set against each other ("7B vs 13B", "compare 7B and 13B"), in
     the order said; none when they are not (two sizes said apart are two jobs, refused)."""
-    sizes = sorted((q for q in found if q.kind == "params" and q.start >= 0), key=lambda q: q.start)
-    if not 2 <= len(sizes) <= 4 or _COMPARE_WORDS_RE.search(said) is None:
+    sizes, between = _between_sizes(found, said)
+    if not 2 <= len(sizes) <= 4 or _COMPARE_WORDS_RE.search(said) is None \
+            or any(_SIZES_JOINED_RE.fullmatch(words) is None for words in between):
         return []
-    for first, second in zip(sizes, sizes[1:], strict=False):
-        between = said[first.start + len(first.phrase):second.start]
-        if _SIZES_JOINED_RE.fullmatch(between) is None:
-            return []
     return list(dict.fromkeys(int(q.value) for q in sizes))
 
 
@@ -4393,9 +4396,8 @@ _ALTERNATIVE_WORDS_RE = compiled_on_use(r"\b(?:or|and|vs\.?|versus|maybe|perhaps
 def _sizes_set_apart(found: list[_Qty], said: str) -> bool:
     """Whether two sizes are said as alternatives or as two models ("7B, or maybe 13B", "7B and 13B"), never as a
     model and its data."""
-    sizes = sorted((q for q in found if q.kind == "params" and q.start >= 0), key=lambda q: q.start)
-    return len(sizes) == 2 and _ALTERNATIVE_WORDS_RE.search(
-        said, sizes[0].start + len(sizes[0].phrase), sizes[1].start) is not None
+    sizes, between = _between_sizes(found, said)
+    return len(sizes) == 2 and _ALTERNATIVE_WORDS_RE.search(between[0]) is not None
 
 
 # A size joined to the one before it, "llama 3.2 1b and 3b", "8b or 70b", "7b/13b", or said of the model itself, "a
