@@ -1,4 +1,5 @@
-"""The choice among configurations: cheapest that meets the deadline, else the fastest; alternatives.
+"""The choice among configurations: cheapest that meets the deadline, else the soonest not at any price;
+alternatives.
 
 See docs/design.md §Choice.
 """
@@ -20,10 +21,12 @@ __all__ = [
     "choose",
     "earliest",
     "FASTEST_COST_MULTIPLE",
+    "FINISH_SLACK",
     "Key",
     "MAX_ALTERNATIVES",
     "MEANINGFUL_SHARE",
     "preferred",
+    "soonest",
 ]
 
 MAX_ALTERNATIVES = 3
@@ -31,6 +34,10 @@ MAX_ALTERNATIVES = 3
 MEANINGFUL_SHARE = 0.03
 # The fastest alternative may cost at most this many times the plan (and at least $1 × this).
 FASTEST_COST_MULTIPLE = 10.0
+# "asap", or a deadline nothing meets: the earliest finish, but not at any price: the cheapest plan finishing within
+# this share of the earliest (a smoke test that misses its deadline by start-up alone is not put on 16 nodes to land
+# a minute sooner).
+FINISH_SLACK = 0.10
 
 
 Key = tuple[float, float, int, str, str, str]
@@ -73,6 +80,12 @@ def earliest(options: Sequence[Option]) -> Option:
     return min((o for o in options if o.start_hours + o.wall_hours == first), key=by_finish)
 
 
+def soonest(options: Sequence[Option]) -> Option:
+    """The cheapest of ``options`` finishing within ``FINISH_SLACK`` of the earliest finish among them."""
+    first = min(o.finish_hours for o in options)
+    return cheapest([o for o in options if o.finish_hours <= first * (1 + FINISH_SLACK)])
+
+
 def preferred(penalty: float) -> Callable[[Option], tuple[float, Key]]:
     """``by_cost`` with a type outside the model's size class priced ``penalty`` higher: the class is a preference."""
     def key(option: Option) -> tuple[float, Key]:
@@ -91,9 +104,12 @@ def _most_preferred(options: Sequence[Option], penalty: float) -> Option:
     return min((o for o, cost in zip(options, costs, strict=True) if cost == lowest), key=by_cost)
 
 
-def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0) -> Choice | None:
+def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: float = 0.0,
+           deadline_hours: float | None = None) -> Choice | None:
     """The lowest expected cost per run that meets the deadline, across every type whose memory fits (outside the
-    size class at ``penalty`` more); else the fastest of all."""
+    size class at ``penalty`` more). When nothing does: the fastest, if it still lands by the deadline itself
+    (``deadline_hours`` of wall time, the safety margin not taken off: it keeps the most of the margin); else every
+    plan is late and the cheapest of those finishing within ``FINISH_SLACK`` of the earliest (``soonest``)."""
     everything = [*inside, *outside]
     if not everything:
         return None
@@ -106,6 +122,8 @@ def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: floa
             best = cheapest(better)
         return Choice(best, everything, fallback=best.profile.outside_class)
     fastest = earliest(everything)
+    if deadline_hours is None or fastest.wall_hours > deadline_hours:
+        fastest = soonest(everything)
     return Choice(fastest, everything, fallback=fastest.profile.outside_class, late=True)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from policy import rules
 from policy.candidates import Option
-from policy.choose import Choice
+from policy.choose import FINISH_SLACK, Choice, earliest
 from policy.decision import ApprovalRequirement, Platform, PurchaseModel, TraceStep
 from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
@@ -189,6 +189,9 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
               f"{option.platform.value}")
     if choice.over_runtime:
         reason = "nothing fits the policy's max_runtime_hours: the fastest configuration, shown to be denied"
+    elif choice.late and earliest(choice.pool).key != option.key:
+        reason = (f"nothing meets the deadline: the cheapest of the configurations finishing within "
+                  f"{FINISH_SLACK:.0%} of the earliest finish")
     elif choice.late:
         reason = "nothing meets the deadline with the safety margin: the fastest configuration"
     elif has_deadline:

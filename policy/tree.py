@@ -16,7 +16,16 @@ from policy import affordable, capacity_rank, explain, fixed, rules
 from policy.candidates import Option, Search, fixed_option, profile, screened_options
 from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
-from policy.choose import MAX_ALTERNATIVES, Choice, alternatives, cheapest, choose, earliest
+from policy.choose import (
+    FINISH_SLACK,
+    MAX_ALTERNATIVES,
+    Choice,
+    alternatives,
+    cheapest,
+    choose,
+    earliest,
+    soonest,
+)
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import (
     Alternative,
@@ -475,7 +484,10 @@ def _chosen(
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
-    choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty)
+    margin = policy.deadline_safety_margin.get(req.stage, 0.0)
+    choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty,
+                    deadline_hours=None if search.usable_hours is None or margin >= 1
+                    else search.usable_hours / (1.0 - margin))
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
     if choice is None:
@@ -601,19 +613,13 @@ def _transfer_usd(req: TrainingRequest, policy: PolicyConfig) -> float:
     return moved / 1e9 * settings.transfer_usd_per_gb
 
 
-# "asap": the earliest finish, but not at any price: the cheapest plan finishing within this share of it.
-URGENT_FINISH_SLACK = 0.10
-
-
 def _earliest(choice: Choice, *, budget: float | None = None) -> Choice:
-    """For an urgent request without a deadline: the cheapest of the plans that finish within 10% of the earliest;
-    with a budget ("fastest under $300"), the earliest among those the budget pays for, when any."""
+    """For an urgent request without a deadline: the cheapest of the plans that finish within ``FINISH_SLACK`` of
+    the earliest (``soonest``); with a budget ("fastest under $300"), among those the budget pays for, when any."""
     affordable = [o for o in choice.pool if budget is None or o.cost <= budget]
     if not affordable:
         return choice  # nothing the budget pays for: the cheapest stays, and the budget warning says so
-    fastest = min(o.finish_hours for o in affordable)
-    soon = [o for o in affordable if o.finish_hours <= fastest * (1 + URGENT_FINISH_SLACK)]
-    return Choice(cheapest(soon), choice.pool, fallback=choice.fallback, late=choice.late)
+    return Choice(soonest(affordable), choice.pool, fallback=choice.fallback, late=choice.late)
 
 
 def _regions_allowed(request: TrainingRequest, *, catalog: Catalog,
@@ -1030,7 +1036,7 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         "across regions first (a transfer line in the cost) and checkpoints and outputs land in "
                         f"{plan.region} unless written back{kept}")
     if choice.late and req.deadline is not None:
-        warnings.append(_late_warning(plan, req, ctx.policy))
+        warnings.append(_late_warning(plan, req, ctx.policy, choice))
     if plan.purchase_model is PurchaseModel.SPOT and choice.option.layout.job_instances > 1:
         warnings.append(f"multi-node spot ({plan.instance_count} instances): one interruption stops the whole "
                         f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
@@ -1278,12 +1284,19 @@ def _limited(req: TrainingRequest) -> bool:
                                         req.instances, req.max_gpu_hours, req.max_hourly_usd, req.max_usd_per_gpu_hour))
 
 
-def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig) -> str:
+def _late_warning(plan: Plan, req: TrainingRequest, policy: PolicyConfig, choice: Choice) -> str:
     assert req.deadline is not None and req.stage is not None and plan.deadline_margin_hours is not None
     when = f"{plan.estimated_finish.astimezone(req.deadline.tzinfo):%a %Y-%m-%d %H:%M}"
     if plan.deadline_margin_hours < 0:
-        return (f"nothing meets the deadline: the fastest allowed plan finishes {when}, "
-                f"{-plan.deadline_margin_hours:,.1f} h late")
+        fastest = earliest(choice.pool)
+        late = f"{-plan.deadline_margin_hours:,.1f} h late"
+        if fastest.key == choice.option.key:
+            return f"nothing meets the deadline: the fastest allowed plan finishes {when}, {late}"
+        sooner = (choice.option.finish_hours - fastest.finish_hours) * 60
+        return (f"nothing meets the deadline: this plan finishes {when}, {late}; the fastest allowed, "
+                f"{fastest.count}× {fastest.profile.spec.instance_type} {fastest.purchase.value} at "
+                f"~${fastest.cost:,.2f}, lands only {sooner:,.0f} min sooner: when every plan is late, the cheapest of "
+                f"those finishing within {FINISH_SLACK:.0%} of the earliest is planned")
     margin = policy.deadline_safety_margin.get(req.stage, 0.0)
     return (f"nothing finishes with the {margin:.0%} safety margin: the fastest plan finishes {when}, only "
             f"{plan.deadline_margin_hours:,.1f} h before the deadline")
@@ -1316,7 +1329,8 @@ def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
     short = [*(["misses the deadline"] if plan.deadline_met is False else []),
              *(["runs past the policy's max_runtime_hours"] if choice.over_runtime else [])]
     which = (f"the fastest plan, which still {' and '.join(short)}," if short
-             else "the fastest plan" if choice.late
+             else "the fastest plan" if choice.late and earliest(choice.pool).key == choice.option.key
+             else f"a late plan, the cheapest finishing within {FINISH_SLACK:.0%} of the earliest," if choice.late
              else "the cheapest plan" if plan.deadline_met is None
              else "the cheapest plan that meets the deadline")
     text = f"nothing the policy allows fits the ${budget:,.0f} budget: {which} costs ${plan.estimated_cost_usd:,.2f}"

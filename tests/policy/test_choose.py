@@ -92,8 +92,12 @@ CHOOSE: list[tuple[str, list[Option], list[Option], dict[str, Any]]] = [
      {"chosen": "g6.y×1 spot", "fallback": True, "late": False}),
     ("nothing in time anywhere, fastest inside: late, not a fall-back",
      [opt("p5.a", 50, 30, meets=False), opt("p5.b", 500, 11, meets=False)],
-     [opt("g6.x", 100, 12, meets=False, outside=True)],
+     [opt("g6.x", 100, 13, meets=False, outside=True)],
      {"chosen": "p5.b×1 spot", "fallback": False, "late": True}),
+    ("nothing in time anywhere: the cheapest finishing within 10% of the earliest, not the fastest at any price",
+     [opt("p5.a", 5, 0.27, meets=False), opt("p5.b", 570, 0.25, count=16, meets=False),
+      opt("g6.x", 1, 0.5, meets=False)], [],
+     {"chosen": "p5.a×1 spot", "late": True}),
     ("nothing in time anywhere, fastest outside: late and a fall-back",
      [opt("p5.a", 50, 30, meets=False)], [opt("g6.x", 100, 12, meets=False, outside=True)],
      {"chosen": "g6.x×1 spot", "fallback": True, "late": True}),
@@ -121,6 +125,13 @@ def test_choose(name: str, inside: list[Option], outside: list[Option], expected
     for key in ("fallback", "late"):
         if key in expected:
             assert getattr(choice, key) is expected[key], key
+
+
+def test_a_plan_missing_only_the_safety_margin_is_the_fastest_so_it_keeps_most_of_it() -> None:
+    # 10 h to the deadline: p5.b lands inside it (not inside its margin), p5.a 10% later lands after it
+    options = [opt("p5.a", 100, 10.5, meets=False), opt("p5.b", 500, 9.8, meets=False)]
+    assert label(choose(options, [], deadline_hours=10.0).option) == "p5.b×1 spot"  # type: ignore[union-attr]
+    assert label(choose(options, [], deadline_hours=9.0).option) == "p5.a×1 spot"  # type: ignore[union-attr]
 
 
 def test_nothing_to_choose_from() -> None:

@@ -377,6 +377,16 @@ def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
     assert labelled
 
 
+def test_a_deadline_missed_by_start_up_alone_is_not_bought_off_with_the_largest_cluster() -> None:
+    # 15 min of start-up: nothing lands within 10 minutes, and 16 nodes would land about a minute sooner than one
+    decision = plan_for("quick smoke test: 7B lora, 1M tokens, 10 minutes max")
+    assert decision.plan.deadline_met is False and decision.plan.instance_count == 1
+    assert decision.plan.estimated_cost_usd < 20
+    warning = next(w for w in decision.warnings if w.startswith("nothing meets the deadline"))
+    assert "the fastest allowed, 16× " in warning and "min sooner" in warning
+    assert any("the cheapest of the configurations finishing within 10%" in step.reason for step in decision.trace)
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("fine-tune 7B by Friday under $5", "the cheapest plan that meets the deadline costs"),
     ("LoRA 7B on 200M tokens under $5", "the cheapest plan costs"),
