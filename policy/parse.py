@@ -447,9 +447,10 @@ _LATER_STEP_RE = compiled_on_use(
 _LATER_WORDS = ("later", "afterward", "after", "down the", "eventually", "follow", "then", "next")
 # One job of several asked to be priced alone: "then SFT on 100M; just price the pretraining part for now"
 _JUST_PART_RE = compiled_on_use(
-    r"\b(?:just|only)\s+(?:price|plan|quote|cost|estimate|do|run)\s+(?:out\s+)?(?:the\s+)?(?P<task>(?:continued\s+)?"
-    r"pre-?train(?:ing)?|sft|fine[\s-]?tun(?:e|ing)|dpo|rlhf|lora|distill(?:ation)?)\s+(?:part|step|stage|job|run|phase)"
-    r"(?:\s+(?:for\s+now|first))?\b", _F)
+    r"\b(?:for\s+now\s*,?\s+)?(?:just|only)\s+(?:price|plan|quote|cost|estimate|do|run)\s+(?:out\s+)?(?:the\s+)?"
+    r"(?P<task>(?:continued\s+)?"
+    r"pre-?train(?:ing)?|sft|fine[\s-]?tun(?:e|ing)|dpo|rlhf|lora|distill(?:ation)?)(?P<part>\s+(?:part|step|stage|job"
+    r"|run|phase))?(?:\s+(?:for\s+now|first))?\b", _F)
 # ... and the step after it said with its own figures: "then SFT on 100M", "followed by DPO on 20M tokens"
 _THEN_STEP_RE = compiled_on_use(
     r"[,;]?\s*\b(?:and\s+)?(?:then|followed\s+by|after\s+that|afterwards?)\b[^.;!?]{0,80}?(?=[.;!?]|$)", _F)
@@ -508,7 +509,7 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     # "interruptions not ok", "interruptions aren't acceptable", "we can't afford interruptions", "no preemption"
     r"|\b(?:interrupt|preempt)\w*\s+(?:(?:are|is)\s+)?(?:not|never)\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
     r"|\b(?:interrupt|preempt)\w*\s+(?:are|is)n'?t\s+(?:ok(?:ay)?|fine|acceptable|allowed|an\s+option)\b"
-    r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive)\s+(?:any\s+)?"
+    r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive|risk)\s+(?:any\s+)?"
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
@@ -1113,7 +1114,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
-    r"|^\s*(?:(?:please|pls|plz)\s+)?(?:estimate|price|quote|cost)(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to)"
+    # "just price the fine-tune …", "… then SFT. For now, just quote the LoRA": a sentence opening on the verb
+    r"|(?:^\s*|(?<=[.!?;:]\s))(?:for\s+now\s*,?\s+)?(?:(?:please|pls|plz|just|only)\s+)?(?:estimate|price|quote|cost)"
+    r"(?:\s+(?:the\s+)?(?:cost|price)(?:\s+for\s+now\b|\s+(?:of|for|to))"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
     r"|\b(?:can|could|would)\s+you\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)(?=\s+(?:how|what|which|whether|if)\b)"
@@ -4665,7 +4668,11 @@ def _just_one_part(scan: _Scan, notes: list[str]) -> None:
     stem = re.sub(r"[\s-]", "", part["task"].lower())[:6]  # "pretra", "sft", "finetu", "dpo": the part asked for
     if any(stem in re.sub(r"[\s-]", "", m.group(0).lower()) for m in later):
         return  # the part asked for is the later one: the two jobs are refused as such, with how to ask for each
-    scan.blank(part.start(), part.end())
+    if not later and part["part"] is None:
+        return  # "just price the fine-tune": one job, its words read as ever
+    # "just price the pretraining part": read whole; "just price the continued pretraining": the job's words are read
+    # as the task, as ever
+    scan.blank(part.start(), part.end() if part["part"] is not None else part.start("task"))
     for m in later:
         said = " ".join(m.group(0).strip(" ,;").split())
         scan.blank(m.start(), m.end())
@@ -4823,7 +4830,11 @@ _STAGE_SAID_RE = compiled_on_use(r"prod|production|experiment(?:s|al)?|poc|proof
 _FUTURE_PRODUCTION_RE = compiled_on_use(
     r"\b(?:(?:this|it)\s+)?(?:will\s+|would\s+|should\s+|is\s+going\s+to\s+|'ll\s+)?(?:eventually|ultimately|later|one\s+day"
     r"|someday|down\s+the\s+(?:line|road))\s+(?:go(?:es)?\s+(?:to|into|in)|be(?:come)?(?:\s+used)?\s+in|ship\s+(?:to|in)"
-    r"|land\s+in|be)\s+(?:prod|production)\b", _F)
+    r"|land\s+in|be)\s+(?:prod|production)\b"
+    # "it's going to prod eventually", "this ships to production later on": the word for later after
+    r"|\b(?:(?:it|this)(?:'?s|\s+is|\s+will)\s+)?(?:going\s+to\s+go\s+(?:to|into)|going\s+(?:to|into)|gonna\s+go\s+(?:to|into)"
+    r"|(?:will\s+)?go(?:es)?\s+(?:to|into)|ships?\s+to|lands?\s+in)\s+(?:prod|production)\s+(?:eventually|ultimately"
+    r"|later(?:\s+on)?|one\s+day|someday|down\s+the\s+(?:line|road))\b", _F)
 
 
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
