@@ -3089,7 +3089,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
         notes.append(f"read '{q.phrase}' as {_usd(q.value)} a run: {_usd(q.value * runs)} for the {runs} run"
                      + ("s" if runs != 1 else ""))
         budgets.append(_Qty("money", q.value * runs, q.phrase))
-    if len(budgets) > 1 and (said_hoped := _hoped_amounts(budgets, scan.said)) and len(said_hoped) < len(budgets):
+    said_hoped = _hoped_amounts(budgets, scan.said) if budgets else []
+    if said_hoped and len(said_hoped) < len(budgets):
         # "ideally under $100 but up to $200 is ok": the most said to be ok is the budget, the hope is noted
         hoped = [q for q, _ in said_hoped]
         for _, span in said_hoped:
@@ -3097,6 +3098,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
         budgets = [q for q in budgets if q not in hoped]
         notes.append(f"read {', '.join(repr(q.phrase) for q in hoped)} as the cost hoped for, not the limit: the "
                      "budget is the most said to be ok")
+    elif said_hoped:
+        # "ideally under $1k", "budget whatever, but under 1k would be nice": no other amount is said, so the plan
+        # is checked against the hope as its budget (a warning when over, as ever; a budget never denies)
+        for _, span in said_hoped:
+            scan.blank(*span)
+        notes.append(f"read {', '.join(repr(_with_cue(q, span, scan.said)) for q, span in said_hoped)} as the cost "
+                     "hoped for: the plan is checked against it as the budget")
     if budgets:
         fields["budget_usd"] = _budget(budgets, notes)
     for kind, example in (("max_hourly_usd", "under $30 an hour"), ("max_usd_per_gpu_hour", "at most $3 per GPU-hour")):
@@ -4309,7 +4317,8 @@ MIN_BARE_BUDGET_USD = 100
 # of them" counts what was named before it
 _OTHER_COUNTED_AFTER_RE = compiled_on_use(
     r"\s*(?!(?:usd|dollars?|bucks|total|max|tops|overall|all|per|an?|each|for|on|in|and|or|to|is|please|pls|spend"
-    r"|budget|this|that|the|of|at|by|with|if|but|so|then)\b)[a-z]{3,}|\s+of\s+(?:them|those|these)\b", _F)
+    r"|budget|this|that|the|of|at|by|with|if|but|so|then|would|should|could|will|sounds?|works?|seems?)\b)"
+    r"[a-z]{3,}|\s+of\s+(?:them|those|these)\b", _F)
 
 
 _POWER_OF_TEN_RE = compiled_on_use(r"(?:(?P<m>\d+(?:\.\d+)?)\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*(?P<e>\d{1,2})", _F)
@@ -4414,13 +4423,29 @@ _HOPED_BEFORE_RE = compiled_on_use(
     r"(?:(?:under|below|less\s+than|around|about|at|~)\s*)?$", _F)
 
 
+def _with_cue(q: _Qty, cue: tuple[int, int], said: str) -> str:
+    """The amount with the words that make it a hope, as said ("ideally under $1k", "under $1k would be nice")."""
+    at = said.find(q.phrase)
+    return " ".join(said[min(cue[0], at) : max(cue[1], at + len(q.phrase))].split())
+
+
+# Said after an amount to make it a hope: "under $1k would be nice", "$500 would be ideal", "$300 is preferred"
+_HOPED_AFTER_RE = compiled_on_use(
+    r"\s*(?:would\s+be|'?d\s+be|is|sounds)\s+(?:really\s+|very\s+|even\s+)?(?:nice|great|ideal|good|preferable|better"
+    r"|preferred|lovely|amazing|awesome|best)\b", _F)
+
+
 def _hoped_amounts(budgets: list[_Qty], said: str) -> list[tuple[_Qty, tuple[int, int]]]:
-    """The amounts said as hopes ("ideally under $100"), by the words just before where each was said, with where
-    those words are."""
+    """The amounts said as hopes ("ideally under $100", "under $1k would be nice"), by the words just before or
+    after where each was said, with where those words are."""
     hoped = []
     for q in budgets:
         at = said.find(q.phrase)
-        if at >= 0 and (cue := _HOPED_BEFORE_RE.search(said, max(0, at - 40), at)) is not None:
+        if at < 0:
+            continue
+        if (cue := _HOPED_BEFORE_RE.search(said, max(0, at - 40), at)) is not None:
+            hoped.append((q, cue.span()))
+        elif (cue := _HOPED_AFTER_RE.match(said, at + len(q.phrase))) is not None:
             hoped.append((q, cue.span()))
     return hoped
 
@@ -4510,6 +4535,8 @@ _NO_COST_LIMIT_RE = compiled_on_use(
     r"|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
     r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
     r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
+    # "budget whatever", "budget: none", "cost: n/a"
+    r"|\b(?:budget|cost|price|spend(?:ing)?)\s*(?::\s*|\s+is\s+|\s+)(?:whatever|unlimited|none|n/a)(?![\w/])"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b"
     # "don't care about cost", "we don't care how much it costs"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:about\s+(?:the\s+)?(?:cost|price|money|spend(?:ing)?)"

@@ -50,6 +50,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens. It's going to prod eventually but this run is exploratory.",
      {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune Mistral 7B on 120M tokens. Can't risk interruptions.", {"interruption_tolerance": Tolerance.LOW}, []),
+    # a cost hoped for with no other amount said: the budget the plan is checked against; "budget whatever": no limit
+    ("lora 13B on 80M tokens, ideally under $1k", {"budget_usd": 1000.0}, []),
+    ("LoRA on Llama-2-13b, 80M tokens. Budget whatever, but under 1k would be nice.", {"budget_usd": 1000.0}, []),
+    ("pretrain 1B on 20B tokens, $500 would be ideal", {"budget_usd": 500.0}, []),
+    ("lora 13B on 80M tokens, budget: none", {"budget_usd": None}, []),
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
     ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
     ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
