@@ -255,8 +255,11 @@ _ASSUMED = (
      r"(?:\s+(?:when|once)\s+(?:it'?s\s+)?(?:done|finished|complete))?\b",
      "what happens to the model once trained: outside the run priced"),
     # "1.2M rows in a parquet file", "stored as jsonl": how the data is stored, not how much of it there is
+    # "(chat format)", "in ShareGPT format", "alpaca-style format": the data's layout, not how much of it there is
     (r"\b(?:in|as)\s+(?:a\s+|an\s+|one\s+)?(?:parquet|jsonl|json|csv|arrow|webdataset|tfrecords?|mds)"
-     r"(?:\s+(?:files?|format|shards?))?\b",
+     r"(?:\s+(?:files?|format|shards?))?\b"
+     r"|\b(?:(?:in|as)\s+(?:the\s+|a\s+)?)?(?:chat|chatml|sharegpt|alpaca|openai|messages|instruction|conversation(?:al)?"
+     r"|prompt[\s/-]+(?:completion|response)|q&a|qa)(?:[\s-]+style)?\s+format(?:ted)?\b",
      "how the data is stored: the tokens said are what is trained on"),
     # "3 seeds, pick the best": what is done with the runs once trained
     # (checkpoints and models kept are ``policy.parse``'s, read before "checkpoint" says the job restarts)

@@ -55,6 +55,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("LoRA on Llama-2-13b, 80M tokens. Budget whatever, but under 1k would be nice.", {"budget_usd": 1000.0}, []),
     ("pretrain 1B on 20B tokens, $500 would be ideal", {"budget_usd": 500.0}, []),
     ("lora 13B on 80M tokens, budget: none", {"budget_usd": None}, []),
+    ("full fine-tune Qwen2.5-32B on ~600M tokens (chat format) before the 20th", {"tokens": 600_000_000}, []),
+    ("lora 8B on 200M tokens in ShareGPT format", {"tokens": 200_000_000}, []),
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
     ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
     ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
