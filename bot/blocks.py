@@ -241,14 +241,15 @@ def request_buttons(req: RequestPublic) -> Block:
 
 
 def choice_line(req: RequestPublic, *, now: datetime | None) -> str:
-    """Why this plan, in one line a budget holder reads: cheapest within the policy (or fastest when nothing is in
-    time), what cheaper choice it passed over, and until when an approval still meets the deadline."""
+    """Why this plan, in one line a budget holder reads: cheapest within the policy (or, when nothing is in time, the
+    cheapest near the earliest finish), what cheaper choice it passed over, and until when an approval still meets
+    the deadline."""
     decision, tz = req.decision, fmt.zone(req.timezone)
     plan = decision.plan
     if decision.request.urgent:
         head = "*Fastest within your policy*, at the lowest cost near the earliest finish"
     elif plan.deadline_met is False:
-        head = "*Nothing within your policy meets the deadline*: this finishes soonest"
+        head = "*Nothing within your policy meets the deadline*: the lowest cost near the earliest finish"
     elif plan.deadline_met:
         head = "*Cheapest within your policy* that meets the deadline"
     else:

@@ -122,6 +122,16 @@ def test_a_cheaper_choice_passed_over_is_named() -> None:
                                   "~$99 but misses the deadline")
 
 
+def test_a_plan_nothing_can_land_in_time_says_so_and_is_not_sold_as_the_fastest() -> None:
+    text = "quick smoke test: 7B lora, 1M tokens, 10 minutes max"
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+    head, why = blocks[0]["text"]["text"], blocks[1]["text"]["text"]
+    assert head.startswith("*1× ") and "✗ late by" in head
+    assert why.startswith("*Nothing within your policy meets the deadline*: the lowest cost near the earliest finish")
+    warnings = next(b["text"]["text"] for b in blocks if b.get("text", {}).get("text", "").startswith("⚠️"))
+    assert "lands only 1 min sooner" in warnings
+
+
 def test_no_approve_by_without_a_deadline_or_once_decided() -> None:
     decision = plan_for("fine-tune 7B on 2B tokens")
     assert approve_by(make_request(decision=decision, planned_at=NOW)) is None
