@@ -106,6 +106,16 @@ _OPENS_WITH_START_RE = compiled_on_use(
     r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to|i\s+(?:want|need)\s+to)\s+)?"
     r"(?:start|begin|kick\s+off)\b(?!\s+(?:now|asap|immediately|right\s+away|today|tonight|whenever|any\s*time)\b)",
     _F)
+# "kick off … tonight", "run it tonight", "start tonight, done by Monday": the evening the job starts, never a deadline
+# at midnight that a multi-day job would be bought many nodes to meet ("need it tonight", "done by tonight" stay
+# deadlines)
+_TONIGHT_START_BEFORE_RE = compiled_on_use(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?(?:\s+(?:it|this|that))?\s+off|run(?:s|ning)?|launch(?:es|ing)?"
+    r"|fire(?:\s+(?:it|this|that))?\s+off)(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s*$", _F)
+_OPENS_BY_STARTING_RE = compiled_on_use(
+    r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to|i\s+(?:want|need)\s+to)\s+)?"
+    r"(?:start|begin|kick\s+off)\b", _F)
+_TONIGHT_START = time(20, 0)
 _BARE_DATE_RE = compiled_on_use(r"(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
                                 r"|nov|dec)[a-z]*\b|\d)", _F)
 _DUE_BEFORE_RE = compiled_on_use(r"\b(?:done|finish(?:ed)?|ready|due|need(?:ed)?|complete[sd]?|deliver(?:ed)?|back"
@@ -482,6 +492,13 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             cue = negated  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
         cued = cue is not None
+        if found.phrase.lower() == "tonight" and not _DUE_BEFORE_RE.search(scan.text, before, found.start) and (
+                _TONIGHT_START_BEFORE_RE.search(scan.text, before, found.start)
+                or _OPENS_BY_STARTING_RE.match(scan.text)):
+            tonight = found.when.replace(hour=_TONIGHT_START.hour, minute=_TONIGHT_START.minute)
+            starts.append((tonight, "tonight"))
+            scan.blank(found.start, found.end)
+            continue
         if found is opener and min(d.start for d in dated) == found.start and _BARE_DATE_RE.match(found.phrase) \
                 and not _DUE_BEFORE_RE.search(scan.text, before, found.start):
             cued = True  # "kick off … monday 8am": the start the request opens with

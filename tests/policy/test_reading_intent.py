@@ -66,6 +66,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a request that opens by starting the job: the first date said bare is the start
     ("kick off a 13B fine-tune on 2B tokens wednesday 8am, must be done by friday noon",
      {"start_after": at("2026-12-02T08:00"), "deadline": at("2026-12-04T12:00")}, []),
+    # "tonight" said as when the job starts is the evening, never a deadline at midnight a 3-day job is rushed for
+    ("kick off a 3B continued pretrain on 10B tokens of code tonight, should be done by Monday morning",
+     {"start_after": at("2026-11-30T20:00"), "deadline": at("2026-12-07T09:00")}, []),
+    ("3B continued pretrain on 10B tokens, can you run it tonight?",
+     {"start_after": at("2026-11-30T20:00"), "deadline": None}, []),
+    ("lora 7B on 100M tokens, need it by tonight", {"start_after": None, "deadline": at("2026-11-30T23:59")}, []),
     ("start a 7B fine-tune on Dec 10, ready by the 14th",
      {"start_after": at("2026-12-10T09:00"), "deadline": at("2026-12-14T17:00")}, []),
     ("start now, fine-tune 7B done friday", {"start_after": None, "deadline": at("2026-12-04T17:00")}, []),
