@@ -1466,7 +1466,9 @@ _ADVICE_RE = compiled_on_use(
     r"(?:setup|config(?:uration)?s?|plan|instances?|hardware|something)\b"
     r"|\bwhat(?:'s|\s+is|\s+would\s+be)\s+(?:the\s+)?best\s+(?:setup|config(?:uration)?|way|option|instance|hardware"
     r"|approach)(?:\s+(?:for\s+(?:this|it|that)|here|to\s+do\s+(?:this|it|that)))?\b"
-    r"|\b(?:the\s+)?best\s+(?:instance|setup|config(?:uration)?|hardware|option)s?(?=\s*\?)", _F)
+    r"|\b(?:the\s+)?best\s+(?:instance|setup|config(?:uration)?|hardware|option)s?(?=\s*\?)"
+    # "it was too slow on 4 A10Gs, what's better for 200M tokens?"
+    r"|\bwhat(?:'s|\s+is|\s+would\s+be|\s+works)\s+better(?:\s+(?:here|for\s+(?:this|it|that)))?\b", _F)
 # "but it's not a hard deadline": the date said stays the one planned to
 _SOFT_DEADLINE_RE = compiled_on_use(
     r"\b(?:but\s+)?(?:it'?s\s+|it\s+is\s+|that'?s\s+|this\s+is\s+)?not\s+a\s+(?:hard|firm|strict)\s+deadline\b", _F)
@@ -1537,7 +1539,17 @@ _WHICH_FASTER_RE = compiled_on_use(
 # "plan this month's run", "next week's refresh": the one run of a period
 _PERIOD_RUN_RE = compiled_on_use(
     r"\b(?:this|next)\s+(?:week|month|quarter)'s\s+(?:run|job|training|refresh|retrain(?:ing)?)\b", _F)
+# "our 8B DPO run keeps OOMing on 4 A10Gs", "ran out of memory on a single A100": the hardware a run failed on is what
+# went wrong, never what this plan must use (asked "what should we use", it was refused for not holding the job)
+_FAILED_ON_HARDWARE_RE = compiled_on_use(
+    r"\b(?:(?:keeps?|kept)\s+)?(?:oom(?:ing|s|ed|'d)?|(?:going|goes|went)\s+oom|(?:runs?|ran|running)\s+out\s+of\s+"
+    r"(?:gpu\s+)?memory|out\s+of\s+memory|crash(?:es|ed|ing)?\s+with\s+(?:an?\s+)?oom|(?:is|was|were|are|too)\s+"
+    r"(?:way\s+)?too\s+slow)\s+(?:on|with)\s+(?:a\s+|an\s+|one\s+|our\s+|the\s+)?[^,;.!?()]{1,40}?"
+    r"(?=\s*(?:[,;.!?()]|$|\b(?:and|but|so|what|which|how|because)\b))", _F)
+
 _NOTED_ONLY = (
+    (_FAILED_ON_HARDWARE_RE, "how an earlier run on that hardware went: this plan chooses the hardware anew, sized "
+                             "to hold the job and priced per run", ("oom", "memory", "slow")),
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
     (_HOW_LONG_ALONE_RE, "asking how long: the plan says, in hours and its finish time", ("how long",)),
     (_WHICH_FASTER_RE, "asking which finishes sooner: each option's hours are said beside the plan",
@@ -1566,7 +1578,7 @@ _NOTED_ONLY = (
     (_BUDGET_LEFT_QUESTION_RE, "asking what is left of the budget: the plan's spend line and approval say it "
                                "(/gpu spend gives the month)", ("budget", "spend")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
-     ("recommend", "suggest", "advi", "propose", "best", "should", "what would")),
+     ("recommend", "suggest", "advi", "propose", "best", "should", "what would", "better")),
     (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),

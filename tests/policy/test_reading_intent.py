@@ -57,6 +57,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("lora 13B on 80M tokens, budget: none", {"budget_usd": None}, []),
     ("full fine-tune Qwen2.5-32B on ~600M tokens (chat format) before the 20th", {"tokens": 600_000_000}, []),
     ("lora 8B on 200M tokens in ShareGPT format", {"tokens": 200_000_000}, []),
+    # the hardware a run failed on is history, never what this plan must use
+    ("Help! Our 8B DPO run keeps OOMing on 4 A10Gs. What should we use for 30M tokens of pairs?",
+     {"task": Task.DPO, "gpus": None, "accelerator": None, "tokens": 30_000_000}, []),
+    ("fine-tune 13B on 500M tokens, it ran out of memory on a single A100 last time",
+     {"gpus": None, "accelerator": None}, []),
+    ("our 7B lora was way too slow on 4 A10Gs, what's better for 200M tokens?", {"gpus": None}, []),
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
     ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
     ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
