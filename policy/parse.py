@@ -3877,6 +3877,8 @@ _ADAPTER_RUNS_RE = compiled_on_use(
 # is left for the size reader); "an A/B test", "A/B/C": a run per variant.
 _TASK_RUNS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,3})\s+(?:\d+(?:\.\d+)?\s*[bm]\s+)?"
+    # "50 small fine-tunes", "10 quick LoRA runs": how big each is said between
+    r"(?:(?:small|smaller|quick|short|tiny|little|separate|independent|parallel|similar|identical)\s+)?"
     r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
     r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])", _F)
 _AB_RE = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
@@ -4211,6 +4213,17 @@ _TOKEN_LIST_RE = compiled_on_use(
     rf"|(?<![\w.]){_LISTED}(?:\s*(?:,|/|;|,?\s*and|,?\s*or)\s*{_LISTED}){{2,7}}\s*(?:tokens?|toks?)\b", _F)
 
 
+_LISTED_COUNT_RE = compiled_on_use(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>k|m|bn|b|t)\b", _F)
+
+
+def _listed_tokens(lst: re.Match[str]) -> bool:
+    """Whether a list the token unit ends is every count's: two counts in brackets, the larger first, are a model
+    and its tokens ("50 fine-tunes (1B, 100M tokens each)"), as unbracketed "1B, 100M tokens" is; counts compared
+    are listed smallest first ("(200M, 500M tokens)")."""
+    counts = [_value(c["num"], c["scale"].lower(), seq=False) for c in _LISTED_COUNT_RE.finditer(lst.group(0))]
+    return not (len(counts) == 2 and counts[0] > counts[1])
+
+
 def _classify(text: str, m: re.Match[str]) -> _Qty:
     """What a number counts: its unit says so, else the words before it, else its scale (7B is a model size)."""
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
@@ -4245,7 +4258,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
         kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
     elif kind == "params" and "tok" in text.lower() and any(
-            lst.start() <= m.start() < lst.end() for lst in _TOKEN_LIST_RE.finditer(text)):
+            lst.start() <= m.start() < lst.end() and _listed_tokens(lst) for lst in _TOKEN_LIST_RE.finditer(text)):
         kind = "tokens"  # "(200M, 300M, 500M tokens)": the unit said once, after the list, is every count's
     elif kind == "params" and _counts_items(text, m.end()):
         kind = "other"  # counted items: how many tokens they hold is asked (``policy.reading``), never guessed

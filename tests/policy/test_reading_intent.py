@@ -63,6 +63,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B on 500M tokens, it ran out of memory on a single A100 last time",
      {"gpus": None, "accelerator": None}, []),
     ("our 7B lora was way too slow on 4 A10Gs, what's better for 200M tokens?", {"gpus": None}, []),
+    # two counts in brackets, the larger first, are a model and its tokens; counts compared ascend
+    ("what's the cheapest way to run 50 small fine-tunes (1B, 100M tokens each) this month?",
+     {"params": 1_000_000_000, "tokens": 100_000_000, "trials": 50}, []),
+    ("10 quick lora runs on 8B, 20M tokens each", {"trials": 10, "tokens": 20_000_000}, []),
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
     ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
     ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
