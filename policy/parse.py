@@ -1547,7 +1547,15 @@ _FAILED_ON_HARDWARE_RE = compiled_on_use(
     r"(?:way\s+)?too\s+slow)\s+(?:on|with)\s+(?:a\s+|an\s+|one\s+|our\s+|the\s+)?[^,;.!?()]{1,40}?"
     r"(?=\s*(?:[,;.!?()]|$|\b(?:and|but|so|what|which|how|because)\b))", _F)
 
+# "Should be trivial.", "should be pretty quick": a guess at how big the work is, which the plan works out
+_SIZE_GUESS_RE = compiled_on_use(
+    r"\b(?:(?:it|this|that)\s+)?(?:should(?:\s+(?:only|just))?\s+be|(?:it'?s|this\s+is|that'?s)\s+(?:probably|likely)"
+    r"|(?:is\s+)?(?:probably|likely))\s+(?:pretty\s+|very\s+|fairly\s+|quite\s+|really\s+)?(?:trivial|easy|simple"
+    r"|straightforward|quick|fast|small|cheap|tiny|no\s+big\s+deal)\b", _F)
+
 _NOTED_ONLY = (
+    (_SIZE_GUESS_RE, "a guess at how big the work is: the plan works it out from what was said",
+     ("should", "probably", "likely")),
     (_FAILED_ON_HARDWARE_RE, "how an earlier run on that hardware went: this plan chooses the hardware anew, sized "
                              "to hold the job and priced per run", ("oom", "memory", "slow")),
     (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
