@@ -2751,6 +2751,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
         if regions and (cue := _REGION_FALLBACK_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())):
             scan.blank(cue.start(), cue.end())
             fallbacks.append(region)
+        if not regions and (cue := _EACH_REGION_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())):
+            scan.blank(cue.start(), cue.end())  # "in each of us-east-1, us-west-2 and eu-west-1": compared
         regions.append(region)
     if after_negated is not None:
         _note_excluded(text, said_not, after_negated, excluded, notes)
@@ -2772,6 +2774,13 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
         notes.append(f"named several regions ({', '.join(named)}); searched only those")
         return None, named
     return (named[0] if named else None), []
+
+
+# "in each of us-east-1, us-west-2 and eu-west-1", "across all of": the regions listed are compared (``policy.tree``
+# says each one's plan beside the best)
+_EACH_REGION_BEFORE_RE = compiled_on_use(
+    r"\b(?:in\s+|across\s+|for\s+)?(?:each|all|every\s+one)\s+of(?:\s+(?:the\s+|these\s+)?(?:regions?|these|them))?"
+    r"\s*:?\s*(?:in\s+)?$", _F)
 
 
 def _ruled_out_from(text: str, at: int, list_end: int | None) -> int | None:

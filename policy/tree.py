@@ -172,6 +172,7 @@ def decide(
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
+    warnings += _other_regions_named(request, plan, plan_for)
     if (on_spot := _on_spot_if_fine(request, req, plan, choice.option, search, ctx)) is not None:
         warnings.append(on_spot)
     if (runs := _runs_that_fit(req, plan)) is not None:
@@ -364,6 +365,29 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
         said.append(f"compared: {what} the plan would be {other.instance_count}× {other.instance_type} "
                     f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
                     f"{other.estimated_hours:,.1f} h, {than}")
+    return said
+
+
+def _other_regions_named(request: TrainingRequest, plan: Plan,
+                         plan_for: Callable[[TrainingRequest], Plan | None]) -> list[str]:
+    """ "in us-east-1 vs us-west-2", "in each of us-east-1, us-west-2 and eu-west-1": the plan is the best of the
+    regions named, and each other one's plan, made as if that region alone were named, is said beside it (never an
+    alternative: an approval binds the plan)."""
+    said = []
+    for region in dict.fromkeys(request.regions):
+        if region == plan.region:
+            continue
+        other = plan_for(request.model_copy(update={"region": region, "regions": []}))
+        if other is None:
+            said.append(f"in {region}: no configuration the policy allows runs this job")
+            continue
+        share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
+        than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
+            "the same as this plan"
+        late = ", missing the deadline" if other.deadline_met is False else ""
+        said.append(f"in {region} the plan would be {other.instance_count}× {other.instance_type} "
+                    f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
+                    f"{other.estimated_hours:,.1f} h, {than}{late}")
     return said
 
 

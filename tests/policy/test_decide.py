@@ -377,6 +377,17 @@ def test_alternative_inside_the_safety_margin_is_not_called_late() -> None:
     assert labelled
 
 
+def test_regions_named_to_compare_each_get_their_plan_beside_the_best() -> None:
+    decision = plan_for("can you price a 7B fine-tune on 1B tokens in each of us-east-1, us-west-2 and eu-west-1?")
+    assert decision.request.unread == [] and decision.plan.region == "us-east-1"
+    compared = [w for w in decision.warnings if re.match(r"in (us-west-2|eu-west-1) the plan would be ", w)]
+    assert [w.split()[1] for w in compared] == ["us-west-2", "eu-west-1"]
+    for warning in compared:  # each dearer than the plan, by the share said
+        cost = float(re.search(r"at ~\$([\d,.]+)", warning)[1].replace(",", ""))  # type: ignore[index]
+        share = cost / decision.plan.estimated_cost_usd - 1
+        assert f"{share:.0%} more than this plan" in warning
+
+
 def test_a_deadline_missed_by_start_up_alone_is_not_bought_off_with_the_largest_cluster() -> None:
     # 15 min of start-up: nothing lands within 10 minutes, and 16 nodes would land about a minute sooner than one
     decision = plan_for("quick smoke test: 7B lora, 1M tokens, 10 minutes max")
