@@ -1660,6 +1660,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         notes.append(f"read '{' '.join((m['step'] or m['step2']).split())}' as a later step, not planned here: ask "
                      "for it when it is due")
     _refuse_staged(scan)
+    _refuse_elsewhere_venue(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     per_run = _per_run_hardware(scan)  # "each run on 1 node": before "1 node" is read as the whole job's
     four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
@@ -4746,6 +4747,27 @@ def _just_one_part(scan: _Scan, notes: list[str]) -> None:
         said = " ".join(m.group(0).strip(" ,;").split())
         scan.blank(m.start(), m.end())
         notes.append(f"read '{said}' as a later step, not planned here: '{_said(part)}' asks for that part alone")
+
+
+# Hardware gpuops neither prices nor launches on, asked for as where the job runs: "on our own GPUs", "on-prem", "on
+# our slurm cluster", "on GCP". Said in passing ("we moved off GCP") it stays unread, as an accelerator AWS lacks does.
+_ELSEWHERE_VENUE_RE = compiled_on_use(
+    r"\b(?:on|using|in|with|to)\s+(?:our\s+|the\s+|my\s+|an?\s+)?(?:(?:own|in[\s-]?house|local)\s+(?:gpus?|hardware"
+    r"|cluster|servers?|machines?|boxes|nodes|infra(?:structure)?|data\s*cent(?:er|re)|dgx(?:es)?|workstations?)"
+    r"|on[\s-]?prem(?:ise|ises)?(?:\s+(?:cluster|gpus?|hardware|servers?))?|(?:slurm|k8s|kubernetes|on[\s-]?prem)\s+"
+    r"cluster(?!\s+on\s+aws)|dgx(?:es)?|gcp|google\s+cloud|azure|coreweave|lambda\s+labs|runpod|oracle\s+cloud|oci)\b"
+    r"|\bon[\s-]?prem(?:ise|ises)?\b", _F)
+_ELSEWHERE_VENUE_WORDS = ("own", "house", "local", "prem", "slurm", "cluster", "dgx", "gcp", "google", "azure",
+                          "coreweave", "lambda", "runpod", "oracle", "oci")
+
+
+def _refuse_elsewhere_venue(scan: _Scan) -> None:
+    """A job asked to run where gpuops does not launch is refused with what it can do: an AWS plan of it would be
+    priced on hardware nobody asked for (and "our own GPUs" is all words that carry no request of their own)."""
+    if scan.holds(_ELSEWHERE_VENUE_WORDS) and (m := _ELSEWHERE_VENUE_RE.search(scan.text)) is not None:
+        raise RequestError(
+            f'"{_said(m)}" is not where gpuops runs jobs: it plans and launches on AWS only. Ask without it for what '
+            'the job would cost on AWS, e.g. "LoRA 7B on 100M tokens".', code="not_aws")
 
 
 def _refuse_staged(scan: _Scan) -> None:

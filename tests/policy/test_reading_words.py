@@ -386,6 +386,24 @@ def test_an_accelerator_gpuops_has_no_instance_for_is_refused_by_name(text: str,
         refused.value.message
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("LoRA 7B on 100M tokens on our own GPUs", "on our own GPUs"),  # every word of it a word of glue
+    ("LoRA 7B on 100M tokens on-prem", "on-prem"),
+    ("LoRA 7B on 100M tokens on our slurm cluster", "on our slurm cluster"),
+    ("fine-tune 8B on 1B tokens on GCP", "on GCP"),
+])
+def test_a_job_asked_to_run_off_aws_is_refused_never_planned_on_aws(text: str, said: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_request(text, now=NOW, tz="UTC")
+    assert refused.value.code == "not_aws"
+    assert refused.value.message.startswith(f'"{said}" is not where gpuops runs jobs: it plans and launches on AWS')
+
+
+def test_another_cloud_said_in_passing_is_left_unread() -> None:
+    assert parse_request("we moved off GCP last year; LoRA 7B on 100M tokens", now=NOW, tz="UTC").unread == [
+        "moved off GCP last year"]
+
+
 def test_another_vendors_accelerator_said_in_passing_is_left_unread() -> None:
     assert parse_request("fine-tune 7B on 1B tokens, we moved off TPUs", now=NOW, tz="UTC").unread == [
         "moved off TPUs"]
