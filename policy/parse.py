@@ -161,10 +161,10 @@ _UNIT_KINDS = (
      r"|separate|parallel|different|[a-z]{1,12}(?:\s*/\s*[a-z]{1,12})+)\s+)?(?:trials?|runs?|configs?"
      r"|(?:data[\s-]+)?(?:mixes|mixtures)"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
-     r"|combos?|combinations?)|learning[\s-]+rates?|lrs"
+     r"|combos?|combinations?)|(?:different\s+)?(?:learning[\s-]+rates?|lrs"
      # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"
      r"|batch[\s-]+sizes|ranks|dropout\s+rates|weight[\s-]+decays|warm[\s-]?up\s+(?:lengths|schedules)"
-     r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers"),
+     r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers)"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
     ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
                   r"(?:hours?|hrs?|h)"),
@@ -1241,7 +1241,8 @@ def _how_long(scan: _Scan, notes: list[str]) -> None:
 
 
 _COMPUTE_OPTIMAL_RE = compiled_on_use(
-    r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?(?:-ish)?\b|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?(?:-ish)?\b",
+    r"\b(?:chinchilla|compute)[\s-]+optimal(?:ly)?(?:-ish)?(?:\s+(?:number\s+of\s+)?tokens?(?:\s+count)?)?\b"
+    r"|\bchinchilla(?:[\s-]+(?:scaling|ratio|rule))?(?:-ish)?\b",
     _F)
 # Recomputing activations ("gradient checkpointing"), which the memory estimate already assumes; nothing to do with
 # checkpoints a job restarts from.

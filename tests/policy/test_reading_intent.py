@@ -71,6 +71,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 66_000_000, "model": "distilbert-base", "tokens": 50_000_000}, []),
     ("train gpt-2 medium from scratch on 10B tokens of openwebtext", {"params": 354_823_168, "model": "gpt2-medium"},
      []),
+    ("Estimate for 4 epochs of 7B LoRA over 25M tokens with 3 different ranks", {"trials": 3, "tokens": 100_000_000},
+     []),
+    ("train a 1.3B model from scratch, chinchilla-optimal tokens, by the end of january",
+     {"task": Task.PRETRAIN, "tokens": None}, []),  # the compute-optimal default, applied when deciding
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
     ("fine-tune 70B on 2 nodes of 8xH100", {"accelerator": "H100", "gpus": 16}, []),
     ("pretrain 7B on 64 H100s tomorrow", {"gpus": 64, "start_after": at("2026-12-01T09:00"), "deadline": None}, []),
