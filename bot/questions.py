@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 ANSWER_ACTION = "answer_question"
 OTHER_ACTION = "answer_question_other"
 ANSWER_CALLBACK = "answer_question_modal"
-MAX_CHOICE_BUTTONS = 4  # Slack allows 25 elements per actions block; more than a few choices read as a form
+MAX_CHOICE_BUTTONS = 6  # Slack allows 25 elements per actions block; more than a few choices read as a form
 MAX_BUTTON_VALUE = 2000  # Slack's limit on a button's value
 _EXAMPLES = {"tokens": "2B or 40,000,000", "fixed_hours": "6", "deadline": "Dec 20 or next Friday 3pm",
              "instance_type": "4x p5.48xlarge"}

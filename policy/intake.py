@@ -24,7 +24,15 @@ from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.jobtext import apply_job_fields
 from policy.models import find_model, image_model_in_text, sized_image_model
-from policy.parse import SIZE_EXAMPLE, SIZE_PAIR, Reading, read_request, size_pair_error
+from policy.parse import (
+    SIZE_EXAMPLE,
+    SIZE_PAIR,
+    Reading,
+    family_member,
+    family_question,
+    read_request,
+    size_pair_error,
+)
 from policy.patterns import compiled_on_use
 from policy.request import HARDWARE_FIELDS, TrainingRequest
 
@@ -79,8 +87,12 @@ def request_from(
     elif default_team is not None and "team" not in overlay and merged["team"] != default_team:
         notes.append(f"took {merged['team']} from the text over the default team {default_team}")
     _size_pair(merged, notes, asking=asking)
+    if text and merged.get("model") is None and merged.get("params") is not None and "params" in overlay \
+            and (member := family_member(text, merged["params"])) is not None:
+        merged["model"] = member  # "finetune mistral …" answered with mistral-7b's size: that model, its shape
+        notes.append(f"took the size given as {member}, of the family the text names")
     apply_job_fields(merged, notes)  # recipe, dataset, hyperparameters into job; a named model's size
-    _check_complete(merged, reading=reading, now=now, text=text or "")
+    _check_complete(merged, reading=reading, now=now, text=text or "", asking=asking)
     try:
         return TrainingRequest.model_validate({**merged, "notes": notes})
     except ValidationError as exc:
@@ -111,6 +123,11 @@ def _missing_size(text: str) -> str:
     named = image_model_in_text(text)
     if named is not None:
         return _image_work(*named)
+    family = family_question(text)
+    if family is not None:  # "finetune mistral on 200M tokens" where nothing can be asked (an edit)
+        sizes = ", ".join(c.label for c in family.choices)
+        first = family.choices[0].label.split()[0]
+        return f"{family.question.split(':', 1)[0]} ({sizes}): say which, e.g. \"{first}\"."
     earlier = _EARLIER_REQUEST_RE.search(text)
     told = f"gpuops does not look up what '{earlier.group(0)}' refers to: say" if earlier is not None else "Say"
     return f"{told} how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."
@@ -143,7 +160,8 @@ def _shown(value: Any) -> str:
     return value.isoformat(timespec="minutes") if isinstance(value, datetime) else str(getattr(value, "value", value))
 
 
-def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str) -> None:
+def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetime, text: str,
+                    asking: bool = False) -> None:
     options = merged.get("hardware_options") or []
     hardware = any(merged.get(k) is not None for k in HARDWARE_FIELDS) or bool(options)
     held = merged.get("fixed_hours") is not None or (bool(options) and all(o.hours is not None for o in options))
@@ -155,9 +173,9 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
                 "(\"by Friday\") or the hardware (\"on 8 H100s\"); or name a size, e.g. \"pretrain 3B on 20B tokens\".",
                 code="missing_limit")
     elif merged.get("params") is None and not (held and hardware) and not measured \
-            and not any(q.field == "params" for q in reading.questions):
+            and not (asking and any(q.field == "params" for q in reading.questions)):
         # A job of a stated length on stated hardware needs no size, nor one given as accelerator-hours: its hours
-        # are given; a size asked (two were said) comes with its answer.
+        # are given; a size asked (two were said, or a family named) comes with its answer.
         raise RequestError(_missing_size(text), code="missing_model_size")
     if merged.get("runs_fit_budget") and merged.get("budget_usd") is None:
         raise RequestError("Say the budget the runs must fit in to count them, e.g. \"how many 7B fine-tunes on 1B "

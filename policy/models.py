@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from policy.patterns import compiled_on_use
 
-__all__ = ["find_model", "image_model_in_text", "image_model_span", "load_models", "model_in_text", "ModelCatalog",
-           "ModelKind", "models_in_text", "ModelSpec", "sized_image_model"]
+__all__ = ["family_members", "find_model", "image_model_in_text", "image_model_span", "load_models", "model_in_text",
+           "ModelCatalog", "ModelKind", "models_in_text", "ModelSpec", "sized_image_model"]
 
 MODELS_FILE = "models.json"  # in the ``policy.data`` package
 
@@ -89,6 +89,23 @@ def _index() -> dict[str, ModelSpec]:
         for spelling in (model.name, model.hub_id, model.hub_id.split("/")[-1], *model.aliases):
             index.setdefault(_key(spelling), model)
     return index
+
+
+# Variants of a family trained for something else than the family's plain models ("qwen2.5-coder", "llama-3.2-vision")
+_VARIANT_RE = compiled_on_use(r"coder|math|vl\b|vision|distill|instruct|chat|guard", re.IGNORECASE)
+
+
+def family_members(said: str) -> list[ModelSpec]:
+    """The dense language models of the family ``said`` names ("mistral", "llama 3", "qwen2.5"), one per size, in the
+    table's order (newest first within a family), without variants trained for another purpose: what a family named
+    with no size may mean."""
+    prefix = _key(said)
+    found: dict[int, ModelSpec] = {}
+    for model in load_models().models:
+        if (_key(model.name).startswith(prefix) and model.kind == "causal-lm" and not model.is_moe
+                and model.patch_size is None and not _VARIANT_RE.search(model.name)):
+            found.setdefault(round(model.params, -7), model)  # 8.03B said once, by the first of that size
+    return list(found.values())
 
 
 def find_model(name: str) -> ModelSpec | None:

@@ -27,7 +27,7 @@ from policy.describing import DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
-from policy.models import image_model_span
+from policy.models import family_members, image_model_span
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
@@ -727,6 +727,9 @@ def read_request(
             raise size_pair_error(pair)
         questions[:] = [q for q in questions if q.field != "tokens"]  # the pair's other size is the tokens
         questions.append(size_pair_question(pair, task=fields.get("task")))
+    if fields.get("params") is None and pair is None and fields.get("fixed_hours") is None \
+            and fields.get("work_gpu_hours") is None and (family := family_question(scan.said)) is not None:
+        questions.append(family)  # "finetune mistral on 200M tokens": which Mistral?
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
         fields["interruption_tolerance"] = Tolerance.LOW
         notes.append("interruption tolerance: low, as reserved capacity runs (until an offering is bought, the plan "
@@ -745,6 +748,41 @@ def read_request(
 # Two bare sizes said with no tokens ("7b lora, 100m"): the model's size and the tokens, which is which asked; the
 # request's fields hold the pair (larger first) until a size is given, and ``policy.intake`` takes the other as tokens
 SIZE_PAIR = "size_pair"
+
+
+# A family of language models named with no size: "finetune mistral on 200M tokens", "LoRA on llama 3", "qwen2.5"
+_FAMILY_RE = compiled_on_use(
+    r"\b(?P<family>llama|mistral|qwen|gemma|phi|gpt[\s-]?2|deepseek)(?:[\s-]*(?P<version>\d{1,2}(?:\.\d)?))?"
+    r"(?![\w.])", _F)
+MAX_FAMILY_CHOICES = 6
+
+
+def family_question(said: str) -> Question | None:
+    """Which model of the family named, when the text names one and no size: each size the model table holds is a
+    choice (newest first, at most ``MAX_FAMILY_CHOICES``, smallest first), and any size may be typed instead."""
+    m = _FAMILY_RE.search(said)
+    if m is None:
+        return None
+    named = m["family"] + (m["version"] or "")
+    members = family_members(named)[:MAX_FAMILY_CHOICES]
+    if len(members) < 2:  # one size: said by name it would have been read; none: the size is asked as ever
+        return None
+    members.sort(key=lambda model: model.params)
+    return Question(field="params",
+                    question=f"'{' '.join(m.group(0).split())}' comes in several sizes: which model is it? Pick one, "
+                             "or type its size (e.g. 7B).",
+                    choices=[Choice(label=f"{model.name} ({format_count(model.params)})", value=model.params)
+                             for model in members])
+
+
+def family_member(said: str, params: int) -> str | None:
+    """The model of the family ``said`` names whose size is exactly ``params`` (the answer to ``family_question``),
+    by its name in the model table; None when none is."""
+    m = _FAMILY_RE.search(said)
+    if m is None:
+        return None
+    return next((model.name for model in family_members(m["family"] + (m["version"] or "")) if model.params == params),
+                None)
 
 
 def size_pair_question(pair: tuple[int, int], *, task: Task | None) -> Question:

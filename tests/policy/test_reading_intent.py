@@ -2387,6 +2387,34 @@ def test_the_size_answered_is_the_model_and_the_other_the_tokens(params: int, to
     assert (request.params, request.tokens, request.unread) == (params, tokens, [])
 
 
+@pytest.mark.parametrize(("text", "said", "first"), [
+    ("finetune mistral on 200M tokens", "mistral", "mistral-7b (7.25B)"),
+    ("LoRA on llama 3 with 100M tokens by Friday", "llama 3", "llama-3.2-1b (1.24B)"),
+    ("fine-tune qwen2.5 on 1B tokens", "qwen2.5", "qwen2.5-0.5b (494M)"),
+])
+def test_a_family_named_without_a_size_asks_which_model(text: str, said: str, first: str) -> None:
+    """ "finetune mistral on 200M tokens" was refused for want of a size; the sizes the family comes in are a click."""
+    question, = read_request(text, now=MONDAY, tz=TZ).questions
+    assert question.field == "params" and question.question.startswith(f"'{said}' comes in several sizes")
+    assert question.choices[0].label == first and 2 <= len(question.choices) <= 6
+    assert [c.value for c in question.choices] == sorted(c.value for c in question.choices)
+
+
+def test_a_family_member_picked_is_planned_as_that_model_and_a_size_typed_as_that_size() -> None:
+    picked = request_from(text="finetune mistral on 200M tokens", fields={"params": 7_248_023_552}, now=MONDAY,
+                          timezone=TZ, asking=True)
+    assert (picked.model, picked.params, picked.unread) == ("mistral-7b", 7_248_023_552, [])
+    typed = request_from(text="finetune mistral on 200M tokens", fields={"params": 7 * 10**9}, now=MONDAY,
+                         timezone=TZ, asking=True)
+    assert (typed.model, typed.params) == (None, 7 * 10**9)
+    with pytest.raises(RequestError, match=r"'mistral' comes in several sizes \(mistral-7b \(7.25B\), "):
+        request_from(text="finetune mistral on 200M tokens", fields={}, now=MONDAY, timezone=TZ)  # nothing asked
+
+
+def test_a_family_with_a_held_length_on_named_hardware_needs_no_size() -> None:
+    assert read_request("8 H100 for 6 hours to fine-tune llama", now=MONDAY, tz=TZ).questions == []
+
+
 def test_two_bare_sizes_stay_a_contradiction_where_nothing_can_be_asked_or_tokens_are_said() -> None:
     with pytest.raises(RequestError, match="If one of them is the data"):
         request_from(text="7b lora, 100m", fields={}, now=MONDAY, timezone=TZ)  # an edit: no question to ask
