@@ -73,6 +73,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("Estimate for 4 epochs of 7B LoRA over 25M tokens with 3 different ranks", {"trials": 3, "tokens": 100_000_000},
      []),
+    ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
+    ("fine-tune 7B on 1B tokens - price?", {"tokens": 1_000_000_000}, []),
+    ("can I get a quote on a 7B LoRA with 100M tokens", {"task": Task.LORA}, []),
     ("train a 1.3B model from scratch, chinchilla-optimal tokens, by the end of january",
      {"task": Task.PRETRAIN, "tokens": None}, []),  # the compute-optimal default, applied when deciding
     ("fine-tune 7B on 4x p5.48xlarge", {"instance_type": "p5.48xlarge", "instances": 4}, []),
