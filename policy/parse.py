@@ -1153,7 +1153,7 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     # "…, cost?", "price?": the request closing on the question; "need a price for", "can I get a quote on"
-    r"|(?<=[,;:\s-])(?:(?:the|total|rough|approx(?:imate)?)\s+)?(?:cost|price|quote)s?\s*\?"
+    r"|(?:(?<=[,;:-]\s)|(?<=[,;:-]))(?:(?:the|total|rough|approx(?:imate)?)\s+)?(?:cost|price|quote)s?\s*\?"
     r"|\b(?:need|want|get|like|have)\s+(?:a\s+|an\s+|the\s+)?(?:rough\s+)?(?:price|quote|cost|estimate)\s+(?:for|on|of)\b"
     # "just price the fine-tune …", "… then SFT. For now, just quote the LoRA": a sentence opening on the verb
     r"|(?:^\s*|(?<=[.!?;:]\s))(?:for\s+now\s*,?\s+)?(?:(?:please|pls|plz|just|only)\s+)?(?:estimate|price|quote|cost)"
