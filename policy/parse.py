@@ -1595,7 +1595,15 @@ _SIZE_GUESS_RE = compiled_on_use(
     r"|(?:is\s+)?(?:probably|likely))\s+(?:pretty\s+|very\s+|fairly\s+|quite\s+|really\s+)?(?:trivial|easy|simple"
     r"|straightforward|quick|fast|small|cheap|tiny|no\s+big\s+deal)\b", _F)
 
+# "since the timeline is tight", "because the deadline is hard": why something else was said (no spot, a deadline)
+_TIGHT_TIMELINE_RE = compiled_on_use(
+    r"\b(?:since|because|as|given\s+(?:that\s+)?)\s+(?:the\s+|our\s+|this\s+)?(?:timeline|schedule|deadline|time(?:\s*frame)?"
+    r"|window)\s+(?:is|'s)\s+(?:(?:very|really|pretty|quite|super|so|too)\s+)?(?:tight|short|critical|hard|firm|fixed)\b",
+    _F)
+
 _NOTED_ONLY = (
+    (_TIGHT_TIMELINE_RE, "why the rest was said: the plan meets any deadline with its safety margin, and no "
+                         "interruptions when asked", ("timeline", "schedule", "deadline", "time", "window")),
     (_SIZE_GUESS_RE, "a guess at how big the work is: the plan works it out from what was said",
      ("should", "probably", "likely")),
     (_FAILED_ON_HARDWARE_RE, "how an earlier run on that hardware went: this plan chooses the hardware anew, sized "

@@ -75,6 +75,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens - price?", {"tokens": 1_000_000_000}, []),
+    ("LoRA Llama 3.1 70B on 400M tokens by the 18th, and we'd prefer not to use spot since the timeline is tight.",
+     {"interruption_tolerance": Tolerance.LOW}, []),
     ("can I get a quote on a 7B LoRA with 100M tokens", {"task": Task.LORA}, []),
     ("train a 1.3B model from scratch, chinchilla-optimal tokens, by the end of january",
      {"task": Task.PRETRAIN, "tokens": None}, []),  # the compute-optimal default, applied when deciding
