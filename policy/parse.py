@@ -1601,7 +1601,18 @@ _TIGHT_TIMELINE_RE = compiled_on_use(
     r"|window)\s+(?:is|'s)\s+(?:(?:very|really|pretty|quite|super|so|too)\s+)?(?:tight|short|critical|hard|firm|fixed)\b",
     _F)
 
+# "we only have quota for g5 in us-west-2", "we only have p4d quota": the family or type named is read as asked for
+# (by the instance reader); these are the words saying why
+_QUOTA_FOR_FAMILY_RE = compiled_on_use(
+    rf"(?<!n't\s)(?<!not\s){_HAVE}(?:(?:gpu|service|instance)\s+)?quota\s+(?:only\s+)?for\s+(?:the\s+)?"
+    r"(?=(?:p|g|trn|inf)\d)", _F)
+_FAMILY_QUOTA_RE = compiled_on_use(
+    rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])"
+    r"(?!\s*(?:is|of|=|:)?\s*\d)", _F)
+
 _NOTED_ONLY = (
+    (_QUOTA_FOR_FAMILY_RE, "why that hardware was named: what the account can start, so the plan is made on it",
+     ("quota",)),
     (_TIGHT_TIMELINE_RE, "why the rest was said: the plan meets any deadline with its safety margin, and no "
                          "interruptions when asked", ("timeline", "schedule", "deadline", "time", "window")),
     (_SIZE_GUESS_RE, "a guess at how big the work is: the plan works it out from what was said",
@@ -1720,6 +1731,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
+    for m in list(_FAMILY_QUOTA_RE.finditer(scan.text)) if scan.holds(("quota",)) else ():
+        scan.blank(*m.span("have"))  # the family between is the instance reader's
+        scan.blank(*m.span("quota"))
+        notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
     for m in scan.take_if(("zero",), _PARTLY_SHARDED_RE):  # held for a person, with why
         scan.unused.append(_said(m))
         notes.append(f"'{_said(m)}' keeps every weight on each accelerator: the memory check assumes ZeRO-3's full "
@@ -2870,6 +2885,8 @@ _PLACE_RE = compiled_on_use(
 _TOKEN_RE = compiled_on_use(r"\w+")
 _PLACE_FIRST_WORDS = frozenset(_TOKEN_RE.findall(w.lower())[0] for w in [*PLACE_WORDS, *AREA_WORDS])
 _PLACE_BEFORE_RE = compiled_on_use(
+    # "must use a region in the EU", "a region within the US": the region is the place's
+    r"(?:\b(?:use\s+)?(?:an?\s+|any\s+)?regions?\s+(?=in\b|within\b|inside\b))?"
     r"(?:\b(?:only|just|solely|exclusively|anywhere|somewhere)\s+)?(?:\b(?:run\s+)?(?:in|within|inside|across)"
     r"|\bany"  # "any US region works"
     r"|\bregions?\s*[:=]?"
