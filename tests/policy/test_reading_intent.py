@@ -80,6 +80,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("train a sentiment classifier on roberta-large, 5M examples of ~128 tokens, 3 epochs",
      {"tokens": 1_920_000_000}, []),
     ("fine-tune 7B on 1B tokens, must use a region in the EU for GDPR", {"area": "eu"}, []),
+    ("fine-tune 7B on 1B tokens with 3 seeds, spot, but keep total under $400", {"budget_usd": 400.0, "trials": 3}, []),
     ("LoRA Llama 3.1 70B on 400M tokens by the 18th, and we'd prefer not to use spot since the timeline is tight.",
      {"interruption_tolerance": Tolerance.LOW}, []),
     ("can I get a quote on a 7B LoRA with 100M tokens", {"task": Task.LORA}, []),
