@@ -687,6 +687,11 @@ def _resolve(
     if at is None and (g.get("rd") or "").lower() == "overnight":
         at = _START_OF_DAY  # done by the next morning
     day = _day(g, now, at or EOD, notes)
+    if day is not None and day == now.date() and g.get("wdn") and not (g.get("wdq") or g.get("wdw")):
+        # "by Wednesday" said on a Wednesday, its hour still ahead: today, or a week on? (asked when far apart)
+        name = f"{day:%A}"
+        readings += [("today", _at(day, at or EOD, now)),
+                     (f"next {name}", _at(day + timedelta(days=7), at or EOD, now))]
     if day is None:  # a time alone: today if still ahead, else tomorrow
         day = now.date()
         if _at(day, at or EOD, now) <= now:

@@ -2422,6 +2422,20 @@ def test_a_family_member_picked_is_planned_as_that_model_and_a_size_typed_as_tha
         request_from(text="finetune mistral on 200M tokens", fields={}, now=MONDAY, timezone=TZ)  # nothing asked
 
 
+def test_a_weekday_said_on_that_weekday_asks_today_or_a_week_on_while_its_hour_is_ahead() -> None:
+    """ "Customer demo is next Thursday so it has to be done by Wednesday", said on a Wednesday morning, was planned
+    for 17:00 that day: a rushed plan for a deadline a week early."""
+    wednesday = MONDAY + timedelta(days=2, hours=1)  # Wed 10:00
+    question, = read_request("fine-tune 7B, demo is next Thursday so it has to be done by Wednesday", now=wednesday,
+                             tz=TZ).questions
+    assert question.field == "deadline" and question.question.endswith(": today, or next Wednesday?")
+    assert [c.label for c in question.choices] == ["today, Wed 2026-12-02 17:00",
+                                                   "next Wednesday, Wed 2026-12-09 17:00"]
+    # said with "this", or once its hour has passed, it is not asked
+    assert read_request("fine-tune 7B by this Wednesday", now=wednesday, tz=TZ).questions == []
+    assert read_request("fine-tune 7B by Wed 9am", now=wednesday, tz=TZ).questions == []
+
+
 def test_a_family_with_a_held_length_on_named_hardware_needs_no_size() -> None:
     assert read_request("8 H100 for 6 hours to fine-tune llama", now=MONDAY, tz=TZ).questions == []
 
