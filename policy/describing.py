@@ -192,7 +192,9 @@ _ASSUMED = (
      r"\s+(?:fine|ok(?:ay)?)\b",
      "what gpuops does when no hardware is named: every type the policy allows is weighed"),
     # "a number for Q1 planning": what the estimate is wanted for
-    (r"\bfor\s+(?:the\s+|our\s+)?(?:q[1-4]|h[12]|next\s+(?:quarter|year)(?:'s)?|(?:annual|quarterly|yearly|budget))"
+    # "just scoping for Q1 planning": the scoping is the same estimate
+    (r"\b(?:(?:just|only)\s+)?(?:scoping|sizing|ballparking)(?:\s+(?:it|this))?\s+(?=for\b)|"
+     r"\bfor\s+(?:the\s+|our\s+)?(?:q[1-4]|h[12]|next\s+(?:quarter|year)(?:'s)?|(?:annual|quarterly|yearly|budget))"
      r"(?:\s+budget(?:ing)?)?\s+(?:planning|roadmap|forecast(?:ing)?|budget(?:ing)?)\b",
      "what the estimate is for: the plan's cost is today's, at today's prices"),
     # "kick off the next round of our fine-tune": what happens once the plan is approved

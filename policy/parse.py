@@ -1222,7 +1222,7 @@ _COST_QUESTION_RE = compiled_on_use(
 _WHAT_WOULD_COST_RE = compiled_on_use(
     r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
     # "what does each refresh cost": one run, what the plan prices
-    r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b[^?.!]{1,160}?"
+    r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b(?:[^?.!]|\.(?=\w)){1,160}?"  # "Qwen2.5": no end
     # "how much a 30B fine-tune would cost": the question's verb said after the work
     r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b"
     r"(?!\s+(?:center|centre|code))", _F)

@@ -262,7 +262,7 @@ a an the and or but of for on over with by to in at from into onto as via per th
 therefore fine
 i we you me us our my your it its this that these those is are be been was were am will would can could should
 we're we've we'll we'd i'm i've i'll i'd it's that's
-please pls plz thanks thank thx ty cheers appreciated hi hey hello ok okay
+please pls plz thanks thank thx ty cheers appreciated hi hey hello ok okay got gotten their theirs
 just some new quick small big kindly spin something gpuops set setup help
 box someone somebody anyone anybody internal tiny little
 request requesting requested asking ask schedule scheduling make sure because launch immediately
