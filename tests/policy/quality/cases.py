@@ -142,6 +142,13 @@ CASES: tuple[Case, ...] = (
     Case("fine-tune 13B instead of 7B on 500M tokens", ANY_GPU, (1, 60), (30, 900)),
     # an earlier run's length is history: 7B on 1B tokens as estimated now, not a 4 h job cut off at a quarter
     Case("fine-tune 7B on 1B tokens; est. 4 hours on 8 A100s last time", ANY_GPU, (1, 40), (20, 400)),
+    # a 10-minute cap nothing meets (start-up alone is ~15 min): one instance lands within minutes of the fastest;
+    # 1M tokens of a 7B LoRA is ~3e16 FLOPs, a minute of one H100, so a few dollars, never 16 nodes for ~$570
+    Case("quick smoke test: 7B lora, 1M tokens, 10 minutes max", ANY_GPU, (0.2, 1), (0.1, 20)),
+    # started tonight, due Monday: 6·3e9·1e10 = 1.8e20 FLOPs, ~130 H100-hours at 40% MFU; days to spare, so one
+    # node's cheapest price, not the cluster a midnight deadline would buy
+    Case("kick off a 3B continued pretrain on 10B tokens of code tonight, should be done by Monday morning", ANY_GPU,
+         (5, 110), (100, 1200)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
