@@ -1248,7 +1248,9 @@ _APPROVAL_QUESTION_RE = compiled_on_use(
     r"(?:\s+(?:limit|threshold|line))?|(?:does|will|would)\s+(?:this|it|that)\s+(?:need|require)\s+(?:an?\s+)?approv\w*"
     r"|(?:will|would|does|can)\s+(?:this|it|that)\s+(?:be|get)\s+auto[\s-]?approved"
     # "can we get an estimate + approval?", "and approval please": what filing the request asks for
-    r"|(?:(?<=[+&]\s)|(?<=[+&])|\band\s+|\bget\s+(?:it\s+)?)approv(?:al|ed))(?![\w-])", _F)
+    r"|(?:(?<=[+&]\s)|(?<=[+&])|\band\s+|\bget\s+(?:it\s+)?)approv(?:al|ed)"
+    # "can someone approve a p4d for 2 days?": filing asks the policy's approvers
+    r"|\b(?:can|could|would)\s+(?:someone|somebody|anyone|anybody|you|a\s+lead)\s+(?:please\s+)?approve)(?![\w-])", _F)
 
 
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about

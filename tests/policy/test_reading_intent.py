@@ -81,6 +81,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 1_920_000_000}, []),
     ("fine-tune 7B on 1B tokens, must use a region in the EU for GDPR", {"area": "eu"}, []),
     ("fine-tune 7B on 1B tokens with 3 seeds, spot, but keep total under $400", {"budget_usd": 400.0, "trials": 3}, []),
+    ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
+     {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
      "scoping for Q1 planning.", {"model": "qwen2.5-72b"}, []),
     ("LoRA Llama 3.1 70B on 400M tokens by the 18th, and we'd prefer not to use spot since the timeline is tight.",
