@@ -31,14 +31,25 @@ _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 # the subcommand's answer, not a plan refused for want of a model size. Any number or word of training work makes
 # it a request ("fine-tune 7B, don't spend more than $50").
 _SPEND_QUESTION = re.compile(r"\b(?:spen[dt]|spending|budget|burn(?:ed|t|ing)?|bill(?:ed)?|costs?\s+so\s+far"
-                             r"|forecast(?:ed|ing)?|month[\s-]to[\s-]date|mtd)\b", re.I)
-_JOBS_QUESTION = re.compile(r"\b(?:what(?:'s|\s+is|\s+are)?|which|any)\s+(?:jobs?\s+)?(?:is\s+|are\s+)?running\b", re.I)
+                             r"|forecast(?:ed|ing)?|month[\s-]to[\s-]date|mtd"
+                             # "how much did last month cost", "what did this week cost us"
+                             r"|(?:last|this|previous)\s+(?:month|week|quarter)(?:'s)?\s+(?:cost|bill)"
+                             r"|did\s+(?:last|this|previous)\s+(?:month|week|quarter)\s+cost)\b", re.I)
+_JOBS_QUESTION = re.compile(r"\b(?:what(?:'?s|\s+is|\s+are)?|which|any)\s+(?:jobs?\s+)?(?:is\s+|are\s+)?running\b"
+                            r"|\b(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+|my\s+|our\s+)?(?:running|active|live)\s+jobs\b",
+                            re.I)
+# "status of req_abc123", "where is req_abc123 at?": the request named, its status
+_REQUEST_ID = re.compile(r"\breq_[0-9a-z]+\b", re.I)
+_STATUS_WORDS = re.compile(r"\b(?:status|state|where|how\s+is|what\s+happened|progress|update|doing|stuck)\b", re.I)
 _WORK_WORDS = re.compile(r"\d|\b(?:fine[\s-]?tun\w*|finetun\w*|pre-?train\w*|train\w*|lora|qlora|sft|dpo|rlhf|grpo|ppo"
                          r"|sweep|distill\w*|eval\w*|gpus?|h100s?|a100s?|nodes?|instances?)\b", re.I)
 _TEAM_SAID = re.compile(r"\bteam[-_][a-z0-9][a-z0-9_-]*", re.I)
 # The other subcommands asked in words: "what is the policy?", "what can you do?"
-_POLICY_QUESTION = re.compile(r"^\s*(?:what(?:'s|\s+is|\s+are)|show(?:\s+me)?)\s+(?:the\s+|our\s+)?(?:current\s+)?"
-                              r"(?:policy|policies|approval\s+rules|approvers|thresholds)\s*\??\s*$", re.I)
+_POLICY_QUESTION = re.compile(r"^\s*(?:(?:what(?:'s|\s+is|\s+are)|show(?:\s+me)?)\s+(?:the\s+|our\s+)?(?:current\s+)?"
+                              r"(?:policy|policies|approval\s+rules|approvers|thresholds)"
+                              # "who needs to approve my request?", "who can approve this?"
+                              r"|who\s+(?:needs\s+to|has\s+to|must|can|should|will)\s+approve(?:\s+(?:my|this|the|our)"
+                              r"(?:\s+request)?|\s+it)?)\s*\??\s*$", re.I)
 _HELP_QUESTION = re.compile(r"^\s*(?:what\s+can\s+(?:you|i)\s+(?:do|ask)|how\s+do\s+i\s+use\s+(?:this|you|gpuops)"
                             r"|usage|commands)\s*\??\s*$", re.I)
 # A spend question that names what the money went on ("what did team-nlp spend this month on training?", "how much
@@ -61,6 +72,9 @@ def split_subcommand(text: str) -> tuple[str, str]:
     name = word.lower()
     if name in SUBCOMMANDS and (name in TAKES_TEXT or len(rest.split()) <= 1):
         return name, rest.strip()
+    if (named := _REQUEST_ID.search(stripped)) is not None and _STATUS_WORDS.search(stripped) \
+            and not _WORK_WORDS.search(_REQUEST_ID.sub(" ", stripped)):
+        return "status", named.group(0)  # "status of req_abc123": the request's status, not a plan of it
     if _ASKED_SPEND.search(stripped) and not _WORK_WORDS.search(_SPEND_ON.sub(" ", _TEAM_SAID.sub(" ", stripped))):
         team = _TEAM_SAID.search(stripped)
         return "spend", team.group(0).lower() if team else ""

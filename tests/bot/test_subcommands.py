@@ -49,6 +49,14 @@ def test_jobs_status_and_policy_answer_privately(bot: BotHarness, slack: FakeSla
     assert all(r["response_type"] == "ephemeral" for r in by_text.values())
 
 
+def test_status_asked_in_words_answers_with_the_status(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    service.requests["req_5"] = make_request(request_id="req_5", status="running", job=RUNNING)
+    bot.command("hey, what's the status of req_5?", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "Status of req_5" and reply.body["response_type"] == "ephemeral"
+    assert [c for c in service.calls if c[1] == "/v1/requests"] == []  # nothing planned or filed
+
+
 def test_status_of_an_unknown_request(bot: BotHarness, slack: FakeSlack) -> None:
     bot.command("status req_nope", user=REQUESTER)
     [reply] = slack.wait_for("response")
@@ -146,20 +154,31 @@ def test_a_question_about_spend_in_words_is_answered_with_the_spend(bot: BotHarn
                                   "month-to-date for team-ml?",
                                   # what the money went on names no work to plan
                                   "finance q: what did team-nlp spend this month on training?",
-                                  "how much have we spent on GPUs this month?", "what did team-ml2 spend?"])
+                                  "how much have we spent on GPUs this month?", "what did team-ml2 spend?",
+                                  "how much did last month cost"])
 def test_a_finance_question_in_words_is_the_spend_subcommand(text: str) -> None:
     assert split_subcommand(text)[0] == "spend"
 
 
 @pytest.mark.parametrize(("text", "name"), [("what is the policy?", "policy"), ("show me the approvers", "policy"),
-                                            ("what can you do?", "help"), ("cancel req_1 wrong data", "cancel")])
+                                            ("who needs to approve my request?", "policy"),
+                                            ("what can you do?", "help"), ("cancel req_1 wrong data", "cancel"),
+                                            ("show me my running jobs", "jobs"), ("whats running right now", "jobs")])
 def test_the_other_subcommands_asked_in_words(text: str, name: str) -> None:
     assert split_subcommand(text)[0] == name
 
 
+@pytest.mark.parametrize("text", ["status of req_abc123", "where is req_abc123 at?", "how is req_abc123 doing?"])
+def test_a_request_asked_about_by_its_id_gets_its_status(text: str) -> None:
+    """Each was planned as a request and refused for want of a model size."""
+    assert split_subcommand(text) == ("status", "req_abc123")
+
+
 @pytest.mark.parametrize("text", ["fine-tune 7B, don't spend more than $50", "lora on our budget by Friday",
                                   "how much would we spend training a 7B on 1B tokens?",
-                                  "what should I fine-tune without spending much"])
+                                  "what should I fine-tune without spending much",
+                                  # an earlier request named beside work to plan: the service says it is not looked up
+                                  "fine-tune 7B like req_abc123 but on 2B tokens"])
 def test_a_request_that_mentions_spend_is_still_a_request(text: str) -> None:
     assert split_subcommand(text) == ("request", text)
 
