@@ -81,6 +81,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 1_920_000_000}, []),
     ("fine-tune 7B on 1B tokens, must use a region in the EU for GDPR", {"area": "eu"}, []),
     ("fine-tune 7B on 1B tokens with 3 seeds, spot, but keep total under $400", {"budget_usd": 400.0, "trials": 3}, []),
+    # a count in words before a family, as in digits ("biggest model … on one p4d" searched 16 of them)
+    ("What's the biggest model we can full fine-tune on one p4d?", {"instance_type": "p4d", "instances": 1}, []),
+    ("fine-tune 70B on two p5en", {"instance_type": "p5en", "instances": 2}, []),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
      {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
