@@ -102,19 +102,17 @@ _START_CUE_RE = compiled_on_use(
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 # "kick off a 13B fine-tune on 2B tokens monday 8am": a request that opens by starting the job names when it starts
 # with the first date it says bare (no "by", "done", "due" before it); "start now" says now
+_OPENS_BY_STARTING = (r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to"
+                      r"|i\s+(?:want|need)\s+to)\s+)?(?:start|begin|kick\s+off)\b")
 _OPENS_WITH_START_RE = compiled_on_use(
-    r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to|i\s+(?:want|need)\s+to)\s+)?"
-    r"(?:start|begin|kick\s+off)\b(?!\s+(?:now|asap|immediately|right\s+away|today|tonight|whenever|any\s*time)\b)",
-    _F)
+    _OPENS_BY_STARTING + r"(?!\s+(?:now|asap|immediately|right\s+away|today|tonight|whenever|any\s*time)\b)", _F)
 # "kick off … tonight", "run it tonight", "start tonight, done by Monday": the evening the job starts, never a deadline
 # at midnight that a multi-day job would be bought many nodes to meet ("need it tonight", "done by tonight" stay
 # deadlines)
 _TONIGHT_START_BEFORE_RE = compiled_on_use(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?(?:\s+(?:it|this|that))?\s+off|run(?:s|ning)?|launch(?:es|ing)?"
     r"|fire(?:\s+(?:it|this|that))?\s+off)(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s*$", _F)
-_OPENS_BY_STARTING_RE = compiled_on_use(
-    r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to|i\s+(?:want|need)\s+to)\s+)?"
-    r"(?:start|begin|kick\s+off)\b", _F)
+_OPENS_BY_STARTING_RE = compiled_on_use(_OPENS_BY_STARTING, _F)
 _TONIGHT_START = time(20, 0)
 _BARE_DATE_RE = compiled_on_use(r"(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
                                 r"|nov|dec)[a-z]*\b|\d)", _F)

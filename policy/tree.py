@@ -355,17 +355,20 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
         for params in dict.fromkeys(request.params_choice) if params != req.params]
     said = []
     for what, update in others:
-        other = plan_for(request.model_copy(update=update))
-        if other is None:
-            said.append(f"compared: {what}, no configuration the policy allows runs this job")
-            continue
-        share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
-        than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
-            "the same as this plan"
-        said.append(f"compared: {what} the plan would be {other.instance_count}× {other.instance_type} "
-                    f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
-                    f"{other.estimated_hours:,.1f} h, {than}")
+        said.append(_compared(f"compared: {what}", plan_for(request.model_copy(update=update)), plan))
     return said
+
+
+def _compared(what: str, other: Plan | None, plan: Plan) -> str:
+    """'``what`` the plan would be N× type … at ~$X in H h, S% more than this plan' (or that none runs the job)."""
+    if other is None:
+        return f"{what}: no configuration the policy allows runs this job"
+    share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
+    than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
+        "the same as this plan"
+    late = ", missing the deadline" if other.deadline_met is False and plan.deadline_met is not False else ""
+    return (f"{what} the plan would be {other.instance_count}× {other.instance_type} {other.purchase_model.value} at "
+            f"~${other.estimated_cost_usd:,.2f} in {other.estimated_hours:,.1f} h, {than}{late}")
 
 
 def _other_regions_named(request: TrainingRequest, plan: Plan,
@@ -373,22 +376,8 @@ def _other_regions_named(request: TrainingRequest, plan: Plan,
     """ "in us-east-1 vs us-west-2", "in each of us-east-1, us-west-2 and eu-west-1": the plan is the best of the
     regions named, and each other one's plan, made as if that region alone were named, is said beside it (never an
     alternative: an approval binds the plan)."""
-    said = []
-    for region in dict.fromkeys(request.regions):
-        if region == plan.region:
-            continue
-        other = plan_for(request.model_copy(update={"region": region, "regions": []}))
-        if other is None:
-            said.append(f"in {region}: no configuration the policy allows runs this job")
-            continue
-        share = other.estimated_cost_usd / plan.estimated_cost_usd - 1 if plan.estimated_cost_usd else 0.0
-        than = f"{abs(share):.0%} {'more' if share > 0 else 'less'} than this plan" if abs(share) >= 0.005 else \
-            "the same as this plan"
-        late = ", missing the deadline" if other.deadline_met is False else ""
-        said.append(f"in {region} the plan would be {other.instance_count}× {other.instance_type} "
-                    f"{other.purchase_model.value} at ~${other.estimated_cost_usd:,.2f} in "
-                    f"{other.estimated_hours:,.1f} h, {than}{late}")
-    return said
+    return [_compared(f"in {region}", plan_for(request.model_copy(update={"region": region, "regions": []})), plan)
+            for region in dict.fromkeys(request.regions) if region != plan.region]
 
 
 def _what_else_would_do(request: TrainingRequest, req: TrainingRequest, plan: Plan,
