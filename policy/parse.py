@@ -164,7 +164,7 @@ _UNIT_KINDS = (
      r"|combos?|combinations?)|(?:different\s+)?(?:learning[\s-]+rates?|lrs"
      # the values of a setting tried, one run each: "2 batch sizes", "4 lora ranks"
      r"|batch[\s-]+sizes|ranks|dropout\s+rates|weight[\s-]+decays|warm[\s-]?up\s+(?:lengths|schedules)"
-     r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers)"),
+     r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers|tokenizers|architectures)"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
     ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
                   r"(?:hours?|hrs?|h)"),

@@ -56,8 +56,10 @@ _DURATION_RE = compiled_on_use(r"(?<![\w.$-])(?:for\s+(?:the\s+)?(?:next\s+)?)?"
 # "take" ("once a day" is not a job)
 _WORDED_DURATION_RE = compiled_on_use(
     r"(?<![\w.$-])(?:for|(?:it\s*'?ll\s+|(?:should|will|would|might|may|could)\s+)?takes?|taking|lasts?|lasting)\s+"
-    rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
-    r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?![\w])(?!\s+from\s+(?:now|today))", _F)
+    rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|like\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
+    # "for a day and a half", "for an hour and a half"
+    r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?P<half>\s+and\s+a\s+half)?(?![\w])"
+    r"(?!\s+from\s+(?:now|today))", _F)
 # "13B, 26B tokens, 128 GPUs, one week": counted in words as an item of a list of its own, between commas
 _LISTED_WORDED_DURATION_RE = compiled_on_use(
     rf"(?:(?<=[,;:])|^)\s*(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
@@ -462,7 +464,7 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
         count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
                         else below_100(said) if said[0].isalpha() else said)
-        hours = float(count) * UNIT_HOURS[m["u"][0].lower()]
+        hours = (float(count) + (0.5 if m.groupdict().get("half") else 0.0)) * UNIT_HOURS[m["u"][0].lower()]
         if not 0 < hours <= 24 * 90:
             continue
         # "2h each", "6 hours per run": every run's length, which is what a stated length is of each run anyway

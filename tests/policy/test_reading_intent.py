@@ -84,6 +84,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a count in words before a family, as in digits ("biggest model … on one p4d" searched 16 of them)
     ("What's the biggest model we can full fine-tune on one p4d?", {"instance_type": "p4d", "instances": 1}, []),
     ("fine-tune 70B on two p5en", {"instance_type": "p5en", "instances": 2}, []),
+    ("yo need 2 nodes of h100 for like a day and a half, continued pretraining 8B on ~10B toks",
+     {"fixed_hours": 36.0, "instances": 2}, []),
+    ("pretrain the same 1B model with 3 tokenizers, 20B tokens each", {"trials": 3, "tokens": 20_000_000_000},
+     ["same"]),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
      {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
