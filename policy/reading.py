@@ -789,6 +789,15 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     tokens = fields.get("tokens")
     if tokens is not None and counted is not None and tokens < (n := _count(counted["n"])):
         phrase = _said_items(scan, counted)
+        if (rate := next(_PER_PROMPT_RE.finditer(scan.said), None)) is not None:
+            # "10k prompts, 8 rollouts each, max 1024 new tokens": a generation's length is each rollout's
+            said_rate = " ".join(rate.group(0).split())
+            scan.unused[:] = [p for p in scan.unused if " ".join(p.lower().split()) not in said_rate.lower()]
+            scan.blank(rate.start(), rate.end())
+            fields["tokens"] = int(n * int(rate["g"]) * tokens)
+            notes.append(f"read '{phrase}' × '{said_rate}' × {tokens:,} tokens as {fields['tokens']:,} tokens "
+                         "generated and trained on, each rollout's length said (its prompt's own tokens not counted)")
+            return
         questions.append(Question(field="tokens", question=f"Are the {tokens:,} tokens each of the '{phrase}', or all "
                                   "of them?", choices=[Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)",
                                                               value=n * tokens),

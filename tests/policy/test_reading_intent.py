@@ -88,6 +88,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"fixed_hours": 36.0, "instances": 2}, []),
     ("pretrain the same 1B model with 3 tokenizers, 20B tokens each", {"trials": 3, "tokens": 20_000_000_000},
      ["same"]),
+    # a generation's length is each rollout's: prompts × rollouts × length, never asked "each or in all?"
+    ("GRPO on Qwen2.5-7B-Instruct for math reasoning, 10k prompts, 8 rollouts each, max 1024 new tokens",
+     {"task": Task.RLHF, "tokens": 10_000 * 8 * 1024}, []),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
      {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
