@@ -173,6 +173,10 @@ _ASSUMED = (
      r"|gradient[\s-]+accumulation)\b",
      "what the estimate already assumes: mixed-precision Adam keeps FP32 master weights and optimizer state "
      "(16 bytes a parameter)"),
+    # "packing enabled", "with sequence packing": no padding is trained on, which the estimate assumes of every token
+    (r"\b(?:with\s+|using\s+)?(?:sequence\s+|sample\s+|example\s+)?packing(?:\s+(?:enabled|on|turned\s+on))?\b"
+     r"|\bpacked\s+sequences\b",
+     "what the estimate already assumes: every token counted is trained on, none of it padding"),
     # Adam is what the memory estimate counts; an optimizer keeping less state could fit smaller hardware
     # (8-bit and paged Adam keep less: they stay unread)
     (r"(?<![\w-])(?<!bit\s)(?<!paged\s)(?:with\s+|using\s+)?(?:the\s+)?adam(?:w|[\s-]w)?(?![\w-])"

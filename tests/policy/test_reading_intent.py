@@ -91,6 +91,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a generation's length is each rollout's: prompts × rollouts × length, never asked "each or in all?"
     ("GRPO on Qwen2.5-7B-Instruct for math reasoning, 10k prompts, 8 rollouts each, max 1024 new tokens",
      {"task": Task.RLHF, "tokens": 10_000 * 8 * 1024}, []),
+    ("8B fine-tune, packing enabled, 1B tokens, seq 8192", {"seq_len": 8192, "tokens": 1_000_000_000}, []),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
      {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
