@@ -274,7 +274,7 @@ _ASSUMED = (
      "what is done with the runs once trained: each is priced as the same job"),
     # "for a 3-day distributed training debug session", "a profiling session": what the hours are for ("training" may
     # be the task reader's already, blanked)
-    (r"\b(?:distributed\s+(?:training\s+)?)?(?:debug(?:ging)?|profiling|benchmarking)\s+sessions?\b",
+    (r"\b(?:distributed\s+(?:training\s+)?)?(?:debug(?:ging)?|profiling|benchmarking)\s+(?:sessions?|runs?|jobs?)\b",
      "why the hardware is wanted: the hours are priced as said"),
     # "contrastive", "with an InfoNCE loss", "MLM objective": the loss, computed on the forward pass priced already
     (r"\b(?:(?:with|using)\s+(?:an?\s+|the\s+)?)?(?:contrastive|info-?nce|triplet|in-?batch[\s-]+negatives?"

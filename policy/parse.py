@@ -1613,7 +1613,16 @@ _FAMILY_QUOTA_RE = compiled_on_use(
     rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])"
     r"(?!\s*(?:is|of|=|:)?\s*\d)", _F)
 
+# "train a 1B from scratch to compare with our 1.3B baseline": the size of a model already there, not the one trained
+_BASELINE_SIZE_RE = compiled_on_use(
+    r"\b(?:(?:to\s+)?(?:compare|benchmark|measure)\s+(?:it\s+|this\s+)?(?:with|to|against)|(?:compared|relative)\s+"
+    r"(?:with|to)|against|vs\.?|versus)\s+(?:our|the|an?|their|my)\s+(?:existing\s+|current\s+|old\s+|previous\s+)?"
+    r"\d+(?:\.\d+)?\s*[bm]\b[\s-]+(?:baseline|reference|production|prod|existing)(?:[\s-]+(?:model|run|checkpoint))?\b"
+    r"|\b(?:our|the|their|my)\s+(?:existing\s+|current\s+)?\d+(?:\.\d+)?\s*[bm]\b[\s-]+baseline\b", _F)
+
 _NOTED_ONLY = (
+    (_BASELINE_SIZE_RE, "the model this one is compared with: already trained, not planned here",
+     ("baseline", "reference")),
     (_QUOTA_FOR_FAMILY_RE, "why that hardware was named: what the account can start, so the plan is made on it",
      ("quota",)),
     (_TIGHT_TIMELINE_RE, "why the rest was said: the plan meets any deadline with its safety margin, and no "

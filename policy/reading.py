@@ -210,7 +210,7 @@ _WEIGHING_RE = compiled_on_use(
     r"\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:evaluating|considering|deciding|weighing|exploring|debating"
     r"|thinking\s+about|figuring\s+out|trying\s+to\s+(?:decide|figure\s+out))\s+(?:whether|if)"
     r"(?:\s+(?:to|we\s+should|it'?s\s+worth|it\s+is\s+worth))?\b", _F)
-EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)\b", _F)
+EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)(?:[\s-]+(?:harness|suite))?\b", _F)
 # "retrain the ranking model": train it again; "a monthly refresh with 3B new tokens": the same
 TRAIN_RE = compiled_on_use(
     r"\b(?:re-?)?train(?:ing)?\b|\brefresh(?:es|ed|ing)?\b(?!\s+(?:the\s+)?(?:prices?|catalog))", _F)

@@ -92,6 +92,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on Qwen2.5-7B-Instruct for math reasoning, 10k prompts, 8 rollouts each, max 1024 new tokens",
      {"task": Task.RLHF, "tokens": 10_000 * 8 * 1024}, []),
     ("8B fine-tune, packing enabled, 1B tokens, seq 8192", {"seq_len": 8192, "tokens": 1_000_000_000}, []),
+    # the size of a model it is compared with is no second model to train
+    ("train a 1B from scratch to compare with our 1.3B baseline, 26B tokens",
+     {"params": 1_000_000_000, "tokens": 26_000_000_000}, []),
+    ("we need to run the eval harness on our 70B for ~3 hours on 8 GPUs", {"fixed_hours": 3.0, "gpus": 8}, []),
+    ("profiling run: 7B, 100M tokens, on 1 node of p5, cap at 2 hours", {"instance_type": "p5"}, []),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
      {"instance_type": "p4d", "fixed_hours": 48.0}, []),
     ("Quick one: what would a full fine-tune of Qwen2.5-72B on 2B tokens cost us, and how long? No rush on this, just "
