@@ -247,6 +247,10 @@ class PolicyConfig(_Strict):
     approval_reminders: ApprovalReminders | None = None
     rate_limit_per_minute: int = Field(default=30, ge=1)
     spend_stale_after_hours: float = Field(default=24, gt=0)
+    # Prices older than these many days are stale: the plan says so and is never approved automatically (`gpuops
+    # catalog refresh` reads current ones). Spot prices drift week to week, list prices change a few times a year.
+    prices_stale_after_days: float = Field(default=90, gt=0)
+    spot_prices_stale_after_days: float = Field(default=30, gt=0)
     reapproval_tolerance: float = Field(default=0.10, ge=0)
     deadline_safety_margin: dict[Stage, float] = Field(
         default_factory=lambda: {Stage.EXPERIMENTAL: 0.10, Stage.PRODUCTION: 0.25}

@@ -6,7 +6,7 @@ See docs/design.md §Guardrails.
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import date, datetime
 
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
@@ -29,7 +29,7 @@ _ROUNDING_USD = 0.01 + 1e-9
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
-    capacity_doubt: str | None = None, raised: str | None = None,
+    capacity_doubt: str | None = None, raised: str | None = None, prices_as_of: tuple[str, bool] | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -37,7 +37,9 @@ def approval_requirement(
     ``exposure_usd`` — what the launch may bill before its runtime cap stops it — since that is what an approval
     lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically, nor is a plan whose
     capacity is unknown or short (``capacity_doubt`` says why): it may not start. Nor is one on more accelerators
-    than the request asked for (``raised``: the count asked and the one planned).
+    than the request asked for (``raised``: the count asked and the one planned), nor one priced on figures older
+    than the policy trusts (``prices_as_of``: the date of the price the plan used, and whether it is a spot
+    observation).
     """
     reasons: list[str] = []
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
@@ -53,6 +55,9 @@ def approval_requirement(
         reasons.append(f"capacity {capacity_doubt}: never approved automatically")
     if raised:
         reasons.append(f"{raised}: a person approves the larger count, never approved automatically")
+    stale_prices = _stale_prices(prices_as_of, policy=policy, now=now)
+    if stale_prices:
+        reasons.append(stale_prices)
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -61,7 +66,7 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised
+    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not stale_prices
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:
@@ -187,3 +192,22 @@ def _tier(cost_usd: float, policy: PolicyConfig) -> int:
         if cost_usd >= tier.min_usd:
             needed = tier.approvals
     return needed
+
+
+def _stale_prices(prices_as_of: tuple[str, bool] | None, *, policy: PolicyConfig, now: datetime) -> str | None:
+    """Why the plan's price is too old to approve automatically, or None: a spot observation older than
+    ``spot_prices_stale_after_days``, any other price older than ``prices_stale_after_days``."""
+    if prices_as_of is None:
+        return None
+    said, spot = prices_as_of
+    try:
+        observed = date.fromisoformat(said[:10])
+    except ValueError:
+        return f"the price's date ({said!r}) cannot be read: never approved automatically"
+    age = (now.date() - observed).days
+    limit, key, what = ((policy.spot_prices_stale_after_days, "spot_prices_stale_after_days", "spot price")
+                        if spot else (policy.prices_stale_after_days, "prices_stale_after_days", "price"))
+    if age <= limit:
+        return None
+    return (f"the {what} is {age} days old (observed {observed.isoformat()}; policy {key}: {limit:g}): never approved "
+            "automatically; `gpuops catalog refresh` reads current prices")

@@ -143,7 +143,8 @@ def decide(
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
-                                    capacity_doubt=cap.doubt, raised=_raised(req, plan))
+                                    capacity_doubt=cap.doubt, raised=_raised(req, plan),
+                                    prices_as_of=_price_date(cap.plan, catalog))
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
@@ -357,6 +358,17 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
     for what, update in others:
         said.append(_compared(f"compared: {what}", plan_for(request.model_copy(update=update)), plan))
     return said
+
+
+def _price_date(plan: Plan, catalog: Catalog) -> tuple[str, bool] | None:
+    """The date of the price the plan is priced at, and whether it is a spot observation (spot prices move daily):
+    None for a price the catalog does not hold (a capacity block's offered fee, read now)."""
+    price = catalog.price(plan.instance_type, plan.region)
+    if price is None or plan.purchase_model not in (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND):
+        return None
+    if plan.purchase_model is PurchaseModel.SPOT and price.spot_observed:
+        return price.spot_observed, True
+    return price.as_of, False
 
 
 def _compared(what: str, other: Plan | None, plan: Plan) -> str:

@@ -23,6 +23,7 @@ from service.store.db import make_engine, new_session
 from service.store.migrate import upgrade
 from tests.aws.factories import make_profile
 from tests.aws.fakeaws import AwsFault, FakeAws
+from tests.service.factories import TRUSTED_PRICES
 
 REQUESTER = "slack:T0GPUOPS:U0ALICE"
 LEAD = "slack:T0GPUOPS:U0LEAD1"
@@ -35,9 +36,10 @@ def migrated_engine(url: str) -> Engine:
 
 
 def launch_policy(**team_updates: Any) -> PolicyConfig:
+    """The default policy with team-ml's launch profile, trusting the shipped prices' age (``TRUSTED_PRICES``)."""
     base = default_policy()
     team = base.teams["team-ml"].model_copy(update={"launch": make_profile(), **team_updates})
-    return base.model_copy(update={"teams": {**base.teams, "team-ml": team}})
+    return base.model_copy(update={"teams": {**base.teams, "team-ml": team}, **TRUSTED_PRICES})
 
 
 def write_policy(policy: PolicyConfig, path: str) -> str:

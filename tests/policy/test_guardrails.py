@@ -121,6 +121,44 @@ def test_non_finite_spend_never_reads_as_within_budget(mtd: float) -> None:
     assert result.required and any("cannot be checked" in r for r in result.reasons), result.reasons
 
 
+@pytest.mark.parametrize(("observed", "spot", "stale"), [
+    ("2026-11-01", True, False),  # 29 days: within spot_prices_stale_after_days (30)
+    ("2026-10-30", True, True),  # 31 days
+    ("2026-10-30", False, False),  # a list price 31 days old is current (90)
+    ("2026-08-31", False, True),  # 91 days
+])
+def test_a_price_older_than_the_policy_trusts_is_never_approved_automatically(observed: str, spot: bool,
+                                                                              stale: bool) -> None:
+    result = approval_requirement(cost_usd=50, hours=10, stage=Stage.EXPERIMENTAL, team="team-ml", policy=POLICY,
+                                  spend=ok_spend(), now=NOW, prices_as_of=(observed, spot))
+    assert result.required is stale
+    said = [r for r in result.reasons if "days old" in r]
+    if stale:
+        what = "spot price" if spot else "price"
+        key = "spot_prices_stale_after_days: 30" if spot else "prices_stale_after_days: 90"
+        assert said[0].startswith(f"the {what} is ") and f"(observed {observed}; policy {key})" in said[0]
+        assert "`gpuops catalog refresh` reads current prices" in said[0]
+    else:
+        assert said == []
+
+
+def test_a_plan_on_the_shipped_snapshot_says_its_spot_price_is_stale_once_it_is() -> None:
+    """The decision passes the date of the price it used: a month and more after the snapshot's spot observations,
+    a cheap experiment with current spend is held for a person, and says why."""
+    from policy.catalog import load_catalog
+    from policy.parse import parse_request
+    from policy.tree import decide
+
+    catalog = load_catalog()
+    observed = max(p.spot_observed for p in catalog.prices if p.spot_observed)
+    later = datetime.fromisoformat(observed).replace(tzinfo=UTC) + timedelta(days=45)
+    spend = ok_spend().model_copy(update={"as_of": later - timedelta(hours=1)})
+    decision = decide(parse_request("lora 1B on 10M tokens", now=later, tz="UTC"), catalog=catalog, policy=POLICY,
+                      spend=spend, now=later)
+    assert decision.plan.purchase_model.value == "spot" and decision.approval.required
+    assert any(r.startswith("the spot price is ") and "days old" in r for r in decision.approval.reasons)
+
+
 def test_an_automatic_approval_is_never_a_denial() -> None:
     result = check(50)
     assert (result.required, result.denied, result.approvals_needed) == (False, False, 0)

@@ -26,10 +26,16 @@ LEADS = ["slack:T1:LEAD1", "slack:T1:LEAD2", "slack:T1:LEAD3"]
 FINANCE = ["slack:T1:FIN1"]
 
 
+# The service runs on the real clock and the shipped price snapshot, whose prices grow older every day a test runs:
+# tests of other rules trust them (tests/policy/test_guardrails.py pins the staleness rule itself).
+TRUSTED_PRICES: dict[str, Any] = {"prices_stale_after_days": 36_500, "spot_prices_stale_after_days": 36_500}
+
+
 def make_policy(**changes: Any) -> PolicyConfig:
-    """The default policy with test approvers (and any other keys changed)."""
+    """The default policy with test approvers, trusting the shipped prices' age (and any other keys changed)."""
     base = default_policy()
-    update: dict[str, Any] = {"groups": {"ml-leads": list(LEADS), "finance": list(FINANCE)}, **changes}
+    update: dict[str, Any] = {"groups": {"ml-leads": list(LEADS), "finance": list(FINANCE)}, **TRUSTED_PRICES,
+                              **changes}
     return base.model_copy(update=update)
 
 
