@@ -14,7 +14,7 @@ from policy.describing import cadence
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
-__all__ = ["approval_requirement", "spend_status"]
+__all__ = ["approval_requirement", "spend_status", "stale_prices"]
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
@@ -55,9 +55,9 @@ def approval_requirement(
         reasons.append(f"capacity {capacity_doubt}: never approved automatically")
     if raised:
         reasons.append(f"{raised}: a person approves the larger count, never approved automatically")
-    stale_prices = _stale_prices(prices_as_of, policy=policy, now=now)
-    if stale_prices:
-        reasons.append(stale_prices)
+    stale = stale_prices(prices_as_of, policy=policy, now=now)
+    if stale:
+        reasons.append(stale)
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -66,7 +66,7 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not stale_prices
+    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not stale
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:
@@ -194,7 +194,7 @@ def _tier(cost_usd: float, policy: PolicyConfig) -> int:
     return needed
 
 
-def _stale_prices(prices_as_of: tuple[str, bool] | None, *, policy: PolicyConfig, now: datetime) -> str | None:
+def stale_prices(prices_as_of: tuple[str, bool] | None, *, policy: PolicyConfig, now: datetime) -> str | None:
     """Why the plan's price is too old to approve automatically, or None: a spot observation older than
     ``spot_prices_stale_after_days``, any other price older than ``prices_stale_after_days``."""
     if prices_as_of is None:

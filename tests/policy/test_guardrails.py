@@ -157,6 +157,8 @@ def test_a_plan_on_the_shipped_snapshot_says_its_spot_price_is_stale_once_it_is(
                       spend=spend, now=later)
     assert decision.plan.purchase_model.value == "spot" and decision.approval.required
     assert any(r.startswith("the spot price is ") and "days old" in r for r in decision.approval.reasons)
+    # and among the warnings, which Slack and the terminal show without a click
+    assert any(w.startswith("the spot price is ") and "the cost may be off" in w for w in decision.warnings)
 
 
 def test_an_automatic_approval_is_never_a_denial() -> None:
