@@ -34,13 +34,17 @@ def doctor_command(
         help="Slack app manifest whose scopes to compare (default: deploy/slack-app-manifest.yaml).")] = None,
 ) -> None:
     """Check settings, database, Redis, AWS and Slack, one line each with the fix; exit 1 when any check fails."""
+    from datetime import date
+
     from contract.checks import CheckStatus
-    from service.doctor.local import check_database, check_redis, check_settings
+    from service.doctor.local import check_database, check_prices, check_redis, check_settings
 
     settings_line, settings, policy = check_settings()
     results = [settings_line]
     if settings is not None:
         results += [check_database(settings), check_redis(settings)]
+        if policy is not None:
+            results.append(check_prices(settings, policy, today=date.today()))
         results += _aws_checks(settings, policy, document=_found(iam_policy, "iam-policy.json"))
     results += _slack_checks(policy, manifest=_found(slack_manifest, "slack-app-manifest.yaml"))
     for result in results:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -57,6 +59,30 @@ def check_database(settings: Settings) -> CheckResult:
     at = ", ".join(applied) or "no gpuops tables"
     return CheckResult.failed(name, f"{where} at {at}, this version needs {', '.join(heads)}",
                               fix="run `gpuops db upgrade`")
+
+
+def check_prices(settings: Settings, policy: PolicyConfig, *, today: date) -> CheckResult:
+    """The price snapshot in force is young enough for the policy to trust: its oldest spot observation and list
+    price, against ``spot_prices_stale_after_days`` and ``prices_stale_after_days`` (an older one is never
+    approved automatically)."""
+    from policy.catalog import load_catalog
+    from service.planning import catalog_source
+
+    name = "prices"
+    source = catalog_source(settings)
+    catalog = load_catalog(source)
+    where = source or "the shipped snapshot"
+    spot = min((p.spot_observed for p in catalog.prices if p.spot_observed), default=None)
+    listed = min(p.as_of for p in catalog.prices)
+    ages = [(what, said, (today - date.fromisoformat(said[:10])).days, limit)
+            for what, said, limit in (("spot", spot, policy.spot_prices_stale_after_days),
+                                      ("list", listed, policy.prices_stale_after_days)) if said is not None]
+    said = "; ".join(f"{what} prices from {when[:10]} ({age} days old, trusted {limit:g})"
+                     for what, when, age, limit in ages)
+    if any(age > limit for _, _, age, limit in ages):
+        return CheckResult.failed(name, f"{where}: {said}: plans priced on them are never approved automatically",
+                                  fix="run `gpuops catalog refresh` (reads current prices from AWS)")
+    return CheckResult.ok(name, f"{where}: {said}")
 
 
 def check_redis(settings: Settings) -> CheckResult:

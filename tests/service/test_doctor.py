@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from contract.checks import CheckStatus
+from policy.catalog import load_catalog
 from policy.config import default_policy
-from service.doctor.local import check_database, check_redis, check_settings
+from service.doctor.local import check_database, check_prices, check_redis, check_settings
 from service.settings import Settings
 from service.store.migrate import current_heads
 from tests.service.apiclient import live_service
@@ -64,6 +66,18 @@ def test_redis_is_checked_when_configured(redis_url: str) -> None:
     assert down.status is CheckStatus.FAILED and down.fix == "check REDIS_URL and that Redis is running"
     skipped = check_redis(Settings(redis_url=None))
     assert skipped.status is CheckStatus.SKIPPED and skipped.detail.startswith("not configured")
+
+
+def test_prices_older_than_the_policy_trusts_fail_with_the_refresh_that_fixes_them(tmp_path: Path) -> None:
+    settings = Settings(catalog_dir=str(tmp_path))  # no refreshed snapshot there: the shipped one is in force
+    observed = date.fromisoformat(max(p.spot_observed for p in load_catalog().prices if p.spot_observed)[:10])
+    young = check_prices(settings, default_policy(), today=observed + timedelta(days=10))
+    assert young.status is CheckStatus.OK and young.detail.startswith(
+        f"the shipped snapshot: spot prices from {observed} (10 days old, trusted 30)")
+    old = check_prices(settings, default_policy(), today=observed + timedelta(days=31))
+    assert old.status is CheckStatus.FAILED and "(31 days old, trusted 30)" in old.detail
+    assert old.detail.endswith("plans priced on them are never approved automatically")
+    assert old.fix == "run `gpuops catalog refresh` (reads current prices from AWS)"
 
 
 def test_settings_and_the_policy_are_validated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
