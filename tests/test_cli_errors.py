@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
@@ -16,10 +17,12 @@ from bot.settings import get_settings as bot_settings
 from gpuops.cli import app
 from gpuops.cli_errors import one_line
 from gpuops.devrun import DevRun, write_dev_run
+from policy.config import default_policy
 from policy.errors import PolicyFileError, RequestError
 from service.settings import Settings, get_settings
 from service.store.migrate import upgrade
 from tests.bot.fake_service import TOKEN, FakeService
+from tests.catalogs import refreshed_today
 
 UNREACHABLE_DB = "postgresql+psycopg://gpuops:s3cret@127.0.0.1:9/gpuops"
 
@@ -93,14 +96,30 @@ def test_doctor_on_the_embedded_defaults_passes_and_skips_the_rest(tmp_path: Pat
     url = f"sqlite:///{tmp_path / 'gpuops.db'}"
     upgrade(url)
     monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("GPUOPS_CATALOG_DIR", refreshed_today(tmp_path / "catalog"))  # prices young enough to trust
     result = CliRunner().invoke(app, ["doctor"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "✓ settings", "✓ database", "– redis", "– aws identity", "– iam actions", "– team training roles",
+        "✓ settings", "✓ database", "– redis", "✓ prices", "– aws identity", "– iam actions", "– team training roles",
         "– cost explorer",
         "– cost allocation tags", "– slack auth", "– policy slack ids"]
     assert lines[-1] == "– policy slack ids: skipped: not configured: SLACK_BOT_TOKEN is not set"
+
+
+def test_doctor_fails_on_prices_older_than_the_policy_trusts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'gpuops.db'}"
+    upgrade(url)
+    monkeypatch.setenv("DATABASE_URL", url)
+    stale = tmp_path / "stale.yaml"  # no price is young enough for this policy
+    policy = default_policy().model_copy(update={"spot_prices_stale_after_days": 0.5, "prices_stale_after_days": 0.5})
+    stale.write_text(yaml.safe_dump(policy.model_dump(mode="json")))
+    monkeypatch.setenv("GPUOPS_POLICY", str(stale))
+    result = CliRunner().invoke(app, ["doctor"])
+    assert result.exit_code == 1
+    [line] = [line for line in result.output.splitlines() if line.startswith("✗ prices: ")]
+    assert line.endswith("plans priced on them are never approved automatically → fix: run `gpuops catalog refresh` "
+                         "(reads current prices from AWS)")
 
 
 def test_doctor_exits_non_zero_naming_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

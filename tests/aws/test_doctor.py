@@ -31,6 +31,7 @@ from service.doctor.aws import (
 from tests.aws.conftest import dummy_session
 from tests.aws.fakeaws import AwsFault, FakeAws
 from tests.aws.fakeiam import FakeIam
+from tests.catalogs import refreshed_today
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "deploy" / "iam-policy.json"
@@ -204,6 +205,7 @@ def test_gpuops_doctor_all_green_against_the_stand_ins(moto: str, fake_aws: Fake
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("REDIS_URL", raising=False)
     monkeypatch.delenv("GPUOPS_POLICY", raising=False)
+    monkeypatch.setenv("GPUOPS_CATALOG_DIR", refreshed_today(tmp_path / "catalog"))  # prices young enough to trust
     get_settings.cache_clear()
     bot_settings.cache_clear()
     try:
@@ -213,6 +215,6 @@ def test_gpuops_doctor_all_green_against_the_stand_ins(moto: str, fake_aws: Fake
         bot_settings.cache_clear()
     assert result.exit_code == 0, result.output
     marks = [line[0] for line in result.output.splitlines()]
-    assert marks == ["✓", "✓", "–", "✓", "✓", "✓", "✓", "✓", "✓", "✓"], result.output
+    assert marks == ["✓", "✓", "–", "✓", "✓", "✓", "✓", "✓", "✓", "✓", "✓"], result.output
     assert "✓ team training roles: may pass the training roles of team-ml to SageMaker" in result.output
     assert f"✓ aws identity: {MOTO_USER} (account 123456789012)" in result.output
