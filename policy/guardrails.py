@@ -14,7 +14,7 @@ from policy.describing import cadence
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
-__all__ = ["approval_requirement", "spend_status", "stale_prices"]
+__all__ = ["approval_requirement", "REFRESH_PRICES", "spend_status", "stale_prices"]
 
 
 def spend_status(spend: SpendSnapshot, *, policy: PolicyConfig, now: datetime) -> tuple[SpendStatus, str | None]:
@@ -57,7 +57,7 @@ def approval_requirement(
         reasons.append(f"{raised}: a person approves the larger count, never approved automatically")
     stale = stale_prices(prices_as_of, policy=policy, now=now)
     if stale:
-        reasons.append(stale)
+        reasons.append(f"{stale}: never approved automatically; {REFRESH_PRICES}")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -194,8 +194,11 @@ def _tier(cost_usd: float, policy: PolicyConfig) -> int:
     return needed
 
 
+REFRESH_PRICES = "`gpuops catalog refresh` reads current prices"
+
+
 def stale_prices(prices_as_of: tuple[str, bool] | None, *, policy: PolicyConfig, now: datetime) -> str | None:
-    """Why the plan's price is too old to approve automatically, or None: a spot observation older than
+    """How old the plan's price is when the policy no longer trusts it, or None: a spot observation older than
     ``spot_prices_stale_after_days``, any other price older than ``prices_stale_after_days``."""
     if prices_as_of is None:
         return None
@@ -203,11 +206,10 @@ def stale_prices(prices_as_of: tuple[str, bool] | None, *, policy: PolicyConfig,
     try:
         observed = date.fromisoformat(said[:10])
     except ValueError:
-        return f"the price's date ({said!r}) cannot be read: never approved automatically"
+        return f"the price's date ({said!r}) cannot be read"
     age = (now.date() - observed).days
     limit, key, what = ((policy.spot_prices_stale_after_days, "spot_prices_stale_after_days", "spot price")
                         if spot else (policy.prices_stale_after_days, "prices_stale_after_days", "price"))
     if age <= limit:
         return None
-    return (f"the {what} is {age} days old (observed {observed.isoformat()}; policy {key}: {limit:g}): never approved "
-            "automatically; `gpuops catalog refresh` reads current prices")
+    return f"the {what} is {age} days old (observed {observed.isoformat()}; policy {key}: {limit:g})"

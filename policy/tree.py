@@ -40,7 +40,7 @@ from policy.decision import (
 from policy.defaults import complete, format_count
 from policy.errors import RequestError
 from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, cents, measured_workload, workload
-from policy.guardrails import approval_requirement, spend_status, stale_prices
+from policy.guardrails import REFRESH_PRICES, approval_requirement, spend_status, stale_prices
 from policy.models import find_model
 from policy.patterns import compiled_on_use
 from policy.plans import to_alternative, to_plan, transfer_line_basis
@@ -172,8 +172,7 @@ def decide(
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
     if (stale := stale_prices(priced, policy=policy, now=now)) is not None:  # said where everyone reads, not in Why
-        warnings.append(stale.replace(": never approved automatically;", ": the cost may be off, and the plan is never "
-                                      "approved automatically;"))
+        warnings.append(f"{stale}: the cost may be off, and the plan is never approved automatically; {REFRESH_PRICES}")
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
     warnings += _other_regions_named(request, plan, plan_for)
