@@ -3978,6 +3978,7 @@ _TASK_RUNS_RE = compiled_on_use(
     r"(?:(?:small|smaller|quick|short|tiny|little|separate|independent|parallel|similar|identical)\s+)?"
     r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
     r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])", _F)
+_CADENCE_WORD_RE = compiled_on_use(r"\b(?:hourly|daily|nightly|weekly|biweekly|monthly|quarterly|yearly|annual)\b", _F)
 _AB_RE = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
 
 
@@ -4072,6 +4073,12 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         found.append(_Qty("trials", Decimal(count), _said(m)))
     if scan.holds(("tune", "run", "trial", "experiment", "job")):
         for m in list(_TASK_RUNS_RE.finditer(scan.text)):
+            if _CADENCE_WORD_RE.search(scan.said, m.start(), m.end()):
+                # "12 monthly fine-tunes": runs one after another over a year, not a sweep run side by side
+                scan.blank(m.start("n"), m.end("n"))
+                notes.append(f"read '{' '.join(scan.said[m.start():m.end()].split())}' as {m['n']} runs over time, "
+                             "one each period: the plan prices one run, and each is asked for when it is due")
+                continue
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
             scan.blank(m.start("n"), m.end("n"))
@@ -4656,7 +4663,7 @@ _NO_COST_LIMIT_RE = compiled_on_use(
     r"|problem)"
     r"|(?:does\s+not|doesn't|don't|do\s+not)\s+matter"
     r"|flexible|negotiable|open)\b"  # "budget is flexible", "budget: open"
-    r"|\bwhatever\s+it\s+costs\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
+    r"|\bwhatever\s+it\s+(?:costs|takes)\b|\bregardless\s+of\s+(?:the\s+)?(?:cost|price)\b"
     # "budget whatever", "budget: none", "cost: n/a"
     r"|\b(?:budget|cost|price|spend(?:ing)?)\s*(?::\s*|\s+is\s+|\s+)(?:whatever|unlimited|none|n/a)(?![\w/])"
     r"|\bno\s+(?:budget|spend(?:ing)?|cost|price)\s+(?:limit|cap|ceiling|constraint)s?\b"

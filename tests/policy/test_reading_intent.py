@@ -92,6 +92,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on Qwen2.5-7B-Instruct for math reasoning, 10k prompts, 8 rollouts each, max 1024 new tokens",
      {"task": Task.RLHF, "tokens": 10_000 * 8 * 1024}, []),
     ("8B fine-tune, packing enabled, 1B tokens, seq 8192", {"seq_len": 8192, "tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens by tomorrow 9am, whatever it takes", {"budget_usd": None}, []),
     # the size of a model it is compared with is no second model to train
     ("train a 1B from scratch to compare with our 1.3B baseline, 26B tokens",
      {"params": 1_000_000_000, "tokens": 26_000_000_000}, []),
@@ -2454,6 +2455,14 @@ def test_a_weekday_said_on_that_weekday_asks_today_or_a_week_on_while_its_hour_i
     # said with "this", or once its hour has passed, it is not asked
     assert read_request("fine-tune 7B by this Wednesday", now=wednesday, tz=TZ).questions == []
     assert read_request("fine-tune 7B by Wed 9am", now=wednesday, tz=TZ).questions == []
+
+
+def test_runs_counted_with_a_cadence_follow_one_another_and_one_is_priced() -> None:
+    """ "12 monthly fine-tunes" was priced as a sweep of 12 runs side by side (12× p5 at once)."""
+    request = parse_request("we'd like a quote for 12 monthly fine-tunes of our 8B on 300M tokens each", now=MONDAY,
+                            tz=TZ, team="team-ml")
+    assert request.trials is None and request.unread == ["monthly"]  # the cadence is a person's, as ever
+    assert any(n.startswith("read '12 monthly fine-tunes' as 12 runs over time") for n in request.notes)
 
 
 def test_a_family_with_a_held_length_on_named_hardware_needs_no_size() -> None:
