@@ -1617,8 +1617,8 @@ _FAMILY_QUOTA_RE = compiled_on_use(
 _BASELINE_SIZE_RE = compiled_on_use(
     r"\b(?:(?:to\s+)?(?:compare|benchmark|measure)\s+(?:it\s+|this\s+)?(?:with|to|against)|(?:compared|relative)\s+"
     r"(?:with|to)|against|vs\.?|versus)\s+(?:our|the|an?|their|my)\s+(?:existing\s+|current\s+|old\s+|previous\s+)?"
-    r"\d+(?:\.\d+)?\s*[bm]\b[\s-]+(?:baseline|reference|production|prod|existing)(?:[\s-]+(?:model|run|checkpoint))?\b"
-    r"|\b(?:our|the|their|my)\s+(?:existing\s+|current\s+)?\d+(?:\.\d+)?\s*[bm]\b[\s-]+baseline\b", _F)
+    r"\d+(?:\.\d+)?\s*[bm]\b[\s-]+(?:baseline|reference|production|prod|existing)(?:[\s-]+(?:model|run|checkpoint))?\b",
+    _F)  # "5 seeds of the 350M baseline" trains that baseline: only a size it is compared with is another model
 
 _NOTED_ONLY = (
     (_BASELINE_SIZE_RE, "the model this one is compared with: already trained, not planned here",

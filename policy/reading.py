@@ -268,7 +268,7 @@ box someone somebody anyone anybody internal tiny little
 request requesting requested asking ask schedule scheduling make sure because launch immediately
 take takes taking transformer transformers decoder encoder decoder-only encoder-only encoder-decoder
 need needs want wants like let lets let's do does doing did run runs running job jobs work task gpu gpus compute
-model models llm llms base weights checkpoint data dataset corpus our team
+model models llm llms base baseline weights checkpoint data dataset corpus our team
 get give make use using used go going have has had plan planning planned what what's whats way first dl them
 must results exactly preferred squeeze question one quality grade u ur adapter adapters note fyi
 under below max maximum budget cap capped most least up less about around within keep stay

@@ -96,6 +96,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the size of a model it is compared with is no second model to train
     ("train a 1B from scratch to compare with our 1.3B baseline, 26B tokens",
      {"params": 1_000_000_000, "tokens": 26_000_000_000}, []),
+    # … but a baseline named as the work is the model trained
+    ("Can we run 5 seeds of the 350M baseline on 7B tokens each, overnight?",
+     {"params": 350_000_000, "trials": 5, "tokens": 7_000_000_000}, []),
     ("we need to run the eval harness on our 70B for ~3 hours on 8 GPUs", {"fixed_hours": 3.0, "gpus": 8}, []),
     ("profiling run: 7B, 100M tokens, on 1 node of p5, cap at 2 hours", {"instance_type": "p5"}, []),
     ("can someone approve a p4d for 2 days? we need to finish the 13B run on 1B more tokens",
