@@ -116,6 +116,7 @@ _TONIGHT_START_BEFORE_RE = compiled_on_use(
     r"|fire(?:\s+(?:it|this|that))?\s+off)(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s*$", _F)
 _OPENS_BY_STARTING_RE = compiled_on_use(_OPENS_BY_STARTING, _F)
 _TONIGHT_START = time(20, 0)
+_NOW_AT_CLAUSE_END_RE = compiled_on_use(r"(?<![\w-])(?<!by\s)(?<!until\s)(?:right\s+)?now(?=\s*(?:[,.;!?]|$))", _F)
 _BARE_DATE_RE = compiled_on_use(r"(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
                                 r"|nov|dec)[a-z]*\b|\d)", _F)
 _DUE_BEFORE_RE = compiled_on_use(r"\b(?:done|finish(?:ed)?|ready|due|need(?:ed)?|complete[sd]?|deliver(?:ed)?|back"
@@ -529,6 +530,11 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
     weekend_over = scan.take(_AFTER_WEEKEND_RE) if "weekend" in lowered else []
     for m in [*_next_week_starts(scan, now=now, zone=zone), *weekend_over]:
         starts.append((_next_monday(now=now, zone=zone), " ".join(m.group(0).split())))
+    if "now" in lowered and _OPENS_BY_STARTING_RE.match(scan.said):
+        # "kick off a 7B fine-tune on 1B tokens now": the start the request opens with is now ("I need it now" asks
+        # for haste, and stays a person's)
+        for m in scan.take(_NOW_AT_CLAUSE_END_RE):
+            notes.append(f"read '{' '.join(m.group(0).split())}' as when the plan starts anyway: now, once approved")
     if not starts:
         return None
     when, phrase = max(starts)

@@ -125,6 +125,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("3B continued pretrain on 10B tokens, can you run it tonight?",
      {"start_after": at("2026-11-30T20:00"), "deadline": None}, []),
     ("lora 7B on 100M tokens, need it by tonight", {"start_after": None, "deadline": at("2026-11-30T23:59")}, []),
+    # "now" closing a request that opens by starting the job is when it starts; "I need it now" stays a person's
+    ("kick off a 7B fine-tune on 1B tokens now", {"start_after": None, "deadline": None}, []),
+    ("I need a 7B fine-tune on 1B tokens now", {"start_after": None}, ["now"]),
     ("start a 7B fine-tune on Dec 10, ready by the 14th",
      {"start_after": at("2026-12-10T09:00"), "deadline": at("2026-12-14T17:00")}, []),
     ("start now, fine-tune 7B done friday", {"start_after": None, "deadline": at("2026-12-04T17:00")}, []),
