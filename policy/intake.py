@@ -28,8 +28,8 @@ from policy.parse import (
     SIZE_EXAMPLE,
     SIZE_PAIR,
     Reading,
+    family_choices,
     family_member,
-    family_question,
     read_request,
     size_pair_error,
 )
@@ -123,11 +123,11 @@ def _missing_size(text: str) -> str:
     named = image_model_in_text(text)
     if named is not None:
         return _image_work(*named)
-    family = family_question(text)
-    if family is not None:  # "finetune mistral on 200M tokens" where nothing can be asked (an edit)
-        sizes = ", ".join(c.label for c in family.choices)
-        first = family.choices[0].label.split()[0]
-        return f"{family.question.split(':', 1)[0]} ({sizes}): say which, e.g. \"{first}\"."
+    offered = family_choices(text)
+    if offered is not None:  # "finetune mistral on 200M tokens" where nothing can be asked (an edit)
+        phrase, members = offered
+        sizes = ", ".join(f"{model.name} ({format_count(model.params)})" for model in members)
+        return f"'{phrase}' comes in several sizes ({sizes}): say which, e.g. \"{members[0].name}\"."
     earlier = _EARLIER_REQUEST_RE.search(text)
     told = f"gpuops does not look up what '{earlier.group(0)}' refers to: say" if earlier is not None else "Say"
     return f"{told} how big the model is, e.g. {SIZE_EXAMPLE} (350M, 1.5B, 70B), or give params."

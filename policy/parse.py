@@ -27,7 +27,7 @@ from policy.describing import DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
-from policy.models import family_members, image_model_span
+from policy.models import ModelSpec, family_members, image_model_span
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
@@ -61,6 +61,9 @@ from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, other_size, read_workload
 
 __all__ = [
+    "family_choices",
+    "family_member",
+    "family_question",
     "FASTEST_RE",
     "KNOWN_FAMILIES",
     "MAX_BUDGET_USD",
@@ -758,32 +761,36 @@ _FAMILY_RE = compiled_on_use(
 MAX_FAMILY_CHOICES = 6
 
 
-def family_question(said: str) -> Question | None:
-    """Which model of the family named, when the text names one and no size: each size the model table holds is a
-    choice (newest first, at most ``MAX_FAMILY_CHOICES``, smallest first), and any size may be typed instead."""
+def family_choices(said: str) -> tuple[str, list[ModelSpec]] | None:
+    """The family of language models ``said`` names with no size ("mistral", "llama 3"), as said, and the sizes to
+    offer of it: each the model table holds, newest first, at most ``MAX_FAMILY_CHOICES``, smallest first; None when
+    it names no family of two sizes or more (one size said by name would have been read)."""
     m = _FAMILY_RE.search(said)
-    if m is None:
+    members = family_members(m["family"] + (m["version"] or "")) if m is not None else []
+    if m is None or len(members) < 2:
         return None
-    named = m["family"] + (m["version"] or "")
-    members = family_members(named)[:MAX_FAMILY_CHOICES]
-    if len(members) < 2:  # one size: said by name it would have been read; none: the size is asked as ever
+    return " ".join(m.group(0).split()), sorted(members[:MAX_FAMILY_CHOICES], key=lambda model: model.params)
+
+
+def family_question(said: str) -> Question | None:
+    """Which model of the family named, when the text names one and no size (``family_choices``); any size may be
+    typed instead."""
+    offered = family_choices(said)
+    if offered is None:
         return None
-    members.sort(key=lambda model: model.params)
+    phrase, members = offered
     return Question(field="params",
-                    question=f"'{' '.join(m.group(0).split())}' comes in several sizes: which model is it? Pick one, "
-                             "or type its size (e.g. 7B).",
+                    question=f"'{phrase}' comes in several sizes: which model is it? Pick one, or type its size "
+                             "(e.g. 7B).",
                     choices=[Choice(label=f"{model.name} ({format_count(model.params)})", value=model.params)
                              for model in members])
 
 
 def family_member(said: str, params: int) -> str | None:
-    """The model of the family ``said`` names whose size is exactly ``params`` (the answer to ``family_question``),
+    """The model of the family ``said`` names whose size is exactly ``params`` (a choice of ``family_question``),
     by its name in the model table; None when none is."""
-    m = _FAMILY_RE.search(said)
-    if m is None:
-        return None
-    return next((model.name for model in family_members(m["family"] + (m["version"] or "")) if model.params == params),
-                None)
+    offered = family_choices(said)
+    return next((model.name for model in offered[1] if model.params == params), None) if offered else None
 
 
 def size_pair_question(pair: tuple[int, int], *, task: Task | None) -> Question:
