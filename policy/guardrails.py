@@ -29,7 +29,7 @@ _ROUNDING_USD = 0.01 + 1e-9
 def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
-    capacity_doubt: str | None = None, raised: str | None = None, prices_as_of: tuple[str, bool] | None = None,
+    capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -38,8 +38,7 @@ def approval_requirement(
     lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically, nor is a plan whose
     capacity is unknown or short (``capacity_doubt`` says why): it may not start. Nor is one on more accelerators
     than the request asked for (``raised``: the count asked and the one planned), nor one priced on figures older
-    than the policy trusts (``prices_as_of``: the date of the price the plan used, and whether it is a spot
-    observation).
+    than the policy trusts (``old_prices``: how old, as ``stale_prices`` says it).
     """
     reasons: list[str] = []
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
@@ -55,9 +54,8 @@ def approval_requirement(
         reasons.append(f"capacity {capacity_doubt}: never approved automatically")
     if raised:
         reasons.append(f"{raised}: a person approves the larger count, never approved automatically")
-    stale = stale_prices(prices_as_of, policy=policy, now=now)
-    if stale:
-        reasons.append(f"{stale}: never approved automatically; {REFRESH_PRICES}")
+    if old_prices:
+        reasons.append(f"{old_prices}: never approved automatically; {REFRESH_PRICES}")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
@@ -66,7 +64,7 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not stale
+    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not old_prices
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:

@@ -140,11 +140,11 @@ def decide(
     # A stated length or capacity already held is not a choice of hardware to compare with the naive one.
     naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
-    priced = _price_date(plan, catalog)
+    old_prices = stale_prices(_price_date(plan, catalog), policy=policy, now=now)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
-                                    capacity_doubt=cap.doubt, raised=_raised(req, plan), prices_as_of=priced)
+                                    capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
@@ -171,8 +171,9 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
-    if (stale := stale_prices(priced, policy=policy, now=now)) is not None:  # said where everyone reads, not in Why
-        warnings.append(f"{stale}: the cost may be off, and the plan is never approved automatically; {REFRESH_PRICES}")
+    if old_prices is not None:  # said where everyone reads, not only in Why
+        warnings.append(f"{old_prices}: the cost may be off, and the plan is never approved automatically; "
+                        f"{REFRESH_PRICES}")
     warnings += _what_else_would_do(request, req, unreserved, plan_for)
     warnings += _other_ways_of_training(request, req, plan, plan_for)
     warnings += _other_regions_named(request, plan, plan_for)

@@ -9,7 +9,7 @@ import pytest
 
 from policy.config import ApprovalTier, default_policy
 from policy.decision import ApprovalRequirement
-from policy.guardrails import approval_requirement, spend_status
+from policy.guardrails import approval_requirement, spend_status, stale_prices
 from policy.request import Stage
 from policy.spend import Ledger, SpendSnapshot, SpendStatus, aged
 
@@ -130,7 +130,8 @@ def test_non_finite_spend_never_reads_as_within_budget(mtd: float) -> None:
 def test_a_price_older_than_the_policy_trusts_is_never_approved_automatically(observed: str, spot: bool,
                                                                               stale: bool) -> None:
     result = approval_requirement(cost_usd=50, hours=10, stage=Stage.EXPERIMENTAL, team="team-ml", policy=POLICY,
-                                  spend=ok_spend(), now=NOW, prices_as_of=(observed, spot))
+                                  spend=ok_spend(), now=NOW,
+                                  old_prices=stale_prices((observed, spot), policy=POLICY, now=NOW))
     assert result.required is stale
     said = [r for r in result.reasons if "days old" in r]
     if stale:
