@@ -1613,12 +1613,10 @@ _TIGHT_TIMELINE_RE = compiled_on_use(
 
 # "we only have quota for g5 in us-west-2", "we only have p4d quota": the family or type named is read as asked for
 # (by the instance reader); these are the words saying why
-_QUOTA_FOR_FAMILY_RE = compiled_on_use(
-    rf"(?<!n't\s)(?<!not\s){_HAVE}(?:(?:gpu|service|instance)\s+)?quota\s+(?:only\s+)?for\s+(?:the\s+)?"
-    r"(?=(?:p|g|trn|inf)\d)", _F)
 _FAMILY_QUOTA_RE = compiled_on_use(
-    rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])"
-    r"(?!\s*(?:is|of|=|:)?\s*\d)", _F)
+    rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?:(?P<cue>{_HAVE}(?:(?:gpu|service|instance)\s+)?quota\s+(?:only\s+)?for\s+"
+    r"(?:the\s+)?)(?=(?:p|g|trn|inf)\d)"
+    rf"|(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d))", _F)
 
 # "train a 1B from scratch to compare with our 1.3B baseline": the size of a model already there, not the one trained
 _BASELINE_SIZE_RE = compiled_on_use(
@@ -1630,8 +1628,6 @@ _BASELINE_SIZE_RE = compiled_on_use(
 _NOTED_ONLY = (
     (_BASELINE_SIZE_RE, "the model this one is compared with: already trained, not planned here",
      ("baseline", "reference")),
-    (_QUOTA_FOR_FAMILY_RE, "why that hardware was named: what the account can start, so the plan is made on it",
-     ("quota",)),
     (_TIGHT_TIMELINE_RE, "why the rest was said: the plan meets any deadline with its safety margin, and no "
                          "interruptions when asked", ("timeline", "schedule", "deadline", "time", "window")),
     (_SIZE_GUESS_RE, "a guess at how big the work is: the plan works it out from what was said",
@@ -1751,8 +1747,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
     for m in list(_FAMILY_QUOTA_RE.finditer(scan.text)) if scan.holds(("quota",)) else ():
-        scan.blank(*m.span("have"))  # the family between is the instance reader's
-        scan.blank(*m.span("quota"))
+        for cue in ("cue", "have", "quota"):  # the family is the instance reader's
+            if m[cue] is not None:
+                scan.blank(*m.span(cue))
         notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
     for m in scan.take_if(("zero",), _PARTLY_SHARDED_RE):  # held for a person, with why
         scan.unused.append(_said(m))
