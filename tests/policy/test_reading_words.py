@@ -372,31 +372,29 @@ def test_nodes_said_with_their_gpus_are_counted_whole(text: str, gpus: int, inst
     assert (request.gpus, request.instances, request.unread) == (gpus, instances, [])
 
 
-@pytest.mark.parametrize(("text", "name"), [
-    ("fine-tune 7B on 1B tokens on MI300X", "MI300X"),
-    ("fine-tune 7B on 1B tokens using TPU v5e", "TPU v5e"),
-    ("fine-tune 7B on 1B tokens on 8x RTX 4090", "RTX 4090"),
-    ("fine-tune 7B on 1B tokens on GB200", "GB200"),
-])
-def test_an_accelerator_gpuops_has_no_instance_for_is_refused_by_name(text: str, name: str) -> None:
-    with pytest.raises(RequestError) as refused:
-        parse_request(text, now=NOW, tz="UTC")
-    assert refused.value.code == "unknown_accelerator"
-    assert refused.value.message.startswith(f"'{name}' is not an accelerator gpuops plans on") and "H100" in \
-        refused.value.message
+_NOT_AN_ACCELERATOR = "is not an accelerator gpuops plans on; name one it has ("
+_NOT_ON_AWS = "is not where gpuops runs jobs: it plans and launches on AWS only"
 
 
-@pytest.mark.parametrize(("text", "said"), [
-    ("LoRA 7B on 100M tokens on our own GPUs", "on our own GPUs"),  # every word of it a word of glue
-    ("LoRA 7B on 100M tokens on-prem", "on-prem"),
-    ("LoRA 7B on 100M tokens on our slurm cluster", "on our slurm cluster"),
-    ("fine-tune 8B on 1B tokens on GCP", "on GCP"),
+@pytest.mark.parametrize(("text", "code", "says"), [
+    # hardware AWS has no training instance of, asked for by name
+    ("fine-tune 7B on 1B tokens on MI300X", "unknown_accelerator", f"'MI300X' {_NOT_AN_ACCELERATOR}"),
+    ("fine-tune 7B on 1B tokens using TPU v5e", "unknown_accelerator", f"'TPU v5e' {_NOT_AN_ACCELERATOR}"),
+    ("fine-tune 7B on 1B tokens on 8x RTX 4090", "unknown_accelerator", f"'RTX 4090' {_NOT_AN_ACCELERATOR}"),
+    ("fine-tune 7B on 1B tokens on GB200", "unknown_accelerator", f"'GB200' {_NOT_AN_ACCELERATOR}"),
+    # a place gpuops does not launch on, asked for as where the job runs ("our own GPUs": every word of it glue)
+    ("LoRA 7B on 100M tokens on our own GPUs", "not_aws", f'"on our own GPUs" {_NOT_ON_AWS}'),
+    ("LoRA 7B on 100M tokens on-prem", "not_aws", f'"on-prem" {_NOT_ON_AWS}'),
+    ("LoRA 7B on 100M tokens on our slurm cluster", "not_aws", f'"on our slurm cluster" {_NOT_ON_AWS}'),
+    ("fine-tune 8B on 1B tokens on GCP", "not_aws", f'"on GCP" {_NOT_ON_AWS}'),
 ])
-def test_a_job_asked_to_run_off_aws_is_refused_never_planned_on_aws(text: str, said: str) -> None:
+def test_hardware_or_a_place_gpuops_cannot_plan_on_is_refused_by_name(text: str, code: str, says: str) -> None:
     with pytest.raises(RequestError) as refused:
         parse_request(text, now=NOW, tz="UTC")
-    assert refused.value.code == "not_aws"
-    assert refused.value.message.startswith(f'"{said}" is not where gpuops runs jobs: it plans and launches on AWS')
+    assert refused.value.code == code
+    assert refused.value.message.startswith(says)
+    if code == "unknown_accelerator":  # with the ones there are
+        assert "H100" in refused.value.message
 
 
 def test_another_cloud_said_in_passing_is_left_unread() -> None:
