@@ -512,10 +512,8 @@ def _chosen(
     committed = capacity_rank.committed_options(evaluated, capacity, reservation_id=req.capacity_reservation,
                                                 now=now, usable_hours=search.usable_hours)
     inside, outside = [*ranked.inside, *(o for o, _ in committed)], ranked.outside
-    margin = policy.deadline_safety_margin.get(req.stage, 0.0)
     choice = choose(inside, outside, penalty=policy.estimate.size_class_penalty,
-                    deadline_hours=None if search.usable_hours is None or margin >= 1
-                    else search.usable_hours / (1.0 - margin))
+                    deadline_hours=None if req.deadline is None else hours_between(now, req.deadline))
     if choice is None and req.reserved:
         raise RequestError(fixed.does_not_fit(req, [*scr.inside, *scr.outside], scr.ruled_out), code="does_not_fit")
     if choice is None:
