@@ -401,7 +401,10 @@ _TASK_WORDS = (
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
     # and as it is mistyped: "pretrian", "pretain", "pertrain"
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:pre[\s-]?(?:trian|tain)|pertrain)(?:ing)?\b"
-                    r"|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"),
+                    r"|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"
+                    # "reproduce GPT-2 124M": train the named model again from its start (its name read already)
+                    r"|\b(?:reproduc(?:e|ing)|replicat(?:e|ing)|recreat(?:e|ing))(?:\s+the)?(?:\s+original)?\b(?=\s{3,}"
+                    r"(?:\d[\d.]*\s*[mb]\b\s*)?(?:$|[,.;(]|(?:on|from|with|over|by|in|using|for)\b))"),
     (Task.SWEEP,
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?|optuna|hyperopt|ray\s+tune)[\s-]+"
@@ -4985,6 +4988,9 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
         run = next(t for t in tasks if t is not Task.SWEEP)
         notes.append(f"costed as a sweep of {run.value} runs")
         return Task.SWEEP, run if run in (Task.LORA, Task.QLORA) else None, [], None
+    if (again := next((w for w in said[Task.PRETRAIN] if w[:5].lower() in ("repro", "repli", "recre")), None)):
+        notes.append(f"read '{' '.join(again.split())}' as training the named model again from its start: "
+                     "pretraining")
     if (typed := next((w for w in said[Task.FINE_TUNE] if _FINE_TUNE_TYPO_RE.fullmatch(w)), None)) is not None:
         notes.append(f"read '{typed}' as fine-tune")  # a misspelling read as the word is said so
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):

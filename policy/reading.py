@@ -22,7 +22,9 @@ from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
+from policy.datasets import dataset_in_text
 from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
+from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.models import find_model
 from policy.patterns import compiled_on_use
@@ -426,6 +428,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _image_tokens(scan, fields, notes, questions)  # "ViT-L on ImageNet for 300 epochs": before 'train' asks
     _whisper_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
+    _dataset_tokens(scan, fields, notes, questions)  # "GPT-2 124M on OpenWebText": so too
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
     left = _unread(scan)
@@ -619,6 +622,56 @@ def _audio_with_tokens(scan: Scan, notes: list[str]) -> None:
                  "trained on")
 
 
+_CORPUS_EPOCHS = (1, 2, 4)  # passes over a corpus offered when none is said
+_EXAMPLE_LENGTHS = (256, 512, 2048)  # an instruction example's tokens, prompt and answer, offered when none is said
+COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (Chinchilla): what pretraining from scratch reads
+
+
+def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question]) -> None:
+    """A public dataset named by its name ("GPT-2 124M on OpenWebText", "410M on the Pile, one epoch", "on alpaca"):
+    its published size counts the tokens (``policy.datasets``). A corpus's tokens times the epochs said; with no
+    epochs said, how many passes is asked (one pass over FineWeb is 15T tokens), and so is an example's length."""
+    if (named := dataset_in_text(scan.text)) is None:
+        return
+    spec, (start, end) = named.spec, named.span
+    phrase = " ".join(scan.said[start:end].split())
+    size = (f"{format_count(spec.tokens)} tokens in {spec.tokenizer}'s tokenizer" if spec.tokens is not None
+            else f"{spec.examples:,} examples")
+    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
+            or fields.get("work_gpu_hours") is not None:
+        _take_said(scan, start, end)
+        notes.append(f"read '{phrase}' as the data, {spec.name} ({size}, as published): the amount said is what is "
+                     "priced")
+        return
+    _take_said(scan, start, end)
+    epochs = _epochs_of_data(scan, notes)
+    times = epochs[0] if epochs else 1.0
+    over = f" × '{epochs[1]}'" if epochs else ""
+    if spec.tokens is not None and epochs is not None:
+        fields["tokens"] = int(spec.tokens * times)
+        notes.append(f"read '{phrase}'{over} as {fields['tokens']:,} tokens: {spec.name} is {size}, as published; "
+                     "another tokenizer counts the same text somewhat differently")
+        return
+    if spec.tokens is not None:
+        choices = [Choice(label=f"{n} epoch{'s' if n > 1 else ''} ({spec.tokens * n:,} tokens)", value=spec.tokens * n)
+                   for n in _CORPUS_EPOCHS]
+        params = fields.get("params")
+        if params and fields.get("task") in (None, Task.PRETRAIN) \
+                and (optimal := params * COMPUTE_OPTIMAL_TOKENS_PER_PARAM) < spec.tokens:
+            choices.insert(0, Choice(label=f"~{COMPUTE_OPTIMAL_TOKENS_PER_PARAM} tokens a parameter, compute-optimal "
+                                     f"({optimal:,} tokens)", value=optimal))
+        questions.append(Question(field="tokens", question=f"How much of '{phrase}' does the run train on? "
+                                  f"{spec.name} is {size}, as published.", choices=choices))
+        return
+    assert spec.examples is not None
+    count = int(spec.examples * times)
+    questions.append(Question(
+        field="tokens", question=f"How many tokens are '{phrase}'{over}? {spec.name} is {size}, as published: give "
+        "the total, or pick the average length of an example with its prompt.",
+        choices=[Choice(label=f"~{per:,} tokens an example ({count * per:,} tokens)", value=count * per)
+                 for per in _EXAMPLE_LENGTHS]))
+
+
 def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:
     """ "train 7B": pretraining and fine-tuning default to very different token counts."""
     if not scan.take(TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
@@ -646,8 +699,8 @@ _RESOLUTION_RE = compiled_on_use(
     r"|\b(?:resolution|res|image\s+size|img\s+size|input\s+size)\s*(?:of\s+|=|:)?\s*(?P<c>\d{2,4})(?:\s*px)?"
     r"(?![\w-])", _F)
 # A vision transformer named without the table's shape, its size said: "a 300M ViT", "a 1B ViT/14"
-_GENERIC_VIT_RE = compiled_on_use(r"(?<![\w-])vit(?:[\s-]?(?:ti|s|b|l|h|g|small|base|large|huge|giant))?"
-                                  r"(?:/(?P<p>\d{1,2}))?(?![\w-])", _F)
+_GENERIC_VIT_RE = compiled_on_use(r"(?<![\w-])(?:vit(?:[\s-]?(?:ti|s|b|l|h|g|small|base|large|huge|giant))?"
+                                  r"|vision[\s-]+transformer)(?:/(?P<p>\d{1,2}))?(?![\w-])", _F)
 _VIT_RESOLUTION = 224  # what a vision transformer is trained at when no resolution is said (ViT, DeiT)
 
 
@@ -663,7 +716,7 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
         return
     model = find_model(str(fields["model"])) if fields.get("model") else None
     patch = model.patch_size if model is not None else None
-    if patch is None and "vit" not in scan.said.lower():
+    if patch is None and "vit" not in scan.said.lower() and "vision" not in scan.said.lower():
         return  # neither the table's vision transformer ("DeiT-B") nor one said by its kind ("a 300M ViT")
     native = _VIT_RESOLUTION
     if model is not None and patch is not None:
@@ -789,7 +842,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                     said: str) -> None:
     """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"; and whether
     fewer tokens than examples ("100k examples, 512 tokens") are each example's or all of them."""
-    if fields.get("fixed_hours") is not None:
+    if fields.get("fixed_hours") is not None or any(q.field == "tokens" for q in questions):
         return
     counted = _counted_items(scan)
     tokens = fields.get("tokens")

@@ -149,6 +149,12 @@ CASES: tuple[Case, ...] = (
     # node's cheapest price, not the cluster a midnight deadline would buy
     Case("kick off a 3B continued pretrain on 10B tokens of code tonight, should be done by Monday morning", ANY_GPU,
          (5, 110), (100, 1200)),
+    # a public corpus by its name: one epoch of the Pile is ~300B tokens (Pythia's run), 6·4.1e8·3e11 ≈ 7.4e20 FLOPs,
+    # ~65 H100-hours at 40% MFU and more for a model this narrow: days on one node, a few thousand dollars
+    Case("pretrain a 410M model on the pile, one epoch", ANY_GPU, (30, 400), (500, 6000)),
+    # GPT-2 small again from its start on 10B tokens: 6·1.24e8·1e10 ≈ 7.4e18 FLOPs, an 8-GPU node's hour or a small
+    # GPU's day; tens of dollars
+    Case("reproduce GPT-2 124M on OpenWebText, 10B tokens", ANY_GPU, (0.5, 60), (5, 200)),
 )
 
 # The scaling table the fit comes from (a 1.5B model on A100s): GPUs → published wall hours.
