@@ -132,6 +132,9 @@ class PlanFields(InputModel):
         "its purchase a capacity action"))
     keep_with_data: bool | None = Field(default=None, description=(
         "run only in the region the data is in (data_region, else the team's), so nothing is copied between regions"))
+    fp8: bool | None = Field(default=None, description=(
+        "the run trains in FP8: only accelerators that compute in FP8 are weighed, and the estimate keeps their BF16 "
+        "speed"))
     cost_center: Text | None = Field(default=None, min_length=1, max_length=64, description=(
         "who pays: the launched job is tagged with it under the policy's cost_center_tag (default CostCenter); "
         "letters, digits and _ . : / = + @ -"))

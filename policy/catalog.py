@@ -53,6 +53,9 @@ class AcceleratorSpec(Sourced):
     # A model narrower than this cannot keep the accelerator's tensor cores busy: MFU falls with √(width / this).
     mfu_full_width: int | None = None
     mfu_full_width_source: str | None = None
+    # Tensor cores (or NeuronCores) that compute in FP8: a run said to train in FP8 needs them.
+    fp8: bool = False
+    fp8_source: str | None = None
 
 
 class InstanceSpec(Sourced):
@@ -203,7 +206,20 @@ def load_catalog(path: str | None = None) -> Catalog:
     """The shipped snapshot (parsed once per process), or the snapshot file at ``path``."""
     if path is None:
         return _default_catalog()
-    return Catalog.model_validate_json(Path(path).read_bytes())
+    return _with_shipped_facts(Catalog.model_validate_json(Path(path).read_bytes()))
+
+
+def _with_shipped_facts(catalog: Catalog) -> Catalog:
+    """A snapshot written before a fact of the accelerators was kept (whether it computes in FP8) takes it from the
+    shipped one: a refresh updates prices, never what the parts are."""
+    shipped = _default_catalog().accelerators
+    stale = {key for key, spec in catalog.accelerators.items() if spec.fp8_source is None and key in shipped}
+    if not stale:
+        return catalog
+    data = catalog.model_dump()
+    for key in stale:
+        data["accelerators"][key].update(fp8=shipped[key].fp8, fp8_source=shipped[key].fp8_source)
+    return Catalog.model_validate(data)
 
 
 @cache

@@ -167,8 +167,8 @@ _ASSUMED = (
     (r"\b(?:bf16|bfloat16|bfloat-16|fp16|float16|half[\s-]+precision|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
      "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s (FP16's is the same) and "
      "memory as mixed-precision Adam"),
-    # FP32 copies are part of mixed precision; training in FP32 or TF32 is slower than priced, and FP8 may be faster,
-    # so "fp32" and "fp8" alone stay unread
+    # FP32 copies are part of mixed precision; training in FP32 or TF32 is slower than priced, so "fp32" alone stays
+    # unread (FP8 is read with the hardware: ``policy.parse._fp8``)
     (r"\b(?:with\s+)?(?:fp32|float32)[\s-]+(?:master[\s-]+(?:weights|copy|params)|optimi[sz]er[\s-]+states?"
      r"|gradient[\s-]+accumulation)\b",
      "what the estimate already assumes: mixed-precision Adam keeps FP32 master weights and optimizer state "

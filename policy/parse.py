@@ -679,6 +679,7 @@ def read_request(
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
+    fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -708,7 +709,7 @@ def read_request(
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
     fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
                               "capacity_reservation": reservation, "cost_center": cost_center,
-                              "keep_with_data": with_data, "reserve_capacity": to_reserve}
+                              "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
@@ -5103,6 +5104,35 @@ _TRAINING_SETTING_RE = compiled_on_use(
 _SETTING_WORDS = ("lr", "learning", "warm", "decay", "wd", "cosine", "linear", "constant", "dropout", "grad",
                   "smoothing", "adam", "schedul", "anneal", "rank", "alpha", "%", "micro", "accum", "tp", "pp",
                   "parallel")
+
+
+# "in fp8", "FP8 training", "fp8 mixed precision via Transformer Engine", "with float8 matmuls": the run computes in FP8
+_FP8_RE = compiled_on_use(
+    r"(?:\b(?:in|with|using|use|at)\s+)?(?<![\w-])(?:nvidia\s+)?(?:fp-?8|float-?8|e4m3|e5m2)(?![\w-])"
+    r"(?:\s+(?:mixed[\s-]+)?(?:precision|training|matmuls?|gemms?|recipe))?"
+    r"(?:\s+(?:via|with|through|using)\s+(?:nvidia'?s?\s+)?(?:transformer[\s-]+engine|te|torchao))?"
+    r"|(?:\b(?:with|using|via)\s+)?\b(?:nvidia'?s?\s+)?transformer[\s-]+engine(?:\s+fp-?8)?\b", _F)
+# "no fp8", "not in fp8", "bf16, not fp8": BF16, what the estimate assumes
+_NO_FP8_RE = compiled_on_use(r"\b(?:no|not|without|w/o|never)\s+(?:in\s+|using\s+|with\s+)?(?:fp-?8|float-?8)(?![\w-])"
+                             r"(?:\s+(?:training|precision))?", _F)
+_FP8_WORDS = ("fp8", "fp-8", "float8", "float-8", "e4m3", "e5m2", "transformer engine", "transformer-engine")
+
+
+def _fp8(scan: _Scan, notes: list[str]) -> bool | None:
+    """Training in FP8 ("in fp8", "FP8 training"): only accelerators that compute in FP8 can run it. The estimate
+    keeps their BF16 speed, which FP8 may beat (by how much depends on the model and the recipe), so the plan is the
+    longest and costliest it should be. "no fp8" is BF16, what the estimate assumes."""
+    if not scan.holds(_FP8_WORDS):
+        return None
+    if not_fp8 := scan.take(_NO_FP8_RE):
+        notes.append(f"read '{_said(not_fp8[0])}' as training in BF16, what the estimate already assumes")
+        return None
+    said = scan.take(_FP8_RE)
+    if not said:
+        return None
+    notes.append(f"read '{_said(said[0])}' as training in FP8: only accelerators that compute in FP8 are weighed, "
+                 "at their BF16 speed, so a run FP8 speeds up ends sooner and costs less than planned")
+    return True
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

@@ -212,6 +212,9 @@ class TrainingRequest(BaseModel):
     # "avoid cross-region data transfer", "no egress": run only where the data is (``data_region``, else the team's),
     # so nothing is copied between regions.
     keep_with_data: bool | None = None
+    # "train in FP8": only accelerators that compute in FP8 run it (``AcceleratorSpec.fp8``); the estimate keeps their
+    # BF16 speed, so a run FP8 speeds up ends sooner and costs less than planned, never later or more.
+    fp8: bool | None = None
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None

@@ -76,10 +76,11 @@ def screen(
         raise RequestError(_contradiction(request), code="contradiction")
     # Everything the sorting reads, by value: the service decides the same few kinds of work in the same regions.
     key = ("screen", region, work.sizing, index, tuple(cls.families), None if wanted is None else frozenset(wanted),
-           tuple(sorted(excluded.items())), team.neuron_ready, tuple(policy.neuron_families), policy.max_instances)
+           tuple(sorted(excluded.items())), team.neuron_ready, tuple(policy.neuron_families), policy.max_instances,
+           bool(request.fp8))
     inside, outside, ruled_out = remembered(catalog, policy.estimate, key, lambda: _sorted_types(
         region, work=work, catalog=catalog, policy=policy, team=team, families=cls.families, wanted=wanted,
-        excluded=excluded))
+        excluded=excluded, fp8=bool(request.fp8)))
     # Fresh lists: a decision merges the screens of its regions into the first.
     result = Screen(list(inside), list(outside), dict(ruled_out), cls, index, wanted is not None)
     if wanted is not None and not result.inside:
@@ -93,7 +94,7 @@ def screen(
 
 
 def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
-                  families: list[str], wanted: set[str] | None, excluded: Mapping[str, str]) -> tuple[
+                  families: list[str], wanted: set[str] | None, excluded: Mapping[str, str], fp8: bool) -> tuple[
         tuple[Profile, ...], tuple[Profile, ...], dict[str, str]]:
     """(inside, outside, ruled out) of the types priced in ``region``."""
     inside: list[Profile] = []
@@ -101,7 +102,8 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
     ruled_out: dict[str, str] = {}
     table = fits(catalog=catalog, work=work, settings=policy.estimate)
     for price in catalog.prices_in(region):
-        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted, excluded=excluded)
+        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted, excluded=excluded,
+                                fp8=fp8)
         if reason is not None:
             ruled_out[price.instance_type] = reason
             continue
@@ -119,7 +121,7 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
 
 
 def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
-                   wanted: set[str] | None, excluded: Mapping[str, str]) -> str | None:
+                   wanted: set[str] | None, excluded: Mapping[str, str], fp8: bool) -> str | None:
     spec = catalog.instances.get(price.instance_type)
     if spec is None:
         return "not in the catalog's instance list"
@@ -127,6 +129,8 @@ def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig
         return NOT_ASKED
     if price.instance_type in excluded:
         return f"excluded by the request (no {excluded[price.instance_type]})"
+    if fp8 and not catalog.accelerators[spec.accelerator].fp8:
+        return f"{catalog.accelerators[spec.accelerator].name} does not compute in FP8, which the request trains in"
     if spec.family in policy.neuron_families and not team.neuron_ready:
         return "Trainium needs a Neuron-ready team (policy: teams.<team>.neuron_ready)"
     return None
@@ -213,7 +217,11 @@ def _nothing_matches(request: TrainingRequest, region: str, result: Screen, else
     """Why the hardware asked for runs nothing in ``region``: each type's reason, or that it is not sold there, with
     the policy's regions that sell it (``elsewhere``), or that the price snapshot has it in none (``unpriced``)."""
     asked = request.instance_type or request.accelerator or " or ".join(request.hardware_choice) or "named"
-    why = "; ".join(f"{t}: {r}" for t, r in sorted(result.ruled_out.items()) if r != NOT_ASKED)
+    grouped: dict[str, list[str]] = {}  # the types one reason rules out, said once
+    for t, r in sorted(result.ruled_out.items()):
+        if r != NOT_ASKED:
+            grouped.setdefault(r, []).append(t)
+    why = "; ".join(f"{', '.join(types)}: {r}" for r, types in grouped.items())
     where = (f"; of the policy's regions, {', '.join(elsewhere)} {'has' if len(elsewhere) == 1 else 'have'} it"
              if elsewhere else "; the price snapshot has no on-demand price for it in any region, and "
              "`gpuops catalog refresh` reads current prices" if unpriced else "")

@@ -105,6 +105,19 @@ MFU: dict[str, tuple[float, str]] = {
     "Trainium2": (0.30, f"gpuops estimate: {_TYPICAL}; below the range: no published Neuron MFU figure found"),
 }
 
+# Parts that compute in FP8, and where that is published; the others (Ampere, Volta) have no FP8 arithmetic.
+_NVIDIA_FP8 = "NVIDIA {} datasheet: FP8 Tensor Cores ({} architecture)"
+FP8: dict[str, str] = {
+    "H100": _NVIDIA_FP8.format("H100", "Hopper"),
+    "H200": _NVIDIA_FP8.format("H200", "Hopper"),
+    "B200": _NVIDIA_FP8.format("B200", "Blackwell"),
+    "L40S": _NVIDIA_FP8.format("L40S", "Ada Lovelace"),
+    "L4": _NVIDIA_FP8.format("L4", "Ada Lovelace"),
+    "Trainium1": "AWS Trn1 product page: configurable FP8 (cFP8) among Trainium's data types",
+    "Trainium2": "AWS Trn2 product page: dense FP8 compute",
+}
+NO_FP8 = "no FP8 arithmetic (Ampere and Volta tensor cores stop at FP16/BF16/TF32)"
+
 # (network Gbps, EFA) where a published figure exists. "Up to" figures are burst ceilings, stated as such.
 _BATCH_DOC = "AWS Batch GPU jobs doc"
 NETWORK: dict[str, tuple[float, bool | None, str]] = {
@@ -244,6 +257,8 @@ def build_accelerators(rows: list[Row]) -> dict[str, AcceleratorSpec]:
             mfu_source=mfu_source,
             mfu_full_width=MFU_FULL_WIDTH.get(name),
             mfu_full_width_source="gpuops estimate: below this hidden size GEMMs do not fill the part's tensor cores",
+            fp8=name in FP8,
+            fp8_source=FP8.get(name, NO_FP8),
         )
     return out
 

@@ -3,6 +3,10 @@ family for at least a tenth less, a warning names that plan, its cost and its ho
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from pathlib import Path
+
 import pytest
 
 from policy.errors import RequestError
@@ -70,7 +74,7 @@ def test_preferred_hardware_that_cannot_run_the_job_is_left_open_and_the_reason_
     assert preferred.request.instance_type is None
     [note] = [n for n in preferred.request.notes if n.startswith("the hardware preferred")]
     assert note.startswith("the hardware preferred, trn1, is left open: no trn1 configuration can run this job in "
-                           "us-east-1: trn1.2xlarge: Trainium needs a Neuron-ready team")
+                           "us-east-1: trn1.2xlarge, trn1.32xlarge: Trainium needs a Neuron-ready team")
     assert "Name another" not in note  # the refusal's advice, taken: not repeated to the person
 
 
@@ -340,3 +344,42 @@ def test_a_count_an_instance_makes_but_too_small_for_the_job_is_refused_for_its_
     with pytest.raises(RequestError) as refused:
         decided(text)
     assert refused.value.code == "no_configuration" and refused.value.message == message
+
+
+def _computes_in_fp8(instance_type: str) -> bool:
+    from policy.catalog import load_catalog
+
+    catalog = load_catalog()
+    return catalog.accelerators[catalog.instances[instance_type].accelerator].fp8
+
+
+def test_a_run_in_fp8_is_planned_only_on_parts_that_compute_in_fp8_at_their_bf16_speed() -> None:
+    """ "13B in fp8" was planned on whatever was cheapest, A100s included, which have no FP8 arithmetic."""
+    decision = decided("fine-tune 13B on 2B tokens in fp8")
+    assert decision.request.fp8 is True
+    assert all(_computes_in_fp8(o.instance_type) for o in [decision.plan, *decision.alternatives])
+    assert any("p4d.24xlarge, p4de.24xlarge: A100 does not compute in FP8" in step.reason for step in decision.trace)
+    # the same hardware runs as long and costs the same as in BF16: FP8's gain is not priced in
+    in_bf16 = decided("fine-tune 13B on 2B tokens on p5.48xlarge")
+    in_fp8 = decided("fine-tune 13B on 2B tokens on p5.48xlarge in fp8")
+    assert (in_fp8.plan.estimated_hours, in_fp8.plan.estimated_cost_usd) == (
+        in_bf16.plan.estimated_hours, in_bf16.plan.estimated_cost_usd)
+
+
+def test_fp8_on_hardware_without_it_is_refused_naming_why() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 13B on 1B tokens in fp8 on A100s")
+    assert refused.value.code == "no_matching_instance"
+    assert "A100 does not compute in FP8, which the request trains in" in str(refused.value)
+
+
+def test_a_snapshot_written_before_fp8_was_kept_takes_it_from_the_shipped_one(tmp_path: Path) -> None:
+    from policy.catalog import load_catalog
+
+    document = json.loads(resources.files("policy.data").joinpath("catalog.json").read_text())
+    for spec in document["accelerators"].values():
+        del spec["fp8"], spec["fp8_source"]
+    path = tmp_path / "refreshed.json"
+    path.write_text(json.dumps(document))
+    assert load_catalog(str(path)).accelerators["H100"].fp8 is True
+    assert load_catalog(str(path)).accelerators["A100"].fp8 is False

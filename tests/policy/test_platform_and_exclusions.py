@@ -201,7 +201,7 @@ def test_a_plan_never_uses_excluded_hardware_and_says_why_it_was_left_out(text: 
     assert decision.plan.accelerator != "H100" and not decision.plan.instance_type.startswith("p5.")
     assert all(not a.instance_type.startswith("p5.") for a in decision.alternatives)
     candidates = next(s for s in decision.trace if s.node == "5 candidates")
-    assert "p5.48xlarge: excluded by the request" in candidates.reason
+    assert "p5.48xlarge, p5.4xlarge: excluded by the request" in candidates.reason
 
 
 def test_without_the_exclusion_the_same_request_is_planned_on_h100s() -> None:

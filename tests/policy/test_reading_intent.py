@@ -1576,7 +1576,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens of support chat transcripts", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens of audio samples", {}, ["audio samples"]),
     ("fine-tune 7B on 1B tokens on our cluster data", {}, ["cluster"]),
-    ("fine-tune 7B on 1B tokens with fp8", {}, ["fp8"]),  # FP8 peak is not what the estimate prices
+    ("fine-tune 7B on 1B tokens with fp8", {"fp8": True}, []),  # only parts that compute in FP8, at BF16 speed
     ("fine-tune 7B on 1B tokens in parallel", {"trials": None}, ["parallel"]),  # one run: nothing side by side
     ("fine-tune 7B on 1B tokens for the frobnicator", {}, ["frobnicator"]),  # no task or domain noun
     ("fine-tune a long-context model, 7B on 1B tokens", {}, ["long-context"]),  # the context length is the plan's
