@@ -155,7 +155,9 @@ _UNIT_KINDS = (
             r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d)"),
     # and its common typos; "3B new tokens", "1B more tokens", "500M high-quality tokens": what kind, still tokens
     ("tokens", r"(?:(?:new|fresh|additional|more|extra|clean|unique|curated|synthetic|filtered|dedup(?:licat)?ed"
-               r"|high[\s-]quality|in[\s-]domain|training)\s+)?(?:tokens?|toks?|tokns?|tkns?)"),
+               r"|high[\s-]quality|in[\s-]domain|training"
+               # "1k max new tokens", "512 completion tokens": a generation's length, read with the rollouts
+               r"|max(?:imum)?(?:\s+new)?|generated|output|completion|response)\s+)?(?:tokens?|toks?|tokns?|tkns?)"),
     ("params", r"param(?:eter)?s?|model"),
     # "sweep 12 learning rates", "3 ablations", "10 hyperparameter trials": a trial each
     # "20 LoRA adapters", "10 jobs", "12 combos", "6 experiments": a run each
@@ -328,6 +330,12 @@ _QUOTA_FOR_RE = compiled_on_use(
 
 # Thousands grouped with spaces, as much of Europe writes them: "1 000 000 000 tokens", or one group before what it
 # counts ("50 000 samples"); the spaces become commas, the same length
+# A time ahead said as the run's ("next week's run", "tomorrow's pretrain"): its "'s" goes, so the time is read as said;
+# a time past ("last week's run") or a weekday ("same data as Friday's run") may be an earlier run's, and stays so
+_TIME_POSSESSIVE_RE = compiled_on_use(
+    r"\b(?P<when>(?:next|coming)\s+(?:week|month|quarter|weekend|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)|tomorrow|tonight)'s\b"
+    r"(?!\s+(?:budget|spend|allowance|quota|limit|cap)\b)", _F)  # "this week's budget" is money, not a time
 _SPACED_THOUSANDS_RE = compiled_on_use(
     r"(?<![\d.,])\d{1,3}(?: \d{3}){2,}(?![\d.,])"
     r"|(?<![\d.,])\d{1,3} \d{3}(?=\s*(?:tokens?|toks?|samples?|examples?|documents?|docs|rows?|steps?|records?"
@@ -645,6 +653,8 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     normal = _SPACED_THOUSANDS_RE.sub(_commas, normal)  # "1 000 000 000": 1,000,000,000
+    if "'s" in normal:  # "next week's 64 H100 run": when the run is, said as the time's, read as the time said
+        normal = _TIME_POSSESSIVE_RE.sub(lambda m: m["when"] + "  ", normal)
     pasted = _json_fields(normal)
     if pasted:  # {"model": "mistral-7b", "tokens": "500M"}: its keys are the labels of the values after them
         normal = normal.translate(_JSON_MARKS)
@@ -687,6 +697,12 @@ def read_request(
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
         notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
                      "said now")
+    for m in _PAST_COST_NAMED_RE.finditer(scan.text) if scan.holds(("last", "previous", "prior", "yesterday")) else ():
+        said = f"{scan.said[m.start('when'):m.end('when')]} … {scan.said[m.start('cost'):m.end('cost')]}"
+        scan.blank(*m.span("when"))
+        scan.blank(*m.span("cost"))
+        notes.append(f"read '{' '.join(said.split())}' as what an earlier run cost, not a budget: this one is priced "
+                     "from what is said now")
     measured = _work_hours(scan, notes)  # "it takes about 300 A100-hours": before "300 A100-hours" is an allowance
     for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
         scan.unused.append(_said(m))
@@ -2093,6 +2109,13 @@ _PAST_COST_RE = compiled_on_use(
     r"(?:\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:one|run|job|time|attempt)"
     r"|\s+(?:the\s+)?(?:last|previous|first)\s+time)?",
     _F)
+# "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
+# it cost; the words between say what the run was, which may be this request's work ("redo it"), so they stay to read
+_PAST_COST_NAMED_RE = compiled_on_use(
+    r"\b(?P<when>(?:last|previous|prior)\s+(?:week|month|night|quarter|year)['\u2019]?s|yesterday['\u2019]?s)\s+"
+    r"(?:[\w.-]+\s+){0,3}?(?:runs?|jobs?|fine-?tunes?|training(?:\s+runs?)?|pretrain(?:ing)?|sweeps?|experiments?"
+    r"|attempts?)\s+(?P<cost>(?:cost|came\s+to|ran)(?:\s+us|\s+me)?\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(?:\$|usd\s*)\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.]))", _F)
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 _PAST_RUN_RE = compiled_on_use(
     r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"

@@ -163,7 +163,7 @@ _NEXT_WEEK_RE = compiled_on_use(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by t
                            r"(?<!ooo )(?<!out )(?<!away )(?<!off )(?<!vacation )(?<!leave )(?<!pto )(?<!holiday )"
                            r"(?<!office )"
                            r"(?:(?P<cue>starting|from|beginning|kick(?:s|ing)?\s+(?:it\s+|this\s+)?off)\s+)?"
-                           r"(?:the\s+)?(?:next|coming)\s+week\b"
+                           r"(?:the\s+)?(?:next|coming)\s+(?P<unit>week|month)\b"
                            r"(?!\s*(?:'s|end))", _F)
 # "start after the weekend", "after the weekend": the Monday morning after the coming weekend (this one's, said on it)
 _AFTER_WEEKEND_RE = compiled_on_use(
@@ -532,7 +532,8 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             scan.blank(m.start(), m.end())
     weekend_over = scan.take(_AFTER_WEEKEND_RE) if "weekend" in lowered else []
     for m in [*_next_week_starts(scan, now=now, zone=zone), *weekend_over]:
-        starts.append((_next_monday(now=now, zone=zone), " ".join(m.group(0).split())))
+        first = _next_month_start if m.groupdict().get("unit", "").lower() == "month" else _next_monday
+        starts.append((first(now=now, zone=zone), " ".join(m.group(0).split())))
     if "now" in lowered and _OPENS_BY_STARTING_RE.match(scan.said):
         # "kick off a 7B fine-tune on 1B tokens now": the start the request opens with is now ("I need it now" asks
         # for haste, and stays a person's)
@@ -546,6 +547,14 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         return None
     notes.append(f"read '{phrase}' as the start, {when:%a %Y-%m-%d %H:%M} {when.tzinfo}, not a deadline")
     return when
+
+
+def _next_month_start(*, now: datetime, zone: ZoneInfo) -> datetime:
+    """The first working day of next month at the start of the working day (the 1st, or the Monday after a weekend)."""
+    local = now.astimezone(zone)
+    first = (local.replace(day=1) + timedelta(days=32)).replace(day=1, hour=_START_OF_DAY.hour, minute=0, second=0,
+                                                                microsecond=0)
+    return first + timedelta(days=(7 - first.weekday()) % 7 if first.weekday() >= 5 else 0)
 
 
 def _next_monday(*, now: datetime, zone: ZoneInfo) -> datetime:
@@ -584,8 +593,8 @@ _EVENT_BEFORE_RE = compiled_on_use(
 
 
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:
-    """ "next week" said as a start ("train next week"), each blanked once read; not the week of a date ("by Tuesday
-    next week" is that Tuesday, a deadline)."""
+    """ "next week" or "next month" said as a start ("train next week"), each blanked once read; not the week of a
+    date ("by Tuesday next week" is that Tuesday, a deadline)."""
     said = list(_NEXT_WEEK_RE.finditer(scan.text))
     if not said:
         return []
@@ -861,6 +870,11 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                                   "of them?", choices=[Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)",
                                                               value=n * tokens),
                                                        Choice(label=f"{tokens:,} in all", value=tokens)]))
+        return
+    if tokens is not None and counted is not None:
+        # "our 40k support tickets (about 25M tokens)": the items counted are what the tokens said are made of
+        phrase = _said_items(scan, counted)
+        notes.append(f"read '{phrase}' as what the data is: the tokens said are what is trained on")
         return
     if tokens is not None:
         _audio_with_tokens(scan, notes)

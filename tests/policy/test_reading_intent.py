@@ -1589,6 +1589,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("what's the cost of a 7B fine-tune on 1B tokens", {"task": Task.FINE_TUNE}, []),
     ("a p4d for 3 days to debug distributed training", {"fixed_hours": 72.0}, []),
     ("fine-tune 7B on 1B tokens using spot instances only", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a generation's length said with its kind before "tokens", with the rollouts: prompts × rollouts × length
+    ("grpo on qwen2.5 7b, 5k prompts, 8 rollouts each, 1k max new tokens", {"tokens": 40_000_000}, []),
+    ("ppo 7b, 10k prompts, 4 samples per prompt, 512 completion tokens", {"tokens": 20_480_000}, []),
+    # an earlier run named by when it ran: what it cost is history, never this run's budget; what it was stays read
+    ("last week's 7B fine-tune cost $900, redo it on 1B tokens", {"budget_usd": None, "params": 7 * 10**9}, []),
+    ("yesterday's run came to $400; fine-tune 7B on 1B tokens again, budget $500", {"budget_usd": 500.0}, []),
+    # a time ahead said as the run's is when it starts; "next month" the first working day of it
+    ("next week's 64 H100 run, 5 days", {"start_after": at("2026-12-07T09:00"), "fixed_hours": 120.0}, []),
+    ("start next month, pretrain 1B on 20B tokens", {"start_after": at("2026-12-01T09:00")}, []),
+    ("tomorrow's fine-tune of 7B on 1B tokens, done by Friday", {"start_after": at("2026-12-01T09:00")}, []),
+    # items counted beside the tokens they hold are what the data is
+    ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
 
 
