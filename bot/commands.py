@@ -55,6 +55,12 @@ _HELP_QUESTION = re.compile(r"^\s*(?:what\s+can\s+(?:you|i)\s+(?:do|ask)|how\s+d
 # A spend question that names what the money went on ("what did team-nlp spend this month on training?", "how much
 # have we spent on GPUs?"): those words name no work to plan unless a number or a task is said with them.
 _ASKED_SPEND = re.compile(r"\b(?:what|how\s+much|show|where)\b.*\b(?:spen[dt]|spending|burn(?:ed|t)?)\b", re.I)
+# What an earlier job cost, asked in words ("what did the 70B lora last week cost vs estimate?", "actual vs estimate
+# for last week's jobs"): the finished jobs with their cost against the estimate, not a new plan of the work named
+_PAST_COST_QUESTION = re.compile(r"\b(?:what|how\s+much)\s+did\b.{0,80}?\bcost\b"
+                                 r"|\bactual(?:\s+cost)?s?\s+(?:vs\.?|versus|against|compared\s+to)\s+(?:the\s+)?estimat"
+                                 r"|\bhow\s+(?:far\s+off|accurate)\s+(?:was|were)\b", re.I)
+FINISHED_WORDS = {"done", "finished", "past", "recent", "history", "ended", "completed"}
 _SPEND_ON = re.compile(r"\b(?:training|gpus?|h100s?|a100s?|nodes?|instances?|compute)\b", re.I)
 
 
@@ -88,6 +94,10 @@ def split_subcommand(text: str) -> tuple[str, str]:
             return "spend", team.group(0).lower() if team else ""
         if _JOBS_QUESTION.search(stripped):
             return "jobs", ""
+    if (asked := _PAST_COST_QUESTION.search(stripped)) is not None \
+            and not _WORK_WORDS.search(stripped[stripped.find("?", asked.end()) + 1:] if "?" in stripped[asked.end():]
+                                       else ""):
+        return "jobs", "done"  # a question alone; work asked for after it ("… last time? plan the same") is planned
     return "request", stripped
 
 
@@ -166,6 +176,10 @@ def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, An
         respond(response_type="ephemeral", text="gpuops help", blocks=views.help_blocks())
     elif name == "spend":
         _spend(deps, client, respond, channel=command["channel_id"], team=arg)
+    elif name == "jobs" and arg.lower() in FINISHED_WORDS:
+        jobs = deps.service.list_jobs()  # newest first; the finished among them are shown
+        respond(response_type="ephemeral", text="Finished jobs",
+                blocks=views.finished_jobs_blocks(jobs, now=deps.clock()))
     elif name == "jobs":
         jobs = deps.service.list_jobs(status="running")
         respond(response_type="ephemeral", text="Running jobs", blocks=views.jobs_blocks(jobs))

@@ -22,7 +22,7 @@ from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, escape, fit, section
 from bot.metrics import DIGEST_RUNS
 from bot.spend_split import split_month
-from bot.views import accrued_usd
+from bot.views import accrued_usd, finished_row, job_label
 from contract.estimates import EstimateAccuracy
 from contract.requests import RequestPublic
 from contract.status import RequestStatus
@@ -180,30 +180,19 @@ def _rows(requests: list[RequestPublic], row: Any) -> str:
     return "\n".join(lines)
 
 
-def _job_label(req: RequestPublic) -> str:
-    return f"`{escape(req.id)}` {fmt.configuration(req.decision.plan)}"
-
-
 def _running_row(req: RequestPublic) -> str:
     status = req.job.status if req.job else req.status
-    return (f"{_job_label(req)} · {escape(status)} · {fmt.usd(accrued_usd(req))} so far of "
-            f"{fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}")
-
-
-def _finished_row(req: RequestPublic) -> str:
-    actual = req.job.actual_cost_usd if req.job else None
-    cost = f"{fmt.usd(actual)}" if actual is not None else f"{fmt.usd(accrued_usd(req))} so far (final bill pending)"
-    return (f"{_job_label(req)} · {escape(req.status.replace('_', ' '))} · {cost} against "
+    return (f"{job_label(req)} · {escape(status)} · {fmt.usd(accrued_usd(req))} so far of "
             f"{fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}")
 
 
 def _approved_row(req: RequestPublic) -> str:
-    return f"{_job_label(req)} · launching soon · {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}"
+    return f"{job_label(req)} · launching soon · {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}"
 
 
 def _pending_row(req: RequestPublic) -> str:
     waiting = ", ".join(fmt.mention(a) for a in req.eligible_approvers) or "approvers"
-    return f"{_job_label(req)} {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}, waiting for {waiting}"
+    return f"{job_label(req)} {fmt.usd(req.decision.plan.estimated_cost_usd, approx=True)}, waiting for {waiting}"
 
 
 def jobs_blocks(data: DigestData) -> list[Block]:
@@ -220,7 +209,7 @@ def jobs_blocks(data: DigestData) -> list[Block]:
                               f"{fmt.usd(estimated, approx=True)} estimated)\n{_rows(data.running, _running_row)}"))
     if data.finished:
         blocks.append(section(f"*Finished in the last 24 h* ({len(data.finished)})\n"
-                              f"{_rows(data.finished, _finished_row)}"))
+                              f"{_rows(data.finished, finished_row)}"))
     if not blocks:
         blocks.append(section("*gpuops jobs*: none approved, running or finished in the last 24 h"))
     if data.pending:

@@ -22,9 +22,11 @@ from bot.limits import (
     fit,
     header,
     section,
+    truncate,
 )
 from contract.info import PolicyPublic
 from contract.requests import RequestPublic
+from contract.status import RequestStatus
 from policy.spend import SpendSnapshot
 
 HELP_EXAMPLES = [
@@ -42,6 +44,7 @@ HELP_COMMANDS = [
     ("/gpu <request>", "plan a training job and ask for approval"),
     ("/gpu spend [team]", "month to date vs budget, forecast, top drivers"),
     ("/gpu jobs", "running jobs and what they have cost so far"),
+    ("/gpu jobs done", "the last finished jobs: what each cost against its estimate"),
     ("/gpu status <id>", "where a request stands"),
     ("/gpu stop <id> [reason]", "stop a running job (the requester or an approver)"),
     ("/gpu cancel <id> [reason]", "withdraw your request while it waits for approval"),
@@ -109,6 +112,42 @@ def live_cost_line(req: RequestPublic) -> str | None:
     share = f" ({job.cost_so_far_usd / estimate:.0%} of the estimate)" if estimate else ""
     projected = f", {fmt.usd(job.projected_cost_usd)} projected to finish" if job.projected_cost_usd is not None else ""
     return f"💸 `{escape(job.name)}`: {fmt.usd(job.cost_so_far_usd)} so far{share}{projected}"
+
+
+def job_label(req: RequestPublic) -> str:
+    return f"`{escape(req.id)}` {fmt.configuration(req.decision.plan)}"
+
+
+def finished_row(req: RequestPublic) -> str:
+    """A finished job: its end, and what it cost against its estimate (how far off, once the bill is final)."""
+    actual = req.job.actual_cost_usd if req.job else None
+    estimated = req.decision.plan.estimated_cost_usd
+    if actual is not None:
+        off = f" ({(actual - estimated) / estimated:+.0%})" if estimated else ""
+        cost = f"{fmt.usd(actual)} against {fmt.usd(estimated, approx=True)}{off}"
+    else:
+        cost = f"{fmt.usd(accrued_usd(req))} so far (final bill pending) against {fmt.usd(estimated, approx=True)}"
+    return f"{job_label(req)} · {escape(req.status.replace('_', ' '))} · {cost}"
+
+
+FINISHED = frozenset({RequestStatus.SUCCEEDED, RequestStatus.FAILED, RequestStatus.STOPPED})
+MAX_FINISHED_SHOWN = 10
+_ASKED_AS_SHOWN = 70  # characters of each request's text shown under its row
+
+
+def finished_jobs_blocks(jobs: list[RequestPublic], *, now: datetime) -> list[Block]:
+    """The last finished jobs, newest first, each with what it cost against its estimate and what was asked."""
+    done = [req for req in jobs if req.status in FINISHED][:MAX_FINISHED_SHOWN]
+    if not done:
+        return [section("No job has finished yet.")]
+    blocks = [section(f"*Last {len(done)} finished job{'s' if len(done) != 1 else ''}*, newest first: what each "
+                      "cost against its estimate")]
+    for req in done:
+        tz = fmt.zone(req.timezone)
+        asked = escape(truncate(" ".join(req.text.split()), _ASKED_AS_SHOWN))
+        blocks.append(section(f"{finished_row(req)}\n_{asked}_ · {escape(req.team or '')} · asked "
+                              f"{fmt.stamp(req.created_at, tz, now=now)}"))
+    return fit(blocks, MAX_MESSAGE_BLOCKS)
 
 
 def jobs_blocks(jobs: list[RequestPublic]) -> list[Block]:

@@ -46,7 +46,8 @@ def test_digest_says_what_a_reader_needs(bot: BotHarness, service: FakeService) 
     assert texts[5] == "*Approved, launching* (1, ~$310 estimated)\n• `req_10` 4× g6e.12xlarge · launching soon · ~$310"
     assert texts[6] == ("*Running* (1, $39 so far of ~$310 estimated)\n"
                         "• `req_7` 4× g6e.12xlarge · InProgress · $39 so far of ~$310")
-    assert texts[7] == "*Finished in the last 24 h* (1)\n• `req_8` 4× g6e.12xlarge · succeeded · $123 against ~$310"
+    assert texts[7] == ("*Finished in the last 24 h* (1)\n"
+                        "• `req_8` 4× g6e.12xlarge · succeeded · $123 against ~$310 (-60%)")
     assert texts[8].startswith("*Waiting for approval* (1)\n• `req_9` 4× g6e.12xlarge ~$310, waiting for <@U0LEAD1>")
     assert texts[9] == "*Spot savings*: $59 on 1 finished job"
     assert texts[10].startswith("📈 *Anomalies*\n• Yesterday's $3,950 is 3.1× the 7-day average ($1,261).")

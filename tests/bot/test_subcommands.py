@@ -189,3 +189,33 @@ def test_a_question_about_running_jobs_in_words_lists_them(bot: BotHarness, slac
     bot.command("what's running?", user=REQUESTER)
     [reply] = slack.wait_for("response")
     assert reply.body["text"] == "Running jobs"
+
+
+def test_jobs_done_lists_the_finished_jobs_with_their_cost_against_the_estimate(bot: BotHarness, slack: FakeSlack,
+                                                                                  service: FakeService) -> None:
+    service.requests["req_5"] = make_request(request_id="req_5", status="running", job=RUNNING)
+    service.requests["req_7"] = make_request(request_id="req_7", status="succeeded", job=make_job(),
+                                             text="LoRA 70B on 200M tokens by Friday")
+    service.requests["req_8"] = make_request(request_id="req_8", status="failed",
+                                             job=make_job(actual_cost_usd=None, training_seconds=1800))
+    bot.command("jobs done", user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"] == "Finished jobs" and reply.body["response_type"] == "ephemeral"
+    texts = [b["text"]["text"] for b in reply.body["blocks"]]
+    assert texts[0] == "*Last 2 finished jobs*, newest first: what each cost against its estimate"
+    assert texts[1].startswith("`req_7` 4× g6e.12xlarge · succeeded · $254 against ~$310 (-18%)\n"
+                               "_LoRA 70B on 200M tokens by Friday_ · team-ml · asked <!date^")
+    assert texts[2].startswith("`req_8` 4× g6e.12xlarge · failed · $9.80 so far (final bill pending) against ~$310")
+    assert [c for c in service.calls if c[1] == "/v1/requests"] == []
+
+
+@pytest.mark.parametrize("text", ["what did the 70B lora last week cost vs estimate?", "what did the 7B fine-tune cost",
+                                  "actual vs estimate for last week's jobs?"])
+def test_what_an_earlier_job_cost_asked_in_words_lists_the_finished_jobs(text: str) -> None:
+    """ "what did the 70B lora last week cost vs estimate?" was planned as a new 70B LoRA."""
+    assert split_subcommand(text) == ("jobs", "done")
+
+
+def test_a_question_about_an_earlier_cost_followed_by_work_to_plan_is_planned() -> None:
+    text = "how much did it cost to fine-tune 7B last time? plan the same on 1B tokens"
+    assert split_subcommand(text) == ("request", text)
