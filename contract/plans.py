@@ -132,6 +132,8 @@ class PlanFields(InputModel):
         "its purchase a capacity action"))
     keep_with_data: bool | None = Field(default=None, description=(
         "run only in the region the data is in (data_region, else the team's), so nothing is copied between regions"))
+    deadline_wish: bool | None = Field(default=None, description=(
+        "the deadline is a date hoped for, not a promise: the plan meets it without the stage's safety margin"))
     fp8: bool | None = Field(default=None, description=(
         "the run trains in FP8: only accelerators that compute in FP8 are weighed, and the estimate keeps their BF16 "
         "speed"))

@@ -186,7 +186,7 @@ def purchase_step(option: Option, source: str) -> TraceStep:
                      answer=option.purchase.value, reason=reason, source=source)
 
 
-def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
+def choice_step(choice: Choice, has_deadline: bool, *, wish: bool = False) -> TraceStep:
     option = choice.option
     answer = (f"{option.count}× {option.profile.spec.instance_type} {option.purchase.value} on "
               f"{option.platform.value}")
@@ -197,6 +197,9 @@ def choice_step(choice: Choice, has_deadline: bool) -> TraceStep:
                   f"{FINISH_SLACK:.0%} of the earliest finish")
     elif choice.late:
         reason = "nothing meets the deadline with the safety margin: the fastest configuration"
+    elif has_deadline and wish:
+        reason = ("the cheapest expected cost that meets the deadline, a date hoped for, so without the safety "
+                  "margin a promised date is planned with")
     elif has_deadline:
         reason = "the cheapest expected cost that meets the deadline with the safety margin"
     else:

@@ -419,7 +419,7 @@ _TASK_WORDS = (
      r"(?:search(?:es)?|sweeps?|study|studies)\b|\b(?:population[\s-]*based(?:\s+training)?|pbt)\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
-     r"\b(?:full(?:[\s-]+param(?:eter)?)?[\s-]+)?(?:fine[\s-]?tun(?:es?|ing)|finetun(?:es?|ing)|ft|sft)\b"
+     r"\b(?:(?:full(?:[\s-]+param(?:eter)?)?|fully)[\s-]+)?(?:fine[\s-]?tun(?:es?|ing)|finetun(?:es?|ing)|ft|sft)\b"
      # how it is often mistyped in a hurry: "fintune", "finetuen", "fine-tunning" (read with a note, ``_task``)
      rf"|\b(?:{_FINE_TUNE_TYPOS})\b"
      # "a 34B model fine-tuned on 5B tokens", "we need a 7B fine-tuned (1B tokens) by Friday"
@@ -724,6 +724,8 @@ def read_request(
         questions += _event_deadline(scan)
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
     fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
+                              "deadline_wish": True if window_end is None and deadline is not None
+                              and deadline.firmness == "wish" else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
@@ -4675,11 +4677,13 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b"
     # "want it cheaper this time", "make it cheaper than last time"
     r"|\b(?:want|need|make|like)\s+(?:it|this|the\s+(?:run|job))\s+cheaper\b"
-    r"|\b(?:(?:the\s+)?most\s+)?cost[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"
+    r"|\b(?:(?:the\s+)?most\s+)?(?:cost|budget|price)[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"
+    # "is p5 or p5e cheaper?", "which is cheaper": the hardware named is compared on cost
+    r"|\b(?:which(?:\s+(?:one|is|would\s+be))?|is\s+it)\s+cheaper\b|(?<=\S)\s+cheaper\s*\?"
     # "without breaking the bank", "keep costs down", "keeping spend low", "on the cheap"
     r"|\bwithout\s+breaking\s+the\s+bank\b|\bon\s+the\s+cheap\b"
     r"|\bkeep(?:ing)?\s+(?:the\s+)?(?:costs?|spend(?:ing)?|the\s+bill)\s+(?:low|down|minimal|in\s+check)\b", _F)
@@ -4973,7 +4977,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
             code="contradiction",
         )
     full = [m.group(0) for m in scan.take_if(("full", "all"), _FULL_PARAMS_RE)]
-    full += [w for w in said[Task.FINE_TUNE] if w.lower().startswith("full")]  # "full FT", "full fine-tune"
+    full += [w for w in said[Task.FINE_TUNE] if w.lower().startswith("full")]  # "full FT", "fully fine-tune"
     if full and {Task.LORA, Task.QLORA} & set(tasks) and _COMPARED_TASKS_RE.search(scan.said):
         # "LoRA vs full FT", "decide between LoRA and full fine-tuning, price both": each is priced, the first planned
         adapter_task = next(t for t in (Task.QLORA, Task.LORA) if said[t])

@@ -215,6 +215,9 @@ class TrainingRequest(BaseModel):
     # "train in FP8": only accelerators that compute in FP8 run it (``AcceleratorSpec.fp8``); the estimate keeps their
     # BF16 speed, so a run FP8 speeds up ends sooner and costs less than planned, never later or more.
     fp8: bool | None = None
+    # "ideally by Friday", "no hard deadline, but ideally within 2 weeks": a date hoped for is met, without the stage's
+    # safety margin, which would otherwise buy costlier hardware to land a margin ahead of a date that is no promise.
+    deadline_wish: bool | None = None
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None

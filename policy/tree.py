@@ -620,7 +620,7 @@ def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: 
                                 usd_per_gpu_hour=req.max_usd_per_gpu_hour),
         explain.purchase_step(choice.option, _purchase_source(req, choice.option)),
         platform_step,
-        explain.choice_step(choice, has_deadline),
+        explain.choice_step(choice, has_deadline, wish=bool(req.deadline_wish)),
         explain.guardrail_step(approval),
     ]
 
@@ -920,11 +920,11 @@ def _check_deadline(req: TrainingRequest, now: datetime) -> None:
 
 
 def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> float | None:
-    """Hours to the deadline less the stage's safety margin."""
+    """Hours to the deadline less the stage's safety margin (none for a deadline that is a wish)."""
     if req.deadline is None:
         return None
     assert req.stage is not None
-    margin = policy.deadline_safety_margin.get(req.stage, 0.0)
+    margin = 0.0 if req.deadline_wish else policy.deadline_safety_margin.get(req.stage, 0.0)
     return hours_between(now, req.deadline) * (1.0 - margin)
 
 

@@ -49,7 +49,15 @@ _TOTAL_ACTIVE = (
     r"(?:model\s*)?(?:(?:with\s+)?\d{1,3}\s+(?:routed\s+)?experts?\s*)?(?:,|\(|with|and|/)?\s*(?:~\s*|about\s+)?"
     rf"(?P<a2>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?\)?(?![\w])"
     rf"|(?<![\w.])(?P<a3>{_SZ})\s+active(?:\s+param(?:eter)?s?)?\s*(?:,|/|of|out\s+of|and)\s*(?P<t3>{_SZ})"
-    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])")
+    r"(?:\s+(?:total|in\s+all))(?:\s+param(?:eter)?s?)?(?![\w])"
+    # "a 7B MoE from scratch (8 experts, 2 active, ~2B active params)": other words between, no other size; only the
+    # sizes and what the experts are said to be are read here, so "from scratch" is still the task's
+    rf"|(?<![\w.])(?P<t4>{_SZ})\s+(?P<w4>moe|mixture[\s-]+of[\s-]+experts)\b"
+    r"(?P<mid>(?:(?!\d+(?:\.\d+)?\s*[mbt]\b)[^.;\n]){0,60}?)(?:~\s*|about\s+)?"
+    rf"(?P<a4>{_SZ})\s+active(?:\s+param(?:eter)?s?)?(?:\s+per\s+token)?(?![\w])")
+# How many experts and how many a token goes to, said between a mixture's sizes: what its active size already says
+_EXPERTS_SAID_RE = compiled_on_use(
+    r"\b\d{1,3}\s+(?:routed\s+)?experts?\b|\b\d{1,2}\s+(?:active|per\s+token)\b|\btop[\s-]?\d{1,2}\b", _F)
 _MOE_WORD_RE = compiled_on_use(r"\b(?:moe|mixture[\s-]+of[\s-]+experts)\b", _F)
 # A mixture of experts by its total size and its experts, the experts a token goes to said or not: "a 1B MoE with 8
 # experts", "7B mixture-of-experts model, 64 experts top-8", "a 2B MoE (16 experts, 4 active)".
@@ -345,17 +353,23 @@ def _read_total_active(text: str, out: WorkloadReading) -> bool:
     m = _TOTAL_ACTIVE_RE.search(text)
     if m is None:
         return False
-    total = _size_of(m["t"] or m["t2"] or m["t3"])
-    active = _size_of(m["a"] or m["a2"] or m["a3"])
+    total = _size_of(m["t"] or m["t2"] or m["t3"] or m["t4"])
+    active = _size_of(m["a"] or m["a2"] or m["a3"] or m["a4"])
     if not 0 < active < total:
         raise RequestError(f"'{' '.join(m.group(0).split())}' gives {_size(active)} active parameters of "
                            f"{_size(total)}: a mixture of experts uses fewer per token than it holds. Give the total "
                            'and the active size, e.g. "30B-A3B" or "a 3B MoE with 800M active params".',
                            code="contradiction")
     out.fields |= {"params": total, "active_params": active}  # of a model named as well, the figures said
-    out.spans.append(m.span())
+    if m["t4"] is not None:
+        out.spans += [(m.start("t4"), m.end("w4")), (m.start("a4"), m.end())]
+        out.spans += [(m.start("mid") + e.start(), m.start("mid") + e.end())
+                      for e in _EXPERTS_SAID_RE.finditer(m["mid"])]
+    else:
+        out.spans.append(m.span())
     out.spans += [w.span() for w in _MOE_WORD_RE.finditer(text) if not m.start() <= w.start() < m.end()]
-    said = " ".join(m.group(0).split())
+    said = " ".join(m.group(0).split()) if m["t4"] is None else (
+        f"{text[m.start('t4'):m.end('w4')]} … {text[m.start('a4'):m.end()]}")
     said = said[:-1] if said.endswith(")") and "(" not in said else said  # "(16B MoE, 2.4B active)": its close
     out.notes.append(f"read '{said}' as a mixture of experts: {_size(total)} parameters in memory, {_size(active)} "
                      "active per token")

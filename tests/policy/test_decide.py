@@ -639,3 +639,17 @@ def test_unsaid_work_is_assumed_from_its_token_budget(text: str, task: Task, say
 
     assert decision.request.task is task
     assert _assumed(says)(decision)
+
+
+def test_a_deadline_hoped_for_is_met_without_the_safety_margin_a_promised_one_is_planned_with() -> None:
+    """ "ideally within 2 weeks" bought a B200 node for $14,269 to land a week early, where one H100 node meets the
+    date for $5,827: a margin ahead of a date that is no promise is money for nothing."""
+    from tests.policy.test_hardware_limits import NOW, decided
+
+    hoped = decided("continued pretraining of llama 3.1 8B on 50B tokens, ideally within 2 weeks")
+    promised = decided("continued pretraining of llama 3.1 8B on 50B tokens, within 2 weeks")
+    assert hoped.request.deadline_wish is True and promised.request.deadline_wish is None
+    assert hoped.plan.deadline_met and hoped.plan.estimated_cost_usd < promised.plan.estimated_cost_usd / 2
+    to_deadline = (promised.request.deadline - NOW).total_seconds() / 3600
+    assert promised.plan.estimated_hours <= to_deadline * 0.9 < hoped.plan.estimated_hours <= to_deadline
+    assert any("a date hoped for, so without the safety margin" in s.reason for s in hoped.trace)
