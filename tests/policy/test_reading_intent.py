@@ -1599,6 +1599,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("next week's 64 H100 run, 5 days", {"start_after": at("2026-12-07T09:00"), "fixed_hours": 120.0}, []),
     ("start next month, pretrain 1B on 20B tokens", {"start_after": at("2026-12-01T09:00")}, []),
     ("tomorrow's fine-tune of 7B on 1B tokens, done by Friday", {"start_after": at("2026-12-01T09:00")}, []),
+    # a mixture of experts with words between its total and active sizes; those words still read
+    ("train a 7B MoE from scratch (8 experts, 2 active, ~2B active params) on 200B tokens",
+     {"params": 7 * 10**9, "active_params": 2 * 10**9, "task": Task.PRETRAIN}, []),
+    ("fully fine-tune 8B on 1B tokens, budget-conscious", {"task": Task.FINE_TUNE}, []),
+    ("70B full fine-tune on 10B tokens, is p5 or p5e cheaper?", {"hardware_choice": ["p5", "p5e"]}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
