@@ -129,7 +129,7 @@ _PURPOSES = (
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
     # "our 110M BERT classifier": the model's name may stand between its size and what it is for
     # "train a sentiment classifier": what it classifies said before it
-    rf"\b(?:our|my|their|an?)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-|(?:sentiment|intent|spam|toxicity|fraud|topic|language)\s+)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
+    rf"\b(?:our|my|their|the|an?)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-|(?:sentiment|intent|spam|toxicity|fraud|topic|language)\s+)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
     r"|classifiers?|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
     # "adapt Mistral-7B to legal contract review", "specialise it to support triage": what the model is made for
     rf"\b(?:adapt|speciali[sz]e|tailor|tune)\w*\s+(?:[^\s,;]+\s+){{0,4}}?(?:to|for)\s+(?:the\s+|our\s+)?"

@@ -631,6 +631,14 @@ def _audio_with_tokens(scan: Scan, notes: list[str]) -> None:
                  "trained on")
 
 
+# A corpus's published sample by its size: "fineweb-edu 10B sample", "FineWeb sample-10BT", "the 100BT sample of …"
+_SAMPLE_AFTER_RE = compiled_on_use(
+    r"[\s-]*(?:\(\s*)?(?:sample[\s-]?(?P<n2>)|(?=\d))(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])(?:t\b|\s*tok(?:en)?s?\b)?"
+    r"(?(n2)|[\s-]*(?:token\s+)?(?:sample|subset|slice)\b)\)?", _F)
+_SAMPLE_BEFORE_RE = compiled_on_use(
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])(?:t\b|\s*tok(?:en)?s?\b)?[\s-]*(?:token\s+)?(?:sample|subset|slice)\s+of\s+"
+    r"(?:the\s+)?$", _F)
+_SCALES = {"m": 10**6, "b": 10**9, "t": 10**12}
 _CORPUS_EPOCHS = (1, 2, 4)  # passes over a corpus offered when none is said
 _EXAMPLE_LENGTHS = (256, 512, 2048)  # an instruction example's tokens, prompt and answer, offered when none is said
 COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (Chinchilla): what pretraining from scratch reads
@@ -656,6 +664,17 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
     epochs = _epochs_of_data(scan, notes)
     times = epochs[0] if epochs else 1.0
     over = f" × '{epochs[1]}'" if epochs else ""
+    sample = _SAMPLE_AFTER_RE.match(scan.said, end) or _SAMPLE_BEFORE_RE.search(scan.said, max(0, start - 40), start)
+    if sample is not None and spec.tokens is not None:
+        # "fineweb-edu 10B sample", "the 100BT sample of FineWeb": the publisher's sample of that many tokens
+        tokens = int(float(sample["n"]) * _SCALES[sample["s"].lower()])
+        if 0 < tokens < spec.tokens:
+            _take_said(scan, *sample.span())
+            said = " ".join(scan.said[min(start, sample.start()):max(end, sample.end())].split())
+            fields["tokens"] = int(tokens * times)
+            notes.append(f"read '{said}'{over} as {fields['tokens']:,} tokens: a sample of {spec.name}, which is "
+                         f"{size} in all")
+            return
     if spec.tokens is not None and epochs is not None:
         fields["tokens"] = int(spec.tokens * times)
         notes.append(f"read '{phrase}'{over} as {fields['tokens']:,} tokens: {spec.name} is {size}, as published; "

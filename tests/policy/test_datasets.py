@@ -90,3 +90,14 @@ def test_reproducing_a_named_model_is_pretraining_it_and_reproducing_its_results
 def test_a_vision_transformer_said_in_words_trains_on_its_images_patches() -> None:
     reading = read_request("train a 400M vision transformer on imagenet for 90 epochs", now=MONDAY, tz=TZ)
     assert reading.fields["tokens"] == 1_281_167 * 197 * 90 and "unread" not in reading.fields
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("what's the cost to pretrain 125M on fineweb-edu 10B sample?", 10_000_000_000),
+    ("pretrain 350M on the 100BT sample of fineweb", 100_000_000_000),
+    ("pretrain 125M on FineWeb-Edu sample-10BT, 2 epochs", 20_000_000_000),
+])
+def test_a_corpus_sample_by_its_size_is_that_many_tokens(text: str, tokens: int) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert reading.fields["tokens"] == tokens and reading.questions == [] and "unread" not in reading.fields
+    assert any("a sample of FineWeb" in note for note in reading.notes)

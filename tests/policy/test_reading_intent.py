@@ -1604,6 +1604,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7 * 10**9, "active_params": 2 * 10**9, "task": Task.PRETRAIN}, []),
     ("fully fine-tune 8B on 1B tokens, budget-conscious", {"task": Task.FINE_TUNE}, []),
     ("70B full fine-tune on 10B tokens, is p5 or p5e cheaper?", {"hardware_choice": ["p5", "p5e"]}, []),
+    ("retrain the 350M reranker on ~200M tokens, cheapest possible", {"tokens": 200 * 10**6}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
