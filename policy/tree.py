@@ -663,8 +663,7 @@ def _regions_allowed(request: TrainingRequest, *, catalog: Catalog,
     left = [r for r in request.regions if r not in refusals]
     if not left:
         raise next(iter(refusals.values()))
-    why = {"region_not_allowed": "the policy does not allow it", "unknown_region": "the catalog has no prices there"}
-    notes = [f"region {named} left out of those named: {why.get(exc.code, exc.message)}"
+    notes = [f"region {named} left out of those named: {_REGION_WHY.get(exc.code, exc.message)}"
              for named, exc in refusals.items()]
     return request.model_copy(update={"regions": left}), notes
 
@@ -1123,6 +1122,10 @@ _HARDWARE_OPEN: dict[str, object] = {**dict.fromkeys(HARDWARE_FIELDS),
                                      "hardware_choice": []}
 # The refusals of named hardware that cannot run the job: a request that only preferred it is planned left open.
 _CANNOT_RUN = frozenset({"no_matching_instance", "no_configuration", "does_not_fit", "platform_not_allowed"})
+# The refusals of a region itself: only a region that was a preference ("in eu-central-1 if possible") gives way.
+_REGION_WHY = {"region_not_allowed": "the policy does not allow it",
+               "unknown_region": "the catalog has no prices there"}
+_REGION_REFUSED = frozenset(_REGION_WHY)
 _SENTENCE_END_RE = compiled_on_use(r"(?<=\.)\s+(?=[A-Z])")
 
 
@@ -1130,7 +1133,7 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
     """``request`` with its hardware (or region) left open, when that hardware or region was a preference ("trn1 if
     possible", "prefer us-west-2") and ``refused`` says it cannot run the job; None when the refusal stands. The
     hardware is left open first: a preferred region may run the job on other hardware."""
-    if refused.code not in _CANNOT_RUN:
+    if refused.code not in _CANNOT_RUN | _REGION_REFUSED:
         return None
     why = _SENTENCE_END_RE.split(refused.message, maxsplit=1)[0].rstrip(".")  # the reason, not the advice after it
     head, bracket, detail = why.partition(" (")
@@ -1143,6 +1146,12 @@ def _preference_left_open(request: TrainingRequest, refused: RequestError) -> Tr
         # the refusal's reason without its advice, in brackets: Slack shows the clause before them
         note = f"the platform preferred, {request.platform.value}, is left to the policy ({head[:1].lower()}{head[1:]})"
         return request.model_copy(update={"platform": None, "platform_preferred": None,
+                                          "notes": [*request.notes, note]})
+    if refused.code in _REGION_REFUSED:
+        if not (request.region_preferred and request.region):
+            return None
+        note = f"the region preferred, {request.region}, is left open: {_REGION_WHY[refused.code]}"
+        return request.model_copy(update={"region": None, "region_preferred": None,
                                           "notes": [*request.notes, note]})
     if request.hardware_preferred and (request.hardware_named() or request.hardware_choice):
         note = f"the hardware preferred, {_named(request)}, is left open: {why}"

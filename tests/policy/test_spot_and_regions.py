@@ -279,3 +279,14 @@ def test_the_spot_hint_for_a_stated_length_prices_that_length() -> None:
     [hint] = [w for w in decision.warnings if w.startswith("if spot is fine (say 'spot ok'), the same 2× p5.48xlarge")]
     cost = float(re.search(r"would cost ~\$([\d,.]+) on spot", hint).group(1).replace(",", ""))  # type: ignore[union-attr]
     assert cost > 0.25 * plan.estimated_cost_usd and "in 72.2 h" in hint
+
+
+def test_a_region_preferred_that_the_policy_does_not_allow_is_left_open_and_one_required_is_refused() -> None:
+    """ "in eu-central-1 if possible" was refused outright, as if the region had been required."""
+    policy = _policy()
+    preferred = _decide("fine-tune 7B on 1B tokens, in eu-central-1 if possible", policy)
+    assert preferred.plan.region in policy.regions
+    assert "the region preferred, eu-central-1, is left open: the policy does not allow it" in preferred.request.notes
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 7B on 1B tokens in eu-central-1", policy)
+    assert refused.value.code == "region_not_allowed"
