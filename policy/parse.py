@@ -1137,7 +1137,12 @@ _RESIDENT_RE = compiled_on_use(
     r"(?:\b(?:for|because\s+of|due\s+to)\s+)?(?:\bdata[\s-]+)?\b(?:residency|sovereignty)\b"
     r"(?:\s+(?:reasons|rules|requirements?|constraints?|laws?))?"
     r"|\bdata\s+(?:must|has\s+to|needs\s+to|should)\s+(?:stay|remain)\b"
-    r"|\bdata\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not)\s+leave\b", _F)
+    r"|\bdata\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not)\s+leave\b"
+    # "in us-west-2 because the data is there", "since that's where our bucket lives": the region is the data's
+    r"|\b(?:because|since|as)\s+(?:the\s+|our\s+|all\s+(?:the\s+|our\s+)?)?(?:data|datasets?|buckets?|corpus)\s+"
+    r"(?:is|are|lives?|sits?|resides?|is\s+stored|are\s+stored)\s+there\b"
+    r"|\b(?:because|since|as)\s+(?:that'?s|that\s+is|it'?s|this\s+is)\s+where\s+(?:the|our|all\s+(?:the|our))\s+"
+    r"(?:data|datasets?|buckets?|corpus)\s+(?:lives?|is|are|sits?|resides?|is\s+stored|are\s+stored)\b", _F)
 
 
 def _resident_data(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
@@ -1145,7 +1150,8 @@ def _resident_data(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> Non
     copy from the team's data region is priced (the data may not be moved out of it anyway). An area ("EU data
     residency") names no one region, and leaves the data's region as it was."""
     region = fields.get("region")
-    if region is None or fields.get("data_region") or not scan.holds(("resid", "sovereign", "data")):
+    if region is None or fields.get("data_region") or not scan.holds(("resid", "sovereign", "data", "bucket",
+                                                                       "corpus")):
         return
     cue = _RESIDENT_RE.search(scan.text)
     if cue is None:

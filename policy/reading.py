@@ -212,7 +212,10 @@ _COMPLIANCE_RE = compiled_on_use(
 _WEIGHING_RE = compiled_on_use(
     r"\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:evaluating|considering|deciding|weighing|exploring|debating"
     r"|thinking\s+about|figuring\s+out|trying\s+to\s+(?:decide|figure\s+out))\s+(?:whether|if)"
-    r"(?:\s+(?:to|we\s+should|it'?s\s+worth|it\s+is\s+worth))?\b", _F)
+    r"(?:\s+(?:to|we\s+should|it'?s\s+worth|it\s+is\s+worth))?\b"
+    # "is it worth moving our 7B SFT from A100 to H100?": the hardware named is weighed, each priced
+    r"|\b(?:is\s+it|would\s+it\s+be|is\s+there\s+any\s+point)\s+worth(?:while)?\s+(?:moving|switching|migrating|going"
+    r"|upgrading|changing)\b", _F)
 EVAL_RE = compiled_on_use(r"\b(?:eval(?:uat(?:e|ion|ing))?s?|benchmark(?:s|ing)?)(?:[\s-]+(?:harness|suite))?\b", _F)
 # "retrain the ranking model": train it again; "a monthly refresh with 3B new tokens": the same
 TRAIN_RE = compiled_on_use(
@@ -408,9 +411,12 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     phrase ``read_held`` took ("2 p4d reserved")."""
     read: dict[str, Any] = {"reserved": _reserved(scan, fields, notes, questions, held=held)}
     _both_answers(fields, notes, said=said or scan.said)
-    for m in scan.take(_WEIGHING_RE) if scan.holds(("whether", "if")) else ():  # before "evaluating" is read
-        notes.append(f"read '{' '.join(m.group(0).split())}' as weighing whether to do the work: the plan and its "
-                     "cost are what that decision needs")
+    for m in scan.take(_WEIGHING_RE) if scan.holds(("whether", "if", "worth")) else ():  # before "evaluating" is read
+        said = " ".join(m.group(0).split())
+        notes.append(f"read '{said}' as weighing a change: the plan and what each choice named costs are what that "
+                     "decision needs" if "worth" in said.lower() and "whether" not in said.lower() else
+                     f"read '{said}' as weighing whether to do the work: the plan and its cost are what that decision "
+                     "needs")
     evaluated = scan.take(EVAL_RE)
     if evaluated and fields.get("task") is not None:
         scan.take(_AFTERWARDS_RE)  # "and eval on MMLU afterwards": the evaluation's when, inside the job

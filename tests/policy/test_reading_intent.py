@@ -1605,6 +1605,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fully fine-tune 8B on 1B tokens, budget-conscious", {"task": Task.FINE_TUNE}, []),
     ("70B full fine-tune on 10B tokens, is p5 or p5e cheaper?", {"hardware_choice": ["p5", "p5e"]}, []),
     ("retrain the 350M reranker on ~200M tokens, cheapest possible", {"tokens": 200 * 10**6}, []),
+    ("Is it worth moving our 7B SFT from A100 to H100? 1B tokens", {"hardware_choice": ["A100", "H100"]}, []),
+    ("fine-tune 7B on 1B tokens, must run in us-west-2 because data is there",
+     {"region": "us-west-2", "data_region": "us-west-2"}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]

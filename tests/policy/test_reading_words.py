@@ -572,7 +572,7 @@ def test_an_image_model_with_its_work_said_or_a_size_not_its_own_plans(text: str
 @pytest.mark.parametrize(("text", "note"), [
     ("fine-tune llama 3 8b on 1B tokens, is H100 or A100 better value?", "read 'better value' as asking for the plan"),
     ("fine-tune 7B on 1B tokens in us-east-1 because that's where the data lives",
-     "read 'because that's where the data lives' as why the request names what it does"),
+     "read 'because that's where the data lives' with us-east-1 as the data being in us-east-1"),
     ("can someone spin up training for our 1.5B reranker? ~800M tokens", "read 'reranker' as what the model is for"),
     ("finance here: what's the cost difference between spot and on-demand for a 13B fine-tune on 1B tokens?",
      "read 'what's the cost difference between' as asking for the plan"),
