@@ -927,8 +927,12 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                    "give the total, or pick the average length of an answer with its prompt.")
         lengths = [512, 2048, 8192]
         seq = fields.get("seq_len")
+        model = find_model(str(fields["model"])) if fields.get("model") else None
         if seq is not None and seq not in lengths:  # "seq len 4096": the longest a sequence can be, said
             lengths = sorted([*lengths[:2], seq])
+        elif seq is None and model is not None and model.max_context < lengths[-1] and each != "a rollout":
+            # "bge-large on 2M query-doc pairs": no item is longer than the model reads (512 tokens here)
+            lengths = [model.max_context // 4, model.max_context // 2, model.max_context]
         choices = [Choice(label=f"~{per:,} tokens {each}" + (", the sequence length said" if per == seq else "")
                           + f" ({n * per:,} tokens)", value=n * per) for per in lengths]
         questions.append(Question(field="tokens", question=ask, choices=choices))

@@ -1759,7 +1759,6 @@ def test_fewer_tokens_than_examples_asks_whether_they_are_each_examples() -> Non
     ("fine-tune 7B on 200k comparisons", "200k comparisons", 200_000),  # no method that trains on both answers
     ("fine-tune 7B on 100k examples", "100k examples", 100_000),
     # a size scale does not make a count of items a token count or a model size
-    ("fine-tune bert-base on 1M labelled tickets", "1M labelled tickets", 1_000_000),
     ("pretrain 1B on 2B documents", "2B documents", 2_000_000_000),
     ("fine-tune a 2.6B model on 20k product photos", "20k product photos", 20_000),
 ])
@@ -2553,3 +2552,14 @@ def test_where_the_data_is_is_planned_with_what_the_cheapest_region_would_save()
     assert decision.plan.region == "us-west-2" and decision.request.region_preferred
     [saving] = [w for w in decision.warnings if w.startswith("us-west-2, where the data is, costs")]
     assert "in us-east-1 with the data copied there the plan would be" in saving
+
+
+def test_an_items_length_offered_is_never_longer_than_the_named_model_reads() -> None:
+    """ "bge-large on 2M query-doc pairs" offered 2,048 and 8,192 tokens a pair to a model that reads 512."""
+    question = read_request("fine-tune bge-large on 2M query-doc pairs", now=MONDAY, tz=TZ).questions[0]
+    assert [c.value for c in question.choices] == [2_000_000 * n for n in (128, 256, 512)]
+    # a size scale does not make a count of items a token count or a model size
+    reading = read_request("fine-tune bert-base on 1M labelled tickets", now=MONDAY, tz=TZ)
+    assert reading.questions[0].question == ("How many tokens are '1M labelled tickets'? Give the total, or pick an "
+                                             "average length.")
+    assert [c.value for c in reading.questions[0].choices] == [1_000_000 * n for n in (128, 256, 512)]
