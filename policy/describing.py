@@ -186,6 +186,13 @@ _ASSUMED = (
      r"\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
+    # "within our remaining budget", "out of what's left of the team budget": the month's budget check
+    (r"\b(?:within|inside|under|out\s+of|from)\s+(?:(?:our|the|my|this\s+month'?s|the\s+team'?s)\s+)?"
+     r"(?:remaining|left(?:over)?)\s+(?:(?:monthly|team)\s+)?budget\b"
+     r"|\b(?:within|inside|under|out\s+of|from)\s+what'?s\s+left\s+(?:of|in)\s+(?:(?:our|the|my)\s+)?"
+     r"(?:(?:monthly|team)\s+)?budget\b",
+     "what gpuops does already: the plan is checked against what is left of the team's monthly budget, and goes to "
+     "finance when it would take more"),
     # "could we get budget approval to", "need sign-off for": what every plan goes through
     (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",

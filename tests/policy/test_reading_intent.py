@@ -1608,6 +1608,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Is it worth moving our 7B SFT from A100 to H100? 1B tokens", {"hardware_choice": ["A100", "H100"]}, []),
     ("fine-tune 7B on 1B tokens, must run in us-west-2 because data is there",
      {"region": "us-west-2", "data_region": "us-west-2"}, []),
+    ("fine-tune 7B on 1B tokens within our remaining budget", {"budget_usd": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
