@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -94,6 +94,9 @@ class Plan(BaseModel):
     # Each sequence split across this many of an instance's accelerators (context parallelism): a long context whose
     # activations one accelerator cannot hold. The container is told (GPUOPS_CONTEXT_PARALLEL).
     context_parallel: int = 1
+    # The arithmetic the job trains in: "fp8" when the request said so and the plan is on parts that compute in FP8
+    # (priced at BF16 speed); the container is told (GPUOPS_PRECISION).
+    precision: Literal["bf16", "fp8"] = "bf16"
     # Whether the account can start it: quota, spot placement score, offering (None: capacity was not looked at).
     capacity: CapacityCheck | None = None
 

@@ -316,10 +316,14 @@ def finish_job(*, draft: JobDraft, facts: JobFacts, request: TrainingRequest) ->
                    tags=dict(recipe.tags))
 
 
-def plan_environment(*, checkpoint_minutes: int | None, context_parallel: int) -> dict[str, str]:
-    """What the plan tells the container, with or without a recipe: how often to checkpoint (a spot plan's interval)
-    and across how many of an instance's accelerators to split each sequence (a long context one cannot hold)."""
+def plan_environment(*, checkpoint_minutes: int | None, context_parallel: int, precision: str = "bf16") -> dict[
+        str, str]:
+    """What the plan tells the container, with or without a recipe: how often to checkpoint (a spot plan's interval),
+    across how many of an instance's accelerators to split each sequence (a long context one cannot hold) and, when
+    the request trains in FP8, that it does."""
     env = {}
+    if precision != "bf16":
+        env["GPUOPS_PRECISION"] = precision
     if checkpoint_minutes is not None:
         env["GPUOPS_CHECKPOINT_INTERVAL_MINUTES"] = str(checkpoint_minutes)
     if context_parallel > 1:
@@ -328,12 +332,13 @@ def plan_environment(*, checkpoint_minutes: int | None, context_parallel: int) -
 
 
 def container_environment(job: JobSpec, *, request_id: str, revision: int, checkpoint_minutes: int | None,
-                          checkpoint_dir: str, context_parallel: int = 1) -> dict[str, str]:
+                          checkpoint_dir: str, context_parallel: int = 1, precision: str = "bf16") -> dict[str, str]:
     """The environment every platform gives the container (docs/training-contract.md)."""
     env = {**job.environment, "GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision),
            "GPUOPS_RECIPE": job.recipe, "GPUOPS_CHECKPOINT_DIR": checkpoint_dir,
            "GPUOPS_HYPERPARAMETERS": json.dumps(job.hyperparameters, sort_keys=True, separators=(",", ":")),
-           **plan_environment(checkpoint_minutes=checkpoint_minutes, context_parallel=context_parallel)}
+           **plan_environment(checkpoint_minutes=checkpoint_minutes, context_parallel=context_parallel,
+                              precision=precision)}
     if job.model is not None:
         env["GPUOPS_MODEL"] = job.model
     if job.model_source is not None:

@@ -20,20 +20,22 @@ __all__ = [
 
 
 def to_plan(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,
-            max_runtime_hours: float, transfer_basis: str | None = None) -> Plan:
+            max_runtime_hours: float, transfer_basis: str | None = None, fp8: bool = False) -> Plan:
     """The plan for ``option``: every money figure follows from the stated price and billed hours.
     ``transfer_basis``: where the data is moved from and how big it is, when the request said either (else the
     team's data region and the tokens' stored size)."""
     return Plan(**_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                               max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis))
+                               max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis),
+                precision="fp8" if fp8 else "bf16")
 
 
 def to_alternative(option: Option, label: str, *, now: datetime, deadline: datetime | None,
                    settings: EstimateSettings, max_runtime_hours: float,
-                   transfer_basis: str | None = None) -> Alternative:
+                   transfer_basis: str | None = None, fp8: bool = False) -> Alternative:
     """``to_plan`` with a label saying how it differs."""
     return Alternative(label=label, **_plan_fields(option, now=now, deadline=deadline, settings=settings,
-                                                   max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis))
+                                                   max_runtime_hours=max_runtime_hours, transfer_basis=transfer_basis),
+                       precision="fp8" if fp8 else "bf16")
 
 
 def _plan_fields(option: Option, *, now: datetime, deadline: datetime | None, settings: EstimateSettings,

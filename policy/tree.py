@@ -929,7 +929,8 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
 
 def _plan(option: Option, ctx: _Context) -> Plan:
     return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
-                   max_runtime_hours=ctx.policy.max_runtime_hours, transfer_basis=_transfer_basis(ctx))
+                   max_runtime_hours=ctx.policy.max_runtime_hours, transfer_basis=_transfer_basis(ctx),
+                   fp8=bool(ctx.request.fp8))
 
 
 def _transfer_basis(ctx: _Context) -> str | None:
@@ -969,7 +970,7 @@ def _compared_choices(elsewhere: list[Option], policy: PolicyConfig) -> list[tup
 
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
     alternative = to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline,
-                                 transfer_basis=_transfer_basis(ctx),
+                                 transfer_basis=_transfer_basis(ctx), fp8=bool(ctx.request.fp8),
                                  settings=ctx.policy.estimate, max_runtime_hours=ctx.policy.max_runtime_hours)
     if option.meets is not False:
         return alternative

@@ -66,6 +66,8 @@ class JobEnv:
     # accelerators of an instance each sequence is to be split across (GPUOPS_CONTEXT_PARALLEL): the plan's memory
     # assumes it; 1 when the plan holds every sequence on one accelerator
     context_parallel: int = 1
+    # the arithmetic the request trains in (GPUOPS_PRECISION): "fp8" on parts that compute in FP8, else "bf16"
+    precision: str = "bf16"
 
     @classmethod
     def read(cls, argv: Sequence[str], environ: Mapping[str, str] | None = None) -> JobEnv:
@@ -82,6 +84,7 @@ class JobEnv:
             checkpoint_interval_minutes=float(interval) if interval else None,
             model_id=env.get("GPUOPS_MODEL_ID"),
             context_parallel=int(env.get("GPUOPS_CONTEXT_PARALLEL") or 1),
+            precision=env.get("GPUOPS_PRECISION") or "bf16",
         )
 
     def require_whole_sequences(self) -> None:

@@ -175,6 +175,9 @@ def main(argv: list[str]) -> int:
     try:
         job = JobEnv.read(argv)
         job.require_whole_sequences()  # data parallel only: a sequence the plan splits would not fit
+        if job.precision != "bf16":  # the plan priced BF16 speed, so training in BF16 costs what was approved
+            sys.stdout.write(f"gpuops: the request trains in {job.precision}; this script computes in BF16, the "
+                             "speed the plan was priced at\n")
         return train(job)
     except BadInput as exc:
         write_failure(Path(os.environ.get("SM_OUTPUT_DATA_DIR", "/opt/ml/output/data")), f"bad input: {exc}")

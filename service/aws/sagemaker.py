@@ -84,7 +84,7 @@ def _tags(*, team: str, team_policy: TeamPolicy, request_id: str, revision: int,
 def _environment(*, plan: Plan, request_id: str, revision: int) -> dict[str, str]:
     return {"GPUOPS_REQUEST_ID": request_id, "GPUOPS_REVISION": str(revision),
             **plan_environment(checkpoint_minutes=plan.checkpoint_interval_minutes,
-                               context_parallel=plan.context_parallel)}
+                               context_parallel=plan.context_parallel, precision=plan.precision)}
 
 
 def _checkpoint_uri(profile: LaunchProfile, job_name: str) -> str:
@@ -182,7 +182,8 @@ def _apply_job(request: dict[str, Any], *, job: JobSpec, profile: LaunchProfile,
     request["Environment"] = container_environment(job, request_id=request_id, revision=revision,
                                                    checkpoint_minutes=plan.checkpoint_interval_minutes,
                                                    checkpoint_dir=CHECKPOINT_LOCAL_PATH,
-                                                   context_parallel=plan.context_parallel)
+                                                   context_parallel=plan.context_parallel,
+                                                   precision=plan.precision)
     seen = {t["Key"] for t in request["Tags"]}
     request["Tags"] += [{"Key": tag_value(k)[:128], "Value": tag_value(v)} for k, v in job.tags.items()
                         if tag_value(k)[:128] not in seen]

@@ -85,12 +85,13 @@ class LaunchContext:
         if self.job is not None:  # the same variables SageMaker's job gets (docs/training-contract.md)
             values = container_environment(self.job, request_id=self.request_id, revision=self.revision,
                                            checkpoint_minutes=self.plan.checkpoint_interval_minutes,
-                                           checkpoint_dir=CHECKPOINT_DIR, context_parallel=self.plan.context_parallel)
+                                           checkpoint_dir=CHECKPOINT_DIR, context_parallel=self.plan.context_parallel,
+                                           precision=self.plan.precision)
             values["GPUOPS_DATASET_URI"] = self.job.dataset
             if self.job.source is not None:
                 values["GPUOPS_SOURCE_URI"] = self.job.source
         values |= plan_environment(checkpoint_minutes=self.plan.checkpoint_interval_minutes,
-                                   context_parallel=self.plan.context_parallel)
+                                   context_parallel=self.plan.context_parallel, precision=self.plan.precision)
         if self.checkpoint_uri:
             values["GPUOPS_CHECKPOINT_S3_URI"] = self.checkpoint_uri
         return values

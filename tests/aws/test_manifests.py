@@ -40,6 +40,10 @@ def test_eks_renders_a_pytorchjob_with_master_workers_and_gpu_limits() -> None:
     split = _render(Platform.EKS, instance_count=4, accelerators=32, context_parallel=8)["eks.pytorchjob"]
     worker = yaml.safe_load(split)["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
     assert {"name": "GPUOPS_CONTEXT_PARALLEL", "value": "8"} in worker["containers"][0]["env"]
+    fp8 = yaml.safe_load(_render(Platform.EKS, instance_count=4, accelerators=32, precision="fp8")["eks.pytorchjob"])
+    assert {"name": "GPUOPS_PRECISION", "value": "fp8"} in (
+        fp8["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["env"])
+    assert not any(e["name"] == "GPUOPS_PRECISION" for e in container["env"])
     assert pod["nodeSelector"]["karpenter.sh/nodepool"] == "gpuops-p5-48xlarge-spot"
     assert job["spec"]["runPolicy"]["activeDeadlineSeconds"] == 15 * 3600
 

@@ -74,6 +74,11 @@ def test_a_plan_that_splits_each_sequence_tells_the_container_across_how_many() 
     assert "GPUOPS_CONTEXT_PARALLEL" not in _request()["Environment"]  # a sequence one accelerator holds
 
 
+def test_a_plan_that_trains_in_fp8_tells_the_container() -> None:
+    assert _request(precision="fp8")["Environment"]["GPUOPS_PRECISION"] == "fp8"
+    assert "GPUOPS_PRECISION" not in _request()["Environment"]  # BF16, what every script computes in unless told
+
+
 @pytest.mark.parametrize(
     ("request_id", "revision"),
     [("req_01JDX8Z6", 1), ("req_" + "x" * 80, 12), ("--weird__id--", 999), ("r", 1), ("ünïcode-ïd", 2)],

@@ -59,6 +59,12 @@ def test_a_plan_that_splits_sequences_is_refused_before_anything_loads() -> None
     JobEnv.read([], {}).require_whole_sequences()  # a plan that holds every sequence whole
 
 
+def test_the_job_reads_the_precision_the_request_trains_in() -> None:
+    env = container_environment(_spec(), request_id="req_1", revision=2, checkpoint_minutes=None,
+                                checkpoint_dir="/opt/ml/checkpoints", precision="fp8")
+    assert JobEnv.read([], env).precision == "fp8" and JobEnv.read([], {}).precision == "bf16"
+
+
 def test_the_teams_model_copy_wins_over_the_hub_id() -> None:
     job = JobEnv.read(["--model_id", '"org/m"'], {"SM_CHANNEL_MODEL": "/opt/ml/input/data/model"})
     assert job.base_model() == "/opt/ml/input/data/model"

@@ -383,3 +383,9 @@ def test_a_snapshot_written_before_fp8_was_kept_takes_it_from_the_shipped_one(tm
     path.write_text(json.dumps(document))
     assert load_catalog(str(path)).accelerators["H100"].fp8 is True
     assert load_catalog(str(path)).accelerators["A100"].fp8 is False
+
+
+def test_a_plan_in_fp8_says_so_to_what_launches_it() -> None:
+    decision = decided("fine-tune 13B on 2B tokens in fp8")
+    assert decision.plan.precision == "fp8" and all(a.precision == "fp8" for a in decision.alternatives)
+    assert decided("fine-tune 13B on 2B tokens").plan.precision == "bf16"
