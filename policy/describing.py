@@ -88,8 +88,8 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial|review|triage"
             r"|routing|drafting|analysis)")
 _DATA = (
-    # "10B tokens of code", "1B tokens of our support tickets", "25B tokens from fineweb"
-    rf"\btok(?:en)?s?\s+(?:of|from)\s+{_OWNER}?(?P<x>{_PHRASE})",
+    # "10B tokens of code", "1B tokens of our support tickets", "25B tokens from fineweb", "of screenshots + captions"
+    rf"\btok(?:en)?s?\s+(?:of|from)\s+{_OWNER}?(?P<x>{_PHRASE}(?:\s*(?:,|\+|&|/|\band\b|\bplus\b)\s*{_PHRASE}){{0,2}})",
     # "on our support tickets (about 200M tokens)", "on the ticket archive, ~200M tokens", "on openwebtext (9B tokens)"
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})(?=\s*(?:\(|,)\s*(?:about|around|roughly|approx\.?|~)?"
     r"\s*\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion)?\s*tok)",

@@ -1609,6 +1609,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, must run in us-west-2 because data is there",
      {"region": "us-west-2", "data_region": "us-west-2"}, []),
     ("fine-tune 7B on 1B tokens within our remaining budget", {"budget_usd": None}, []),
+    ("fine-tune Qwen2-VL-7B on 50M tokens of screenshots+captions", {"tokens": 50 * 10**6}, []),
+    ("fine-tune 7B on 1B tokens of code and math, by Friday", {"tokens": 10**9}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
