@@ -132,6 +132,9 @@ class PlanFields(InputModel):
         "its purchase a capacity action"))
     keep_with_data: bool | None = Field(default=None, description=(
         "run only in the region the data is in (data_region, else the team's), so nothing is copied between regions"))
+    estimate_only: bool | None = Field(default=None, description=(
+        "a plan to read, never to run: the request is filed as an estimate, which takes no approval and launches "
+        "nothing"))
     deadline_wish: bool | None = Field(default=None, description=(
         "the deadline is a date hoped for, not a promise: the plan meets it without the stage's safety margin"))
     fp8: bool | None = Field(default=None, description=(

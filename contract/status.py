@@ -23,6 +23,7 @@ class RequestStatus(StrEnum):
     CANCELLED = "cancelled"
     DENIED = "denied"
     DRY_RUN = "dry_run"  # launched in dry-run mode: the request that would have been sent is attached, nothing ran
+    ESTIMATE = "estimate"  # asked for as a plan to read ("quote only, don't launch"): takes no approval, never launches
 
 
 S = RequestStatus

@@ -30,6 +30,7 @@ def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
     capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
+    estimate_only: bool = False,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -38,9 +39,13 @@ def approval_requirement(
     lets it spend. ``oversized`` (hardware far beyond the work) is never approved automatically, nor is a plan whose
     capacity is unknown or short (``capacity_doubt`` says why): it may not start. Nor is one on more accelerators
     than the request asked for (``raised``: the count asked and the one planned), nor one priced on figures older
-    than the policy trusts (``old_prices``: how old, as ``stale_prices`` says it).
+    than the policy trusts (``old_prices``: how old, as ``stale_prices`` says it). A request for an estimate only
+    (``estimate_only``) is never approved at all: it is filed as an estimate, which launches nothing.
     """
     reasons: list[str] = []
+    if estimate_only:
+        reasons.append("an estimate only: nothing launches from it and it takes no approval; ask again without "
+                       "'don't launch' to run the job")
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
     if exposure_usd is not None and exposure_usd > cost_usd:
         if exposure_usd - cost_usd > _ROUNDING_USD:  # a stated length's cap is its estimate, to the cent rounded up
@@ -64,7 +69,8 @@ def approval_requirement(
         reasons.append(f"spend is {status.value} ({why or 'no reason given'}): never auto-approved without "
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
-    auto = (not denied and not oversized and not unread and not capacity_doubt and not raised and not old_prices
+    auto = (not estimate_only and not denied and not oversized and not unread and not capacity_doubt and not raised
+            and not old_prices
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:

@@ -690,6 +690,7 @@ def read_request(
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
     fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
+    estimate_only = _estimate_only(scan, notes)  # "don't launch": before "launch" is read as anything else
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -727,7 +728,8 @@ def read_request(
                               "deadline_wish": True if window_end is None and deadline is not None
                               and deadline.firmness == "wish" else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
-                              "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8}
+                              "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8,
+                              "estimate_only": estimate_only}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
@@ -5149,6 +5151,39 @@ _FP8_RE = compiled_on_use(
 _NO_FP8_RE = compiled_on_use(r"\b(?:no|not|without|w/o|never)\s+(?:in\s+|using\s+|with\s+)?(?:fp-?8|float-?8)(?![\w-])"
                              r"(?:\s+(?:training|precision))?", _F)
 _FP8_WORDS = ("fp8", "fp-8", "float8", "float-8", "e4m3", "e5m2", "transformer engine", "transformer-engine")
+
+
+# "don't launch anything", "quote only", "just a quote", "not launching yet", "for budgeting only": a plan to read
+_ESTIMATE_ONLY_RE = compiled_on_use(
+    # ("don't start before Wednesday" is when it starts)
+    r"\b(?:(?:please\s+|pls\s+)?(?:don'?t|do\s+not|dont|never)\s+(?:actually\s+)?(?:launch|start|kick\s+off|spin\s+up)"
+    r"(?:\s+(?:it|this|that|anything|the\s+(?:job|run|training)))?(?:\s+(?:yet|now|for\s+now))?"
+    r"(?!\s+(?:before|until|till|prior|earlier|ahead|on|at|after|(?:this|next|on)\b))"
+    r"|not\s+(?:launching|starting|running)\s+(?:it\s+|this\s+|anything\s+)?(?:yet|now|for\s+now)"
+    r"|without\s+launching(?:\s+(?:it|anything))?|no\s+launch(?:ing)?(?:\s+(?:yet|for\s+now))?"
+    r"|(?:estimate|quote|pricing|price\s+check|costing)\s+only|just\s+an?\s+(?:quote|price\s+check|ballpark)"
+    r"|for\s+(?:budgeting|planning|a\s+budget(?:ing)?\s+(?:exercise|forecast))\s+(?:purposes\s+)?only)\b", _F)
+_ESTIMATE_ONLY_WORDS = ("launch", "start", "kick", "spin", "only", "quote", "price check", "ballpark")
+# "if it's over $100 don't launch it": a condition on money, which the budget reads
+_CONDITION_BEFORE_RE = compiled_on_use(r"\b(?:if|unless|when|should)\b[^.;!?]*$", _F)
+
+
+def _estimate_only(scan: _Scan, notes: list[str]) -> bool | None:
+    """A request for a plan to read, never to run ("just a quote, don't launch"): filed as an estimate, which takes no
+    approval and launches nothing. A launch said not to happen only under a condition ("if it's over $100 don't
+    launch it") is the budget's."""
+    if not scan.holds(_ESTIMATE_ONLY_WORDS):
+        return None
+    said = [m for m in _ESTIMATE_ONLY_RE.finditer(scan.text)
+            if _CONDITION_BEFORE_RE.search(scan.text, max(0, m.start() - 60), m.start()) is None]
+    if not said:
+        return None
+    for m in said:
+        scan.blank(m.start(), m.end())
+    shown = ", ".join(f"'{_said(m)}'" for m in said)
+    notes.append(f"read {shown} as an estimate only: nothing launches from this request and it takes no approval; ask "
+                 "again without it to run the job")
+    return True
 
 
 def _fp8(scan: _Scan, notes: list[str]) -> bool | None:

@@ -218,6 +218,9 @@ class TrainingRequest(BaseModel):
     # "ideally by Friday", "no hard deadline, but ideally within 2 weeks": a date hoped for is met, without the stage's
     # safety margin, which would otherwise buy costlier hardware to land a margin ahead of a date that is no promise.
     deadline_wish: bool | None = None
+    # "just a quote, don't launch": a plan to read, never to run; filed as an estimate, which takes no approval and
+    # launches nothing (ask again without it to run the job)
+    estimate_only: bool | None = None
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None

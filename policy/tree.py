@@ -144,7 +144,8 @@ def decide(
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
-                                    capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices)
+                                    capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices,
+                                    estimate_only=bool(req.estimate_only))
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:

@@ -43,6 +43,8 @@ def initial_status(context: PlanContext) -> RequestStatus:
     approval = context.decision.approval
     if approval.denied:
         return RequestStatus.DENIED
+    if context.request.estimate_only:
+        return RequestStatus.ESTIMATE
     return RequestStatus.PENDING_APPROVAL if approval.required else RequestStatus.AUTO_APPROVED
 
 

@@ -1,11 +1,12 @@
 """The request state machine: the one place a request's status changes.
 
-    (new) ──▶ needs_input ──▶ pending_approval | auto_approved | denied   (the questions answered: planned)
+    (new) ──▶ needs_input ──▶ pending_approval | auto_approved | denied | estimate   (the questions answered: planned)
                          └──▶ cancelled
     (new) ──▶ pending_approval ──▶ approved ──▶ launching ──▶ running ──▶ succeeded | failed | stopped
           ├─▶ auto_approved ─────────────────▶ launching       ├──▶ failed (launch failed)
                                                                └──▶ dry_run (GPUOPS_LAUNCH=dry-run: nothing sent)
-          └─▶ denied
+          ├─▶ denied
+          └─▶ estimate   ("just a quote, don't launch": a plan to read; no approval, no launch, ever)
     pending_approval ──▶ rejected | expired | cancelled
     pending_approval ──▶ auto_approved | denied      (a revision re-ran the decision)
     approved | auto_approved ──▶ pending_approval    (prices or spend moved beyond tolerance, an approval was
@@ -32,9 +33,10 @@ from service.audit.chain import NewEvent, append_event, append_events
 from service.store.tables import AuditEvent, LaunchTask, PlanRevision, RequestRecord
 
 S = RequestStatus
-INITIAL: frozenset[RequestStatus] = frozenset({S.NEEDS_INPUT, S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED})
+INITIAL: frozenset[RequestStatus] = frozenset({S.NEEDS_INPUT, S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED,
+                                               S.ESTIMATE})
 TRANSITIONS: dict[RequestStatus, frozenset[RequestStatus]] = {
-    S.NEEDS_INPUT: frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED, S.CANCELLED}),
+    S.NEEDS_INPUT: frozenset({S.PENDING_APPROVAL, S.AUTO_APPROVED, S.DENIED, S.ESTIMATE, S.CANCELLED}),
     S.PENDING_APPROVAL: frozenset({S.APPROVED, S.REJECTED, S.EXPIRED, S.CANCELLED, S.AUTO_APPROVED, S.DENIED}),
     S.AUTO_APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
     S.APPROVED: frozenset({S.LAUNCHING, S.PENDING_APPROVAL, S.REJECTED}),
@@ -57,6 +59,7 @@ EVENT_TYPES: dict[RequestStatus, str] = {
     S.CANCELLED: "request.cancelled",
     S.DENIED: "request.denied",
     S.DRY_RUN: "launch.dry_run",
+    S.ESTIMATE: "request.estimate",
 }
 
 

@@ -219,3 +219,13 @@ def test_what_an_earlier_job_cost_asked_in_words_lists_the_finished_jobs(text: s
 def test_a_question_about_an_earlier_cost_followed_by_work_to_plan_is_planned() -> None:
     text = "how much did it cost to fine-tune 7B last time? plan the same on 1B tokens"
     assert split_subcommand(text) == ("request", text)
+
+
+def test_a_request_for_an_estimate_only_shows_no_approve_button_and_says_how_to_run_it() -> None:
+    from bot.blocks import request_blocks
+
+    blocks = request_blocks(make_request(status="estimate"), now=NOW)
+    buttons = [e["text"]["text"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
+    assert buttons == ["Why?"]
+    assert any(b.get("text", {}).get("text", "").startswith("📋 *Estimate only*: nothing launches from this request")
+               for b in blocks)

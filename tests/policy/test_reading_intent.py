@@ -1611,6 +1611,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens within our remaining budget", {"budget_usd": None}, []),
     ("fine-tune Qwen2-VL-7B on 50M tokens of screenshots+captions", {"tokens": 50 * 10**6}, []),
     ("fine-tune 7B on 1B tokens of code and math, by Friday", {"tokens": 10**9}, []),
+    # a plan to read, never to run; a launch refused only past an amount is the budget's
+    ("just estimate, don't launch anything: fine-tune 7B on 1B tokens", {"estimate_only": True}, []),
+    ("pretrain 1B on 20B tokens for budgeting purposes only", {"estimate_only": True}, []),
+    ("fine-tune 7B on 1B tokens, if it's over $100 don't launch it", {"estimate_only": None, "budget_usd": 100.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]

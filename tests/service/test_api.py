@@ -80,6 +80,21 @@ def test_initial_status_follows_the_guardrails(live: Live) -> None:
     assert (refused.status_code, refused.json()["error"]["current_state"]) == (409, "denied")
 
 
+def test_a_request_for_an_estimate_only_takes_no_approval_and_never_queues_a_launch(live: Live) -> None:
+    """ "just a quote, don't launch" was filed for approval like any plan: approved, it would have launched."""
+    for text in (f"{AUTO}, quote only, don't launch it", f"{PENDING}, just a quote, don't launch anything"):
+        quoted = create(live, text)
+        assert quoted["status"] == "estimate" and quoted["decision"]["request"]["estimate_only"] is True
+        assert quoted["decision"]["approval"]["reasons"][0].startswith("an estimate only: nothing launches")
+        refused = live.post(f"/v1/requests/{quoted['id']}/approvals", {"decision": "approve"}, role="bot",
+                            actor=LEADS[0])
+        assert (refused.status_code, refused.json()["error"]["current_state"]) == (409, "estimate")
+        assert "estimate only" in refused.json()["error"]["message"]
+        with live.engine.connect() as conn:
+            tasks = conn.execute(sa.select(LaunchTask.id).where(LaunchTask.request_id == quoted["id"])).all()
+        assert tasks == []
+
+
 def test_approval_rules_and_the_launch_outbox(live: Live) -> None:
     requester = person()
     created = create(live, actor=requester)

@@ -119,3 +119,14 @@ def test_money_above_the_finance_threshold_waits_for_finance_whatever_the_stage(
     assert lead["status"] == "pending_approval" and lead["approvals_remaining"] == 1  # the lead alone is not enough
     done = live.post(path, {"decision": "approve"}, role="bot", actor=FINANCE[0]).json()
     assert done["status"] == "approved"
+
+
+def test_a_request_for_an_estimate_only_answered_is_filed_as_an_estimate_and_stays_one(live: Live) -> None:
+    requester = person()
+    filed = live.post("/v1/requests", {"text": f"{ASKS}, quote only, don't launch"}, role="bot", actor=requester)
+    assert filed.status_code == 201 and filed.json()["status"] == "needs_input", filed.text
+    answered = patch(live, filed.json()["id"], {"task": "fine-tune"}, requester)
+    assert answered.status_code == 200 and answered.json()["status"] == "estimate", answered.text
+    # an estimate never becomes a plan to approve: running the job is a new request
+    edited = patch(live, filed.json()["id"], {"estimate_only": False}, requester)
+    assert (edited.status_code, edited.json()["error"]["current_state"]) == (409, "estimate"), edited.text
