@@ -130,6 +130,8 @@ def _approval(decision: Decision) -> str:
     approval = decision.approval
     if approval.denied:
         return "denied by policy"
+    if decision.request.estimate_only:
+        return "none: an estimate only, which launches nothing (the approvals a run of it would need follow)"
     if not approval.required:
         return "auto-approved"
     return f"needs {approval.approvals_needed} approval(s) from {', '.join(approval.approver_groups) or '(no group)'}"

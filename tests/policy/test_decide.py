@@ -653,3 +653,10 @@ def test_a_deadline_hoped_for_is_met_without_the_safety_margin_a_promised_one_is
     to_deadline = (promised.request.deadline - NOW).total_seconds() / 3600
     assert promised.plan.estimated_hours <= to_deadline * 0.9 < hoped.plan.estimated_hours <= to_deadline
     assert any("a date hoped for, so without the safety margin" in s.reason for s in hoped.trace)
+
+
+def test_the_terminal_says_an_estimate_only_takes_no_approval() -> None:
+    result = CliRunner().invoke(app, ["plan", "just a quote, don't launch: fine-tune 7B on 1B tokens", "--now",
+                                      "2026-11-30T09:00", "--tz", "America/Los_Angeles"])
+    assert result.exit_code == 0, result.output
+    assert "Approval\n  none: an estimate only, which launches nothing" in result.output
