@@ -132,6 +132,10 @@ class PlanFields(InputModel):
         "its purchase a capacity action"))
     keep_with_data: bool | None = Field(default=None, description=(
         "run only in the region the data is in (data_region, else the team's), so nothing is copied between regions"))
+    launch_below_usd: float | None = Field(default=None, gt=0, le=1e8, description=(
+        "launch only a plan estimated below this: above it the request is denied; below it, it is stopped there"))
+    stop_at_usd: float | None = Field(default=None, gt=0, le=1e8, description=(
+        "stop the job before it bills more than this: the launch's runtime cap is set so it cannot"))
     estimate_only: bool | None = Field(default=None, description=(
         "a plan to read, never to run: the request is filed as an estimate, which takes no approval and launches "
         "nothing"))

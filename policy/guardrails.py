@@ -30,7 +30,7 @@ def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
     capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
-    estimate_only: bool = False,
+    estimate_only: bool = False, launch_below: float | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -62,6 +62,11 @@ def approval_requirement(
     if old_prices:
         reasons.append(f"{old_prices}: never approved automatically; {REFRESH_PRICES}")
     denied = _deny_reasons(cost_usd, hours, policy, reasons)
+    if launch_below is not None and estimate_usd > launch_below:
+        # the requester's own condition: what they said not to launch is not launched, whoever would approve it
+        reasons.append(f"denied: the ${estimate_usd:,.2f} estimate is above the ${launch_below:,.2f} the request says "
+                       "not to launch over")
+        denied = True
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
     over_budget = any(r.startswith("over budget") for r in reasons)

@@ -691,6 +691,8 @@ def read_request(
     with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
     fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
     estimate_only = _estimate_only(scan, notes)  # "don't launch": before "launch" is read as anything else
+    stop_at = _stop_at(scan, notes)  # "stop it if it costs more than $150": its amount is the budget's too
+    below = _launch_below(scan, notes)  # "if it's over $100 don't launch it": so too
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -729,7 +731,7 @@ def read_request(
                               and deadline.firmness == "wish" else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8,
-                              "estimate_only": estimate_only}
+                              "estimate_only": estimate_only, "stop_at_usd": stop_at, "launch_below_usd": below}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
@@ -5166,6 +5168,68 @@ _ESTIMATE_ONLY_RE = compiled_on_use(
 _ESTIMATE_ONLY_WORDS = ("launch", "start", "kick", "spin", "only", "quote", "price check", "ballpark")
 # "if it's over $100 don't launch it": a condition on money, which the budget reads
 _CONDITION_BEFORE_RE = compiled_on_use(r"\b(?:if|unless|when|should)\b[^.;!?]*$", _F)
+
+
+# "stop it if it costs more than $150", "kill the job once it hits $200", "pause if it goes over $500", "hard stop at
+# $300", "hard cap of $1k": the amount the run is to be stopped at (SageMaker and EKS have no pause: a stop that
+# checkpoints is as near as it gets)
+_STOP_AT_RE = compiled_on_use(
+    r"\b(?P<verb>(?:stop|kill|pause|halt|abort|terminate|shut\s+(?:it\s+)?down)(?:\s+(?:it|this|the\s+(?:job|run|training)))?)"
+    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it\s+|the\s+(?:job|run|cost|bill|spend)\s+)?"
+    r"(?:(?:costs?|goes|gets|spends?|hits?|reaches?|passes|exceeds?|crosses|is)\s+)?"
+    r"(?:(?:more\s+than|over|above|past|beyond)\s+)?(?P<amount>\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?)(?![\w.])"
+    r"|\b(?P<verb2>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\s+(?:of|at)?\s*"
+    r"(?P<amount2>\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?)(?![\w.])", _F)
+_STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "hard")
+
+
+# "if it's over $100 don't launch it", "don't run it if it costs more than $500": a launch on a condition of money
+_AMOUNT = r"\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])"
+_LAUNCH_BELOW_RE = compiled_on_use(
+    r"\bif\s+(?:it'?s|it\s+is|it\s+(?:costs?|comes\s+to|goes|would\s+(?:cost|be)|will\s+(?:cost|be))|the\s+(?:plan|cost|estimate)"
+    r"\s+is)\s+(?:(?:over|above|more\s+than|higher\s+than|beyond)\s+)"
+    rf"(?P<amount>{_AMOUNT})\s*,?\s*(?:then\s+)?(?P<verb>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?)"
+    r"|\b(?P<verb2>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?)\s+if\s+(?:it'?s|it\s+is|it\s+"
+    r"(?:costs?|comes\s+to|goes|would\s+(?:cost|be)))\s+(?:over|above|more\s+than|higher\s+than|beyond)\s+"
+    rf"(?P<amount2>{_AMOUNT})", _F)
+
+
+def _dollars(said: str) -> float:
+    """ "$1.5k" as 1500.0."""
+    said = said.replace("$", "").replace(",", "").strip().lower()
+    return float(said[:-1]) * {"k": 1e3, "m": 1e6}[said[-1]] if said[-1] in "km" else float(said)
+
+
+def _launch_below(scan: _Scan, notes: list[str]) -> float | None:
+    """A launch on a condition of money ("if it's over $100 don't launch it"): a plan estimated above the amount is
+    denied, one below it is stopped there (``launch_below_usd``). The amount is the budget as well."""
+    if "$" not in scan.text or not scan.holds(("launch", "run", "start")):
+        return None
+    m = _LAUNCH_BELOW_RE.search(scan.text)
+    if m is None or (usd := _dollars(m["amount"] or m["amount2"])) <= 0:
+        return None
+    verb = "verb" if m["verb"] else "verb2"
+    scan.blank(m.start(verb), m.end(verb))
+    notes.append(f"read '{_said(m)}' as a launch only below ${usd:,.2f}: a plan estimated above it is denied, and one "
+                 "below it is stopped before it bills more")
+    return usd
+
+
+def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
+    """The amount a run is to be stopped at: the launch's runtime cap keeps it from billing more (``stop_at_usd``).
+    The words that stop it are taken; the amount is read by the budget as well."""
+    if not scan.holds(_STOP_WORDS) or "$" not in scan.text:
+        return None
+    m = _STOP_AT_RE.search(scan.text)
+    if m is None:
+        return None
+    usd = _dollars(m["amount"] or m["amount2"])
+    if usd <= 0:
+        return None
+    scan.blank(m.start(), m.start("amount" if m["amount"] else "amount2"))  # the amount is left for the budget
+    notes.append(f"read '{_said(m)}' as a hard stop at ${usd:,.2f}: the launch's runtime cap is set so the run cannot "
+                 "bill more, whatever it has left to do")
+    return usd
 
 
 def _estimate_only(scan: _Scan, notes: list[str]) -> bool | None:

@@ -221,6 +221,11 @@ class TrainingRequest(BaseModel):
     # "just a quote, don't launch": a plan to read, never to run; filed as an estimate, which takes no approval and
     # launches nothing (ask again without it to run the job)
     estimate_only: bool | None = None
+    # "stop it if it costs more than $150": the launch's runtime cap is set so that it cannot bill more (the plan's
+    # hard cap on spend, not only a budget it is checked against)
+    stop_at_usd: float | None = Field(default=None, gt=0, le=1e8)
+    # "if it's over $100 don't launch it": a plan estimated above it is denied, and one below it is stopped there
+    launch_below_usd: float | None = Field(default=None, gt=0, le=1e8)
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None

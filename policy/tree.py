@@ -145,7 +145,7 @@ def decide(
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
                                     capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices,
-                                    estimate_only=bool(req.estimate_only))
+                                    estimate_only=bool(req.estimate_only), launch_below=req.launch_below_usd)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
@@ -930,8 +930,20 @@ def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> 
 
 def _plan(option: Option, ctx: _Context) -> Plan:
     return to_plan(option, now=ctx.now, deadline=ctx.request.deadline, settings=ctx.policy.estimate,
-                   max_runtime_hours=ctx.policy.max_runtime_hours, transfer_basis=_transfer_basis(ctx),
+                   max_runtime_hours=_runtime_cap(option, ctx), transfer_basis=_transfer_basis(ctx),
                    fp8=bool(ctx.request.fp8))
+
+
+def _runtime_cap(option: Option, ctx: _Context) -> float:
+    """The policy's runtime cap, lowered for a request with a hard stop ("stop it if it costs more than $150") to the
+    hours each job's instances can run at the plan's price before the whole launch bills that much."""
+    stops = [s for s in (ctx.request.stop_at_usd, ctx.request.launch_below_usd) if s is not None]
+    if not stops:
+        return ctx.policy.max_runtime_hours
+    stop = min(stops)
+    instances = option.layout.jobs * option.layout.job_instances
+    hours = (stop - option.transfer_usd) / (instances * option.rate.usd)
+    return max(0.0, min(ctx.policy.max_runtime_hours, hours))
 
 
 def _transfer_basis(ctx: _Context) -> str | None:
@@ -972,7 +984,7 @@ def _compared_choices(elsewhere: list[Option], policy: PolicyConfig) -> list[tup
 def _alternative(label: str, option: Option, ctx: _Context) -> Alternative:
     alternative = to_alternative(option, label, now=ctx.now, deadline=ctx.request.deadline,
                                  transfer_basis=_transfer_basis(ctx), fp8=bool(ctx.request.fp8),
-                                 settings=ctx.policy.estimate, max_runtime_hours=ctx.policy.max_runtime_hours)
+                                 settings=ctx.policy.estimate, max_runtime_hours=_runtime_cap(option, ctx))
     if option.meets is not False:
         return alternative
     # ``meets`` is judged against the deadline less the stage's safety margin: say which of the two it misses.
@@ -1069,6 +1081,10 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
+    if req.stop_at_usd is not None and plan.estimated_cost_usd > req.stop_at_usd:
+        warnings.append(f"the run is estimated at ${plan.estimated_cost_usd:,.2f}, more than the "
+                        f"${req.stop_at_usd:,.2f} it is to be stopped at: the runtime cap stops it after "
+                        f"{plan.max_runtime_hours:,.2f} h, before it finishes; raise the stop or ask for less work")
     if (undertrained := _undertrained_warning(req, ctx.policy)) is not None:
         warnings.append(undertrained)
     if plan.context_parallel > 1:  # the memory holds only if the job's script does its share

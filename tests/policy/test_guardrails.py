@@ -215,3 +215,26 @@ def test_below_the_first_tier_needs_the_first_tiers_approvals() -> None:
 def test_the_status_is_the_one_the_aged_snapshot_carries(spend: SpendSnapshot) -> None:
     current = aged(spend, now=NOW, stale_after_hours=POLICY.spend_stale_after_hours)
     assert spend_status(spend, policy=POLICY, now=NOW) == (current.status, current.reason)
+
+
+def test_a_hard_stop_caps_what_the_launch_may_bill_and_says_when_the_run_would_not_finish() -> None:
+    """ "stop it if it costs more than $150" set a budget only: the runtime cap let the launch bill $164."""
+    from tests.policy.test_hardware_limits import decided
+
+    stopped = decided("fine-tune 7B on 1B tokens, stop it if it costs more than $150")
+    assert stopped.request.stop_at_usd == 150.0
+    assert stopped.plan.exposure_usd <= 150.0 < decided("fine-tune 7B on 1B tokens").plan.exposure_usd
+    assert stopped.plan.max_runtime_hours >= stopped.plan.estimated_hours  # the run itself fits under it
+    short = decided("fine-tune 7B on 1B tokens, hard cap of $100")
+    assert short.plan.exposure_usd <= 100.0 and short.plan.max_runtime_hours < short.plan.estimated_hours
+    assert any(w.startswith("the run is estimated at $") and "before it finishes" in w for w in short.warnings)
+
+
+def test_a_launch_said_only_below_an_amount_is_denied_above_it_and_stopped_at_it_below() -> None:
+    """ "if it's over $100 don't launch it" read a budget, which never denies: approved, the $109 plan launched."""
+    from tests.policy.test_hardware_limits import decided
+
+    above = decided("fine-tune 7B on 1B tokens, if it's over $100 don't launch it")
+    assert above.approval.denied and any("the request says not to launch over" in r for r in above.approval.reasons)
+    below = decided("fine-tune 7B on 1B tokens, don't run it if it costs more than $150")
+    assert not below.approval.denied and below.plan.exposure_usd <= 150.0

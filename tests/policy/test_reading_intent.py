@@ -1614,7 +1614,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a plan to read, never to run; a launch refused only past an amount is the budget's
     ("just estimate, don't launch anything: fine-tune 7B on 1B tokens", {"estimate_only": True}, []),
     ("pretrain 1B on 20B tokens for budgeting purposes only", {"estimate_only": True}, []),
-    ("fine-tune 7B on 1B tokens, if it's over $100 don't launch it", {"estimate_only": None, "budget_usd": 100.0}, []),
+    ("fine-tune 7B on 1B tokens, if it's over $100 don't launch it",
+     {"estimate_only": None, "budget_usd": 100.0, "launch_below_usd": 100.0}, []),
+    # a hard stop, and a launch only below an amount; either amount is the budget too
+    ("pretrain 1B on 20B tokens, pause if it goes over $500", {"stop_at_usd": 500.0, "budget_usd": 500.0}, []),
+    ("fine-tune 7B on 1B tokens, kill the job once it hits $2k", {"stop_at_usd": 2000.0}, []),
+    ("fine-tune 7B on 1B tokens, don't run it if it costs more than $120", {"launch_below_usd": 120.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
