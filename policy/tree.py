@@ -934,6 +934,9 @@ def _plan(option: Option, ctx: _Context) -> Plan:
                    fp8=bool(ctx.request.fp8))
 
 
+MIN_RUNTIME_HOURS = 1 / 60
+
+
 def _runtime_cap(option: Option, ctx: _Context) -> float:
     """The policy's runtime cap, lowered for a request with a hard stop ("stop it if it costs more than $150") to the
     hours each job's instances can run at the plan's price before the whole launch bills that much."""
@@ -943,7 +946,8 @@ def _runtime_cap(option: Option, ctx: _Context) -> float:
     stop = min(stops)
     instances = option.layout.jobs * option.layout.job_instances
     hours = (stop - option.transfer_usd) / (instances * option.rate.usd)
-    return max(0.0, min(ctx.policy.max_runtime_hours, hours))
+    # a platform takes no runtime cap under a minute; a stop below that (or below moving the data) is warned of
+    return max(MIN_RUNTIME_HOURS, min(ctx.policy.max_runtime_hours, hours))
 
 
 def _transfer_basis(ctx: _Context) -> str | None:
