@@ -223,7 +223,9 @@ _MONEY_CUE_BEFORE = (
     # "total cost must be below 1000 USD", "the bill has to stay under $300"
     rf"|\b(?:(?:the\s+)?total\s+)?{_SPEND}\s+(?:must|should|has\s+to|have\s+to|needs?\s+to)\s+(?:be|stay|come\s+in)\s+"
     r"(?:under|below|less\s+than|within|at\s+most)"
-    rf"|\b{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed|go\s+(?:over|above|beyond))"
+    # "cost shouldn't exceed $80": what may not, said before it
+    rf"|\b(?:(?:the\s+)?(?:total\s+)?{_SPEND}\s+)?{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed"
+    r"|go\s+(?:over|above|beyond))"
     rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
     rf"|\bcap(?:ped)?\s+(?:the\s+|our\s+)?{_SPEND}\s+at|\blimit\s+(?:the\s+|our\s+)?{_SPEND}\s+to"
     rf"|\b(?:keep|hold)\s+(?:it|(?:the\s+|our\s+)?(?:total(?:\s+{_SPEND})?|{_SPEND})(?:\s+total)?)\s+"
@@ -5164,6 +5166,7 @@ _ESTIMATE_ONLY_RE = compiled_on_use(
     r"|not\s+(?:launching|starting|running)\s+(?:it\s+|this\s+|anything\s+)?(?:yet|now|for\s+now)"
     r"|without\s+launching(?:\s+(?:it|anything))?|no\s+launch(?:ing)?(?:\s+(?:yet|for\s+now))?"
     r"|(?:estimate|quote|pricing|price\s+check|costing)\s+only|just\s+an?\s+(?:quote|price\s+check|ballpark)"
+    r"|just\s+(?:want|need|looking\s+for)(?:\s+to\s+get)?\s+an?\s+(?:quote|price\s+check|ballpark)"
     r"|for\s+(?:budgeting|planning|a\s+budget(?:ing)?\s+(?:exercise|forecast))\s+(?:purposes\s+)?only)\b", _F)
 _ESTIMATE_ONLY_WORDS = ("launch", "start", "kick", "spin", "only", "quote", "price check", "ballpark")
 # "if it's over $100 don't launch it": a condition on money, which the budget reads

@@ -125,7 +125,7 @@ _DUE_BEFORE_RE = compiled_on_use(r"\b(?:done|finish(?:ed)?|ready|due|need(?:ed)?
                                 r"|deadline|eta|until|till|til)\W*$", _F)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
 _NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
-_BEFORE_RE = compiled_on_use(r"before\b", _F)
+_BEFORE_RE = compiled_on_use(r"(?:before|until|till)\b", _F)  # "don't start until Monday": Monday itself
 _AWAY_BEFORE_RE = compiled_on_use(rf"\b{AWAY_FROM}\s*$", _F)
 
 

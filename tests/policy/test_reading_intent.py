@@ -1620,6 +1620,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 1B on 20B tokens, pause if it goes over $500", {"stop_at_usd": 500.0, "budget_usd": 500.0}, []),
     ("fine-tune 7B on 1B tokens, kill the job once it hits $2k", {"stop_at_usd": 2000.0}, []),
     ("fine-tune 7B on 1B tokens, don't run it if it costs more than $120", {"launch_below_usd": 120.0}, []),
+    ("fine-tune 7B on 500M tokens, cost shouldn't exceed $80", {"budget_usd": 80.0}, []),
+    ("fine-tune 13B on 2B tokens, no rush, just want a price check", {"estimate_only": True}, []),
+    ("fine-tune 7B on 1B tokens, don't start until thursday", {"start_after": at("2026-12-03T09:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
