@@ -10,7 +10,7 @@ from policy.choose import FINISH_SLACK, Choice, earliest
 from policy.decision import ApprovalRequirement, Platform, PurchaseModel, TraceStep
 from policy.estimate import GIB, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
-from policy.screen import NOT_ASKED, Screen
+from policy.screen import Screen, by_reason
 
 __all__ = [
     "candidates_step",
@@ -142,11 +142,7 @@ def candidates_step(scr: Screen, considered: int, in_time: int, has_deadline: bo
         reason = "limited to the hardware the request named (size class not applied)"
     else:
         reason = f"{cls.name} models use {', '.join(cls.families)}"
-    grouped: dict[str, list[str]] = {}  # the types one reason rules out, said once: "g5.2xlarge, g5.4xlarge: …"
-    for t, r in sorted(scr.ruled_out.items()):
-        if "memory" not in r and "activations" not in r and r != NOT_ASKED:
-            grouped.setdefault(r, []).append(t)
-    others = [f"{', '.join(types)}: {r}" for r, types in grouped.items()]
+    others = by_reason(scr.ruled_out, keep=lambda r: "memory" not in r and "activations" not in r)
     if others:
         reason += "; ruled out " + "; ".join(others[:MAX_LISTED]) + (" …" if len(others) > MAX_LISTED else "")
     source = f"policy:size_classes[{scr.size_class_index}].families; policy:regions; policy:max_instances"

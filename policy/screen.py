@@ -5,7 +5,7 @@ See docs/design.md §Memory and §Candidates.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from policy.candidates import Profile, fits, profile_of
@@ -18,7 +18,7 @@ from policy.patterns import compiled_on_use
 from policy.regions import place_of
 from policy.request import TrainingRequest
 
-__all__ = ["check_region", "NOT_ASKED", "Screen", "screen", "size_class", "types_named"]
+__all__ = ["by_reason", "check_region", "NOT_ASKED", "Screen", "screen", "size_class", "types_named"]
 
 # Why a type is ruled out when the request named other hardware: never a reason the named hardware cannot run
 NOT_ASKED = "not what the request asked for"
@@ -205,6 +205,17 @@ def _excluded(request: TrainingRequest, catalog: Catalog) -> dict[str, str]:
     return found
 
 
+def by_reason(ruled_out: Mapping[str, str], *, keep: Callable[[str], bool] | None = None) -> list[str]:
+    """The types ruled out, those of one reason said once with it ("g5.2xlarge, g5.4xlarge: A10G does not compute
+    in FP8 …"), in type order; never the hardware the request did not name (``NOT_ASKED``), and only the reasons
+    ``keep`` keeps."""
+    grouped: dict[str, list[str]] = {}
+    for t, r in sorted(ruled_out.items()):
+        if r != NOT_ASKED and (keep is None or keep(r)):
+            grouped.setdefault(r, []).append(t)
+    return [f"{', '.join(types)}: {r}" for r, types in grouped.items()]
+
+
 def _contradiction(request: TrainingRequest) -> str:
     """A request that names hardware and excludes all of it ("on p5, no H100s")."""
     asked = " ".join(x for x in (request.instance_type, request.accelerator) if x)
@@ -217,11 +228,7 @@ def _nothing_matches(request: TrainingRequest, region: str, result: Screen, else
     """Why the hardware asked for runs nothing in ``region``: each type's reason, or that it is not sold there, with
     the policy's regions that sell it (``elsewhere``), or that the price snapshot has it in none (``unpriced``)."""
     asked = request.instance_type or request.accelerator or " or ".join(request.hardware_choice) or "named"
-    grouped: dict[str, list[str]] = {}  # the types one reason rules out, said once
-    for t, r in sorted(result.ruled_out.items()):
-        if r != NOT_ASKED:
-            grouped.setdefault(r, []).append(t)
-    why = "; ".join(f"{', '.join(types)}: {r}" for r, types in grouped.items())
+    why = "; ".join(by_reason(result.ruled_out))
     where = (f"; of the policy's regions, {', '.join(elsewhere)} {'has' if len(elsewhere) == 1 else 'have'} it"
              if elsewhere else "; the price snapshot has no on-demand price for it in any region, and "
              "`gpuops catalog refresh` reads current prices" if unpriced else "")
