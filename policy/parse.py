@@ -330,14 +330,14 @@ _QUOTA_FOR_RE = compiled_on_use(
     rf"|{_HAVE}(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
 
 
-# Thousands grouped with spaces, as much of Europe writes them: "1 000 000 000 tokens", or one group before what it
-# counts ("50 000 samples"); the spaces become commas, the same length
 # A time ahead said as the run's ("next week's run", "tomorrow's pretrain"): its "'s" goes, so the time is read as said;
 # a time past ("last week's run") or a weekday ("same data as Friday's run") may be an earlier run's, and stays so
 _TIME_POSSESSIVE_RE = compiled_on_use(
     r"\b(?P<when>(?:next|coming)\s+(?:week|month|quarter|weekend|monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)|tomorrow|tonight)'s\b"
     r"(?!\s+(?:budget|spend|allowance|quota|limit|cap)\b)", _F)  # "this week's budget" is money, not a time
+# Thousands grouped with spaces, as much of Europe writes them: "1 000 000 000 tokens", or one group before what it
+# counts ("50 000 samples"); the spaces become commas, the same length
 _SPACED_THOUSANDS_RE = compiled_on_use(
     r"(?<![\d.,])\d{1,3}(?: \d{3}){2,}(?![\d.,])"
     r"|(?<![\d.,])\d{1,3} \d{3}(?=\s*(?:tokens?|toks?|samples?|examples?|documents?|docs|rows?|steps?|records?"
@@ -2125,11 +2125,12 @@ _PAST_COST_RE = compiled_on_use(
     _F)
 # "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
 # it cost; the words between say what the run was, which may be this request's work ("redo it"), so they stay to read
+_AMOUNT = r"\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])"  # "$900", "$1.5k": an amount said in dollars
 _PAST_COST_NAMED_RE = compiled_on_use(
     r"\b(?P<when>(?:last|previous|prior)\s+(?:week|month|night|quarter|year)['\u2019]?s|yesterday['\u2019]?s)\s+"
     r"(?:[\w.-]+\s+){0,3}?(?:runs?|jobs?|fine-?tunes?|training(?:\s+runs?)?|pretrain(?:ing)?|sweeps?|experiments?"
     r"|attempts?)\s+(?P<cost>(?:cost|came\s+to|ran)(?:\s+us|\s+me)?\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
-    r"(?:\$|usd\s*)\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.]))", _F)
+    rf"(?:{_AMOUNT}|usd\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])))", _F)
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 _PAST_RUN_RE = compiled_on_use(
     r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"
@@ -5180,14 +5181,13 @@ _STOP_AT_RE = compiled_on_use(
     r"\b(?P<verb>(?:stop|kill|pause|halt|abort|terminate|shut\s+(?:it\s+)?down)(?:\s+(?:it|this|the\s+(?:job|run|training)))?)"
     r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it\s+|the\s+(?:job|run|cost|bill|spend)\s+)?"
     r"(?:(?:costs?|goes|gets|spends?|hits?|reaches?|passes|exceeds?|crosses|is)\s+)?"
-    r"(?:(?:more\s+than|over|above|past|beyond)\s+)?(?P<amount>\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?)(?![\w.])"
+    rf"(?:(?:more\s+than|over|above|past|beyond)\s+)?(?P<amount>{_AMOUNT})"
     r"|\b(?P<verb2>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\s+(?:of|at)?\s*"
-    r"(?P<amount2>\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?)(?![\w.])", _F)
+    rf"(?P<amount2>{_AMOUNT})", _F)
 _STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "hard")
 
 
 # "if it's over $100 don't launch it", "don't run it if it costs more than $500": a launch on a condition of money
-_AMOUNT = r"\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])"
 _LAUNCH_BELOW_RE = compiled_on_use(
     r"\bif\s+(?:it'?s|it\s+is|it\s+(?:costs?|comes\s+to|goes|would\s+(?:cost|be)|will\s+(?:cost|be))|the\s+(?:plan|cost|estimate)"
     r"\s+is)\s+(?:(?:over|above|more\s+than|higher\s+than|beyond)\s+)"
@@ -5200,7 +5200,7 @@ _LAUNCH_BELOW_RE = compiled_on_use(
 def _dollars(said: str) -> float:
     """ "$1.5k" as 1500.0."""
     said = said.replace("$", "").replace(",", "").strip().lower()
-    return float(said[:-1]) * {"k": 1e3, "m": 1e6}[said[-1]] if said[-1] in "km" else float(said)
+    return float(said[:-1]) * _SCALE[said[-1]] if said[-1] in "km" else float(said)
 
 
 def _launch_below(scan: _Scan, notes: list[str]) -> float | None:

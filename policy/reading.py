@@ -660,13 +660,12 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
     phrase = " ".join(scan.said[start:end].split())
     size = (f"{format_count(spec.tokens)} tokens in {spec.tokenizer}'s tokenizer" if spec.tokens is not None
             else f"{spec.examples:,} examples")
+    _take_said(scan, start, end)
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
             or fields.get("work_gpu_hours") is not None:
-        _take_said(scan, start, end)
         notes.append(f"read '{phrase}' as the data, {spec.name} ({size}, as published): the amount said is what is "
                      "priced")
         return
-    _take_said(scan, start, end)
     epochs = _epochs_of_data(scan, notes)
     times = epochs[0] if epochs else 1.0
     over = f" × '{epochs[1]}'" if epochs else ""
