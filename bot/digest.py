@@ -22,6 +22,7 @@ from bot.client import ServiceClient
 from bot.limits import MAX_MESSAGE_BLOCKS, Block, escape, fit, section
 from bot.metrics import DIGEST_RUNS
 from bot.spend_split import split_month
+from bot.views import FINISHED as FINISHED_JOBS
 from bot.views import accrued_usd, finished_row, job_label
 from contract.estimates import EstimateAccuracy
 from contract.requests import RequestPublic
@@ -29,7 +30,7 @@ from contract.status import RequestStatus
 from policy.spend import SpendSnapshot, SpendStatus
 
 log = logging.getLogger(__name__)
-FINISHED = frozenset({"succeeded", "failed", "stopped", "dry_run"})
+FINISHED = FINISHED_JOBS | {RequestStatus.DRY_RUN}  # the day's report says a dry run ended too
 ACTIVE = frozenset({"running", "launching"})
 ANOMALY_RATIO = 1.5  # yesterday against the mean of the seven days before it
 ANOMALY_MIN_USD = 50.0  # below this a spike is noise

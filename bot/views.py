@@ -130,6 +130,7 @@ def finished_row(req: RequestPublic) -> str:
     return f"{job_label(req)} · {escape(req.status.replace('_', ' '))} · {cost}"
 
 
+# Jobs that ran and ended, with a bill to set against the estimate (a dry run sent nothing, so billed nothing)
 FINISHED = frozenset({RequestStatus.SUCCEEDED, RequestStatus.FAILED, RequestStatus.STOPPED})
 MAX_FINISHED_SHOWN = 10
 _ASKED_AS_SHOWN = 70  # characters of each request's text shown under its row
