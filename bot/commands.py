@@ -95,8 +95,7 @@ def split_subcommand(text: str) -> tuple[str, str]:
         if _JOBS_QUESTION.search(stripped):
             return "jobs", ""
     if (asked := _PAST_COST_QUESTION.search(stripped)) is not None \
-            and not _WORK_WORDS.search(stripped[stripped.find("?", asked.end()) + 1:] if "?" in stripped[asked.end():]
-                                       else ""):
+            and not _WORK_WORDS.search(stripped[asked.end():].partition("?")[2]):
         return "jobs", "done"  # a question alone; work asked for after it ("… last time? plan the same") is planned
     return "request", stripped
 
