@@ -212,6 +212,8 @@ def load_catalog(path: str | None = None) -> Catalog:
 def _with_shipped_facts(catalog: Catalog) -> Catalog:
     """A snapshot written before a fact of the accelerators was kept (whether it computes in FP8) takes it from the
     shipped one: a refresh updates prices, never what the parts are."""
+    if all(spec.fp8_source is not None for spec in catalog.accelerators.values()):
+        return catalog  # written with the fact: the shipped snapshot is not read at all
     shipped = _default_catalog().accelerators
     stale = {key for key, spec in catalog.accelerators.items() if spec.fp8_source is None and key in shipped}
     if not stale:
