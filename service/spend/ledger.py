@@ -48,8 +48,10 @@ def lock_ledger(*, session: Session) -> None:
 def read_ledger(*, session: Session, team: str, requester: str, now: datetime) -> Ledger:
     """The team's running and reserved exposure and today's automatic approvals; call under ``lock_ledger``.
 
-    Sums in SQL over the stored ``judged_usd`` (the estimate for rows written before it), so the time under the lock
-    stays flat however many requests the month holds.
+    Sums in SQL over the stored ``judged_usd`` (the estimate for rows written before it). Both sums are found by
+    index (``ix_training_request_status_team``, ``ix_plan_revision_automatic``): the team's requests in flight and
+    the day's automatic approvals, never the team's finished history, so the time under the lock stays flat however
+    many requests the team has filed.
     """
     day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     statements = _statements()
@@ -95,9 +97,9 @@ def _statements() -> _Statements:
             sa.func.coalesce(sa.func.sum(judged), 0.0),
             sa.func.coalesce(sa.func.sum(sa.case((col(RequestRecord.requester) == requester, judged), else_=0.0)), 0.0),
         )
-        .select_from(RequestRecord).join(PlanRevision, col(PlanRevision.request_id) == col(RequestRecord.id))
-        .where(col(RequestRecord.team) == team, col(PlanRevision.approvals_needed) == 0,
-               col(PlanRevision.denied).is_(False), col(PlanRevision.created_at) >= day)
+        .select_from(PlanRevision).join(RequestRecord, col(RequestRecord.id) == col(PlanRevision.request_id))
+        .where(col(PlanRevision.approvals_needed) == 0, col(PlanRevision.created_at) >= day,
+               col(PlanRevision.denied).is_(False), col(RequestRecord.team) == team)
     )
     lock = sa.select(col(AuditHead.seq)).where(col(AuditHead.id) == 1).with_for_update()
     return _Statements(lock=lock, exposure=exposure, automatic=automatic)

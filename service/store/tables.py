@@ -37,10 +37,14 @@ class RequestRecord(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ix_training_request_created", "created_at", "id"),
         sa.Index("ix_training_request_status_expires", "status", "expires_at"),
+        # the budget ledger's running and reserved room: a team's requests in a few statuses, read under the write
+        # lock on every filing, found by status first without passing the team's finished history
+        # (service.spend.ledger)
+        sa.Index("ix_training_request_status_team", "status", "team"),
     )
 
     id: str = Field(primary_key=True, max_length=40)
-    status: str = Field(max_length=32, index=True)
+    status: str = Field(max_length=32)  # indexed with the team (ix_training_request_status_team)
     team: str = Field(max_length=128, index=True)
     requester: str = Field(max_length=256, index=True)
     channel: str | None = Field(default=None, max_length=256)
@@ -63,7 +67,12 @@ class PlanRevision(SQLModel, table=True):
     """An immutable plan: the inputs, the decision and everything it was computed from."""
 
     __tablename__ = "plan_revision"
-    __table_args__ = (sa.UniqueConstraint("request_id", "revision", name="uq_plan_revision_request_revision"),)
+    __table_args__ = (
+        sa.UniqueConstraint("request_id", "revision", name="uq_plan_revision_request_revision"),
+        # today's automatic approvals, which the ledger sums for the daily caps under the write lock: a day's
+        # plans approved automatically, however long the history before them (service.spend.ledger)
+        sa.Index("ix_plan_revision_automatic", "approvals_needed", "created_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     request_id: str = _request_fk()
