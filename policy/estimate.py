@@ -48,6 +48,7 @@ __all__ = [
     "PRETRAIN_BATCH_RANGE",
     "PRETRAIN_BATCH_TOKENS_AT_1_5B",
     "QLORA_BASE_BYTES_PER_PARAM",
+    "QLORA_DEQUANT_TOKENS",
     "range_basis",
     "RLHF_RESPONSE_SHARE",
     "spot_factors",
@@ -87,6 +88,14 @@ LAYER_WORKING_ACTIVATION_BYTES = 34.0
 # weight gradients of the frozen base, leaving 4.
 FULL_FLOPS_PER_PARAM_TOKEN = 6.0
 ADAPTER_FLOPS_PER_PARAM_TOKEN = 4.0
+# QLoRA dequantises its 4-bit base to bf16 on every pass of every sequence, work that grows with the parameters and
+# not with the tokens: on one A100 it took as long as LoRA's compute on ~700 more tokens per sequence (Qwen's
+# published LoRA and Q-LoRA step times for Qwen-7B and Qwen-14B at 1k-8k tokens, QwenLM/Qwen README "Profiling of
+# Memory and Speed": 7B at 2,048 tokens 5.2 s a step with LoRA and 7.0 s with Q-LoRA, at 4,096 10.1 and 11.6 s;
+# 14B 8.4 and 11.8 s, 17.0 and 20.1 s). So QLoRA is 4·N·(1 + 700/s) per token: ~1.35× LoRA at 2k tokens, ~1.17× at
+# 4k. Dequantisation is bandwidth-bound, so on parts with more FLOP/s per byte of bandwidth than the A100 (H100,
+# B200) this is still a lower bound.
+QLORA_DEQUANT_TOKENS = 700.0
 GIB = 2.0**30
 # Spot is unworkable when interruptions eat this share of wall time or more: the job would mostly be restarting.
 MAX_SPOT_LOSS_SHARE = 0.5
@@ -173,6 +182,10 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
     forward = FORWARD_FLOPS_PER_PARAM_TOKEN * active + attention / 3.0
     state, ckpt_params, method = _trained_state(tuned, n)
     per_token, formula = train, "6·N + 12·L·s·d" if not tuned else "4·N + 12·L·s·d"
+    if tuned is Task.QLORA:  # every weight of the base is dequantised, experts included
+        train += ADAPTER_FLOPS_PER_PARAM_TOKEN * n * QLORA_DEQUANT_TOKENS / seq_len
+        per_token = train
+        formula = f"4·N + 12·L·s·d + 4·N·{QLORA_DEQUANT_TOKENS:g}/s (dequantising the 4-bit base)"
     if task is Task.DPO:
         per_token, formula = train + forward, f"{formula} (policy) + 2·N + 4·L·s·d (frozen reference)"
         state += 0.0 if tuned else n * FROZEN_BYTES_PER_PARAM  # adapters: the reference is the base, adapters off

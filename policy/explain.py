@@ -34,8 +34,9 @@ __all__ = [
 STAGE_SOURCE = rules.STAGE_FIRST
 MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
                  "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")
-COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·s·d for LoRA/QLoRA; N the active "
-                  "parameters; PaLM, arXiv 2204.02311, App. B) plus frozen forward passes for DPO, RLHF and "
+COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·s·d for LoRA, plus 4·N·700/s for QLoRA's "
+                  "dequantising, from Qwen's published step times; N the active parameters; PaLM, arXiv "
+                  "2204.02311, App. B) plus frozen forward passes for DPO, RLHF and "
                   "distillation, × tokens × trials; hours = FLOPs / (accelerators × peak BF16 × MFU × scaling "
                   "efficiency) + start-up, scaling fitted to "
                   f"{rules.SCALING_TABLE} and put on its scale by tokens per step, FLOP/s, interconnect and "
