@@ -24,13 +24,23 @@ def _float(data: dict[str, Any], key: str) -> float | None:
 
 
 def job_cost_text(data: dict[str, Any]) -> str:
-    """A running job passed a share of its approved estimate."""
-    level = int(data.get("level", 0))
+    """A running job passed a share of its approved estimate, or a level its requester asked to hear about."""
+    level = data.get("level")
     so_far, estimate = _float(data, "cost_so_far_usd"), _float(data, "estimated_cost_usd")
-    icon = "💸" if level < 100 else "🔥"
-    line = (f"{icon} `{escape(str(data.get('job', '')))}` has cost {fmt.usd(so_far)} so far, {level}% of its "
-            f"approved estimate of {fmt.usd(estimate)}; projected {fmt.usd(_float(data, 'projected_usd'))} to "
-            f"finish (at most {fmt.usd(_float(data, 'ceiling_usd'))} at its max runtime).")
+    amounts = [float(usd) for usd in data.get("amounts_usd") or []]
+    if level is None:  # only an amount the requester asked for
+        share = data.get("share_percent")
+        passed = (f"past the {fmt.usd(amounts[-1])} you asked to hear about"
+                  + (f" ({share}% of its approved estimate of {fmt.usd(estimate)})" if share is not None else ""))
+        icon = "💸"
+    else:
+        asked = " (a level you asked for)" if level in (data.get("asked") or []) else ""
+        also = f" and past the {fmt.usd(amounts[-1])} you asked to hear about" if amounts else ""
+        passed = f"{level}% of its approved estimate of {fmt.usd(estimate)}{asked}{also}"
+        icon = "💸" if float(level) < 100 else "🔥"
+    line = (f"{icon} `{escape(str(data.get('job', '')))}` has cost {fmt.usd(so_far)} so far, {passed}; projected "
+            f"{fmt.usd(_float(data, 'projected_usd'))} to finish (at most {fmt.usd(_float(data, 'ceiling_usd'))} at "
+            "its max runtime).")
     if data.get("overrun"):
         line += f" It has run {fmt.hours(_float(data, 'elapsed_hours'))}, past its estimated hours."
     return line + f"\n_From {escape(str(data.get('basis', 'the tracker')))}._"

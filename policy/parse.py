@@ -695,6 +695,7 @@ def read_request(
     estimate_only = _estimate_only(scan, notes)  # "don't launch": before "launch" is read as anything else
     stop_at = _stop_at(scan, notes)  # "stop it if it costs more than $150": its amount is the budget's too
     below = _launch_below(scan, notes)  # "if it's over $100 don't launch it": so too
+    alerts, of_budget = _alerts(scan, notes)  # "ping me when it hits $500": before "$500" is read as a budget
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -733,13 +734,15 @@ def read_request(
                               and deadline.firmness == "wish" else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8,
-                              "estimate_only": estimate_only, "stop_at_usd": stop_at, "launch_below_usd": below}
+                              "estimate_only": estimate_only, "stop_at_usd": stop_at, "launch_below_usd": below,
+                              **alerts}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
                                                     _PARAMS_FIT_RE)) or None
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    _alerts_of_budget(of_budget, fields, scan, notes)
     if (priced := fields.pop(_PRICED_ON, None)) is not None and not any(fields.get(k) for k in ("accelerator",
                                                                                                "instance_type")):
         fields["accelerator"] = priced  # "how much would 100 H100-hours cost?": on H100s
@@ -5233,6 +5236,114 @@ def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
     notes.append(f"read '{_said(m)}' as a hard stop at ${usd:,.2f}: the launch's runtime cap is set so the run cannot "
                  "bill more, whatever it has left to do")
     return usd
+
+
+# "alert me at 80% of the estimate", "ping me when it hits $500", "notify us at 50, 80 and 100%", "let me know once it
+# passes $1k", "send me an alert at 90%", "heads up at 75% of budget": the thread is told when the cost so far passes
+# each level ("alert me at 5pm" is a time, never a level: a level is a percent or an amount in dollars)
+_ALERT_LEVEL = rf"(?:{_AMOUNT}|\d{{1,4}}(?:\.\d+)?(?:\s*%|(?![\w:.])))"
+_ALERT_RE = compiled_on_use(
+    r"\b(?P<verb>(?:alert|notify|ping|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"
+    r"(?:\s+know)?|(?:send|post)\s+(?:me\s+|us\s+)?an?\s+(?:alert|note|ping|message|warning)"
+    r"|(?:an?\s+|with\s+(?:an?\s+)?)?(?:alerts?|heads[\s-]?up|notifications?|warnings?)|alert|notify)"
+    r"\s+(?:at|when|once|if|as\s+soon\s+as|after)\s+(?:it\s+|the\s+(?:job|run|cost|spend|bill)\s+|we\s+)?"
+    r"(?:(?:hits?|reach(?:es)?|pass(?:es)?|gets?\s+to|goes\s+(?:over|past|above)|cross(?:es)?|is\s+at|costs?|spends?"
+    r"|has\s+(?:cost|spent)|exceeds?|burns?|used?|uses)\s+)?(?:(?:more\s+than|over|above|past)\s+)?"
+    rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
+    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
+    r"|cost|budget))?", _F)
+# what follows an alert's levels: more of them, said of something else ("… at 80% of the estimate and at $500")
+_ALERT_MORE_RE = compiled_on_use(
+    r"\s*,?\s*(?:and\s+|&\s*)?(?:also\s+)?(?:at\s+|when\s+it\s+(?:hits|reaches|passes)\s+|once\s+it\s+(?:hits|reaches|passes)\s+)"
+    rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
+    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
+    r"|cost|budget))?", _F)
+_ALERT_WORDS = ("alert", "notify", "ping", "warn", "message", "tell", "dm", "text", "let", "heads", "notification")
+_ALERT_PART_RE = compiled_on_use(rf"(?P<usd>{_AMOUNT})|(?P<pct>\d{{1,4}}(?:\.\d+)?)", _F)
+
+
+def _alert_levels(said: str) -> tuple[list[float], list[float]] | None:
+    """(percents, dollars) of a list of levels ("50, 80 and 100%": each a percent, as the last says); None when no
+    level says what it is of (no % and no $ anywhere: "at 5")."""
+    percents: list[float] = []
+    amounts: list[float] = []
+    if "%" not in said and "$" not in said:
+        return None
+    for m in _ALERT_PART_RE.finditer(said):
+        if m["usd"]:
+            amounts.append(_dollars(m["usd"]))
+        else:
+            percents.append(float(m["pct"]))
+    if not all(0 < p <= 1000 for p in percents) or not all(0 < usd <= 1e8 for usd in amounts):
+        return None
+    return percents, amounts
+
+
+def _alerts(scan: _Scan, notes: list[str]) -> tuple[dict[str, Any], list[tuple[str, list[float]]]]:
+    """The levels of cost the requester asked to hear about (``alert_at_percent`` of the estimate, ``alert_at_usd``),
+    and those said of the budget, (phrase, percents), which wait for the budget to be read (``_alerts_of_budget``).
+    Each is taken here, before its amount or percent is read as anything else."""
+    if not scan.holds(_ALERT_WORDS) or ("%" not in scan.text and "$" not in scan.text):
+        return {}, []
+    percents: list[float] = []
+    amounts: list[float] = []
+    of_budget: list[tuple[str, list[float]]] = []
+    for first in _ALERT_RE.finditer(scan.text):
+        m: re.Match[str] | None = first
+        chain: tuple[list[float], list[float]] = ([], [])  # what this phrase asks, its parts of the budget aside
+        end = first.start()
+        while m is not None:
+            levels = _alert_levels(m["levels"])
+            if levels is None or ((m["of"] or "").lower() == "budget" and levels[1]):  # "$500 of budget": no level
+                break
+            if (m["of"] or "").lower() == "budget":
+                of_budget.append((" ".join(scan.text[first.start():m.end()].split()), levels[0]))
+            else:
+                chain[0].extend(levels[0])
+                chain[1].extend(levels[1])
+            end = m.end()
+            m = _ALERT_MORE_RE.match(scan.text, end)
+        if end == first.start():
+            continue
+        said = " ".join(scan.text[first.start():end].split())
+        scan.blank(first.start(), end)
+        if chain[0] or chain[1]:
+            percents += chain[0]
+            amounts += chain[1]
+            notes.append(f"read '{said}' as a note in the request's thread when the job's cost so far passes "
+                         f"{_levels_said(*chain)} (besides the shares of the estimate every launch is told at)")
+    fields: dict[str, Any] = {}
+    if percents:
+        fields["alert_at_percent"] = tuple(percents)
+    if amounts:
+        fields["alert_at_usd"] = tuple(amounts)
+    return fields, of_budget
+
+
+def _levels_said(percents: list[float], amounts: list[float]) -> str:
+    """ "50%, 80% and 100% of the estimate and $500.00"."""
+    parts = [f"{p:g}%" for p in percents]
+    shares = [f"{', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else parts[0]] if parts else []
+    return " and ".join([f"{s} of the estimate" for s in shares] + [f"${usd:,.2f}" for usd in amounts])
+
+
+def _alerts_of_budget(of_budget: list[tuple[str, list[float]]], fields: dict[str, Any], scan: _Scan,
+                      notes: list[str]) -> None:
+    """Levels said of the budget ("heads up at 75% of budget"), in dollars of the budget the request states; with no
+    budget stated, a phrase left for a person to settle (never approved automatically)."""
+    budget = fields.get("budget_usd")
+    if budget is None:
+        scan.unused.extend(said for said, _ in of_budget)
+        return
+    amounts = list(fields.get("alert_at_usd") or ())
+    for said, percents in of_budget:
+        dollars = [round(budget * p / 100.0, 2) for p in percents]
+        amounts += dollars
+        notes.append(f"read '{said}' as a note in the request's thread when the job's cost so far passes "
+                     + ", ".join(f"${usd:,.2f} ({p:g}% of the ${budget:,.2f} budget)" for usd, p in
+                                 zip(dollars, percents, strict=True)))
+    if amounts:
+        fields["alert_at_usd"] = tuple(amounts)
 
 
 def _estimate_only(scan: _Scan, notes: list[str]) -> bool | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -28,6 +29,7 @@ __all__ = [
 
 # Percent of a job's approved estimate at which its thread hears about it.
 JOB_COST_LEVELS = (50, 100, 150)
+_Level = TypeVar("_Level", int, float)  # a percent level, whole or not
 # Percent of a team's monthly budget at which its channel hears that the month is heading there.
 BUDGET_LEVELS = (50, 75, 90, 100)
 
@@ -94,7 +96,8 @@ def accrued_since(*, cost_usd: float, start: datetime, end: datetime, since: dat
     return cost_usd * (end - since).total_seconds() / (end - start).total_seconds()
 
 
-def thresholds_crossed(*, levels: Iterable[int], value: float, limit: float, already: Iterable[int]) -> list[int]:
+def thresholds_crossed(*, levels: Iterable[_Level], value: float, limit: float,
+                       already: Iterable[float]) -> list[_Level]:
     """The percent levels of ``limit`` that ``value`` has reached and that were not reported before, ascending."""
     if limit <= 0:
         return []

@@ -226,6 +226,11 @@ class TrainingRequest(BaseModel):
     stop_at_usd: float | None = Field(default=None, gt=0, le=1e8)
     # "if it's over $100 don't launch it": a plan estimated above it is denied, and one below it is stopped there
     launch_below_usd: float | None = Field(default=None, gt=0, le=1e8)
+    # "alert me at 80% of the estimate", "ping me when it hits $500": besides the shares of the estimate every launch
+    # is told at, the request's thread is told when the job's cost so far passes each of these (percent of the
+    # approved estimate; dollars)
+    alert_at_percent: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
+    alert_at_usd: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
     # the decision; with tokens said, or no budget, it changes nothing (and says so).
     tokens_fit_budget: bool | None = None
@@ -239,6 +244,20 @@ class TrainingRequest(BaseModel):
     def hardware_named(self) -> bool:
         """Whether the request names the hardware itself (``HARDWARE_FIELDS``)."""
         return any(getattr(self, name) is not None for name in HARDWARE_FIELDS)
+
+    @field_validator("alert_at_percent")
+    @classmethod
+    def _percents(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if value is not None and not all(0 < p <= 1000 for p in value):
+            raise ValueError("each alert level is a percent of the estimate above 0 and at most 1000")
+        return None if value is None else tuple(sorted(set(value)))
+
+    @field_validator("alert_at_usd")
+    @classmethod
+    def _amounts(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if value is not None and not all(0 < usd <= 1e8 for usd in value):
+            raise ValueError("each alert amount is in dollars, above 0 and at most 100,000,000")
+        return None if value is None else tuple(sorted(set(value)))
 
     @field_validator("area")
     @classmethod

@@ -19,7 +19,7 @@ from contract.status import RequestStatus
 from policy.catalog import Catalog, sagemaker_price
 from policy.decision import Decision, Plan
 from policy.projection import accrued_since
-from service.alerts.jobcost import refresh_job_cost
+from service.alerts.jobcost import CostAlerts, refresh_job_cost
 from service.audit.chain import append_event, events_for_request
 from service.aws.clients import ClientFactory
 from service.aws.jobstatus import actual_cost_usd, spot_savings
@@ -61,6 +61,8 @@ class TrackedJob:
     # a job of a stated length ("16 H100s Monday 9am to Friday 5pm"): its MaxRuntime is that length, so the platform
     # ending it there is the job ending as asked
     stated_length: bool = False
+    # the levels of cost the requester asked to hear about ("alert me at 80%", "ping me at $500")
+    alerts: CostAlerts = CostAlerts()
 
     @property
     def spec(self) -> LaunchSpec:
@@ -79,8 +81,10 @@ def _tracked(session: Session, row: Job) -> TrackedJob:
     revision = get_revision(session=session, request_id=row.request_id, revision=row.revision)
     record = get_request_or_raise(session=session, request_id=row.request_id)
     decision = Decision.model_validate(revision.decision)
+    asked = decision.request
     return TrackedJob(job_id=row.id or 0, request_id=row.request_id, revision=row.revision, team=record.team,
-                      plan=decision.plan, status=row.status, stated_length=decision.request.fixed_hours is not None)
+                      plan=decision.plan, status=row.status, stated_length=asked.fixed_hours is not None,
+                      alerts=CostAlerts(percents=asked.alert_at_percent or (), amounts_usd=asked.alert_at_usd or ()))
 
 
 def _live() -> SelectOfScalar[Job]:
@@ -209,9 +213,11 @@ def record_progress(*, engine: Engine, job: TrackedJob, progress: list[JobStatus
 # --- live cost: one step of the round, for jobs still running -------------------------------------------------
 def refresh_live_cost(*, session: Session, row: Job, job: TrackedJob, progress: list[JobStatus], catalog: Catalog,
                       now: datetime) -> None:
-    """Cost so far and to finish on the job row, and the 50/100/150% notes in its thread (``service.alerts``)."""
+    """Cost so far and to finish on the job row, and the notes in its thread at 50/100/150% of the estimate and at
+    the levels the requester asked for (``service.alerts``)."""
     price, _ = hourly_price(catalog=catalog, plan=job.plan)
-    refresh_job_cost(session=session, row=row, plan=job.plan, progress=progress, billing_price=price, now=now)
+    refresh_job_cost(session=session, row=row, plan=job.plan, progress=progress, billing_price=price, now=now,
+                     alerts=job.alerts)
 # --- end of live cost ---------------------------------------------------------------------------------------
 
 

@@ -134,6 +134,29 @@ def test_each_level_is_said_once_and_survives_a_restart_on_postgres(fresh_postgr
     _levels_once_each_across_a_restart(fresh_postgres_url, fake_aws)
 
 
+def test_the_levels_a_requester_asked_for_are_said_in_its_thread_once_each(sqlite_url: str,
+                                                                           fake_aws: FakeAws) -> None:
+    engine = migrated_engine(sqlite_url)
+    policy = launch_policy()
+    probe = new_request(engine=engine, policy=policy, approve=False)  # the same work, never launched
+    estimate = _plan(engine, probe).estimated_cost_usd
+    amount = round(estimate * 0.3)
+    request_id = new_request(engine=engine, policy=policy,
+                             text=f"fine-tune 7B on 1B tokens, alert me at 80% of the estimate and at ${amount}")
+    plan = _plan(engine, request_id)
+    assert plan.estimated_cost_usd == estimate  # what to be told of changes nothing in the plan
+    sagemaker = FakeSageMaker(fake_aws).install()
+    ctx = _ctx(engine, policy, url=fake_aws.url)
+    drain(ctx=ctx)
+    (name,) = sagemaker.jobs
+    sagemaker.update(name, SecondaryStatus="Training", TrainingStartTime=START.timestamp())
+    for share in (0.2, 0.35, 0.4, 0.55, 0.85, 0.9, 1.05):
+        track_jobs(engine=engine, env=ctx.env, catalog=ctx.catalog, now=START + _hours_to(plan, share))
+    said = [(e.data["levels"], e.data["asked"], e.data["amounts_usd"]) for e in _cost_events(engine, request_id)]
+    # the amount once it is passed, then 50%, the 80% asked for, 100%: each once, in the order passed
+    assert said == [([], [], [float(amount)]), ([50], [], []), ([80], [80], []), ([100], [], [])]
+
+
 def test_the_ledger_and_committed_spend_count_a_running_job_once_at_its_live_figure(
     launched: tuple[Engine, FakeSageMaker, str, Any]
 ) -> None:

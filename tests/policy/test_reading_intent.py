@@ -1623,6 +1623,24 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 500M tokens, cost shouldn't exceed $80", {"budget_usd": 80.0}, []),
     ("fine-tune 13B on 2B tokens, no rush, just want a price check", {"estimate_only": True}, []),
     ("fine-tune 7B on 1B tokens, don't start until thursday", {"start_after": at("2026-12-03T09:00")}, []),
+    # levels of cost to be told of in the thread: percents of the estimate, dollars, or shares of a budget said;
+    # an amount to be told of is no budget, and "at 5pm" is no level
+    ("fine-tune 7B on 1B tokens, alert me at 80% of the estimate",
+     {"alert_at_percent": (80.0,), "alert_at_usd": None, "budget_usd": None}, []),
+    ("lora 13B on 2B tokens, ping me when it hits $500", {"alert_at_usd": (500.0,), "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, notify us at 50, 80 and 100%", {"alert_at_percent": (50.0, 80.0, 100.0)}, []),
+    ("fine-tune 7B on 1B tokens, send me an alert at 90% and at $200",
+     {"alert_at_percent": (90.0,), "alert_at_usd": (200.0,), "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, alert me at 80% of the estimate and at $33",
+     {"alert_at_percent": (80.0,), "alert_at_usd": (33.0,)}, []),
+    ("fine-tune 8B on 500M tokens, budget $300; heads up at 75% of budget",
+     {"alert_at_usd": (225.0,), "budget_usd": 300.0}, []),
+    ("fine-tune 8B on 500M tokens, let me know once it passes $1k", {"alert_at_usd": (1000.0,)}, []),
+    ("pretrain 1B on 20B tokens, stop it if it costs more than $500 and warn me at $400",
+     {"stop_at_usd": 500.0, "alert_at_usd": (400.0,), "budget_usd": 500.0}, []),
+    ("fine-tune 8B on 500M tokens; notify me at 25%, 50% and 75% of budget", {"alert_at_usd": None},
+     ["notify me at 25%, 50% and 75% of budget"]),
+    ("fine-tune 7B by Friday, alert me at 5pm", {"alert_at_percent": None, "alert_at_usd": None}, ["alert", "5pm"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
