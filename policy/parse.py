@@ -37,6 +37,7 @@ from policy.reading import (
     TRAIN_RE,
     UNIT_HOURS,
     fixed_length_note,
+    read_back_reference,
     read_held,
     read_intent,
     read_timing,
@@ -720,9 +721,12 @@ def read_request(
     said = scan.text  # what the person said of the work itself: "with recipe dpo" names a recipe, not DPO work
     buffer = _buffer(scan)  # "4 hours of buffer before the deadline": a margin, never a job of 4 h
     held_options = _two_held(scan, notes)
+    pointed = read_back_reference(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     timing = read_timing(scan, now=now, zone=zone_of(tz), notes=notes, questions=questions)
     length_said = timing.pop("fixed_phrase")
     deadline = _deadline(scan, now=now, tz=tz, notes=notes)
+    if pointed is not None and (deadline is None or pointed.when < deadline.when):
+        deadline = pointed  # "board meeting is Friday 3pm, ready by then": that date, unless another is earlier
     if buffer is not None:
         deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"

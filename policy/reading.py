@@ -26,6 +26,7 @@ from policy.datasets import dataset_in_text
 from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
+from policy.errors import RequestError
 from policy.models import find_model
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
@@ -33,8 +34,9 @@ from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
-__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_held", "read_intent",
-           "read_timing", "read_to_reserve", "read_today", "Scan", "TRAIN_RE", "UNIT_HOURS"]
+__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_back_reference",
+           "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "Scan", "TRAIN_RE",
+           "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -325,6 +327,51 @@ def _starts_field(said: str, at: int) -> bool:
         at -= 1
     return at == 0 or said[at - 1] in ",;•\n|"
 _SHORTHAND = {"w/": "with"}  # "7B w/ 1B toks"; "w/o" is no glue: "w/o spot" says something
+
+
+# "…, need it done by then", "it has to be ready by that time", "in time for it": the deadline is the date said
+# earlier, of the occasion the work is for ("we launch the product next week", "board meeting is Friday 3pm")
+_BACK_REFERENCE_RE = compiled_on_use(
+    r"\b(?:by|before|ahead\s+of|no\s+later\s+than|in\s+time\s+for)\s+(?:then|that\s+(?:time|day|date|point))\b"
+    r"|\bin\s+time\s+for\s+(?:it|that)\b(?!\s+to\b)", _F)
+_BACK_REFERENCE_WORDS = ("then", "that time", "that day", "that date", "that point", "time for it", "time for that")
+_PERIOD_BEFORE_RE = compiled_on_use(r"\bnext\s+week\b(?!.*\bnext\s+week\b)", _F | re.DOTALL)
+
+
+def read_back_reference(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
+                        questions: list[Question]) -> Deadline | None:
+    """A deadline said by pointing back at a date said before it ("we launch next week, need it done by then"): that
+    date, as the deadline. Its words and the pointing words are taken, so the date is never read as a start. A week
+    named whole ("next week") is asked about, its start or its end, as "by next week" is; a pointer with no date
+    before it asks for the date."""
+    if not scan.holds(_BACK_REFERENCE_WORDS):
+        return None
+    m = _BACK_REFERENCE_RE.search(scan.text)
+    if m is None:
+        return None
+    before = scan.text[:m.start()]
+    try:
+        dates = find_deadlines(before, now=now, zone=zone)
+    except RequestError:
+        dates = []
+    week = _PERIOD_BEFORE_RE.search(before)
+    if week is not None and (not dates or dates[-1].end <= week.start()):
+        scan.blank(*week.span())
+        scan.blank(*m.span())
+        questions.append(_next_week_question(f"{week.group(0)} … {m.group(0)}", now=now, zone=zone))
+        return None
+    if not dates:  # "fine-tune 7B by then": a deadline pointed at and never said
+        scan.blank(*m.span())
+        questions.append(Question(field="deadline", question=f"'{' '.join(m.group(0).split())}': when is that? "
+                                  "The plan is made to be done by it: give the date and time, e.g. \"Dec 10 9am\"."))
+        return None
+    said = dates[-1]  # the nearest date before the pointer
+    scan.blank(said.start, said.end)
+    scan.blank(*m.span())
+    phrase = f"{' '.join(said.phrase.split())} … {' '.join(m.group(0).split())}"
+    notes.append(f"read '{phrase}' as the deadline, {said.when:%a %Y-%m-%d %H:%M} {zone.key}: the work is done by the "
+                 "date said before it")
+    return dataclasses.replace(said, phrase=phrase, notes=[], for_event=True)
 
 
 def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],

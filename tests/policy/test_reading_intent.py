@@ -1641,6 +1641,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 500M tokens; notify me at 25%, 50% and 75% of budget", {"alert_at_usd": None},
      ["notify me at 25%, 50% and 75% of budget"]),
     ("fine-tune 7B by Friday, alert me at 5pm", {"alert_at_percent": None, "alert_at_usd": None}, ["alert", "5pm"]),
+    # a deadline said by pointing back at the date of an occasion said before it
+    ("fine-tune 7B on 1B tokens. Board meeting is Friday 3pm so it has to be ready by that time",
+     {"deadline": at("2026-12-04T15:00"), "start_after": None}, ["Board meeting"]),
+    ("our demo is on Thursday, fine-tune 8B on 500M tokens before then", {"deadline": at("2026-12-03T17:00")},
+     ["demo"]),
+    ("conference deadline is Dec 15; pretrain 1B on 20B tokens in time for it", {"deadline": at("2026-12-15T17:00")},
+     ["conference"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
@@ -1757,6 +1764,10 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
     ("fine-tune our 1B speech model on 500 hours of audio", MONDAY, ["tokens"]),
     ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
+    # a deadline pointed back at: a week named whole is asked about (its start or its end), as "by next week" is, and
+    # a pointer with nothing said before it asks for the date; never read as a start, never dropped
+    ("fine-tune 7B on 1B tokens; we launch the product next week, need it done by then", MONDAY, ["deadline"]),
+    ("fine-tune 7B on 1B tokens by then", MONDAY, ["deadline"]),
 ]
 
 
