@@ -1768,6 +1768,9 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     # a pointer with nothing said before it asks for the date; never read as a start, never dropped
     ("fine-tune 7B on 1B tokens; we launch the product next week, need it done by then", MONDAY, ["deadline"]),
     ("fine-tune 7B on 1B tokens by then", MONDAY, ["deadline"]),
+    # the outcome needed next week: when it is due (its start or its end?), never when the job starts
+    ("fine-tune 7B on 1B tokens, need it next week", MONDAY, ["deadline"]),
+    ("we need the model next week: fine-tune 8B on 500M tokens", MONDAY, ["deadline"]),
 ]
 
 
