@@ -973,14 +973,18 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
 _HISTORY_VERB = (r"(?:est(?:imated)?\.?(?:\s+at)?|(?:it\s+)?(?:took|ran(?:\s+for)?|lasted))\s+"
                  r"(?:about\s+|around\s+|~\s*)?")
 _ON_HARDWARE = r"(\s+(?:on|with|using)\s+[^,;.()]{1,40}?)?"  # the hardware of the earlier run, if said
+_ABOUT = r"(?:approx(?:imately)?\.?|about|around|roughly|~)\s*"
 
 
 def _earlier_run(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said: str) -> None:
-    """ "fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s", "… est. 4 hours on 8 A100s last time":
+    """ "fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s", "… est. 4 hours on 8 A100s last time",
+    "approx 5 hours on 8xA100 last time":
     with the work's size said, a length said of an earlier run is history, neither this job's length nor its
     hardware (it was priced as a 4 h job on A100s, cut off at a fraction of the work)."""
     length = re.escape(said).replace(r"\ ", r"\s+")
-    m = re.search(rf"\b{_HISTORY_VERB}{length}{_ON_HARDWARE}\s+(?:the\s+)?(?:last|previous)\s+time\b"
+    # with "last time" after it, the verb may go unsaid: "approx 5 hours on 8xA100 last time"
+    m = re.search(rf"(?:\b{_HISTORY_VERB}|\b{_ABOUT}|(?<![\w.]))"
+                  rf"{length}{_ON_HARDWARE}\s+(?:the\s+)?(?:last|previous)\s+time\b"
                   rf"|\b(?:the\s+)?(?:last|previous)\s+time\s*,?\s+{_HISTORY_VERB}{length}"
                   r"(\s+(?:on|with|using)\s+[^,;.()]{1,40})?", scan.said, _F)  # to the clause's end
     if m is None:

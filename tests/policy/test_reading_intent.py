@@ -525,6 +525,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens; last time it took 4 hours on 8 A100s, spot ok",
      {"fixed_hours": None, "gpus": None, "accelerator": None}, []),
     ("fine-tune 7B on 1B tokens, it took 6h last time", {"fixed_hours": None}, []),
+    # "last time" after it says so without a verb (it was priced as a 5 h job on 8 A100s, cut off at 5.25 h)
+    ("fine-tune 7B on 1B tokens; approx 5 hours on 8xA100 last time",
+     {"fixed_hours": None, "gpus": None, "accelerator": None}, []),
+    ("fine-tune 7B on 1B tokens; 5 hours on 8 A100s last time", {"fixed_hours": None, "gpus": None}, []),
     # each node's accelerators times the nodes ("8 H100s x 2 nodes" was 8 H100s in all, refused as too few)
     ("fine-tune 70B on 1B tokens, 8 H100s x 2 nodes", {"gpus": 16, "instances": 2, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens at 8 GPUs x 4 nodes", {"gpus": 32, "instances": 4}, []),
