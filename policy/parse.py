@@ -701,6 +701,9 @@ def read_request(
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
+    for m in scan.take_if(("spent", "burned", "burnt", "used"), _SPENT_SO_FAR_RE):  # before "this month" is a deadline
+        notes.append(f"read '{_said(m)}' as what has been spent so far: gpuops reads the month's spend itself (Cost "
+                     "Explorer, the plan's spend step), so the figure said is not used")
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
         notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
                      "said now")
@@ -2133,6 +2136,16 @@ _PAST_COST_RE = compiled_on_use(
     r"\s+(?:about\s+|around\s+|roughly\s+|~\s*|only\s+|just\s+)?(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])"
     r"(?:\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:one|run|job|time|attempt)"
     r"|\s+(?:the\s+)?(?:last|previous|first)\s+time)?",
+    _F)
+# "our team spent 12k already this month", "we've burned $30k this quarter": what has been spent so far, which gpuops
+# reads itself (Cost Explorer) and never from the request; its period is no deadline, and a team named before "has
+# spent" is left for the team reader
+_SPENT_SO_FAR_RE = compiled_on_use(
+    r"\b(?:we(?:'ve|\s+have)?|our\s+team(?:\s+has|'s)?|the\s+team(?:\s+has|'s)?|i(?:'ve|\s+have)?|has)"
+    r"\s+(?:already\s+)?(?:spent|burned|burnt|used)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(?:(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?|\d[\d,]*(?:\.\d+)?\s*[km])(?![\w.])"  # money: "$900", "12k"
+    r"(?!\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\b|\s+(?:the\s+)?(?:last|previous)\s+time)"
+    r"(?:\s+(?:already|so\s+far))?(?:\s+(?:this|last)\s+(?:month|week|quarter|year))?(?:\s+(?:already|so\s+far))?",
     _F)
 # "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
 # it cost; the words between say what the run was, which may be this request's work ("redo it"), so they stay to read

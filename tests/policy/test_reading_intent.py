@@ -1652,6 +1652,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      ["demo"]),
     ("conference deadline is Dec 15; pretrain 1B on 20B tokens in time for it", {"deadline": at("2026-12-15T17:00")},
      ["conference"]),
+    # what has been spent so far is read by gpuops itself: never a budget, and its period no deadline
+    ("pretrain 1B on 20B tokens; our team spent 12k already this month", {"deadline": None, "budget_usd": None}, []),
+    ("we've burned $30k this quarter, fine-tune 7B on 1B tokens by Friday",
+     {"deadline": at("2026-12-04T17:00"), "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, team-nlp has spent $40k this month", {"team": "team-nlp", "budget_usd": None}, []),
+    ("fine-tune 7B using 8 GPUs, we used 4 last time", {"gpus": 8}, ["4", "last time"]),  # no money: left
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
