@@ -136,6 +136,8 @@ class PlanFields(InputModel):
         "launch only a plan estimated below this: above it the request is denied; below it, it is stopped there"))
     stop_at_usd: float | None = Field(default=None, gt=0, le=1e8, description=(
         "stop the job before it bills more than this: the launch's runtime cap is set so it cannot"))
+    lora_rank: int | None = Field(default=None, ge=1, le=4096, description=(
+        "the LoRA/QLoRA adapters' rank, which sizes their weights and optimizer state (default 16)"))
     alert_at_percent: list[float] | None = Field(default=None, min_length=1, max_length=10, description=(
         "percents of the approved estimate (above 0, at most 1000) at which the request's thread is told the job's "
         "cost so far, besides the shares every launch is told at"))

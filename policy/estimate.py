@@ -19,6 +19,7 @@ __all__ = [
     "activation_bytes_of",
     "ADAPTER_FLOPS_PER_PARAM_TOKEN",
     "ADAPTER_PARAM_FRACTION",
+    "ADAPTER_RANK",
     "ATTENTION_FLOPS_PER_LAYER_SEQ_WIDTH",
     "billed_hours",
     "cents",
@@ -73,8 +74,10 @@ LORA_BASE_BYTES_PER_PARAM = 2.0
 # arXiv 2305.14314: Llama-2-7B fine-tunes in under 10 GB).
 QLORA_BASE_BYTES_PER_PARAM = 0.6
 # Rank-16 adapters on every attention and MLP projection of a Llama-style model are ~0.5% of its parameters
-# (Llama-2-7B: ~40M of 6.7B); they train with full mixed-precision Adam state.
+# (Llama-2-7B: ~40M of 6.7B); they train with full mixed-precision Adam state. A projection of d×k takes r·(d + k)
+# adapter weights, so they grow with the rank said ("rank 64": four times as many).
 ADAPTER_PARAM_FRACTION = 0.005
+ADAPTER_RANK = 16  # the rank ADAPTER_PARAM_FRACTION is of, and the one assumed when none is said
 # Model shape from the parameter count: N ≈ 12·L·h² (Kaplan et al. 2020, arXiv 2001.08361) with width ≈ 128 × depth
 # (Llama-2: 4096/32, 5120/40), so depth L = (N / (12·128²))^(1/3) and width h = 128·L.
 PARAMS_PER_LAYER_WIDTH2 = 12.0
@@ -166,13 +169,14 @@ class Workload:
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int, active_params: int | None = None,
              shape: tuple[int, int] | None = None, teacher_params: int | None = None,
              teacher_active_params: int | None = None, adapter: Task | None = None,
-             batch_tokens: int | None = None) -> Workload:
+             batch_tokens: int | None = None, lora_rank: int | None = None) -> Workload:
     """FLOPs, memory and checkpoint size of a request.
 
     ``active_params`` (a mixture of experts) sets the compute, ``params`` the memory, and so do
     ``teacher_active_params`` and ``teacher_params`` for a distillation's teacher; ``shape`` is (layers, width)
     when the model is known by name, else it follows from the size. ``batch_tokens``: the global batch the person
-    stated, tokens per optimizer step; unsaid, the task's usual batch.
+    stated, tokens per optimizer step; unsaid, the task's usual batch. ``lora_rank``: the adapters' rank, which sizes
+    their weights and optimizer state (``ADAPTER_RANK`` when unsaid).
     """
     n, active = float(params), float(active_params or params)
     layers, width = shape or model_shape(int(active))
@@ -180,7 +184,7 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
     tuned = adapter if adapter in _ADAPTERS else task if task in _ADAPTERS else None
     train = (ADAPTER_FLOPS_PER_PARAM_TOKEN if tuned else FULL_FLOPS_PER_PARAM_TOKEN) * active + attention
     forward = FORWARD_FLOPS_PER_PARAM_TOKEN * active + attention / 3.0
-    state, ckpt_params, method = _trained_state(tuned, n)
+    state, ckpt_params, method = _trained_state(tuned, n, rank=lora_rank or ADAPTER_RANK)
     per_token, formula = train, "6·N + 12·L·s·d" if not tuned else "4·N + 12·L·s·d"
     if tuned is Task.QLORA:  # every weight of the base is dequantised, experts included
         train += ADAPTER_FLOPS_PER_PARAM_TOKEN * n * QLORA_DEQUANT_TOKENS / seq_len
@@ -231,13 +235,14 @@ def measured_workload(*, accelerator: str, gpu_hours: float, peak_tflops: float,
                     trials > 1, 0, TUNING_BATCH_TOKENS, "", f"{gpu_hours:,.4g} {accelerator}-hours", accelerator)
 
 
-def _trained_state(tuned: Task | None, n: float) -> tuple[float, float, str]:
+def _trained_state(tuned: Task | None, n: float, *, rank: int = ADAPTER_RANK) -> tuple[float, float, str]:
     """(bytes held, parameters checkpointed, method) of the model being trained."""
-    adapters = n * ADAPTER_PARAM_FRACTION
+    adapters = n * ADAPTER_PARAM_FRACTION * rank / ADAPTER_RANK
+    ranked = "" if rank == ADAPTER_RANK else f" rank {rank}"
     if tuned is Task.LORA:
-        return n * LORA_BASE_BYTES_PER_PARAM + adapters * FULL_STATE_BYTES_PER_PARAM, adapters, "LoRA"
+        return n * LORA_BASE_BYTES_PER_PARAM + adapters * FULL_STATE_BYTES_PER_PARAM, adapters, f"LoRA{ranked}"
     if tuned is Task.QLORA:
-        return n * QLORA_BASE_BYTES_PER_PARAM + adapters * FULL_STATE_BYTES_PER_PARAM, adapters, "QLoRA"
+        return n * QLORA_BASE_BYTES_PER_PARAM + adapters * FULL_STATE_BYTES_PER_PARAM, adapters, f"QLoRA{ranked}"
     return n * FULL_STATE_BYTES_PER_PARAM, n, "full"
 
 

@@ -764,6 +764,7 @@ def read_request(
     _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
     _hourly_price_asked(scan, fields, notes)
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
+    _rank_setting(fields, notes)
     if (pair := fields.get(SIZE_PAIR)) is not None:
         if fields.get("tokens") is not None:  # the tokens said otherwise ("a 2GB dataset"): two sizes of models
             raise size_pair_error(pair)
@@ -1786,6 +1787,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _refuse_staged(scan)
     _refuse_elsewhere_venue(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
+    rank = _lora_rank(scan, notes)  # "lora rank 64": before it is read as a setting that changes nothing
     per_run = _per_run_hardware(scan)  # "each run on 1 node": before "1 node" is read as the whole job's
     four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
     if scan.holds(("flash",)):  # "flash attn 2": the version is no count (the words are ``policy.describing``'s)
@@ -1897,7 +1899,28 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["task"] = Task.SWEEP
         if was in (Task.LORA, Task.QLORA) and fields.get("adapter") is None:
             fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
+    if rank is not None:
+        fields["lora_rank"] = rank
     return fields
+
+
+_RANK_SETTINGS = ("lora_r", "lora_rank", "r", "rank")  # a recipe's names for the adapters' rank ("r=64")
+
+
+def _rank_setting(fields: dict[str, Any], notes: list[str]) -> None:
+    """The adapters' rank given as a recipe's setting ("lora r=64"), when no words said it: it sizes their memory as
+    the words would. The setting itself stays the recipe's (or unread, with no recipe to take it)."""
+    settings = (fields.get("job") or {}).get("hyperparameters") or {}
+    if fields.get("lora_rank") is not None or fields.get("task") not in (Task.LORA, Task.QLORA) \
+            and fields.get("adapter") not in (Task.LORA, Task.QLORA):
+        return
+    for name in _RANK_SETTINGS:
+        value = str(settings.get(name, ""))
+        if value.isdigit() and 1 <= int(value) <= 4096:
+            fields["lora_rank"] = int(value)
+            notes.append(f"read '{name}={value}' as the adapters' rank: their weights and optimizer state are sized "
+                         f"at rank {value} ({int(value) / 16:g}× the rank-16 default)")
+            return
 
 
 # A model size or token count said as what another replaces: "13B instead of 7B", "a 13B rather than the 7B one",
@@ -5400,6 +5423,30 @@ def _fp8(scan: _Scan, notes: list[str]) -> bool | None:
     notes.append(f"read '{_said(said[0])}' as training in FP8: only accelerators that compute in FP8 are weighed, "
                  "at their BF16 speed, so a run FP8 speeds up ends sooner and costs less than planned")
     return True
+
+
+# "lora rank 64", "rank-64 LoRA", "r=64", "lora r 32": the adapters' rank, one value (a list is a sweep's, read first)
+# (the word "lora" beside it is left for the task: "fine-tune 7B with lora rank 64" is a LoRA)
+_LORA_RANK_RE = compiled_on_use(
+    r"(?:\brank|(?<=lora\s)r|(?<![\w-])r(?=\s*[=:]))\s*(?P<set>[=:]|of)?\s*"
+    r"(?P<r>\d{1,4})(?![\w.]|\s*(?:[,/|]\s*\d|(?:or|and|to)\s+\d))"
+    r"|\brank[\s-](?P<r2>\d{1,4})(?=\s+(?:q?lora|adapters?)\b)", _F)
+_LORA_WORDS = ("lora", "adapter")
+
+
+def _lora_rank(scan: _Scan, notes: list[str]) -> int | None:
+    """The LoRA adapters' rank, which sizes their weights and optimizer state (``policy.estimate``): "lora rank 64"
+    holds four times the adapters of the rank-16 default. Said as a setting ("r=64") it stays for the recipe too."""
+    if not scan.holds(_LORA_WORDS) or not scan.holds(("rank", "r=", "r =", "r:", "lora r")):
+        return None
+    m = _LORA_RANK_RE.search(scan.text)
+    if m is None or not 1 <= (rank := int(m["r"] or m["r2"])) <= 4096:
+        return None
+    if m["set"] not in ("=", ":"):
+        scan.blank(m.start(), m.end())
+    notes.append(f"read '{_said(m)}' as the adapters' rank: their weights and optimizer state are sized at rank {rank} "
+                 f"({rank / 16:g}× the rank-16 default)")
+    return rank
 
 
 def _training_settings(scan: _Scan, notes: list[str]) -> None:

@@ -229,6 +229,8 @@ class TrainingRequest(BaseModel):
     # "alert me at 80% of the estimate", "ping me when it hits $500": besides the shares of the estimate every launch
     # is told at, the request's thread is told when the job's cost so far passes each of these (percent of the
     # approved estimate; dollars)
+    # "lora rank 64", "r=128": the adapters' rank, which sizes their weights and optimizer state (rank 16 unsaid)
+    lora_rank: int | None = Field(default=None, ge=1, le=4096)
     alert_at_percent: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
     alert_at_usd: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by

@@ -161,6 +161,18 @@ def test_flops_per_parameter_token(task: Task, per_token: float) -> None:
     assert work.flops == pytest.approx((per_token * 1e6 + attention) * 1e3 * 3)
 
 
+def test_the_adapters_rank_sizes_their_memory_and_checkpoint_not_the_compute() -> None:
+    default, rank_128 = (workload(task=Task.QLORA, params=70_000_000_000, tokens=10**8, trials=1, seq_len=4096,
+                                  lora_rank=rank) for rank in (None, 128))
+    adapters = 70e9 * 0.005  # rank 16: ~0.5% of the model
+    assert default.sharded_bytes == pytest.approx(70e9 * 0.6 + adapters * 16)
+    # rank 128 holds 8× the adapters, with their Adam state: 87 GB, more than one 80 GB accelerator holds
+    assert rank_128.sharded_bytes == pytest.approx(70e9 * 0.6 + 8 * adapters * 16)
+    assert rank_128.sharded_bytes > 80e9 > default.sharded_bytes
+    assert rank_128.checkpoint_bytes == pytest.approx(8 * default.checkpoint_bytes)
+    assert rank_128.flops == default.flops and "QLoRA rank 128" in rank_128.method
+
+
 # Qwen's published seconds a step on one A100 with LoRA and with Q-LoRA (QwenLM/Qwen README, "Profiling of Memory
 # and Speed"), by sequence length: (params, layers, width), {tokens: (LoRA, Q-LoRA)}.
 QWEN_STEP_SECONDS = [

@@ -1658,6 +1658,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-04T17:00"), "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, team-nlp has spent $40k this month", {"team": "team-nlp", "budget_usd": None}, []),
     ("fine-tune 7B using 8 GPUs, we used 4 last time", {"gpus": 8}, ["4", "last time"]),  # no money: left
+    # the adapters' rank sizes their memory; the word "lora" beside it is still the task's; a list is a sweep's
+    ("lora 13B on 1B tokens, rank 64", {"lora_rank": 64}, []),
+    ("fine-tune 7B on 1B tokens with lora rank 64", {"lora_rank": 64, "task": Task.LORA}, []),
+    ("rank-8 lora on 7B, 200M tokens", {"lora_rank": 8, "task": Task.LORA}, []),
+    ("lora 13B on 1B tokens, r=64, alpha 128", {"lora_rank": 64}, []),
+    ("lora 13B on 1B tokens, lora rank 8/16/32", {"lora_rank": None, "trials": 3}, []),
+    ("fine-tune 7B on 1B tokens, r=64", {"lora_rank": None, "task": Task.FINE_TUNE}, []),  # a recipe's setting
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
