@@ -5286,6 +5286,11 @@ def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
 # passes $1k", "send me an alert at 90%", "heads up at 75% of budget": the thread is told when the cost so far passes
 # each level ("alert me at 5pm" is a time, never a level: a level is a percent or an amount in dollars)
 _ALERT_LEVEL = rf"(?:{_AMOUNT}|\d{{1,4}}(?:\.\d+)?(?:\s*%|(?![\w:.])))"
+# the levels, one or a list, and what their percents are of
+_ALERT_LEVELS = (
+    rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
+    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
+    r"|cost|budget))?")
 _ALERT_RE = compiled_on_use(
     r"\b(?P<verb>(?:alert|notify|ping|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"
     r"(?:\s+know)?|(?:send|post)\s+(?:me\s+|us\s+)?an?\s+(?:alert|note|ping|message|warning)"
@@ -5293,15 +5298,10 @@ _ALERT_RE = compiled_on_use(
     r"\s+(?:at|when|once|if|as\s+soon\s+as|after)\s+(?:it\s+|the\s+(?:job|run|cost|spend|bill)\s+|we\s+)?"
     r"(?:(?:hits?|reach(?:es)?|pass(?:es)?|gets?\s+to|goes\s+(?:over|past|above)|cross(?:es)?|is\s+at|costs?|spends?"
     r"|has\s+(?:cost|spent)|exceeds?|burns?|used?|uses)\s+)?(?:(?:more\s+than|over|above|past)\s+)?"
-    rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
-    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
-    r"|cost|budget))?", _F)
+    + _ALERT_LEVELS, _F)
 # what follows an alert's levels: more of them, said of something else ("… at 80% of the estimate and at $500")
 _ALERT_MORE_RE = compiled_on_use(
-    r"\s*,?\s*(?:and\s+|&\s*)?(?:also\s+)?(?:at\s+|when\s+it\s+(?:hits|reaches|passes)\s+|once\s+it\s+(?:hits|reaches|passes)\s+)"
-    rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
-    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
-    r"|cost|budget))?", _F)
+    r"\s*,?\s*(?:and\s+|&\s*)?(?:also\s+)?(?:at|(?:when|once)\s+it\s+(?:hits|reaches|passes))\s+" + _ALERT_LEVELS, _F)
 _ALERT_WORDS = ("alert", "notify", "ping", "warn", "message", "tell", "dm", "text", "let", "heads", "notification")
 _ALERT_PART_RE = compiled_on_use(rf"(?P<usd>{_AMOUNT})|(?P<pct>\d{{1,4}}(?:\.\d+)?)", _F)
 
