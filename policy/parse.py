@@ -701,9 +701,7 @@ def read_request(
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
-    for m in scan.take_if(("spent", "burned", "burnt", "used"), _SPENT_SO_FAR_RE):  # before "this month" is a deadline
-        notes.append(f"read '{_said(m)}' as what has been spent so far: gpuops reads the month's spend itself (Cost "
-                     "Explorer, the plan's spend step), so the figure said is not used")
+    room = _spent_so_far(scan, notes)  # "we spent 12k this month": before "this month" is a deadline
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
         notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
                      "said now")
@@ -750,6 +748,8 @@ def read_request(
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     _alerts_of_budget(of_budget, fields, scan, notes)
+    if room is not None and (fields.get("budget_usd") is None or room < fields["budget_usd"]):
+        fields["budget_usd"] = room  # "we have spent $900 of our $1000 budget": $100 is what is left
     if (priced := fields.pop(_PRICED_ON, None)) is not None and not any(fields.get(k) for k in ("accelerator",
                                                                                                "instance_type")):
         fields["accelerator"] = priced  # "how much would 100 H100-hours cost?": on H100s
@@ -2160,6 +2160,7 @@ _PAST_COST_RE = compiled_on_use(
     r"(?:\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:one|run|job|time|attempt)"
     r"|\s+(?:the\s+)?(?:last|previous|first)\s+time)?",
     _F)
+_AMOUNT = r"\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])"  # "$900", "$1.5k": an amount said in dollars
 # "our team spent 12k already this month", "we've burned $30k this quarter": what has been spent so far, which gpuops
 # reads itself (Cost Explorer) and never from the request; its period is no deadline, and a team named before "has
 # spent" is left for the team reader
@@ -2168,11 +2169,32 @@ _SPENT_SO_FAR_RE = compiled_on_use(
     r"\s+(?:already\s+)?(?:spent|burned|burnt|used)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
     r"(?:(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?|\d[\d,]*(?:\.\d+)?\s*[km])(?![\w.])"  # money: "$900", "12k"
     r"(?!\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\b|\s+(?:the\s+)?(?:last|previous)\s+time)"
-    r"(?:\s+(?:already|so\s+far))?(?:\s+(?:this|last)\s+(?:month|week|quarter|year))?(?:\s+(?:already|so\s+far))?",
+    r"(?:\s+(?:already|so\s+far))?(?:\s+(?:this|last)\s+(?:month|week|quarter|year))?(?:\s+(?:already|so\s+far))?"
+    # "… of our $1000 budget": what is left of it is the room this run has
+    rf"(?:\s+(?:out\s+)?of\s+(?:our|the|my|a|this\s+month'?s|the\s+team'?s)\s+(?P<of>{_AMOUNT})\s+"
+    r"(?:(?:monthly|quarterly|team)\s+)?(?:budget|allocation|cap|allowance))?",
     _F)
+def _spent_so_far(scan: _Scan, notes: list[str]) -> float | None:
+    """What has been spent so far, noted and never used (gpuops reads the month's spend itself); said as a share of
+    a budget ("we have spent $900 of our $1000 budget"), what is left of it is the room this run has, returned."""
+    room = None
+    for m in scan.take_if(("spent", "burned", "burnt", "used"), _SPENT_SO_FAR_RE):
+        if m["of"] is None:
+            notes.append(f"read '{_said(m)}' as what has been spent so far: gpuops reads the month's spend itself "
+                         "(Cost Explorer, the plan's spend step), so the figure said is not used")
+            continue
+        spent = _dollars(_MONEY_RE.search(m.group(0)[:m.start("of") - m.start()]).group(0))  # type: ignore[union-attr]
+        left = max(0.0, round(_dollars(m["of"]) - spent, 2))
+        room = left if room is None else min(room, left)
+        notes.append(f"read '{_said(m)}' as ${left:,.2f} of that budget left: the plan is checked against it")
+    return room
+
+
+_MONEY_RE = compiled_on_use(r"(?:\$|usd\s*)?\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])", _F)
+
+
 # "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
 # it cost; the words between say what the run was, which may be this request's work ("redo it"), so they stay to read
-_AMOUNT = r"\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])"  # "$900", "$1.5k": an amount said in dollars
 _PAST_COST_NAMED_RE = compiled_on_use(
     r"\b(?P<when>(?:last|previous|prior)\s+(?:week|month|night|quarter|year)['\u2019]?s|yesterday['\u2019]?s)\s+"
     r"(?:[\w.-]+\s+){0,3}?(?:runs?|jobs?|fine-?tunes?|training(?:\s+runs?)?|pretrain(?:ing)?|sweeps?|experiments?"

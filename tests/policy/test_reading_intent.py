@@ -1658,6 +1658,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-04T17:00"), "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, team-nlp has spent $40k this month", {"team": "team-nlp", "budget_usd": None}, []),
     ("fine-tune 7B using 8 GPUs, we used 4 last time", {"gpus": 8}, ["4", "last time"]),  # no money: left
+    # said as a share of a budget, what is left of it is this run's room (never the whole budget)
+    ("fine-tune 7B on 1B tokens, we have spent $900 of our $1000 budget", {"budget_usd": 100.0}, []),
+    ("we've used $4.5k of our $5k monthly budget; lora 13B on 500M tokens", {"budget_usd": 500.0}, []),
+    ("fine-tune 7B on 1B tokens, we spent $900 so far this month, stay under $100", {"budget_usd": 100.0}, []),
     # the adapters' rank sizes their memory; the word "lora" beside it is still the task's; a list is a sweep's
     ("lora 13B on 1B tokens, rank 64", {"lora_rank": 64}, []),
     ("fine-tune 7B on 1B tokens with lora rank 64", {"lora_rank": 64, "task": Task.LORA}, []),
