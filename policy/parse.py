@@ -2167,7 +2167,7 @@ _AMOUNT = r"\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])"  # "$900", "$1.5k":
 _SPENT_SO_FAR_RE = compiled_on_use(
     r"\b(?:we(?:'ve|\s+have)?|our\s+team(?:\s+has|'s)?|the\s+team(?:\s+has|'s)?|i(?:'ve|\s+have)?|has)"
     r"\s+(?:already\s+)?(?:spent|burned|burnt|used)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
-    r"(?:(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?|\d[\d,]*(?:\.\d+)?\s*[km])(?![\w.])"  # money: "$900", "12k"
+    r"(?P<spent>(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?|\d[\d,]*(?:\.\d+)?\s*[km])(?![\w.])"  # "$900", "12k"
     r"(?!\s+(?:on|for)\s+(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\b|\s+(?:the\s+)?(?:last|previous)\s+time)"
     r"(?:\s+(?:already|so\s+far))?(?:\s+(?:this|last)\s+(?:month|week|quarter|year))?(?:\s+(?:already|so\s+far))?"
     # "… of our $1000 budget": what is left of it is the room this run has
@@ -2183,14 +2183,10 @@ def _spent_so_far(scan: _Scan, notes: list[str]) -> float | None:
             notes.append(f"read '{_said(m)}' as what has been spent so far: gpuops reads the month's spend itself "
                          "(Cost Explorer, the plan's spend step), so the figure said is not used")
             continue
-        spent = _dollars(_MONEY_RE.search(m.group(0)[:m.start("of") - m.start()]).group(0))  # type: ignore[union-attr]
-        left = max(0.0, round(_dollars(m["of"]) - spent, 2))
+        left = max(0.0, round(_dollars(m["of"]) - _dollars(m["spent"].lower().replace("usd", "")), 2))
         room = left if room is None else min(room, left)
         notes.append(f"read '{_said(m)}' as ${left:,.2f} of that budget left: the plan is checked against it")
     return room
-
-
-_MONEY_RE = compiled_on_use(r"(?:\$|usd\s*)?\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])", _F)
 
 
 # "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
