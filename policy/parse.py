@@ -3933,8 +3933,9 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
 _EACH_THING = r"language|lang|locale|market|customer|client|tenant|domain|task|dataset"
 _TIMES_TRIALS_RE = compiled_on_use(
     rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:{dict(_UNIT_KINDS)['trials']}"
-    # "1B tokens x 3 languages": the job for each ("in 3 languages" is one run on data in them)
-    rf"|(?P<each>(?:{_EACH_THING})s?))"
+    # "1B tokens x 3 languages", "x 10 different datasets": the job for each ("in 3 languages" is one run on data in
+    # them)
+    rf"|(?:different\s+|separate\s+)?(?P<each>(?:{_EACH_THING})s?))"
     rf"|(?P<b>\d{{1,6}})\s*x\s*(?:{dict(_UNIT_KINDS)['trials']}))(?![\w])", _F)
 # "1B tokens per language" (the count of languages said apart, ``_counted_things``): the tokens of a run for each
 _TOKENS_PER_THING_RE = compiled_on_use(

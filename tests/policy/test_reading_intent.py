@@ -320,6 +320,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Fine-tune bge-large embedding model (335M) on 100M tokens of query-doc pairs", {"params": 335_000_000}, []),
     # the job for each thing counted with "x"; a dataset in several languages is one run
     ("fine-tune 7B on 1B tokens x 3 languages", {"trials": 3, "tokens": 10**9}, []),
+    ("lora 8B on 100M tokens x 10 different datasets", {"trials": 10, "tokens": 10**8}, []),
     ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, []),
     # tokens said per thing, the things counted apart: a run for each, as "x 3 languages" is; uncounted, for a person
     ("1B tokens per language, 4 languages, fine-tune 8B", {"trials": 4, "tokens": 10**9}, []),
