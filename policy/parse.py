@@ -994,8 +994,11 @@ def _earlier_run(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said:
     if m is None:
         return
     notes.remove(fixed_length_note(fields["fixed_hours"], said))
-    fields["fixed_hours"] = None
+    hours, fields["fixed_hours"] = fields["fixed_hours"], None
     if m[1] or m[2]:  # the hardware said was the earlier run's
+        gpus, accelerator = fields.get("gpus"), fields.get("accelerator")
+        if gpus and accelerator and not fields.get("instance_type"):  # set beside the estimate (policy.tree)
+            fields["earlier_gpu_hours"], fields["earlier_accelerator"] = hours * gpus, accelerator
         for name in ("gpus", "accelerator", "instance_type", "instances"):
             fields.pop(name, None)
     notes.append(f"read '{' '.join(m.group(0).split())}' as how an earlier run went: this one is estimated from what "

@@ -171,7 +171,8 @@ def decide(
         assert req.task is not None and req.params is not None
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
-    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *cap.warnings, *not_reserved]
+    warnings = [*_warnings(choice, plan, ctx, scr, oversized), *_earlier_run_warning(ctx.request, work, catalog),
+                *cap.warnings, *not_reserved]
     if old_prices is not None:  # said where everyone reads, not only in Why
         warnings.append(f"{old_prices}: the cost may be off, and the plan is never approved automatically; "
                         f"{REFRESH_PRICES}")
@@ -1055,6 +1056,32 @@ def _oversized(option: Option, plan: Plan, startup_minutes: float) -> str | None
     return (f"{option.layout.job_instances}× {plan.instance_type} for {work} of training{start} may bill "
             f"${plan.exposure_usd:,.2f} before its runtime cap, {ratio:,.1f}× the estimate; {needed}× would hold "
             "the model")
+
+
+# An earlier run said to have done the work in a length this far from the estimate's, either way, is worth a look.
+EARLIER_RUN_GAP = 2.0
+
+
+def _earlier_run_warning(req: TrainingRequest, work: Workload, catalog: Catalog) -> list[str]:
+    """ "last time it took 4 hours on 8 A100s": the work that run did at the catalog's peak and MFU for its part, set
+    beside the work this plan is estimated from. Twofold apart or more, either the work differs or the estimate's
+    throughput is off for this job, and a person should know which before approving."""
+    if req.earlier_gpu_hours is None or req.earlier_accelerator is None or work.flops <= 0:
+        return []
+    accel = catalog.accelerators.get(req.earlier_accelerator)
+    if accel is None or not accel.peak_bf16_tflops or not accel.mfu:
+        return []
+    earlier = req.earlier_gpu_hours * 3600.0 * accel.peak_bf16_tflops * 1e12 * accel.mfu
+    run = work.flops / (req.trials or 1)
+    ratio = run / earlier
+    if 1 / EARLIER_RUN_GAP < ratio < EARLIER_RUN_GAP:
+        return []
+    said = f"{req.earlier_gpu_hours:,.4g} {accel.name}-hours"
+    how = (f"{ratio:.1f}× the work that run did" if ratio > 1 else f"{ratio:.0%} of the work that run did")
+    off = "high" if ratio > 1 else "low"
+    return [f"an earlier run is said to have taken {said}: at {accel.mfu:.0%} MFU that is {earlier:.3g} FLOPs, and "
+            f"this plan is estimated from {run:.3g} a run, {how}; if the work is the same, the estimate is {off} "
+            "for it (finished jobs calibrate the estimate), else the work said differs"]
 
 
 def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized: str | None) -> list[str]:

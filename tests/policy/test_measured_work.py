@@ -134,3 +134,22 @@ def test_the_forms_an_image_models_refusal_offers_plan_it(refused: str) -> None:
     assert len(offered) == 2
     for text in offered:
         assert _decide(text).request.work_gpu_hours is not None, text
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # at the catalog's A100 figures the estimate's 1B tokens of a 7B are ~12 h on 8 of them: a run said to have
+    # taken 5 h did under half of it, one of 60 h five times as much
+    ("fine-tune 7B on 1B tokens; approx 5 hours on 8xA100 last time", "2.4× the work that run did"),
+    ("fine-tune 7B on 1B tokens; it took 60 hours on 8 A100s last time", "20% of the work that run did"),
+])
+def test_an_earlier_run_far_from_the_estimate_is_said_beside_it(text: str, said: str) -> None:
+    decision = _decide(text)
+    assert decision.request.earlier_gpu_hours is not None and decision.request.fixed_hours is None
+    [warning] = [w for w in decision.warnings if w.startswith("an earlier run is said to have taken")]
+    assert said in warning
+
+
+def test_an_earlier_run_near_the_estimate_adds_nothing() -> None:
+    decision = _decide("fine-tune 7B on 1B tokens, last time it took 14 hours on 8 A100s")
+    assert decision.request.earlier_gpu_hours == 112.0 and decision.request.earlier_accelerator == "A100"
+    assert not [w for w in decision.warnings if w.startswith("an earlier run")]
