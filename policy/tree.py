@@ -1071,17 +1071,16 @@ def _earlier_run_warning(req: TrainingRequest, work: Workload, catalog: Catalog)
     accel = catalog.accelerators.get(req.earlier_accelerator)
     if accel is None or not accel.peak_bf16_tflops or not accel.mfu:
         return []
-    earlier = req.earlier_gpu_hours * 3600.0 * accel.peak_bf16_tflops * 1e12 * accel.mfu
-    run = work.flops / (req.trials or 1)
-    ratio = run / earlier
+    rate = accel.peak_bf16_tflops * 1e12 * accel.mfu * 3600.0  # FLOPs one of them does in an hour, as estimated
+    estimated = work.flops / (req.trials or 1) / rate
+    ratio = estimated / req.earlier_gpu_hours
     if 1 / EARLIER_RUN_GAP < ratio < EARLIER_RUN_GAP:
         return []
-    said = f"{req.earlier_gpu_hours:,.4g} {accel.name}-hours"
-    how = (f"{ratio:.1f}× the work that run did" if ratio > 1 else f"{ratio:.0%} of the work that run did")
-    off = "high" if ratio > 1 else "low"
-    return [f"an earlier run is said to have taken {said}: at {accel.mfu:.0%} MFU that is {earlier:.3g} FLOPs, and "
-            f"this plan is estimated from {run:.3g} a run, {how}; if the work is the same, the estimate is {off} "
-            "for it (finished jobs calibrate the estimate), else the work said differs"]
+    unit = f"{accel.name}-hours"
+    share = f"{ratio:.1f}×" if ratio > 1 else f"{ratio:.0%} of"
+    return [f"an earlier run is said to have taken {req.earlier_gpu_hours:,.4g} {unit}; this plan's work is ~"
+            f"{estimated:,.3g} {unit} at {accel.mfu:.0%} MFU, {share} that: if it is the same work, the estimate is "
+            f"{'high' if ratio > 1 else 'low'} (finished jobs calibrate it), else the work said differs"]
 
 
 def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized: str | None) -> list[str]:

@@ -137,10 +137,10 @@ def test_the_forms_an_image_models_refusal_offers_plan_it(refused: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    # at the catalog's A100 figures the estimate's 1B tokens of a 7B are ~12 h on 8 of them: a run said to have
-    # taken 5 h did under half of it, one of 60 h five times as much
-    ("fine-tune 7B on 1B tokens; approx 5 hours on 8xA100 last time", "2.4× the work that run did"),
-    ("fine-tune 7B on 1B tokens; it took 60 hours on 8 A100s last time", "20% of the work that run did"),
+    # at the catalog's A100 figures the estimate's 1B tokens of a 7B are ~97 A100-hours: a run said to have taken 5 h
+    # on 8 of them (40) did under half of it, one of 60 h (480) five times as much
+    ("fine-tune 7B on 1B tokens; approx 5 hours on 8xA100 last time", "~96.6 A100-hours at 45% MFU, 2.4× that"),
+    ("fine-tune 7B on 1B tokens; it took 60 hours on 8 A100s last time", "~96.6 A100-hours at 45% MFU, 20% of that"),
 ])
 def test_an_earlier_run_far_from_the_estimate_is_said_beside_it(text: str, said: str) -> None:
     decision = _decide(text)
