@@ -318,3 +318,18 @@ def test_a_jobs_size_in_accelerator_hours_given_as_fields_plans_as_the_texts_doe
     unknown = live.post("/v1/plans", {"text": "fine-tune our detector", "work_gpu_hours": 300,
                                       "work_accelerator": "MI300X", "now": NOW.isoformat(), "timezone": TZ})
     assert unknown.status_code == 422 and "give them on one of" in unknown.json()["error"]["message"]
+
+
+def test_levels_to_be_told_of_and_the_adapters_rank_given_as_fields_are_the_texts(live: Live) -> None:
+    base = {"now": NOW.isoformat(), "timezone": TZ}
+    said = live.post("/v1/plans", {**base,
+                                   "text": "qlora 70B on 100M tokens, lora rank 128, alert me at 80% and at $50"})
+    given = live.post("/v1/plans", {**base, "text": "qlora 70B on 100M tokens", "lora_rank": 128,
+                                    "alert_at_percent": [80], "alert_at_usd": [50]})
+    assert said.status_code == given.status_code == 200, given.text
+    for answer in (said, given):
+        request = answer.json()["request"]
+        assert (request["lora_rank"], request["alert_at_percent"], request["alert_at_usd"]) == (128, [80.0], [50.0])
+    assert said.json()["plan"] == given.json()["plan"]
+    bad = live.post("/v1/plans", {**base, "text": "qlora 70B on 100M tokens", "alert_at_percent": [0]})
+    assert bad.status_code == 422 and "alert_at_percent" in bad.text
