@@ -2724,7 +2724,10 @@ def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[lis
     names: list[str] = []
     end = pos
     while (m := _HARDWARE_NAME_RE.match(text, pos)) is not None:
-        if m["acc"]:
+        if m["acc"] and m["acc"].lower() == "trainium":  # "not trainium", "trainium ok": either generation
+            names.append("Trainium1")
+            name = "Trainium2"
+        elif m["acc"]:
             name = _accelerator(m["acc"])
         else:
             family = m["fam"].lower()

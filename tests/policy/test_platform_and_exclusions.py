@@ -174,7 +174,7 @@ def test_without_a_named_platform_the_policy_still_chooses() -> None:
     (f"{ASK}, no H100s or A100s", ["H100", "A100"]),
     (f"{ASK}, avoid g5 and g6", ["g5", "g6"]),
     (f"{ASK}, don't use p4ds", ["p4d"]),
-    (f"{ASK}, except trainium", ["Trainium1"]),
+    (f"{ASK}, except trainium", ["Trainium1", "Trainium2"]),  # either generation
     (f"{ASK} except on p5", ["p5"]),
     (f"{ASK}, not using any H100", ["H100"]),
 ])  # fmt: skip

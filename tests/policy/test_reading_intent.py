@@ -336,6 +336,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"exclude": ["p5"], "instance_type": "g6e"}, []),
     ("fine-tune 7B on 1B tokens, our p5 quota is 0", {"exclude": ["p5"]}, []),
     ("fine-tune 7B on 1B tokens; we have no H100 capacity", {"exclude": ["H100"]}, []),
+    # Trainium named without its generation is both ("trainium2" or "trn1" name one)
+    ("lora 70b, 20M tokens, cheapest, but not trainium", {"exclude": ["Trainium1", "Trainium2"]}, []),
+    ("lora 70b on 20M tokens, no trainium2", {"exclude": ["Trainium2"]}, []),
     ("fine-tune 7B on 1B tokens, our H100 quota is 16", {"exclude": [], "max_gpus": 16}, []),
     # the hourly price asked of hardware: one hour on it; of work said, the plan's price answers it
     ("how much is a p5.48xlarge per hour on spot right now?",
