@@ -95,7 +95,7 @@ ADAPTER_FLOPS_PER_PARAM_TOKEN = 4.0
 # not with the tokens: on one A100 it took as long as LoRA's compute on ~700 more tokens per sequence (Qwen's
 # published LoRA and Q-LoRA step times for Qwen-7B and Qwen-14B at 1k-8k tokens, QwenLM/Qwen README "Profiling of
 # Memory and Speed": 7B at 2,048 tokens 5.2 s a step with LoRA and 7.0 s with Q-LoRA, at 4,096 10.1 and 11.6 s;
-# 14B 8.4 and 11.8 s, 17.0 and 20.1 s). So QLoRA is 4·N·(1 + 700/s) per token: ~1.35× LoRA at 2k tokens, ~1.17× at
+# 14B 8.4 and 11.8 s, 17.0 and 20.1 s). So QLoRA is 4·N·(1 + 700/s) per token: ~1.3× LoRA at 2k tokens, ~1.15× at
 # 4k. Dequantisation is bandwidth-bound, so on parts with more FLOP/s per byte of bandwidth than the A100 (H100,
 # B200) this is still a lower bound.
 QLORA_DEQUANT_TOKENS = 700.0

@@ -226,15 +226,15 @@ class TrainingRequest(BaseModel):
     stop_at_usd: float | None = Field(default=None, gt=0, le=1e8)
     # "if it's over $100 don't launch it": a plan estimated above it is denied, and one below it is stopped there
     launch_below_usd: float | None = Field(default=None, gt=0, le=1e8)
-    # "alert me at 80% of the estimate", "ping me when it hits $500": besides the shares of the estimate every launch
-    # is told at, the request's thread is told when the job's cost so far passes each of these (percent of the
-    # approved estimate; dollars)
     # "last time it took 4 hours on 8 A100s": an earlier run of the work, in accelerator-hours on a part; history,
     # never this plan's length or hardware, but set beside the estimate (a warning when they differ twofold)
     earlier_gpu_hours: float | None = Field(default=None, gt=0, le=1e8)
     earlier_accelerator: str | None = Field(default=None, max_length=32)
     # "lora rank 64", "r=128": the adapters' rank, which sizes their weights and optimizer state (rank 16 unsaid)
     lora_rank: int | None = Field(default=None, ge=1, le=4096)
+    # "alert me at 80% of the estimate", "ping me when it hits $500": besides the shares of the estimate every launch
+    # is told at, the request's thread is told when the job's cost so far passes each of these (percent of the
+    # approved estimate; dollars)
     alert_at_percent: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
     alert_at_usd: tuple[float, ...] | None = Field(default=None, min_length=1, max_length=10)
     # "as many tokens as fit in $200": the tokens are the most the budget pays for on the plan's hardware, found by
