@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from policy.recipes import JobChoice
 from policy.regions import AREA_JOIN, AREAS
@@ -82,6 +82,10 @@ class HardwareOption(BaseModel):
         hardware = (f"{self.gpus}× {self.accelerator}" if self.accelerator is not None
                     else f"{self.instances or 1}× {self.instance_type}")
         return hardware if self.hours is None else f"{hardware} for {self.hours:g} h"
+
+
+# What each alert field's levels are, and the most each may be.
+_ALERT_CEILINGS = {"alert_at_percent": (1000.0, "a percent of the estimate"), "alert_at_usd": (1e8, "in dollars")}
 
 
 class TrainingRequest(BaseModel):
@@ -251,19 +255,16 @@ class TrainingRequest(BaseModel):
         """Whether the request names the hardware itself (``HARDWARE_FIELDS``)."""
         return any(getattr(self, name) is not None for name in HARDWARE_FIELDS)
 
-    @field_validator("alert_at_percent")
+    @field_validator("alert_at_percent", "alert_at_usd")
     @classmethod
-    def _percents(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
-        if value is not None and not all(0 < p <= 1000 for p in value):
-            raise ValueError("each alert level is a percent of the estimate above 0 and at most 1000")
-        return None if value is None else tuple(sorted(set(value)))
-
-    @field_validator("alert_at_usd")
-    @classmethod
-    def _amounts(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
-        if value is not None and not all(0 < usd <= 1e8 for usd in value):
-            raise ValueError("each alert amount is in dollars, above 0 and at most 100,000,000")
-        return None if value is None else tuple(sorted(set(value)))
+    def _alert_levels(cls, value: tuple[float, ...] | None, info: ValidationInfo) -> tuple[float, ...] | None:
+        """Each level above 0 and at most its field's ceiling; kept once each, in order."""
+        if value is None:
+            return None
+        ceiling, what = _ALERT_CEILINGS[info.field_name or ""]
+        if not all(0 < level <= ceiling for level in value):
+            raise ValueError(f"each alert level is {what}, above 0 and at most {ceiling:,.0f}")
+        return tuple(sorted(set(value)))
 
     @field_validator("area")
     @classmethod
