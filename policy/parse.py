@@ -3946,6 +3946,14 @@ _TIMES_TRIALS_RE = compiled_on_use(
 # "1B tokens per language" (the count of languages said apart, ``_counted_things``): the tokens of a run for each
 _TOKENS_PER_THING_RE = compiled_on_use(
     rf"(?:(?<=tokens)|(?<=toks))\s+(?:per|for\s+each|each|every|an?)\s+(?P<one>{_EACH_THING})(?![\w-])", _F)
+# "one per customer" (the things counted apart, "12 customers"): a run for each, as "100M tokens per customer" is
+_ONE_PER_THING_RE = compiled_on_use(
+    rf"\bone\s+(?:(?:run|job|adapter|model|q?lora|fine-?tune)\s+)?(?:per|for\s+(?:each|every))\s+"
+    rf"(?P<one>{_EACH_THING})(?![\w-])", _F)
+# "12 customers, one lora 8B each": a run for each, the words between left to read (they say what each run is)
+_THINGS_ONE_EACH_RE = compiled_on_use(
+    rf"(?<![\w.$])(?P<n>\d{{1,4}})\s+(?:different\s+|separate\s+)?(?P<many>(?:{_EACH_THING})s)\s*,\s*(?P<one>one)\b"
+    r"[^,.;]{0,40}?\b(?P<each>each|apiece)(?![\w-])", _F)
 # "4 languages with 1B tokens each": a run for each, the tokens left for the tokens reader
 _THINGS_WITH_TOKENS_EACH_RE = compiled_on_use(
     rf"(?<![\w.$])(?P<n>\d{{1,4}})\s+(?:different\s+|separate\s+)?(?P<many>(?:{_EACH_THING})s)\s*,?\s*"
@@ -4231,18 +4239,21 @@ def _counted_things(scan: _Scan, notes: list[str]) -> list[_Qty]:
     said is left for a person."""
     found = []
     if scan.holds(("each", "apiece")):
-        for m in list(_THINGS_WITH_TOKENS_EACH_RE.finditer(scan.text)):
-            count, what = int(m["n"]), m["many"].lower()
-            notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
-            found.append(_Qty("trials", Decimal(count), _said(m)))
-            scan.blank(m.start("n"), m.end("many"))
-            scan.blank(m.start("each"), m.end("each"))
+        for pattern in (_THINGS_WITH_TOKENS_EACH_RE, _THINGS_ONE_EACH_RE):
+            for m in list(pattern.finditer(scan.text)):
+                count, what = int(m["n"]), m["many"].lower()
+                notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
+                found.append(_Qty("trials", Decimal(count), _said(m)))
+                scan.blank(m.start("n"), m.end("many"))
+                scan.blank(m.start("each"), m.end("each"))
+                if m.groupdict().get("one"):
+                    scan.blank(m.start("one"), m.end("one"))
     if not scan.holds(("per", "each", "every", " a ", " an ")):
         return found
-    for m in list(_TOKENS_PER_THING_RE.finditer(scan.text)):
+    for m in [*_TOKENS_PER_THING_RE.finditer(scan.text),
+              *(m for m in _ONE_PER_THING_RE.finditer(scan.text) if _count_of(m["one"]).search(scan.text))]:
         one = m["one"].lower()
-        count_of = re.compile(rf"(?<![\w.$])(\d{{1,4}})\s+(?:different\s+|separate\s+)?{one}s(?![\w-])",
-                              re.IGNORECASE)
+        count_of = _count_of(one)
         counted = count_of.search(scan.text)
         scan.blank(m.start(), m.end())
         if counted is None:
@@ -4255,6 +4266,12 @@ def _counted_things(scan: _Scan, notes: list[str]) -> list[_Qty]:
         found.append(_Qty("trials", Decimal(count), _said(counted)))
         scan.blank(counted.start(), counted.end())
     return found
+
+
+def _count_of(one: str) -> re.Pattern[str]:
+    """How many of a thing are said: "12 customers" for "customer"."""
+    return re.compile(rf"(?<![\w.$])(\d{{1,4}})\s+(?:different\s+|separate\s+)?{one.lower()}s(?![\w-])",
+                      re.IGNORECASE)
 
 
 _BATCH_TIMES_RE = compiled_on_use(r"\b(?:batch(?:[\s_-]*size)?|bs|gbs)\s*(?:of\s+|[=:]\s*)?\d+\s*$", _F)

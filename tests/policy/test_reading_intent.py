@@ -321,6 +321,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the job for each thing counted with "x"; a dataset in several languages is one run
     ("fine-tune 7B on 1B tokens x 3 languages", {"trials": 3, "tokens": 10**9}, []),
     ("lora 8B on 100M tokens x 10 different datasets", {"trials": 10, "tokens": 10**8}, []),
+    ("lora 8B on 100M tokens, one per customer, 12 customers", {"trials": 12, "tokens": 10**8}, []),
+    ("12 customers, one lora 8B each on 100M tokens", {"trials": 12, "params": 8 * 10**9, "tokens": 10**8}, []),
     ("fine-tune 7B on data in 3 languages, 1B tokens", {"trials": None}, []),
     # tokens said per thing, the things counted apart: a run for each, as "x 3 languages" is; uncounted, for a person
     ("1B tokens per language, 4 languages, fine-tune 8B", {"trials": 4, "tokens": 10**9}, []),
