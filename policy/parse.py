@@ -702,6 +702,12 @@ def read_request(
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
     room = _spent_so_far(scan, notes)  # "we spent 12k this month": before "this month" is a deadline
+    # "daily cap $300": before "daily" is read as recurring work and "$300" as a budget
+    for m in scan.take_if(("day", "daily", "week"), _RATE_CAP_RE):
+        scan.unused.append(_said(m))
+        notes.append(f"read '{_said(m)}' as a cap on spend per day or week: a plan is checked against its total and "
+                     "its hourly rate, not against what it spends in a day, so a person checks it (never approved "
+                     "automatically)")
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
         notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
                      "said now")
@@ -2177,6 +2183,16 @@ _SPENT_SO_FAR_RE = compiled_on_use(
     rf"(?:\s+(?:out\s+)?of\s+(?:our|the|my|a|this\s+month'?s|the\s+team'?s)\s+(?P<of>{_AMOUNT})\s+"
     r"(?:(?:monthly|quarterly|team)\s+)?(?:budget|allocation|cap|allowance))?",
     _F)
+# "daily cap $300", "no more than $200 per day", "max $1k/week", "$500 a day": money by the day or week, which no check
+# of a plan's total or hourly rate says (a run under a day spends its total in one day; a longer one, its rate × 24 h)
+_MONEY_SAID = rf"(?:{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*[km]?\s*(?:usd|dollars|bucks)\b)"
+_RATE_CAP_RE = compiled_on_use(
+    r"\b(?:daily|weekly|per[\s-](?:day|week))\s+(?:spend(?:ing)?\s+)?(?:cap|limit|budget|max(?:imum)?|ceiling)\s*"
+    rf"(?:of|is|=|:)?\s*{_MONEY_SAID}"
+    r"|(?:\b(?:no\s+more\s+than|at\s+most|max(?:imum)?|up\s+to|under|less\s+than|capped\s+at)\s+)?"
+    rf"{_MONEY_SAID}\s*(?:/\s*|\s(?:per|a|an|each)\s+)(?:day|week)\b", _F)
+
+
 def _spent_so_far(scan: _Scan, notes: list[str]) -> float | None:
     """What has been spent so far, noted and never used (gpuops reads the month's spend itself); said as a share of
     a budget ("we have spent $900 of our $1000 budget"), what is left of it is the room this run has, returned."""

@@ -1228,7 +1228,6 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # money a run is every run's; money a time or a thing is a rate, never the budget
     ("fine-tune a 7b model, 1b tokens, 3 runs, each under $100", {"budget_usd": 300.0, "trials": 3}, []),
     ("sweep 5 trials of 1B on 1B tokens, $40 per trial", {"budget_usd": 200.0}, []),
-    ("fine-tune 7B on 1B tokens for under $1k/day", {"budget_usd": None}, ["$1k/day"]),
     # a condition on the cost is the budget, and asking to be told otherwise is what the plan does
     ("fine-tune 7B on 1B tokens but only if it fits in $50, otherwise tell me", {"budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens if it's under $50", {"budget_usd": 50.0}, []),
@@ -2637,3 +2636,17 @@ def test_an_items_length_offered_is_never_longer_than_the_named_model_reads() ->
     assert reading.questions[0].question == ("How many tokens are '1M labelled tickets'? Give the total, or pick an "
                                              "average length.")
     assert [c.value for c in reading.questions[0].choices] == [1_000_000 * n for n in (128, 256, 512)]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("pretrain 1B on 20B tokens, daily cap $300", "daily cap $300"),
+    ("fine-tune 7B on 1B tokens, no more than $200 per day", "no more than $200 per day"),
+    ("fine-tune 7B on 1B tokens, max $1k/week", "max $1k/week"),
+    ("fine-tune 7B on 1B tokens for under $1k/day", "under $1k/day"),
+])
+def test_money_by_the_day_or_week_is_left_for_a_person_never_a_budget_or_recurring_work(text: str, said: str) -> None:
+    request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
+    assert (request.budget_usd, request.unread) == (None, [said])
+    assert any(n.startswith(f"read '{said}' as a cap on spend per day or week") for n in request.notes)
+    assert not any("recurring" in n for n in request.notes)
+
