@@ -339,6 +339,7 @@ _TIME_POSSESSIVE_RE = compiled_on_use(
     r"(?!\s+(?:budget|spend|allowance|quota|limit|cap)\b)", _F)  # "this week's budget" is money, not a time
 # Thousands grouped with spaces, as much of Europe writes them: "1 000 000 000 tokens", or one group before what it
 # counts ("50 000 samples"); the spaces become commas, the same length
+_SIGN_AFTER_RE = compiled_on_use(r"(?<![\w.$,])(?P<amount>\d[\d,]*(?:\.\d+)?[km]?)\$(?![\w$])", _F)
 _SPACED_THOUSANDS_RE = compiled_on_use(
     r"(?<![\d.,])\d{1,3}(?: \d{3}){2,}(?![\d.,])"
     r"|(?<![\d.,])\d{1,3} \d{3}(?=\s*(?:tokens?|toks?|samples?|examples?|documents?|docs|rows?|steps?|records?"
@@ -656,6 +657,8 @@ def read_request(
         raise ValueError("now must be timezone-aware")  # a caller's bug, not the person's input
     normal = digits_for_words(text.translate(_SAME_LENGTH_NORMAL))  # "seven billion": 7 billion, same length
     normal = _SPACED_THOUSANDS_RE.sub(_commas, normal)  # "1 000 000 000": 1,000,000,000
+    if "$" in normal:  # "150$ max", "2k$": the sign after the amount, as many write it; moved before it, same length
+        normal = _SIGN_AFTER_RE.sub(lambda m: "$" + m["amount"], normal)
     if "'s" in normal:  # "next week's 64 H100 run": when the run is, said as the time's, read as the time said
         normal = _TIME_POSSESSIVE_RE.sub(lambda m: m["when"] + "  ", normal)
     pasted = _json_fields(normal)

@@ -1663,6 +1663,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2026-12-04T17:00"), "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, team-nlp has spent $40k this month", {"team": "team-nlp", "budget_usd": None}, []),
     ("fine-tune 7B using 8 GPUs, we used 4 last time", {"gpus": 8}, ["4", "last time"]),  # no money: left
+    # the dollar sign after the amount, as many write it
+    ("fine-tune 7B on 1B tokens, 150$ max", {"budget_usd": 150.0}, []),
+    ("fine-tune 7B on 1B tokens, budget 2k$", {"budget_usd": 2000.0}, []),
     # said as a share of a budget, what is left of it is this run's room (never the whole budget)
     ("fine-tune 7B on 1B tokens, we have spent $900 of our $1000 budget", {"budget_usd": 100.0}, []),
     ("we've used $4.5k of our $5k monthly budget; lora 13B on 500M tokens", {"budget_usd": 500.0}, []),
