@@ -100,9 +100,12 @@ _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)
 # a cap ("5 hours max") or the time to finish in ("a 3 week deadline"), not a length
 _CAP_AFTER_RE = compiled_on_use(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
-# "by next week", and the outcome needed then: "need it next week", "we need the model next week" (never a start)
+# "by next week", and the outcome needed then: "need it next week", "we need the model next week", "the result ships
+# to prod next week" (never a start; "launch it next week" is when the job starts)
 _BY_NEXT_WEEK_RE = compiled_on_use(
-    r"\b(?:by|before|until|due|needs?\s+(?:it|this|them|the\s+(?:results?|model|weights|checkpoint|numbers|adapter)))"
+    r"\b(?:by|before|until|due|needs?\s+(?:it|this|them|the\s+(?:results?|model|weights|checkpoint|numbers|adapter))"
+    r"|(?:ships?|shipping|goes\s+(?:live|out)|going\s+(?:live|out)|is\s+due|releases?|released)"
+    r"(?:\s+(?:to|in(?:to)?)\s+(?:prod(?:uction)?|customers|users))?)"
     r"\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = compiled_on_use(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"

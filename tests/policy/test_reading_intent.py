@@ -1800,6 +1800,8 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     # the outcome needed next week: when it is due (its start or its end?), never when the job starts
     ("fine-tune 7B on 1B tokens, need it next week", MONDAY, ["deadline"]),
     ("we need the model next week: fine-tune 8B on 500M tokens", MONDAY, ["deadline"]),
+    ("fine-tune 7B on 1B tokens, experimental, but the result ships to prod next week", MONDAY, ["deadline"]),
+    ("fine-tune 7B on 1B tokens; the model goes live next week", MONDAY, ["deadline"]),
 ]
 
 
