@@ -5353,7 +5353,7 @@ _ALERT_LEVELS = (
     r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
     r"|cost|budget))?")
 _ALERT_RE = compiled_on_use(
-    r"\b(?P<verb>(?:alert|notify|ping|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"
+    r"\b(?P<verb>(?:alert|notify|ping|page|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"
     r"(?:\s+know)?|(?:send|post)\s+(?:me\s+|us\s+)?an?\s+(?:alert|note|ping|message|warning)"
     r"|(?:an?\s+|with\s+(?:an?\s+)?)?(?:alerts?|heads[\s-]?up|notifications?|warnings?)|alert|notify)"
     r"\s+(?:at|when|once|if|as\s+soon\s+as|after)\s+(?:it\s+|the\s+(?:job|run|cost|spend|bill)\s+|we\s+)?"
@@ -5363,7 +5363,17 @@ _ALERT_RE = compiled_on_use(
 # what follows an alert's levels: more of them, said of something else ("… at 80% of the estimate and at $500")
 _ALERT_MORE_RE = compiled_on_use(
     r"\s*,?\s*(?:and\s+|&\s*)?(?:also\s+)?(?:at|(?:when|once)\s+it\s+(?:hits|reaches|passes))\s+" + _ALERT_LEVELS, _F)
-_ALERT_WORDS = ("alert", "notify", "ping", "warn", "message", "tell", "dm", "text", "let", "heads", "notification")
+_ALERT_WORDS = ("alert", "notify", "ping", "page", "warn", "message", "tell", "dm", "text", "let", "heads",
+                "notification")
+# "let me know if it goes over the estimate", "if it goes over budget, page me": told when the cost so far passes the
+# whole of what is named, with no figure said (the budget's only when one is said)
+_OVER_WHAT = (r"(?:if|when|once|as\s+soon\s+as)\s+(?:it|the\s+(?:job|run|cost|spend|bill))\s+(?:goes|gets|runs)?\s*"
+              r"(?:over|past|above|beyond|exceeds?|passes|crosses)\s+(?:the\s+|its\s+|our\s+|my\s+)?"
+              r"(?P<what>estimate|estimated\s+cost|quote|budget)\b")
+_TELL = (r"(?:alert|notify|ping|page|warn|message|tell|dm|text)\s+(?:me|us|the\s+(?:team|channel))"
+         r"|let\s+(?:me|us)\s+know")
+_ALERT_OVER_RES = (compiled_on_use(rf"\b(?:{_TELL})\s+{_OVER_WHAT}", _F),  # "let me know if it goes over budget"
+                   compiled_on_use(rf"\b{_OVER_WHAT}\s*,?\s*(?:then\s+)?(?:{_TELL})\b", _F))  # "…, page me"
 _ALERT_PART_RE = compiled_on_use(rf"(?P<usd>{_AMOUNT})|(?P<pct>\d{{1,4}}(?:\.\d+)?)", _F)
 
 
@@ -5388,12 +5398,13 @@ def _alerts(scan: _Scan, notes: list[str]) -> tuple[dict[str, Any], list[tuple[s
     """The levels of cost the requester asked to hear about (``alert_at_percent`` of the estimate, ``alert_at_usd``),
     and those said of the budget, (phrase, percents), which wait for the budget to be read (``_alerts_of_budget``).
     Each is taken here, before its amount or percent is read as anything else."""
-    if not scan.holds(_ALERT_WORDS) or ("%" not in scan.text and "$" not in scan.text):
+    if not scan.holds(_ALERT_WORDS):
         return {}, []
     percents: list[float] = []
     amounts: list[float] = []
     of_budget: list[tuple[str, list[float]]] = []
-    for first in _ALERT_RE.finditer(scan.text):
+    said_levels = "%" in scan.text or "$" in scan.text
+    for first in _ALERT_RE.finditer(scan.text) if said_levels else ():
         m: re.Match[str] | None = first
         chain: tuple[list[float], list[float]] = ([], [])  # what this phrase asks, its parts of the budget aside
         end = first.start()
@@ -5417,6 +5428,14 @@ def _alerts(scan: _Scan, notes: list[str]) -> tuple[dict[str, Any], list[tuple[s
             amounts += chain[1]
             notes.append(f"read '{said}' as a note in the request's thread when the job's cost so far passes "
                          f"{_levels_said(*chain)} (besides the shares of the estimate every launch is told at)")
+    for m in (m for pattern in _ALERT_OVER_RES for m in list(pattern.finditer(scan.text))):
+        scan.blank(m.start(), m.end())
+        if m["what"].lower() == "budget":
+            of_budget.append((_said(m), [100.0]))
+            continue
+        percents.append(100.0)
+        notes.append(f"read '{_said(m)}' as a note in the request's thread when the job's cost so far passes its "
+                     "estimate (which every launch is told at)")
     fields: dict[str, Any] = {}
     if percents:
         fields["alert_at_percent"] = tuple(percents)

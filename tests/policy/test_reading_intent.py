@@ -1650,6 +1650,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 500M tokens; notify me at 25%, 50% and 75% of budget", {"alert_at_usd": None},
      ["notify me at 25%, 50% and 75% of budget"]),
     ("fine-tune 7B by Friday, alert me at 5pm", {"alert_at_percent": None, "alert_at_usd": None}, ["alert", "5pm"]),
+    # with no figure, the whole of what is named: the estimate, or a budget only when one is said
+    ("fine-tune 7B on 1B tokens; let me know if it goes over the estimate", {"alert_at_percent": (100.0,)}, []),
+    ("fine-tune 7B on 1B tokens, budget $300; if it goes over budget, page me",
+     {"alert_at_usd": (300.0,), "budget_usd": 300.0}, []),
+    ("fine-tune 7B on 1B tokens; ping me if it exceeds the budget", {"alert_at_usd": None},
+     ["ping me if it exceeds the budget"]),
     # a deadline said by pointing back at the date of an occasion said before it
     ("fine-tune 7B on 1B tokens. Board meeting is Friday 3pm so it has to be ready by that time",
      {"deadline": at("2026-12-04T15:00"), "start_after": None}, ["Board meeting"]),
