@@ -5282,14 +5282,19 @@ _ESTIMATE_ONLY_WORDS = ("launch", "start", "kick", "spin", "only", "quote", "pri
 _CONDITION_BEFORE_RE = compiled_on_use(r"\b(?:if|unless|when|should)\b[^.;!?]*$", _F)
 
 
+# "… if it costs more than", "… once it hits", "… when we reach": the moment a run's cost passes an amount, as a hard
+# stop and a level to be told of both say it
+_COST_PASSES = (
+    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it\s+|the\s+(?:job|run|cost|bill|spend)\s+|we\s+)?"
+    r"(?:(?:costs?|goes(?:\s+(?:over|past|above))?|gets(?:\s+to)?|spends?|hits?|reach(?:es)?|pass(?:es)?|exceeds?"
+    r"|cross(?:es)?|is(?:\s+at)?|has\s+(?:cost|spent)|burns?|used?|uses)\s+)?"
+    r"(?:(?:more\s+than|over|above|past|beyond)\s+)?")
 # "stop it if it costs more than $150", "kill the job once it hits $200", "pause if it goes over $500", "hard stop at
 # $300", "hard cap of $1k": the amount the run is to be stopped at (SageMaker and EKS have no pause: a stop that
 # checkpoints is as near as it gets)
 _STOP_AT_RE = compiled_on_use(
     r"\b(?P<verb>(?:stop|kill|pause|halt|abort|terminate|shut\s+(?:it\s+)?down)(?:\s+(?:it|this|the\s+(?:job|run|training)))?)"
-    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it\s+|the\s+(?:job|run|cost|bill|spend)\s+)?"
-    r"(?:(?:costs?|goes|gets|spends?|hits?|reaches?|passes|exceeds?|crosses|is)\s+)?"
-    rf"(?:(?:more\s+than|over|above|past|beyond)\s+)?(?P<amount>{_AMOUNT})"
+    rf"{_COST_PASSES}(?P<amount>{_AMOUNT})"
     r"|\b(?P<verb2>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\s+(?:of|at)?\s*"
     rf"(?P<amount2>{_AMOUNT})", _F)
 _STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "hard")
@@ -5356,10 +5361,7 @@ _ALERT_RE = compiled_on_use(
     r"\b(?P<verb>(?:alert|notify|ping|page|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"
     r"(?:\s+know)?|(?:send|post)\s+(?:me\s+|us\s+)?an?\s+(?:alert|note|ping|message|warning)"
     r"|(?:an?\s+|with\s+(?:an?\s+)?)?(?:alerts?|heads[\s-]?up|notifications?|warnings?)|alert|notify)"
-    r"\s+(?:at|when|once|if|as\s+soon\s+as|after)\s+(?:it\s+|the\s+(?:job|run|cost|spend|bill)\s+|we\s+)?"
-    r"(?:(?:hits?|reach(?:es)?|pass(?:es)?|gets?\s+to|goes\s+(?:over|past|above)|cross(?:es)?|is\s+at|costs?|spends?"
-    r"|has\s+(?:cost|spent)|exceeds?|burns?|used?|uses)\s+)?(?:(?:more\s+than|over|above|past)\s+)?"
-    + _ALERT_LEVELS, _F)
+    + _COST_PASSES + _ALERT_LEVELS, _F)
 # what follows an alert's levels: more of them, said of something else ("… at 80% of the estimate and at $500")
 _ALERT_MORE_RE = compiled_on_use(
     r"\s*,?\s*(?:and\s+|&\s*)?(?:also\s+)?(?:at|(?:when|once)\s+it\s+(?:hits|reaches|passes))\s+" + _ALERT_LEVELS, _F)
