@@ -223,13 +223,18 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
 MEASURED_CHECKPOINT_SHARE = 0.5
 
 
+def accelerator_hour_flops(*, peak_tflops: float, mfu: float) -> float:
+    """The FLOPs one accelerator does in an hour as the estimate runs it: its peak BF16 at the MFU it is given."""
+    return 3600.0 * peak_tflops * 1e12 * mfu
+
+
 def measured_workload(*, accelerator: str, gpu_hours: float, peak_tflops: float, mfu: float, memory_gib: float,
                       headroom: float, trials: int = 1) -> Workload:
     """The work of a job given as hours on an accelerator ("about 300 A100-hours"), each run's: the FLOPs those hours do
     at the accelerator's peak and MFU, as the estimate would run it, so the same hardware plans the same hours; every
     accelerator must hold what one of those did (its memory, less the headroom), since nothing says how the job
     would shard across smaller ones."""
-    flops = gpu_hours * 3600.0 * peak_tflops * 1e12 * mfu * trials  # the hours are each run's, as tokens are
+    flops = gpu_hours * accelerator_hour_flops(peak_tflops=peak_tflops, mfu=mfu) * trials  # each run's hours
     held = memory_gib * GIB * (1.0 - headroom) * (1.0 - 1e-9)  # one such accelerator holds it, to the byte
     return Workload(flops, 0.0, held, memory_gib * GIB * MEASURED_CHECKPOINT_SHARE, "measured", trials,
                     trials > 1, 0, TUNING_BATCH_TOKENS, "", f"{gpu_hours:,.4g} {accelerator}-hours", accelerator)

@@ -8,7 +8,7 @@ from policy import rules
 from policy.candidates import Option
 from policy.choose import FINISH_SLACK, Choice, earliest
 from policy.decision import ApprovalRequirement, Platform, PurchaseModel, TraceStep
-from policy.estimate import GIB, Workload, memory_per_accelerator_gib
+from policy.estimate import GIB, QLORA_DEQUANT_TOKENS, Workload, memory_per_accelerator_gib
 from policy.request import Stage, Tolerance, TrainingRequest
 from policy.screen import Screen, by_reason
 
@@ -34,8 +34,9 @@ __all__ = [
 STAGE_SOURCE = rules.STAGE_FIRST
 MEMORY_SOURCE = ("formula: 16 B/param (mixed-precision Adam) or 2 / 0.6 B/param (LoRA / QLoRA base) sharded "
                  "across the job + activations 2·s·h·L + 34·s·h per accelerator (arXiv 2205.05198, full recompute)")
-COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·s·d for LoRA, plus 4·N·700/s for QLoRA's "
-                  "dequantising, from Qwen's published step times; N the active parameters; PaLM, arXiv "
+COMPUTE_SOURCE = ("formula: FLOPs per token = 6·N + 12·L·s·d (4·N + 12·L·s·d for LoRA, plus "
+                  f"4·N·{QLORA_DEQUANT_TOKENS:g}/s for QLoRA's dequantising, from Qwen's published step times; N the "
+                  "active parameters; PaLM, arXiv "
                   "2204.02311, App. B) plus frozen forward passes for DPO, RLHF and "
                   "distillation, × tokens × trials; hours = FLOPs / (accelerators × peak BF16 × MFU × scaling "
                   "efficiency) + start-up, scaling fitted to "

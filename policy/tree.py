@@ -39,7 +39,15 @@ from policy.decision import (
 )
 from policy.defaults import complete, format_count
 from policy.errors import RequestError
-from policy.estimate import MIN_BILLED_HOURS, Workload, billed_hours, cents, measured_workload, workload
+from policy.estimate import (
+    MIN_BILLED_HOURS,
+    Workload,
+    accelerator_hour_flops,
+    billed_hours,
+    cents,
+    measured_workload,
+    workload,
+)
 from policy.guardrails import REFRESH_PRICES, approval_requirement, spend_status, stale_prices
 from policy.models import find_model
 from policy.patterns import compiled_on_use
@@ -1071,8 +1079,8 @@ def _earlier_run_warning(req: TrainingRequest, work: Workload, catalog: Catalog)
     accel = catalog.accelerators.get(req.earlier_accelerator)
     if accel is None or not accel.peak_bf16_tflops or not accel.mfu:
         return []
-    rate = accel.peak_bf16_tflops * 1e12 * accel.mfu * 3600.0  # FLOPs one of them does in an hour, as estimated
-    estimated = work.flops / (req.trials or 1) / rate
+    estimated = work.flops / (req.trials or 1) / accelerator_hour_flops(peak_tflops=accel.peak_bf16_tflops,
+                                                                          mfu=accel.mfu)
     ratio = estimated / req.earlier_gpu_hours
     if 1 / EARLIER_RUN_GAP < ratio < EARLIER_RUN_GAP:
         return []
