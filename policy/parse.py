@@ -111,6 +111,9 @@ _ACCELERATORS = (
     ("V100-32GB", r"v100[\s-]*32\s*gb"), ("V100-16GB", r"v100[\s-]*16\s*gb"), ("V100", r"v100"),
     ("Trainium2", r"trainium\s*2"), ("Trainium1", r"trainium\s*1?"),
 )  # fmt: skip
+# A part named without its generation, in a list of hardware kept out or allowed, is every generation of it ("not
+# trainium"); asked for, it is the pattern's own ("on trainium": Trainium1).
+_GENERATIONS = {"trainium": ("Trainium1", "Trainium2")}
 
 # Each GPU's memory as sold, in GB: what "24GB GPUs" or "GPUs with at least 40GB" name (B200s are sold as 180 and 192)
 _GPU_MEMORY_GB = {"A10G": (24,), "L4": (24,), "L40S": (48,), "A100": (40,), "A100-80GB": (80,), "H100": (80,),
@@ -2743,11 +2746,8 @@ def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[lis
     names: list[str] = []
     end = pos
     while (m := _HARDWARE_NAME_RE.match(text, pos)) is not None:
-        if m["acc"] and m["acc"].lower() == "trainium":  # "not trainium", "trainium ok": either generation
-            names.append("Trainium1")
-            name = "Trainium2"
-        elif m["acc"]:
-            name = _accelerator(m["acc"])
+        if m["acc"]:
+            names.extend(_GENERATIONS.get(m["acc"].lower(), (_accelerator(m["acc"]),)))
         else:
             family = m["fam"].lower()
             if family not in families and family.endswith("s") and family[:-1] in families:
@@ -2755,8 +2755,7 @@ def _hardware_names(text: str, pos: int, families: Collection[str]) -> tuple[lis
             family = _family_named(family, families)
             if family not in families:
                 break
-            name = f"{family}.{m['size'].lower()}" if m["size"] else family
-        names.append(name)
+            names.append(f"{family}.{m['size'].lower()}" if m["size"] else family)
         end = m.end()
         sep = _NAME_SEP_RE.match(text, end)
         if sep is None:
