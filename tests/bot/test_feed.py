@@ -206,6 +206,25 @@ def test_a_job_passing_its_estimate_is_said_in_its_thread(feed: FeedConsumer, sl
         "_From time since training started × the launch's price._")
 
 
+@pytest.mark.parametrize(("levels", "said"), [
+    ({"level": None, "levels": [], "asked": [], "amounts_usd": [100.0], "share_percent": 32},
+     "has cost $101 so far, past the $100 you asked to hear about (32% of its approved estimate of $310); projected"),
+    ({"level": 80, "levels": [80], "asked": [80], "amounts_usd": []},
+     "has cost $101 so far, 80% of its approved estimate of $310 (a level you asked for); projected"),
+])
+def test_a_level_the_requester_asked_for_is_said_as_theirs(feed: FeedConsumer, slack: FakeSlack, service: FakeService,
+                                                           levels: dict[str, object], said: str) -> None:
+    service.set_request("req_1", status="running", job={**JOB, "status": "InProgress", "actual_cost_usd": None,
+                                                        "cost_so_far_usd": 101.0, "projected_cost_usd": 402.0})
+    service.emit("job.cost_threshold", "req_1", job=JOB["name"], cost_so_far_usd=101.0, projected_usd=402.0,
+                 estimated_cost_usd=310.0, ceiling_usd=620.0, elapsed_hours=3.0, basis="the tracker", overrun=False,
+                 **levels)
+    assert feed.step() == 1
+    [reply] = slack.of("chat.postMessage")
+    assert reply.body["thread_ts"] == WHERE["ts"]
+    assert reply.body["text"].startswith(f"💸 `gpuops-req-1-r1` {said}")
+
+
 BUDGET = {"team": "team-ml", "channel": "C0GPUOPSML", "month": "2026-11", "level": 90, "levels": [75, 90],
           "projected_usd": 45_120.0, "budget_usd": 50_000.0, "share": 0.9024, "spent_usd": 38_000.0,
           "running_usd": 2_120.0, "reserved_usd": 1_000.0, "forecast_usd": 4_000.0,
