@@ -179,7 +179,7 @@ _UNIT_KINDS = (
                   r"(?:hours?|hrs?|h)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
-    ("money", r"usd|dollars?|bucks"),
+    ("money", r"usd|dollars?|bucks|grand"),  # "2 grand": thousands of dollars (``_GRAND``)
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
      r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
@@ -188,7 +188,7 @@ _QTY_RE = compiled_on_use(
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     # "1e9", and as people write powers of ten: "10^9", "1.5 x 10^9"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
     r"|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
     r"(?:[\s-]*(?P<word>(?:thousand|million|billion|trillion)s?|bil|mil)"
@@ -2191,7 +2191,7 @@ _SPENT_SO_FAR_RE = compiled_on_use(
     _F)
 # "daily cap $300", "no more than $200 per day", "max $1k/week", "$500 a day": money by the day or week, which no check
 # of a plan's total or hourly rate says (a run under a day spends its total in one day; a longer one, its rate × 24 h)
-_MONEY_SAID = rf"(?:{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*[km]?\s*(?:usd|dollars|bucks)\b)"
+_MONEY_SAID = rf"(?:{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*[km]?\s*(?:usd|dollars|bucks|grand)\b)"
 _RATE_CAP_RE = compiled_on_use(
     r"\b(?:daily|weekly|per[\s-](?:day|week))\s+(?:spend(?:ing)?\s+)?(?:cap|limit|budget|max(?:imum)?|ceiling)\s*"
     rf"(?:of|is|=|:)?\s*{_MONEY_SAID}"
@@ -3555,7 +3555,7 @@ _MEDIA_RE = compiled_on_use(rf"\b{_MEDIA}\b", _F)
 
 
 # A number in digits, with or without thousands separators: "1,500", "2.5", "800"
-_DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)?)"
+_DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?)"
 _SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
 
 
@@ -4486,6 +4486,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
     scale = (m["word"] or m["letter"] or "").lower().removesuffix("s")  # "300 millions tokens"
     unit = " ".join((m["unit"] or "").lower().split())
+    if unit == _GRAND and not scale:
+        scale = "k"
     other = None if m["unit"] else _OTHER_CURRENCY_AFTER_RE.match(text, m.end())
     if (m["cur"] and m["cur"].strip().lower() not in ("$", "usd", "us$")) or other is not None:
         said = text[m.start() : other.end() if other else m.end()].strip()
@@ -4534,6 +4536,9 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None and role is None
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on,
                 other_model=role is not None and role["other"] is not None)
+
+
+_GRAND = "grand"  # "about 2 grand left": a thousand dollars each, said as money is in speech
 
 
 _MODEL_ROLE_AFTER_RE = compiled_on_use(

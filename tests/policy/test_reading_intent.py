@@ -1683,6 +1683,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("lora 13B on 1B tokens, r=64, alpha 128", {"lora_rank": 64}, []),
     ("lora 13B on 1B tokens, lora rank 8/16/32", {"lora_rank": None, "trials": 3}, []),
     ("fine-tune 7B on 1B tokens, r=64", {"lora_rank": None, "task": Task.FINE_TUNE}, []),  # a recipe's setting
+    # an amount with thousands and cents is one amount; "grand" is a thousand dollars, as said aloud
+    ("fine-tune 7b 1b tokens budget 1,200.50", {"budget_usd": 1200.5}, []),
+    ("fine-tune 7B, 1,000,000,000 tokens, budget $12,345.67", {"budget_usd": 12345.67, "tokens": 10**9}, []),
+    ("we've got about 2 grand left this quarter, fine-tune a 7B on 400M tokens", {"budget_usd": 2000.0}, []),
+    ("fine-tune 7B on 1B tokens, 5 grand max", {"budget_usd": 5000.0}, []),
+    ("fine-tune 7B on 1B tokens for under a grand", {"budget_usd": 1000.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
