@@ -5274,7 +5274,8 @@ _FP8_WORDS = ("fp8", "fp-8", "float8", "float-8", "e4m3", "e5m2", "transformer e
 _ESTIMATE_ONLY_RE = compiled_on_use(
     # ("don't start before Wednesday" is when it starts)
     r"\b(?:(?:please\s+|pls\s+)?(?:don'?t|do\s+not|dont|never)\s+(?:actually\s+)?(?:launch|start|kick\s+off|spin\s+up)"
-    r"(?:\s+(?:it|this|that|anything|the\s+(?:job|run|training)))?(?:\s+(?:yet|now|for\s+now))?"
+    # atomic: "don't launch the job before Dec 9" may not give "the job" back to pass the check after it
+    r"(?>(?:\s+(?:it|this|that|anything|the\s+(?:job|run|training)))?)(?>(?:\s+(?:yet|now|for\s+now))?)"
     r"(?!\s+(?:before|until|till|prior|earlier|ahead|on|at|after|(?:this|next|on)\b))"
     r"|not\s+(?:launching|starting|running)\s+(?:it\s+|this\s+|anything\s+)?(?:yet|now|for\s+now)"
     r"|without\s+launching(?:\s+(?:it|anything))?|no\s+launch(?:ing)?(?:\s+(?:yet|for\s+now))?"

@@ -110,8 +110,14 @@ _BY_NEXT_WEEK_RE = compiled_on_use(
 _START_CUE_RE = compiled_on_use(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
-    r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between)"
+    r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
+    # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the
+    # code freeze is over on Dec 10", "after the migration finishes Monday"
+    r"|(?<!not\s)(?<!n't\s)(?<!day\s)after"
+    r"|(?P<event>(?:after|once|when)\s+(?:the\s+|our\s+|my\s+|this\s+)?(?:[a-z-]+\s+){1,3}?(?:ends?|is\s+over"
+    r"|lifts|is\s+lifted|finishes|closes|wraps\s+up|is\s+done|completes|is\s+complete)))"
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
+_START_CUE_CHARS = 45  # "once the code freeze is over on Dec 10": the longest cue read before a date
 # "kick off a 13B fine-tune on 2B tokens monday 8am": a request that opens by starting the job names when it starts
 # with the first date it says bare (no "by", "done", "due" before it); "start now" says now
 _OPENS_BY_STARTING = (r"^\W*(?:(?:please|pls|can\s+(?:you|we)|could\s+you|let'?s|we\s+(?:want|need)\s+to"
@@ -132,7 +138,8 @@ _BARE_DATE_RE = compiled_on_use(r"(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun|ja
 _DUE_BEFORE_RE = compiled_on_use(r"\b(?:done|finish(?:ed)?|ready|due|need(?:ed)?|complete[sd]?|deliver(?:ed)?|back"
                                 r"|deadline|eta|until|till|til)\W*$", _F)
 # "not before Monday": Monday is when the job may start, not a deadline the Sunday before
-_NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?)?\s*$", _F)
+_NOT_BEFORE_RE = compiled_on_use(r"\b(?:not|never|[a-z]+n't)(?:\s+(?:start|begin|run|launch)(?:ing)?"
+                                r"(?:\s+(?:it|this|that|the\s+(?:job|run)))?)?\s*$", _F)
 _BEFORE_RE = compiled_on_use(r"(?:before|until|till)\b", _F)  # "don't start until Monday": Monday itself
 _AWAY_BEFORE_RE = compiled_on_use(rf"\b{AWAY_FROM}\s*$", _F)
 
@@ -550,9 +557,10 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         before = max(0, found.start - 25)
         if _AWAY_BEFORE_RE.search(scan.text, max(0, found.start - 60), found.start):
             continue  # "I'm OOO from Dec 20": when the person is away, which the deadline reader takes
-        cue = _START_CUE_RE.search(scan.text[before : found.start])
+        cue_from = max(0, found.start - _START_CUE_CHARS)
+        cue = _START_CUE_RE.search(scan.text[cue_from : found.start])
         if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):
-            cue = negated  # "not before Monday", "don't start before Monday": Monday itself
+            cue, cue_from = negated, before  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
         cued = cue is not None
         if found.phrase.lower() == "tonight" and not _DUE_BEFORE_RE.search(scan.text, before, found.start) and (
@@ -568,16 +576,24 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
             continue
         if cue is not None:
-            scan.blank(before + cue.start(), before + cue.end())
+            scan.blank(cue_from + cue.start(), cue_from + cue.end())
         if cue is not None and cue.groupdict().get("any"):  # "can start anytime this week": now will do too
             scan.blank(found.start, found.end)
             notes.append(f"read '{' '.join((cue.group(0) + ' ' + found.phrase).split())}' as: it may start now, "
                          "with no deadline")
             continue
-        when = found.when
-        if not _CLOCK_RE.search(found.phrase):
+        when, phrase = found.when, found.phrase
+        clock = _CLOCK_RE.search(found.phrase) is not None
+        if not clock:
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
-        starts.append((when, found.phrase))
+        event = cue.groupdict().get("event") if cue is not None else None
+        if cue is not None and (event or cue.group(0).lower().startswith("after")):
+            # what the job waits for is quoted with its date: "once the code freeze is over on dec 10"; "after
+            # Dec 10" is once that day is over
+            phrase = " ".join(f"{cue.group(0)} {found.phrase}".split())
+            if not event and not clock:
+                when += timedelta(days=1)
+        starts.append((when, phrase))
         scan.blank(found.start, found.end)
     lowered = scan.text.lower()
     clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
