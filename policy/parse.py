@@ -4107,6 +4107,16 @@ _SEVERAL_COUNTED_RE = compiled_on_use(
     r"|configs|configurations|variants)\s*\(\s*(?:x\s*|n\s*=\s*)?(?P<n>\d{1,4})\s*\)", _F)
 
 
+# "4 different 7B base models", "3 8B models": as many models of one size, each trained (the size itself is read with
+# the other sizes: only the count and its words are taken); "each" after it in the clause is theirs
+_MODELS_OF_A_SIZE_RE = compiled_on_use(
+    r"(?<![\w.$])(?P<n>\d{1,2})\s+(?:different\s+|distinct\s+|separate\s+)?(?=(?P<models>\d+(?:\.\d+)?\s*[mb]\s+"
+    r"(?:base\s+|pretrained\s+|candidate\s+)?models)\b)", _F)
+_EACH_OF_THEM_RE = compiled_on_use(
+    r"[^,.;]*?\b(?:fine[\s-]?tun(?:e|ing)|train(?:ing)?|tun(?:e|ing)|run(?:ning)?|lora)\s+(?P<each>each(?:\s+of\s+them)?)\b",
+    _F)
+
+
 # "20 LoRA adapters", "3 QLoRA runs": a count of runs with the adapter said between; the adapter word is left for the
 # task reader, which reads it as how each run trains.
 _ADAPTER_RUNS_RE = compiled_on_use(
@@ -4240,6 +4250,13 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     for m in scan.take_if(("multiple", "several", "few", "some", "different"), _SEVERAL_COUNTED_RE):
         notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
         found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
+    for m in scan.take_if(("models",), _MODELS_OF_A_SIZE_RE):
+        # "4 different 7B base models, fine-tuning each": a run for each model; the size is left for the size reader
+        said = " ".join(scan.said[m.start() : m.end("models")].split())
+        notes.append(f"read '{said}' as {m['n']} runs of the job, one for each model")
+        found.append(_Qty("trials", Decimal(m["n"]), said))
+        if (each := _EACH_OF_THEM_RE.match(scan.text, m.end(), m.end() + 60)) is not None:
+            scan.blank(each.start("each"), each.end("each"))
     for m in scan.take_if(("times", "twice", "thrice"), _REPEATS_RE):
         count = int(m["n"]) if m["n"] else {"twice": 2, "thrice": 3}[m["w"].lower()]
         notes.append(f"read '{_said(m)}' as {count} runs of the job")
