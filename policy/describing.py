@@ -434,6 +434,11 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False,
     read = []
     for m in pattern.finditer(scan.said):
         start, end = m.span("x")
+        # a list ends before the first of its parts that plans: "of medical text, budget 15k" describes "medical text"
+        for sep in _LIST_SEPARATOR_RE.finditer(scan.said, start, end):
+            if any(plan_word(w) for w in scan.said[sep.end() : end].split()):
+                end = sep.start()
+                break
         # the phrase up to its last word no other reader took ("to debug distributed training": "training" is the
         # task's)
         ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
@@ -449,6 +454,7 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False,
     return read
 
 
+_LIST_SEPARATOR_RE = compiled_on_use(r"\s*(?:,|\+|&|/|\band\b|\bplus\b)\s*", _F)
 _TRAILING_GLUE = frozenset(("the", "a", "an", "our", "my", "their", "your", "of", "for"))
 
 

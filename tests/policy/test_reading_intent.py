@@ -1706,6 +1706,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("we want to benchmark 4 different 7B base models by finetuning each on the same 200M token dataset",
      {"trials": 4, "params": 7 * 10**9, "tokens": 200 * 10**6}, []),
     ("fine-tune 3 8B models on 1B tokens each", {"trials": 3, "params": 8 * 10**9}, []),
+    # what the data is, said in a list that goes on to what plans: the description ends where the plan begins
+    ("continued pretraining llama 3 8B on 20B tokens of medical text, budget 15k, prod",
+     {"budget_usd": 15000.0, "stage": Stage.PRODUCTION}, []),
+    ("pretrain 1B on 20B tokens of code, math and web, budget 15k", {"budget_usd": 15000.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
