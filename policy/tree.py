@@ -1366,7 +1366,7 @@ def _outside_class_warning(choice: Choice, plan: Plan, scr: Screen, req: Trainin
     why = (f"{share:.0%} cheaper per run than" if share > 0 else
            f"finishes in {plan.estimated_hours:,.1f} h, sooner than")
     return (f"{plan.instance_type} is outside {cls}: {why} the best inside it "
-            f"({best.count}× {best.profile.spec.instance_type}, ~${best.cost:,.2f}, {best.finish_hours:,.1f} h)")
+            f"({best.count}× {best.profile.spec.instance_type}, ~${best.cost:,.2f}, {best.wall_hours:,.1f} h)")
 
 
 def _limited(req: TrainingRequest) -> bool:

@@ -660,3 +660,14 @@ def test_the_terminal_says_an_estimate_only_takes_no_approval() -> None:
                                       "2026-11-30T09:00", "--tz", "America/Los_Angeles"])
     assert result.exit_code == 0, result.output
     assert "Approval\n  none: an estimate only, which launches nothing" in result.output
+
+
+def test_the_size_class_warning_gives_the_best_insides_run_hours_not_its_wait_for_the_start() -> None:
+    now_start = plan_for("fine-tune 7B on 1B tokens, done by dec 14")
+    later_start = plan_for("fine-tune 7B on 1B tokens after dec 10, done by dec 14")
+    assert later_start.request.start_after is not None
+
+    def outside(d: Decision) -> list[str]:
+        return [w for w in d.warnings if "size class" in w]
+
+    assert outside(now_start) and outside(later_start) == outside(now_start)
