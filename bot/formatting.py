@@ -134,7 +134,18 @@ def summary_line(decision: Decision, tz: ZoneInfo, *, now: datetime | None = Non
     deadline = deadline_part(decision, tz, now=now)
     if deadline:
         parts.append(deadline)
+    if (budget := budget_part(decision)) is not None:
+        parts.append(budget)
     return " · ".join(parts)
+
+
+def budget_part(decision: Decision) -> str | None:
+    """``budget $2,000 ✓``, ``budget $100 ✗ over by $9``: the estimate against the budget the request said."""
+    over = decision.over_budget_usd
+    if over is None:
+        return None
+    label = f"budget {usd(decision.request.budget_usd)}"
+    return f"{label} ✓" if over == 0 else f"{label} ✗ over by {usd(over)}"
 
 
 def cost_span(plan: Plan) -> str:

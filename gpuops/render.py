@@ -40,6 +40,9 @@ def summary_line(decision: Decision, zone: tzinfo | None = None, *, now: datetim
     if deadline is not None:
         mark = "✓" if plan.deadline_met else "✗"
         parts.append(f"deadline {_when(deadline, zone, now=now)} {mark}")
+    if (over := decision.over_budget_usd) is not None:
+        budget = f"budget {money(decision.request.budget_usd or 0.0)}"
+        parts.append(f"{budget} ✓" if over == 0 else f"{budget} ✗ over by {money(over)}")
     return " · ".join(parts)
 
 

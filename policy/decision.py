@@ -189,6 +189,12 @@ class Decision(BaseModel):
     # What a person may approve so that the plan can start (a quota increase when nothing fits).
     capacity_actions: list[CapacityAction] = Field(default_factory=list[CapacityAction])
 
+    @property
+    def over_budget_usd(self) -> float | None:
+        """How far the plan's estimate is over the budget the request said (0.0 within it); None when none was."""
+        budget = self.request.budget_usd
+        return None if budget is None else max(0.0, round(self.plan.estimated_cost_usd - budget, 2))
+
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no whitespace, UTF-8: the same text for the same value on every database."""

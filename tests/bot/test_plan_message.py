@@ -74,6 +74,19 @@ def test_a_word_not_read_that_is_a_near_miss_shows_the_word_it_may_mean() -> Non
     assert unread == "❓ *Not read*: 'lroa' (lora?)"
 
 
+def test_the_summary_says_whether_the_estimate_is_within_the_budget_the_request_said() -> None:
+    def head(text: str) -> str:
+        blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+        return str(blocks[0]["text"]["text"]).split("\n")[0]
+
+    assert head("fine-tune 7B on 1B tokens, budget $2000").endswith("· budget $2,000 ✓*")
+    over = plan_for("fine-tune 7B on 1B tokens, budget $100")
+    assert over.over_budget_usd == round(over.plan.estimated_cost_usd - 100, 2) > 0
+    assert head("fine-tune 7B on 1B tokens, budget $100").endswith(
+        f"· budget $100 ✗ over by {fmt.usd(over.over_budget_usd)}*")
+    assert "budget" not in head("fine-tune 7B on 1B tokens")
+
+
 def test_a_scannable_message_leads_with_the_summary_and_what_moved_the_decision() -> None:
     text = REQUESTS[0]
     req = make_request(decision=plan_for(text), text=text, planned_at=NOW)

@@ -270,6 +270,13 @@ def test_cli_text_opens_with_the_summary_line() -> None:
     assert "prices: snapshot 2026-11-09" in result.stdout
 
 
+def test_cli_summary_line_marks_the_estimate_against_the_budget_said() -> None:
+    within = runner.invoke(app, ["plan", "fine-tune 7B on 1B tokens, budget $2000", *NOW_ARGS])
+    over = runner.invoke(app, ["plan", "fine-tune 7B on 1B tokens, budget $100", *NOW_ARGS])
+    assert within.stdout.splitlines()[0].endswith("· budget $2,000 ✓")
+    assert re.search(r"· budget \$100 ✗ over by \$\d+\.\d\d$", over.stdout.splitlines()[0]), over.stdout
+
+
 def test_a_deadline_a_week_on_the_same_weekday_shows_its_date() -> None:
     """Said on a Monday, next Monday's deadline would read "Mon 09:00", as if before a plan done today."""
     result = runner.invoke(app, ["plan", "fine-tune 7B over the weekend", *NOW_ARGS])
