@@ -295,7 +295,7 @@ _MAY_AFTER_RE = compiled_on_use(
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
                 r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off|freeze|code-freeze"
-                r"|hackathon|hack-week|bootcamp|meetup|tutorial|lecture|class")
+                r"|hackathon|hack-week|bootcamp|meetup|tutorial|lecture|class|flight|departure|travel|sabbatical|interview")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
