@@ -4824,6 +4824,11 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"
+    # "fine with it taking a week if it's cheaper", "slower is ok if that saves money": time given for cost
+    # ("spot if it's cheaper, otherwise on-demand" is the purchase model's condition, read with it)
+    r"|(?<!spot\s)\bif\s+(?:it'?s|it\s+is|that'?s|that\s+is|it\s+(?:comes\s+out|works\s+out|ends\s+up))\s+cheaper\b"
+    r"(?!\s*,?\s*(?:otherwise|else|or\s+else))"
+    r"|\bif\s+(?:it|that)\s+(?:saves|cuts|lowers)\s+(?:(?:us\s+)?(?:money|costs?|the\s+(?:cost|bill))|spend)\b"
     # "is p5 or p5e cheaper?", "which is cheaper": the hardware named is compared on cost
     r"|\b(?:which(?:\s+(?:one|is|would\s+be))?|is\s+it)\s+cheaper\b|(?<=\S)\s+cheaper\s*\?"
     # "without breaking the bank", "keep costs down", "keeping spend low", "on the cheap"
