@@ -2443,9 +2443,14 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         elif m["n"] or m["n2"]:
             count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
+            if m["nodes"] and (each := _EACH_AFTER_NODES_RE.match(scan.text, m.end())) is not None:
+                scan.blank(each.start(), each.end())  # "2 nodes with 8 A100s each": each node's, counted already
             if ceiling is None and not m["nodes"] and (
                     (each := _PER_NODE_BEFORE_RE.search(scan.text, max(0, m.start() - 30), m.start())) is not None
-                    or (each := _PER_NODE_AFTER_RE.match(scan.text, m.end())) is not None):
+                    or (each := _PER_NODE_AFTER_RE.match(scan.text, m.end())) is not None
+                    # "2 nodes, 8 A100s each": the nodes said just before
+                    or (_NODES_JUST_SAID_RE.search(scan.text, max(0, m.start() - 30), m.start()) is not None
+                        and (each := _EACH_AFTER_NODES_RE.match(scan.text, m.end())) is not None)):
                 # "2 nodes, each node has 8 H100s": a node's count, times the nodes read with the numbers
                 per_node.append((count, _said(m)))
                 scan.blank(each.start(), each.end())
@@ -3397,6 +3402,10 @@ _AFTER_NODES = "|".join(f"(?<={noun})" for noun in ("node", "nodes", "instance",
 _PER_NODE_BEFORE_RE = compiled_on_use(r"(?:\b(?:each|per|every)\s+(?:node|instance|machine|host|box|server)\s*"
                                       rf"|(?:{_AFTER_NODES})\s*,?\s*(?:and\s+)?each\s+)"
                                       r"(?:(?:has|having|with|of)\s+|[:=]\s*)?$", _F)
+# "… 8 A100s each" after a count of nodes: what each node holds
+_EACH_AFTER_NODES_RE = compiled_on_use(r"\s+(?:each|apiece)\b(?!\s+(?:run|trial|job|seed|experiment)s?\b)", _F)
+_NODES_JUST_SAID_RE = compiled_on_use(r"(?<![\w.])\d{1,3}\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*"
+                                      r"(?:,|;|:|-|with|of)?\s*$", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
 _NODES_OF_RE = compiled_on_use(

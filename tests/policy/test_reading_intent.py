@@ -1715,6 +1715,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("continued pretraining llama 3 8B on 20B tokens of medical text, budget 15k, prod",
      {"budget_usd": 15000.0, "stage": Stage.PRODUCTION}, []),
     ("pretrain 1B on 20B tokens of code, math and web, budget 15k", {"budget_usd": 15000.0}, []),
+    # a node count, then what each node holds with "each" after it
+    ("fine-tune 7B on 1B tokens, 2 nodes with 8 A100s each", {"gpus": 16, "accelerator": "A100"}, []),
+    ("fine-tune 7B on 1B tokens, 2 nodes, 8 A100s each", {"gpus": 16, "instances": 2}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
