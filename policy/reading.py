@@ -63,14 +63,18 @@ _WORDED_DURATION_RE = compiled_on_use(
     rf"(?:about\s+|around\s+|roughly\s+|maybe\s+|like\s+|~\s*)?(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})"
     # "for a day and a half", "for an hour and a half"
     r"\s+(?:full\s+|whole\s+)?(?P<u>hours?|days?|weeks?)(?P<half>\s+and\s+a\s+half)?(?![\w])"
-    r"(?!\s+from\s+(?:now|today))", _F)
+    r"(?!\s+from\s+(?:now|today))"
+    # "8 H100s for a month", "for 2 months": only after "for", and a month as a bill counts it (730 h)
+    rf"|(?<![\w.$-])for\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<mn>an?|one|two|\d)\s+(?:full\s+|whole\s+)?"
+    r"(?P<mu>months?)(?![\w])", _F)
 # "13B, 26B tokens, 128 GPUs, one week": counted in words as an item of a list of its own, between commas
 _LISTED_WORDED_DURATION_RE = compiled_on_use(
     rf"(?:(?<=[,;:])|^)\s*(?P<n>(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|an?|{BELOW_100})\s+(?:full\s+|whole\s+)?"
     # "…, a week is fine": said of the length, which the time the work has then is
     r"(?P<u>hours?|days?|weeks?)(?=\s*(?:[,;.]|$)|\s+(?:is|'s|would\s+be|should\s+be)\s+(?:fine|ok(?:ay)?|acceptable"
     r"|enough|plenty)\b)", _F)
-UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"), never months
+UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"); a month is _MONTH_HOURS
+_MONTH_HOURS = 730.0  # an average month's hours, as AWS bills a month (8,760 h a year / 12)
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
 _GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(?:\s+it)?|think(?:\s+it)?)\s+"
@@ -530,11 +534,13 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
                 or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
             continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
-        said = m["n"].lower()
+        months = m.groupdict().get("mu") is not None
+        said = (m["mn"] if months else m["n"]).lower()
         vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
         count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
                         else below_100(said) if said[0].isalpha() else said)
-        hours = (float(count) + (0.5 if m.groupdict().get("half") else 0.0)) * UNIT_HOURS[m["u"][0].lower()]
+        unit = _MONTH_HOURS if months else UNIT_HOURS[m["u"][0].lower()]
+        hours = (float(count) + (0.5 if m.groupdict().get("half") else 0.0)) * unit
         if not 0 < hours <= 24 * 90:
             continue
         # "2h each", "6 hours per run": every run's length, which is what a stated length is of each run anyway

@@ -940,6 +940,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("4 p5 nodes for a week", {"fixed_hours": 168.0, "instances": 4, "instance_type": "p5"}, []),
     ("32 H100s for 2 weeks", {"fixed_hours": 336.0, "gpus": 32}, []),
     ("8 H100 for two weeks", {"fixed_hours": 336.0, "gpus": 8}, []),
+    # a month of hardware is billed as AWS bills a month: 730 h
+    ("8 H100s for a month", {"fixed_hours": 730.0, "gpus": 8}, []),
+    ("what's the cheapest way to get 8 H100s for a month for our 13B run?", {"fixed_hours": 730.0}, []),
+    ("64 H100s for two months", {"fixed_hours": 1460.0, "gpus": 64}, []),
     ("8 H100 for twelve hours", {"fixed_hours": 12.0}, []),
     ("eval run 7B for a whole day", {"fixed_hours": 24.0}, []),
     ("8 H100 for an hour", {"fixed_hours": 1.0}, []),
