@@ -51,7 +51,8 @@ _STATUS_LINES = {
     "stopped": "⏹️ *Stopped*",
     "dry_run": "🧪 *Dry run*: nothing was launched; the request that would have been sent is attached",
     "denied": "⛔ *Denied by policy*",
-    "estimate": "📋 *Estimate only*: nothing launches from this request; ask again without 'don't launch' to run it",
+    "estimate": "📋 *Estimate only*: nothing launches from this request; to run it, ask again without asking for "
+                "an estimate only",
     "expired": "⌛ *Expired* before enough approvals",
     "cancelled": "🚫 *Cancelled*",
 }

@@ -44,8 +44,8 @@ def approval_requirement(
     """
     reasons: list[str] = []
     if estimate_only:
-        reasons.append("an estimate only: nothing launches from it and it takes no approval; ask again without "
-                       "'don't launch' to run the job")
+        reasons.append("an estimate only: nothing launches from it and it takes no approval; to run the job, ask "
+                       "again without asking for an estimate only")
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
     if exposure_usd is not None and exposure_usd > cost_usd:
         if exposure_usd - cost_usd > _ROUNDING_USD:  # a stated length's cap is its estimate, to the cent rounded up

@@ -61,8 +61,8 @@ def check_may_decide(*, policy: PolicyConfig, record: RequestRecord, approver: s
     if record.status == RequestStatus.DENIED:
         raise Conflict("policy denied this request; there is nothing to approve", current_state=record.status)
     if record.status == RequestStatus.ESTIMATE:
-        raise Conflict("this request asked for an estimate only, so nothing launches from it; ask again without "
-                       "'don't launch' to run the job", current_state=record.status)
+        raise Conflict("this request asked for an estimate only, so nothing launches from it; to run the job, ask "
+                       "again without asking for an estimate only", current_state=record.status)
     if record.status != RequestStatus.PENDING_APPROVAL:
         raise Conflict(f"this request is {record.status}; it no longer takes approvals", current_state=record.status)
 

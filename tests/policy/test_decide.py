@@ -669,6 +669,12 @@ def test_the_terminal_says_an_estimate_only_takes_no_approval() -> None:
     assert "Approval\n  none: an estimate only, which launches nothing" in result.output
 
 
+def test_an_estimate_only_never_quotes_words_the_request_did_not_say() -> None:
+    decision = plan_for("price out a 7B pretrain on 20B tokens for the planning doc, no launch")
+    [reason] = [r for r in decision.approval.reasons if r.startswith("an estimate only")]
+    assert "don't launch" not in reason and reason.endswith("ask again without asking for an estimate only")
+
+
 def test_the_size_class_warning_gives_the_best_insides_run_hours_not_its_wait_for_the_start() -> None:
     now_start = plan_for("fine-tune 7B on 1B tokens, done by dec 14")
     later_start = plan_for("fine-tune 7B on 1B tokens after dec 10, done by dec 14")
