@@ -492,8 +492,10 @@ _STAGE_RES = (
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
-                                  r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune)|a\s+(?:job|run)"
-                                  r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b)"
+                                  r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)"
+                                  r"|an?\s+(?:job|run|sweep)"
+                                  r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b"
+                                  r")"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical"
                                   # work under a service-level agreement serves someone: "SLA-bound", "has an SLA"
                                   r"|sla(?:[\s-]+(?:bound|backed|critical))?)\b", _F)),
@@ -5222,7 +5224,7 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
                 scan.blank(m.start(), m.end())
                 notes.append(f"read '{_said(m)}' as where the work is headed, not the stage of this run")
     negated = {stage: [m.group(0) for m in scan.take_if(_NEGATION_WORDS, pattern)] for stage, pattern in _NOT_STAGE_RES}
-    said = {stage: [*negated.get(stage, []), *(m.group(0) for m in scan.take(pattern))]
+    said = {stage: [*negated.get(stage, []), *(m.group(0) for m in _stage_words(scan, pattern))]
             for stage, pattern in _STAGE_RES}
     if not any(said.values()):
         return None
@@ -5240,6 +5242,23 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     elif word.lower() not in ("production", "prod", "experimental", "experiment"):
         notes.append(f"read '{word}' as {stage.value}")
     return stage
+
+
+def _stage_words(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """``scan.take(pattern)``, less "launch" said of launching jobs as the text was said: "launch 3 runs" launches
+    them, whatever reader took the runs (left unread: a person reads what it asks)."""
+    found = []
+    for m in pattern.finditer(scan.text):
+        if m.group(0).lower().startswith("launch") and _LAUNCHING_JOBS_RE.match(scan.said, m.end()):
+            continue
+        scan.blank(m.start(), m.end())
+        found.append(m)
+    return found
+
+
+_LAUNCHING_JOBS_RE = compiled_on_use(
+    r"\s+(?:\d[\d,]*\s*|an?\s+|(?:a\s+)?(?:few|couple(?:\s+of)?|several|multiple)\s+)?(?:(?:more|new|separate"
+    r"|parallel|different)\s+)?(?:copies|copy|instances?|jobs?|runs?|trials?|seeds?|nodes?|sweeps?)\b", _F)
 
 
 # How often the job says it checkpoints, after "checkpoint": "we checkpoint every 30 min", "checkpointing every
