@@ -491,7 +491,7 @@ _STAGE_RES = (
         rf"(?:to|in|into)\s+)?(?:prod|production)|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
-                                  r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)launch(?:es|ing)?"
+                                  r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)(?:product\s+)?launch(?:es|ing)?"
                                   r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)"
                                   r"|an?\s+(?:job|run|sweep)"
                                   r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b"
@@ -5249,7 +5249,8 @@ def _stage_words(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
     them, whatever reader took the runs (left unread: a person reads what it asks)."""
     found = []
     for m in pattern.finditer(scan.text):
-        if m.group(0).lower().startswith("launch") and _LAUNCHING_JOBS_RE.match(scan.said, m.end()):
+        if m.group(0).lower().endswith(("launch", "launches", "launching")) \
+                and _LAUNCHING_JOBS_RE.match(scan.said, m.end()):
             continue
         scan.blank(m.start(), m.end())
         found.append(m)

@@ -1723,6 +1723,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 2 nodes with 8 A100s each", {"gpus": 16, "accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 2 nodes, 8 A100s each", {"gpus": 16, "instances": 2}, []),
     # launching jobs is no product's launch: the stage stays the default
+    ("fine-tune 7B on 1B tokens for the product launch", {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, launch 3 runs with different seeds", {"stage": None, "trials": 3}, []),
     ("fine-tune 7B on 1B tokens, launch 100 copies", {"stage": None}, ["100", "copies"]),
     # items counted beside the tokens they hold are what the data is
