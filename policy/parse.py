@@ -179,7 +179,7 @@ _UNIT_KINDS = (
                   r"(?:hours?|hrs?|h)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
-    ("money", r"usd|dollars?|bucks|grand"),  # "2 grand": thousands of dollars (``_GRAND``)
+    ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
      r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
@@ -2193,7 +2193,7 @@ _SPENT_SO_FAR_RE = compiled_on_use(
     _F)
 # "daily cap $300", "no more than $200 per day", "max $1k/week", "$500 a day": money by the day or week, which no check
 # of a plan's total or hourly rate says (a run under a day spends its total in one day; a longer one, its rate × 24 h)
-_MONEY_SAID = rf"(?:{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*[km]?\s*(?:usd|dollars|bucks|grand)\b)"
+_MONEY_SAID = rf"(?:{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*[km]?\s*(?:usd|dollars|bucks)\b)"
 _RATE_CAP_RE = compiled_on_use(
     r"\b(?:daily|weekly|per[\s-](?:day|week))\s+(?:spend(?:ing)?\s+)?(?:cap|limit|budget|max(?:imum)?|ceiling)\s*"
     rf"(?:of|is|=|:)?\s*{_MONEY_SAID}"
@@ -4514,8 +4514,6 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     before = text[max(0, m.start() - _CONTEXT_CHARS) : m.start()]
     scale = (m["word"] or m["letter"] or "").lower().removesuffix("s")  # "300 millions tokens"
     unit = " ".join((m["unit"] or "").lower().split())
-    if unit == _GRAND and not scale:
-        scale = "k"
     other = None if m["unit"] else _OTHER_CURRENCY_AFTER_RE.match(text, m.end())
     if (m["cur"] and m["cur"].strip().lower() not in ("$", "usd", "us$")) or other is not None:
         said = text[m.start() : other.end() if other else m.end()].strip()
@@ -4564,9 +4562,6 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None and role is None
     return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on,
                 other_model=role is not None and role["other"] is not None)
-
-
-_GRAND = "grand"  # "about 2 grand left": a thousand dollars each, said as money is in speech
 
 
 _MODEL_ROLE_AFTER_RE = compiled_on_use(

@@ -59,7 +59,9 @@ def digits_for_words(text: str) -> str:
 # not "a grand dataset": a word after it that is not a sentence's joint makes it an adjective
 _GRAND_RE = compiled_on_use(
     r"(?<![\w.$])(?:(?P<a>an?|one)|(?P<n>\d+(?:\.\d+)?))\s+grand\b"
-    r"(?![\s-]+(?!(?:budget|max(?:imum)?|tops|total|or|and|but|by|for|in|on|at|of|per|each|is|if|a|an|the)\b)[a-z])",
+    # "2 grand left this quarter" is money left; "a grand total of 1B tokens" is no money at all
+    r"(?![\s-]+(?!(?:budget|max(?:imum)?|tops|total|left|or|and|but|by|for|in|on|at|of|per|each|is|if|a|an|the)\b)[a-z])"
+    r"(?![\s-]+total\s+of\b)",
     re.IGNORECASE | re.ASCII)
 
 
