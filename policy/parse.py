@@ -4063,6 +4063,13 @@ _RUNS_OF_HARDWARE_RE = compiled_on_use(
     rf"|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?:\s+gpus?)?)(?:\s+(?P<each>each|apiece))?(?![\w-])", _F)
 
 
+# "each run on 8 H100s", "every trial gets 4 A100s": each run's accelerators, named (only the words before the name are
+# taken: the name is the hardware reader's)
+_EACH_RUN_ON_ACCELERATORS_RE = compiled_on_use(
+    rf"\b(?:each|every)\s+{_RUN_NOUN}\s+(?:(?:runs?|is|goes)\s+)?(?:on|gets?|uses?|using|with|needs?)\s+"
+    rf"(?P<n>\d{{1,4}})\s*(?:x\s*)?(?=(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-]))", _F)
+
+
 def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
     """The hardware said of each run ("each run on 1 node"): its count, "gpus" or "instances", and the phrase; taken
     before the counts' readers read it as the whole job's."""
@@ -4078,6 +4085,9 @@ def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
                 scan.blank(*runs_of.span(said_each))
         return (int(runs_of["n"]), "gpus" if unit.startswith(("gpu", "acc")) else "instances",
                 " ".join(runs_of.group(0).split()))
+    for m in scan.take_if(("each", "every"), _EACH_RUN_ON_ACCELERATORS_RE):
+        # "each run on 8 H100s": the count is each run's, the accelerator (left in the text) the hardware's reader's
+        return int(m["n"]), "gpus", " ".join(f"{m.group(0)} {m['acc']}".split())
     if not scan.holds(("each", "every", "per ", "apiece", " a ")) or not scan.holds(_RUN_HARDWARE_WORDS):
         return None
     found = scan.take(_PER_RUN_HARDWARE_RE)

@@ -532,6 +532,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 3 seeds on 8 GPUs", {"trials": 3, "gpus": 8}, []),
     ("8 H100 for 6 hours each", {"gpus": 8, "fixed_hours": 6.0}, []),
     ("3 runs, each on 8 H100s for 6 hours", {"trials": 3, "gpus": 24, "fixed_hours": 6.0}, []),
+    # each run's accelerators named apart from the runs' count: each run's, the accelerator still the hardware
+    ("sweep 4 runs of 7B on 1B tokens, each run on 8 H100s", {"trials": 4, "gpus": 32, "accelerator": "H100"}, []),
+    ("sweep 4 runs of 7B on 1B tokens, every trial gets 8 A100s", {"trials": 4, "gpus": 32, "accelerator": "A100"}, []),
     # a count of something else after "up to" is no budget ("up to 3 attempts" was a $3 budget)
     ("fine-tune 7B on 1B tokens, up to 3 attempts if it diverges", {"budget_usd": None},
      ["3", "attempts if", "diverges"]),
