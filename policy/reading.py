@@ -298,6 +298,7 @@ get give make use using used go going have has had plan planning planned what wh
 must results exactly preferred squeeze question one quality grade u ur adapter adapters note fyi
 under below max maximum budget cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
+wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very
 really extremely adapt adapting burn rate since still

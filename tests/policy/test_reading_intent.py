@@ -131,6 +131,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("start a 7B fine-tune on Dec 10, ready by the 14th",
      {"start_after": at("2026-12-10T09:00"), "deadline": at("2026-12-14T17:00")}, []),
     ("start now, fine-tune 7B done friday", {"start_after": None, "deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, wrap up by Sunday night", {"deadline": at("2026-12-06T23:59")}, []),
     # a trip is an event the work is due before, as a demo is
     ("fine-tune 7B on 1B tokens before my flight on Thursday at 6am", {"deadline": at("2026-12-03T06:00")}, []),
     # what the job waits for: "after Dec 10" once that day is over, the end of an event on its day; never a deadline
