@@ -400,7 +400,10 @@ _TEAM_RE = compiled_on_use(
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
     r"(?:(?P<t5>(?!team-|(?:our|my|your|their|his|her)\b)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account"
     r"|cost\s+cent(?:er|re))\b"
-    r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)",
+    r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)"
+    # "team nlp pays", "the search team will pay for it": whose money it is, said of the team
+    r"|\b(?:the\s+)?(?:team\s+(?P<t9>[a-z][a-z0-9_-]*)|(?P<t10>(?!team\b|our\b|my\b|your\b|their\b)[a-z][a-z0-9-]*)"
+    r"\s+team)\s+(?:pays|will\s+pay|is\s+paying|'ll\s+pay|covers\s+it|will\s+cover\s+it)\b",
     _F,
 )
 
@@ -5699,11 +5702,14 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     return Tolerance.LOW if low else Tolerance.HIGH if high or either else None
 
 
+_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10")
+
+
 def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
     for m in scan.take(_TEAM_RE):
-        name = (m["t"] or m["t2"] or m["t3"] or m["t4"] or m["t5"] or m["t6"] or m["t7"] or m["t8"]).lower().strip("-_")
+        name = next(m[g] for g in _TEAM_GROUPS if m[g]).lower().strip("-_")
         named.append(name.replace("team_", "team-", 1) if name.startswith(("team-", "team_")) else f"team-{name}")
     if not named:
         return None

@@ -1289,6 +1289,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, on-demand preferred", {"interruption_tolerance": Tolerance.LOW}, []),
     # whose budget it goes on, said as where it is charged
     ("fine-tune 7B on 1B tokens, charge it to the nlp budget", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens, team nlp pays, deadline monday", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens, the nlp team will pay for it", {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens, bill it to team-nlp", {"team": "team-nlp"}, []),
     # evaluation and held-out data: part of the training job
     ("fine-tune 7B on 1B tokens and evaluate on MMLU", {"tokens": 1_000_000_000}, []),

@@ -57,6 +57,8 @@ def test_naming_another_team_in_the_text_from_your_own_teams_channel_is_refused(
     assert NLP_PERSON in message and LEADS[0] in message  # whom to ask: named members, then approvers
     assert "ana@example.com" not in message
     assert refused(file(live, ML_PERSON, team="team-nlp")) == message  # the structured field, the same
+    # saying another team pays is naming it: the same refusal, nothing charged to it
+    assert refused(file(live, ML_PERSON, f"{TEXT}, team nlp pays", channel="C0ML")) == message
     assert teams_of(live, ML_PERSON) == ["team-ml"]
 
 
