@@ -90,8 +90,9 @@ def _count_failure(decision: dict[str, Any] | Decision, reason: str) -> None:
 
 def _claimable(now: datetime, lease_seconds: float) -> Any:
     stale = now - timedelta(seconds=lease_seconds)
-    return sa.or_(col(LaunchTask.status) == "queued",
-                  sa.and_(col(LaunchTask.status) == "claimed", col(LaunchTask.claimed_at) <= stale))
+    due = sa.or_(col(LaunchTask.not_before).is_(None), col(LaunchTask.not_before) <= now)  # the plan's start reached
+    return sa.and_(due, sa.or_(col(LaunchTask.status) == "queued",
+                               sa.and_(col(LaunchTask.status) == "claimed", col(LaunchTask.claimed_at) <= stale)))
 
 
 def claim_next_task(*, engine: Engine, worker_id: str, now: datetime,

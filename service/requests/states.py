@@ -82,7 +82,12 @@ def _fresh_revision(session: Session, record: RequestRecord, actor: str, now: da
 
 
 def _queue_launch(session: Session, record: RequestRecord, now: datetime) -> None:
-    session.add(LaunchTask(request_id=record.id, revision=record.revision, created_at=now, updated_at=now))
+    """The launch of the revision in force, held until the start its plan was made for, if the request said one."""
+    row = session.exec(select(PlanRevision).where(PlanRevision.request_id == record.id,
+                                                  PlanRevision.revision == record.revision)).first()
+    start = (row.decision.get("request") or {}).get("start_after") if row is not None else None
+    session.add(LaunchTask(request_id=record.id, revision=record.revision, created_at=now, updated_at=now,
+                           not_before=datetime.fromisoformat(start) if start else None))
 
 
 def transition(

@@ -157,6 +157,8 @@ class LaunchTask(SQLModel, table=True):
     attempts: int = 0
     claimed_by: str | None = Field(default=None, max_length=256)
     claimed_at: datetime | None = _opt_ts()
+    # the start the approved plan was made for (its request's start_after): no worker claims the task before it
+    not_before: datetime | None = _opt_ts()
     last_error: str | None = _text(nullable=True)
     created_at: datetime = _ts()
     updated_at: datetime = _ts()

@@ -378,3 +378,20 @@ def test_a_launch_recorded_twice_is_recorded_once(db: Engine, neighbours: Neighb
     assert record_launch(engine=db, job=job, outcome=outcome, now=NOW + timedelta(seconds=5)) is False
     assert _last_event(db, request_id).seq == first.seq
     assert (_record(db, request_id).status, _task(db, request_id).status) == ("running", "done")
+
+
+def test_an_approved_plan_that_starts_later_launches_only_from_its_start(
+    db: Engine, neighbours: Neighbours, recorder: RecordingLauncher
+) -> None:
+    """ "once the code freeze is over on Dec 10": approved today, the plan starts Dec 10, so it launches then."""
+    request_id = new_request(engine=db, policy=POLICY,
+                             text="fine-tune 7B on 1B tokens once the code freeze is over on dec 10")
+    start = _task(db, request_id).not_before
+    assert start is not None and start.isoformat() == "2026-12-10T09:00:00+00:00"  # the request's zone: UTC
+    before = WorkerContext(engine=db, planner=_planner(POLICY), worker_id="worker:1", lease_seconds=300,
+                           env=recording_environment(policy=POLICY, recorder=recorder),
+                           clock=lambda: start - timedelta(seconds=1))
+    assert launch_once(ctx=before) is False and recorder.asked == []
+    assert _task(db, request_id).status == "queued" and _record(db, request_id).status == "approved"
+    claimed = claim_next_task(engine=db, worker_id="worker:1", now=start)
+    assert claimed is not None and claimed.request_id == request_id
