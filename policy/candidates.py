@@ -28,6 +28,7 @@ from policy.memo import recent_work, remembered
 from policy.pricing import Rate, hourly_rate
 from policy.purchase import purchase_models
 from policy.request import Stage, Tolerance
+from policy.timespan import HOURS_PER_MONTH
 
 __all__ = [
     "counts_for",
@@ -699,7 +700,6 @@ def _transfer_usd(prof: Profile, search: Search) -> float:
     return search.transfer_usd if moved else 0.0
 
 
-HOURS_PER_MONTH = 730.0
 _PURCHASES = (PurchaseModel.SPOT, PurchaseModel.ON_DEMAND, PurchaseModel.CAPACITY_BLOCK)
 _PLATFORMS = tuple(Platform)
 _SLOTS = len(_PURCHASES) * len(_PLATFORMS)

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from policy.timespan import HOURS_PER_MONTH
+
 __all__ = [
     "BASELINE_PERCENTILE",
     "CommitmentOutcome",
@@ -57,7 +59,7 @@ class CommitmentOutcome(BaseModel):
 
     @property
     def savings_per_month_usd(self) -> float:
-        return round(self.savings_usd / self.hours * 730.0, 2) if self.hours else 0.0
+        return round(self.savings_usd / self.hours * HOURS_PER_MONTH, 2) if self.hours else 0.0
 
 
 def seed_commitment(*, hourly_on_demand_usd: Sequence[float], discount: float) -> float:

@@ -33,6 +33,7 @@ from policy.questions import Choice, Question
 from policy.regions import ALL_REGIONS
 from policy.request import Task
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
+from policy.timespan import HOURS_PER_MONTH
 
 __all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_back_reference",
            "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "Scan", "TRAIN_RE",
@@ -73,8 +74,7 @@ _LISTED_WORDED_DURATION_RE = compiled_on_use(
     # "…, a week is fine": said of the length, which the time the work has then is
     r"(?P<u>hours?|days?|weeks?)(?=\s*(?:[,;.]|$)|\s+(?:is|'s|would\s+be|should\s+be)\s+(?:fine|ok(?:ay)?|acceptable"
     r"|enough|plenty)\b)", _F)
-UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"); a month is _MONTH_HOURS
-_MONTH_HOURS = 730.0  # an average month's hours, as AWS bills a month (8,760 h a year / 12)
+UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"); a month is HOURS_PER_MONTH
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
 _GUESSED_LENGTH_LEAD = (r"(?:should|will|would|'ll|might|probably|guess(?:ing)?(?:\s+it)?|think(?:\s+it)?)\s+"
@@ -540,7 +540,7 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
         count = Decimal(vague if vague is not None else 1 if said in ("a", "an")
                         else below_100(said) if said[0].isalpha() else said)
-        unit = _MONTH_HOURS if months else UNIT_HOURS[m["u"][0].lower()]
+        unit = HOURS_PER_MONTH if months else UNIT_HOURS[m["u"][0].lower()]
         hours = (float(count) + (0.5 if m.groupdict().get("half") else 0.0)) * unit
         if not 0 < hours <= 24 * 90:
             continue

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["add_hours", "hours_between"]
+__all__ = ["add_hours", "hours_between", "HOURS_PER_MONTH"]
+
+# A month as AWS bills one: 8,760 h a year / 12
+HOURS_PER_MONTH = 730.0
 
 
 def hours_between(start: datetime, end: datetime) -> float:
