@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot import formatting as fmt
 from bot.capacity_blocks import propose_buttons
@@ -168,6 +168,10 @@ def approval_status(req: RequestPublic, *, now: datetime | None = None) -> str:
         head = "❌ *Rejected*"
     else:
         head = _STATUS_LINES.get(req.status, f"*{escape(req.status)}*")
+    start = req.decision.request.start_after
+    if req.status in ("approved", "auto_approved") and start is not None and (now or datetime.now(UTC)) < start:
+        # the launch waits for the start the plan was made for (the outbox holds it until then)
+        head += f" · launches {fmt.stamp(start, tz, now=now)}, when its plan starts"
     if req.status == "denied" and req.decision.approval.reasons:
         done.extend(escape(r) for r in req.decision.approval.reasons)
     if req.job is not None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot import formatting as fmt
-from bot.blocks import alternatives_of, approve_by, request_blocks
+from bot.blocks import alternatives_of, approval_status, approve_by, request_blocks
 from bot.limits import MAX_MESSAGE_BLOCKS
 from bot.modals import why_view
 from contract.requests import PreviousRevision
@@ -292,3 +292,13 @@ def test_an_hourly_price_asked_for_is_shown_to_the_cent() -> None:
     assert fields["*Price*"] == f"${decision.plan.price_per_instance_hour_usd:,.2f}/instance-hour"
     assert re.fullmatch(r"\$\d+\.\d\d/instance-hour", fields["*Price*"])  # "$18" for $18.41 was 2% off
     assert decision.request.fixed_hours == 1.0
+
+
+def test_an_approved_plan_that_starts_later_says_when_it_launches() -> None:
+    text = "fine-tune 7B on 1B tokens once the code freeze is over on dec 10"
+    req = make_request(decision=plan_for(text), text=text, planned_at=NOW, status="approved", approvals_remaining=0)
+    start = req.decision.request.start_after
+    assert start is not None
+    assert approval_status(req, now=NOW) == (f"✅ *Approved* · launches {fmt.stamp(start, fmt.zone(TZ), now=NOW)}, "
+                                             "when its plan starts")
+    assert approval_status(req, now=start) == "✅ *Approved*"  # its start reached: the worker launches it
