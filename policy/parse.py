@@ -3841,6 +3841,7 @@ _TEXT_DATA_AFTER_RE = compiled_on_use(_TEXT_DATA_AFTER, _F)
 _TEXT_DATA_BEFORE_RE = compiled_on_use(_TEXT_DATA_BEFORE, _F)
 # The words before an amount that make it the budget.
 _MONEY_CUE_BEFORE_RE = compiled_on_use(_MONEY_CUE_BEFORE, _F)
+_SPEND_WORD_RE = compiled_on_use(rf"\b(?:{_SPEND}|budget)\b", _F)
 
 
 def _text_data(text: str, m: re.Match[str], *, said: str) -> re.Match[str] | None:
@@ -3905,6 +3906,9 @@ _FLOOR_BEFORE_RE = compiled_on_use(
 _FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
+    # "don't go over 16 GPUs", "never exceed 4 nodes"
+    r"|(?:don'?t|do\s+not|never|won'?t|shouldn'?t|must\s*not|mustn'?t|can'?t|cannot)\s+(?:(?:go|get)\s+(?:over|above"
+    r"|beyond|past)|exceed)|not\s+to\s+exceed"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
     r"|limit(?:ed)?\s+(?:of|to)"
     r"|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)"
@@ -3919,7 +3923,9 @@ _BOUND_JOIN_RE = compiled_on_use(
     r"(?:at\s+least|at\s+most|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than"
     r"|min(?:imum)?(?:\s+of)?|max(?:imum)?(?:\s+of)?|up\s+to)\s*", _F)
 # "within a $100/hour burn rate" too: what the plan must stay inside
-_BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<|\bwithin(?:\s+an?)?)\s*$", _F)
+# "that stays under $50/hour", "keeping it below 16 GPUs": the staying read with the bound
+_BELOW_BEFORE_RE = compiled_on_use(r"(?:\b(?:stay(?:s|ing)?|remain(?:s|ing)?|keep(?:s|ing)?\s+it)\s+)?"
+                                   r"(?:\b(?:fewer|less)\s+than|\bunder|\bbelow|<|\bwithin(?:\s+an?)?)\s*$", _F)
 
 
 def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: list[str], *,
@@ -3943,9 +3949,9 @@ def _ceiling(scan: _Scan, m: re.Match[str], kind: str, value: Decimal, notes: li
         return None
     phrase = " ".join(text[min(used.start(), m.start()) : max(used.end(), m.end())].split())
     scan.blank(used.start(), used.end())
-    most = value - 1 if below is not None else value
+    most = value - 1 if below is not None and "within" not in below.group(0).lower() else value  # within: inclusive
     notes.append(f"read '{phrase}' as a ceiling: the plan may use fewer"
-                 + (f", at most {most:,}" if below is not None else ""))
+                 + (f", at most {most:,}" if most != value else ""))
     return _Qty(kind, most, phrase)
 
 
@@ -4545,7 +4551,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
                 and not _STEPS_BEFORE_RE.search(before):  # "2000 steps at 512k tokens each": a step's batch
             kind = "other"  # "…, each ~2k tokens": an item's length, never the run's; left for a person
     else:
-        kind = _kind_from_context(before, text[m.end() : m.end() + 12], scale)
+        kind = _kind_from_context(text[max(0, m.start() - _MONEY_CONTEXT_CHARS) : m.start()],
+                                  text[m.end() : m.end() + 12], scale)
         if kind == _BARE_LIMIT:  # "keep it under 300": dollars; "max 2", "at most 16": a count as likely, for a person
             kind = "money" if _value(m["num"], scale, seq=False) >= MIN_BARE_BUDGET_USD else "plain"
         if kind == "money" and not scale and _YEAR_RE.fullmatch(m["num"]) and _BUDGET_AFTER_RE.match(
@@ -4613,8 +4620,11 @@ _VERSION_BEFORE_RE = compiled_on_use(
     r"|starcoder|command-r|claude|opt|pythia|bloom|stablelm|smollm)|\bv(?:ersion)?)[\s-]*$", _F)
 
 
-def _kind_from_context(before: str, after: str, scale: str) -> str:
-    """The kind of a number without a unit, from the words around it and its scale."""
+def _kind_from_context(said_before: str, after: str, scale: str) -> str:
+    """The kind of a number without a unit, from the words around it and its scale; ``said_before`` holds the
+    words a budget's cue may take ("we do not want to spend more than 1k"), of which the last ``_CONTEXT_CHARS``
+    say what any other count is."""
+    before = said_before[-_CONTEXT_CHARS:]
     big = scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion")
     if not big and _BUDGET_AFTER_RE.match(after):
         return "money"  # "5k budget"; "7B budget 5000" is a size followed by a budget
@@ -4626,9 +4636,14 @@ def _kind_from_context(before: str, after: str, scale: str) -> str:
         return "money"
     if not scale and _TRIALS_BEFORE_RE.search(before):
         return "trials"
-    if not big and _LIMIT_BEFORE_RE.search(before):
+    cue = None if big else _MONEY_CUE_BEFORE_RE.search(said_before)
+    if not big and (cue is not None or _LIMIT_BEFORE_RE.search(before)):
         # "up to 500": money; "up to 3 attempts", "at most 5 restarts": a count of something else, left for a person
-        return "other" if _OTHER_COUNTED_AFTER_RE.match(after) else _BARE_LIMIT
+        if _OTHER_COUNTED_AFTER_RE.match(after):
+            return "other"
+        # "don't spend more than 1k": the cue names the spending, so the amount is dollars whatever its size;
+        # "don't go over 1k" only says it is a limit, of dollars from ``MIN_BARE_BUDGET_USD`` up
+        return "money" if cue is not None and _SPEND_WORD_RE.search(cue.group(0)) else _BARE_LIMIT
     return "params" if big else "other"
 
 

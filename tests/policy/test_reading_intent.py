@@ -1733,6 +1733,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens for the product launch", {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, launch 3 runs with different seeds", {"stage": None, "trials": 3}, []),
     ("fine-tune 7B on 1B tokens, launch 100 copies", {"stage": None}, ["100", "copies"]),
+    # a bare amount after the words that forbid spending more is the budget, whatever its size; after a limit's
+    # words alone, dollars from $100 up, a smaller count left for a person
+    ("do a lora of 70B on 50M tokens but don't spend more than 1k this month", {"budget_usd": 1000.0}, []),
+    ("lora 70B on 50M tokens, don't go over 1k", {"budget_usd": 1000.0}, []),
+    ("fine-tune 7B, cost no more than 50", {"budget_usd": 50.0}, []),
+    ("fine-tune 7B, no more than 8", {"budget_usd": None}, ["8", "no more"]),
+    # a ceiling said as what not to go over, or what to stay within (within holds the bound itself)
+    ("lora 7B, don't go over 16 GPUs", {"max_gpus": 16, "gpus": None}, []),
+    ("fine-tune 13B, never exceed 2 nodes", {"max_instances": 2, "instances": None}, []),
+    ("fine-tune 13B, stay within 2 nodes", {"max_instances": 2}, []),
+    ("fine-tune 13B, under 2 nodes", {"max_instances": 1}, []),
+    ("could you plan a 13B fine-tune that stays under $50/hour?", {"max_hourly_usd": 50.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
