@@ -796,6 +796,8 @@ def read_request(
                      "runs without interruptions)")
     _length_as_time_allowed(fields, notes, said=length_said, now=now, tz=tz)
     deadline = _held_for_window(fields, deadline, timing["start_after"], notes)
+    if deadline is not None and timing["start_after"] is not None and window_end is None:
+        deadline = _readings_after_start(deadline, timing["start_after"], fields, notes)
     if deadline is not None:
         questions += deadline_questions(deadline, now=now)
         if timing["start_after"] is not None and window_end is None:
@@ -900,6 +902,25 @@ def _us_only(text: str, m: re.Match[str], after: re.Match[str] | None) -> bool:
 
 
 _PRONOUN_US_BEFORE_RE = compiled_on_use(r"\b(?:for|with|to|by|from|let|help|give|tell|get|send|ping|show)\s+$", _F)
+
+
+def _readings_after_start(deadline: Deadline, start: datetime, fields: dict[str, Any],
+                          notes: list[str]) -> Deadline:
+    """ "starting Monday, done by Wednesday" said on a Wednesday: of the phrase's readings (today, or next
+    Wednesday), those at or before the start cannot be meant; one left is taken, with a note, and none is asked."""
+    if not deadline.choices:
+        return deadline
+    after = tuple((label, when) for label, when in deadline.choices if when > start)
+    if not after or len(after) == len(deadline.choices):
+        return deadline  # none after the start: the plan says the two disagree; all after it: asked as ever
+    if len(after) > 1:
+        return dataclasses.replace(deadline, choices=after)
+    when = after[0][1]
+    fields["deadline"] = when
+    notes[:] = [n for n in notes if not n.startswith(f"read '{deadline.phrase}' as ")]
+    notes.append(f"read '{deadline.phrase}' as {when:%a %Y-%m-%d %H:%M}, the first after the start "
+                 f"({start:%a %Y-%m-%d %H:%M})")
+    return dataclasses.replace(deadline, when=when, choices=())
 
 
 def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: datetime | None,
@@ -3193,7 +3214,9 @@ _LIMITS: dict[str, tuple[str, int, int, str, str]] = {
 
 # "single node only", "on a single machine", "1 node only": one instance
 _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:node|instance|machine|host|box|server)"
-                             r"(?:\s+only)?(?![\w-])"
+                             # "1 node should be enough": what suffices
+                             r"(?:\s+only|\s+(?:is|should\s+be|would\s+be|will\s+be)\s+(?:fine|ok(?:ay)?|enough"
+                             r"|plenty|sufficient)|\s+(?:will|would|should)\s+do|\s+suffices)?(?![\w-])"
                              # "no multi-node", "don't split it across nodes": one instance too
                              r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
                              # "we can't do multi-node", "multi-node isn't an option"
@@ -3916,7 +3939,10 @@ _CEILING_BEFORE_RE = compiled_on_use(
 # "16 GPUs max", "8 H100s at most, by Friday"; not "8 GPUs max runtime 10h" nor "8 GPUs max $5k"
 _CEILING_AFTER_RE = compiled_on_use(
     r"\s*(?:\bat\s+most|\bmax(?:imum)?)\b(?!\s*(?:[$\d]|(?!(?:and|or|by|in|on|for|with|please)\b|w/)[a-z]))"
-    r"|\s*\bor\s+(?:fewer|less)\b", _F)  # "16 GPUs or fewer"
+    r"|\s*\bor\s+(?:fewer|less)\b"  # "16 GPUs or fewer"
+    # "2 GPUs is fine", "one node should be enough": what suffices, so no more is needed
+    r"|\s+(?:is|are|should\s+be|would\s+be|will\s+be)\s+(?:fine|ok(?:ay)?|enough|plenty|sufficient)\b"
+    r"|\s+(?:will|would|should)\s+do\b|\s+suffices?\b", _F)
 # Between two bounds of one unit, said once: "at most 8 GPUs and at least 4", "4 nodes minimum, but no more than 8"
 _BOUND_JOIN_RE = compiled_on_use(
     r"\s*(?:max(?:imum)?|minimum|at\s+(?:the\s+)?(?:most|least))?\s*,?\s*(?:and|but|,)\s+"

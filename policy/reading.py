@@ -210,7 +210,7 @@ _TO_RESERVE_RE = compiled_on_use(
     r"(?:us\s+|me\s+)?(?:an?\s+|some\s+)?(?:(?:ec2|aws)\s+)?(?:capacity[\s-]+blocks?(?:\s+for\s+ml)?"
     r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity"
     # "is it worth reserving capacity for …?": asked, so an offering that fits is priced
-    r"|(?<=reserving\s)capacity|(?<=booking\s)capacity)\b"
+    r"|(?<=reserving\s)capacity|(?<=booking\s)capacity|(?<=reserve\s)capacity|(?<=book\s)capacity)\b"
     r"|\b(?:reserve|book)\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?"
     r"|nodes?)\b)",
     _F)

@@ -1745,6 +1745,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B, stay within 2 nodes", {"max_instances": 2}, []),
     ("fine-tune 13B, under 2 nodes", {"max_instances": 1}, []),
     ("could you plan a 13B fine-tune that stays under $50/hour?", {"max_hourly_usd": 50.0}, []),
+    # what suffices is a ceiling: the plan may use fewer
+    ("lora on 8b, 30M tokens, 2 GPUs is fine", {"max_gpus": 2, "gpus": None}, []),
+    ("fine-tune 13B, 1 node should be enough", {"max_instances": 1}, []),
+    ("fine-tune 7B, 8 A100s will do", {"max_gpus": 8, "accelerator": "A100"}, []),
+    ("fine-tune 7B on 1B tokens, reserve capacity for next week", {"reserve_capacity": True}, []),
+    # a weekday deadline said on that day, with a later start: the reading after the start, nothing asked
+    ("fine-tune 7B on 1B tokens starting Thursday, done by Monday",
+     {"deadline": at("2026-12-07T17:00"), "start_after": at("2026-12-03T09:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
