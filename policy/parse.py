@@ -399,7 +399,7 @@ _TEAM_RE = compiled_on_use(
     # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
     r"(?:(?P<t5>(?!team-|(?:our|my|your|their|his|her)\b)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account"
-    r"|cost\s+cent(?:er|re))\b"
+    r"|cost\s+cent(?:er|re)|org|organi[sz]ation|group|department|dept)\b"
     r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)"
     # "team nlp pays", "the search team will pay for it": whose money it is, said of the team
     r"|\b(?:the\s+)?(?:team\s+(?P<t9>[a-z][a-z0-9_-]*)|(?P<t10>(?!team\b|our\b|my\b|your\b|their\b)[a-z][a-z0-9-]*)"
@@ -1161,12 +1161,15 @@ _COST_CENTER_RE = compiled_on_use(
     r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|charge\s+code|billing\s+code)\s*(?:#|no\.?|number|code|id|is)?"
     r"\s*[:=#]?\s*"
     r"|\bcc\s*[:#]\s*)"  # "CC# 7731", "CC: ML-4411"; "cc 2 leads" copies people in
-    r"(?P<code>(?=[\w.:/=+@-]*\d)[A-Za-z0-9](?:[\w.:/=+@-]{0,62}[A-Za-z0-9])?)(?![\w-])", re.IGNORECASE)
+    r"(?P<code>(?=[\w.:/=+@-]*\d)[A-Za-z0-9](?:[\w.:/=+@-]{0,62}[A-Za-z0-9])?)(?![\w-])"
+    # "charge it to project atlas": a project named, its words joined as the code ("project-atlas")
+    r"|\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:the\s+)?(?P<project>project\s+[a-z][\w-]{0,40})"
+    r"(?![\w-])", re.IGNORECASE)
 
 
 def _cost_center(scan: _Scan, notes: list[str]) -> str | None:
     """Who pays, by the code the request names ("cost center ML-4411"): a tag on the launched job."""
-    found = list(dict.fromkeys(m["code"] for m in scan.take_if(
+    found = list(dict.fromkeys(m["code"] or "-".join(m["project"].split()) for m in scan.take_if(
         ("cost cent", "charge", "billing code", "bill", "cc"), _COST_CENTER_RE)))
     if len(found) > 1:
         raise RequestError(f"name one cost center, not {len(found)} ({', '.join(found)})",

@@ -1753,6 +1753,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a weekday deadline said on that day, with a later start: the reading after the start, nothing asked
     ("fine-tune 7B on 1B tokens starting Thursday, done by Monday",
      {"deadline": at("2026-12-07T17:00"), "start_after": at("2026-12-03T09:00")}, []),
+    # who pays, said as a project or an org: a cost center's tag, or the team
+    ("fine-tune 7B on 1B tokens, charge it to project atlas", {"cost_center": "project-atlas"}, []),
+    ("fine tune 7B, bill it to the nlp org", {"team": "team-nlp"}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
