@@ -5412,7 +5412,10 @@ _STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "h
 _LAUNCH_BELOW_RE = compiled_on_use(
     r"\bif\s+(?:it'?s|it\s+is|it\s+(?:costs?|comes\s+to|goes|would\s+(?:cost|be)|will\s+(?:cost|be))|the\s+(?:plan|cost|estimate)"
     r"\s+is)\s+(?:(?:over|above|more\s+than|higher\s+than|beyond)\s+)"
-    rf"(?P<amount>{_AMOUNT})\s*,?\s*(?:then\s+)?(?P<verb>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?)"
+    rf"(?P<amount>{_AMOUNT})\s*,?\s*(?:then\s+)?(?P<verb>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?"
+    # "… I'd rather wait", "we'd rather hold off": not launched now
+    r"|(?:(?:i|we)(?:'d|\s+would)\s+rather|let'?s|(?:please\s+)?just)\s+(?:wait|hold\s+off|not\s+(?:run|launch|start)"
+    r"(?:\s+(?:it|the\s+job))?))"
     r"|\b(?P<verb2>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?)\s+if\s+(?:it'?s|it\s+is|it\s+"
     r"(?:costs?|comes\s+to|goes|would\s+(?:cost|be)))\s+(?:over|above|more\s+than|higher\s+than|beyond)\s+"
     rf"(?P<amount2>{_AMOUNT})", _F)
@@ -5427,7 +5430,7 @@ def _dollars(said: str) -> float:
 def _launch_below(scan: _Scan, notes: list[str]) -> float | None:
     """A launch on a condition of money ("if it's over $100 don't launch it"): a plan estimated above the amount is
     denied, one below it is stopped there (``launch_below_usd``). The amount is the budget as well."""
-    if "$" not in scan.text or not scan.holds(("launch", "run", "start")):
+    if "$" not in scan.text or not scan.holds(("launch", "run", "start", "wait", "hold off")):
         return None
     m = _LAUNCH_BELOW_RE.search(scan.text)
     if m is None or (usd := _dollars(m["amount"] or m["amount2"])) <= 0:

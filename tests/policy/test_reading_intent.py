@@ -1756,6 +1756,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # who pays, said as a project or an org: a cost center's tag, or the team
     ("fine-tune 7B on 1B tokens, charge it to project atlas", {"cost_center": "project-atlas"}, []),
     ("fine tune 7B, bill it to the nlp org", {"team": "team-nlp"}, []),
+    # rather waiting past an amount is not launching past it
+    ("fine-tune 7B on 1B tokens. If it's more than $500 I'd rather wait for next month's budget.",
+     {"launch_below_usd": 500.0, "budget_usd": 500.0, "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, if it's over $300 we'd rather hold off", {"launch_below_usd": 300.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
