@@ -34,6 +34,7 @@ from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
     PAIRED_TOKENS,
+    RL_ROLLOUTS,
     TRAIN_RE,
     UNIT_HOURS,
     fixed_length_note,
@@ -3236,8 +3237,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
     found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
-             + _rollout_tokens(scan, notes) + _tokens_multiplied(scan, notes) + _tokens_summed(scan, notes)
-             + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
+             + _rollout_tokens(scan, notes) + _rl_step_tokens(scan, notes) + _tokens_multiplied(scan, notes)
+             + _tokens_summed(scan, notes) + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     text = scan.text
@@ -3398,6 +3399,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
     paired = [q for q in found if q.kind == "tokens" and q.paired]
     if len(paired) == 1 and fields.get("tokens") == int(paired[0].value):
         fields[PAIRED_TOKENS] = paired[0].phrase  # doubled once the task is known (``policy.reading``)
+    if (rollouts := next((q for q in found if q.kind == RL_ROLLOUTS), None)) is not None:
+        fields[RL_ROLLOUTS] = (int(rollouts.value), rollouts.phrase)  # their length asked (``policy.reading``)
     found = _epochs(scan, found, fields, notes)
     for q in found:
         if q.kind == "other" or q.kind == "plain":
@@ -3676,6 +3679,65 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
                          f"{format_count(int(total))} tokens, each rollout generated, scored and trained on")
             found.append(_Qty("tokens", total, _said(m)))
     return found
+
+
+# RL counted by its steps: "500 steps, 64 prompts per step, 8 generations each", "200 steps, batch 512 prompts,
+# 512 tokens responses". Every rollout of every step is generated, scored and trained on.
+_RL_STEPS_RE = compiled_on_use(
+    r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s+(?:(?:training|optimi[sz]er|rl|grpo|ppo|policy|gradient)\s+)?"
+    r"(?:steps?|iterations?|updates?)(?![\w-])", _F)
+_RL_PROMPTS_A_STEP_RE = compiled_on_use(
+    r"(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?\s+(?:(?:unique|distinct|new)\s+)?(?:prompts?|questions?|problems?|queries"
+    r"|tasks?)\s*(?:per|each|every|an?|/)\s*(?:step|batch|iteration|update)(?![\w-])"
+    r"|\b(?:(?:rollout|prompt|train(?:ing)?|global)\s+)?batch(?:\s+size)?\s*(?:of|=|:)?\s*(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s+"
+    r"(?:prompts?|questions?|problems?|queries)(?![\w-])", _F)
+_RL_GENERATIONS_RE = compiled_on_use(
+    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
+    r"(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query)))?(?![\w-])", _F)
+_RL_LENGTH_RE = compiled_on_use(
+    # "512 tokens each", "1k-token responses", "max 1024 new tokens", "responses of up to 2k tokens"
+    r"(?:\b(?:max(?:imum)?|up\s+to|~|about|around)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*(?P<new>new\s+)?"
+    r"tok(?:en)?s?(?P<of>\s+(?:each|apiece|long|per\s+(?:rollout|response|generation|completion|sample|trajectory))"
+    r"|\s+(?:rollouts?|responses?|completions?|generations?|samples?|trajectories))?(?![\w-])"
+    r"|\b(?:rollouts?|responses?|completions?|generations?|samples?|trajectories)\s+(?:of|at)\s+(?:up\s+to\s+|~\s*|about\s+)?"
+    r"(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s*tok(?:en)?s?(?:\s+each)?(?![\w-])", _F)
+_RL_WORDS_RE = compiled_on_use(r"\b(?:grpo|ppo|rlhf|rlvr|rloo|reinforce|rl)\b|\brollouts?\b|\bgenerations?\b", _F)
+
+def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """The tokens of RL counted by its steps: steps × prompts a step × rollouts a prompt (one when not said) ×
+    tokens a rollout, blanked once read; with no length said, the rollouts counted, for a question (``RL_ROLLOUTS``)."""
+    if not scan.holds(("step", "iteration", "update")) or _RL_WORDS_RE.search(scan.said) is None:
+        return []
+    steps, prompts = _RL_STEPS_RE.search(scan.text), _RL_PROMPTS_A_STEP_RE.search(scan.text)
+    if steps is None or prompts is None:
+        return []
+    generations, length = _RL_GENERATIONS_RE.search(scan.text), None
+    for m in _RL_LENGTH_RE.finditer(scan.text):
+        if m["n2"] or m["of"] or m["new"] or m.group(0)[:1].isalpha():  # said of the rollouts, or as a cap
+            length = m
+            break
+    count = (_value(steps["n"], (steps["k"] or "").lower(), seq=False)
+             * _value(prompts["n"] or prompts["n2"], (prompts["k"] or prompts["k2"] or "").lower(), seq=False)
+             * (Decimal(generations["n"]) if generations is not None else Decimal(1)))
+    if count < 1:
+        return []
+    said = [m for m in (steps, prompts, generations, length) if m is not None]
+    phrase = " × ".join(f"'{_said(m)}'" for m in sorted(said, key=lambda m: m.start()))
+    for m in said:
+        scan.blank(m.start(), m.end())
+    one = "" if generations is not None else ", one rollout a prompt"
+    if length is None:
+        notes.append(f"read {phrase} as {format_count(int(count))} rollouts{one}, each generated, scored and trained "
+                     "on")
+        return [_Qty(RL_ROLLOUTS, count, phrase)]
+    each = _value(length["n"] or length["n2"], (length["k"] or length["k2"] or "").lower(), seq=False)
+    if not 1 <= each <= _MAX_ITEM_TOKENS:
+        return []
+    total = count * each
+    notes.append(f"read {phrase} as {format_count(int(count))} rollouts{one} × {format_count(int(each))} tokens = "
+                 f"{format_count(int(total))} tokens, each rollout generated, scored and trained on (its prompt's own "
+                 "tokens not counted)")
+    return [_Qty("tokens", total, phrase)]
 
 
 # A multiple of an earlier run's tokens, that count said beside it: "2x the tokens (it was 500M)", "double the data

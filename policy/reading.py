@@ -36,7 +36,8 @@ from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 from policy.timespan import HOURS_PER_MONTH
 
 __all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_back_reference",
-           "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "Scan", "TRAIN_RE",
+           "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "RL_ROLLOUTS", "Scan",
+           "TRAIN_RE",
            "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
@@ -251,6 +252,9 @@ _COUNTED = (r"(?<![\w.])(?P<n>\d[\d.,]*\s*(?:k|m|mn|b|bn|thousand|million|billio
 # The field that carries a product of pairs and their length from the counts' reader (``policy.parse``) to the
 # intent's, which knows the task: DPO and a reward model train on both answers of each pair
 PAIRED_TOKENS = "_paired_tokens"
+# The field that carries RL's rollouts counted by its steps with no length said (``policy.parse``) to the intent's
+# reader, which asks their length
+RL_ROLLOUTS = "_rl_rollouts"
 # What a preference dataset is counted in: each holds a chosen and a rejected answer.
 _PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?|prefs?", _F)
 # What trains on both answers of each pair: DPO and its kin as said, and a reward model
@@ -951,7 +955,15 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
                     said: str) -> None:
     """Tokens for work whose default would set the cost: distillation, RLHF, audio, "50k examples"; and whether
     fewer tokens than examples ("100k examples, 512 tokens") are each example's or all of them."""
+    rollouts: tuple[int, str] | None = fields.pop(RL_ROLLOUTS, None)
     if fields.get("fixed_hours") is not None or any(q.field == "tokens" for q in questions):
+        return
+    if rollouts is not None and fields.get("tokens") is None:
+        n, phrase = rollouts
+        questions.append(Question(field="tokens", question=f"How many tokens is each rollout of {phrase}? Give the "
+                                  "total, or pick the average length of a generated answer.",
+                                  choices=[Choice(label=f"~{per:,} tokens a rollout ({n * per:,} tokens)",
+                                                  value=n * per) for per in (512, 2048, 8192)]))
         return
     counted = _counted_items(scan)
     tokens = fields.get("tokens")

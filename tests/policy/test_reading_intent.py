@@ -1760,6 +1760,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens. If it's more than $500 I'd rather wait for next month's budget.",
      {"launch_below_usd": 500.0, "budget_usd": 500.0, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, if it's over $300 we'd rather hold off", {"launch_below_usd": 300.0}, []),
+    # RL counted by its steps: steps × prompts a step × rollouts a prompt (one when not said) × a rollout's tokens
+    ("GRPO on 7B, 300 steps, 128 prompts per step, 16 generations each, max 1024 new tokens",
+     {"task": Task.RLHF, "tokens": 300 * 128 * 16 * 1024, "batch_sequences": None}, []),
+    ("PPO on 1.5B for 200 steps, batch 512 prompts, 512 tokens responses",
+     {"task": Task.RLHF, "tokens": 200 * 512 * 512, "batch_sequences": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
@@ -1929,6 +1934,17 @@ def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: s
     assert question.question == f"How many tokens are '{phrase}'? Give the total, or pick an average length."
     assert [c.value for c in question.choices] == [count * 512, count * 2048, count * 8192]
     assert "unread" not in reading.fields  # the count and its items are both read
+
+
+def test_rl_counted_by_its_steps_asks_a_rollouts_length_of_every_rollout() -> None:
+    reading = read_request("GRPO on qwen2.5 7b, 500 steps, 64 prompts per step, 8 generations each, by friday",
+                           now=MONDAY, tz=TZ)
+    question = reading.questions[0]
+    assert question.question == ("How many tokens is each rollout of '500 steps' × '64 prompts per step' × "
+                                 "'8 generations each'? Give the total, or pick the average length of a generated "
+                                 "answer.")
+    assert [c.value for c in question.choices] == [500 * 64 * 8 * n for n in (512, 2048, 8192)]
+    assert "unread" not in reading.fields and "_rl_rollouts" not in reading.fields
 
 
 def test_a_misspelt_fine_tune_is_read_as_one_and_says_so() -> None:
