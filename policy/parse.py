@@ -3696,12 +3696,14 @@ _RL_GENERATIONS_RE = compiled_on_use(
     r"(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query)))?(?![\w-])", _F)
 _RL_LENGTH_RE = compiled_on_use(
     # "512 tokens each", "1k-token responses", "max 1024 new tokens", "responses of up to 2k tokens"
-    r"(?:\b(?:max(?:imum)?|up\s+to|~|about|around)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*(?P<new>new\s+)?"
+    r"(?:\b(?P<cap>max(?:imum)?|up\s+to)\s*|(?:~|\babout|\baround)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*"
+    r"(?P<new>new\s+)?"
     r"tok(?:en)?s?(?P<of>\s+(?:each|apiece|long|per\s+(?:rollout|response|generation|completion|sample|trajectory))"
     r"|\s+(?:rollouts?|responses?|completions?|generations?|samples?|trajectories))?(?![\w-])"
     r"|\b(?:rollouts?|responses?|completions?|generations?|samples?|trajectories)\s+(?:of|at)\s+(?:up\s+to\s+|~\s*|about\s+)?"
     r"(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s*tok(?:en)?s?(?:\s+each)?(?![\w-])", _F)
 _RL_WORDS_RE = compiled_on_use(r"\b(?:grpo|ppo|rlhf|rlvr|rloo|reinforce|rl)\b|\brollouts?\b|\bgenerations?\b", _F)
+
 
 def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The tokens of RL counted by its steps: steps × prompts a step × rollouts a prompt (one when not said) ×
@@ -3713,26 +3715,25 @@ def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
         return []
     generations, length = _RL_GENERATIONS_RE.search(scan.text), None
     for m in _RL_LENGTH_RE.finditer(scan.text):
-        if m["n2"] or m["of"] or m["new"] or m.group(0)[:1].isalpha():  # said of the rollouts, or as a cap
+        if m["n2"] or m["of"] or m["new"] or m["cap"]:  # said of the rollouts, or as a cap on what is generated
             length = m
             break
     count = (_value(steps["n"], (steps["k"] or "").lower(), seq=False)
              * _value(prompts["n"] or prompts["n2"], (prompts["k"] or prompts["k2"] or "").lower(), seq=False)
              * (Decimal(generations["n"]) if generations is not None else Decimal(1)))
-    if count < 1:
-        return []
+    each = None if length is None else _value(length["n"] or length["n2"], (length["k"] or length["k2"] or "").lower(),
+                                              seq=False)
+    if count < 1 or (each is not None and not 1 <= each <= _MAX_ITEM_TOKENS):
+        return []  # left for the other readers, which say what is wrong with it
     said = [m for m in (steps, prompts, generations, length) if m is not None]
     phrase = " × ".join(f"'{_said(m)}'" for m in sorted(said, key=lambda m: m.start()))
     for m in said:
         scan.blank(m.start(), m.end())
     one = "" if generations is not None else ", one rollout a prompt"
-    if length is None:
+    if each is None:
         notes.append(f"read {phrase} as {format_count(int(count))} rollouts{one}, each generated, scored and trained "
                      "on")
         return [_Qty(RL_ROLLOUTS, count, phrase)]
-    each = _value(length["n"] or length["n2"], (length["k"] or length["k2"] or "").lower(), seq=False)
-    if not 1 <= each <= _MAX_ITEM_TOKENS:
-        return []
     total = count * each
     notes.append(f"read {phrase} as {format_count(int(count))} rollouts{one} × {format_count(int(each))} tokens = "
                  f"{format_count(int(total))} tokens, each rollout generated, scored and trained on (its prompt's own "

@@ -37,8 +37,7 @@ from policy.timespan import HOURS_PER_MONTH
 
 __all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_back_reference",
            "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "RL_ROLLOUTS", "Scan",
-           "TRAIN_RE",
-           "UNIT_HOURS"]
+           "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 

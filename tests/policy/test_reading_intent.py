@@ -1765,6 +1765,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.RLHF, "tokens": 300 * 128 * 16 * 1024, "batch_sequences": None}, []),
     ("PPO on 1.5B for 200 steps, batch 512 prompts, 512 tokens responses",
      {"task": Task.RLHF, "tokens": 200 * 512 * 512, "batch_sequences": None}, []),
+    # a total said "about" beside the steps is the run's tokens, never each rollout's length
+    ("PPO 7B, 100 iterations, 256 prompts per iteration, about 20M tokens", {"tokens": 20_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
