@@ -489,7 +489,13 @@ def _chosen(
                                                 requested=req.platform)
     compared = _compared_platforms(req, platforms, team_name, team, assumed) if req.platform_choice else ()
     measured = _measured(request)
-    work = _measured_work(req, catalog, policy) if measured else _workload(req)
+    # with no count of runs said, the accelerator-hours given are the whole sweep's, shared among its default runs
+    shared = measured and request.trials is None and req.trials > 1
+    if shared:
+        assert req.work_gpu_hours is not None  # measured
+        assumed.append(f"the {req.work_gpu_hours:g} {req.work_accelerator}-hours given are all {req.trials} runs' "
+                       f"together, no count of runs being said: {req.work_gpu_hours / req.trials:g} each")
+    work = _measured_work(req, catalog, policy, shared=shared) if measured else _workload(req)
     regions = _regions_to_search(request, req, catalog=catalog, policy=policy, team=team)
     try:
         scr = _screen_regions(req, regions, work=work, catalog=catalog, policy=policy, team=team)
@@ -582,8 +588,9 @@ def _measured(request: TrainingRequest) -> bool:
             and request.fixed_hours is None)
 
 
-def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig) -> Workload:
-    """The work of ``req``'s accelerator-hours: what they compute on that accelerator, held as one of them holds it."""
+def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig, *, shared: bool) -> Workload:
+    """The work of ``req``'s accelerator-hours: what they compute on that accelerator, held as one of them holds it;
+    each run's, or (``shared``) all its runs' together."""
     assert req.work_gpu_hours is not None and req.work_accelerator is not None and req.trials is not None
     accel = catalog.accelerators.get(req.work_accelerator)
     if accel is None or accel.peak_bf16_tflops is None or accel.mfu is None or accel.memory_gib is None:
@@ -592,7 +599,8 @@ def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig)
         raise RequestError(f"gpuops has no throughput and memory figures for {req.work_accelerator} to turn "
                            f"{req.work_gpu_hours:g} of its hours into work; give them on one of {known}.",
                            code="invalid_request")
-    return measured_workload(accelerator=accel.name, gpu_hours=req.work_gpu_hours,
+    return measured_workload(accelerator=accel.name,
+                             gpu_hours=req.work_gpu_hours / req.trials if shared else req.work_gpu_hours,
                              peak_tflops=accel.peak_bf16_tflops, mfu=accel.mfu, memory_gib=accel.memory_gib,
                              headroom=policy.estimate.memory_headroom, trials=req.trials)
 

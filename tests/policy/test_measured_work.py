@@ -153,3 +153,14 @@ def test_an_earlier_run_near_the_estimate_adds_nothing() -> None:
     decision = _decide("fine-tune 7B on 1B tokens, last time it took 14 hours on 8 A100s")
     assert decision.request.earlier_gpu_hours == 112.0 and decision.request.earlier_accelerator == "A100"
     assert not [w for w in decision.warnings if w.startswith("an earlier run")]
+
+
+def test_hours_given_for_runs_not_counted_are_all_of_them_together() -> None:
+    """ "200 H100-hours for some ablations": the sweep's default runs share the hours, never each take them all."""
+    shared = _decide("need ~200 H100-hours for some ablations this week")
+    one = _decide("it takes about 20 H100-hours, fine-tune")
+    assert shared.request.trials == 10 and shared.plan.jobs == 10
+    assert "the 200 H100-hours given are all 10 runs' together, no count of runs being said: 20 each" in \
+        shared.assumptions
+    # ten runs of the one job's work, each with its own start-up: ten times its cost, give or take the start-ups
+    assert shared.plan.estimated_cost_usd == pytest.approx(10 * one.plan.estimated_cost_usd, rel=0.25)
