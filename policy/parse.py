@@ -2130,6 +2130,9 @@ _WORK_HOURS_RES = (
         rf"|runs?\s+(?:for\s+)?|ran\s+(?:for\s+)?)\s+)|\(\s*){_ABOUT}{_ACC_HOURS}\b\)?", _F),
     compiled_on_use(rf"\ban?\s+{_ABOUT}{_ACC_HOURS}\s+(?:job|run|fine-?tune|training(?:\s+run)?|workload|experiment)\b",
                     _F),
+    # each run's: "10 ablations, 20 H100-hours each", "~50 A100-hours per trial"
+    compiled_on_use(rf"{_ABOUT}{_ACC_HOURS}\s+(?:each|apiece|per\s+(?:run|trial|seed|ablation|experiment|job|config))\b",
+                    _F),
     # an estimate standing alone, "SDXL fine-tune, about 100 A100-hours": hedged, so the work's size, not what there is
     compiled_on_use(rf"(?:^|(?<=[,;:]))\s*(?:about|around|roughly|approximately|approx\.?|~)\s*{_ACC_HOURS}\b", _F),
     # their price asked: "how much would 100 H100-hours cost?", "price of 500 A100 hours": the hours on that

@@ -36,6 +36,8 @@ def _decide(text: str) -> Decision:
     ("our segmentation model needs roughly 1.2k L40S GPU-hours", 1200.0, "L40S"),
     ("the job is about 300 A100-hours, fine-tune SDXL", 300.0, "A100"),
     ("fine-tune SDXL, about 100 A100-hours", 100.0, "A100"),  # the form the refusal of an image model offers
+    ("10 ablations, 20 H100-hours each", 20.0, "H100"),  # each run's
+    ("sweep of 6 seeds, ~50 A100-hours per run, by friday", 50.0, "A100"),
 ])
 def test_hours_said_as_the_jobs_size_are_its_work(text: str, hours: float, accelerator: str) -> None:
     fields = read_request(text, now=NOW, tz=TZ).fields
