@@ -62,7 +62,7 @@ from policy.patterns import compiled_on_use
 from policy.spelled import VAGUE_COUNTS
 
 __all__ = ["AWAY_FROM", "day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN",
-           "zone_of"]
+           "OCCASION_RE", "OCCASION_WORDS", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -295,7 +295,8 @@ _MAY_AFTER_RE = compiled_on_use(
 _EVENT_NOUNS = (r"meeting|review|demo|offsite|off-site|presentation|conference|call|sync|readout|read-out|summit"
                 r"|workshop|pitch|talk|keynote|all-hands|board|standup|stand-up|retro|retrospective|kickoff|kick-off"
                 r"|check-in|planning|onsite|on-site|vacation|leave|pto|trip|ooo|time-off|freeze|code-freeze"
-                r"|hackathon|hack-week|bootcamp|meetup|tutorial|lecture|class|flight|departure|travel|sabbatical|interview")
+                r"|hackathon|hack-week|bootcamp|meetup|tutorial|lecture|class|flight|departure|travel|sabbatical|interview"
+                r"|sprint")
 # Words that also say the stage: an event named with them leaves them for the stage reader.
 _STAGE_WORDS = r"(?:prod|production|customers?|launch\w*|releases?|go-live)"
 _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
@@ -319,8 +320,10 @@ _AWAY_FROM_RE = compiled_on_use(AWAY_FROM, _F)
 # "for the customer launch on the 15th", "for our demo on Friday": work wanted for an event is ready the day before.
 # Only "on <date>" is the deadline's phrase, so the words naming the event stay for the other readers ("customer").
 _FOR_EVENT_RE = compiled_on_use(
-    r"\b(?:for|before|ahead\s+of)\s+(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
+    r"\b(?:for|before|by|ahead\s+of)\s+(?:(?:the|our|my|a|an|this|that)\s+(?P<event>(?:[a-z0-9-]+\s+){0,2}?"
     rf"(?:{_EVENT_NOUNS}|launch|release|go-live|rollout|roll-out|ga|event|deadline|submission))s?"
+    # "before the end of the sprint (Dec 11)", "by end of sprint on Dec 11": an end, due that day, not the day before
+    r"|(?:the\s+)?(?P<due>end\s+of\s+(?:the\s+|this\s+|our\s+)?(?:sprint|iteration|milestone|cycle)))"
     r"\s+(?P<on>(?:on\s+|\(\s*)?)$", _F)  # "(Dec 18)": the date in brackets after the event's name
 _STAGE_WORDS_RE = compiled_on_use(rf"\b{_STAGE_WORDS}\b", _F)
 # "before the Dec 18 release", "for our Friday demo", "by the 15th board meeting", "before Thursday's standup": the
@@ -358,6 +361,33 @@ _TRIGGER_RE = compiled_on_use(
 )
 # A strict trigger promises a date, so what follows must read as one; "by using ..." and the like are not dates.
 # "before" and "until" are not strict: "before the production run", "until convergence".
+# An occasion the work must be done before, with no date: "before the demo", "in time for NeurIPS", "ahead of the
+# board meeting". Only the person knows when it is, so it is asked.
+_OCCASION = (r"(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite|off-site|presentation|all[\s-]hands|talk"
+             r"|keynote|summit|conference|workshop|camera[\s-]ready|paper\s+deadline|submission\s+deadline|submission"
+             # a deadline known by its name: "by the grant deadline", "by the NeurIPS rebuttal deadline"
+             r"|readout|qbr|board\s+deck|sprint|deadline))"
+             # the end of something whose dates only the person knows: "before the end of the sprint", "by the end of
+             # the project" (the end of a period, "the end of the month", is a date the deadline reader took first)
+             r"|(?:the\s+)?end\s+of\s+(?:(?:the|this|our|my)\s+)?(?:sprint|iteration|milestone|project|quarter'?s?\s+\w+"
+             r"|(?<=the\s)[a-z][\w-]*|(?<=our\s)[a-z][\w-]*|(?<=this\s)[a-z][\w-]*|(?<=my\s)[a-z][\w-]*)"
+             # a conference, or its deadline: "in time for NeurIPS", "by the NeurIPS deadline"
+             r"|(?:neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?:\s+(?:[\w-]+\s+)?deadline)?)(?![\w-])"
+             # not what a model is for: "for code review", "for our meeting summarizer"
+             r"(?!\s+(?:model|bot|assistant|tool|task|data(?:set)?|use\s+case|summari[sz]er|classifier|agent)s?\b)"
+             r"(?:\s+(?:next|this)\s+(?:week|month))?")
+# Without one of these no occasion can be said (a look for a few words costs less than the pattern)
+OCCASION_WORDS = ("demo", "meeting", "review", "offsite", "off-site", "presentation", "hands", "talk", "keynote",
+                  "summit", "conference", "workshop", "camera", "deadline", "submission", "readout", "qbr", "deck",
+                  "neurips", "icml", "iclr", "cvpr", "acl", "emnlp", "naacl", "aaai", "kdd", "invent", "sprint",
+                  "iteration", "milestone", "end of")
+OCCASION_RE = compiled_on_use(
+    rf"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before)\s+(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?{_OCCASION})"
+    # after "for" and "by", only with its article: "for the demo", "by the sprint review", never "for code review"
+    rf"|\b(?:for|by)\s+(?P<event2>(?:(?:the|our|my|this|next)\s+|(?=end\s+of\s))"  # "by end of the sprint" too
+    rf"{_OCCASION})", _F)
+
+
 _STRICT_RE = compiled_on_use(
     # "no deadline but sooner is better", "without a deadline": a deadline said not to be, promising no date
     r"\b(?<!\bno\s)(?<!\bwithout\s)(?<!\bwithout\sa\s)(?<!\bnot\sa\s)"
@@ -476,7 +506,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     if m["shared"]:  # "within $150 and 10 hours": the phrase is "10 hours", the words before it the budget's
         start = m.end("shared")
     if event is not None:  # words that also say the stage ("customer launch") are left for the stage reader
-        start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"]) else event.group(0))
+        start -= len(event["on"] if _STAGE_WORDS_RE.search(event["event"] or "") else event.group(0))
     if dated is not None:
         start = dated[0].start()
         if not _STAGE_WORDS_RE.search(dated[1]["event"]):  # "release" is left for the stage reader, as above
@@ -548,7 +578,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
                 notes.append(f"read '{' '.join(text[dated[0].start():dated[1].end()].split())}' as an event on "
                              f"{when:%A %b %-d}, ready the day before, by {ready:%A} {ready:%H:%M}")
             when = ready
-        elif event is not None:
+        elif event is not None and event["due"] is None:
             ready = _day_before(groups, when, [])
             if ready != when:
                 said_event = " ".join(event.group(0).split()[:-1])  # "for the customer launch", without "on"
@@ -1132,6 +1162,8 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
         before = text[: m.start()].split()
         if m["t"].lower() == "by" and before and _PASSIVE_RE.fullmatch(before[-1]):
             continue  # "grouped by model size", "run by team-nlp": not a deadline
+        if m["t"].lower() == "by" and OCCASION_RE.match(text, m.start()) is not None:
+            continue  # "by the demo": an occasion with no date, whose date is asked (``policy.parse``)
         phrase = " ".join(m.group(0).split())
         raise RequestError(f'Could not read a deadline in "{phrase}".{_did_you_mean(phrase)}{_whose_end(phrase)} '
                            f'{_HINT}', code="unparseable_deadline")

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from policy.dates import Deadline, find_deadlines, zone_of
+from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, plan_word
 from policy.errors import RequestError
@@ -1079,33 +1079,17 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
                  "e.g. '8 H100 for 6 hours')")
 
 
-# An occasion the work must be done before, with no date: "before the demo", "in time for NeurIPS", "ahead of the
-# board meeting". Only the person knows when it is, so it is asked.
-_EVENT = (r"(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite|off-site|presentation|all[\s-]hands|talk"
-          r"|keynote|summit|conference|workshop|camera[\s-]ready|paper\s+deadline|submission\s+deadline|submission"
-          r"|readout|qbr|board\s+deck))|neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?![\w-])"
-          # not what a model is for: "for code review", "for our meeting summarizer"
-          r"(?!\s+(?:model|bot|assistant|tool|task|data(?:set)?|use\s+case|summari[sz]er|classifier|agent)s?\b)"
-          r"(?:\s+(?:next|this)\s+(?:week|month))?")
-# Without one of these no occasion can be said (a look for a few words costs less than the pattern)
-_EVENT_WORDS = ("demo", "meeting", "review", "offsite", "off-site", "presentation", "hands", "talk", "keynote",
-                "summit", "conference", "workshop", "camera", "deadline", "submission", "readout", "qbr", "deck",
-                "neurips", "icml", "iclr", "cvpr", "acl", "emnlp", "naacl", "aaai", "kdd", "invent")
-_EVENT_DEADLINE_RE = compiled_on_use(
-    rf"\b(?:in\s+time\s+for|ahead\s+of|prior\s+to|before)\s+(?P<event>(?:(?:the|our|my|a|an|this|next)\s+)?{_EVENT})"
-    # after "for", only with its article: "for the demo", "for our customer demo next week", never "for code review"
-    rf"|\bfor\s+(?P<event2>(?:the|our|my|this|next)\s+{_EVENT})", _F)
-
-
 def _event_deadline(scan: _Scan) -> list[Question]:
     """ "before the demo", "in time for NeurIPS": a deadline said by an occasion and no date, asked (its words
     taken); [] when none is said."""
-    if not scan.holds(_EVENT_WORDS):
+    if not scan.holds(OCCASION_WORDS):
         return []
-    found = scan.take(_EVENT_DEADLINE_RE)
+    found = scan.take(OCCASION_RE)
     if not found:
         return []
     event = " ".join((found[0]["event"] or found[0]["event2"]).split())
+    if event.lower().startswith("end of "):
+        event = f"the {event}"  # "by end of the sprint": when is the end of the sprint?
     return [Question(field="deadline", question=f"When is {event}? The plan is made to be done before it: give its "
                      "date and time, e.g. \"Dec 10 9am\".")]
 

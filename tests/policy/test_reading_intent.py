@@ -1767,6 +1767,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.RLHF, "tokens": 200 * 512 * 512, "batch_sequences": None}, []),
     # a total said "about" beside the steps is the run's tokens, never each rollout's length
     ("PPO 7B, 100 iterations, 256 prompts per iteration, about 20M tokens", {"tokens": 20_000_000}, []),
+    # the end of a sprint dated is due that day; an event said with "by" is ready the day before, as with "for"
+    ("fine-tune 7B before the end of the sprint (Dec 11)", {"deadline": at("2026-12-11T17:00")}, []),
+    ("fine-tune 7B by end of sprint on Dec 11", {"deadline": at("2026-12-11T17:00")}, []),
+    ("fine-tune 7B by the sprint review on Friday", {"deadline": at("2026-12-03T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
@@ -1849,6 +1853,14 @@ def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> Non
 # (text, when said, the fields asked about)
 ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by end of month", MONDAY, ["deadline"]),
+    # an occasion with no date, said with "by" too, and the end of a sprint: when is it?
+    ("fine-tune 7B by the demo", MONDAY, ["deadline"]),
+    ("fine-tune 7B before the end of the sprint", MONDAY, ["deadline"]),
+    # a deadline or an end known by its name only: asked, the request kept (it was refused)
+    ("fine-tune 7B by the end of the sprint", MONDAY, ["deadline"]),
+    ("fine-tune 7B by end of the project", MONDAY, ["deadline"]),
+    ("fine-tune 7B by the NeurIPS deadline", MONDAY, ["deadline"]),
+    ("fine-tune 7B by the grant deadline", MONDAY, ["deadline"]),
     ("fine-tune 7B by end of week", FRIDAY_EVENING, ["deadline"]),
     ("fine-tune 7B by end of week", MONDAY, []),
     ("fine-tune 7B by next week", MONDAY, ["deadline"]),
@@ -1899,6 +1911,16 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
 def test_a_guess_that_would_drive_the_plan_is_asked(text: str, now: datetime, fields: list[str]) -> None:
     reading = read_request(text, now=now, tz=TZ)
     assert [q.field for q in reading.questions] == fields
+
+
+@pytest.mark.parametrize(("text", "event"), [
+    ("fine-tune 7B by the NeurIPS deadline", "the NeurIPS deadline"),
+    ("fine-tune 7B by end of the sprint", "the end of the sprint"),
+    ("fine-tune 7B by the demo", "the demo"),
+])
+def test_an_occasion_with_no_date_asks_when_it_is(text: str, event: str) -> None:
+    question = read_request(text, now=MONDAY, tz=TZ).questions[0]
+    assert question.question.startswith(f"When is {event}? The plan is made to be done before it")
 
 
 def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
