@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from policy.datasets import dataset_in_text
 from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, plan_word
@@ -681,7 +682,10 @@ def read_request(
     if "<" in normal or "*" in normal or "_" in normal or "~" in normal or "@" in normal:
         _slack_markup(scan, notes)
     if "://" in scan.text:  # a link typed as text (Slack sends its own markup, read above): for a person, whole
-        for m in scan.take(_PLAIN_URL_RE):
+        for m in list(_PLAIN_URL_RE.finditer(scan.text)):
+            if _dataset_link(scan, m, notes):
+                continue
+            scan.blank(m.start(), m.end())
             url = m["url"].rstrip(".,;:)")
             scan.unused.append(url)
             notes.append(f"read '{url}' as a link gpuops does not follow: what it holds is for a person to read")
@@ -4520,6 +4524,8 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
     the request and approve nothing by being named; emphasis markers are only formatting."""
     for m in list(_SLACK_LINK_RE.finditer(scan.text)):
+        if _dataset_link(scan, m, notes):
+            continue
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
     mentioned = list(_SLACK_MENTION_RE.finditer(scan.text))
@@ -4539,6 +4545,25 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
         for m in list(_ABOUT_DATE_RE.finditer(scan.text)):
             notes.append(f"read '{_said(m)}' as {m['when']}: a date said as approximate is planned as that date")
             scan.blank(m.start(), m.start("when"))
+
+
+# A dataset's page on the Hugging Face Hub: its name is the last part of the address
+_HUB_DATASET_RE = compiled_on_use(
+    r"^https?://(?:www\.)?huggingface\.co/datasets/(?:[\w.-]+/)?(?P<name>[\w.-]+?)/?$", _F)
+
+
+def _dataset_link(scan: _Scan, m: re.Match[str], notes: list[str]) -> bool:
+    """A link to a dataset's page on the Hub that names a dataset gpuops knows ("…/datasets/tatsu-lab/alpaca"): the
+    link blanked but its name, left for the data's reader as if said; False, nothing done, for any other link."""
+    url = m["url"].rstrip(".,;:)")
+    hub = _HUB_DATASET_RE.match(url)
+    if hub is None or dataset_in_text(f"on {hub['name']}") is None:
+        return False
+    name_start = m.start("url") + hub.start("name")
+    scan.blank(m.start(), name_start)
+    scan.blank(name_start + len(hub["name"]), m.end())
+    notes.append(f"read '{url}' as the dataset it names, {hub['name']} (the link itself is not followed)")
+    return True
 
 
 # A link typed as text, "see https://wiki.acme.com/ml/sft-v3 for details" (an S3 location is the job's: not this)

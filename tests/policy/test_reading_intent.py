@@ -1771,6 +1771,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B before the end of the sprint (Dec 11)", {"deadline": at("2026-12-11T17:00")}, []),
     ("fine-tune 7B by end of sprint on Dec 11", {"deadline": at("2026-12-11T17:00")}, []),
     ("fine-tune 7B by the sprint review on Friday", {"deadline": at("2026-12-03T17:00")}, []),
+    # a dataset's page on the Hub names the dataset; another link stays for a person
+    ("pretrain 124M on https://huggingface.co/datasets/Skylion007/openwebtext, 1 epoch",
+     {"tokens": 9_035_582_198}, []),
+    ("fine-tune 8B on <https://huggingface.co/datasets/acme/secret-data>", {"tokens": None},
+     ["https://huggingface.co/datasets/acme/secret-data"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
