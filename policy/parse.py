@@ -28,7 +28,7 @@ from policy.describing import DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
-from policy.models import ModelSpec, family_members, image_model_span
+from policy.models import ModelSpec, family_members, image_model_span, models_in_text
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
@@ -683,7 +683,7 @@ def read_request(
         _slack_markup(scan, notes)
     if "://" in scan.text:  # a link typed as text (Slack sends its own markup, read above): for a person, whole
         for m in list(_PLAIN_URL_RE.finditer(scan.text)):
-            if _dataset_link(scan, m, notes):
+            if _hub_link(scan, m, notes):
                 continue
             scan.blank(m.start(), m.end())
             url = m["url"].rstrip(".,;:)")
@@ -4524,7 +4524,7 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
     region or family ("s3.console…"), so it is blanked and its label listed as unread; people mentioned are told of
     the request and approve nothing by being named; emphasis markers are only formatting."""
     for m in list(_SLACK_LINK_RE.finditer(scan.text)):
-        if _dataset_link(scan, m, notes):
+        if _hub_link(scan, m, notes):
             continue
         scan.blank(m.start(), m.end())
         scan.unused.append(m["label"] or m["url"])
@@ -4547,22 +4547,32 @@ def _slack_markup(scan: _Scan, notes: list[str]) -> None:
             scan.blank(m.start(), m.start("when"))
 
 
-# A dataset's page on the Hugging Face Hub: its name is the last part of the address
-_HUB_DATASET_RE = compiled_on_use(
-    r"^https?://(?:www\.)?huggingface\.co/datasets/(?:[\w.-]+/)?(?P<name>[\w.-]+?)/?$", _F)
+# A dataset's or a model's page on the Hugging Face Hub: its name is the last part of the address
+_HUB_PAGE_RE = compiled_on_use(
+    r"^https?://(?:www\.)?(?:huggingface\.co|hf\.co)/(?:(?P<datasets>datasets)/)?(?P<org>[\w.-]+/)?(?P<name>[\w.-]+?)/?$",
+    _F)
 
 
-def _dataset_link(scan: _Scan, m: re.Match[str], notes: list[str]) -> bool:
-    """A link to a dataset's page on the Hub that names a dataset gpuops knows ("…/datasets/tatsu-lab/alpaca"): the
-    link blanked but its name, left for the data's reader as if said; False, nothing done, for any other link."""
+def _hub_link(scan: _Scan, m: re.Match[str], notes: list[str]) -> bool:
+    """A link to a page on the Hub that names a dataset or a model gpuops knows ("…/datasets/tatsu-lab/alpaca",
+    "…/meta-llama/Llama-3.1-8B"): the link blanked but its name, left for the data's or the model's reader as if
+    said; False, nothing done, for any other link."""
     url = m["url"].rstrip(".,;:)")
-    hub = _HUB_DATASET_RE.match(url)
-    if hub is None or dataset_in_text(f"on {hub['name']}") is None:
+    hub = _HUB_PAGE_RE.match(url)
+    if hub is None:
         return False
+    if hub["datasets"]:
+        if dataset_in_text(f"on {hub['name']}") is None:
+            return False
+        what = "dataset"
+    elif hub["org"] is None or not models_in_text(hub["name"]):
+        return False  # a Space, a user's page, a model gpuops has no size for: for a person
+    else:
+        what = "model"
     name_start = m.start("url") + hub.start("name")
     scan.blank(m.start(), name_start)
     scan.blank(name_start + len(hub["name"]), m.end())
-    notes.append(f"read '{url}' as the dataset it names, {hub['name']} (the link itself is not followed)")
+    notes.append(f"read '{url}' as the {what} it names, {hub['name']} (the link itself is not followed)")
     return True
 
 

@@ -1776,6 +1776,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 9_035_582_198}, []),
     ("fine-tune 8B on <https://huggingface.co/datasets/acme/secret-data>", {"tokens": None},
      ["https://huggingface.co/datasets/acme/secret-data"]),
+    ("fine-tune https://huggingface.co/meta-llama/Llama-3.1-8B on 500M tokens", {"model": "llama-3.1-8b"}, []),
+    ("lora on <https://huggingface.co/Qwen/Qwen2.5-7B-Instruct>, 100M tokens", {"params": 7_615_616_512}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
