@@ -2334,6 +2334,8 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
 
 
 _INSTANCE_NOUN_AFTER_RE = compiled_on_use(r"\s*(?:nodes?|instances?|machines?|hosts?|boxes)\b", _F)
+# "p4d (2 of them)", "p5s, 4 of them": how many, said after the hardware
+_COUNT_OF_THEM_RE = compiled_on_use(r"\s*(?:\(\s*|,\s*)(?:all\s+)?(?P<n>\d{1,4})\s+of\s+them\s*\)?", _F)
 
 
 def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[str, Any]:
@@ -2364,6 +2366,9 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
             notes.append(f"read 'ml.{exact}' as the instance type {exact}")
         if m["single"] and not size:  # "a single g5": one machine, of the size that fits best (a count of a
             single_family = _said(m)  # family fixes its largest size: "4 p5s")
+        elif not m["count"] and (them := _COUNT_OF_THEM_RE.match(scan.text, m.end())) is not None:
+            instances.append(int(them["n"]))  # "our reserved p4d (2 of them)": the count said after the name
+            scan.blank(them.start(), them.end())
         elif m["count"] or m["single"]:  # "a single g5.12xlarge": one instance
             noun = _INSTANCE_NOUN_AFTER_RE.match(scan.text, m.end())  # "4 p4d nodes max": the bound after the noun
             ceiling = _ceiling(scan, m, "max_instances", Decimal(m["count"] or 1), notes,

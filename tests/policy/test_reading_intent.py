@@ -1778,6 +1778,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      ["https://huggingface.co/datasets/acme/secret-data"]),
     ("fine-tune https://huggingface.co/meta-llama/Llama-3.1-8B on 500M tokens", {"model": "llama-3.1-8b"}, []),
     ("lora on <https://huggingface.co/Qwen/Qwen2.5-7B-Instruct>, 100M tokens", {"params": 7_615_616_512}, []),
+    # how many, said after the hardware
+    ("use our reserved p4d (2 of them) to fine-tune 13B on 2B tokens",
+     {"instance_type": "p4d", "instances": 2, "reserved": True}, []),
+    ("fine-tune 13B on our p5s, 4 of them", {"instance_type": "p5", "instances": 4}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
