@@ -3992,8 +3992,8 @@ _FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:th
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "don't go over 16 GPUs", "never exceed 4 nodes"
-    r"|(?:don'?t|do\s+not|never|won'?t|shouldn'?t|must\s*not|mustn'?t|can'?t|cannot)\s+(?:(?:go|get)\s+(?:over|above"
-    r"|beyond|past)|exceed)|not\s+to\s+exceed"
+    r"|(?:don'?t|do\s+not|never|won'?t|shouldn'?t|should\s+not|must\s*not|mustn'?t|can'?t|cannot)\s+(?:(?:go|get)\s+"
+    r"(?:over|above|beyond|past)|exceed|(?:take|use|need|grab)\s+more\s+than)|not\s+to\s+exceed"
     # "our quota is 32 H100s", "a quota of 64 GPUs": what the account may run, not what the plan must use
     r"|limit(?:ed)?\s+(?:of|to)"
     r"|(?:(?:only|just)\s+)?(?:(?:have|got)\s+)?quota(?:\s+(?:is|of|for))?(?:\s+(?:only|just))?)"
@@ -5192,7 +5192,8 @@ def _refuse_elsewhere_venue(scan: _Scan) -> None:
 
 
 def _refuse_staged(scan: _Scan) -> None:
-    """SFT then DPO is two jobs: refused before either job's tokens are read as one request's two counts."""
+    """SFT then DPO is two jobs: refused before either job's tokens are read as one request's two counts. So are
+    runs of two methods ("once with LoRA and once full"), which a sweep of one of them would price."""
     if (staged := _STAGED_TUNING_RE.search(scan.text)) is not None:
         said = " ".join(scan.said[staged.start() : staged.end()].split())
         raise RequestError(
@@ -5200,6 +5201,31 @@ def _refuse_staged(scan: _Scan) -> None:
             "at a time, e.g. \"SFT 7B on 500M tokens\", then \"DPO 7B on 100M tokens\".",
             code="contradiction",
         )
+    if scan.holds(("once",)) and (two := _TWO_METHODS_RE.search(scan.text)) is not None \
+            and _method(two["a"]) != _method(two["b"]):
+        said = " ".join(scan.said[two.start() : two.end()].split())
+        raise RequestError(
+            f"The request asks for '{said}': a {_method(two['a'])} and a {_method(two['b'])} are separate jobs, "
+            f"each with its own memory, hardware and cost. Ask for one at a time, e.g. \"{_verb(two['a'])} 7B on 1B "
+            f"tokens\", then \"{_verb(two['b'])} 7B on 1B tokens\".", code="contradiction")
+
+
+# "once with LoRA and once full", "one LoRA run and one full fine-tune": runs of two methods
+_METHOD = r"(?:q[\s-]?lora|lora|full(?:[\s-]+(?:fine[\s-]?tun\w*|ft|parameters?|weights?))?|fine[\s-]?tun\w*)"
+_TWO_METHODS_RE = compiled_on_use(
+    rf"\bonce\s+(?:with\s+|using\s+|as\s+(?:an?\s+)?)?(?P<a>{_METHOD})(?:\s+\w+)?\s*,?\s*(?:and|&)\s+once\s+"
+    rf"(?:with\s+|using\s+|as\s+(?:an?\s+)?)?(?P<b>{_METHOD})", _F)
+
+
+def _method(said: str) -> str:
+    """The method a run of ``_TWO_METHODS_RE`` is said to use, by name."""
+    return {"QLoRA": "QLoRA run", "LoRA": "LoRA run"}.get(_verb(said), "full fine-tune")
+
+
+def _verb(said: str) -> str:
+    """How a request for a run of ``said``'s method starts: "LoRA", "QLoRA" or "fine-tune"."""
+    word = said.lower().replace(" ", "").replace("-", "")
+    return "QLoRA" if word.startswith("qlora") else "LoRA" if word.startswith("lora") else "fine-tune"
 
 
 def _two_held(scan: _Scan, notes: list[str]) -> list[HardwareOption]:

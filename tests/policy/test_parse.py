@@ -354,6 +354,10 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("LoRA 7B, full parameter", MONDAY, "contradiction", "not every weight"),
     ("full-parameter fine-tune 7B with lora", MONDAY, "contradiction", "not every weight"),
     ("run SFT then DPO on 7B, 500M tokens each", MONDAY, "contradiction", "separate jobs"),
+    # runs of two methods are two jobs too, never a sweep of the first method
+    ("fine-tune 7B on 1B tokens twice, once with lora and once full", MONDAY, "contradiction",
+     'a LoRA run and a full fine-tune are separate jobs, each with its own memory, hardware and cost. Ask for one at '
+     'a time, e.g. "LoRA 7B on 1B tokens", then "fine-tune 7B on 1B tokens".'),
     # a dot inside a model's name or a number ends no sentence
     ("SFT of Llama-3.1-8B-Instruct on 40k conversations (~1.5k tokens each) then DPO on 10k pairs", MONDAY,
      "contradiction", "separate jobs"),

@@ -1742,6 +1742,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a ceiling said as what not to go over, or what to stay within (within holds the bound itself)
     ("lora 7B, don't go over 16 GPUs", {"max_gpus": 16, "gpus": None}, []),
     ("fine-tune 13B, never exceed 2 nodes", {"max_instances": 2, "instances": None}, []),
+    ("fine-tune 13B, shouldn't use more than 2 nodes", {"max_instances": 2, "instances": None}, []),
     ("fine-tune 13B, stay within 2 nodes", {"max_instances": 2}, []),
     ("fine-tune 13B, under 2 nodes", {"max_instances": 1}, []),
     ("could you plan a 13B fine-tune that stays under $50/hour?", {"max_hourly_usd": 50.0}, []),
