@@ -1894,6 +1894,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     fields |= _places(scan, fields, notes)
     resumed = _resumed(scan)  # "resume the run that died at step 4000 of 10000": before its numbers are counts
     _resumed_with_tokens_left(scan, notes)  # "resume … from checkpoint, ~1.2B tokens left": the tokens are what's left
+    _resumed_for_more_steps(scan, notes)  # "from step 20000 for another 10k steps": the step is where it takes up
     _size_replaced(scan, notes)  # "13B instead of 7B": the size it replaces is no second model
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     numbers = _quantities(scan, notes, grid=grid, named_params=work.fields.get("params"))
@@ -2036,6 +2037,22 @@ _TOKENS_LEFT_RE = compiled_on_use(r"\btok(?:en)?s?\s+(?P<left>left|remaining|to\
 # "same hardware as before (p5)": the hardware named with it
 _SAME_HARDWARE_RE = compiled_on_use(
     r"\bsame\s+(?:hardware|instances?|gpus?|machines?)\s+as\s+(?:before|last\s+time)(?=\s*\(\s*[\w.-]+\s*\))", _F)
+
+
+# "continue training from step 20000 for another 10k steps": the step a run takes up from, the steps after it said
+_FROM_STEP_RE = compiled_on_use(
+    r"\bfrom\s+(?:the\s+checkpoint\s+(?:at|of)\s+)?(?:step|iteration|iter)\s+#?\s*(?P<n>\d[\d,]*k?)(?![\w.])"
+    r"(?=[^.;]{0,60}?\b(?:another|more|further|additional|an?\s+extra|an?\s+further)\s+~?\d[\d,.]*\s*k?\s+"
+    r"(?:steps?|iterations?|iters?)\b)", _F)
+
+
+def _resumed_for_more_steps(scan: _Scan, notes: list[str]) -> None:
+    """The step a run takes up from, with the steps still to train said after it ("another 10k steps"): those steps
+    are what is trained, the step only where it starts; the words are taken, noted."""
+    if not scan.holds(("from step", "from iter", "from the checkpoint")):
+        return
+    for m in scan.take(_FROM_STEP_RE):
+        notes.append(f"read '{_said(m)}' as where the run takes up: the steps said after it are what is trained")
 
 
 def _resumed_with_tokens_left(scan: _Scan, notes: list[str]) -> None:

@@ -1783,6 +1783,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("use our reserved p4d (2 of them) to fine-tune 13B on 2B tokens",
      {"instance_type": "p4d", "instances": 2, "reserved": True}, []),
     ("fine-tune 13B on our p5s, 4 of them", {"instance_type": "p5", "instances": 4}, []),
+    # the step a run takes up from is no count: the steps after it are what is trained
+    ("continue training our 7B checkpoint from step 20000 for another 10k steps at 4M tokens per step",
+     {"tokens": 40_000_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
