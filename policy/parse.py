@@ -2910,6 +2910,12 @@ _WISH_AFTER_RE = compiled_on_use(
 _REGION_FALLBACK_BEFORE_RE = compiled_on_use(
     r"\b(?:fall(?:ing)?[\s-]?back\s+(?:to|on)|fallback(?:\s+(?:to|is|region))?\s*:?|otherwise|or\s+else|failing\s+that"
     r"|if\s+not)\s*,?\s*(?:(?:run\s+)?in\s+)?(?:the\s+)?$", _F)
+# When to fall back, said after the region: "fall back to us-west-2 if no capacity", "… if us-east-1 is full"
+_FALLBACK_WHEN_AFTER_RE = compiled_on_use(
+    r"\s*,?\s*(?:if|when|in\s+case)\s+(?:there'?s\s+|there\s+is\s+)?(?:no|not\s+enough|too\s+little|insufficient)\s+"
+    r"(?:spot\s+|gpu\s+|on[\s-]?demand\s+)?(?:capacity|quota|availability|gpus?|instances?)\b"
+    r"|\s*,?\s*(?:if|when|in\s+case)\s+(?:it'?s|it\s+is|that'?s|that\s+is|[a-z]{2}-[a-z]+-\d)\s+(?:is\s+)?"
+    r"(?:full|out\s+of\s+capacity|unavailable|out|busy|constrained)\b", _F)
 # Where the data is, not where to run: "the data is in us-west-2", "our dataset lives in eu-west-1", "data in
 # us-east-2", "our S3 bucket is in us-west-2".
 _DATA_REGION_BEFORE_RE = compiled_on_use(
@@ -3011,6 +3017,8 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
                 preferred.append(region)
         if regions and (cue := _REGION_FALLBACK_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())):
             scan.blank(cue.start(), cue.end())
+            if (why := _FALLBACK_WHEN_AFTER_RE.match(text, m.end())) is not None:
+                scan.blank(why.start(), why.end())  # "… if no capacity": when to fall back, which the search weighs
             fallbacks.append(region)
         if not regions and (cue := _EACH_REGION_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())):
             scan.blank(cue.start(), cue.end())  # "in each of us-east-1, us-west-2 and eu-west-1": compared
@@ -4981,7 +4989,10 @@ _COST_FIRST_RE = compiled_on_use(
     r"(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job)\b"
     r"|\b(?:whatever(?:'s|\s+is)\s+)?(?:the\s+)?cheapest(?:\s+(?:possible|option|plan|way|run|setup|config(?:uration)?"
     r"|route|gpus?|instances?"
-    r"|hardware|machines?))?(?:\s+(?:possible|available|there\s+is))?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it|does\s+the\s+job))?\b"
+    r"|hardware|machines?))?(?:\s+(?:possible|available|there\s+is))?(?:\s+that\s+(?:fits|works|can\s+(?:do|run|hold)\s+it"
+    # "the cheapest that makes it" (the deadline), "cheapest per token": the same ask
+    r"|does\s+the\s+job|makes\s+it|(?:still\s+)?(?:meets|hits|makes)\s+(?:it|the\s+deadline)|gets\s+(?:it\s+)?done(?:\s+in\s+time)?))?"
+    r"(?:\s+per\s+(?:token|step|run|epoch))?\b"
     r"|\b(?:the\s+)?(?:lowest|least|minimum|minimal)[\s-]+(?:possible\s+)?(?:cost|price|spend)(?:\s+possible)?\b"
     r"|\b(?:minimi[sz]e|optimi[sz]e\s+for|prioriti[sz]e|favou?r)\s+(?:the\s+)?(?:cost|price|spend|savings?)\b"
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"

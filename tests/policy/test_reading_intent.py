@@ -1786,6 +1786,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the step a run takes up from is no count: the steps after it are what is trained
     ("continue training our 7B checkpoint from step 20000 for another 10k steps at 4M tokens per step",
      {"tokens": 40_000_000_000}, []),
+    # when to fall back, and the cheapest said with what it must still do
+    ("fine-tune 7B on 1B tokens in us-east-1, fall back to us-west-2 if no capacity", {"region": "us-east-1"}, []),
+    ("fine-tune 7B on 1B tokens by tomorrow morning, the cheapest that makes it", {"deadline": at("2026-12-01T09:00")},
+     []),
+    ("fine-tune a 7B on 1B tokens on whatever is cheapest per token", {"tokens": 1_000_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
