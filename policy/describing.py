@@ -86,7 +86,7 @@ _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|ch
             r"|bots?|support|reasoning|math|rl|reinforcement\s+learning|research|ablations?"
             r"|tool\s+use|function\s+calling|baselines?|(?:the\s+|a\s+)?paper|demos?"
             r"|debugging|profiling|benchmarking|development|dev\s+work|learning|teaching|a\s+tutorial|review|triage"
-            r"|routing|drafting|analysis)")
+            r"|routing|drafting|analysis|(?:a\s+|the\s+|our\s+)?(?:customer\s+)?(?:pilot|poc|proof\s+of\s+concept|prototype))")
 _DATA = (
     # "10B tokens of code", "1B tokens of our support tickets", "25B tokens from fineweb", "of screenshots + captions"
     rf"\btok(?:en)?s?\s+(?:of|from)\s+{_OWNER}?(?P<x>{_PHRASE}(?:\s*(?:,|\+|&|/|\band\b|\bplus\b)\s*{_PHRASE}){{0,2}})",

@@ -1392,9 +1392,16 @@ _RUNS_DIFFER = (r"(?:(?:with|using|on|across|over)\s+|(?<=\()\s*)(?:(?:a|each)\s
                 r"\s+(?:random\s+seeds?|seeds?|data\s+(?:mix(?:es|tures?)?|orders?|splits?)|mix(?:es|tures?)"
                 r"|(?:data\s*)?sets?|configs?|configurations?|hyper-?parameters?|init(?:ialization)?s?"
                 r"|learning[\s-]+rates?|lrs?|batch[\s-]+sizes?|lora[\s-]+ranks?|ranks?|prompts?|templates?)")
-_RUNS_DIFFER_RE = compiled_on_use(rf"\b{_RUNS_DIFFER}\b", _F)
+# ... or the settings a sweep is over: "an HPO sweep over LR and warmup", "search across lr, wd and dropout"
+_SWEPT = (r"(?:learning[\s-]+rates?|lrs?|warm-?ups?|weight[\s-]+decay|wd|batch[\s-]+sizes?|bs|dropout|seeds?"
+          r"|lora[\s-]+(?:ranks?|alphas?)|ranks?|alphas?|betas?|schedul(?:e|er)s?|optimi[sz]ers?|epochs?|temperatures?"
+          r"|kl[\s-]+coef\w*|grad(?:ient)?[\s-]+clip\w*)")
+_RUNS_DIFFER_RE = compiled_on_use(
+    rf"\b{_RUNS_DIFFER}\b"
+    rf"|\b(?:over|across)\s+(?:the\s+)?{_SWEPT}(?:\s*(?:,\s*and|,|and|&|/|\+)\s*(?:the\s+)?{_SWEPT})*"
+    r"(?=\s*(?:$|[,.;)]|for\b|on\b|with\b))", _F)
 _RUNS_DIFFER_WORDS = ("seed", "mix", "set", "config", "hyper", "split", "order", "init", "learn", "lr", "batch", "rank",
-                      "prompt", "templat")
+                      "prompt", "templat", "warm", "decay", "dropout")
 _DEEPSPEED_RE = compiled_on_use(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])"

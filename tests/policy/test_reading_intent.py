@@ -1791,6 +1791,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by tomorrow morning, the cheapest that makes it", {"deadline": at("2026-12-01T09:00")},
      []),
     ("fine-tune a 7B on 1B tokens on whatever is cheapest per token", {"tokens": 1_000_000_000}, []),
+    # the settings a sweep is over, and what a model is for, describe the work
+    ("we're doing an HPO sweep over LR and warmup for a 1.3B model, 16 trials, 5B tokens each",
+     {"trials": 16, "tokens": 5_000_000_000}, []),
+    ("QLoRA of Llama-3-70B on ~30k customer emails (avg 400 tokens), by the 15th for a customer pilot",
+     {"tokens": 12_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
