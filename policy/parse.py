@@ -397,7 +397,8 @@ _TEAM_RE = compiled_on_use(
     r"\s+team\b"
     r"|\bfor\s+team\s+(?P<t4>[a-z][a-z0-9_-]*)|\bteam\s*\(\s*(?P<t7>[a-z][a-z0-9_-]*)\s*\)"
     # "…, team ml", "team nlp, by Friday": the team as a clause of its own
-    r"|(?:^|(?<=[,;(]))\s*team\s+(?P<t8>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.)]))"
+    # (a sentence of its own too: "… next week. Team nlp.")
+    r"|(?:^|(?<=[,;(.!?\n]))\s*team\s+(?P<t8>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.!)\n]))"
     # "charge it to the nlp budget", "bill to team-nlp's account": whose money it is
     r"|\b(?:charge|bill|book)(?:\s+(?:it|this|that))?\s+(?:to|against)\s+(?:the\s+)?(?:team\s+)?"
     r"(?:(?P<t5>(?!team-|(?:our|my|your|their|his|her)\b)[a-z][a-z0-9-]*)(?:'s)?\s+(?:team|budget|account"

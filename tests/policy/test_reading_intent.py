@@ -1796,6 +1796,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 16, "tokens": 5_000_000_000}, []),
     ("QLoRA of Llama-3-70B on ~30k customer emails (avg 400 tokens), by the 15th for a customer pilot",
      {"tokens": 12_000_000}, []),
+    # the team said as a sentence or a line of its own: whose budget the plan is checked against
+    ("fine-tune Gemma 2 27B on 300k conversations, average 600 tokens. By end of next week. Team nlp.",
+     {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens\nteam nlp", {"team": "team-nlp"}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
