@@ -1255,6 +1255,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "we need a cost estimate", "How long and how much?", "compare cost of …"
     r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
     r"|\bcompare\s+(?:the\s+)?costs?\s+(?:of|for)\b"
+    # "if we move them to spot, how much do we save per month?": the plan and its alternatives say it
+    r"|\bhow\s+much\s+(?:would|will|do|does|could|can|might)\s+(?:we|i|it|this|that)\s+(?:save|cost)(?:\s+(?:us|me))?"
+    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-]))?"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?"
     # "what would it cost per month if we retrain it every week": the cadence said is read apart
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
@@ -5862,16 +5865,30 @@ _SPOT_WENT_WRONG_RE = compiled_on_use(
 # "use spot instead of on-demand", "on-demand rather than spot": one purchase model over the other, which is out
 _ONE_OVER_OTHER_RE = compiled_on_use(
     r"\b(?:spot|on[\s-]?demand)(?:\s+instances?)?(?P<other>\s+(?:instead\s+of|rather\s+than)\s+(?:spot|on[\s-]?demand)"
-    r"(?:\s+instances?)?)\b", _F)
+    r"(?:\s+instances?)?)\b"
+    # "move from on-demand to spot", "switching them from on-demand to spot": the one moved to
+    r"|\b(?P<other2>from\s+(?:spot|on[\s-]?demand)(?:\s+instances?)?\s+(?:to|onto)\s+)(?:spot|on[\s-]?demand)"
+    r"(?:\s+instances?)?\b", _F)
+
+
+# "if we move our weekly fine-tunes from on-demand to spot": the moving said before what is moved, read with the move
+_MOVE_RE = compiled_on_use(
+    r"\b(?:if\s+)?(?:we|i)\s+(?:were\s+to\s+)?(?:move|moved|switch|switched|migrate|migrated|shift|shifted)\b"
+    r"(?=[^.;?]*\bfrom\s+(?:spot|on[\s-]?demand)(?:\s+instances?)?\s+(?:to|onto)\s+(?:spot|on[\s-]?demand))", _F)
 
 
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
-    if scan.holds(("instead", "rather")):
+    if scan.holds(("move", "switch", "migrat", "shift")):
+        scan.take(_MOVE_RE)  # the move's own words: what is moved, and where to, are read below
+    if scan.holds(("instead", "rather", "from")):
         for m in list(_ONE_OVER_OTHER_RE.finditer(scan.text)):
-            scan.blank(m.start("other"), m.end("other"))  # the one chosen is read below as ever
-            chosen = " ".join(m.string[m.start() : m.start("other")].split())
-            notes.append(f"read '{_said(m)}' as {chosen.lower()}, the other ruled out")
+            other = "other" if m["other"] else "other2"
+            scan.blank(m.start(other), m.end(other))  # the one chosen is read below as ever
+            chosen = " ".join((m.string[m.start() : m.start("other")] if m["other"] else
+                               m.string[m.end("other2") : m.end()]).split())
+            notes.append(f"read '{_said(m)}' as {chosen.lower()}, the other ruled out"
+                         + (": what it would cost there is beside it, the plan's alternatives" if m["other2"] else ""))
     went_wrong = [_said(m) for m in scan.take_if(("spot",), _SPOT_WENT_WRONG_RE)]
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
     if either:  # quoted as said: a deadline read inside it is blanked in the text

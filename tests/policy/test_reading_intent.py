@@ -1800,6 +1800,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Gemma 2 27B on 300k conversations, average 600 tokens. By end of next week. Team nlp.",
      {"team": "team-nlp"}, []),
     ("fine-tune 7B on 1B tokens\nteam nlp", {"team": "team-nlp"}, []),
+    # a move from one purchase model to the other asks for the one moved to, the other beside it
+    ("if we move our 13B fine-tunes (2B tokens each) from on-demand to spot, how much do we save per month?",
+     {"interruption_tolerance": Tolerance.HIGH, "tokens": 2_000_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
