@@ -182,7 +182,7 @@ _UNIT_KINDS = (
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
-    ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|pairs?"
+    ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|eps?|pairs?"
      r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
@@ -194,7 +194,8 @@ _QTY_RE = compiled_on_use(
     r"|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
     r"(?:[\s-]*(?P<word>(?:thousand|million|billion|trillion)s?|bil|mil)"
-    r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?(?![\w])"
+    r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?"
+    r"(?:(?![\w])|(?=(?:eps?|epochs?)(?![\w])))"  # "2ep", "3epochs": the epochs written onto their count
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
     # "model=13B tokens=100M": a unit followed by "=" names the next number, not this one ("2 runs: one with …" has
@@ -422,6 +423,8 @@ _TASK_WORDS = (
      r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
     # and as it is mistyped: "pretrian", "pretain", "pertrain"
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:pre[\s-]?(?:trian|tain)|pertrain)(?:ing)?\b"
+                    # "pt 1b 20b tok": the abbreviation opening a terse request, a size after it
+                    r"|^\s*pt(?=\s+(?:\d|\s))"  # (the size may be read, and blanked, already)
                     r"|\b(?:train(?:ing)?\s+)?from\s+(?:scratch|zero)\b"
                     # "reproduce GPT-2 124M": train the named model again from its start (its name read already)
                     r"|\b(?:reproduc(?:e|ing)|replicat(?:e|ing)|recreat(?:e|ing))(?:\s+the)?(?:\s+original)?\b(?=\s{3,}"
@@ -4482,7 +4485,7 @@ def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
 
 
 
-_EPOCHS_RE = compiled_on_use(r"\bepochs?\b", _F)
+_EPOCHS_RE = compiled_on_use(r"(?<![a-z])(?:epochs?|eps?)\b", _F)  # "2ep", "3 eps": as terse requests write it
 
 
 def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:

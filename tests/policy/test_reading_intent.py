@@ -1803,6 +1803,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a move from one purchase model to the other asks for the one moved to, the other beside it
     ("if we move our 13B fine-tunes (2B tokens each) from on-demand to spot, how much do we save per month?",
      {"interruption_tolerance": Tolerance.HIGH, "tokens": 2_000_000_000}, []),
+    # terse requests: epochs written onto their count, pretraining abbreviated
+    ("7b ft 2ep 400m tok", {"tokens": 800_000_000}, []),
+    ("fine-tune 7B, 3 eps over 100M tokens", {"tokens": 300_000_000}, []),
+    ("pt 1b 20b tok spot", {"task": Task.PRETRAIN, "tokens": 20_000_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
