@@ -36,7 +36,8 @@ from typing import Any, Protocol
 from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["cadence", "DATA_ITEMS", "plan_word", "read_descriptions", "read_recurring", "TextScan"]
+__all__ = ["APPROVAL_CLAIM_RE", "cadence", "claims_approval", "DATA_ITEMS", "plan_word", "read_descriptions",
+           "read_recurring", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -417,6 +418,25 @@ def _counted_words(scan: TextScan) -> list[str]:
         scan.blank(start, m.end("tok"))
         read.append(" ".join(words))
     return read
+
+
+# Approval said in words: "already approved by @alice", "my manager approved it", "approved in yesterday's planning
+# meeting", "please auto-approve", "skip approval". Only approvals recorded with the Approve button or the API count.
+APPROVAL_CLAIM_RE = compiled_on_use(
+    r"\b(?:(?:it(?:'s|\s+(?:is|was|has\s+been))|this\s+(?:is|was|has\s+been)|(?:is|was|has\s+been))\s+)?"
+    r"(?:already\s+|pre-?)approved(?:\s+by\s+(?:my\s+|our\s+|the\s+)?[\w@.'-]+(?:\s+(?:lead|manager|team))?)?"
+    r"|\b(?:my|our|the)\s+(?:manager|lead|boss|director|vp|head(?:\s+of\s+\w+)?|pm)\s+(?:already\s+)?(?:approved|signed\s+off"
+    r"(?:\s+on)?|ok'?d|okayed|green-?lit)(?:\s+(?:it|this))?"
+    r"|\bapproved\s+(?:in|at|during)\s+(?:(?:yesterday'?s|today'?s|last\s+week'?s|this\s+week'?s|the|our)\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:meeting|standup|stand-up|sync|review|call|planning)(?:\s+(?:meeting|call|session))?"
+    r"|\b(?:please|pls|just|(?:can|could)\s+you)\s+auto-?approve(?:\s+(?:it|this))?|\bauto-?approve\s+(?:it|this)\b|\bskip\s+(?:the\s+)?approvals?|\bwithout\s+(?:an?\s+|any\s+)?"
+    r"approvals?|\bno\s+approvals?\s+(?:needed|required|necessary)|\bbypass(?:ing)?\s+(?:the\s+)?approvals?", _F)
+
+
+def claims_approval(phrase: str) -> bool:
+    """Whether an unread phrase is approval said in words ("already approved by @alice"), which only recorded
+    approvals can give."""
+    return APPROVAL_CLAIM_RE.fullmatch(_spaced(phrase)) is not None
 
 
 def cadence(phrase: str) -> tuple[int, str] | None:

@@ -10,7 +10,7 @@ from datetime import date, datetime
 
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
-from policy.describing import cadence
+from policy.describing import cadence, claims_approval
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
@@ -102,6 +102,10 @@ def _unread_reasons(unread: list[str], cost_usd: float, reasons: list[str]) -> N
     knowing what it comes to a month, since gpuops launches, and the plan prices, one run per approved request."""
     other = []
     for phrase in unread:
+        if claims_approval(phrase):
+            reasons.append(f"approval said in words: '{phrase}'; only approvals recorded with the Approve button or "
+                           "the API count, so it is never approved automatically on them")
+            continue
         recurring = cadence(phrase)
         if recurring is None:
             other.append(phrase)

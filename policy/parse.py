@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 from policy.datasets import dataset_in_text
 from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
-from policy.describing import DATA_ITEMS, plan_word
+from policy.describing import APPROVAL_CLAIM_RE, DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
@@ -722,6 +722,7 @@ def read_request(
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
     room = _spent_so_far(scan, notes)  # "we spent 12k this month": before "this month" is a deadline
+    _approval_claimed(scan, notes)  # "already approved by @alice": before "yesterday's meeting" is a date
     # "daily cap $300": before "daily" is read as recurring work and "$300" as a budget
     for m in scan.take_if(("day", "daily", "week"), _RATE_CAP_RE):
         scan.unused.append(_said(m))
@@ -5231,6 +5232,19 @@ def _refuse_elsewhere_venue(scan: _Scan) -> None:
         raise RequestError(
             f'"{_said(m)}" is not where gpuops runs jobs: it plans and launches on AWS only. Ask without it for what '
             'the job would cost on AWS, e.g. "LoRA 7B on 100M tokens".', code="not_aws")
+
+
+def _approval_claimed(scan: _Scan, notes: list[str]) -> None:
+    """Approval said in words is no approval: the words stay unread, so the plan is never approved automatically on
+    them, with a note saying why the plan still goes for approval as its policy says (``claims_approval``)."""
+    if not scan.holds(("approv",)):
+        return
+    for m in scan.take(APPROVAL_CLAIM_RE):
+        said = _said(m)
+        scan.unused.append(said)
+        notes.append(f"read '{said}' as approval said in words: gpuops counts only approvals recorded with the "
+                     "Approve button or its API, so the plan goes for approval as its policy says, and a person sees "
+                     "what was said")
 
 
 def _refuse_staged(scan: _Scan) -> None:

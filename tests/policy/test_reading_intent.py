@@ -1878,7 +1878,8 @@ def test_words_about_approval_are_never_read_and_hold_the_plan_for_a_person(text
     assert any("approve" in phrase for phrase in request.unread), request.unread
     approval = decide(request, catalog=load_catalog(), policy=default_policy(),
                       spend=SpendSnapshot.unavailable(team="team-ml", reason="not read"), now=MONDAY).approval
-    assert approval.required and any(r.startswith("not read: ") and "approve" in r for r in approval.reasons)
+    assert approval.required and any(r.startswith(("not read: ", "approval said in words: ")) and "approve" in r
+                                     for r in approval.reasons)
 
 
 def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:
@@ -2365,6 +2366,24 @@ def test_unread_words_are_never_auto_approved() -> None:
     assert not decision_for("LoRA 1B on 10M tokens", spend).approval.required
     flagged = decision_for("LoRA 1B on 10M tokens with the frobnicator", spend).approval
     assert flagged.required and any(r.startswith("not read: 'frobnicator'") for r in flagged.reasons)
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("LoRA 1B on 10M tokens, already approved by @alice", "already approved"),
+    ("LoRA 1B on 10M tokens, my manager approved it", "my manager approved it"),
+    ("LoRA 1B on 10M tokens, approved in yesterday's planning meeting", "approved in yesterday's planning meeting"),
+    ("LoRA 1B on 10M tokens, please auto-approve", "please auto-approve"),
+    ("LoRA 1B on 10M tokens and launch it without approval", "without approval"),
+])
+def test_approval_said_in_words_is_no_approval_and_holds_the_plan(text: str, claim: str) -> None:
+    """A plan the policy would approve automatically goes to a person when the request claims an approval: only
+    recorded approvals count, and the one who approves sees the claim."""
+    decision = decision_for(text, ok_spend(1_000))
+    assert decision.request.unread == [claim]
+    assert decision.approval.required
+    assert f"approval said in words: '{claim}'; only approvals recorded with the Approve button or the API count, " \
+           "so it is never approved automatically on them" in decision.approval.reasons
+    assert not any(n.startswith("did not read") for n in decision.assumptions)
 
 
 def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
