@@ -310,6 +310,9 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     moved, described = fmt.split_unchanged(moved)
     if decision.plan.capacity is not None:  # the Capacity line below says what was read of it, once
         moved = [a for a in moved if not a.startswith("capacity ")]
+    claimed = [r for r in decision.approval.reasons if r.startswith("approval said in words: ")]
+    if claimed:  # the Not read line below says it, with why it goes to a person
+        moved = [a for a in moved if " as approval said in words: " not in a]
     if moved:
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))
@@ -322,7 +325,8 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
             for p in decision.request.unread)
         # recurring work is unread on purpose; the approver should see what it comes to a month, not only one run
         recurring = [r for r in decision.approval.reasons if r.startswith("recurring: ")]
-        blocks.append(section("\n".join([unread, *(f"🔁 {escape(r)}" for r in recurring)])))
+        blocks.append(section("\n".join([unread, *(f"🔁 {escape(r)}" for r in recurring),
+                                         *(f"🔒 {escape(r)}" for r in claimed)])))
     if decision.warnings:
         blocks.append(section("⚠️ *Warnings*\n" + fmt.bullets([fmt.source(escape(w)) for w in decision.warnings],
                                                              limit=MAX_SECTION_TEXT)))

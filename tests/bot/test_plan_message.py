@@ -67,6 +67,16 @@ def test_recurring_work_shows_what_it_comes_to_a_month_beside_what_was_not_read(
     assert "'nightly'" in unread and "about 30 runs a month" in unread and f"~${monthly:,}/month" in unread
 
 
+def test_approval_said_in_words_says_once_beside_what_was_not_read_that_only_recorded_approvals_count() -> None:
+    text = "LoRA 1B on 10M tokens, already approved by <@U0LEAD1>"
+    blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
+    [unread] = [b["text"]["text"] for b in blocks if b.get("text", {}).get("text", "").startswith("❓ *Not read*")]
+    assert unread == ("❓ *Not read*: 'already approved'\n🔒 approval said in words: 'already approved'; only "
+                      "approvals recorded with the Approve button or the API count, so it is never approved "
+                      "automatically on them")
+    assert visible(blocks).count("approval said in words") == 1  # not again under Read as
+
+
 def test_a_word_not_read_that_is_a_near_miss_shows_the_word_it_may_mean() -> None:
     text = "lroa 8B on 100M tokens"
     blocks = request_blocks(make_request(decision=plan_for(text), text=text, planned_at=NOW), now=NOW)
