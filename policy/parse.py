@@ -183,7 +183,7 @@ _UNIT_KINDS = (
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|eps?|pairs?"
-     r"|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
+     r"|pass(?:es)?|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = compiled_on_use(
@@ -4486,7 +4486,8 @@ def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
 
 
 
-_EPOCHS_RE = compiled_on_use(r"(?<![a-z])(?:epochs?|eps?)\b", _F)  # "2ep", "3 eps": as terse requests write it
+# "2ep", "3 eps": as terse requests write it; "one pass", "2 passes over the data": epochs in other words
+_EPOCHS_RE = compiled_on_use(r"(?<![a-z])(?:epochs?|eps?|pass(?:es)?)\b", _F)
 
 
 def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:

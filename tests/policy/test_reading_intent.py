@@ -1807,6 +1807,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("7b ft 2ep 400m tok", {"tokens": 800_000_000}, []),
     ("fine-tune 7B, 3 eps over 100M tokens", {"tokens": 300_000_000}, []),
     ("pt 1b 20b tok spot", {"task": Task.PRETRAIN, "tokens": 20_000_000_000}, []),
+    # passes over the data are epochs
+    ("we'd like to fine-tune Llama 3.1 8B on our 2TB of logs, one pass", {"tokens": 500_000_000_000}, []),
+    ("fine-tune 7B, two passes over 300M tokens", {"tokens": 600_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
