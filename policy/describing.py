@@ -201,7 +201,12 @@ _ASSUMED = (
     # "GPU type doesn't matter", "any instance type is fine": hardware left open, as when none is named
     (r"\b(?:the\s+)?(?:gpu|accelerator|instance|hardware|machine)(?:\s+types?)?s?\s+(?:doesn'?t|does\s+not|don'?t"
      r"|do\s+not)\s+(?:really\s+)?matter\b|\bany\s+(?:gpu|accelerator|instance|hardware)(?:\s+types?)?\s+(?:is|are|works?)"
-     r"\s+(?:fine|ok(?:ay)?)\b",
+     r"\s+(?:fine|ok(?:ay)?)\b"
+     # "whatever hardware", "on whichever GPUs", "any instance type"
+     r"|\b(?:on\s+)?(?:whatever|whichever|any)\s+(?:gpus?|accelerators?|instances?|hardware|machines?)(?:\s+types?)?"
+     r"(?:\s+(?:works?|fits?|is\s+(?:cheapest|best|available)))?(?=\s*(?:$|[,.;!)]))"
+     # the hardware's word read already ("on whichever GPUs work"): what is left of it
+     r"|\b(?:on\s+)?(?:whatever|whichever)\s+(?:works?|fits?)(?=\s*(?:$|[,.;!)]))",
      "what gpuops does when no hardware is named: every type the policy allows is weighed"),
     # "a number for Q1 planning": what the estimate is wanted for
     # "just scoping for Q1 planning": the scoping is the same estimate

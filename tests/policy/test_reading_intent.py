@@ -1810,6 +1810,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # passes over the data are epochs
     ("we'd like to fine-tune Llama 3.1 8B on our 2TB of logs, one pass", {"tokens": 500_000_000_000}, []),
     ("fine-tune 7B, two passes over 300M tokens", {"tokens": 600_000_000}, []),
+    # hardware left open in other words
+    ("fine-tune 7B on 1B tokens, whatever hardware", {"accelerator": None, "instance_type": None}, []),
+    ("fine-tune 7B on 1B tokens on whichever GPUs work", {"accelerator": None, "gpus": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
