@@ -256,7 +256,7 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
-    r"|left(?:\s+in\s+(?:the|our)\s+budget)?(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year"
+    r"|left(?:\s+in\s+(?:the|our)\s+(?:(?:q[1-4]|h[12]|quarter'?s|month'?s|monthly|quarterly|annual|year'?s)\s+)?budget)?(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year"
     r"|half|sprint))?"
     # "budget is $2,500 for the quarter": what there is for the period, so no more for this run
     r"|(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
@@ -3356,6 +3356,10 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
                 cues.append(each)
             if upper is not None and quantity.kind != "other":
                 quantity.phrase = " ".join(text[m.start() : upper.end()].split())
+                scale = (m["word"] or m["letter"] or "").lower()
+                if not scale and upper["hs"] and Decimal(m["num"].replace(",", "")) < Decimal(
+                        upper["hi"].replace(",", "")):  # "$1.5-2k": the scale said once, for both ends
+                    quantity.value = _value(m["num"], upper["hs"].lower(), seq=False)
                 notes.append(f"read '{quantity.phrase}' as {_usd(quantity.value)}, the low end of the range")
         if quantity.kind == "gpus" and ((per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None or (
                 per := _PER_NODE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None):
@@ -4518,7 +4522,7 @@ _MONEY_RATE_AFTER_RE = compiled_on_use(
     r"|week|month|instance|node|gpu)s?\b", _F)
 # The far end of an amount's range: "$150-200", "$1k to $2k", "$150 – $200"
 _MONEY_RANGE_AFTER_RE = compiled_on_use(
-    r"\s*(?:-|\u2013|to)\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:k|m|thousand|million)?(?![\w.])"
+    r"\s*(?:-|\u2013|to)\s*\$?\s*(?P<hi>\d[\d,]*(?:\.\d+)?)\s*(?P<hs>k|m|thousand|million)?(?![\w.])"
     r"(?!\s*(?:tokens?|toks?|params?|parameters?|gpus?|nodes?|instances?|hours?|hrs?|days?|weeks?|trials?"
     r"|runs?)\b)", _F)
 # An amount for each run ("each under $100", "$100 per run", "$50 a trial")

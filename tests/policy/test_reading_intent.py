@@ -1813,6 +1813,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # hardware left open in other words
     ("fine-tune 7B on 1B tokens, whatever hardware", {"accelerator": None, "instance_type": None}, []),
     ("fine-tune 7B on 1B tokens on whichever GPUs work", {"accelerator": None, "gpus": None}, []),
+    # a range's scale said once is both ends'; what is left in a period's budget is the budget
+    ("fine-tune 7B on 1B tokens, budget ~$1.5-2k", {"budget_usd": 1500.0}, []),
+    ("fine-tune 7B on 1B tokens, $500-1k", {"budget_usd": 500.0}, []),
+    ("fine-tune 7B on 1B tokens, we have about $2k left in the Q4 budget", {"budget_usd": 2000.0, "deadline": None},
+     []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
