@@ -1835,6 +1835,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _refuse_staged(scan)
     _refuse_elsewhere_venue(scan)
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
+    grid += _count_ranges(scan, notes)  # "8-16 H100s": before the hardware's readers take "16 H100s" as a count
     rank = _lora_rank(scan, notes)  # "lora rank 64": before it is read as a setting that changes nothing
     per_run = _per_run_hardware(scan)  # "each run on 1 node": before "1 node" is read as the whole job's
     four_bit = scan.take_if(("bit", "nf4", "int4"), _FOUR_BIT_RE)  # "4-bit": before its 4 is read as a count
@@ -1912,6 +1913,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _resumed_for_more_steps(scan, notes)  # "from step 20000 for another 10k steps": the step is where it takes up
     _size_replaced(scan, notes)  # "13B instead of 7B": the size it replaces is no second model
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
+    _size_ranges(scan, notes)  # "a 7-8B model": so too
     numbers = _quantities(scan, notes, grid=grid, named_params=work.fields.get("params"))
     if (each := hardware.pop(_PER_NODE, None)) is not None:  # "2 nodes, each node has 8 H100s": 16 in all
         nodes = hardware.get("instances") or numbers.get("instances") or 1
@@ -2014,6 +2016,52 @@ def _token_ranges(scan: _Scan, notes: list[str]) -> None:
         scan.blank(m.start("low"), m.end("low"))
         notes.append(f"read '{_said(m)}' at its high end, {' '.join(m['high'].split())}, so the estimate is not "
                      "short")
+
+
+# A range of model sizes: "a 7-8B model", "7B to 8B params", "13-15B"
+_SIZE_RANGE_RE = compiled_on_use(
+    r"(?P<low>(?<![\w.$-])(?P<ln>\d+(?:\.\d+)?)[ \t]*(?P<lu>[mb])?[ \t]*(?:-|\u2013|to)[ \t]*)"
+    r"(?P<high>(?P<hn>\d+(?:\.\d+)?)[ \t]*(?P<hu>[mb]))(?![\w.])(?![ \t]*(?:tokens?|toks?)\b)", _F)
+
+
+def _size_ranges(scan: _Scan, notes: list[str]) -> None:
+    """Each range of model sizes read at its high end, so the estimate is never short: its low end and the words
+    joining it are taken, and the high end is left for the counts' reader."""
+    if not scan.holds(("b", "m")):
+        return
+    for m in list(_SIZE_RANGE_RE.finditer(scan.text)):
+        high_unit = m["hu"].lower()
+        if _value(m["ln"], (m["lu"] or high_unit).lower(), seq=False) >= _value(m["hn"], high_unit, seq=False):
+            continue  # no range: "7B - 1B" is two sizes
+        scan.blank(m.start("low"), m.end("low"))
+        notes.append(f"read '{_said(m)}' at its high end, {' '.join(m['high'].split())}, so the estimate is not short")
+
+
+# A range of accelerators or instances: "8-16 GPUs", "2 to 4 nodes", "between 8 and 32 H100s", "2-4 p5 nodes"
+_COUNT_RANGE_RE = compiled_on_use(
+    r"(?P<between>\bbetween[ \t]+)?(?<![\w.$-])(?P<lo>\d{1,5})[ \t]*(?P<join>-|\u2013|to|and)[ \t]*(?P<hi>\d{1,5})"
+    # a unit of its own is read with the range; hardware named is left for its readers
+    r"(?:[ \t]*(?:(?P<gpu>gpus?|accelerators?|devices?|cards?)|nodes?|instances?|machines?|hosts?)\b"
+    r"|(?=[ \t]*(?:(?P<acc>(?:h100|h200|a100|b200|a10g|l40s|l4|v100|trainium\d?)s?)|(?:p|g|trn)\d[\w.-]*)\b))", _F)
+
+
+def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """Each range of accelerators or instances as its floor and its ceiling: the plan uses no fewer than its low end
+    and no more than its high end. Only the numbers are taken, so the hardware after them is read as ever ("between
+    8 and 32 H100s": H100s, 8 to 32 of them); "8 to 8", or a high end below the low one, is no range."""
+    if not scan.holds(("-", "\u2013", " to ", " and ")):
+        return []
+    found = []
+    for m in list(_COUNT_RANGE_RE.finditer(scan.text)):
+        low, high = int(m["lo"]), int(m["hi"])
+        if bool(m["between"]) != (m["join"].lower() == "and") or not 0 < low < high:
+            continue  # "8 and 16 GPUs" with no "between": two counts, read as ever
+        scan.blank(m.start(), m.end())
+        what = "gpus" if m["gpu"] or m["acc"] else "instances"
+        said = " ".join(scan.said[m.start() : m.end()].split())
+        notes.append(f"read '{said}' as a floor and a ceiling: the plan uses at least {low:,} and at most {high:,}")
+        found += [_Qty(f"min_{what}", Decimal(low), said), _Qty(f"max_{what}", Decimal(high), said)]
+    return found
 
 
 # A run taken up again where it stopped: "resume the 13B fine-tune that died at step 4000 of 10000", "restart it from

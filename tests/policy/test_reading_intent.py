@@ -1818,6 +1818,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, $500-1k", {"budget_usd": 500.0}, []),
     ("fine-tune 7B on 1B tokens, we have about $2k left in the Q4 budget", {"budget_usd": 2000.0, "deadline": None},
      []),
+    # a range of counts is a floor and a ceiling, the hardware named after it read as ever; of sizes, the high end
+    ("fine-tune 7B on 1B tokens, 8-16 GPUs", {"min_gpus": 8, "max_gpus": 16, "gpus": None}, []),
+    ("fine-tune 7B on 1B tokens, between 8 and 32 H100s",
+     {"min_gpus": 8, "max_gpus": 32, "accelerator": "H100", "gpus": None}, []),
+    ("fine-tune 13B on 2B tokens on 2 to 4 p5 nodes",
+     {"min_instances": 2, "max_instances": 4, "instance_type": "p5", "instances": None}, []),
+    ("fine-tune 7-8B model on 1B tokens", {"params": 8_000_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
