@@ -47,7 +47,11 @@ _SETTING_RE = compiled_on_use(
 _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", "tokens", "trials", "deadline",
                                   "stage", "seq_len", "seq", "context", "budget", "budget_usd", "gpus", "instances",
                                   "accelerator", "instance_type", "model", "dataset", "bs", "gbs", "batch",
-                                  "batch_size", "global_batch_size", "spot"})
+                                  "batch_size", "global_batch_size", "spot",
+                                  # the sequence length as trainers name it: read as the request's ("seq_len")
+                                  "seq_length", "max_seq_len", "max_seq_length", "sequence_len", "sequence_length",
+                                  "ctx", "ctx_len", "context_len", "context_length", "block_size", "cutoff_len",
+                                  "model_max_length"})
 JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that fill ``job``
 
 

@@ -207,8 +207,10 @@ _QTY_RE = compiled_on_use(
 )
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
 _SEQ_BEFORE_RE = compiled_on_use(
-    r"(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?|ctx(?:[\s_-]*len)?"
-    r"|block[\s_-]size)\s*(?:of|is|=|:|to|up\s+to)?\s*$",  # "context to 128k": the length trained at
+    # "max_seq_length=8192", "cutoff_len=2048": the length as trainers name it; "context to 128k": the length trained at
+    r"(?:(?:max(?:imum)?[\s_-]*)?seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?"
+    r"|ctx(?:[\s_-]*len)?|block[\s_-]size|cutoff[\s_-]*len|model[\s_-]*max[\s_-]*length)\s*(?:of|is|=|:|to|up\s+to)?"
+    r"\s*$",
     _F,
 )
 _MONEY_BEFORE_RE = compiled_on_use(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
@@ -4758,6 +4760,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "seq"
     elif unit:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
+        if kind == "tokens" and _SEQ_BEFORE_RE.search(before):
+            kind = "seq"  # "max sequence length 8192 tokens": a sequence's length, in tokens
         if kind == "tokens" and _value(m["num"], scale, seq=False) < _MIN_RUN_TOKENS and (
                 _EACH_ITEM_BEFORE_RE.search(before) or _EACH_ITEM_AFTER_RE.match(text, m.end())) \
                 and not _STEPS_BEFORE_RE.search(before):  # "2000 steps at 512k tokens each": a step's batch

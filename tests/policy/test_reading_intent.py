@@ -1825,6 +1825,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B on 2B tokens on 2 to 4 p5 nodes",
      {"min_instances": 2, "max_instances": 4, "instance_type": "p5", "instances": None}, []),
     ("fine-tune 7-8B model on 1B tokens", {"params": 8_000_000_000}, []),
+    # a sequence's length in tokens, and as trainers name the setting, is the sequence length, never the data
+    ("fine-tune 7B on 1B tokens, max sequence length 8192 tokens", {"seq_len": 8192, "tokens": 1_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, max_seq_length=8192", {"seq_len": 8192, "job": None}, []),
+    ("fine-tune 7B on 1B tokens, ctx=16384", {"seq_len": 16384}, []),
+    ("fine-tune 7B on 1B tokens, cutoff_len=2048", {"seq_len": 2048}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
