@@ -5074,6 +5074,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:want|need|make|like)\s+(?:it|this|the\s+(?:run|job))\s+cheaper\b"
     r"|\b(?:(?:the\s+)?most\s+)?(?:cost|budget|price)[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"
     r"|\b(?:time|speed|timing)\s+matters\s+less(?:\s+than\s+(?:cost|price|money))?\b"
+    # "when spot is cheap"
+    r"|\b(?:when|while)\s+(?:spot|prices?|it|capacity|gpus?)\s+(?:is|are|'s)\s+cheap(?:er|est)?\b"
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"

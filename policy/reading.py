@@ -112,7 +112,10 @@ _BY_NEXT_WEEK_RE = compiled_on_use(
     r"(?:\s+(?:to|in(?:to)?)\s+(?:prod(?:uction)?|customers|users))?)"
     r"\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = compiled_on_use(
-    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+off)(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
+    r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+off"
+    # "kick it off Monday 6am", "schedule it for Saturday": when the job starts
+    r"|schedul(?:e|ed|ing)(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+(?:for|on))"
+    r"(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
     # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the
@@ -556,6 +559,16 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
     return max(found)
 
 
+# "run it over the weekend", "train it on the weekend": said of a weekend, when the job runs
+_RUN_IT_BEFORE_RE = compiled_on_use(
+    r"\b(?:run|do|train|schedule)(?:s|ning|ing)?\s+(?:it|this|that|the\s+(?:job|run|training))\s*$", _F)
+
+
+def _saturday_of(monday: datetime) -> datetime:
+    """The Saturday 09:00 that starts the weekend before ``monday``."""
+    return (monday - timedelta(days=2)).replace(hour=_START_OF_DAY.hour, minute=0)
+
+
 def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:
     """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
     starts: list[tuple[datetime, str]] = []
@@ -573,6 +586,13 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             cue, cue_from = negated, before  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
         cued = cue is not None
+        weekend = "weekend" in found.phrase.lower() and found.when.weekday() == 0  # done by Monday 09:00
+        if weekend and not cued and (run := _RUN_IT_BEFORE_RE.search(scan.text, before, found.start)) is not None:
+            # "run it over the weekend": it starts when the weekend does, and is done when the week starts again, the
+            # deadline the phrase stays for
+            scan.blank(run.start(), run.end())
+            starts.append((_saturday_of(found.when), " ".join(f"{run.group(0)} {found.phrase}".split())))
+            continue
         if found.phrase.lower() == "tonight" and not _DUE_BEFORE_RE.search(scan.text, before, found.start) and (
                 _TONIGHT_START_BEFORE_RE.search(scan.text, before, found.start)
                 or _OPENS_BY_STARTING_RE.match(scan.text)):
@@ -594,6 +614,8 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
             continue
         when, phrase = found.when, found.phrase
         clock = _CLOCK_RE.search(found.phrase) is not None
+        if weekend:
+            when = _saturday_of(when)  # "start on the weekend": when it begins, not when the week starts again
         if not clock:
             when = when.replace(hour=_START_OF_DAY.hour, minute=0)
         event = cue.groupdict().get("event") if cue is not None else None

@@ -1830,6 +1830,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, max_seq_length=8192", {"seq_len": 8192, "job": None}, []),
     ("fine-tune 7B on 1B tokens, ctx=16384", {"seq_len": 16384}, []),
     ("fine-tune 7B on 1B tokens, cutoff_len=2048", {"seq_len": 2048}, []),
+    # a weekend said as when the job runs starts on its Saturday; "kick it off" names a start too
+    ("fine-tune 7B on 1B tokens, start on the weekend", {"start_after": at("2026-12-05T09:00"), "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, run it over the weekend when spot is cheap",
+     {"start_after": at("2026-12-05T09:00"), "deadline": at("2026-12-07T09:00")}, []),
+    ("fine-tune 7B on 1B tokens, kick it off Wednesday 6am, done by Thursday",
+     {"start_after": at("2026-12-02T06:00"), "deadline": at("2026-12-03T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
