@@ -184,7 +184,9 @@ _NEXT_WEEK_RE = compiled_on_use(r"(?<![\w-])(?<!of )(?<!of the )(?<!by )(?<!by t
                            # "I'm OOO next week", "away next week": an absence, not when the job starts
                            r"(?<!ooo )(?<!out )(?<!away )(?<!off )(?<!vacation )(?<!leave )(?<!pto )(?<!holiday )"
                            r"(?<!office )"
-                           r"(?:(?P<cue>starting|from|beginning|kick(?:s|ing)?\s+(?:it\s+|this\s+)?off)\s+)?"
+                           r"(?:(?P<cue>starting|from|beginning|kick(?:s|ing)?\s+(?:it\s+|this\s+)?off"
+                           # "sometime next week", "at some point next month": when, within it, left open
+                           r"|sometime|some\s+time|at\s+some\s+point|any\s*time)\s+)?"
                            r"(?:the\s+)?(?:next|coming)\s+(?P<unit>week|month)\b"
                            r"(?!\s*(?:'s|end))", _F)
 # "start after the weekend", "after the weekend": the Monday morning after the coming weekend (this one's, said on it)

@@ -1836,6 +1836,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-05T09:00"), "deadline": at("2026-12-07T09:00")}, []),
     ("fine-tune 7B on 1B tokens, kick it off Wednesday 6am, done by Thursday",
      {"start_after": at("2026-12-02T06:00"), "deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, sometime next week", {"start_after": at("2026-12-07T09:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
