@@ -198,6 +198,11 @@ _ASSUMED = (
     (r"\b(?:get|need|request|requesting|ask(?:ing)?\s+for|seek(?:ing)?)\s+(?:(?:budget|an?|the|your|some)\s+)?"
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
      "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
+    # "we have AWS credits to burn", "use our EDP discount": how the bill is paid, which only makes it smaller
+    (r"\b(?:(?:our|the|some|aws|promotional|activate)\s+)*credits(?:\s+(?:to\s+(?:burn|use|spend)|left|available))?\b"
+     r"|\b(?:(?:our|the)\s+)?(?:edp|enterprise(?:\s+discount)?|private\s+pricing)(?:\s+(?:discount|agreement|rates?))?\b",
+     "how the bill is paid: the plan is priced at the catalog's public prices, which credits or a negotiated discount "
+     "only lower"),
     # "GPU type doesn't matter", "any instance type is fine": hardware left open, as when none is named
     (r"\b(?:the\s+)?(?:gpu|accelerator|instance|hardware|machine)(?:\s+types?)?s?\s+(?:doesn'?t|does\s+not|don'?t"
      r"|do\s+not)\s+(?:really\s+)?matter\b|\bany\s+(?:gpu|accelerator|instance|hardware)(?:\s+types?)?\s+(?:is|are|works?)"

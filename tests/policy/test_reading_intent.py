@@ -1837,6 +1837,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, kick it off Wednesday 6am, done by Thursday",
      {"start_after": at("2026-12-02T06:00"), "deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B on 1B tokens, sometime next week", {"start_after": at("2026-12-07T09:00")}, []),
+    # how the bill is paid, and a budget not set yet, change nothing the plan holds
+    ("fine-tune 7B on 1B tokens, we have AWS credits to burn", {"budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, use our EDP discount", {"budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, budget is tbd", {"budget_usd": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
