@@ -199,7 +199,8 @@ _ASSUMED = (
      r"(?:approval|sign[\s-]?off|go[\s-]?ahead|green[\s-]?light)(?:\s+(?:to|for))?\b",
      "what gpuops does already: the plan is posted with the approvals its cost and the policy ask for"),
     # "we have AWS credits to burn", "use our EDP discount": how the bill is paid, which only makes it smaller
-    (r"\b(?:(?:our|the|some|aws|promotional|activate)\s+)*credits(?:\s+(?:to\s+(?:burn|use|spend)|left|available))?\b"
+    (r"\b(?:(?:our|the|some|aws|promotional|activate)\s+)+credits(?:\s+(?:to\s+(?:burn|use|spend)|left|available))?\b"
+     r"|\bcredits\s+(?:to\s+(?:burn|use|spend)|left|available)\b"
      r"|\b(?:(?:our|the)\s+)?(?:edp|enterprise(?:\s+discount)?|private\s+pricing)(?:\s+(?:discount|agreement|rates?))?\b",
      "how the bill is paid: the plan is priced at the catalog's public prices, which credits or a negotiated discount "
      "only lower"),
