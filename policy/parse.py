@@ -188,6 +188,8 @@ _UNIT_KINDS = (
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = compiled_on_use(
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
+    # "-$100": the minus written before the sign
+    r"(?P<negcur>(?<![\w.-])-(?=[$\u20ac\u00a3]))?"
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     # "1e9", and as people write powers of ten: "10^9", "1.5 x 10^9"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
@@ -4796,7 +4798,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     # "on 7B policy": a model named by its role, not the tokens "on 7B" would be
     role = _MODEL_ROLE_AFTER_RE.match(text, m.end())
     after_on = not unit and _ON_BEFORE_RE.search(before) is not None and role is None
-    return _Qty(kind, -value if m["neg"] else value, phrase, after_on=after_on,
+    return _Qty(kind, -value if m["neg"] or m["negcur"] else value, phrase, after_on=after_on,
                 other_model=role is not None and role["other"] is not None)
 
 

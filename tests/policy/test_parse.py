@@ -406,6 +406,7 @@ REFUSALS: list[tuple[str, datetime, str, str]] = [
     ("fine-tune 7B on 1.5 GPUs", MONDAY, "invalid_gpus", "whole number"),
     ("fine-tune 7B with 16 context", MONDAY, "invalid_seq_len", "8k context"),
     ("fine-tune 7B under $0", MONDAY, "invalid_budget", "above $0"),
+    ("fine-tune 7B, budget -$100", MONDAY, "invalid_budget", '"-$100" is not a budget'),  # never read as $100
     ("fine-tune 7B under \u20ac5k", MONDAY, "invalid_budget", "US dollars"),
     ("fine-tune 7B on 1B tokens, max $0 per hour", MONDAY, "invalid_budget", '"$0 per hour" is no hourly ceiling'),
     ("fine-tune 7B on 1B tokens, budget 2000 EUR", MONDAY, "invalid_budget", '(not "2000 EUR")'),
