@@ -174,7 +174,11 @@ _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum
            r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than"
            # "the run must not exceed 10 hours", "not to exceed 2 days"
            r"|(?:(?:must|should|may|can)\s*(?:not|n'?t)|not\s+to|won'?t|will\s+not)\s+(?:exceed|go\s+(?:over|beyond)"
-           r"|take\s+more\s+than))")
+           r"|take\s+more\s+than)"
+           # "max runtime 8h", "time limit 1 day", "timeout 12 hours", "kill it after 12 hours": a stop that ends it
+           r"|(?:max(?:imum)?\s+)?(?:run[\s-]?time|wall[\s-]?clock(?:\s+time)?)(?:\s+(?:limit|cap|of))?\s*[:=]?"
+           r"|(?:time|run[\s-]?time)\s+(?:limit|cap|budget)(?:\s+(?:of|is))?\s*[:=]?|time-?out(?:\s+(?:of|is|at))?\s*[:=]?"
+           r"|(?:kill|stop|terminate|abort)\s+(?:it|this|the\s+(?:run|job))\s+after)")
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 # "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"

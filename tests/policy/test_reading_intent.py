@@ -1841,6 +1841,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we have AWS credits to burn", {"budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, use our EDP discount", {"budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, budget is tbd", {"budget_usd": None}, []),
+    # a stop on the run's length is the time it has, the words that say so read with it
+    ("fine-tune 7B on 1B tokens, max runtime 8h", {"deadline": at("2026-11-30T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, kill it after 12 hours", {"deadline": at("2026-11-30T21:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
