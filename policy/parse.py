@@ -385,7 +385,8 @@ _INSTANCE_RE = compiled_on_use(
     _F,
 )
 _INSTANCE_CUE_RE = compiled_on_use(r"\b(?:on|using|use|with|w/|instances?|family|type)\s*:?\s*$", _F)
-_INSTANCE_LIKE_RE = compiled_on_use(r"(?:p|g|gr|trn|inf|dl)\d", _F)
+_INSTANCE_LIKE = r"(?:p|g|gr|trn|inf|dl)\d"  # how an instance family's name starts
+_INSTANCE_LIKE_RE = compiled_on_use(_INSTANCE_LIKE, _F)
 _REGION_RE = compiled_on_use(
     r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?![\w-])"
     r"|(?:\bin|\bregion\s*[:=]?)\s+(?P<loose>[a-z]+(?:-[a-z]+)+-\d+)(?![\w-])",
@@ -2046,7 +2047,7 @@ _COUNT_RANGE_RE = compiled_on_use(
     r"(?P<between>\bbetween[ \t]+)?(?<![\w.$-])(?P<lo>\d{1,5})[ \t]*(?P<join>-|\u2013|to|and)[ \t]*(?P<hi>\d{1,5})"
     # a unit of its own is read with the range; hardware named is left for its readers
     r"(?:[ \t]*(?:(?P<gpu>gpus?|accelerators?|devices?|cards?)|nodes?|instances?|machines?|hosts?)\b"
-    r"|(?=[ \t]*(?:(?P<acc>(?:h100|h200|a100|b200|a10g|l40s|l4|v100|trainium\d?)s?)|(?:p|g|trn)\d[\w.-]*)\b))", _F)
+    rf"|(?=[ \t]*(?:(?P<acc>(?:{'|'.join(p for _, p in _ACCELERATORS)})s?)|{_INSTANCE_LIKE}[\w.-]*)\b))", _F)
 
 
 def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -3726,7 +3727,7 @@ _BATCH_CUE_RE = compiled_on_use(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*siz
 _PROMPTS_COUNTED = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
                     r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)")
 _ROLLOUTS_A_PROMPT = (r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories"
-                      r"|trajectory)(?:\s+(?:each|per\s+(?:prompt|question|problem|task|query|instruction)))?")
+                      r"|trajectory)(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query|instruction)))?")
 _TOKENS_LONG = r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
 _ROLLOUTS_RE = compiled_on_use(
     rf"{_PROMPTS_COUNTED}\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?{_ROLLOUTS_A_PROMPT}\s*,?\s*"
@@ -3783,9 +3784,7 @@ _RL_PROMPTS_A_STEP_RE = compiled_on_use(
     r"|tasks?)\s*(?:per|each|every|an?|/)\s*(?:step|batch|iteration|update)(?![\w-])"
     r"|\b(?:(?:rollout|prompt|train(?:ing)?|global)\s+)?batch(?:\s+size)?\s*(?:of|=|:)?\s*(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s+"
     r"(?:prompts?|questions?|problems?|queries)(?![\w-])", _F)
-_RL_GENERATIONS_RE = compiled_on_use(
-    r"(?<![\w.])(?P<n>\d{1,4})\s+(?:rollouts?|samples?|completions?|generations?|responses?|trajectories)"
-    r"(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query)))?(?![\w-])", _F)
+_RL_GENERATIONS_RE = compiled_on_use(rf"(?<![\w.]){_ROLLOUTS_A_PROMPT}(?![\w-])", _F)  # "8 generations each"
 _RL_LENGTH_RE = compiled_on_use(
     # "512 tokens each", "1k-token responses", "max 1024 new tokens", "responses of up to 2k tokens"
     r"(?:\b(?P<cap>max(?:imum)?|up\s+to)\s*|(?:~|\babout|\baround)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*"
@@ -3812,7 +3811,7 @@ def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
             break
     count = (_value(steps["n"], (steps["k"] or "").lower(), seq=False)
              * _value(prompts["n"] or prompts["n2"], (prompts["k"] or prompts["k2"] or "").lower(), seq=False)
-             * (Decimal(generations["n"]) if generations is not None else Decimal(1)))
+             * (Decimal(generations["g"]) if generations is not None else Decimal(1)))
     each = None if length is None else _value(length["n"] or length["n2"], (length["k"] or length["k2"] or "").lower(),
                                               seq=False)
     if count < 1 or (each is not None and not 1 <= each <= _MAX_ITEM_TOKENS):
