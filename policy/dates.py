@@ -62,7 +62,7 @@ from policy.patterns import compiled_on_use
 from policy.spelled import VAGUE_COUNTS
 
 __all__ = ["AWAY_FROM", "day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN",
-           "OCCASION_RE", "OCCASION_WORDS", "zone_of"]
+           "OCCASION_RE", "OCCASION_WORDS", "RUN_STOP", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -170,15 +170,17 @@ _HAVE = (r"(?:(?:we|i|you|they)\s*(?:'ve|\s+have)|(?:we|i)(?=\s+got))(?:\s+(?:on
          r"(?:\s+(?:only|just|about|roughly|around))?")
 # A cap on the run's length is the time it has to finish in: "max 12 hours", "cap it at 10 hours of runtime",
 # "no longer than 2 days", "12 hours tops"
+# A stop said of the run's length: "max runtime 8h", "time limit 1 day", "timeout 12 hours" (``policy.reading`` leaves
+# the length after it to the deadline's reader)
+RUN_STOP = (r"(?:max(?:imum)?\s+)?(?:run[\s-]?time|wall[\s-]?clock(?:\s+time)?)(?:\s+(?:limit|cap|of))?\s*[:=]?"
+            r"|(?:time|run[\s-]?time)\s+(?:limit|cap|budget)(?:\s+(?:of|is))?\s*[:=]?|time-?out(?:\s+(?:of|is|at))?\s*[:=]?")
 _CAPPED = (r"(?:cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|max(?:imum)?(?:\s+of)?|at\s+most"
            r"|no\s+(?:more|longer)\s+than|limit(?:ed)?\s+(?:(?:it|this|the\s+(?:run|job))\s+)?to|under|less\s+than"
            # "the run must not exceed 10 hours", "not to exceed 2 days"
            r"|(?:(?:must|should|may|can)\s*(?:not|n'?t)|not\s+to|won'?t|will\s+not)\s+(?:exceed|go\s+(?:over|beyond)"
            r"|take\s+more\s+than)"
-           # "max runtime 8h", "time limit 1 day", "timeout 12 hours", "kill it after 12 hours": a stop that ends it
-           r"|(?:max(?:imum)?\s+)?(?:run[\s-]?time|wall[\s-]?clock(?:\s+time)?)(?:\s+(?:limit|cap|of))?\s*[:=]?"
-           r"|(?:time|run[\s-]?time)\s+(?:limit|cap|budget)(?:\s+(?:of|is))?\s*[:=]?|time-?out(?:\s+(?:of|is|at))?\s*[:=]?"
-           r"|(?:kill|stop|terminate|abort)\s+(?:it|this|the\s+(?:run|job))\s+after)")
+           # "max runtime 8h", "kill it after 12 hours": a stop that ends it
+           rf"|{RUN_STOP}|(?:kill|stop|terminate|abort)\s+(?:it|this|the\s+(?:run|job))\s+after)")
 _CAP_AFTER = r"\s*,?\s*(?:max(?:imum)?|tops|or\s+less|at\s+(?:the\s+)?most)"
 # "a 3 week deadline", "48-hour turnaround": the span is the time to finish in
 NAMED_SPAN = r"[\s-]+(?:deadline|turnaround|turn-around|timeline|time[\s-]?frame|window|cut-?off)\b"

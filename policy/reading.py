@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.datasets import dataset_in_text
-from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, Deadline, find_deadlines, month_start
+from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, RUN_STOP, Deadline, find_deadlines, month_start
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.errors import RequestError
@@ -91,9 +91,7 @@ _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum
                            r"|cap(?:ped)?(?:\s+(?:it|this|the\s+(?:run|job)))?\s+at|limit(?:ed)?(?:\s+(?:it|this))?\s+to"
                            r"|(?:in|within|over)\s+(?:the\s+)?(?:next|coming)"  # "in the next 48 hours"
                            r"|exceed|go\s+(?:over|beyond)"  # "must not exceed 10 hours": a cap (``policy.dates``)
-                           # "max runtime 8h", "time limit 1 day", "timeout 12 hours": so too
-                           r"|(?:run[\s-]?time|wall[\s-]?clock(?:\s+time)?)(?:\s+(?:limit|cap|of))?\s*[:=]?"
-                           r"|time\s+(?:limit|cap|budget)(?:\s+(?:of|is))?\s*[:=]?|time-?out(?:\s+(?:of|is|at))?\s*[:=]?"
+                           rf"|{RUN_STOP}"  # "max runtime 8h", "time limit 1 day": so too
                            # "we have 3 days", "we've only got 2 weeks": time to finish in (``policy.dates``)
                            r"|(?:'ve|have|has|got)(?:\s+got)?(?:\s+(?:only|just|about|roughly|around))?"
                            # "deadline ~2 weeks", "deadline is 3 days": the time to finish in (``policy.dates``)
