@@ -375,8 +375,8 @@ _OCCASION = (r"(?:(?:(?:[\w-]+\s+){0,2}(?:demo|demos|meeting|review|offsite|off-
              r"|readout|qbr|board\s+deck|sprint|deadline))"
              # the end of something whose dates only the person knows: "before the end of the sprint", "by the end of
              # the project" (the end of a period, "the end of the month", is a date the deadline reader took first)
-             r"|(?:the\s+)?end\s+of\s+(?:(?:the|this|our|my)\s+)?(?:sprint|iteration|milestone|project|quarter'?s?\s+\w+"
-             r"|(?<=the\s)[a-z][\w-]*|(?<=our\s)[a-z][\w-]*|(?<=this\s)[a-z][\w-]*|(?<=my\s)[a-z][\w-]*)"
+             r"|(?:the\s+)?end\s+of\s+(?:(?:the|this|our|my)\s+[a-z][\w-]*|sprint|iteration|milestone|project"
+             r"|quarter'?s?\s+\w+)"
              # a conference, or its deadline: "in time for NeurIPS", "by the NeurIPS deadline"
              r"|(?:neurips|icml|iclr|cvpr|acl|emnlp|naacl|aaai|kdd|re:?invent)(?:\s+(?:[\w-]+\s+)?deadline)?)(?![\w-])"
              # not what a model is for: "for code review", "for our meeting summarizer"

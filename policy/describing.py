@@ -440,8 +440,9 @@ APPROVAL_CLAIM_RE = compiled_on_use(
     r"(?:\s+on)?|ok'?d|okayed|green-?lit)(?:\s+(?:it|this))?"
     r"|\bapproved\s+(?:in|at|during)\s+(?:(?:yesterday'?s|today'?s|last\s+week'?s|this\s+week'?s|the|our)\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:meeting|standup|stand-up|sync|review|call|planning)(?:\s+(?:meeting|call|session))?"
-    r"|\b(?:please|pls|just|(?:can|could)\s+you)\s+auto-?approve(?:\s+(?:it|this))?|\bauto-?approve\s+(?:it|this)\b|\bskip\s+(?:the\s+)?approvals?|\bwithout\s+(?:an?\s+|any\s+)?"
-    r"approvals?|\bno\s+approvals?\s+(?:needed|required|necessary)|\bbypass(?:ing)?\s+(?:the\s+)?approvals?", _F)
+    r"|\b(?:please|pls|just|(?:can|could)\s+you)\s+auto-?approve(?:\s+(?:it|this))?|\bauto-?approve\s+(?:it|this)\b"
+    r"|\bskip\s+(?:the\s+)?approvals?|\bwithout\s+(?:an?\s+|any\s+)?approvals?"
+    r"|\bno\s+approvals?\s+(?:needed|required|necessary)|\bbypass(?:ing)?\s+(?:the\s+)?approvals?", _F)
 
 
 def claims_approval(phrase: str) -> bool:

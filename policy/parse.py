@@ -2032,7 +2032,7 @@ _SIZE_RANGE_RE = compiled_on_use(
 def _size_ranges(scan: _Scan, notes: list[str]) -> None:
     """Each range of model sizes read at its high end, so the estimate is never short: its low end and the words
     joining it are taken, and the high end is left for the counts' reader."""
-    if not scan.holds(("b", "m")):
+    if not scan.holds(("-", "\u2013", " to ")):
         return
     for m in list(_SIZE_RANGE_RE.finditer(scan.text)):
         high_unit = m["hu"].lower()
@@ -2054,7 +2054,7 @@ def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Each range of accelerators or instances as its floor and its ceiling: the plan uses no fewer than its low end
     and no more than its high end. Only the numbers are taken, so the hardware after them is read as ever ("between
     8 and 32 H100s": H100s, 8 to 32 of them); "8 to 8", or a high end below the low one, is no range."""
-    if not scan.holds(("-", "\u2013", " to ", " and ")):
+    if not scan.holds(("-", "\u2013", " to ", "between")):
         return []
     found = []
     for m in list(_COUNT_RANGE_RE.finditer(scan.text)):
@@ -3410,9 +3410,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
             if upper is not None and quantity.kind != "other":
                 quantity.phrase = " ".join(text[m.start() : upper.end()].split())
                 scale = (m["word"] or m["letter"] or "").lower()
-                if not scale and upper["hs"] and Decimal(m["num"].replace(",", "")) < Decimal(
-                        upper["hi"].replace(",", "")):  # "$1.5-2k": the scale said once, for both ends
-                    quantity.value = _value(m["num"], upper["hs"].lower(), seq=False)
+                if not scale and upper["hs"] and _value(m["num"], "", seq=False) < _value(upper["hi"], "", seq=False):
+                    quantity.value = _value(m["num"], upper["hs"].lower(), seq=False)  # "$1.5-2k": said once, both
                 notes.append(f"read '{quantity.phrase}' as {_usd(quantity.value)}, the low end of the range")
         if quantity.kind == "gpus" and ((per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None or (
                 per := _PER_NODE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None):

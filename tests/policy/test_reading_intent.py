@@ -1816,6 +1816,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a range's scale said once is both ends'; what is left in a period's budget is the budget
     ("fine-tune 7B on 1B tokens, budget ~$1.5-2k", {"budget_usd": 1500.0}, []),
     ("fine-tune 7B on 1B tokens, $500-1k", {"budget_usd": 500.0}, []),
+    ("fine-tune 7B on 1B tokens, budget $10^3-2k", {"budget_usd": 1000.0}, []),  # a power of ten: no crash
     ("fine-tune 7B on 1B tokens, we have about $2k left in the Q4 budget", {"budget_usd": 2000.0, "deadline": None},
      []),
     # a range of counts is a floor and a ceiling, the hardware named after it read as ever; of sizes, the high end
