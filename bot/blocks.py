@@ -29,6 +29,7 @@ from contract.requests import RequestPublic
 from contract.status import RequestStatus
 from policy.capacity import summary_line as capacity_line
 from policy.decision import Alternative, Decision, Plan
+from policy.describing import APPROVAL_CLAIMED
 from policy.reading import did_you_mean
 from policy.spend import SpendSnapshot, SpendStatus
 
@@ -310,9 +311,9 @@ def request_blocks(req: RequestPublic, *, now: datetime | None = None) -> list[B
     moved, described = fmt.split_unchanged(moved)
     if decision.plan.capacity is not None:  # the Capacity line below says what was read of it, once
         moved = [a for a in moved if not a.startswith("capacity ")]
-    claimed = [r for r in decision.approval.reasons if r.startswith("approval said in words: ")]
+    claimed = [r for r in decision.approval.reasons if r.startswith(f"{APPROVAL_CLAIMED}: ")]
     if claimed:  # the Not read line below says it, with why it goes to a person
-        moved = [a for a in moved if " as approval said in words: " not in a]
+        moved = [a for a in moved if f" as {APPROVAL_CLAIMED}: " not in a]
     if moved:
         blocks.append(section("*Read as*\n" + fmt.bullets([fmt.source(escape(fmt.short(a))) for a in moved],
                                                            limit=MAX_SECTION_TEXT)))

@@ -36,8 +36,8 @@ from typing import Any, Protocol
 from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["APPROVAL_CLAIM_RE", "cadence", "claims_approval", "DATA_ITEMS", "plan_word", "read_descriptions",
-           "read_recurring", "TextScan"]
+__all__ = ["APPROVAL_CLAIM_RE", "APPROVAL_CLAIMED", "cadence", "claims_approval", "DATA_ITEMS", "plan_word",
+           "read_descriptions", "read_recurring", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -443,6 +443,10 @@ APPROVAL_CLAIM_RE = compiled_on_use(
     r"|\b(?:please|pls|just|(?:can|could)\s+you)\s+auto-?approve(?:\s+(?:it|this))?|\bauto-?approve\s+(?:it|this)\b"
     r"|\bskip\s+(?:the\s+)?approvals?|\bwithout\s+(?:an?\s+|any\s+)?approvals?"
     r"|\bno\s+approvals?\s+(?:needed|required|necessary)|\bbypass(?:ing)?\s+(?:the\s+)?approvals?", _F)
+
+
+# What such a phrase is called wherever it is said back: the note, the approval's reason, the plan message
+APPROVAL_CLAIMED = "approval said in words"
 
 
 def claims_approval(phrase: str) -> bool:

@@ -10,7 +10,7 @@ from datetime import date, datetime
 
 from policy.config import PolicyConfig
 from policy.decision import ApprovalRequirement
-from policy.describing import cadence, claims_approval
+from policy.describing import APPROVAL_CLAIMED, cadence, claims_approval
 from policy.request import Stage
 from policy.spend import SpendSnapshot, SpendStatus, status_as_of
 
@@ -103,7 +103,7 @@ def _unread_reasons(unread: list[str], cost_usd: float, reasons: list[str]) -> N
     other = []
     for phrase in unread:
         if claims_approval(phrase):
-            reasons.append(f"approval said in words: '{phrase}'; only approvals recorded with the Approve button or "
+            reasons.append(f"{APPROVAL_CLAIMED}: '{phrase}'; only approvals recorded with the Approve button or "
                            "the API count, so it is never approved automatically on them")
             continue
         recurring = cadence(phrase)

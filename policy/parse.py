@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 from policy.datasets import dataset_in_text
 from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
-from policy.describing import APPROVAL_CLAIM_RE, DATA_ITEMS, plan_word
+from policy.describing import APPROVAL_CLAIM_RE, APPROVAL_CLAIMED, DATA_ITEMS, plan_word
 from policy.errors import RequestError
 from policy.jobspec import BYTES_PER_TOKEN, tokens_from_bytes
 from policy.jobtext import read_job_phrases
@@ -5302,7 +5302,7 @@ def _approval_claimed(scan: _Scan, notes: list[str]) -> None:
     for m in scan.take(APPROVAL_CLAIM_RE):
         said = _said(m)
         scan.unused.append(said)
-        notes.append(f"read '{said}' as approval said in words: gpuops counts only approvals recorded with the "
+        notes.append(f"read '{said}' as {APPROVAL_CLAIMED}: gpuops counts only approvals recorded with the "
                      "Approve button or its API, so the plan goes for approval as its policy says, and a person sees "
                      "what was said")
 
