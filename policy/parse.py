@@ -5302,9 +5302,8 @@ def _approval_claimed(scan: _Scan, notes: list[str]) -> None:
     for m in scan.take(APPROVAL_CLAIM_RE):
         said = _said(m)
         scan.unused.append(said)
-        notes.append(f"read '{said}' as {APPROVAL_CLAIMED}: gpuops counts only approvals recorded with the "
-                     "Approve button or its API, so the plan goes for approval as its policy says, and a person sees "
-                     "what was said")
+        notes.append(f"read '{said}' as {APPROVAL_CLAIMED}: the plan goes for approval as its policy says, and "
+                     "a person sees what was said (the approval's reasons say why)")
 
 
 def _refuse_staged(scan: _Scan) -> None:
