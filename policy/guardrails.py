@@ -30,7 +30,7 @@ def approval_requirement(
     *, cost_usd: float, hours: float, stage: Stage, team: str, policy: PolicyConfig, spend: SpendSnapshot,
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
     capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
-    estimate_only: bool = False, launch_below: float | None = None,
+    estimate_only: bool = False, launch_below: float | None = None, budget_said: float | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -40,7 +40,9 @@ def approval_requirement(
     capacity is unknown or short (``capacity_doubt`` says why): it may not start. Nor is one on more accelerators
     than the request asked for (``raised``: the count asked and the one planned), nor one priced on figures older
     than the policy trusts (``old_prices``: how old, as ``stale_prices`` says it). A request for an estimate only
-    (``estimate_only``) is never approved at all: it is filed as an estimate, which launches nothing.
+    (``estimate_only``) is never approved at all: it is filed as an estimate, which launches nothing. Nor is a plan
+    that may bill more than the budget the request itself states (``budget_said``): the requester set it, and only a
+    person may spend past it.
     """
     reasons: list[str] = []
     if estimate_only:
@@ -67,6 +69,10 @@ def approval_requirement(
         reasons.append(f"denied: the ${estimate_usd:,.2f} estimate is above the ${launch_below:,.2f} the request says "
                        "not to launch over")
         denied = True
+    over_said = budget_said is not None and cost_usd > budget_said + _ROUNDING_USD
+    if over_said:
+        reasons.append(f"over the ${budget_said:,.2f} budget the request states: the launch may bill ${cost_usd:,.2f}; "
+                       "a person approves spending past it, never approved automatically")
     status, why = spend_status(spend, policy=policy, now=now)
     within_budget = _budget_reasons(cost_usd, team, policy, spend, status, reasons)
     over_budget = any(r.startswith("over budget") for r in reasons)
@@ -75,7 +81,7 @@ def approval_requirement(
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
     auto = (not estimate_only and not denied and not oversized and not unread and not capacity_doubt and not raised
-            and not old_prices
+            and not old_prices and not over_said
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:

@@ -153,7 +153,8 @@ def decide(
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
                                     capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices,
-                                    estimate_only=bool(req.estimate_only), launch_below=req.launch_below_usd)
+                                    estimate_only=bool(req.estimate_only), launch_below=req.launch_below_usd,
+                                    budget_said=req.budget_usd)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:

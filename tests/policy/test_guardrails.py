@@ -238,3 +238,28 @@ def test_a_launch_said_only_below_an_amount_is_denied_above_it_and_stopped_at_it
     assert above.approval.denied and any("the request says not to launch over" in r for r in above.approval.reasons)
     below = decided("fine-tune 7B on 1B tokens, don't run it if it costs more than $150")
     assert not below.approval.denied and below.plan.exposure_usd <= 150.0
+
+
+def test_a_plan_that_may_bill_more_than_the_budget_the_request_states_is_never_approved_automatically() -> None:
+    """ "fine-tune 1B on 500M tokens, budget $3" was warned about and then approved automatically at $11.80: under the
+    team's budget and the policy's threshold, but over the requester's own."""
+    from policy.catalog import load_catalog
+    from policy.parse import parse_request
+    from policy.tree import decide
+
+    def judged(budget: float | None) -> ApprovalRequirement:
+        return approval_requirement(cost_usd=12, hours=1, stage=Stage.EXPERIMENTAL, team="team-ml", policy=POLICY,
+                                    spend=ok_spend(), now=NOW, exposure_usd=18, budget_said=budget)
+
+    over = judged(15)  # the estimate fits, what the launch may bill does not
+    assert over.required and "over the $15.00 budget the request states: the launch may bill $18.00" in "".join(
+        over.reasons)
+    assert not judged(18).required and not judged(None).required
+    for text, required in (("fine-tune 1B on 500M tokens, budget $3", True), ("fine-tune 1B on 500M tokens", False)):
+        request = parse_request(text, now=NOW, tz="UTC")
+        decision = decide(request, catalog=load_catalog(), policy=POLICY, spend=ok_spend(age_hours=0), now=NOW)
+        assert decision.approval.required is required, decision.approval.reasons
+    request = parse_request("fine-tune 1B on 500M tokens, budget $3", now=NOW, tz="UTC")
+    decision = decide(request, catalog=load_catalog(), policy=POLICY, spend=ok_spend(age_hours=0), now=NOW)
+    assert decision.approval.required and not decision.approval.denied
+    assert any(r.startswith("over the $3.00 budget the request states") for r in decision.approval.reasons)

@@ -41,9 +41,9 @@ hours = st.one_of(st.floats(min_value=0.01, max_value=340), st.floats(min_value=
 
 
 def judge(cost: float, *, stage: Stage, spend: SpendSnapshot, hours: float,
-          exposure: float | None = None) -> ApprovalRequirement:
+          exposure: float | None = None, budget_said: float | None = None) -> ApprovalRequirement:
     return approval_requirement(cost_usd=cost, hours=hours, stage=stage, team="team-ml", policy=POLICY, spend=spend,
-                                now=NOW, exposure_usd=exposure)
+                                now=NOW, exposure_usd=exposure, budget_said=budget_said)
 
 
 def _fresh(spend: SpendSnapshot) -> bool:
@@ -63,10 +63,11 @@ def _within_budget(spend: SpendSnapshot, cost: float) -> bool:
 
 
 @FAST
-@given(money, stages, spends, hours, st.one_of(st.none(), money))
+@given(money, stages, spends, hours, st.one_of(st.none(), money), st.one_of(st.none(), money))
 def test_no_person_needed_only_when_experimental_cheap_fresh_and_within_budget(
-        cost: float, stage: Stage, spend: SpendSnapshot, hours: float, exposure: float | None) -> None:
-    result = judge(cost, stage=stage, spend=spend, hours=hours, exposure=exposure)
+        cost: float, stage: Stage, spend: SpendSnapshot, hours: float, exposure: float | None,
+        budget_said: float | None) -> None:
+    result = judge(cost, stage=stage, spend=spend, hours=hours, exposure=exposure, budget_said=budget_said)
     judged = max(cost, exposure or 0.0)
     if not result.required:
         assert result.approvals_needed == 0 and not result.denied
@@ -74,6 +75,7 @@ def test_no_person_needed_only_when_experimental_cheap_fresh_and_within_budget(
         assert judged < POLICY.auto_approve_below_usd
         assert _fresh(spend)
         assert _within_budget(spend, judged)
+        assert budget_said is None or judged <= budget_said + 0.01  # the requester's own budget, to the cent
         assert hours <= POLICY.max_runtime_hours
     else:
         assert result.approvals_needed >= 1
