@@ -41,6 +41,12 @@ class PlanFields(InputModel):
     interruption_tolerance: Tolerance | None = None
     seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
     budget_usd: float | None = Field(default=None, gt=0, le=1e12)
+    budget_percent: float | None = Field(default=None, gt=0, le=100, description=(
+        "a budget said as a share of the team's monthly budget in the policy, in percent: the decision turns it into "
+        "budget_usd and notes how (with budget_usd too, the smaller is the budget)"))
+    budget_percent_of_left: bool | None = Field(default=None, description=(
+        "with budget_percent: the share is of what is left of the monthly budget this month (needs current spend; "
+        "without it a person checks the plan)"))
     tokens_fit_budget: bool | None = Field(default=None, description=(
         "with budget_usd and no tokens: the tokens are the most the budget pays for on the plan's hardware, found by "
         "the decision and noted"))

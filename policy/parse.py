@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from policy.budget_share import BUDGET_SHARE_WORDS, apply_budget_share, read_budget_share
 from policy.datasets import dataset_in_text
 from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
 from policy.defaults import format_count
@@ -722,6 +723,8 @@ def read_request(
     stop_at = _stop_at(scan, notes)  # "stop it if it costs more than $150": its amount is the budget's too
     below = _launch_below(scan, notes)  # "if it's over $100 don't launch it": so too
     alerts, of_budget = _alerts(scan, notes)  # "ping me when it hits $500": before "$500" is read as a budget
+    # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
+    share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -779,6 +782,8 @@ def read_request(
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    if share is not None:
+        apply_budget_share(share, fields, notes)
     _alerts_of_budget(of_budget, fields, scan, notes)
     if room is not None and (fields.get("budget_usd") is None or room < fields["budget_usd"]):
         fields["budget_usd"] = room  # "we have spent $900 of our $1000 budget": $100 is what is left

@@ -103,6 +103,10 @@ class TrainingRequest(BaseModel):
     interruption_tolerance: Tolerance | None = None
     seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
     budget_usd: float | None = Field(default=None, gt=0)
+    # "under 10% of our monthly budget": a share of the team's monthly budget (or, with budget_percent_of_left, of
+    # what is left of it this month) that the decision turns into budget_usd (``policy.budget_share``)
+    budget_percent: float | None = Field(default=None, gt=0, le=100)
+    budget_percent_of_left: bool | None = None
     region: str | None = None
     team: str | None = None
     accelerator: str | None = None

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from policy import affordable, capacity_rank, explain, fixed, rules
+from policy.budget_share import budget_from_share
 from policy.candidates import Option, Search, fixed_option, profile, screened_options
 from policy.capacity import CapacityCheck, CapacityView
 from policy.catalog import Catalog
@@ -101,6 +102,8 @@ def decide(
         except RequestError:
             return None
 
+    # "under 10% of our monthly budget": in dollars of the team's budget before anything is fitted in it
+    request = budget_from_share(request, policy=policy, spend=spend, now=now)
     if request.params_fit_budget and request.params is None:
         asked = request
         request = _with_largest_model(asked, lambda params: plan_for(asked.model_copy(update={"params": params})),

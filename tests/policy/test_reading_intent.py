@@ -1845,6 +1845,20 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a stop on the run's length is the time it has, the words that say so read with it
     ("fine-tune 7B on 1B tokens, max runtime 8h", {"deadline": at("2026-11-30T17:00")}, []),
     ("fine-tune 7B on 1B tokens, kill it after 12 hours", {"deadline": at("2026-11-30T21:00")}, []),
+    # a share of the team's budget is kept as a share, turned into dollars by the decision; of a budget said, dollars
+    ("pretrain 3B on 60B tokens, keep it under 10% of our monthly budget",
+     {"budget_percent": 10.0, "budget_percent_of_left": None, "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens using at most half of what's left of our budget",
+     {"budget_percent": 50.0, "budget_percent_of_left": True}, []),
+    ("sweep 20 trials of 350M, no more than a quarter of the team's remaining budget",
+     {"budget_percent": 25.0, "budget_percent_of_left": True}, []),
+    ("budget 20k, this run at most 10% of the budget, lora 13B on 1B tokens",
+     {"budget_usd": 2000.0, "budget_percent": None}, []),
+    ("budget $300, and at most 10% of our monthly budget, lora 13B on 1B tokens",
+     {"budget_usd": 300.0, "budget_percent": 10.0}, []),
+    ("fine-tune 7B on 1B tokens, heads up at 75% of budget, budget 2k",
+     {"alert_at_usd": (1500.0,), "budget_usd": 2000.0, "budget_percent": None}, []),
+    ("lora 8B on 100M tokens, 150% of our budget", {"budget_percent": None}, ["150% of our budget"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]

@@ -333,3 +333,15 @@ def test_levels_to_be_told_of_and_the_adapters_rank_given_as_fields_are_the_text
     assert said.json()["plan"] == given.json()["plan"]
     bad = live.post("/v1/plans", {**base, "text": "qlora 70B on 100M tokens", "alert_at_percent": [0]})
     assert bad.status_code == 422 and "alert_at_percent" in bad.text
+
+
+def test_a_share_of_the_teams_budget_given_as_a_field_is_priced_as_the_texts_is(live: Live) -> None:
+    said = live.post("/v1/plans", {"text": "pretrain 3B on 60B tokens, keep it under 1% of our monthly budget",
+                                   "now": NOW.isoformat(), "timezone": TZ})
+    given = live.post("/v1/plans", {"text": "pretrain 3B on 60B tokens", "budget_percent": 1, "now": NOW.isoformat(),
+                                    "timezone": TZ})
+    for answer in (said, given):
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["request"]["budget_usd"] == 500.0  # 1% of team-ml's $50,000
+        assert any(r.startswith("over the $500.00 budget the request states")
+                   for r in answer.json()["approval"]["reasons"])
