@@ -5943,6 +5943,13 @@ _SPOT_WENT_WRONG_RE = compiled_on_use(
     r"|\bspot\s+(?:interruptions?|preemptions?)\s+(?:killed|ruined|wrecked|hurt)\s+(?:us|(?:our|the)\s+(?:(?:last|previous)\s+)?"
     r"(?:run|job|training|experiment)s?)"
     r")(?:\s+(?:last\s+time|before|recently|(?:last|this)\s+(?:week|month|quarter)))?\b", _F)
+# A run on spot that keeps being stopped, "our spot fine-tune of 13B keeps getting interrupted", "the job keeps getting
+# preempted on spot": why spot is avoided now; only the spot and the stopping are its words, the work between is read
+_KEPT_STOPPING = (r"(?:keeps?|kept)\s+(?:on\s+)?(?:getting\s+|being\s+)?"
+                  r"(?:interrupted|preempted|reclaimed|killed|evicted)")
+_SPOT_KEEPS_STOPPING_RE = compiled_on_use(
+    rf"\b(?:our|the|my|this|that)\s+(?P<spot>spot)\b[^.;!?]{{0,60}}?(?P<why>\b{_KEPT_STOPPING}\b)"
+    rf"|(?P<why2>\b{_KEPT_STOPPING}\s+on\s+spot(?:\s+instances?)?\b)", _F)
 # "use spot instead of on-demand", "on-demand rather than spot": one purchase model over the other, which is out
 _ONE_OVER_OTHER_RE = compiled_on_use(
     r"\b(?:spot|on[\s-]?demand)(?:\s+instances?)?(?P<other>\s+(?:instead\s+of|rather\s+than)\s+(?:spot|on[\s-]?demand)"
@@ -5958,10 +5965,19 @@ _MOVE_RE = compiled_on_use(
     r"(?=[^.;?]*\bfrom\s+(?:spot|on[\s-]?demand)(?:\s+instances?)?\s+(?:to|onto)\s+(?:spot|on[\s-]?demand))", _F)
 
 
+# "move it to on-demand", "switch over to spot", "put it on on-demand": the words of a move to the purchase model named,
+# which is read below as ever
+_MOVE_TO_RE = compiled_on_use(
+    r"\b(?:move|moving|switch|switching|migrate|migrating|shift|shifting|put|change|changing)\s+"
+    r"(?:(?:it|this|that|them|the\s+(?:job|run|jobs|runs))\s+)?(?:over\s+|back\s+)?(?:to|onto|on)\s+"
+    r"(?=(?:spot|on[\s-]?demand)\b)", _F)
+
+
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
-    if scan.holds(("move", "switch", "migrat", "shift")):
+    if scan.holds(("move", "switch", "migrat", "shift", "put", "chang")):
         scan.take(_MOVE_RE)  # the move's own words: what is moved, and where to, are read below
+        scan.take(_MOVE_TO_RE)
     if scan.holds(("instead", "rather", "from")):
         for m in list(_ONE_OVER_OTHER_RE.finditer(scan.text)):
             other = "other" if m["other"] else "other2"
@@ -5971,6 +5987,11 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
             notes.append(f"read '{_said(m)}' as {chosen.lower()}, the other ruled out"
                          + (": what it would cost there is beside it, the plan's alternatives" if m["other2"] else ""))
     went_wrong = [_said(m) for m in scan.take_if(("spot",), _SPOT_WENT_WRONG_RE)]
+    for m in list(_SPOT_KEEPS_STOPPING_RE.finditer(scan.text)) if scan.holds(("kept", "keep")) else ():
+        spans = [m.span(g) for g in ("spot", "why", "why2") if m[g]]
+        went_wrong.append(" … ".join(" ".join(m.string[a:b].split()) for a, b in spans))
+        for a, b in spans:
+            scan.blank(a, b)
     either = scan.take_if(("spot",), _EITHER_PURCHASE_RE)
     if either:  # quoted as said: a deadline read inside it is blanked in the text
         said = " ".join(scan.said[either[0].start() : either[0].end()].split())

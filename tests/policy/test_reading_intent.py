@@ -1859,6 +1859,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, heads up at 75% of budget, budget 2k",
      {"alert_at_usd": (1500.0,), "budget_usd": 2000.0, "budget_percent": None}, []),
     ("lora 8B on 100M tokens, 150% of our budget", {"budget_percent": None}, ["150% of our budget"]),
+    # a spot run that keeps being stopped is why spot is avoided now, the work inside the phrase read as ever; a move
+    # to a purchase model is that model
+    ("our spot fine-tune of 13B keeps getting interrupted, move it to on-demand, 1B tokens",
+     {"interruption_tolerance": Tolerance.LOW, "params": 13_000_000_000, "task": Task.FINE_TUNE}, []),
+    ("the 7B fine-tune on 1B tokens keeps getting preempted on spot, switch to on-demand",
+     {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens, switch it over to spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("our spot job keeps getting interrupted but spot is fine, lora 8B on 100M tokens",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
