@@ -165,6 +165,10 @@ _REASONS = (
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (
+    # "must be deployed by Friday", "needs to be live before Christmas": the deadline (read already) is the serving's
+    (r"\b(?:(?:needs?|has|have)\s+to\s+|must\s+|should\s+|will\s+)?be\s+(?:live|deployed|shipped|released"
+     r"|serving(?:\s+traffic)?)\b",
+     "what the model is for once trained: the plan's finish is when training ends; deploying takes its own time after"),
     (r"\b(?:bf16|bfloat16|bfloat-16|fp16|float16|half[\s-]+precision|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
      "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s (FP16's is the same) and "
      "memory as mixed-precision Adam"),

@@ -731,6 +731,9 @@ def read_request(
                      "finished jobs calibrate the estimate")
     room = _spent_so_far(scan, notes)  # "we spent 12k this month": before "this month" is a deadline
     _approval_claimed(scan, notes)  # "already approved by @alice": before "yesterday's meeting" is a date
+    for m in scan.take_if(("24",), _ROUND_THE_CLOCK_RE):  # "8 H100s 24/7 for a month": before "24" is a count
+        notes.append(f"read '{_said(m)}' as running without a break, as every job does: its instances are billed "
+                     "every hour it runs")
     # "daily cap $300": before "daily" is read as recurring work and "$300" as a budget
     for m in scan.take_if(("day", "daily", "week"), _RATE_CAP_RE):
         scan.unused.append(_said(m))
@@ -3384,7 +3387,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
             upper = _MONEY_RANGE_AFTER_RE.match(text, m.end())
             end = m.end() if upper is None else upper.end()
             cues += [_MONEY_CUE_BEFORE_RE.search(text, max(0, m.start() - _MONEY_CONTEXT_CHARS), m.start()),
-                     _MONEY_CUE_AFTER_RE.match(text, end), upper]
+                     _MONEY_CUE_AFTER_RE.match(text, end), upper,
+                     _ONLY_HAVE_BEFORE_RE.search(text, max(0, m.start() - _CONTEXT_CHARS), m.start())]
             if upper is not None:
                 skip_until = upper.end()  # the far end is this amount's, not an amount of its own
             if (rate := _MONEY_RATE_AFTER_RE.match(text, end)) is not None:
@@ -4857,6 +4861,8 @@ def _kind_from_context(said_before: str, after: str, scale: str) -> str:
         return "money"
     if not scale and _TRIALS_BEFORE_RE.search(before):
         return "trials"
+    if not big and _LEFT_AFTER_RE.match(after):
+        return _BARE_LIMIT  # "we only have 2k left", "with 40k left in the budget": what there is to spend
     cue = None if big else _MONEY_CUE_BEFORE_RE.search(said_before)
     if not big and (cue is not None or _LIMIT_BEFORE_RE.search(before)):
         # "up to 500": money; "up to 3 attempts", "at most 5 restarts": a count of something else, left for a person
@@ -4868,6 +4874,16 @@ def _kind_from_context(said_before: str, after: str, scale: str) -> str:
     return "params" if big else "other"
 
 
+# "24/7", "24x7": round the clock
+_ROUND_THE_CLOCK_RE = compiled_on_use(r"(?<![\w/.])24\s*(?:/|x)\s*7(?![\w/.])", _F)
+# "we only have $2k", "we've just got 2k left": all there is, read with the amount
+_ONLY_HAVE_BEFORE_RE = compiled_on_use(
+    r"\b(?:only|just)\s+(?:have|got)\s*(?:about|around|roughly|~)?\s*$|\b(?:have|got)\s+(?:only|just)\s*$", _F)
+# What is left, said of a bare number: "we only have 2k left", "with 40k left in the budget" (not what is left of the
+# work: "2k left to go", "500 left of the run")
+_LEFT_AFTER_RE = compiled_on_use(
+    r"\s*(?:left|remaining)\b(?!\s+(?:to\s+(?:go|train|run|do|process)|of\s+(?:the\s+|our\s+)?(?:data|run|job|training"
+    r"|steps?|tokens?|epochs?)))", _F)
 # A bare number under a limit's word with no unit or currency ("keep it under 300", "max 2"): dollars from this much
 # up; below it as likely a count of instances or GPUs as a budget no training run fits, so a person says which
 _BARE_LIMIT = "bare_limit"

@@ -1868,6 +1868,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, switch it over to spot", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("our spot job keeps getting interrupted but spot is fine, lora 8B on 100M tokens",
      {"interruption_tolerance": Tolerance.HIGH}, []),
+    # a bare amount said to be what is left is dollars, from $100 up; what is left of the work is no money
+    ("fine-tune 7B on 1B tokens, we only have 2k left", {"budget_usd": 2000.0}, []),
+    ("can we afford a 13B pretrain on 260B tokens with 40k left in the budget?", {"budget_usd": 40000.0}, []),
+    ("fine-tune 7B on 1B tokens, we have only $2k", {"budget_usd": 2000.0}, []),
+    ("fine-tune 7B on 1B tokens, 2k left to go", {"budget_usd": None}, ["2k", "left"]),
+    # round the clock is how every job runs; a deployment after the deadline is what the model is for
+    ("how much would it cost to run 8 H100s 24/7 for a month?", {"fixed_hours": 730.0, "gpus": 8}, []),
+    ("fine-tune 7B on 1B tokens, must be deployed by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
