@@ -2503,6 +2503,13 @@ _ELSEWHERE_RE = compiled_on_use(
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
     r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?"
     r"|gb\s?[23]00s?)(?![\w-])", _F)
+# A wish, not a need: "… if possible", "ideally on …"
+_WISH_AFTER_RE = compiled_on_use(
+    r"\s*,?\s*(?:if\s+(?:at\s+all\s+)?(?:possible|we\s+can|available|they'?re\s+available|there\s+are\s+any|you\s+can)"
+    r"|ideally|preferably|where\s+possible|when\s+possible|would\s+be\s+(?:nice|great|ideal))\b", _F)
+_WISH_BEFORE_RE = compiled_on_use(
+    r"\b(?:ideally|preferably|(?:we'?d|i'?d|we\s+would|i\s+would)\s+(?:like|love|prefer)(?:\s+to)?|prefer(?:ably)?)"
+    r"\s*,?\s*(?:to\s+)?(?:use\s+|run\s+(?:it\s+)?)?$", _F)
 _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
                     "t4", "gb2", "gb3")
 
@@ -2510,6 +2517,15 @@ _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "c
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
     if scan.holds(_ELSEWHERE_WORDS) and (other := _ELSEWHERE_RE.search(scan.text)) is not None:
+        wished = (_WISH_AFTER_RE.match(scan.text, other.end())
+                  or _WISH_BEFORE_RE.search(scan.text, max(0, other.start() - 30), other.start()))
+        if wished is not None:  # "use 4090s if possible": a wish no plan meets, so the hardware is left open
+            start, end = min(other.start(), wished.start()), max(other.end(), wished.end())
+            said = " ".join(scan.text[start:end].split())
+            scan.blank(start, end)
+            notes.append(f"read '{said}' as a wish gpuops cannot meet: no training instance it plans on has "
+                         f"{' '.join(other['name'].split())}, so the hardware is left open")
+            return _hardware(scan, notes)
         known = ", ".join(name for name, _ in _ACCELERATORS)
         raise RequestError(f"'{' '.join(other['name'].split())}' is not an accelerator gpuops plans on; name one it "
                            f"has ({known}), or leave the hardware open.", code="unknown_accelerator")

@@ -1876,6 +1876,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # round the clock is how every job runs; a deployment after the deadline is what the model is for
     ("how much would it cost to run 8 H100s 24/7 for a month?", {"fixed_hours": 730.0, "gpus": 8}, []),
     ("fine-tune 7B on 1B tokens, must be deployed by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    # an accelerator no instance has, only wished for, leaves the hardware open (asked for, it is refused)
+    ("7B SFT, 3 epochs on 120k examples avg 700 tokens, use 4090s if possible",
+     {"accelerator": None, "tokens": 252_000_000}, []),
+    ("fine-tune 7B on 1B tokens, ideally on TPU v5e", {"accelerator": None}, []),
+    ("lora 8B on 100M tokens, we would prefer to use A6000s", {"accelerator": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
