@@ -55,7 +55,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a new model makes one for every type priced in every region searched, and a frozen __init__ is several
+# times slower. Never changed once made, and hashed by value as a frozen one is.
+@dataclass(slots=True, unsafe_hash=True)
 class Profile:
     """One priced instance type in the request's region."""
 
@@ -148,7 +150,7 @@ def profile_of(price: RegionPrice, table: dict[str, Fit | str], *, outside: bool
     return Profile(price, fit.spec, fit.accel, fit.flops_per_instance, fit.min_count, outside, fit.context_parallel)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen, for speed, as ``Profile``
 class Fit:
     """What one instance type brings to a piece of work, in whatever region it is priced."""
 
@@ -316,7 +318,7 @@ def layouts(prof: Profile, search: Search) -> list[Layout]:
             for s in _speeds(prof, search)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made per layout of every type of a new model: not frozen, for speed; never changed
 class _Speed:
     """One layout of a type before the length of the run is known: how the work spreads and how fast one job of it
     computes. Neither depends on the work's FLOPs, so every run of the same model on the type shares it, and a

@@ -101,14 +101,11 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
     outside: list[Profile] = []
     ruled_out: dict[str, str] = {}
     table = fits(catalog=catalog, work=work, settings=policy.estimate)
-    for price in catalog.prices_in(region):
-        reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted, excluded=excluded,
-                                fp8=fp8)
+    for price, reason, fallback in _allowed_types(region, catalog=catalog, policy=policy, team=team,
+                                                  families=families, wanted=wanted, excluded=excluded, fp8=fp8):
         if reason is not None:
             ruled_out[price.instance_type] = reason
             continue
-        family = catalog.instances[price.instance_type].family
-        fallback = wanted is None and family not in families
         prof = profile_of(price, table, outside=fallback)
         if isinstance(prof, str):
             ruled_out[price.instance_type] = prof
@@ -118,6 +115,32 @@ def _sorted_types(region: str, *, work: Workload, catalog: Catalog, policy: Poli
         else:
             (outside if fallback else inside).append(prof)
     return tuple(inside), tuple(outside), ruled_out
+
+
+# A price in a region, why the policy or the request rules its type out (None: it does not), and whether the type is
+# allowed only as a fall-back outside the size class.
+_Allowed = tuple[RegionPrice, str | None, bool]
+
+
+def _allowed_types(region: str, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy, families: list[str],
+                   wanted: set[str] | None, excluded: Mapping[str, str], fp8: bool) -> tuple[_Allowed, ...]:
+    """What the policy and the request say of each type priced in ``region``, before memory is looked at. None of it
+    depends on the model, so every model of the same size class, team and hints shares it: a new model only sizes
+    the types allowed."""
+    key = ("allowed types", region, tuple(families), None if wanted is None else frozenset(wanted),
+           tuple(sorted(excluded.items())), team.neuron_ready, tuple(policy.neuron_families), fp8)
+
+    def work_out() -> tuple[_Allowed, ...]:
+        out = []
+        for price in catalog.prices_in(region):
+            reason = _policy_reason(price, catalog=catalog, policy=policy, team=team, wanted=wanted,
+                                    excluded=excluded, fp8=fp8)
+            fallback = reason is None and wanted is None and \
+                catalog.instances[price.instance_type].family not in families
+            out.append((price, reason, fallback))
+        return tuple(out)
+
+    return remembered(catalog, policy.estimate, key, work_out)
 
 
 def _policy_reason(price: RegionPrice, *, catalog: Catalog, policy: PolicyConfig, team: TeamPolicy,
