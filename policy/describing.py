@@ -143,7 +143,8 @@ _PURPOSES = (
 # hardware is wanted
 _WANTED = (
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around"
-    r"|validate|verify)\w*"
+    r"|validate|verify|(?:check|measure|estimate|see|quantify)\s+(?:the\s+)?(?:run[\s-]to[\s-]run\s+|seed\s+)?"
+    r"(?:variance|noise|spread|stability|reproducibility))\w*"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"

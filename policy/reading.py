@@ -121,8 +121,8 @@ _START_CUE_RE = compiled_on_use(
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
     # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the
     # code freeze is over on Dec 10", "after the migration finishes Monday"
-    r"|(?<!not\s)(?<!n't\s)(?<!day\s)after"
-    r"|(?P<event>(?:after|once|when)\s+(?:the\s+|our\s+|my\s+|this\s+)?(?:[a-z-]+\s+){1,3}?(?:ends?|is\s+over"
+    r"|(?:(?:but\s+)?only\s+)?(?<!not\s)(?<!n't\s)(?<!day\s)after"
+    r"|(?P<event>(?:(?:but\s+)?only\s+)?(?:after|once|when)\s+(?:the\s+|our\s+|my\s+|this\s+)?(?:[a-z-]+\s+){1,3}?(?:ends?|is\s+over"
     r"|lifts|is\s+lifted|finishes|closes|wraps\s+up|is\s+done|completes|is\s+complete)))"
     r"\s*(?:on\s+|at\s+|in\s+)?$", _F)  # "start after 6pm today": the start is that time ("the launch on" is an event)
 _START_CUE_CHARS = 45  # "once the code freeze is over on Dec 10": the longest cue read before a date

@@ -185,7 +185,7 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
 # The teacher's outputs made already: "teacher outputs are precomputed", "no teacher forward passes needed", "from
 # cached logits". The student trains on them as on any data: no forward pass of the teacher is priced.
 _PRECOMPUTED_RE = compiled_on_use(
-    r"\b(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)"
+    r"\b(?:(?:we|i)\s+(?:already\s+)?(?:have|got)\s+(?:all\s+)?)?(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)"
     r"\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?(?:pre-?computed|pre-?generated|cached|saved|stored|offline"
     r"|(?:already\s+)?(?:generated|computed))\b"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"

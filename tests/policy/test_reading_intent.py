@@ -1881,6 +1881,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"accelerator": None, "tokens": 252_000_000}, []),
     ("fine-tune 7B on 1B tokens, ideally on TPU v5e", {"accelerator": None}, []),
     ("lora 8B on 100M tokens, we would prefer to use A6000s", {"accelerator": None}, []),
+    # why runs are wanted, the teacher's outputs had already, a start said with "only"
+    ("We want to run 3 seeds of a 1.3B pretrain on 26B tokens each to check variance, cheapest possible",
+     {"trials": 3}, []),
+    ("distill llama 70B into 8B on 1B tokens, we already have the teacher outputs cached", {"params": 8_000_000_000},
+     []),
+    ("fine-tune 7B on 1B tokens but only after our current run finishes on Thursday",
+     {"start_after": at("2026-12-03T09:00"), "deadline": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
