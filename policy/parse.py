@@ -5088,6 +5088,9 @@ _NOT_URGENT_RE = compiled_on_use(
     # "nothing urgent", "no urgency", "low urgency"
     r"|\bnothing(?:'s)?\s+(?:(?:too|very|super|that|really)\s+)?(?:urgent|pressing|time[\s-]sensitive)\b"
     r"|\b(?:no|zero|low|little)\s+urgency\b"
+    # "it's fine to be slow", "slow is ok", "can be slow": time traded for money
+    r"|\b(?:(?:it'?s|it\s+is)\s+)?(?:fine|ok(?:ay)?|happy)\s+(?:for\s+it\s+)?to\s+be\s+slow(?:er)?\b"
+    r"|\b(?:slow(?:er)?|taking\s+longer)\s+is\s+(?:fine|ok(?:ay)?)\b|\b(?:it\s+)?can\s+be\s+slow(?:er)?\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
     r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
     r"|negotiable|loose)\b", _F)
@@ -5197,7 +5200,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     task, adapter, compared, one_run = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
-                                                                   "urgency"),  # "no" holds "not", "nothing"
+                                                                   "urgency", "slow", "longer"),  # "no": "not", …
                                                 _NOT_URGENT_RE)]
     unlimited = scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
                              _NO_COST_LIMIT_RE)

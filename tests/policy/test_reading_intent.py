@@ -1888,6 +1888,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("fine-tune 7B on 1B tokens but only after our current run finishes on Thursday",
      {"start_after": at("2026-12-03T09:00"), "deadline": None}, []),
+    # time traded for money
+    ("pretrain a 350M model on 7B tokens, it's fine to be slow, under $300", {"budget_usd": 300.0}, []),
+    ("fine-tune 7B on 1B tokens, slower is fine", {}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
