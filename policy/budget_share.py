@@ -36,7 +36,7 @@ _BUDGET_SHARE_RE = compiled_on_use(
     r"(?:under|below|within|up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|less\s+than|to|max(?:imum)?(?:\s+of)?"
     r"|(?:use|spend|take)\s+(?:at\s+most\s+|up\s+to\s+|only\s+|no\s+more\s+than\s+)?)\s+)?"
     r"(?P<share>\b\d{1,3}(?:\.\d+)?\s*(?:%|percent\b)|\b(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)))\s+of\s+"
-    r"(?:(?P<left>what'?s\s+left\s+(?:of|in)\s+|(?:the\s+)?rest\s+of\s+)"
+    r"(?:(?P<left>what(?:'?s|\s+is)\s+left\s+(?:of|in)\s+|(?:the\s+)?rest\s+of\s+)"
     r"|(?:(?:our|the|my|(?P<month>this\s+month'?s|the\s+team'?s|the\s+team|team))\s+)?"
     r"(?P<remaining>remaining\s+|leftover\s+)?)"
     r"(?:(?:our|the|my|(?P<month2>this\s+month'?s|the\s+team'?s))\s+)?"
