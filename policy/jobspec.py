@@ -42,6 +42,7 @@ __all__ = [
     "container_arguments",
     "container_environment",
     "draft_job",
+    "epochs_to_run",
     "finish_job",
     "framework_image",
     "image_region_warning",
@@ -275,7 +276,14 @@ def draft_job(*, request: TrainingRequest, team_name: str, team: TeamPolicy, reg
 
 def _placeholder_values(draft: JobDraft, request: TrainingRequest) -> dict[str, str | int | None]:
     return {"model": draft.model.name if draft.model else None, "model_id": draft.model_source,
-            "tokens": request.tokens, "seq_len": request.seq_len, "trials": request.trials, "dataset": draft.dataset}
+            "tokens": request.tokens, "seq_len": request.seq_len, "trials": request.trials, "dataset": draft.dataset,
+            "epochs": epochs_to_run(request.epochs)}
+
+
+def epochs_to_run(epochs: float | None) -> int:
+    """The whole passes a job runs for the epochs asked: one when none were said (the tokens are then the whole run),
+    a part of one rounded up ("1.5 epochs" runs two, which the tokens, as ``{tokens}``, stop half-way)."""
+    return 1 if epochs is None else max(1, math.ceil(epochs - 1e-9))
 
 
 def _fill(name: str, template: str, values: dict[str, str | int | None], draft: JobDraft) -> HyperparameterValue:

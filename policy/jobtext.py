@@ -51,7 +51,9 @@ _NOT_HYPERPARAMETERS = frozenset({"team", "region", "recipe", "task", "params", 
                                   # the sequence length as trainers name it: read as the request's ("seq_len")
                                   "seq_length", "max_seq_len", "max_seq_length", "sequence_len", "sequence_length",
                                   "ctx", "ctx_len", "context_len", "context_length", "block_size", "cutoff_len",
-                                  "model_max_length"})
+                                  "model_max_length",
+                                  # the epochs, which count the tokens trained ("epochs") and reach a recipe as {epochs}
+                                  "epoch", "epochs", "num_epochs", "num_train_epochs", "n_epochs"})
 JOB_FIELDS = ("recipe", "dataset", "hyperparameters")  # structured fields that fill ``job``
 
 

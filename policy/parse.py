@@ -3349,7 +3349,8 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
 def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params: int | None = None) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
-    found = (_mixture_of_experts(scan, notes) + grid + _nodes_of(scan) + _times_trials(scan, notes) + _text_sizes(scan)
+    found = (_epochs_labelled(scan) + _mixture_of_experts(scan, notes) + grid + _nodes_of(scan)
+             + _times_trials(scan, notes) + _text_sizes(scan)
              + _rollout_tokens(scan, notes) + _rl_step_tokens(scan, notes) + _tokens_multiplied(scan, notes)
              + _tokens_summed(scan, notes) + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
@@ -4569,6 +4570,21 @@ def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
 _EPOCHS_RE = compiled_on_use(r"(?<![a-z])(?:epochs?|eps?|pass(?:es)?)\b", _F)
 
 
+# The epochs as a field or a trainer's setting names them: "Epochs: 2", "epochs=2", "num_train_epochs=3"; "Epochs 2"
+# bare only where a field begins (a line, or after a comma)
+_EPOCHS_LABELLED_RE = compiled_on_use(
+    r"(?<![\w-])(?:(?:num_train_|num_|n_)epochs|epochs?)\s*[=:]\s*(?P<n>\d{1,4}(?:\.\d+)?)(?![\w.])"
+    r"|(?:^|(?<=[\n,;•]))\s*(?:[-*]\s+)?epochs?\s+(?P<n2>\d{1,4}(?:\.\d+)?)(?![\w.])", _F | re.MULTILINE)
+
+
+def _epochs_labelled(scan: _Scan) -> list[_Qty]:
+    """Epochs said as a labelled field, taken as "2 epochs" would be (``_epochs`` counts them)."""
+    found = []
+    for m in scan.take_if(("epoch",), _EPOCHS_LABELLED_RE):
+        found.append(_Qty("other", Decimal(m["n"] or m["n2"]), _said(m).strip(" ,;•-*")))
+    return found
+
+
 def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> list[_Qty]:
     """"2 epochs over 500M tokens" trains on 1B tokens: the tokens read are multiplied by the epochs."""
     epochs = [q for q in found if q.kind == "other" and _EPOCHS_RE.search(q.phrase)]
@@ -4580,6 +4596,7 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
     count = epochs[0].value
     if count <= 0 or count > 1000:
         raise RequestError(f'"{epochs[0].phrase}" is out of range; give 1 to 1,000 epochs.', code="invalid_epochs")
+    fields["epochs"] = float(count)
     if "tokens" in fields:
         total = int(fields["tokens"] * count)
         notes.append(f"read '{epochs[0].phrase}' over {fields['tokens']:,} tokens as {total:,} tokens of training")

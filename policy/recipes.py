@@ -40,7 +40,7 @@ __all__ = [
 HyperparameterValue = int | float | str | bool
 Distribution = Literal["torchrun", "smddp", "none"]
 # Values a hyperparameter default may take from the request once its defaults are filled in.
-PLACEHOLDERS = ("model", "model_id", "tokens", "seq_len", "trials", "dataset")
+PLACEHOLDERS = ("model", "model_id", "tokens", "seq_len", "trials", "dataset", "epochs")
 S3_URI = compiled_on_use(r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](?:/[^\s]*)?$")
 _ECR_IMAGE = compiled_on_use(
     r"^(?P<registry>\d{12})\.dkr\.ecr\.(?P<region>[a-z0-9-]+)\.amazonaws\.com/(?P<repo>[a-z0-9][a-z0-9._/-]*)"

@@ -102,6 +102,9 @@ class TrainingRequest(BaseModel):
     stage: Stage | None = None
     interruption_tolerance: Tolerance | None = None
     seq_len: int | None = Field(default=None, ge=128, le=1_048_576)
+    # "2 epochs over 500M tokens", "Epochs: 2", "epochs=2": the passes over the data asked for; the tokens count them
+    # already, and a recipe takes them as {epochs} so the job trains as many as were priced
+    epochs: float | None = Field(default=None, gt=0, le=1000)
     budget_usd: float | None = Field(default=None, gt=0)
     # "under 10% of our monthly budget": a share of the team's monthly budget (or, with budget_percent_of_left, of
     # what is left of it this month) that the decision turns into budget_usd (``policy.budget_share``)

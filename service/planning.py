@@ -223,10 +223,10 @@ class Planner:
         facts = self.inputs.facts(draft=draft, role_arn=team.launch.role_arn, region=region)
         if request.tokens is not None or facts.dataset_bytes is None:
             return draft, facts, request
-        epochs = _epochs(draft)
-        tokens = tokens_from_bytes(facts.dataset_bytes) * epochs
+        epochs = request.epochs if request.epochs is not None else _epochs(draft)  # said, else the recipe's
+        tokens = int(tokens_from_bytes(facts.dataset_bytes) * epochs)
         note = (f"tokens: {format_count(tokens)} from the dataset's {facts.dataset_bytes:,} bytes at ~"
-                f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs} epochs" if epochs > 1 else ""))
+                f"{BYTES_PER_TOKEN} bytes per token of text" + (f", × {epochs:g} epochs" if epochs != 1 else ""))
         return draft, facts, request.model_copy(update={"tokens": tokens, "notes": [*request.notes, note]})
 
     def _with_capacity(self, request: TrainingRequest, *, spend: SpendSnapshot, now: datetime,

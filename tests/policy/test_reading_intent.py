@@ -1895,6 +1895,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # time traded for money
     ("pretrain a 350M model on 7B tokens, it's fine to be slow, under $300", {"budget_usd": 300.0}, []),
     ("fine-tune 7B on 1B tokens, slower is fine", {}, []),
+    # epochs as a field or a trainer's setting count the tokens as "2 epochs" does, and are the request's epochs
+    ("Model: Llama 3.1 8B\nTask: SFT\nData: 250k examples, ~1k tokens each\nEpochs: 2\nBudget: $1,500",
+     {"tokens": 500_000_000, "epochs": 2.0, "budget_usd": 1500.0}, []),
+    ("fine-tune 7B on 500M tokens, num_train_epochs=3", {"tokens": 1_500_000_000, "epochs": 3.0, "job": None}, []),
+    ("fine-tune 7B on 500M tokens, Epochs 2", {"tokens": 1_000_000_000, "epochs": 2.0}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]

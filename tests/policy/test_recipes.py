@@ -77,6 +77,28 @@ def test_the_job_fills_placeholders_prefers_the_teams_copy_and_pins_the_digest()
     assert framework.image.startswith("763104351884.dkr.ecr.us-east-1.amazonaws.com/pytorch-training")
 
 
+@pytest.mark.parametrize(("text", "epochs", "max_tokens"), [
+    ("fine-tune mistral-7b on 500M tokens, 2 epochs", 2, 1_000_000_000),
+    ("fine-tune mistral-7b on 500M tokens, epochs=2", 2, 1_000_000_000),  # a trainer's setting, read as the epochs
+    ("fine-tune mistral-7b on 500M tokens\nEpochs: 3", 3, 1_500_000_000),
+    ("fine-tune mistral-7b on 500M tokens, 1.5 epochs", 2, 750_000_000),  # two passes, the tokens stop the second
+    ("fine-tune mistral-7b on 500M tokens", 1, 500_000_000),
+])
+def test_a_recipe_runs_the_epochs_the_plan_priced(text: str, epochs: int, max_tokens: int) -> None:
+    """ "on 500M tokens, epochs=2" was priced as one pass while the recipe was handed epochs=2: half the work it
+    would run. The epochs count the tokens priced and reach the recipe as {epochs}, so the job trains what was
+    priced."""
+    recipe = SFT.model_copy(update={"hyperparameters": {**SFT.hyperparameters, "epochs": Hyperparameter(
+        type="int", default="{epochs}", minimum=1, maximum=20)}})
+    team = TEAM.model_copy(update={"recipes": {"sft": recipe}})
+    request = request_from(text=text, fields={}, now=NOW)
+    draft = draft_job(request=request, team_name="team-ml", team=team, region="us-east-1")
+    assert draft is not None
+    job = finish_job(draft=draft, facts=JobFacts(), request=request)
+    assert (job.hyperparameters["epochs"], job.hyperparameters["max_tokens"]) == (epochs, max_tokens)
+    assert request.tokens == max_tokens
+
+
 @pytest.mark.parametrize("text", [
     "fine-tune mistral-7b, resume from checkpoint s3://data/teammate/ckpt/step-1000",
     "fine-tune mistral-7b and save the weights to s3://data/teammate/out/",
@@ -170,8 +192,9 @@ def test_policy_check_names_each_recipe_problem_by_key_path() -> None:
         ("teams.t.recipes.sft.default_dataset", "'none' is not under datasets"),
         ("teams.t.recipes.sft.hyperparameters.lr.default", "'fast' is not of type float"),
         ("teams.t.recipes.sft.hyperparameters.n.default", "0 is outside minimum..maximum"),
-        ("teams.t.recipes.sft.hyperparameters.w.default", "unknown placeholder {weights}; use one of {model}, "
-                                                         "{model_id}, {tokens}, {seq_len}, {trials}, {dataset}"),
+        ("teams.t.recipes.sft.hyperparameters.w.default",
+         "unknown placeholder {weights}; use one of {model}, {model_id}, {tokens}, {seq_len}, {trials}, {dataset}, "
+         "{epochs}"),
     ]
 
 
