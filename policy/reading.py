@@ -342,7 +342,10 @@ def did_you_mean(phrase: str) -> str | None:
 # The names of fields a request may be written as ("Model size: 7B", "When: Friday", "tokens=100M")
 _LABELS = frozenset("size when tokens token params parameters task data dataset deadline budget model region team "
                     "hardware gpus timeline goal method approach type kind stage platform instance instances "
-                    "accelerator accelerators runs trials epochs length context due date eta".split())
+                    "accelerator accelerators runs trials epochs length context due date eta "
+                    # a form's free-text fields ("Notes: checkpoint every hour"): what they hold is read as ever
+                    "notes note details comments comment request ask summary description background purpose "
+                    "info".split())
 # A field's name set apart from its colon by emphasis Slack's markers left as spaces ("*Tokens*: 2B")
 _LABEL_MARK_RE = compiled_on_use(r"[ \t]{1,2}[:=]")
 

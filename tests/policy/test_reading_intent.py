@@ -1900,6 +1900,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 500_000_000, "epochs": 2.0, "budget_usd": 1500.0}, []),
     ("fine-tune 7B on 500M tokens, num_train_epochs=3", {"tokens": 1_500_000_000, "epochs": 3.0, "job": None}, []),
     ("fine-tune 7B on 500M tokens, Epochs 2", {"tokens": 1_000_000_000, "epochs": 2.0}, []),
+    # a form's free-text fields are labels; what they hold is read as ever
+    ("Request: QLoRA on Qwen2.5-72B\nTokens: 150M\nNotes: checkpoint every hour please", {"tokens": 150_000_000}, []),
+    ("fine-tune 7B on 1B tokens\nComments: thanks!", {}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
