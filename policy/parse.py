@@ -2050,9 +2050,12 @@ def _size_ranges(scan: _Scan, notes: list[str]) -> None:
         notes.append(f"read '{_said(m)}' at its high end, {' '.join(m['high'].split())}, so the estimate is not short")
 
 
-# A range of accelerators or instances: "8-16 GPUs", "2 to 4 nodes", "between 8 and 32 H100s", "2-4 p5 nodes"
+# A range of accelerators or instances: "8-16 GPUs", "2 to 4 nodes", "between 8 and 32 H100s", "2-4 p5 nodes"; two
+# counts to choose between, "8 or 16 GPUs", with any doubt said before them ("not sure if we need 8 or 16 GPUs")
 _COUNT_RANGE_RE = compiled_on_use(
-    r"(?P<between>\bbetween[ \t]+)?(?<![\w.$-])(?P<lo>\d{1,5})[ \t]*(?P<join>-|\u2013|to|and)[ \t]*(?P<hi>\d{1,5})"
+    r"(?P<unsure>\b(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?(?:not\s+sure|unsure)\s+(?:if|whether)\s+"
+    r"(?:(?:we|i)\s+(?:need|want|should\s+use)\s+|to\s+(?:use|go\s+with)\s+|it'?s\s+)?)?"
+    r"(?P<between>\bbetween[ \t]+)?(?<![\w.$-])(?P<lo>\d{1,5})[ \t]*(?P<join>-|\u2013|to|and|or)[ \t]*(?P<hi>\d{1,5})"
     # a unit of its own is read with the range; hardware named is left for its readers
     r"(?:[ \t]*(?:(?P<gpu>gpus?|accelerators?|devices?|cards?)|nodes?|instances?|machines?|hosts?)\b"
     rf"|(?=[ \t]*(?:(?P<acc>(?:{'|'.join(p for _, p in _ACCELERATORS)})s?)|{_INSTANCE_LIKE}[\w.-]*)\b))", _F)
@@ -2062,7 +2065,7 @@ def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Each range of accelerators or instances as its floor and its ceiling: the plan uses no fewer than its low end
     and no more than its high end. Only the numbers are taken, so the hardware after them is read as ever ("between
     8 and 32 H100s": H100s, 8 to 32 of them); "8 to 8", or a high end below the low one, is no range."""
-    if not scan.holds(("-", "\u2013", " to ", "between")):
+    if not scan.holds(("-", "\u2013", " to ", "between", " or ")):
         return []
     found = []
     for m in list(_COUNT_RANGE_RE.finditer(scan.text)):
@@ -2072,7 +2075,9 @@ def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
         scan.blank(m.start(), m.end())
         what = "gpus" if m["gpu"] or m["acc"] else "instances"
         said = " ".join(scan.said[m.start() : m.end()].split())
-        notes.append(f"read '{said}' as a floor and a ceiling: the plan uses at least {low:,} and at most {high:,}")
+        chosen = " (the choice between them is the plan's)" if m["join"].lower() == "or" else ""
+        notes.append(f"read '{said}' as a floor and a ceiling{chosen}: the plan uses at least {low:,} and at most "
+                     f"{high:,}")
         found += [_Qty(f"min_{what}", Decimal(low), said), _Qty(f"max_{what}", Decimal(high), said)]
     return found
 

@@ -1903,6 +1903,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a form's free-text fields are labels; what they hold is read as ever
     ("Request: QLoRA on Qwen2.5-72B\nTokens: 150M\nNotes: checkpoint every hour please", {"tokens": 150_000_000}, []),
     ("fine-tune 7B on 1B tokens\nComments: thanks!", {}, []),
+    # two counts to choose between are a floor and a ceiling, the doubt said before them read with them
+    ("fine-tune 7B on 1B tokens on 8 or 16 GPUs", {"min_gpus": 8, "max_gpus": 16, "gpus": None}, []),
+    ("I want to fine-tune 7B on 1B tokens, but I am not sure if we need 8 or 16 GPUs, what do you recommend?",
+     {"min_gpus": 8, "max_gpus": 16, "gpus": None}, []),
+    ("fine-tune 7B on 1B tokens, not sure whether 1 or 2 p5 nodes",
+     {"min_instances": 1, "max_instances": 2, "instance_type": "p5", "instances": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
