@@ -61,6 +61,9 @@ _PAST_COST_QUESTION = re.compile(r"\b(?:what|how\s+much)\s+did\b.{0,80}?\bcost\b
                                  r"|\bactual(?:\s+cost)?s?\s+(?:vs\.?|versus|against|compared\s+to)\s+(?:the\s+)?estimat"
                                  r"|\bhow\s+(?:far\s+off|accurate)\s+(?:was|were)\b", re.I)
 FINISHED_WORDS = {"done", "finished", "past", "recent", "history", "ended", "completed"}
+# An approval or rejection typed ("approve req_abc123", "lgtm", "reject my last request"): never recorded from text,
+# so the answer says where it is (the plan message's buttons), instead of planning the words as a request
+_DECIDED_IN_WORDS = re.compile(r"^\s*(?:approved?|reject(?:ed)?|deny|denied|lgtm|ship\s+it)\b", re.I)
 _SPEND_ON = re.compile(r"\b(?:training|gpus?|h100s?|a100s?|nodes?|instances?|compute)\b", re.I)
 
 
@@ -84,6 +87,9 @@ def split_subcommand(text: str) -> tuple[str, str]:
     if _ASKED_SPEND.search(stripped) and not _WORK_WORDS.search(_SPEND_ON.sub(" ", _TEAM_SAID.sub(" ", stripped))):
         team = _TEAM_SAID.search(stripped)
         return "spend", team.group(0).lower() if team else ""
+    if _DECIDED_IN_WORDS.match(stripped) and not _WORK_WORDS.search(_REQUEST_ID.sub(" ", stripped)):
+        named = _REQUEST_ID.search(stripped)
+        return "approve", named.group(0) if named else ""
     if _POLICY_QUESTION.match(stripped):
         return "policy", ""
     if _HELP_QUESTION.match(stripped):
@@ -196,6 +202,15 @@ def _run_subcommand(deps: Deps, client: Any, respond: Any, command: dict[str, An
     elif name == "policy":
         policy = deps.service.get_policy()
         respond(response_type="ephemeral", text="Policy in force", blocks=views.policy_blocks(policy))
+    elif name == "approve":
+        respond(response_type="ephemeral", text=typed_approval(arg))
+
+
+def typed_approval(request_id: str) -> str:
+    """The answer to an approval typed instead of clicked: where approvals are recorded, and that words never are."""
+    which = f"{escape(request_id)}'s" if request_id else "the request's"
+    return (f"Approvals are recorded only with the Approve or Reject button on {which} message, by an approver the "
+            "policy names (`/gpu policy` lists them); a typed approval never counts.")
 
 
 def _private_error(respond: Any, error: Exception, operation: str) -> None:
@@ -230,6 +245,9 @@ class CommandHandlers:
         user, channel = event.get("user", ""), event.get("channel", "")
         try:
             name, arg = split_subcommand(text)
+            if name == "approve":  # "@gpuops approve req_…": no command records it either
+                client.chat_postEphemeral(channel=channel, user=user, text=typed_approval(arg))
+                return
             if name != "request":  # "@gpuops what did team-nlp spend?": the command that answers it, to type
                 command = f"`/gpu {name}{' ' + arg if arg else ''}`"
                 client.chat_postEphemeral(channel=channel, user=user, text=f"{command} answers that. Mention me "

@@ -28,6 +28,14 @@ def test_a_question_a_command_answers_is_pointed_to_that_command(bot: BotHarness
     assert [c for c in service.calls if c[1] == "/v1/requests"] == []
 
 
+def test_an_approval_said_to_the_bot_is_answered_with_where_approvals_are_recorded(
+        bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    bot.event(mention("approve req_abc123"), event_id="Ev10")
+    [note] = slack.wait_for("chat.postEphemeral")
+    assert note.body["text"].startswith("Approvals are recorded only with the Approve or Reject button on req_abc123's")
+    assert [c for c in service.calls if c[0] == "POST"] == []
+
+
 def test_a_retried_delivery_never_acts_twice(bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
     bot.event(mention("fine-tune 7B by Friday"), event_id="Ev2")
     slack.wait_for("chat.postMessage")

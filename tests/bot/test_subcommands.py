@@ -229,3 +229,23 @@ def test_a_request_for_an_estimate_only_shows_no_approve_button_and_says_how_to_
     assert buttons == ["Why?"]
     assert any(b.get("text", {}).get("text", "").startswith("📋 *Estimate only*: nothing launches from this request")
                for b in blocks)
+
+
+@pytest.mark.parametrize(("text", "named"), [("approve req_abc123", "req_abc123"), ("LGTM", ""),
+                                             ("reject req_abc123, wrong dataset", "req_abc123"),
+                                             ("approved", "")])
+def test_an_approval_typed_says_where_approvals_are_recorded_and_records_nothing(
+        text: str, named: str, bot: BotHarness, slack: FakeSlack, service: FakeService) -> None:
+    """Each was planned as a request and refused for want of a model size, which told nobody the words count for
+    nothing."""
+    assert split_subcommand(text) == ("approve", named)
+    bot.command(text, user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["response_type"] == "ephemeral"
+    assert reply.body["text"].startswith("Approvals are recorded only with the Approve or Reject button on ")
+    assert "a typed approval never counts" in reply.body["text"]
+    assert [c for c in service.calls if c[0] == "POST"] == []  # nothing filed, approved or rejected
+
+
+def test_work_that_begins_with_approval_words_is_still_a_request() -> None:
+    assert split_subcommand("approved budget: fine-tune 7B by Friday")[0] == "request"
