@@ -153,8 +153,8 @@ def _spend(deps: Deps, client: Any, respond: Any, *, channel: str, team: str) ->
 
 def _stop(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: str) -> None:
     request_id, _, reason = arg.partition(" ")
-    if not request_id:
-        respond(response_type="ephemeral", text="Say which request: `/gpu stop req_… [reason]`")
+    if not _REQUEST_ID.fullmatch(request_id):  # "stop my job": which one is for the person to say
+        respond(response_type="ephemeral", text=_which_request("stop", request_id))
         return
     req = deps.service.stop_request(request_id=request_id, actor=actor_id(command["team_id"], command["user_id"]),
                                     reason=reason.strip() or None,
@@ -163,12 +163,19 @@ def _stop(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: s
     respond(response_type="ephemeral", text=f"Asked to stop {job} of {escape(req.id)}; its thread says when it has.")
 
 
+def _which_request(verb: str, said: str) -> str:
+    """What to type when a request was not named by its id ("cancel my last request" named 'my')."""
+    where = "App Home lists your requests with their ids" if verb == "cancel" else "`/gpu jobs` lists the running ones"
+    return (f"Say which request by its id: `/gpu {verb} req_… [reason]`"
+            + (f" ('{escape(said)}' is not one)" if said else "") + f"; {where}.")
+
+
 def _cancel(deps: Deps, client: Any, respond: Any, command: dict[str, Any], arg: str) -> None:
     """The requester withdraws a request still waiting for approval, as the Cancel button does; the request's
     message shows it."""
     request_id, _, reason = arg.partition(" ")
-    if not request_id:
-        respond(response_type="ephemeral", text="Say which request: `/gpu cancel req_… [reason]`")
+    if not _REQUEST_ID.fullmatch(request_id):  # "cancel my last request": which one is for the person to say
+        respond(response_type="ephemeral", text=_which_request("cancel", request_id))
         return
     req = deps.service.cancel_request(request_id=request_id, actor=actor_id(command["team_id"], command["user_id"]),
                                       reason=reason.strip() or None)

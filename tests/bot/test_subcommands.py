@@ -249,3 +249,17 @@ def test_an_approval_typed_says_where_approvals_are_recorded_and_records_nothing
 
 def test_work_that_begins_with_approval_words_is_still_a_request() -> None:
     assert split_subcommand("approved budget: fine-tune 7B by Friday")[0] == "request"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cancel my last request", "Say which request by its id: `/gpu cancel req_… [reason]` ('my' is not one); App Home"),
+    ("stop the 70B job", "Say which request by its id: `/gpu stop req_… [reason]` ('the' is not one); `/gpu jobs`"),
+    ("cancel", "Say which request by its id: `/gpu cancel req_… [reason]`; App Home lists your requests"),
+])
+def test_a_request_not_named_by_its_id_is_asked_for_not_looked_up(text: str, expected: str, bot: BotHarness,
+                                                                    slack: FakeSlack, service: FakeService) -> None:
+    """ "cancel my last request" answered "I can't find that: no request 'my'"."""
+    bot.command(text, user=REQUESTER)
+    [reply] = slack.wait_for("response")
+    assert reply.body["text"].startswith(expected) and reply.body["response_type"] == "ephemeral"
+    assert [c for c in service.calls if c[1].startswith("/v1/requests")] == []
