@@ -145,6 +145,8 @@ _WANTED = (
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around"
     r"|validate|verify|(?:check|measure|estimate|see|quantify)\s+(?:the\s+)?(?:run[\s-]to[\s-]run\s+|seed\s+)?"
     r"(?:variance|noise|spread|stability|reproducibility))\w*"
+    # "to debug a distributed training issue": what is debugged, however it is named
+    r"(?:\s+(?:an?|the|our|my|this|some)\s+(?:[a-z-]+\s+){0,3}?(?:issue|problem|bug|error|crash|hang|failure)s?\b)?"
     rf"(?:\s+(?:our|the|my|their|your|a|an))?(?:\s+{_OBJECT_WORD}){{0,3}})",
 )
 # Why the request names its region or hardware: "because of data residency", "for compliance reasons", "due to GDPR"
@@ -480,15 +482,19 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False,
             if any(plan_word(w) for w in scan.said[sep.end() : end].split()):
                 end = sep.start()
                 break
-        # the phrase up to its last word no other reader took ("to debug distributed training": "training" is the
-        # task's)
-        ends = [start + w.end() for w in re.finditer(r"\S+", scan.said[start:end])]
-        end = next((e for e in reversed(ends) if scan.text[start:e] == scan.said[start:e]), start)
-        words = scan.said[start:end].split()
-        if not words or any(plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) and w.lower() not in allow
-                            for w in words):
+        # the words no other reader took ("to debug distributed training": "training" is the task's), to the last
+        # of them ("to debug a distributed training issue": "issue" too), which are what this reading blanks
+        spans = [(start + w.start(), start + w.end()) for w in re.finditer(r"\S+", scan.said[start:end])
+                 if scan.text[start + w.start():start + w.end()] == w.group(0)]
+        if not spans or spans[0][0] != start:
             continue
-        scan.blank(start, end)
+        end = spans[-1][1]
+        unread = [scan.said[a:b] for a, b in spans]
+        words = scan.said[start:end].split()
+        if any(plan_word(w) and not (items and _ITEMS_RE.fullmatch(w)) and w.lower() not in allow for w in unread):
+            continue
+        for a, b in spans:
+            scan.blank(a, b)
         while len(words) > 1 and words[-1].lower() in _TRAILING_GLUE:  # "reproduce the" of "… the llama 2 run"
             words.pop()
         read.append(" ".join(words))

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.datasets import dataset_in_text
-from policy.dates import AWAY_FROM, MONTH, NAMED_SPAN, RUN_STOP, Deadline, find_deadlines, month_start
+from policy.dates import AWAY_FROM, EOD, MONTH, NAMED_SPAN, RUN_STOP, Deadline, find_deadlines, month_start
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.errors import RequestError
@@ -417,11 +417,42 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
             notes.append(f"read '{' '.join(m.group(0).split())}' as a guess at how long the run takes: the plan's "
                          "hours are worked out from the work, and only a deadline said binds them")
     length = _duration(scan)
+    held = _part_of_day(scan, now=now, zone=zone) if length is None else None
+    if held is not None:  # "4 H100s for the afternoon": the hours of that part of the day, from when it begins
+        length = held[:2]
+        notes.append(f"read '{held[1]}' as {held[2]:%a %H:%M} to {held[2] + timedelta(hours=held[0]):%H:%M}")
     if length is not None:
         notes.append(fixed_length_note(*length))
+    start = _start(scan, now=now, zone=zone, notes=notes)
+    if held is not None and held[2] > now and start is None:
+        start = held[2]
     # "fixed_phrase": the words the length was read from, for the caller that may read them as a deadline instead
     return {"fixed_hours": length[0] if length else None, "fixed_phrase": length[1] if length else None,
-            "start_after": _start(scan, now=now, zone=zone, notes=notes)}
+            "start_after": start}
+
+
+# A part of the day to hold hardware for: "for the afternoon", "for the morning", "for the rest of the day", "for the
+# day" (the working day's hours; "for today" is a deadline, read as one)
+_PART_OF_DAY_RE = compiled_on_use(
+    r"\bfor\s+(?:the|this)\s+(?P<part>morning|afternoon)\b|\bfor\s+(?:the\s+)?(?P<day>rest\s+of\s+the\s+day|day)\b", _F)
+_PARTS_OF_DAY = {"morning": (time(9, 0), time(12, 0)), "afternoon": (time(13, 0), EOD), "day": (_START_OF_DAY, EOD)}
+
+
+def _part_of_day(scan: Scan, *, now: datetime, zone: ZoneInfo) -> tuple[float, str, datetime] | None:
+    """(hours, words, start) of the part of the day said: today's, from now if it has begun, or the next day's once
+    it is over."""
+    if not scan.holds(("morning", "afternoon", " day")):
+        return None
+    m = _PART_OF_DAY_RE.search(scan.text)
+    if m is None:
+        return None
+    first, last = _PARTS_OF_DAY[(m["part"] or "day").lower()]
+    local = now.astimezone(zone)
+    day = local.date() if local.time() < last else local.date() + timedelta(days=1)
+    start = max(datetime.combine(day, first, zone), local)
+    hours = round((datetime.combine(day, last, zone) - start).total_seconds() / 3600, 2)
+    scan.blank(m.start(), m.end())
+    return hours, " ".join(m.group(0).split()), start
 
 
 def fixed_length_note(hours: float, phrase: str) -> str:

@@ -1909,6 +1909,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"min_gpus": 8, "max_gpus": 16, "gpus": None}, []),
     ("fine-tune 7B on 1B tokens, not sure whether 1 or 2 p5 nodes",
      {"min_instances": 1, "max_instances": 2, "instance_type": "p5", "instances": None}, []),
+    # hardware held for a part of the day: its hours, from when it begins (MONDAY is 09:00)
+    ("can I get 8 H100s for the afternoon to debug a distributed training issue?",
+     {"fixed_hours": 4.0, "start_after": at("2026-11-30T13:00"), "gpus": 8}, []),
+    ("8 H100s for the day to debug", {"fixed_hours": 8.0, "start_after": None}, []),
+    ("8 H100s for the morning to debug", {"fixed_hours": 3.0}, []),
+    ("fine-tune 7B on 1B tokens, for the day", {"deadline": at("2026-11-30T17:00"), "fixed_hours": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
