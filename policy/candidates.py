@@ -745,13 +745,11 @@ def _undominated(profiles: list[Profile], search: Search) -> list[int]:
         groups.setdefault(_rivalry(prof), []).append(i)
     # only profiles with a rival are compared, each on figures worked out once per type and region
     contested = [i for group in groups.values() if len(group) > 1 for i in group]
-    standing = {i: _standing(profiles[i], search) for i in contested}
+    rivals = {i: _rival(profiles[i], search) for i in contested}
     kept = []
     for i, prof in enumerate(profiles):
-        rivals = groups[_rivalry(prof)]
-        if len(rivals) > 1 and any(
-                _outranks(profiles[j], standing[j], prof, standing[i], earlier=_wins_tie(profiles[j], prof, j < i))
-                for j in rivals if j != i):
+        group = groups[_rivalry(prof)]
+        if len(group) > 1 and _outranked(i, group, rivals):
             continue
         kept.append(i)
     return kept
@@ -773,20 +771,51 @@ def _standing(prof: Profile, search: Search) -> _Standing:
     return remembered(search.catalog, search.settings, key, lambda: (_signature(prof, search), _links(prof, search)))
 
 
-def _outranks(a: Profile, standing_a: _Standing, b: Profile, standing_b: _Standing, *, earlier: bool) -> bool:
-    """Whether ``a`` beats its rival ``b`` outright: links no slower, no worse a place in the size class, and
-    ``_beats`` on prices and reliability."""
-    signature_a, links_a = standing_a
-    signature_b, links_b = standing_b
-    return (all(x <= y for x, y in zip(links_a, links_b, strict=True)) and a.outside_class <= b.outside_class
-            and _beats(signature_a, signature_b, earlier=earlier))
+# What a contested profile is compared with its rivals on: its type, whether it is outside the size class, and its
+# standing (``_standing``).
+_Rival = tuple[str, bool, "_Standing"]
 
 
-def _wins_tie(a: Profile, b: Profile, a_first: bool) -> bool:
-    """Whether ``a``'s configurations come first among equals: ``by_cost`` orders by type name, then list order."""
-    if a.price.instance_type != b.price.instance_type:
-        return a.price.instance_type < b.price.instance_type
-    return a_first
+def _rival(prof: Profile, search: Search) -> _Rival:
+    return prof.price.instance_type, prof.outside_class, _standing(prof, search)
+
+
+def _outranked(i: int, group: list[int], rivals: dict[int, _Rival]) -> bool:
+    """Whether another profile of ``group`` beats profile ``i`` outright: links no slower, no worse a place in the
+    size class, no more frequent interruptions, no more data to move, and ``_no_dearer`` at every rate ``i`` has,
+    strictly unless it comes first among equals (``by_cost`` orders by type name, then list order). Written out as
+    plain loops, not generators: a new model searched in every region compares hundreds of pairs."""
+    type_b, outside_b, ((rates_b, mtbi_b, moved_b), links_b) = rivals[i]
+    for j in group:
+        if j == i:
+            continue
+        type_a, outside_a, ((rates_a, mtbi_a, moved_a), links_a) = rivals[j]
+        if outside_a > outside_b or mtbi_a < mtbi_b or moved_a > moved_b:
+            continue
+        first = type_a < type_b if type_a != type_b else j < i
+        # a later region must be strictly cheaper at every rate: on a tie the earlier region's configuration is chosen;
+        # the rates first, as they rule out most rivals
+        if _no_dearer(rates_a, rates_b, strictly=not first) and _no_slower(links_a, links_b):
+            return True
+    return False
+
+
+def _no_slower(links_a: tuple[float, ...], links_b: tuple[float, ...]) -> bool:
+    """Whether every bandwidth ratio of ``a`` is no higher than ``b``'s (rivals have as many)."""
+    for x, y in zip(links_a, links_b, strict=True):
+        if not x <= y:
+            return False
+    return True
+
+
+def _no_dearer(rates_a: tuple[float | None, ...], rates_b: tuple[float | None, ...], *, strictly: bool) -> bool:
+    """Whether ``a`` has every rate ``b`` has (None: not offered) and none dearer, or (``strictly``) each cheaper."""
+    for ra, rb in zip(rates_a, rates_b, strict=True):
+        if rb is None:
+            continue
+        if ra is None or not ra <= rb or (strictly and not ra < rb):
+            return False
+    return True
 
 
 def _links(prof: Profile, search: Search) -> tuple[float, ...]:
@@ -814,20 +843,6 @@ def _pays_transfer(prof: Profile, search: Search) -> bool:
     same amount, so which do is all a comparison between types needs."""
     moved = search.data_region is not None and prof.price.region != search.data_region
     return moved and search.transfer_usd > 0
-
-
-def _beats(a: _Signature, b: _Signature, *, earlier: bool) -> bool:
-    """Whether ``a`` is no dearer than ``b`` at every rate ``b`` has, as reliable, with no more to move, and strictly
-    better somewhere or ``earlier`` in the search order."""
-    rates_a, mtbi_a, moved_a = a
-    rates_b, mtbi_b, moved_b = b
-    if mtbi_a < mtbi_b or moved_a > moved_b:
-        return False
-    pairs = list(zip(rates_a, rates_b, strict=True))
-    if not all(rb is None or (ra is not None and ra <= rb) for ra, rb in pairs):
-        return False
-    # a later region must be strictly cheaper at every rate: on a tie the earlier region's configuration is chosen
-    return earlier or all(rb is None or (ra is not None and ra < rb) for ra, rb in pairs)
 
 
 def instance_mtbi_hours(prof: Profile, search: Search) -> float:
