@@ -414,10 +414,11 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
                                                         rounds=-(-work.trials // count)),)
         fewest = _fewest_instances(prof, search)  # a floor counts every instance of the sweep
         return tuple(s for s in side_by_side + _wide_trials(prof, search, scales) if s.count >= fewest)
-    scales = _Scaling(prof, work, search.catalog)
-    return tuple(_speed(prof, scales, count=count, job_instances=count, jobs=1, rounds=1)
-                 for count in counts_for(prof, search)
-                 if count == 1 or _shards_across_instances(prof, search))
+    # one job of each count (``_speed`` written out, as it runs for every count of every type of a new model)
+    efficiency, flops = _Scaling(prof, work, search.catalog).efficiency, prof.flops_per_instance
+    shards = _shards_across_instances(prof, search)
+    return tuple(_Speed(count, count, 1, 1, flops * count * efficiency(count))
+                 for count in counts_for(prof, search) if count == 1 or shards)
 
 
 def _speed(prof: Profile, scales: _Scaling, *, count: int, job_instances: int, jobs: int, rounds: int) -> _Speed:
@@ -464,12 +465,14 @@ class _Scaling:
     """How one type scales one piece of work: what does not depend on the instance count is worked out once, so a
     type's layouts (1, 2, 4, … instances) share it."""
 
-    __slots__ = ("_accelerators_per_instance", "_batch_ratio", "_curve", "_inter_bandwidth", "_node", "_referenced",
-                 "_replica", "_throughput")
+    __slots__ = ("_accelerators_per_instance", "_alpha", "_base", "_batch_ratio", "_beta", "_ceiling", "_curve",
+                 "_inter_bandwidth", "_node", "_referenced", "_replica", "_throughput")
 
     def __init__(self, prof: Profile, work: Workload, catalog: Catalog) -> None:
         curve, spec = catalog.scaling, prof.spec
         self._curve = curve
+        self._base, self._alpha, self._beta, self._ceiling = (curve.base_accelerators, curve.alpha, curve.beta,
+                                                              curve.extrapolate_to)
         self._accelerators_per_instance = spec.accelerator_count
         ref_batch, ref_tflops = curve.reference_batch_tokens, curve.reference_tflops
         self._referenced = ref_batch is not None and ref_tflops is not None
@@ -489,19 +492,30 @@ class _Scaling:
         self._inter_bandwidth = _bandwidth_ratio(spec, curve, multi_node=True)
 
     def efficiency(self, count: int) -> float:
-        """Parallel efficiency of one synchronous job on ``count`` instances."""
+        """Parallel efficiency of one synchronous job on ``count`` instances.
+
+        ``scaling.equivalent_accelerators`` and ``scaling_efficiency`` written out with the same operations in the
+        same order, so the figure is theirs to the bit: a new model works this out for every layout of every type,
+        and their calls cost more than their arithmetic."""
         accelerators = count * self._accelerators_per_instance
         if not self._referenced:
             return scaling_efficiency(self._curve, accelerators)
         if count == 1:
-            return scaling_efficiency(self._curve,
-                                      max(1.0, self._node * accelerators / self._accelerators_per_instance))
-        equivalent = scaling.equivalent_accelerators(accelerators, replica=self._replica,
-                                                     batch_ratio=self._batch_ratio,
-                                                     throughput_ratio=self._throughput,
-                                                     bandwidth_ratio=self._inter_bandwidth)
+            return self._on_curve(max(1.0, self._node * accelerators / self._accelerators_per_instance))
+        equivalent = max(1.0, accelerators / self._replica) * self._batch_ratio * self._throughput * \
+            self._inter_bandwidth
         # More instances never scale better than one full instance does: the links inside each are still used.
-        return scaling_efficiency(self._curve, max(1.0, equivalent, self._node))
+        return self._on_curve(max(1.0, equivalent, self._node))
+
+    def _on_curve(self, accelerators: float) -> float:
+        """``scaling_efficiency`` of the catalog's curve, for a count already at least 1."""
+        if self._ceiling is not None:
+            accelerators = min(accelerators, self._ceiling)
+        if accelerators <= self._base:
+            return 1.0
+        x = math.log2(accelerators / self._base)
+        penalty: float = self._alpha * x**self._beta
+        return 1.0 / (1.0 + penalty)
 
 
 # Without a published interconnect figure: a PCIe 4.0 x16 link between accelerators, 25 Gbps between instances.
