@@ -385,11 +385,20 @@ def _sizings(prof: Profile, search: Search, shared: _Shared) -> tuple[tuple[_Siz
 
 
 def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
-    """The type's layouts and their speed, the same in every region: the key holds every figure they are made of."""
-    work = search.work
-    key = ("speeds", prof.price.instance_type, prof.flops_per_instance, prof.min_count, work.sharded_bytes,
-           work.batch_tokens, work.trials, work.parallel_trials, search.gpus, search.max_instances,
-           search.instances, search.max_gpus, search.min_gpus, search.min_instances)
+    """The type's layouts and their speed, the same in every region.
+
+    The key holds every figure they are made of (``_work_out_speeds``, ``_Scaling``) and nothing else: not the
+    type's name, so the sizes of one machine with the same accelerators and links share them, and not the model's
+    memory as such, only the replica group it takes on the type, so a new model whose memory splits alike (a LoRA
+    and a QLoRA of one size, or any model one accelerator holds) prices layouts already worked out. Only a job
+    across instances reads the links between them, the replica group and the batch."""
+    work, spec = search.work, prof.spec
+    key: tuple[object, ...] = (
+        "speeds", spec.accelerator_count, spec.intra_node_gbyteps, prof.flops_per_instance, prof.min_count,
+        work.trials, work.parallel_trials, search.gpus, search.max_instances, search.instances, search.max_gpus,
+        search.min_gpus, search.min_instances)
+    if _shards_across_instances(prof, search):
+        key += (spec.inter_node_gbps or spec.network_gbps, _replica(prof, work), work.batch_tokens)
     return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
 
 
@@ -456,6 +465,14 @@ def _calibrated(hours: float, prof: Profile, search: Search) -> float:
 REPLICA_MEMORY_SHARE = 0.9
 
 
+def _replica(prof: Profile, work: Workload) -> float:
+    """Accelerators of the type one copy of the model is split over (tensor and pipeline parallel), at least 1:
+    continuous, not rounded to a power of two, as a step would make a slightly bigger model scale better and cost
+    less."""
+    memory = (prof.spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
+    return max(1.0, work.sharded_bytes / memory)
+
+
 def job_efficiency(prof: Profile, work: Workload, catalog: Catalog, count: int) -> float:
     """Parallel efficiency of one synchronous job on ``count`` instances of this type (policy.scaling)."""
     return _Scaling(prof, work, catalog).efficiency(count)
@@ -484,10 +501,7 @@ class _Scaling:
         self._node = scaling.equivalent_accelerators(spec.accelerator_count, replica=1, batch_ratio=1.0,
                                                      throughput_ratio=self._throughput,
                                                      bandwidth_ratio=_bandwidth_ratio(spec, curve, multi_node=False))
-        memory = (spec.accelerator_memory_gib or prof.accel.memory_gib or 1.0) * GIB * REPLICA_MEMORY_SHARE
-        # continuous, not rounded to a power of two: a step would make a slightly bigger model scale better and cost
-        # less
-        self._replica = max(1.0, work.sharded_bytes / memory)
+        self._replica = _replica(prof, work)
         self._batch_ratio = ref_batch / work.batch_tokens
         self._inter_bandwidth = _bandwidth_ratio(spec, curve, multi_node=True)
 

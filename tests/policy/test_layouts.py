@@ -1,4 +1,5 @@
-"""A type's layouts and their speed, worked out with the scaling module's arithmetic to the bit."""
+"""A type's layouts and their speed: remembered by the figures they are made of, so a model shares those another
+model worked out, and worked out with the scaling module's arithmetic to the bit."""
 
 from __future__ import annotations
 
@@ -17,6 +18,23 @@ from policy.config import default_policy
 from policy.estimate import GIB, Workload, workload
 from policy.request import Task
 from policy.scaling import equivalent_accelerators
+from tests.policy.test_recent_work import afresh, decided
+
+# Models whose layouts on many types are those of a model decided before them (a QLoRA after a LoRA of one size, a
+# small model after another one accelerator holds), and others with counts, floors, ceilings and sweeps of their own.
+ONE_AFTER_ANOTHER = [
+    "lora 13B on 1B tokens", "qlora 13B on 1B tokens", "fine-tune 350M on 1B tokens", "lora 350M on 1B tokens",
+    "dpo 350M on 100M tokens", "pretrain 3B on 60B tokens", "continued pretraining of 3B on 20B tokens",
+    "sweep of 20 trials on 350M", "sweep of 5 trials on 13B", "fine-tune 7B on 16 GPUs",
+    "fine-tune 7B on at least 3 nodes", "lora 70B on 1B tokens with at most 32 GPUs",
+    "fine-tune 8B on 2B tokens on 4 nodes", "pretrain 1.5B on 30B tokens by Friday",
+]
+
+
+def test_a_model_decided_after_others_plans_as_one_worked_out_afresh() -> None:
+    shared = afresh()
+    for text in ONE_AFTER_ANOTHER:
+        assert decided(text, shared).model_dump() == decided(text, afresh()).model_dump(), text
 
 
 def _reference(prof: Profile, work: Workload, curve: ScalingCurve, count: int) -> float:
