@@ -413,7 +413,10 @@ _TEAM_RE = compiled_on_use(
     r"|(?P<t6>team-[a-z0-9][a-z0-9_-]*)(?:'s)?(?:\s+(?:budget|account|cost\s+cent(?:er|re))\b)?)"
     # "team nlp pays", "the search team will pay for it": whose money it is, said of the team
     r"|\b(?:the\s+)?(?:team\s+(?P<t9>[a-z][a-z0-9_-]*)|(?P<t10>(?!team\b|our\b|my\b|your\b|their\b)[a-z][a-z0-9-]*)"
-    r"\s+team)\s+(?:pays|will\s+pay|is\s+paying|'ll\s+pay|covers\s+it|will\s+cover\s+it)\b",
+    r"\s+team)\s+(?:pays|will\s+pay|is\s+paying|'ll\s+pay|covers\s+it|will\s+cover\s+it)\b"
+    # "for team-nlp, they pay": the team just named
+    r"|\b(?:for\s+)?(?P<t11>team-[a-z0-9][a-z0-9_-]*)\s*[,;]?\s*(?:and\s+)?(?:they|it)\s*(?:'ll|\s+will|'re|\s+are)?\s*"
+    r"(?:pay(?:s|ing)?|cover(?:s|ing)?\s+it)(?:\s+for\s+it)?\b",
     _F,
 )
 
@@ -583,7 +586,7 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
     r"\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
-    r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|we\s+|the\s+job\s+is\s+)?"
+    r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|it\s+|we\s+|the\s+job\s+(?:is\s+)?)?"
     r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     # "interruptible is fine", "preemptible is ok": the word said with its allowance
@@ -5141,6 +5144,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"
+    # "is p5 or p4d cheaper for …?": a question of which costs less, the hardware read as ever
+    r"|(?<=\s)cheaper(?=\s+(?:for|to|on|in)\b[^.!?]*\?|\s*\?)"
     # "fine with it taking a week if it's cheaper", "slower is ok if that saves money": time given for cost
     # ("spot if it's cheaper, otherwise on-demand" is the purchase model's condition, read with it)
     r"|(?<!spot\s)\bif\s+(?:it'?s|it\s+is|that'?s|that\s+is|it\s+(?:comes\s+out|works\s+out|ends\s+up))\s+cheaper\b"
@@ -6077,7 +6082,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     return Tolerance.LOW if low else Tolerance.HIGH if high or either else None
 
 
-_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10")
+_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11")
 
 
 def _team(scan: _Scan) -> str | None:

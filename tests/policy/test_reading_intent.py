@@ -1915,6 +1915,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("8 H100s for the day to debug", {"fixed_hours": 8.0, "start_after": None}, []),
     ("8 H100s for the morning to debug", {"fixed_hours": 3.0}, []),
     ("fine-tune 7B on 1B tokens, for the day", {"deadline": at("2026-11-30T17:00"), "fixed_hours": None}, []),
+    # who pays said of the team just named; spot's condition and a question of which costs less
+    ("fine-tune 7B on 1B tokens for team-nlp, they pay", {"team": "team-nlp"}, []),
+    ("continued pretraining of our 7B on 30B tokens, spot is OK if it checkpoints",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("is p5 or p4d cheaper for a 34B lora on 500M tokens?", {"hardware_choice": ["p5", "p4d"]}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
