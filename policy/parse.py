@@ -4581,15 +4581,27 @@ _EPOCHS_RE = compiled_on_use(r"(?<![a-z])(?:epochs?|eps?|pass(?:es)?)\b", _F)
 # The epochs as a field or a trainer's setting names them: "Epochs: 2", "epochs=2", "num_train_epochs=3"; "Epochs 2"
 # bare only where a field begins (a line, or after a comma)
 _EPOCHS_LABELLED_RE = compiled_on_use(
-    r"(?<![\w-])(?:(?:num_train_|num_|n_)epochs|epochs?)\s*[=:]\s*(?P<n>\d{1,4}(?:\.\d+)?)(?![\w.])"
-    r"|(?:^|(?<=[\n,;•]))\s*(?:[-*]\s+)?epochs?\s+(?P<n2>\d{1,4}(?:\.\d+)?)(?![\w.])", _F | re.MULTILINE)
+    r"(?<![\w-])(?:(?:num_train_|num_|n_)epochs|epochs?)\s*[=:]\s*(?P<n>[^\s,;()]+)"
+    r"|(?:^|(?<=[\n,;•]))\s*(?:[-*]\s+)?epochs?\s+(?P<n2>\d{1,4}(?:\.\d+)?|" + BELOW_100 + r")(?![\w.])",
+    _F | re.MULTILINE)
+_SPELLED_RE = compiled_on_use(BELOW_100, _F)
 
 
 def _epochs_labelled(scan: _Scan) -> list[_Qty]:
-    """Epochs said as a labelled field, taken as "2 epochs" would be (``_epochs`` counts them)."""
+    """Epochs said as a labelled field, taken as "2 epochs" would be (``_epochs`` counts them): a number, or one in
+    words ("Epochs: two"); anything else is refused naming it, as a recipe refuses a value of the wrong type."""
     found = []
     for m in scan.take_if(("epoch",), _EPOCHS_LABELLED_RE):
-        found.append(_Qty("other", Decimal(m["n"] or m["n2"]), _said(m).strip(" ,;•-*")))
+        said, value = _said(m).strip(" ,;•-*"), (m["n"] or m["n2"]).rstrip(".")
+        if _SPELLED_RE.fullmatch(value):
+            value = str(below_100(value))
+        try:
+            count = Decimal(value)
+        except InvalidOperation:
+            count = Decimal("NaN")
+        if not count.is_finite():
+            raise RequestError(f'"{said}": give the epochs as a number, e.g. "epochs=2".', code="invalid_epochs")
+        found.append(_Qty("other", count, said))
     return found
 
 

@@ -397,6 +397,16 @@ def test_hardware_or_a_place_gpuops_cannot_plan_on_is_refused_by_name(text: str,
         assert "H100" in refused.value.message
 
 
+def test_epochs_said_as_a_setting_that_is_no_number_are_refused_naming_it() -> None:
+    """A recipe refused "epochs=two" as a hyperparameter of the wrong type; the epochs are the request's now, read in
+    words too ("epochs=two" is 2), and what is neither is refused as clearly."""
+    assert parse_request("fine-tune 7B on 500M tokens, epochs=two", now=NOW, tz="UTC").tokens == 1_000_000_000
+    with pytest.raises(RequestError) as refused:
+        parse_request("fine-tune 7B on 500M tokens, epochs=lots", now=NOW, tz="UTC")
+    assert (refused.value.code, refused.value.message) == (
+        "invalid_epochs", '"epochs=lots": give the epochs as a number, e.g. "epochs=2".')
+
+
 def test_another_cloud_said_in_passing_is_left_unread() -> None:
     assert parse_request("we moved off GCP last year; LoRA 7B on 100M tokens", now=NOW, tz="UTC").unread == [
         "moved off GCP last year"]
