@@ -243,6 +243,8 @@ _MONEY_CUE_BEFORE = (
     rf"|\b(?:keep|hold)\s+(?:it|(?:the\s+|our\s+)?(?:total(?:\s+{_SPEND})?|{_SPEND})(?:\s+total)?)\s+"
     r"(?:under|below|within|to|at)"
     rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
+    # "… stays under the $1k we allocated", "comes in below $500"
+    r"|\b(?:stays?|staying|remains?|comes?\s+in)\s+(?:under|below|within)(?:\s+the)?"
     rf"|\b(?:budget|{_SPEND})(?:\s+is|'s)?\s+(?:tight|firm|strict|hard|fixed|limited)\s*,?(?:\s*(?:of|at|is|=|:))?"
     r"|\b(?:tight|firm|strict|hard|fixed|limited)\s+budget(?:\s+(?:of|is|=|:))?"
     # "the budget is only 150 bucks": all there is
@@ -274,7 +276,10 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     # "how many tokens can $500 buy": the amount is what there is to spend
     r"|(?:buys?|pays?\s+for|affords?|gets?\s+(?:us|me))(?=\s|$|[?.!,])"
     # "$200 is fine", "Cost ceiling $400, hard.": said of the amount, which is the budget
-    r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)])))\b", _F)
+    r"|(?:is|'s)\s+(?:fine|ok(?:ay)?|acceptable)|(?:hard|firm|strict)(?=\s*(?:$|[.;!)]))"
+    # "the $1k we allocated", "$5k that finance set aside for it": what there is
+    r"|(?:that\s+|which\s+)?(?:we|i|finance|they)\s+(?:have\s+|'ve\s+)?(?:allocated|budgeted|set\s+aside|earmarked"
+    r"|approved)(?:\s+for\s+(?:it|this|the\s+(?:run|job)))?)\b", _F)
 _LIMIT_BEFORE_RE = compiled_on_use(r"(?:under|below|max|at\s+most|up\s+to|less\s+than|cap(?:ped)?(?:\s+at)?|<)\s*$", _F)
 _BUDGET_AFTER_RE = compiled_on_use(r"\s*budget\b", _F)
 # "token budget: 500M", "tokens = 2B"; as a field's label, "Model size 3B, Tokens 5B"; never the unit of a count
@@ -451,7 +456,7 @@ _TASK_WORDS = (
      r"|\b(?:fine[\s-]?tuned|finetuned)(?=\s+(?:on|with|using|over|by|before)\b|\s*\()"
      # "we need the fine-tuned 7B by 2pm": the model as the work leaves it, its size (read already, so blanked) after
      r"|(?:(?<=\bthe\s)|(?<=\ba\s))(?:fine[\s-]?tuned|finetuned)(?=\s+\d|\s{2,})"
-     r"|\binstruction[\s-]tun(?:e|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
+     r"|\binstruct(?:ion)?[\s-]tun(?:e|ed|es|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
      # "post-train 8B with GRPO": training after pretraining, its method (if said) read by the recipe readers
      r"|\bpost[\s-]?train(?:ing)?\b"
      # "tune 7B on 1B tokens", "we need to tune our 8B": the verb alone, said as what to do
@@ -1263,6 +1268,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
+    # "can you confirm the 13B fine-tune stays under …": whether it does is what the plan and its budget check say
+    r"|(?:(?:can|could)\s+(?:you|we|i)\s+|please\s+|pls\s+)?(?:confirm|check|verify)(?:\s+(?:that|whether|if))?(?=\s)"
+    r"(?=[^.?!]*(?:\b(?:under|below|within|fits?|stays?|cost|price|budget)\b|\$))"
     # "…, cost?", "price?": the request closing on the question; "need a price for", "can I get a quote on"
     r"|(?:(?<=[,;:-]\s)|(?<=[,;:-]))(?:(?:the|total|rough|approx(?:imate)?)\s+)?(?:cost|price|quote)s?\s*\?"
     r"|\b(?:need|want|get|like|have)\s+(?:a\s+|an\s+|the\s+)?(?:rough\s+)?(?:price|quote|cost|estimate)\s+(?:for|on|of)\b"
@@ -1562,7 +1570,10 @@ _MULTIPLE_OF_DATA_RE = compiled_on_use(
     r"(?![^.;\d]{0,25}?\b(?:was|were|had)\b)", _F)
 # "can we fit a 70B fine-tune into our remaining $10k": whether the budget said covers it
 _FITS_BUDGET_RE = compiled_on_use(
-    r"\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"
+    r"(?:\b(?:can|could|will|would|does|do)\s+(?:we|i|it|this|that)\s+fit\b"
+    # "can you check if a 7B fine-tune … fits in $200": said of the work named before it
+    r"|(?<=\s)(?<!whatever\s)fits\b)"
+    r"(?=[^.?!;]{0,60}?\b(?:in(?:to)?|within|under)\s+"
     r"(?:our\s+|the\s+|a\s+|my\s+)?(?:remaining\s+|leftover\s+)?(?:\$|budget\b|usd\b|\d))", _F)
 # "is that even possible on our budget of $2k?": the plan says, and warns when the budget or memory does not allow it
 _IS_IT_POSSIBLE_RE = compiled_on_use(
@@ -1805,7 +1816,7 @@ _NOTED_ONLY = (
                                                                           "fewest")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford")),
+      "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

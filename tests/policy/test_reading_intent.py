@@ -1920,6 +1920,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("continued pretraining of our 7B on 30B tokens, spot is OK if it checkpoints",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("is p5 or p4d cheaper for a 34B lora on 500M tokens?", {"hardware_choice": ["p5", "p4d"]}, []),
+    # finance asking whether a plan stays within what was set aside, and the work said as instruction tuning
+    ("finance: can you confirm the 13B fine-tune on 2B tokens stays under the $1k we allocated?",
+     {"budget_usd": 1000.0}, []),
+    ("fine-tune 7B on 1B tokens with $500 that finance set aside for it", {"budget_usd": 500.0}, []),
+    ("can you check if a 7B fine-tune on 1B tokens fits in $200", {"budget_usd": 200.0}, []),
+    ("Please plan: 8B instruct tune, 1.2M samples x 512 tokens, 1 epoch", {"task": Task.FINE_TUNE}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
