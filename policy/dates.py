@@ -196,7 +196,10 @@ _REL = (
     r"(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
     # "within $150 and 10 hours": the amount said between is the budget's, left for its reader (``_read_at``)
     r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
-    rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
+    rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}"
+    # "in the next day or two", "within a week or so": the earlier end, as a range's
+    r"(?P<rnor>\s+or\s+(?:two|three|2|3|so))?"
+    rf"{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
     r"(?![\w])"
     rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|min(?:ute)?s|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"
     rf"|{NAMED_SPAN})"
@@ -232,7 +235,8 @@ _CITY_ZONES = {
 }  # fmt: skip
 _DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "dots", "slash", "ordinal")  # the groups that name a day
 _ZONE_RE = compiled_on_use(
-    r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest)\)?(?![\w])", _F)
+    r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest|bst|eet|ist|sgt|hkt|jst|kst|aest"
+    r"|aedt)\)?(?![\w])", _F)
 
 
 # A place's time ("6pm London time"): only a text saying "time" after a deadline uses it.
@@ -419,7 +423,10 @@ _ZONES = {
     "mt": "America/Denver", "mst": "America/Denver", "mdt": "America/Denver",
     "ct": "America/Chicago", "cst": "America/Chicago", "cdt": "America/Chicago",
     "et": "America/New_York", "est": "America/New_York", "edt": "America/New_York",
-    "cet": "Europe/Berlin", "cest": "Europe/Berlin",
+    "cet": "Europe/Berlin", "cest": "Europe/Berlin", "bst": "Europe/London", "eet": "Europe/Helsinki",
+    # the readings shown with their zone's name ("Thu 09:00 Asia/Kolkata"), so one meant otherwise is seen
+    "ist": "Asia/Kolkata", "sgt": "Asia/Singapore", "hkt": "Asia/Hong_Kong", "jst": "Asia/Tokyo", "kst": "Asia/Seoul",
+    "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
 }  # fmt: skip
 _HINT = 'Try "by Friday", "by Friday 3pm", "EOD Thursday", "in 3 days", "by end of month" or "by 2026-12-15".'
 

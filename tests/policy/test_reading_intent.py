@@ -1926,6 +1926,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with $500 that finance set aside for it", {"budget_usd": 500.0}, []),
     ("can you check if a 7B fine-tune on 1B tokens fits in $200", {"budget_usd": 200.0}, []),
     ("Please plan: 8B instruct tune, 1.2M samples x 512 tokens, 1 epoch", {"task": Task.FINE_TUNE}, []),
+    # a time in another zone by its abbreviation, the zone named in the note; a range with "or two": its earlier end
+    ("fine-tune 7B on 1B tokens by tomorrow 9am IST", {"deadline": at("2026-11-30T19:30")}, []),
+    ("fine-tune 7B on 1B tokens by Friday 10am JST", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens in the next day or two", {"deadline": at("2026-12-01T17:00")}, []),
+    ("fine-tune 7B on 1B tokens within a week or so", {"deadline": at("2026-12-07T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
