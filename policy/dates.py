@@ -121,6 +121,10 @@ _DAY = (
     # "the 15th"; "by 15th", "due 3rd" without the article, only where a deadline's word comes just before
     r"|(?P<ordinal>(?:the\s+|(?<=by\s)|(?<=due\s)|(?<=until\s)|(?<=till\s)|(?<=before\s)|(?<=on\s))"
     r"(?P<od>\d{1,2})(?:st|nd|rd|th))(?![\w])(?!\s+weeks?\b)"  # "the 3rd week" is no day
+    # "by early next week", "mid next week", "late this week": a day within the week, the earliest it may mean
+    r"|(?P<wpart>(?:the\s+)?(?P<wpos>early|mid|middle\s+of|late)[\s-]+(?:in\s+)?(?:the\s+)?(?P<wpq>this|next)"
+    r"\s+week)"
+    r"(?![\w])"
     r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
     # "before the quarter closes", "by the time the month ends"
@@ -800,6 +804,8 @@ def _day(g: dict[str, str | None], now: datetime, at: time, notes: list[str]) ->
         return _month_day(first, second, g.get("sy"), now, notes)
     if g.get("ordinal"):
         return _ordinal(int(g["od"] or 0), now, at)
+    if g.get("wpart"):
+        return _part_of_week(g, now, notes)
     if g.get("endof"):
         return _end_of(g, now, at, notes)
     if g.get("mrel"):
@@ -871,6 +877,21 @@ def _end_of(g: dict[str, str | None], now: datetime, at: time, notes: list[str])
         notes.append(f"the end of this {unit} has passed; took the end of next {unit}")
     if unit != "week" and day.weekday() >= 5:
         notes.append(f"the end of the {unit} falls on a {day:%A}; kept the calendar day {day.isoformat()}")
+    return day
+
+
+# The day a part of a week is read as: its earliest, so a plan meeting it is never late for what was meant
+_WEEK_PARTS = {"early": 0, "mid": 2, "middle of": 2, "late": 3}  # "later this week" is by its end, Friday
+
+
+def _part_of_week(g: dict[str, str | None], now: datetime, notes: list[str]) -> date:
+    """ "early next week" (Monday), "mid next week" (Wednesday), "late this week" (Thursday)."""
+    said = " ".join((g.get("wpos") or "").lower().split())
+    monday = now.date() - timedelta(days=now.weekday()) + timedelta(days=7 if (g.get("wpq") or "").lower() == "next"
+                                                                    else 0)
+    day = monday + timedelta(days=_WEEK_PARTS[said])
+    notes.append(f"read '{' '.join((g.get('wpart') or '').split())}' as {day:%A}, the earliest day it may mean (say "
+                 "the day if a later one is fine)")
     return day
 
 

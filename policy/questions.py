@@ -116,6 +116,9 @@ def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Questi
                      choices=[Choice(label=f"{later:%a %Y-%m-%d %H:%M}, after the start", value=later.isoformat())])]
 
 
+_WEEK_PART_WORDS = frozenset({"early", "mid", "middle", "late"})
+
+
 def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     """"end of month" said on its last day (today 17:00, or next month?), "end of week" on Friday evening,
     "end of November" or "mid-month" said on that very day; "by Q1" or "by January" said a month or less before
@@ -130,6 +133,8 @@ def deadline_questions(deadline: Deadline, *, now: datetime) -> list[Question]:
     whole = _THIS_PERIOD_RE.search(phrase) is not None  # "this month", "within the week": done by its end
     if unit is None or "end" not in phrase and not phrase.startswith("eo") and f"{unit}-end" not in phrase \
             and not whole:
+        return []
+    if unit == "week" and said_words & _WEEK_PART_WORDS:  # "late this week": a day within it, read as its earliest
         return []
     rolled = any("has passed" in n for n in deadline.notes)
     soon = deadline.when - now <= timedelta(hours=36)

@@ -1931,6 +1931,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by Friday 10am JST", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B on 1B tokens in the next day or two", {"deadline": at("2026-12-01T17:00")}, []),
     ("fine-tune 7B on 1B tokens within a week or so", {"deadline": at("2026-12-07T17:00")}, []),
+    # a part of a week as its earliest day (MONDAY is Nov 30), and a holiday's break as the holiday
+    ("fine-tune 7B on 1B tokens by early next week", {"deadline": at("2026-12-07T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by the middle of next week", {"deadline": at("2026-12-09T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by late this week", {"deadline": at("2026-12-03T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
