@@ -107,7 +107,7 @@ _TIME = (
     r"|(?:the\s+)?end\s+of\s+business)(?![\w])"
 )
 # What makes a break the year-end one: "the winter break", "the end-of-year shutdown" ("the holidays" needs none)
-_BREAK_KIND = r"(?:winter|christmas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
+_BREAK_KIND = r"(?:winter|christmas|x-?mas|end[\s-]of[\s-](?:the[\s-])?year|year[\s-]end|holiday)"
 _DAY = (
     rf"(?P<iso>(?P<iy>\d{{4}})(?P<isep>[-/.])(?P<im>\d{{1,2}})(?P=isep)(?P<id>\d{{1,2}}))(?![\d-])"
     # "12.12.2026", "09.12.2026": a day, a month and a year between dots, as Europe writes them; "04.12." without the
@@ -154,12 +154,14 @@ _WITHIN = (
     rf"(?:(?P<mmon>{_MONTH})\.?|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?(?P<mend>[\s-]end)?)(?![\w])"
     r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
     r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
-    r"|(?P<hol>christmas(?:\s+(?P<holeve>eve)|\s+day)?|x-?mas(?:\s+(?P<holeve2>eve))?"
+    # ("the Xmas break" is the break's, below)
+    r"|(?P<hol>(?:christmas|x-?mas)(?!\s+(?:break|shutdown|holidays))(?:\s+(?P<holeve>eve)|\s+day)?"
     r"|(?:the\s+)?new\s+year(?:['\u2019]?s)?(?:\s+(?P<nye>eve)|\s+day)?|nye|thanksgiving(?:\s+day)?|halloween)"
     r"(?:,?\s+(?P<holy>\d{4}))?(?![\w])"
     # the year-end break, a span of days: "over the holidays", "before the holidays", "by the winter break"
-    r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across)\s+)?(?:the|our)\s+"
-    rf"(?:(?:{_BREAK_KIND}\s+)?holidays|{_BREAK_KIND}\s+(?:break|shutdown)))(?![\w])"
+    r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across)\s+)?(?:(?:the|our)\s+"
+    rf"(?:(?:{_BREAK_KIND}\s+)?holidays|{_BREAK_KIND}\s+(?:break|shutdown))|{_BREAK_KIND}\s+(?:break|shutdown|holidays)))"
+    r"(?![\w])"
 )
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"

@@ -1935,6 +1935,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by early next week", {"deadline": at("2026-12-07T17:00")}, []),
     ("fine-tune 7B on 1B tokens by the middle of next week", {"deadline": at("2026-12-09T17:00")}, []),
     ("fine-tune 7B on 1B tokens by late this week", {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, done before Xmas break", {"deadline": at("2026-12-23T17:00")}, []),
+    ("fine-tune 7B on 1B tokens before winter break", {"deadline": at("2026-12-23T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
