@@ -165,6 +165,10 @@ _WITHIN = (
 )
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"
+# "2 weeks from Monday", "3 days from tomorrow": counted from that day instead of today
+_FROM_DAY = (r"\s+(?:from|after)\s+(?P<ranchor>tomorrow|(?:(?P<raq>this|next|coming)\s+)?"
+             r"(?P<rawd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?"
+             r"|sun(?:day)?))")
 # "ok to take up to a week", "it can take up to 3 days": as long as that, so done within it
 _MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|may|could)\s+take"
              r"|(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+mind\s+if\s+it\s+takes?"
@@ -205,7 +209,7 @@ _REL = (
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}"
     # "in the next day or two", "within a week or so": the earlier end, as a range's
     r"(?P<rnor>\s+or\s+(?:two|three|2|3|so))?"
-    rf"{_RUNTIME}(?:{_FROM_NOW}|'?s?\s+time)?"
+    rf"{_RUNTIME}(?:{_FROM_NOW}|{_FROM_DAY}|'?s?\s+time)?"
     r"(?![\w])"
     rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|min(?:ute)?s|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"
     rf"|{NAMED_SPAN})"
@@ -1167,10 +1171,20 @@ def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> date
         # Aware arithmetic is wall-clock arithmetic; go through UTC so "in 24 hours" stays 24 hours across DST.
         return (now.astimezone(UTC) + span).astimezone(now.tzinfo)
     at = _clock(g, notes, now) or EOD
-    day = _add_days(now.date(), count, unit)
+    day = _add_days(_anchor(g, now, notes), count, unit)
     if day - now.date() > _MAX_AHEAD:
         raise ValueError("that is more than ten years ahead")
     return _at(day, at, now)
+
+
+def _anchor(g: dict[str, str | None], now: datetime, notes: list[str]) -> date:
+    """The day a span is counted from: today, or the one said ("2 weeks from Monday": the coming Monday)."""
+    said = (g.get("ranchor") or "").lower()
+    if not said:
+        return now.date()
+    if said == "tomorrow":
+        return now.date() + timedelta(days=1)
+    return _weekday({"wdn": g.get("rawd"), "wdq": g.get("raq")}, now, _START_OF_DAY, notes)
 
 
 def _add_days(today: date, count: int, unit: str) -> date:

@@ -1937,6 +1937,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by late this week", {"deadline": at("2026-12-03T17:00")}, []),
     ("fine-tune 7B on 1B tokens, done before Xmas break", {"deadline": at("2026-12-23T17:00")}, []),
     ("fine-tune 7B on 1B tokens before winter break", {"deadline": at("2026-12-23T17:00")}, []),
+    # a span counted from a day said (MONDAY is Nov 30, 09:00: the coming Monday is Dec 7)
+    ("fine-tune 7B on 1B tokens, deadline is 2 weeks from Monday", {"deadline": at("2026-12-21T17:00")}, []),
+    ("fine-tune 7B on 1B tokens in 3 days from tomorrow", {"deadline": at("2026-12-04T17:00")}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
