@@ -1214,11 +1214,16 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
             continue  # "grouped by model size", "run by team-nlp": not a deadline
         if m["t"].lower() == "by" and OCCASION_RE.match(text, m.start()) is not None:
             continue  # "by the demo": an occasion with no date, whose date is asked (``policy.parse``)
+        if m["t"].lower() == "by" and _BY_LIMIT_RE.match(text, m.end("t")) is not None:
+            continue  # "limited to 2 instances by quota": what limits, not when
         phrase = " ".join(m.group(0).split())
         raise RequestError(f'Could not read a deadline in "{phrase}".{_did_you_mean(phrase)}{_whose_end(phrase)} '
                            f'{_HINT}', code="unparseable_deadline")
 
 
+# "by quota", "by our account's limits", "by policy": what holds a request back, said after "by"
+_BY_LIMIT_RE = compiled_on_use(r"\s+(?:(?:the|our|my)\s+)?(?:(?:account'?s?|aws|service|team'?s?)\s+)?"
+                               r"(?:quotas?|limits?|policy|policies|budget|capacity)\b", _F)
 _END_OF_RE = compiled_on_use(r"\bend\s+of\s+(?P<what>(?:the|our|this|my)\s+[a-z][\w-]*)\s*$", _F)
 
 

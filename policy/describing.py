@@ -154,6 +154,9 @@ _REASON_WORDS = (r"(?:(?:data[\s-]+)?(?:residency|sovereignty)|compliance|privac
                  r"(?:\s+(?:reasons?|requirements?|rules?|constraints?))?")
 _REASONS = (
     rf"\b(?:because\s+of|due\s+to|for)\s+(?:the\s+|our\s+)?(?P<x>{_REASON_WORDS})(?![\w-])",
+    # "limited to 2 instances by quota": why a ceiling said beside it holds (the account's quotas are read from AWS)
+    r"\b(?:by|because\s+of|due\s+to)\s+(?P<x>(?:the\s+|our\s+)?(?:aws\s+|account'?s?\s+)?(?:service\s+)?"
+    r"(?:quotas?|limits?))(?![\w-])",
     # in brackets, as an aside: "in eu-west-1 (data residency)", "EU only (GDPR)"
     rf"\((?:\s*(?:for|due\s+to|because\s+of)\s+)?\s*(?P<x>{_REASON_WORDS})\s*\)",
     # said first, with what it makes the request say after it: "HIPAA so us-east-1 only", "GDPR, hence eu-west-1"

@@ -334,6 +334,7 @@ _HW_NODES_RE = compiled_on_use(
 
 # "our H100 quota in us-east-1 is 16", "A100 quota: 32": what the account may run of the accelerator, a ceiling
 _QUOTA_OF_RE = compiled_on_use(
+    r"(?:\b(?:our\s+|the\s+)?(?:aws\s+)?account'?s\s+)?"  # "our account's H100 quota is 16"
     rf"(?<![\w.])(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+(?:(?:spot|on[\s-]?demand|gpu|service)\s+)?"
     r"quota(?:\s+(?:in|for)\s+[a-z]{2}-[a-z]+-\d)?\s*(?:is|of|=|:)?\s*(?:only\s+|just\s+)?(?P<n>\d{1,6})"
     r"(?:\s+(?:gpus?|accelerators?))?(?![\w.,$])", _F)
@@ -725,7 +726,8 @@ def read_request(
         scan.blank(role.start(), role.end())
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
-    with_data = _keep_with_data(scan, notes)  # "avoid cross-region transfer": before "avoid" reads as an exclusion
+    # "avoid cross-region transfer": before "avoid" reads as an exclusion
+    with_data, data_region = _keep_with_data(scan, notes)
     fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
     estimate_only = _estimate_only(scan, notes)  # "don't launch": before "launch" is read as anything else
     stop_at = _stop_at(scan, notes)  # "stop it if it costs more than $150": its amount is the budget's too
@@ -785,6 +787,7 @@ def read_request(
                               and deadline.firmness == "wish" else None,
                               "capacity_reservation": reservation, "cost_center": cost_center,
                               "keep_with_data": with_data, "reserve_capacity": to_reserve, "fp8": fp8,
+                              **({"data_region": data_region} if data_region else {}),
                               "estimate_only": estimate_only, "stop_at_usd": stop_at, "launch_below_usd": below,
                               **alerts}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
@@ -1242,15 +1245,29 @@ def _resident_data(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> Non
                  "regions is priced")
 
 
-def _keep_with_data(scan: _Scan, notes: list[str]) -> bool | None:
-    """Whether the request asks to run only where its data is, noted; None when it does not say so."""
+def _keep_with_data(scan: _Scan, notes: list[str]) -> tuple[bool | None, str | None]:
+    """Whether the request asks to run only where its data is, noted (None when it does not say so), and the data's
+    region when said with it ("in the same region as our S3 bucket (us-west-2)")."""
     said = scan.take_if(("transfer", "egress", "cross", "movement", "cop", "same region", "keep", "mov"),
                         _WITH_DATA_RE)
     if not said:
-        return None
+        return None, None
+    where = _DATA_REGION_AFTER_RE.match(scan.text, said[0].end())
+    region = (where["region"] or where["region2"]).lower() if where is not None else None
+    if where is not None and region in ALL_REGIONS:
+        scan.blank(where.start(), where.end())
+        notes.append(f"read '{_said(said[0])} ({region})' as: run only in {region}, where the data is, so nothing is "
+                     "copied between regions")
+        return True, region
     notes.append(f"read '{_said(said[0])}' as: run only where the data is (the region said for it, else the "
                  "team's data region), so nothing is copied between regions")
-    return True
+    return True, None
+
+
+# The region of the data named just before, said after it: "… as our S3 bucket (us-west-2)", "…, which is in eu-west-1"
+_DATA_REGION_AFTER_RE = compiled_on_use(
+    r"\s*(?:\(\s*(?:in\s+)?(?P<region>[a-z]{2}-[a-z]+-\d)\s*\)|,?\s+(?:which\s+is\s+|that'?s\s+)?in\s+"
+    r"(?P<region2>[a-z]{2}-[a-z]+-\d)\b)", _F)
 
 
 # Asking what the work costs is asking for the plan: "how much would it cost to", "what does it cost to", "what's the

@@ -1940,6 +1940,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a span counted from a day said (MONDAY is Nov 30, 09:00: the coming Monday is Dec 7)
     ("fine-tune 7B on 1B tokens, deadline is 2 weeks from Monday", {"deadline": at("2026-12-21T17:00")}, []),
     ("fine-tune 7B on 1B tokens in 3 days from tomorrow", {"deadline": at("2026-12-04T17:00")}, []),
+    # the data's region said beside the ask to stay with it; what limits a ceiling said "by", no deadline
+    ("fine-tune 7B on 1B tokens in the same region as our S3 bucket (us-west-2)",
+     {"data_region": "us-west-2", "keep_with_data": True}, []),
+    ("fine-tune 7B on 1B tokens in the same region as our data, which is in eu-west-1",
+     {"data_region": "eu-west-1", "keep_with_data": True}, []),
+    ("fine-tune 8B on 1B tokens, we're limited to 2 instances by quota", {"max_instances": 2, "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, our account's H100 quota is 16", {"max_gpus": 16, "accelerator": "H100"}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
