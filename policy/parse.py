@@ -1285,6 +1285,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
+    # "what's the cost per epoch for a 13B lora on 300M tokens?": the tokens said are the pass priced
+    r"|(?:what'?s|what\s+is|what\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:per|of\s+(?:one|an?|each))\s+"
+    r"(?:epoch|pass|run)(?:\s+(?:for|of|on))?"
     # "can you confirm the 13B fine-tune stays under …": whether it does is what the plan and its budget check say
     r"|(?:(?:can|could)\s+(?:you|we|i)\s+|please\s+|pls\s+)?(?:confirm|check|verify)(?:\s+(?:that|whether|if))?(?=\s)"
     r"(?=[^.?!]*(?:\b(?:under|below|within|fits?|stays?|cost|price|budget)\b|\$))"

@@ -1947,6 +1947,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"data_region": "eu-west-1", "keep_with_data": True}, []),
     ("fine-tune 8B on 1B tokens, we're limited to 2 instances by quota", {"max_instances": 2, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, our account's H100 quota is 16", {"max_gpus": 16, "accelerator": "H100"}, []),
+    ("what's the cost per epoch for a 13B lora on 300M tokens?", {"tokens": 300_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
