@@ -3852,7 +3852,7 @@ _RL_GENERATIONS_RE = compiled_on_use(rf"(?<![\w.]){_ROLLOUTS_A_PROMPT}(?![\w-])"
 _RL_LENGTH_RE = compiled_on_use(
     # "512 tokens each", "1k-token responses", "max 1024 new tokens", "responses of up to 2k tokens"
     r"(?:\b(?P<cap>max(?:imum)?|up\s+to)\s*|(?:~|\babout|\baround)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*"
-    r"(?P<new>new\s+)?"
+    r"(?P<cap2>max(?:imum)?\s+)?(?P<new>new\s+)?"  # "1k max new tokens": the cap said after the number
     r"tok(?:en)?s?(?P<of>\s+(?:each|apiece|long|per\s+(?:rollout|response|generation|completion|sample|trajectory))"
     r"|\s+(?:rollouts?|responses?|completions?|generations?|samples?|trajectories))?(?![\w-])"
     r"|\b(?:rollouts?|responses?|completions?|generations?|samples?|trajectories)\s+(?:of|at)\s+(?:up\s+to\s+|~\s*|about\s+)?"
@@ -3870,7 +3870,7 @@ def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
         return []
     generations, length = _RL_GENERATIONS_RE.search(scan.text), None
     for m in _RL_LENGTH_RE.finditer(scan.text):
-        if m["n2"] or m["of"] or m["new"] or m["cap"]:  # said of the rollouts, or as a cap on what is generated
+        if m["n2"] or m["of"] or m["new"] or m["cap"] or m["cap2"]:  # of the rollouts, or a cap on what is generated
             length = m
             break
     count = (_value(steps["n"], (steps["k"] or "").lower(), seq=False)

@@ -1016,6 +1016,14 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
     rollouts: tuple[int, str] | None = fields.pop(RL_ROLLOUTS, None)
     if fields.get("fixed_hours") is not None or any(q.field == "tokens" for q in questions):
         return
+    if rollouts is not None and (tokens := fields.get("tokens")) is not None and tokens < rollouts[0]:
+        # "1000 steps × 32 prompts × 8 samples, 1k tokens": fewer tokens than rollouts cannot be all of them
+        n, phrase = rollouts
+        questions.append(Question(field="tokens", question=f"Are the {tokens:,} tokens each rollout's of {phrase}, or "
+                                  "all of them?", choices=[
+                                      Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)", value=n * tokens),
+                                      Choice(label=f"{tokens:,} in all", value=tokens)]))
+        return
     if rollouts is not None and fields.get("tokens") is None:
         n, phrase = rollouts
         questions.append(Question(field="tokens", question=f"How many tokens is each rollout of {phrase}? Give the "

@@ -2149,6 +2149,20 @@ def test_rl_counted_by_its_steps_asks_a_rollouts_length_of_every_rollout() -> No
     assert "unread" not in reading.fields and "_rl_rollouts" not in reading.fields
 
 
+def test_rl_counted_by_its_steps_reads_a_cap_said_after_the_length_as_each_rollouts() -> None:
+    """ "1k max new tokens" was read as the run's whole 1,000 tokens: 256,000 rollouts priced as one."""
+    reading = read_request("GRPO on Qwen2.5 7B, 1000 steps, 32 prompts/step, 8 samples each, 1k max new tokens",
+                           now=MONDAY, tz=TZ)
+    assert reading.fields["tokens"] == 1000 * 32 * 8 * 1000 and not reading.questions
+
+
+def test_fewer_tokens_than_rl_rollouts_are_asked_whether_each_rollouts_or_all_of_them() -> None:
+    reading = read_request("GRPO on 7B, 1000 steps, 32 prompts/step, 8 samples each, 1k tokens", now=MONDAY, tz=TZ)
+    [question] = reading.questions
+    assert question.question.startswith("Are the 1,000 tokens each rollout's of '1000 steps'")
+    assert [c.value for c in question.choices] == [256_000 * 1000, 1000]
+
+
 def test_a_misspelt_fine_tune_is_read_as_one_and_says_so() -> None:
     reading = read_request("fintune llama3 8b on 500m toks", now=MONDAY, tz=TZ)
     assert reading.fields["task"] is Task.FINE_TUNE and "read 'fintune' as fine-tune" in reading.notes
