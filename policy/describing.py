@@ -255,9 +255,16 @@ _ASSUMED = (
      rf"|\b{_BENCHMARK}(?:\s*(?:,|and|&|/)\s*(?:and\s+)?{_BENCHMARK})+\b",
      "what the model is evaluated on: the benchmark, which does not change the hardware or the hours priced"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
-    (r"\b(?:redo|re-?do|rerun|re-run|repeat)(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|the|our|that|my))?"
-     r"(?![\w-])|\bagain\b",
+    (r"\b(?:redo|re-?do|redone|re-?done|rerun|re-run|repeat(?:ed)?)"
+     r"(?:\s+(?:(?:last|this)\s+(?:week|month)'s|yesterday's|last\s+night's|the|our|that|my))?"
+     r"(?![\w-])|\bagain\b"
+     # "following up on yesterday", "same 1B tokens", "Friday still works": the earlier request it follows
+     r"|\bfollowing\s+up\s+on\s+(?:yesterday|last\s+week|the\s+(?:thread|request)\s+above|(?:my|our)\s+(?:last\s+)?"
+     r"(?:message|request))\b",
      "the same work again: it is planned from what the request says now, at today's prices"),
+    # "Friday still works": the deadline said, read already, holds
+    (r"\b(?:still\s+works|still\s+(?:ok(?:ay)?|fine|good)|works\s+still)\b",
+     "the deadline said still holding: the plan meets it"),
     # "re-run the 70B LoRA from last week": which earlier run (or its data) is meant
     (r"\bfrom\s+(?:last\s+(?:week|month|time|quarter)|yesterday|the\s+other\s+day)\b",
      "said of an earlier run or its data: the plan is made from what this request says, at today's prices"),

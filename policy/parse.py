@@ -544,9 +544,9 @@ _STAGE_RES = (
 # be interrupted", "fine if it gets preempted"
 _OK_WITH_INTERRUPTIONS = (r"(?:ok(?:ay)?|fine|alright|all\s+right)\s+"
                           r"(?:(?:for\s+it\s+)?to\s+(?:be|get)|if\s+it\s+(?:gets?|is))\s+(?:interrupted|preempted)"
-                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+with\s+"
+                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|w/)\s*"
                           r"(?:(?:some|occasional|the\s+odd|the|an?|spot)\s+)*(?:interrupt|preempt)\w*"
-                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with|using)\s+"
+                          r"|(?:ok(?:ay)?|fine|happy|good|comfortable|cool|alright|all\s+right)\s+(?:with\s+|using\s+|w/\s*)"
                           r"(?:using\s+)?spot(?:\s+(?:instances?|capacity))?\b")
 _LOW_TOLERANCE_RE = compiled_on_use(
     r"\bspot\s*[:=]\s*(?:no|n|false|not\s+ok(?:ay)?|never)\b|"  # "Spot: no"
@@ -3388,7 +3388,8 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
 def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params: int | None = None) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
     hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
-    found = (_epochs_labelled(scan) + _mixture_of_experts(scan, notes) + grid + _nodes_of(scan)
+    found = (_epochs_labelled(scan) + _context_multiple(scan, notes) + _mixture_of_experts(scan, notes) + grid
+             + _nodes_of(scan)
              + _times_trials(scan, notes) + _text_sizes(scan)
              + _rollout_tokens(scan, notes) + _rl_step_tokens(scan, notes) + _tokens_multiplied(scan, notes)
              + _tokens_summed(scan, notes) + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
@@ -4616,6 +4617,24 @@ _EPOCHS_LABELLED_RE = compiled_on_use(
     r"|(?:^|(?<=[\n,;•]))\s*(?:[-*]\s+)?epochs?\s+(?P<n2>\d{1,4}(?:\.\d+)?|" + BELOW_100 + r")(?![\w.])",
     _F | re.MULTILINE)
 _SPELLED_RE = compiled_on_use(BELOW_100, _F)
+
+
+# A multiple of an earlier context with the new length said beside it: "2x the context (8k)", "double the context
+# length (16k tokens)"; the length said is what is planned
+_CONTEXT_MULTIPLE_RE = compiled_on_use(
+    r"\b(?:\d+(?:\.\d+)?\s*x|double|twice|triple|quadruple)\s+(?:the\s+)?(?:context|seq(?:uence)?)"
+    r"(?:[\s_-]+(?:length|len|window))?\s*\(\s*(?:now\s+|so\s+|i\.e\.,?\s+|=\s*)?(?P<n>\d{1,7})\s*(?P<k>k)?"
+    r"(?:\s*tok(?:en)?s?)?\s*\)", _F)
+
+
+def _context_multiple(scan: _Scan, notes: list[str]) -> list[_Qty]:
+    """The context length said beside a multiple of an earlier one, as a sequence length."""
+    found = []
+    for m in scan.take_if(("context", "seq"), _CONTEXT_MULTIPLE_RE):
+        length = int(m["n"]) * (1024 if m["k"] else 1)
+        notes.append(f"read '{_said(m)}' as a sequence length of {length:,} tokens, the length said")
+        found.append(_Qty("seq", Decimal(length), _said(m)))
+    return found
 
 
 def _epochs_labelled(scan: _Scan) -> list[_Qty]:

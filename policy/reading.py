@@ -311,6 +311,7 @@ wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very
 really extremely adapt adapting burn rate since still
+lmk tia hope you're you well great awesome
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an

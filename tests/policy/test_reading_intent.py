@@ -1948,6 +1948,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 1B tokens, we're limited to 2 instances by quota", {"max_instances": 2, "deadline": None}, []),
     ("fine-tune 7B on 1B tokens, our account's H100 quota is 16", {"max_gpus": 16, "accelerator": "H100"}, []),
     ("what's the cost per epoch for a 13B lora on 300M tokens?", {"tokens": 300_000_000}, []),
+    # a follow-up of an earlier request, its new context said beside a multiple of the old; greetings and spot w/
+    ("Following up on yesterday: the 13B run needs to be redone with 2x the context (8k), same 1B tokens. Friday still "
+     "works.", {"seq_len": 8192, "tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")}, ["same"]),
+    ("Hope you are well! fine-tune 7B on 1B tokens, happy w/ spot. lmk", {"interruption_tolerance": Tolerance.HIGH},
+     []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
