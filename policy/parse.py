@@ -3791,8 +3791,9 @@ _BATCH_CUE_RE = compiled_on_use(r"\b(?:global\s+|micro[\s-]?)?batch(?:[\s_-]*siz
 # The pieces both orders say: the prompts counted, the rollouts a prompt, and a length in tokens.
 _PROMPTS_COUNTED = (r"(?<![\w.])(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<ns>k|m|thousand|million)?\s+(?:\w+\s+)?"
                     r"(?P<item>prompts?|questions?|problems?|tasks?|queries|query|instructions?)")
-_ROLLOUTS_A_PROMPT = (r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|responses?|trajectories"
-                      r"|trajectory)(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query|instruction)))?")
+_ROLLOUTS_A_PROMPT = (r"(?P<g>\d{1,4})\s+(?P<gen>rollouts?|samples?|completions?|generations?|gens|responses?"
+                      r"|trajectories|trajectory)(?:\s+(?:each|apiece|per\s+(?:prompt|question|problem|task|query"
+                      r"|instruction)))?")
 _TOKENS_LONG = r"(?:~\s*|about\s+|around\s+|up\s+to\s+)?(?P<t>\d[\d,]*(?:\.\d+)?)\s*(?P<ts>k)?\s*tok(?:en)?s?"
 _ROLLOUTS_RE = compiled_on_use(
     rf"{_PROMPTS_COUNTED}\s*,?\s*(?:with\s+|and\s+|x\s*|×\s*)?{_ROLLOUTS_A_PROMPT}\s*,?\s*"
@@ -3848,8 +3849,15 @@ _RL_PROMPTS_A_STEP_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?\s+(?:(?:unique|distinct|new)\s+)?(?:prompts?|questions?|problems?|queries"
     r"|tasks?)\s*(?:per|each|every|an?|/)\s*(?:step|batch|iteration|update)(?![\w-])"
     r"|\b(?:(?:rollout|prompt|train(?:ing)?|global)\s+)?batch(?:\s+size)?\s*(?:of|=|:)?\s*(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s+"
-    r"(?:prompts?|questions?|problems?|queries)(?![\w-])", _F)
-_RL_GENERATIONS_RE = compiled_on_use(rf"(?<![\w.]){_ROLLOUTS_A_PROMPT}(?![\w-])", _F)  # "8 generations each"
+    r"(?:prompts?|questions?|problems?|queries)(?![\w-])"
+    # "300 steps x 128 prompts x 8 gens": the prompts of each step said as a factor after the steps
+    r"|(?<=[x\u00d7*])\s*(?P<n3>\d(?:[\d,]*\d)?)\s*(?P<k3>k)?\s+(?:prompts?|questions?|problems?|queries)(?![\w-])"
+    # "batch size 64, group size 16": with a group said, the batch is read as prompts, the larger reading
+    r"|\b(?P<bs>(?:(?:rollout|prompt|train(?:ing)?|global)\s+)?batch(?:\s+size)?\s*(?:of|=|:)?\s*(?P<n4>\d(?:[\d,]*\d)?)"
+    r"\s*(?P<k4>k)?)(?![\w-])(?=.*\b(?:group\s+size|num[_\s]generations)\b)", _F | re.DOTALL)
+_RL_GENERATIONS_RE = compiled_on_use(  # "8 generations each"; GRPO's group, "group size 16", "num_generations=16"
+    rf"(?<![\w.]){_ROLLOUTS_A_PROMPT}(?![\w-])|\b(?:group\s+size|num[_\s]generations)\s*(?:of|=|:)?\s*(?P<g2>\d{{1,4}})",
+    _F)
 _RL_LENGTH_RE = compiled_on_use(
     # "512 tokens each", "1k-token responses", "max 1024 new tokens", "responses of up to 2k tokens"
     r"(?:\b(?P<cap>max(?:imum)?|up\s+to)\s*|(?:~|\babout|\baround)\s*)?(?<![\w.])(?P<n>\d[\d,]*)\s*(?P<k>k)?[\s-]*"
@@ -3857,7 +3865,12 @@ _RL_LENGTH_RE = compiled_on_use(
     r"tok(?:en)?s?(?P<of>\s+(?:each|apiece|long|per\s+(?:rollout|response|generation|completion|sample|trajectory))"
     r"|\s+(?:rollouts?|responses?|completions?|generations?|samples?|trajectories))?(?![\w-])"
     r"|\b(?:rollouts?|responses?|completions?|generations?|samples?|trajectories)\s+(?:of|at)\s+(?:up\s+to\s+|~\s*|about\s+)?"
-    r"(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s*tok(?:en)?s?(?:\s+each)?(?![\w-])", _F)
+    r"(?P<n2>\d[\d,]*)\s*(?P<k2>k)?\s*tok(?:en)?s?(?:\s+each)?(?![\w-])"
+    # "max completion length 2048", "max_completion_length=2048": what each generation may reach
+    r"|\bmax(?:imum)?[_\s]+(?:completion|response|generation|new[_\s]+tokens?)(?:[_\s]+length)?\s*(?:of|=|:|is)?\s*"
+    r"(?P<n3>\d(?:[\d,]*\d)?)\s*(?P<k3>k)?(?:\s*tok(?:en)?s?)?(?![\w-])"
+    # "300 steps x 128 prompts x 8 gens x 4k tokens": the last factor of the chain, each rollout's
+    r"|(?<=[x\u00d7*])\s*(?P<n4>\d(?:[\d,]*\d)?)\s*(?P<k4>k)?\s*tok(?:en)?s?(?![\w-])", _F)
 _RL_WORDS_RE = compiled_on_use(r"\b(?:grpo|ppo|rlhf|rlvr|rloo|reinforce|rl)\b|\brollouts?\b|\bgenerations?\b", _F)
 
 
@@ -3869,16 +3882,21 @@ def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     steps, prompts = _RL_STEPS_RE.search(scan.text), _RL_PROMPTS_A_STEP_RE.search(scan.text)
     if steps is None or prompts is None:
         return []
-    generations, length = _RL_GENERATIONS_RE.search(scan.text), None
-    for m in _RL_LENGTH_RE.finditer(scan.text):
-        if m["n2"] or m["of"] or m["new"] or m["cap"] or m["cap2"]:  # of the rollouts, or a cap on what is generated
+    # a trainer's setting ("num_generations=8", "max_completion_length=1024") is the job's hyperparameter, read
+    # already (``policy.jobtext``), and sizes the run too: looked for in the text as said
+    generations = _RL_GENERATIONS_RE.search(scan.text) or next(
+        (m for m in _RL_GENERATIONS_RE.finditer(scan.said) if "=" in m.group(0)), None)
+    length = None
+    settings = [m for m in _RL_LENGTH_RE.finditer(scan.said) if "=" in m.group(0)]
+    for m in [*_RL_LENGTH_RE.finditer(scan.text), *settings]:
+        if m["n2"] or m["n3"] or m["n4"] or m["of"] or m["new"] or m["cap"] or m["cap2"]:  # of the rollouts, or a cap
             length = m
             break
     count = (_value(steps["n"], (steps["k"] or "").lower(), seq=False)
-             * _value(prompts["n"] or prompts["n2"], (prompts["k"] or prompts["k2"] or "").lower(), seq=False)
-             * (Decimal(generations["g"]) if generations is not None else Decimal(1)))
-    each = None if length is None else _value(length["n"] or length["n2"], (length["k"] or length["k2"] or "").lower(),
-                                              seq=False)
+             * _value(_group(prompts, "n", "n2", "n3", "n4"), _group(prompts, "k", "k2", "k3", "k4").lower(), seq=False)
+             * (Decimal(generations["g"] or generations["g2"]) if generations is not None else Decimal(1)))
+    each = None if length is None else _value(_group(length, "n", "n2", "n3", "n4"),
+                                              _group(length, "k", "k2", "k3", "k4").lower(), seq=False)
     if count < 1 or (each is not None and not 1 <= each <= _MAX_ITEM_TOKENS):
         return []  # left for the other readers, which say what is wrong with it
     said = [m for m in (steps, prompts, generations, length) if m is not None]
@@ -3894,7 +3912,16 @@ def _rl_step_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     notes.append(f"read {phrase} as {format_count(int(count))} rollouts{one} × {format_count(int(each))} tokens = "
                  f"{format_count(int(total))} tokens, each rollout generated, scored and trained on (its prompt's own "
                  "tokens not counted)")
+    if prompts["bs"]:  # a batch counted in completions would be the group's times fewer
+        group = (generations["g"] or generations["g2"]) if generations is not None else "1"
+        notes.append(f"read '{_said(prompts)}' as prompts a step, each with its group: if the batch counts "
+                     f"completions, the run is {group}× smaller (say '… prompts per step')")
     return [_Qty("tokens", total, phrase)]
+
+
+def _group(m: re.Match[str], *names: str) -> str:
+    """The first of the named groups ``m`` matched ("" when none did)."""
+    return next((m[name] for name in names if m[name]), "")
 
 
 # A multiple of an earlier run's tokens, that count said beside it: "2x the tokens (it was 500M)", "double the data

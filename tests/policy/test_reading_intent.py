@@ -2161,6 +2161,21 @@ def test_rl_counted_by_its_steps_reads_a_cap_said_after_the_length_as_each_rollo
     assert reading.fields["tokens"] == 1000 * 32 * 8 * 1000 and not reading.questions
 
 
+@pytest.mark.parametrize(("text", "tokens"), [
+    # the chain of factors: "300 steps x 128 prompts x 8 gens x 4k tokens" was priced as 4,000 tokens in all
+    ("GRPO on 1.5B, 300 steps x 128 prompts x 8 gens x 4k tokens", 300 * 128 * 8 * 4000),
+    # GRPO's group and its completion cap, as TRL names them; the batch read as prompts (the larger reading, noted):
+    # its question offered 64 sequences a step, 16 times fewer rollouts than a group of 16 makes
+    ("GRPO qwen 7b, 2000 steps, batch size 64, group size 16, max completion length 2048", 2000 * 64 * 16 * 2048),
+    ("GRPO on 7B, 1000 steps, 32 prompts per step, num_generations=8, max_completion_length=1024",
+     1000 * 32 * 8 * 1024),
+])
+def test_rl_counted_by_its_steps_reads_each_factor_as_trainers_write_it(text: str, tokens: int) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert reading.fields["tokens"] == tokens and not reading.questions
+    assert "unread" not in reading.fields
+
+
 def test_fewer_tokens_than_rl_rollouts_are_asked_whether_each_rollouts_or_all_of_them() -> None:
     reading = read_request("GRPO on 7B, 1000 steps, 32 prompts/step, 8 samples each, 1k tokens", now=MONDAY, tz=TZ)
     [question] = reading.questions
