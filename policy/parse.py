@@ -3682,11 +3682,15 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
             notes.append(f"read '{steps[0].phrase}' of {format_count(each)} tokens each as a global batch of "
                          f"{format_count(each)} tokens per optimizer step: {format_count(count * each)} tokens of "
                          "training")
-        elif 1 <= (batch := fields["tokens"] // count) <= 10**9:  # "on 2B tokens, 2000 steps": the steps cover them
+        elif _MIN_STEP_TOKENS <= (batch := fields["tokens"] // count) <= 10**9:  # "on 2B tokens, 2000 steps"
             fields["batch_tokens"] = batch
             steps[0].kind = "steps"
             notes.append(f"read '{steps[0].phrase}' over the {format_count(fields['tokens'])} tokens as a global batch "
                          f"of {format_count(batch)} tokens per optimizer step: it sets how far the job scales")
+        else:  # "300 steps … 4k tokens": fewer tokens a step than a sequence holds, so not all the run's; unread
+            notes.append(f"'{steps[0].phrase}' over {format_count(fields['tokens'])} tokens would be "
+                         f"{format_count(fields['tokens'] // count)} tokens a step, less than one sequence: say the "
+                         "tokens of each step (\"300 steps of 1M tokens\") or the run's total")
         return
     if per_step is None or "tokens" in fields:
         return
@@ -3697,6 +3701,9 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
                  "of training")
 
 
+# The fewest tokens an optimizer step can hold: a steps count that would leave fewer to each step is no split of the
+# tokens said (one sequence of the shortest context planned is 128 tokens; a real batch is thousands of them)
+_MIN_STEP_TOKENS = 512
 # Between a count of steps and the tokens of each: "2000 steps of 1M tokens", "at 512k tokens", "x 2M tokens"
 _STEP_JOIN = r"\s*,?\s*(?:of|at|with|x|×|@|each\s+of)\s*(?:~|about\s+|roughly\s+)?"
 # After the tokens: that they are each step's ("1M tokens each", "… a step")

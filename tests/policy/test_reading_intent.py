@@ -1953,6 +1953,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      "works.", {"seq_len": 8192, "tokens": 1_000_000_000, "deadline": at("2026-12-04T17:00")}, ["same"]),
     ("Hope you are well! fine-tune 7B on 1B tokens, happy w/ spot. lmk", {"interruption_tolerance": Tolerance.HIGH},
      []),
+    # steps that would leave less than a sequence to each step are no split of the tokens said: left for a person
+    ("fine-tune 7B on 4k tokens, 300 steps", {"tokens": 4000, "batch_tokens": None}, ["300 steps"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
