@@ -187,10 +187,21 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
 _PRECOMPUTED_RE = compiled_on_use(
     r"\b(?:(?:we|i)\s+(?:already\s+)?(?:have|got)\s+(?:all\s+)?)?(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)"
     r"\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?(?:pre-?computed|pre-?generated|cached|saved|stored|offline"
-    r"|(?:already\s+)?(?:generated|computed))\b"
+    r"|(?:already\s+)?(?:generated|computed))\b(?:\s+(?:offline|ahead(?:\s+of\s+time)?|beforehand|in\s+advance))?"
+    # "teacher logits computed on the fly": made while the student trains, so the teacher's forward pass is priced
+    r"(?!\s+(?:on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
+    r"|as\s+(?:we|it)\s+goes?|in\s+the\s+loop))"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
     r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
     _F)
+
+
+# The teacher's outputs made while the student trains: "teacher logits computed on the fly", "soft labels generated
+# online": the teacher's forward passes are part of the job, as a distillation is priced anyway
+_ON_THE_FLY_RE = compiled_on_use(
+    r"\b(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|soft\s+labels)\s+(?:are\s+|will\s+be\s+)?"
+    r"(?:computed|generated|produced)\s+(?:on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)"
+    r"|at\s+(?:train(?:ing)?|run)[\s-]?time|in\s+the\s+loop)\b", _F)
 
 
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
@@ -201,6 +212,12 @@ def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
         return
     out.spans += [m.span() for m in _DISTILL_WORDS_RE.finditer(plain)]  # the task word, read as the task
     _read_teacher_and_student(text, out)
+    live = list(_ON_THE_FLY_RE.finditer(text))
+    if live:
+        out.spans += [m.span() for m in live]
+        said = ", ".join(f"'{' '.join(m.group(0).split())}'" for m in live)
+        out.notes.append(f"read {said} as the teacher's outputs made while the student trains: its forward passes "
+                         "are priced with the job")
     made = list(_PRECOMPUTED_RE.finditer(text))
     if made:
         out.spans += [m.span() for m in made]
