@@ -3782,7 +3782,8 @@ _PER_ITEM = (
     r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
-    r"(?P<after>\s*(?:each|apiece|on\s+average|avg|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
+    r"(?P<after>\s*(?:each(?:\s+(?:" + _ITEMS + r"|item|one)(?![\w]))?|apiece|on\s+average|avg"
+    r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
 _PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
 
@@ -4846,7 +4847,8 @@ _EACH_ITEM_BEFORE_RE = compiled_on_use(
     r"\b(?:each|every\s+(?:one|item))\s*(?:is\s+|of\s+|with\s+|has\s+)?"
     r"(?:~|about\s+|around\s+|roughly\s+|approx\.?\s+)?$", _F)
 _STEPS_BEFORE_RE = compiled_on_use(r"\bsteps?\b[^,;.]{0,24}$", _F)
-_EACH_ITEM_AFTER_RE = compiled_on_use(r"\s*(?:each|apiece|per\s+(?!run|trial|job|step|epoch|batch)[a-z]+)\b", _F)
+_EACH_ITEM_AFTER_RE = compiled_on_use(
+    r"\s*(?:each(?:\s+(?:pair|one))?|apiece|per\s+(?!run|trial|job|step|epoch|batch)[a-z]+)\b", _F)
 _DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
 # A size followed by what a dataset is counted in, plural: "1M tickets", "2B web documents", "500k labelled support
 # chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model"). Up to two words

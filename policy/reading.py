@@ -993,12 +993,19 @@ def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
     return float(m["n"]), said
 
 
+_PER_PAIR_RE = compiled_on_use(r"\b(?:per|each|every|a)\s+pair\b", _F)
+
+
 def _both_answers(fields: dict[str, Any], notes: list[str], *, said: str) -> None:
     """ "DPO on 60k pairs of ~700 tokens": a pair holds two answers, chosen and rejected, each trained on with its
     prompt, so the tokens are twice the pairs times the length, as the question of pairs with no length counts them;
     other work on pairs keeps the product."""
     phrase = fields.pop(PAIRED_TOKENS, None)
     if phrase is None or fields.get("tokens") is None:
+        return
+    if _PER_PAIR_RE.search(phrase):  # "1.2k tokens per pair": the pair's whole length, both answers in it
+        notes.append(f"read '{phrase}' as each pair's whole length, both answers with their prompt: "
+                     f"{fields['tokens']:,} tokens")
         return
     method = _PAIRED_TRAINING_RE.search(said)
     if fields.get("task") is not Task.DPO and (method is None or not method["rm"]):

@@ -1955,6 +1955,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     # steps that would leave less than a sequence to each step are no split of the tokens said: left for a person
     ("fine-tune 7B on 4k tokens, 300 steps", {"tokens": 4000, "batch_tokens": None}, ["300 steps"]),
+    # a pair's length said per pair holds both its answers: not doubled, as a length of each answer is
+    ("DPO 7B, 3 epochs, 60k pairs, 1.2k tokens each pair", {"tokens": 216_000_000}, []),
+    ("do a 70B DPO run on 30k pairs with 2k tokens per pair", {"tokens": 60_000_000}, []),
+    ("DPO 7B on 60k pairs of ~700 tokens", {"tokens": 84_000_000}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
