@@ -128,7 +128,10 @@ _GPU_MEMORY_RE = compiled_on_use(
     r"(?:gpus?|cards?)(?:\s+only)?\b"
     rf"|\b(?:gpus?|cards?)\s+with\s+(?P<least>at\s+least\s+|min(?:imum)?\s+|>=?\s*|over\s+|more\s+than\s+)?"
     rf"(?P<gb2>\d{{2,3}})\s*gb(?P<plus2>\+)?{_MEMORY_OF}(?:\s+(?:each|per\s+gpu))?(?:\s+only)?\b"
-    rf"|\b(?:at\s+least|min(?:imum)?)\s+(?P<gb3>\d{{2,3}})\s*gb{_MEMORY_OF}\s+(?:per|a|each)\s+(?:gpu|card)\b",
+    rf"|\b(?:at\s+least|min(?:imum)?)\s+(?P<gb3>\d{{2,3}})\s*gb{_MEMORY_OF}\s+(?:per|a|each)\s+(?:gpu|card)\b"
+    # "at least 40GB of GPU memory", "min 48GB VRAM": each accelerator's, as a GPU's memory is sold
+    r"|\b(?:at\s+least|min(?:imum)?|>=?\s*)\s*(?P<gb4>\d{2,3})\s*gb\s+(?:of\s+)?(?:gpu\s+(?:memory|ram)|vram|hbm)"
+    r"(?:\s+(?:each|per\s+gpu))?\b",
     _F)
 
 
@@ -142,8 +145,8 @@ def _gpus_by_memory(scan: _Scan, notes: list[str]) -> tuple[list[str], int | Non
         return [], None
     m = found[0]
     count = int(m["n"]) if m["n"] and 0 < int(m["n"]) <= 100_000 else None
-    gb = int(m["gb"] or m["gb2"] or m["gb3"])
-    at_least = bool(m["plus"] or m["plus2"] or m["least"] or m["gb3"])
+    gb = int(m["gb"] or m["gb2"] or m["gb3"] or m["gb4"])
+    at_least = bool(m["plus"] or m["plus2"] or m["least"] or m["gb3"] or m["gb4"])
     gpus = [name for name, sold in _GPU_MEMORY_GB.items() if (max(sold) >= gb if at_least else gb in sold)]
     if not gpus:
         scan.unused.append(_said(m))
@@ -387,7 +390,8 @@ _SINGLE_GPU_RE = compiled_on_use(
     # "a single A100 node" is one instance of them, all it holds (``_HW_NODES_RE``)
     r"(?!s?\s+(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b))", _F)
 _INSTANCE_RE = compiled_on_use(
-    r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*|(?P<single>(?:a\s+)?single\s+))?(?P<ml>ml\.)?"
+    r"(?<![\w.-])(?:(?P<count>\d{1,4})\s*(?:x|\*)?\s*|(?P<single>(?:a\s+)?single\s+"
+    r"|(?:a|one)\s+(?:full|whole|entire)\s+))?(?P<ml>ml\.)?"  # "a full p5en node": one instance, all of it
     r"(?P<fam>[a-z]{1,4}\d+[a-z]*(?:-[a-z]+\d+)?)(?:\.(?P<size>[a-z0-9-]+))?(?![\w-])",
     _F,
 )

@@ -1959,6 +1959,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("DPO 7B, 3 epochs, 60k pairs, 1.2k tokens each pair", {"tokens": 216_000_000}, []),
     ("do a 70B DPO run on 30k pairs with 2k tokens per pair", {"tokens": 60_000_000}, []),
     ("DPO 7B on 60k pairs of ~700 tokens", {"tokens": 84_000_000}, []),
+    # each GPU's memory said as a floor; a full node is one instance of it
+    ("fine-tune 7B on 1B tokens, at least 40GB of GPU memory", {"accelerator": None}, []),
+    ("lora 70B on 1B tokens on a full p5 node", {"max_instances": 1, "instance_type": "p5"}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
