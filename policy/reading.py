@@ -976,7 +976,7 @@ _SIZE_BOUND_TASKS = (Task.DISTILL, Task.RLHF, Task.DPO)
 _SIZE_BOUND_WORDS_RE = compiled_on_use(r"\b(?:distil\w*|rlhf|ppo|dpo)\b", _F)
 
 
-_EPOCHS_SAID_RE = compiled_on_use(r"(?P<n>\d+(?:\.\d+)?)\s*epochs?", _F)
+_EPOCHS_SAID_RE = compiled_on_use(r"(?P<n>\d+(?:\.\d+)?)\s*(?:epochs?|eps?|pass(?:es)?)", _F)  # "2ep", "one pass"
 # The counts' reader's note on epochs with no tokens to count (``policy.parse``), dropped once data gives them some
 EPOCHS_WAITING = "needs the dataset's size to count"
 
