@@ -8,6 +8,7 @@ this run at most 10% of the budget") is that budget's, in dollars at once (``app
 the team's ("10% of our monthly budget"). A share nothing can turn into dollars (a team with no monthly budget, or
 what is left of it while spend is unknown) stays a phrase a person checks: never approved automatically.
 """
+
 from __future__ import annotations
 
 import re
