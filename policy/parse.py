@@ -452,6 +452,8 @@ _TASK_WORDS = (
      r"\bsweep(?:s|ing)?\b|\bhpo\b|\b(?:hyper[\s-]?param(?:eter)?s?|hp)\s+(?:search|sweep|tuning|optimi[sz]ation)\b"
      r"|\b(?:grid|random(?:i[sz]ed)?|bayesian|parameter|config(?:uration)?|optuna|hyperopt|ray\s+tune)[\s-]+"
      r"(?:search(?:es)?|sweeps?|study|studies)\b|\b(?:population[\s-]*based(?:\s+training)?|pbt)\b"
+     # "bayesian optimization, 50 trials", "hyperband", "ASHA": a sweep by how it picks its trials
+     r"|\bbayesian\s+optimi[sz]ation\b|\b(?:hyperband|asha)\b"
      r"|\b(?:an?\s+)?ablations?(?:\s+(?:study|studies|runs?))?\b"),
     (Task.FINE_TUNE,
      r"\b(?:(?:full(?:[\s-]+param(?:eter)?)?|fully)[\s-]+)?(?:fine[\s-]?tun(?:es?|ing)|finetun(?:es?|ing)|ft|sft)\b"

@@ -1964,6 +1964,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("lora 70B on 1B tokens on a full p5 node", {"max_instances": 1, "instance_type": "p5"}, []),
     # passes over a published dataset count as its epochs do
     ("pretrain a 1B on the pile, one pass", {"tokens": 300_000_000_000, "epochs": 1.0}, []),
+    ("bayesian optimization, 50 trials, 125M model, 500M tokens each, budget $2k",
+     {"task": Task.SWEEP, "trials": 50}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
