@@ -399,7 +399,8 @@ _INSTANCE_CUE_RE = compiled_on_use(r"\b(?:on|using|use|with|w/|instances?|family
 _INSTANCE_LIKE = r"(?:p|g|gr|trn|inf|dl)\d"  # how an instance family's name starts
 _INSTANCE_LIKE_RE = compiled_on_use(_INSTANCE_LIKE, _F)
 _REGION_RE = compiled_on_use(
-    r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?![\w-])"
+    # "us-west-2a": an availability zone, read as its region (which zone is the launch's to choose)
+    r"(?<![\w-])(?P<r>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})(?P<az>[a-f])?(?![\w-])"
     r"|(?:\bin|\bregion\s*[:=]?)\s+(?P<loose>[a-z]+(?:-[a-z]+)+-\d+)(?![\w-])",
     _F,
 )
@@ -3076,7 +3077,8 @@ _REGION_ONLY_AFTER_RE = compiled_on_use(
 
 # The region left to the plan: "any region is fine", "in the cheapest region", "wherever it's cheapest".
 _ANY_REGION_RE = compiled_on_use(
-    r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est)))?"
+    r"\b(?:in\s+)?(?:any|whichever|whatever)\s+regions?(?:\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|cheap(?:er|est))"
+    r"|\s+(?:has|with)\s+(?:the\s+)?(?:capacity|gpus|availability))?"
     r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
     r"|\bwherever\s+(?:(?:it|spot|capacity|gpus?|compute)(?:'?s|\s+is|\s+are)|is)\s+(?:the\s+)?(?:cheap(?:er|est)"
     r"|available)(?![\w-])"
@@ -3116,6 +3118,9 @@ def _region(scan: _Scan, notes: list[str], excluded: list[str], preferred: list[
     said_not = 0  # where the words saying so start
     for m in scan.take(_REGION_RE):
         region = (m["r"] or m["loose"]).lower()
+        if m["az"] and _REGION_OK_RE.fullmatch(region):
+            notes.append(f"read '{_said(m)}' as its region, {region}: the zone an instance starts in is the launch's "
+                         "to find, where capacity is")
         if not _REGION_OK_RE.fullmatch(region):
             close = difflib.get_close_matches(region, ALL_REGIONS, n=3, cutoff=0.8)
             best = [r for r in close if difflib.SequenceMatcher(None, region, r).ratio()

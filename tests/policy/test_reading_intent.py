@@ -1966,6 +1966,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain a 1B on the pile, one pass", {"tokens": 300_000_000_000, "epochs": 1.0}, []),
     ("bayesian optimization, 50 trials, 125M model, 500M tokens each, budget $2k",
      {"task": Task.SWEEP, "trials": 50}, []),
+    # an availability zone is its region; a region with capacity is any region
+    ("fine-tune 7B on 1B tokens in us-west-2a", {"region": "us-west-2"}, []),
+    ("fine-tune 7B on 1B tokens in whichever region has capacity", {"region": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
