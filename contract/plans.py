@@ -62,6 +62,9 @@ class PlanFields(InputModel):
     gpus: int | None = Field(default=None, ge=1, le=100_000)
     platform: Platform | None = Field(default=None, description=(
         "plan on this platform only; one the team's policy does not enable is a 422 platform_not_allowed"))
+    exclude_platforms: list[Platform] | None = Field(default=None, max_length=4, description=(
+        "platforms the plan must not use: the policy's choice among the team's others; none left is a 422 "
+        "platform_not_allowed naming the policy keys"))
     platform_preferred: bool | None = Field(default=None, description=(
         "the platform is a preference: one the team's policy does not enable is left to the policy, with a note"))
     task_choice: list[Task] | None = Field(default=None, max_length=4, description=(

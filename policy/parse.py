@@ -1924,7 +1924,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
         scan.blank(start, end)
-    platform, platform_preferred, platforms = _platform(scan, notes)  # "on plain EC2": never an instance family
+    # "on plain EC2": never an instance family
+    platform, platform_preferred, platforms, not_platforms = _platform(scan, notes)
     excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     on_terms = _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
@@ -1938,6 +1939,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["platform_preferred"] = True
     if platforms:
         fields["platform_choice"] = platforms
+    if not_platforms:
+        fields["exclude_platforms"] = not_platforms
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
     by_memory, count = _gpus_by_memory(scan, notes)
@@ -2549,13 +2552,6 @@ _ELSEWHERE_RE = compiled_on_use(
     r"(?P<name>(?:amd\s+)?(?:instinct\s+)?mi\s?[23]\d{2}x?|(?:google\s+)?(?:cloud\s+)?tpus?(?:[\s-]*v\d+[a-z]*)?"
     r"|(?:intel\s+)?gaudi\s*\d?|graphcore|ipus?|cerebras|groq|(?:rtx\s*)?[34]090s?|rtx\s*a?\d{4}|a6000s?|t4s?"
     r"|gb\s?[23]00s?)(?![\w-])", _F)
-# A wish, not a need: "… if possible", "ideally on …"
-_WISH_AFTER_RE = compiled_on_use(
-    r"\s*,?\s*(?:if\s+(?:at\s+all\s+)?(?:possible|we\s+can|available|they'?re\s+available|there\s+are\s+any|you\s+can)"
-    r"|ideally|preferably|where\s+possible|when\s+possible|would\s+be\s+(?:nice|great|ideal))\b", _F)
-_WISH_BEFORE_RE = compiled_on_use(
-    r"\b(?:ideally|preferably|(?:we'?d|i'?d|we\s+would|i\s+would)\s+(?:like|love|prefer)(?:\s+to)?|prefer(?:ably)?)"
-    r"\s*,?\s*(?:to\s+)?(?:use\s+|run\s+(?:it\s+)?)?$", _F)
 _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "cerebras", "groq", "090", "rtx", "a6000",
                     "t4", "gb2", "gb3")
 
@@ -2563,7 +2559,7 @@ _ELSEWHERE_WORDS = ("mi2", "mi3", "mi 3", "tpu", "gaudi", "ipu", "graphcore", "c
 def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     """Accelerators and their count: "8xH100", "8 A100s", "2 nodes of 8xH100", "H100 x 4", "a single GPU"."""
     if scan.holds(_ELSEWHERE_WORDS) and (other := _ELSEWHERE_RE.search(scan.text)) is not None:
-        wished = (_WISH_AFTER_RE.match(scan.text, other.end())
+        wished = (_WISH_AFTER_RE.match(scan.text, other.end())  # the words a region or platform is wished with
                   or _WISH_BEFORE_RE.search(scan.text, max(0, other.start() - 30), other.start()))
         if wished is not None:  # "use 4090s if possible": a wish no plan meets, so the hardware is left open
             start, end = min(other.start(), wished.start()), max(other.end(), wished.end())
@@ -2963,11 +2959,11 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
-def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str]]:
+def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str], list[str]]:
     """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); several
     named leave the choice to the policy and are the platforms to compare (the third). A platform ruled out ("no
-    EKS", "not on EC2") leaves the others to choose among, or agrees with another named ("on SageMaker, not EC2");
-    one both named and ruled out is left unread rather than read backwards."""
+    EKS", "not on EC2") is the fourth: the policy chooses among the others, or it agrees with another named ("on
+    SageMaker, not EC2"); one both named and ruled out is left unread rather than read backwards."""
     named: list[str] = []
     preferred, said = False, ""
     ruled_out: list[tuple[str, re.Match[str]]] = []
@@ -3001,21 +2997,18 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str
         never = ", ".join(PLATFORM_NAMES[Platform(p)] for p in out)
         if distinct:  # "on SageMaker please, not EC2": the one named, as said
             notes.append(f"read {phrases} as never on {never}, as the platform named already says")
-        else:  # "no EKS": any other the team may use
-            rest = [p.value for p in Platform if p.value not in out]
+        else:  # "no EKS": any other the team may use (``policy.platform``)
             notes.append(f"read {phrases} as never on {never}: the plan is on another platform the team may use")
-            if len(rest) > 1:
-                return None, False, rest
-            distinct = rest
+            return None, False, [], out
     if len(distinct) > 1:  # "compare SageMaker vs EKS": the policy's choice, with the best on each other shown
         notes.append(f"named several platforms ({', '.join(distinct)}); the policy chooses the plan's, and the best "
                      "on each other one the team may use is among the alternatives")
-        return None, False, distinct
+        return None, False, distinct, []
     chosen = distinct[0] if distinct else None
     if chosen is not None and preferred:
         notes.append(f"read '{said}' as the platform preferred: planned on it when the team's policy allows it, "
                      "else on the platform the policy chooses")
-    return chosen, preferred and chosen is not None, []
+    return chosen, preferred and chosen is not None, [], []
 
 
 _Said = TypeVar("_Said", int, str)

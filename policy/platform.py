@@ -5,6 +5,8 @@ See docs/design.md §Platform.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from policy import rules
 from policy.config import PolicyConfig, TeamPolicy
 from policy.decision import Platform, TraceStep
@@ -28,16 +30,31 @@ _QUESTION = "Managed (SageMaker, HyperPod) or DIY (EKS, EC2)?"
 
 
 def choose_platforms(*, team_name: str, team: TeamPolicy, spend: SpendSnapshot, policy: PolicyConfig,
-                     requested: Platform | None = None) -> tuple[list[Platform], TraceStep]:
+                     requested: Platform | None = None, excluded: Sequence[Platform] = ()) -> tuple[
+        list[Platform], TraceStep]:
     """The platforms candidates may use, the primary one first, and the trace step that says why.
 
     A platform the request names is the only one, when the team may use it; one the team's policy does not enable is
-    refused, never planned elsewhere in silence: a person who asked for EKS gets EKS or a reason."""
+    refused, never planned elsewhere in silence: a person who asked for EKS gets EKS or a reason. Platforms the
+    request rules out ("no SageMaker") are never used: the policy's choice among the rest, and a refusal naming the
+    policy keys when none is left."""
     if requested is not None:
         return [requested], _requested_step(team_name, team, requested)
     primary, reason, source = _primary(team_name, team, spend, policy)
+    if primary in excluded:
+        left = [p for p in allowed_platforms(team) if p not in excluded]
+        if not left:
+            out = " and ".join(PLATFORM_NAMES[p] for p in excluded)
+            keys = ", ".join(f"teams.{team_name}.platforms.{p.value}" for p in Platform
+                             if p not in excluded and p is not Platform.SAGEMAKER)
+            raise RequestError(
+                f"The request rules out {out}, and {team_name}'s policy enables no other platform: drop that, or "
+                f"enable one in the policy file ({keys}).", code="platform_not_allowed")
+        reason = (f"the request rules out {PLATFORM_NAMES[primary]}: {PLATFORM_NAMES[left[0]]}, which {team_name} "
+                  "may use")
+        primary, source = left[0], "request:exclude_platforms"
     platforms = [primary]
-    if team.platforms.ec2 and primary is not Platform.EC2:
+    if team.platforms.ec2 and primary is not Platform.EC2 and Platform.EC2 not in excluded:
         platforms.append(Platform.EC2)
         reason += "; plain EC2 also allowed (DIY), so it competes on cost"
     answer = " or ".join(p.value for p in platforms)

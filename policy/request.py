@@ -177,6 +177,8 @@ class TrainingRequest(BaseModel):
     # plan must not run in (every other one the team can launch in is searched).
     regions: list[str] = Field(default_factory=list[str], max_length=32)
     exclude_regions: list[str] = Field(default_factory=list[str], max_length=32)
+    # "no SageMaker", "not on EKS": platforms the plan must not use, whatever the team's policy would choose
+    exclude_platforms: list[Platform] = Field(default_factory=list[Platform], max_length=4)
     # What the parser had to interpret ("took Tuesday 2026-12-08 for 'next Tuesday'").
     notes: list[str] = Field(default_factory=list[str])
 

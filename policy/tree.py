@@ -490,7 +490,7 @@ def _chosen(
     team_name, team = policy.team_or_default(req.team)  # complete() named it; an unknown team was refused there
     # a platform the team may not use is refused before anything is searched
     platforms, platform_step = choose_platforms(team_name=team_name, team=team, spend=spend, policy=policy,
-                                                requested=req.platform)
+                                                requested=req.platform, excluded=req.exclude_platforms)
     compared = _compared_platforms(req, platforms, team_name, team, assumed) if req.platform_choice else ()
     measured = _measured(request)
     # with no count of runs said, the accelerator-hours given are the whole sweep's, shared among its default runs

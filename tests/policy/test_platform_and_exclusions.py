@@ -69,10 +69,26 @@ def test_no_platform_is_read_from_a_negation_or_a_choice_of_two(text: str) -> No
 def test_a_platform_ruled_out_is_never_planned_on_even_when_the_team_may_use_it() -> None:
     """"not on EKS" was left unread for a person; it now leaves the other platforms to choose among."""
     request = read(f"{ASK} not on EKS")
-    assert request.unread == [] and Platform.EKS not in request.platform_choice
+    assert request.unread == [] and request.exclude_platforms == [Platform.EKS] and request.platform_choice == []
     decision = plan(request, with_platforms(eks=True, ec2=True))
     assert decision.plan.platform is not Platform.EKS
     assert all(a.platform is not Platform.EKS for a in decision.alternatives)
+
+
+def test_the_platform_the_policy_would_choose_is_passed_over_when_ruled_out() -> None:
+    """ "no sagemaker" said "the plan is on another platform" and planned on SageMaker: the team's policy chose it, and
+    the words only offered the others for comparison."""
+    hyperpod = plan(read(f"{ASK}, not on hyperpod"), with_platforms(hyperpod=True))
+    assert hyperpod.plan.platform is Platform.SAGEMAKER
+    assert any(s.source == "request:exclude_platforms" for s in hyperpod.trace)
+    ec2 = plan(read(f"{ASK}, no sagemaker"), with_platforms(ec2=True))
+    assert ec2.plan.platform is Platform.EC2
+    assert all(a.platform is not Platform.SAGEMAKER for a in ec2.alternatives)
+    with pytest.raises(RequestError) as refused:
+        plan(read(f"{ASK}, no sagemaker"))
+    assert refused.value.code == "platform_not_allowed"
+    assert refused.value.message.startswith("The request rules out SageMaker, and team-ml's policy enables no other "
+                                            "platform: drop that, or enable one in the policy file (")
 
 
 @pytest.mark.parametrize(("platform", "key"), [

@@ -288,8 +288,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("please launch a 7B fine-tune on 1B tokens", {"stage": None}, []),
     ("fine-tune 7B on 1B tokens before launch", {"stage": Stage.PRODUCTION}, []),
     # a platform ruled out: any other the team may use, or the one named beside it
-    ("fine-tune 7B on 1B tokens, no EKS", {"platform_choice": [Platform.SAGEMAKER, Platform.HYPERPOD, Platform.EC2]},
-     []),
+    ("fine-tune 7B on 1B tokens, no EKS", {"exclude_platforms": [Platform.EKS], "platform_choice": []}, []),
     ("fine-tune 7B on 1B tokens on SageMaker please, not EC2", {"platform": Platform.SAGEMAKER}, []),
     # credits for hardware make it preferred, not required; what is done with the runs once trained changes nothing
     ("fine-tune 7B on 1B tokens, we have credits for trainium",
