@@ -266,6 +266,14 @@ def test_a_platform_the_team_may_not_use_is_a_422_naming_the_policy_key(live: Li
     assert unknown.status_code == 422
 
 
+def test_ruling_out_the_only_platform_a_team_may_use_is_a_422_as_the_texts_is(live: Live) -> None:
+    for body in ({"text": "fine-tune 7B", "exclude_platforms": ["sagemaker"]}, {"text": "fine-tune 7B, no sagemaker"}):
+        answer = live.post("/v1/plans", {**body, "now": NOW.isoformat(), "timezone": TZ})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["code"] == "platform_not_allowed"
+        assert "teams.team-ml.platforms.ec2" in answer.json()["error"]["message"]
+
+
 def test_an_exclusion_given_as_a_field_plans_as_the_texts_does(live: Live) -> None:
     by_field = live.post("/v1/plans", {"text": "fine-tune 7B on 1B tokens", "exclude": ["H100"],
                                        "now": NOW.isoformat(), "timezone": TZ})
