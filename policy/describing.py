@@ -364,14 +364,20 @@ _PARALLEL_RE = compiled_on_use(_PARALLEL, _F)
 _FAMILY_NOUN_RE = compiled_on_use(_FAMILY_NOUN, _F)
 _PLAN_WORD_RE = compiled_on_use(rf"(?:{_PLAN_WORDS})", _F)
 # Recurring work and the runs it comes to, a month or (less often than monthly) a year.
+_TWICE = r"(?:twice|two\s+times|2\s*(?:x|times))\s+(?:a|per|each|every)\s+"
+_THRICE = r"(?:three\s+times|thrice|3\s*(?:x|times))\s+(?:a|per|each|every)\s+"
 _RECURRING = (
-    (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+a\s+day"
+    (rf"{_TWICE}day", 60, "month"),
+    (rf"{_THRICE}week", 12, "month"),
+    (rf"{_TWICE}week", 8, "month"),
+    (rf"{_TWICE}month", 2, "month"),
+    (r"nightly|daily|every\s+(?:single\s+)?(?:night|day|morning|evening)|each\s+(?:night|day)|once\s+(?:a|per)\s+day"
      r"|(?:every|each)\s+24\s*h(?:ours|rs)?", 30, "month"),
     (r"every\s+week\s*day|every\s+(?:business|working)\s+day|(?:on\s+)?weekdays", 21, "month"),
-    (r"weekly|every\s+week|each\s+week|once\s+a\s+week|every\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    (r"weekly|every\s+week|each\s+week|once\s+(?:a|per)\s+week|every\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
      r"|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days", 4, "month"),
-    (r"every\s+other\s+week|bi-?weekly|fortnightly", 2, "month"),
-    (r"monthly|every\s+month|each\s+month|once\s+a\s+month", 1, "month"),
+    (r"every\s+(?:other|2|two)\s+weeks?|bi-?weekly|fortnightly", 2, "month"),
+    (r"monthly|every\s+month|each\s+month|once\s+(?:a|per)\s+month", 1, "month"),
     (r"every\s+(?:2|two|other)\s+months|bi-?monthly", 6, "year"),
     (r"quarterly|every\s+quarter|each\s+quarter|once\s+a\s+quarter|every\s+(?:3|three)\s+months", 4, "year"),
     (r"every\s+(?:6|six)\s+months|twice\s+a\s+year|semi-?annually|half-?yearly", 2, "year"),

@@ -2594,6 +2594,11 @@ def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
     ("retrain the 350M model on 40B tokens every quarter", "every quarter", 4, "year"),
     ("retrain the 350M model on 40B tokens every 3 months", "every 3 months", 4, "year"),
     ("LoRA 1B on 10M tokens twice a year", "twice a year", 2, "year"),
+    # a count a week or month is recurring work, not runs side by side ("twice a week" was a sweep of 2, its week
+    # unread); "every 2 weeks" as "every other week"
+    ("LoRA 1B on 10M tokens twice a week", "twice a week", 8, "month"),
+    ("LoRA 1B on 10M tokens 3 times a week", "3 times a week", 12, "month"),
+    ("LoRA 1B on 10M tokens every 2 weeks", "every 2 weeks", 2, "month"),
     # one cadence said twice is one recurring commitment, not two; the monthly cost asked is the approval's line
     ("retrain nightly: 1B model on 10M fresh tokens every night, how much per month?", "nightly", 30, "month"),
     ("LoRA 1B on 10M tokens every week, how much would that be a month", "every week", 4, "month"),
