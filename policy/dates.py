@@ -159,7 +159,8 @@ _WITHIN = (
     r"|(?:the\s+)?new\s+year(?:['\u2019]?s)?(?:\s+(?P<nye>eve)|\s+day)?|nye|thanksgiving(?:\s+day)?|halloween)"
     r"(?:,?\s+(?P<holy>\d{4}))?(?![\w])"
     # the year-end break, a span of days: "over the holidays", "before the holidays", "by the winter break"
-    r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across)\s+)?(?:(?:the|our)\s+"
+    # ("after the holidays": when work starts again, as "over the holidays" is done by then)
+    r"|(?P<hols>(?:(?P<holsp>over|during|through(?:out)?|across|after)\s+)?(?:(?:the|our)\s+"
     rf"(?:(?:{_BREAK_KIND}\s+)?holidays|{_BREAK_KIND}\s+(?:break|shutdown))|{_BREAK_KIND}\s+(?:break|shutdown|holidays)))"
     r"(?![\w])"
 )
@@ -1022,7 +1023,7 @@ def _year_end_break(g: dict[str, str | None], now: datetime, notes: list[str]) -
     """ "before the holidays": 17:00 the day before Christmas Eve, the earlier reading of when a team's break starts.
     "over the holidays": done when work starts again, 09:00 on the first weekday after New Year's Day."""
     said = " ".join((g.get("hols") or "").split())
-    if g.get("holsp"):  # said before New Year's Day, or in its first days: that New Year's
+    if g.get("holsp"):  # said before New Year's Day, or in its first days: that New Year's (when work starts again)
         back = date(now.year + (now.month > 1 or now.day > 3), 1, 2)
         while back.weekday() >= 5:
             back += timedelta(days=1)

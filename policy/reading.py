@@ -119,6 +119,8 @@ _START_CUE_RE = compiled_on_use(
     r"(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
+    # "launch it at midnight", "launch on Monday": when the job starts
+    r"|launch(?:es|ing)?(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+(?:at|on)"
     # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the
     # code freeze is over on Dec 10", "after the migration finishes Monday"
     r"|(?:(?:but\s+)?only\s+)?(?<!not\s)(?<!n't\s)(?<!day\s)after"
@@ -623,7 +625,7 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):
             cue, cue_from = negated, before  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
-        cued = cue is not None
+        cued = cue is not None or found.phrase.lower().startswith("after ")  # "after the holidays": a start
         weekend = "weekend" in found.phrase.lower() and found.when.weekday() == 0  # done by Monday 09:00
         if weekend and not cued and (run := _RUN_IT_BEFORE_RE.search(scan.text, before, found.start)) is not None:
             # "run it over the weekend": it starts when the weekend does, and is done when the week starts again, the

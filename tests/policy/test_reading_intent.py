@@ -1968,6 +1968,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # an availability zone is its region; a region with capacity is any region
     ("fine-tune 7B on 1B tokens in us-west-2a", {"region": "us-west-2"}, []),
     ("fine-tune 7B on 1B tokens in whichever region has capacity", {"region": None}, []),
+    # the end of a break said as when to start; launching on a day is starting on it
+    ("fine-tune 7B on 1B tokens after the holidays", {"start_after": at("2027-01-04T09:00"), "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens, start after the holidays, done by Jan 15",
+     {"start_after": at("2027-01-04T09:00"), "deadline": at("2027-01-15T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, launch it on Wednesday, done by Friday",
+     {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00"), "stage": None}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
