@@ -525,7 +525,9 @@ _STAGE_RES = (
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)(?:product\s+)?launch(?:es|ing)?"
                                   r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)"
                                   r"|an?\s+(?:job|run|sweep)"
-                                  r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after)\b"
+                                  r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after"
+                                  # "launch at midnight": when the job starts ("our launch on Friday" is the event)
+                                  r"|at\s+(?:\d|midnight|noon|night))\b"
                                   r")"
                                   r"|go(?:es|ing)?[\s-]+live|go-live|(?:mission|business)[\s-]+critical"
                                   # work under a service-level agreement serves someone: "SLA-bound", "has an SLA"

@@ -119,8 +119,8 @@ _START_CUE_RE = compiled_on_use(
     r"(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
-    # "launch it at midnight", "launch on Monday": when the job starts
-    r"|launch(?:es|ing)?(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+(?:at|on)"
+    # "launch it on Monday", "launch the job at 6am": when the job starts ("our launch on Friday" is the event's day)
+    r"|launch(?:es|ing)?\s+(?:it|this|that|the\s+(?:job|run))\s+(?:at|on)"
     # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the
     # code freeze is over on Dec 10", "after the migration finishes Monday"
     r"|(?:(?:but\s+)?only\s+)?(?<!not\s)(?<!n't\s)(?<!day\s)after"

@@ -1974,6 +1974,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2027-01-04T09:00"), "deadline": at("2027-01-15T17:00")}, []),
     ("fine-tune 7B on 1B tokens, launch it on Wednesday, done by Friday",
      {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00"), "stage": None}, []),
+    # the product's launch on a day is the event the work is due for, launching the job at a time is no stage
+    ("fine-tune 7B on 1B tokens, our launch on Friday",
+     {"deadline": at("2026-12-04T17:00"), "start_after": None, "stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens, launch at midnight", {"stage": None}, ["midnight"]),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
