@@ -569,7 +569,7 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive|risk)\s+(?:any\s+)?"
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
-    r"|\b(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
+    r"|\b(?<!\bno\s)(?<!\bwithout\s)(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+|trust\s+)?spot\b"
     # "spot is too flaky for this", "spot is unreliable": what it does to the run, so not on it
     r"|\bspot\s+(?:is|has\s+been|was)\s+(?:too\s+|way\s+too\s+)?(?:flaky|unreliable|risky|unstable)\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
@@ -596,6 +596,7 @@ _LOW_TOLERANCE_RE = compiled_on_use(
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
 _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\bspot\s*[:=]\s*(?:yes|y|ok(?:ay)?|fine|allowed|true)\b"  # "Spot: yes", a field's form
+    r"|\b(?:no|without)\s+(?:an?\s+)?on[\s-]?demand(?:\s+fall[\s-]?back)?\b"  # "spot only, no on-demand fallback"
     r"|\b(?:only\s+(?:use\s+)?)?(?:managed\s+)?spot"  # "SageMaker managed spot": spot, checkpointed
     r"(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
     r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
@@ -6069,7 +6070,11 @@ def _checkpoint_interval(scan: _Scan, notes: list[str]) -> None:
 # "spot if it's cheaper, otherwise on-demand", "spot or on-demand" (whichever is cheaper): what the plan does anyway
 # when spot is allowed (it weighs both and takes the cheaper), so spot is allowed; read before either word is
 _EITHER_PURCHASE_RE = compiled_on_use(
-    r"\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)(?:\s*,?\s*"
+    # "if spot isn't available, on-demand is fine", "on-demand if there's no spot": spot, with on-demand to fall back on
+    r"\bif\s+(?:there'?s\s+no\s+spot|spot\s+(?:isn'?t|is\s+not|is\s+un)\s*(?:available|there|possible))\s*,?\s*(?:then\s+)?"
+    r"(?:use\s+|go\s+)?on[\s-]?demand(?:\s+(?:is|'s)\s+(?:fine|ok(?:ay)?))?\b"
+    r"|\bon[\s-]?demand\s+(?:is\s+fine\s+)?if\s+(?:there'?s\s+no\s+spot|spot\s+(?:isn'?t|is\s+not)\s+available)\b"
+    r"|\b(?:on\s+)?spot\s+if\s+(?:it'?s\s+|it\s+is\s+)?(?:cheaper|available|possible)(?:\s*,?\s*"
     r"(?:otherwise|else|or(?:\s+else)?)\s+(?:fall\s+back\s+to\s+|use\s+)?on[\s-]?demand)?\b"
     # "use spot if it can finish by Friday, otherwise on-demand": the deadline, read already, is what the plan meets
     r"|\b(?:use\s+|on\s+)?spot\s+if\s+(?:it\s+|we\s+)?(?:can|will|would|does|still)\s+(?:still\s+)?(?:finish|make\s+it"
@@ -6165,7 +6170,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     low = [m.group(0) for m in scan.take_if(("interrupt", "preempt", "stop", "demand", "spot", "restart", "checkpoint",
                                                   "resum", "recover", "fail", "lose"), _LOW_TOLERANCE_RE)]
     high = [m.group(0) for m in scan.take_if(("spot", "checkpoint", "restart", "resum", "interrupt", "preempt",
-                                              "paus"), _HIGH_TOLERANCE_RE)]
+                                              "demand", "paus"), _HIGH_TOLERANCE_RE)]
     if went_wrong and high and not low:  # "burned by spot before, but spot ok this time": what is said now wins
         notes += [f"read '{said}' as what happened before: spot is allowed, as '{high[0]}' says" for said in went_wrong]
     elif went_wrong:

@@ -1978,6 +1978,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, our launch on Friday",
      {"deadline": at("2026-12-04T17:00"), "start_after": None, "stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, launch at midnight", {"stage": None}, ["midnight"]),
+    # on-demand as spot's fallback, or ruled out beside spot: spot (both were refused as saying spot and on-demand)
+    ("fine-tune 7B on 1B tokens; if spot isn't available, on-demand is fine",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, spot only, no on-demand fallback", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, no on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
