@@ -1295,6 +1295,11 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
+    # "tell me what it'd cost on spot vs on-demand", "what are the savings if we use spot?": the plan and its
+    # alternatives answer it
+    r"|(?:(?:tell|show)\s+(?:me|us)\s+)?what\s+it(?:'?d|\s+would|'?ll|\s+will)\s+cost(?=\s)"
+    r"|(?:what'?s|what\s+is|what\s+are|how\s+much\s+are|how\s+big\s+are)\s+the\s+savings"
+    r"(?:\s+if\s+(?:we|i)\s+(?:use|go\s+with|switch\s+to|move\s+to))?"
     # "what's the cost per epoch for a 13B lora on 300M tokens?": the tokens said are the pass priced
     r"|(?:what'?s|what\s+is|what\s+would\s+be)\s+the\s+(?:cost|price)\s+(?:per|of\s+(?:one|an?|each))\s+"
     r"(?:epoch|pass|run)(?:\s+(?:for|of|on))?"
@@ -1505,7 +1510,9 @@ _SHARDED_RE = compiled_on_use(
 # Both ends asked for at once: "the cheapest and the fastest options" is the plan (the cheapest) and its alternatives
 _BOTH_ENDS_RE = compiled_on_use(
     # "somewhere between cheapest and fastest", "balance cost and speed": both ends shown, the plan the cheaper
-    r"\b(?:(?:somewhere\s+)?between\s+)?(?:the\s+)?(?:cheapest|lowest[\s-]cost)\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?fastest"
+    r"\b(?:(?:somewhere\s+)?between\s+)?(?:(?:what'?s|what\s+is|what\s+are)\s+)?(?:the\s+)?(?:cheapest|lowest[\s-]cost)"
+    # "what's the cheapest and what's the fastest?": both asked
+    r"\s+(?:and|&|vs\.?|versus|or)\s+(?:(?:what'?s|what\s+is)\s+)?(?:the\s+)?fastest"
     r"(?:\s+(?:options?|plans?|setups?|configs?|configurations?|ways?))?\b"
     r"|\bbalance\s+(?:between\s+)?(?:the\s+)?(?:cost|price)\s+(?:and|&|with|vs\.?)\s+(?:the\s+)?(?:speed|time)\b"
     r"|\b(?:the\s+)?fastest\s+(?:and|&|vs\.?|versus|or)\s+(?:the\s+)?(?:cheapest|lowest[\s-]cost)"
@@ -1846,7 +1853,8 @@ _NOTED_ONLY = (
                                                                           "fewest")),
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
-      "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify")),
+      "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify",
+      "savings")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

@@ -1983,6 +1983,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, spot only, no on-demand fallback", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, no on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # both ends asked as two questions, and a cost or a saving asked in other words
+    ("fine-tune 7B on 1B tokens, what's the cheapest and what's the fastest?", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens and tell me what it'd cost on spot vs on-demand",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, what's the savings if we use spot?", {"interruption_tolerance": Tolerance.HIGH}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
