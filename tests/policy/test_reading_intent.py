@@ -1988,6 +1988,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens and tell me what it'd cost on spot vs on-demand",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, what's the savings if we use spot?", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, use unsloth", {"task": Task.FINE_TUNE}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
 ]
