@@ -167,9 +167,7 @@ _WITHIN = (
 # "in 2 days", "in 2 days from now", "in 2 days' time", "a week from today": "from now" and "time" add nothing.
 _FROM_NOW = r"\s+from\s+(?:now|today)"
 # "2 weeks from Monday", "3 days from tomorrow": counted from that day instead of today
-_FROM_DAY = (r"\s+(?:from|after)\s+(?P<ranchor>tomorrow|(?:(?P<raq>this|next|coming)\s+)?"
-             r"(?P<rawd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs?(?:day)?)?|fri(?:day)?|sat(?:urday)?"
-             r"|sun(?:day)?))")
+_FROM_DAY = rf"\s+(?:from|after)\s+(?P<ranchor>tomorrow|(?:(?P<raq>this|next|coming)\s+)?(?P<rawd>{_WEEKDAY}))"
 # "ok to take up to a week", "it can take up to 3 days": as long as that, so done within it
 _MAY_TAKE = (r"(?:(?:ok(?:ay)?|fine)\s+(?:to|if\s+it)\s+takes?|(?:it\s+)?(?:can|may|could)\s+take"
              r"|(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+mind\s+if\s+it\s+takes?"
@@ -245,9 +243,19 @@ _CITY_ZONES = {
     "tel aviv": "Asia/Jerusalem", "israel": "Asia/Jerusalem",
 }  # fmt: skip
 _DAY_KEYS = ("wd", "rd", "md", "dm", "iso", "dots", "slash", "ordinal")  # the groups that name a day
+_ZONES = {
+    "utc": "UTC", "gmt": "UTC", "z": "UTC",
+    "pt": "America/Los_Angeles", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",
+    "mt": "America/Denver", "mst": "America/Denver", "mdt": "America/Denver",
+    "ct": "America/Chicago", "cst": "America/Chicago", "cdt": "America/Chicago",
+    "et": "America/New_York", "est": "America/New_York", "edt": "America/New_York",
+    "cet": "Europe/Berlin", "cest": "Europe/Berlin", "bst": "Europe/London", "eet": "Europe/Helsinki",
+    # the readings shown with their zone's name ("Thu 09:00 Asia/Kolkata"), so one meant otherwise is seen
+    "ist": "Asia/Kolkata", "sgt": "Asia/Singapore", "hkt": "Asia/Hong_Kong", "jst": "Asia/Tokyo", "kst": "Asia/Seoul",
+    "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
+}  # fmt: skip
 _ZONE_RE = compiled_on_use(
-    r"\s*\(?(?P<z>utc|gmt|z|pt|pst|pdt|mt|mst|mdt|ct|cst|cdt|et|est|edt|cet|cest|bst|eet|ist|sgt|hkt|jst|kst|aest"
-    r"|aedt)\)?(?![\w])", _F)
+    rf"\s*\(?(?P<z>{'|'.join(sorted(_ZONES, key=len, reverse=True))})\)?(?![\w])", _F)
 
 
 # A place's time ("6pm London time"): only a text saying "time" after a deadline uses it.
@@ -428,17 +436,6 @@ _STRICT_RE = compiled_on_use(
 _PASSIVE_RE = compiled_on_use(r"(?!(?:need|want|require|finish|complete)ed)[\w-]+ed|run|led|done\w*|driven|owned"
                                # "responses written by GPT-4o", "data made by our team": who made it, not when
                                r"|written|made|built|drawn|chosen|given|taken|seen|known|held|kept|sent|paid", _F)
-_ZONES = {
-    "utc": "UTC", "gmt": "UTC", "z": "UTC",
-    "pt": "America/Los_Angeles", "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles",
-    "mt": "America/Denver", "mst": "America/Denver", "mdt": "America/Denver",
-    "ct": "America/Chicago", "cst": "America/Chicago", "cdt": "America/Chicago",
-    "et": "America/New_York", "est": "America/New_York", "edt": "America/New_York",
-    "cet": "Europe/Berlin", "cest": "Europe/Berlin", "bst": "Europe/London", "eet": "Europe/Helsinki",
-    # the readings shown with their zone's name ("Thu 09:00 Asia/Kolkata"), so one meant otherwise is seen
-    "ist": "Asia/Kolkata", "sgt": "Asia/Singapore", "hkt": "Asia/Hong_Kong", "jst": "Asia/Tokyo", "kst": "Asia/Seoul",
-    "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
-}  # fmt: skip
 _HINT = 'Try "by Friday", "by Friday 3pm", "EOD Thursday", "in 3 days", "by end of month" or "by 2026-12-15".'
 
 
