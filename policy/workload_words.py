@@ -182,6 +182,11 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
     return themselves
 
 
+# "on the fly", "during training", "as we go": made while the student trains, not before it
+_WHILE_TRAINING = (r"on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
+                   r"|as\s+(?:we|it)\s+goes?|in\s+the\s+loop")
+
+
 # The teacher's outputs made already: "teacher outputs are precomputed", "no teacher forward passes needed", "from
 # cached logits". The student trains on them as on any data: no forward pass of the teacher is priced.
 _PRECOMPUTED_RE = compiled_on_use(
@@ -189,8 +194,7 @@ _PRECOMPUTED_RE = compiled_on_use(
     r"\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?(?:pre-?computed|pre-?generated|cached|saved|stored|offline"
     r"|(?:already\s+)?(?:generated|computed))\b(?:\s+(?:offline|ahead(?:\s+of\s+time)?|beforehand|in\s+advance))?"
     # "teacher logits computed on the fly": made while the student trains, so the teacher's forward pass is priced
-    r"(?!\s+(?:on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
-    r"|as\s+(?:we|it)\s+goes?|in\s+the\s+loop))"
+    rf"(?!\s+(?:{_WHILE_TRAINING}))"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
     r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
     _F)
@@ -200,8 +204,7 @@ _PRECOMPUTED_RE = compiled_on_use(
 # online": the teacher's forward passes are part of the job, as a distillation is priced anyway
 _ON_THE_FLY_RE = compiled_on_use(
     r"\b(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|soft\s+labels)\s+(?:are\s+|will\s+be\s+)?"
-    r"(?:computed|generated|produced)\s+(?:on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)"
-    r"|at\s+(?:train(?:ing)?|run)[\s-]?time|in\s+the\s+loop)\b", _F)
+    rf"(?:computed|generated|produced)\s+(?:{_WHILE_TRAINING})\b", _F)
 
 
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
