@@ -184,7 +184,7 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
 
 # "on the fly", "during training", "as we go": made while the student trains, not before it
 _WHILE_TRAINING = (r"on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
-                   r"|as\s+(?:we|it)\s+goes?|in\s+the\s+loop")
+                   r"|as\s+(?:we|it)\s+go(?:es)?|in\s+the\s+loop")
 
 
 # The teacher's outputs made already: "teacher outputs are precomputed", "no teacher forward passes needed", "from

@@ -299,10 +299,11 @@ def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: st
     assert made.plan.estimated_cost_usd < plain.plan.estimated_cost_usd / 2
 
 
-@pytest.mark.parametrize("said", ["teacher logits computed on the fly", "soft labels generated online"])
+@pytest.mark.parametrize("said", ["teacher logits computed on the fly", "soft labels generated online",
+                                  "teacher logits computed as we go"])
 def test_a_teacher_whose_outputs_are_made_while_the_student_trains_costs_its_forward_pass(said: str) -> None:
     """ "computed on the fly" was read as made already: a 70B teacher's forward passes left out, a quarter of the
-    cost priced."""
+    cost priced; "as we go" still was, the words waiting for "goes"."""
     live = decided(f"distill a 70B teacher into an 8B student on 500M tokens, {said}")
     plain = decided("distill a 70B teacher into an 8B student on 500M tokens")
     assert live.request.teacher_params == 70_000_000_000 and live.request.unread == []
