@@ -4681,7 +4681,7 @@ def _context_multiple(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """The context length said beside a multiple of an earlier one, as a sequence length."""
     found = []
     for m in scan.take_if(("context", "seq"), _CONTEXT_MULTIPLE_RE):
-        length = int(m["n"]) * (1024 if m["k"] else 1)
+        length = int(m["n"]) * (_SEQ_SCALE["k"] if m["k"] else 1)
         notes.append(f"read '{_said(m)}' as a sequence length of {length:,} tokens, the length said")
         found.append(_Qty("seq", Decimal(length), _said(m)))
     return found

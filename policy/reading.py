@@ -438,7 +438,7 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
 # day" (the working day's hours; "for today" is a deadline, read as one)
 _PART_OF_DAY_RE = compiled_on_use(
     r"\bfor\s+(?:the|this)\s+(?P<part>morning|afternoon)\b|\bfor\s+(?:the\s+)?(?P<day>rest\s+of\s+the\s+day|day)\b", _F)
-_PARTS_OF_DAY = {"morning": (time(9, 0), time(12, 0)), "afternoon": (time(13, 0), EOD), "day": (_START_OF_DAY, EOD)}
+_PARTS_OF_DAY = {"morning": (_START_OF_DAY, time(12, 0)), "afternoon": (time(13, 0), EOD), "day": (_START_OF_DAY, EOD)}
 
 
 def _part_of_day(scan: Scan, *, now: datetime, zone: ZoneInfo) -> tuple[float, str, datetime] | None:
