@@ -182,19 +182,29 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
     return themselves
 
 
-# "on the fly", "during training", "as we go": made while the student trains, not before it
+# "on the fly", "during training", "as we go", "per batch": made while the student trains, not before it
 _WHILE_TRAINING = (r"on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
-                   r"|as\s+(?:we|it)\s+go(?:es)?|in\s+the\s+loop")
+                   r"|as\s+(?:we|it)\s+go(?:es)?|in\s+the\s+loop|as\s+(?:training|the\s+student)\s+(?:runs|trains)"
+                   r"|while\s+(?:training|(?:the\s+)?student\s+(?:trains|is\s+training|learns))"
+                   r"|(?:per|(?:on|for)\s+each|every)\s+(?:batch|step|micro-?batch)")
 
 
-# The teacher's outputs made already: "teacher outputs are precomputed", "no teacher forward passes needed", "from
-# cached logits". The student trains on them as on any data: no forward pass of the teacher is priced.
+# The teacher's outputs, as a text names them: "teacher logits", "the teacher's soft labels", "completions"
+_TEACHER_OUTPUTS = (r"(?:(?:the\s+)?teacher(?:'s)?\s+)?"
+                    r"(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)")
+_AHEAD = r"offline|ahead(?:\s+of\s+time)?|beforehand|in\s+advance"
+_WE_HAVE = r"(?:we|i)\s+(?:already\s+)?(?:have|got)\s+(?:all\s+)?"
+# The teacher's outputs made already: "teacher outputs are precomputed", "were generated", "computed offline", "no
+# teacher forward passes needed", "from cached logits". The student trains on them as on any data: no forward pass
+# of the teacher is priced. A bare "computed" or "generated" says nothing of when ("teacher logits computed per
+# batch"), so it is made already only with a word that says so: "were", "already", "offline", "we have".
 _PRECOMPUTED_RE = compiled_on_use(
-    r"\b(?:(?:we|i)\s+(?:already\s+)?(?:have|got)\s+(?:all\s+)?)?(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)"
-    r"\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?(?:pre-?computed|pre-?generated|cached|saved|stored|offline"
-    r"|(?:already\s+)?(?:generated|computed))\b(?:\s+(?:offline|ahead(?:\s+of\s+time)?|beforehand|in\s+advance))?"
-    # "teacher logits computed on the fly": made while the student trains, so the teacher's forward pass is priced
-    rf"(?!\s+(?:{_WHILE_TRAINING}))"
+    rf"\b(?:{_WE_HAVE})?{_TEACHER_OUTPUTS}\s+(?:are\s+|were\s+|have\s+been\s+)?(?:already\s+)?"
+    rf"(?:pre-?computed|pre-?generated|cached|saved|stored|offline)\b(?:\s+(?:{_AHEAD}))?(?!\s+(?:{_WHILE_TRAINING}))"
+    rf"|\b(?:{_WE_HAVE}{_TEACHER_OUTPUTS}\s+"
+    rf"|{_TEACHER_OUTPUTS}\s+(?:(?:were|have\s+been)\s+(?:already\s+)?|(?:are\s+)?already\s+))"
+    rf"(?:generated|computed)\b(?:\s+(?:{_AHEAD}))?(?!\s+(?:{_WHILE_TRAINING}))"
+    rf"|\b{_TEACHER_OUTPUTS}\s+(?:are\s+)?(?:generated|computed)\s+(?:{_AHEAD})\b"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
     r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
     _F)
