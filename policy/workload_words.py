@@ -186,7 +186,8 @@ def _models_themselves(text: str, found: list[tuple[ModelSpec, tuple[int, int]]]
 _WHILE_TRAINING = (r"on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|at\s+(?:train(?:ing)?|run)[\s-]?time"
                    r"|as\s+(?:we|it)\s+go(?:es)?|in\s+the\s+loop|as\s+(?:training|the\s+student)\s+(?:runs|trains)"
                    r"|while\s+(?:training|(?:the\s+)?student\s+(?:trains|is\s+training|learns))"
-                   r"|(?:per|(?:on|for)\s+each|every)\s+(?:batch|step|micro-?batch)")
+                   r"|(?:per|(?:on|for)\s+each|each|every)\s+(?:batch|step|micro-?batch)"
+                   r"|(?:between|across)\s+epochs|(?:in|on|after)\s+the\s+first\s+(?:epoch|pass)")
 
 
 # The teacher's outputs, as a text names them: "teacher logits", "the teacher's soft labels", "completions"
@@ -213,8 +214,8 @@ _PRECOMPUTED_RE = compiled_on_use(
 # The teacher's outputs made while the student trains: "teacher logits computed on the fly", "soft labels generated
 # online": the teacher's forward passes are part of the job, as a distillation is priced anyway
 _ON_THE_FLY_RE = compiled_on_use(
-    r"\b(?:(?:the\s+)?teacher(?:'s)?\s+)?(?:outputs?|logits|labels|targets|soft\s+labels)\s+(?:are\s+|will\s+be\s+)?"
-    rf"(?:computed|generated|produced)\s+(?:{_WHILE_TRAINING})\b", _F)
+    rf"\b{_TEACHER_OUTPUTS}\s+(?:are\s+|will\s+be\s+)?(?:computed|generated|produced|cached)\s+(?:{_WHILE_TRAINING})\b",
+    _F)
 
 
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:

@@ -302,7 +302,9 @@ def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: st
 
 @pytest.mark.parametrize("said", ["teacher logits computed on the fly", "soft labels generated online",
                                   "teacher logits computed as we go", "teacher logits computed per batch",
-                                  "teacher logits computed while the student trains"])
+                                  "teacher logits computed while the student trains",
+                                  "the teacher's completions are generated each step",
+                                  "logits are cached between epochs"])
 def test_a_teacher_whose_outputs_are_made_while_the_student_trains_costs_its_forward_pass(said: str) -> None:
     """ "computed on the fly" was read as made already: a 70B teacher's forward passes left out, a quarter of the
     cost priced; "as we go" still was, the words waiting for "goes". A bare "computed" says nothing of when, so
