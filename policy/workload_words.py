@@ -206,6 +206,12 @@ _PRECOMPUTED_RE = compiled_on_use(
     rf"|{_TEACHER_OUTPUTS}\s+(?:(?:were|have\s+been)\s+(?:already\s+)?|(?:are\s+)?already\s+))"
     rf"(?:generated|computed)\b(?:\s+(?:{_AHEAD}))?(?!\s+(?:{_WHILE_TRAINING}))"
     rf"|\b{_TEACHER_OUTPUTS}\s+(?:are\s+)?(?:generated|computed)\s+(?:{_AHEAD})\b"
+    # "1B tokens of teacher outputs we already generated", "the logits that we computed last week": made by the
+    # people asking, in the past tense
+    rf"|\b{_TEACHER_OUTPUTS}\s+\(?(?:that\s+|which\s+)?(?:we|i)(?:'ve|\s+have|\s+had)?\s+(?:already\s+)?"
+    rf"(?:generated|computed|produced|made|created|collected|dumped|saved|cached)\b(?!\s+(?:{_WHILE_TRAINING}))"
+    # "teacher outputs (already generated)"
+    rf"|\b{_TEACHER_OUTPUTS}\s+\(already\s+(?:generated|computed|made|cached)\)"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
     r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
     _F)
@@ -214,7 +220,10 @@ _PRECOMPUTED_RE = compiled_on_use(
 # The teacher's outputs made while the student trains: "teacher logits computed on the fly", "soft labels generated
 # online": the teacher's forward passes are part of the job, as a distillation is priced anyway
 _ON_THE_FLY_RE = compiled_on_use(
-    rf"\b{_TEACHER_OUTPUTS}\s+(?:are\s+|will\s+be\s+)?(?:computed|generated|produced|cached)\s+(?:{_WHILE_TRAINING})\b",
+    rf"\b{_TEACHER_OUTPUTS}\s+(?:are\s+|will\s+be\s+)?(?:computed|generated|produced|cached)\s+(?:{_WHILE_TRAINING})\b"
+    # "teacher outputs we generate on the fly"
+    rf"|\b{_TEACHER_OUTPUTS}\s+(?:that\s+|which\s+)?(?:we|i)(?:'ll|\s+will)?\s+(?:compute|generate|produce)\s+"
+    rf"(?:{_WHILE_TRAINING})\b",
     _F)
 
 

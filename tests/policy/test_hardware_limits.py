@@ -291,7 +291,10 @@ def test_hardware_named_for_a_length_is_one_job_whatever_runs_on_it() -> None:
 
 @pytest.mark.parametrize("said", ["Teacher outputs are precomputed.", "No teacher forward passes needed.",
                                   "from cached logits", "teacher logits computed offline",
-                                  "teacher logits were generated", "we already have the teacher outputs generated"])
+                                  "teacher logits were generated", "we already have the teacher outputs generated",
+                                  "using the teacher outputs we already generated",
+                                  "with teacher logits that we already computed",
+                                  "teacher outputs (already generated)"])
 def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: str) -> None:
     """The student trains on them: priced as the student's training alone, not with a 70B forward per token."""
     made = decided(f"distill a 70B teacher into an 8B student on 500M tokens. {said}")
@@ -304,7 +307,7 @@ def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: st
                                   "teacher logits computed as we go", "teacher logits computed per batch",
                                   "teacher logits computed while the student trains",
                                   "the teacher's completions are generated each step",
-                                  "logits are cached between epochs"])
+                                  "logits are cached between epochs", "teacher outputs we generate on the fly"])
 def test_a_teacher_whose_outputs_are_made_while_the_student_trains_costs_its_forward_pass(said: str) -> None:
     """ "computed on the fly" was read as made already: a 70B teacher's forward passes left out, a quarter of the
     cost priced; "as we go" still was, the words waiting for "goes". A bare "computed" says nothing of when, so
