@@ -173,7 +173,10 @@ _REASONS = (
 _ASSUMED = (
     # "must be deployed by Friday", "needs to be live before Christmas": the deadline (read already) is the serving's
     (r"\b(?:(?:needs?|has|have)\s+to\s+|must\s+|should\s+|will\s+)?be\s+(?:live|deployed|shipped|released"
-     r"|serving(?:\s+traffic)?)\b",
+     r"|serving(?:\s+traffic)?)\b"
+     # "fine-tune a 3B for on-device", "for edge deployment": where it will run once trained
+     r"|\bfor\s+(?:on[\s-]?device|mobile|edge|in[\s-]browser|embedded|offline)(?!\s+cases?\b)(?:\s+(?:use|deployment|"
+     r"inference|serving|apps?|devices?))?(?![\w-])",
      "what the model is for once trained: the plan's finish is when training ends; deploying takes its own time after"),
     (r"\b(?:bf16|bfloat16|bfloat-16|fp16|float16|half[\s-]+precision|(?:bf16\s+)?mixed[\s-]+precision|amp)\b",
      "what the estimate already assumes: compute at the accelerator's BF16 peak FLOP/s (FP16's is the same) and "

@@ -5230,8 +5230,11 @@ _NOT_URGENT_RE = compiled_on_use(
     r"|\b(?:(?:it'?s|it\s+is)\s+)?(?:fine|ok(?:ay)?|happy)\s+(?:for\s+it\s+)?to\s+be\s+slow(?:er)?\b"
     r"|\b(?:slow(?:er)?|taking\s+longer)\s+is\s+(?:fine|ok(?:ay)?)\b|\b(?:it\s+)?can\s+be\s+slow(?:er)?\b"
     # "the deadline is not strict", "deadline's flexible": the cheapest plan, as with no hard deadline
-    r"|\bdeadline(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible"
-    r"|negotiable|loose)\b", _F)
+    # ("timeline flexible", "timing is flexible", "flexible on timing", "a flexible timeline": so too)
+    r"|\b(?:deadline|timeline|timing|time[\s-]?frame|schedule|turn-?around)(?:\s+is|'s)?\s+(?:not\s+(?:strict|hard"
+    r"|firm|fixed|final|set(?:\s+in\s+stone)?)|soft|flexible|negotiable|loose)\b"
+    r"|\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?flexible\s+(?:on\s+|about\s+|with\s+)?(?:the\s+)?(?:deadline|timeline"
+    r"|timing|time(?:[\s-]?frame)?|schedule|dates?|when)\b", _F)
 # Cost said to come first means what "no rush" means: the cheapest plan that meets any deadline.
 _COST_FIRST_RE = compiled_on_use(
     r"\b(?:as\s+)?(?:cheap(?:ly)?|inexpensive(?:ly)?|low[\s-]cost)\s+as\s+(?:possible|we\s+can|it\s+gets)\b"
@@ -5340,7 +5343,8 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     task, adapter, compared, one_run = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
-                                                                   "urgency", "slow", "longer"),  # "no": "not", …
+                                                                   "urgency", "slow", "longer", "flexible",
+                                                                   "negotiable", "loose", "soft"),  # "no": "not", …
                                                 _NOT_URGENT_RE)]
     unlimited = scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
                              _NO_COST_LIMIT_RE)

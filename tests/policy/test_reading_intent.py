@@ -1879,6 +1879,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # round the clock is how every job runs; a deployment after the deadline is what the model is for
     ("how much would it cost to run 8 H100s 24/7 for a month?", {"fixed_hours": 730.0, "gpus": 8}, []),
     ("fine-tune 7B on 1B tokens, must be deployed by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("we need to fine-tune llama 3.2 3B for on-device, ~200M tokens", {"tokens": 200_000_000}, []),
+    ("fine-tune a 1B for edge deployment on 100M tokens", {"params": 1_000_000_000}, []),
     # an accelerator no instance has, only wished for, leaves the hardware open (asked for, it is refused)
     ("7B SFT, 3 epochs on 120k examples avg 700 tokens, use 4090s if possible",
      {"accelerator": None, "tokens": 252_000_000}, []),

@@ -676,6 +676,11 @@ def test_production_headed_for_alone_stays_production_for_a_person_to_check() ->
     ("pretrain 1.3B on 26B tokens. No hard deadline but ideally within 2 weeks.", "as a wish"),
     ("fine-tune 7B on 1B tokens, no firm deadline", "read 'no firm deadline' as no hurry"),
     ("sweep 12 configs of a 350M model, ~1B tokens each. Cheapest possible, whenever.", "read 'whenever' as no hurry"),
+    ("We need to train a 2.7B model on 55B tokens. Budget is $8k total. Timeline flexible.",
+     "read 'Timeline flexible' as no hurry"),
+    ("fine-tune 7B on 1B tokens, we're flexible on timing", "read 'we're flexible on timing' as no hurry"),
+    ("fine-tune 7B on 1B tokens, schedule is flexible", "read 'schedule is flexible' as no hurry"),
+    ("fine-tune 7B on 1B tokens by Friday, though the deadline is soft", "read 'deadline is soft' as no hurry"),
     ("For the Q1 roadmap, finance wants a number: fine-tune a 70B model on 2B tokens",
      "read 'For the Q1 roadmap' as what the estimate is for"),
 ])
