@@ -1716,7 +1716,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("we've got about 2 grand left this quarter, fine-tune a 7B on 400M tokens", {"budget_usd": 2000.0}, []),
     ("fine-tune 7B on 1B tokens, 5 grand max", {"budget_usd": 5000.0}, []),
     ("fine-tune 7B on 1B tokens for under a grand", {"budget_usd": 1000.0}, []),
-    ("fine-tune 7B on a grand total of 1B tokens", {"budget_usd": None, "tokens": 10**9}, ["grand total"]),
+    # ("total" alone says what a budget or a count means anyway: the whole request's)
+    ("fine-tune 7B on a grand total of 1B tokens", {"budget_usd": None, "tokens": 10**9}, ["grand"]),
     # as many models of one size, each trained: a run for each (the size is still the size)
     ("we want to benchmark 4 different 7B base models by finetuning each on the same 200M token dataset",
      {"trials": 4, "params": 7 * 10**9, "tokens": 200 * 10**6}, []),

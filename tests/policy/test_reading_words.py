@@ -99,6 +99,8 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
     ("kindly fine-tune 7B on 1B tokens", []),
     ("ablation study: 4 variants of a 1B model, each 20B tokens, want all done by Dec 31", []),
     ("SFT 13B with the new data mix (about 3B tokens)", []),
+    # a budget is the whole request's unless said of each run
+    ("fine-tune 7B on 1B tokens, 5 seeds, total budget $400", []),
 ])
 def test_conversational_filler_is_read_as_nothing(text: str, unread: list[str]) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == unread
