@@ -44,6 +44,8 @@ Rules (all in the requester's zone, relative to ``now``):
   "before the board meeting on Dec 10": an event that day, its time not said, and "for the customer launch on the
   15th": work wanted for an event is ready the day before (at the time given, when one is). Only "on the 15th" is
   that phrase when the event's words also say the stage ("customer", "launch"), so the stage reader still reads them.
+  Said on the weekday it names ("before Monday", "for Monday's standup" on a Monday), it is next week's: today's
+  has come, so there is no day before it left to be ready by.
 - A month and day without a year is this year's, or next year's when this year's passed more than 31 days ago.
 This module only reads dates; whether a deadline lies in the past is the caller's check.
 """
@@ -267,10 +269,17 @@ _CITY_ZONE_RE = compiled_on_use(rf"\s*,?\s*\(?(?P<city>{_CITY_ZONE_PLACES})\s+ti
 _US_ZONE_WORD_RE = compiled_on_use(r"\s+\(?(?P<city>pacific|eastern|central|mountain)\)?(?=\s*(?:$|[,;.!?)]))", _F)
 
 
+# A place named in brackets right after a deadline is its time: "by COB tomorrow (London)", "Friday 5pm (NYC)"
+_CITY_BRACKET_RE = compiled_on_use(rf"\s*\((?P<city>{_CITY_ZONE_PLACES})(?:\s+time)?\)", _F)
+
+
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
-    """A zone said right after a deadline's phrase: an abbreviation, a place's time, or a US zone's name."""
+    """A zone said right after a deadline's phrase: an abbreviation, a place's time (or a place in brackets), or a
+    US zone's name."""
     return (_ZONE_RE.match(text, end) or (_CITY_ZONE_RE.match(text, end) if "time" in text[end:end + 40].lower()
-                                          else None) or _US_ZONE_WORD_RE.match(text, end))
+                                          else None)
+            or (_CITY_BRACKET_RE.match(text, end) if "(" in text[end:end + 3] else None)
+            or _US_ZONE_WORD_RE.match(text, end))
 
 
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to
@@ -590,6 +599,18 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         groups["trigger"] = " ".join(event.group(0).split())
     try:
         when = _resolve(groups, now, notes, readings)
+        day_before = ((trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
+                                                or _AWAY_FROM_RE.match(trigger.group(0)) is not None))
+                      or (trigger is None and dated is not None and dated[1]["due"] is None)
+                      or (trigger is None and dated is None and event is not None and event["due"] is None))
+        if day_before and when.date() == now.date() and groups.get("wd") and not groups.get("wdq") \
+                and not _time_said(groups):
+            # "before Monday", "for Monday's standup" said on a Monday: today is no day to be ready the day before
+            # of, so the Monday of next week
+            when += timedelta(days=7)
+            readings.clear()  # today's, one of the readings to choose from, is gone
+            notes.append(f"took {when:%A %Y-%m-%d} for the {when:%A} said: today's has come, so ready the day before "
+                         "next week's")
         if trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
                                     or _AWAY_FROM_RE.match(trigger.group(0))):
             when = _day_before(groups, when, notes)
@@ -614,6 +635,11 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
                     firmness=_firmness(said, trigger, after), choices=tuple(readings),
                     for_event=event is not None or dated is not None)
+
+
+def _time_said(groups: dict[str, str | None]) -> bool:
+    """Whether the groups read say a time of day."""
+    return any(groups.get(k) for k in ("h", "h24", "named"))
 
 
 def _time_only(groups: dict[str, str | None]) -> bool:

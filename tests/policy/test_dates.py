@@ -133,6 +133,10 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("need it Wednesday", MONDAY, "2026-12-02T17:00:00-08:00"),
     ("before Friday", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("before Friday 3pm", MONDAY, "2026-12-04T15:00:00-08:00"),
+    # said on a Monday, "before Monday" is next week's, ready the day before it: today's has come
+    ("before Monday", MONDAY, "2026-12-06T17:00:00-08:00"),
+    ("for Monday's standup", MONDAY, "2026-12-06T17:00:00-08:00"),
+    ("before Tuesday", MONDAY, "2026-11-30T17:00:00-08:00"),
     ("before end of month", MONDAY, "2026-11-30T17:00:00-08:00"),
     # "in the next N <unit>", "within the next N <unit>": a deadline N ahead, read as "in N <unit>"
     ("in the next 48 hours", MONDAY, "2026-12-02T09:00:00-08:00"),
@@ -244,6 +248,7 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by 15/12", MONDAY, "read '15/12' as day/month (there is no month 15)"),
     ("by Mar 1", MONDAY, "took 2027"),
     ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
+    ("before Monday", MONDAY, "took Monday 2026-12-07 for the Monday said: today's has come"),
     ("before Jan 15", MONDAY, "read 'before Jan 15' as by Thursday 17:00"),  # the day as said, not its weekday
     ("over the weekend", MONDAY, "as done when the working week starts: Mon 2026-12-07 09:00"),
     ("by the weekend", MONDAY, "as before it starts: Fri 2026-12-04 17:00"),

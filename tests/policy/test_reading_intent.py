@@ -870,6 +870,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, no longer than 2 days", {"deadline": at("2026-12-02T17:00")}, []),
     # a zone said as a place's time, and a day said after the zone or after an event named with its time
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
+    # a place in brackets after the deadline is its time ("(see thread)" is no place: it stays unread)
+    ("LoRA 8B on 100M tokens by COB tomorrow (London)", {"deadline": at("2026-12-01T09:00")}, []),
+    ("LoRA 8B on 100M tokens by Friday 5pm (NYC)", {"deadline": at("2026-12-04T14:00")}, []),
     ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
     ("fine-tune 7B by Friday noon eastern", {"deadline": at("2026-12-04T09:00")}, []),  # a US zone by its name
     ("fine-tune 7B by Friday, central region", {"deadline": at("2026-12-04T17:00")}, ["central region"]),
