@@ -3722,7 +3722,7 @@ _MIN_STEP_TOKENS = 512
 # Between a count of steps and the tokens of each: "2000 steps of 1M tokens", "at 512k tokens", "x 2M tokens"
 _STEP_JOIN = r"\s*,?\s*(?:of|at|with|x|×|@|each\s+of)\s*(?:~|about\s+|roughly\s+)?"
 # After the tokens: that they are each step's ("1M tokens each", "… a step")
-_EACH_STEP_AFTER = r"\s*(?:each|per\s+step|a\s+step|every\s+step)\b"
+_EACH_STEP_AFTER = r"\s*(?:each|per\s+step|a\s+step|every\s+step|/\s*step)\b"  # "2M tokens/step" too
 
 
 def _each_steps_tokens(steps: _Qty, found: list[_Qty], said: str) -> int | None:
@@ -4974,7 +4974,8 @@ _BATCH_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:global|effective|total)[\s_-]+|\b)(?:batch(?:[\s_-]*size)?|bs|gbs)(?:\s+(?:of|is|was))?\s*(?:[=:]\s*)?"
     r"(?:about|around|roughly|~)?\s*$", _F)
 _BATCH_AFTER_RE = compiled_on_use(
-    r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",
+    r"(?:\s+|[\s-]*)(?:global\s+)?batch(?:es)?\b|\s+(?:per|a|each)\s+(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b"
+    r"|\s*/\s*(?:(?:global\s+)?batch|(?:optimi[sz]er\s+)?step)\b",  # "1M tokens/step"
     _F)
 _MICRO_BATCH_RE = compiled_on_use(r"\b(?:micro|per[\s_-]*(?:device|gpu|accelerator|replica|rank))[\s_-]*$", _F)
 _SEQUENCE_UNITS = ("sequence", "sequences", "sample", "samples", "example", "examples")
@@ -6156,8 +6157,20 @@ _MOVE_TO_RE = compiled_on_use(
     r"(?=(?:spot|on[\s-]?demand)\b)", _F)
 
 
+# A model's weights called its checkpoint ("continue training our 13B checkpoint", "the SFT checkpoint"): what the
+# work starts from, which says nothing of whether the job may be interrupted (read in the text as written)
+_MODEL_CHECKPOINT_RE = compiled_on_use(
+    r"\b(?:our|the|my|its|their|this|that|an?|sft|base|latest|last|best|final|previous|pretrained|trained"
+    r"|\d+(?:\.\d+)?\s*[bm])\s+(?P<word>checkpoint)\b(?!\s+(?:to|every|each|often|regularly|hourly|at\s+least)\b)",
+    _F)
+
+
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
+    if scan.holds(("checkpoint",)):
+        for m in _MODEL_CHECKPOINT_RE.finditer(scan.said):
+            if scan.text[m.start("word") : m.end("word")].lower() == "checkpoint":
+                scan.blank(m.start("word"), m.end("word"))
     if scan.holds(("move", "switch", "migrat", "shift", "put", "chang")):
         scan.take(_MOVE_RE)  # the move's own words: what is moved, and where to, are read below
         scan.take(_MOVE_TO_RE)

@@ -872,6 +872,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by Friday 6pm London time", {"deadline": at("2026-12-04T10:00")}, []),
     # a place in brackets after the deadline is its time ("(see thread)" is no place: it stays unread)
     ("LoRA 8B on 100M tokens by COB tomorrow (London)", {"deadline": at("2026-12-01T09:00")}, []),
+    # a step's tokens written with a slash are its batch, as "per step" is
+    ("pretrain 1B for 10k steps, 1M tokens/step", {"tokens": 10_000_000_000, "batch_tokens": 1_000_000}, []),
+    # a model's weights called its checkpoint say nothing of interruptions (multi-node spot stays off)
+    ("Continue training our 13B checkpoint for another 50k steps at 2M tokens/step",
+     {"tokens": 100_000_000_000, "interruption_tolerance": None}, []),
+    ("DPO our SFT checkpoint, 7B, 100M tokens", {"interruption_tolerance": None}, []),
     ("LoRA 8B on 100M tokens by Friday 5pm (NYC)", {"deadline": at("2026-12-04T14:00")}, []),
     ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
     ("fine-tune 7B by Friday noon eastern", {"deadline": at("2026-12-04T09:00")}, []),  # a US zone by its name
