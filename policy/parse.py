@@ -1648,7 +1648,7 @@ _AT_A_TIME_RE = compiled_on_use(r"(?:(?<=gpus)|(?<=gpu)|(?<=nodes)|(?<=node)|(?<
                                 r"\s+at\s+(?:a|any\s+one|one)\s+time\b", _F)
 # "500M tokens per epoch, 3 epochs": what one epoch is, which the epochs said multiply
 # (with no count of epochs said, how many is left for a person)
-_PER_EPOCH_RE = compiled_on_use(r"(?:(?<=tokens)|(?<=toks))\s+(?:per|an?|each|every)\s+epoch\b"
+_PER_EPOCH_RE = compiled_on_use(r"(?:(?<=tokens)|(?<=toks))(?:\s+(?:per|an?|each|every)\s+|\s*/\s*)epoch\b"
                                 r"(?=[^\n]*?(?<![\w.])\d+(?:\.\d+)?\s*epochs?\b)", _F)
 # "EU data residency required": that it is required (the place and "data residency" are the region reader's)
 _RESIDENCY_RE = compiled_on_use(r"(?:(?<=residency)|(?<=sovereignty))\s+(?:is\s+)?(?:required|needed|mandatory"
@@ -3798,7 +3798,8 @@ _PER_ITEM = (
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:each(?:\s+(?:" + _ITEMS + r"|item|one)(?![\w]))?|apiece|on\s+average|avg"
-    r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])))?\)?")
+    r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])"
+    r"|\s*/\s*(?:" + _ITEMS + r"|item)(?![\w])))?\)?")  # "2k tokens/sample"
 _PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
 

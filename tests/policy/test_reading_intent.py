@@ -1218,6 +1218,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, EU data residency required", {"area": "eu"}, []),
     # what one epoch is, multiplied by the epochs said (with none said, how many is a person's to say)
     ("fine-tune 7B on 500M tokens per epoch, 3 epochs", {"tokens": 1_500_000_000}, []),
+    ("train 1B on 2B tokens/epoch, 3 epochs", {"tokens": 6_000_000_000}, []),
+    # an item's length written with a slash is each item's, as "per sample" is
+    ("fine-tune 7B, 20k samples x 2k tokens/sample", {"tokens": 40_000_000}, []),
+    ("fine-tune 8B with 1M examples at 512 tokens/example", {"tokens": 512_000_000}, []),
     ("fine-tune 7B on 500M tokens per epoch", {"tokens": 500_000_000}, ["epoch"]),
     ("pretrain 1B on 20B tokens with a 10% warmup", {"tokens": 20_000_000_000}, []),
     # typed in a hurry
