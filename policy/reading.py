@@ -1055,10 +1055,16 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
             notes.append(f"read '{phrase}' × '{said_rate}' × {tokens:,} tokens as {fields['tokens']:,} tokens "
                          "generated and trained on, each rollout's length said (its prompt's own tokens not counted)")
             return
-        questions.append(Question(field="tokens", question=f"Are the {tokens:,} tokens each of the '{phrase}', or all "
-                                  "of them?", choices=[Choice(label=f"{tokens:,} each ({n * tokens:,} tokens)",
+        # "100k examples, 512 tokens, 3 epochs": the tokens hold the epochs already; asked of one pass's, as said
+        passes = fields.get("epochs") or 1.0
+        said = round(tokens / passes) if passes != 1 else tokens
+        times = f" × {passes:g} epochs" if passes != 1 else ""
+        questions.append(Question(field="tokens", question=f"Are the {said:,} tokens each of the '{phrase}', or all "
+                                  "of them?", choices=[Choice(label=f"{said:,} each{times} ({n * tokens:,} tokens)",
                                                               value=n * tokens),
-                                                       Choice(label=f"{tokens:,} in all", value=tokens)]))
+                                                       Choice(label=f"{said:,} in all{times}"
+                                                              + (f" ({tokens:,} tokens)" if times else ""),
+                                                              value=tokens)]))
         return
     if tokens is not None and counted is not None:
         # "our 40k support tickets (about 25M tokens)": the items counted are what the tokens said are made of
@@ -1097,8 +1103,15 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         elif seq is None and model is not None and model.max_context < lengths[-1] and each != "a rollout":
             # "bge-large on 2M query-doc pairs": no item is longer than the model reads (512 tokens here)
             lengths = [model.max_context // 4, model.max_context // 2, model.max_context]
-        choices = [Choice(label=f"~{per:,} tokens {each}" + (", the sequence length said" if per == seq else "")
-                          + f" ({n * per:,} tokens)", value=n * per) for per in lengths]
+        # "50k samples, 3 epochs": each choice is every pass's tokens, so the epochs said are priced, not dropped
+        passes, over = _epochs_of_data(scan, notes) or (1.0, "")
+        if over:
+            ask = ask.replace("Give the total,", f"Give the total over the {over},").replace(
+                "give the total,", f"give the total over the {over},")
+        times = f" × {over}" if over else ""
+        choices = [Choice(label=f"~{per:,} tokens {each}{times}" + (", the sequence length said" if per == seq else "")
+                          + f" ({int(n * per * passes):,} tokens)", value=int(n * per * passes))
+                   for per in lengths]
         questions.append(Question(field="tokens", question=ask, choices=choices))
         return
     if (question := _steps_question(scan, fields)) is not None:

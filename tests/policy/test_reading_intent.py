@@ -2195,6 +2195,27 @@ def test_a_dataset_counted_in_items_alone_asks_their_length(text: str, phrase: s
     assert "unread" not in reading.fields  # the count and its items are both read
 
 
+def test_fewer_tokens_than_examples_with_epochs_asks_of_one_pass_and_prices_every_pass() -> None:
+    """The question asked of '1,536 tokens', the 512 said already times the 3 epochs."""
+    question = read_request("fine-tune 7B on 100k examples, 512 tokens, 3 epochs", now=MONDAY, tz=TZ).questions[0]
+    assert question.question == "Are the 512 tokens each of the '100k examples', or all of them?"
+    assert [c.label for c in question.choices] == ["512 each × 3 epochs (153,600,000 tokens)",
+                                                   "512 in all × 3 epochs (1,536 tokens)"]
+    assert [c.value for c in question.choices] == [153_600_000, 1536]
+
+
+def test_a_dataset_counted_in_items_with_its_epochs_asks_a_length_priced_over_every_epoch() -> None:
+    """The choices were one pass's: '3 epochs' waited for a size the answer then gave alone, so the plan priced a
+    third of the training and left the epochs unread."""
+    reading = read_request("fine-tune 7B, lr 2e-5, 3 epochs, 50k samples, max seq 2048", now=MONDAY, tz=TZ)
+    [question] = reading.questions
+    assert question.question == ("How many tokens are '50k samples'? Give the total over the 3 epochs, or pick an "
+                                 "average length.")
+    assert [c.value for c in question.choices] == [3 * 50_000 * n for n in (512, 2048, 8192)]
+    assert question.choices[0].label == "~512 tokens each × 3 epochs (76,800,000 tokens)"
+    assert reading.fields["epochs"] == 3.0 and "unread" not in reading.fields
+
+
 def test_rl_counted_by_its_steps_asks_a_rollouts_length_of_every_rollout() -> None:
     reading = read_request("GRPO on qwen2.5 7b, 500 steps, 64 prompts per step, 8 generations each, by friday",
                            now=MONDAY, tz=TZ)
