@@ -204,7 +204,9 @@ _ASSUMED = (
     (r"\b(?:within|inside|under|out\s+of|from)\s+(?:(?:our|the|my|this\s+month'?s|the\s+team'?s)\s+)?"
      r"(?:remaining|left(?:over)?)\s+(?:(?:monthly|team)\s+)?budget\b"
      r"|\b(?:within|inside|under|out\s+of|from)\s+what'?s\s+left\s+(?:of|in)\s+(?:(?:our|the|my)\s+)?"
-     r"(?:(?:monthly|team)\s+)?budget\b",
+     r"(?:(?:monthly|team)\s+)?budget\b"
+     # "use our team's budget": the requester's own team's, which every plan is checked against
+     r"|\b(?:use|using|from|out\s+of|against|on|within)\s+(?:our|my)\s+team(?:'s|s')?\s+(?:monthly\s+)?budget\b",
      "what gpuops does already: the plan is checked against what is left of the team's monthly budget, and goes to "
      "finance when it would take more"),
     # "could we get budget approval to", "need sign-off for": what every plan goes through

@@ -427,7 +427,10 @@ _TEAM_RE = compiled_on_use(
     r"\s+team)\s+(?:pays|will\s+pay|is\s+paying|'ll\s+pay|covers\s+it|will\s+cover\s+it)\b"
     # "for team-nlp, they pay": the team just named
     r"|\b(?:for\s+)?(?P<t11>team-[a-z0-9][a-z0-9_-]*)\s*[,;]?\s*(?:and\s+)?(?:they|it)\s*(?:'ll|\s+will|'re|\s+are)?\s*"
-    r"(?:pay(?:s|ing)?|cover(?:s|ing)?\s+it)(?:\s+for\s+it)?\b",
+    r"(?:pay(?:s|ing)?|cover(?:s|ing)?\s+it)(?:\s+for\s+it)?\b"
+    # "please use the nlp team's budget", "out of the vision team's account": whose money it is
+    r"|\b(?:use|using|from|out\s+of|against)\s+(?:the\s+)?(?P<t12>(?!our\b|my\b|your\b|their\b|this\b|that\b)"
+    r"[a-z][a-z0-9-]*)\s+team(?:'s|s')?\s+(?:budget|account|money|funds|cost\s+cent(?:er|re))\b",
     _F,
 )
 
@@ -6217,7 +6220,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     return Tolerance.LOW if low else Tolerance.HIGH if high or either else None
 
 
-_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11")
+_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12")
 
 
 def _team(scan: _Scan) -> str | None:

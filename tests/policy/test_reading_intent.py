@@ -201,6 +201,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, seq len 8192", {"seq_len": 8192}, []),
     ("fine-tune 7B, context length of 16k", {"seq_len": 16384}, []),
     ("fine-tune 7B for team nlp", {"team": "team-nlp"}, []),
+    # whose budget it comes out of is the team's
+    ("fine-tune 7B on 1B tokens, please use the nlp team's budget", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens, use our team's budget", {"team": "team-ml"}, []),  # the default team
     ("fine-tune 7B on roughly 2 billion tokens", {"tokens": 2_000_000_000}, []),
     ("lora 8B on 1B tokens per trial, 5 trials", {"tokens": 1_000_000_000, "trials": 5, "task": Task.SWEEP}, []),
     ("fine-tune 7B, it's not for a customer", {"stage": Stage.EXPERIMENTAL}, []),
