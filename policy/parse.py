@@ -1480,7 +1480,7 @@ _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|exa
 # prices the work at a well-tuned stack's throughput whatever the framework; finished jobs calibrate it
 # (``policy.calibration``).
 _FRAMEWORK_RE = compiled_on_use(
-    r"\b(?:with|using|use|via|on|in|through)\s+(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl"
+    r"(?:\b(?:with|using|use|via|on|in|through)\s+|\bw/\s*)(?:the\s+)?(?:unsloth|axolotl|llama[\s-]?factory|torchtune|trl"
     r"|megatron(?:[\s-]?lm)?"
     r"|nemo|(?:pytorch\s+)?lightning|mosaic(?:ml)?\s+composer|composer|liger(?:\s+kernels?)?"
     r"|(?:hf|hugging\s*face)\s+(?:transformers\s+)?(?:trainer|estimator|accelerate)|transformers\s+trainer)(?![\w-])"

@@ -272,6 +272,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on data from March", {"start_after": None}, ["March"]),
     # how the job is run: the framework and how each step's batch is split
     ("fine-tune 7B on 1B tokens with unsloth", {"tokens": 10**9}, []),
+    ("LoRA 13B on 200M tokens w/ unsloth on a single GPU", {"tokens": 200_000_000, "gpus": 1}, []),
     ("fine-tune 7B on 1B tokens using axolotl on sagemaker", {"platform": Platform.SAGEMAKER}, []),
     ("fine-tune 7B on 1B tokens, micro batch 4, grad accum 8, 8 GPUs", {"gpus": 8, "batch_sequences": None}, []),
     # two bounds of one unit, said once

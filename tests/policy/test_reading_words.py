@@ -101,6 +101,8 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
     ("SFT 13B with the new data mix (about 3B tokens)", []),
     # a budget is the whole request's unless said of each run
     ("fine-tune 7B on 1B tokens, 5 seeds, total budget $400", []),
+    # the plan gives its finish, which is what an ETA asks
+    ("fine-tune 7B on 1B tokens (ETA needed for planning)", []),
 ])
 def test_conversational_filler_is_read_as_nothing(text: str, unread: list[str]) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == unread
