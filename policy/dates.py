@@ -271,6 +271,12 @@ _US_ZONE_WORD_RE = compiled_on_use(r"\s+\(?(?P<city>pacific|eastern|central|moun
 
 # A place named in brackets right after a deadline is its time: "by COB tomorrow (London)", "Friday 5pm (NYC)"
 _CITY_BRACKET_RE = compiled_on_use(rf"\s*\((?P<city>{_CITY_ZONE_PLACES})(?:\s+time)?\)", _F)
+# A city named alone at the end of a deadline's clause, as the US zones are: "by Friday noon Berlin" (a name of four
+# letters or more, so that no short word is read as a place)
+_CITY_WORD_RE = compiled_on_use(
+    r"\s+(?P<city>" + "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES
+                              if len(c) >= 4 and c not in ("british", "european", "india", "israel"))
+    + r")(?=\s*(?:$|[,;.!?)]))", _F)
 
 
 def _zone_at(text: str, end: int) -> re.Match[str] | None:
@@ -279,7 +285,7 @@ def _zone_at(text: str, end: int) -> re.Match[str] | None:
     return (_ZONE_RE.match(text, end) or (_CITY_ZONE_RE.match(text, end) if "time" in text[end:end + 40].lower()
                                           else None)
             or (_CITY_BRACKET_RE.match(text, end) if "(" in text[end:end + 3] else None)
-            or _US_ZONE_WORD_RE.match(text, end))
+            or _US_ZONE_WORD_RE.match(text, end) or _CITY_WORD_RE.match(text, end))
 
 
 # What the person calls the deadline: the hard one is the deadline; a wish ("ideally", "soft deadline") gives way to

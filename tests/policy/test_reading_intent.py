@@ -883,6 +883,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 100_000_000_000, "interruption_tolerance": None}, []),
     ("DPO our SFT checkpoint, 7B, 100M tokens", {"interruption_tolerance": None}, []),
     ("LoRA 8B on 100M tokens by Friday 5pm (NYC)", {"deadline": at("2026-12-04T14:00")}, []),
+    ("fine-tune 7B on 1B tokens by Friday noon Berlin", {"deadline": at("2026-12-04T03:00")}, []),
     ("fine-tune 7B by Friday, new york time", {"deadline": at("2026-12-04T14:00")}, []),  # the zone after a comma
     ("fine-tune 7B by Friday noon eastern", {"deadline": at("2026-12-04T09:00")}, []),  # a US zone by its name
     ("fine-tune 7B by Friday, central region", {"deadline": at("2026-12-04T17:00")}, ["central region"]),
