@@ -5037,7 +5037,8 @@ def _kind_from_context(said_before: str, after: str, scale: str) -> str:
 _ROUND_THE_CLOCK_RE = compiled_on_use(r"(?<![\w/.])24\s*(?:/|x)\s*7(?![\w/.])", _F)
 # "we only have $2k", "we've just got 2k left": all there is, read with the amount
 _ONLY_HAVE_BEFORE_RE = compiled_on_use(
-    r"\b(?:only|just)\s+(?:have|got)\s*(?:about|around|roughly|~)?\s*$|\b(?:have|got)\s+(?:only|just)\s*$", _F)
+    r"\b(?:only|just)\s+(?:have|got)\s*(?:about|around|roughly|~)?\s*$|\b(?:have|got)\s+(?:only|just)\s*$"
+    r"|\bonly\s*$", _F)  # "only $150 left": all there is
 # What is left, said of a bare number: "we only have 2k left", "with 40k left in the budget" (not what is left of the
 # work: "2k left to go", "500 left of the run")
 _LEFT_AFTER_RE = compiled_on_use(

@@ -1892,6 +1892,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.HIGH}, []),
     # a bare amount said to be what is left is dollars, from $100 up; what is left of the work is no money
     ("fine-tune 7B on 1B tokens, we only have 2k left", {"budget_usd": 2000.0}, []),
+    # "monthly" of the team's budget is no recurring work, and "only $150 left" is all there is
+    ("fine-tune 7B on 1B tokens; our monthly budget is nearly gone, only $150 left", {"budget_usd": 150.0}, []),
     ("can we afford a 13B pretrain on 260B tokens with 40k left in the budget?", {"budget_usd": 40000.0}, []),
     ("fine-tune 7B on 1B tokens, we have only $2k", {"budget_usd": 2000.0}, []),
     ("fine-tune 7B on 1B tokens, 2k left to go", {"budget_usd": None}, ["2k", "left"]),
