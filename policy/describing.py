@@ -468,6 +468,11 @@ def _counted_words(scan: TextScan) -> list[str]:
 APPROVAL_CLAIM_RE = compiled_on_use(
     r"\b(?:(?:it(?:'s|\s+(?:is|was|has\s+been))|this\s+(?:is|was|has\s+been)|(?:is|was|has\s+been))\s+)?"
     r"(?:already\s+|pre-?)approved(?:\s+by\s+(?:my\s+|our\s+|the\s+)?[\w@.'-]+(?:\s+(?:lead|manager|team))?)?"
+    # "approved by Sarah already", "Sarah already approved it", "auto-approve please"
+    r"|(?<!not\s)(?<!n't\s)(?<!never\s)\bapproved\s+by\s+(?:my\s+|our\s+|the\s+)?[\w@.'-]+"
+    r"(?:\s+(?:lead|manager|team))?(?:\s+already)?"
+    r"|\b[\w@.'-]+\s+already\s+(?:approved|signed\s+off(?:\s+on)?|ok'?d|okayed)(?:\s+(?:it|this))?"
+    r"|\bauto-?approve(?:\s+(?:it|this))?,?\s+(?:please|pls)\b"
     r"|\b(?:my|our|the)\s+(?:manager|lead|boss|director|vp|head(?:\s+of\s+\w+)?|pm)\s+(?:already\s+)?(?:approved|signed\s+off"
     r"(?:\s+on)?|ok'?d|okayed|green-?lit)(?:\s+(?:it|this))?"
     r"|\bapproved\s+(?:in|at|during)\s+(?:(?:yesterday'?s|today'?s|last\s+week'?s|this\s+week'?s|the|our)\s+)?"

@@ -1189,7 +1189,8 @@ def _reservation(scan: _Scan) -> str | None:
 # "charge to ML-4411" (a code with a digit, so "charge to our team" is no code).
 _COST_CENTER_RE = compiled_on_use(
     r"(?:\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:(?:the\s+|our\s+)?cost\s+cent(?:er|re)\s*)?"
-    r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|charge\s+code|billing\s+code)\s*(?:#|no\.?|number|code|id|is)?"
+    r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|(?:charge|billing|budget|cost|project|account)\s+code)"
+    r"\s*(?:#|no\.?|number|code|id|is)?"
     r"\s*[:=#]?\s*"
     r"|\bcc\s*[:#]\s*)"  # "CC# 7731", "CC: ML-4411"; "cc 2 leads" copies people in
     r"(?P<code>(?=[\w.:/=+@-]*\d)[A-Za-z0-9](?:[\w.:/=+@-]{0,62}[A-Za-z0-9])?)(?![\w-])"
@@ -1201,7 +1202,7 @@ _COST_CENTER_RE = compiled_on_use(
 def _cost_center(scan: _Scan, notes: list[str]) -> str | None:
     """Who pays, by the code the request names ("cost center ML-4411"): a tag on the launched job."""
     found = list(dict.fromkeys(m["code"] or "-".join(m["project"].split()) for m in scan.take_if(
-        ("cost cent", "charge", "billing code", "bill", "cc"), _COST_CENTER_RE)))
+        ("cost cent", "charge", " code", "bill", "cc"), _COST_CENTER_RE)))
     if len(found) > 1:
         raise RequestError(f"name one cost center, not {len(found)} ({', '.join(found)})",
                            code="conflicting_cost_centers")

@@ -565,6 +565,8 @@ def test_an_instance_count_is_read_with_its_type() -> None:
     ("fine-tune 7B on 1B tokens, bill it to cost center FIN-22", "FIN-22"),
     ("fine-tune 7B on 1B tokens, charge to ML-4411", "ML-4411"),
     ("fine-tune 7B on 1B tokens, CC# 7731", "7731"),
+    ("fine-tune 7B on 1B tokens, budget code ML-221", "ML-221"),
+    ("fine-tune 7B on 1B tokens, project code 4411", "4411"),
 ])
 def test_a_cost_center_is_read_whole_and_its_digits_count_nothing(text: str, code: str) -> None:
     request = parse_request(text, now=MONDAY, tz=TZ)

@@ -2077,7 +2077,10 @@ def test_a_floor_over_a_ceiling_or_over_the_count_is_a_contradiction(text: str) 
 
 @pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, already approved by finance",
                                   "fine-tune 7B on 1B tokens, pre-approved by the VP",
-                                  "fine-tune 7B on 1B tokens, auto-approve this please"])
+                                  "fine-tune 7B on 1B tokens, auto-approve this please",
+                                  "fine-tune 7B on 1B tokens, approved by Sarah already",
+                                  "fine-tune 7B on 1B tokens, Sarah already approved it",
+                                  "fine-tune 7B on 1B tokens, auto-approve please"])
 def test_words_about_approval_are_never_read_and_hold_the_plan_for_a_person(text: str) -> None:
     request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
     assert any("approve" in phrase for phrase in request.unread), request.unread
