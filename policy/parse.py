@@ -5298,6 +5298,12 @@ _NO_COST_LIMIT_RE = compiled_on_use(
     # "don't care about cost", "we don't care how much it costs"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:about\s+(?:the\s+)?(?:cost|price|money|spend(?:ing)?)"
     r"|how\s+much\s+it\s+costs)\b", _F)
+# "we can start right away", "ready to kick off immediately": the job may start now, which says nothing of how soon
+# it must finish (read before "right away" is read as urgency)
+_CAN_START_NOW_RE = compiled_on_use(
+    r"\b(?:(?:we|i)\s*)?(?:can|could|are\s+ready\s+to|'re\s+ready\s+to|am\s+ready\s+to|'m\s+ready\s+to|ready\s+to)\s+"
+    r"(?:start|begin|kick\s+(?:it\s+)?off|go)(?:\s+(?:it|this|the\s+(?:job|run)))?\s+"
+    r"(?:right\s+away|immediately|now|right\s+now|today|any\s*time)\b", _F)
 _URGENT_RE = compiled_on_use(r"\basap\b|\bas\s+soon\s+as\s+possible\b|\burgent(?:ly)?\b|\bright\s+away\b"
                         r"|\bneeds?\s+(?:it|this|them)\s+yesterday\b"  # the idiom: as soon as possible
                         # "optimize for time", "time is money, go fast"
@@ -5357,6 +5363,9 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
                              _NO_COST_LIMIT_RE)
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
+    for m in scan.take_if(("start", "begin", "kick", "ready"), _CAN_START_NOW_RE):
+        notes.append(f"read '{_said(m)}' as when the job may start: now, as every plan assumes; it asks for no "
+                     "earlier finish")
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
                                                  "rush", "priority", "pri", "yesterday", "optimi", "go "),
                                                 _URGENT_RE)]

@@ -119,6 +119,11 @@ _START_CUE_RE = compiled_on_use(
     r"(?:\s+after|(?P<any>\s+(?:any\s*time|whenever)))?"
     # "between Dec 10 and Dec 12": the first is the start, the second (read by the deadline reader) the deadline
     r"|(?:run(?:s|ning)?|launch(?:es|ing)?)\s+after|from|as\s+of|available|no\s+earlier\s+than|between"
+    # "can't start until the data lands Wednesday", "won't be able to start before Monday": the start waits for it
+    r"|(?:can'?t|cannot|can\s+not|won'?t(?:\s+be\s+able\s+to)?|not\s+able\s+to|unable\s+to)\s+(?:start|begin|kick\s+off"
+    r"|run|launch)(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+(?:until|till|til|before)"
+    r"(?:\s+(?:the|our|my)\s+(?:[a-z-]+\s+){0,2}?(?:data|dataset|corpus|tokens|weights|checkpoint|quota|capacity)"
+    r"\s+(?:lands?|arrives?|is\s+ready|are\s+ready|comes?\s+in|is\s+in|is\s+available|are\s+available|is\s+approved))?"
     # "launch it on Monday", "launch the job at 6am": when the job starts ("our launch on Friday" is the event's day)
     r"|launch(?:es|ing)?\s+(?:it|this|that|the\s+(?:job|run))\s+(?:at|on)"
     # "after Dec 10" ("not after", "the day after" are not starts), and the end of what the job waits for: "once the

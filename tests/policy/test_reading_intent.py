@@ -1894,6 +1894,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, we only have 2k left", {"budget_usd": 2000.0}, []),
     # "monthly" of the team's budget is no recurring work, and "only $150 left" is all there is
     ("fine-tune 7B on 1B tokens; our monthly budget is nearly gone, only $150 left", {"budget_usd": 150.0}, []),
+    # a job that may start now asks for no earlier finish; one that cannot start yet starts then
+    ("fine-tune 7B on 1B tokens, can start right away", {"urgent": None, "start_after": None}, []),
+    ("fine-tune 7B on 1B tokens, we're ready to start immediately", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens, need it right away", {"urgent": True}, []),
+    ("fine-tune 7B on 1B tokens, can't start until the data lands Wednesday",
+     {"start_after": at("2026-12-02T09:00"), "deadline": None}, []),
     ("can we afford a 13B pretrain on 260B tokens with 40k left in the budget?", {"budget_usd": 40000.0}, []),
     ("fine-tune 7B on 1B tokens, we have only $2k", {"budget_usd": 2000.0}, []),
     ("fine-tune 7B on 1B tokens, 2k left to go", {"budget_usd": None}, ["2k", "left"]),
