@@ -255,6 +255,8 @@ _ZONES = {
     # the readings shown with their zone's name ("Thu 09:00 Asia/Kolkata"), so one meant otherwise is seen
     "ist": "Asia/Kolkata", "sgt": "Asia/Singapore", "hkt": "Asia/Hong_Kong", "jst": "Asia/Tokyo", "kst": "Asia/Seoul",
     "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
+    # a paper's deadline: "Anywhere on Earth", UTC-12 (the last zone where the day is still on)
+    "aoe": "Etc/GMT+12",
 }  # fmt: skip
 _ZONE_RE = compiled_on_use(
     rf"\s*\(?(?P<z>{'|'.join(sorted(_ZONES, key=len, reverse=True))})\)?(?![\w])", _F)
@@ -637,10 +639,19 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         raise RequestError(
             f'Could not read the deadline "{phrase}": {exc}. {_HINT}', code="unparseable_deadline"
         ) from exc
-    notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {when.tzinfo}")
+    notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {_zone_name(when.tzinfo)}")
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
                     firmness=_firmness(said, trigger, after), choices=tuple(readings),
                     for_event=event is not None or dated is not None)
+
+
+def _zone_name(zone: object) -> str:
+    """A zone as a person reads it: "Etc/GMT+12" (POSIX signs, west positive) is "UTC-12 (Anywhere on Earth)"."""
+    name = str(zone)
+    if name.startswith("Etc/GMT") and len(name) > 7:
+        offset = -int(name[7:])
+        return f"UTC{offset:+d}" + (" (Anywhere on Earth)" if offset == -12 else "")
+    return name
 
 
 def _time_said(groups: dict[str, str | None]) -> bool:

@@ -246,6 +246,9 @@ _ASSUMED = (
     # "DPO … (reference frozen)": how DPO's estimate counts its reference model already
     (r"\b(?:with\s+)?(?:a\s+|the\s+)?(?:frozen\s+ref(?:erence)?(?:\s+model)?|ref(?:erence)?(?:\s+model)?\s+(?:is\s+)?frozen)\b",
      "what the estimate already assumes: DPO's reference model frozen, forward passes only"),
+    # "just to test the pipeline end to end": how much of the pipeline the run exercises, not how much it computes
+    (r"\b(?:(?:from\s+)?end[\s-]+to[\s-]+end|e2e)\b",
+     "how much of the pipeline the run goes through: the work said is what is priced"),
     # "priority: normal": neither sooner nor later than the deadline says ("high" and "low" are read as urgency)
     (r"\b(?:priority\s*[:=]?\s*(?:normal|medium|standard|p2)|(?:normal|medium|standard)[\s-]+priority)\b",
      "what gpuops plans by default: the cheapest plan that meets the deadline with its safety margin"),

@@ -1895,6 +1895,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # "monthly" of the team's budget is no recurring work, and "only $150 left" is all there is
     ("fine-tune 7B on 1B tokens; our monthly budget is nearly gone, only $150 left", {"budget_usd": 150.0}, []),
     # a job that may start now asks for no earlier finish; one that cannot start yet starts then
+    # a paper's deadline Anywhere on Earth, UTC-12; a run said to go end to end prices the work said
+    ("fine-tune 7B on 1B tokens by Jan 15 AoE",
+     {"deadline": datetime(2027, 1, 15, 17, 0, tzinfo=ZoneInfo("Etc/GMT+12"))}, []),
+    ("qlora 13B on 20M tokens just to test the pipeline end to end", {"tokens": 20_000_000}, []),
     ("fine-tune 7B on 1B tokens, can start right away", {"urgent": None, "start_after": None}, []),
     ("fine-tune 7B on 1B tokens, we're ready to start immediately", {"urgent": None}, []),
     ("fine-tune 7B on 1B tokens, need it right away", {"urgent": True}, []),
