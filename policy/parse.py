@@ -5835,7 +5835,11 @@ _STOP_AT_RE = compiled_on_use(
     r"\b(?P<verb>(?:stop|kill|pause|halt|abort|terminate|shut\s+(?:it\s+)?down)(?:\s+(?:it|this|the\s+(?:job|run|training)))?)"
     rf"{_COST_PASSES}(?P<amount>{_AMOUNT})"
     r"|\b(?P<verb2>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\s+(?:of|at)?\s*"
-    rf"(?P<amount2>{_AMOUNT})", _F)
+    rf"(?P<amount2>{_AMOUNT})"
+    # "spend up to $300 and stop", "run until it hits $500 then kill it": the amount said before the stop
+    r"|\b(?:spend|run(?:\s+it)?|go|train)\s+(?:up\s+to|until\s+(?:it\s+)?(?:hits|reaches|costs))\s*"
+    rf"(?P<amount3>{_AMOUNT})\s*,?\s*(?:and|then)\s+(?:then\s+)?"
+    r"(?P<verb3>(?:stop|kill|halt|abort|terminate)(?:\s+(?:it|the\s+(?:job|run)))?)\b", _F)
 _STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "hard")
 
 
@@ -5881,10 +5885,15 @@ def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
     m = _STOP_AT_RE.search(scan.text)
     if m is None:
         return None
-    usd = _dollars(m["amount"] or m["amount2"])
+    usd = _dollars(m["amount"] or m["amount2"] or m["amount3"])
     if usd <= 0:
         return None
-    scan.blank(m.start(), m.start("amount" if m["amount"] else "amount2"))  # the amount is left for the budget
+    if m["amount3"]:  # "spend up to $300 and stop": the stop's words after the amount, the amount left for the budget
+        scan.blank(m.end("amount3"), m.end())
+        if not m.group(0).lower().startswith("spend"):  # "run until it hits": no budget's words, taken too
+            scan.blank(m.start(), m.start("amount3"))
+    else:
+        scan.blank(m.start(), m.start("amount" if m["amount"] else "amount2"))  # the amount is left for the budget
     notes.append(f"read '{_said(m)}' as a hard stop at ${usd:,.2f}: the launch's runtime cap is set so the run cannot "
                  "bill more, whatever it has left to do")
     return usd

@@ -1673,6 +1673,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a hard stop, and a launch only below an amount; either amount is the budget too
     ("pretrain 1B on 20B tokens, pause if it goes over $500", {"stop_at_usd": 500.0, "budget_usd": 500.0}, []),
     ("fine-tune 7B on 1B tokens, kill the job once it hits $2k", {"stop_at_usd": 2000.0}, []),
+    ("fine-tune 13B on 5B tokens, spend up to $300 and stop", {"stop_at_usd": 300.0, "budget_usd": 300.0}, []),
+    ("fine-tune 13B on 5B tokens, run until it hits $500 then kill it", {"stop_at_usd": 500.0, "budget_usd": 500.0},
+     []),
     ("fine-tune 7B on 1B tokens, don't run it if it costs more than $120", {"launch_below_usd": 120.0}, []),
     ("fine-tune 7B on 500M tokens, cost shouldn't exceed $80", {"budget_usd": 80.0}, []),
     ("fine-tune 13B on 2B tokens, no rush, just want a price check", {"estimate_only": True}, []),
