@@ -621,6 +621,15 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
 )
 
 
+# "with 10% held out for validation", "a 5% val split", "keep 10% for eval": data kept from training
+_HELD_OUT_RE = compiled_on_use(
+    r"\b(?:(?:with|keep(?:ing)?|hold(?:ing)?\s+out|set(?:ting)?\s+aside)\s+)?(?:an?\s+)?\d{1,2}(?:\.\d+)?\s*%"
+    r"(?:\s+(?:of\s+(?:it|the\s+data)\s+)?(?:(?:held|kept|set)[\s-]+(?:out|aside)|hold[\s-]?out|reserved)"
+    r"(?:\s+(?:for|as))?(?:\s+(?:a\s+)?(?:validation|eval(?:uation)?|val|dev|test(?:ing)?)(?:\s+(?:set|split))?)?"
+    r"|\s+(?:validation|eval(?:uation)?|val|dev|test)(?:\s+(?:split|set))?"
+    r"|\s+for\s+(?:validation|eval(?:uation)?|val|dev|test(?:ing)?)(?:\s+(?:set|split))?)\b", _F)
+
+
 class _Scan:
     """The request text with the phrases already used blanked out, so that nothing is read twice."""
 
@@ -742,6 +751,9 @@ def read_request(
     # "avoid cross-region transfer": before "avoid" reads as an exclusion
     with_data, data_region = _keep_with_data(scan, notes)
     fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
+    for m in scan.take_if(("%",), _HELD_OUT_RE):  # "with 10% held out for validation": its percent is no budget's
+        notes.append(f"read '{_said(m)}' as data held out of training: the tokens said are priced whole, so the "
+                     "estimate is high by at most that share")
     estimate_only = _estimate_only(scan, notes)  # "don't launch": before "launch" is read as anything else
     stop_at = _stop_at(scan, notes)  # "stop it if it costs more than $150": its amount is the budget's too
     below = _launch_below(scan, notes)  # "if it's over $100 don't launch it": so too
