@@ -3404,6 +3404,9 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
                              # "1 node should be enough": what suffices
                              r"(?:\s+only|\s+(?:is|should\s+be|would\s+be|will\s+be)\s+(?:fine|ok(?:ay)?|enough"
                              r"|plenty|sufficient)|\s+(?:will|would|should)\s+do|\s+suffices)?(?![\w-])"
+                             # "must fit on one node", "it should fit in a single machine"
+                             r"|\b(?:(?:must|should|has\s+to|needs?\s+to|to)\s+)?fits?\s+(?:on|in(?:to)?|within)\s+"
+                             r"(?:a\s+single|single|1|a)[\s-]+(?:node|instance|machine|host|box|server)\b"
                              # "no multi-node", "don't split it across nodes": one instance too
                              r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
                              # "we can't do multi-node", "multi-node isn't an option"

@@ -1415,6 +1415,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sweep 8x 350m 1b tok each by mon", {"trials": 8, "params": 350_000_000, "active_params": None}, []),  # no MoE
     ("fine-tune mixtral 8x7b on 1B tokens", {"trials": None, "params": 46_702_792_704}, []),
     ("fine-tune 7B on 1B tokens, single node only", {"max_instances": 1, "instances": None}, []),
+    ("fine-tune 13B on 2B tokens, must fit on one node", {"max_instances": 1, "instances": None}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
     ("fine-tune 7B on 2 x 8 H100", {"gpus": 16, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
