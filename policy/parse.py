@@ -1304,6 +1304,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "how much cheaper is spot than on-demand": the plan and its alternatives answer it
     r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
+    # "what if we used A100s instead?", "what if we go with spot": the plan on what is said next, and its cost
+    r"|what\s+if\s+(?:we|i|you)\s+(?:used|use|went\s+with|go\s+with|switched\s+to|switch\s+to|tried|try|ran\s+it\s+on"
+    r"|run\s+it\s+on)(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
     r"|(?:please|pls|plz|can\s+you|could\s+you)\s+estimate(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))?(?=\s)"
     # "please tell price and time", "pls cost for lora …", "give me options for": the plan, its cost, its choices
@@ -1985,7 +1988,13 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["data_region"] = _only(data_regions, "data regions", 'give one, e.g. "the data is in us-west-2"')
     if named_regions:
         fields["regions"] = named_regions
-    if fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
+    if (fields["region"] and not named_regions and fields["region"] not in preferred_regions
+            and _CHEAPER_THERE_RE.search(scan.said)):
+        # "is it cheaper to run it in us-west-2?": asked of the region, so planned there with what the others cost
+        fields["region_preferred"] = True
+        notes.append(f"read '{fields['region']}' as the region asked about; planned there, with what the cheapest "
+                     "region the team can launch in would cost beside it")
+    elif fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
         fields["region_preferred"] = True
         notes.append(f"read '{fields['region']}' as the region preferred; planned there, with what the cheapest "
                      "region the team can launch in would save, or left open if it cannot run the job")
@@ -3056,6 +3065,9 @@ _IF_CHEAPER_AFTER_RE = compiled_on_use(  # cost alone: a DIY platform is no fast
     r"\s*,?\s*if\s+(?:it'?s\s+|it\s+is\s+|that'?s\s+)?(?:cheaper|less\s+expensive)\b", _F)
 # A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
 # "hyperpod if possible".
+# Whether a region is cheaper, asked: "is it cheaper to run the 7B fine-tune in us-west-2?", "would it be cheaper in
+# eu-west-1"
+_CHEAPER_THERE_RE = compiled_on_use(r"\b(?:is|would|will)\s+(?:it|this|that)\s+(?:be\s+)?(?:any\s+)?cheaper\b", _F)
 _WISH_BEFORE_RE = compiled_on_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be"
     r"|stay)?)?"

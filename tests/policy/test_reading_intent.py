@@ -1416,6 +1416,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune mixtral 8x7b on 1B tokens", {"trials": None, "params": 46_702_792_704}, []),
     ("fine-tune 7B on 1B tokens, single node only", {"max_instances": 1, "instances": None}, []),
     ("fine-tune 13B on 2B tokens, must fit on one node", {"max_instances": 1, "instances": None}, []),
+    # a question asked of a region plans there, the cheapest region beside it; "what if we used" asks for the plan
+    ("is it cheaper to run the 7B fine-tune (1B tokens) in us-west-2?",
+     {"region": "us-west-2", "region_preferred": True}, []),
+    ("fine-tune 7B on 1B tokens: what if we used A100s instead?", {"accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
     ("fine-tune 7B on 2 x 8 H100", {"gpus": 16, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
