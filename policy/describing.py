@@ -476,6 +476,9 @@ APPROVAL_CLAIM_RE = compiled_on_use(
     r"(?:\s+(?:lead|manager|team))?(?:\s+already)?"
     r"|\b[\w@.'-]+\s+already\s+(?:approved|signed\s+off(?:\s+on)?|ok'?d|okayed)(?:\s+(?:it|this))?"
     r"|\bauto-?approve(?:\s+(?:it|this))?,?\s+(?:please|pls)\b"
+    # "approve asap pls", "please approve quickly": how soon the approval is wanted, never how soon the job ends
+    r"|\b(?:(?:please|pls|plz)\s+)?approve\s+(?:it\s+|this\s+)?(?:asap|quickly|fast|soon|today|right\s+away|urgently"
+    r"|as\s+soon\s+as\s+(?:possible|you\s+can))(?:,?\s+(?:please|pls|plz|thanks|thx))?(?![\w-])"
     r"|\b(?:my|our|the)\s+(?:manager|lead|boss|director|vp|head(?:\s+of\s+\w+)?|pm)\s+(?:already\s+)?(?:approved|signed\s+off"
     r"(?:\s+on)?|ok'?d|okayed|green-?lit)(?:\s+(?:it|this))?"
     r"|\bapproved\s+(?:in|at|during)\s+(?:(?:yesterday'?s|today'?s|last\s+week'?s|this\s+week'?s|the|our)\s+)?"

@@ -2098,7 +2098,8 @@ def test_a_floor_over_a_ceiling_or_over_the_count_is_a_contradiction(text: str) 
                                   "fine-tune 7B on 1B tokens, auto-approve this please",
                                   "fine-tune 7B on 1B tokens, approved by Sarah already",
                                   "fine-tune 7B on 1B tokens, Sarah already approved it",
-                                  "fine-tune 7B on 1B tokens, auto-approve please"])
+                                  "fine-tune 7B on 1B tokens, auto-approve please",
+                                  "fine-tune 7B on 1B tokens, production, approve asap pls"])
 def test_words_about_approval_are_never_read_and_hold_the_plan_for_a_person(text: str) -> None:
     request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
     assert any("approve" in phrase for phrase in request.unread), request.unread
@@ -2106,6 +2107,13 @@ def test_words_about_approval_are_never_read_and_hold_the_plan_for_a_person(text
                       spend=SpendSnapshot.unavailable(team="team-ml", reason="not read"), now=MONDAY).approval
     assert approval.required and any(r.startswith(("not read: ", "approval said in words: ")) and "approve" in r
                                      for r in approval.reasons)
+
+
+def test_how_soon_an_approval_is_wanted_says_nothing_of_how_soon_the_job_must_end() -> None:
+    """ "approve asap pls" was read as an urgent job: 16 p5 instances at $970 for a fine-tune planned at $350."""
+    request = parse_request("train a 7b on 1b tokens, production, approve asap pls", now=MONDAY, tz=TZ,
+                            team="team-ml")
+    assert request.urgent is None and request.unread == ["approve asap pls"]
 
 
 def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> None:
