@@ -2995,6 +2995,13 @@ _PLATFORM_RE = compiled_on_use(
     _F)
 
 
+# A platform AWS manages asked for by that alone: "managed please", "fully managed only", "a managed service"
+# ("managed spot" is SageMaker's spot, read with spot; "we managed to", "managed by the infra team" are no platform)
+_MANAGED_RE = compiled_on_use(
+    r"\b(?:fully[\s-]+)?managed(?!\s+(?:to|by|spot)\b)(?:\s+(?:only|please|pls|service|platform|training))*"
+    r"(?=\s*(?:$|[,;.!?()]|\s(?:please|pls|only|and|but|so)\b))", _F)
+
+
 def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str], list[str]]:
     """The platform the request names, and whether as a preference ("hyperpod if possible", "ideally on EKS"); several
     named leave the choice to the policy and are the platforms to compare (the third). A platform ruled out ("no
@@ -3024,12 +3031,15 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str
             scan.blank(cheaper.start(), cheaper.end())
             notes.append(f"read '{said} {_said(cheaper).lstrip(', ')}' as asking for {said}: its runs are priced at "
                          "EC2 rates, below SageMaker's, so the plan is on it")
+    if not named and scan.holds(("managed",)) and (managed := _MANAGED_RE.search(scan.text)) is not None:
+        # "managed please", "fully managed only": a platform AWS runs (SageMaker, HyperPod), never one the team runs
+        ruled_out += [("eks", managed), ("ec2", managed)]
     distinct = list(dict.fromkeys(named))
     out = list(dict.fromkeys(p for p, _ in ruled_out))
     if out and not set(out) & set(distinct):
         for _, m in ruled_out:
             scan.blank(m.start(), m.end())
-        phrases = ", ".join(f"'{_said(m)}'" for _, m in ruled_out)
+        phrases = ", ".join(dict.fromkeys(f"'{_said(m)}'" for _, m in ruled_out))
         never = ", ".join(PLATFORM_NAMES[Platform(p)] for p in out)
         if distinct:  # "on SageMaker please, not EC2": the one named, as said
             notes.append(f"read {phrases} as never on {never}, as the platform named already says")

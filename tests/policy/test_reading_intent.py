@@ -293,6 +293,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens before launch", {"stage": Stage.PRODUCTION}, []),
     # a platform ruled out: any other the team may use, or the one named beside it
     ("fine-tune 7B on 1B tokens, no EKS", {"exclude_platforms": [Platform.EKS], "platform_choice": []}, []),
+    # a platform AWS manages, asked for by that alone, rules out those the team runs itself
+    ("fine-tune 7B on 1B tokens for team-nlp, fully managed only",
+     {"exclude_platforms": [Platform.EKS, Platform.EC2], "platform": None}, []),
+    ("fine-tune 7B on 1B tokens, managed please (no k8s)", {"exclude_platforms": [Platform.EKS, Platform.EC2]}, []),
     ("fine-tune 7B on 1B tokens on SageMaker please, not EC2", {"platform": Platform.SAGEMAKER}, []),
     # credits for hardware make it preferred, not required; what is done with the runs once trained changes nothing
     ("fine-tune 7B on 1B tokens, we have credits for trainium",
