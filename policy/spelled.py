@@ -28,7 +28,9 @@ VAGUE_COUNTS = {"couple": 2, "few": 3}
 # 1-99: "seven", "twenty", "twenty-five", "twenty five"
 BELOW_100 = rf"(?:(?:{_TEN})(?:[\s-]+(?:{_UNIT}))?|(?:{_UNIT}))"
 # 1-999: "two hundred", "one hundred and fifty"; "a"/"an" only before a scale word ("a billion", "a hundred")
-_NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{BELOW_100}))?|(?P<n>{BELOW_100}))"
+# ("a couple hundred million tokens": two hundred; "a few hundred" says no number, so it stays words)
+_NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?|a\s+couple(?:\s+of)?)\s+hundred(?:\s+(?:and\s+)?(?P<r>{BELOW_100}))?"
+           rf"|(?P<n>{BELOW_100}))"
            r"(?P<half>\s+and\s+a\s+half)?")
 # What may follow a number for its words to be rewritten: a scale the reader knows ("hundred" is the number's own,
 # so "two hundred" alone stays words, never "2" before a scale nothing reads)
@@ -79,7 +81,8 @@ def _digits(m: re.Match[str]) -> str:
     elif m["a"]:
         value = 1
     elif m["h"]:
-        hundreds = 1 if m["h"].lower() in ("a", "an") else below_100(m["h"])
+        said = m["h"].lower()
+        hundreds = 1 if said in ("a", "an") else VAGUE_COUNTS["couple"] if "couple" in said else below_100(m["h"])
         value = hundreds * 100 + (below_100(m["r"]) if m["r"] else 0)
     else:
         value = below_100(m["n"])

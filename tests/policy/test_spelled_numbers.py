@@ -19,6 +19,8 @@ B, M = 10**9, 10**6
 @pytest.mark.parametrize(("text", "expected"), [
     ("fine-tune a seven billion parameter model on one billion tokens", {"params": 7 * B, "tokens": 1 * B}),
     ("fine-tune 7B on half a billion tokens", {"tokens": 500 * M}),
+    ("fine-tune 7B on a couple hundred million tokens", {"tokens": 200 * M}),
+    ("fine-tune 7B on a couple of hundred million tokens", {"tokens": 200 * M}),
     ("fine-tune 7B on two and a half billion tokens", {"tokens": 2_500 * M}),
     ("fine-tune 7B on one hundred and fifty million tokens", {"tokens": 150 * M}),
     ("fine-tune 7B on a billion tokens", {"tokens": 1 * B}),
