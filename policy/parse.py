@@ -212,6 +212,12 @@ _QTY_RE = compiled_on_use(
     _F,
 )
 _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(?P<s>[mbt])(?![\w])", _F)
+# "long-context extension of llama 3 8B to 64k": the length the model is extended to, trained at (the model's name
+# between, so looked for further back than a number's other words)
+_EXTENDED_TO_RE = compiled_on_use(
+    r"\b(?:long[\s-]?context|context(?:[\s-]+(?:window|length))?)[\s-]+(?:extension|extending)\b[^,.;:]{0,40}?"
+    r"\bto\s*$", _F)
+_EXTENDED_TO_CHARS = 70
 _SEQ_BEFORE_RE = compiled_on_use(
     # "max_seq_length=8192", "cutoff_len=2048": the length as trainers name it; "context to 128k": the length trained at
     r"(?:(?:max(?:imum)?[\s_-]*)?seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?"
@@ -3480,7 +3486,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
         # ("1B tokens per trial")
         cues = [_HEDGE_BEFORE_RE.search(text, start, m.start())]
         if quantity.kind == "seq" and not m["seqlen"]:
-            cues.append(_SEQ_BEFORE_RE.search(text, start, m.start()))
+            cues.append(_SEQ_BEFORE_RE.search(text, start, m.start())
+                        or _EXTENDED_TO_RE.search(text, max(0, m.start() - _EXTENDED_TO_CHARS), m.start()))
         if quantity.kind == "tokens":
             cues += [_EACH_AFTER_RE.match(text, m.end()), _EACH_TOKENS_BEFORE_RE.search(text, start, m.start())]
             if not m["unit"]:
@@ -5052,7 +5059,7 @@ def _kind_from_context(said_before: str, after: str, scale: str) -> str:
     big = scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion")
     if not big and _BUDGET_AFTER_RE.match(after):
         return "money"  # "5k budget"; "7B budget 5000" is a size followed by a budget
-    if _SEQ_BEFORE_RE.search(before):
+    if _SEQ_BEFORE_RE.search(before) or (not big and _EXTENDED_TO_RE.search(said_before[-_EXTENDED_TO_CHARS:])):
         return "seq"
     if _TOKENS_BEFORE_RE.search(before):
         return "tokens"

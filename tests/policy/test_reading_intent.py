@@ -1421,6 +1421,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, single node only", {"max_instances": 1, "instances": None}, []),
     ("fine-tune 13B on 2B tokens, must fit on one node", {"max_instances": 1, "instances": None}, []),
     ("PPO on llama 3 8B with a 8B reward model, 100k prompts, 256 tokens generated each", {"tokens": 25_600_000}, []),
+    # the length a model's context is extended to is the length it trains at
+    ("long-context extension of llama 3 8B to 64k, 5B tokens", {"seq_len": 65_536, "tokens": 5 * 10**9}, []),
     # a question asked of a region plans there, the cheapest region beside it; "what if we used" asks for the plan
     ("is it cheaper to run the 7B fine-tune (1B tokens) in us-west-2?",
      {"region": "us-west-2", "region_preferred": True}, []),
