@@ -215,8 +215,10 @@ _MOE_RE = compiled_on_use(r"(?<![\w.])(?P<e>\d{1,3})\s*x\s*(?P<n>\d+(?:\.\d+)?)(
 # "long-context extension of llama 3 8B to 64k": the length the model is extended to, trained at (the model's name
 # between, so looked for further back than a number's other words)
 _EXTENDED_TO_RE = compiled_on_use(
-    r"\b(?:long[\s-]?context|context(?:[\s-]+(?:window|length))?)[\s-]+(?:extension|extending)\b[^,.;:]{0,40}?"
-    r"\bto\s*$", _F)
+    r"\b(?:(?:long[\s-]?context|context(?:[\s-]+(?:window|length))?)[\s-]+(?:extension|extending)"
+    # "extend the context of our 7B to 32k"
+    r"|extend(?:ing|ed)?\s+(?:the\s+|its\s+)?(?:context|seq(?:uence)?)(?:[\s-]+(?:window|length))?(?:\s+of)?)\b"
+    r"[^,.;:]{0,40}?\bto\s*$", _F)
 _EXTENDED_TO_CHARS = 70
 _SEQ_BEFORE_RE = compiled_on_use(
     # "max_seq_length=8192", "cutoff_len=2048": the length as trainers name it; "context to 128k": the length trained at

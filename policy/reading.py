@@ -1242,8 +1242,9 @@ def _unread(scan: Scan) -> list[str]:
             phrases.append(" ".join(run))
             run = []
         last_end = m.end()
-        if (not word or word.lower() in FILLER_WORDS or word.lower().lstrip("/") == "gpu"
-                or _MODEL_NAME_RE.fullmatch(word) or not any(c.isalnum() for c in word)):
+        plain = word[:-2] if word.lower().endswith(("'s", "\u2019s")) else word  # "llama's": the word it is of
+        if (not word or plain.lower() in FILLER_WORDS or word.lower().lstrip("/") == "gpu"
+                or _MODEL_NAME_RE.fullmatch(plain) or not any(c.isalnum() for c in word)):
             if run:
                 phrases.append(" ".join(run))
             run = []

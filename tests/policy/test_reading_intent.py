@@ -1423,6 +1423,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("PPO on llama 3 8B with a 8B reward model, 100k prompts, 256 tokens generated each", {"tokens": 25_600_000}, []),
     # the length a model's context is extended to is the length it trains at
     ("long-context extension of llama 3 8B to 64k, 5B tokens", {"seq_len": 65_536, "tokens": 5 * 10**9}, []),
+    ("extend the context of our 7B to 32k with 2B tokens", {"seq_len": 32_768, "tokens": 2 * 10**9}, []),
+    ("extend llama's context to 128k on 1B tokens, 8B model", {"seq_len": 131_072}, []),  # a name's possessive
     # a question asked of a region plans there, the cheapest region beside it; "what if we used" asks for the plan
     ("is it cheaper to run the 7B fine-tune (1B tokens) in us-west-2?",
      {"region": "us-west-2", "region_preferred": True}, []),
