@@ -580,7 +580,9 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"|\b(?:can\s*not|can'?t|won'?t|unable\s+to)\s+(?:afford|tolerate|handle|take|survive|risk)\s+(?:any\s+)?"
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
-    r"|\b(?<!\bno\s)(?<!\bwithout\s)(?:only\s+)?on[\s-]demand(?:[\s-]+only)?\b|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
+    # "on-demand is required", "on-demand only"
+    r"|\b(?<!\bno\s)(?<!\bwithout\s)(?:only\s+)?on[\s-]demand(?:[\s-]+only|\s+(?:is\s+)?(?:required|mandatory|a\s+must))?\b"
+    r"|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+|trust\s+)?spot\b"
     # "spot is too flaky for this", "spot is unreliable": what it does to the run, so not on it
     r"|\bspot\s+(?:is|has\s+been|was)\s+(?:too\s+|way\s+too\s+)?(?:flaky|unreliable|risky|unstable)\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"

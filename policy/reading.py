@@ -1223,7 +1223,7 @@ def _count(text: str) -> int:
     return int(Decimal(m[1].replace(",", "")) * scales.get(m[2].lower(), 1))
 
 
-_GLUE_PHRASE_RE = compiled_on_use(r"\bon\s+top\s+of\b", _F)
+_GLUE_PHRASE_RE = compiled_on_use(r"\bon\s+top\s+of\b|\b(?:as|so)\s+long\s+as\b", _F)  # "spot is fine as long as …"
 
 
 def _unread(scan: Scan) -> list[str]:
@@ -1232,7 +1232,8 @@ def _unread(scan: Scan) -> list[str]:
     run: list[str] = []
     last_end = 0
     # "DPO on top of our SFT checkpoint": glue of several words, blanked to its length so positions stay
-    text = _GLUE_PHRASE_RE.sub(lambda g: " " * len(g.group(0)), scan.text) if "top" in scan.text else scan.text
+    text = (_GLUE_PHRASE_RE.sub(lambda g: " " * len(g.group(0)), scan.text)
+            if "top" in scan.text or "long" in scan.text else scan.text)
     for m in _WORD_RE.finditer(text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
         if word.lower() in _LABELS and (m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end())

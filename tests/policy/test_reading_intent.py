@@ -1905,6 +1905,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("the 7B fine-tune on 1B tokens keeps getting preempted on spot, switch to on-demand",
      {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, switch it over to spot", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, on-demand is required", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 7B on 1B tokens; spot is fine as long as it finishes by Friday",
+     {"interruption_tolerance": Tolerance.HIGH, "deadline": at("2026-12-04T17:00")}, []),
     ("our spot job keeps getting interrupted but spot is fine, lora 8B on 100M tokens",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     # a bare amount said to be what is left is dollars, from $100 up; what is left of the work is no money
