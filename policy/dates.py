@@ -209,7 +209,7 @@ _REL = (
     r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
     rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}"
     # "in the next day or two", "within a week or so": the earlier end, as a range's
-    r"(?P<rnor>\s+or\s+(?:two|three|2|3|so))?"
+    r"(?P<rnor>\s+or\s+(?:two|three|2|3|so)|[\s-]?ish\b)?"  # "a week or so", "a week-ish": the span said
     rf"{_RUNTIME}(?:{_FROM_NOW}|{_FROM_DAY}|'?s?\s+time)?"
     r"(?![\w])"
     rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|min(?:ute)?s|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"

@@ -616,7 +616,10 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\s+possible)"
     # "spot is ok if checkpointed": the condition is what spot is priced with (checkpoints) anyway
     r"(?:\s+(?:if|as\s+long\s+as|provided)\s+(?:it'?s\s+|it\s+is\s+|it\s+|we\s+|the\s+job\s+(?:is\s+)?)?"
-    r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable"
+    # "spot is ok if it's meaningfully cheaper": what the plan weighs anyway (spot's expected cost against on-demand)
+    r"|(?:(?:meaningfully|significantly|much|a\s+lot|substantially|noticeably|way|actually)\s+)?(?:cheaper"
+    r"|less\s+expensive)))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     # "interruptible is fine", "preemptible is ok": the word said with its allowance
     rf"|\b(?:interruptible|preemptible)(?:\s+(?:is|are)\s+(?:(?:totally|perfectly|completely|absolutely)\s+)?"
