@@ -227,7 +227,10 @@ _ASSUMED = (
      r"|\b(?:on\s+)?(?:whatever|whichever|any)\s+(?:gpus?|accelerators?|instances?|hardware|machines?)(?:\s+types?)?"
      r"(?:\s+(?:works?|fits?|is\s+(?:cheapest|best|available)))?(?=\s*(?:$|[,.;!)]))"
      # the hardware's word read already ("on whichever GPUs work"): what is left of it
-     r"|\b(?:on\s+)?(?:whatever|whichever)\s+(?:works?|fits?)(?=\s*(?:$|[,.;!)]))",
+     r"|\b(?:on\s+)?(?:whatever|whichever)\s+(?:works?|fits?)(?=\s*(?:$|[,.;!)]))"
+     # "no GPU preference", "no preference on hardware"
+     r"|\bno\s+(?:(?:gpu|accelerator|instance|hardware)(?:[\s-]+type)?\s+)?preference"
+     r"(?:\s+(?:on|for|re|about)\s+(?:the\s+)?(?:gpus?|accelerators?|instances?|hardware)(?:[\s-]+types?)?)?\b",
      "what gpuops does when no hardware is named: every type the policy allows is weighed"),
     # "a number for Q1 planning": what the estimate is wanted for
     # "just scoping for Q1 planning": the scoping is the same estimate

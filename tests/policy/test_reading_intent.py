@@ -1080,6 +1080,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      "What's the most cost-effective setup?", {"stage": Stage.PRODUCTION, "urgent": None}, []),
     ("fine-tune 7B on 1B tokens, GPU type doesn't matter, just need it by Friday",
      {"accelerator": None, "deadline": at("2026-12-04T17:00")}, []),
+    ("SFT + eval of a 3B on 250M tokens, no GPU preference, budget capped at $75",
+     {"accelerator": None, "budget_usd": 75.0}, []),
     ("can u do 7b sft 800m tok by tmrw 9am", {"tokens": 800_000_000, "deadline": at("2026-12-01T09:00")}, []),
     # spot with on-demand to fall back on is what weighing both does; the smallest that works is the cheapest
     ("continued pretraining 8B on 30B tokens of multilingual web data, must finish by 12/18, spot is ok but we need "
