@@ -550,7 +550,7 @@ _STAGE_RES = (
         r"(?:experiment(?:s|al)?|try(?:ing)?"
         # "a smoke test of our training stack", "to test our pipeline", "a unit test of the pipeline": what is tested
         # "a quick sanity run", "smoke run": a short run to see that the job works
-        r"|(?:(?:sanity[\s-]+(?:check|run)|smoke[\s-]+(?:test|run)|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline"
+        r"|(?:(?:sanity[\s-]+(?:check|run|job|test)|smoke[\s-]+(?:test|run|job)|(?:unit|integration|e2e|end[\s-]to[\s-]end|pipeline"
         r"|soak|stress|load|burn[\s-]?in)[\s-]+test)(?:s|ing)?"
         r"|test(?:s|ing)?)(?:\s+(?:of|for|on)?\s*(?:our|the|my)\s+(?:training\s+)?(?:stack|pipeline|setup|code"
         r"|infra(?:structure)?|cluster|scripts?))?"
