@@ -82,6 +82,7 @@ _SIZE = r"(?:\d+(?:\.\d+)?\s*[kmb]\s+)"
 # can never be read as a description.
 _PURPOSE = (r"(?:classification|classifiers?|summari[sz]ation|summari[sz]ers?|chat|chatbots?|assistants?|ranking"
             r"|rankers?|re-?ranking|re-?rankers?|recommendations?|recommenders?|recsys|search|retrieval|retrievers?"
+            r"|rag|retrieval[\s-]augmented\s+generation"
             r"|embeddings?|code\s+completion|completion|autocomplete|code|coding|translation|question\s+answering|qa"
             r"|sentiment(?:\s+analysis)?|moderation|ner|tagging|extraction|agents?|copilots?|(?:support|chat)\s+bots?"
             r"|bots?|support|reasoning|math|rl|reinforcement\s+learning|research|ablations?"

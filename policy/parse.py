@@ -3809,7 +3809,8 @@ def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> 
 # pictures and video are not tokens this way, so their sizes stay unread; a bare "data" or "dataset" counts as text
 # unless the request speaks of such media or of a model that reads them.
 _BYTES = {"mb": 10**6, "mib": 2**20, "gb": 10**9, "gib": 2**30, "tb": 10**12, "tib": 2**40, "pb": 10**15, "pib": 2**50}
-_TEXT_NOUN = (r"(?:text|texts|corpus|corpora|documents?|docs|code|jsonl|json|csv|parquet|prose|books?|articles?"
+_TEXT_NOUN = (r"(?:text|texts|corpus|corpora|documents?|docs|documentation|markdown|html|wiki(?:pedia)?|pages|papers"
+              r"|code|jsonl|json|csv|parquet|prose|books?|articles?"
               r"|web\s*(?:text|pages|crawl)|transcripts?|chats?|conversations?|dialogues?|e-?mails?|logs?|tickets?)")
 _DATA_NOUN = r"(?:data(?:[\s-]?sets?)?|datasets?)"
 _MEDIA = (r"(?:audio|speech|voice|sounds?|music|videos?|footage|movies?|images?|imagery|pictures?|photos?|recordings?"

@@ -663,6 +663,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("sanity run: 1.5B for 1000 steps, batch 256 x 2048",
      {"tokens": 1000 * 256 * 2048, "batch_sequences": 256, "seq_len": 2048, "stage": Stage.EXPERIMENTAL}, []),
     ("Run a 24h sanity job on a single g6e.xlarge", {"fixed_hours": 24.0, "stage": Stage.EXPERIMENTAL}, []),
+    # text of any kind sized in bytes, and what the model is for
+    ("fine-tune llama 3.1 8b on our internal docs (about 400MB of markdown) for RAG",
+     {"tokens": 100_000_000, "dataset_bytes": 400_000_000}, []),
     ("fine-tune 7B, 500 steps, bs 64x4k", {"tokens": 500 * 64 * 4096, "seq_len": 4096}, []),
     # a batch times what is not said (devices, accumulation) is neither a length nor runs of the job
     ("fine-tune 7B on 1B tokens, batch 8 x 8 GPUs", {"trials": None, "seq_len": None}, ["8 x", "batch"]),
