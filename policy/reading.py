@@ -318,7 +318,7 @@ wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very
 really extremely adapt adapting burn rate since still
-all mix though although total overall combined eta nearly almost gone lm slm
+all mix though although total overall combined eta nearly almost gone lm slm oh ah um uh btw
 lmk tia hope you're you well great awesome
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
