@@ -103,7 +103,7 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
     ("fine-tune 7B on 1B tokens, 5 seeds, total budget $400", []),
     # the plan gives its finish, which is what an ETA asks
     ("fine-tune 7B on 1B tokens (ETA needed for planning)", []),
-    ("fine-tune 7B on 1B tokens. oh and it needs to be HIPAA compliant", []),
+    ("fine-tune 7B on 1B tokens. oh and btw spot is fine", []),
     # data held out of training is priced whole: its percent is no budget
     ("fine-tune 7B on 1B tokens with 10% held out for validation", []),
     ("fine-tune 7B on 1B tokens, 5% val split", []),
