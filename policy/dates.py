@@ -400,7 +400,11 @@ _TRIGGER_RE = compiled_on_use(
     rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest(?:\s+(?:finish|finish\s+time|completion|end))?"
-    r"|(?:needs?|wants?)(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta)"
+    r"|(?:needs?|wants?)(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta"
+    # "get it tomorrow", "have the results back Friday": the outcome in hand then
+    # ("nice to have it by Monday" is a wish's, read with it)
+    r"|(?:get|receive)\s+(?:it|this|them|(?:the\s+)?(?:results?|model|weights|numbers))(?:\s+back)?(?:\s+by)?"
+    r"|have\s+(?:it|this|them|(?:the\s+)?(?:results?|model|weights|numbers))\s+back(?:\s+by)?)"
     rf"(?P<twd>\s+(?:{_WEEKDAY})\.?,?)?"  # "by fri 12/4": the weekday said with the date it falls on
     r"\s*[:(]?\s*(?:on\s+|at\s+)?$",
     _F,

@@ -1929,6 +1929,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens by Jan 15 AoE",
      {"deadline": datetime(2027, 1, 15, 17, 0, tzinfo=ZoneInfo("Etc/GMT+12"))}, []),
     ("qlora 13B on 20M tokens just to test the pipeline end to end", {"tokens": 20_000_000}, []),
+    # the outcome in hand then is a deadline; a bare "tomorrow" after the job's own verb is its start
+    ("fine-tune 7B on 1B tokens, get it tomorrow", {"deadline": at("2026-12-01T17:00"), "start_after": None}, []),
+    ("fine-tune 7B on 1B tokens, have the results back Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B on 1B tokens, can start right away", {"urgent": None, "start_after": None}, []),
     ("fine-tune 7B on 1B tokens, we're ready to start immediately", {"urgent": None}, []),
     ("fine-tune 7B on 1B tokens, need it right away", {"urgent": True}, []),
