@@ -45,6 +45,17 @@ def truncate(text: str, limit: int) -> str:
     return head + ELLIPSIS
 
 
+def truncate_keeping_figure(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters from before its closing figure in brackets, which stays whole:
+    "~2,048 tokens each × 3 epochs, the sequence length said (307,200,000 tokens)" keeps what the choice prices."""
+    if len(text) <= limit:
+        return text
+    head, sep, tail = text.rpartition(" (")
+    if not sep or not tail.endswith(")") or len(tail) + len(sep) + 2 > limit:
+        return truncate(text, limit)
+    return truncate(head, limit - len(sep) - len(tail)) + sep + tail
+
+
 def escape(text: str) -> str:
     """Text safe to put inside mrkdwn: Slack reads <, > and & as control characters."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

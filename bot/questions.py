@@ -13,7 +13,7 @@ from typing import Any
 from bot.blocks import MAX_QUOTED_TEXT
 from bot.deps import Deps
 from bot.error_messages import user_message
-from bot.limits import button, context, escape, section, truncate
+from bot.limits import button, context, escape, section, truncate, truncate_keeping_figure
 from bot.posting import update_request
 from contract.actors import actor_id
 from contract.requests import RequestPublic, RequestQuestionsPublic
@@ -47,7 +47,7 @@ def question_blocks(req: RequestQuestionsPublic) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = [section(head)]
     for q in req.questions:
         blocks.append(section(escape(q.question)))
-        elements = [button(truncate(c.label, 75), action_id=f"{ANSWER_ACTION}:{q.field}:{i}",
+        elements = [button(truncate_keeping_figure(c.label, 75), action_id=f"{ANSWER_ACTION}:{q.field}:{i}",
                            value=_answer_value(req.id, q.field, c.value))
                     for i, c in enumerate(q.choices[:MAX_CHOICE_BUTTONS])]
         elements.append(button("Other…", action_id=f"{OTHER_ACTION}:{q.field}",

@@ -92,6 +92,21 @@ def test_truncating_escaped_text_never_leaves_half_an_entity(text: str, limit: i
         assert body[start:].startswith(("&amp;", "&lt;", "&gt;"))
 
 
+def test_a_choice_too_long_for_its_button_keeps_its_closing_figure_whole() -> None:
+    """A length question's choice with its epochs ran past the 75 characters of a button, cutting the total the
+    click prices: the cut is now made before it."""
+    label = "~2,048 tokens each × 2.5 epochs, the sequence length said (7,680,000,000 tokens)"
+    cut = limits.truncate_keeping_figure(label, 75)
+    assert len(cut) == 75 and cut.endswith(" (7,680,000,000 tokens)") and limits.ELLIPSIS in cut
+    short = "~512 tokens each (25,600,000 tokens)"
+    assert limits.truncate_keeping_figure(short, 75) == short
+
+
+@given(TEXT, st.integers(min_value=1, max_value=200))
+def test_cutting_before_the_figure_never_exceeds_the_limit(text: str, limit: int) -> None:
+    assert len(limits.truncate_keeping_figure(text, limit)) <= limit
+
+
 def test_fit_keeps_the_status_and_buttons() -> None:
     blocks = [limits.section(str(i)) for i in range(80)]
     kept = limits.fit(blocks, 50, keep_tail=3)

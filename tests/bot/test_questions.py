@@ -81,6 +81,15 @@ def test_a_question_is_posted_with_its_choices_as_buttons_and_a_click_plans_it(
     assert "request.questions_answered" in audit and "request.planned" in audit
 
 
+def test_a_choice_longer_than_its_button_keeps_the_total_it_prices(
+        asking_bot: BotHarness, slack: FakeSlack) -> None:
+    """With its epochs, a length's choice ran past a button's 75 characters and the cut took the total."""
+    _, blocks = _asked(asking_bot, slack, "fine-tune 7B, 2.5 epochs, 1.5M examples, max seq 2048")
+    labels = [str(b["text"]["text"]) for b in _buttons(blocks)]  # type: ignore[index]
+    assert "~2,048 tokens each × 2.5 epochs, the sequence lengt… (7,680,000,000 tokens)" in labels
+    assert all(len(label) <= 75 for label in labels)
+
+
 def test_other_opens_a_modal_whose_answer_is_sent_as_the_field(
         asking_bot: BotHarness, slack: FakeSlack, live: Live) -> None:
     _, blocks = _asked(asking_bot, slack, "fine-tune 7B on 50k examples")
