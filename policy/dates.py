@@ -611,20 +611,19 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         groups["trigger"] = " ".join(event.group(0).split())
     try:
         when = _resolve(groups, now, notes, readings)
-        day_before = ((trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
-                                                or _AWAY_FROM_RE.match(trigger.group(0)) is not None))
-                      or (trigger is None and dated is not None and dated[1]["due"] is None)
-                      or (trigger is None and dated is None and event is not None and event["due"] is None))
-        if day_before and when.date() == now.date() and groups.get("wd") and not groups.get("wdq") \
-                and not _time_said(groups):
+        before_said = trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
+                                               or _AWAY_FROM_RE.match(trigger.group(0)) is not None)
+        ready_before = (before_said or (dated is not None and dated[1]["due"] is None)
+                        or (event is not None and event["due"] is None))
+        if ready_before and when.date() == now.date() and groups.get("wd") and not groups.get("wdq") \
+                and _day_before(groups, when, []) != when:
             # "before Monday", "for Monday's standup" said on a Monday: today is no day to be ready the day before
             # of, so the Monday of next week
             when += timedelta(days=7)
             readings.clear()  # today's, one of the readings to choose from, is gone
             notes.append(f"took {when:%A %Y-%m-%d} for the {when:%A} said: today's has come, so ready the day before "
                          "next week's")
-        if trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
-                                    or _AWAY_FROM_RE.match(trigger.group(0))):
+        if before_said:
             when = _day_before(groups, when, notes)
         elif dated is not None and dated[1]["due"] is None:
             ready = _day_before(groups, when, [])
@@ -656,11 +655,6 @@ def _zone_name(zone: object) -> str:
         offset = -int(name[7:])
         return f"UTC{offset:+d}" + (" (Anywhere on Earth)" if offset == -12 else "")
     return name
-
-
-def _time_said(groups: dict[str, str | None]) -> bool:
-    """Whether the groups read say a time of day."""
-    return any(groups.get(k) for k in ("h", "h24", "named"))
 
 
 def _time_only(groups: dict[str, str | None]) -> bool:

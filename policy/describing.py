@@ -396,13 +396,12 @@ _RECURRING = (
     (r"yearly|annually|every\s+year|each\s+year|once\s+a\s+year", 1, "year"),
 )
 # "the monthly cost", "weekly spend": a figure over a period, not work repeated
-_FIGURE = (r"\s+(?:cost|costs|spend|spending|bill|budget|burn|total|figure|number|run[\s-]?rate|allowance|quota"
-           r"|limit|cap)\b")
 _RECURRING_RES = [(compiled_on_use(rf"(?<![\w-])(?:{pattern})(?![\w-])", _F), runs, period)
                   for pattern, runs, period in _RECURRING]
-# Looked for in the text as written: "our monthly budget is nearly gone", its "budget" read already or not
-_FIGURE_AFTER_RE = compiled_on_use(_FIGURE, _F)
-_BUDGET_WORDS_RE = compiled_on_use(r"budget|allowance|quota|limit|cap", _F)
+# Looked for in the text as written, whose "budget" may be read already: "our monthly budget is nearly gone"
+_FIGURE_AFTER_RE = compiled_on_use(
+    r"\s+(?:cost|costs|spend|spending|bill|burn|total|figure|number|run[\s-]?rate"
+    r"|(?P<budget>budget|allowance|quota|limit|cap))\b", _F)
 
 
 def read_descriptions(scan: TextScan, fields: dict[str, Any], notes: list[str]) -> None:
@@ -566,7 +565,7 @@ def read_recurring(scan: TextScan, notes: list[str]) -> None:
             said = _spaced(m.group(0))
             figure = _FIGURE_AFTER_RE.match(scan.said, m.end())
             if figure is not None:  # a figure's period, no work repeated
-                if _BUDGET_WORDS_RE.search(figure.group(0)):
+                if figure["budget"]:
                     scan.blank(m.start(), m.end())  # "our monthly budget": the team's, which every plan is checked on
                 continue  # "the monthly cost": left to the words read with it ("what's the monthly cost if …")
             scan.blank(m.start(), m.end())

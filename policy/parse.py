@@ -3086,11 +3086,11 @@ def _only(values: list[_Said], what: str, hint: str) -> _Said:
 
 _IF_CHEAPER_AFTER_RE = compiled_on_use(  # cost alone: a DIY platform is no faster
     r"\s*,?\s*if\s+(?:it'?s\s+|it\s+is\s+|that'?s\s+)?(?:cheaper|less\s+expensive)\b", _F)
-# A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
-# "hyperpod if possible".
 # Whether a region is cheaper, asked: "is it cheaper to run the 7B fine-tune in us-west-2?", "would it be cheaper in
 # eu-west-1"
 _CHEAPER_THERE_RE = compiled_on_use(r"\b(?:is|would|will)\s+(?:it|this|that)\s+(?:be\s+)?(?:any\s+)?cheaper\b", _F)
+# A region or platform wished for, not required: "prefer us-west-2", "ideally in eu-west-1", "us-west-2 if possible",
+# "hyperpod if possible".
 _WISH_BEFORE_RE = compiled_on_use(
     r"\b(?:(?:i|we)(?:'d|\s+would)\s+)?(?:prefer(?:ably|red|ring|s)?|ideally)(?:\s+(?:to\s+)?(?:run(?:ning)?|be"
     r"|stay)?)?"
@@ -5067,7 +5067,8 @@ def _kind_from_context(said_before: str, after: str, scale: str) -> str:
     big = scale in ("m", "mn", "million", "b", "bn", "billion", "t", "trillion")
     if not big and _BUDGET_AFTER_RE.match(after):
         return "money"  # "5k budget"; "7B budget 5000" is a size followed by a budget
-    if _SEQ_BEFORE_RE.search(before) or (not big and _EXTENDED_TO_RE.search(said_before[-_EXTENDED_TO_CHARS:])):
+    extended = said_before[-_EXTENDED_TO_CHARS:]
+    if _SEQ_BEFORE_RE.search(before) or (not big and "exten" in extended.lower() and _EXTENDED_TO_RE.search(extended)):
         return "seq"
     if _TOKENS_BEFORE_RE.search(before):
         return "tokens"
