@@ -249,6 +249,8 @@ NOTES: list[tuple[str, datetime, str]] = [
     ("by Mar 1", MONDAY, "took 2027"),
     ("before Friday", MONDAY, "read 'before Friday' as by Thursday 17:00"),
     ("before Monday", MONDAY, "took Monday 2026-12-07 for the Monday said: today's has come"),
+    # POSIX's "Etc/GMT+12" reads as the opposite sign: the note names the offset as a person does
+    ("by Jan 15 AoE", MONDAY, "read 'by Jan 15 AoE' as Fri 2027-01-15 17:00 UTC-12 (Anywhere on Earth)"),
     ("before Jan 15", MONDAY, "read 'before Jan 15' as by Thursday 17:00"),  # the day as said, not its weekday
     ("over the weekend", MONDAY, "as done when the working week starts: Mon 2026-12-07 09:00"),
     ("by the weekend", MONDAY, "as before it starts: Fri 2026-12-04 17:00"),
