@@ -165,7 +165,8 @@ def _check_complete(merged: Mapping[str, Any], *, reading: Reading, now: datetim
     options = merged.get("hardware_options") or []
     hardware = any(merged.get(k) is not None for k in HARDWARE_FIELDS) or bool(options)
     held = merged.get("fixed_hours") is not None or (bool(options) and all(o.hours is not None for o in options))
-    measured = merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
+    measured = (merged.get("work_gpu_hours") is not None and merged.get("work_accelerator") is not None
+                or merged.get("work_instance_hours") is not None and merged.get("work_instance_type") is not None)
     if merged.get("params") is None and merged.get("params_fit_budget"):
         if merged.get("budget_usd") is None and merged.get("deadline") is None and not hardware:
             raise RequestError(

@@ -60,6 +60,7 @@ from policy.request import (
     Task,
     Tolerance,
     TrainingRequest,
+    measures_work,
 )
 from policy.spelled import BELOW_100, below_100, digits_for_words
 from policy.workload_words import merge_workload, other_size, read_workload
@@ -182,8 +183,10 @@ _UNIT_KINDS = (
      r"|(?:lr\s+|learning[\s-]+rate\s+)?schedules|optimizers|tokenizers|architectures)"),
     # "500 GPU-hours", "100 GPU hours", "200 H100-hours": an allowance of accelerator-hours, not a count of GPUs
     ("gpu_hours", rf"(?:gpu|accelerator|device|(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:[\s-]*gpus?)?)[\s-]*"
-                  r"(?:hours?|hrs?|h)"),
+                  r"(?:hours?|hrs?|h|days?|weeks?|wks?)"),
     ("gpus", r"gpus?|accelerators?|devices?|cards?"),
+    # "20 node-hours": time on instances of no type said, which measures work, never a count of instances (unread)
+    ("instance_hours", r"(?:nodes?|instances?|machines?|servers?|hosts?)[\s-]*(?:hours?|hrs?|days?|weeks?)"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|eps?|pairs?"
@@ -797,7 +800,8 @@ def read_request(
         scan.blank(*m.span("cost"))
         notes.append(f"read '{' '.join(said.split())}' as what an earlier run cost, not a budget: this one is priced "
                      "from what is said now")
-    measured = _work_hours(scan, notes)  # "it takes about 300 A100-hours": before "300 A100-hours" is an allowance
+    # "it takes about 300 A100-hours": before "300 A100-hours" is an allowance
+    measured = _work_hours(scan, notes, families)
     for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
         scan.unused.append(_said(m))
         notes.append(f"read '{_said(m)}' as how busy an earlier run kept its accelerators: the estimate assumes "
@@ -860,7 +864,7 @@ def read_request(
         questions[:] = [q for q in questions if q.field != "tokens"]  # the pair's other size is the tokens
         questions.append(size_pair_question(pair, task=fields.get("task")))
     if fields.get("params") is None and pair is None and fields.get("fixed_hours") is None \
-            and fields.get("work_gpu_hours") is None and (family := family_question(scan.said)) is not None:
+            and not measures_work(fields) and (family := family_question(scan.said)) is not None:
         questions.append(family)  # "finetune mistral on 200M tokens": which Mistral?
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
         fields["interruption_tolerance"] = Tolerance.LOW
@@ -1002,7 +1006,7 @@ def _held_for_window(fields: dict[str, Any], deadline: Deadline | None, start: d
     and no deadline beside it (None); otherwise ``deadline`` as it was."""
     hardware = any(fields.get(k) is not None for k in HARDWARE_FIELDS)
     if (deadline is None or start is None or not hardware or fields.get("params") is not None
-            or fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None):
+            or fields.get("fixed_hours") is not None or measures_work(fields)):
         return deadline
     end = first_after_start(deadline, start) or deadline.when
     if end <= start:
@@ -1042,7 +1046,7 @@ def _hourly_price_asked(scan: _Scan, fields: dict[str, Any], notes: list[str]) -
     if per_hour is None or _PRICE_ASKED_RE.search(scan.said) is None:
         return
     hardware = fields.get("instance_type") or fields.get("accelerator") or fields.get("instance_choice")
-    work = any(fields.get(k) is not None for k in ("params", "work_gpu_hours", "task"))
+    work = measures_work(fields) or any(fields.get(k) is not None for k in ("params", "task"))
     if not (hardware or work):
         return
     scan.blank(per_hour.start(), per_hour.end())
@@ -1070,7 +1074,7 @@ def _length_on_hardware_as_work(scan: _Scan, fields: dict[str, Any], notes: list
     task = fields.get("task")
     training = task in _TRAINING_TASKS or (task is None and TRAIN_RE.search(scan.said) is not None)
     if (hours is None or said is None or gpus is None or accelerator is None or fields.get("params") is not None
-            or not training or fields.get("work_gpu_hours") is not None
+            or not training or measures_work(fields)
             or (verb := re.search(_TAKES + re.escape(said).replace(r"\ ", r"\s+"), scan.said, _F)) is None):
         return
     work = hours * gpus
@@ -1447,7 +1451,6 @@ _HOW_LONG_RE = compiled_on_use(
     r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>(?:[^?.;]|(?<=\d)\.(?=\d)){1,120}?)\btake\b",
     _F)
 
-
 # "what's the cheapest region for … right now?": prices as they stand, which the plan takes from its price snapshot
 _NOW_RE = compiled_on_use(r"\b(?:right\s+now|at\s+the\s+moment|currently|at\s+today'?s\s+prices)\b", _F)
 
@@ -1776,7 +1779,9 @@ _TOKENIZER_RE = compiled_on_use(
     r"\b", _F)
 # "If so how long?", "how long?": the plan's hours answer it
 _HOW_LONG_ALONE_RE = compiled_on_use(
-    r"\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?(?=\s*(?:\?|$))", _F)
+    # "what would it cost and how long on 64 H100s?": the hardware it would be on said after it
+    r"(?<!matter\s)\b(?:(?:and\s+)?if\s+so,?\s+)?how\s+long(?:\s+(?:would|will|does)\s+it(?:\s+take)?)?"
+    r"(?=\s*(?:\?|$)|\s+(?:on|with|using)\s+[^.;?]{1,40}\?)", _F)
 # "what's faster, 16 A100s or 8 H100s?": the comparison of the hardware named gives each one's hours
 _WHICH_FASTER_RE = compiled_on_use(
     r"\b(?:what'?s|what\s+is|which\s+is|which\s+one\s+is|which\s+(?:would|will)\s+be)\s+(?:faster|quicker|sooner)"
@@ -2294,8 +2299,20 @@ def _remaining(scan: _Scan, fields: dict[str, Any], notes: list[str], resumed: t
 # The job's size as hours on an accelerator: "it takes about 300 A100-hours", "needs ~50 H100 GPU-hours", "a 300
 # A100-hour fine-tune", "(~300 A100-hours)". Said so, the hours are the work; said as what there is ("we have 200
 # H100-hours", "within 300 GPU hours") they are an allowance (``_quantities``).
-_ACC_HOURS = (rf"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})"
-              r"(?:[\s-]*gpus?)?[\s-]*(?:hours?|hrs?)")
+# Days and weeks of accelerator time are hours too ("12 A100-days"), and the accelerator may follow as the hardware
+# the time was on ("64 GPU-days on A100s").
+_ACC_TIME = r"(?:(?P<hours>hours?|hrs?)|(?P<days>days?)|(?P<weeks>weeks?|wks?))"
+_ACC_HOURS = (rf"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})"
+              rf"(?:[\s-]*gpus?)?[\s-]*{_ACC_TIME}"
+              rf"|(?:gpu|accelerator)[\s-]*{_ACC_TIME.replace('(?P<', '(?P<g_')}\s+(?:on|of)\s+(?:\d{{1,4}}\s*x?\s*)?"
+              rf"(?P<acc_on>{'|'.join(p for _, p in _ACCELERATORS)})s?"
+              # time on whole instances of a type: "20 node-hours on p4d", "40 p4d-hours", "2 p5 node-days"
+              rf"|(?:nodes?|instances?|machines?|servers?)[\s-]*{_ACC_TIME.replace('(?P<', '(?P<n_')}\s+(?:on|of)\s+"
+              rf"(?:\d{{1,4}}\s*x?\s*)?(?P<itype_on>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)s?"
+              rf"|(?P<itype>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)(?:[\s-]*(?:nodes?|instances?))?"
+              rf"[\s-]*{_ACC_TIME.replace('(?P<', '(?P<t_')})")
+_HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0}
+_TIME_PREFIXES = ("", "g_", "n_", "t_")
 _ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|some|maybe|~)\s*)?"
 _ALLOWANCE_BEFORE_RE = compiled_on_use(
     r"\b(?:budget|cap(?:ped)?|limit(?:ed)?|max(?:imum)?|allowance|quota|have|got|within|up\s+to|at\s+most"
@@ -2322,17 +2339,20 @@ _WORK_HOURS_RES = (
 )
 
 
-def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
-    """The job's size as accelerator-hours said with a word that makes it the work, blanked once read."""
-    if not scan.holds(("hour", "hr")):
+def _work_hours(scan: _Scan, notes: list[str], families: Collection[str]) -> dict[str, Any]:
+    """The job's size as accelerator-hours, or hours of a type's whole instances, said with a word that makes it the
+    work, blanked once read."""
+    if not scan.holds(("hour", "hr", "day", "week", "wk")):
         return {}
     m = next((found for pattern in _WORK_HOURS_RES if (found := pattern.search(scan.text)) is not None), None)
     if m is None or _ALLOWANCE_BEFORE_RE.search(scan.text, max(0, m.start() - 40), m.start()):
         return {}  # "our budget, at most 200 H100-hours": an allowance (``_quantities``), never the work
-    hours = float(m["n"].replace(",", "")) * (1000 if m["k"] else 1)
+    hours = float(m["n"].replace(",", "")) * (1000 if m["k"] else 1) * _hours_per_unit(m)
     if not 0 < hours <= 100_000_000:
         return {}
-    accelerator = _accelerator(" ".join(m["acc"].split()))
+    if m["itype"] or m["itype_on"]:
+        return _work_instance_hours(scan, m, hours, families, notes)
+    accelerator = _accelerator(" ".join((m["acc"] or m["acc_on"]).split()))
     priced = m.re.groupindex.get("price") is not None and m["price"] is not None
     start = m.end("price") if priced else m.start()
     notes.append(_work_note(f"'{' '.join(m.string[start:m.end()].split())}'", hours, accelerator))
@@ -2341,6 +2361,29 @@ def _work_hours(scan: _Scan, notes: list[str]) -> dict[str, Any]:
     if priced:  # the price of hours on that accelerator: planned on it, what else would cost said beside
         return {"work_gpu_hours": hours, "work_accelerator": accelerator, _PRICED_ON: accelerator}
     return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
+def _work_instance_hours(scan: _Scan, m: re.Match[str], hours: float, families: Collection[str],
+                         notes: list[str]) -> dict[str, Any]:
+    """ "it took about 20 node-hours on p4d": the work as hours of whole instances of a type, which the decision turns
+    into its accelerators' hours (``policy.tree``); a name that is no family gpuops plans for is left to the readers of
+    instances, which refuse it."""
+    said = (m["itype"] or m["itype_on"]).lower()
+    family = said.split(".")[0]
+    if family not in families and family.endswith("s") and family[:-1] in families:
+        family, said = family[:-1], said[:-1]  # "20 node-hours on p4ds"
+    if family not in families:
+        return {}
+    quoted = " ".join(m.string[m.start():m.end()].split())
+    notes.append(f"read '{quoted}' as the job's size: {hours:,.4g} hours of {said} instances")
+    scan.blank(m.start(), m.end())
+    _model_of_measured_work(scan, notes)
+    return {"work_instance_hours": hours, "work_instance_type": said}
+
+
+def _hours_per_unit(m: re.Match[str]) -> float:
+    """Hours in the unit of accelerator time ``m`` was said in (``_ACC_TIME``): 1, 24 a day, 168 a week."""
+    return next(per for unit, per in _HOURS_PER.items() if any(m[f"{p}{unit}"] for p in _TIME_PREFIXES))
 
 
 _PRICED_ON = "priced_on"  # the accelerator whose hours' price is asked, from the work's reader to the hardware's
@@ -3464,6 +3507,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
              + _tokens_summed(scan, notes) + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
+    scaled = scan.take_if(_SCALED_DATA_WORDS, _SCALED_DATA_RE)  # "with double the data": before "2x" is a count
     text = scan.text
     skip_until = 0
     bounded: tuple[str, int] | None = None  # the unit of the last bound read and where it ended
@@ -3486,8 +3530,12 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
             if cue is not None:
                 scan.blank(cue.start(), cue.end())
             quantity.kind = "max_gpu_hours"
-            notes.append(f"read '{quantity.phrase}' as an allowance of accelerator-hours: configurations that bill "
-                         "more, over all their instances and runs, are ruled out")
+            hours_per = _HOURS_PER["days" if "day" in m["unit"].lower() else "weeks" if "w" in m["unit"].lower()
+                                   else "hours"]
+            quantity.value *= Decimal(hours_per)  # "100 GPU-days": 2,400 accelerator-hours
+            counted = "" if hours_per == 1 else f" ({float(quantity.value):,.0f})"
+            notes.append(f"read '{quantity.phrase}' as an allowance of accelerator-hours{counted}: configurations that "
+                         "bill more, over all their instances and runs, are ruled out")
         start = max(0, m.start() - _CONTEXT_CHARS)
         # the words read with a number: what it is ("seq len 8192"), a hedge ("roughly 2B"), whom tokens are for
         # ("1B tokens per trial")
@@ -3633,7 +3681,33 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
     for q in found:
         if q.kind == "other" or q.kind == "plain":
             scan.unused.append(q.phrase)  # listed as unread with the words nothing else used
+    _scale_data(scaled, fields, notes, scan)
     return fields
+
+
+# "re-run it with double the data", "2x the tokens", "half the dataset": the tokens said, scaled
+_SCALED_DATA_WORDS = ("double", "twice", "triple", "thrice", "half", "x the", "times the", "x more", "times more",
+                      "x as much", "times as much")
+_SCALED_DATA_RE = compiled_on_use(
+    r"\b(?P<f>double|twice|triple|thrice|half|(?P<n>\d{1,2}(?:\.\d)?)\s*(?:x|times))\s+"
+    r"(?:(?:the|as\s+much|more|our|that)\s+)?(?:training\s+)?(?:data(?:set)?|tokens|corpus)\b", _F)
+_ANOTHER_RUN_RE = compiled_on_use(r"\b(?:then|followed\s+by|after\s+that|afterwards|second\s+run)\b", _F)
+_SCALE_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "thrice": 3.0, "half": 0.5}
+
+
+def _scale_data(scaled: list[re.Match[str]], fields: dict[str, Any], notes: list[str], scan: _Scan) -> None:
+    """The tokens said, times the factor said of the data ("1B tokens … with double the data": 2B); with no tokens
+    said, or several factors, the words are left for a person."""
+    if not scaled:
+        return
+    if len(scaled) > 1 or fields.get("tokens") is None or _ANOTHER_RUN_RE.search(scan.said):
+        scan.unused += [_said(m) for m in scaled]  # "…, then again with 2x the data": a second run, for a person
+        return
+    m = scaled[0]
+    factor = float(m["n"]) if m["n"] else _SCALE_WORDS[m["f"].lower()]
+    tokens = max(1, round(fields["tokens"] * factor))
+    notes.append(f"read '{_said(m)}' as {factor:g} × the {fields['tokens']:,} tokens said: {tokens:,} tokens")
+    fields["tokens"] = tokens
 
 
 _STEPS_RE = compiled_on_use(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
@@ -4996,8 +5070,8 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         if kind == "money" and not scale and _YEAR_RE.fullmatch(m["num"]) and _BUDGET_AFTER_RE.match(
                 text[m.end() : m.end() + 12]):
             kind = "plain"  # "our 2026 budget" is the year's budget, no amount: listed as unread
-    if kind == "instances" and scale:
-        kind = "other"  # "100k instances" counts data, not machines
+    if kind == "instances" and scale or kind == "instance_hours":
+        kind = "other"  # "100k instances" counts data, not machines; "20 node-hours" on no type is left for a person
     if kind == "params" and _DATASET_AFTER_RE.match(text, m.end()):
         kind = "tokens"  # "our 7B dataset", "a 20B-token corpus": the data's size in tokens, not a model's
     elif kind == "params" and "tok" in text.lower() and any(
@@ -5285,6 +5359,8 @@ _NOT_URGENT_RE = compiled_on_use(
     r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"
     r"|\b(?:speed|time|timing|turnaround)\s+(?:doesn'?t|does\s+not|isn'?t|is\s+not)\s+(?:really\s+)?"
     r"(?:matter|important|an\s+issue|a\s+concern|critical)\b"
+    # "no matter how long it takes", "however long it takes": time traded for money
+    r"|\b(?:no\s+matter\s+how|however)\s+long\s+(?:it\s+)?(?:takes|(?:may|might|will)\s+take)\b"
     # "nothing urgent", "no urgency", "low urgency"
     r"|\bnothing(?:'s)?\s+(?:(?:too|very|super|that|really)\s+)?(?:urgent|pressing|time[\s-]sensitive)\b"
     r"|\b(?:no|zero|low|little)\s+urgency\b"
@@ -5411,7 +5487,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     task, adapter, compared, one_run = _task(scan, notes)
     _refuse_if_not_training(scan, task)
     patient = [m.group(0) for m in scan.take_if(_NEGATION_WORDS + ("whenever", "deadline", "priority", "background",
-                                                                   "urgency", "slow", "longer", "flexible",
+                                                                   "urgency", "slow", "longer", "flexible", "however",
                                                                    "negotiable", "loose", "soft"),  # "no": "not", …
                                                 _NOT_URGENT_RE)]
     unlimited = scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),

@@ -31,7 +31,7 @@ from policy.models import find_model
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question
 from policy.regions import ALL_REGIONS
-from policy.request import Task
+from policy.request import Task, measures_work
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 from policy.timespan import HOURS_PER_MONTH
 
@@ -316,7 +316,7 @@ under below max maximum budget cap capped most least up less about around within
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
-x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very
+x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very pass
 really extremely adapt adapting burn rate since still
 all mix though although total overall combined eta nearly almost gone lm slm oh ah um uh btw
 lmk tia hope you're you well great awesome
@@ -809,7 +809,7 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
             else f"{spec.examples:,} examples")
     _take_said(scan, start, end)
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
-            or fields.get("work_gpu_hours") is not None:
+            or measures_work(fields):
         notes.append(f"read '{phrase}' as the data, {spec.name} ({size}, as published): the amount said is what is "
                      "priced")
         return
@@ -856,7 +856,7 @@ def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question
     """ "train 7B": pretraining and fine-tuning default to very different token counts."""
     if not scan.take(TRAIN_RE) or fields.get("task") is not None or fields.get("tokens") is not None:
         return
-    if fields.get("fixed_hours") is not None or fields.get("work_gpu_hours") is not None:
+    if fields.get("fixed_hours") is not None or measures_work(fields):
         return  # a stated length, or work given as accelerator-hours: no tokens to default
     questions.append(Question(
         field="task", question="'train' from scratch or fine-tune an existing model? Pretraining reads ~20 tokens "
@@ -892,7 +892,7 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
     tokens (14 × 14 patches of a 224-pixel image, and the class token) × 300. The patch is the model's (the table's,
     or "/14" said; 16 otherwise), the resolution the one said or the model's own; its tokens are also each sequence."""
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
-            or fields.get("work_gpu_hours") is not None:
+            or measures_work(fields):
         return
     model = find_model(str(fields["model"])) if fields.get("model") else None
     patch = model.patch_size if model is not None else None

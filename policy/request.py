@@ -8,16 +8,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from policy.recipes import JobChoice
 from policy.regions import AREA_JOIN, AREAS
 
-__all__ = ["COST_CENTER_PATTERN", "HARDWARE_FIELDS", "MAX_PARAMS", "MAX_TEXT_CHARS", "Platform", "PLATFORM_NAMES",
-           "Stage", "Task", "Tolerance", "TrainingRequest"]
+__all__ = ["COST_CENTER_PATTERN", "HARDWARE_FIELDS", "MAX_PARAMS", "MAX_TEXT_CHARS", "measures_work", "Platform",
+           "PLATFORM_NAMES", "Stage", "Task", "Tolerance", "TrainingRequest"]
 
 MAX_TEXT_CHARS = 2000
 MAX_PARAMS = 10_000_000_000_000  # 10T
@@ -64,6 +66,12 @@ COST_CENTER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/=+@-]{0,63}$"
 # The fields that name the hardware itself, a count or a kind ("16 GPUs", "H100", "p5"); a choice among several kinds
 # ("p4d or p5") is ``hardware_choice``
 HARDWARE_FIELDS = ("gpus", "instances", "accelerator", "instance_type")
+
+
+def measures_work(fields: Mapping[str, Any]) -> bool:
+    """Whether ``fields`` give the work as hours on hardware ("300 A100-hours", "20 node-hours on p4d") rather than by
+    a model's size and tokens."""
+    return fields.get("work_gpu_hours") is not None or fields.get("work_instance_hours") is not None
 
 
 class HardwareOption(BaseModel):
@@ -189,6 +197,10 @@ class TrainingRequest(BaseModel):
     # model size is said (any model: a diffusion model, a CNN); planned on any hardware as the FLOPs those hours do.
     work_gpu_hours: float | None = Field(default=None, gt=0, le=100_000_000)
     work_accelerator: str | None = None  # the accelerator those hours are on ("A100"); with work_gpu_hours
+    # "it took about 20 node-hours on p4d": the work as hours of whole instances of a type (or family), turned into its
+    # accelerators' hours by the decision, which knows how many each holds (with work_gpu_hours unset)
+    work_instance_hours: float | None = Field(default=None, gt=0, le=100_000_000)
+    work_instance_type: str | None = Field(default=None, max_length=40)
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
     # "reserve a capacity block for 16 H100s": reserved capacity bought for the run, when the account is offered one
     # that fits (an EC2 capacity block or a SageMaker training plan); else the plan says why there is none.

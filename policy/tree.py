@@ -102,6 +102,8 @@ def decide(
         except RequestError:
             return None
 
+    if request.work_instance_hours is not None and request.work_gpu_hours is None:
+        request = _instance_hours_as_accelerator_hours(request, catalog)
     # "under 10% of our monthly budget": in dollars of the team's budget before anything is fitted in it
     request = budget_from_share(request, policy=policy, spend=spend, now=now)
     if request.params_fit_budget and request.params is None:
@@ -173,7 +175,8 @@ def decide(
                    and not (request.params is None and a.startswith("sequence length:"))]
     elif measured:  # the work is the hours given: no default of tokens or sequence says anything of it
         assumed = [a for a in assumed if not a.startswith(("tokens:", "sequence length:"))]
-    elif request.work_gpu_hours is not None:  # given beside a model size (or a stated length), which wins
+    elif request.work_gpu_hours is not None and not _sized_and_measured(request):
+        # given beside a model size and its tokens (or a stated length), which win
         assumed.append(f"the {request.work_gpu_hours:g} accelerator-hours given are not the estimate: it follows "
                        + ("the length stated" if request.fixed_hours is not None else "the model's size"))
     # say when the chosen hours carry a learnt correction (a job of stated length has no estimate to correct)
@@ -481,6 +484,8 @@ def _chosen(
     """The plan ``decide`` chooses for ``request``, before it is explained, compared and put to the guardrails."""
     sized, refused = _regions_allowed(_sized(request), catalog=catalog, policy=policy)
     req, assumed = complete(sized, policy=policy)
+    if _sized_and_measured(request):  # the hours said measure the work better than a default count of tokens
+        req, assumed = _tokens_of_measured_hours(req, assumed, catalog=catalog)
     assumed = [*refused, *assumed]
     assert req.region is not None and req.params is not None and req.tokens is not None and req.trials is not None
     assert req.task is not None and req.seq_len is not None and req.stage is not None
@@ -590,6 +595,58 @@ def _measured(request: TrainingRequest) -> bool:
     """Whether the work is given as accelerator-hours ("it takes about 300 A100-hours") and not by a model's size."""
     return (request.work_gpu_hours is not None and request.work_accelerator is not None and request.params is None
             and request.fixed_hours is None)
+
+
+def _instance_hours_as_accelerator_hours(request: TrainingRequest, catalog: Catalog) -> TrainingRequest:
+    """ "20 node-hours on p4d": the hours of the type's accelerators (160 A100-hours), when every size of the type or
+    family named holds the same accelerators; else the size is asked for."""
+    assert request.work_instance_hours is not None and request.work_instance_type is not None
+    said = request.work_instance_type
+    specs = [spec for name, spec in sorted(catalog.instances.items()) if name == said or spec.family == said]
+    held = sorted({(spec.accelerator, spec.accelerator_count) for spec in specs})
+    hours = f"{request.work_instance_hours:,.4g} hours of {said}"
+    if not specs:
+        raise RequestError(f"gpuops has no figures for {said} instances to turn {hours} into work; name a type in the "
+                           'catalog or give the work as accelerator-hours, e.g. "about 300 A100-hours".',
+                           code="unknown_instance_type")
+    if len(held) > 1:
+        largest = max(specs, key=lambda spec: spec.accelerator_count)
+        counts = sorted({spec.accelerator_count for spec in specs})
+        kinds = " or ".join(sorted({spec.accelerator for spec in specs}))
+        raise RequestError(f"{said} sizes hold {counts[0]} to {counts[-1]} {kinds} each: say which size the {hours} "
+                           f"were on (e.g. {largest.instance_type}, {largest.accelerator_count} a machine), or give "
+                           "them as accelerator-hours.", code="ambiguous_instance_type")
+    accelerator, count = held[0]
+    gpu_hours = request.work_instance_hours * count
+    note = (f"{hours} instances are {gpu_hours:,.4g} {accelerator}-hours of work ({count} {accelerator} an "
+            "instance)")
+    return request.model_copy(update={"work_gpu_hours": gpu_hours, "work_accelerator": accelerator,
+                                      "notes": [*request.notes, note]})
+
+
+def _sized_and_measured(request: TrainingRequest) -> bool:
+    """Whether the work is given as accelerator-hours beside a model's size but no count of tokens ("fine-tune 7B, it
+    took about 300 A100-hours last time"): the hours, not a default count of tokens, then say how long it trains."""
+    return (request.work_gpu_hours is not None and request.work_accelerator is not None
+            and request.params is not None and request.tokens is None and request.fixed_hours is None)
+
+
+def _tokens_of_measured_hours(req: TrainingRequest, assumed: list[str], *,
+                              catalog: Catalog) -> tuple[TrainingRequest, list[str]]:
+    """``req`` training the tokens its accelerator-hours compute for its model, on the accelerator they were on at
+    the estimate's MFU, in place of the task's default count (all its runs' hours together)."""
+    assert req.work_gpu_hours is not None and req.work_accelerator is not None and req.trials is not None
+    accel = catalog.accelerators.get(req.work_accelerator)
+    if accel is None or accel.peak_bf16_tflops is None or accel.mfu is None:
+        return req, assumed  # no figures to turn its hours into work: the default stands, said as assumed
+    per_token = _workload(req.model_copy(update={"tokens": 1, "trials": 1})).flops
+    flops = req.work_gpu_hours * accelerator_hour_flops(peak_tflops=accel.peak_bf16_tflops, mfu=accel.mfu)
+    tokens = max(1, round(flops / per_token / req.trials))
+    runs = f" each of the {req.trials} runs" if req.trials > 1 else ""
+    said = (f"tokens: ~{format_count(tokens)}{runs}, what the {req.work_gpu_hours:,.4g} {accel.name}-hours given "
+            f"compute for this model at {accel.name}'s {accel.peak_bf16_tflops:g} TFLOPS and {accel.mfu:.0%} MFU "
+            "(no count of tokens was said)")
+    return req.model_copy(update={"tokens": tokens}), [said if a.startswith("tokens:") else a for a in assumed]
 
 
 def _measured_work(req: TrainingRequest, catalog: Catalog, policy: PolicyConfig, *, shared: bool) -> Workload:
@@ -1086,19 +1143,24 @@ def _earlier_run_warning(req: TrainingRequest, work: Workload, catalog: Catalog)
     """ "last time it took 4 hours on 8 A100s": the work that run did at the catalog's peak and MFU for its part, set
     beside the work this plan is estimated from. Twofold apart or more, either the work differs or the estimate's
     throughput is off for this job, and a person should know which before approving."""
-    if req.earlier_gpu_hours is None or req.earlier_accelerator is None or work.flops <= 0:
+    if req.earlier_gpu_hours is not None and req.earlier_accelerator is not None:
+        hours, on, said = req.earlier_gpu_hours, req.earlier_accelerator, "an earlier run is said to have taken"
+    elif req.work_gpu_hours is not None and req.work_accelerator is not None and req.fixed_hours is None:
+        # "fine-tune 7B on 500M tokens, it took about 300 A100-hours": the size and tokens make the estimate
+        hours, on, said = req.work_gpu_hours, req.work_accelerator, "the work is said to take"
+    else:
         return []
-    accel = catalog.accelerators.get(req.earlier_accelerator)
-    if accel is None or not accel.peak_bf16_tflops or not accel.mfu:
+    accel = catalog.accelerators.get(on)
+    if accel is None or not accel.peak_bf16_tflops or not accel.mfu or work.flops <= 0:
         return []
     estimated = work.flops / (req.trials or 1) / accelerator_hour_flops(peak_tflops=accel.peak_bf16_tflops,
                                                                           mfu=accel.mfu)
-    ratio = estimated / req.earlier_gpu_hours
+    ratio = estimated / hours
     if 1 / EARLIER_RUN_GAP < ratio < EARLIER_RUN_GAP:
         return []
     unit = f"{accel.name}-hours"
     share = f"{ratio:.1f}×" if ratio > 1 else f"{ratio:.0%} of"
-    return [f"an earlier run is said to have taken {req.earlier_gpu_hours:,.4g} {unit}; this plan's work is ~"
+    return [f"{said} {hours:,.4g} {unit}; this plan's work is ~"
             f"{estimated:,.3g} {unit} at {accel.mfu:.0%} MFU, {share} that: if it is the same work, the estimate is "
             f"{'high' if ratio > 1 else 'low'} (finished jobs calibrate it), else the work said differs"]
 

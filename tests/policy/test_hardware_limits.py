@@ -228,7 +228,7 @@ def test_an_allowance_nothing_fits_is_refused_with_the_fewest_it_takes() -> None
 
 def test_an_allowance_short_of_a_job_whose_tokens_were_assumed_says_so() -> None:
     with pytest.raises(RequestError) as caught:
-        decided("we need ~100 GPU hours of A100 for a 3B pretrain experiment")
+        decided("we have ~100 GPU hours of A100 for a 3B pretrain experiment")
     assert caught.value.message.startswith("No allowed configuration runs this job (60B tokens assumed: say how many "
                                            "it trains on) within 100 accelerator-hours")
 

@@ -166,3 +166,81 @@ def test_hours_given_for_runs_not_counted_are_all_of_them_together() -> None:
         shared.assumptions
     # ten runs of the one job's work, each with its own start-up: ten times its cost, give or take the start-ups
     assert shared.plan.estimated_cost_usd == pytest.approx(10 * one.plan.estimated_cost_usd, rel=0.25)
+
+
+@pytest.mark.parametrize(("text", "hours", "accelerator"), [
+    ("fine-tune mistral 7B, it takes about 12 A100-days", 288.0, "A100"),
+    ("our detector took roughly 64 GPU-days on A100s", 1536.0, "A100"),
+    ("it needs about 2 H100-weeks, fine-tune SDXL", 336.0, "H100"),
+    ("fine-tune 7B, it took 300 GPU-hours on 8x A100s", 300.0, "A100"),
+])
+def test_accelerator_days_weeks_and_hours_on_a_named_part_are_the_work_in_hours(text: str, hours: float,
+                                                                               accelerator: str) -> None:
+    fields = read_request(text, now=NOW, tz=TZ).fields
+    assert (fields["work_gpu_hours"], fields["work_accelerator"]) == (hours, accelerator)
+    assert "gpus" not in fields and "accelerator" not in fields  # the time measures work; it asks for no hardware
+
+
+@pytest.mark.parametrize(("text", "hours"), [("we have 100 GPU-days of budget for a 7B lora on 1B tokens", 2400),
+                                             ("at most 2 GPU-weeks for a 7B lora on 1B tokens", 336)])
+def test_an_allowance_in_accelerator_days_or_weeks_is_held_in_hours(text: str, hours: int) -> None:
+    reading = read_request(text, now=NOW, tz=TZ)
+    assert reading.fields["max_gpu_hours"] == hours and "gpus" not in reading.fields
+    assert any(f"allowance of accelerator-hours ({hours:,})" in note for note in reading.notes)
+
+
+def test_hours_said_beside_a_size_but_no_tokens_set_how_long_it_trains() -> None:
+    """ "fine-tune 7B, it took about 300 A100-hours last time": the hours said measure the work, where a default count
+    of tokens would only guess it; with the tokens said as well, the size and tokens make the estimate."""
+    measured = _decide("fine-tune 7B, it took about 300 A100-hours")
+    guessed = _decide("fine-tune 7B")
+    assert measured.request.tokens is not None and guessed.request.tokens == 1_000_000_000
+    a100 = load_catalog().accelerators["A100"]
+    assert a100.peak_bf16_tflops is not None and a100.mfu is not None
+    per_token = 6 * 7e9  # a full fine-tune's FLOPs a token, before attention
+    assert measured.request.tokens == pytest.approx(300 * 3600 * a100.peak_bf16_tflops * 1e12 * a100.mfu / per_token,
+                                                    rel=0.15)
+    assert measured.plan.estimated_cost_usd > 2 * guessed.plan.estimated_cost_usd
+    [said] = [a for a in measured.assumptions if a.startswith("tokens:")]
+    assert "what the 300 A100-hours given compute for this model" in said
+    assert not [a for a in measured.assumptions if "are not the estimate" in a]
+
+
+def test_hours_said_beside_a_size_and_tokens_far_from_the_estimate_are_said_beside_it() -> None:
+    decision = _decide("fine-tune 7B on 1B tokens, it took about 600 A100-hours")
+    assert decision.request.tokens == 1_000_000_000
+    [warning] = [w for w in decision.warnings if w.startswith("the work is said to take 600 A100-hours")]
+    assert "~96.6 A100-hours at 45% MFU, 16% of that" in warning
+
+
+@pytest.mark.parametrize(("text", "hours", "kind"), [
+    ("it took about 20 node-hours on p4d, fine-tune 13B again", 20.0, "p4d"),
+    ("the sdxl fine-tune took roughly 3 node-days on p4de", 72.0, "p4de"),
+    ("fine-tune our detector, it takes about 10 p4d.24xlarge-hours", 10.0, "p4d.24xlarge"),
+])
+def test_hours_of_whole_instances_of_a_type_are_the_work_never_a_count_of_them(text: str, hours: float,
+                                                                              kind: str) -> None:
+    fields = read_request(text, now=NOW, tz=TZ).fields
+    assert (fields["work_instance_hours"], fields["work_instance_type"]) == (hours, kind)
+    assert not {"instances", "instance_type", "gpus"} & set(fields)
+
+
+def test_instance_hours_are_the_accelerator_hours_the_type_holds() -> None:
+    by_node = _decide("fine-tune our detector, it took about 20 node-hours on p4d")
+    by_part = _decide("fine-tune our detector, it took about 160 A100-hours")
+    assert (by_node.request.work_gpu_hours, by_node.request.work_accelerator) == (160.0, "A100")
+    assert by_node.plan.estimated_cost_usd == by_part.plan.estimated_cost_usd
+    assert "20 hours of p4d instances are 160 A100-hours of work (8 A100 an instance)" in by_node.assumptions
+
+
+def test_instance_hours_on_a_family_whose_sizes_differ_ask_for_the_size() -> None:
+    with pytest.raises(RequestError) as caught:
+        _decide("fine-tune 7B, it takes about 40 g5 node-hours")
+    assert caught.value.code == "ambiguous_instance_type"
+    assert caught.value.message == ("g5 sizes hold 1 to 8 A10G each: say which size the 40 hours of g5 were on "
+                                    "(e.g. g5.48xlarge, 8 a machine), or give them as accelerator-hours.")
+
+
+def test_node_hours_on_no_type_are_left_for_a_person_never_read_as_instances() -> None:
+    reading = read_request("we have 20 node-hours for a 7B lora on 1B tokens", now=NOW, tz=TZ)
+    assert "instances" not in reading.fields and "20 node-hours" in reading.fields["unread"]

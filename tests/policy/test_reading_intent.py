@@ -162,6 +162,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B, it isn't urgent", {"urgent": None}, []),
     ("fine-tune 7B, no rush", {"urgent": None}, []),
     ("fine-tune 7B, no need for the fastest", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens, no matter how long it takes", {"urgent": None}, []),
+    ("fine-tune 7B on 1B tokens, however long it takes", {"urgent": None}, []),
     ("fine-tune 7B, not for production", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B, not production, just testing", {"stage": Stage.EXPERIMENTAL}, []),
     ("fine-tune 7B, this isn't an experiment", {"stage": Stage.PRODUCTION}, []),
@@ -731,6 +733,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # questions the plan answers
     ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
     ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
+    ("pretrain 7B on 1T tokens, what would it cost and how long on 64 H100s?", {"gpus": 64}, []),
+    # a factor said of the data scales the tokens said; beside a second run it is left for a person
+    ("re-run last week's 7B fine-tune (1B tokens) but with double the data", {"tokens": 2_000_000_000}, []),
+    ("re-run our 13B lora (300M tokens) on half the dataset", {"tokens": 150_000_000}, []),
+    ("fine-tune 7B on 500M tokens, then again with 2x the data", {"tokens": 500_000_000}, ["2x the data"]),
     ("I have $500, what's the best I can do for a 7B fine-tune on 1B tokens?", {"budget_usd": 500.0}, []),
     # what hardware held for a length is for
     ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),

@@ -108,6 +108,8 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
     ("fine-tune 7B on 1B tokens with 10% held out for validation", []),
     ("fine-tune 7B on 1B tokens, 5% val split", []),
     ("fine-tune 7B on 1B tokens, keep 10% for eval", []),
+    # "a DPO pass" is a run of it; passes counted over the data are epochs, read as ever
+    ("a DPO pass on our 7B with 40M tokens", []),
 ])
 def test_conversational_filler_is_read_as_nothing(text: str, unread: list[str]) -> None:
     assert parse_request(text, now=NOW, tz="UTC").unread == unread
