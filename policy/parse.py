@@ -1991,6 +1991,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         fields["exclude_platforms"] = not_platforms
     hardware = _hardware(scan, notes)
     fields["hardware_choice"] = [*fields.get("hardware_choice", []), *hardware.pop("accelerator_choice", [])]
+    _family_or_part(scan, fields, hardware, notes)
     by_memory, count = _gpus_by_memory(scan, notes)
     if by_memory and not (fields["hardware_choice"] or hardware.get("accelerator") or fields.get("instance_type")):
         fields["hardware_choice"] = by_memory
@@ -2622,6 +2623,38 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
         read["max_instances"] = 1
         notes.append(f"read '{single_family}' as one instance, of whichever size fits best")
     return read
+
+
+# "g5 or A100s?", "H100 vs p4d", "is a g5 enough for …, or do we need A100s?": an instance family and an accelerator
+# offered as the choice, no count with either, in one sentence with "or" or "vs" between them
+_FAMILY_MENTION_RE = compiled_on_use(
+    rf"(?<![\w.-])(?P<m>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)s?(?![\w-])", _F)
+_PART_MENTION_RE = compiled_on_use(rf"(?<![\w.-])(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:s|\s+gpus?)?(?![\w])",
+                                   _F)
+_BETWEEN_CHOICE_RE = compiled_on_use(r"^(?:[^.;?!]|(?<=\d)\.(?=\d)){0,80}$", _F)
+_CHOICE_WORD_RE = compiled_on_use(r"\b(?:or|vs\.?|versus)\b|/", _F)
+
+
+def _family_or_part(scan: _Scan, fields: dict[str, Any], hardware: dict[str, Any], notes: list[str]) -> None:
+    """ "Is a g5 enough or do we need A100s?" read each as the hardware: one family and one accelerator said as
+    alternatives are the choice between them, not both at once (which no instance is)."""
+    family, part = fields.get("instance_type"), hardware.get("accelerator")
+    if family is None or part is None or hardware.get("gpus") is not None or fields.get("instances") is not None:
+        return
+    said = scan.said
+    families = [m for m in _FAMILY_MENTION_RE.finditer(said) if m["m"].lower() == family]
+    parts = list(_PART_MENTION_RE.finditer(said))
+    for f in families:
+        for p in parts:
+            first, second = (f, p) if f.start() < p.start() else (p, f)
+            between = said[first.end():second.start()]
+            if _BETWEEN_CHOICE_RE.match(between) and _CHOICE_WORD_RE.search(between):
+                fields["instance_type"] = None
+                del hardware["accelerator"]
+                fields["hardware_choice"] = [*fields["hardware_choice"], family, part]
+                notes.append(f"read '{' '.join(said[first.start():second.end()].split())}' as the hardware to choose "
+                             f"between ({family} or {part}); the plan chooses among them")
+                return
 
 
 _OR_RE = compiled_on_use(r"\b(?:or|vs\.?|versus)\b|/", _F)

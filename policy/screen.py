@@ -175,6 +175,11 @@ def _hint_filter(request: TrainingRequest, catalog: Catalog) -> set[str] | None:
             names = sorted({a.name for a in catalog.accelerators.values()})
             raise RequestError(f"Unknown accelerator {request.accelerator!r}; known: {', '.join(names)}.",
                                code="unknown_accelerator")
+        if types is not None and request.instance_type and not types & by_accel:
+            carried = sorted({catalog.instances[t].accelerator for t in types if t in catalog.instances})
+            raise RequestError(f"{request.instance_type} instances carry {' or '.join(carried)}, not "
+                               f"{request.accelerator}: name one of the two, or say \"{request.instance_type} or "
+                               f"{request.accelerator}\" to have the plan choose between them.", code="contradiction")
         types = by_accel if types is None else types & by_accel
     if request.hardware_choice:  # "on p5 or p4d", "H100 or A100": any of them
         chosen: set[str] = set()

@@ -250,6 +250,20 @@ def test_urgent_picks_the_earliest_of_the_counted_choices_and_one_that_cannot_ru
     assert any(n.startswith("planned on 8× H100, the only hardware named that can run it") for n in cannot.assumptions)
 
 
+def test_a_family_and_an_accelerator_no_instance_has_together_are_refused_naming_what_it_carries() -> None:
+    with pytest.raises(RequestError) as refused:
+        decided("fine-tune 3B on 200M tokens on g5 with A100s")
+    assert refused.value.code == "contradiction"
+    assert refused.value.message == ('g5 instances carry A10G, not A100: name one of the two, or say "g5 or A100" to '
+                                     "have the plan choose between them.")
+
+
+def test_a_family_or_an_accelerator_asked_about_is_compared_with_the_plan() -> None:
+    decision = decided("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?")
+    assert decision.plan.accelerator in ("A100", "A100-80GB")
+    assert [a.label for a in decision.alternatives if a.label == "on g5"] == ["on g5"]
+
+
 def test_two_counts_said_together_not_as_a_choice_are_refused() -> None:
     with pytest.raises(RequestError) as refused:
         decided("fine-tune 7B on 1B tokens with 8 A100s and 4 H100s")

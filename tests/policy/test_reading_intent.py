@@ -734,6 +734,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
     ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
     ("pretrain 7B on 1T tokens, what would it cost and how long on 64 H100s?", {"gpus": 64}, []),
+    # a family and an accelerator with "or" between are the choice between them, not both at once
+    ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
+    ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
+     {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
     # a factor said of the data scales the tokens said; beside a second run it is left for a person
     ("re-run last week's 7B fine-tune (1B tokens) but with double the data", {"tokens": 2_000_000_000}, []),
     ("re-run our 13B lora (300M tokens) on half the dataset", {"tokens": 150_000_000}, []),
