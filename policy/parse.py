@@ -6017,7 +6017,14 @@ _LAUNCH_BELOW_RE = compiled_on_use(
     r"(?:\s+(?:it|the\s+job))?))"
     r"|\b(?P<verb2>(?:don'?t|do\s+not|dont)\s+(?:run|launch|start)(?:\s+(?:it|the\s+job))?)\s+if\s+(?:it'?s|it\s+is|it\s+"
     r"(?:costs?|comes\s+to|goes|would\s+(?:cost|be)))\s+(?:over|above|more\s+than|higher\s+than|beyond)\s+"
-    rf"(?P<amount2>{_AMOUNT})", _F)
+    rf"(?P<amount2>{_AMOUNT})"
+    # "only if it's under $50, otherwise don't bother", "only run it if it costs less than $200"
+    r"|\b(?P<verb3>only(?:\s+(?:run|launch|start|do)(?:\s+(?:it|this|the\s+job))?)?\s+if)\s+(?:it'?s|it\s+is|it\s+"
+    r"(?:costs?|comes\s+(?:to|in\s+at)|would\s+(?:cost|be)|will\s+(?:cost|be))|the\s+(?:plan|cost|estimate)\s+is)\s+"
+    r"(?:under|below|less\s+than|lower\s+than|cheaper\s+than|at\s+most|no\s+more\s+than)\s+"
+    rf"(?P<amount3>{_AMOUNT})(?P<otherwise>\s*,?\s*(?:otherwise|else|if\s+not)\s*,?\s*(?:don'?t\s+bother|forget\s+(?:about\s+)?it"
+    r"|skip\s+(?:it|the\s+(?:run|job))|never\s*mind|no\s+go|(?:don'?t|do\s+not)\s+(?:run|launch|start)"
+    r"(?:\s+(?:it|the\s+job))?))?", _F)
 
 
 def _dollars(said: str) -> float:
@@ -6029,13 +6036,15 @@ def _dollars(said: str) -> float:
 def _launch_below(scan: _Scan, notes: list[str]) -> float | None:
     """A launch on a condition of money ("if it's over $100 don't launch it"): a plan estimated above the amount is
     denied, one below it is stopped there (``launch_below_usd``). The amount is the budget as well."""
-    if "$" not in scan.text or not scan.holds(("launch", "run", "start", "wait", "hold off")):
+    if "$" not in scan.text or not scan.holds(("launch", "run", "start", "wait", "hold off", "only if")):
         return None
     m = _LAUNCH_BELOW_RE.search(scan.text)
-    if m is None or (usd := _dollars(m["amount"] or m["amount2"])) <= 0:
+    if m is None or (usd := _dollars(m["amount"] or m["amount2"] or m["amount3"])) <= 0:
         return None
-    verb = "verb" if m["verb"] else "verb2"
+    verb = "verb" if m["verb"] else "verb2" if m["verb2"] else "verb3"
     scan.blank(m.start(verb), m.end(verb))
+    if m["otherwise"]:  # "…, otherwise don't bother": the launch's condition said again
+        scan.blank(m.start("otherwise"), m.end("otherwise"))
     notes.append(f"read '{_said(m)}' as a launch only below ${usd:,.2f}: a plan estimated above it is denied, and one "
                  "below it is stopped before it bills more")
     return usd
