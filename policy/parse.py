@@ -1936,6 +1936,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
                      "for it when it is due")
     _refuse_staged(scan)
     _refuse_elsewhere_venue(scan)
+    multi_node_spot = _multi_node_spot(scan, notes)  # "no multi-node spot": before "no multi-node" is one node
     grid = _hp_grid(scan, notes)  # "lr {1e-5, 3e-5}": before "lr 1e-5" is read as a setting of one run
     grid += _count_ranges(scan, notes)  # "8-16 H100s": before the hardware's readers take "16 H100s" as a count
     rank = _lora_rank(scan, notes)  # "lora rank 64": before it is read as a setting that changes nothing
@@ -2064,7 +2065,40 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
             fields["adapter"] = was  # "3 LoRA runs": each trains adapters, not every weight
     if rank is not None:
         fields["lora_rank"] = rank
+    if multi_node_spot is not None:
+        fields["multi_node_spot"] = multi_node_spot
+        if multi_node_spot and fields.get("interruption_tolerance") is None:
+            fields["interruption_tolerance"] = Tolerance.HIGH  # spot said to be fine, across nodes too
     return fields
+
+
+# Spot across several instances, allowed or not: "no multi-node spot", "multi-node spot isn't ok", "spot only on a
+# single node"; "multi-node spot is fine". Never a bound on the instances: on-demand may still span nodes.
+_MULTI_NODE_SPOT_RE = compiled_on_use(
+    r"\b(?P<no>(?:no|not|without|w/o|avoid|never)\s+(?:on\s+)?multi[\s-]?node\s+spot(?:\s+(?:instances|training|runs?|jobs?))?"
+    r"|multi[\s-]?node\s+spot\s+(?:is\s+)?(?:not|isn'?t)\s+(?:ok(?:ay)?|fine|allowed|acceptable|an\s+option)"
+    r"|spot\s+only\s+(?:on|for)\s+(?:a\s+)?single[\s-]+(?:node|instance)(?:\s+(?:jobs?|runs?))?)\b"
+    r"|\b(?P<ok>multi[\s-]?node\s+spot\s+(?:is\s+)?(?:ok(?:ay)?|fine|allowed|acceptable)"
+    r"|(?:allow|ok\s+with|fine\s+with)\s+multi[\s-]?node\s+spot)\b", _F)
+
+
+def _multi_node_spot(scan: _Scan, notes: list[str]) -> bool | None:
+    """Whether spot may span several instances, when said (``multi_node_spot``); None when not."""
+    if not scan.holds(("spot",)) or not scan.holds(("node",)):
+        return None
+    found = scan.take(_MULTI_NODE_SPOT_RE)
+    if not found:
+        return None
+    allowed = {m["ok"] is not None for m in found}
+    if len(allowed) > 1:
+        raise RequestError("The request both allows and rules out spot across several instances; say one, e.g. "
+                           '"multi-node spot is fine" or "no multi-node spot".', code="contradiction")
+    ok = allowed.pop()
+    said = _said(found[0])
+    notes.append(f"read '{said}' as " + ("spot allowed across several instances: a synchronous job restarts "
+                                         "on every node when one is interrupted" if ok else
+                                         "spot only on a single instance: a job across several runs on-demand"))
+    return ok
 
 
 _RANK_SETTINGS = ("lora_r", "lora_rank", "r", "rank")  # a recipe's names for the adapters' rank ("r=64")
@@ -3520,6 +3554,7 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
                              r"(?:a\s+single|single|1|a)[\s-]+(?:node|instance|machine|host|box|server)\b"
                              # "no multi-node", "don't split it across nodes": one instance too
                              r"|\b(?:no|not|without|w/o)\s+multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"
+                             r"(?!\s+spot)"
                              # "we can't do multi-node", "multi-node isn't an option"
                              r"|\b(?:can'?t|cannot|can\s+not|unable\s+to|won'?t)\s+(?:do|run|use|handle|support)\s+"
                              r"multi[\s-]?node(?:\s+(?:training|jobs?|runs?))?\b"

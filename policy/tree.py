@@ -341,7 +341,8 @@ def _on_spot_if_fine(request: TrainingRequest, req: TrainingRequest, plan: Plan,
     beside the plan, never chosen for the person, since one interruption stops every node."""
     layout = option.layout
     if (plan.instance_count < 2 or layout.jobs != 1 or req.stage is not Stage.EXPERIMENTAL
-            or plan.purchase_model is not PurchaseModel.ON_DEMAND or request.interruption_tolerance is not None):
+            or plan.purchase_model is not PurchaseModel.ON_DEMAND or request.interruption_tolerance is not None
+            or request.multi_node_spot is False):  # "no multi-node spot": said already
         return None
     if req.reserved:
         return None  # held capacity is paid for already: no spot to weigh
@@ -522,7 +523,7 @@ def _chosen(
                     # hours given as measured are not estimated, so no learnt correction applies to them
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params)
                     if calibration and not measured else (),
-                    multi_node_spot=team.multi_node_spot or request.interruption_tolerance is Tolerance.HIGH,
+                    multi_node_spot=_multi_node_spot_allowed(request, team.multi_node_spot),
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now, cap=policy.max_runtime_hours) for o in _options(scr, search))
@@ -622,6 +623,14 @@ def _instance_hours_as_accelerator_hours(request: TrainingRequest, catalog: Cata
             "instance)")
     return request.model_copy(update={"work_gpu_hours": gpu_hours, "work_accelerator": accelerator,
                                       "notes": [*request.notes, note]})
+
+
+def _multi_node_spot_allowed(request: TrainingRequest, team_allows: bool) -> bool:
+    """Spot across several instances: as the request says ("no multi-node spot"), else as the team's policy, or when
+    the request said spot is fine for the job."""
+    if request.multi_node_spot is not None:
+        return request.multi_node_spot
+    return team_allows or request.interruption_tolerance is Tolerance.HIGH
 
 
 def _sized_and_measured(request: TrainingRequest) -> bool:

@@ -1711,6 +1711,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens but only if it's under $50, otherwise don't bother",
      {"launch_below_usd": 50.0, "budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, only run it if it costs less than $200", {"launch_below_usd": 200.0}, []),
+    # spot across nodes ruled out is no bound on the nodes: on-demand may still span them
+    ("continued pretraining: 8B, 100B tokens, on-demand only, no multi-node spot, by Jan 20",
+     {"multi_node_spot": False, "max_instances": None, "interruption_tolerance": Tolerance.LOW}, []),
     # who is asking, said in passing
     ("budget owner here: what's the cheapest way to run 5 seeds of our 1.3B pretrain (26B tokens each)?",
      {"trials": 5}, []),

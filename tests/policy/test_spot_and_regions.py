@@ -61,6 +61,26 @@ def test_saying_spot_is_fine_allows_multi_node_spot() -> None:
     assert decision.plan.purchase_model is PurchaseModel.SPOT
 
 
+@pytest.mark.parametrize("said", ["no multi-node spot", "spot ok but no multi-node spot",
+                                  "multi-node spot isn't ok", "spot only on a single node"])
+def test_ruling_out_multi_node_spot_keeps_several_instances_on_demand_even_where_the_team_opts_in(said: str) -> None:
+    decision = _decide(f"fine-tune 70B on 2B tokens on 4 p5.48xlarge, {said}", _policy(multi_node_spot=True))
+    assert decision.request.multi_node_spot is False and decision.request.max_instances is None
+    assert decision.plan.instance_count == 4 and decision.plan.purchase_model is PurchaseModel.ON_DEMAND
+    assert not any(w.startswith("if spot is fine") for w in decision.warnings)
+
+
+def test_allowing_multi_node_spot_in_words_plans_it_where_the_team_does_not_opt_in() -> None:
+    decision = _decide("fine-tune 70B on 2B tokens on 4 p5.48xlarge, multi-node spot is fine", _policy())
+    assert decision.request.multi_node_spot is True and decision.plan.purchase_model is PurchaseModel.SPOT
+
+
+def test_allowing_and_ruling_out_multi_node_spot_together_is_refused() -> None:
+    with pytest.raises(RequestError) as refused:
+        _decide("fine-tune 70B on 2B tokens, multi-node spot is fine, no multi-node spot", _policy())
+    assert refused.value.code == "contradiction"
+
+
 def test_interruption_rates_given_by_the_caller_change_the_spot_estimate() -> None:
     text = "fine-tune 7B on 1B tokens on p5 in us-east-1"
     calm = _decide(text, _policy())
