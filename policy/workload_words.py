@@ -194,6 +194,9 @@ _WHILE_TRAINING = (r"on\s+the\s+fly|online|live|during\s+(?:training|the\s+run)|
 _TEACHER_OUTPUTS = (r"(?:(?:the\s+)?teacher(?:'s)?\s+)?"
                     r"(?:outputs?|logits|labels|targets|generations|completions|responses|soft\s+labels)")
 _AHEAD = r"offline|ahead(?:\s+of\s+time)?|beforehand|in\s+advance"
+# Models served only behind an API, never run in a training job: "GPT-4", "gpt-4o", "Claude 3.5", "Gemini"
+_API_MODEL = (r"(?:gpt-?[345](?:\.\d)?(?:o|-turbo|-?o-?mini)?|o[134](?:-mini)?|claude(?:[\s-](?:\d(?:\.\d)?|opus|sonnet"
+              r"|haiku))*|gemini(?:[\s-](?:\d(?:\.\d)?|pro|flash|ultra))*)")
 _WE_HAVE = r"(?:we|i)\s+(?:already\s+)?(?:have|got)\s+(?:all\s+)?"
 # The teacher's outputs made already: "teacher outputs are precomputed", "were generated", "computed offline", "no
 # teacher forward passes needed", "from cached logits". The student trains on them as on any data: no forward pass
@@ -213,7 +216,9 @@ _PRECOMPUTED_RE = compiled_on_use(
     # "teacher outputs (already generated)"
     rf"|\b{_TEACHER_OUTPUTS}\s+\(already\s+(?:generated|computed|made|cached)\)"
     r"|\bno\s+(?:need\s+for\s+)?teacher\s+(?:forward\s+passe?s?|inference|passes)(?:\s+(?:needed|required))?\b"
-    r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b",
+    r"|\b(?:from|on|with)\s+(?:pre-?computed|cached|saved|stored|offline)\s+(?:teacher\s+)?(?:logits|outputs?|labels)\b"
+    # "distill gpt-4 outputs into a 1B student": a model behind an API, whose outputs no job here can make
+    rf"|\b{_API_MODEL}(?:'s)?\s+(?:outputs?|generations|completions|responses|answers|labels)\b",
     _F)
 
 

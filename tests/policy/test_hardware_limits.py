@@ -303,6 +303,15 @@ def test_a_teacher_whose_outputs_are_made_already_costs_no_forward_pass(said: st
     assert made.plan.estimated_cost_usd < plain.plan.estimated_cost_usd / 2
 
 
+@pytest.mark.parametrize("text", ["distill gpt-4 outputs into a 1B student, 3B tokens of synthetic data",
+                                  "distill Claude 3.5 Sonnet responses into our 1B model, 3B tokens"])
+def test_outputs_of_a_model_behind_an_api_are_data_made_already(text: str) -> None:
+    """No job runs GPT-4: the student trains on its outputs as on any data, and nothing is left unread."""
+    decision = decided(text)
+    assert decision.request.teacher_params is None and decision.request.unread == []
+    assert any("as the teacher's outputs made already" in a for a in decision.assumptions)
+
+
 @pytest.mark.parametrize("said", ["teacher logits computed on the fly", "soft labels generated online",
                                   "teacher logits computed as we go", "teacher logits computed per batch",
                                   "teacher logits computed while the student trains",
