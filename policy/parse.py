@@ -2016,8 +2016,9 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
                      "region the team can launch in would cost beside it")
     elif fields["region"] in preferred_regions:  # "prefer us-west-2": planned there, its cost against the rest said
         fields["region_preferred"] = True
-        notes.append(f"read '{fields['region']}' as the region preferred; planned there, with what the cheapest "
-                     "region the team can launch in would save, or left open if it cannot run the job")
+        if fields["region"] not in data_regions:  # where the data lives says why, in its own note
+            notes.append(f"read '{fields['region']}' as the region preferred; planned there, with what the "
+                         "cheapest region the team can launch in would save, or left open if it cannot run the job")
     if excluded_regions:
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)

@@ -310,3 +310,11 @@ def test_a_region_preferred_that_the_policy_does_not_allow_is_left_open_and_one_
     with pytest.raises(RequestError) as refused:
         _decide("fine-tune 7B on 1B tokens in eu-central-1", policy)
     assert refused.value.code == "region_not_allowed"
+
+
+def test_where_the_data_lives_is_said_once_as_why_the_plan_is_there() -> None:
+    decision = _decide("fine-tune 7B on 1B tokens, the data lives in eu-west-1", default_policy())
+    assert decision.plan.region == "eu-west-1" and decision.request.region_preferred
+    assert [a for a in decision.assumptions if a.startswith("read 'eu-west-1'")] == [
+        "read 'eu-west-1' as where the data lives: planned there, as no other region is said, with what the cheapest "
+        "region would save with the data copied to it"]
