@@ -103,6 +103,12 @@ _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum
 _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
                             # "2 hours of eval at the end": time added to the job, not its length
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)
+# hours of something other than the work itself ("of librispeech", not "of training"), and the speech models to whom
+# such hours are sound
+_OF_SOMETHING_RE = compiled_on_use(r"\s+of\s+(?!(?:training|compute|gpu|work|fine-?tuning|runtime|wall|time)\b)[a-z]",
+                                   re.I)
+_SPEECH_MODEL_RE = compiled_on_use(r"\b(?:whisper|wav2vec\s?2)", re.I)
+_SPEECH_FAMILY_RE = compiled_on_use(r"\b(?:whisper|wav2vec\s?2)(?![\w.-])", re.I)  # named alone, no size of it
 # a cap ("5 hours max") or the time to finish in ("a 3 week deadline"), not a length
 _CAP_AFTER_RE = compiled_on_use(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
 # "by next week", and the outcome needed then: "need it next week", "we need the model next week", "the result ships
@@ -551,7 +557,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             "that many hours on the hardware chosen.",
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _image_tokens(scan, fields, notes, questions)  # "ViT-L on ImageNet for 300 epochs": before 'train' asks
-    _whisper_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
+    _speech_model_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
     _dataset_tokens(scan, fields, notes, questions)  # "GPT-2 124M on OpenWebText": so too
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
@@ -586,8 +592,11 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
     for m in [*_DURATION_RE.finditer(scan.text), *_WORDED_DURATION_RE.finditer(scan.text), *listed]:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
-                or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())):
-            continue  # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio")
+                or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())
+                or (_OF_SOMETHING_RE.match(scan.text, m.end()) and _SPEECH_MODEL_RE.search(scan.said))):
+            # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio", and to a speech
+            # model "960 hours of librispeech")
+            continue
         months = m.groupdict().get("mu") is not None
         said = (m["mn"] if months else m["n"]).lower()
         vague = next((n for word, n in VAGUE_COUNTS.items() if word in said), None)
@@ -946,19 +955,41 @@ def _image_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
                  f"tokens: {why}")
 
 
-def _whisper_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) -> None:
-    """Hours of audio for a Whisper model as its encoder's frames: it reads every 30 s window whole, at 50 frames a
-    second, so the rate is the model's (other encoders' rates are asked, ``_size_questions``)."""
-    if (fields.get("tokens") is not None or fields.get("fixed_hours") is not None or not scan.unused
-            or not str(fields.get("model") or "").startswith("whisper") or _AUDIO_RE.search(scan.text) is None):
+def _speech_model_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """Hours of audio for a speech model whose encoder's rate is known, as its frames: Whisper reads every 30 s window
+    whole at 50 frames a second, wav2vec 2.0's feature encoder strides 20 ms (other encoders' rates are asked,
+    ``_size_questions``). Hours said to such a model are its data, whatever the data is called ("500 hours of call
+    recordings", "960 hours of librispeech")."""
+    family = None if fields.get("model") else _SPEECH_FAMILY_RE.search(scan.text)  # "a 300M wav2vec2 model"
+    key = str(fields.get("model") or "").split("-")[0] if family is None else family.group(0).lower().replace(" ", "")
+    rate = _SPEECH_FRAMES.get(key)
+    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None or not scan.unused or rate is None:
         return
     if (heard := _audio_hours(scan, notes)) is None:
         return
+    if family is not None:
+        scan.blank(*family.span())
+        notes.append(f"read '{family.group(0)}' as the kind of speech model, of the size said")
     scan.take(_AUDIO_RE)
     phrase, seconds, over = heard
-    fields["tokens"] = int(seconds * _WHISPER_FRAMES_PER_SECOND)
-    notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: Whisper's encoder reads "
-                 f"{_WHISPER_FRAMES_PER_SECOND:g} frames a second of sound")
+    fields["tokens"] = int(seconds * rate[0])
+    notes.append(f"read '{phrase}' of audio{over} as {fields['tokens']:,} tokens: {rate[1]} {rate[0]:g} frames a "
+                 "second of sound")
+    named = _AUDIO_DATA_NAME_RE.search(scan.said)
+    if named is not None and scan.text[slice(*named.span("name"))] == named["name"] \
+            and not _AUDIO_RE.fullmatch(named["name"]):
+        scan.blank(*named.span("name"))  # "960 hours of librispeech": the data's name, noted
+        notes.append(f"read '{' '.join(named['name'].split())}' as what the data is: it describes the work and does "
+                     "not change the plan")
+
+
+# The frames a second of sound each speech model's encoder trains on, by the first part of its name, and whose
+_SPEECH_FRAMES = {"whisper": (_WHISPER_FRAMES_PER_SECOND, "Whisper's encoder reads"),
+                  "wav2vec2": (50.0, "wav2vec 2.0's feature encoder gives")}  # a 20 ms stride (arXiv 2006.11477)
+# "960 hours of librispeech", "500 hours of call recordings": the data's name after its hours
+_AUDIO_DATA_NAME_RE = compiled_on_use(
+    r"\b\d[\d.,]*\s*(?:k|thousand)?\s*(?:hours?|hrs?)\s+of\s+(?P<name>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:for|over|with|in|on|by|and|x|at|from|to)\b)", re.I)
 
 
 def _audio_hours(scan: Scan, notes: list[str]) -> tuple[str, float, str] | None:

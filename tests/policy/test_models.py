@@ -34,6 +34,8 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("t5-large", "t5-large"), ("google/flan-t5-xl", "flan-t5-xl"), ("Flan T5 XXL", "flan-t5-xxl"),
     # vision-language models, which train as their language model does on text and image tokens
     ("llava 1.5 7b", "llava-1.5-7b"), ("llava-hf/llava-1.5-13b-hf", "llava-1.5-13b"),
+    ("wav2vec2-large", "wav2vec2-large"), ("facebook/wav2vec2-base", "wav2vec2-base"),
+    ("wav2vec 2.0 large", "wav2vec2-large"),
     ("Qwen2-VL-7B-Instruct", "qwen2-vl-7b"), ("qwen2.5-vl-7b", "qwen2.5-vl-7b"), ("Qwen 2.5 VL 72B", "qwen2.5-vl-72b"),
 ])
 def test_models_people_name_often_are_in_the_table(spelling: str, name: str) -> None:

@@ -2415,6 +2415,19 @@ def test_hours_of_audio_for_whisper_are_its_encoder_frames(text: str) -> None:
     assert not any(note.startswith("did not read") for note in reading.notes)
 
 
+@pytest.mark.parametrize(("text", "tokens", "model"), [
+    # hours said to a speech model are its sound, whatever they are of: never a job of that length
+    ("fine-tune whisper large-v3 on 960 hours of librispeech, 3 epochs", 3 * 960 * 3600 * 50, "whisper-large-v3"),
+    ("fine-tune whisper small on 500 hours of call recordings", 500 * 3600 * 50, "whisper-small"),
+    ("fine-tune wav2vec2-large on 960 hours of librispeech, 20 epochs", 20 * 960 * 3600 * 50, "wav2vec2-large"),
+    ("train a 300M wav2vec2 model on 10k hours of audio", 10_000 * 3600 * 50, None),
+])
+def test_hours_said_to_a_speech_model_are_its_encoder_frames(text: str, tokens: int, model: str | None) -> None:
+    reading = read_request(text, now=MONDAY, tz=TZ)
+    assert reading.questions == [] and "fixed_hours" not in reading.fields and "unread" not in reading.fields
+    assert (reading.fields["tokens"], reading.fields.get("model")) == (tokens, model)
+
+
 def test_epochs_over_hours_of_audio_multiply_the_frames() -> None:
     reading = read_request("fine tune whisper large v3 on 2000 hours of audio for 3 epochs", now=MONDAY, tz=TZ)
     assert reading.fields["tokens"] == 3 * 2000 * 3600 * 50
