@@ -558,6 +558,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
             choices=[Choice(label=f"{h} h", value=h) for h in (1, 2, 4, 8)]))
     _image_tokens(scan, fields, notes, questions)  # "ViT-L on ImageNet for 300 epochs": before 'train' asks
     _speech_model_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
+    _vague_tokens(scan, fields, notes, questions)  # "a few hundred million tokens": asked, "a couple billion" read
     _dataset_tokens(scan, fields, notes, questions)  # "GPT-2 124M on OpenWebText": so too
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
@@ -981,6 +982,38 @@ def _speech_model_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) ->
         scan.blank(*named.span("name"))  # "960 hours of librispeech": the data's name, noted
         notes.append(f"read '{' '.join(named['name'].split())}' as what the data is: it describes the work and does "
                      "not change the plan")
+
+
+# An amount of tokens said in words that give no number: "a few hundred million tokens", "tens of millions of tokens",
+# "a couple billion tokens" (two, as "a couple of days" is)
+_VAGUE_TOKENS_RE = compiled_on_use(
+    r"\b(?:(?P<couple>a\s+couple(?:\s+of)?)|(?P<few>a\s+few|several|some)|(?P<tens>tens)|(?P<hundreds>hundreds))\s+"
+    r"(?:of\s+)?(?:(?P<hundred>hundred)\s+)?(?P<scale>thousand|million|billion|trillion)s?\s+(?:of\s+)?(?:tok(?:en)?s?)\b",
+    re.I)
+_SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_VAGUE_CHOICES = {"few": (2, 3, 5), "tens": (20, 50, 90), "hundreds": (200, 500, 900)}
+
+
+def _vague_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questions: list[Question]) -> None:
+    """Tokens said in words with no number: "a couple billion" is two, read and noted; "a few hundred million",
+    "tens of millions" are asked, with the amounts the words span."""
+    if fields.get("tokens") is not None or not scan.holds(("illion", "thousand")):
+        return
+    m = _VAGUE_TOKENS_RE.search(scan.said)
+    if m is None:
+        return
+    unit = _SCALE_WORDS[m["scale"].lower()] * (100 if m["hundred"] else 1)
+    said = " ".join(m.group(0).split())
+    scan.blank(*m.span())
+    scan.unused[:] = [p for p in scan.unused if " ".join(p.lower().split()) not in said.lower()]
+    if m["couple"]:
+        fields["tokens"] = 2 * unit
+        notes.append(f"read '{said}' as {format_count(2 * unit)} tokens, two of them")
+        return
+    kind = "few" if m["few"] else "tens" if m["tens"] else "hundreds"
+    questions.append(Question(field="tokens", question=f"How many tokens is '{said}'? Give the count, or pick one.",
+                              choices=[Choice(label=f"{format_count(n * unit)} tokens", value=n * unit)
+                                       for n in _VAGUE_CHOICES[kind]]))
 
 
 # The frames a second of sound each speech model's encoder trains on, by the first part of its name, and whose

@@ -734,6 +734,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
     ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
     ("pretrain 7B on 1T tokens, what would it cost and how long on 64 H100s?", {"gpus": 64}, []),
+    # "a couple" is two, of billions of tokens as of days
+    ("fine-tune 7B on a couple billion tokens", {"tokens": 2_000_000_000}, []),
     # a family and an accelerator with "or" between are the choice between them, not both at once
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
@@ -2213,6 +2215,9 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B on our reserved p5s", MONDAY, ["instance_type"]),
     ("fine-tune our 1B speech model on 500 hours of audio", MONDAY, ["tokens"]),
     ("fine-tune a 1B speech model on 2,000 hours of speech", MONDAY, ["tokens"]),
+    # tokens said in words that give no number: the amounts they span, asked
+    ("fine-tune a 7 billion param model on a few hundred million tokens", MONDAY, ["tokens"]),
+    ("fine-tune 7B on tens of millions of tokens", MONDAY, ["tokens"]),
     # a deadline pointed back at: a week named whole is asked about (its start or its end), as "by next week" is, and
     # a pointer with nothing said before it asks for the date; never read as a start, never dropped
     ("fine-tune 7B on 1B tokens; we launch the product next week, need it done by then", MONDAY, ["deadline"]),
@@ -3182,3 +3187,9 @@ def test_money_by_the_day_or_week_is_left_for_a_person_never_a_budget_or_recurri
     assert any(n.startswith(f"read '{said}' as a cap on spend per day or week") for n in request.notes)
     assert not any("recurring" in n for n in request.notes)
 
+
+
+def test_tokens_said_in_words_with_no_number_are_asked_with_the_amounts_they_span() -> None:
+    [question] = read_request("fine-tune 7B on a few hundred million tokens", now=MONDAY, tz=TZ).questions
+    assert question.question == "How many tokens is 'a few hundred million tokens'? Give the count, or pick one."
+    assert [c.value for c in question.choices] == [200_000_000, 300_000_000, 500_000_000]
