@@ -1792,10 +1792,11 @@ _PERIOD_RUN_RE = compiled_on_use(
 # "our 8B DPO run keeps OOMing on 4 A10Gs", "ran out of memory on a single A100": the hardware a run failed on is what
 # went wrong, never what this plan must use (asked "what should we use", it was refused for not holding the job)
 _FAILED_ON_HARDWARE_RE = compiled_on_use(
-    r"\b(?:(?:keeps?|kept)\s+)?(?:oom(?:ing|s|ed|'d)?|(?:going|goes|went)\s+oom|(?:runs?|ran|running)\s+out\s+of\s+"
+    r"\b(?:(?:keeps?|kept)\s+)?(?:(?:hitting|hit|getting|got|seeing|saw)\s+(?:an?\s+)?(?=oom))?(?:oom(?:ing|s|ed|'d)?|(?:going|goes|went)\s+oom|(?:runs?|ran|running)\s+out\s+of\s+"
     r"(?:gpu\s+)?memory|out\s+of\s+memory|crash(?:es|ed|ing)?\s+with\s+(?:an?\s+)?oom|(?:is|was|were|are|too)\s+"
     r"(?:way\s+)?too\s+slow)\s+(?:on|with)\s+(?:a\s+|an\s+|one\s+|our\s+|the\s+)?[^,;.!?()]{1,40}?"
-    r"(?=\s*(?:[,;.!?()]|$|\b(?:and|but|so|what|which|how|because)\b))", _F)
+    # "OOM on 8 A100 40GB for a 30B full finetune": the hardware ends where the work it ran begins
+    r"(?=\s*(?:[,;.!?()]|$|\b(?:and|but|so|what|which|how|because|for|when|while|during|trying)\b))", _F)
 
 # "Should be trivial.", "should be pretty quick": a guess at how big the work is, which the plan works out
 _SIZE_GUESS_RE = compiled_on_use(

@@ -734,6 +734,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
     ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
     ("pretrain 7B on 1T tokens, what would it cost and how long on 64 H100s?", {"gpus": 64}, []),
+    # the hardware an earlier run failed on ends where the work it ran is said
+    ("we're hitting OOM on 8 A100 40GB for a 30B full finetune, what do you suggest? 1B tokens",
+     {"params": 30_000_000_000, "gpus": None, "accelerator": None}, []),
     # "a couple" is two, of billions of tokens as of days
     ("fine-tune 7B on a couple billion tokens", {"tokens": 2_000_000_000}, []),
     # a family and an accelerator with "or" between are the choice between them, not both at once
