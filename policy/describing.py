@@ -111,7 +111,7 @@ _DATA = (
     r"|wikis?|knowledge[\s-]bases?|confluence|slack\s+history))(?![\w-])",
     # "for customer support chats", but not "for code completion", a purpose that ends the phrase (below)
     rf"\bfor\s+{_OWNER}?(?!{_PURPOSE}(?:\s*(?:$|[,.;:!?)])|\s+(?:on|in|with|by|for|using|to|from|before|until)\b))"
-    rf"(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
+    rf"(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])(?!\s+(?:submission|camera|rebuttal)\b)",
 )
 # The tokens counted, then what they are in items: "200M tokens of preference pairs", "1B tokens of chat transcripts".
 # The count is said already, so the items' noun describes them (elsewhere "pairs" may be a count's unit).
@@ -131,7 +131,8 @@ _PURPOSES = (
     # "fine-tune our 7B chatbot", "the ranker": a product area named as the model itself
     # "our 110M BERT classifier": the model's name may stand between its size and what it is for
     # "train a sentiment classifier": what it classifies said before it
-    rf"\b(?:our|my|their|the|an?)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?P<x>(?:[a-z]+-|(?:sentiment|intent|spam|toxicity|fraud|topic|language)\s+)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
+    # "our customer-facing chatbot": a hyphened word before it, which may say something else (production)
+    rf"\b(?:our|my|their|the|an?)\s+{_SIZE}?(?:(?-i:[A-Z]\w*[A-Z]\w*)\s+|[a-z]+-?\d[\w.-]*\s+)?(?:[a-z]+-[a-z]+\s+)?(?P<x>(?:[a-z]+-|(?:sentiment|intent|spam|toxicity|fraud|topic|language)\s+)?(?:chatbots?|bots?|assistants?|rankers?|re-?rankers?|recommenders?"
     r"|classifiers?|summari[sz]ers?|retrievers?|copilots?|agents?))\b",
     # "adapt Mistral-7B to legal contract review", "specialise it to support triage": what the model is made for
     rf"\b(?:adapt|speciali[sz]e|tailor|tune)\w*\s+(?:[^\s,;]+\s+){{0,4}}?(?:to|for)\s+(?:the\s+|our\s+)?"
@@ -142,7 +143,15 @@ _PURPOSES = (
 )
 # "to debug distributed training", "to profile the data loader", "to reproduce the llama 2 pretraining": why the
 # hardware is wanted
+# Research venues a deadline is named for: "the ICML deadline Jan 28", "for our NeurIPS submission"
+_VENUE = (r"(?:icml|neurips|nips|iclr|acl|emnlp|naacl|eacl|coling|colm|cvpr|iccv|eccv|wacv|aaai|ijcai|kdd|www|sigir"
+          r"|interspeech|icassp|arxiv)")
 _WANTED = (
+    # "for the paper submission", "for our ICML camera-ready": the occasion the work is for (its date is read apart)
+    rf"\bfor\s+(?:the\s+|our\s+|a\s+|an\s+)?(?P<x>(?:{_VENUE}(?:\s+20\d\d)?\s+)?(?:paper\s+)?(?:submission|camera[\s-]ready"
+    rf"|rebuttal)|{_VENUE}(?:\s+20\d\d)?\s+paper)(?![\w-])",
+    # "(ICML deadline Jan 28)": the venue whose deadline is said
+    rf"(?<![\w-])(?P<x>{_VENUE}(?:\s+20\d\d)?)(?=\s+(?:deadline|submission|camera|paper|due|rebuttal)\b)",
     rf"\bto\s+(?P<x>(?:debug|profile|benchmark|reproduce|investigate|diagnose|learn|get\s+familiar|play\s+around"
     r"|validate|verify|(?:check|measure|estimate|see|quantify)\s+(?:the\s+)?(?:run[\s-]to[\s-]run\s+|seed\s+)?"
     r"(?:variance|noise|spread|stability|reproducibility))\w*"

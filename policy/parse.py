@@ -441,7 +441,13 @@ _TEAM_RE = compiled_on_use(
     r"(?:pay(?:s|ing)?|cover(?:s|ing)?\s+it)(?:\s+for\s+it)?\b"
     # "please use the nlp team's budget", "out of the vision team's account": whose money it is
     r"|\b(?:use|using|from|out\s+of|against)\s+(?:the\s+)?(?P<t12>(?!our\b|my\b|your\b|their\b|this\b|that\b)"
-    r"[a-z][a-z0-9-]*)\s+team(?:'s|s')?\s+(?:budget|account|money|funds|cost\s+cent(?:er|re))\b",
+    r"[a-z][a-z0-9-]*)\s+team(?:'s|s')?\s+(?:budget|account|money|funds|cost\s+cent(?:er|re))\b"
+    # "spend must come out of team-nlp's budget", "from team-nlp's budget": whose money it is, the team by its name
+    r"|\b(?:(?:the\s+)?(?:spend(?:ing)?|costs?|it|this|money)\s+(?:must|should|will|has\s+to|needs?\s+to|can|is\s+to)\s+)?"
+    r"(?:come|comes|coming)\s+out\s+of\s+(?:the\s+)?(?P<t13>team-[a-z0-9][a-z0-9_-]*?)(?:'s|s')?"
+    r"(?:\s+(?:budget|account|money|funds))?\b"
+    r"|\b(?:use|using|from|out\s+of|against)\s+(?:the\s+)?(?P<t14>team-[a-z0-9][a-z0-9_-]*?)(?:'s|s')\s+(?:budget|account"
+    r"|money|funds)\b",
     _F,
 )
 
@@ -6450,7 +6456,7 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     return Tolerance.LOW if low else Tolerance.HIGH if high or either else None
 
 
-_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12")
+_TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13", "t14")
 
 
 def _team(scan: _Scan) -> str | None:

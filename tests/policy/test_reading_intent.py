@@ -734,6 +734,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Can I run a 7B full fine-tune with 1B tokens on g5 instances? If so how long?", {"instance_type": "g5"}, []),
     ("what's faster for 13B on 2B tokens, 16 A100s or 8 H100s?", {"params": 13_000_000_000}, []),
     ("pretrain 7B on 1T tokens, what would it cost and how long on 64 H100s?", {"gpus": 64}, []),
+    # what the model is for, after a word that says something else of it ("customer-facing": production)
+    ("fine-tune a 7B for our customer-facing chatbot, 500M tokens, by Friday",
+     {"stage": Stage.PRODUCTION, "tokens": 500_000_000}, []),
+    # the occasion the work is for, its date read apart
+    ("fine-tune 7B on 1B tokens, this is for the paper submission (ICML deadline Jan 28)",
+     {"deadline": at("2027-01-28T17:00")}, []),
+    ("fine-tune 7B on 1B tokens for our NeurIPS submission, due May 15", {"deadline": at("2027-05-15T17:00")}, []),
+    # whose money it is, the team by its name
+    ("fine-tune 7B on 1B tokens; spend must come out of team-nlp's budget", {"team": "team-nlp"}, []),
+    ("fine-tune 7B on 1B tokens from team-nlp's budget", {"team": "team-nlp"}, []),
     # the hardware an earlier run failed on ends where the work it ran is said
     ("we're hitting OOM on 8 A100 40GB for a 30B full finetune, what do you suggest? 1B tokens",
      {"params": 30_000_000_000, "gpus": None, "accelerator": None}, []),
