@@ -2398,12 +2398,23 @@ def _work_hours(scan: _Scan, notes: list[str], families: Collection[str]) -> dic
     accelerator = _accelerator(" ".join((m["acc"] or m["acc_on"]).split()))
     priced = m.re.groupindex.get("price") is not None and m["price"] is not None
     start = m.end("price") if priced else m.start()
-    notes.append(_work_note(f"'{' '.join(m.string[start:m.end()].split())}'", hours, accelerator))
-    scan.blank(start, m.end())
+    end = _earlier_run_end(scan, m.end())
+    notes.append(_work_note(f"'{' '.join(m.string[start:end].split())}'", hours, accelerator))
+    scan.blank(start, end)
     _model_of_measured_work(scan, notes)
     if priced:  # the price of hours on that accelerator: planned on it, what else would cost said beside
         return {"work_gpu_hours": hours, "work_accelerator": accelerator, _PRICED_ON: accelerator}
     return {"work_gpu_hours": hours, "work_accelerator": accelerator}
+
+
+# "took 300 A100-hours last time": the work measured on an earlier run of it, said after the measure
+_LAST_TIME_AFTER_RE = compiled_on_use(r"\s+(?:the\s+)?(?:last|previous)\s+(?:time|run)\b|\s+previously\b", _F)
+
+
+def _earlier_run_end(scan: _Scan, end: int) -> int:
+    """Where a measure of the work ending at ``end`` ends with the words that say it was measured before."""
+    earlier = _LAST_TIME_AFTER_RE.match(scan.text, end)
+    return end if earlier is None else earlier.end()
 
 
 def _work_instance_hours(scan: _Scan, m: re.Match[str], hours: float, families: Collection[str],
@@ -2417,9 +2428,10 @@ def _work_instance_hours(scan: _Scan, m: re.Match[str], hours: float, families: 
         family, said = family[:-1], said[:-1]  # "20 node-hours on p4ds"
     if family not in families:
         return {}
-    quoted = " ".join(m.string[m.start():m.end()].split())
+    end = _earlier_run_end(scan, m.end())
+    quoted = " ".join(m.string[m.start():end].split())
     notes.append(f"read '{quoted}' as the job's size: {hours:,.4g} hours of {said} instances")
-    scan.blank(m.start(), m.end())
+    scan.blank(m.start(), end)
     _model_of_measured_work(scan, notes)
     return {"work_instance_hours": hours, "work_instance_type": said}
 

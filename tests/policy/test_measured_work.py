@@ -16,7 +16,7 @@ from policy.decision import Decision
 from policy.errors import RequestError
 from policy.estimate import GIB, measured_workload
 from policy.parse import parse_request, read_request
-from policy.request import TrainingRequest
+from policy.request import TrainingRequest, measures_work
 from policy.spend import SpendSnapshot
 from policy.tree import decide
 
@@ -244,3 +244,11 @@ def test_instance_hours_on_a_family_whose_sizes_differ_ask_for_the_size() -> Non
 def test_node_hours_on_no_type_are_left_for_a_person_never_read_as_instances() -> None:
     reading = read_request("we have 20 node-hours for a 7B lora on 1B tokens", now=NOW, tz=TZ)
     assert "instances" not in reading.fields and "20 node-hours" in reading.fields["unread"]
+
+
+@pytest.mark.parametrize("text", ["fine-tune mistral 7B, it took about 300 A100-hours last time",
+                                  "fine-tune mistral 7B, roughly 64 GPU-days on A100s last time, need it again",
+                                  "it took about 20 node-hours on p4d the last time, fine-tune 13B again"])
+def test_a_measure_said_of_the_last_run_of_the_work_is_read_with_it(text: str) -> None:
+    fields = read_request(text, now=NOW, tz=TZ).fields
+    assert "unread" not in fields and measures_work(fields)
