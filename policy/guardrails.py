@@ -117,9 +117,10 @@ def _unread_reasons(unread: list[str], cost_usd: float, reasons: list[str]) -> N
             other.append(phrase)
             continue
         runs, period = recurring
+        yearly = f" (~${cost_usd * runs * 12:,.0f} a year)" if period == "month" else ""
         reasons.append(f"recurring: '{phrase}' is about {runs} run{'s' if runs > 1 else ''} a {period}, "
-                       f"~${cost_usd * runs:,.0f}/{period} at the estimate's ${cost_usd:,.2f} a run; the plan prices "
-                       "one run, and a recurring commitment is never approved automatically")
+                       f"~${cost_usd * runs:,.0f}/{period}{yearly} at the estimate's ${cost_usd:,.2f} a run; the plan "
+                       "prices one run, and a recurring commitment is never approved automatically")
     if other:
         reasons.append("not read: " + ", ".join(f"'{p}'" for p in other) + "; a person checks the plan answers "
                        "what was asked, so it is never approved automatically")

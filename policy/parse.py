@@ -1335,7 +1335,8 @@ _COST_QUESTION_RE = compiled_on_use(
     # "please tell price and time", "pls cost for lora …", "give me options for": the plan, its cost, its choices
     r"|(?:(?:please|pls|plz)\s+)?(?:tell|give|send|share)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:price|cost)"
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
-    r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+)?options(?:\s+for)?"
+    r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+|a\s+few\s+|(?:[2-5]|two|three|four|five)\s+)?"
+    r"options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"
     # "tell me what it'd cost on spot vs on-demand", "what are the savings if we use spot?": the plan and its
     # alternatives answer it
@@ -1422,7 +1423,9 @@ _WHAT_WOULD_COST_RE = compiled_on_use(
     # "what does each refresh cost": one run, what the plan prices
     r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b(?:[^?.!]|\.(?=\w)){1,160}?"  # "Qwen2.5": no end
     # "how much a 30B fine-tune would cost": the question's verb said after the work
-    r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?)\b"
+    r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?"
+    # "what would a monthly refresh cost per year?": the recurring reason says a month's and a year's
+    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|year)|\s+(?:monthly|yearly|annually))?)\b"
     r"(?!\s+(?:center|centre|code))", _F)
 
 

@@ -1726,6 +1726,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens but only if it's under $50, otherwise don't bother",
      {"launch_below_usd": 50.0, "budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, only run it if it costs less than $200", {"launch_below_usd": 200.0}, []),
+    ("give me 3 options for fine-tuning 8B on 1B tokens", {"params": 8_000_000_000}, []),
     # spot across nodes ruled out is no bound on the nodes: on-demand may still span them
     ("continued pretraining: 8B, 100B tokens, on-demand only, no multi-node spot, by Jan 20",
      {"multi_node_spot": False, "max_instances": None, "interruption_tolerance": Tolerance.LOW}, []),
@@ -2774,6 +2775,8 @@ def test_words_that_describe_the_work_do_not_hold_it_for_approval() -> None:
     # one cadence said twice is one recurring commitment, not two; the monthly cost asked is the approval's line
     ("retrain nightly: 1B model on 10M fresh tokens every night, how much per month?", "nightly", 30, "month"),
     ("LoRA 1B on 10M tokens every week, how much would that be a month", "every week", 4, "month"),
+    # a year's cost asked of monthly work: the reason says the year's beside the month's
+    ("what would a weekly 1B refresh on 10M tokens cost per year?", "weekly", 4, "month"),
 ])
 def test_recurring_work_is_priced_a_run_and_a_period_and_a_person_approves_it(text: str, said: str, runs: int,
                                                                               period: str) -> None:
@@ -2782,6 +2785,8 @@ def test_recurring_work_is_priced_a_run_and_a_period_and_a_person_approves_it(te
     assert any(f"read '{said}' as recurring work, about {runs} runs a {period}" in n for n in decision.request.notes)
     assert not any(n.startswith("did not read") for n in decision.request.notes)
     per_period = f"~${decision.plan.estimated_cost_usd * runs:,.0f}/{period}"
+    if period == "month":
+        per_period += f" (~${decision.plan.estimated_cost_usd * runs * 12:,.0f} a year)"
     assert decision.approval.required
     assert any(r.startswith(f"recurring: '{said}' is about {runs} runs a {period}, {per_period}")
                for r in decision.approval.reasons), decision.approval.reasons
