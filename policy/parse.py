@@ -357,7 +357,9 @@ _QUOTA_OF_RE = compiled_on_use(
 # "we only have quota for A100s", "we only have A100 quota": the accelerator the account can start, asked for
 _HAVE = r"\b(?:(?:we|i)\s+)?(?:(?:only|just)\s+)?(?:have|got)\s+(?:(?:only|just)\s+)?"
 _QUOTA_FOR_RE = compiled_on_use(
-    rf"{_HAVE}(?:(?:gpu|service)\s+)?quota\s+(?:only\s+)?for\s+(?:the\s+)?"
+    # "we only have access to A100s": the account starts those, as its quota would say
+    rf"(?:{_HAVE}(?:(?:gpu|service)\s+)?quota\s+(?:only\s+)?for|{_HAVE}(?:(?:gpu\s+)?access|approval)\s+(?:only\s+)?(?:to|for))"
+    r"\s+(?:the\s+)?"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-])"
     rf"|{_HAVE}(?P<acc2>{'|'.join(p for _, p in _ACCELERATORS)})s?\s+quota(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d)", _F)
 
@@ -1822,9 +1824,12 @@ _TIGHT_TIMELINE_RE = compiled_on_use(
 # "we only have quota for g5 in us-west-2", "we only have p4d quota": the family or type named is read as asked for
 # (by the instance reader); these are the words saying why
 _FAMILY_QUOTA_RE = compiled_on_use(
-    rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?:(?P<cue>{_HAVE}(?:(?:gpu|service|instance)\s+)?quota\s+(?:only\s+)?for\s+"
-    r"(?:the\s+)?)(?=(?:p|g|trn|inf)\d)"
+    rf"(?<!n't\s)(?<!not\s)(?<!\bno\s)(?:(?P<cue>(?:{_HAVE}(?:(?:gpu|service|instance)\s+)?quota\s+(?:only\s+)?for"
+    # "I only have access to g5 instances": the account starts those, as its quota would say
+    rf"|{_HAVE}(?:(?:gpu\s+)?access|approval)\s+(?:only\s+)?(?:to|for))\s+(?:the\s+)?)(?=(?:p|g|trn|inf)\d)"
     rf"|(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d))", _F)
+
+_FAMILY_AFTER_RE = compiled_on_use(r"(?:p|g|trn|inf)\d[a-z0-9.-]*(?:\s+instances)?", _F)  # quoted with its cue
 
 # "train a 1B from scratch to compare with our 1.3B baseline": the size of a model already there, not the one trained
 _BASELINE_SIZE_RE = compiled_on_use(
@@ -1958,11 +1963,14 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     for pattern, meaning, words in _NOTED_ONLY:
         for m in scan.take_if(words, pattern):
             notes.append(f"read '{_said(m)}' as {meaning}")
-    for m in list(_FAMILY_QUOTA_RE.finditer(scan.text)) if scan.holds(("quota",)) else ():
+    for m in list(_FAMILY_QUOTA_RE.finditer(scan.text)) if scan.holds(("quota", "access", "approval")) else ():
         for cue in ("cue", "have", "quota"):  # the family is the instance reader's
             if m[cue] is not None:
                 scan.blank(*m.span(cue))
-        notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
+        quoted = m.string[m.start():m.end()] if m["quota"] else m.string[m.start():m.end()] + (
+            family.group(0) if (family := _FAMILY_AFTER_RE.match(m.string, m.end())) else "")
+        notes.append(f"read '{' '.join(quoted.split())}' as the hardware the account can start: the plan is made on "
+                     "it")
     for m in scan.take_if(("zero",), _PARTLY_SHARDED_RE):  # held for a person, with why
         scan.unused.append(_said(m))
         notes.append(f"'{_said(m)}' keeps every weight on each accelerator: the memory check assumes ZeRO-3's full "
@@ -2790,7 +2798,7 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         accelerators.append(_accelerator(m["acc"]))
         notes.append(f"read '{_said(m)}' as a ceiling: the plan may use fewer")
         ceilings.append(_Qty("max_gpus", Decimal(m["n"]), _said(m)))
-    for m in scan.take_if(("quota",), _QUOTA_FOR_RE):
+    for m in scan.take_if(("quota", "access", "approval"), _QUOTA_FOR_RE):
         accelerators.append(_accelerator(m["acc"] or m["acc2"]))
         notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
     for m in scan.take(_HW_RE):

@@ -323,7 +323,7 @@ done finished finish finishes finishing complete completed ready due needed dead
 wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama
 x vs versus another additional extra following yo own modle mdoel moddel modell yet looking hoping super very pass
-enough pm owner manager boss asks
+enough pm owner manager boss asks they
 really extremely adapt adapting burn rate since still
 all mix though although total overall combined eta nearly almost gone lm slm oh ah um uh btw
 lmk tia hope you're you well great awesome

@@ -1727,6 +1727,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"launch_below_usd": 50.0, "budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, only run it if it costs less than $200", {"launch_below_usd": 200.0}, []),
     ("give me 3 options for fine-tuning 8B on 1B tokens", {"params": 8_000_000_000}, []),
+    # the hardware the account can start, said as access
+    ("fine-tune a 7B, 1B tokens, but I only have access to g5 instances", {"instance_type": "g5"}, []),
+    ("fine-tune a 7B, 1B tokens, we only have access to A100s", {"accelerator": "A100"}, []),
+    ("I'm planning 4 ablations of our 1.3B model, each 26B tokens. Can they run in parallel? Need all done by Jan 8.",
+     {"trials": 4}, []),
     # spot across nodes ruled out is no bound on the nodes: on-demand may still span them
     ("continued pretraining: 8B, 100B tokens, on-demand only, no multi-node spot, by Jan 20",
      {"multi_node_spot": False, "max_instances": None, "interruption_tolerance": Tolerance.LOW}, []),
