@@ -4082,7 +4082,10 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     found = []
     for pattern, each_is in ((_ROLLOUTS_RE, ""), (_PROMPTS_THEN_ROLLOUTS_RE, _PROMPT_LENGTH),
                              (_ROLLOUTS_THEN_PROMPT_LENGTH_RE, _PROMPT_LENGTH)):
-        for m in scan.take(pattern):
+        for m in list(pattern.finditer(scan.text)):
+            if _A_BATCH_OF_RE.search(scan.text, max(0, m.start() - 24), m.start()):
+                continue  # "batch 256 prompts, 16 samples per prompt": a step's, counted with the steps (below)
+            scan.blank(m.start(), m.end())
             prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
             each = _value(m["t"], (m["ts"] or "").lower(), seq=False)
             if not (prompts >= 1 and rollouts >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
@@ -4095,6 +4098,7 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
+_A_BATCH_OF_RE = compiled_on_use(r"\bbatch(?:\s+size)?\s*(?:of|=|:)?\s*$", _F)
 # RL counted by its steps: "500 steps, 64 prompts per step, 8 generations each", "200 steps, batch 512 prompts,
 # 512 tokens responses". Every rollout of every step is generated, scored and trained on.
 _RL_STEPS_RE = compiled_on_use(

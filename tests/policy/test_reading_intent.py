@@ -3216,3 +3216,11 @@ def test_tokens_said_in_words_with_no_number_are_asked_with_the_amounts_they_spa
     [question] = read_request("fine-tune 7B on a few hundred million tokens", now=MONDAY, tz=TZ).questions
     assert question.question == "How many tokens is 'a few hundred million tokens'? Give the count, or pick one."
     assert [c.value for c in question.choices] == [200_000_000, 300_000_000, 500_000_000]
+
+
+def test_prompts_said_as_a_batch_are_each_steps_never_the_whole_run() -> None:
+    """ "500 steps, batch 256 prompts, 16 samples per prompt": 500 × 256 × 16 rollouts, not one step's."""
+    reading = read_request("RL fine-tune a 7B reasoning model, 500 steps, batch 256 prompts, 16 samples per prompt, "
+                           "4k tokens", now=MONDAY, tz=TZ)
+    [question] = reading.questions
+    assert question.field == "tokens" and question.choices[0].value == 500 * 256 * 16 * 4000
