@@ -456,7 +456,8 @@ _TEAM_RE = compiled_on_use(
 # Task words, most specific first: "QLoRA" before "LoRA", "continued pretraining" before "pretrain".
 # Participles ("pretrained", "fine-tuned") describe a model, not the job, so they do not count.
 # Fine-tuning as it is mistyped in a hurry: read as fine-tuning, with a note (``_task``).
-_FINE_TUNE_TYPOS = r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen"
+_FINE_TUNE_TYPOS = (r"fin[\s-]?tun(?:e|ing|ning)|fine[\s-]?tunning|fine[\s-]?tuen|finetuen"
+                    r"|fine[\s-]?tnue|fien[\s-]?tune|fine[\s-]?tunign")  # two keys swapped
 _TASK_WORDS = (
     # "LoRA-tune", "qlora fine-tuning": the adapter's word with the verb is one task word
     (Task.QLORA, r"\bq[\s-]?lora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b"),

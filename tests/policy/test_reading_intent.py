@@ -1187,6 +1187,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fintune llama3 8b on 500m toks asap", {"task": Task.FINE_TUNE, "tokens": 500_000_000}, []),
     ("fine-tunning 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
     ("finetuen 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
+    ("finetnue 7b 1b tok fri", {"task": Task.FINE_TUNE, "tokens": 1_000_000_000}, []),
+    ("fien-tune 7b on 1b tokens", {"task": Task.FINE_TUNE}, []),
+    ("fine tunign 7b on 1b tokens", {"task": Task.FINE_TUNE}, []),
     # RL on prompts with rollouts: prompts × rollouts × tokens, and the method's name read as the task
     ("GRPO on qwen2.5-7b, 2k prompts, 8 rollouts each, 512 tokens per rollout",
      {"task": Task.RLHF, "tokens": 8_192_000}, []),
