@@ -35,6 +35,13 @@ def test_a_share_of_the_monthly_budget_is_that_share_of_the_teams_budget_in_the_
     assert any(r.startswith("over the $500.00 budget the request states") for r in decision.approval.reasons)
 
 
+def test_a_share_said_as_what_not_to_exceed_is_the_budget_with_nothing_left_unread() -> None:
+    for text, budget in (("fine-tune 7B on 1B tokens, must not go over a quarter of our monthly budget", 12_500.0),
+                         ("fine-tune 7B on 1B tokens, don't exceed 10% of our monthly budget", 5_000.0)):
+        decision = decided(text)
+        assert (decision.request.budget_usd, decision.request.unread) == (budget, [])
+
+
 def test_a_share_of_what_is_left_counts_the_months_spend_and_gpuops_own_exposure() -> None:
     held = spend(20_000, committed_usd=1_000, ledger=Ledger(running_usd=2_000, reserved_usd=1_000))
     decision = decided("fine-tune 7B on 1B tokens using at most half of what's left of our budget", spent=held)
