@@ -255,7 +255,7 @@ _MONEY_CUE_BEFORE = (
     rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
     rf"|\bcap(?:ped)?\s+(?:the\s+|our\s+)?{_SPEND}\s+at|\blimit\s+(?:the\s+|our\s+)?{_SPEND}\s+to"
     rf"|\b(?:keep|hold)\s+(?:it|(?:the\s+|our\s+)?(?:total(?:\s+{_SPEND})?|{_SPEND})(?:\s+total)?)\s+"
-    r"(?:under|below|within|to|at)"
+    r"(?:under|below|within|to|at|cheaper\s+than|less\s+than)"
     rf"|\b{_SPEND}\s+(?:under|below|within|at\s+most|up\s+to|less\s+than)|\b(?:not\s+to\s+)?exceed(?:ing)?"
     # "… stays under the $1k we allocated", "comes in below $500"
     r"|\b(?:stays?|staying|remains?|comes?\s+in)\s+(?:under|below|within)(?:\s+the)?"
@@ -800,15 +800,14 @@ def read_request(
         notes.append(f"read '{_said(m)}' as a cap on spend per day or week: a plan is checked against its total and "
                      "its hourly rate, not against what it spends in a day, so a person checks it (never approved "
                      "automatically)")
+    past_budget: float | None = None  # "last month's run cost $400, keep it under that": that amount, the budget
     for m in scan.take_if(("cost", "came to", "ran us", "spent", "paid"), _PAST_COST_RE):  # before "$900" is a budget
-        notes.append(f"read '{_said(m)}' as what an earlier run cost, not a budget: this one is priced from what is "
-                     "said now")
+        past_budget = _past_cost(scan, m, _said(m), notes) or past_budget
     for m in _PAST_COST_NAMED_RE.finditer(scan.text) if scan.holds(("last", "previous", "prior", "yesterday")) else ():
         said = f"{scan.said[m.start('when'):m.end('when')]} … {scan.said[m.start('cost'):m.end('cost')]}"
         scan.blank(*m.span("when"))
         scan.blank(*m.span("cost"))
-        notes.append(f"read '{' '.join(said.split())}' as what an earlier run cost, not a budget: this one is priced "
-                     "from what is said now")
+        past_budget = _past_cost(scan, m, " ".join(said.split()), notes) or past_budget
     # "it takes about 300 A100-hours": before "300 A100-hours" is an allowance
     measured = _work_hours(scan, notes, families)
     for m in scan.take_if(("util",), _PAST_UTILIZATION_RE):  # before "60%" is read as anything else
@@ -852,6 +851,8 @@ def read_request(
     _alerts_of_budget(of_budget, fields, scan, notes)
     if room is not None and (fields.get("budget_usd") is None or room < fields["budget_usd"]):
         fields["budget_usd"] = room  # "we have spent $900 of our $1000 budget": $100 is what is left
+    if past_budget is not None and (fields.get("budget_usd") is None or past_budget < fields["budget_usd"]):
+        fields["budget_usd"] = past_budget
     if (priced := fields.pop(_PRICED_ON, None)) is not None and not any(fields.get(k) for k in ("accelerator",
                                                                                                "instance_type")):
         fields["accelerator"] = priced  # "how much would 100 H100-hours cost?": on H100s
@@ -2543,6 +2544,31 @@ _PAST_COST_NAMED_RE = compiled_on_use(
     r"(?:[\w.-]+\s+){0,3}?(?:runs?|jobs?|fine-?tunes?|training(?:\s+runs?)?|pretrain(?:ing)?|sweeps?|experiments?"
     r"|attempts?)\s+(?P<cost>(?:cost|came\s+to|ran)(?:\s+us|\s+me)?\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
     rf"(?:{_AMOUNT}|usd\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?(?![\w.])))", _F)
+# What an earlier run cost pointed back at as this one's ceiling: "…, keep it under that", "and no more this time"
+_KEPT_UNDER_THAT_RE = compiled_on_use(
+    r"\s*[,;.]?\s*(?:(?:and|so|but)\s+)?(?:please\s+)?(?:(?:keep|hold)\s+(?:it|this(?:\s+one)?|the\s+(?:run|job|cost|new\s+one))"
+    r"|(?:it|this(?:\s+one)?)\s+(?:should|must|needs?\s+to|has\s+to)\s+(?:stay|come\s+in|be)|stay|come\s+in)\s+"
+    r"(?:under|below|within|at\s+or\s+below|cheaper\s+than|less\s+than)\s+(?:that|it|this|the\s+same)\b"
+    r"|\s*[,;.]?\s*(?:(?:and|but)\s+)?no\s+more\s+(?:than\s+that|this\s+time)\b", _F)
+_PAST_AMOUNT_RE = compiled_on_use(r"\$\s*(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*(?P<s>[km])?(?![\w.])", _F)
+
+
+def _past_cost(scan: _Scan, m: re.Match[str], said: str, notes: list[str]) -> float | None:
+    """What an earlier run cost (``m``, quoted as ``said``), noted: never a budget, unless the words after it make it
+    this run's ceiling ("keep it under that"), which are read with it; then the amount, the budget. None otherwise."""
+    kept = _KEPT_UNDER_THAT_RE.match(scan.text, m.end())
+    amount = _PAST_AMOUNT_RE.search(m.group(0))
+    if kept is None or amount is None:
+        notes.append(f"read '{said}' as what an earlier run cost, not a budget: this one is priced from what is said "
+                     "now")
+        return None
+    usd = float(amount["n"].replace(",", "")) * {"k": 1e3, "m": 1e6}.get((amount["s"] or "").lower(), 1.0)
+    scan.blank(kept.start(), kept.end())
+    notes.append(f"read '{said}' with '{' '.join(kept.group(0).strip(' ,;.').split())}' as a budget of ${usd:,.2f}: "
+                 "what an earlier run cost, kept as this one's ceiling")
+    return usd
+
+
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
 _PAST_RUN_RE = compiled_on_use(
     r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"

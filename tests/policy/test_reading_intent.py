@@ -1730,6 +1730,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"launch_below_usd": 50.0, "budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, only run it if it costs less than $200", {"launch_below_usd": 200.0}, []),
     ("give me 3 options for fine-tuning 8B on 1B tokens", {"params": 8_000_000_000}, []),
+    # what an earlier run cost is no budget, unless the words after it make it this one's ceiling
+    ("fine-tune 7B on 1B tokens, last month's run cost $400, keep it under that", {"budget_usd": 400.0}, []),
+    ("fine-tune 7B on 1B tokens; the last run cost us $1.2k and no more this time please", {"budget_usd": 1200.0}, []),
+    ("fine-tune 7B on 1B tokens, last time it cost $900", {"budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, keep it cheaper than $400", {"budget_usd": 400.0}, []),
     # the hardware the account can start, said as access
     ("fine-tune a 7B, 1B tokens, but I only have access to g5 instances", {"instance_type": "g5"}, []),
     ("fine-tune a 7B, 1B tokens, we only have access to A100s", {"accelerator": "A100"}, []),
