@@ -480,6 +480,9 @@ class Deadline:
     choices: tuple[tuple[str, datetime], ...] = ()
     # Said as the day of an event the work is for ("for the launch tomorrow"): a deadline, never a start.
     for_event: bool = False
+    # That event's own day (the deadline is the day before it): when hardware held for a length is used at the event
+    # ("GPUs for the hackathon Friday, 4 H100s for 8 hours"), it starts then.
+    event_day: datetime | None = None
 
 
 def zone_of(tz: str) -> ZoneInfo:
@@ -609,6 +612,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         groups["trigger"] = trigger.group(0)
     elif event is not None and "wkend" in groups:  # "for a hackathon this weekend": ready before it starts
         groups["trigger"] = " ".join(event.group(0).split())
+    event_day = None
     try:
         when = _resolve(groups, now, notes, readings)
         before_said = trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
@@ -623,6 +627,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
             readings.clear()  # today's, one of the readings to choose from, is gone
             notes.append(f"took {when:%A %Y-%m-%d} for the {when:%A} said: today's has come, so ready the day before "
                          "next week's")
+        event_day = when if event is not None or dated is not None else None
         if before_said:
             when = _day_before(groups, when, notes)
         elif dated is not None and dated[1]["due"] is None:
@@ -634,7 +639,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
         elif event is not None and event["due"] is None:
             ready = _day_before(groups, when, [])
             if ready != when:
-                said_event = " ".join(event.group(0).split()[:-1])  # "for the customer launch", without "on"
+                said_event = " ".join(event.string[event.start():event.start("on")].split())  # without "on"
                 notes.append(f"read '{said_event}' on {when:%A %b %-d} as ready the day before, by {ready:%A} "
                              f"{ready:%H:%M}")
             when = ready
@@ -645,7 +650,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     notes.insert(0, f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {_zone_name(when.tzinfo)}")
     return Deadline(when=when, start=start, end=end, phrase=phrase, notes=notes, recurs=_recurs(groups),
                     firmness=_firmness(said, trigger, after), choices=tuple(readings),
-                    for_event=event is not None or dated is not None)
+                    for_event=event is not None or dated is not None, event_day=event_day)
 
 
 def _zone_name(zone: object) -> str:

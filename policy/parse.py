@@ -864,6 +864,7 @@ def read_request(
         fields["hardware_options"] = held_options
     _check_spot_only(fields, deadline, spot_only=_SPOT_ONLY_RE.search(normal) is not None)
     fields |= timing
+    _held_for_event(deadline, fields, notes)  # "GPUs for the hackathon Friday, 4 H100s for 8 hours": used then
     _length_on_hardware_as_work(scan, fields, notes, said=length_said)  # before what is left is listed as unread
     _hourly_price_asked(scan, fields, notes)
     fields |= read_intent(scan, fields, notes=notes, questions=questions, said=said, held=held)
@@ -2551,6 +2552,22 @@ _KEPT_UNDER_THAT_RE = compiled_on_use(
     r"(?:under|below|within|at\s+or\s+below|cheaper\s+than|less\s+than)\s+(?:that|it|this|the\s+same)\b"
     r"|\s*[,;.]?\s*(?:(?:and|but)\s+)?no\s+more\s+(?:than\s+that|this\s+time)\b", _F)
 _PAST_AMOUNT_RE = compiled_on_use(r"\$\s*(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*(?P<s>[km])?(?![\w.])", _F)
+
+
+def _held_for_event(deadline: Deadline | None, fields: dict[str, Any], notes: list[str]) -> None:
+    """ "need GPUs for the hackathon Friday, 4 H100s for 8 hours": hardware held for a length with no training said is
+    used at the event, so it starts on the event's day (at the time said, else 09:00), with no deadline before it."""
+    if (deadline is None or deadline.event_day is None or fields.get("fixed_hours") is None
+            or fields.get("params") is not None or fields.get("task") is not None
+            or fields.get("start_after") is not None or fields.get("deadline") != deadline.when
+            or not any(fields.get(k) is not None for k in HARDWARE_FIELDS)):
+        return
+    day = deadline.event_day
+    start = day.replace(hour=9, minute=0) if (day.hour, day.minute) == (17, 0) else day
+    notes[:] = [n for n in notes if n not in deadline.notes]
+    fields |= {"start_after": start, "deadline": None, "deadline_wish": None}
+    notes.append(f"read '{deadline.phrase}' as when the hardware is used: it starts {start:%a %Y-%m-%d %H:%M}, not a "
+                 "deadline before it")
 
 
 def _past_cost(scan: _Scan, m: re.Match[str], said: str, notes: list[str]) -> float | None:

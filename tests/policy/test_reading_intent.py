@@ -1730,6 +1730,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"launch_below_usd": 50.0, "budget_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, only run it if it costs less than $200", {"launch_below_usd": 200.0}, []),
     ("give me 3 options for fine-tuning 8B on 1B tokens", {"params": 8_000_000_000}, []),
+    # hardware held for a length at an event is used then: it starts that day, no deadline before it; work for an
+    # event is ready the day before (MONDAY is Mon Nov 30)
+    ("need GPUs for the hackathon friday, 4 H100s for 8 hours",
+     {"start_after": at("2026-12-04T09:00"), "deadline": None, "fixed_hours": 8.0}, []),
+    ("8 H100s for 6 hours for the workshop on Dec 15",
+     {"start_after": at("2026-12-15T09:00"), "deadline": None}, []),
+    ("fine-tune 7B on 1B tokens for the hackathon friday", {"deadline": at("2026-12-03T17:00"), "start_after": None},
+     []),
     # what an earlier run cost is no budget, unless the words after it make it this one's ceiling
     ("fine-tune 7B on 1B tokens, last month's run cost $400, keep it under that", {"budget_usd": 400.0}, []),
     ("fine-tune 7B on 1B tokens; the last run cost us $1.2k and no more this time please", {"budget_usd": 1200.0}, []),
@@ -3232,3 +3240,8 @@ def test_prompts_said_as_a_batch_are_each_steps_never_the_whole_run() -> None:
                            "4k tokens", now=MONDAY, tz=TZ)
     [question] = reading.questions
     assert question.field == "tokens" and question.choices[0].value == 500 * 256 * 16 * 4000
+
+
+def test_work_for_an_event_is_noted_with_the_events_whole_name() -> None:
+    notes = read_request("fine-tune 7B on 1B tokens for the hackathon friday", now=MONDAY, tz=TZ).notes
+    assert "read 'for the hackathon' on Friday Dec 4 as ready the day before, by Thursday 17:00" in notes
