@@ -353,6 +353,8 @@ _EVENT = (r"before\s+(?:the|our|my|a|an|this|that)\s+"
 _BACK = (r"(?:by\s+the\s+time\s+(?:i'?m|i\s+am|we'?re|we\s+are|(?:i|we)\s+(?:get|come))\s+back"
          rf"(?:\s+(?:from|off)\s+(?:my\s+|our\s+|the\s+)?(?:[a-z0-9-]+\s+){{0,2}}?(?:{_EVENT_NOUNS}|holidays?|break))?"
          # "before I leave on Friday", "before we head out on the 18th": ready the day before, as for an absence
+         # "before my vacation starts on the 19th": the absence's start said of it
+         r"|before\s+(?:my|our)\s+(?:vacation|pto|leave|holidays?|break|time\s+off|parental\s+leave)\s+(?:starts|begins)"
          r"|before\s+(?:i|we)\s+(?:leave|head\s+out|go\s+(?:on\s+)?(?:leave|vacation|pto|holiday)|am\s+out|'?m\s+out"
          # "before I present on Thursday at 2pm": ready by then (the day before when no time is said)
          r"|present|demo|pitch|give\s+(?:the|my|our)\s+(?:talk|presentation|demo)))"

@@ -450,21 +450,24 @@ def read_timing(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str],
 # A part of the day to hold hardware for: "for the afternoon", "for the morning", "for the rest of the day", "for the
 # day" (the working day's hours; "for today" is a deadline, read as one)
 _PART_OF_DAY_RE = compiled_on_use(
-    r"\bfor\s+(?:the|this)\s+(?P<part>morning|afternoon)\b|\bfor\s+(?:the\s+)?(?P<day>rest\s+of\s+the\s+day|day)\b", _F)
+    r"(?:\bfor\s+(?:the|this)\s+(?P<part>morning|afternoon)\b|\bfor\s+(?:the\s+)?(?P<day>rest\s+of\s+the\s+day|day)\b"
+    # "during office hours tomorrow", "for business hours": the working day's
+    r"|\b(?:during|for|in|over)\s+(?:the\s+)?(?P<hours>(?:office|business|working|work)\s+hours)\b)"
+    r"(?:\s+(?P<tomorrow>tomorrow))?", _F)
 _PARTS_OF_DAY = {"morning": (_START_OF_DAY, time(12, 0)), "afternoon": (time(13, 0), EOD), "day": (_START_OF_DAY, EOD)}
 
 
 def _part_of_day(scan: Scan, *, now: datetime, zone: ZoneInfo) -> tuple[float, str, datetime] | None:
     """(hours, words, start) of the part of the day said: today's, from now if it has begun, or the next day's once
     it is over."""
-    if not scan.holds(("morning", "afternoon", " day")):
+    if not scan.holds(("morning", "afternoon", " day", " hours")):
         return None
     m = _PART_OF_DAY_RE.search(scan.text)
     if m is None:
         return None
     first, last = _PARTS_OF_DAY[(m["part"] or "day").lower()]
     local = now.astimezone(zone)
-    day = local.date() if local.time() < last else local.date() + timedelta(days=1)
+    day = local.date() if local.time() < last and not m["tomorrow"] else local.date() + timedelta(days=1)
     start = max(datetime.combine(day, first, zone), local)
     hours = round((datetime.combine(day, last, zone) - start).total_seconds() / 3600, 2)
     scan.blank(m.start(), m.end())

@@ -1738,6 +1738,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-15T09:00"), "deadline": None}, []),
     ("fine-tune 7B on 1B tokens for the hackathon friday", {"deadline": at("2026-12-03T17:00"), "start_after": None},
      []),
+    # the working day's hours, tomorrow's when said
+    ("we need 2 p4d nodes during office hours tomorrow for a debugging session",
+     {"fixed_hours": 8.0, "start_after": at("2026-12-01T09:00"), "instances": 2}, []),
+    # an absence's start said of it: ready the day before, never a start
+    ("fine-tune 7B on 1B tokens before my vacation starts on the 19th",
+     {"deadline": at("2026-12-18T17:00"), "start_after": None}, []),
     # what an earlier run cost is no budget, unless the words after it make it this one's ceiling
     ("fine-tune 7B on 1B tokens, last month's run cost $400, keep it under that", {"budget_usd": 400.0}, []),
     ("fine-tune 7B on 1B tokens; the last run cost us $1.2k and no more this time please", {"budget_usd": 1200.0}, []),
