@@ -189,8 +189,8 @@ _UNIT_KINDS = (
     ("instance_hours", r"(?:nodes?|instances?|machines?|servers?|hosts?)[\s-]*(?:hours?|hrs?|days?|weeks?)"),
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
-    ("other", r"steps?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?|epochs?|eps?|pairs?"
-     r"|pass(?:es)?|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
+    ("other", r"steps?|iterations?|iters?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?"
+     r"|epochs?|eps?|pairs?|pass(?:es)?|conversations?|words?|hours?|days?|weeks?|mb|mib|gb|gib|tb|tib|pb|pib|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = compiled_on_use(
@@ -3853,7 +3853,9 @@ def _scale_data(scaled: list[re.Match[str]], fields: dict[str, Any], notes: list
     fields["tokens"] = tokens
 
 
-_STEPS_RE = compiled_on_use(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+_STEPS_RE = compiled_on_use(r"[\d.,]+\s*(?:k|m|thousand|million)?\s*(?:optimi[sz]er\s+|training\s+)?(?:steps?"
+                            # "5000 iterations": a trainer's steps, when too many to be runs of the job
+                            r"|(?P<iters>iterations?|iters?))", _F)
 
 
 def _grid_or_count(found: list[_Qty], notes: list[str]) -> None:
@@ -3953,7 +3955,8 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
     count of tokens is said; the steps stay unread when the batch or its sequences' length is not said. Tokens said
     of each step ("2000 steps of 1M tokens", "50k steps x 2M tokens", "2000 steps of 256 rollouts of 1k tokens") are
     the batch, not the tokens trained."""
-    steps = [q for q in found if q.kind == "other" and _STEPS_RE.fullmatch(q.phrase)]
+    steps = [q for q in found if q.kind == "other" and (m := _STEPS_RE.fullmatch(q.phrase)) is not None
+             and not (m["iters"] and q.value < _MIN_ITERATIONS_AS_STEPS)]
     if len(steps) != 1:
         return
     count, per_step = int(steps[0].value), _tokens_a_step(fields)
@@ -3988,6 +3991,8 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
                  "of training")
 
 
+# The fewest iterations read as optimizer steps: "3 iterations of the fine-tune" are runs, "5000 iterations" steps
+_MIN_ITERATIONS_AS_STEPS = 100
 # The fewest tokens an optimizer step can hold: a steps count that would leave fewer to each step is no split of the
 # tokens said (one sequence of the shortest context planned is 128 tokens; a real batch is thousands of them)
 _MIN_STEP_TOKENS = 512

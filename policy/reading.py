@@ -1173,6 +1173,8 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
         model = find_model(str(fields["model"])) if fields.get("model") else None
         if seq is not None and seq not in lengths:  # "seq len 4096": the longest a sequence can be, said
             lengths = sorted([*lengths[:2], seq])
+        elif seq is not None and seq < lengths[-1]:  # "seq 2048": no item longer than it is offered
+            lengths = [n for n in (128, 256, 512, 1024) if n < seq][-2:] + [seq]
         elif seq is None and model is not None and model.max_context < lengths[-1] and each != "a rollout":
             # "bge-large on 2M query-doc pairs": no item is longer than the model reads (512 tokens here)
             lengths = [model.max_context // 4, model.max_context // 2, model.max_context]
@@ -1226,7 +1228,9 @@ def step_setting(fields: dict[str, Any]) -> tuple[str, int] | None:
 
 
 _STEPS_SAID_RE = compiled_on_use(
-    r"(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:k|m|thousand|million)?)\s*(?:optimi[sz]er\s+|training\s+)?steps?", _F)
+    r"(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:k|m|thousand|million)?)\s*(?:optimi[sz]er\s+|training\s+)?"
+    r"(?:steps?|(?P<iters>iterations?|iters?))", _F)
+_MIN_ITERATIONS_AS_STEPS = 100  # "3 iterations of the fine-tune" are runs, "5000 iterations" a trainer's steps
 # The global batches "2000 steps" said without one is asked in: a small fine-tuning batch, a common one and one of
 # pretraining's size, in sequences of the length said, else in tokens
 _STEP_SEQUENCES = (32, 128, 512)
@@ -1240,7 +1244,7 @@ def _steps_question(scan: Scan, fields: dict[str, Any]) -> Question | None:
     said = next(((p, m) for p in scan.unused if (m := _STEPS_SAID_RE.fullmatch(p)) is not None), None)
     if said is not None:
         phrase, steps = said[0], _count(said[1]["n"])
-        if steps < 1:
+        if steps < 1 or (said[1]["iters"] and steps < _MIN_ITERATIONS_AS_STEPS):
             return None
         scan.unused.remove(phrase)
     elif fields.get("tokens") is None and (setting := step_setting(fields)) is not None:

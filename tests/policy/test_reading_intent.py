@@ -1738,6 +1738,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-15T09:00"), "deadline": None}, []),
     ("fine-tune 7B on 1B tokens for the hackathon friday", {"deadline": at("2026-12-03T17:00"), "start_after": None},
      []),
+    # a trainer's iterations are its steps, when too many to be runs of the job
+    ("fine-tune 7B, 5000 iterations, batch 64 x 4096 tokens", {"tokens": 5000 * 64 * 4096}, []),
+    ("run 3 iterations of the 7B fine-tune on 1B tokens", {"tokens": 1_000_000_000}, ["3 iterations"]),
     # the working day's hours, tomorrow's when said
     ("we need 2 p4d nodes during office hours tomorrow for a debugging session",
      {"fixed_hours": 8.0, "start_after": at("2026-12-01T09:00"), "instances": 2}, []),
@@ -2340,7 +2343,8 @@ def test_a_dataset_counted_in_items_with_its_epochs_asks_a_length_priced_over_ev
     [question] = reading.questions
     assert question.question == ("How many tokens are '50k samples'? Give the total over the 3 epochs, or pick an "
                                  "average length.")
-    assert [c.value for c in question.choices] == [3 * 50_000 * n for n in (512, 2048, 8192)]
+    # no item longer than the 2,048-token sequence said is offered
+    assert [c.value for c in question.choices] == [3 * 50_000 * n for n in (512, 1024, 2048)]
     assert question.choices[0].label == "~512 tokens each × 3 epochs (76,800,000 tokens)"
     assert reading.fields["epochs"] == 3.0 and "unread" not in reading.fields
 
@@ -3251,3 +3255,9 @@ def test_prompts_said_as_a_batch_are_each_steps_never_the_whole_run() -> None:
 def test_work_for_an_event_is_noted_with_the_events_whole_name() -> None:
     notes = read_request("fine-tune 7B on 1B tokens for the hackathon friday", now=MONDAY, tz=TZ).notes
     assert "read 'for the hackathon' on Friday Dec 4 as ready the day before, by Thursday 17:00" in notes
+
+
+def test_item_lengths_offered_are_never_longer_than_the_sequence_length_said() -> None:
+    [question] = read_request("fine-tune 13B for 2 epochs over 500k samples, 8 GPUs, seq 2048", now=MONDAY,
+                              tz=TZ).questions
+    assert [c.value for c in question.choices] == [2 * 500_000 * n for n in (512, 1024, 2048)]
