@@ -1537,8 +1537,11 @@ def _over_max_instances(req: TrainingRequest, scr: Screen, policy: PolicyConfig)
         return None
     count, size, name = counts[0]
     unit = f"{req.accelerator}s" if req.accelerator else "accelerators"
+    # the most the policy allows is on the largest size that may go multi-node, whatever divides the count asked
+    big = max(s for s in sizes if s >= low)
     return (f"{req.gpus} {unit} is {count}× {name} ({size} each), more instances than {whose} allows ({cap}); ask "
-            f"for at most {cap * size} {unit}, or ask the platform team to raise max_instances.")
+            f"for at most {cap * big} {unit} ({cap} instances of {big}), or ask the platform team to raise "
+            "max_instances.")
 
 
 def _instance_cap(req: TrainingRequest, policy: PolicyConfig) -> tuple[int, str]:

@@ -125,6 +125,10 @@ def test_a_gpu_count_no_instance_makes_is_refused_with_the_next_count_that_does(
                                                     "policy's max_instances allows (16); ask for at most 128 H100s"),
     ("pretrain 7B on 200B tokens on 64 GPUs, at most 4 nodes", "more instances than the request's ceiling allows (4); "
                                                                 "ask for at most 32 accelerators"),
+    # a count only small sizes divide: the most allowed is on the largest multi-node size, not on those
+    ("fine-tune 7B on 1B tokens, 500 GPUs", "500 accelerators is 125× p3.8xlarge (4 each), more instances than the "
+                                            "policy's max_instances allows (16); ask for at most 128 accelerators (16 "
+                                            "instances of 8)"),
     # an instance count past the cap was answered with the smallest configuration that holds the job
     ("fine-tune 7B on 1B tokens on 1000 p5 instances", "1000× p5 is more instances than the policy's max_instances "
                                                        "allows (16); ask for at most 16"),
