@@ -2551,7 +2551,7 @@ _KEPT_UNDER_THAT_RE = compiled_on_use(
     r"|(?:it|this(?:\s+one)?)\s+(?:should|must|needs?\s+to|has\s+to)\s+(?:stay|come\s+in|be)|stay|come\s+in)\s+"
     r"(?:under|below|within|at\s+or\s+below|cheaper\s+than|less\s+than)\s+(?:that|it|this|the\s+same)\b"
     r"|\s*[,;.]?\s*(?:(?:and|but)\s+)?no\s+more\s+(?:than\s+that|this\s+time)\b", _F)
-_PAST_AMOUNT_RE = compiled_on_use(r"\$\s*(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*(?P<s>[km])?(?![\w.])", _F)
+_PAST_AMOUNT_RE = compiled_on_use(_AMOUNT, _F)
 
 
 def _held_for_event(deadline: Deadline | None, fields: dict[str, Any], notes: list[str]) -> None:
@@ -2579,7 +2579,7 @@ def _past_cost(scan: _Scan, m: re.Match[str], said: str, notes: list[str]) -> fl
         notes.append(f"read '{said}' as what an earlier run cost, not a budget: this one is priced from what is said "
                      "now")
         return None
-    usd = float(amount["n"].replace(",", "")) * {"k": 1e3, "m": 1e6}.get((amount["s"] or "").lower(), 1.0)
+    usd = _dollars(amount.group(0))
     scan.blank(kept.start(), kept.end())
     notes.append(f"read '{said}' with '{' '.join(kept.group(0).strip(' ,;.').split())}' as a budget of ${usd:,.2f}: "
                  "what an earlier run cost, kept as this one's ceiling")
