@@ -3091,6 +3091,11 @@ def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
     return premium
 
 
+# After a preference, the hardware to fall back on: "H200s if available, else H100", "…, otherwise A100s"
+_FALLBACK_AFTER_RE = compiled_on_use(r"\s*[,;]?\s*(?:(?:or\s+)?else|otherwise|if\s+not)\s*,?\s*(?:fall\s+back\s+to\s+"
+                                     r"|use\s+|go\s+with\s+|on\s+)?", _F)
+
+
 def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tuple[bool, float | None]:
     """Read the words that make hardware a preference, leaving the names for ``_instance`` and ``_hardware``;
     whether any did, and the premium a price condition allows it (``_price_condition``)."""
@@ -3106,6 +3111,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tu
                                           "credit")):
         return premium is not None, premium
     phrases: list[str] = []
+    fallbacks: list[str] = []  # the notes of hardware to fall back on, said after the preferences'
     for cue in list(_PREFER_BEFORE_RE.finditer(text)):
         if _PREFERRED_PURCHASE_RE.match(text, cue.end()):  # "prefer spot": the purchase model's words read it
             scan.blank(cue.start(), cue.end())
@@ -3118,6 +3124,15 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tu
         if (after := _PREFER_AFTER_RE.match(text, end)) is not None:
             phrases.append(" ".join(text[start : after.end()].split()))
             scan.blank(end, after.end())
+            if (fallback := _FALLBACK_AFTER_RE.match(text, after.end())) is not None \
+                    and _hardware_names(text, fallback.end(), families)[0]:
+                # "H200s if available, else H100": the preferred is planned, and the hardware left open when it
+                # cannot run the job, which the fallback named is among
+                end_of = _hardware_names(text, fallback.end(), families)[1]
+                fallbacks.append(f"read '{' '.join(text[fallback.start():end_of].strip(' ,;').split())}' as the "
+                                 "fallback when the hardware preferred cannot run the job: the hardware is then left "
+                                 "open, the cheapest of it planned")
+                scan.blank(fallback.start(), end_of)
         elif (only := _ONLY_RE.match(text, end)) is not None:  # "A100 80GB only": asked for, as a name alone is
             scan.blank(only.start(), only.end())
     for m in _ONLY_BEFORE_RE.finditer(text):  # "only on p5", "only H100s"
@@ -3129,6 +3144,7 @@ def _preferences(scan: _Scan, families: Collection[str], notes: list[str]) -> tu
     if phrases:
         quoted = ", ".join(f"'{p}'" for p in phrases)
         notes.append(f"read {quoted}{_PREFERRED_NOTE}")
+    notes += fallbacks
     return bool(phrases) or premium is not None, premium
 
 

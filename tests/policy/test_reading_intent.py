@@ -1738,6 +1738,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-15T09:00"), "deadline": None}, []),
     ("fine-tune 7B on 1B tokens for the hackathon friday", {"deadline": at("2026-12-03T17:00"), "start_after": None},
      []),
+    # a preference with the hardware to fall back on: the preferred is planned, not the cheaper of the two
+    ("fine-tune 7B on 1B tokens on H200s if available, else H100",
+     {"accelerator": "H200", "hardware_preferred": True, "hardware_choice": []}, []),
+    ("fine-tune 7B on 1B tokens, p5 if possible, otherwise p4d",
+     {"instance_type": "p5", "hardware_preferred": True, "hardware_choice": []}, []),
     # a trainer's iterations are its steps, when too many to be runs of the job
     ("fine-tune 7B, 5000 iterations, batch 64 x 4096 tokens", {"tokens": 5000 * 64 * 4096}, []),
     ("run 3 iterations of the 7B fine-tune on 1B tokens", {"tokens": 1_000_000_000}, ["3 iterations"]),
