@@ -210,6 +210,12 @@ _ASSUMED = (
      r"\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
      r"(?:done|finished|complete|ready)\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
+    # "post updates in #ml-runs", "send progress to <#C0123|ml-runs>": where to hear of the job, which gpuops says in
+    # the request's thread
+    (r"\b(?:please\s+)?(?:post|send|share|put)\s+(?:the\s+)?(?:updates?|progress|status(?:\s+updates?)?|results?)\s+"
+     r"(?:in|to|into|on)\s+(?:#[a-z0-9_-]+|<#[a-z0-9]+(?:\|[^>]*)?>|the\s+channel|this\s+channel|(?:the\s+)?thread)",
+     "where to hear of the job: gpuops posts its launch, progress and cost in the request's thread, where it was "
+     "asked"),
     # "within our remaining budget", "out of what's left of the team budget": the month's budget check
     (r"\b(?:within|inside|under|out\s+of|from)\s+(?:(?:our|the|my|this\s+month'?s|the\s+team'?s)\s+)?"
      r"(?:remaining|left(?:over)?)\s+(?:(?:monthly|team)\s+)?budget\b"

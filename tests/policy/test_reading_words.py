@@ -108,6 +108,9 @@ def test_settings_the_estimate_already_assumes_are_read_as_assumed(text: str, sa
     ("fine-tune 7B on 1B tokens with 10% held out for validation", []),
     ("fine-tune 7B on 1B tokens, 5% val split", []),
     ("fine-tune 7B on 1B tokens, keep 10% for eval", []),
+    # where to hear of the job: the request's thread, where it was asked
+    ("fine-tune 7B on 1B tokens, post updates in <#C0123ABCD|ml-runs>", []),
+    ("fine-tune 7B on 1B tokens, send progress to #ml-runs", []),
     # "a DPO pass" is a run of it; passes counted over the data are epochs, read as ever
     ("a DPO pass on our 7B with 40M tokens", []),
 ])
