@@ -3667,6 +3667,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
              + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
     scaled = scan.take_if(_SCALED_DATA_WORDS, _SCALED_DATA_RE)  # "with double the data": before "2x" is a count
+    scaled += scan.take_if(("%", "percent"), _SHARE_OF_DATA_RE)  # "on 80% of a 1B token dataset": so too
+    _whole_of_a_part(scan, notes)  # "the first 500M tokens of our 2B corpus": the 2B is where they come from
     text = scan.text
     skip_until = 0
     bounded: tuple[str, int] | None = None  # the unit of the last bound read and where it ended
@@ -3850,6 +3852,36 @@ _SCALED_DATA_WORDS = ("double", "twice", "triple", "thrice", "half", "x the", "t
 _SCALED_DATA_RE = compiled_on_use(
     r"\b(?P<f>double|twice|triple|thrice|half|(?P<n>\d{1,2}(?:\.\d)?)\s*(?:x|times))\s+"
     r"(?:(?:the|as\s+much|more|our|that)\s+)?(?:training\s+)?(?:data(?:set)?|tokens|corpus)\b", _F)
+# "on 80% of a 1B token dataset", "on 10 percent of our 2B corpus": a share of the tokens said right after
+_SHARE_OF_DATA_RE = compiled_on_use(
+    r"\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(?:the|a|an|our|that|this)\s+"
+    r"(?=\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion|trillion)?[\s-]*tok)", _F)
+_SHARE_WHOLE_RE = compiled_on_use(r"\d[\d.,]*\s*[a-z]*[\s-]*tok(?:en)?s?(?:[\s-]+(?:dataset|corpus|data))?", _F)
+# "the first 500M tokens of our 2B corpus", "a 300M-token sample from the 2B dataset": the whole the part is taken from
+_WHOLE_OF_A_PART_RE = compiled_on_use(
+    r"\b(?:first|last|subset|sample|slice|portion|part)\b[^.;]{0,30}?\btok(?:en)?s?\b[^.;]{0,12}?"
+    r"(?P<whole>\b(?:of|from)\s+(?:the|a|an|our|that|this)\s+\d[\d.,]*\s*(?:k|m|b|bn|t|thousand|million|billion|"
+    r"trillion)?[\s-]*(?:tok(?:en)?s?[\s-]+)?(?:corpus|dataset|data|set|pool|mix)\b)"
+    # "a 300M-token sample from the 2B dataset": the part's count said before its noun
+    r"|\b\d[\d.,]*\s*(?:k|m|b|bn)[\s-]*tok(?:en)?s?[\s-]+(?P<noun>subset|sample|slice|portion)\s+"
+    r"(?P<whole2>(?:of|from)\s+(?:the|a|an|our|that|this)\s+\d[\d.,]*\s*(?:k|m|b|bn|t)?[\s-]*(?:tok(?:en)?s?[\s-]+)?"
+    r"(?:corpus|dataset|data|set|pool|mix)\b)", _F)
+
+
+def _whole_of_a_part(scan: _Scan, notes: list[str]) -> None:
+    """ "the first 500M tokens of our 2B corpus": the tokens trained are the part's; the whole's size is where they
+    come from, blanked before it is read as a second count of tokens."""
+    if not scan.holds(("first", "last", "subset", "sample", "slice", "portion", "part")):
+        return
+    for m in list(_WHOLE_OF_A_PART_RE.finditer(scan.text)):
+        group = "whole" if m["whole"] else "whole2"
+        notes.append(f"read '{' '.join(m[group].split())}' as the data the tokens are taken from: the part said is "
+                     "what is priced")
+        scan.blank(*m.span(group))
+        if m["noun"]:
+            scan.blank(*m.span("noun"))  # "a 300M-token sample": its count is the tokens, read as ever
+
+
 _ANOTHER_RUN_RE = compiled_on_use(r"\b(?:then|followed\s+by|after\s+that|afterwards|second\s+run)\b", _F)
 _SCALE_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "thrice": 3.0, "half": 0.5}
 
@@ -3863,9 +3895,13 @@ def _scale_data(scaled: list[re.Match[str]], fields: dict[str, Any], notes: list
         scan.unused += [_said(m) for m in scaled]  # "…, then again with 2x the data": a second run, for a person
         return
     m = scaled[0]
-    factor = float(m["n"]) if m["n"] else _SCALE_WORDS[m["f"].lower()]
+    factor = (float(m["pct"]) / 100 if "pct" in m.re.groupindex else
+              float(m["n"]) if m["n"] else _SCALE_WORDS[m["f"].lower()])
     tokens = max(1, round(fields["tokens"] * factor))
-    notes.append(f"read '{_said(m)}' as {factor:g} × the {fields['tokens']:,} tokens said: {tokens:,} tokens")
+    said = _said(m)
+    if "pct" in m.re.groupindex and (whole := _SHARE_WHOLE_RE.match(scan.said, m.end())) is not None:
+        said = " ".join(scan.said[m.start():whole.end()].split())  # "80% of a 1B token dataset", quoted whole
+    notes.append(f"read '{said}' as {factor:g} × the {fields['tokens']:,} tokens said: {tokens:,} tokens")
     fields["tokens"] = tokens
 
 

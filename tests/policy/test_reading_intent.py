@@ -753,6 +753,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
      {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
+    # a share of the data said with its size, and a part of a larger corpus: the part is what trains
+    ("fine-tune 7B on 80% of a 1B token dataset", {"tokens": 800_000_000}, []),
+    ("fine-tune 7B on the first 500M tokens of our 2B corpus", {"tokens": 500_000_000}, []),
+    ("fine-tune 7B on a 300M-token sample from the 2B dataset", {"tokens": 300_000_000}, []),
     # a factor said of the data scales the tokens said; beside a second run it is left for a person
     ("re-run last week's 7B fine-tune (1B tokens) but with double the data", {"tokens": 2_000_000_000}, []),
     ("re-run our 13B lora (300M tokens) on half the dataset", {"tokens": 150_000_000}, []),
