@@ -1841,6 +1841,36 @@ _BASELINE_SIZE_RE = compiled_on_use(
     r"\d+(?:\.\d+)?\s*[bm]\b[\s-]+(?:baseline|reference|production|prod|existing)(?:[\s-]+(?:model|run|checkpoint))?\b",
     _F)  # "5 seeds of the 350M baseline" trains that baseline: only a size it is compared with is another model
 
+# What is done with the model once trained: "then quantize to 4-bit for serving", "and merge the LoRA weights
+# after", "then export to GGUF", "push it to the hub when done"
+_AFTER_TRAINING_RE = compiled_on_use(
+    r"(?:(?<=[,;])|\band)\s*(?:then\s+|after(?:wards?)?\s+|afterward\s+)?(?:we(?:'ll|\s+will)?\s+|i(?:'ll|\s+will)?\s+)?"
+    r"(?:quantiz|merg|export|convert|deploy|serv|upload|push)\w*\b[^.;!?\d]{0,50}?"
+    r"(?:(?:to|in(?:to)?)\s+)?(?:\d[\s-]*bit|gguf|onnx|awq|gptq|fp8|int[48]|the\s+hub|hf|hugging\s*face|s3|endpoint"
+    r"|serving|inference|production|prod|weights|adapters?|model)?[^.;!?\d]{0,20}?"
+    r"(?:\s+(?:after(?:wards?)?|when\s+(?:it'?s\s+)?done|once\s+(?:it'?s\s+)?done|at\s+the\s+end))?(?=\s*(?:[.;!?]|$))",
+    _F)
+_PROD_WORD_RE = compiled_on_use(r"\b(?:prod|production)\b", _F)
+_ADAPTER_WORD_RE = compiled_on_use(r"\bq?lora\b", _F)
+
+
+def _after_training(scan: _Scan, notes: list[str]) -> None:
+    """What is done with the model once trained ("then quantize to 4-bit for serving", "and merge the LoRA weights
+    after"), noted as no part of the job; "prod" said in it is left for the stage reader ("then deploy to prod")."""
+    if not scan.holds(("quantiz", "merg", "export", "convert", "deploy", "serv", "upload", "push")):
+        return
+    for m in list(_AFTER_TRAINING_RE.finditer(scan.text)):
+        end = prod.start() if (prod := _PROD_WORD_RE.search(scan.text, m.start(), m.end())) else m.end()
+        said = " ".join(scan.said[m.start():end].split())
+        notes.append(f"read '{said}' as what happens to the model once trained: outside the run priced, and not done "
+                     "by the launched job (gpuops launches the training only)")
+        start = m.start()
+        for kept in _ADAPTER_WORD_RE.finditer(scan.text, start, end):  # "merge the LoRA weights": it trains LoRA
+            scan.blank(start, kept.start())
+            start = kept.end()
+        scan.blank(start, end)
+
+
 _NOTED_ONLY = (
     (_BASELINE_SIZE_RE, "the model this one is compared with: already trained, not planned here",
      ("baseline", "reference")),
@@ -1949,6 +1979,7 @@ _NOTED_ONLY = (
 def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Everything but the deadline and team, in the order that keeps each phrase from being read twice."""
     _just_one_part(scan, notes)  # "…, then SFT on 100M; just price the pretraining part": the other step set aside
+    _after_training(scan, notes)  # "then quantize to 4-bit for serving": before "4-bit" is QLoRA's
     for m in scan.take_if(_LATER_WORDS, _LATER_STEP_RE):  # before its task word is this job's
         notes.append(f"read '{' '.join((m['step'] or m['step2']).split())}' as a later step, not planned here: ask "
                      "for it when it is due")

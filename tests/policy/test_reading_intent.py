@@ -753,6 +753,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
      {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
+    # what is done with the model once trained is no part of the job; "prod" and "LoRA" said in it still count
+    ("fine-tune 7B on 1B tokens, then quantize to 4-bit for serving", {"task": Task.FINE_TUNE}, []),
+    ("fine-tune 7B on 1B tokens, then deploy to prod", {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens and merge the LoRA weights after", {"task": Task.LORA}, []),
+    ("fine-tune 7B on 1B tokens, then push it to the hub when done", {"tokens": 1_000_000_000}, []),
     # a share of the data said with its size, and a part of a larger corpus: the part is what trains
     ("fine-tune 7B on 80% of a 1B token dataset", {"tokens": 800_000_000}, []),
     ("fine-tune 7B on the first 500M tokens of our 2B corpus", {"tokens": 500_000_000}, []),
