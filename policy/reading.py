@@ -1069,7 +1069,7 @@ def _epochs_of_data(scan: Scan, notes: list[str]) -> tuple[float, str] | None:
     return float(m["n"]), said
 
 
-_PER_PAIR_RE = compiled_on_use(r"\b(?:per|each|every|a)\s+pair\b", _F)
+_PER_PAIR_RE = compiled_on_use(r"(?:\b(?:per|each|every|a)\s+|/\s*)pair\b", _F)  # "1k tokens/pair" too
 
 
 def _both_answers(fields: dict[str, Any], notes: list[str], *, said: str) -> None:
