@@ -4652,8 +4652,9 @@ _TOKENS_PER_THING_RE = compiled_on_use(
     rf"(?:(?<=tokens)|(?<=toks))\s+(?:per|for\s+each|each|every|an?)\s+(?P<one>{_EACH_THING})(?![\w-])", _F)
 # "one per customer" (the things counted apart, "12 customers"): a run for each, as "100M tokens per customer" is
 _ONE_PER_THING_RE = compiled_on_use(
-    rf"\bone\s+(?:(?:run|job|adapter|model|q?lora|fine-?tune)\s+)?(?:per|for\s+(?:each|every))\s+"
-    rf"(?P<one>{_EACH_THING})(?![\w-])", _F)
+    # "one 7B adapter per customer": the size said between is the model's, read as ever
+    rf"\bone\s+(?P<size>\d+(?:\.\d+)?\s*[mb]\s+)?(?:(?:run|job|adapter|model|q?lora|fine-?tune)\s+)?"
+    rf"(?:per|for\s+(?:each|every))\s+(?P<one>{_EACH_THING})(?![\w-])", _F)
 # "12 customers, one lora 8B each": a run for each, the words between left to read (they say what each run is)
 _THINGS_ONE_EACH_RE = compiled_on_use(
     rf"(?<![\w.$])(?P<n>\d{{1,4}})\s+(?:different\s+|separate\s+)?(?P<many>(?:{_EACH_THING})s)\s*,\s*(?P<one>one)\b"
@@ -4986,7 +4987,11 @@ def _counted_things(scan: _Scan, notes: list[str]) -> list[_Qty]:
         one = m["one"].lower()
         count_of = _count_of(one)
         counted = count_of.search(scan.text)
-        scan.blank(m.start(), m.end())
+        if m.groupdict().get("size"):  # the model's size stays for the size reader
+            scan.blank(m.start(), m.start("size"))
+            scan.blank(m.end("size"), m.end())
+        else:
+            scan.blank(m.start(), m.end())
         if counted is None:
             if count_of.search(scan.said) is None:  # "for each of our 12 languages" counted them already
                 scan.unused.append(_said(m).strip())  # how many is a person's to say: listed as unread

@@ -753,6 +753,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
      {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
+    # one run for each thing counted, the model's size said between read as ever
+    ("fine-tune one 7B adapter per customer (40 customers), 20M tokens each",
+     {"trials": 40, "params": 7_000_000_000, "tokens": 20_000_000}, []),
     # a pair's length said with a slash is the pair's whole length, as "per pair" is: never doubled
     ("need to kick off DPO for our 8B model - ~40k pairs, ~1k tokens/pair", {"tokens": 40_000_000}, []),
     # what is done with the model once trained is no part of the job; "prod" and "LoRA" said in it still count
