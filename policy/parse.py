@@ -4807,8 +4807,11 @@ _SEVERAL_COUNTED_RE = compiled_on_use(
 # "4 different 7B base models", "3 8B models": as many models of one size, each trained (the size itself is read with
 # the other sizes: only the count and its words are taken); "each" after it in the clause is theirs
 _MODELS_OF_A_SIZE_RE = compiled_on_use(
-    r"(?<![\w.$])(?P<n>\d{1,2})\s+(?:different\s+|distinct\s+|separate\s+)?(?=(?P<models>\d+(?:\.\d+)?\s*[mb]\s+"
-    r"(?:base\s+|pretrained\s+|candidate\s+)?models)\b)", _F)
+    # "two 7B models on 1B tokens each", "3 copies of a 7B": the count in words too
+    r"(?<![\w.$])(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:different\s+|distinct\s+|separate\s+)?"
+    r"(?=(?P<models>\d+(?:\.\d+)?\s*[mb]\s+(?:base\s+|pretrained\s+|candidate\s+)?models)\b)"
+    r"|(?<![\w.$])(?P<n2>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<copies>copies|instances|replicas)\s+of\s+"
+    r"(?:a|an|the|our)\s+(?=\d+(?:\.\d+)?\s*[mb]\b)", _F)
 _EACH_OF_THEM_RE = compiled_on_use(
     r"[^,.;]*?\b(?:fine[\s-]?tun(?:e|ing)|train(?:ing)?|tun(?:e|ing)|run(?:ning)?|lora)\s+(?P<each>each(?:\s+of\s+them)?)\b",
     _F)
@@ -4947,11 +4950,13 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     for m in scan.take_if(("multiple", "several", "few", "some", "different"), _SEVERAL_COUNTED_RE):
         notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
         found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
-    for m in scan.take_if(("models",), _MODELS_OF_A_SIZE_RE):
+    for m in scan.take_if(("models", "copies", "replicas", "instances of"), _MODELS_OF_A_SIZE_RE):
         # "4 different 7B base models, fine-tuning each": a run for each model; the size is left for the size reader
-        said = " ".join(scan.said[m.start() : m.end("models")].split())
-        notes.append(f"read '{said}' as {m['n']} runs of the job, one for each model")
-        found.append(_Qty("trials", Decimal(m["n"]), said))
+        said = " ".join(scan.said[m.start() : m.end("models" if m["models"] else "copies")].split())
+        n = m["n"] or m["n2"]
+        count = int(n) if n.isdigit() else below_100(n)
+        notes.append(f"read '{said}' as {count} runs of the job, one for each model")
+        found.append(_Qty("trials", Decimal(count), said))
         if (each := _EACH_OF_THEM_RE.match(scan.text, m.end(), m.end() + 60)) is not None:
             scan.blank(each.start("each"), each.end("each"))
     for m in scan.take_if(("times", "twice", "thrice"), _REPEATS_RE):

@@ -753,6 +753,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
      {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
+    # models of one size counted in words, or as copies: a run for each
+    ("fine-tune two 7B models on 1B tokens each", {"trials": 2, "params": 7_000_000_000}, []),
+    ("fine-tune 3 copies of a 7B on 1B tokens each", {"trials": 3, "params": 7_000_000_000}, []),
     # one run for each thing counted, the model's size said between read as ever
     ("fine-tune one 7B adapter per customer (40 customers), 20M tokens each",
      {"trials": 40, "params": 7_000_000_000, "tokens": 20_000_000}, []),
