@@ -5095,7 +5095,14 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
     if count <= 0 or count > 1000:
         raise RequestError(f'"{epochs[0].phrase}" is out of range; give 1 to 1,000 epochs.', code="invalid_epochs")
     fields["epochs"] = float(count)
-    if "tokens" in fields:
+    said_whole = any(q.kind == "tokens" and q.total for q in found) and not any(q.kind == "trials" for q in found)
+    if "tokens" in fields and (said_whole or _EPOCHS_INCLUDED_RE.search(scan.said)):
+        # "3B tokens total over 3 epochs", "1B tokens (already includes 3 epochs)": every epoch's tokens together
+        notes.append(f"read '{epochs[0].phrase}' as within the {fields['tokens']:,} tokens said, every epoch's "
+                     "together: not multiplied")
+        for m in _EPOCHS_INCLUDED_RE.finditer(scan.said):  # the epochs' count is read and blanked already
+            scan.blank(*m.span())
+    elif "tokens" in fields:
         total = int(fields["tokens"] * count)
         notes.append(f"read '{epochs[0].phrase}' over {fields['tokens']:,} tokens as {total:,} tokens of training")
         fields["tokens"] = total
@@ -5103,6 +5110,15 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
         notes.append(f"'{epochs[0].phrase}' {EPOCHS_WAITING}: say e.g. '2 epochs over 500M tokens'")
         scan.unused.append(epochs[0].phrase)
     return [q for q in found if q is not epochs[0]]
+
+
+# The tokens said as every epoch's together: "(already includes 3 epochs)", "3 epochs included", "across 3 epochs in
+# total", "over all 3 epochs"
+_EPOCHS_INCLUDED_RE = compiled_on_use(
+    r"\b(?:already\s+)?includ(?:es|ing|ed)\s+(?:the\s+|all\s+)?(?=\d+\s*(?:epochs?|eps?|passes)\b)"
+    r"|(?<=epochs)\s+(?:are\s+)?(?:already\s+)?included\b|(?<=epochs)\s+in\s+total\b"
+    r"|\bover\s+all\s+(?=\d+\s*(?:epochs?|passes)\b)|\b(?:in\s+)?total\s+(?:over|across)\s+(?:all\s+)?(?=\d+\s*epochs?\b)",
+    _F)
 
 
 # An amount a time or a thing ("$50/hour", "$1k per day", "$2 per GPU-hour"): a rate, never the budget

@@ -753,6 +753,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune Llama 3.2 3B on 200M tokens. g5 or A100s?", {"hardware_choice": ["g5", "A100"]}, []),
     ("Is a g5 enough for a Llama 3.2 3B fine-tune on 200M tokens, or do we need A100s?",
      {"hardware_choice": ["g5", "A100"], "instance_type": None, "accelerator": None}, []),
+    # tokens said as every epoch's together are not multiplied by the epochs
+    ("fine-tune 7B on 3B tokens total over 3 epochs", {"tokens": 3_000_000_000, "epochs": 3.0}, []),
+    ("fine-tune 7B on 1B tokens (already includes 3 epochs)", {"tokens": 1_000_000_000, "epochs": 3.0}, []),
+    ("fine-tune 7B on 1B tokens, 3 epochs", {"tokens": 3_000_000_000}, []),
     # models of one size counted in words, or as copies: a run for each
     ("fine-tune two 7B models on 1B tokens each", {"trials": 2, "params": 7_000_000_000}, []),
     ("fine-tune 3 copies of a 7B on 1B tokens each", {"trials": 3, "params": 7_000_000_000}, []),
