@@ -3913,6 +3913,9 @@ def _whole_of_a_part(scan: _Scan, notes: list[str]) -> None:
             scan.blank(*m.span("noun"))  # "a 300M-token sample": its count is the tokens, read as ever
 
 
+# A token count said right before a factor of the data, which then describes it: "300M tokens (half the dataset)",
+# "300M tokens, half the dataset"
+_TOKENS_DESCRIBED_BEFORE_RE = compiled_on_use(r"\btok(?:en)?s?\s*(?:\(|,|-|:)?\s*(?:i\.e\.\s*|which\s+is\s+)?$", _F)
 _ANOTHER_RUN_RE = compiled_on_use(r"\b(?:then|followed\s+by|after\s+that|afterwards|second\s+run)\b", _F)
 _SCALE_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "thrice": 3.0, "half": 0.5}
 
@@ -3926,6 +3929,10 @@ def _scale_data(scaled: list[re.Match[str]], fields: dict[str, Any], notes: list
         scan.unused += [_said(m) for m in scaled]  # "…, then again with 2x the data": a second run, for a person
         return
     m = scaled[0]
+    if "pct" not in m.re.groupindex and _TOKENS_DESCRIBED_BEFORE_RE.search(scan.said, 0, m.start()):
+        # "300M tokens (half the dataset)": the words describe the tokens said, which are what trains
+        notes.append(f"read '{_said(m)}' as what the {fields['tokens']:,} tokens said are: they are what is priced")
+        return
     factor = (float(m["pct"]) / 100 if "pct" in m.re.groupindex else
               float(m["n"]) if m["n"] else _SCALE_WORDS[m["f"].lower()])
     tokens = max(1, round(fields["tokens"] * factor))
@@ -5096,11 +5103,13 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
         raise RequestError(f'"{epochs[0].phrase}" is out of range; give 1 to 1,000 epochs.', code="invalid_epochs")
     fields["epochs"] = float(count)
     said_whole = any(q.kind == "tokens" and q.total for q in found) and not any(q.kind == "trials" for q in found)
-    if "tokens" in fields and (said_whole or _EPOCHS_INCLUDED_RE.search(scan.said)):
+    at = epochs[0].start  # the cue is read beside the epochs it says are included, never anywhere in the text
+    beside = scan.said[max(0, at - _INCLUDED_CHARS):at + len(epochs[0].phrase) + _INCLUDED_CHARS] if at >= 0 else ""
+    if "tokens" in fields and (said_whole or _EPOCHS_INCLUDED_RE.search(beside)):
         # "3B tokens total over 3 epochs", "1B tokens (already includes 3 epochs)": every epoch's tokens together
         notes.append(f"read '{epochs[0].phrase}' as within the {fields['tokens']:,} tokens said, every epoch's "
                      "together: not multiplied")
-        for m in _EPOCHS_INCLUDED_RE.finditer(scan.said):  # the epochs' count is read and blanked already
+        for m in _EPOCHS_INCLUDED_RE.finditer(scan.said, max(0, at - _INCLUDED_CHARS)):  # the count is read already
             scan.blank(*m.span())
     elif "tokens" in fields:
         total = int(fields["tokens"] * count)
@@ -5112,6 +5121,7 @@ def _epochs(scan: _Scan, found: list[_Qty], fields: dict[str, Any], notes: list[
     return [q for q in found if q is not epochs[0]]
 
 
+_INCLUDED_CHARS = 25  # how far from the epochs said their "included" cue is looked for
 # The tokens said as every epoch's together: "(already includes 3 epochs)", "3 epochs included", "across 3 epochs in
 # total", "over all 3 epochs"
 _EPOCHS_INCLUDED_RE = compiled_on_use(

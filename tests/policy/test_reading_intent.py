@@ -778,6 +778,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("re-run last week's 7B fine-tune (1B tokens) but with double the data", {"tokens": 2_000_000_000}, []),
     ("re-run our 13B lora (300M tokens) on half the dataset", {"tokens": 150_000_000}, []),
     ("fine-tune 7B on 500M tokens, then again with 2x the data", {"tokens": 500_000_000}, ["2x the data"]),
+    # said right after the tokens, a factor describes them: they are what trains
+    ("fine-tune 7B on 300M tokens (half the dataset)", {"tokens": 300_000_000}, []),
+    ("fine-tune 7B on 300M tokens, half the dataset", {"tokens": 300_000_000}, []),
     ("I have $500, what's the best I can do for a 7B fine-tune on 1B tokens?", {"budget_usd": 500.0}, []),
     # what hardware held for a length is for
     ("need 16 H100s for a 3-day distributed training debug session starting Monday", {"fixed_hours": 72.0}, []),
