@@ -410,6 +410,7 @@ _INSTANCE_RE = compiled_on_use(
 )
 _INSTANCE_CUE_RE = compiled_on_use(r"\b(?:on|using|use|with|w/|instances?|family|type)\s*:?\s*$", _F)
 _INSTANCE_LIKE = r"(?:p|g|gr|trn|inf|dl)\d"  # how an instance family's name starts
+_TYPE_NAME = rf"{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?"  # a family or type: "p4d", "p5.48xlarge"
 _INSTANCE_LIKE_RE = compiled_on_use(_INSTANCE_LIKE, _F)
 _REGION_RE = compiled_on_use(
     # "us-west-2a": an availability zone, read as its region (which zone is the launch's to choose)
@@ -1832,7 +1833,7 @@ _FAMILY_QUOTA_RE = compiled_on_use(
     rf"|{_HAVE}(?:(?:gpu\s+)?access|approval)\s+(?:only\s+)?(?:to|for))\s+(?:the\s+)?)(?=(?:p|g|trn|inf)\d)"
     rf"|(?P<have>{_HAVE})(?:p|g|trn|inf)\d[a-z0-9.-]*\s+(?P<quota>quota)(?![\w-])(?!\s*(?:is|of|=|:)?\s*\d))", _F)
 
-_FAMILY_AFTER_RE = compiled_on_use(r"(?:p|g|trn|inf)\d[a-z0-9.-]*(?:\s+instances)?", _F)  # quoted with its cue
+_FAMILY_AFTER_RE = compiled_on_use(rf"{_TYPE_NAME}s?(?:\s+instances)?", _F)  # quoted with its cue
 
 # "train a 1B from scratch to compare with our 1.3B baseline": the size of a model already there, not the one trained
 _BASELINE_SIZE_RE = compiled_on_use(
@@ -2396,8 +2397,8 @@ _ACC_HOURS = (rf"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k)?\s*(?:(?P<acc>{'|'.join(p 
               rf"(?P<acc_on>{'|'.join(p for _, p in _ACCELERATORS)})s?"
               # time on whole instances of a type: "20 node-hours on p4d", "40 p4d-hours", "2 p5 node-days"
               rf"|(?:nodes?|instances?|machines?|servers?)[\s-]*{_ACC_TIME.replace('(?P<', '(?P<n_')}\s+(?:on|of)\s+"
-              rf"(?:\d{{1,4}}\s*x?\s*)?(?P<itype_on>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)s?"
-              rf"|(?P<itype>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)(?:[\s-]*(?:nodes?|instances?))?"
+              rf"(?:\d{{1,4}}\s*x?\s*)?(?P<itype_on>{_TYPE_NAME})s?"
+              rf"|(?P<itype>{_TYPE_NAME})(?:[\s-]*(?:nodes?|instances?))?"
               rf"[\s-]*{_ACC_TIME.replace('(?P<', '(?P<t_')})")
 _HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0}
 _TIME_PREFIXES = ("", "g_", "n_", "t_")
@@ -2768,7 +2769,7 @@ def _instance(scan: _Scan, families: Collection[str], notes: list[str]) -> dict[
 # "g5 or A100s?", "H100 vs p4d", "is a g5 enough for …, or do we need A100s?": an instance family and an accelerator
 # offered as the choice, no count with either, in one sentence with "or" or "vs" between them
 _FAMILY_MENTION_RE = compiled_on_use(
-    rf"(?<![\w.-])(?P<m>{_INSTANCE_LIKE}[a-z]*(?:-[a-z]+\d+)?(?:\.[a-z0-9]+)?)s?(?![\w-])", _F)
+    rf"(?<![\w.-])(?P<m>{_TYPE_NAME})s?(?![\w-])", _F)
 _PART_MENTION_RE = compiled_on_use(rf"(?<![\w.-])(?:{'|'.join(p for _, p in _ACCELERATORS)})(?:s|\s+gpus?)?(?![\w])",
                                    _F)
 _BETWEEN_CHOICE_RE = compiled_on_use(r"^(?:[^.;?!]|(?<=\d)\.(?=\d)){0,80}$", _F)
@@ -4222,7 +4223,7 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     for pattern, each_is in ((_ROLLOUTS_RE, ""), (_PROMPTS_THEN_ROLLOUTS_RE, _PROMPT_LENGTH),
                              (_ROLLOUTS_THEN_PROMPT_LENGTH_RE, _PROMPT_LENGTH)):
         for m in list(pattern.finditer(scan.text)):
-            if _A_BATCH_OF_RE.search(scan.text, max(0, m.start() - 24), m.start()):
+            if _BATCH_BEFORE_RE.search(scan.text, max(0, m.start() - 24), m.start()):
                 continue  # "batch 256 prompts, 16 samples per prompt": a step's, counted with the steps (below)
             scan.blank(m.start(), m.end())
             prompts, rollouts = _value(m["n"], (m["ns"] or "").lower(), seq=False), Decimal(m["g"])
@@ -4237,7 +4238,6 @@ def _rollout_tokens(scan: _Scan, notes: list[str]) -> list[_Qty]:
     return found
 
 
-_A_BATCH_OF_RE = compiled_on_use(r"\bbatch(?:\s+size)?\s*(?:of|=|:)?\s*$", _F)
 # RL counted by its steps: "500 steps, 64 prompts per step, 8 generations each", "200 steps, batch 512 prompts,
 # 512 tokens responses". Every rollout of every step is generated, scored and trained on.
 _RL_STEPS_RE = compiled_on_use(

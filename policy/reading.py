@@ -805,7 +805,9 @@ _SAMPLE_AFTER_RE = compiled_on_use(
 _SAMPLE_BEFORE_RE = compiled_on_use(
     r"(?P<n>\d+(?:\.\d+)?)\s*(?P<s>[mbt])(?:t\b|\s*tok(?:en)?s?\b)?[\s-]*(?:token\s+)?(?:sample|subset|slice)\s+of\s+"
     r"(?:the\s+)?$", _F)
-_SCALES = {"m": 10**6, "b": 10**9, "t": 10**12}
+# A count's scale, as a letter or a word: "10k", "2 million", "1.5bn"
+_SCALES = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "b": 10**9, "bn": 10**9,
+           "billion": 10**9, "t": 10**12, "trillion": 10**12}
 _CORPUS_EPOCHS = (1, 2, 4)  # passes over a corpus offered when none is said
 _EXAMPLE_LENGTHS = (256, 512, 2048)  # an instruction example's tokens, prompt and answer, offered when none is said
 COMPUTE_OPTIMAL_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 (Chinchilla): what pretraining from scratch reads
@@ -993,7 +995,6 @@ _VAGUE_TOKENS_RE = compiled_on_use(
     r"\b(?:(?P<couple>a\s+couple(?:\s+of)?)|(?P<few>a\s+few|several|some)|(?P<tens>tens)|(?P<hundreds>hundreds))\s+"
     r"(?:of\s+)?(?:(?P<hundred>hundred)\s+)?(?P<scale>thousand|million|billion|trillion)s?\s+(?:of\s+)?(?:tok(?:en)?s?)\b",
     re.I)
-_SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _VAGUE_CHOICES = {"few": (2, 3, 5), "tens": (20, 50, 90), "hundreds": (200, 500, 900)}
 
 
@@ -1005,7 +1006,7 @@ def _vague_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], question
     m = _VAGUE_TOKENS_RE.search(scan.said)
     if m is None:
         return
-    unit = _SCALE_WORDS[m["scale"].lower()] * (100 if m["hundred"] else 1)
+    unit = _SCALES[m["scale"].lower()] * (100 if m["hundred"] else 1)
     said = " ".join(m.group(0).split())
     scan.blank(*m.span())
     scan.unused[:] = [p for p in scan.unused if " ".join(p.lower().split()) not in said.lower()]
@@ -1288,11 +1289,9 @@ def _said_items(scan: Scan, counted: re.Match[str]) -> str:
 
 
 def _count(text: str) -> int:
-    scales = {"k": 10**3, "thousand": 10**3, "m": 10**6, "mn": 10**6, "million": 10**6, "b": 10**9, "bn": 10**9,
-              "billion": 10**9}
     m = re.match(r"([\d.,]+)\s*([a-z]*)", text.strip(), _F)
     assert m is not None
-    return int(Decimal(m[1].replace(",", "")) * scales.get(m[2].lower(), 1))
+    return int(Decimal(m[1].replace(",", "")) * _SCALES.get(m[2].lower(), 1))
 
 
 _GLUE_PHRASE_RE = compiled_on_use(r"\bon\s+top\s+of\b|\b(?:as|so)\s+long\s+as\b", _F)  # "spot is fine as long as …"

@@ -199,11 +199,11 @@ class TrainingRequest(BaseModel):
     work_accelerator: str | None = None  # the accelerator those hours are on ("A100"); with work_gpu_hours
     # "it took about 20 node-hours on p4d": the work as hours of whole instances of a type (or family), turned into its
     # accelerators' hours by the decision, which knows how many each holds (with work_gpu_hours unset)
+    work_instance_hours: float | None = Field(default=None, gt=0, le=100_000_000)
+    work_instance_type: str | None = Field(default=None, max_length=40)
     # "no multi-node spot" (False), "multi-node spot is fine" (True): whether spot may span several instances, over
     # the team's setting; None: the team's setting, or spot said to be fine for the job
     multi_node_spot: bool | None = None
-    work_instance_hours: float | None = Field(default=None, gt=0, le=100_000_000)
-    work_instance_type: str | None = Field(default=None, max_length=40)
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
     # "reserve a capacity block for 16 H100s": reserved capacity bought for the run, when the account is offered one
     # that fits (an EC2 capacity block or a SageMaker training plan); else the plan says why there is none.
