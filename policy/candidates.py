@@ -90,6 +90,7 @@ class Search:
     # Learnt corrections of estimated hours per instance family, (family, factor) (policy.calibration).
     hours_factors: tuple[tuple[str, float], ...] = ()
     multi_node_spot: bool = False  # the team opted in, or the request said spot is fine
+    runs_at_once: int | None = None  # of several runs, the most at a time ("back to back": 1); None: any
     # Spot interruptions per instance-month by (region, family), e.g. from spot placement scores; a pair without
     # a figure uses the catalog's interruption band, else its stated default.
     interruption_rates: tuple[tuple[tuple[str, str], float], ...] = ()
@@ -219,7 +220,7 @@ def _held_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
         widths.append(exact // trials)  # "4 trials on 12 instances": 3 each, no power of two
     layouts = []
     for width in sorted(set(widths)):
-        at_once = min(trials, most // width)
+        at_once = min(trials, most // width, search.runs_at_once or trials)
         if at_once < 1:
             continue
         # the instances that run trials: an exact count no layout fills leaves the rest out, and says so (tree)
@@ -245,7 +246,7 @@ def _wide_trials(prof: Profile, search: Search, scales: _Scaling) -> tuple[_Spee
     trials, most = search.work.trials, _most_instances(prof, search)
     layouts, width = [], 2
     while width <= most:
-        at_once = min(trials, most // width)
+        at_once = min(trials, most // width, search.runs_at_once or trials)
         layouts.append(_speed(prof, scales, count=width * at_once, job_instances=width, jobs=trials,
                               rounds=-(-trials // at_once)))
         width *= 2
@@ -292,12 +293,12 @@ def _most_instances(prof: Profile, search: Search) -> int:
 
 def _side_by_side(prof: Profile, search: Search) -> int:
     """Instances running independent trials at once: the exact number the request gives, else one per trial up to
-    the most allowed."""
+    the most allowed and the most runs at a time said."""
     if search.gpus:
         return search.gpus // prof.spec.accelerator_count
     if search.instances is not None:
         return search.instances
-    return min(search.work.trials, _most_instances(prof, search))
+    return min(search.work.trials, _most_instances(prof, search), search.runs_at_once or search.work.trials)
 
 
 @dataclass(slots=True)  # internal and made per count: not frozen, for speed
@@ -358,7 +359,7 @@ class _Shared:
         self.layouts: dict[tuple[str, float, int, float], tuple[_Sizing, ...]] = remembered(
             catalog, settings, ("spotted", work.sharded_bytes, work.batch_tokens, work.checkpoint_bytes, work.trials,
                                 work.parallel_trials, search.gpus, search.max_instances, search.instances,
-                                search.max_gpus, search.min_gpus, search.min_instances), dict)
+                                search.max_gpus, search.min_gpus, search.min_instances, search.runs_at_once), dict)
         self.rates: dict[tuple[str, str], _Priced] = remembered(catalog, settings, ("priced", search.platforms), dict)
 
 
@@ -396,7 +397,7 @@ def _speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
     key: tuple[object, ...] = (
         "speeds", spec.accelerator_count, spec.intra_node_gbyteps, prof.flops_per_instance, prof.min_count,
         work.trials, work.parallel_trials, search.gpus, search.max_instances, search.instances, search.max_gpus,
-        search.min_gpus, search.min_instances)
+        search.min_gpus, search.min_instances, search.runs_at_once)
     if _shards_across_instances(prof, search):
         key += (spec.inter_node_gbps or spec.network_gbps, _replica(prof, work), work.batch_tokens)
     return remembered(search.catalog, search.settings, key, lambda: _work_out_speeds(prof, search))
@@ -414,10 +415,12 @@ def _work_out_speeds(prof: Profile, search: Search) -> tuple[_Speed, ...]:
         # deadline one instance per trial cannot meet may need each trial spread over several (``_wide_trials``).
         scales = _Scaling(prof, work, search.catalog)
         count = _side_by_side(prof, search)
-        if count > work.trials:  # an exact count past one a trial: each trial spread over its share
-            width = count // work.trials if _shards_across_instances(prof, search) else 1
+        at_once = min(work.trials, search.runs_at_once or work.trials)
+        if count > at_once:  # an exact count past one a trial: each trial spread over its share
+            width = count // at_once if _shards_across_instances(prof, search) else 1
             side_by_side: tuple[_Speed, ...] = (
-                _speed(prof, scales, count=width * work.trials, job_instances=width, jobs=work.trials, rounds=1),)
+                _speed(prof, scales, count=width * at_once, job_instances=width, jobs=work.trials,
+                       rounds=-(-work.trials // at_once)),)
         else:
             side_by_side = () if count < 1 else (_speed(prof, scales, count=count, job_instances=1, jobs=work.trials,
                                                         rounds=-(-work.trials // count)),)
@@ -634,7 +637,7 @@ def screened_options(
     key = (tuple(map(id, screened[0])), tuple(map(id, screened[1])), search.work, search.platforms, search.stage,
            search.tolerance, usable is not None, search.max_instances, search.gpus, search.instances,
            search.max_gpus, search.min_gpus, search.min_instances, search.hours_factors, search.multi_node_spot,
-           search.interruption_rates, search.data_region, search.transfer_usd)
+           search.interruption_rates, search.data_region, search.transfer_usd, search.runs_at_once)
     recent = recent_work(search.catalog, search.settings)
     kept: _Kept | None = recent.get(key)
     if kept is not None and kept[1] is not None:

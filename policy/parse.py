@@ -598,7 +598,7 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+|trust\s+)?spot\b"
     # "spot is too flaky for this", "spot is unreliable": what it does to the run, so not on it
-    r"|\bspot\s+(?:is|has\s+been|was)\s+(?:too\s+|way\s+too\s+)?(?:flaky|unreliable|risky|unstable)\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
+    r"|\b(?<!\bif\s)(?<!\bwhen\s)spot\s+(?:is|has\s+been|was)\s+(?:too\s+|way\s+too\s+)?(?:flaky|unreliable|risky|unstable)\b|\bavoid(?:ing)?\s+spot\b|\b(?:without|w/o)\s*spot\b"
     # "without restarts", "no checkpointing", "our code can't resume from checkpoints", "cannot fail": a job that
     # cannot pick up where it stopped, read before "checkpoint" is read as restartable
     r"|\b(?:without|w/o)\s+(?:any\s+)?(?:restarts?|restarting|stopping|preemptions?)\b"
@@ -787,7 +787,9 @@ def read_request(
     # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
     share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
-    for m in scan.take_if(("last", "previous", "prior", "earlier"), _PAST_RUN_RE):  # before lengths and hardware
+    earlier: tuple[float, str] | None = None
+    for m in scan.take_if(("last", "previous", "prior", "earlier", "first"), _PAST_RUN_RE):  # before lengths, hardware
+        earlier = _past_run_gpu_hours(m) or earlier
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
                      "finished jobs calibrate the estimate")
     room = _spent_so_far(scan, notes)  # "we spent 12k this month": before "this month" is a deadline
@@ -847,6 +849,8 @@ def read_request(
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    if earlier is not None and not fields.get("instance_type"):  # set beside the estimate (policy.tree)
+        fields["earlier_gpu_hours"], fields["earlier_accelerator"] = earlier
     if share is not None:
         apply_budget_share(share, fields, notes)
     _alerts_of_budget(of_budget, fields, scan, notes)
@@ -2110,6 +2114,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     if (one_run := fields.pop(_ONE_RUN, None)) is not None and (fields.get("trials") or 1) <= 1:
         notes.append(f"read '{one_run}' as the run described, not a sweep: say how many runs if it is several "
                      "(\"5 seeds\", \"3 ablation runs\")")
+    _one_at_a_time(scan, fields, notes)
     if (fields.get("trials") or 1) > 1 and fields.get("task") is not Task.SWEEP:
         # Trials are what a sweep repeats; any other task runs once, so several trials make it a sweep.
         was = fields.get("task")
@@ -2134,6 +2139,26 @@ _MULTI_NODE_SPOT_RE = compiled_on_use(
     r"|spot\s+only\s+(?:on|for)\s+(?:a\s+)?single[\s-]+(?:node|instance)(?:\s+(?:jobs?|runs?))?)\b"
     r"|\b(?P<ok>multi[\s-]?node\s+spot\s+(?:is\s+)?(?:ok(?:ay)?|fine|allowed|acceptable)"
     r"|(?:allow|ok\s+with|fine\s+with)\s+multi[\s-]?node\s+spot)\b", _F)
+
+
+# "2 fine-tunes back to back", "3 seeds one after the other", "run them sequentially": the runs one at a time
+_ONE_AT_A_TIME_RE = compiled_on_use(
+    r"\b(?:back[\s-]+to[\s-]+back|one\s+after\s+(?:the\s+)?(?:other|another)|sequentially|in\s+sequence"
+    r"|one\s+at\s+a\s+time|serially|in\s+series|not\s+in\s+parallel)\b", _F)
+
+
+def _one_at_a_time(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """Several runs said to run one at a time: ``runs_at_once`` 1, so the plan's finish counts every run's time; said
+    of one run, the words are left for a person."""
+    if not scan.holds(("back", "after", "sequen", "at a time", "serial", "series", "parallel")):
+        return
+    for m in scan.take(_ONE_AT_A_TIME_RE):
+        if (fields.get("trials") or 1) > 1:
+            fields["runs_at_once"] = 1
+            notes.append(f"read '{_said(m)}' as the {fields['trials']} runs one at a time: each a job of its own, "
+                         "the next started as the last ends, so the plan finishes when all have run")
+        else:
+            scan.unused.append(_said(m))
 
 
 def _multi_node_spot(scan: _Scan, notes: list[str]) -> bool | None:
@@ -2443,7 +2468,7 @@ def _work_hours(scan: _Scan, notes: list[str], families: Collection[str]) -> dic
         return _work_instance_hours(scan, m, hours, families, notes)
     accelerator = _accelerator(" ".join((m["acc"] or m["acc_on"]).split()))
     priced = m.re.groupindex.get("price") is not None and m["price"] is not None
-    start = m.end("price") if priced else m.start()
+    start = m.end("price") if priced else _earlier_run_start(scan, m.start())
     end = _earlier_run_end(scan, m.end())
     notes.append(_work_note(f"'{' '.join(m.string[start:end].split())}'", hours, accelerator))
     scan.blank(start, end)
@@ -2455,6 +2480,18 @@ def _work_hours(scan: _Scan, notes: list[str], families: Collection[str]) -> dic
 
 # "took 300 A100-hours last time": the work measured on an earlier run of it, said after the measure
 _LAST_TIME_AFTER_RE = compiled_on_use(r"\s+(?:the\s+)?(?:last|previous)\s+(?:time|run)\b|\s+previously\b", _F)
+
+
+# "last time it took 300 A100-hours": so too, said before it
+_LAST_TIME_BEFORE_RE = compiled_on_use(r"\b(?:the\s+)?(?:last|previous)\s+(?:time|run)\s*,?\s*$|\bpreviously\s*,?\s*$",
+                                       _F)
+
+
+def _earlier_run_start(scan: _Scan, start: int) -> int:
+    """Where a measure of the work starting at ``start`` starts with the words before it that say it was measured
+    before."""
+    earlier = _LAST_TIME_BEFORE_RE.search(scan.text, max(0, start - 20), start)
+    return start if earlier is None else earlier.start()
 
 
 def _earlier_run_end(scan: _Scan, end: int) -> int:
@@ -2619,14 +2656,27 @@ def _past_cost(scan: _Scan, m: re.Match[str], said: str, notes: list[str]) -> fl
 
 
 # How an earlier run went ("last run took 14 hours on a p4d"): history, neither this job's length nor its hardware
+# "the last run took 3 days on 8 A100s", "the previous 10B took 2 days on 16 H100s" (an amount of the work, as far as
+# the earlier run got): how an earlier run went; its length on a count of one accelerator is set beside the estimate
 _PAST_RUN_RE = compiled_on_use(
-    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|time|attempt|one|fine-?tune"
-    r"|training(?:\s+run)?)"
+    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier|first)\s+(?:run|job|time|attempt|one|fine-?tune"
+    r"|training(?:\s+run)?|\d+(?:\.\d+)?\s*[kmbt]\b(?:\s+tokens)?)"
     r"\s+(?:took|ran(?:\s+for)?|lasted|needed|finished\s+in)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
-    r"\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
-    r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:\d+\s*x?\s*)?[a-z][a-z0-9.-]*(?:\s+(?:nodes?|instances?"
-    r"|gpus?))?)?",
+    r"(?P<length>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
+    r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:(?P<count>\d+)\s*x?\s*)?(?P<hw>[a-z][a-z0-9.-]*)"
+    r"(?:\s+(?:nodes?|instances?|gpus?))?)?",
     _F)
+_PAST_RUN_UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
+
+
+def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str] | None:
+    """The accelerator-hours and accelerator of "took 3 days on 8 A100s" (a count of one accelerator named); None
+    for a length on anything else ("on 2 p4d nodes", "on our cluster")."""
+    count, named = m["count"], (m["hw"] or "").lower().removesuffix("s")
+    if not count or int(count) < 1 or not any(re.fullmatch(p, named, _F) for _, p in _ACCELERATORS):
+        return None
+    hours = float(m["length"]) * _PAST_RUN_UNIT_HOURS[m["unit"][0].lower()]
+    return hours * int(count), _accelerator(named)
 
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
@@ -6547,6 +6597,14 @@ _EITHER_PURCHASE_RE = compiled_on_use(
     # "spot preferred, on-demand fallback", "spot preferred, on-demand as backup"
     r"|\bspot\s+(?:preferred|first|ideally)\s*[,;]?\s*(?:with\s+|and\s+|but\s+)?(?:an?\s+)?on[\s-]?demand\s+"
     r"(?:as\s+(?:a\s+)?)?(?:fall[\s-]*back|backup|back[\s-]?up|if\s+needed)\b"
+    # "we can pay up to 2x more for on-demand if spot is flaky", "on-demand when spot is unavailable": on-demand is
+    # what to fall back on, so spot is allowed (what a fallback to on-demand would cost is the plan's alternative)
+    r"|\b(?:(?:we\s+|i\s+)?(?:can|could|will|would|are\s+(?:ok(?:ay)?|fine|happy|willing)\s+to)\s+)?"
+    r"(?:pay\s+(?:up\s+to\s+\d+(?:\.\d+)?\s*(?:x|×|times|%)\s+|(?:a\s+(?:bit|little)|some(?:thing)?|extra)\s+)?"
+    r"(?:more\s+)?(?:for\s+|to\s+(?:use|get)\s+))?on[\s-]?demand(?:\s+instances?)?\s+(?:if|when|in\s+case)\s+"
+    r"spot(?:\s+instances?)?\s+(?:is|are|gets?|turns?\s+out(?:\s+to\s+be)?|proves?(?:\s+to\s+be)?|seems?)\s+"
+    r"(?:too\s+)?(?:flaky|unavailable|not\s+available|scarce|unreliable|unstable|interrupted|a\s+problem"
+    r"|hard\s+to\s+get)\b"
     # "on-demand vs spot", "compare spot and on-demand": both weighed, the other shown as the alternative
     r"|\b(?:compare\s+|comparing\s+|both\s+)?(?:spot\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+on[\s-]?demand"
     r"|on[\s-]?demand\s+(?:vs\.?|versus|compared\s+(?:to|with)|and|than)\s+spot)\b", _F)

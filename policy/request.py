@@ -204,6 +204,9 @@ class TrainingRequest(BaseModel):
     # "no multi-node spot" (False), "multi-node spot is fine" (True): whether spot may span several instances, over
     # the team's setting; None: the team's setting, or spot said to be fine for the job
     multi_node_spot: bool | None = None
+    # "2 fine-tunes back to back", "3 seeds one after the other": at most this many of the runs at a time (each still a
+    # job of its own); None: as many side by side as the hardware allowed holds
+    runs_at_once: int | None = Field(default=None, ge=1, le=10_000)
     reserved: bool | None = None  # "we have a capacity block for 4x p5.48xlarge": capacity held and paid
     # "reserve a capacity block for 16 H100s": reserved capacity bought for the run, when the account is offered one
     # that fits (an EC2 capacity block or a SageMaker training plan); else the plan says why there is none.

@@ -524,6 +524,7 @@ def _chosen(
                     hours_factors=calibration.hours_factors(task=req.task, params=req.params)
                     if calibration and not measured else (),
                     multi_node_spot=_multi_node_spot_allowed(request, team.multi_node_spot),
+                    runs_at_once=req.runs_at_once,
                     interruption_rates=tuple(sorted((interruption_rates or {}).items())),
                     data_region=req.data_region or team.data_region, transfer_usd=_transfer_usd(req, policy))
     inside, outside = (_as_fixed(o, req, search, now, cap=policy.max_runtime_hours) for o in _options(scr, search))

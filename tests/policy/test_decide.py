@@ -634,6 +634,29 @@ def test_a_sweep_whose_deadline_one_instance_a_trial_cannot_meet_spreads_each_tr
     assert relaxed.instances_per_job == 1 and relaxed.estimated_cost_usd < plan.estimated_cost_usd
 
 
+@pytest.mark.parametrize("text", ["sweep of 3 trials of 1B on 2B tokens each",
+                                  "sweep of 2 trials of 30B on 100M tokens on p4d"])
+def test_runs_said_to_run_one_at_a_time_finish_when_the_last_has_run(text: str) -> None:
+    together = plan_for(text).plan
+    apart = plan_for(f"{text}, back to back").plan
+    assert apart.jobs == together.jobs and apart.jobs_at_once == 1 < together.jobs_at_once
+    # as much work at the same rate: the same cost to the cent or so, finished only when every run has
+    assert apart.estimated_hours > together.estimated_hours * (apart.jobs - 0.5) / together.jobs_at_once
+    assert abs(apart.estimated_cost_usd - together.estimated_cost_usd) <= 0.2 * together.estimated_cost_usd
+
+
+def test_runs_one_at_a_time_on_an_exact_count_each_use_every_instance() -> None:
+    # side by side, 3 trials use 3 of the 4 instances; one at a time, each runs on all 4
+    plan = plan_for("sweep of 3 trials of 13B on 1B tokens on 4 p5.48xlarge, sequentially").plan
+    assert (plan.instance_count, plan.instances_per_job, plan.jobs, plan.jobs_at_once) == (4, 4, 3, 1)
+
+
+def test_runs_one_at_a_time_spread_each_over_more_instances_to_meet_a_deadline() -> None:
+    # a run on one instance takes hours: three of them one after another by 6pm need each on several
+    plan = plan_for("sweep of 3 trials of 1B on 8B tokens each, one after the other, by 6pm, experimental").plan
+    assert plan.deadline_met and plan.jobs_at_once == 1 and plan.instances_per_job > 1, plan
+
+
 @pytest.mark.parametrize(("text", "task", "says"), [
     # a from-scratch token budget (~20 per parameter) for a model no name says is trained already
     ("train a 2.7B model on 55B tokens", Task.PRETRAIN, "task: pretraining assumed (55B tokens is ~20 per parameter"),

@@ -2154,6 +2154,22 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, use unsloth", {"task": Task.FINE_TUNE}, []),
     # items counted beside the tokens they hold are what the data is
     ("fine-tune llama 3 8B on our 40k support tickets (about 25M tokens), 3 epochs", {"tokens": 75_000_000}, []),
+    # on-demand wanted only when spot fails is spot's fallback, with what it may cost more said beside it
+    ("continued pretraining of mistral 7B on 20B tokens, we can pay up to 2x more for on-demand if spot is flaky",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, on-demand when spot is unavailable", {"interruption_tolerance": Tolerance.HIGH}, []),
+    # an earlier run's length on its hardware, its subject the amount it trained: history, set beside the estimate
+    ("continue training our 1.3B checkpoint for another 10B tokens, the last 10B took 3 days on 8 A100s",
+     {"params": 1_300_000_000, "tokens": 10_000_000_000, "earlier_gpu_hours": 576.0, "earlier_accelerator": "A100"},
+     []),
+    ("fine-tune 7B on 1B tokens, the last run took 5 hours on 2 p4d nodes",
+     {"earlier_gpu_hours": None, "instances": None, "fixed_hours": None}, []),
+    ("fine-tune 7B on 2B tokens, last time it took 300 A100-hours", {"work_gpu_hours": 300.0}, []),
+    # runs one at a time: their finish counts every run
+    ("need to run 2 fine-tunes of llama 3 8B back to back on 500M tokens, done by next wednesday",
+     {"trials": 2, "runs_at_once": 1}, []),
+    ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
+    ("fine-tune 7B on 1B tokens back to back", {"trials": None, "runs_at_once": None}, ["back to back"]),
 ]
 
 
