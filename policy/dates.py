@@ -307,7 +307,7 @@ _SAID_BEFORE_RE = compiled_on_use(
     r"(?:\s+(?:it|this|them))?)?)"
     # "latest by next Tuesday": the hard one
     r"|(?P<hard>must|(?:has|have|needs?)\s+to|hard\s+stop(?:\s+(?:is|at|on))?|(?:at\s+the\s+)?latest)(?:\s+be)?)"
-    r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up))?\s*[:,]?\s*$",
+    r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up|ship))?\s*[:,]?\s*$",
     _F,
 )
 # Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".

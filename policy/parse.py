@@ -543,7 +543,10 @@ _STAGE_RES = (
     (Stage.PRODUCTION, compiled_on_use(
         # "then deploy it to production": where the model goes, read with the stage word
         rf"\b(?:(?:(?:then\s+)?(?:deploy(?:ed|ing)?|ship(?:ped|ping)?|roll(?:ed|ing)?\s+(?:it\s+)?out)\s+(?:it\s+|this\s+)?"
-        rf"(?:to|in|into)\s+)?(?:prod|production)|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
+        rf"(?:to|in|into)\s+)?(?:prod|production)|hot[\s-]?fix(?:es)?|(?:customer|user|client|public)[\s-]+facing"
+        # "demo for a customer", "a pitch to our biggest customer": the occasion with who it is for
+        rf"|(?:demo|pitch|presentation)\s+(?:for|to|with)\s+(?:an?\s+|our\s+|the\s+)?(?:(?:big(?:gest)?|key|new|large)\s+)?"
+        rf"{_CUSTOMERS}|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
                                   r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)(?:product\s+)?launch(?:es|ing)?"
@@ -571,7 +574,11 @@ _STAGE_RES = (
         r"|explor(?:e|ing|ation|atory)|hack(?:athon|[\s-]?week|[\s-]?day)(?:\s+project)?"
         # "ft 70b lora 200m tok exp spot ok": the abbreviation, never "exp 2" or "exp(…)"; a project to learn from
         r"|exp(?![\s=:(]*[-\d.])"
-        r"|(?:(?:the|an?|our|my)\s+)?(?:intern(?:ship)?|research|side|pet|student)\s+project)\b", _F)),
+        r"|(?:(?:the|an?|our|my)\s+)?(?:intern(?:ship)?|research|side|pet|student|class|course|school|thesis)\s+"
+        r"project"
+        # "research only", "for research purposes", "purely research": the purpose, not the data ("research papers")
+        r"|(?:(?:just|purely|only)\s+)?for\s+research(?:\s+(?:only|purposes))?|(?:just|purely)\s+research"
+        r"|research[\s-]+(?:only|purposes))\b", _F)),
 )  # fmt: skip
 # "we're ok with interruptions", "fine with preemption", "happy with some spot interruptions", "happy with spot", "ok to
 # be interrupted", "fine if it gets preempted"
@@ -4479,6 +4486,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
 
 # A length said per item apart from the count: "1.2M rows in a parquet file, about 900 tokens per row".
 _TOKENS_PER_ONE_RE = compiled_on_use(
+    r"(?:\b(?:avg\.?|average|averaging|on\s+average|typically|mean)\s*(?:of\s+)?)?"  # "avg 1.5k tokens per pair"
     rf"(?:~\s*|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})"
     rf"\s*(?:tokens?|toks?)\s+(?:per|each|an?|every)\s+(?P<one>{_ITEMS})(?![\w])", _F)
 # ... or the item named first: "50k pairs? pairs avg 1k tokens", "the conversations are about 600 tokens each"

@@ -2170,6 +2170,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
     ("fine-tune 7B on 1B tokens back to back", {"trials": None, "runs_at_once": None}, ["back to back"]),
+    # a length's own cue kept with it when the count is said apart
+    ("DPO on llama-3.1-70B with 60k preference pairs, 2 epochs, avg 1.5k tokens per pair",
+     {"tokens": 180_000_000}, []),
+    # the work's purpose said as research or a class's project; research as the data's subject is no stage
+    ("fine-tune Llama-3.1-405B with QLoRA on 50M tokens, research only, no deadline", {"stage": Stage.EXPERIMENTAL},
+     []),
+    ("pretrain a 125M gpt2 on 9B tokens for a class project", {"stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 7B on our research papers, 1B tokens", {"stage": None}, []),
+    # the occasion said with who it is for, and shipping as the deadline's verb
+    ("7B instruct tune, 750M tokens, by EOD tomorrow, urgent - demo for a customer", {"stage": Stage.PRODUCTION}, []),
+    ("fine-tune 7B on 1B tokens, has to ship by dec 18", {"deadline": at("2026-12-18T17:00")}, []),
 ]
 
 
