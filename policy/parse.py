@@ -794,7 +794,7 @@ def read_request(
     # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
     share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
-    earlier: tuple[float, str] | None = None
+    earlier: tuple[float, str, int | None] | None = None
     for m in scan.take_if(("last", "previous", "prior", "earlier", "first"), _PAST_RUN_RE):  # before lengths, hardware
         earlier = _past_run_gpu_hours(m) or earlier
         notes.append(f"read '{_said(m)}' as how an earlier run went: this one is estimated from what is said now, and "
@@ -856,8 +856,9 @@ def read_request(
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
-    if earlier is not None and not fields.get("instance_type"):  # set beside the estimate (policy.tree)
-        fields["earlier_gpu_hours"], fields["earlier_accelerator"] = earlier
+    if earlier is not None and not fields.get("instance_type") and earlier[2] in (None, fields.get("params")):
+        # set beside the estimate (policy.tree); a run of another model's size ("the last 8B run") is no measure of it
+        fields["earlier_gpu_hours"], fields["earlier_accelerator"] = earlier[:2]
     if share is not None:
         apply_budget_share(share, fields, notes)
     _alerts_of_budget(of_budget, fields, scan, notes)
@@ -1526,10 +1527,14 @@ _SWEPT = (r"(?:learning[\s-]+rates?|lrs?|warm-?ups?|weight[\s-]+decay|wd|batch[\
           r"|kl[\s-]+coef\w*|grad(?:ient)?[\s-]+clip\w*)")
 _RUNS_DIFFER_RE = compiled_on_use(
     rf"\b{_RUNS_DIFFER}\b"
+    # "twice: once with lr 1e-5 and once with 2e-5", "one with packing and the other without"
+    r"|\b(?:once|one)\s+(?:with(?:out)?|at|using|on)\b[^,.;:!?]{1,40}?(?:,\s*|\s+)(?:and\s+|but\s+)?"
+    r"(?:once|the\s+other(?:\s+one)?)\s+(?:with(?:out)?|at|using|on)\b(?:[^,;:!?]{0,40}?(?=\s*(?:$|[,;:!?]|\.(?!\d)))"
+    r"|(?=\s*(?:$|[,;:!?]|\.(?!\d))))"
     rf"|\b(?:over|across)\s+(?:the\s+)?{_SWEPT}(?:\s*(?:,\s*and|,|and|&|/|\+)\s*(?:the\s+)?{_SWEPT})*"
     r"(?=\s*(?:$|[,.;)]|for\b|on\b|with\b))", _F)
 _RUNS_DIFFER_WORDS = ("seed", "mix", "set", "config", "hyper", "split", "order", "init", "learn", "lr", "batch", "rank",
-                      "prompt", "templat", "warm", "decay", "dropout")
+                      "prompt", "templat", "warm", "decay", "dropout", "once", "other")
 _DEEPSPEED_RE = compiled_on_use(r"\b(?:with\s+|using\s+|via\s+)?deepspeed(?![\w-])(?!\s+zero)", _F)
 _PACKING_RE = compiled_on_use(r"\b(?:with\s+|using\s+)?(?:(?:sequence|sample|example)[\s-]+packing|packed\s+sequences"
                          r"|torchrun|accelerate\s+launch)(?![\w-])"
@@ -2568,7 +2573,8 @@ _WHO_HERE_RE = compiled_on_use(
 # What an earlier run cost: "it cost $900", "last time it came to ~$1.2k", "the previous run cost us $300", "we spent
 # $2k on the last one". Said of the past, it bounds nothing this run may cost.
 _PAST_COST_RE = compiled_on_use(
-    r"(?:\b(?:it|that|which|this|(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+(?:run|job|time|attempt|one"
+    r"(?:\b(?:it|that|which|this|(?:the\s+|our\s+)?(?:last|previous|prior|earlier|first)\s+"
+    r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:run|job|time|attempt|one"  # "our last 8B fine-tune": that run's size
     r"|fine-?tune|training(?:\s+run)?)(?:\s+it)?)\s+(?:cost|came\s+to|ran)(?:\s+us|\s+me)?"
     r"|\b(?:we|i)\s+(?:spent|paid))"
     r"\s+(?:about\s+|around\s+|roughly\s+|~\s*|only\s+|just\s+)?(?:\$|usd\s*)\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])"
@@ -2666,8 +2672,8 @@ def _past_cost(scan: _Scan, m: re.Match[str], said: str, notes: list[str]) -> fl
 # "the last run took 3 days on 8 A100s", "the previous 10B took 2 days on 16 H100s" (an amount of the work, as far as
 # the earlier run got): how an earlier run went; its length on a count of one accelerator is set beside the estimate
 _PAST_RUN_RE = compiled_on_use(
-    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier|first)\s+(?:run|job|time|attempt|one|fine-?tune"
-    r"|training(?:\s+run)?|\d+(?:\.\d+)?\s*[kmbt]\b(?:\s+tokens)?)"
+    r"\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier|first)\s+(?:(?:(?P<size>\d+(?:\.\d+)?)\s*(?P<scale>[bm])\s+)?(?:run|job|time"
+    r"|attempt|one|fine-?tune|training(?:\s+run)?)|\d+(?:\.\d+)?\s*[kmbt]\b(?:\s+tokens)?)"
     r"\s+(?:took|ran(?:\s+for)?|lasted|needed|finished\s+in)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
     r"(?P<length>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
     r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:(?P<count>\d+)\s*x?\s*)?(?P<hw>[a-z][a-z0-9.-]*)"
@@ -2676,14 +2682,16 @@ _PAST_RUN_RE = compiled_on_use(
 _PAST_RUN_UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 
 
-def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str] | None:
-    """The accelerator-hours and accelerator of "took 3 days on 8 A100s" (a count of one accelerator named); None
-    for a length on anything else ("on 2 p4d nodes", "on our cluster")."""
+def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str, int | None] | None:
+    """The accelerator-hours and accelerator of "took 3 days on 8 A100s" (a count of one accelerator named), with
+    the size of the model that run trained when said ("the last 8B run"); None for a length on anything else ("on 2
+    p4d nodes", "on our cluster")."""
     count, named = m["count"], (m["hw"] or "").lower().removesuffix("s")
     if not count or int(count) < 1 or not any(re.fullmatch(p, named, _F) for _, p in _ACCELERATORS):
         return None
     hours = float(m["length"]) * _PAST_RUN_UNIT_HOURS[m["unit"][0].lower()]
-    return hours * int(count), _accelerator(named)
+    size = int(Decimal(m["size"]) * _SCALE[m["scale"].lower()]) if m["size"] else None
+    return hours * int(count), _accelerator(named), size
 
 
 # Said before a date to say it is no deadline: "doesn't need to be done by Friday", "no need to finish by Monday"
@@ -4499,6 +4507,11 @@ _AVERAGE_ONE_RE = compiled_on_use(
     rf"(?<![\w.])(?:the\s+|an?\s+)?(?:avg\.?|average|typical|mean|median)\s+(?P<one>{_ITEMS})(?:\s+(?:length|size|len))?"
     rf"\s+(?:is|are|has|of|runs?|='?)\s*(?:about\s+|around\s+|roughly\s+|~\s*|approx\.?\s+|approximately\s+)?"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])", _F)
+# ... or as "each" in a sentence of its own: "50k instruction examples? Each is ~1k tokens." (the items counted last)
+_EACH_ONE_RE = compiled_on_use(
+    r"(?<![\w.])each(?:\s+(?:one|of\s+(?:them|these|those)))?\s+(?:is|has|averages?|runs?)\s+"
+    rf"(?:about\s+|around\s+|roughly\s+|~\s*|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*"
+    r"(?:tokens?|toks?)(?:\s+(?:long|on\s+average))?(?![\w])", _F)
 # Item words that name the same thing: a count of "chat transcripts" and "the average convo"
 _SAME_ITEMS = (frozenset("conversation convo chat transcript transcription dialogue dialog session thread exchange"
                          " interaction".split()),
@@ -4527,13 +4540,14 @@ _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(
 def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens per item said apart from the items' count, of the same item, as their product; both blanked."""
     text = scan.text
-    per = _TOKENS_PER_ONE_RE.search(text) or _AVERAGE_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
+    per = (_TOKENS_PER_ONE_RE.search(text) or _AVERAGE_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
+           or (_EACH_ONE_RE.search(text) if "each" in text.lower() else None))
     if per is None:
         return []
-    one = per["one"].lower()
-    for m in _COUNT_OF_RE.finditer(text):
-        if m.start() >= per.start() or not _same_item(m["items"], one):
-            continue
+    one = per["one"].lower() if "one" in per.re.groupindex else None
+    counts = [m for m in _COUNT_OF_RE.finditer(text) if m.start() < per.start()
+              and (one is None or _same_item(m["items"], one))]
+    for m in counts[-1:] if one is None else counts:  # "each" is of the items counted last
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
         each = _value(per["t"], per["ts"].strip().lower(), seq=False)
         if not (items >= 1 and 1 <= each <= _MAX_ITEM_TOKENS):
@@ -4544,7 +4558,7 @@ def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
         scan.blank(per.start(), per.end())
         scan.blank(m.start(), m.end())
         return [_Qty("tokens", total, f"{_said(m)} … {_said(per)}")]
-    if one.startswith("sequence"):  # "4k tokens per sequence", no sequences counted: the context length
+    if one is not None and one.startswith("sequence"):  # "4k tokens per sequence", none counted: the context length
         scan.blank(per.start(), per.end())
         return [_Qty("seq", _value(per["t"], per["ts"].strip().lower(), seq=True), _said(per))]
     return []

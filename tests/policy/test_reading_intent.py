@@ -2181,6 +2181,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the occasion said with who it is for, and shipping as the deadline's verb
     ("7B instruct tune, 750M tokens, by EOD tomorrow, urgent - demo for a customer", {"stage": Stage.PRODUCTION}, []),
     ("fine-tune 7B on 1B tokens, has to ship by dec 18", {"deadline": at("2026-12-18T17:00")}, []),
+    # an earlier run's model size said with it is that run's, neither this model's nor a measure of its work
+    ("fine-tune 70B on 1B tokens, our last 8B fine-tune cost $900",
+     {"params": 70_000_000_000, "budget_usd": None}, []),
+    ("fine-tune 70B on 1B tokens, the last 8B run took 5 hours on 8 H100s",
+     {"params": 70_000_000_000, "earlier_gpu_hours": None}, []),
+    ("fine-tune 70B on 1B tokens, the last 70B run took 5 hours on 8 H100s", {"earlier_gpu_hours": 40.0}, []),
+    # each item's length said in a sentence of its own
+    ("fine-tune Phi-3-mini on about 50k instruction examples? Each is ~1k tokens.", {"tokens": 50_000_000}, []),
+    ("fine-tune 7B on 200k docs. each one is about 2k tokens", {"tokens": 400_000_000}, []),
+    # what two runs differ in, said run by run
+    ("fine-tune 8B on 1B tokens twice: once with lr 1e-5 and once with 2e-5", {"trials": 2}, []),
 ]
 
 
