@@ -36,6 +36,7 @@ from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
     PAIRED_TOKENS,
+    PRODUCT_LAUNCH,
     RL_ROLLOUTS,
     TRAIN_RE,
     UNIT_HOURS,
@@ -839,6 +840,8 @@ def read_request(
     if buffer is not None:
         deadline = _with_buffer(deadline, buffer, scan, notes)
     read_today(scan, notes)  # what the deadlines left of "today"
+    launch_questions, launched = _launch_next(scan, notes, dated=deadline is not None)
+    questions += launch_questions
     if deadline is None:
         questions += _event_deadline(scan)
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
@@ -856,6 +859,7 @@ def read_request(
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
+    _launched_for(launched, fields, notes)
     if earlier is not None and not fields.get("instance_type") and earlier[2] in (None, fields.get("params")):
         # set beside the estimate (policy.tree); a run of another model's size ("the last 8B run") is no measure of it
         fields["earlier_gpu_hours"], fields["earlier_accelerator"] = earlier[:2]
@@ -1176,6 +1180,32 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     notes.append(f"read '{said}' beside {beside} as the time the work has: done by "
                  f"{fields['deadline']:%a %Y-%m-%d %H:%M} (a job of exactly that length is said on named hardware, "
                  "e.g. '8 H100 for 6 hours')")
+
+
+# "we're launching a new support bot next month": the launch is then, the work due before it on a day not said
+_LAUNCH_NEXT_RE = compiled_on_use(rf"{PRODUCT_LAUNCH}\s+(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
+
+
+def _launch_next(scan: _Scan, notes: list[str], *, dated: bool) -> tuple[list[Question], str | None]:
+    """A product's launch said in a week or month to come, and its words: with a deadline said, what the work is
+    for; without one, the day it is due is asked (the launch may fall anywhere in it). Either way the work is for
+    production (``_launched_for``)."""
+    m = scan.take_if(("launch", "releas", "ship", "roll", "live"), _LAUNCH_NEXT_RE)
+    if not m:
+        return [], None
+    said = _said(m[0])
+    if dated:
+        notes.append(f"read '{said}' as what the work is for: the deadline said is what the plan meets")
+        return [], said
+    return [Question(field="deadline", question=f"'{said}': by when must the model be ready? The plan is made to be "
+                     "done before then: give a date and time, e.g. \"Dec 28 9am\".")], said
+
+
+def _launched_for(said: str | None, fields: dict[str, Any], notes: list[str]) -> None:
+    """A product launched with the model is production work, unless the request said otherwise."""
+    if said is not None and fields.get("stage") is None:
+        fields["stage"] = Stage.PRODUCTION
+        notes.append(f"read '{said}' as production: the model is for a product's launch")
 
 
 def _event_deadline(scan: _Scan) -> list[Question]:

@@ -168,7 +168,10 @@ _AWAY_BEFORE_RE = compiled_on_use(rf"\b{AWAY_FROM}\s*$", _F)
 # A start said as a month alone: "starting in January", "kicking off in March" ("data from March" is no start)
 _START_IN_MONTH_RE = compiled_on_use(
     rf"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:in\s+)?(?:early\s+)?"
-    rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)", _F)
+    rf"(?P<month>{MONTH})\.?(?![\w-])(?!\s+\d)"
+    # "sometime in January is fine", "any time in January works": when, within it, left open (as "sometime next week")
+    rf"|\b(?:sometime|some\s+time|any\s*time|at\s+some\s+point)\s+(?:in\s+|during\s+)(?P<month2>{MONTH})\.?(?![\w-])"
+    r"(?!\s+\d)(?:\s+(?:is|would\s+be|'s)\s+(?:fine|ok(?:ay)?|good)|\s+works)?", _F)
 
 
 # A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
@@ -688,9 +691,10 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         starts.append((when, phrase))
         scan.blank(found.start, found.end)
     lowered = scan.text.lower()
-    clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the only texts the pattern can match
-    for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked else ():  # "starting in January"
-        starts.append((month_start(m["month"], now=now, zone=zone), " ".join(m.group(0).split())))
+    clocked = "start" in lowered or "begin" in lowered or "kick" in lowered  # the texts a start's words can match
+    some = "some" in lowered or "any" in lowered
+    for m in _START_IN_MONTH_RE.finditer(scan.text) if clocked or some else ():  # "starting in January"
+        starts.append((month_start(m["month"] or m["month2"], now=now, zone=zone), " ".join(m.group(0).split())))
         scan.blank(m.start(), m.end())
     # "starting at 8pm", then "right after the 2pm standup" in what the first left: today, or tomorrow once past
     for pattern, said in ((_START_AT_CLOCK_RE, clocked), (_AFTER_CLOCK_RE, "after" in lowered)):
@@ -754,9 +758,19 @@ def _day_itself(found: Deadline, *, said: str, now: datetime, zone: ZoneInfo) ->
     return dataclasses.replace(found, when=itself[0].when, phrase=f"{said} {found.phrase}", notes=[])
 
 
+# Someone's product launched, released or shipped, said with who does it ("we're launching a new support bot", "the
+# team ships v2"), never the job ("we launch the run", "we'll ship it"): an occasion the work is for
+PRODUCT_LAUNCH = (
+    r"\b(?:we(?:'re|\s+are|'ll|\s+will)?|they(?:'re|\s+are|'ll|\s+will)?|(?:the|our)\s+(?:team|company|product)\s+"
+    r"(?:is|will\s+be|will))\s+(?:(?:be\s+)?(?:launch(?:ing)?|releas(?:e|ing)|ship(?:ping)?|roll(?:ing)?\s+out)"
+    r"|go(?:ing)?\s+live\s+with)"
+    r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)|an?\s+(?:job|run|sweep))\b)"
+    r"(?:\s+[\w-]+){0,5}?")
 # "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
 _EVENT_BEFORE_RE = compiled_on_use(
-    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$", _F)
+    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$"
+    # "we're launching a new support bot next month": the product's launch, not the job's
+    rf"|{PRODUCT_LAUNCH}\s+$", _F)
 
 
 def _next_week_starts(scan: Scan, *, now: datetime, zone: ZoneInfo) -> list[re.Match[str]]:

@@ -2192,6 +2192,17 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 200k docs. each one is about 2k tokens", {"tokens": 400_000_000}, []),
     # what two runs differ in, said run by run
     ("fine-tune 8B on 1B tokens twice: once with lr 1e-5 and once with 2e-5", {"trials": 2}, []),
+    # a product's launch in a month to come is what the work is for, production, never the job's start (it was a
+    # start on Jan 1, and refused as after the deadline said)
+    ("Hi! We're launching a new support bot next month. Need to fine-tune llama 3.1 8B on ~120k past tickets (avg "
+     "600 tokens). Can we have it by the 18th? Spot is fine.",
+     {"deadline": at("2026-12-18T17:00"), "start_after": None, "stage": Stage.PRODUCTION, "tokens": 72_000_000}, []),
+    ("fine-tune 8B on 1B tokens, we're shipping v2 next week, done by friday, experiment",
+     {"start_after": None, "stage": Stage.EXPERIMENTAL}, []),
+    ("fine-tune 8B on 1B tokens, we launch the run next week", {"start_after": at("2026-12-07T09:00")}, []),
+    # when, within a month to come, left open: a start, as "sometime next week" is
+    ("pretrain a 1.3B model on 26B tokens. Not urgent, sometime in January is fine.",
+     {"start_after": at("2027-01-01T09:00"), "deadline": None}, []),
 ]
 
 
@@ -2284,6 +2295,8 @@ def test_settings_written_as_key_value_stay_the_recipes_hyperparameters() -> Non
 # (text, when said, the fields asked about)
 ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by end of month", MONDAY, ["deadline"]),
+    # the launch is next month, on a day not said: the model is due before it
+    ("fine-tune llama 3.1 8B on 1B tokens. We are launching a new support bot next month.", MONDAY, ["deadline"]),
     # an occasion with no date, said with "by" too, and the end of a sprint: when is it?
     ("fine-tune 7B by the demo", MONDAY, ["deadline"]),
     ("fine-tune 7B before the end of the sprint", MONDAY, ["deadline"]),
