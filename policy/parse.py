@@ -838,12 +838,13 @@ def read_request(
     if pointed is not None and (deadline is None or pointed.when < deadline.when):
         deadline = pointed  # "board meeting is Friday 3pm, ready by then": that date, unless another is earlier
     if buffer is not None:
-        deadline = _with_buffer(deadline, buffer, scan, notes)
+        deadline = _with_buffer(deadline, buffer, scan, notes, now=now)
     read_today(scan, notes)  # what the deadlines left of "today"
-    launch_questions, launched = _launch_next(scan, notes, dated=deadline is not None)
-    questions += launch_questions
     if deadline is None:
         questions += _event_deadline(scan)
+    launch_questions, launched = _launch_next(scan, notes, dated=deadline is not None,
+                                              asked=any(q.field == "deadline" for q in questions))
+    questions += launch_questions
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
     fields: dict[str, Any] = {**job, **measured, "deadline": window_end or (deadline.when if deadline else None),
                               "deadline_wish": True if window_end is None and deadline is not None
@@ -1186,19 +1187,44 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
 _LAUNCH_NEXT_RE = compiled_on_use(rf"{PRODUCT_LAUNCH}\s+(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
 
 
-def _launch_next(scan: _Scan, notes: list[str], *, dated: bool) -> tuple[list[Question], str | None]:
+def _launch_next(scan: _Scan, notes: list[str], *, dated: bool,
+                 asked: bool) -> tuple[list[Question], str | None]:
     """A product's launch said in a week or month to come, and its words: with a deadline said, what the work is
     for; without one, the day it is due is asked (the launch may fall anywhere in it). Either way the work is for
     production (``_launched_for``)."""
     m = scan.take_if(("launch", "releas", "ship", "roll", "live"), _LAUNCH_NEXT_RE)
     if not m:
-        return [], None
+        return _event_next(scan, notes, dated=dated, asked=asked), None
     said = _said(m[0])
-    if dated:
-        notes.append(f"read '{said}' as what the work is for: the deadline said is what the plan meets")
+    if dated or asked:
+        notes.append(f"read '{said}' as what the work is for" + (": the deadline said is what the plan meets"
+                                                                 if dated else ""))
         return [], said
     return [Question(field="deadline", question=f"'{said}': by when must the model be ready? The plan is made to be "
                      "done before then: give a date and time, e.g. \"Dec 28 9am\".")], said
+
+
+# "for the launch next week", "ahead of our review next month": an occasion in a week or month to come
+_EVENT_NEXT_RE = compiled_on_use(
+    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?P<event>(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){0,2}"
+    r"(?!(?:run|job|training|fine-?tune|finetune|sweep|experiment|pretrain(?:ing)?)s?\s)[a-z][\w-]*)\s+"
+    r"(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
+
+
+def _event_next(scan: _Scan, notes: list[str], *, dated: bool, asked: bool) -> list[Question]:
+    """An occasion said in a week or month to come: with a deadline said, what it comes before; without one, when it
+    is, asked. Only the time is taken: the occasion's words are read as ever ("the launch": production)."""
+    found = list(_EVENT_NEXT_RE.finditer(scan.text)) if scan.holds(("next", "coming")) else []
+    if not found:
+        return []
+    m = found[0]
+    scan.blank(*m.span("when"))
+    if dated or asked:
+        notes.append(f"read '{_said(m)}' as what the work is for" + (": the deadline said is what the plan meets"
+                                                                     if dated else ""))
+        return []
+    return [Question(field="deadline", question=f"When is {m['event']} {' '.join(m['when'].split())}? The plan is "
+                     "made to be done before it: give its date and time, e.g. \"Dec 10 9am\".")]
 
 
 def _launched_for(said: str | None, fields: dict[str, Any], notes: list[str]) -> None:
@@ -2074,7 +2100,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         scan.blank(start, end)
     # "on plain EC2": never an instance family
     platform, platform_preferred, platforms, not_platforms = _platform(scan, notes)
-    excluded = _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
+    excluded = _regional_quota(scan, families, notes)  # "our p5 quota in us-east-1 is 0": before either is asked for
+    excluded += _exclusions(scan, families, notes)  # "no H100s": never the hardware asked for
     on_terms = _permissions(scan, families, notes)  # "trainium ok": allowed, not asked for
     # "prefer A100s": asked for, its cost against the open plan warned of, left open if it cannot run the job
     preferred, premium = _preferences(scan, families, notes)
@@ -2741,27 +2768,36 @@ _BUFFER_RE = compiled_on_use(
     r"(?:\b(?:with|leave|leaving|keep|keeping|want|need|plus|and)\s+)?(?:(?:at\s+least|a\s+good|some)\s+)?"
     r"(?:(?P<n>\d{1,3}(?:\.\d+)?)\s*|(?P<one>an?)\s+|(?P<few>a\s+couple(?:\s+of)?|a\s+few)\s+)"
     r"(?P<u>h|hrs?|hours?|d|days?)\s+(?:of\s+)?(?:buffer|slack|margin|headroom|spare|cushion|padding)"
-    r"(?:\s+(?:before|ahead\s+of)\s+(?:the\s+|our\s+|that\s+)?deadline)?\b", _F)
+    r"(?:\s+(?:before|ahead\s+of)\s+(?:the\s+|our\s+|that\s+)?deadline)?\b"
+    # "with a 10% buffer on the deadline": a share of the time until it
+    r"|(?:\b(?:with|leave|leaving|keep|keeping|want|need|plus|and)\s+)?(?:an?\s+)?(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*"
+    r"(?:time\s+)?(?:buffer|slack|margin|headroom|cushion|padding)(?:\s+(?:on|before|ahead\s+of|to)\s+(?:the\s+|our\s+"
+    r"|that\s+)?deadline(?:\s+of)?)?\b", _F)
 
 
-def _buffer(scan: _Scan) -> tuple[float, str] | None:
-    """Hours to spare before the deadline, with the words that say so, taken; None when none are said."""
+def _buffer(scan: _Scan) -> tuple[float, str, bool] | None:
+    """Hours to spare before the deadline (or, ``True`` third, a percent of the time until it), with the words that
+    say so, taken; None when none are said."""
     said = scan.take_if(("buffer", "slack", "margin", "headroom", "spare", "cushion", "padding"), _BUFFER_RE)
     if not said:
         return None
     m = said[0]
+    if m["pct"]:
+        return float(m["pct"]), _said(m), True
     count = float(m["n"]) if m["n"] else 1.0 if m["one"] else 2.0 if "couple" in m["few"].lower() else 3.0
-    return count * (24 if m["u"].lower().startswith("d") else 1), _said(m)
+    return count * (24 if m["u"].lower().startswith("d") else 1), _said(m), False
 
 
-def _with_buffer(deadline: Deadline | None, buffer: tuple[float, str], scan: _Scan,
-                 notes: list[str]) -> Deadline | None:
+def _with_buffer(deadline: Deadline | None, buffer: tuple[float, str, bool], scan: _Scan, notes: list[str], *,
+                 now: datetime) -> Deadline | None:
     """The deadline moved earlier by the time to spare said beside it; with no deadline the words stay unread."""
-    hours, phrase = buffer
+    amount, phrase, percent = buffer
     if deadline is None:
         scan.unused.append(phrase)
         return None
-    notes.append(f"read '{phrase}' as time to spare: the work is due {hours:g} h before the deadline, "
+    hours = max(0.0, (deadline.when - now).total_seconds() / 3600 * amount / 100) if percent else amount
+    share = f" ({amount:g}% of the {hours * 100 / amount:,.1f} h until it)" if percent and amount else ""
+    notes.append(f"read '{phrase}' as time to spare: the work is due {hours:,.3g} h before the deadline{share}, "
                  f"{deadline.when - timedelta(hours=hours):%a %Y-%m-%d %H:%M}")
     return dataclasses.replace(deadline, when=deadline.when - timedelta(hours=hours))
 
@@ -3046,6 +3082,36 @@ _HARDWARE_NAME_RE = compiled_on_use(
     rf"(?:(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})|(?:ml\.)?(?P<fam>[a-z]{{1,4}}\d+[a-z]*(?:-[a-z]+\d+)?)"
     r"(?:\.(?P<size>[a-z0-9-]+))?)(?:'?s)?(?![\w.-])(?:\s+(?:gpus?|instances?|nodes?|machines?))?", _F)
 _NAME_SEP_RE = compiled_on_use(r"\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:no|not)\s+)?", _F)
+
+
+# "our p5 quota in us-east-1 is 0", "no p5 quota in us-east-1": what the account cannot start in one region
+_REGIONAL_QUOTA_RE = compiled_on_use(
+    r"\b(?:(?:our|the|my)\s+|(?:(?:we|i)\s+have\s+)?no\s+)?(?P<hw>[\w.-]+?)(?:'?s)?\s+(?:(?:service|instance|spot"
+    r"|on[\s-]?demand)\s+)?(?:quota|capacity)\s+in\s+(?P<region>[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2})\b"
+    r"(?:\s+(?:is\s+|=\s*|:\s*|of\s+)?(?P<none>0|zero|none|nil|exhausted|used\s+up)(?![\w.-]))?", _F)
+
+
+def _regional_quota(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:
+    """Hardware the account cannot start in a region, said as its quota there: the reason for another region the
+    request names ("use us-west-2"), which is then the plan's; with none named, the hardware is kept out (gpuops
+    keeps hardware out everywhere or nowhere, so p5 elsewhere is named to plan it there)."""
+    excluded: list[str] = []
+    for m in list(_REGIONAL_QUOTA_RE.finditer(scan.text)) if scan.holds(("quota", "capacity")) else ():
+        said_none = m["none"] is not None or m.group(0).lower().lstrip().startswith(("no ", "we have no", "i have no"))
+        names, end = _hardware_names(scan.text, m.start("hw"), families)
+        if not said_none or not names or end < m.end("hw"):
+            continue
+        region = m["region"].lower()
+        elsewhere = [r["r"] or r["loose"] for r in _REGION_RE.finditer(scan.text) if r.start() >= m.end()
+                     or r.end() <= m.start()]
+        scan.blank(m.start(), m.end())
+        if any(r.lower() != region for r in elsewhere):
+            notes.append(f"read '{_said(m)}' as why {region} is not the plan's: the region named instead is")
+            continue
+        excluded += names
+        notes.append(f"read '{_said(m)}' as the account unable to start {', '.join(names)} there: kept out of the "
+                     "plan (name another region to plan them there)")
+    return excluded
 
 
 def _exclusions(scan: _Scan, families: Collection[str], notes: list[str]) -> list[str]:

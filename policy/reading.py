@@ -768,7 +768,9 @@ PRODUCT_LAUNCH = (
     r"(?:\s+[\w-]+){0,5}?")
 # "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
 _EVENT_BEFORE_RE = compiled_on_use(
-    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){1,3}$"
+    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){0,2}"
+    # "for a pretraining run next month": the run itself is then, no event
+    r"(?!(?:run|job|training|fine-?tune|finetune|sweep|experiment|pretrain(?:ing)?)s?\s+$)[a-z][\w-]*\s+$"
     # "we're launching a new support bot next month": the product's launch, not the job's
     rf"|{PRODUCT_LAUNCH}\s+$", _F)
 

@@ -310,8 +310,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B, 2B tokens, and checkpoint to S3 every hour", {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 7B on 1B tokens, team ml", {"team": "team-ml"}, []),
     ("fine-tune 7B on 1B tokens for team_nlp", {"team": "team-nlp"}, []),
-    # an event next week is when the work is due by, not when it starts: left for a person, never a start
-    ("fine-tune 7B on 1B tokens for the launch next week", {"start_after": None}, ["next week"]),
+    # an event next week is when the work is due by, not when it starts: its day asked (ASKED), never a start
+    ("fine-tune 7B on 1B tokens for the launch next week", {"start_after": None, "deadline": None}, []),
     # where the data lives: the region only when no other is said
     ("fine-tune 7B on 1B tokens, the data is in us-west-2", {"region": "us-west-2", "data_region": "us-west-2"}, []),
     ("fine-tune 7B on 1B tokens in us-east-1, our data lives in us-west-2",
@@ -2203,6 +2203,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # when, within a month to come, left open: a start, as "sometime next week" is
     ("pretrain a 1.3B model on 26B tokens. Not urgent, sometime in January is fine.",
      {"start_after": at("2027-01-01T09:00"), "deadline": None}, []),
+    # the run itself said to be next month is its start; an occasion then, what a deadline said comes before
+    ("we need about 2000 H100 hours for a pretraining run next month", {"start_after": at("2026-12-01T09:00")}, []),
+    ("fine-tune 8B on 1B tokens for the launch next week, done by friday",
+     {"deadline": at("2026-12-04T17:00"), "start_after": None, "stage": Stage.PRODUCTION}, []),
+    # hardware without quota in one region: the reason for the region named instead, or kept out (it was the
+    # hardware asked for, in that very region)
+    ("fine-tune 8B on 1B tokens; our p5 quota in us-east-1 is 0, use us-west-2",
+     {"region": "us-west-2", "instance_type": None, "exclude": []}, []),
+    ("fine-tune 8B on 1B tokens; our p5 quota in us-east-1 is 0", {"instance_type": None, "exclude": ["p5"]}, []),
+    # time to spare as a share of the time until the deadline
+    ("fine-tune 7B on 1B tokens with a 10% buffer on the deadline of friday",
+     {"deadline": at("2026-12-04T06:36")}, []),
 ]
 
 
@@ -2297,6 +2309,7 @@ ASKED: list[tuple[str, datetime, list[str]]] = [
     ("fine-tune 7B by end of month", MONDAY, ["deadline"]),
     # the launch is next month, on a day not said: the model is due before it
     ("fine-tune llama 3.1 8B on 1B tokens. We are launching a new support bot next month.", MONDAY, ["deadline"]),
+    ("fine-tune 8B on 1B tokens for the launch next week", MONDAY, ["deadline"]),
     # an occasion with no date, said with "by" too, and the end of a sprint: when is it?
     ("fine-tune 7B by the demo", MONDAY, ["deadline"]),
     ("fine-tune 7B before the end of the sprint", MONDAY, ["deadline"]),
