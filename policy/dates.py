@@ -395,8 +395,13 @@ _EVENT_CLOCK_RE = compiled_on_use(rf"(?<![\w:])(?:{_TIME})", _F)
 # ... or in brackets after its name ("before Thursday standup (10am)")
 _EVENT_PAREN_CLOCK_RE = compiled_on_use(rf"\s*\(\s*(?:at\s+)?(?:{_TIME})\s*\)", _F)
 
+# "so we can eval Friday", "so that the team can demo it on Thursday": what the work is for happens that day, so the
+# work is ready the day before, as for "before I present on Thursday"
+_SO_WE_CAN = (r"so\s+(?:that\s+)?(?:we|i|they|(?:the\s+)?(?:[a-z]+\s+)?team)\s+can\s+(?:eval(?:uate)?|test|demo|present"
+              r"|ship|deploy|review|benchmark|compare|use|launch|release|show|run\s+(?:the\s+)?evals?)"
+              r"(?:\s+(?:it|them|this|the\s+(?:model|results?|weights|numbers)))?")
 _TRIGGER_RE = compiled_on_use(
-    rf"\b(?:{_EVENT}|{_BACK}|{AWAY_FROM}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
+    rf"\b(?:{_EVENT}|{_BACK}|{AWAY_FROM}|{_SO_WE_CAN}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
     # "for the NeurIPS deadline (May 15)": the deadline's name, with its date said after it
     r"|(?:(?:the|our|this)\s+(?!(?:hard|soft|firm|real|strict|final)\b)[a-z][\w.&-]*\s+(?=deadline\s*\())?"
     rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
@@ -617,7 +622,7 @@ def _read_at(text: str, m: re.Match[str], now: datetime) -> Deadline | None:
     event_day = None
     try:
         when = _resolve(groups, now, notes, readings)
-        before_said = trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time"))
+        before_said = trigger is not None and (trigger.group(0).lower().startswith(("before", "by the time", "so "))
                                                or _AWAY_FROM_RE.match(trigger.group(0)) is not None)
         ready_before = (before_said or (dated is not None and dated[1]["due"] is None)
                         or (event is not None and event["due"] is None))

@@ -376,6 +376,8 @@ _PLAN_WORDS = (
     r"|days?|weeks?|months?|nightly|daily|weekly|monthly|every|each|recurring"
     r"|long\w*|short\w*|sparse|moe|experts?|reward|reference|critic|value|policy|judge|draft|frozen"
     r"|larger|smaller|bigger|huge|tiny|giant|foundation|frontier|full|partial"
+    # approval said in words is never read: a description must not take it ("needs approval from the CTO")
+    r"|approv\w*|sign[\s-]?off|signed"
 )
 
 
@@ -561,7 +563,7 @@ _TRAILING_GLUE = frozenset(("the", "a", "an", "our", "my", "their", "your", "of"
 
 def plan_word(word: str) -> bool:
     """A word that could change a plan, whole or in any hyphened part ("long-context")."""
-    lowered = word.lower().strip("'")
+    lowered = word.lower().strip("'.,;:!?\"()")  # "production," ends a list part as "production" does
     return (lowered in AREA_WORDS or lowered in PLACE_WORDS or any(c.isdigit() for c in lowered)
             or any(_PLAN_WORD_RE.fullmatch(part) is not None for part in (lowered, *lowered.split("-"))))
 

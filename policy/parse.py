@@ -2216,9 +2216,20 @@ _ONE_AT_A_TIME_RE = compiled_on_use(
     r"|one\s+at\s+a\s+time|serially|in\s+series|not\s+in\s+parallel)\b", _F)
 
 
+# "sft 8B on 1B tokens, then again with the other data mix": the run, and once more after it
+_THEN_AGAIN_RE = compiled_on_use(
+    r"(?:\band\s+)?\bthen\s+(?:(?:run|do|train)\s+(?:it|that|this)\s+)?(?:once\s+more|again)\b"
+    r"(?:\s+(?:with|on|using)\s+(?:the\s+|an?\s+|our\s+)?(?:other|another|second|different|new)\b[^,.;!?]{0,40})?", _F)
+
+
 def _one_at_a_time(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> None:
     """Several runs said to run one at a time: ``runs_at_once`` 1, so the plan's finish counts every run's time; said
-    of one run, the words are left for a person."""
+    of one run, the words are left for a person. A run said to go again after itself ("then again with the other
+    data mix") is two runs, one after the other."""
+    if (fields.get("trials") or 1) == 1 and scan.holds(("again", "once more")):
+        for m in scan.take(_THEN_AGAIN_RE)[:1]:
+            fields["trials"], fields["runs_at_once"] = 2, 1
+            notes.append(f"read '{_said(m)}' as the run twice, one after the other: each priced as the same job")
     if not scan.holds(("back", "after", "sequen", "at a time", "serial", "series", "parallel")):
         return
     for m in scan.take(_ONE_AT_A_TIME_RE):
@@ -5523,6 +5534,9 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
     if kind == "other" and not (scale or unit) and _PARAMS_LABEL_BEFORE_RE.search(before) \
             and _value(m["num"], "", seq=False) >= MIN_LABELLED_PARAMS:
         kind = "params"  # "params: 7000000000", "num_params=7e9": a size written out under its label
+    if kind == "params" and not scale and unit.startswith("model") and _value(m["num"], "", seq=False) \
+            < MIN_LABELLED_PARAMS:
+        kind = "plain"  # "3 model sizes": how many models, never a model of 3 parameters; listed as unread
     if kind == "other" and not (scale or unit):
         # "llama 3", "v2": a model's version, read with its name; any other bare number is listed as unread
         kind = "version" if _VERSION_BEFORE_RE.search(before) else "plain"
@@ -5828,6 +5842,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:cost|price|money|spend)\s+(?:matters\s+more|counts\s+more|is\s+more\s+important|over)"
     r"(?:\s+than)?\s+(?:time|speed|the\s+deadline|turnaround|timing)\b"
     r"|\b(?:cost|price|money)\s+(?:comes\s+)?first\b"
+    # "cheaper is better", "the cheaper the better", "cheaper's better"
+    r"|\b(?:the\s+)?cheaper(?:\s+is|'s|\s+the)\s+better\b"
     # "want it cheaper this time", "make it cheaper than last time"
     r"|\b(?:want|need|make|like)\s+(?:it|this|the\s+(?:run|job))\s+cheaper\b"
     r"|\b(?:(?:the\s+)?most\s+)?(?:cost|budget|price)[\s-]+(?:optimi[sz]ed|sensitive|conscious|efficient|effective)(?:ly)?\b"

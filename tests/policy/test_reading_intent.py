@@ -2215,6 +2215,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # time to spare as a share of the time until the deadline
     ("fine-tune 7B on 1B tokens with a 10% buffer on the deadline of friday",
      {"deadline": at("2026-12-04T06:36")}, []),
+    # approval said in words stays unread, whatever description it follows
+    ("fine-tune qwen2.5-coder-32b on 2B tokens of our internal code, production, needs approval from the CTO",
+     {"stage": Stage.PRODUCTION}, ["approval", "CTO"]),
+    ("How much to continue pretraining Llama 3.2 3B on 30B tokens? cheaper is better.", {"urgent": None}, []),
+    # what the work is for happens on a day: ready the day before it (Friday was the deadline, the wish ignored)
+    ("fine-tune Llama 3.1 70B on 80M tokens. Ideally done by Thursday so we can eval Friday.",
+     {"deadline": at("2026-12-03T17:00")}, []),
+    ("fine-tune 7B on 1B tokens so we can demo it on Thursday", {"deadline": at("2026-12-02T17:00")}, []),
+    # the run and once more after it
+    ("sft llama 3.1 8B on 1B tokens, then again with the other data mix", {"trials": 2, "runs_at_once": 1}, []),
 ]
 
 
@@ -3354,3 +3364,13 @@ def test_item_lengths_offered_are_never_longer_than_the_sequence_length_said() -
     [question] = read_request("fine-tune 13B for 2 epochs over 500k samples, 8 GPUs, seq 2048", now=MONDAY,
                               tz=TZ).questions
     assert [c.value for c in question.choices] == [2 * 500_000 * n for n in (512, 1024, 2048)]
+
+
+def test_a_count_of_model_sizes_is_no_model_size() -> None:
+    # "3 model sizes" was a model of 3 parameters: planned at $4, or listed among the sizes a request named
+    with pytest.raises(RequestError) as refused:
+        parse_request("run 3 model sizes (125M, 350M, 760M) on 10B tokens", now=MONDAY, tz=TZ, team="team-ml")
+    assert "3 model sizes (125M, 350M, 760M)" in refused.value.message
+    with pytest.raises(RequestError) as unsized:
+        parse_request("5 seeds each of 3 model sizes on 10B tokens", now=MONDAY, tz=TZ, team="team-ml")
+    assert unsized.value.code == "missing_model_size"
