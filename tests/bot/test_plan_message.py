@@ -286,11 +286,15 @@ def test_a_huge_request_stays_within_fifty_blocks() -> None:
 @pytest.mark.parametrize(("text", "says"), [
     ("sweep 20 trials of a 350M model on 1B tokens, at most 8 instances", " · 20 trials, 8 at a time"),
     ("sweep of 3 trials of 1B on 8B tokens each by noon", " · 3 trials of 4 instances, 3 at a time"),
+    ("2 fine-tunes of a 7B on 1B tokens back to back", " · 2 trials, 1 at a time"),
 ])
 def test_a_sweep_says_how_its_trials_share_the_instances(text: str, says: str) -> None:
-    req = make_request(decision=plan_for(text), timezone=TZ)
+    decision = plan_for(text)
+    req = make_request(decision=decision, timezone=TZ)
     shown = json.dumps(request_blocks(req, now=NOW), ensure_ascii=False)
     assert says in shown, shown[:600]
+    # its runtime cap holds each trial: runs one after another take longer in all than it
+    assert f"(max runtime {fmt.hours(decision.plan.max_runtime_hours)} a trial)" in shown
 
 
 def test_an_hourly_price_asked_for_is_shown_to_the_cent() -> None:
