@@ -793,6 +793,7 @@ def read_request(
     below = _launch_below(scan, notes)  # "if it's over $100 don't launch it": so too
     alerts, of_budget = _alerts(scan, notes)  # "ping me when it hits $500": before "$500" is read as a budget
     # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
+    _spent_share(scan, notes)  # "we're at 80% of budget already": before "80% of budget" is a budget of that share
     share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     earlier: tuple[float, str, int | None] | None = None
@@ -2688,6 +2689,25 @@ def _spent_so_far(scan: _Scan, notes: list[str]) -> float | None:
     return room
 
 
+# "we're at 80% of budget already", "we've used 80% of our monthly budget", "80% of the budget is gone": a share spent,
+# which gpuops reads itself, never a budget of that share (read before "80% of budget" is one)
+_SPENT_SHARE_RE = compiled_on_use(
+    r"\b(?:(?:we(?:'re|\s+are)|we(?:'ve|\s+have)|(?:our|the)\s+team(?:'s|\s+is|\s+has)|i(?:'m|'ve|\s+have))\s+"
+    r"(?:already\s+)?(?:at|used|spent|burned|burnt|through|gone\s+through)\s+(?:about\s+|around\s+|~\s*)?"
+    r"\d{1,3}(?:\.\d+)?\s*%\s+of\s+(?:our|the|my|this\s+month'?s|the\s+team'?s)?\s*(?:(?:monthly|quarterly|team)\s+)?"
+    r"(?:budget|allocation|allowance)(?:\s+(?:already|so\s+far))?"
+    r"|\b\d{1,3}(?:\.\d+)?\s*%\s+of\s+(?:our|the|my)\s+(?:(?:monthly|quarterly|team)\s+)?budget\s+(?:is\s+|has\s+been\s+)?"
+    r"(?:already\s+)?(?:gone|spent|used(?:\s+up)?|burned|burnt)(?:\s+(?:already|so\s+far))?)\b", _F)
+
+
+def _spent_share(scan: _Scan, notes: list[str]) -> None:
+    """A share of the budget said as spent: noted and never used, as an amount spent is (``_spent_so_far``)."""
+    for m in scan.take_if(("%",), _SPENT_SHARE_RE):
+        notes.append(f"read '{_said(m)}' as what has been spent so far: gpuops reads the month's spend itself (Cost "
+                     "Explorer, the plan's spend step) and checks the plan against what is left, so the share said is "
+                     "not used")
+
+
 # "last week's 7B fine-tune cost $900", "yesterday's run came to $400": an earlier run named by when it ran, and what
 # it cost; the words between say what the run was, which may be this request's work ("redo it"), so they stay to read
 _PAST_COST_NAMED_RE = compiled_on_use(
@@ -3951,6 +3971,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
                     cues.append(capped)
                     notes.append(f"read '{quantity.phrase}' as a ceiling on the price of one accelerator for an hour: "
                                  "instance types that cost more per accelerator are left out")
+            elif (per_hour := _HOURLY_CAP_BEFORE_RE.search(text, max(0, m.start() - 50), m.start())) is not None:
+                # "hourly burn can't exceed $40": the same ceiling, its rate said before the amount
+                quantity.kind = "max_hourly_usd"
+                quantity.phrase = " ".join(text[per_hour.start() : end].split())
+                cues.append(per_hour)
+                notes.append(f"read '{quantity.phrase}' as a ceiling on the plan's hourly rate, all its instances "
+                             "together: configurations that cost more an hour are left out")
             elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
                   or _EACH_MONEY_AFTER_RE.match(text, end)) is not None:
                 quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
@@ -4735,6 +4762,16 @@ def _tokens_of_text(sizes: list[_Qty], fields: dict[str, Any], notes: list[str])
         return
     fields["tokens"] = tokens
     notes.append(f"read {said} as {rule}")
+
+
+# "hourly burn can't exceed", "the hourly cost must stay under": what the plan's instances may cost an hour, said
+# before the amount (a burn rate alone may be a day's or a month's)
+_HOURLY_CAP_BEFORE_RE = compiled_on_use(
+    r"\b(?:(?:our|the|its|an?)\s+)?(?:hourly\s+(?:burn(?:\s+rate)?|spend(?:ing)?|cost|rate|price|bill)"
+    r"|(?:cost|spend|price)\s+(?:per|an|a)\s+hour)\s+(?:(?:can'?t|cannot|can\s+not|must\s*not|mustn'?t|shouldn'?t"
+    r"|should\s+not|may\s+not|won'?t)\s+(?:exceed|go\s+(?:over|above|past|beyond))|(?:must|should)\s+(?:stay|be)\s+"
+    r"(?:under|below|within)|(?:is\s+|of\s+)?(?:capped\s+at|limited\s+to|max(?:imum)?(?:\s+of)?|at\s+most|under|below"
+    r"|no\s+more\s+than|up\s+to)|(?:is\s+)?<=?|:)\s*$", _F)
 
 
 # kind of an exact count → kind of a ceiling on it
@@ -5937,6 +5974,26 @@ _INTERACTIVE_RE = compiled_on_use(
 _INFERENCE_RE = compiled_on_use(r"\binference\b", _F)
 
 
+# "three options: cheapest, fastest, balanced", "alternatives like cheapest and fastest": the plan and its alternatives,
+# none of them a wish for haste
+_OPTION_KIND = r"(?:the\s+)?(?:cheapest|fastest|quickest|balanced|a\s+middle\s+ground|middle(?:\s+ground)?|best\s+value"
+_OPTION_KIND += r"|something\s+in\s+between|in[\s-]between)"
+_OPTIONS_RE = compiled_on_use(
+    r"(?:\b(?:options?|alternatives?|choices?)\s*(?::|-|—|,|\(|like|such\s+as|e\.g\.)?\s*)?\b"
+    rf"{_OPTION_KIND}(?:\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?)\s*(?:and\s+|or\s+)?{_OPTION_KIND}){{1,3}}\)?", _F)
+
+
+def _options_listed(scan: _Scan) -> list[re.Match[str]]:
+    """Options listed as kinds of plan, the cheapest and the fastest among them, each taken."""
+    if not scan.holds(("cheapest",)) or not scan.holds(("fastest", "quickest")):
+        return []
+    found = [m for m in _OPTIONS_RE.finditer(scan.text)
+             if "cheapest" in m.group(0).lower() and re.search(r"fastest|quickest", m.group(0), _F)]
+    for m in found:
+        scan.blank(m.start(), m.end())
+    return found
+
+
 def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     """Task, stage, interruption tolerance and urgency from their words."""
     task, adapter, compared, one_run = _task(scan, notes)
@@ -5948,6 +6005,9 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     unlimited = scan.take_if(("money", "cost", "budget", "price", "spend", "whatever", "regardless", "care"),
                              _NO_COST_LIMIT_RE)
     scan.unused += [_said(m) for m in scan.take_if(_NEGATION_WORDS, _NOT_COST_FIRST_RE)]
+    for m in _options_listed(scan):  # before "fastest" asks for haste
+        notes.append(f"read '{_said(m)}' as asking for options: the plan is the cheapest that meets any deadline, and "
+                     "its alternatives are the fastest and others between")
     thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
     for m in scan.take_if(("start", "begin", "kick", "ready"), _CAN_START_NOW_RE):
         notes.append(f"read '{_said(m)}' as when the job may start: now, as every plan assumes; it asks for no "
@@ -6410,7 +6470,7 @@ _CONDITION_BEFORE_RE = compiled_on_use(r"\b(?:if|unless|when|should)\b[^.;!?]*$"
 # "… if it costs more than", "… once it hits", "… when we reach": the moment a run's cost passes an amount, as a hard
 # stop and a level to be told of both say it
 _COST_PASSES = (
-    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it\s+|the\s+(?:job|run|cost|bill|spend)\s+|we\s+)?"
+    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it'?s\s+|it\s+|the\s+(?:job|run|cost|bill|spend)\s+|we\s+)?"
     r"(?:(?:costs?|goes(?:\s+(?:over|past|above))?|gets(?:\s+to)?|spends?|hits?|reach(?:es)?|pass(?:es)?|exceeds?"
     r"|cross(?:es)?|is(?:\s+at)?|has\s+(?:cost|spent)|burns?|used?|uses)\s+)?"
     r"(?:(?:more\s+than|over|above|past|beyond)\s+)?")
@@ -6501,7 +6561,7 @@ _ALERT_LEVEL = rf"(?:{_AMOUNT}|\d{{1,4}}(?:\.\d+)?(?:\s*%|(?![\w:.])))"
 # the levels, one or a list, and what their percents are of
 _ALERT_LEVELS = (
     rf"(?P<levels>{_ALERT_LEVEL}(?:\s*(?:,\s*(?:and\s+)?|and|&|/|or)\s*(?:at\s+)?{_ALERT_LEVEL}){{0,9}})"
-    r"(?:\s+of\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
+    r"(?:\s+(?:of|through|into)\s+(?:the\s+|its\s+|my\s+|our\s+|the\s+plan'?s\s+)?(?P<of>estimated\s+cost|estimate|quote|plan"
     r"|cost|budget))?")
 _ALERT_RE = compiled_on_use(
     r"\b(?P<verb>(?:alert|notify|ping|page|warn|message|tell|dm|text|let)\s+(?:me|us|the\s+(?:team|channel))"

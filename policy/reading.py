@@ -349,10 +349,17 @@ def _with_near_miss(phrase: str) -> str:
     return f"'{phrase}'" + (f" (did you mean '{close}'?)" if close else "")
 
 
+# Everyday words a few letters from a name gpuops reads ("when" is two from "qwen"): never shown as its slip
+_EVERYDAY_WORDS = frozenset("""
+when then than what with were where here there have once much more some into only over also like just been from they
+them this that your ours mean went wait want need plan plus less most even ever each both same such else
+""".split())
+
+
 def did_you_mean(phrase: str) -> str | None:
     """The word gpuops reads that an unread one is a near miss of ("fine-tnue": "fine-tune"), or None."""
     word = phrase.strip().lower()
-    if " " in word or len(word) < 4 or word in _KNOWN_WORDS:
+    if " " in word or len(word) < 4 or word in _KNOWN_WORDS or word in _EVERYDAY_WORDS:
         return None
     close = difflib.get_close_matches(word, _KNOWN_WORDS, n=1, cutoff=0.75)
     return close[0] if close else None

@@ -2225,6 +2225,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens so we can demo it on Thursday", {"deadline": at("2026-12-02T17:00")}, []),
     # the run and once more after it
     ("sft llama 3.1 8B on 1B tokens, then again with the other data mix", {"trials": 2, "runs_at_once": 1}, []),
+    # an hourly ceiling said before its amount (it was a $40 budget for the whole run)
+    ("fine-tune 7B on 1B tokens, hourly burn can't exceed $40", {"max_hourly_usd": 40.0, "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, the hourly cost must stay under $30", {"max_hourly_usd": 30.0}, []),
+    # a share of the budget spent already is no budget of that share (it was a $40,000 budget)
+    ("we're at 80% of budget already, fine-tune 7B on 1B tokens", {"budget_usd": None, "budget_percent": None}, []),
+    ("we've used 80% of our monthly budget, fine-tune 7B on 1B tokens", {"budget_percent": None}, []),
+    ("fine-tune 7B on 1B tokens, 90% of the budget is gone", {"budget_percent": None}, []),
+    # a share of the budget as an alert's level
+    ("fine-tune 7B on 1B tokens, budget $500, ping me when it's 50% through the budget",
+     {"alert_at_usd": (250.0,)}, []),
+    # options listed by kind are the plan and its alternatives, no haste (it planned 16 instances)
+    ("give me three options for fine-tuning 34B on 2B tokens: cheapest, fastest, balanced", {"urgent": None}, []),
 ]
 
 
@@ -2989,7 +3001,7 @@ def test_held_capacity_too_small_says_it_does_not_fit(text: str, words: str) -> 
 @pytest.mark.parametrize(("word", "meant"), [("fine-tnue", "fine-tune"), ("lroa", "lora"), ("pretrian", "pretrain"),
                                              ("tokesn", "tokens"), ("us-east1", "us-east-1"), ("H10O", "h100"),
                                              ("GDPR", None), ("monorepo", None), ("lora", None),
-                                             ("lamma", "llama"), ("gemmma", "gemma")])
+                                             ("lamma", "llama"), ("gemmma", "gemma"), ("when", None)])
 def test_a_word_not_read_is_shown_with_the_word_it_nearly_is_never_read_as_it(word: str, meant: str | None) -> None:
     assert did_you_mean(word) == meant
 
