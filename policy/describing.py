@@ -232,7 +232,9 @@ _ASSUMED = (
     # "we have AWS credits to burn", "use our EDP discount": how the bill is paid, which only makes it smaller
     (r"\b(?:(?:our|the|some|aws|promotional|activate)\s+)+credits(?:\s+(?:to\s+(?:burn|use|spend)|left|available))?\b"
      r"|\bcredits\s+(?:to\s+(?:burn|use|spend)|left|available)\b"
-     r"|\b(?:(?:our|the)\s+)?(?:edp|enterprise(?:\s+discount)?|private\s+pricing)(?:\s+(?:discount|agreement|rates?))?\b",
+     # "a 20% EDP discount on EC2": what it takes off, and where (no platform asked for)
+     r"|\b(?:(?:our|the|an?)\s+)?(?:\d{1,2}(?:\.\d+)?\s*%\s+)?(?:edp|enterprise(?:\s+discount)?|private\s+pricing)"
+     r"(?:\s+(?:discount|agreement|rates?))?(?:\s+(?:on|for)\s+(?:aws|ec2|sagemaker|compute|gpus?))?\b",
      "how the bill is paid: the plan is priced at the catalog's public prices, which credits or a negotiated discount "
      "only lower"),
     # "GPU type doesn't matter", "any instance type is fine": hardware left open, as when none is named

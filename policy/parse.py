@@ -2378,8 +2378,11 @@ def _count_ranges(scan: _Scan, notes: list[str]) -> list[_Qty]:
 # A run taken up again where it stopped: "resume the 13B fine-tune that died at step 4000 of 10000", "restart it from
 # step 6k/10k", "pick up the run, it was 40% done". Only with a word for taking it up, so "evaluate at step 4000 of
 # 10000" is no such run.
-_RESUME_WORDS = ("resum", "restart", "pick up", "picking up")
-_RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up)\b", _F)
+_RESUME_WORDS = ("resum", "restart", "pick up", "picking up", "the rest")
+_RESUME_RE = compiled_on_use(r"\b(?:resum(?:e|es|ed|ing)|restart(?:s|ed|ing)?|pick(?:ing)?\s+(?:it\s+)?up"
+                             # "50% done already, finish the rest": the run taken up for what is left
+                             r"|(?:finish|complete|do|train|run)\s+the\s+rest(?:\s+of\s+(?:it|the\s+(?:run|job|tokens)))?)\b",
+                             _F)
 _STOPPED_AT_RE = compiled_on_use(
     # "that died at step 4000 of 10000", "from step 6k/10k"
     r"(?:\b(?:that|which|it)\s+)?(?:\b(?:died|crashed|failed|stopped|broke"
@@ -2387,7 +2390,11 @@ _STOPPED_AT_RE = compiled_on_use(
     r"\b(?:at|from|after)\s+step\s+(?P<done>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<dk>k)?\s*(?:/|of|out\s+of)\s*"
     r"(?P<all>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<ak>k)?(?:\s+steps?)?(?![\w.])"
     # "it was 40% done"
-    r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b",
+    r"|\b(?:(?:it|which|that)\s+)?(?:was|is|got)\s+(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)\b"
+    # "that died at 60%", "crashed around 35%"; "50% done already"
+    r"|(?:\b(?:that|which|it)\s+)?\b(?:died|crashed|failed|stopped|broke|(?:was|got)\s+(?:killed|preempted|interrupted"
+    r"|stopped))\s+(?:at|around|after)\s+(?P<pct2>\d{1,2}(?:\.\d+)?)\s*%"
+    r"|(?<![\w.])(?P<pct3>\d{1,2}(?:\.\d+)?)\s*%\s+(?:done|through|complete[d]?)(?:\s+already)?\b",
     _F)
 
 
@@ -2416,8 +2423,12 @@ _SAME_HARDWARE_RE = compiled_on_use(
 # "continue training from step 20000 for another 10k steps": the step a run takes up from, the steps after it said
 _FROM_STEP_RE = compiled_on_use(
     r"\bfrom\s+(?:the\s+checkpoint\s+(?:at|of)\s+)?(?:step|iteration|iter)\s+#?\s*(?P<n>\d[\d,]*k?)(?![\w.])"
-    r"(?=[^.;]{0,60}?\b(?:another|more|further|additional|an?\s+extra|an?\s+further)\s+~?\d[\d,.]*\s*k?\s+"
-    r"(?:steps?|iterations?|iters?)\b)", _F)
+    r"(?=[^.;]{0,60}?\b(?:(?:another|more|further|additional|an?\s+extra|an?\s+further)\s+~?\d[\d,.]*\s*k?\s+"
+    r"(?:steps?|iterations?|iters?)\b"
+    # "… of our 3B run, 10B tokens remaining", "for another 5B tokens": the tokens still to train
+    r"|~?\d[\d,.]*\s*[kmbt]?\s+tok(?:en)?s?\s+(?:left|remaining|to\s+go)\b"
+    r"|(?:another|more|further|additional|an?\s+extra)\s+~?\d[\d,.]*\s*[kmbt]?\s+tok(?:en)?s?\b))", _F)
+_STEPS_AFTER_RE = compiled_on_use(r"[^.;]{0,60}?\d[\d,.]*\s*k?\s+(?:steps?|iterations?|iters?)\b", _F)
 
 
 def _resumed_for_more_steps(scan: _Scan, notes: list[str]) -> None:
@@ -2426,7 +2437,12 @@ def _resumed_for_more_steps(scan: _Scan, notes: list[str]) -> None:
     if not scan.holds(("from step", "from iter", "from the checkpoint")):
         return
     for m in scan.take(_FROM_STEP_RE):
-        notes.append(f"read '{_said(m)}' as where the run takes up: the steps said after it are what is trained")
+        left = _TOKENS_LEFT_RE.search(scan.text, m.end())
+        if left is not None:
+            scan.blank(*left.span("left"))  # "10B tokens remaining": the tokens, read below, are what is left
+        steps = left is None and _STEPS_AFTER_RE.match(scan.text, m.end()) is not None
+        notes.append(f"read '{_said(m)}' as where the run takes up: the {'steps' if steps else 'tokens'} said after it "
+                     "are what is trained")
 
 
 def _resumed_with_tokens_left(scan: _Scan, notes: list[str]) -> None:
@@ -2456,8 +2472,8 @@ def _resumed(scan: _Scan) -> tuple[float, str, int | None] | None:
     if stopped is None:
         return None
     steps: int | None = None
-    if stopped["pct"] is not None:
-        left = 1.0 - float(stopped["pct"]) / 100
+    if (pct := stopped["pct"] or stopped["pct2"] or stopped["pct3"]) is not None:
+        left = 1.0 - float(pct) / 100
     else:
         done, total = (_value(stopped[n], (stopped[k] or "").lower(), seq=False)
                        for n, k in (("done", "dk"), ("all", "ak")))
@@ -3428,6 +3444,9 @@ _PLATFORM_WORDS = (
     ("ec2", r"(?:plain|raw|bare|diy|self[\s-]managed)?\s*ec2"),
 )
 _PLATFORM_RE = compiled_on_use(
+    # "a 20% EDP discount on EC2", "credits for SageMaker": what is paid there, no platform asked for
+    r"(?<!discount\son\s)(?<!discounts\son\s)(?<!discount\sfor\s)(?<!credits\son\s)(?<!credits\sfor\s)"
+    r"(?<!pricing\son\s)(?<!pricing\sfor\s)(?<!rates\son\s)"
     r"(?<![\w-])(?P<neg>(?:no|not|never|avoid|without|w/o|(?:do\s+not|don'?t)\s+use)\s+(?:on\s+)?)?"
     rf"(?P<p>{'|'.join(f'(?P<{name}>{p})' for name, p in _PLATFORM_WORDS)})(?:\s+(?:cluster|instances?))?(?![\w-])",
     _F)
@@ -3546,7 +3565,9 @@ _DATA_REGION_BEFORE_RE = compiled_on_use(
     r"|\b(?:in|on)\s+s3\s+(?:in\s+)?$"
     # "data is in s3://ml-data/eu/ (eu-west-1)": the region of the bucket named
     # (the address itself is the job's, read already, so only the place it was is left)
-    r"|\b(?:data(?:set)?s?|corpus)(?:\s+(?:is|are|lives?|sits?))?\s+(?:in|at)\s+(?:s3://[^\s()]+)?\s*(?:\(|,)\s*(?:in\s+)?$",
+    r"|\b(?:data(?:set)?s?|corpus)(?:\s+(?:is|are|lives?|sits?))?\s+(?:in|at)\s+(?:s3://[^\s()]+)?\s*(?:\(|,)\s*(?:in\s+)?$"
+    # "data is in s3://bucket/prefix in eu-central-1"
+    r"|\b(?:data(?:set)?s?|corpus)(?:\s+(?:is|are|lives?|sits?))?\s+(?:in|at)\s+(?:s3://[^\s()]+)?\s+in\s+$",
     _F)
 # The words that keep a job to the region it names, read with it ("us-west-2 only", "only in us-west-2", "in the
 # us-west-2 region"): a named region is the only one searched. "us-west-2, only spot" leaves "only" to the spot words.
@@ -3803,7 +3824,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
 
 # Said before a size or token count to take back one said earlier: "Actually make it 2B tokens", "sorry, I meant 8B"
 _CORRECTION_RE = compiled_on_use(
-    r"\b(?:actually|correction|scratch\s+that|sorry|i\s+mean[t]?|oops|on\s+second\s+thought"
+    r"\b(?:actually|correction|scratch\s+that|sorry|i\s+mean[t]?|oops|on\s+second\s+thought|no\s+wait|wait\s+no|err"
     r"|(?:let'?s\s+)?(?:make|change)\s+(?:it|that)(?:\s+to)?)\b", _F)
 
 

@@ -405,6 +405,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7_000_000_000, "tokens": 80_000_000}, []),
     # a size or count taken back: the last one said after the words that take the first back
     ("fine-tune 7B on 1B tokens. Actually make it 2B tokens.", {"tokens": 2_000_000_000}, []),
+    ("fine-tune 13B, no wait, 7B, on 1B tokens", {"params": 7_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, sorry I meant 8B", {"params": 8_000_000_000, "tokens": 1_000_000_000}, []),
     # struck through in Slack: taken back
     ("fine-tune 7B on 1B tokens — ~spot~ on-demand", {"interruption_tolerance": Tolerance.LOW}, []),
@@ -2237,6 +2238,16 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"alert_at_usd": (250.0,)}, []),
     # options listed by kind are the plan and its alternatives, no haste (it planned 16 instances)
     ("give me three options for fine-tuning 34B on 2B tokens: cheapest, fastest, balanced", {"urgent": None}, []),
+    # a run taken up where it stopped, said by the share done: the rest is what trains (it priced all 260B)
+    ("resume the 13B pretrain that died at 60%, total was 260B tokens", {"tokens": 104_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, 50% done already, finish the rest", {"tokens": 500_000_000}, []),
+    ("continue training from step 40000 of our 3B run, 10B tokens remaining",
+     {"params": 3_000_000_000, "tokens": 10_000_000_000}, []),
+    # a discount on a platform is how the bill is paid, no platform asked for (it was refused: EC2 not enabled)
+    ("fine-tune 7B on 1B tokens, we get a 20% EDP discount on EC2", {"platform": None}, ["20%"]),
+    # the bucket's region said after its address: where the data lives, not where to run (it was refused)
+    ("fine-tune a 7B on 1B tokens, data is in s3://bucket/prefix in eu-central-1",
+     {"data_region": "eu-central-1"}, []),
 ]
 
 
