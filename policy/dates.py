@@ -258,13 +258,41 @@ _ZONES = {
     # a paper's deadline: "Anywhere on Earth", UTC-12 (the last zone where the day is still on)
     "aoe": "Etc/GMT+12",
 }  # fmt: skip
-_ZONE_RE = compiled_on_use(
-    rf"\s*\(?(?P<z>{'|'.join(sorted(_ZONES, key=len, reverse=True))})\)?(?![\w])", _F)
+_ZONE_NAMES = "|".join(sorted(_ZONES, key=len, reverse=True))
+_ZONE_RE = compiled_on_use(rf"\s*\(?(?P<z>{_ZONE_NAMES})\)?(?![\w])", _F)
 
 
 # A place's time ("6pm London time"): only a text saying "time" after a deadline uses it.
 _CITY_ZONE_PLACES = "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES)
 _CITY_ZONE_RE = compiled_on_use(rf"\s*,?\s*\(?(?P<city>{_CITY_ZONE_PLACES})\s+time\)?(?![\w])", _F)
+
+
+# The zone every date of a request is said in, said apart from any of them: "UK time, by 9am tomorrow", "all times
+# ET", "I'm in Berlin", "we're based in Singapore"
+_SAID_ZONE_RE = compiled_on_use(
+    rf"\b(?:(?:all\s+)?(?:times?|dates?|deadlines?)\s+(?:are\s+)?(?:in\s+)?)?(?P<city>{_CITY_ZONE_PLACES})\s+time\b"
+    r"(?![\s,]*(?:zone\s+)?(?:is\s+)?\d)"
+    rf"|\b(?:i'?m|i\s+am|we'?re|we\s+are|(?:our\s+)?team\s+is)\s+(?:based\s+|located\s+|sitting\s+)?in\s+(?:the\s+)?"
+    rf"(?P<city2>{_CITY_ZONE_PLACES})(?![\w-])"
+    rf"|\b(?:all\s+)?(?:times?|dates?|deadlines?)\s+(?:are\s+)?(?:in\s+)?(?P<z>{_ZONE_NAMES})(?![\w])", _F)
+
+
+# What ends a date or a time said right before a zone ("6pm London time", "Friday noon UK time"): the date's own zone
+_DATE_BEFORE_ZONE_RE = compiled_on_use(
+    r"(?:\d|am|pm|noon|midnight|eod|cob|eob|morning|afternoon|evening|tonight|today|tomorrow|day|week|month"
+    r"|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\.?\s*,?\s*\(?$", _F)
+
+
+def said_zone(text: str) -> tuple[str, re.Match[str]] | None:
+    """The time zone a request's dates are said in when it says so apart from them (a zone name, and the words), or
+    None; a zone said with a date ("by 6pm London time") is that date's, read with it."""
+    m = next((m for m in _SAID_ZONE_RE.finditer(text)
+              if not (m["city"] and _DATE_BEFORE_ZONE_RE.search(text, max(0, m.start() - 30), m.start()))), None)
+    if m is None:
+        return None
+    if m["z"]:
+        return _ZONES[m["z"].lower()], m
+    return _CITY_ZONES[" ".join((m["city"] or m["city2"]).lower().split())], m
 
 
 # "by 9am Thursday Pacific": the four US zones are said by name alone too, at the end of a clause

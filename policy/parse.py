@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 from policy.budget_share import BUDGET_SHARE_WORDS, apply_budget_share, read_budget_share
 from policy.datasets import dataset_in_text
-from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, zone_of
+from policy.dates import OCCASION_RE, OCCASION_WORDS, Deadline, find_deadlines, said_zone, zone_of
 from policy.defaults import format_count
 from policy.describing import APPROVAL_CLAIM_RE, APPROVAL_CLAIMED, DATA_ITEMS, plan_word
 from policy.errors import RequestError
@@ -711,6 +711,21 @@ class _Scan:
         return list(found)
 
 
+def _zone_said(scan: _Scan, notes: list[str], *, tz: str) -> str:
+    """The zone the request's dates are read in: one the text says apart from any date ("UK time", "I'm in Berlin"),
+    its words taken, else ``tz`` (the person's own, as their client gives it)."""
+    if not scan.holds(("time", "i'm", "i am", "we're", "we are", "team is")):
+        return tz
+    found = said_zone(scan.text)
+    if found is None:
+        return tz
+    zone, m = found
+    scan.blank(m.start(), m.end())
+    if zone != tz:
+        notes.append(f"read '{_said(m)}' as the time zone the request's dates are said in: {zone}, not {tz}")
+    return zone
+
+
 @dataclasses.dataclass(frozen=True)
 class Reading:
     """What a text said: the fields it stated (nothing else), the phrase each phrase-bound field came from, and
@@ -780,6 +795,7 @@ def read_request(
     elif (role := _WHO_ROLE_RE.match(scan.text)) is not None:  # "platform lead: is it worth …"
         notes.append(f"read '{_said(role).rstrip(':,-— ')}' as who is asking")
         scan.blank(role.start(), role.end())
+    tz = _zone_said(scan, notes, tz=tz)  # "UK time, by 9am tomorrow": every date read in it
     reservation = _reservation(scan)  # its hex digits are no size, count or date
     cost_center = _cost_center(scan, notes)  # "cost center ML-4411": its digits are no count either
     # "avoid cross-region transfer": before "avoid" reads as an exclusion

@@ -2248,6 +2248,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the bucket's region said after its address: where the data lives, not where to run (it was refused)
     ("fine-tune a 7B on 1B tokens, data is in s3://bucket/prefix in eu-central-1",
      {"data_region": "eu-central-1"}, []),
+    # the zone the dates are said in, said apart from them (they were read in the person's own zone, hours off)
+    ("we need a 7B fine-tune on 1B tokens, UK time, by 9am tomorrow", {"deadline": at("2026-12-01T01:00")}, []),
+    ("fine-tune 8B on 1B tokens, I'm in Berlin, need it by tomorrow morning", {"deadline": at("2026-12-01T00:00")}, []),
+    ("fine-tune 7B on 1B tokens, all times ET, by friday noon", {"deadline": at("2026-12-04T09:00")}, []),
+    ("fine-tune 7B on 1B tokens, I'm in frankfurt, run in us-east-1", {"region": "us-east-1"}, []),
 ]
 
 
