@@ -1213,9 +1213,7 @@ def _launch_next(scan: _Scan, notes: list[str], *, dated: bool,
     if not m:
         return _event_next(scan, notes, dated=dated, asked=asked), None
     said = _said(m[0])
-    if dated or asked:
-        notes.append(f"read '{said}' as what the work is for" + (": the deadline said is what the plan meets"
-                                                                 if dated else ""))
+    if dated or asked:  # noted with the stage it says (``_launched_for``)
         return [], said
     return [Question(field="deadline", question=f"'{said}': by when must the model be ready? The plan is made to be "
                      "done before then: give a date and time, e.g. \"Dec 28 9am\".")], said
@@ -1245,10 +1243,15 @@ def _event_next(scan: _Scan, notes: list[str], *, dated: bool, asked: bool) -> l
 
 
 def _launched_for(said: str | None, fields: dict[str, Any], notes: list[str]) -> None:
-    """A product launched with the model is production work, unless the request said otherwise."""
-    if said is not None and fields.get("stage") is None:
+    """A product launched with the model is production work, unless the request said otherwise; noted once, with
+    what the deadline said has to do with it."""
+    if said is None:
+        return
+    production = fields.get("stage") is None
+    if production:
         fields["stage"] = Stage.PRODUCTION
-        notes.append(f"read '{said}' as production: the model is for a product's launch")
+    notes.append(f"read '{said}' as what the work is for" + (", production" if production else "")
+                 + (": the deadline said is what the plan meets" if fields.get("deadline") is not None else ""))
 
 
 def _event_deadline(scan: _Scan) -> list[Question]:
