@@ -726,6 +726,14 @@ def _zone_said(scan: _Scan, notes: list[str], *, tz: str) -> str:
     return zone
 
 
+# "using python 3.11 and cuda 12.4", "on pytorch 2.4": the software a job is built with, each with its version
+_SOFTWARE = r"(?:python|cuda|cudnn|nccl|pytorch|torch|jax|transformers|deepspeed|vllm)"
+_SOFTWARE_WORDS = ("python", "cuda", "cudnn", "nccl", "torch", "jax", "transformers", "deepspeed", "vllm")
+_SOFTWARE_VERSION_RE = compiled_on_use(
+    rf"\b(?:(?:using|with|on|in)\s+)?{_SOFTWARE}\s+v?\d+(?:\.\d+){{1,2}}(?![\w.])"
+    rf"(?:\s*(?:,|and|&)\s*{_SOFTWARE}\s+v?\d+(?:\.\d+){{1,2}}(?![\w.]))*", _F)
+
+
 @dataclasses.dataclass(frozen=True)
 class Reading:
     """What a text said: the fields it stated (nothing else), the phrase each phrase-bound field came from, and
@@ -801,6 +809,9 @@ def read_request(
     # "avoid cross-region transfer": before "avoid" reads as an exclusion
     with_data, data_region = _keep_with_data(scan, notes)
     fp8 = _fp8(scan, notes)  # "train in fp8": its 8 is no count
+    for m in scan.take_if(_SOFTWARE_WORDS, _SOFTWARE_VERSION_RE):  # "cuda 12.4": its numbers are no counts
+        notes.append(f"read '{_said(m)}' as the software the job is built with: it runs in the team's image, so its "
+                     "versions do not change the plan")
     for m in scan.take_if(("%",), _HELD_OUT_RE):  # "with 10% held out for validation": its percent is no budget's
         notes.append(f"read '{_said(m)}' as data held out of training: the tokens said are priced whole, so the "
                      "estimate is high by at most that share")
@@ -4972,7 +4983,10 @@ _GRID_TRIALS_RE = compiled_on_use(
     # "3 different learning rates and 2 seeds each", "4 configs with 3 seeds apiece": the second count for each of
     # the first
     rf"|(?<![\w.])(?P<a2>\d{{1,4}})\s+(?:different\s+)?(?:{_TRIALS})\s*,?\s*(?:and|with)\s+(?P<b2>\d{{1,4}})\s+"
-    rf"(?:{_TRIALS})\s+(?:each|apiece|per\s+(?:one|config(?:uration)?|value|setting))(?![\w])", _F)
+    rf"(?:{_TRIALS})\s+(?:each|apiece|per\s+(?:one|config(?:uration)?|value|setting))(?![\w])"
+    # "a 2 x 4 grid of lr and batch size", "3x3 grid search over lr and warmup": the grid's shape said before it
+    r"|(?<![\w.])(?P<a3>\d{1,3})\s*(?:x|×|\*|by)\s*(?P<b3>\d{1,3})\s+(?:hyper-?parameter\s+)?grid(?:\s+search)?"
+    r"(?:\s+(?:of|over|across|on)\s+[^,.;:!?]{1,40}?(?=\s*(?:$|[,.;:!?])))?", _F)
 
 
 # Hardware said of each run of several: "each run on 1 node", "each trial gets 8 GPUs", "each on 2 nodes", "one node
@@ -5165,7 +5179,7 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
     found = []
     for m in list(_GRID_TRIALS_RE.finditer(scan.text)):  # "3 lora ranks x 2 lrs": before the adapter runs' reader
         phrase = _said(m)
-        first, second = m["a"] or m["a2"], m["b"] or m["b2"]
+        first, second = m["a"] or m["a2"] or m["a3"], m["b"] or m["b2"] or m["b3"]
         total = int(first) * int(second)
         notes.append(f"read '{phrase}' as a grid of {first} × {second} = {total} trials")
         found.append(_Qty("trials", Decimal(total), phrase))
