@@ -259,6 +259,15 @@ def test_cli_json_is_the_decision(text: str, monkeypatch: pytest.MonkeyPatch) ->
                          "catalog", "savings_vs_naive_usd", "naive_baseline"}
 
 
+def test_cli_text_says_a_sweeps_runtime_cap_holds_each_job() -> None:
+    text = "2 fine-tunes of a 7B on 1B tokens back to back"
+    plan = plan_for(text).plan
+    result = runner.invoke(app, ["plan", text, *NOW_ARGS])
+    assert result.exit_code == 0, result.output
+    assert "2 separate jobs of 1 instance(s), 1 at a time" in result.stdout
+    assert f"max runtime {plan.max_runtime_hours:,.1f} h a job" in result.stdout  # was "5.16667 h"
+
+
 def test_cli_text_opens_with_the_summary_line() -> None:
     result = runner.invoke(app, ["plan", "fine-tune 7B by Friday", *NOW_ARGS])
     assert result.exit_code == 0, result.output
