@@ -53,6 +53,11 @@ class PlanFields(InputModel):
     params_fit_budget: bool | None = Field(default=None, description=(
         "with no params and a budget_usd, deadline or hardware to fit in: the model's size is the largest whose plan "
         "fits them all, found by the decision and noted"))
+    params_family: Text | None = Field(default=None, min_length=1, max_length=40, description=(
+        "with params_fit_budget: a model family (\"llama\", \"qwen2.5\") whose sizes in the model table are the "
+        "ones tried, largest first"))
+    runs_at_once: int | None = Field(default=None, ge=1, le=10_000, description=(
+        "of several trials, the most run at a time (1: one after another, so the plan finishes when all have run)"))
     runs_fit_budget: bool | None = Field(default=None, description=(
         "with budget_usd: how many runs like the one planned the budget pays for, noted beside the plan of one run"))
     region: Text | None = Field(default=None, min_length=1, max_length=32)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from policy.decision import Plan
 
-__all__ = ["FEWEST_PARAMS", "FEWEST_TOKENS", "MOST_PARAMS", "most_that_fits", "MOST_TOKENS"]
+__all__ = ["FEWEST_PARAMS", "FEWEST_TOKENS", "fits", "MOST_PARAMS", "most_that_fits", "MOST_TOKENS"]
 
 FEWEST_TOKENS = 10**6  # below this no run is worth planning by its budget
 MOST_TOKENS = 10**14  # far beyond any budget gpuops approves
@@ -25,34 +25,39 @@ MOST_PARAMS = 10**13  # beyond every model the catalog's largest configurations 
 _HALVINGS = 8  # the gap between two powers of ten, halved this often (in log space): within 1% of the most
 
 
+def fits(plan: Plan | None, *, budget_usd: float | None) -> bool:
+    """Whether ``plan`` (None: it cannot be planned) costs at most ``budget_usd`` (when there is one) and meets any
+    deadline."""
+    return (plan is not None and (budget_usd is None or plan.estimated_cost_usd <= budget_usd)
+            and plan.deadline_met is not False)
+
+
 def most_that_fits(plan_for: Callable[[int], Plan | None], *, budget_usd: float | None, fewest: int,
                    most: int) -> int | None:
     """The largest count (of tokens, or of the model's parameters) from ``fewest`` to ``most`` whose plan
     (``plan_for``, None when it cannot be planned, as when no hardware holds it) costs at most ``budget_usd`` (when
     there is one) and meets any deadline, rounded down to two significant figures; None when not even ``fewest``
     does."""
-    def fits(count: int) -> bool:
-        plan = plan_for(count)
-        return (plan is not None and (budget_usd is None or plan.estimated_cost_usd <= budget_usd)
-                and plan.deadline_met is not False)
+    def fits_at(count: int) -> bool:
+        return fits(plan_for(count), budget_usd=budget_usd)
 
-    if not fits(fewest):
+    if not fits_at(fewest):
         return None
     low = fewest
-    while low * 10 <= most and fits(low * 10):
+    while low * 10 <= most and fits_at(low * 10):
         low *= 10
     if low * 10 > most:
         return low
     lo, hi = math.log10(low), math.log10(low) + 1.0
     for _ in range(_HALVINGS):
         mid = (lo + hi) / 2
-        if fits(round(10**mid)):
+        if fits_at(round(10**mid)):
             lo = mid
         else:
             hi = mid
     found = _two_figures(round(10**lo))
     # the search stops within 1% of the most: a count of two figures just above it may fit too
-    while (higher := found + _step(found)) < 10**hi and fits(higher):
+    while (higher := found + _step(found)) < 10**hi and fits_at(higher):
         found = higher
     return found
 

@@ -711,6 +711,23 @@ class _Scan:
         return list(found)
 
 
+def _params_fit(scan: _Scan) -> dict[str, Any]:
+    """ "the biggest model we can …" (``params_fit_budget``), and the family when one is named in its place ("the
+    biggest llama you can"); a word that names no family of the model table is no such ask, and stays."""
+    if not scan.holds(("biggest", "largest", "how big", "how large", "what size")):
+        return {}
+    fits: dict[str, Any] = {}
+    for m in list(_PARAMS_FIT_RE.finditer(scan.text)):
+        family = m["family"]
+        if family is not None and len(family_members(family)) < 2:
+            continue
+        scan.blank(m.start(), m.end())
+        fits["params_fit_budget"] = True
+        if family is not None:
+            fits["params_family"] = " ".join(family.split())
+    return fits
+
+
 def _zone_said(scan: _Scan, notes: list[str], *, tz: str) -> str:
     """The zone the request's dates are read in: one the text says apart from any date ("UK time", "I'm in Berlin"),
     its words taken, else ``tz`` (the person's own, as their client gives it)."""
@@ -883,8 +900,7 @@ def read_request(
                               "estimate_only": estimate_only, "stop_at_usd": stop_at, "launch_below_usd": below,
                               **alerts}
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
-    fields["params_fit_budget"] = bool(scan.take_if(("biggest", "largest", "how big", "how large", "what size"),
-                                                    _PARAMS_FIT_RE)) or None
+    fields |= _params_fit(scan)
     fields["runs_fit_budget"] = _runs_fit(scan)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
@@ -921,6 +937,7 @@ def read_request(
         questions[:] = [q for q in questions if q.field != "tokens"]  # the pair's other size is the tokens
         questions.append(size_pair_question(pair, task=fields.get("task")))
     if fields.get("params") is None and pair is None and fields.get("fixed_hours") is None \
+            and not fields.get("params_family") \
             and not measures_work(fields) and (family := family_question(scan.said)) is not None:
         questions.append(family)  # "finetune mistral on 200M tokens": which Mistral?
     if to_reserve and fields.get("interruption_tolerance") is None:  # reserved capacity is never interrupted
@@ -1715,7 +1732,11 @@ def _tokens_fit_amount(scan: _Scan) -> bool:
 # The model's size left to the budget, deadline or hardware: "what's the biggest model we can pretrain on 20B tokens",
 # "how big a model can $30k train", "the largest model that fits in $5k" (``TrainingRequest.params_fit_budget``)
 _PARAMS_FIT_RE = compiled_on_use(
-    r"\b(?:(?:what'?s|what\s+is|find(?:\s+me)?|tell\s+me|give\s+me)\s+)?(?:the\s+)?(?:biggest|largest)\s+(?:\w+\s+)?model"
+    # "the biggest llama you can", "the largest qwen2.5 that fits": of that family's sizes
+    r"\b(?:the\s+)?(?:biggest|largest)\s+(?P<family>(?!models?\b)[a-z][\w.-]*(?:\s+\d(?:\.\d)?)?)(?:\s+models?)?"
+    r"(?=\s+(?:(?:we|i|you)\s+(?:can|could)|(?:that\s+)?fits|possible)\b)"
+    r"(?:\s+(?:(?:we|i|you)\s+(?:can|could)|(?:that\s+)?fits|possible))"
+    r"|\b(?:(?:what'?s|what\s+is|find(?:\s+me)?|tell\s+me|give\s+me)\s+)?(?:the\s+)?(?:biggest|largest)\s+(?:\w+\s+)?model"
     r"(?:\s+(?:that|which))?(?:\s+(?:we|i|it|you|the\s+budget|\$?[\d.,]+\s*[km]?)\s+(?:can|could|would|will)"
     r"(?:\s+(?:afford\s+to|still))?|\s+(?:that\s+)?(?:fits|we\s+can\s+afford)|\s+possible)(?=\W|$)"
     r"|\bhow\s+(?:big|large)\s+(?:of\s+)?an?\s+(?:\w+\s+)?model\s+(?:can|could|would|will)\b"

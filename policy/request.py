@@ -274,6 +274,9 @@ class TrainingRequest(BaseModel):
     # "the biggest model we can pretrain on 20B tokens for $30k": the model's size is the largest whose plan the budget
     # pays for, by the deadline and on the hardware named, found by the decision; with a size said it changes nothing.
     params_fit_budget: bool | None = None
+    # "the biggest llama you can for $500": the family that largest model is one of (its sizes in the model table);
+    # None: any size
+    params_family: str | None = Field(default=None, max_length=40)
     # "how many 13B LoRA runs on 200M tokens fit in $2k?": how many runs like the one planned the budget pays for, said
     # by the decision beside the plan of one run (asking for that many plans them all); needs a budget.
     runs_fit_budget: bool | None = None

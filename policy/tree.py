@@ -50,7 +50,7 @@ from policy.estimate import (
     workload,
 )
 from policy.guardrails import REFRESH_PRICES, approval_requirement, spend_status, stale_prices
-from policy.models import find_model
+from policy.models import family_members, find_model
 from policy.patterns import compiled_on_use
 from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import allowed_platforms, choose_platforms
@@ -227,12 +227,11 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
             return None
         return None if ceiling is not None and plan.estimated_cost_usd > ceiling else plan
 
+    if request.params_family:
+        return _with_largest_of_family(request, allowed, budget=budget)
     params = affordable.most_that_fits(allowed, budget_usd=budget, fewest=affordable.FEWEST_PARAMS,
                                        most=affordable.MOST_PARAMS)
-    limits = [*([f"the ${budget:,.2f} budget"] if budget is not None else []),
-              *(["the deadline"] if request.deadline is not None else []),
-              *(["the hardware named"] if request.hardware_named() else [])]
-    said = " and ".join(limits) or "the policy's limits"
+    said = _fit_limits(request, budget)
     if params is None:
         raise RequestError(
             f"No model of {format_count(affordable.FEWEST_PARAMS)} parameters or more fits {said} for this work; "
@@ -246,6 +245,41 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
         bound = f", with no budget or hardware said bounded only by the policy's {' and '.join(bounds)}"
     note = f"params: {format_count(params)}, the largest model that fits {said}{bound} (the biggest model, as asked)"
     return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
+
+
+def _with_largest_of_family(request: TrainingRequest, allowed: Callable[[int], Plan | None], *,
+                            budget: float | None) -> TrainingRequest:
+    """``request`` ("the biggest llama you can for $500") with the largest model of the family named whose plan
+    fits: each of its sizes in the model table, largest first, until one fits its budget, its deadline and the
+    policy; refused, naming the smallest, when none does."""
+    family = str(request.params_family)
+    members = sorted(family_members(family), key=lambda m: m.params, reverse=True)
+    if not members:
+        raise RequestError(f"params_family '{family}' names no family of models gpuops knows; give one such as "
+                           "\"llama\", \"qwen2.5\" or \"mistral\", or leave it out to search every size",
+                           code="unknown_model_family")
+    for model in members:
+        if affordable.fits(allowed(model.params), budget_usd=budget):
+            tried = [m.name for m in members if m.params > model.params]
+            passed = f"; larger ones ({', '.join(tried)}) do not fit" if tried else ""
+            note = (f"params: {format_count(model.params)}, {model.name}, the largest '{family}' model that fits "
+                    f"{_fit_limits(request, budget)}{passed} (the biggest model, as asked)")
+            return request.model_copy(update={"params": model.params, "model": model.name,
+                                              "notes": [*request.notes, note]})
+    smallest = members[-1]
+    raise RequestError(
+        f"No '{family}' model fits {_fit_limits(request, budget)} for this work (the smallest is {smallest.name}, "
+        f"{format_count(smallest.params)}); give more room (a larger budget, a later deadline, more hardware) or "
+        "fewer tokens, or name a size.",
+        code="nothing_fits")
+
+
+def _fit_limits(request: TrainingRequest, budget: float | None) -> str:
+    """What a largest model is fitted in, as a person said it."""
+    limits = [*([f"the ${budget:,.2f} budget"] if budget is not None else []),
+              *(["the deadline"] if request.deadline is not None else []),
+              *(["the hardware named"] if request.hardware_named() else [])]
+    return " and ".join(limits) or "the policy's limits"
 
 
 def _with_affordable_tokens(request: TrainingRequest, cost_of: Callable[[int], Plan | None]) -> TrainingRequest:

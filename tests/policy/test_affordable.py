@@ -12,8 +12,10 @@ from policy.affordable import FEWEST_PARAMS, FEWEST_TOKENS, MOST_TOKENS, most_th
 from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision, Plan
+from policy.defaults import format_count
 from policy.errors import RequestError
 from policy.intake import request_from
+from policy.models import family_members
 from policy.parse import parse_request, read_request
 from policy.spend import SpendSnapshot
 from policy.tree import decide
@@ -161,3 +163,31 @@ def test_runs_none_of_which_fit_say_so_and_the_count_needs_a_budget() -> None:
     # a count of something else is no question of runs
     assert parse_request("how many GPUs for a 7B fine-tune on 1B tokens under $500", now=NOW, tz="UTC",
                          team="team-ml").runs_fit_budget is None
+
+
+def test_the_biggest_of_a_family_named_is_its_largest_size_that_fits() -> None:
+    """ "the biggest llama you can for $500" asked which Llama; the family's sizes are now searched, largest first."""
+    decision = decided("I have $500, fine-tune the biggest llama you can on 1B tokens, experimental")
+    chosen = decision.request.params
+    assert decision.request.model is not None and decision.request.model.startswith("llama")
+    assert decision.plan.estimated_cost_usd <= 500
+    larger = [m for m in family_members("llama") if chosen is not None and m.params > chosen]
+    assert larger and all(decided(f"fine-tune {m.name} on 1B tokens, experimental").plan.estimated_cost_usd > 500
+                          for m in larger)
+    assert any(a.startswith(f"params: {format_count(chosen or 0)}, {decision.request.model}, the largest 'llama' model "
+                            "that fits the $500.00 budget") for a in decision.assumptions)
+    with pytest.raises(RequestError) as tiny:
+        decided("fine-tune the biggest llama you can on 1B tokens for $5")
+    assert tiny.value.code == "nothing_fits" and "the smallest is llama-3.2-1b" in str(tiny.value)
+    # a word that names no family is no such ask
+    assert parse_request("fine-tune the biggest one you can on 1B tokens, 7B, $500", now=NOW, tz="UTC").params_family \
+        is None
+
+
+def test_a_family_given_as_a_field_that_names_none_is_refused_naming_families() -> None:
+    request = parse_request("fine-tune 7B on 1B tokens for $100", now=NOW, tz="UTC").model_copy(
+        update={"params_fit_budget": True, "params_family": "zorblax", "params": None})
+    with pytest.raises(RequestError) as refused:
+        decide(request, catalog=load_catalog(), policy=default_policy(),
+               spend=SpendSnapshot.unavailable(team=None, reason="test"), now=NOW)
+    assert refused.value.code == "unknown_model_family" and "llama" in refused.value.message
