@@ -273,7 +273,8 @@ _SAID_ZONE_RE = compiled_on_use(
     rf"\b(?:(?:all\s+)?(?:times?|dates?|deadlines?)\s+(?:are\s+)?(?:in\s+)?)?(?P<city>{_CITY_ZONE_PLACES})\s+time\b"
     r"(?![\s,]*(?:zone\s+)?(?:is\s+)?\d)"
     rf"|\b(?:i'?m|i\s+am|we'?re|we\s+are|(?:our\s+)?team\s+is)\s+(?:based\s+|located\s+|sitting\s+)?in\s+(?:the\s+)?"
-    rf"(?P<city2>{_CITY_ZONE_PLACES})(?![\w-])"
+    # the place whole, at a clause's end ("we're in central europe" names no zone of "central")
+    rf"(?P<city2>{_CITY_ZONE_PLACES})(?:\s+time(?:\s*zone)?)?(?=\s*(?:$|[,.;:!?)]|(?:and|but|so|&)\b))"
     rf"|\b(?:all\s+)?(?:times?|dates?|deadlines?)\s+(?:are\s+)?(?:in\s+)?(?P<z>{_ZONE_NAMES})(?![\w])", _F)
 
 

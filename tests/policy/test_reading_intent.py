@@ -2253,6 +2253,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 1B tokens, I'm in Berlin, need it by tomorrow morning", {"deadline": at("2026-12-01T00:00")}, []),
     ("fine-tune 7B on 1B tokens, all times ET, by friday noon", {"deadline": at("2026-12-04T09:00")}, []),
     ("fine-tune 7B on 1B tokens, I'm in frankfurt, run in us-east-1", {"region": "us-east-1"}, []),
+    # a zone's name inside a longer place names no zone ("central" is Chicago's): left for a person
+    ("fine-tune 7B on 1B tokens by friday noon, we are in central europe", {"deadline": at("2026-12-04T12:00")},
+     ["central europe"]),
     # a grid's shape said before it (it priced one run of the eight)
     ("fine-tune 7B on 1B tokens, 2 x 4 grid of lr and batch size", {"trials": 8}, []),
     ("fine-tune 1B on 100M tokens, 3x3 grid search over lr and warmup", {"trials": 9}, []),
