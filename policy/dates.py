@@ -207,7 +207,8 @@ _REL = (
     r"(?:(?:under|less\s+than|fewer\s+than|no\s+more\s+than)\s+)?"
     # "within $150 and 10 hours": the amount said between is the budget's, left for its reader (``_read_at``)
     r"(?P<shared>\$\s*\d[\d.,]*\s*[km]?\s+(?:and|&)\s+)?"
-    rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?\s*){_UNIT}"
+    # a count in words is a word of its own: "max and" is no "max a d(ay)"
+    rf"(?P<rn>{_COUNT})(?:\s*(?:to|-|or)\s*(?P<rnhi>\d{{1,6}}))?(?:(?<=\d)\s*|\s+)){_UNIT}"
     # "in the next day or two", "within a week or so": the earlier end, as a range's
     r"(?P<rnor>\s+or\s+(?:two|three|2|3|so)|[\s-]?ish\b)?"  # "a week or so", "a week-ish": the span said
     rf"{_RUNTIME}(?:{_FROM_NOW}|{_FROM_DAY}|'?s?\s+time)?"

@@ -4861,7 +4861,7 @@ _CEILING_LIMITS: dict[str, tuple[int, int, str, str]] = {
 _FLOOR_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+least|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|min(?:imum)?\.?(?:\s+of)?)|>=|\u2265)"
     r"\s*$", _F)
-_FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bat\s+(?:the\s+)?least\b)", _F)
+_FLOOR_AFTER_RE = compiled_on_use(r"\s*(?:\bor\s+more\b|\bminimum\b|\bmin\b(?!\s*[$\d])|\bat\s+(?:the\s+)?least\b)", _F)
 _CEILING_BEFORE_RE = compiled_on_use(
     r"(?:\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|max(?:imum)?\.?(?:\s+of)?|capped\s+at"
     # "don't go over 16 GPUs", "never exceed 4 nodes"

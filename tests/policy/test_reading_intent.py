@@ -2256,6 +2256,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a zone's name inside a longer place names no zone ("central" is Chicago's): left for a person
     ("fine-tune 7B on 1B tokens by friday noon, we are in central europe", {"deadline": at("2026-12-04T12:00")},
      ["central europe"]),
+    # bounds said after their counts, "min" too; "max and" is no "max a d(ay)" (it was a deadline a day away)
+    ("pretrain 1B on 20B tokens with 8 nodes max and 2 nodes min",
+     {"max_instances": 8, "min_instances": 2, "deadline": None}, []),
     # a grid's shape said before it (it priced one run of the eight)
     ("fine-tune 7B on 1B tokens, 2 x 4 grid of lr and batch size", {"trials": 8}, []),
     ("fine-tune 1B on 100M tokens, 3x3 grid search over lr and warmup", {"trials": 9}, []),
