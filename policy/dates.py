@@ -281,8 +281,8 @@ _SAID_ZONE_RE = compiled_on_use(
 
 # What ends a date or a time said right before a zone ("6pm London time", "Friday noon UK time"): the date's own zone
 _DATE_BEFORE_ZONE_RE = compiled_on_use(
-    r"(?:\d|am|pm|noon|midnight|eod|cob|eob|morning|afternoon|evening|tonight|today|tomorrow|day|week|month"
-    r"|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\.?\s*,?\s*\(?$", _F)
+    rf"(?:\d|am|pm|noon|midnight|eod|cob|eob|morning|afternoon|evening|tonight|today|tomorrow|day|week|month|{_MONTH})"
+    r"\.?\s*,?\s*\(?$", _F)
 
 
 def said_zone(text: str) -> tuple[str, re.Match[str]] | None:

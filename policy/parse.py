@@ -35,6 +35,9 @@ from policy.questions import Choice, Question, deadline_before_start, deadline_q
 from policy.reading import (
     EPOCHS_WAITING,
     EVAL_RE,
+    EVENT_CUE,
+    EVENT_NAMED,
+    MIN_ITERATIONS_AS_STEPS,
     PAIRED_TOKENS,
     PRODUCT_LAUNCH,
     RL_ROLLOUTS,
@@ -744,8 +747,8 @@ def _zone_said(scan: _Scan, notes: list[str], *, tz: str) -> str:
 
 
 # "using python 3.11 and cuda 12.4", "on pytorch 2.4": the software a job is built with, each with its version
-_SOFTWARE = r"(?:python|cuda|cudnn|nccl|pytorch|torch|jax|transformers|deepspeed|vllm)"
-_SOFTWARE_WORDS = ("python", "cuda", "cudnn", "nccl", "torch", "jax", "transformers", "deepspeed", "vllm")
+_SOFTWARE_WORDS = ("python", "cuda", "cudnn", "nccl", "pytorch", "torch", "jax", "transformers", "deepspeed", "vllm")
+_SOFTWARE = f"(?:{'|'.join(_SOFTWARE_WORDS)})"
 _SOFTWARE_VERSION_RE = compiled_on_use(
     rf"\b(?:(?:using|with|on|in)\s+)?{_SOFTWARE}\s+v?\d+(?:\.\d+){{1,2}}(?![\w.])"
     rf"(?:\s*(?:,|and|&)\s*{_SOFTWARE}\s+v?\d+(?:\.\d+){{1,2}}(?![\w.]))*", _F)
@@ -1249,9 +1252,7 @@ def _launch_next(scan: _Scan, notes: list[str], *, dated: bool,
 
 # "for the launch next week", "ahead of our review next month": an occasion in a week or month to come
 _EVENT_NEXT_RE = compiled_on_use(
-    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?P<event>(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){0,2}"
-    r"(?!(?:run|job|training|fine-?tune|finetune|sweep|experiment|pretrain(?:ing)?)s?\s)[a-z][\w-]*)\s+"
-    r"(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
+    rf"{EVENT_CUE}(?P<event>{EVENT_NAMED})\s+(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
 
 
 def _event_next(scan: _Scan, notes: list[str], *, dated: bool, asked: bool) -> list[Question]:
@@ -2834,7 +2835,6 @@ _PAST_RUN_RE = compiled_on_use(
     r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:(?P<count>\d+)\s*x?\s*)?(?P<hw>[a-z][a-z0-9.-]*)"
     r"(?:\s+(?:nodes?|instances?|gpus?))?)?",
     _F)
-_PAST_RUN_UNIT_HOURS = {"h": 1, "d": 24, "w": 168}
 
 
 def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str, int | None] | None:
@@ -2844,7 +2844,7 @@ def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str, int | None] | Non
     count, named = m["count"], (m["hw"] or "").lower().removesuffix("s")
     if not count or int(count) < 1 or not any(re.fullmatch(p, named, _F) for _, p in _ACCELERATORS):
         return None
-    hours = float(m["length"]) * _PAST_RUN_UNIT_HOURS[m["unit"][0].lower()]
+    hours = float(m["length"]) * UNIT_HOURS[m["unit"][0].lower()]
     size = int(Decimal(m["size"]) * _SCALE[m["scale"].lower()]) if m["size"] else None
     return hours * int(count), _accelerator(named), size
 
@@ -4318,7 +4318,7 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
     of each step ("2000 steps of 1M tokens", "50k steps x 2M tokens", "2000 steps of 256 rollouts of 1k tokens") are
     the batch, not the tokens trained."""
     steps = [q for q in found if q.kind == "other" and (m := _STEPS_RE.fullmatch(q.phrase)) is not None
-             and not (m["iters"] and q.value < _MIN_ITERATIONS_AS_STEPS)]
+             and not (m["iters"] and q.value < MIN_ITERATIONS_AS_STEPS)]
     if len(steps) != 1:
         return
     count, per_step = int(steps[0].value), _tokens_a_step(fields)
@@ -4353,8 +4353,6 @@ def _tokens_of_steps(found: list[_Qty], fields: dict[str, Any], notes: list[str]
                  "of training")
 
 
-# The fewest iterations read as optimizer steps: "3 iterations of the fine-tune" are runs, "5000 iterations" steps
-_MIN_ITERATIONS_AS_STEPS = 100
 # The fewest tokens an optimizer step can hold: a steps count that would leave fewer to each step is no split of the
 # tokens said (one sequence of the shortest context planned is 128 tokens; a real batch is thousands of them)
 _MIN_STEP_TOKENS = 512

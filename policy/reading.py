@@ -35,9 +35,10 @@ from policy.request import Task, measures_work
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 from policy.timespan import HOURS_PER_MONTH
 
-__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "FILLER_WORDS", "PAIRED_TOKENS", "read_back_reference",
-           "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "RL_ROLLOUTS", "Scan",
-           "TRAIN_RE", "UNIT_HOURS"]
+__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "EVENT_CUE", "EVENT_NAMED", "FILLER_WORDS",
+           "MIN_ITERATIONS_AS_STEPS", "PAIRED_TOKENS", "PRODUCT_LAUNCH", "read_back_reference", "read_held",
+           "read_intent", "read_timing", "read_to_reserve", "read_today", "RL_ROLLOUTS", "Scan", "TRAIN_RE",
+           "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -773,11 +774,14 @@ PRODUCT_LAUNCH = (
     r"|go(?:ing)?\s+live\s+with)"
     r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)|an?\s+(?:job|run|sweep))\b)"
     r"(?:\s+[\w-]+){0,5}?")
+# "for the launch", "ahead of our review": an occasion the work is for, named in up to three words; "for a pretraining
+# run" names the job itself, no occasion
+EVENT_CUE = r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+"
+EVENT_NAMED = (r"(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){0,2}"
+               r"(?!(?:run|job|training|fine-?tune|finetune|sweep|experiment|pretrain(?:ing)?)s?\s)[a-z][\w-]*")
 # "for the launch next week", "ahead of our review next week": the event is next week, the work is due before it
 _EVENT_BEFORE_RE = compiled_on_use(
-    r"\b(?:for|before|ahead\s+of|in\s+time\s+for)\s+(?:the|our|a|an|my)\s+(?:[a-z][\w-]*\s+){0,2}"
-    # "for a pretraining run next month": the run itself is then, no event
-    r"(?!(?:run|job|training|fine-?tune|finetune|sweep|experiment|pretrain(?:ing)?)s?\s+$)[a-z][\w-]*\s+$"
+    rf"{EVENT_CUE}{EVENT_NAMED}\s+$"
     # "we're launching a new support bot next month": the product's launch, not the job's
     rf"|{PRODUCT_LAUNCH}\s+$", _F)
 
@@ -1254,7 +1258,7 @@ def step_setting(fields: dict[str, Any]) -> tuple[str, int] | None:
 _STEPS_SAID_RE = compiled_on_use(
     r"(?P<n>\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:k|m|thousand|million)?)\s*(?:optimi[sz]er\s+|training\s+)?"
     r"(?:steps?|(?P<iters>iterations?|iters?))", _F)
-_MIN_ITERATIONS_AS_STEPS = 100  # "3 iterations of the fine-tune" are runs, "5000 iterations" a trainer's steps
+MIN_ITERATIONS_AS_STEPS = 100  # "3 iterations of the fine-tune" are runs, "5000 iterations" a trainer's steps
 # The global batches "2000 steps" said without one is asked in: a small fine-tuning batch, a common one and one of
 # pretraining's size, in sequences of the length said, else in tokens
 _STEP_SEQUENCES = (32, 128, 512)
@@ -1268,7 +1272,7 @@ def _steps_question(scan: Scan, fields: dict[str, Any]) -> Question | None:
     said = next(((p, m) for p in scan.unused if (m := _STEPS_SAID_RE.fullmatch(p)) is not None), None)
     if said is not None:
         phrase, steps = said[0], _count(said[1]["n"])
-        if steps < 1 or (said[1]["iters"] and steps < _MIN_ITERATIONS_AS_STEPS):
+        if steps < 1 or (said[1]["iters"] and steps < MIN_ITERATIONS_AS_STEPS):
             return None
         scan.unused.remove(phrase)
     elif fields.get("tokens") is None and (setting := step_setting(fields)) is not None:
