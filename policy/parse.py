@@ -5030,6 +5030,9 @@ _RUN_HARDWARE_WORDS = ("node", "instance", "machine", "host", "box", "gpu", "acc
 _RUNS_OF_HARDWARE_RE = compiled_on_use(
     # "3 runs, each on 8 H100s": "each" before the hardware says each run's too
     r"(?<![\w.])\d{1,4}\s+(?:runs|trials|jobs|experiments|configs|configurations|seeds|variants)\s*,?\s+"
+    # "5 runs of 2 hours each on 8 H100s": a length each run takes (read already, so blank here) is measured on the
+    # hardware each run has
+    r"(?:(?:of|for|lasting)(?P<length_each>\s{6,})\s*,?\s*)?"
     r"(?P<of>of|on|with|using|each\s+(?:on|with|using|gets?))"
     rf"\s+(?P<count>(?P<n>\d{{1,4}})\s*(?:x\s*)?)(?:(?P<unit>{_NODE_UNIT}|gpus?|accelerators?)"
     rf"|(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?:\s+gpus?)?)(?:\s+(?P<each>each|apiece))?(?![\w-])", _F)
@@ -5042,11 +5045,24 @@ _EACH_RUN_ON_ACCELERATORS_RE = compiled_on_use(
     rf"(?P<n>\d{{1,4}})\s*(?:x\s*)?(?=(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w-]))", _F)
 
 
+# the length of each run, as said between the runs and their hardware ("5 runs of 2 hours each on 8 H100s")
+_LENGTH_EACH_RE = compiled_on_use(
+    r"\s*(?:~|about\s+|around\s+|roughly\s+)?\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)\s+(?:each|apiece)"
+    r"\s*", _F)
+
+
+# "… on 8 H100s in total": the hardware all the runs share
+_IN_ALL_AFTER_RE = compiled_on_use(
+    r"\s*,?\s*(?:in\s+(?:total|all)|total|altogether|overall|between\s+them|shared)\b", _F)
+
+
 def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
     """The hardware said of each run ("each run on 1 node"): its count, "gpus" or "instances", and the phrase; taken
     before the counts' readers read it as the whole job's."""
     runs_of = next((m for m in _RUNS_OF_HARDWARE_RE.finditer(scan.text)
-                    if m["of"].lower() == "of" or m["of"].lower().startswith("each") or m["each"]), None)
+                    if m["of"].lower() == "of" or m["of"].lower().startswith("each") or m["each"]
+                    or (m["length_each"] and _LENGTH_EACH_RE.fullmatch(scan.said, *m.span("length_each"))
+                        and not _IN_ALL_AFTER_RE.match(scan.text, m.end()))), None)
     if runs_of is not None:  # "3 seeds of 8 H100", "3 runs on 2 nodes each"; "3 seeds on 8 GPUs" may be the sweep's
         unit = (runs_of["unit"] or "gpus").lower()
         scan.blank(*runs_of.span("count"))
@@ -5056,7 +5072,7 @@ def _per_run_hardware(scan: _Scan) -> tuple[int, str, str] | None:
             if runs_of[said_each] and runs_of[said_each].lower().startswith("each"):
                 scan.blank(*runs_of.span(said_each))
         return (int(runs_of["n"]), "gpus" if unit.startswith(("gpu", "acc")) else "instances",
-                " ".join(runs_of.group(0).split()))
+                " ".join(scan.said[runs_of.start():runs_of.end()].split()))  # as said: a length read is blank
     for m in scan.take_if(("each", "every"), _EACH_RUN_ON_ACCELERATORS_RE):
         # "each run on 8 H100s": the count is each run's, the accelerator (left in the text) the hardware's reader's
         return int(m["n"]), "gpus", " ".join(f"{m.group(0)} {m['acc']}".split())

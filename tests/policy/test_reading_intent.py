@@ -543,6 +543,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, 3 seeds on 8 GPUs", {"trials": 3, "gpus": 8}, []),
     ("8 H100 for 6 hours each", {"gpus": 8, "fixed_hours": 6.0}, []),
     ("3 runs, each on 8 H100s for 6 hours", {"trials": 3, "gpus": 24, "fixed_hours": 6.0}, []),
+    # a length each run takes, said between the runs and their hardware, is measured on each run's hardware
+    ("5 runs of 2 hours each on 8 H100s", {"trials": 5, "gpus": 40, "accelerator": "H100", "fixed_hours": 2.0}, []),
+    ("5 runs of 2 hours each, on 8 H100s", {"trials": 5, "gpus": 40, "fixed_hours": 2.0}, []),
+    ("4 trials of 30 min each on 8 A100s", {"trials": 4, "gpus": 32, "fixed_hours": 0.5}, []),
+    ("5 runs of 2 hours each on 8 H100s in total", {"trials": 5, "gpus": 8, "fixed_hours": 2.0}, []),
     # each run's accelerators named apart from the runs' count: each run's, the accelerator still the hardware
     ("sweep 4 runs of 7B on 1B tokens, each run on 8 H100s", {"trials": 4, "gpus": 32, "accelerator": "H100"}, []),
     ("sweep 4 runs of 7B on 1B tokens, every trial gets 8 A100s", {"trials": 4, "gpus": 32, "accelerator": "A100"}, []),
@@ -3313,6 +3318,13 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
     plan = decision.plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (3, "p5.48xlarge", 24)
     assert not any("with nothing to run" in w for w in decision.warnings)
+
+
+def test_runs_of_a_stated_length_on_named_hardware_are_each_priced_on_that_hardware() -> None:
+    """ "5 runs of 2 hours each on 8 H100s" was planned as five one-H100 instances for 2 h ($97): each run held an
+    eighth of the hardware its length was said on. Each run now has its 8 H100s."""
+    plan = decision_for("5 runs of 2 hours each on 8 H100s").plan
+    assert (plan.jobs, plan.instance_type, plan.accelerators) == (5, "p5.48xlarge", 40)
 
 
 def test_a_node_of_an_accelerator_held_for_a_length_is_its_whole_server() -> None:
