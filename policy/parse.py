@@ -1473,7 +1473,9 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:can|could)\s+(?:you|we|i)\s+|please\s+|pls\s+)?(?:confirm|check|verify)(?:\s+(?:that|whether|if))?(?=\s)"
     r"(?=[^.?!]*(?:\b(?:under|below|within|fits?|stays?|cost|price|budget)\b|\$))"
     # "…, cost?", "price?": the request closing on the question; "need a price for", "can I get a quote on"
-    r"|(?:(?<=[,;:-]\s)|(?<=[,;:-]))(?:(?:the|total|rough|approx(?:imate)?)\s+)?(?:cost|price|quote)s?\s*\?"
+    # "…, monthly cost?": what recurring work comes to a month, said by the approval
+    r"|(?:(?<=[,;:-]\s)|(?<=[,;:-]))(?:(?:the|total|rough|approx(?:imate)?)\s+)?"
+    r"(?:(?:monthly|weekly|yearly|annual|quarterly)\s+)?(?:cost|price|quote|spend|bill)s?\s*\?"
     r"|\b(?:need|want|get|like|have)\s+(?:a\s+|an\s+|the\s+)?(?:rough\s+)?(?:price|quote|cost|estimate)\s+(?:for|on|of)\b"
     # "just price the fine-tune …", "… then SFT. For now, just quote the LoRA": a sentence opening on the verb
     r"|(?:^\s*|(?<=[.!?;:]\s))(?:for\s+now\s*,?\s+)?(?:(?:please|pls|plz|just|only)\s+)?(?:estimate|price|quote|cost)"

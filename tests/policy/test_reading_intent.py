@@ -74,6 +74,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Estimate for 4 epochs of 7B LoRA over 25M tokens with 3 different ranks", {"trials": 3, "tokens": 100_000_000},
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
+    # a cadence's cost asked at the close: the approval says what the runs come to a month
+    ("fine-tune the 1.5B ranker on 3B tokens, monthly cost?", {"params": 1_500_000_000}, []),
     ("fine-tune 7B on 1B tokens - price?", {"tokens": 1_000_000_000}, []),
     ("LoRA 8B, 100M tok, we only have quota for g5 in us-west-2", {"instance_type": "g5", "region": "us-west-2"}, []),
     ("LoRA 8B, 100M tok, we only have p4d quota", {"instance_type": "p4d"}, []),
@@ -3318,6 +3320,13 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
     plan = decision.plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (3, "p5.48xlarge", 24)
     assert not any("with nothing to run" in w for w in decision.warnings)
+
+
+def test_a_cadence_with_its_monthly_cost_asked_leaves_only_the_cadence_for_a_person() -> None:
+    request = parse_request("retrain the 1.5B ranker on 3B tokens every night, monthly cost?", now=MONDAY, tz=TZ,
+                            team="team-ml")
+    assert request.unread == ["every night"]
+    assert "read 'monthly cost?' as asking for the plan and its cost" in request.notes
 
 
 def test_runs_of_a_stated_length_on_named_hardware_are_each_priced_on_that_hardware() -> None:
