@@ -468,7 +468,11 @@ _TASK_WORDS = (
     (Task.QLORA, r"\bq[\s-]?lora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b"),
     (Task.LORA, r"\blora(?:[\s-]+(?:fine[\s-]?)?tun(?:e|ed|ing))?\b|\bpeft\b"),
     (Task.CONTINUED_PRETRAIN,
-     r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"),
+     r"\bcontinu(?:e|ed|ing|al)[\s-]+pre[\s-]?train(?:ing)?\b|\bfurther\s+pre[\s-]?train(?:ing)?\b|\bcpt\b"
+     # "domain adapt qwen 7b on 5B tokens", "domain-adaptive pretraining (DAPT)": pretraining continued on the
+     # domain's text (Gururangan et al. 2020); "domain adaptation fine-tune" is the fine-tune said
+     r"|\bdomain[\s-]+adapt(?:ive|ation|ing|ed)?(?:[\s-]+pre[\s-]?train(?:ing)?)?\b"
+     r"(?!\s+(?:fine|ft\b|sft\b|lora|q[\s-]?lora|tun|instruction))|\bdapt\b"),
     # and as it is mistyped: "pretrian", "pretain", "pertrain"
     (Task.PRETRAIN, r"\bpre[\s-]?train(?:ing)?\b|\b(?:pre[\s-]?(?:trian|tain)|pertrain)(?:ing)?\b"
                     # "pt 1b 20b tok": the abbreviation opening a terse request, a size after it

@@ -1250,6 +1250,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"task": Task.LORA, "tokens": 500_000_000}, []),
     ("hi! first time using this. I want to fine tune phi-3-mini on 50M tokens", {"tokens": 50_000_000}, []),
     ("CPT llama-3.2-3b on 25B tokens of German text", {"task": Task.CONTINUED_PRETRAIN}, []),
+    # domain adaptation is pretraining continued on the domain's text, unless a fine-tune is what is said
+    ("domain adapt qwen 7b on 5B tokens, spot only, us-west-2", {"task": Task.CONTINUED_PRETRAIN}, []),
+    ("domain-adaptive pretraining (DAPT) of a 1.3B on 10B tokens", {"task": Task.CONTINUED_PRETRAIN}, []),
+    ("domain adaptation fine-tune of llama 8B on 200M tokens", {"task": Task.FINE_TUNE}, ["domain adaptation"]),
     ("pretrain 350M on 7B tokens x 4 seeds, whatever is cheapest", {"trials": 4}, []),
     ("SFT 7B 1B tokens - is HyperPod worth it vs SageMaker training jobs?",
      {"platform": None, "platform_choice": [Platform.HYPERPOD, Platform.SAGEMAKER]}, []),
