@@ -1293,6 +1293,9 @@ def _check_strict_triggers(text: str, found: list[Deadline]) -> None:
         before = text[: m.start()].split()
         if m["t"].lower() == "by" and before and _PASSIVE_RE.fullmatch(before[-1]):
             continue  # "grouped by model size", "run by team-nlp": not a deadline
+        after = text[m.end("t"):].split()[:1]
+        if m["t"].lower() == "by" and before and after and before[-1].lower() == after[0].strip(",.;:!?").lower():
+            continue  # "side by side", "one by one", "step by step": a manner, not a date
         if m["t"].lower() == "by" and OCCASION_RE.match(text, m.start()) is not None:
             continue  # "by the demo": an occasion with no date, whose date is asked (``policy.parse``)
         if m["t"].lower() == "by" and _BY_LIMIT_RE.match(text, m.end("t")) is not None:

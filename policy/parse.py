@@ -1565,6 +1565,9 @@ _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?
 # Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
 _COMPARE_RE = compiled_on_use(
     r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])"
+    # "show spot and on-demand side by side": each priced, beside the other
+    # (the words between are read on their own)
+    r"|\b(?:show|list|put|price)(?=\s+(?:[\w-]+\s+){1,5}?side[\s-]+by[\s-]+side\b)|\bside[\s-]+by[\s-]+side\b"
     # "is HyperPod worth it vs SageMaker training jobs?": whether one pays off over the other
     r"|\b(?:is|are|would)\s+(?:it|they)\s+worth\s+it\b|\bworth\s+it(?=\s+(?:vs\.?|versus|over|compared)\b)"
     # "using either p4d or p5": the two are weighed, as "p4d or p5" alone is
@@ -2079,7 +2082,7 @@ _NOTED_ONLY = (
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
     (_COMPARE_RE, "asking for a comparison: the best of each piece of hardware or platform named is the plan or "
-                  "among its alternatives", ("compar", "worth", "either")),
+                  "among its alternatives", ("compar", "worth", "either", "side by side", "side-by-side")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
                           "when no token count is given", ("chinchilla", "compute")),
     (_RECOMPUTE_RE, "already assumed: activations recomputed in the backward pass, as the memory estimate counts them",
@@ -2272,7 +2275,7 @@ _MULTI_NODE_SPOT_RE = compiled_on_use(
 # "2 fine-tunes back to back", "3 seeds one after the other", "run them sequentially": the runs one at a time
 _ONE_AT_A_TIME_RE = compiled_on_use(
     r"\b(?:back[\s-]+to[\s-]+back|one\s+after\s+(?:the\s+)?(?:other|another)|sequentially|in\s+sequence"
-    r"|one\s+at\s+a\s+time|serially|in\s+series|not\s+in\s+parallel)\b", _F)
+    r"|one\s+at\s+a\s+time|one\s+by\s+one|serially|in\s+series|not\s+in\s+parallel)\b", _F)
 
 
 # "sft 8B on 1B tokens, then again with the other data mix": the run, and once more after it
@@ -2289,7 +2292,7 @@ def _one_at_a_time(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> Non
         for m in scan.take(_THEN_AGAIN_RE)[:1]:
             fields["trials"], fields["runs_at_once"] = 2, 1
             notes.append(f"read '{_said(m)}' as the run twice, one after the other: each priced as the same job")
-    if not scan.holds(("back", "after", "sequen", "at a time", "serial", "series", "parallel")):
+    if not scan.holds(("back", "after", "sequen", "at a time", "one by one", "serial", "series", "parallel")):
         return
     for m in scan.take(_ONE_AT_A_TIME_RE):
         if (fields.get("trials") or 1) > 1:
@@ -6322,10 +6325,14 @@ _ACCELERATOR_NAME_RE = compiled_on_use(rf"(?:{'|'.join(p for _, p in _ACCELERATO
 
 
 # Said of two ways of training, to weigh them: "LoRA vs full FT", "between LoRA and full fine-tuning", "price both"
-_COMPARED_TASKS_RE = compiled_on_use(r"\b(?:vs\.?|versus|compare[ds]?|comparing|between|both|either|or)\b", _F)
+_COMPARED_TASKS_RE = compiled_on_use(
+    r"\b(?:vs\.?|versus|compare[ds]?|comparing|comparison|between|both|either|or|side[\s-]+by[\s-]+side)\b", _F)
 # ... and the words that say so, read with the comparison ("trying to decide between", "price both")
 _COMPARING_WORDS_RE = compiled_on_use(
     r"\b(?:(?:trying\s+to\s+|want\s+to\s+|need\s+to\s+)?(?:decide|choose|pick)\s+between|between|vs\.?|versus"
+    # "… and a full FT of the same for comparison"
+    r"|(?:for\s+(?:a\s+)?|as\s+a\s+)comparison|(?:of|on)\s+the\s+same(?:\s+(?:model|data(?:set)?|tokens))?(?![\w-])"
+    r"|side[\s-]+by[\s-]+side"
     r"|compare[ds]?|comparing|(?:price|cost|quote)\s+both|both(?:\s+options)?|either)\b", _F)
 
 

@@ -634,6 +634,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"params": 7 * 10**9, "params_choice": [7 * 10**9, 13 * 10**9]}, []),
     ("fine-tune 7B or 13B on 1B tokens, which is cheaper?", {"params_choice": [7 * 10**9, 13 * 10**9]}, []),
     ("LoRA vs QLoRA for 70B on 200M tokens", {"task": Task.LORA, "task_choice": [Task.LORA, Task.QLORA]}, []),
+    # the second way of training named "for comparison" or "side by side" is priced beside the first
+    ("please quote a 7B LoRA on 250M tokens and a full FT of the same for comparison",
+     {"task": Task.LORA, "task_choice": [Task.LORA, Task.FINE_TUNE]}, []),
+    ("7B LoRA on 250M tokens, with full fine-tune side by side",
+     {"task": Task.LORA, "task_choice": [Task.LORA, Task.FINE_TUNE]}, []),
+    # "side by side" is no deadline ("by side"): the purchase models said are weighed, each priced
+    ("fine-tune 7B on 1B tokens, show spot and on-demand side by side", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, 1 epoch, bf16, lr 2e-5, cosine, warmup 3%, wd 0.1, grad clip 1.0",
      {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens on 1 node of p5.48xlarge with EFA", {"instance_type": "p5.48xlarge"}, []),
@@ -2181,6 +2188,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("need to run 2 fine-tunes of llama 3 8B back to back on 500M tokens, done by next wednesday",
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
+    ("run the 5 seeds one by one, 350M on 2B tokens each", {"trials": 5, "runs_at_once": 1}, []),
     ("fine-tune 7B on 1B tokens back to back", {"trials": None, "runs_at_once": None}, ["back to back"]),
     # a length's own cue kept with it when the count is said apart
     ("DPO on llama-3.1-70B with 60k preference pairs, 2 epochs, avg 1.5k tokens per pair",
