@@ -43,6 +43,7 @@ from policy.reading import (
     RL_ROLLOUTS,
     TRAIN_RE,
     UNIT_HOURS,
+    example_date,
     fixed_length_note,
     read_back_reference,
     read_held,
@@ -50,6 +51,7 @@ from policy.reading import (
     read_timing,
     read_to_reserve,
     read_today,
+    ready_by_choices,
     step_setting,
 )
 from policy.regions import ALL_REGIONS, AREA_JOIN, AREA_WORDS, PLACE_WORDS, area_label, in_area
@@ -893,8 +895,8 @@ def read_request(
         deadline = _with_buffer(deadline, buffer, scan, notes, now=now)
     read_today(scan, notes)  # what the deadlines left of "today"
     if deadline is None:
-        questions += _event_deadline(scan)
-    launch_questions, launched = _launch_next(scan, notes, dated=deadline is not None,
+        questions += _event_deadline(scan, now=now, zone=zone_of(tz))
+    launch_questions, launched = _launch_next(scan, notes, now=now, zone=zone_of(tz), dated=deadline is not None,
                                               asked=any(q.field == "deadline" for q in questions))
     questions += launch_questions
     window_end = _window_end(deadline, timing["start_after"], scan=scan, notes=notes)
@@ -1239,19 +1241,21 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
 _LAUNCH_NEXT_RE = compiled_on_use(rf"{PRODUCT_LAUNCH}\s+(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
 
 
-def _launch_next(scan: _Scan, notes: list[str], *, dated: bool,
+def _launch_next(scan: _Scan, notes: list[str], *, now: datetime, zone: ZoneInfo, dated: bool,
                  asked: bool) -> tuple[list[Question], str | None]:
     """A product's launch said in a week or month to come, and its words: with a deadline said, what the work is
     for; without one, the day it is due is asked (the launch may fall anywhere in it). Either way the work is for
     production (``_launched_for``)."""
     m = scan.take_if(("launch", "releas", "ship", "roll", "live"), _LAUNCH_NEXT_RE)
     if not m:
-        return _event_next(scan, notes, dated=dated, asked=asked), None
+        return _event_next(scan, notes, now=now, zone=zone, dated=dated, asked=asked), None
     said = _said(m[0])
     if dated or asked:  # noted with the stage it says (``_launched_for``)
         return [], said
+    choices = ready_by_choices("week" if m[0]["when"].lower().endswith("week") else "month", now=now, zone=zone)
     return [Question(field="deadline", question=f"'{said}': by when must the model be ready? The plan is made to be "
-                     "done before then: give a date and time, e.g. \"Dec 28 9am\".")], said
+                     "done before then: pick one, or give a date and time, e.g. "
+                     f"\"{example_date(now=now, zone=zone, choices=choices)}\".", choices=choices)], said
 
 
 # "for the launch next week", "ahead of our review next month": an occasion in a week or month to come
@@ -1259,7 +1263,8 @@ _EVENT_NEXT_RE = compiled_on_use(
     rf"{EVENT_CUE}(?P<event>{EVENT_NAMED})\s+(?P<when>(?:the\s+)?(?:next|coming)\s+(?:week|month))\b", _F)
 
 
-def _event_next(scan: _Scan, notes: list[str], *, dated: bool, asked: bool) -> list[Question]:
+def _event_next(scan: _Scan, notes: list[str], *, now: datetime, zone: ZoneInfo, dated: bool,
+                asked: bool) -> list[Question]:
     """An occasion said in a week or month to come: with a deadline said, what it comes before; without one, when it
     is, asked. Only the time is taken: the occasion's words are read as ever ("the launch": production)."""
     found = list(_EVENT_NEXT_RE.finditer(scan.text)) if scan.holds(("next", "coming")) else []
@@ -1271,8 +1276,10 @@ def _event_next(scan: _Scan, notes: list[str], *, dated: bool, asked: bool) -> l
         notes.append(f"read '{_said(m)}' as what the work is for" + (": the deadline said is what the plan meets"
                                                                      if dated else ""))
         return []
+    choices = ready_by_choices("week" if m["when"].lower().endswith("week") else "month", now=now, zone=zone)
     return [Question(field="deadline", question=f"When is {m['event']} {' '.join(m['when'].split())}? The plan is "
-                     "made to be done before it: give its date and time, e.g. \"Dec 10 9am\".")]
+                     "made to be done before it: pick when it must be ready, or give its date and time, e.g. "
+                     f"\"{example_date(now=now, zone=zone, choices=choices)}\".", choices=choices)]
 
 
 def _launched_for(said: str | None, fields: dict[str, Any], notes: list[str]) -> None:
@@ -1287,7 +1294,7 @@ def _launched_for(said: str | None, fields: dict[str, Any], notes: list[str]) ->
                  + (": the deadline said is what the plan meets" if fields.get("deadline") is not None else ""))
 
 
-def _event_deadline(scan: _Scan) -> list[Question]:
+def _event_deadline(scan: _Scan, *, now: datetime, zone: ZoneInfo) -> list[Question]:
     """ "before the demo", "in time for NeurIPS": a deadline said by an occasion and no date, asked (its words
     taken); [] when none is said."""
     if not scan.holds(OCCASION_WORDS):
@@ -1299,7 +1306,7 @@ def _event_deadline(scan: _Scan) -> list[Question]:
     if event.lower().startswith("end of "):
         event = f"the {event}"  # "by end of the sprint": when is the end of the sprint?
     return [Question(field="deadline", question=f"When is {event}? The plan is made to be done before it: give its "
-                     "date and time, e.g. \"Dec 10 9am\".")]
+                     f"date and time, e.g. \"{example_date(now=now, zone=zone)}\".")]
 
 
 # A JSON object's marks, each a space: the text keeps its length, so every position read stays where it was

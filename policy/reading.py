@@ -17,7 +17,7 @@ import dataclasses
 import difflib
 import math
 import re
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
@@ -35,10 +35,10 @@ from policy.request import Task, measures_work
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 from policy.timespan import HOURS_PER_MONTH
 
-__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "EVENT_CUE", "EVENT_NAMED", "FILLER_WORDS",
+__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "EVENT_CUE", "EVENT_NAMED", "example_date", "FILLER_WORDS",
            "MIN_ITERATIONS_AS_STEPS", "PAIRED_TOKENS", "PRODUCT_LAUNCH", "read_back_reference", "read_held",
-           "read_intent", "read_timing", "read_to_reserve", "read_today", "RL_ROLLOUTS", "Scan", "TRAIN_RE",
-           "UNIT_HOURS"]
+           "read_intent", "read_timing", "read_to_reserve", "read_today", "ready_by_choices", "RL_ROLLOUTS", "Scan",
+           "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -499,6 +499,33 @@ def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Questi
                                                 value=monday.isoformat()),
                                          Choice(label=f"end of next week, {friday:%a %Y-%m-%d %H:%M}",
                                                 value=friday.isoformat())])
+
+
+def ready_by_choices(period: str, *, now: datetime, zone: ZoneInfo) -> list[Choice]:
+    """When work due before something in the coming ``period`` ("week" or "month") may need to be ready: as that
+    period starts, in its middle, or by its last working day's end (a person picks one, or says the day)."""
+    if period == "week":
+        start = _next_monday(now=now, zone=zone)
+        days = [("as next week starts", start), ("mid next week", (start + timedelta(days=2)).replace(hour=EOD.hour)),
+                ("by the end of next week", (start + timedelta(days=4)).replace(hour=EOD.hour))]
+    else:
+        local = now.astimezone(zone)
+        first = date(local.year + local.month // 12, local.month % 12 + 1, 1)
+        start = datetime.combine(first, _START_OF_DAY, tzinfo=zone)
+        last_day = date(first.year + first.month // 12, first.month % 12 + 1, 1) - timedelta(days=1)
+        while last_day.weekday() >= 5:
+            last_day -= timedelta(days=1)
+        days = [("as next month starts", start), ("mid next month", start.replace(day=15, hour=EOD.hour)),
+                ("by the end of next month", datetime.combine(last_day, EOD, tzinfo=zone))]
+    return [Choice(label=f"{label}, {when:%a %Y-%m-%d %H:%M}", value=when.isoformat()) for label, when in days]
+
+
+def example_date(*, now: datetime, zone: ZoneInfo, choices: list[Choice] | None = None) -> str:
+    """A date and time to show as the form of an answer ("Dec 18 9am"): the middle choice's day when there are
+    choices, else ten days on, so never one already past."""
+    when = (datetime.fromisoformat(choices[len(choices) // 2].value) if choices
+            else now + timedelta(days=10)).astimezone(zone)
+    return f"{when:%b} {when.day} 9am"
 
 
 def read_today(scan: Scan, notes: list[str]) -> None:

@@ -2451,6 +2451,30 @@ def test_an_occasion_with_no_date_asks_when_it_is(text: str, event: str) -> None
     assert question.question.startswith(f"When is {event}? The plan is made to be done before it")
 
 
+@pytest.mark.parametrize(("text", "choices"), [
+    # said on Mon 2026-11-30: next week is Dec 7-11, next month December (its last working day Thu Dec 31)
+    ("fine-tune 8B on 1B tokens for the launch next week",
+     ["as next week starts, Mon 2026-12-07 09:00", "mid next week, Wed 2026-12-09 17:00",
+      "by the end of next week, Fri 2026-12-11 17:00"]),
+    ("fine-tune llama 3.1 8B on 1B tokens. We are launching a new support bot next month.",
+     ["as next month starts, Tue 2026-12-01 09:00", "mid next month, Tue 2026-12-15 17:00",
+      "by the end of next month, Thu 2026-12-31 17:00"]),
+])
+def test_a_launch_in_the_coming_week_or_month_offers_when_the_model_may_be_due(text: str, choices: list[str]) -> None:
+    """The launch's day was asked with only a box to type in and an example date written in ("Dec 28 9am", past
+    by January): the days of the period are offered, and the example is one of them."""
+    question = read_request(text, now=MONDAY, tz=TZ).questions[0]
+    assert [c.label for c in question.choices] == choices
+    for choice in question.choices:  # each value is the time its label shows, in the person's zone
+        when = datetime.fromisoformat(choice.value)
+        assert choice.label.endswith(f"{when:%a %Y-%m-%d %H:%M}") and when.utcoffset() == timedelta(hours=-8)
+    example = re.search(r'e\.g\. "([^"]+)"', question.question)
+    assert example is not None and example.group(1) == ("Dec 9 9am" if "week" in text else "Dec 15 9am")
+    answered = request_from(text=text, fields={"deadline": question.choices[2].value}, now=MONDAY, timezone=TZ,
+                            asking=True)
+    assert answered.deadline == datetime.fromisoformat(question.choices[2].value)
+
+
 def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
     question = read_request("fine-tune 7B by end of month", now=MONDAY, tz=TZ).questions[0]
     assert [c.value for c in question.choices] == ["2026-11-30T17:00:00-08:00", "2026-12-31T17:00:00-08:00"]
