@@ -61,7 +61,7 @@ from zoneinfo import ZoneInfo
 
 from policy.errors import RequestError
 from policy.patterns import compiled_on_use
-from policy.spelled import VAGUE_COUNTS
+from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
 __all__ = ["AWAY_FROM", "day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN",
            "OCCASION_RE", "OCCASION_WORDS", "RUN_STOP", "zone_of"]
@@ -96,7 +96,8 @@ def month_start(name: str, *, now: datetime, zone: ZoneInfo) -> datetime:
 
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _NUMBER_WORDS |= {f"{a}{word}{of}": n for word, n in VAGUE_COUNTS.items() for a in ("", "a ") for of in ("", " of")}
-_COUNT = r"\d{1,6}|an?|one|two|three|four|five|six|seven|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"
+# "in ten days", "within twenty-one days": any count below 100 in words
+_COUNT = rf"\d{{1,6}}|an?|{BELOW_100}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few"
 _UNIT = r"(?P<ru>hours?|hrs?|h|min(?:ute)?s?|(?:business|working)\s+days?|days?|d|weeks?|wks?|w|fortnights?|months?)"
 
 _TIME = (
@@ -1237,7 +1238,7 @@ _NIGHT_ENDS = 5  # before this hour, "overnight" is the night already under way
 def _relative(g: dict[str, str | None], now: datetime, notes: list[str]) -> datetime:
     """'in N hours' exactly; 'in N days/weeks/months' on a calendar day at the given time or 17:00."""
     raw = " ".join((g.get("rn") or g.get("rn3") or g.get("rn2") or "1").lower().split())  # "in the next week": 1
-    count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+    count = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw) or below_100(raw)
     unit = " ".join((g.get("ru") or g.get("ru2") or "").lower().split())
     if g.get("rnhi"):  # "in 3 to 5 days": the earlier end, the reading that never finishes late
         notes.append(f"read '{raw} to {g['rnhi']} {unit}' as {raw} {unit}, the earlier end of the range")

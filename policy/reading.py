@@ -194,6 +194,8 @@ _LUNCH_HOUR = 13
 
 
 _BARE_START_RE = compiled_on_use(r"(?:the\s+)?(?:day\s+after\s+)?(?:tomorrow|tmrw|tmr)", _F)
+# the end of a working day, which work is due by ("tmrw EOD", "tomorrow end of day", "tomorrow COB")
+_DAY_END_RE = compiled_on_use(r"\b(?:eod|cob|eob|end\s+of\s+(?:the\s+)?(?:day|business))\b", _F)
 # a time of day said with the start ("Monday 8am", "Dec 14 at 13:30", "tomorrow morning"); a date's digits are none
 _CLOCK_RE = compiled_on_use(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|noon|midday|midnight"
                        r"|morning|eod|cob|eob|tonight|end\s+of", _F)
@@ -701,8 +703,8 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if found is opener and min(d.start for d in dated) == found.start and _BARE_DATE_RE.match(found.phrase) \
                 and not _DUE_BEFORE_RE.search(scan.text, before, found.start):
             cued = True  # "kick off … monday 8am": the start the request opens with
-        if not (cued or _BARE_START_RE.match(found.phrase)):  # "tomorrow", "tomorrow morning": no trigger word
-            continue
+        if not (cued or (_BARE_START_RE.match(found.phrase) and not _DAY_END_RE.search(found.phrase))):
+            continue  # "tomorrow", "tomorrow morning": no trigger word, a start; "tomorrow EOD" is when it is due
         if cue is not None:
             scan.blank(cue_from + cue.start(), cue_from + cue.end())
         if cue is not None and cue.groupdict().get("any"):  # "can start anytime this week": now will do too

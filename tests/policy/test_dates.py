@@ -62,6 +62,11 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by 8am", MONDAY, "2026-12-01T08:00:00-08:00"),  # today's 08:00 has passed
     ("in 3 days", MONDAY, "2026-12-03T17:00:00-08:00"),
     ("within 2 weeks", MONDAY, "2026-12-14T17:00:00-08:00"),
+    # any count below 100 in words ("in ten days" was unread, "deadline in ten days" refused)
+    ("within ten days", MONDAY, "2026-12-10T17:00:00-08:00"),
+    ("deadline in eight days", MONDAY, "2026-12-08T17:00:00-08:00"),
+    ("in twenty-one days", MONDAY, "2026-12-21T17:00:00-08:00"),
+    ("in twelve hours", MONDAY, "2026-11-30T21:00:00-08:00"),
     ("in a week", MONDAY, "2026-12-07T17:00:00-08:00"),
     ("in a couple of days", MONDAY, "2026-12-02T17:00:00-08:00"),
     ("in 3 business days", FRIDAY_MORNING, "2026-12-09T17:00:00-08:00"),

@@ -2189,6 +2189,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
     ("run the 5 seeds one by one, 350M on 2B tokens each", {"trials": 5, "runs_at_once": 1}, []),
+    # the end of tomorrow's working day is when the work is due; "tomorrow" alone is when it starts
+    ("DPO 70B, 200M tokens, tmrw EOD, no spot - this is for the launch",
+     {"deadline": at("2026-12-01T17:00"), "start_after": None}, []),
+    ("fine-tune 7B on 1B tokens, tomorrow end of day", {"deadline": at("2026-12-01T17:00"), "start_after": None}, []),
+    ("fine-tune 7B on 1B tokens, tomorrow", {"deadline": None, "start_after": at("2026-12-01T09:00")}, []),
     ("fine-tune 7B on 1B tokens back to back", {"trials": None, "runs_at_once": None}, ["back to back"]),
     # a length's own cue kept with it when the count is said apart
     ("DPO on llama-3.1-70B with 60k preference pairs, 2 epochs, avg 1.5k tokens per pair",
