@@ -55,7 +55,7 @@ from __future__ import annotations
 import calendar
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -548,7 +548,39 @@ def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline
         found.append(deadline)
         pos = deadline.end
     _check_strict_triggers(text, found)
-    return found
+    return _with_weekdays_dated(text, found) if len(found) > 1 else found
+
+
+# A weekday said with its date after it ("Fri 12/18", "Friday, December 18th", "Friday the 18th"): one day, not two
+_ENDS_WITH_WEEKDAY_RE = compiled_on_use(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$", _F)
+_WEEKDAY_DATE_RE = compiled_on_use(rf"\s*,?\s*(?:the\s+)?(?:{MONTH}|\d)", _F)
+
+
+def _with_weekdays_dated(text: str, found: list[Deadline]) -> list[Deadline]:
+    """``found`` with each weekday that a date of that weekday follows at once read as that date: "by Fri 12/18"
+    said in the week of Fri 12/11 was two deadlines, and the earlier, a week too soon, was taken."""
+    out: list[Deadline] = []
+    for deadline in found:
+        last = out[-1] if out else None
+        day = _ENDS_WITH_WEEKDAY_RE.search(last.phrase) if last is not None else None
+        # the date after the weekday: its phrase may start after it, or take the weekday's words in with its own
+        dated = (_WEEKDAY_DATE_RE.match(text, last.end) if last is not None and last.start <= deadline.start
+                 <= last.end + 6 and deadline.end > last.end else None)
+        if last is not None and day is not None and dated is not None:
+            phrase = " ".join(text[last.start:deadline.end].split())
+            when = deadline.when
+            said = (_WEEKDAYS[day["wd"].lower()] - when.weekday() + 3) % 7 - 3  # the weekday said, days from the date
+            if said:  # "Thursday Dec 18", a Friday: the earlier of the two, which never finishes late
+                when = min(when, when + timedelta(days=said))
+            notes = [f"read '{phrase}' as {when:%a %Y-%m-%d %H:%M} {_zone_name(when.tzinfo)}"
+                     + (f" ({deadline.when:%b %d} is a {deadline.when:%A}, not a "
+                        f"{(deadline.when + timedelta(days=said)):%A}: the earlier of the two)" if said else ""),
+                     *(n for n in deadline.notes if not n.startswith(f"read '{deadline.phrase}' as "))]
+            out[-1] = replace(deadline, when=when, start=last.start, phrase=phrase, notes=notes,
+                              firmness=last.firmness or deadline.firmness)
+            continue
+        out.append(deadline)
+    return out
 
 
 # The anchors with the days within a period and the weekend. Their alternatives slow every search, so they are

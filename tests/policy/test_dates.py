@@ -232,6 +232,15 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("in time for the Jan 5 offsite", MONDAY, "2027-01-04T17:00:00-08:00"),  # ready the day before the event
     ("latest finish Thu 6pm PT", MONDAY, "2026-12-03T18:00:00-08:00"),
     ("by 15/12", MONDAY, "2026-12-15T17:00:00-08:00"),  # no month 15: day/month
+    # a weekday with its date after it is that date, one deadline (said in the week of Fri Dec 4, "by Fri" was Dec 4
+    # and "Dec 11" a second deadline, the earlier taken)
+    ("Hard deadline Fri 12/11 noon PT", MONDAY, "2026-12-11T12:00:00-08:00"),
+    ("by Friday, December 11", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by Friday Dec 11th", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by Friday the 11th", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by Friday, Dec 4", MONDAY, "2026-12-04T17:00:00-08:00"),
+    # a weekday the date is not: the earlier of the two, noted
+    ("by Thursday Dec 11", MONDAY, "2026-12-10T17:00:00-08:00"),
 ]
 
 
@@ -245,6 +254,8 @@ def test_phrase_reads_as(phrase: str, now: datetime, expected: str) -> None:
 # (phrase, now, words the notes must contain)
 NOTES: list[tuple[str, datetime, str]] = [
     ("by Friday", MONDAY, "read 'by Friday' as Fri 2026-12-04 17:00 America/Los_Angeles"),
+    ("by Thursday Dec 11", MONDAY, "read 'by Thursday Dec 11' as Thu 2026-12-10 17:00 America/Los_Angeles (Dec 11 is "
+     "a Friday, not a Thursday: the earlier of the two)"),
     ("by next Tuesday", MONDAY, "took Tuesday 2026-12-08 for 'next Tuesday'"),
     ("by end of month", MID_JANUARY, "falls on a Sunday; kept the calendar day 2027-01-31"),
     ("by end of month", MONTH_END_EVENING, "the end of this month has passed"),

@@ -274,7 +274,8 @@ def test_slack_links_mentions_and_emphasis_are_read_as_slack_writes_them(text: s
 
 @pytest.mark.parametrize(("text", "day", "noted"), [
     ("fine-tune 7B on 1B tokens by fri 12/4", 4, None),
-    ("fine-tune 7B on 1B tokens by Thu 12/4", 3, "saw 2 deadlines; took the earliest, 'by Thu'"),
+    ("fine-tune 7B on 1B tokens by Thu 12/4", 3,
+     "read 'by Thu 12/4' as Thu 2026-12-03 17:00 UTC (Dec 04 is a Friday, not a Thursday: the earlier of the two)"),
 ])
 def test_a_weekday_said_with_its_date_reads_both(text: str, day: int, noted: str | None) -> None:
     request = parse_request(text, now=NOW, tz="UTC")
