@@ -181,6 +181,13 @@ _UNIT_KINDS = (
     ("trials", r"(?:(?:hyper[\s-]?param(?:eter)?|hp|hpo|tuning|search|random|grid|sweep|training|independent"
      # "12 lr/wd combos": the settings the runs differ in, named before them
      r"|separate|parallel|different|[a-z]{1,12}(?:\s*/\s*[a-z]{1,12})+)\s+)?(?:trials?|runs?|configs?"
+     # "a 4-way sweep over LR": a trial each way
+     r"|way[\s-]+(?:hyper-?param(?:eter)?\s+|hp\s+|lr\s+)?(?:sweeps?|search(?:es)?|grids?(?:\s+search)?|hpo|ablations?)"
+     # "four LR values", "3 batch size values": a run each value of a setting
+     r"|(?:lrs?|learning[\s-]+rates?|batch[\s-]+sizes?|seeds?|ranks?|dropouts?|warm[\s-]?ups?)\s+values"
+     # "8 different customer adapters", "8 customer-specific LoRA adapters": whose each adapter is, said before it
+     r"|(?:(?:different|separate|distinct|customer|client|tenant|task|domain|language|per[\s-]customer"
+     r"|(?:customer|client|tenant|task|domain|language)[\s-]specific|specific)[\s-]+){1,3}adapters?"
      r"|(?:data[\s-]+)?(?:mixes|mixtures)"
      r"|configurations?|seeds?|repeats?|repetitions?|replicas?|ablations?|variants?|adapters?|jobs?|experiments?"
      r"|combos?|combinations?)|(?:different\s+)?(?:learning[\s-]+rates?|lrs"
@@ -5159,6 +5166,9 @@ _TASK_RUNS_RE = compiled_on_use(
     # "50 small fine-tunes", "10 quick LoRA runs": how big each is said between
     r"(?:(?:small|smaller|quick|short|tiny|little|separate|independent|parallel|similar|identical)\s+)?"
     r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
+    # "8 customer-specific LoRA adapters": an adapter each, whose each is said before the adapter's word
+    r"|(?P<whose>(?:(?:customer|client|tenant|task|domain|language)[\s-]+specific|per[\s-]+(?:customer|client"
+    r"|tenant)|customer|client|tenant)[\s-]+)?(?:q?lora|peft)[\s-]+(?P<adapters>adapters)"
     r"|(?P<unit>fine[\s-]?tunes|finetunes|(?<=[bm]\s)(?:runs|trials|experiments|jobs)))(?![\w-])", _F)
 _CADENCE_WORD_RE = compiled_on_use(r"\b(?:hourly|daily|nightly|weekly|biweekly|monthly|quarterly|yearly|annual)\b", _F)
 _AB_RE = compiled_on_use(r"(?<![\w/])(?P<v>a(?:/[b-f])+)(?:[\s-]+test(?:s|ing)?)?(?![\w/])", _F)
@@ -5253,7 +5263,7 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
-    if scan.holds(("tune", "run", "trial", "experiment", "job")):
+    if scan.holds(("tune", "run", "trial", "experiment", "job", "adapters")):
         for m in list(_TASK_RUNS_RE.finditer(scan.text)):
             if _CADENCE_WORD_RE.search(scan.said, m.start(), m.end()):
                 # "12 monthly fine-tunes": runs one after another over a year, not a sweep run side by side
@@ -5264,8 +5274,10 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
             found.append(_Qty("trials", Decimal(m["n"]), _said(m)))
             notes.append(f"read '{_said(m)}' as {m['n']} runs of the job")
             scan.blank(m.start("n"), m.end("n"))
-            unit = "runs" if m["runs"] else "unit"  # the task's word is left for the task reader
-            scan.blank(m.start(unit), m.end(unit))
+            unit = "runs" if m["runs"] else "adapters" if m["adapters"] else "unit"  # the task's word is left
+            scan.blank(m.start(unit), m.end(unit))  # for the task reader
+            if m["whose"]:
+                scan.blank(m.start("whose"), m.end("whose"))
     for m in scan.take_if(("a/",), _AB_RE):
         variants = m["v"].count("/") + 1
         notes.append(f"read '{_said(m)}' as {variants} runs of the job, one a variant")

@@ -36,7 +36,10 @@ _NUMBER = (rf"(?:(?P<h>{BELOW_100}|an?|a\s+couple(?:\s+of)?)\s+hundred(?:\s+(?:a
 # so "two hundred" alone stays words, never "2" before a scale nothing reads)
 _SCALE = r"(?:thousand|million|billion|trillion|dozen)\b"
 _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|pass(?:es)?\b|configs?|gpus?|accelerators?"
-            r"|nodes?|instances?|machines?|hosts?|(?:[a-z]\d{1,3}(?:de|d|e|en|n)?|trn\d|inf\d)s?\b|dollars?\b|bucks\b|usd\b)")
+            r"|nodes?|instances?|machines?|hosts?|(?:[a-z]\d{1,3}(?:de|d|e|en|n)?|trn\d|inf\d)s?\b|dollars?\b|bucks\b|usd\b"
+            # "a four-way sweep", "four LR values": the runs of a sweep
+            r"|way[\s-]+(?:(?:hp|lr|hyper-?param(?:eter)?)\s+)?(?:sweep|search|grid|hpo|ablation)"
+            r"|(?:lrs?|learning[\s-]+rates?)\s+values)")
 # Runs counted with the model's size or task between: "two 7B fine-tunes", "three 1B runs", "two pretraining runs"
 _RUNS = (r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo"
          r"|lora|qlora)\s+)?(?:fine[\s-]?tunes|finetunes|runs|trials|experiments|jobs)\b")

@@ -2189,6 +2189,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
     ("run the 5 seeds one by one, 350M on 2B tokens each", {"trials": 5, "runs_at_once": 1}, []),
+    # runs counted by whose adapter each is, the ways of a sweep, or the values a setting takes
+    ("we want to LoRA 8 different customer adapters on llama 3 8b, ~50M tokens each, by Friday",
+     {"trials": 8, "task": Task.SWEEP, "tokens": 50_000_000}, []),
+    ("8 customer-specific LoRA adapters on llama 3 8b, 50M tokens each", {"trials": 8, "stage": None}, []),
+    ("8 per-customer lora adapters of llama 3 8b, 50M tokens each", {"trials": 8}, []),
+    ("Run a 4-way sweep over LR on our 3B SFT (500M tokens per run)", {"trials": 4}, []),
+    ("a four-way lr sweep on 350M, 1B tokens each", {"trials": 4}, []),
+    ("sweep of four LR values on our 3B SFT, 500M tokens per run", {"trials": 4}, []),
     # the end of tomorrow's working day is when the work is due; "tomorrow" alone is when it starts
     ("DPO 70B, 200M tokens, tmrw EOD, no spot - this is for the launch",
      {"deadline": at("2026-12-01T17:00"), "start_after": None}, []),
