@@ -42,7 +42,8 @@ _BUDGET_SHARE_RE = compiled_on_use(
     r"|(?:never\s+)?(?:exceeding|over))\s+)?"
     r"(?P<share>\b\d{1,3}(?:\.\d+)?\s*(?:%|percent\b)|\b(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)))\s+of\s+"
     r"(?:(?P<left>what(?:'?s|\s+is)\s+left\s+(?:of|in)\s+|(?:the\s+)?rest\s+of\s+)"
-    r"|(?:(?:our|the|my|(?P<month>this\s+month'?s|the\s+team'?s|the\s+team|team))\s+)?"
+    # "5% of team-ml's remaining budget": a team named as the budget's (its name read as the team, so maybe blank)
+    r"|(?:(?:our|the|my|(?P<month>this\s+month'?s|the\s+team'?s|the\s+team|team|(?P<owner>[a-z][\w-]*)?\s*'s))\s+)?"
     r"(?P<remaining>remaining\s+|leftover\s+)?)"
     r"(?:(?:our|the|my|(?P<month2>this\s+month'?s|the\s+team'?s))\s+)?"
     r"(?P<kind>(?:(?:monthly|month'?s|team|gpu|compute)\s+)*)budget\b", _F)
@@ -74,7 +75,11 @@ def read_budget_share(scan: TextScan) -> BudgetShare | None:
     for m in list(_BUDGET_SHARE_RE.finditer(scan.text)):
         said = " ".join(m.group(0).split())
         percent = _percent(m["share"])
-        scan.blank(m.start(), m.end())
+        if m["owner"]:  # the team's name is left for the team reader ("10% of team-nlp's budget")
+            scan.blank(m.start(), m.start("owner"))
+            scan.blank(m.end("owner"), m.end())
+        else:
+            scan.blank(m.start(), m.end())
         if not 0 < percent <= 100 or found is not None:  # a second share is for a person to reconcile
             scan.unused.append(said)
             continue

@@ -1562,11 +1562,13 @@ _COST_QUESTION_RE = compiled_on_use(
 
 # A cost asked with the work named inside the question: "what would a 70B LoRA on 500M tokens cost us?"
 _WHAT_WOULD_COST_RE = compiled_on_use(
-    r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
+    r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could|can)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
     # "what does each refresh cost": one run, what the plan prices
     r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b(?:[^?.!]|\.(?=\w)){1,160}?"  # "Qwen2.5": no end
     # "how much a 30B fine-tune would cost": the question's verb said after the work
     r"(?P<cost>\b(?:(?:would|will|might|could|does|do)\s+)?cost(?:s)?(?:\s+(?:us|me|the\s+team))?"
+    # "what can a 7B LoRA cost us at most?": the plan's cost and its range say it
+    r"(?:\s+at\s+(?:the\s+)?most)?"
     # "what would a monthly refresh cost per year?": the recurring reason says a month's and a year's
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|year)|\s+(?:monthly|yearly|annually))?)\b"
     r"(?!\s+(?:center|centre|code))", _F)
@@ -2783,10 +2785,13 @@ def _spent_so_far(scan: _Scan, notes: list[str]) -> float | None:
 # "we're at 80% of budget already", "we've used 80% of our monthly budget", "80% of the budget is gone": a share spent,
 # which gpuops reads itself, never a budget of that share (read before "80% of budget" is one)
 _SPENT_SHARE_RE = compiled_on_use(
-    r"\b(?:(?:we(?:'re|\s+are)|we(?:'ve|\s+have)|(?:our|the)\s+team(?:'s|\s+is|\s+has)|i(?:'m|'ve|\s+have))\s+"
-    r"(?:already\s+)?(?:at|used|spent|burned|burnt|through|gone\s+through)\s+(?:about\s+|around\s+|~\s*)?"
+    r"\b(?:(?:(?:we(?:'re|\s+are)|we(?:'ve|\s+have)|(?:our|the)\s+team(?:'s|\s+is|\s+has)|i(?:'m|'ve|\s+have))\s+"
+    r"(?:already\s+)?(?:at|used|spent|burned|burnt|through|gone\s+through)"
+    # "we burned 60% of our budget already", "we already spent 80% of the budget this month"
+    r"|(?:we|i)\s+(?:already\s+)?(?:used|spent|burned|burnt|blew\s+through|went\s+through))\s+"
+    r"(?:about\s+|around\s+|~\s*)?"
     r"\d{1,3}(?:\.\d+)?\s*%\s+of\s+(?:our|the|my|this\s+month'?s|the\s+team'?s)?\s*(?:(?:monthly|quarterly|team)\s+)?"
-    r"(?:budget|allocation|allowance)(?:\s+(?:already|so\s+far))?"
+    r"(?:budget|allocation|allowance)(?:\s+(?:already|so\s+far|(?:this|for\s+the)\s+(?:month|quarter)))?"
     r"|\b\d{1,3}(?:\.\d+)?\s*%\s+of\s+(?:our|the|my)\s+(?:(?:monthly|quarterly|team)\s+)?budget\s+(?:is\s+|has\s+been\s+)?"
     r"(?:already\s+)?(?:gone|spent|used(?:\s+up)?|burned|burnt)(?:\s+(?:already|so\s+far))?)\b", _F)
 

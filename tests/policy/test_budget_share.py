@@ -87,3 +87,12 @@ def test_a_share_given_as_a_field_is_noted_as_the_texts_is() -> None:
     decision = decide(request, catalog=load_catalog(), policy=POLICY, spend=UNKNOWN, now=NOW)
     assert decision.request.budget_usd == 1_250.0
     assert "budget share: $1,250.00, 2.5% of team-ml's monthly budget ($50,000.00)" in decision.request.notes
+
+
+def test_a_share_of_a_named_teams_budget_is_of_that_teams_budget_and_names_the_team() -> None:
+    """ "5% of team-ml's remaining budget" left '5%' unread; the team's name said with it is still the team."""
+    decision = decided("SFT 8B on 1B tokens, keep it under 10% of team-nlp's budget")
+    assert (decision.request.team, decision.request.budget_usd, decision.request.unread) == ("team-nlp", 12_000.0, [])
+    left = decided("SFT 8B on 1B tokens, can we do it for less than 5% of team-ml's remaining budget?",
+                   spent=spend(20_000))
+    assert (left.request.budget_usd, left.request.unread) == (1_500.0, [])  # 5% of ($50,000 − $20,000)

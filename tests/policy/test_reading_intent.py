@@ -2264,6 +2264,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a share of the budget spent already is no budget of that share (it was a $40,000 budget)
     ("we're at 80% of budget already, fine-tune 7B on 1B tokens", {"budget_usd": None, "budget_percent": None}, []),
     ("we've used 80% of our monthly budget, fine-tune 7B on 1B tokens", {"budget_percent": None}, []),
+    ("fine-tune 7B on 1B tokens, we already spent 80% of the budget this month",
+     {"budget_usd": None, "budget_percent": None, "deadline": None}, []),
+    ("we burned 60% of our budget already - what can a 7B lora on 300M tokens cost us at most?",
+     {"budget_usd": None, "budget_percent": None}, []),
     ("fine-tune 7B on 1B tokens, 90% of the budget is gone", {"budget_percent": None}, []),
     # a share of the budget as an alert's level
     ("fine-tune 7B on 1B tokens, budget $500, ping me when it's 50% through the budget",
