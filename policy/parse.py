@@ -2949,6 +2949,14 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
     found = kept
     if not found:
         return None
+    if len(found) > 1 and (cue := _CORRECTION_RE.search(scan.text, found[-2].end, found[-1].start)) is not None:
+        # "by Thursday, actually Friday", "by Thursday... no wait, Friday": the last said is the one meant
+        last = found[-1]
+        notes.append(f"read '{' '.join(scan.said[cue.start():last.end].split())}' as a correction: "
+                     f"{last.when:%a %Y-%m-%d %H:%M}, not " + ", ".join(f"'{d.phrase}'" for d in found[:-1]))
+        for said in _CORRECTION_RE.finditer(scan.text, found[-2].end, last.start):
+            scan.blank(said.start(), said.end())
+        found = [last]
     hard = min((d.when for d in found if d.firmness == "hard"), default=None)
     if hard is not None:  # a date said plainly before the hard deadline is what is hoped for
         found = [dataclasses.replace(d, firmness="wish") if d.firmness is None and d.when < hard else d for d in found]

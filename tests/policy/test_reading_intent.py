@@ -2189,6 +2189,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
     ("run the 5 seeds one by one, 350M on 2B tokens each", {"trials": 5, "runs_at_once": 1}, []),
+    # a deadline taken back by the one said after it, as a size or a token count is
+    ("fine-tune 7B on 1B tokens by Thursday, actually Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by Thursday, sorry I meant Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens by Friday... no wait, Thursday", {"deadline": at("2026-12-03T17:00")}, []),
     # runs counted by whose adapter each is, the ways of a sweep, or the values a setting takes
     ("we want to LoRA 8 different customer adapters on llama 3 8b, ~50M tokens each, by Friday",
      {"trials": 8, "task": Task.SWEEP, "tokens": 50_000_000}, []),
