@@ -548,12 +548,31 @@ def find_deadlines(text: str, *, now: datetime, zone: ZoneInfo) -> list[Deadline
         found.append(deadline)
         pos = deadline.end
     _check_strict_triggers(text, found)
-    return _with_weekdays_dated(text, found) if len(found) > 1 else found
+    return _with_day_of_month(text, _with_weekdays_dated(text, found) if len(found) > 1 else found)
 
 
 # A weekday said with its date after it ("Fri 12/18", "Friday, December 18th", "Friday the 18th"): one day, not two
 _ENDS_WITH_WEEKDAY_RE = compiled_on_use(r"\b(?P<wd>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$", _F)
 _WEEKDAY_DATE_RE = compiled_on_use(rf"\s*,?\s*(?:the\s+)?(?:{MONTH}|\d)", _F)
+
+
+# "before 9am Monday the 14th": the day of the month said after the weekday, read as its day
+_DAY_OF_MONTH_AFTER_RE = compiled_on_use(r"\s*,?\s*the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b", _F)
+
+
+def _with_day_of_month(text: str, found: list[Deadline]) -> list[Deadline]:
+    """``found`` with a weekday's day of the month said after it taken in ("Monday the 14th"): the same day, so the
+    words are its; another day is left for a person (unread)."""
+    out = []
+    for deadline in found:
+        day = _ENDS_WITH_WEEKDAY_RE.search(deadline.phrase)
+        m = _DAY_OF_MONTH_AFTER_RE.match(text, deadline.end) if day is not None else None
+        if m is not None and int(m["d"]) == deadline.when.day:
+            phrase = " ".join(text[deadline.start:m.end()].split())
+            notes = [n.replace(f"read '{deadline.phrase}' as ", f"read '{phrase}' as ", 1) for n in deadline.notes]
+            deadline = replace(deadline, end=m.end(), phrase=phrase, notes=notes)
+        out.append(deadline)
+    return out
 
 
 def _with_weekdays_dated(text: str, found: list[Deadline]) -> list[Deadline]:

@@ -1534,6 +1534,10 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|(?:(?:please|pls|plz)\s+)?(?:(?:a|rough|quick)\s+)?(?:estimate|quote|ballpark)(?:\s+(?:for|of|on))?(?=\s*[:?,]|\s+(?:for|of|on)\b)"
     r"|(?:(?:finance|they|we|i|someone|management|leadership)\s+)?(?:wants?|needs?)\s+(?:a\s+)?(?:rough\s+)?"
     r"(?:number|quote|estimate|ballpark)"
+    # "finance asking for a number", "finance is asking for an estimate"; "quote for finance:": who the plan is for
+    r"|(?:finance|management|leadership)\s+(?:is\s+|are\s+)?asking(?:\s+for\s+(?:a\s+|an\s+)?(?:rough\s+)?"
+    r"(?:number|quote|estimate|ballpark|price))?"
+    r"|(?:(?<=quote)|(?<=price)|(?<=number)|(?<=estimate))\s+for\s+(?:finance|management|leadership)(?=\s*[:,.?!]|\s*$)"
     r"|(?:is\s+it|would\s+it\s+be|which\s+is|what'?s|what\s+is)\s+cheaper"
     # "rough numbers are fine", "ballpark is ok": the plan's cost comes with its range
     r"|(?:rough|ballpark)\s+(?:numbers?|estimates?|figures?|costs?)\s+(?:are|is)\s+(?:fine|ok(?:ay)?|enough)"
@@ -2090,7 +2094,7 @@ _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify",
-      "savings")),
+      "savings", "finance", "management", "leadership")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

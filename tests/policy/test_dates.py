@@ -239,6 +239,7 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by Friday Dec 11th", MONDAY, "2026-12-11T17:00:00-08:00"),
     ("by Friday the 11th", MONDAY, "2026-12-11T17:00:00-08:00"),
     ("by Friday, Dec 4", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("before 9am Monday the 7th", MONDAY, "2026-12-07T09:00:00-08:00"),  # the time first, the day of the month last
     # a weekday the date is not: the earlier of the two, noted
     ("by Thursday Dec 11", MONDAY, "2026-12-10T17:00:00-08:00"),
 ]

@@ -74,6 +74,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Estimate for 4 epochs of 7B LoRA over 25M tokens with 3 different ranks", {"trials": 3, "tokens": 100_000_000},
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
+    ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    ("quote for finance: fine-tune 13B on 2B tokens", {"params": 13 * 10**9}, []),
+    ("fine-tune 13B on 2B tokens, leadership is asking", {"params": 13 * 10**9}, []),
     # a cadence's cost asked at the close: the approval says what the runs come to a month
     ("fine-tune the 1.5B ranker on 3B tokens, monthly cost?", {"params": 1_500_000_000}, []),
     ("fine-tune 7B on 1B tokens - price?", {"tokens": 1_000_000_000}, []),
