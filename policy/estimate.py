@@ -168,12 +168,13 @@ class Workload:
 
 def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int, active_params: int | None = None,
              shape: tuple[int, int] | None = None, teacher_params: int | None = None,
-             teacher_active_params: int | None = None, adapter: Task | None = None,
+             teacher_active_params: int | None = None, reward_params: int | None = None, adapter: Task | None = None,
              batch_tokens: int | None = None, lora_rank: int | None = None) -> Workload:
     """FLOPs, memory and checkpoint size of a request.
 
     ``active_params`` (a mixture of experts) sets the compute, ``params`` the memory, and so do
-    ``teacher_active_params`` and ``teacher_params`` for a distillation's teacher; ``shape`` is (layers, width)
+    ``teacher_active_params`` and ``teacher_params`` for a distillation's teacher; ``reward_params`` is an RLHF
+    reward model's size, and its value model's, when not the policy's; ``shape`` is (layers, width)
     when the model is known by name, else it follows from the size. ``batch_tokens``: the global batch the person
     stated, tokens per optimizer step; unsaid, the task's usual batch. ``lora_rank``: the adapters' rank, which sizes
     their weights and optimizer state (``ADAPTER_RANK`` when unsaid).
@@ -194,6 +195,23 @@ def workload(*, task: Task, params: int, tokens: int, trials: int, seq_len: int,
         per_token, formula = train + forward, f"{formula} (policy) + 2·N + 4·L·s·d (frozen reference)"
         state += 0.0 if tuned else n * FROZEN_BYTES_PER_PARAM  # adapters: the reference is the base, adapters off
         method += " DPO with a frozen reference"
+    elif task is Task.RLHF and reward_params:
+        # the value model starts from the reward model (InstructGPT, Ouyang et al. 2022, §3.5): both its size
+        r_layers, r_width = model_shape(reward_params)
+        r_attention = ATTENTION_FLOPS_PER_LAYER_SEQ_WIDTH * r_layers * seq_len * r_width
+        value_train = (ADAPTER_FLOPS_PER_PARAM_TOKEN if tuned else FULL_FLOPS_PER_PARAM_TOKEN) * reward_params \
+            + r_attention
+        reward_forward = FORWARD_FLOPS_PER_PARAM_TOKEN * reward_params + r_attention / 3.0
+        generation = RLHF_RESPONSE_SHARE * GENERATION_SLOWDOWN * forward
+        per_token = train + value_train + forward + reward_forward + generation
+        formula = (f"{formula} (policy training) + {4 if tuned else 6}·N_r + 12·L_r·s·d_r (value training) + "
+                   "2·N + 4·L·s·d (reference) + 2·N_r + 4·L_r·s·d_r (reward) + "
+                   f"{RLHF_RESPONSE_SHARE * GENERATION_SLOWDOWN:g} × (2·N + 4·L·s·d) (generation at "
+                   f"1/{GENERATION_SLOWDOWN:g} of training throughput)")
+        value_state, value_ckpt, _ = _trained_state(tuned, float(reward_params), rank=lora_rank or ADAPTER_RANK)
+        state += value_state + (0 if tuned else n) * FROZEN_BYTES_PER_PARAM + reward_params * FROZEN_BYTES_PER_PARAM
+        ckpt_params += value_ckpt
+        method += f" RLHF (policy and reference, a {reward_params / 1e9:.3g}B reward model and value model)"
     elif task is Task.RLHF:
         generation = RLHF_RESPONSE_SHARE * GENERATION_SLOWDOWN * forward
         per_token = 2 * train + 2 * forward + generation

@@ -224,6 +224,9 @@ class TrainingRequest(BaseModel):
     teacher_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
     # A teacher that is a mixture of experts: the parameters its forward pass touches per token (compute).
     teacher_active_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
+    # RLHF/PPO: the reward model's size ("reward model is 7B"); the value model starts from it, as in PPO's usual
+    # setup. None: both are the policy's size.
+    reward_params: int | None = Field(default=None, gt=0, le=MAX_PARAMS)
     # DPO/RLHF/distillation through LoRA or QLoRA adapters instead of full weights.
     adapter: Task | None = None
 

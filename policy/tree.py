@@ -720,8 +720,8 @@ def _workload(req: TrainingRequest) -> Workload:
     active = req.active_params or (named.active_params if named is not None and same else None)
     return workload(task=req.task, params=req.params, tokens=req.tokens, trials=req.trials, seq_len=req.seq_len,
                     active_params=active, shape=shape, teacher_params=req.teacher_params,
-                    teacher_active_params=req.teacher_active_params, adapter=req.adapter,
-                    batch_tokens=req.batch_tokens, lora_rank=req.lora_rank)
+                    teacher_active_params=req.teacher_active_params, reward_params=req.reward_params,
+                    adapter=req.adapter, batch_tokens=req.batch_tokens, lora_rank=req.lora_rank)
 
 
 def _trace(original: TrainingRequest, ctx: _Context, *, work: Workload, choice: Choice, scr: Screen,

@@ -132,11 +132,13 @@ def moe_params(experts: int, expert_params: float, per_token: int = DEFAULT_EXPE
 
 
 def read_workload(text: str) -> WorkloadReading:
-    """The named model, mixture of experts, teacher and task words in ``text``."""
+    """The named model, mixture of experts, teacher, reward model and task words in ``text``."""
     out = WorkloadReading()
     # a name that holds a task word ("DeepSeek-R1-Distill-Qwen-7B") names a model, it asks for no distillation
     plain = _blanked(text, [span for _, span in models_in_text(text)]) if _DISTILL_RE.search(text) else text
     _read_distillation(text, plain, out)
+    if ("reward" in text.lower() or "rm" in text.lower()) and _RLHF_RE.search(text):
+        _read_reward_model(text, out)
     found = _models_themselves(text, models_in_text(_blanked(text, out.spans)), out)
     names = sorted({model.name for model, _ in found})
     if len(names) > 1:  # "fine-tune llama 3 8b and mistral 7b": two jobs, each with its own plan and cost
@@ -230,6 +232,38 @@ _ON_THE_FLY_RE = compiled_on_use(
     rf"|\b{_TEACHER_OUTPUTS}\s+(?:that\s+|which\s+)?(?:we|i)(?:'ll|\s+will)?\s+(?:compute|generate|produce)\s+"
     rf"(?:{_WHILE_TRAINING})\b",
     _F)
+
+
+# An RLHF reward model's size or name, said of it: "reward model is 7B", "with a 1B reward model", "RM: llama-3-8b"
+_REWARD_MODEL = r"(?:reward[\s-]+model|\brm)"
+_REWARD_BEFORE_RE = compiled_on_use(
+    rf"{_REWARD_MODEL}(?:\s+(?:size|model))?(?:\s*:|\s+(?:is|=|of|will\s+be)|\s*=)?\s+(?:an?\s+|the\s+|our\s+)?", _F)
+_REWARD_AFTER_RE = compiled_on_use(rf"(?:\s+(?:param(?:eter)?s?))?[\s-]+{_REWARD_MODEL}\b", _F)
+
+
+def _read_reward_model(text: str, out: WorkloadReading) -> None:
+    """The reward model of an RLHF job, by the size or name said of it: its size is the reward's and the value
+    model's (``policy.estimate``), and never a second model to train."""
+    found = None
+    for m in _REWARD_BEFORE_RE.finditer(text):  # "reward model is 7B"
+        if (at := _model_at(text, m.end())) is not None:
+            found, start, end = at, m.start(), at.end
+            break
+    if found is None:  # "a 1B reward model", "llama-3-8b RM"
+        named = [_Named(model.params, model, a, b) for model, (a, b) in models_in_text(text)]
+        sized = [_Named(int(Decimal(m["n"]) * _SCALE[m["s"].lower()]), None, *m.span())
+                 for m in _SIZE_AT_RE.finditer(text)]
+        for candidate in [*named, *sized]:
+            if (after := _REWARD_AFTER_RE.match(text, candidate.end)) is not None:
+                found, start, end = candidate, candidate.start, after.end()
+                break
+    if found is None:
+        return
+    out.fields["reward_params"] = found.params
+    out.spans.append((start, end))
+    out.notes.append(f"read '{' '.join(text[start:end].split())}' as the reward model: "
+                     + (f"{found.model.name}, " if found.model else "") + f"{_size(found.params)} parameters, the "
+                     "value model started from it (both priced at its size, the reference at the policy's)")
 
 
 def _read_distillation(text: str, plain: str, out: WorkloadReading) -> None:
@@ -485,7 +519,7 @@ def merge_workload(fields: dict[str, Any], reading: WorkloadReading, notes: list
     merged = dict(fields)
     read = reading.fields
     notes.extend(reading.notes)
-    for key in ("model", "active_params", "teacher_params", "teacher_active_params"):
+    for key in ("model", "active_params", "teacher_params", "teacher_active_params", "reward_params"):
         if key in read:
             merged[key] = read[key]
     if "trials" in read:  # "sweep 8x 350m"

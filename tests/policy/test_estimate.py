@@ -223,6 +223,21 @@ def test_preference_and_rl_tasks_cost_their_extra_models(task: Task, extra_state
     assert work.flops / sft.flops == pytest.approx(flops_ratio, rel=1e-3)
 
 
+def test_an_rlhf_reward_model_of_its_own_size_prices_it_and_the_value_model_at_that_size() -> None:
+    """PPO's value model starts from the reward model: a 7B reward model beside a 70B policy trains and holds a 7B
+    value model, not a second 70B (the estimate had both at the policy's size)."""
+    default = workload(task=Task.RLHF, params=70_000_000_000, tokens=1, trials=1, seq_len=128)
+    same = workload(task=Task.RLHF, params=70_000_000_000, reward_params=70_000_000_000, tokens=1, trials=1,
+                    seq_len=128)
+    assert (same.flops, same.sharded_bytes, same.checkpoint_bytes) == pytest.approx(
+        (default.flops, default.sharded_bytes, default.checkpoint_bytes))
+    small = workload(task=Task.RLHF, params=70_000_000_000, reward_params=7_000_000_000, tokens=1, trials=1,
+                     seq_len=128)
+    assert small.sharded_bytes == pytest.approx(16 * 70e9 + 16 * 7e9 + 2 * 70e9 + 2 * 7e9)
+    assert 0.5 * default.flops < small.flops < 0.7 * default.flops  # the policy's own training and generation stay
+    assert "7B reward model and value model" in small.method
+
+
 def test_distillation_adds_the_teacher_forward_and_weights() -> None:
     work = workload(task=Task.DISTILL, params=8_000_000_000, teacher_params=70_000_000_000, tokens=1, trials=1,
                     seq_len=128)

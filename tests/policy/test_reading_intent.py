@@ -2192,6 +2192,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"trials": 2, "runs_at_once": 1}, []),
     ("3 seeds of a 7B fine-tune on 1B tokens one after the other", {"trials": 3, "runs_at_once": 1}, []),
     ("run the 5 seeds one by one, 350M on 2B tokens each", {"trials": 5, "runs_at_once": 1}, []),
+    # an RLHF reward model's size is the reward and value models', never a second model to train
+    ("RLHF (PPO) on our 70B policy, reward model is 7B, 2B tokens",
+     {"task": Task.RLHF, "params": 70 * 10**9, "reward_params": 7 * 10**9}, []),
+    ("PPO on a 7B policy with a 1B reward model, 100M tokens", {"params": 7 * 10**9, "reward_params": 10**9}, []),
+    ("PPO llama-3-8b with a llama-3.2-1b RM, 100M tokens", {"params": 8_030_261_248, "reward_params": 1_235_814_400},
+     []),
+    ("train a 7B reward model on 200M tokens", {"task": Task.FINE_TUNE, "reward_params": None}, []),
     # a deadline taken back by the one said after it, as a size or a token count is
     ("fine-tune 7B on 1B tokens by Thursday, actually Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B on 1B tokens by Thursday, sorry I meant Friday", {"deadline": at("2026-12-04T17:00")}, []),
