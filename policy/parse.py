@@ -212,11 +212,11 @@ _QTY_RE = compiled_on_use(
     r"(?P<negcur>(?<![\w.-])-(?=[$\u20ac\u00a3]))?"
     r"(?P<cur>(?:[$\u20ac\u00a3]|\busd\b|us\$)\s*)?(?P<neg>(?<![\w.-])-(?=\d)|\u2212\s*|\bminus\s+)?(?<![\w.])"
     # "1e9", and as people write powers of ten: "10^9", "1.5 x 10^9"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|(?:\d+(?:\.\d+)?\s*[x*]\s*)?10\s*(?:\^|\*\*)\s*\d{1,2}"
     r"|\d+(?:\.\d+)?(?:e\d{1,2})?)"
     # "7 b model", "1 b tokens": a scale letter apart from its number only with what it counts after it
     r"(?:[\s-]*(?P<word>(?:thousand|million|billion|trillion)s?|bil|mil)"
-    r"|(?:\s(?=[kmbt]\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?"
+    r"|(?:\s(?=(?:[kmbt]|bn|mn)\s+(?:model|param(?:eter)?s?|tokens?|toks?)\b))?(?P<letter>k|mn|m|bn|b|t))?"
     r"(?:(?![\w])|(?=(?:eps?|epochs?)(?![\w])))"  # "2ep", "3epochs": the epochs written onto their count
     # "8k seq len" but not "405B seq len 32768", where "seq len" belongs to the next number.
     r"(?:(?<=[\dkm])[\s-]*(?P<seqlen>seq(?:uence)?[\s_-]*len(?:gth)?)(?![\w])(?!\s*(?:of|=|:)?\s*\d)"
@@ -4445,8 +4445,8 @@ _DATA_MOD = (r"(?:raw|clean(?:ed)?|dedup(?:ed|licated)?|deduplicated|filtered|en
              r"|turkish|russian|ukrainian|arabic|hebrew|hindi|japanese|korean|chinese|mandarin|vietnamese|thai"
              r"|indonesian|medical|clinical|legal|financial|scientific|technical|support|customer|proprietary"
              r"|chat|server|app|application|system|search|query|web)")
-_TEXT_DATA_AFTER = (
-    rf"\s*(?:(?:{_DATA_MOD}|{_MEDIA})[\s-]+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
+_TEXT_DATA_AFTER = (  # on the size's own line: "Model: 7B" above "Dataset: 300M tokens" is no 7B dataset
+    rf"[^\S\n]*(?:(?:{_DATA_MOD}|{_MEDIA})(?:[^\S\n]|-)+){{0,3}}(?:{_TEXT_NOUN}|{_DATA_NOUN}|{_MEDIA})\b"
     rf"(?:\s+of\s+(?:(?:{_DATA_MOD}|{_MEDIA})\s+)?(?:{_TEXT_NOUN}|{_MEDIA})\b)?")
 _TEXT_DATA_BEFORE = (
     rf"\b(?:{_TEXT_NOUN}|{_DATA_NOUN})(?:\s+(?:size|is|of|totals?|weighs)|\s*[=:]|'s)*"
@@ -4456,7 +4456,7 @@ _MEDIA_RE = compiled_on_use(rf"\b{_MEDIA}\b", _F)
 
 
 # A number in digits, with or without thousands separators: "1,500", "2.5", "800"
-_DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?)"
+_DIGITS = r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?)"
 _SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])", _F)
 
 
@@ -4466,7 +4466,7 @@ _SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])",
 _ITEMS = DATA_ITEMS
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
 _PER_ITEM = (
-    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+\s+)?"
+    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+(?:/[\w-]+)?\s+)?"  # "2M query/doc pairs" too
     # a second word saying what kind ("250k customer support conversations"), never glue or a number
     rf"(?:(?!(?:on|of|in|at|by|for|with|to|and|or|the|a|an|from|per|each)\b)[a-z][\w-]*\s+)?(?P<item>{_ITEMS})(?![\w])"
     # "a 2M sample dataset (avg 300 tok)": the items named as what the dataset is counted in
@@ -5618,7 +5618,8 @@ _EACH_ITEM_BEFORE_RE = compiled_on_use(
 _STEPS_BEFORE_RE = compiled_on_use(r"\bsteps?\b[^,;.]{0,24}$", _F)
 _EACH_ITEM_AFTER_RE = compiled_on_use(
     r"\s*(?:each(?:\s+(?:pair|one))?|apiece|per\s+(?!run|trial|job|step|epoch|batch)[a-z]+)\b", _F)
-_DATASET_AFTER_RE = compiled_on_use(r"[\s-]*(?:tokens?[\s-]+)?(?:dataset|corpus)\b", _F)
+# on the size's own line: "Model: 7B" above "Dataset: 300M tokens" is no 7B dataset
+_DATASET_AFTER_RE = compiled_on_use(r"(?:[^\S\n]|-)*(?:tokens?(?:[^\S\n]|-)+)?(?:dataset|corpus)\b", _F)
 # A size followed by what a dataset is counted in, plural: "1M tickets", "2B web documents", "500k labelled support
 # chats" count items, not tokens or parameters (a singular one describes a model: "a 7B chat model"). Up to two words
 # may say what kind; a glue word ends the look ("7B on 1M tickets" is a size, then a count).
@@ -6455,7 +6456,9 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
 
 
 # "stage: production", "stage=experimental": the field's label before its value
-_STAGE_LABEL_RE = compiled_on_use(r"\bstage\s*[:=]\s*(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
+# (a ticket's "Priority: production", "Environment: prod" says the same)
+_STAGE_LABEL_RE = compiled_on_use(r"\b(?:stage|priority|env(?:ironment)?|tier)\s*[:=]\s*"
+                                  r"(?=(?:prod|production|experiment(?:al|s)?|dev)\b)", _F)
 
 
 # "right now it's an", said before the stage word of this run (``_STAGE_RES``)
@@ -6480,7 +6483,7 @@ _FUTURE_PRODUCTION_RE = compiled_on_use(
 def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one, unless only experimental is
     said outright and production only suggested ("customer-support", "launch")."""
-    if scan.holds(("stage",)):
+    if scan.holds(("stage", "priority", "env", "tier")):
         scan.take(_STAGE_LABEL_RE)
     if scan.holds(("eventually", "ultimately", "later", "one day", "someday", "down the")):
         experimental = dict(_STAGE_RES)[Stage.EXPERIMENTAL]

@@ -65,7 +65,9 @@ def digits_for_words(text: str) -> str:
 _GRAND_RE = compiled_on_use(
     r"(?<![\w.$])(?:(?P<a>an?|one)|(?P<n>\d+(?:\.\d+)?))\s+grand\b"
     # "2 grand left this quarter" is money left; "a grand total of 1B tokens" is no money at all
-    r"(?![\s-]+(?!(?:budget|max(?:imum)?|tops|total|left|or|and|but|by|for|in|on|at|of|per|each|is|if|a|an|the)\b)[a-z])"
+    # (a word on the next line is no noun "grand" describes)
+    r"(?!(?:[^\S\n]|-)+(?!(?:budget|max(?:imum)?|tops|total|left|or|and|but|by|for|in|on|at|of|per|each|is|if|a|an|the)\b)"
+    r"[a-z])"
     r"(?![\s-]+total\s+of\b)",
     re.IGNORECASE | re.ASCII)
 

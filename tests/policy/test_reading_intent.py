@@ -838,6 +838,18 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Request:\n- model 7B\n- tokens 1B\n- budget $300\n- region us-west-2",
      {"params": 7_000_000_000, "tokens": 1_000_000_000, "budget_usd": 300.0, "region": "us-west-2"}, []),
     ("* tokens 2B\n* model 13B", {"params": 13_000_000_000, "tokens": 2_000_000_000}, []),
+    # a line ends what a number is read with: "Model: 7B" above "Dataset: …" is no 7B dataset, and "3 grand"
+    # above "deadline:" is three thousand dollars, not an adjective; a ticket's "Priority: production" is the stage
+    ("Model: 7B\nDataset: 300 million tokens of preference pairs\nDue: by COB Friday UK time\nPriority: production"
+     "\nTask: DPO", {"params": 7 * 10**9, "tokens": 300_000_000, "task": Task.DPO, "stage": Stage.PRODUCTION}, []),
+    ("pretrain 1.3B on 26B tokens\nbudget: under 3 grand\ndeadline: within 72h", {"budget_usd": 3000.0}, []),
+    # a thousands separator before a comma, and a scale said apart from its number as "bn" or "mn"
+    ("DPO on 7B, 300M tokens, budget $5,000, production", {"budget_usd": 5000.0}, []),
+    ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
+    ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
+    ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    ("fine-tune a 7B reranker. We have ~2 million query/doc pairs, about 512 tokens each",
+     {"tokens": 1_024_000_000}, []),
     # no deadline, said as not having one
     ("we don't have a deadline: fine-tune 7B on 1B tokens", {"deadline": None}, []),
     ("fine-tune 7B on 1B tokens, there's no hard deadline", {"deadline": None}, []),
