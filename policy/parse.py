@@ -1500,7 +1500,8 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+(?:the\s+)?(?:cost|price)(?:\s+for\s+now\b|\s+(?:of|for|to))"
     r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
-    r"|\b(?:can|could|would)\s+you\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)(?=\s+(?:how|what|which|whether|if)\b)"
+    r"|\b(?:can|could|would)\s+(?:you|someone|somebody|anyone|anybody)\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)"
+    r"(?=\s+(?:how|what|which|whether|if)\b)"
     # "we need a cost estimate", "How long and how much?", "compare cost of …"
     r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
     r"|\bcompare\s+(?:the\s+)?costs?\s+(?:of|for)\b"
@@ -1609,7 +1610,9 @@ _APPROVAL_QUESTION_RE = compiled_on_use(
 # "how long would a 13B fine-tune on 2B tokens take?": the question's words around the work it asks about
 _HOW_LONG_RE = compiled_on_use(
     # the work between may hold a number's point ("a 1.5B pretrain"), never a sentence's
-    r"\bhow\s+long\s+(?:would|will|does|might|could|should)\b(?P<work>(?:[^?.;]|(?<=\d)\.(?=\d)){1,120}?)\btake\b",
+    # "tell me how long a 7B SFT on 1B tokens takes": the verb after the work too
+    r"(?<!matter\s)\bhow\s+long\s+(?:(?:would|will|does|might|could|should)\b)?(?P<work>(?:[^?.;]|(?<=\d)\.(?=\d)){1,120}?)"
+    r"\b(?:(?:would|will|might|could|should)\s+)?takes?\b",
     _F)
 
 # "what's the cheapest region for … right now?": prices as they stand, which the plan takes from its price snapshot

@@ -75,6 +75,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    ("Can someone tell me how long a 7B SFT on 1B tokens takes on 8xH100?", {"gpus": 8, "accelerator": "H100"}, []),
     ("quote for finance: fine-tune 13B on 2B tokens", {"params": 13 * 10**9}, []),
     ("fine-tune 13B on 2B tokens, leadership is asking", {"params": 13 * 10**9}, []),
     # a cadence's cost asked at the close: the approval says what the runs come to a month
