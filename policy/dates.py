@@ -128,7 +128,7 @@ _DAY = (
     r"|(?P<wpart>(?:the\s+)?(?P<wpos>early|mid|middle\s+of|late)[\s-]+(?:in\s+)?(?:the\s+)?(?P<wpq>this|next)"
     r"\s+week)"
     r"(?![\w])"
-    r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|month|quarter|year)"
+    r"|(?P<endof>(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<eoq>this\s+|next\s+)?(?P<eou>week|wk|month|quarter|year)"
     r"|(?P<eoa>eow|eom|eoq|eoy)|(?P<eou2>week|month|quarter|year)[\s-]end"
     # "before the quarter closes", "by the time the month ends"
     r"|(?:the\s+)?(?P<eou4>month|quarter|year)\s+(?:closes|ends|is\s+over|wraps\s+up)"
@@ -136,10 +136,13 @@ _DAY = (
     # ("50% of the budget left this month" speaks of money, not of when)
     r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
     r"(?<!budget\s)(?<!spend\s)"  # "$3k left in our budget this month": the money's month
+    r"(?<!of\s)"  # "$800 left for the rest of the quarter": a part of it, said of money
     # "our remaining $10k this month", "$2,500 this month": an amount's month
     r"(?<!\$\d\s)(?<!\$\d\d\s)(?<!\$\d\d\d\s)(?<!\d[km]\s)(?<!\d,\d\d\d\s)(?<!usd\s)(?<!dollars\s)"
     r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"
-    r"(?P<eou3>week|month)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b)))(?![\w])"
+    r"(?P<eou3>week|month|quarter)(?=\s*(?:$|[,.;!?)]|and\b|please\b|if\b|ideally\b|for\b|on\b|in\b|with\b|using\b"
+    r"|within\b|under\b|below\b|or\b)))"
+    r"(?![\w])"
     rf"|(?P<wd>(?:(?P<wdq>this|next|nxt|last|coming|the\s+coming|following|the\s+following)\s+)?(?P<wdn>{_WEEKDAY})"
     r"(?:\s+(?:of\s+)?(?P<wdw>next|this)\s+week)?)(?![\w]|'(?!s\b))"  # "Thursday's standup": the day of an event
     r"|(?P<rd>today|tonight|overnight|tomorrow|tmrw|tmr|yesterday|(?:the\s+)?day\s+after\s+tomorrow)(?![\w])"
@@ -214,7 +217,7 @@ _REL = (
     r"(?P<rnor>\s+or\s+(?:two|three|2|3|so)|[\s-]?ish\b)?"  # "a week or so", "a week-ish": the span said
     rf"{_RUNTIME}(?:{_FROM_NOW}|{_FROM_DAY}|'?s?\s+time)?"
     r"(?![\w])"
-    rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|min(?:ute)?s|days?|weeks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"
+    rf"|(?P<rn2>{_COUNT})[\s-]*(?P<ru2>hours?|hrs?|min(?:ute)?s|days?|weeks?|wks?|months?)(?:{_FROM_NOW}|{_RUNTIME}{_CAP_AFTER}"
     rf"|{NAMED_SPAN})"
     r"(?![\w]))"
 )
@@ -1009,6 +1012,7 @@ def _end_of(g: dict[str, str | None], now: datetime, at: time, notes: list[str])
     abbr = {"eow": "week", "eom": "month", "eoq": "quarter", "eoy": "year"}
     unit = (g.get("eou") or g.get("eou2") or g.get("eou3") or g.get("eou4")
             or abbr.get((g.get("eoa") or "").lower(), "")).lower()
+    unit = "week" if unit == "wk" else unit  # "by end of next wk"
     step = 1 if (g.get("eoq") or "").strip().lower() == "next" else 0
     day = _period_end(unit, now.date(), step)
     if step == 0 and _at(day, at, now) <= now:

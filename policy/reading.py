@@ -102,6 +102,7 @@ _IN_BEFORE_RE = compiled_on_use(r"\b(?:in|within|every|per|after|than|max(?:imum
                            r"|(?:don'?t|do\s+not)\s+mind\s+if\s+it"  # "don't mind if it takes a few days"
                            r"|wait(?:\s+for)?(?:\s+up\s+to)?)\s*$", _F)  # "happy to wait 2 weeks" (``policy.dates``)
 _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings?|video|footage|podcasts?|calls?)\b"
+                            r"|\s+(?:audio|speech|recordings|footage|podcasts)\b"  # "2k hrs audio": "of" unsaid
                             # "2 hours of eval at the end": time added to the job, not its length
                             r"|\s+of\s+(?:evals?|evaluations?|testing|benchmark(?:s|ing)?|inference)\b", _F)
 # hours of something other than the work itself ("of librispeech", not "of training"), and the speech models to whom
@@ -118,7 +119,7 @@ _BY_NEXT_WEEK_RE = compiled_on_use(
     r"\b(?:by|before|until|due|needs?\s+(?:it|this|them|the\s+(?:results?|model|weights|checkpoint|numbers|adapter))"
     r"|(?:ships?|shipping|goes\s+(?:live|out)|going\s+(?:live|out)|is\s+due|releases?|released)"
     r"(?:\s+(?:to|in(?:to)?)\s+(?:prod(?:uction)?|customers|users))?)"
-    r"\s+(?:the\s+)?next\s+week\b(?!\s*'?s?\s*end)", _F)
+    r"\s+(?:the\s+)?next\s+(?:week|wk)\b(?!\s*'?s?\s*end)", _F)
 _START_CUE_RE = compiled_on_use(
     r"\b(?:(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?(?:\s+(?:it|this|that|the\s+(?:job|run)))?\s+off"
     # "kick it off Monday 6am", "schedule it for Saturday": when the job starts

@@ -240,6 +240,13 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("by Friday the 11th", MONDAY, "2026-12-11T17:00:00-08:00"),
     ("by Friday, Dec 4", MONDAY, "2026-12-04T17:00:00-08:00"),
     ("before 9am Monday the 7th", MONDAY, "2026-12-07T09:00:00-08:00"),  # the time first, the day of the month last
+    # as written in a hurry: "wk", "wks", "hrs"; and this quarter, as this week and this month
+    ("by end of next wk", MONDAY, "2026-12-11T17:00:00-08:00"),
+    ("by end of wk", MONDAY, "2026-12-04T17:00:00-08:00"),
+    ("2 wks max", MONDAY, "2026-12-14T17:00:00-08:00"),
+    ("10 hrs max", MONDAY, "2026-11-30T19:00:00-08:00"),
+    ("must be done this quarter", MONDAY, "2026-12-31T17:00:00-08:00"),
+    ("this quarter within budget", MONDAY, "2026-12-31T17:00:00-08:00"),
     # a weekday the date is not: the earlier of the two, noted
     ("by Thursday Dec 11", MONDAY, "2026-12-10T17:00:00-08:00"),
 ]

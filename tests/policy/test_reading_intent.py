@@ -849,6 +849,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    ("7b sft 1b tok by next wk", {"deadline": None}, []),  # asked: when next week starts, or its end
+    ("whisper large v3 ft on 2k hrs audio by next wed", {"tokens": 360_000_000}, []),
+    ("70b sft 1b tok 2 wks max $10k", {"deadline": at("2026-12-14T17:00"), "budget_usd": 10_000.0}, []),
     ("fine-tune a 7B reranker. We have ~2 million query/doc pairs, about 512 tokens each",
      {"tokens": 1_024_000_000}, []),
     # no deadline, said as not having one
