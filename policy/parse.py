@@ -244,8 +244,10 @@ _SEQ_BEFORE_RE = compiled_on_use(
     r"\s*$",
     _F,
 )
-_MONEY_BEFORE_RE = compiled_on_use(r"(?:budget|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
-                              r"(?:of|is|=|:)?\s*(?:about|around|~|only|just)?\s*$", _F)
+# ("we budgeted 2.5M": the verb too)
+_MONEY_BEFORE_RE = compiled_on_use(
+    r"(?:budget(?:ed)?|spend|cost|price|usd)(?:\s+(?:ceiling|cap|limit|max(?:imum)?))?\s*"
+    r"(?:of|is|=|:)?\s*(?:about|around|~|only|just)?\s*$", _F)
 # The words that make an amount the budget, read with it: "no more than $50", "can't spend more than $50", "spend
 # limit $50", "cap spend at $50", "must not exceed $50", "budget is tight, around $100"; after it, "$50 tops".
 _SPEND = r"(?:spend(?:ing)?|costs?|price|bill|pay)"
@@ -919,6 +921,8 @@ def read_request(
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields |= _params_fit(scan)
     fields["runs_fit_budget"] = _runs_fit(scan)
+    if fields["runs_fit_budget"]:
+        fields["budget_usd"] = _monthly_for_runs(scan, notes)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
     fields |= _read_fields(scan, families, notes, dated=deadline is not None)
     _launched_for(launched, fields, notes)
@@ -1779,13 +1783,30 @@ _PARAMS_FIT_RE = compiled_on_use(
 # afford with $5k" (the runs' words are read as ever; "how many" and the verb are the question's)
 _HOW_MANY_RUNS_RE = compiled_on_use(
     r"\bhow\s+many\s+times\b|\bhow\s+many(?=(?:\s+[\w.-]+){0,4}?\s+(?:runs?|jobs?|fine[\s-]?tunes?|finetunes?|experiments?|trials?"
-    r"|adapters?|times)\b)", _F)
+    r"|adapters?|times|models?)\b)", _F)
 _RUNS_FIT_VERB_RE = compiled_on_use(
     r"\b(?P<q>(?:(?:will|would|can|could|do|does)\s+)?(?:fit|(?:we|i)\s+(?:afford|run|do|get)|afford|buy|cover"
-    r"|pay\s+for))\b"
+    r"|pay\s+for)|is\s+(?:that|this|it)(?=\s*(?:\?|$)))\b"  # "how many 7B models on 1T tokens is that?"
     # "how many times can we fine-tune 7B …": the task's verb is the task reader's
     r"|\b(?P<q2>(?:can|could)\s+(?:we|i))\s+(?=(?:train|fine[\s-]?tune|tune|pretrain|lora|qlora|sft|run)\b)", _F)
 _SENTENCE_END_RE = compiled_on_use(r"[.?!;](?!\d)|\n")
+
+
+# "$30k/month", "$30k per month": what a month pays for, the budget runs are counted in when asked how many it buys
+_MONTHLY_AMOUNT_RE = compiled_on_use(r"(?P<amount>\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[km]?)\s*"
+                                     r"(?:/\s*|\s+(?:per|a|an|each)\s+)(?:month|mo)\b", _F)
+
+
+def _monthly_for_runs(scan: _Scan, notes: list[str]) -> float | None:
+    """The amount a month pays for, asked how many runs it buys ("$30k/month … how many runs does that buy?"): the
+    budget the runs are counted in, as runs a month; None when none is said (the budget is read as ever)."""
+    if "mo" not in scan.text.lower():
+        return None
+    for m in scan.take(_MONTHLY_AMOUNT_RE):
+        amount = _dollars(m["amount"])
+        notes.append(f"read '{_said(m)}' as the budget the runs are counted in: how many runs a month it pays for")
+        return amount
+    return None
 
 
 def _runs_fit(scan: _Scan) -> bool | None:

@@ -325,7 +325,7 @@ need needs want wants like let lets let's do does doing did run runs running job
 model models llm llms base baseline weights checkpoint data dataset corpus our team
 get give make use using used go going have has had plan planning planned what what's whats way first dl them
 must results exactly preferred squeeze question one quality grade u ur adapter adapters note fyi
-under below max maximum budget cap capped most least up less about around within keep stay
+under below max maximum budget budgeted cap capped most least up less about around within keep stay
 done finished finish finishes finishing complete completed ready due needed deadline start starting before ahead
 wrap wraps wrapped
 llama llama2 llama3 mistral mixtral qwen qwen2 gemma phi falcon gpt bert t5 deepseek olmo starcoder codellama

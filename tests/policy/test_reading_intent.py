@@ -849,6 +849,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # how many runs a budget buys, said by what it was budgeted or by the month
+    ("we budgeted 2.5M for pretraining; how many 7B models on 1T tokens is that?",
+     {"budget_usd": 2_500_000.0, "runs_fit_budget": True}, []),
+    ("how many 8B SFT runs of 500M tokens fit in $30k/month?", {"budget_usd": 30_000.0, "runs_fit_budget": True}, []),
     ("7b sft 1b tok by next wk", {"deadline": None}, []),  # asked: when next week starts, or its end
     ("whisper large v3 ft on 2k hrs audio by next wed", {"tokens": 360_000_000}, []),
     ("70b sft 1b tok 2 wks max $10k", {"deadline": at("2026-12-14T17:00"), "budget_usd": 10_000.0}, []),
