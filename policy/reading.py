@@ -237,6 +237,11 @@ _TO_RESERVE_RE = compiled_on_use(
     r"|(?:sagemaker\s+)?training[\s-]+plans?|reserved\s+capacity"
     # "is it worth reserving capacity for …?": asked, so an offering that fits is priced
     r"|(?<=reserving\s)capacity|(?<=booking\s)capacity|(?<=reserve\s)capacity|(?<=book\s)capacity)\b"
+    # "capacity block for a 70B SFT …", "a 2-week capacity block starting Dec 14", "between a capacity block and
+    # on-demand": one asked for by name alone (not "we have a capacity block", held: ``_RESERVED_RE``)
+    r"|^\s*capacity[\s-]+blocks?\b"
+    r"|(?<!have\s)(?<!hold\s)(?<!got\s)(?<!own\s)(?<!our\s)\b(?:an?|one)\s+(?:\d{1,2}[\s-]*(?:days?|weeks?|wks?)\s+)?"
+    r"capacity[\s-]+blocks?\b"
     r"|\b(?:reserve|book)\s+(?=(?:\d{1,4}\s*(?:x\s*)?)?(?:[a-z]{1,5}\d{1,3}[a-z]*|h100s?|h200s?|a100s?|b200s?|gpus?"
     r"|nodes?)\b)",
     _F)

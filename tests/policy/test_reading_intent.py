@@ -905,6 +905,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"start_after": at("2026-12-02T09:00"), "deadline": None, "fixed_hours": 56.0, "gpus": 16,
       "reserve_capacity": True}, ["sprint"]),
     ("book 2 p5s for a week", {"reserve_capacity": True, "instances": 2, "fixed_hours": 168.0}, []),
+    # a capacity block asked for by name alone; one held ("we have a capacity block") is capacity already paid
+    ("capacity block for a 70B SFT on 2B tokens, 4x p5, by Dec 22", {"reserve_capacity": True, "instances": 4}, []),
+    ("can we do a 2-week capacity block starting Dec 14 for a 70B continued pretrain on 100B tokens?",
+     {"reserve_capacity": True, "start_after": at("2026-12-14T09:00")}, []),
+    ("what's the cost difference between a capacity block and on-demand for 8 H100 for 5 days?",
+     {"reserve_capacity": True, "fixed_hours": 120.0}, []),
+    ("we have a capacity block for 4x p5.48xlarge, fine-tune 70B on 2B tokens", {"reserve_capacity": None}, []),
     ("fine-tune 7B on our notebook data", {"reserve_capacity": None}, []),
     ("16 H100s starting Thursday, done by Tuesday",
      {"start_after": at("2026-12-03T09:00"), "deadline": None, "fixed_hours": 128.0}, []),
