@@ -1523,6 +1523,8 @@ _COST_QUESTION_RE = compiled_on_use(
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month
     r"|what(?:'s|\s+is|\s+would\s+be|\s+will\s+be)\s+(?:the\s+|our\s+)?(?:monthly|weekly|yearly|annual|quarterly|total)\s+"
     r"(?:cost|spend|bill)(?:\s+(?:if|of|for|to|when))?"
+    # "… cost on spot and how much on on-demand?": the second of two costs asked, the plan's alternative
+    r"|\band\s+how\s+much(?=\s+(?:on|for|with|using)\b)"
     # "how much per month?", "how much would that be a month": what recurring work comes to, said by the approval
     r"|how\s+much(?:\s+(?:would|will|does|is)\s+(?:it|this|that)(?:\s+(?:cost|be|come\s+to))?)?\s+(?:per|a|an|each|every)\s+"
     r"(?:month|week|year|quarter)(?![\w-])"
@@ -1572,7 +1574,7 @@ _COST_QUESTION_RE = compiled_on_use(
 
 # A cost asked with the work named inside the question: "what would a 70B LoRA on 500M tokens cost us?"
 _WHAT_WOULD_COST_RE = compiled_on_use(
-    r"(?P<what>\b(?:what\s+(?:would|will|does|do|might|could|can)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
+    r"(?P<what>\b(?:what\s+(?:would|will|does|do|did|might|could|can)|how\s+much(?:\s+(?:would|will|does|do|might|could))?)"
     # "what does each refresh cost": one run, what the plan prices
     r"(?:\s+it\s+cost\s+to|\s+(?:each|every|one|a\s+single)(?=\s))?)\b(?:[^?.!]|\.(?=\w)){1,160}?"  # "Qwen2.5": no end
     # "how much a 30B fine-tune would cost": the question's verb said after the work
@@ -7018,6 +7020,12 @@ _MODEL_CHECKPOINT_RE = compiled_on_use(
     _F)
 
 
+# The purchase model's own name, said alone ("on-demand", "on demand instances"), and a question of what things cost
+_ON_DEMAND_WORD_RE = compiled_on_use(r"(?:on\s+)?on[\s-]?demand(?:\s+(?:instances?|pricing|price|rates?))?", _F)
+_ASKS_COST_RE = compiled_on_use(r"\b(?:what\s+(?:did|does|would|will|might)\s+(?:it|that|this|a|an|the|\d)[^.?!]{0,80}?"
+                                r"\bcost|how\s+much|price\s+(?:out|both|each)|compare)\b", _F)
+
+
 def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
     """High when spot or restarts are fine, low when the job must not stop; both at once contradict."""
     if scan.holds(("checkpoint",)):
@@ -7060,6 +7068,12 @@ def _tolerance(scan: _Scan, notes: list[str]) -> Tolerance | None:
         notes.append(f"read '{high[0]}' as the job checkpointing itself, beside '{low[0]}', which says it runs "
                      "without interruptions")
         return Tolerance.LOW
+    if low and high and all(_ON_DEMAND_WORD_RE.fullmatch(w) for w in low) \
+            and _ASKS_COST_RE.search(scan.said) is not None:
+        # "what did it cost on-demand, and what would it cost on spot?": what each costs, asked; the plan weighs both
+        notes.append(f"read '{low[0]}' and '{high[0]}' as asking what each costs: the plan weighs spot and on-demand "
+                     "and takes the cheaper, the other beside it")
+        return Tolerance.HIGH
     if low and high:
         raise RequestError(
             f"The request says both '{high[0]}' and '{low[0]}'. Say one: \"spot ok\" if the job can restart from a"

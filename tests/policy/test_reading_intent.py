@@ -75,6 +75,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    # what each purchase model costs, asked: both weighed, never a contradiction
+    ("what did a 70B SFT on 2B tokens cost on-demand, and what would it cost on spot with checkpointing?",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("how much would a 7B fine-tune on 1B tokens cost on spot and how much on on-demand?",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
     ("Can someone tell me how long a 7B SFT on 1B tokens takes on 8xH100?", {"gpus": 8, "accelerator": "H100"}, []),
     ("quote for finance: fine-tune 13B on 2B tokens", {"params": 13 * 10**9}, []),
     ("fine-tune 13B on 2B tokens, leadership is asking", {"params": 13 * 10**9}, []),
@@ -3414,6 +3419,11 @@ def test_a_stated_length_on_an_exact_count_is_planned_on_all_of_it() -> None:
     plan = decision.plan
     assert (plan.instance_count, plan.instance_type, plan.accelerators) == (3, "p5.48xlarge", 24)
     assert not any("with nothing to run" in w for w in decision.warnings)
+
+
+def test_spot_and_on_demand_said_as_rules_still_contradict() -> None:
+    with pytest.raises(RequestError, match="says both 'spot ok' and 'on-demand only'"):
+        parse_request("fine-tune 7B on 1B tokens, spot ok, on-demand only", now=MONDAY, tz=TZ, team="team-ml")
 
 
 def test_a_cadence_with_its_monthly_cost_asked_leaves_only_the_cadence_for_a_person() -> None:
