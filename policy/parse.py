@@ -3701,7 +3701,9 @@ _ANY_REGION_RE = compiled_on_use(
     r"(?![\w-])(?!\s+(?:but|except|other\s+than|apart\s+from|besides)\b)|\b(?:in\s+)?(?:the\s+)?cheapest\s+region(?![\w-])"
     r"|\bwherever\s+(?:(?:it|spot|capacity|gpus?|compute)(?:'?s|\s+is|\s+are)|is)\s+(?:the\s+)?(?:cheap(?:er|est)"
     r"|available)(?![\w-])"
-    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])", _F)
+    r"|\b(?:the\s+)?(?:region|location)\s+(?:doesn'?t|does\s+not|don'?t)\s+matter(?![\w-])"
+    # "what region has the cheapest H100 spot", "which region is cheapest": the regions compared, the cheapest planned
+    r"|\b(?:what|which)\s+(?:aws\s+)?regions?\s+(?:has|have|is|are|gives?|offers?)(?:\s+the)?\s+cheap(?:er|est)\b", _F)
 
 
 # Said before a region the job must not run in: "not in us-east-1", "avoid eu-west-1", "anything but us-east-1".

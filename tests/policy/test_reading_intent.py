@@ -75,6 +75,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    ("what region has the cheapest H100 spot right now for a 7B SFT on 500M tokens?", {"region": None}, []),
+    ("which region is cheapest for a 7B SFT on 500M tokens?", {"region": None}, []),
     # what each purchase model costs, asked: both weighed, never a contradiction
     ("what did a 70B SFT on 2B tokens cost on-demand, and what would it cost on spot with checkpointing?",
      {"interruption_tolerance": Tolerance.HIGH}, []),
