@@ -225,7 +225,8 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
         plan = plan_of(params)
         if plan is None or plan.estimated_hours > policy.max_runtime_hours:
             return None
-        return None if ceiling is not None and plan.estimated_cost_usd > ceiling else plan
+        # judged as the guardrails judge it: what the launch may bill before its runtime cap stops it
+        return None if ceiling is not None and _judged_usd(plan) > ceiling else plan
 
     if request.params_family:
         return _with_largest_of_family(request, allowed, budget=budget)
@@ -243,8 +244,33 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
         bounds = [*([f"deny_above_usd ${ceiling:,.0f}"] if ceiling is not None else []),
                   f"max_instances {policy.max_instances}"]
         bound = f", with no budget or hardware said bounded only by the policy's {' and '.join(bounds)}"
+    stop = _what_stops(plan_of(params + params // 20), request=request, policy=policy) if not bound else None
+    if stop is not None and stop not in said:  # the budget said is not what bounds it: what does, said first
+        said = f"{said}, bounded by {stop}"
     note = f"params: {format_count(params)}, the largest model that fits {said}{bound} (the biggest model, as asked)"
     return request.model_copy(update={"params": params, "notes": [*request.notes, note]})
+
+
+def _judged_usd(plan: Plan) -> float:
+    """What the guardrails judge a plan on: the larger of its estimate and what its launch may bill before the
+    runtime cap stops it (``policy.guardrails.approval_requirement``)."""
+    return max(plan.estimated_cost_usd, plan.exposure_usd)
+
+
+def _what_stops(plan: Plan | None, *, request: TrainingRequest, policy: PolicyConfig) -> str | None:
+    """What a model a size up from the largest that fits runs into: the budget, the deadline, or one of the policy's
+    limits (so a note never blames a budget that a runtime cap or a deny ceiling bounded); None when it fits."""
+    if plan is None:
+        return f"the hardware the policy allows (max_instances {policy.max_instances})"
+    if plan.estimated_hours > policy.max_runtime_hours:
+        return f"the policy's max_runtime_hours ({policy.max_runtime_hours:g} h)"
+    if policy.deny_above_usd is not None and _judged_usd(plan) > policy.deny_above_usd:
+        return f"the policy's deny_above_usd (${policy.deny_above_usd:,.0f})"
+    if plan.deadline_met is False:
+        return "the deadline"
+    if request.budget_usd is not None and plan.estimated_cost_usd > request.budget_usd:
+        return f"the ${request.budget_usd:,.2f} budget"
+    return None
 
 
 def _with_largest_of_family(request: TrainingRequest, allowed: Callable[[int], Plan | None], *,

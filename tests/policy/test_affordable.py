@@ -191,3 +191,13 @@ def test_a_family_given_as_a_field_that_names_none_is_refused_naming_families() 
         decide(request, catalog=load_catalog(), policy=default_policy(),
                spend=SpendSnapshot.unavailable(team=None, reason="test"), now=NOW)
     assert refused.value.code == "unknown_model_family" and "llama" in refused.value.message
+
+
+def test_the_biggest_model_is_one_the_policy_lets_launch_and_the_note_names_what_bounds_it() -> None:
+    """ "$0.5M, the largest model we can pretrain on 100B tokens" found a 66B model whose launch could bill $296k
+    before its runtime cap, over the $250k deny ceiling (so denied), and said the $500k budget bounded it."""
+    decision = decided("we have $0.5M, what's the largest model we can pretrain on 100B tokens? experimental")
+    assert not decision.approval.denied
+    assert max(decision.plan.estimated_cost_usd, decision.plan.exposure_usd) <= 250_000
+    assert any("the largest model that fits the $500,000.00 budget, bounded by the policy's deny_above_usd "
+               "($250,000)" in a for a in decision.assumptions)
