@@ -199,6 +199,14 @@ def decide(
     if (runs := _runs_that_fit(req, plan)) is not None:
         req = req.model_copy(update={"notes": [*req.notes, runs]})
         assumed.insert(0, runs)
+    if measured and plan.accelerator == request.work_accelerator and plan.accelerators:
+        # "how much does one H100-hour cost us?": the price of one, as the plan buys it
+        per = plan.price_per_instance_hour_usd * plan.instance_count / plan.accelerators
+        rate = (f"per {plan.accelerator}-hour: ${per:,.2f} at this plan's price ({plan.purchase_model.value} "
+                f"{plan.instance_type} on {plan.platform.value}, ${plan.price_per_instance_hour_usd:,.2f} an "
+                f"instance-hour over its {plan.accelerators // plan.instance_count} {plan.accelerator}s)")
+        req = req.model_copy(update={"notes": [*req.notes, rate]})
+        assumed.insert(0, rate)
     return Decision(
         request=req, plan=plan, alternatives=alts, trace=trace,
         warnings=warnings,

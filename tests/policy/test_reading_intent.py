@@ -3540,3 +3540,12 @@ def test_a_count_of_model_sizes_is_no_model_size() -> None:
     with pytest.raises(RequestError) as unsized:
         parse_request("5 seeds each of 3 model sizes on 10B tokens", now=MONDAY, tz=TZ, team="team-ml")
     assert unsized.value.code == "missing_model_size"
+
+
+def test_the_price_of_an_accelerator_hour_asked_is_said_at_the_plans_price() -> None:
+    """ "how much does one H100-hour cost us?" answered only with a plan of an eighth of a node for 0.4 h ($7.49)."""
+    decision = decision_for("how much does one H100-hour cost us?")
+    plan = decision.plan
+    per = plan.price_per_instance_hour_usd * plan.instance_count / plan.accelerators
+    assert plan.accelerator == "H100"
+    assert any(n.startswith(f"per H100-hour: ${per:,.2f} at this plan's price") for n in decision.request.notes)
