@@ -582,7 +582,9 @@ def read_recurring(scan: TextScan, notes: list[str]) -> None:
     for pattern, runs, period in _RECURRING_RES:
         for m in list(pattern.finditer(scan.text)):
             said = _spaced(m.group(0))
-            figure = _FIGURE_AFTER_RE.match(scan.said, m.end())
+            # "the monthly cost", a figure's period; not "what will a 13B SFT every week cost?", the work repeated
+            adjective = " " not in said.strip()
+            figure = _FIGURE_AFTER_RE.match(scan.said, m.end()) if adjective else None
             if figure is not None:  # a figure's period, no work repeated
                 if figure["budget"]:
                     scan.blank(m.start(), m.end())  # "our monthly budget": the team's, which every plan is checked on

@@ -3428,6 +3428,14 @@ def test_spot_and_on_demand_said_as_rules_still_contradict() -> None:
         parse_request("fine-tune 7B on 1B tokens, spot ok, on-demand only", now=MONDAY, tz=TZ, team="team-ml")
 
 
+def test_a_cadence_just_before_the_cost_asked_is_the_work_repeated() -> None:
+    """ "what will a 13B SFT on 4B tokens every week cost?" read 'every week cost' as a figure's period ("the monthly
+    cost"): the cadence stayed unread with no note of what it repeats."""
+    request = parse_request("what will a 13B SFT on 4B tokens every week cost?", now=MONDAY, tz=TZ, team="team-ml")
+    assert request.unread == ["every week"]
+    assert any(n.startswith("read 'every week' as recurring work, about 4 runs a month") for n in request.notes)
+
+
 def test_a_cadence_with_its_monthly_cost_asked_leaves_only_the_cadence_for_a_person() -> None:
     request = parse_request("retrain the 1.5B ranker on 3B tokens every night, monthly cost?", now=MONDAY, tz=TZ,
                             team="team-ml")
