@@ -314,8 +314,8 @@ _MODEL_NAME_RE = compiled_on_use(
     # a variant said after the size, alone or joined: "instruct", "chat-hf", "instruct-v0.3"
     r"|(?:instruct|chat|hf|it|base|v\d+(?:\.\d+)*)(?:-(?:instruct|chat|hf|it|base|v\d+(?:\.\d+)*))*|\d+(?:\.\d+)+", _F)
 
-# Words that carry no request of their own: glue, politeness, and the names people call models by (the size that
-# follows a name is what is read).
+# Words that carry no request of their own: glue, politeness, the names people call models by (the size that
+# follows a name is what is read), and what describes the model ("our fine-tuned 7B", "a 1B embedding model").
 FILLER_WORDS = frozenset("""
 a an the and or but of for on over with by to in at from into onto as via per than then so also plus across hence thus
 therefore fine
@@ -339,6 +339,7 @@ enough pm owner manager boss asks they
 really extremely adapt adapting burn rate since still
 all mix though although total overall combined eta nearly almost gone lm slm oh ah um uh btw
 lmk tia hope you're you well great awesome
+fine-tuned finetuned pretrained pre-trained trained curious advance feasible doable embedding embeddings vision
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an

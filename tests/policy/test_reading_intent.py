@@ -75,6 +75,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    # what describes the model or says thanks asks nothing
+    ("continue training our fine-tuned 7B on 500M tokens, thanks in advance", {"tokens": 500_000_000}, []),
+    ("is a 13B fine-tune on 2B tokens feasible by Friday?", {"deadline": at("2026-12-04T17:00")}, []),
     ("what region has the cheapest H100 spot right now for a 7B SFT on 500M tokens?", {"region": None}, []),
     ("which region is cheapest for a 7B SFT on 500M tokens?", {"region": None}, []),
     # what each purchase model costs, asked: both weighed, never a contradiction
