@@ -515,6 +515,8 @@ class _Scaling:
         same order, so the figure is theirs to the bit: a new model works this out for every layout of every type,
         and their calls cost more than their arithmetic."""
         accelerators = count * self._accelerators_per_instance
+        if accelerators == 1:
+            return 1.0  # one accelerator exchanges nothing: no link's speed slows it (a p5.4xlarge was ~0.47)
         if not self._referenced:
             return scaling_efficiency(self._curve, accelerators)
         if count == 1:

@@ -20,6 +20,7 @@ __all__ = [
     "Choice",
     "choose",
     "earliest",
+    "FALLBACK_MAX_SLOWDOWN",
     "FASTEST_COST_MULTIPLE",
     "FINISH_SLACK",
     "Key",
@@ -38,6 +39,10 @@ FASTEST_COST_MULTIPLE = 10.0
 # this share of the earliest (a smoke test that misses its deadline by start-up alone is not put on 16 nodes to land
 # a minute sooner).
 FINISH_SLACK = 0.10
+# With no deadline, a type outside the model's size class is taken only while it takes at most this many times as
+# long as the best inside it: cheaper per run, a 13B LoRA on one L40S for 137 h ($136) is no plan over 6.8 h on a p5
+# ($185) that a practitioner would sign; a deadline bounds the time itself.
+FALLBACK_MAX_SLOWDOWN = 4.0
 
 
 Key = tuple[float, float, int, str, str, str]
@@ -115,7 +120,8 @@ def choose(inside: Sequence[Option], outside: Sequence[Option], *, penalty: floa
         return None
     in_time = [o for o in everything if o.meets is not False]
     if in_time:
-        best = _most_preferred(in_time, penalty)
+        best = _within_slowdown(_most_preferred(in_time, penalty), in_time,
+                                lambda classed: _most_preferred(classed, penalty))
         # the preference never keeps a plan that another beats on both cost and finish
         better = [o for o in in_time if o.cost < best.cost and o.finish_hours < best.finish_hours]
         if better:
@@ -160,8 +166,20 @@ def alternatives(choice: Choice, reserved: Sequence[tuple[str, Option]] = (),
     return found
 
 
+def _within_slowdown(best: Option, options: Sequence[Option],
+                     pick: Callable[[Sequence[Option]], Option]) -> Option:
+    """``best``, or with no deadline (``meets`` None) the one ``pick`` takes among ``options`` inside the size class
+    when ``best`` is outside it and takes more than ``FALLBACK_MAX_SLOWDOWN`` times as long."""
+    if not best.profile.outside_class or best.meets is not None:
+        return best
+    classed = [o for o in options if not o.profile.outside_class]
+    held = pick(classed) if classed else None
+    return held if held is not None and best.wall_hours > FALLBACK_MAX_SLOWDOWN * held.wall_hours else best
+
+
 def _best_on_demand(choice: Choice) -> Option | None:
-    return _pick(choice.pool, lambda o: o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False, cheapest)
+    kept = [o for o in choice.pool if o.purchase is PurchaseModel.ON_DEMAND and o.meets is not False]
+    return _within_slowdown(cheapest(kept), kept, cheapest) if kept else None
 
 
 def _cheaper(choice: Choice) -> Option | None:

@@ -716,3 +716,18 @@ def test_the_size_class_warning_gives_the_best_insides_run_hours_not_its_wait_fo
         return [w for w in d.warnings if "size class" in w]
 
     assert outside(now_start) and outside(later_start) == outside(now_start)
+
+
+def test_with_no_deadline_a_type_outside_the_class_is_taken_only_while_not_far_slower() -> None:
+    """One accelerator runs at full efficiency (it was charged for a link it does not use), which made a 13B LoRA on
+    one L40S the cheapest at 137 h: four times as long as the best inside the class is as far as cost alone goes."""
+    decision = plan_for("LoRA 13B on 1B tokens in us-west-2")
+    assert decision.plan.instance_type == "p5.48xlarge" and decision.plan.estimated_hours < 10
+    cheapest = {a.label: a for a in decision.alternatives}["cheapest within policy"]
+    assert cheapest.instance_type.startswith("g6e") and cheapest.estimated_hours > 4 * decision.plan.estimated_hours
+
+
+def test_one_accelerator_trains_at_its_full_rate() -> None:
+    """A LoRA of an 8B on one H100 took 17.5 h where its FLOPs at the H100's rate give about 8 h."""
+    decision = plan_for("LoRA llama 3.1 8b on 1x H100, 300M tokens")
+    assert decision.plan.instance_type == "p5.4xlarge" and decision.plan.estimated_hours < 9

@@ -41,6 +41,8 @@ def _reference(prof: Profile, work: Workload, curve: ScalingCurve, count: int) -
     """Parallel efficiency composed of ``equivalent_accelerators`` and ``scaling_efficiency`` (docs/design.md)."""
     spec = prof.spec
     accelerators = count * spec.accelerator_count
+    if accelerators == 1:
+        return 1.0  # one accelerator exchanges nothing
     if curve.reference_batch_tokens is None or curve.reference_tflops is None:
         return scaling_efficiency(curve, accelerators)
     throughput = prof.flops_per_instance / spec.accelerator_count / 1e12 / curve.reference_tflops
