@@ -5027,8 +5027,13 @@ _THINGS_WITH_TOKENS_EACH_RE = compiled_on_use(
     r"(?:(?:with|of|at|having)\s+)?(?:~|about\s+|around\s+)?\d+(?:\.\d+)?\s*(?:[kmbt]|bn)?\s*tok(?:en)?s\s+"
     r"(?P<each>each|apiece)(?![\w-])", _F)
 # "fine-tune 7B on 1B tokens x2", "…, 2x": the job twice, a count that ends the clause with nothing after it
-_TIMES_BARE_RE = compiled_on_use(
-    r"(?<![\w.])(?:[x×]\s?(?P<a>\d{1,2})|(?P<b>\d{1,2})\s?[x×])(?=\s*(?:$|[,;!?)]|\.(?!\d)))", _F)
+_TIMES_BARE_RE = compiled_on_use(  # ("x 2,000 tokens" is a count of thousands, no multiple)
+    r"(?<![\w.])(?:[x×]\s?(?P<a>\d{1,2})|(?P<b>\d{1,2})\s?[x×])(?![,.]\d)(?=\s*(?:$|[,;!?)]|\.(?!\d)))", _F)
+# An instance type with "×2" after it: how many of it ("p5.48xlarge ×2", "p5en.48xlarge x4 for …"), never the job
+# twice (the type is the hardware reader's, read first: only the count is found here, in the text as said)
+_TYPE_TIMES_RE = compiled_on_use(r"(?:\b[a-z]{1,4}\d[a-z0-9-]*\.(?:\d*x?large|metal)|\b(?:p4de?|p5e?n?|p6-b200|g[56]e?"
+                                 r"|trn[12]n?))(?:\s+(?:instances?|nodes?))?\s*(?P<times>[x×]\s?(?P<n>\d{1,3}))"
+                                 r"(?!\w|[,.]\d)", _F)
 
 
 # A grid: "8 LRs x 3 seeds", "4 configs × 2 seeds", "5 learning rates by 3 seeds": one trial per pair.
@@ -5409,6 +5414,11 @@ def _bare_times(scan: _Scan, notes: list[str]) -> list[_Qty]:
     if not scan.holds(("x", "×")):
         return []
     found = []
+    for m in list(_TYPE_TIMES_RE.finditer(scan.said)):
+        start, end = m.span("times")
+        if scan.text[start:end] == scan.said[start:end] and int(m["n"]) > 0:
+            scan.blank(start, end)
+            found.append(_Qty("instances", Decimal(m["n"]), " ".join(m.group(0).split())))
     for m in list(_TIMES_BARE_RE.finditer(scan.text)):
         count = int(m["a"] or m["b"])
         if count < 2 or (m["a"] and _BATCH_TIMES_RE.search(scan.text, 0, m.start())):

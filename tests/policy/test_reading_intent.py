@@ -859,6 +859,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # "x 2,000 tokens" is a count of thousands, never the job twice; "×2" after an instance type is how many of it
+    ("SFT llama 3.1 8b on 300k conversations x 2,000 tokens, by dec 24", {"tokens": 600_000_000, "trials": None}, []),
+    ("LoRA llama 3.1 8b, 80k chats x 4,096 tokens, 2 epochs", {"tokens": 655_360_000, "trials": None}, []),
+    ("qwen2.5 14b on p5.48xlarge ×2, 2B tokens", {"instances": 2, "trials": None, "instance_type": "p5.48xlarge"}, []),
+    ("use p5en.48xlarge x4 for qwen2.5 72b full fine-tune on 1B tokens", {"instances": 4, "trials": None}, []),
+    ("fine-tune 7B on 1B tokens x2", {"trials": 2}, []),
     # how many runs a budget buys, said by what it was budgeted or by the month
     ("we budgeted 2.5M for pretraining; how many 7B models on 1T tokens is that?",
      {"budget_usd": 2_500_000.0, "runs_fit_budget": True}, []),
