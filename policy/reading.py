@@ -887,6 +887,9 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
     size = (f"{format_count(spec.tokens)} tokens in {spec.tokenizer}'s tokenizer" if spec.tokens is not None
             else f"{spec.examples:,} examples")
     _take_said(scan, start, end)
+    if spec.examples is not None and _each_example_tokens(scan, fields, notes, phrase=phrase, examples=spec.examples,
+                                                            name=spec.name):
+        return
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
             or measures_work(fields):
         notes.append(f"read '{phrase}' as the data, {spec.name} ({size}, as published): the amount said is what is "
@@ -929,6 +932,57 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
         "the total, or pick the average length of an example with its prompt.",
         choices=[Choice(label=f"~{per:,} tokens an example ({count * per:,} tokens)", value=count * per)
                  for per in _EXAMPLE_LENGTHS]))
+
+
+# An example's length said alone, left unread by the counts' reader ("350 tokens per example": an item's length), and
+# the words around it that say it is each one's
+_EXAMPLE_LENGTH_RE = compiled_on_use(r"~?\s*(?P<n>\d{1,3}(?:,\d{3})?|\d{1,6})\s*(?P<k>k)?\s*(?:tokens?|toks?)", _F)
+_EACH_EXAMPLE_WORDS_RE = compiled_on_use(r"\b(?:avg\.?|average|averaging|mean|each|apiece|(?:per|an?|every)\s+"
+                                         r"(?:example|sample|row|item|record|conversation|instruction|prompt))(?![\w-])",
+                                         _F)
+
+
+def _each_example_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], *, phrase: str, examples: int,
+                         name: str) -> bool:
+    """A dataset counted in examples with an example's length said ("alpaca (avg 350 tokens), 2 epochs", "on dolly,
+    ~300 tokens each"): its examples × that length × the epochs, noted; False when no such length is said. A token
+    count below the examples' own count can only be each one's (350 "tokens in all" were priced as a $1 job)."""
+    said = fields.get("tokens")
+    if said is not None and 0 < said < examples and fields.get("fixed_hours") is None:
+        fields["tokens"] = examples * said  # the epochs, said, are in it already
+        _take_each_words(scan, None)
+        notes[:] = [n for n in notes if not (n.startswith("read '") and " tokens of training" in n)]
+        epochs = fields.get("epochs") or 1.0
+        over = f" × {epochs:g} epochs" if epochs != 1 else ""
+        notes.append(f"read the {said / epochs:,.0f} tokens said with '{phrase}' as each example's{over}: "
+                     f"{name}'s {examples:,} examples come to {fields['tokens']:,} tokens")
+        return True
+    if said is not None:
+        return False
+    for left in list(scan.unused):
+        m = _EXAMPLE_LENGTH_RE.fullmatch(left.strip())
+        if m is None:
+            continue
+        per = int(m["n"].replace(",", "")) * (1000 if m["k"] else 1)
+        epochs = _epochs_of_data(scan, notes)
+        times = epochs[0] if epochs else 1.0
+        scan.unused.remove(left)
+        _take_each_words(scan, left)
+        fields["tokens"] = int(examples * per * times)
+        over = f" × {epochs[1]}" if epochs else ""
+        notes.append(f"read '{phrase}' with '{left}' each{over} as {fields['tokens']:,} tokens: {name}'s {examples:,} "
+                     "examples, as published")
+        return True
+    return False
+
+
+def _take_each_words(scan: Scan, length: str | None) -> None:
+    """The words that made a length each example's ("avg", "per example", "each"), near the length said (anywhere when
+    ``length`` is None: it was read with the tokens, its place not kept)."""
+    at = scan.said.find(length) if length is not None else -1
+    lo, hi = (max(0, at - 25), at + len(length) + 25) if length is not None and at >= 0 else (0, len(scan.text))
+    for m in list(_EACH_EXAMPLE_WORDS_RE.finditer(scan.text, lo, hi)):
+        scan.blank(m.start(), m.end())
 
 
 def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:

@@ -859,6 +859,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # a dataset counted in examples, with each example's length said: examples × length × epochs
+    ("fine-tune qwen2.5 7b on alpaca (avg 350 tokens), 2 epochs", {"tokens": 52_002 * 350 * 2}, []),
+    ("fine-tune qwen2.5 7b on alpaca with 350 tokens per example, 2 epochs", {"tokens": 52_002 * 350 * 2}, []),
+    ("fine-tune 7b on dolly, 3 epochs, ~300 tokens each", {"tokens": 15_011 * 300 * 3}, []),
     # "x 2,000 tokens" is a count of thousands, never the job twice; "×2" after an instance type is how many of it
     ("SFT llama 3.1 8b on 300k conversations x 2,000 tokens, by dec 24", {"tokens": 600_000_000, "trials": None}, []),
     ("LoRA llama 3.1 8b, 80k chats x 4,096 tokens, 2 epochs", {"tokens": 655_360_000, "trials": None}, []),
