@@ -203,7 +203,7 @@ _UNIT_KINDS = (
     ("instances", r"nodes?|instances?|machines?|hosts?"),  # "on 4 nodes"; "100k instances" is data ("other")
     ("money", r"usd|dollars?|bucks"),
     ("other", r"steps?|iterations?|iters?|samples?|examples?|rows?|documents?|docs?|images?|sequences?|records?"
-     r"|epochs?|eps?|pairs?|pass(?:es)?|conversations?|words?|hours?|hrs?|days?|weeks?|wks?|mb|mib|gb|gib|tb|tib|pb|pib"
+     r"|epochs?|eps?|pairs?|pass(?:es)?|conversations?|words?|hours?|hrs?|h|days?|weeks?|wks?|mb|mib|gb|gib|tb|tib|pb|pib"
      r"|%|x"),
 )  # fmt: skip
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]

@@ -110,6 +110,12 @@ _DATA_AFTER_RE = compiled_on_use(r"\s+of\s+(?:\w+\s+)?(?:audio|speech|recordings
 _OF_SOMETHING_RE = compiled_on_use(r"\s+of\s+(?!(?:training|compute|gpu|work|fine-?tuning|runtime|wall|time)\b)[a-z]",
                                    re.I)
 _SPEECH_MODEL_RE = compiled_on_use(r"\b(?:whisper|wav2vec\s?2)", re.I)
+# A speech corpus named beside its hours ("librispeech 960h", "the 960h librispeech set"): the audio's hours, no length
+_SPEECH_CORPUS = r"(?:librispeech|libri-?light|common\s*voice|gigaspeech|voxpopuli|tedlium|switchboard|fleurs)"
+_CORPUS_BEFORE_RE = compiled_on_use(rf"\b{_SPEECH_CORPUS}\s*$", re.I)
+_CORPUS_AFTER_RE = compiled_on_use(rf"\s+{_SPEECH_CORPUS}\b", re.I)
+_CORPUS_HOURS_RE = compiled_on_use(rf"\b{_SPEECH_CORPUS}\s+\d[\d.,]*\s*k?\s*(?:hours?|hrs?|h)\b"
+                                   rf"|(?<![\w.])\d[\d.,]*\s*k?\s*(?:hours?|hrs?|h)\s+{_SPEECH_CORPUS}\b", re.I)
 _SPEECH_FAMILY_RE = compiled_on_use(r"\b(?:whisper|wav2vec\s?2)(?![\w.-])", re.I)  # named alone, no size of it
 # a cap ("5 hours max") or the time to finish in ("a 3 week deadline"), not a length
 _CAP_AFTER_RE = compiled_on_use(rf"\s*(?:max(?:imum)?|tops|at\s+most|or\s+less)\b|{NAMED_SPAN}", _F)
@@ -298,7 +304,10 @@ _PER_PROMPT_RE = compiled_on_use(
 
 _AUDIO_RE = compiled_on_use(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
-_AUDIO_HOURS_RE = compiled_on_use(r"^(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)$", _F)
+_AUDIO_HOURS_RE = compiled_on_use(  # the hours, with the speech corpus they are of when named beside them
+    r"^(?:(?:librispeech|libri-?light|common\s*voice|gigaspeech|voxpopuli|tedlium|switchboard|fleurs)\s+)?"
+    r"(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)"
+    r"(?:\s+(?:librispeech|libri-?light|common\s*voice|gigaspeech|voxpopuli|tedlium|switchboard|fleurs))?$", _F)
 # Positions per second of audio that common encoders train on: Mimi's 12.5 Hz codec frames (Moshi, arXiv 2410.00037),
 # Whisper's encoder, 1,500 positions per 30 s window (arXiv 2212.04356), and EnCodec's 75 Hz at 24 kHz (arXiv
 # 2210.13438).
@@ -644,7 +653,9 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         if (_IN_BEFORE_RE.search(scan.text[max(0, m.start() - 20) : m.start()])
                 or _RANGE_BEFORE_RE.search(scan.text, max(0, m.start() - 12), m.start())  # "in 3 to 5 days"
                 or _CAP_AFTER_RE.match(scan.text, m.end()) or _DATA_AFTER_RE.match(scan.text, m.end())
-                or (_OF_SOMETHING_RE.match(scan.text, m.end()) and _SPEECH_MODEL_RE.search(scan.said))):
+                or ((_OF_SOMETHING_RE.match(scan.text, m.end()) or _CORPUS_AFTER_RE.match(scan.text, m.end())
+                     or _CORPUS_BEFORE_RE.search(scan.text, max(0, m.start() - 20), m.start()))
+                    and _SPEECH_MODEL_RE.search(scan.said))):
             # a deadline ("in the next 48 hours"), a cap ("5 hours max") or data ("500 hours of audio", and to a speech
             # model "960 hours of librispeech")
             continue
@@ -1086,6 +1097,8 @@ def _speech_model_audio(scan: Scan, fields: dict[str, Any], notes: list[str]) ->
     family = None if fields.get("model") else _SPEECH_FAMILY_RE.search(scan.text)  # "a 300M wav2vec2 model"
     key = str(fields.get("model") or "").split("-")[0] if family is None else family.group(0).lower().replace(" ", "")
     rate = _SPEECH_FRAMES.get(key)
+    for m in scan.take(_CORPUS_HOURS_RE) if rate is not None else ():
+        scan.unused.append(" ".join(m.group(0).split()))  # "librispeech 960h": the corpus's hours, as "960 hours of" is
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None or not scan.unused or rate is None:
         return
     if (heard := _audio_hours(scan, notes)) is None:

@@ -875,6 +875,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("how many 8B SFT runs of 500M tokens fit in $30k/month?", {"budget_usd": 30_000.0, "runs_fit_budget": True}, []),
     ("7b sft 1b tok by next wk", {"deadline": None}, []),  # asked: when next week starts, or its end
     ("whisper large v3 ft on 2k hrs audio by next wed", {"tokens": 360_000_000}, []),
+    # a speech corpus with its hours beside it: the audio's hours, never a job of 960 h
+    ("fine-tune whisper small on librispeech 960h, 5 epochs", {"tokens": 864_000_000, "fixed_hours": None}, []),
+    ("fine-tune whisper small on the 960h librispeech set for 5 epochs", {"tokens": 864_000_000, "fixed_hours": None},
+     []),
     ("70b sft 1b tok 2 wks max $10k", {"deadline": at("2026-12-14T17:00"), "budget_usd": 10_000.0}, []),
     ("fine-tune a 7B reranker. We have ~2 million query/doc pairs, about 512 tokens each",
      {"tokens": 1_024_000_000}, []),
