@@ -166,9 +166,10 @@ def _gpus_by_memory(scan: _Scan, notes: list[str]) -> tuple[list[str], int | Non
 
 _UNIT_KINDS = (
     # "8k context", "8k seq", "4k seq len", "2048 sequence length" ("512 sequences" is a count of them: "other")
-    ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)|context(?:\s+(?:length|window))?|ctx"
-            # not "405B seq len 32768": there the length follows
-            r"|(?:seq(?:[\s_-]?len(?:gth)?)?|sequence[\s_-]+length)(?![\w-])"
+    ("seq", r"tokens?\s+(?:context|ctx|window|sequences?)"
+            r"|(?:max(?:imum)?[\s_-]+)?(?:context(?:\s+(?:length|window))?|ctx"
+            # not "405B seq len 32768": there the length follows; "32k max seq len" is the length too
+            r"|(?:seq(?:[\s_-]?len(?:gth)?)?|sequence[\s_-]+length))(?![\w-])"
             r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d)"),
     # and its common typos; "3B new tokens", "1B more tokens", "500M high-quality tokens": what kind, still tokens
     ("tokens", r"(?:(?:new|fresh|additional|more|extra|clean|unique|curated|synthetic|filtered|dedup(?:licat)?ed"
