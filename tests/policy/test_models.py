@@ -28,6 +28,8 @@ def test_every_spelling_of_a_model_finds_the_same_row(spelling: str) -> None:
     ("gpt-oss-20b", "gpt-oss-20b"), ("GPT OSS 120B", "gpt-oss-120b"), ("Llama 4 Scout", "llama-4-scout"),
     ("llama4 maverick", "llama-4-maverick"), ("Phi-4", "phi-4"), ("phi 4 mini", "phi-4-mini"),
     ("Gemma 3 27B", "gemma-3-27b"), ("gemma3-1b", "gemma-3-1b"), ("Mistral Small 24B", "mistral-small-24b"),
+    # the first Gemma (7B is 8.54B parameters, its embeddings large) and Mistral Large 2 (123B)
+    ("gemma 7b", "gemma-7b"), ("google/gemma-2b", "gemma-2b"), ("Mistral Large 2", "mistral-large-2"),
     ("DeepSeek-R1", "deepseek-r1"), ("DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
     ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
     ("Qwen2.5-Coder-7B", "qwen2.5-coder-7b"), ("qwen2.5-math-7b", "qwen2.5-math-7b"),
