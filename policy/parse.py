@@ -1653,8 +1653,14 @@ _COMPUTE_OPTIMAL_RE = compiled_on_use(
     _F)
 # Recomputing activations ("gradient checkpointing"), which the memory estimate already assumes; nothing to do with
 # checkpoints a job restarts from.
-_RECOMPUTE_RE = compiled_on_use(
-    r"\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))(?![\w-])", _F)
+_RECOMPUTE_RE = compiled_on_use(  # not turned off ("gradient checkpointing off": more memory than the estimate holds)
+    r"(?<!no\s)(?<!without\s)(?<!disable\s)\b(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))"
+    r"(?![\w-])(?!\s*(?:[:=]\s*)?(?:off|disabled|false|no)\b)", _F)
+# Recompute turned off: the activations are kept, more memory than the estimate holds (never a word on restarts)
+_NO_RECOMPUTE_RE = compiled_on_use(
+    r"\b(?:(?:no|without|disable)\s+(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))"
+    r"|(?:gradient|activation)[\s-]+(?:checkpoint(?:ing|s)?|recomput(?:e|ation|ing))\s*(?:[:=]\s*)?"
+    r"(?:off|disabled|false|no))(?![\w-])", _F)
 _FLASH_VERSION_RE = compiled_on_use(r"\bflash[\s-]?(?:attention|attn)[\s-]?(?P<v>v?[23])(?![\w.])", _F)
 _MULTI_NODE_OK_RE = compiled_on_use(
     r"\bmulti[\s-]?node(?:\s+training)?\s+(?:is\s+)?(?:fine|ok(?:ay)?|allowed|acceptable)\b"
@@ -2202,6 +2208,10 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     # "2 runs with different seeds": what the runs differ in, noted once the runs are counted
     differ = [_said(m) for m in scan.take_if(_RUNS_DIFFER_WORDS, _RUNS_DIFFER_RE)]
     _how_long(scan, notes)
+    for m in scan.take_if(("gradient", "activation"), _NO_RECOMPUTE_RE):
+        scan.unused.append(_said(m))
+        notes.append(f"read '{_said(m)}' as every activation kept: the memory estimate recomputes them in the backward "
+                     "pass, so a person checks that the plan holds the job without it")
     _prices_now(scan, notes)
     _checkpoint_interval(scan, notes)
     _training_settings(scan, notes)

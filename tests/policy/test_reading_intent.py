@@ -3447,6 +3447,14 @@ def test_spot_and_on_demand_said_as_rules_still_contradict() -> None:
         parse_request("fine-tune 7B on 1B tokens, spot ok, on-demand only", now=MONDAY, tz=TZ, team="team-ml")
 
 
+def test_recompute_turned_off_is_left_for_a_person_and_says_nothing_of_restarts() -> None:
+    """ "gradient checkpointing off" was read as recompute assumed, and its "checkpointing" as a restartable job."""
+    request = parse_request("fine-tune 7B on 1B tokens, gradient checkpointing off, production", now=MONDAY, tz=TZ,
+                            team="team-ml")
+    assert request.unread == ["gradient checkpointing off"] and request.interruption_tolerance is not Tolerance.HIGH
+    assert any(n.startswith("read 'gradient checkpointing off' as every activation kept") for n in request.notes)
+
+
 def test_a_cadence_just_before_the_cost_asked_is_the_work_repeated() -> None:
     """ "what will a 13B SFT on 4B tokens every week cost?" read 'every week cost' as a figure's period ("the monthly
     cost"): the cadence stayed unread with no note of what it repeats."""
