@@ -619,6 +619,7 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     _speech_model_audio(scan, fields, notes)  # "train whisper-small on 10k hours of speech": so too
     _vague_tokens(scan, fields, notes, questions)  # "a few hundred million tokens": asked, "a couple billion" read
     _dataset_tokens(scan, fields, notes, questions)  # "GPT-2 124M on OpenWebText": so too
+    _words_as_tokens(scan, fields, notes)  # "bert-large on 3.3B words for 40 epochs"
     _train_question(scan, fields, questions)
     _size_questions(scan, fields, questions, notes, said=said)
     left = _unread(scan)
@@ -994,6 +995,32 @@ def _take_each_words(scan: Scan, length: str | None) -> None:
     lo, hi = (max(0, at - 25), at + len(length) + 25) if length is not None and at >= 0 else (0, len(scan.text))
     for m in list(_EACH_EXAMPLE_WORDS_RE.finditer(scan.text, lo, hi)):
         scan.blank(m.start(), m.end())
+
+
+# Words of text as tokens: a token is about three quarters of an English word in the BPE tokenizers language models
+# use (OpenAI's tokenizer guide: "1 token ≈ ¾ words"), so a word is about 4/3 of a token
+TOKENS_PER_WORD = 4 / 3
+_WORDS_SAID_RE = compiled_on_use(
+    r"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<s>k|m|mn|b|bn|t|thousand|million|billion|trillion)?\s+words", _F)
+
+
+def _words_as_tokens(scan: Scan, fields: dict[str, Any], notes: list[str]) -> None:
+    """Text counted in words with no tokens said ("3.3B words for 40 epochs"): its tokens at ``TOKENS_PER_WORD`` ×
+    the epochs said, noted as the rule of thumb it is."""
+    if fields.get("tokens") is not None or fields.get("fixed_hours") is not None or measures_work(fields):
+        return
+    for left in list(scan.unused):
+        m = _WORDS_SAID_RE.fullmatch(left.strip())
+        if m is None:
+            continue
+        words = float(m["n"].replace(",", "")) * (_SCALES[m["s"].lower()] if m["s"] else 1)
+        epochs = _epochs_of_data(scan, notes)
+        scan.unused.remove(left)
+        fields["tokens"] = int(words * TOKENS_PER_WORD * (epochs[0] if epochs else 1.0))
+        over = f" over {epochs[1]}" if epochs else ""
+        notes.append(f"read '{left}'{over} as {fields['tokens']:,} tokens: about 4 tokens for every 3 words of "
+                     "English text in the tokenizers language models use, a rule of thumb")
+        return
 
 
 def _train_question(scan: Scan, fields: dict[str, Any], questions: list[Question]) -> None:

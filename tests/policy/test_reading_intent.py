@@ -859,6 +859,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # text counted in words: about 4 tokens for 3 words, times the epochs
+    ("pretrain bert-large on 3.3B words for 40 epochs", {"tokens": 176_000_000_000}, []),
+    ("fine-tune 7B on 1B tokens, about 750M words", {"tokens": 10**9}, ["750M words"]),  # the tokens said win
     ("fine-tune llama 3.1 8b on 1B tokens, 32k max seq len", {"seq_len": 32_768}, []),
     ("fine-tune llama 3.1 8b on 1B tokens, 16k max context", {"seq_len": 16_384}, []),
     # a dataset counted in examples, with each example's length said: examples × length × epochs
