@@ -2214,6 +2214,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
                      "pass, so a person checks that the plan holds the job without it")
     _prices_now(scan, notes)
     _checkpoint_interval(scan, notes)
+    parts = _batch_parts(scan)  # "micro-batch 4, grad accum 16": the batch's parts, before the settings take them
     _training_settings(scan, notes)
     work = read_workload(scan.text)  # named models, experts, teachers and task kinds (policy.workload_words)
     for start, end in work.spans:
@@ -2274,7 +2275,8 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
     _size_replaced(scan, notes)  # "13B instead of 7B": the size it replaces is no second model
     _token_ranges(scan, notes)  # "1-2B tokens": the high end, read as the count below
     _size_ranges(scan, notes)  # "a 7-8B model": so too
-    numbers = _quantities(scan, notes, grid=grid, named_params=work.fields.get("params"))
+    numbers = _quantities(scan, notes, grid=grid, named_params=work.fields.get("params"), parts=parts,
+                          gpus=hardware.get("gpus"))
     if (each := hardware.pop(_PER_NODE, None)) is not None:  # "2 nodes, each node has 8 H100s": 16 in all
         nodes = hardware.get("instances") or numbers.get("instances") or 1
         hardware["gpus"] = each[0] * nodes
@@ -4032,9 +4034,11 @@ _SINGLE_NODE_RE = compiled_on_use(r"(?<![\w-])(?:a\s+single|single|1)[\s-]+(?:no
                              _F)
 
 
-def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params: int | None = None) -> dict[str, Any]:
+def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params: int | None = None,
+                parts: tuple[int, int, str] | None = None, gpus: int | None = None) -> dict[str, Any]:
     """Sizes, tokens, trials, GPU counts, context lengths and budgets written as numbers; ``grid``, the trials of the
-    hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting)."""
+    hyperparameter values said (``_hp_grid``, read before the settings reader takes "lr 1e-5" as one setting);
+    ``parts``, the batch's parts said (``_batch_parts``), with ``gpus``, the accelerators the hardware said."""
     found = (_epochs_labelled(scan) + _context_multiple(scan, notes) + _mixture_of_experts(scan, notes) + grid
              + _nodes_of(scan)
              + _times_trials(scan, notes) + _text_sizes(scan)
@@ -4177,6 +4181,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
         if values:
             fields[field] = _only(values, f"{field.replace('_', ' ')} values", hint)
     fields |= _bounds([q for q in found if q.kind in _CEILING_LIMITS], notes)
+    _batch_of_parts(parts, fields, notes, gpus=fields.get("gpus") or gpus)
     _note_batch(found, fields, notes)
     _tokens_of_steps(found, fields, notes, said=scan.said)
     together = next((q for q in found if q.kind == "tokens" and q.total), None)
@@ -4453,12 +4458,53 @@ def _each_steps_tokens(steps: _Qty, found: list[_Qty], said: str) -> int | None:
     return int(tokens[0].value)
 
 
+# The global batch said by its parts: "micro-batch 4", "per-device batch 4", "grad accum 16", "gradient accumulation
+# steps: 16" (times the accelerators, the data-parallel ranks when each holds the model)
+_MICRO_BATCH_SAID_RE = compiled_on_use(
+    r"\b(?:micro[\s_-]?batch|per[\s_-]?(?:device|gpu)[\s_-]?(?:train[\s_-]?)?batch)(?:[\s_-]?size)?\s*(?:of\s+|[:=]\s*)?"
+    r"(?P<n>\d{1,4})(?![\w.])", _F)
+_GRAD_ACCUM_RE = compiled_on_use(
+    r"\bgrad(?:ient)?[\s_-]?accum(?:ulation)?(?:[\s_-]?steps)?\s*(?:of\s+|[:=]\s*)?(?P<n>\d{1,4})(?![\w.])", _F)
+
+
+def _batch_parts(scan: _Scan) -> tuple[int, int, str] | None:
+    """The micro-batch and the gradient accumulation said together, taken: (micro, accumulation, the words)."""
+    if not scan.holds(("accum",)) or not scan.holds(("batch",)):
+        return None
+    micro, accum = _MICRO_BATCH_SAID_RE.search(scan.text), _GRAD_ACCUM_RE.search(scan.text)
+    if micro is None or accum is None:
+        return None
+    said = f"{_said(micro)}, {_said(accum)}"
+    scan.blank(*micro.span())
+    scan.blank(*accum.span())
+    return int(micro["n"]), int(accum["n"]), said
+
+
+def _batch_of_parts(parts: tuple[int, int, str] | None, fields: dict[str, Any], notes: list[str], *,
+                    gpus: int | None) -> None:
+    """The global batch from its parts and the accelerators said: micro-batch × accumulation × accelerators
+    sequences a step. Without the accelerators' count the parts say no batch, and stay for a person."""
+    if parts is None:
+        return
+    micro, accum, said = parts
+    if gpus is None or fields.get("batch_sequences") is not None or fields.get("batch_tokens") is not None:
+        # with no count of accelerators they make no batch: how the job trains, as any setting in words is
+        notes.append(f"read '{said}' as how the job trains: it does not change the compute, so the plan is the same; "
+                     "a recipe takes such settings as key=value (e.g. learning_rate=2e-5)")
+        return
+    fields["batch_sequences"] = micro * accum * gpus
+    notes.append(f"read '{said}' on {gpus} accelerators as a global batch of {micro} × {accum} × {gpus} = "
+                 f"{fields['batch_sequences']:,} sequences a step")
+
+
 def _note_batch(found: list[_Qty], fields: dict[str, Any], notes: list[str]) -> None:
     """Says how a stated batch is used: tokens per optimizer step, for scaling, not the tokens trained."""
     if "batch_tokens" in fields and "batch_sequences" in fields:
         raise RequestError("The request gives the batch in tokens and in sequences; give one, e.g. \"batch size 1M "
                            "tokens\".", code="contradiction")
     said = next((q.phrase for q in found if q.kind in ("batch_tokens", "batch_sequences")), None)
+    if said is None:  # made of its parts (``_batch_of_parts``), noted there
+        return
     if "batch_tokens" in fields:
         notes.append(f"read '{said}' as the global batch, {format_count(fields['batch_tokens'])} tokens per optimizer"
                      " step: it sets how far the job scales, not the tokens trained")

@@ -292,7 +292,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens with unsloth", {"tokens": 10**9}, []),
     ("LoRA 13B on 200M tokens w/ unsloth on a single GPU", {"tokens": 200_000_000, "gpus": 1}, []),
     ("fine-tune 7B on 1B tokens using axolotl on sagemaker", {"platform": Platform.SAGEMAKER}, []),
-    ("fine-tune 7B on 1B tokens, micro batch 4, grad accum 8, 8 GPUs", {"gpus": 8, "batch_sequences": None}, []),
+    # the batch by its parts on the accelerators said: 4 × 8 × 8 sequences a step, which sets how far the job scales
+    ("fine-tune 7B on 1B tokens, micro batch 4, grad accum 8, 8 GPUs", {"gpus": 8, "batch_sequences": 256}, []),
     # two bounds of one unit, said once
     ("fine-tune 7B on 1B tokens with at most 8 GPUs and at least 4", {"max_gpus": 8, "min_gpus": 4}, []),
     ("fine-tune 7B on 1B tokens, at least 2 nodes but no more than 4", {"min_instances": 2, "max_instances": 4}, []),
@@ -859,6 +860,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # the global batch by its parts: micro-batch × accumulation × the accelerators said
+    ("gemma 2 9b, micro-batch 4, grad accum 16, 8 GPUs, seq 4096, 3000 steps",
+     {"batch_sequences": 512, "tokens": 512 * 4096 * 3000}, []),
+    ("fine-tune 7B with per-device batch 8, gradient accumulation steps 4, on 16 H100s, 2000 steps, seq 2048",
+     {"batch_sequences": 512, "tokens": 512 * 2048 * 2000}, []),
+    ("fine-tune 7B on 1B tokens, micro-batch 4, grad accum 16", {"batch_sequences": None, "tokens": 10**9}, []),
     # text counted in words: about 4 tokens for 3 words, times the epochs
     ("pretrain bert-large on 3.3B words for 40 epochs", {"tokens": 176_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, about 750M words", {"tokens": 10**9}, ["750M words"]),  # the tokens said win
