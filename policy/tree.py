@@ -1076,12 +1076,15 @@ def _check_deadline(req: TrainingRequest, now: datetime) -> None:
 
 
 def _usable_hours(req: TrainingRequest, now: datetime, policy: PolicyConfig) -> float | None:
-    """Hours to the deadline less the stage's safety margin (none for a deadline that is a wish)."""
+    """Hours to the deadline less the stage's safety margin (none for a deadline that is a wish), the margin taken
+    from the time the job has: from its start when that is ahead ("can't start before Friday 9am, due Friday 6pm"
+    had a tenth of the four days to Friday taken from its nine hours, and was planned on 16 instances)."""
     if req.deadline is None:
         return None
     assert req.stage is not None
     margin = 0.0 if req.deadline_wish else policy.deadline_safety_margin.get(req.stage, 0.0)
-    return hours_between(now, req.deadline) * (1.0 - margin)
+    waited = max(0.0, hours_between(now, req.start_after)) if req.start_after is not None else 0.0
+    return waited + (hours_between(now, req.deadline) - waited) * (1.0 - margin)
 
 
 def _plan(option: Option, ctx: _Context) -> Plan:

@@ -731,3 +731,12 @@ def test_one_accelerator_trains_at_its_full_rate() -> None:
     """A LoRA of an 8B on one H100 took 17.5 h where its FLOPs at the H100's rate give about 8 h."""
     decision = plan_for("LoRA llama 3.1 8b on 1x H100, 300M tokens")
     assert decision.plan.instance_type == "p5.4xlarge" and decision.plan.estimated_hours < 9
+
+
+def test_the_deadline_margin_is_taken_from_the_time_after_the_start() -> None:
+    """ "can't start before Friday 9am, due Friday 6pm" took a tenth of the four days until Friday off its nine hours:
+    nothing met it, and the plan went to 16 instances on-demand (~$640) for a 3.5 h job."""
+    decision = plan_for("experimental, fine-tune llama 8B on 500M tokens, can't start before Friday 9am, "
+                        "due Friday 6pm")
+    assert decision.plan.deadline_met and decision.plan.instance_count == 1
+    assert decision.plan.estimated_cost_usd < 100
