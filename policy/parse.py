@@ -3881,12 +3881,20 @@ _PLACE_AFTER_RE = compiled_on_use(
     r"|hosted\b|(?:data[\s-]+)?residency\b|(?:is|'s)\s+(?:fine|ok(?:ay)?|good)\b)", _F)
 
 
+# "nothing outside the US", "no regions outside the EU", "never outside europe": only there, not never there
+_NOTHING_OUTSIDE_RE = compiled_on_use(
+    r"\b(?:nothing|no\s+regions?|none|never|nowhere|not\s+anywhere)\s+(?:at\s+all\s+)?outside(?:\s+of)?\s+", _F)
+
+
 def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     """Regions said by their place ("in frankfurt" is eu-central-1) and areas ("in europe", "EU only"); a region
     named both ways must be the same one, or the choice is left free as with any two regions."""
     regions = [fields["region"]] if fields.get("region") else list(fields.get("regions") or [])
     places, areas, said, data_places = list[str](), list[str](), dict[str, str](), list[str]()
     excluded = list(fields.get("exclude_regions") or [])
+    if scan.holds(("outside",)):  # "nothing outside the US": two negatives, read as "in the US" (same length)
+        for m in list(_NOTHING_OUTSIDE_RE.finditer(scan.text)):
+            scan.text = scan.text[:m.start()] + "in".ljust(m.end() - m.start()) + scan.text[m.end():]
     text = scan.text
     if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
         return {}

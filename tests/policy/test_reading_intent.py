@@ -860,6 +860,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # "nothing outside the US": two negatives, only there (it was read as never there, and planned in eu-west-1)
+    ("fine-tune 7B on 1B tokens, cheapest region but nothing outside the US", {"area": "us", "exclude_regions": []},
+     []),
+    ("fine-tune 7B on 1B tokens, no regions outside the EU", {"area": "eu", "exclude_regions": []}, []),
     # the global batch by its parts: micro-batch × accumulation × the accelerators said
     ("gemma 2 9b, micro-batch 4, grad accum 16, 8 GPUs, seq 4096, 3000 steps",
      {"batch_sequences": 512, "tokens": 512 * 4096 * 3000}, []),
