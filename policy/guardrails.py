@@ -31,6 +31,7 @@ def approval_requirement(
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
     capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
     estimate_only: bool = False, launch_below: float | None = None, budget_said: float | None = None,
+    finance_asked: bool = False,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -42,7 +43,8 @@ def approval_requirement(
     than the policy trusts (``old_prices``: how old, as ``stale_prices`` says it). A request for an estimate only
     (``estimate_only``) is never approved at all: it is filed as an estimate, which launches nothing. Nor is a plan
     that may bill more than the budget the request itself states (``budget_said``): the requester set it, and only a
-    person may spend past it.
+    person may spend past it. A request asking for finance's sign-off (``finance_asked``) needs the finance group's
+    approval as well, as a plan over budget does.
     """
     reasons: list[str] = []
     if estimate_only:
@@ -81,7 +83,7 @@ def approval_requirement(
                        "current spend")
     within_caps = _within_daily_caps(cost_usd, policy, spend, reasons)
     auto = (not estimate_only and not denied and not oversized and not unread and not capacity_doubt and not raised
-            and not old_prices and not over_said
+            and not old_prices and not over_said and not finance_asked
             and stage is Stage.EXPERIMENTAL and cost_usd < policy.auto_approve_below_usd and status is SpendStatus.OK
             and within_budget and within_caps)
     if auto:
@@ -96,6 +98,8 @@ def approval_requirement(
         reasons.append(f"${cost_usd:,.2f} needs {needed} approval(s) (policy approval_tiers)")
     groups = policy.approver_groups(team, stage)
     finance = None if denied else _finance_reason(cost_usd, over_budget, policy)
+    if finance is None and finance_asked and not denied:
+        finance = f"{policy.finance_group} must approve: the request asks for finance's sign-off"
     if finance is not None:
         groups += [] if policy.finance_group in groups else [policy.finance_group]
         reasons.append(finance)

@@ -570,7 +570,9 @@ _STAGE_RES = (
         rf"{_CUSTOMERS}|{_CUSTOMERS}(?:\s+(?:demo|pitch|presentation|meeting|call"
                                   r"|review|workshop)s?\b)?|releases?"
                                   # a product's launch, not launching the job ("launch it now", "and launch")
-                                  r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)(?:product\s+)?launch(?:es|ing)?"
+                                  # ("ask finance before launching": the job's launch; "before launch", the product's)
+                                  r"|(?<!\band\s)(?<!\bto\s)(?<!\bthen\s)(?<!please\s)(?<!\bpls\s)(?:product\s+)?"
+                                  r"(?:launch(?:es)?|(?<!before\s)(?<!\bafter\s)(?<!\bwhen\s)(?<!\bon\s)launching)"
                                   r"(?!\s+(?:it|this|that|them|the\s+(?:job|run|training|fine-?tune|sweep)"
                                   r"|an?\s+(?:job|run|sweep)"
                                   r"|immediately|now|asap|right\s+away|today|tonight|tomorrow|when|once|after"
@@ -622,7 +624,9 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"(?:interrupt|preempt)\w*|\bno[\s-]+preempt\w*|\bnon[\s-]?preemptible\b"
     r"|\b(?:must|can)\s*not\s+(?:stop|be\s+(?:stopped|interrupted))\b|\bcan'?t\s+(?:stop|be\s+(?:stopped|interrupted))"
     # "on-demand is required", "on-demand only"
-    r"|\b(?<!\bno\s)(?<!\bwithout\s)(?:only\s+)?on[\s-]demand(?:[\s-]+only|\s+(?:is\s+)?(?:required|mandatory|a\s+must))?\b"
+    # ("no on-demand", "never on-demand", "don't use on-demand", "avoid on-demand": spot only, never these)
+    r"|\b(?<!\bno\s)(?<!\bwithout\s)(?<!\bnever\s)(?<!\bnot\s)(?<!\bavoid\s)(?<!\bt\suse\s)(?<!\bzero\s)"
+    r"(?:only\s+)?on[\s-]demand(?:[\s-]+only|\s+(?:is\s+)?(?:required|mandatory|a\s+must))?\b"
     r"|\bno[\s-]+spot\b|\bnot\s+(?:on\s+)?spot\b"
     r"|\b(?:don'?t|do\s+not|never|won'?t)\s+(?:use\s+|run\s+on\s+|trust\s+)?spot\b"
     # "spot is too flaky for this", "spot is unreliable": what it does to the run, so not on it
@@ -651,6 +655,8 @@ _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b"
 _HIGH_TOLERANCE_RE = compiled_on_use(
     r"\bspot\s*[:=]\s*(?:yes|y|ok(?:ay)?|fine|allowed|true)\b"  # "Spot: yes", a field's form
     r"|\b(?:no|without)\s+(?:an?\s+)?on[\s-]?demand(?:\s+fall[\s-]?back)?\b"  # "spot only, no on-demand fallback"
+    # "never on-demand", "don't use on-demand", "avoid on-demand", "zero on-demand": spot only
+    r"|\b(?:never|not|avoid(?:ing)?|zero|(?:don'?t|do\s+not|never)\s+use)\s+(?:any\s+)?on[\s-]?demand\b"
     r"|\b(?:only\s+(?:use\s+)?)?(?:managed\s+)?spot"  # "SageMaker managed spot": spot, checkpointed
     r"(?:[\s-]+(?:is\s+)?(?:(?:totally|perfectly|completely|absolutely|really)\s+)?"
     r"(?:ok(?:ay)?|fine|only|allowed|acceptable|(?:instances?|capacity)(?:\s+only)?|(?:where|when|wherever|whenever)"
@@ -922,6 +928,7 @@ def read_request(
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields |= _params_fit(scan)
     fields["runs_fit_budget"] = _runs_fit(scan)
+    fields["finance_signoff"] = _finance_signoff(scan, notes)
     if fields["runs_fit_budget"]:
         fields["budget_usd"] = _monthly_for_runs(scan, notes)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
@@ -1799,6 +1806,30 @@ _RUNS_FIT_VERB_RE = compiled_on_use(
     # "how many times can we fine-tune 7B …": the task's verb is the task reader's
     r"|\b(?P<q2>(?:can|could)\s+(?:we|i))\s+(?=(?:train|fine[\s-]?tune|tune|pretrain|lora|qlora|sft|run)\b)", _F)
 _SENTENCE_END_RE = compiled_on_use(r"[.?!;](?!\d)|\n")
+
+
+# Finance's sign-off asked for: "needs finance approval", "ask finance before launching", "get finance sign-off
+# first", "finance has to approve", "loop in finance for approval"
+_FINANCE_SIGNOFF_RE = compiled_on_use(
+    r"\b(?:(?:needs?|requires?|get|with|after|pending|wants?)\s+(?:a\s+|the\s+)?finance(?:'s)?\s+"
+    r"(?:approval|sign[\s-]?off|ok|go[\s-]?ahead)"
+    r"|(?:please\s+)?(?:ask|check\s+with|run\s+it\s+by|loop\s+in)\s+finance(?:\s+(?:for\s+(?:approval|sign[\s-]?off)"
+    r"|first))?(?:\s+before\s+(?:launching|starting|running|kicking\s+(?:it\s+)?off)(?:\s+(?:it|this))?)?"
+    r"|finance\s+(?:must|has\s+to|needs?\s+to|should)\s+(?:approve|sign\s+off)(?:\s+(?:on\s+)?(?:it|this))?)"
+    r"(?:\s+(?:first|before\s+(?:launching|starting|running)))?\b", _F)
+
+
+def _finance_signoff(scan: _Scan, notes: list[str]) -> bool | None:
+    """Finance's sign-off asked for: the policy's finance group must approve the plan as well (``policy.guardrails``);
+    None when it is not asked."""
+    if not scan.holds(("finance",)):
+        return None
+    found = scan.take(_FINANCE_SIGNOFF_RE)
+    if not found:
+        return None
+    notes.append(f"read '{_said(found[0])}' as finance's sign-off asked for: the finance group must approve the plan "
+                 "too, and it is never approved automatically")
+    return True
 
 
 # "$30k/month", "$30k per month": what a month pays for, the budget runs are counted in when asked how many it buys

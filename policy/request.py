@@ -255,6 +255,9 @@ class TrainingRequest(BaseModel):
     # "just a quote, don't launch": a plan to read, never to run; filed as an estimate, which takes no approval and
     # launches nothing (ask again without it to run the job)
     estimate_only: bool | None = None
+    # "needs finance approval", "ask finance before launching": the policy's finance group must approve it too, as a
+    # plan over budget needs (never approved automatically)
+    finance_signoff: bool | None = None
     # "stop it if it costs more than $150": the launch's runtime cap is set so that it cannot bill more (the plan's
     # hard cap on spend, not only a budget it is checked against)
     stop_at_usd: float | None = Field(default=None, gt=0, le=1e8)

@@ -159,7 +159,7 @@ def decide(
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
                                     capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices,
                                     estimate_only=bool(req.estimate_only), launch_below=req.launch_below_usd,
-                                    budget_said=req.budget_usd)
+                                    budget_said=req.budget_usd, finance_asked=bool(req.finance_signoff))
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:

@@ -263,3 +263,13 @@ def test_a_plan_that_may_bill_more_than_the_budget_the_request_states_is_never_a
     decision = decide(request, catalog=load_catalog(), policy=POLICY, spend=ok_spend(age_hours=0), now=NOW)
     assert decision.approval.required and not decision.approval.denied
     assert any(r.startswith("over the $3.00 budget the request states") for r in decision.approval.reasons)
+
+
+def test_finance_sign_off_asked_for_adds_the_finance_group_and_is_never_automatic() -> None:
+    """"needs finance approval" on a $50 experiment: it was approved automatically, finance never asked."""
+    asked = approval_requirement(cost_usd=50, hours=2, stage=Stage.EXPERIMENTAL, team="team-ml", policy=POLICY,
+                                 spend=ok_spend(), now=NOW, finance_asked=True)
+    assert asked.required and asked.required_groups == [POLICY.finance_group]
+    assert POLICY.finance_group in asked.approver_groups
+    assert f"{POLICY.finance_group} must approve: the request asks for finance's sign-off" in asked.reasons
+    assert not check(50).required  # the same plan, not asked: approved automatically

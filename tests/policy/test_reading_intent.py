@@ -75,6 +75,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      []),
     ("i want to distill our 70B into a 1B on 10B tokens of synthetic data, cost?", {"task": Task.DISTILL}, []),
     ("fine-tune 7B on 1B tokens, finance asking for a number", {"params": 7 * 10**9}, []),
+    # finance's sign-off asked for: the finance group approves too; "before launching" is the job's launch
+    ("fine-tune 7B on 1B tokens, ask finance before launching", {"finance_signoff": True, "stage": None}, []),
+    ("fine-tune mistral 7B on 300M tokens, needs finance approval", {"finance_signoff": True}, []),
     # what describes the model or says thanks asks nothing
     ("continue training our fine-tuned 7B on 500M tokens, thanks in advance", {"tokens": 500_000_000}, []),
     ("is a 13B fine-tune on 2B tokens feasible by Friday?", {"deadline": at("2026-12-04T17:00")}, []),
