@@ -5006,7 +5006,11 @@ _HOURLY_CAP_BEFORE_RE = compiled_on_use(
     r"|(?:cost|spend|price)\s+(?:per|an|a)\s+hour)\s+(?:(?:can'?t|cannot|can\s+not|must\s*not|mustn'?t|shouldn'?t"
     r"|should\s+not|may\s+not|won'?t)\s+(?:exceed|go\s+(?:over|above|past|beyond))|(?:must|should)\s+(?:stay|be)\s+"
     r"(?:under|below|within)|(?:is\s+|of\s+)?(?:capped\s+at|limited\s+to|max(?:imum)?(?:\s+of)?|at\s+most|under|below"
-    r"|no\s+more\s+than|up\s+to)|(?:is\s+)?<=?|:)\s*$", _F)
+    # "hourly spend cap $30", "hourly cost limit of $25"
+    r"|no\s+more\s+than|up\s+to|(?:cap|limit|ceiling)(?:\s+(?:of|at|is))?)|(?:is\s+)?<=?|:)\s*$"
+    # "cap the hourly rate at $20", "limit hourly spend to $40"
+    r"|\b(?:cap|limit)\s+(?:the\s+|our\s+)?hourly\s+(?:burn(?:\s+rate)?|spend(?:ing)?|cost|rate|price|bill)\s+(?:at|to)\s*$"
+    r"|\bhourly\s+(?:spend\s+|cost\s+|burn\s+)?(?:cap|limit|ceiling)(?:\s+(?:of|at|is))?\s*:?\s*$", _F)
 
 
 # kind of an exact count → kind of a ceiling on it
@@ -6746,7 +6750,7 @@ _CONDITION_BEFORE_RE = compiled_on_use(r"\b(?:if|unless|when|should)\b[^.;!?]*$"
 # "… if it costs more than", "… once it hits", "… when we reach": the moment a run's cost passes an amount, as a hard
 # stop and a level to be told of both say it
 _COST_PASSES = (
-    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it'?s\s+|it\s+|the\s+(?:job|run|cost|bill|spend)\s+|we\s+)?"
+    r"\s+(?:if|once|when|as\s+soon\s+as|at|after)\s+(?:it'?s\s+|it\s+|(?:the\s+)?(?:job|run|cost|bill|spend)\s+|we\s+)?"
     r"(?:(?:costs?|goes(?:\s+(?:over|past|above))?|gets(?:\s+to)?|spends?|hits?|reach(?:es)?|pass(?:es)?|exceeds?"
     r"|cross(?:es)?|is(?:\s+at)?|has\s+(?:cost|spent)|burns?|used?|uses)\s+)?"
     r"(?:(?:more\s+than|over|above|past|beyond)\s+)?")
@@ -6757,7 +6761,7 @@ _STOP_AT_RE = compiled_on_use(
     r"\b(?P<verb>(?:stop|kill|pause|halt|abort|terminate|shut\s+(?:it\s+)?down)(?:\s+(?:it|this|the\s+(?:job|run|training)))?)"
     rf"{_COST_PASSES}(?P<amount>{_AMOUNT})"
     r"|\b(?P<verb2>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\s+(?:of|at)?\s*"
-    rf"(?P<amount2>{_AMOUNT})"
+    rf"(?P<amount2>{_AMOUNT}|\d[\d,]*(?:\.\d+)?\s*k(?![\w.]))"  # "hard cap 2k" with no sign too
     # "spend up to $300 and stop", "run until it hits $500 then kill it": the amount said before the stop
     r"|\b(?:spend|run(?:\s+it)?|go|train)\s+(?:up\s+to|until\s+(?:it\s+)?(?:hits|reaches|costs))\s*"
     rf"(?P<amount3>{_AMOUNT})\s*,?\s*(?:and|then)\s+(?:then\s+)?"
@@ -6811,7 +6815,7 @@ def _launch_below(scan: _Scan, notes: list[str]) -> float | None:
 def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
     """The amount a run is to be stopped at: the launch's runtime cap keeps it from billing more (``stop_at_usd``).
     The words that stop it are taken; the amount is read by the budget as well."""
-    if not scan.holds(_STOP_WORDS) or "$" not in scan.text:
+    if not scan.holds(_STOP_WORDS) or ("$" not in scan.text and not scan.holds(("hard",))):  # "hard cap 2k" too
         return None
     m = _STOP_AT_RE.search(scan.text)
     if m is None:
@@ -6823,6 +6827,8 @@ def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
         scan.blank(m.end("amount3"), m.end())
         if not m.group(0).lower().startswith("spend"):  # "run until it hits": no budget's words, taken too
             scan.blank(m.start(), m.start("amount3"))
+    elif m["amount2"] and "$" not in m["amount2"]:  # "hard cap 2k": no sign, so no budget's amount; all taken
+        scan.blank(m.start(), m.end())
     else:
         scan.blank(m.start(), m.start("amount" if m["amount"] else "amount2"))  # the amount is left for the budget
     notes.append(f"read '{_said(m)}' as a hard stop at ${usd:,.2f}: the launch's runtime cap is set so the run cannot "

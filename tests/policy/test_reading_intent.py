@@ -863,6 +863,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # an hourly cap said as a cap of the hour, a stop said as abort or as a hard cap: never the run's budget
+    ("fine-tune 7B on 1B tokens, hourly spend cap $30", {"max_hourly_usd": 30.0, "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, cap the hourly rate at $20", {"max_hourly_usd": 20.0, "budget_usd": None}, []),
+    ("fine-tune 7B on 1B tokens, abort if cost exceeds $50", {"stop_at_usd": 50.0}, []),
+    ("fine-tune 7B on 1B tokens, budget is 1.5k but hard cap 2k", {"stop_at_usd": 2000.0, "budget_usd": 1500.0}, []),
     # "nothing outside the US": two negatives, only there (it was read as never there, and planned in eu-west-1)
     ("fine-tune 7B on 1B tokens, cheapest region but nothing outside the US", {"area": "us", "exclude_regions": []},
      []),
