@@ -864,6 +864,7 @@ def read_request(
     alerts, of_budget = _alerts(scan, notes)  # "ping me when it hits $500": before "$500" is read as a budget
     # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
     _spent_share(scan, notes)  # "we're at 80% of budget already": before "80% of budget" is a budget of that share
+    _approval_rule(scan, notes)  # "needs VP approval if over $100": before "$100" is read as a budget
     share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     earlier: tuple[float, str, int | None] | None = None
@@ -2869,6 +2870,23 @@ _SPENT_SHARE_RE = compiled_on_use(
     r"(?:budget|allocation|allowance)(?:\s+(?:already|so\s+far|(?:this|for\s+the)\s+(?:month|quarter)))?"
     r"|\b\d{1,3}(?:\.\d+)?\s*%\s+of\s+(?:our|the|my)\s+(?:(?:monthly|quarterly|team)\s+)?budget\s+(?:is\s+|has\s+been\s+)?"
     r"(?:already\s+)?(?:gone|spent|used(?:\s+up)?|burned|burnt)(?:\s+(?:already|so\s+far))?)\b", _F)
+
+
+# An approval rule said with an amount: "needs VP approval if over $100", "auto-approve if under $200". The policy's
+# own rules decide who approves; the amount is no budget of the run.
+_APPROVAL_RULE_RE = compiled_on_use(
+    r"\b(?:(?:needs?|requires?|get)\s+(?:(?:a|an|the|our|my)\s+)?(?:[\w-]+\s+){0,2}?approv\w*"
+    r"|auto[\s-]?approv\w*(?:\s+(?:it|this))?)\s+(?:if|when|once)\s+(?:it'?s\s+|it\s+is\s+|the\s+(?:cost|plan)\s+is\s+)?"
+    r"(?:over|above|more\s+than|under|below|less\s+than)\s+\$\s*\d[\d,]*(?:\.\d+)?\s*[km]?(?![\w.])", _F)
+
+
+def _approval_rule(scan: _Scan, notes: list[str]) -> None:
+    """An approval rule said with an amount, left for a person with why: the policy decides approvals, and the amount
+    is never the run's budget (it was read as one, and every plan over it warned that nothing fits)."""
+    for m in scan.take_if(("approv",), _APPROVAL_RULE_RE):
+        scan.unused.append(_said(m))
+        notes.append(f"read '{_said(m)}' as an approval rule: the policy's approval rules decide who approves, so a "
+                     "person checks this one; the amount is not the run's budget")
 
 
 def _spent_share(scan: _Scan, notes: list[str]) -> None:

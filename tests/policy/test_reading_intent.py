@@ -3469,6 +3469,14 @@ def test_spot_and_on_demand_said_as_rules_still_contradict() -> None:
         parse_request("fine-tune 7B on 1B tokens, spot ok, on-demand only", now=MONDAY, tz=TZ, team="team-ml")
 
 
+@pytest.mark.parametrize("text", ["fine-tune 7B on 1B tokens, needs VP approval if over $100",
+                                  "fine-tune 7B on 1B tokens, auto-approve if under $200"])
+def test_an_approval_rule_with_an_amount_is_for_a_person_and_no_budget(text: str) -> None:
+    """"needs VP approval if over $100" was a $100 budget: every plan over it warned that nothing fits."""
+    request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
+    assert request.budget_usd is None and len(request.unread) == 1 and "approv" in request.unread[0]
+
+
 def test_recompute_turned_off_is_left_for_a_person_and_says_nothing_of_restarts() -> None:
     """ "gradient checkpointing off" was read as recompute assumed, and its "checkpointing" as a restartable job."""
     request = parse_request("fine-tune 7B on 1B tokens, gradient checkpointing off, production", now=MONDAY, tz=TZ,
