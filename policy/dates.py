@@ -312,7 +312,8 @@ _CITY_BRACKET_RE = compiled_on_use(rf"\s*\((?P<city>{_CITY_ZONE_PLACES})(?:\s+ti
 _CITY_WORD_RE = compiled_on_use(
     r"\s+(?P<city>" + "|".join(c.replace(" ", r"\s+") for c in _CITY_ZONES
                               if len(c) >= 4 and c not in ("british", "european", "india", "israel"))
-    + r")(?=\s*(?:$|[,;.!?)]))", _F)
+    # (or before the day it is of: "by 9am London Tuesday")
+    + r")(?=\s*(?:$|[,;.!?)]|(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b))", _F)
 
 
 def _zone_at(text: str, end: int) -> re.Match[str] | None:

@@ -249,6 +249,9 @@ READINGS: list[tuple[str, datetime, str]] = [
     ("this quarter within budget", MONDAY, "2026-12-31T17:00:00-08:00"),
     # a weekday the date is not: the earlier of the two, noted
     ("by Thursday Dec 11", MONDAY, "2026-12-10T17:00:00-08:00"),
+    # a city's time said between the clock and its day: that city's (it was Pacific, 'London' left unread)
+    ("by 9am London Tuesday", MONDAY, "2026-12-01T09:00:00+00:00"),
+    ("by 5pm Berlin on Thursday", MONDAY, "2026-12-03T17:00:00+01:00"),
 ]
 
 
