@@ -4191,7 +4191,7 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
                 cues.append(per_hour)
                 notes.append(f"read '{quantity.phrase}' as a ceiling on the plan's hourly rate, all its instances "
                              "together: configurations that cost more an hour are left out")
-            elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())
+            elif (each := _EACH_BEFORE_RE.search(text, max(0, m.start() - 36), m.start())
                   or _EACH_MONEY_AFTER_RE.match(text, end)) is not None:
                 quantity.kind = "money_each"  # "3 runs, each under $100": every run's, times the runs below
                 quantity.phrase = " ".join(text[min(each.start(), m.start()) : max(each.end(), end)].split())
@@ -5651,7 +5651,11 @@ _MONEY_RANGE_AFTER_RE = compiled_on_use(
 # An amount for each run ("each under $100", "$100 per run", "$50 a trial")
 _EACH_BEFORE_RE = compiled_on_use(
     r"\beach\s+(?:(?:run|trial|job)\s+)?(?:(?:under|below|within|at\s+most|up\s+to|max|for"
-                             r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$", _F)
+                             r"|costs?|capped\s+at|less\s+than)\s+)?(?:~|about\s+)?$"
+    # "cap each run at $40", "no run over $50", "each run must cost less than $60"
+    r"|\b(?:cap|limit)\s+each\s+(?:run|trial|job)\s+(?:at|to)\s+$|\bno\s+(?:single\s+)?(?:run|trial|job)\s+(?:over|above"
+    r"|more\s+than|costing\s+more\s+than)\s+$|\beach\s+(?:run|trial|job)\s+(?:must|should|can)\s+(?:cost|be)\s+"
+    r"(?:less\s+than|under|below|at\s+most|no\s+more\s+than)\s+$", _F)
 _EACH_MONEY_AFTER_RE = compiled_on_use(r"\s*(?:each|apiece|(?:per|a|an)\s+(?:run|trial|job|seed|experiment))\b", _F)
 
 

@@ -863,6 +863,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # each run's amount said as a cap on each, beside the whole's: the lower of the two totals is the budget
+    ("8 runs of mistral 7B on 200M tokens each, cap each run at $40, total under $250", {"budget_usd": 250.0}, []),
+    ("6-run sweep of a 1B on 500M tokens each, no run over $50, whole sweep under $250", {"budget_usd": 250.0}, []),
+    ("6-run sweep of a 1B on 500M tokens each, no run over $30", {"budget_usd": 180.0}, []),
     # an hourly cap said as a cap of the hour, a stop said as abort or as a hard cap: never the run's budget
     ("fine-tune 7B on 1B tokens, hourly spend cap $30", {"max_hourly_usd": 30.0, "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, cap the hourly rate at $20", {"max_hourly_usd": 20.0, "budget_usd": None}, []),
