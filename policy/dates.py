@@ -157,7 +157,9 @@ _WITHIN = (
     r"|(?:(?:the\s+)?(?P<mpos2>end|middle|mid|start|beginning|early|late)(?:\s+of\s+(?:the\s+)?|\s*-\s*|\s+)"
     # "the third week of December", "the last week of January": the end of that week of the month
     r"|(?:the\s+)?(?P<mweek>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+(?:the\s+)?)?"
-    rf"(?:(?P<mmon>{_MONTH})\.?|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?(?P<mend>[\s-]end)?)(?![\w])"
+    # (a month with its day after it is that date: "start Jan 5" is no start of January)
+    rf"(?:(?P<mmon>{_MONTH})\.?(?!\s+\d{{1,2}}(?!\d))|(?P<mhalf>q[1-4]|h[12]))(?:,?\s+(?P<my>\d{{4}}))?"
+    r"(?P<mend>[\s-]end)?)(?![\w])"
     r"|(?P<wkend>(?<!last\s)(?<!past\s)(?<!previous\s)(?:(?P<wkp>over|during|through(?:out)?|across|on)\s+)?"
     r"(?:the\s+)?(?P<wkeo>end\s+of\s+(?:the\s+)?)?(?:(?P<wkq>this|next|coming)\s+)?weekend)(?![\w])"
     # ("the Xmas break" is the break's, below)

@@ -863,6 +863,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # a month with its day after it is that date, not the month's start ("start Jan 5" was "the start of January")
+    ("fine-tune 7B on 1B tokens, start Jan 5, by Jan 8 at the latest",
+     {"start_after": at("2027-01-05T09:00"), "deadline": at("2027-01-08T17:00")}, []),
     # each run's amount said as a cap on each, beside the whole's: the lower of the two totals is the budget
     ("8 runs of mistral 7B on 200M tokens each, cap each run at $40, total under $250", {"budget_usd": 250.0}, []),
     ("6-run sweep of a 1B on 500M tokens each, no run over $50, whole sweep under $250", {"budget_usd": 250.0}, []),
