@@ -99,10 +99,21 @@ def week_after(when: datetime, start: datetime) -> datetime:
 
 def first_after_start(deadline: Deadline, start: datetime) -> datetime | None:
     """A deadline said by its weekday alone ("Friday") that falls before ``start``, moved to the same day and time of
-    the first week after it; None when it needs no moving or is a date said outright (no week to move)."""
-    if deadline.when > start or not weekday_only(deadline.phrase):
+    the first week after it, and one said by its time of day alone ("by noon", said with a start tonight) to that time
+    on the first day after it; None when it needs no moving or is a date said outright (no week to move)."""
+    if deadline.when > start:
+        return None
+    if _TIME_ONLY_RE.fullmatch(deadline.phrase) is not None:
+        return deadline.when + timedelta(days=(start - deadline.when) // timedelta(days=1) + 1)
+    if not weekday_only(deadline.phrase):
         return None
     return week_after(deadline.when, start)
+
+
+# A deadline said by its time of day alone: "by noon", "done by 8am", "before 17:00"
+_TIME_ONLY_RE = compiled_on_use(
+    r"(?:(?:done\s+|finished\s+|ready\s+|due\s+)?(?:by|before|until|till|due)\s+)?(?:\d{1,2}(?::\d\d)?\s*[ap]\.?m\.?"
+    r"|\d{1,2}:\d\d|noon|midday)", re.IGNORECASE)
 
 
 def deadline_before_start(deadline: Deadline, *, start: datetime) -> list[Question]:

@@ -185,7 +185,8 @@ _START_IN_MONTH_RE = compiled_on_use(
 # A start said as a time of day alone: "starting at 8pm", "kick off at 21:00"
 _START_AT_CLOCK_RE = compiled_on_use(
     r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|kick(?:s|ing)?\s+(?:it\s+)?off)\s+(?:at\s+)?"
-    r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
+    r"(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)"
+    r"|(?P<midnight>midnight)(?:\s+tonight)?)"
     r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 
 
@@ -195,7 +196,7 @@ _AFTER_CLOCK_RE = compiled_on_use(
     r"\b(?:(?:right|just|straight|immediately|soon)\s+)?after\s+(?:the\s+|our\s+|my\s+)?"
     r"(?:(?:(?P<h>1[0-2]|0?[1-9])(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\.?|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d))"
     r"(?:\s+(?:stand-?up|meeting|sync|call|review|demo|all[\s-]?hands|retro|sprint\s+planning|planning|1:1))?"
-    r"|(?P<lunch>lunch))"
+    r"|(?P<lunch>lunch)|(?P<midnight>midnight)(?:\s+tonight)?)"
     r"(?![\w:])(?!\s*(?:on|tomorrow|today|tonight|mon|tue|wed|thu|fri|sat|sun|next|this|dec|jan|nov)\w*)", _F)
 _LUNCH_HOUR = 13
 
@@ -796,6 +797,8 @@ def _next_at_clock(m: re.Match[str], *, now: datetime, zone: ZoneInfo) -> dateti
     past."""
     if m.groupdict().get("lunch"):
         hour, minute = _LUNCH_HOUR, 0
+    elif m.groupdict().get("midnight"):  # "start at midnight", "after midnight": the next one, the night ahead
+        hour, minute = 0, 0
     elif m["h"]:
         hour, minute = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["mi"] or 0)
     else:

@@ -863,6 +863,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    # midnight said as when the job starts: the night ahead
+    ("fine-tune 7B on 1B tokens, start after midnight, done by 8am",
+     {"start_after": at("2026-12-01T00:00"), "deadline": at("2026-12-01T08:00")}, []),
     # a month with its day after it is that date, not the month's start ("start Jan 5" was "the start of January")
     ("fine-tune 7B on 1B tokens, start Jan 5, by Jan 8 at the latest",
      {"start_after": at("2027-01-05T09:00"), "deadline": at("2027-01-08T17:00")}, []),
@@ -3482,6 +3485,13 @@ def test_an_approval_rule_with_an_amount_is_for_a_person_and_no_budget(text: str
     """"needs VP approval if over $100" was a $100 budget: every plan over it warned that nothing fits."""
     request = parse_request(text, now=MONDAY, tz=TZ, team="team-ml")
     assert request.budget_usd is None and len(request.unread) == 1 and "approv" in request.unread[0]
+
+
+def test_a_time_of_day_before_the_start_offers_that_time_on_the_day_after_it() -> None:
+    """"start after midnight tonight, done by noon" was refused: noon today is before the start."""
+    reading = read_request("fine-tune 7B on 1B tokens, start after midnight tonight, done by noon", now=MONDAY, tz=TZ)
+    [question] = [q for q in reading.questions if q.field == "deadline"]
+    assert [c.value for c in question.choices] == [at("2026-12-01T12:00").isoformat()]
 
 
 def test_recompute_turned_off_is_left_for_a_person_and_says_nothing_of_restarts() -> None:
