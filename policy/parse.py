@@ -1378,7 +1378,7 @@ def _reservation(scan: _Scan) -> str | None:
 # Who pays: "cost center ML-4411", "cost centre: 4411", "CC# 4411", "charge code FIN-22", "bill it to cost center 7",
 # "charge to ML-4411" (a code with a digit, so "charge to our team" is no code).
 _COST_CENTER_RE = compiled_on_use(
-    r"(?:\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:(?:the\s+|our\s+)?cost\s+cent(?:er|re)\s*)?"
+    r"(?:\b(?:bill(?:ed)?|charge(?:d)?)\s+(?:it\s+|this\s+)?to\s+(?:(?:the\s+|our\s+)?(?:cost\s+cent(?:er|re)|cc)\s*)?"
     r"|\b(?:the\s+)?(?:cost[\s-]+cent(?:er|re)|(?:charge|billing|budget|cost|project|account)\s+code)"
     r"\s*(?:#|no\.?|number|code|id|is)?"
     r"\s*[:=#]?\s*"

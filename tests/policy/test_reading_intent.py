@@ -863,6 +863,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("GRPO on qwen2.5 7B, 500M tokens, spend no more than $1,200, by Thursday", {"budget_usd": 1200.0}, []),
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
+    ("fine-tune 7B on 1B tokens, bill to CC 7781", {"cost_center": "7781"}, []),
     # midnight said as when the job starts: the night ahead
     ("fine-tune 7B on 1B tokens, start after midnight, done by 8am",
      {"start_after": at("2026-12-01T00:00"), "deadline": at("2026-12-01T08:00")}, []),
