@@ -230,6 +230,7 @@ _TODAY_RE = compiled_on_use(
 _RESERVED_RE = compiled_on_use(
     r"\b(?:we\s+(?:have|hold|got|own)|(?:i|we)\s*'?ve\s+got|(?:have|hold|using|use|on)\s+(?:our|the)|our|existing"
     r"|already\s+(?:have|hold|bought|reserved))\s+(?:an?\s+|the\s+)?(?P<what>capacity[\s-]+blocks?|reservations?"
+    r"|(?:on[\s-]demand\s+)?capacity[\s-]+reservations?|odcrs?"
     r"|reserved\s+(?:capacity|instances?)|training[\s-]+plans?)\b",
     _F,
 )

@@ -864,6 +864,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, bill to CC 7781", {"cost_center": "7781"}, []),
+    # held capacity called a capacity reservation (an EC2 ODCR) is held capacity, as a capacity block is
+    ("fine-tune 7B on 1B tokens, use our capacity reservation of 2 p5en until Thursday noon",
+     {"reserved": True, "instances": 2}, []),
+    ("fine-tune 70B on 1B tokens, we have an ODCR for 4 p5", {"reserved": True, "instances": 4}, []),
     # midnight said as when the job starts: the night ahead
     ("fine-tune 7B on 1B tokens, start after midnight, done by 8am",
      {"start_after": at("2026-12-01T00:00"), "deadline": at("2026-12-01T08:00")}, []),
