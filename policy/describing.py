@@ -206,9 +206,11 @@ _ASSUMED = (
     (r"(?<![\w-])(?<!bit\s)(?<!paged\s)(?:with\s+|using\s+)?(?:the\s+)?adam(?:w|[\s-]w)?(?![\w-])"
      r"(?![\s-]?8[\s-]?bit)(?:\s+optimi[sz]er)?(?![\w-])",
      "what the estimate already assumes: Adam's optimizer state in the memory estimate"),
-    (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm)\s+(?:me|us|the\s+team|#[a-z0-9_-]+|@[a-z0-9._-]+|<[#@][a-z0-9]+(?:\|[^>]*)?>)"
-     r"\s+(?:when|once)\s+(?:it'?s\s+|it\s+is\s+)?"
-     r"(?:done|finished|complete|ready)\b",
+    # "slack me when it finishes or fails", "post in #ml-runs when it's done"
+    (r"\b(?:and\s+)?(?:notify|ping|tell|alert|message|dm|slack|email|post\s+in|post\s+to)\s+(?:me|us|the\s+team|#[a-z0-9_-]+"
+     r"|@[a-z0-9._-]+|<[#@][a-z0-9]+(?:\|[^>]*)?>)"
+     r"\s+(?:when|once|if)\s+(?:it'?s\s+|it\s+is\s+|it\s+)?"
+     r"(?:done|finished|finishes|completes?|complete|ready|ends)(?:\s+or\s+(?:fails|crashes|dies|errors(?:\s+out)?))?\b",
      "what gpuops does already: the request's thread gets the result and the cost when the job ends"),
     # "post updates in #ml-runs", "send progress to <#C0123|ml-runs>": where to hear of the job, which gpuops says in
     # the request's thread
