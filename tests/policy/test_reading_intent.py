@@ -864,6 +864,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, bill to CC 7781", {"cost_center": "7781"}, []),
+    # on-demand ruled out is spot only, never a contradiction with the spot said beside it; "use on-demand" asks it
+    ("fine-tune 7B on 1B tokens, spot is fine but don't use on-demand", {"interruption_tolerance": Tolerance.HIGH},
+     []),
+    ("fine-tune 7B on 1B tokens, spot only, never on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, avoid on-demand", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 7B on 1B tokens, use on-demand", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 7B on 1B tokens, post in #ml-runs when it's done", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens, slack me when it finishes or fails", {"tokens": 10**9}, []),
     # held capacity called a capacity reservation (an EC2 ODCR) is held capacity, as a capacity block is
