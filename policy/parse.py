@@ -1522,6 +1522,7 @@ _COST_QUESTION_RE = compiled_on_use(
     # "if we move them to spot, how much do we save per month?": the plan and its alternatives say it
     r"|\bhow\s+much\s+(?:would|will|do|does|could|can|might)\s+(?:we|i|it|this|that)\s+(?:save|cost)(?:\s+(?:us|me))?"
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-]))?"
+    r"|\bwhat\s+(?:would|will|do|does|could|can|might)\s+(?:we|i)\s+save(?=\s)"  # "what would we save running …"
     r"|what\s+(?:would|will|does|might)\s+(?:it|this|that)\s+cost(?:\s+(?:us|me))?"
     # "what would it cost per month if we retrain it every week": the cadence said is read apart
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
@@ -1931,7 +1932,9 @@ _FOLLOW_UP_RE = compiled_on_use(r"\bfollowing\s+up\s+(?:on|from)\s+(?:the|my|our
                                 r"|discussion|conversation|post)(?:\s+(?:above|earlier|from\s+\w+))?", _F)
 # "into this week's budget", "out of the quarter's spend": the period the money is for, not a deadline
 _BUDGET_PERIOD_RE = compiled_on_use(
-    r"\b(?:this|the|our|next)\s+(?:week|month|quarter|year)'s\s+(?:budget|spend|allowance)\b", _F)
+    r"\b(?:this|the|our|next)\s+(?:week|month|quarter|year)'s\s+(?:budget|spend|allowance)\b"
+    # "within our Q1 budget of $40k", "the H2 budget": the quarter's or half's
+    r"|\b(?:q[1-4]|h[12])(?=\s+(?:budget|spend|allowance)\b)", _F)
 # "how many nodes …": the count's unit read with it; "how many H100s …": the hardware left to be read as asked for
 _HOW_MANY_NEEDED_RE = compiled_on_use(
     r"\bhow\s+many\s+(?:gpus?|accelerators?|nodes?|instances?|machines?|chips?|boxes)\b"
@@ -2130,7 +2133,8 @@ _NOTED_ONLY = (
                                "(/gpu spend gives the month)", ("budget", "spend")),
     (_ADVICE_RE, "asking for a recommendation: the plan is one, with the reason for each choice",
      ("recommend", "suggest", "advi", "propose", "best", "should", "what would", "better")),
-    (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline", ("'s",)),
+    (_BUDGET_PERIOD_RE, "the period the budget is for: the amount said is what there is, and no deadline",
+     ("'s", "q1", "q2", "q3", "q4", "h1", "h2")),
     (_NO_SLIP_RE, "the deadline being firm: the plan meets it with its safety margin", ("slip",)),
     (_AT_A_TIME_RE, "how the count holds: the plan's instances run together", ("at a time", "at one time")),
     (_PER_EPOCH_RE, "one epoch's tokens: the epochs said multiply them", ("epoch",)),

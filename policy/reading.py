@@ -351,6 +351,7 @@ really extremely adapt adapting burn rate since still
 all mix though although total overall combined eta nearly almost gone lm slm oh ah um uh btw
 lmk tia hope you're you well great awesome
 fine-tuned finetuned pretrained pre-trained trained curious advance feasible doable embedding embeddings vision whole
+multi-node multinode
 """.split())  # "x" alone joins what is multiplied ("100k samples of 2k tokens x 3 epochs"), "vs" what is compared
 
 # The words the reader knows that a slip of the keys most often leaves unread ("fine-tnue", "lroa", "us-east1"): an

@@ -864,6 +864,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 8B on 2 bn tokens by Thursday", {"tokens": 2 * 10**9}, []),
     ("fine-tune 8B on 300 mn tokens", {"tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, bill to CC 7781", {"cost_center": "7781"}, []),
+    ("multi-node 70B full SFT on 2B tokens, 4 nodes of p5", {"instances": 4}, []),
+    ("fine-tune 13B on 2B tokens within our Q1 budget of $40k", {"budget_usd": 40_000.0, "deadline": None}, []),
+    ("what would we save running a 7B fine-tune on 1B tokens on spot instead of on-demand?",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
     # on-demand ruled out is spot only, never a contradiction with the spot said beside it; "use on-demand" asks it
     ("fine-tune 7B on 1B tokens, spot is fine but don't use on-demand", {"interruption_tolerance": Tolerance.HIGH},
      []),
