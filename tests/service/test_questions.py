@@ -121,6 +121,20 @@ def test_money_above_the_finance_threshold_waits_for_finance_whatever_the_stage(
     assert done["status"] == "approved"
 
 
+def test_finance_sign_off_asked_for_in_the_request_waits_for_finance_on_a_small_plan(live: Live) -> None:
+    """"needs finance approval" on a ~$40 experiment, which would have been approved automatically."""
+    filed = live.post("/v1/requests", {"text": "fine-tune mistral 7B on 300M tokens, needs finance approval"},
+                      role="bot", actor=person())
+    assert filed.status_code == 201, filed.text
+    created = filed.json()
+    assert created["status"] == "pending_approval"
+    assert created["decision"]["approval"]["required_groups"] == ["finance"]
+    path = f"/v1/requests/{created['id']}/approvals"
+    lead = live.post(path, {"decision": "approve"}, role="bot", actor=LEADS[0]).json()
+    assert lead["status"] == "pending_approval" and lead["approvals_remaining"] == 1  # the lead alone is not enough
+    assert live.post(path, {"decision": "approve"}, role="bot", actor=FINANCE[0]).json()["status"] == "approved"
+
+
 def test_a_request_for_an_estimate_only_answered_is_filed_as_an_estimate_and_stays_one(live: Live) -> None:
     requester = person()
     filed = live.post("/v1/requests", {"text": f"{ASKS}, quote only, don't launch"}, role="bot", actor=requester)
