@@ -691,6 +691,12 @@ def _saturday_of(monday: datetime) -> datetime:
     return (monday - timedelta(days=2)).replace(hour=_START_OF_DAY.hour, minute=0)
 
 
+# "wait until the weekend to start", "wait till Wednesday before starting": the wait's end is the start
+_WAIT_BEFORE_RE = compiled_on_use(r"\bwait(?:ing)?\s+(?:for\s+)?$", _F)
+_TO_START_AFTER_RE = compiled_on_use(r"\s*(?:to|before)\s+(?:start(?:ing)?|begin(?:ning)?|kick(?:ing)?\s+(?:it\s+)?off)"
+                                     r"\b", _F)
+
+
 def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> datetime | None:
     """ "tomorrow" alone, "starting Monday", "from Dec 3", "next week": when the job may start."""
     starts: list[tuple[datetime, str]] = []
@@ -707,6 +713,14 @@ def _start(scan: Scan, *, now: datetime, zone: ZoneInfo, notes: list[str]) -> da
         if _BEFORE_RE.match(found.phrase) and (negated := _NOT_BEFORE_RE.search(scan.text[before:found.start])):
             cue, cue_from = negated, before  # "not before Monday", "don't start before Monday": Monday itself
             found = _day_itself(found, said=" ".join(negated.group(0).split()), now=now, zone=zone)
+        if cue is None and (waited := _WAIT_BEFORE_RE.search(scan.text, max(0, found.start - 15), found.start)) \
+                and (to_start := _TO_START_AFTER_RE.match(scan.text, found.end)) is not None:
+            # "wait until the weekend to start": when the job starts, not when it is due (the weekend's own start)
+            cue, cue_from = waited, 0  # its span is the text's own
+            scan.blank(*to_start.span())
+            if "weekend" in found.phrase.lower() and found.when.weekday() == 4:
+                found = dataclasses.replace(found, when=(found.when + timedelta(days=1)).replace(
+                    hour=_START_OF_DAY.hour, minute=0))
         cued = cue is not None or found.phrase.lower().startswith("after ")  # "after the holidays": a start
         weekend = "weekend" in found.phrase.lower() and found.when.weekday() == 0  # done by Monday 09:00
         if weekend and not cued and (run := _RUN_IT_BEFORE_RE.search(scan.text, before, found.start)) is not None:

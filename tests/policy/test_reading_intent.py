@@ -880,6 +880,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, use our capacity reservation of 2 p5en until Thursday noon",
      {"reserved": True, "instances": 2}, []),
     ("fine-tune 70B on 1B tokens, we have an ODCR for 4 p5", {"reserved": True, "instances": 4}, []),
+    # "wait until X to start": the wait's end is the start (the weekend's, its Saturday morning), never the deadline
+    ("fine-tune 7B on 1B tokens, wait until the weekend to start, done by Monday 8am",
+     {"start_after": at("2026-12-05T09:00"), "deadline": at("2026-12-07T08:00")}, []),
+    ("fine-tune 7B on 1B tokens, wait until Wednesday to start, done by Friday",
+     {"start_after": at("2026-12-02T09:00"), "deadline": at("2026-12-04T17:00")}, []),
     # midnight said as when the job starts: the night ahead
     ("fine-tune 7B on 1B tokens, start after midnight, done by 8am",
      {"start_after": at("2026-12-01T00:00"), "deadline": at("2026-12-01T08:00")}, []),
