@@ -231,10 +231,7 @@ def _with_largest_model(request: TrainingRequest, plan_of: Callable[[int], Plan 
 
     def allowed(params: int) -> Plan | None:
         plan = plan_of(params)
-        if plan is None or plan.estimated_hours > policy.max_runtime_hours:
-            return None
-        # judged as the guardrails judge it: what the launch may bill before its runtime cap stops it
-        return None if ceiling is not None and _judged_usd(plan) > ceiling else plan
+        return None if plan is None or _policy_limit(plan, policy) is not None else plan
 
     if request.params_family:
         return _with_largest_of_family(request, allowed, budget=budget)
@@ -265,15 +262,23 @@ def _judged_usd(plan: Plan) -> float:
     return max(plan.estimated_cost_usd, plan.exposure_usd)
 
 
+def _policy_limit(plan: Plan, policy: PolicyConfig) -> str | None:
+    """The policy limit ``plan`` runs past, as a note names it: its runtime cap, or its deny ceiling judged as the
+    guardrails judge it (what the launch may bill before its runtime cap stops it); None when it is inside both."""
+    if plan.estimated_hours > policy.max_runtime_hours:
+        return f"the policy's max_runtime_hours ({policy.max_runtime_hours:g} h)"
+    if policy.deny_above_usd is not None and _judged_usd(plan) > policy.deny_above_usd:
+        return f"the policy's deny_above_usd (${policy.deny_above_usd:,.0f})"
+    return None
+
+
 def _what_stops(plan: Plan | None, *, request: TrainingRequest, policy: PolicyConfig) -> str | None:
     """What a model a size up from the largest that fits runs into: the budget, the deadline, or one of the policy's
     limits (so a note never blames a budget that a runtime cap or a deny ceiling bounded); None when it fits."""
     if plan is None:
         return f"the hardware the policy allows (max_instances {policy.max_instances})"
-    if plan.estimated_hours > policy.max_runtime_hours:
-        return f"the policy's max_runtime_hours ({policy.max_runtime_hours:g} h)"
-    if policy.deny_above_usd is not None and _judged_usd(plan) > policy.deny_above_usd:
-        return f"the policy's deny_above_usd (${policy.deny_above_usd:,.0f})"
+    if (limit := _policy_limit(plan, policy)) is not None:
+        return limit
     if plan.deadline_met is False:
         return "the deadline"
     if request.budget_usd is not None and plan.estimated_cost_usd > request.budget_usd:
