@@ -90,6 +90,15 @@ CHOOSE: list[tuple[str, list[Option], list[Option], dict[str, Any]]] = [
     ("nothing inside the class at all, no deadline: the cheapest outside",
      [], [opt("g6.x", 100, 10, outside=True), opt("g6.y", 80, 12, outside=True)],
      {"chosen": "g6.y×1 spot", "fallback": True, "late": False}),
+    ("no deadline, outside the class cheaper but more than 4x as long: the one inside",
+     [opt("p5.a", 100, 10)], [opt("g6.x", 50, 40.01, outside=True)],
+     {"chosen": "p5.a×1 spot", "fallback": False, "late": False}),
+    ("no deadline, outside the class cheaper and exactly 4x as long: the one outside",
+     [opt("p5.a", 100, 10)], [opt("g6.x", 50, 40, outside=True)],
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": False}),
+    ("a deadline bounds the time itself: outside the class, 10x as long but in time, is taken",
+     [opt("p5.a", 100, 10, meets=True)], [opt("g6.x", 50, 100, meets=True, outside=True)],
+     {"chosen": "g6.x×1 spot", "fallback": True, "late": False}),
     ("nothing in time anywhere, fastest inside: late, not a fall-back",
      [opt("p5.a", 50, 30, meets=False), opt("p5.b", 500, 11, meets=False)],
      [opt("g6.x", 100, 13, meets=False, outside=True)],
@@ -168,6 +177,17 @@ def test_alternatives(name: str, pool: list[Option], expected: list[str]) -> Non
     choice = choose(pool, [])
     assert choice is not None and choice.option is PLAN
     assert [f"{why}: {label(o)}" for why, o in alternatives(choice)] == expected
+
+
+def test_no_interruptions_keeps_to_the_size_class_when_the_cheaper_one_outside_takes_over_4x_as_long() -> None:
+    plan = opt("p5.a", 100, 10)  # spot, no deadline
+    inside = opt("p5.b", 250, 10, purchase=ON_DEMAND)
+    slow = opt("g6.x", 120, 40.01, purchase=ON_DEMAND, outside=True)
+    choice = choose([plan, inside], [slow])
+    assert choice is not None and choice.option is plan
+    assert ("no interruptions", inside) in alternatives(choice)
+    within = opt("g6.x", 120, 40, purchase=ON_DEMAND, outside=True)  # at most 4x as long: the cheaper is kept
+    assert ("no interruptions", within) in alternatives(choose([plan, inside], [within]))  # type: ignore[arg-type]
 
 
 def test_an_on_demand_plan_offers_no_no_interruptions_alternative() -> None:
