@@ -701,7 +701,12 @@ class _Scan:
         self._lowered = (text, text.lower())  # the text as it stands, and in lower case
 
     def blank(self, start: int, end: int) -> None:
-        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+        self.read_as(start, end, "")
+
+    def read_as(self, start: int, end: int, words: str) -> None:
+        """The text from ``start`` to ``end`` read from now on as ``words``, padded to the same length so that every
+        position found before still holds ("nothing outside the US" read as "in the US")."""
+        self.text = self.text[:start] + words.ljust(end - start) + self.text[end:]
 
     def take(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
         """Every match of ``pattern``, each blanked once read."""
@@ -3947,7 +3952,7 @@ def _places(scan: _Scan, fields: dict[str, Any], notes: list[str]) -> dict[str, 
     excluded = list(fields.get("exclude_regions") or [])
     if scan.holds(("outside",)):  # "nothing outside the US": two negatives, read as "in the US" (same length)
         for m in list(_NOTHING_OUTSIDE_RE.finditer(scan.text)):
-            scan.text = scan.text[:m.start()] + "in".ljust(m.end() - m.start()) + scan.text[m.end():]
+            scan.read_as(m.start(), m.end(), "in")
     text = scan.text
     if _PLACE_FIRST_WORDS.isdisjoint(_TOKEN_RE.findall(text.lower())):
         return {}
