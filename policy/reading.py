@@ -13,11 +13,12 @@ held, what needs a question, and every phrase nothing used (``unread``).
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import difflib
 import math
 import re
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
@@ -307,9 +308,7 @@ _PER_PROMPT_RE = compiled_on_use(
 _AUDIO_RE = compiled_on_use(r"\b(?:audio|speech|asr|tts|hours\s+of\s+(?:audio|speech))\b", _F)
 _MAX_AUDIO_HOURS = 10**7  # ~1,100 years of sound: more is a typo
 _AUDIO_HOURS_RE = compiled_on_use(  # the hours, with the speech corpus they are of when named beside them
-    r"^(?:(?:librispeech|libri-?light|common\s*voice|gigaspeech|voxpopuli|tedlium|switchboard|fleurs)\s+)?"
-    r"(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)"
-    r"(?:\s+(?:librispeech|libri-?light|common\s*voice|gigaspeech|voxpopuli|tedlium|switchboard|fleurs))?$", _F)
+    rf"^(?:{_SPEECH_CORPUS}\s+)?(?P<n>[\d.,]+\s*(?:k|thousand)?)\s*(?:hours?|hrs?|h)(?:\s+{_SPEECH_CORPUS})?$", _F)
 # Positions per second of audio that common encoders train on: Mimi's 12.5 Hz codec frames (Moshi, arXiv 2410.00037),
 # Whisper's encoder, 1,500 positions per 30 s window (arXiv 2212.04356), and EnCodec's 75 Hz at 24 kHz (arXiv
 # 2210.13438).
@@ -531,9 +530,9 @@ def ready_by_choices(period: str, *, now: datetime, zone: ZoneInfo) -> list[Choi
                 ("by the end of next week", (start + timedelta(days=4)).replace(hour=EOD.hour))]
     else:
         local = now.astimezone(zone)
-        first = date(local.year + local.month // 12, local.month % 12 + 1, 1)
+        first = (local.date().replace(day=1) + timedelta(days=32)).replace(day=1)
         start = datetime.combine(first, _START_OF_DAY, tzinfo=zone)
-        last_day = date(first.year + first.month // 12, first.month % 12 + 1, 1) - timedelta(days=1)
+        last_day = first.replace(day=calendar.monthrange(first.year, first.month)[1])
         while last_day.weekday() >= 5:
             last_day -= timedelta(days=1)
         days = [("as next month starts", start), ("mid next month", start.replace(day=15, hour=EOD.hour)),
