@@ -1847,9 +1847,7 @@ _MONTHLY_AMOUNT_RE = compiled_on_use(r"(?P<amount>\$\s*\d(?:[\d,]*\d)?(?:\.\d+)?
 def _monthly_for_runs(scan: _Scan, notes: list[str]) -> float | None:
     """The amount a month pays for, asked how many runs it buys ("$30k/month … how many runs does that buy?"): the
     budget the runs are counted in, as runs a month; None when none is said (the budget is read as ever)."""
-    if "mo" not in scan.text.lower():
-        return None
-    for m in scan.take(_MONTHLY_AMOUNT_RE):
+    for m in scan.take_if(("mo",), _MONTHLY_AMOUNT_RE):
         amount = _dollars(m["amount"])
         notes.append(f"read '{_said(m)}' as the budget the runs are counted in: how many runs a month it pays for")
         return amount
