@@ -61,7 +61,7 @@ def _plan_lines(plan: Plan, zone: tzinfo | None) -> list[str]:
         lines.append(f"    {item.item}: ${item.usd:,.2f} = {item.basis}")
     if plan.jobs > 1:
         lines.append(f"  {plan.jobs} separate jobs of {plan.job_instances} instance(s), {plan.jobs_at_once} at a time")
-    extra = f"max runtime {plan.max_runtime_hours:,.1f} h" + (" a job" if plan.jobs > 1 else "")
+    extra = f"max runtime {plan.max_runtime_hours:,.2f} h" + (" a job" if plan.jobs > 1 else "")  # as the length
     if plan.checkpoint_interval_minutes is not None:
         extra = f"checkpoint every {plan.checkpoint_interval_minutes} min; " + extra
     lines.append(f"  {extra}")

@@ -265,7 +265,7 @@ def test_cli_text_says_a_sweeps_runtime_cap_holds_each_job() -> None:
     result = runner.invoke(app, ["plan", text, *NOW_ARGS])
     assert result.exit_code == 0, result.output
     assert "2 separate jobs of 1 instance(s), 1 at a time" in result.stdout
-    assert f"max runtime {plan.max_runtime_hours:,.1f} h a job" in result.stdout  # was "5.16667 h"
+    assert f"max runtime {plan.max_runtime_hours:,.2f} h a job" in result.stdout  # was "5.16667 h"
 
 
 def test_cli_text_opens_with_the_summary_line() -> None:
