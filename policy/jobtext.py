@@ -63,6 +63,8 @@ class _Scan(Protocol):
 
     def blank(self, start: int, end: int) -> None: ...
 
+    def holds(self, words: tuple[str, ...]) -> bool: ...
+
 
 def _take(scan: _Scan, pattern: re.Pattern[str]) -> list[re.Match[str]]:
     found = list(pattern.finditer(scan.text))
@@ -84,7 +86,7 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{m.group(0)}' as the name of an AWS resource: the launch uses what the team's launch "
                      "profile names, so a person checks this one")
     uris = []
-    for m in _take(scan, _S3_RE):
+    for m in _take(scan, _S3_RE) if scan.holds(("s3://",)) else ():
         uri = m["uri"].rstrip(".)")
         if _NOT_DATA_BEFORE_RE.search(scan.text, 0, m.start("uri")):
             scan.unused.append(uri)  # a checkpoint or output location: no job setting carries it, so a person looks
@@ -94,7 +96,8 @@ def read_job_phrases(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         job["dataset"] = uris[0]
         if len(set(uris)) > 1:
             notes.append(f"saw {len(set(uris))} S3 locations; took the first, {uris[0]}, as the dataset")
-    recipes = [m["name"] or m["name2"] or m["name3"] for m in _take(scan, _RECIPE_RE)]
+    named = _take(scan, _RECIPE_RE) if scan.holds(("recipe",)) else []
+    recipes = [m["name"] or m["name2"] or m["name3"] for m in named]
     if recipes:
         job["recipe"] = recipes[0]
     settings = [m for m in _SETTING_RE.finditer(scan.text) if m["key"].lower() not in _NOT_HYPERPARAMETERS]

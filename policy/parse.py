@@ -209,6 +209,9 @@ _UNIT_KINDS = (
 )  # fmt: skip
 _UNIT_RES = [(kind, compiled_on_use(rf"(?:{pattern})", _F)) for kind, pattern in _UNIT_KINDS]
 _QTY_RE = compiled_on_use(
+    # what a quantity can start with (a minus, a currency, "usd", "minus", a digit), looked at first: the engine tries
+    # every position of the text, and this leaves most of them at one look instead of every optional part below
+    r"(?=[-$\u20ac\u00a3\u2212\dmu])"
     # a minus is written onto the number ("-7B"); "- 1B tokens" at a line's start is a list's bullet
     # "-$100": the minus written before the sign
     r"(?P<negcur>(?<![\w.-])-(?=[$\u20ac\u00a3]))?"
@@ -3654,7 +3657,9 @@ def _platform(scan: _Scan, notes: list[str]) -> tuple[str | None, bool, list[str
     named: list[str] = []
     preferred, said = False, ""
     ruled_out: list[tuple[str, re.Match[str]]] = []
-    for m in _PLATFORM_RE.finditer(scan.text):
+    # every platform's words hold one of these (``_PLATFORM_WORDS``)
+    found = _PLATFORM_RE.finditer(scan.text) if scan.holds(("sage", "hyper", "eks", "kubernetes", "k8s", "ec2")) else ()
+    for m in found:
         if m["neg"]:
             ruled_out.append((next(name for name, _ in _PLATFORM_WORDS if m[name]), m))
             continue
@@ -4109,7 +4114,8 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
              + _rollout_tokens(scan, notes) + _rl_step_tokens(scan, notes) + _tokens_multiplied(scan, notes)
              + _tokens_summed(scan, notes) + _tokens_of_items(scan, notes) + _batch_of_sequences(scan)
              # one machine, of whatever size: a ceiling, as "at most 1 instance" is ("1 g5" names a size: the largest)
-             + [_Qty("max_instances", Decimal(1), _said(m)) for m in scan.take(_SINGLE_NODE_RE)])
+             + [_Qty("max_instances", Decimal(1), _said(m))
+                for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _SINGLE_NODE_RE)])
     scaled = scan.take_if(_SCALED_DATA_WORDS, _SCALED_DATA_RE)  # "with double the data": before "2x" is a count
     scaled += scan.take_if(("%", "percent"), _SHARE_OF_DATA_RE)  # "on 80% of a 1B token dataset": so too
     _whole_of_a_part(scan, notes)  # "the first 500M tokens of our 2B corpus": the 2B is where they come from
@@ -5196,7 +5202,8 @@ _HP_COUNTED_RE = compiled_on_use(
 _HP_RANGE_BEFORE_RE = compiled_on_use(r"(?:\bin|\bbetween|\bfrom|\brange)\s*$", _F)
 _HP_SPLIT_RE = compiled_on_use(r"\s*(?:[,;/|]\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*", _F)
 _GRID_TRIALS_RE = compiled_on_use(
-    rf"(?<![\w.])(?P<a>\d{{1,4}})\s*(?P<la>q?lora\s+)?(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*"
+    r"(?=\d)"  # every form starts with its first count: other positions are left at one look
+    rf"(?:(?<![\w.])(?P<a>\d{{1,4}})\s*(?P<la>q?lora\s+)?(?:{_TRIALS})\s*(?:x|×|\*|by|times)\s*(?P<b>\d{{1,4}})\s*"
     rf"(?P<lb>q?lora\s+)?(?:{_TRIALS})(?![\w])"
     # "3 different learning rates and 2 seeds each", "4 configs with 3 seeds apiece": the second count for each of
     # the first
@@ -5204,7 +5211,7 @@ _GRID_TRIALS_RE = compiled_on_use(
     rf"(?:{_TRIALS})\s+(?:each|apiece|per\s+(?:one|config(?:uration)?|value|setting))(?![\w])"
     # "a 2 x 4 grid of lr and batch size", "3x3 grid search over lr and warmup": the grid's shape said before it
     r"|(?<![\w.])(?P<a3>\d{1,3})\s*(?:x|×|\*|by)\s*(?P<b3>\d{1,3})\s+(?:hyper-?parameter\s+)?grid(?:\s+search)?"
-    r"(?:\s+(?:of|over|across|on)\s+[^,.;:!?]{1,40}?(?=\s*(?:$|[,.;:!?])))?", _F)
+    r"(?:\s+(?:of|over|across|on)\s+[^,.;:!?]{1,40}?(?=\s*(?:$|[,.;:!?])))?)", _F)
 
 
 # Hardware said of each run of several: "each run on 1 node", "each trial gets 8 GPUs", "each on 2 nodes", "one node
@@ -6205,6 +6212,9 @@ _COST_FIRST_RE = compiled_on_use(
     # "without breaking the bank", "keep costs down", "keeping spend low", "on the cheap"
     r"|\bwithout\s+breaking\s+the\s+bank\b|\bon\s+the\s+cheap\b"
     r"|\bkeep(?:ing)?\s+(?:the\s+)?(?:costs?|spend(?:ing)?|the\s+bill)\s+(?:low|down|minimal|in\s+check)\b", _F)
+# One of these is in every form of ``_COST_FIRST_RE``, which a text without any cannot match.
+_COST_FIRST_WORDS = ("cheap", "inexpensive", "smallest", "cost", "price", "spend", "saving", "money", "budget",
+                     "matters", "bank", "bill")
 # "doesn't have to be the cheapest" puts cost first no more than it puts speed first: said, not guessed.
 _NOT_COST_FIRST_RE = compiled_on_use(
     rf"{_NEGATION}(?:(?:have|has|need|needs)\s+to\s+)?(?:be\s+)?(?:the\s+)?(?:cheap(?:est)?|lowest\s+cost)\b", _F)
@@ -6311,7 +6321,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     for m in _options_listed(scan):  # before "fastest" asks for haste
         notes.append(f"read '{_said(m)}' as asking for options: the plan is the cheapest that meets any deadline, and "
                      "its alternatives are the fastest and others between")
-    thrifty = [m.group(0) for m in scan.take(_COST_FIRST_RE)]
+    thrifty = [m.group(0) for m in scan.take_if(_COST_FIRST_WORDS, _COST_FIRST_RE)]
     for m in scan.take_if(("start", "begin", "kick", "ready"), _CAN_START_NOW_RE):
         notes.append(f"read '{_said(m)}' as when the job may start: now, as every plan assumes; it asks for no "
                      "earlier finish")
@@ -7232,7 +7242,8 @@ _TEAM_GROUPS = ("t", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11
 def _team(scan: _Scan) -> str | None:
     """The team named in the text ("for team-nlp"), if any."""
     named = []
-    for m in scan.take(_TEAM_RE):
+    # every form of the pattern says "team" (or "team-…", "team_…") but whose money it is: "charge it to the nlp budget"
+    for m in scan.take_if(("team", "charge", "bill", "book"), _TEAM_RE):
         name = next(m[g] for g in _TEAM_GROUPS if m[g]).lower().strip("-_")
         named.append(name.replace("team_", "team-", 1) if name.startswith(("team-", "team_")) else f"team-{name}")
     if not named:
