@@ -64,7 +64,7 @@ from policy.patterns import compiled_on_use
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 
 __all__ = ["AWAY_FROM", "day_month_reading", "Deadline", "EOD", "find_deadlines", "MONTH", "month_start", "NAMED_SPAN",
-           "OCCASION_RE", "OCCASION_WORDS", "RUN_STOP", "zone_of"]
+           "OCCASION_RE", "OCCASION_WORDS", "RUN_STOP", "working_day", "zone_of"]
 
 _F = re.IGNORECASE | re.ASCII
 EOD = time(17, 0)
@@ -1189,6 +1189,16 @@ def _holiday_on(said: str, g: dict[str, str | None], year: int) -> tuple[str, da
     if said == "halloween":
         return "Halloween", date(year, 10, 31)
     return "New Year's Day", date(year, 1, 1)
+
+
+# The days off nearly every workplace keeps, wherever it is (month, day): New Year's Day and Christmas Day
+_DAYS_OFF = frozenset({(1, 1), (12, 25)})
+
+
+def working_day(day: date) -> bool:
+    """Whether ``day`` is a working day: Monday to Friday, and not New Year's Day or Christmas Day. A day offered as
+    when work is due is one of these: "as next month starts" in December is Mon Jan 4, not New Year's Day."""
+    return day.weekday() < 5 and (day.month, day.day) not in _DAYS_OFF
 
 
 def _holiday_due(day: date, at: time | None, now: datetime) -> datetime:

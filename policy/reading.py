@@ -18,13 +18,23 @@ import dataclasses
 import difflib
 import math
 import re
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from policy.datasets import dataset_in_text
-from policy.dates import AWAY_FROM, EOD, MONTH, NAMED_SPAN, RUN_STOP, Deadline, find_deadlines, month_start
+from policy.dates import (
+    AWAY_FROM,
+    EOD,
+    MONTH,
+    NAMED_SPAN,
+    RUN_STOP,
+    Deadline,
+    find_deadlines,
+    month_start,
+    working_day,
+)
 from policy.defaults import format_count
 from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.errors import RequestError
@@ -523,21 +533,30 @@ def _next_week_question(phrase: str, *, now: datetime, zone: ZoneInfo) -> Questi
 
 def ready_by_choices(period: str, *, now: datetime, zone: ZoneInfo) -> list[Choice]:
     """When work due before something in the coming ``period`` ("week" or "month") may need to be ready: as that
-    period starts, in its middle, or by its last working day's end (a person picks one, or says the day)."""
+    period starts, in its middle, or by its end (a person picks one, or says the day). Each is a working day
+    (``working_day``): the first of the period, and for the middle and the end the nearest one on or before it, so
+    a choice is never later than its label says."""
     if period == "week":
-        start = _next_monday(now=now, zone=zone)
-        days = [("as next week starts", start), ("mid next week", (start + timedelta(days=2)).replace(hour=EOD.hour)),
-                ("by the end of next week", (start + timedelta(days=4)).replace(hour=EOD.hour))]
+        monday = _next_monday(now=now, zone=zone).date()
+        first, middle, last = monday, monday + timedelta(days=2), monday + timedelta(days=4)
     else:
         local = now.astimezone(zone)
         first = (local.date().replace(day=1) + timedelta(days=32)).replace(day=1)
-        start = datetime.combine(first, _START_OF_DAY, tzinfo=zone)
-        last_day = first.replace(day=calendar.monthrange(first.year, first.month)[1])
-        while last_day.weekday() >= 5:
-            last_day -= timedelta(days=1)
-        days = [("as next month starts", start), ("mid next month", start.replace(day=15, hour=EOD.hour)),
-                ("by the end of next month", datetime.combine(last_day, EOD, tzinfo=zone))]
+        middle = first.replace(day=15)
+        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+    while not working_day(first):
+        first += timedelta(days=1)
+    middle, last = _working_on_or_before(middle), _working_on_or_before(last)
+    days = [(f"as next {period} starts", datetime.combine(first, _START_OF_DAY, tzinfo=zone)),
+            (f"mid next {period}", datetime.combine(middle, EOD, tzinfo=zone)),
+            (f"by the end of next {period}", datetime.combine(last, EOD, tzinfo=zone))]
     return [Choice(label=f"{label}, {when:%a %Y-%m-%d %H:%M}", value=when.isoformat()) for label, when in days]
+
+
+def _working_on_or_before(day: date) -> date:
+    while not working_day(day):
+        day -= timedelta(days=1)
+    return day
 
 
 def example_date(*, now: datetime, zone: ZoneInfo, choices: list[Choice] | None = None) -> str:

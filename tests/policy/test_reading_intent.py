@@ -19,7 +19,7 @@ from policy.errors import RequestError
 from policy.guardrails import approval_requirement
 from policy.intake import request_from
 from policy.parse import parse_request, read_request
-from policy.reading import PAIRED_TOKENS, did_you_mean
+from policy.reading import PAIRED_TOKENS, did_you_mean, ready_by_choices
 from policy.request import Platform, Stage, Task, Tolerance
 from policy.spend import SpendSnapshot, SpendStatus
 from policy.tree import decide
@@ -2611,6 +2611,29 @@ def test_a_launch_in_the_coming_week_or_month_offers_when_the_model_may_be_due(t
     answered = request_from(text=text, fields={"deadline": question.choices[2].value}, now=MONDAY, timezone=TZ,
                             asking=True)
     assert answered.deadline == datetime.fromisoformat(question.choices[2].value)
+
+
+@pytest.mark.parametrize(("period", "now", "labels"), [
+    # said in December: January starts on New Year's Day, a Friday; the first working day is Monday the 4th
+    ("month", datetime(2026, 12, 7, 10, tzinfo=ZoneInfo(TZ)),
+     ["as next month starts, Mon 2027-01-04 09:00", "mid next month, Fri 2027-01-15 17:00",
+      "by the end of next month, Fri 2027-01-29 17:00"]),
+    # February 2026 starts on a Sunday and its 15th is one: Monday the 2nd, and the Friday before the 15th
+    ("month", datetime(2026, 1, 12, 10, tzinfo=ZoneInfo(TZ)),
+     ["as next month starts, Mon 2026-02-02 09:00", "mid next month, Fri 2026-02-13 17:00",
+      "by the end of next month, Fri 2026-02-27 17:00"]),
+    # the week of New Year's Day ends on the Thursday before it
+    ("week", datetime(2026, 12, 21, 10, tzinfo=ZoneInfo(TZ)),
+     ["as next week starts, Mon 2026-12-28 09:00", "mid next week, Wed 2026-12-30 17:00",
+      "by the end of next week, Thu 2026-12-31 17:00"]),
+    # a week whose Monday is Christmas Day starts on the Tuesday
+    ("week", datetime(2028, 12, 18, 10, tzinfo=ZoneInfo(TZ)),
+     ["as next week starts, Tue 2028-12-26 09:00", "mid next week, Wed 2028-12-27 17:00",
+      "by the end of next week, Fri 2028-12-29 17:00"]),
+])
+def test_the_days_offered_for_a_coming_week_or_month_are_working_days(period: str, now: datetime,
+                                                                       labels: list[str]) -> None:
+    assert [c.label for c in ready_by_choices(period, now=now, zone=ZoneInfo(TZ))] == labels
 
 
 def test_end_of_month_on_its_last_day_offers_today_and_next_month() -> None:
