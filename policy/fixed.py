@@ -50,20 +50,25 @@ def fixed_length(options: list[Option], *, hours: float, settings: EstimateSetti
     """Each configuration run for exactly ``hours`` plus start-up, priced at its rate; spot adds no estimate of
     interruptions (an interrupted run of a stated length is run again, which the person knows best). A sweep's runs
     side by side each run that long ("8 configs on 8 A10Gs for 24h"); runs one after another on the same instances
-    would not fit a stated length, so those layouts are left out. A length the policy's longest job (``cap``) holds
-    but not with its start-up takes the start-up out of the length (``startup_within``)."""
+    would not fit a stated length, so those layouts are left out while any layout runs them all at once. When none
+    does ("30 runs of 1 hour each on a g5.xlarge", more runs than the policy lets run at once), the runs go in rounds,
+    each run as long as stated, one round after another. A length the policy's longest job (``cap``) holds but not
+    with its start-up takes the start-up out of the length (``startup_within``)."""
     startup = settings.spot_restart_minutes / 60
     wall = hours + startup - startup_within(hours, settings=settings, cap=cap)
+    at_once = [o for o in options if o.layout.rounds == 1]
     out = []
-    for o in options:
-        if o.layout.rounds > 1:
-            continue  # a stated length is one round of jobs, not several one after another
+    for o in at_once or options:
+        rounds, jobs = o.layout.rounds, o.layout.jobs
         layout = dataclasses.replace(o.layout, job_hours=wall - startup)
-        cost = cents(o.count * o.rate.usd * billed_hours(wall))
-        meets = None if usable_hours is None else o.start_hours + wall <= usable_hours
-        out.append(dataclasses.replace(o, layout=layout, compute_hours=wall - startup, wall_hours=wall,
-                                       instance_hours=o.count * wall, spot=None, cost=cost, meets=meets,
-                                       stated=True))
+        # every job runs its stated length on its own instances; in rounds, the last may leave some of them idle,
+        # which is not billed (as ``options_for`` prices a sweep)
+        instance_hours = o.count * wall if rounds == 1 else jobs * o.layout.job_instances * wall
+        cost = cents(o.count * o.rate.usd * billed_hours(instance_hours / o.count))
+        meets = None if usable_hours is None else o.start_hours + rounds * wall <= usable_hours
+        out.append(dataclasses.replace(o, layout=layout, compute_hours=rounds * (wall - startup),
+                                       wall_hours=rounds * wall, instance_hours=instance_hours, spot=None, cost=cost,
+                                       meets=meets, stated=True))
     return out
 
 

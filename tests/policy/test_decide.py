@@ -740,3 +740,22 @@ def test_the_deadline_margin_is_taken_from_the_time_after_the_start() -> None:
                         "due Friday 6pm")
     assert decision.plan.deadline_met and decision.plan.instance_count == 1
     assert decision.plan.estimated_cost_usd < 100
+
+
+def test_more_runs_of_a_stated_length_than_may_run_at_once_go_in_rounds() -> None:
+    """30 runs of an hour each on a g5.xlarge: at most 16 instances at once, so two rounds of an hour each (plus
+    start-up), billed for the 30 runs' hours and no more. It was refused as if no g5.xlarge could hold the model."""
+    decision = plan_for("hyperparameter search for bert-base, 30 trials, 1 hour each on a g5.xlarge")
+    plan = decision.plan
+    per_run = plan.max_runtime_hours  # the stated hour and its start-up, each job's cap
+    assert (plan.instance_type, plan.jobs, plan.instances_per_job) == ("g5.xlarge", 30, 1)
+    assert plan.instance_count == default_policy().max_instances == 16
+    assert plan.estimated_hours == pytest.approx(2 * per_run, abs=0.01)  # two rounds
+    assert plan.estimated_cost_usd == pytest.approx(30 * per_run * plan.price_per_instance_hour_usd, abs=0.05)
+    assert "30 trials as separate jobs of 1.25 h, 16 at a time" in plan.cost_breakdown[0].basis
+
+
+def test_runs_of_a_stated_length_that_fit_side_by_side_stay_one_round() -> None:
+    """"3 seeds of 8 H100 for 6 hours each": the hardware asked holds every run at once, for those hours."""
+    plan = plan_for("run 3 seeds of 8 H100 for 6 hours each").plan
+    assert plan.jobs == 3 and plan.instance_count == 3 and plan.estimated_hours < 7
