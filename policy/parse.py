@@ -33,6 +33,7 @@ from policy.models import ModelSpec, family_members, image_model_span, models_in
 from policy.patterns import compiled_on_use
 from policy.questions import Choice, Question, deadline_before_start, deadline_questions, first_after_start
 from policy.reading import (
+    EACH_RUN,
     EPOCHS_WAITING,
     EVAL_RE,
     EVENT_CUE,
@@ -83,6 +84,7 @@ __all__ = [
     "parse_request",
     "read_request",
     "Reading",
+    "RUN_TIMED_ON",
     "SIZE_EXAMPLE",
 ]
 
@@ -982,7 +984,7 @@ def read_request(
         fields["interruption_tolerance"] = Tolerance.LOW
         notes.append("interruption tolerance: low, as reserved capacity runs (until an offering is bought, the plan "
                      "runs without interruptions)")
-    _length_as_time_allowed(fields, notes, said=length_said, now=now, tz=tz)
+    _length_as_time_allowed(fields, notes, questions, said=length_said, now=now, tz=tz)
     deadline = _held_for_window(fields, deadline, timing["start_after"], notes)
     if deadline is not None and timing["start_after"] is not None and window_end is None:
         deadline = _readings_after_start(deadline, timing["start_after"], fields, notes)
@@ -1232,8 +1234,37 @@ def _earlier_run(scan: _Scan, fields: dict[str, Any], notes: list[str], *, said:
     scan.blank(m.start(), m.end())
 
 
-def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: str | None, now: datetime,
-                            tz: str) -> None:
+# A length said of each run ("1 hour each") ends with the words that say so.
+_EACH_RUN_SAID_RE = compiled_on_use(rf"\b{EACH_RUN}$", _F)
+# What a run's length may have been timed on, offered when it is not said: one of each common accelerator, the
+# smallest instance of it (a person names another in words).
+RUN_TIMED_ON = (("g6.xlarge", "1× L4"), ("g5.xlarge", "1× A10G"), ("g6e.xlarge", "1× L40S"),
+                ("p4d.24xlarge", "8× A100"), ("p5.48xlarge", "8× H100"))
+
+
+def _length_of_each_run(fields: dict[str, Any], notes: list[str], questions: list[Question], *, said: str) -> bool:
+    """ "30 trials, 1 hour each" with no hardware: the length of each run, on hardware only the person knows (the same
+    run takes five times as long on an A10G as on an H100, and a run stopped at its stated length is lost), so the
+    hardware is asked, never guessed. True when it was."""
+    trials = fields.get("trials") or 1
+    if (trials < 2 or fields.get("tokens") is not None or _EACH_RUN_SAID_RE.search(said) is None
+            or any(fields.get(k) is not None for k in ("accelerator", "instance_type", "gpus", "instances"))):
+        return False
+    hours = fields["fixed_hours"]
+    notes.remove(fixed_length_note(hours, said))
+    notes.append(f"read '{said}' as the length of each of the {trials} runs: priced as instances × price × hours, "
+                 "not as training")
+    questions.append(Question(
+        field="instance_type",
+        question=f"'{said}': each of the {trials} runs takes {hours:g} h on what hardware? Each runs that long on it "
+                 "(and is stopped at that length), as many at once as the policy allows: pick one, or name the "
+                 "instance type, e.g. 'g5.2xlarge'.",
+        choices=[Choice(label=f"{what} ({name})", value=name) for name, what in RUN_TIMED_ON]))
+    return True
+
+
+def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], questions: list[Question], *,
+                            said: str | None, now: datetime, tz: str) -> None:
     """ "continued pretraining on 100B tokens, 6 weeks": with the work's size said and no hardware named, a length
     is the time the work has, not a job of that length. Priced as a job of 6 weeks, the plan would take whatever
     holds the model for 6 weeks, whether or not it trains 100B tokens in them; as a deadline, the hardware is sized
@@ -1242,6 +1273,9 @@ def _length_as_time_allowed(fields: dict[str, Any], notes: list[str], *, said: s
     Capacity already held for a length ("a capacity block of 8 p5s for 2 weeks starting Monday") is the time the work
     said has on it: the job takes what training it takes, and the plan says whether that fits the block."""
     hours = fields.get("fixed_hours")
+    if hours is not None and said is not None and not fields.get("reserved") \
+            and _length_of_each_run(fields, notes, questions, said=said):
+        return
     sweep = (fields.get("trials") or 1) > 1
     # capacity held, or to be reserved for the run ("reserve 8 H100s for a week"), for as long as said
     held = bool(fields.get("reserved") or fields.get("reserve_capacity")) and fields.get("tokens") is not None

@@ -46,10 +46,10 @@ from policy.request import Task, measures_work
 from policy.spelled import BELOW_100, VAGUE_COUNTS, below_100
 from policy.timespan import HOURS_PER_MONTH
 
-__all__ = ["did_you_mean", "EPOCHS_WAITING", "EVAL_RE", "EVENT_CUE", "EVENT_NAMED", "example_date", "FILLER_WORDS",
-           "MIN_ITERATIONS_AS_STEPS", "PAIRED_TOKENS", "PRODUCT_LAUNCH", "read_back_reference", "read_held",
-           "read_intent", "read_timing", "read_to_reserve", "read_today", "ready_by_choices", "RL_ROLLOUTS", "Scan",
-           "TRAIN_RE", "UNIT_HOURS"]
+__all__ = ["did_you_mean", "EACH_RUN", "EPOCHS_WAITING", "EVAL_RE", "EVENT_CUE", "EVENT_NAMED", "example_date",
+           "FILLER_WORDS", "MIN_ITERATIONS_AS_STEPS", "PAIRED_TOKENS", "PRODUCT_LAUNCH", "read_back_reference",
+           "read_held", "read_intent", "read_timing", "read_to_reserve", "read_today", "ready_by_choices",
+           "RL_ROLLOUTS", "Scan", "TRAIN_RE", "UNIT_HOURS"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -662,8 +662,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     return read
 
 
-_EACH_RUN_AFTER_RE = compiled_on_use(
-    r"\s*(?:each|apiece|per\s+(?:run|trial|seed|job|checkpoint)|an?\s+(?:run|trial|seed|checkpoint))(?![\w-])", _F)
+# what says a length or a count is each run's: "2h each", "6 hours per run", "an hour a trial"
+EACH_RUN = r"(?:each|apiece|per\s+(?:run|trial|seed|job|checkpoint)|an?\s+(?:run|trial|seed|checkpoint))"
+_EACH_RUN_AFTER_RE = compiled_on_use(rf"\s*{EACH_RUN}(?![\w-])", _F)
 
 
 def _duration(scan: Scan) -> tuple[float, str] | None:

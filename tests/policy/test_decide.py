@@ -18,7 +18,8 @@ from policy.catalog import load_catalog
 from policy.config import default_policy
 from policy.decision import Decision
 from policy.errors import RequestError
-from policy.parse import parse_request
+from policy.intake import request_from
+from policy.parse import RUN_TIMED_ON, parse_request, read_request
 from policy.request import Task, TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import HORIZON_HOURS, decide
@@ -759,3 +760,28 @@ def test_runs_of_a_stated_length_that_fit_side_by_side_stay_one_round() -> None:
     """"3 seeds of 8 H100 for 6 hours each": the hardware asked holds every run at once, for those hours."""
     plan = plan_for("run 3 seeds of 8 H100 for 6 hours each").plan
     assert plan.jobs == 3 and plan.instance_count == 3 and plan.estimated_hours < 7
+
+
+def test_a_length_of_each_run_said_without_hardware_asks_what_the_runs_were_timed_on() -> None:
+    """"30 trials, 1 hour each" was read as an hour for all 30 runs, and planned on 16 p5.48xlarge to finish by then
+    ($219 for bert-base). Each run's length means nothing without the hardware it was timed on: it is asked."""
+    reading = read_request("hyperparameter search for bert-base, 30 trials, 1 hour each", now=NOW, tz=TZ)
+    assert reading.fields["fixed_hours"] == 1.0 and "deadline" not in reading.fields
+    [question] = reading.questions
+    assert question.field == "instance_type" and question.question.startswith("'1 hour each': each of the 30 runs")
+    catalog = load_catalog()
+    assert [c.value for c in question.choices] == [name for name, _ in RUN_TIMED_ON]
+    assert all(catalog.instance(c.value).instance_type == c.value for c in question.choices)
+    answered = request_from(text="hyperparameter search for bert-base, 30 trials, 1 hour each",
+                            fields={"instance_type": "g5.xlarge"}, now=NOW, timezone=TZ, asking=True)
+    plan = decide(answered, catalog=catalog, policy=default_policy(), spend=SPEND, now=NOW).plan
+    assert (plan.instance_type, plan.jobs, plan.instance_count) == ("g5.xlarge", 30, 16)
+
+
+@pytest.mark.parametrize("text", [
+    "a 24h sweep of 8 configs on a 1B model",  # the sweep's length: the time the work has
+    "sweep of 8 configs on a 1B model, 2 hours each, on 8 A10Gs",  # the hardware is said
+    "sweep of 8 configs on a 1B model on 200M tokens, 2 hours each",  # the work is said
+])
+def test_a_length_said_of_the_whole_sweep_or_beside_its_hardware_or_work_asks_nothing(text: str) -> None:
+    assert not [q for q in read_request(text, now=NOW, tz=TZ).questions if q.field == "instance_type"]
