@@ -653,7 +653,10 @@ _LOW_TOLERANCE_RE = compiled_on_use(
     r"|off[\s-]+limits|a\s+no[\s-]?go)\b|\b(?:skip(?:ping)?|stay\s+away\s+from|steer\s+clear\s+of"
     r"|(?:rather|prefer)\s+not(?:\s+(?:to\s+)?use)?)\s+spot\b"
     # "not ok with interruptions", "we aren't fine with preemption": read before "ok with interruptions" is
-    rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?(?:{_OK_WITH_INTERRUPTIONS})",
+    rf"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?(?:{_OK_WITH_INTERRUPTIONS})"
+    # "we're not happy to use spot", "isn't willing to run on spot": read before "happy to use spot" is
+    r"|\b(?:not|[a-z]+n'?t)\s+(?:really\s+|that\s+)?(?:happy|willing|glad|keen|comfortable)\s+(?:to\s+)?"
+    r"(?:use|go\s+with|run\s+(?:it\s+)?on|try|be\s+on)\s+spot(?:\s+(?:capacity|instances?))?\b",
     _F,
 )
 _SPOT_ONLY_RE = compiled_on_use(r"\bspot[\s-]+only\b|\bonly\s+(?:use\s+)?spot\b", _F)
@@ -681,7 +684,10 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     r"|\b(?:can|could|may|ok(?:ay)?\s+to|fine\s+to)\s+(?:be\s+)?paused?(?:\s+and\s+resumed?)?\b|\bpausable\b"
     # "happy to wait for cheaper spot capacity": spot, and time to spare for it
     r"|\b(?:happy|willing|ok(?:ay)?|fine|glad)\s+to\s+wait\s+for\s+(?:cheap(?:er)?\s+)?spot(?:\s+(?:capacity"
-    r"|instances?))?",
+    r"|instances?))?"
+    # "happy to use spot", "we'd be glad to go with spot", "willing to run on spot instances": spot, said as a wish
+    r"|\b(?:happy|willing|glad|ok(?:ay)?|fine)\s+(?:to\s+)?(?:use|go\s+with|run\s+(?:it\s+)?on|try|be\s+on)\s+"
+    r"spot(?:\s+(?:capacity|instances?))?\b",
     _F,
 )
 

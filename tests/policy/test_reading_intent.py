@@ -1703,6 +1703,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"data_region": "us-west-2", "region": None, "dataset_bytes": 4_000_000_000_000}, []),
     ("fine-tune 7B on 1B tokens, happy to wait for cheaper spot capacity",
      {"interruption_tolerance": Tolerance.HIGH}, []),
+    # spot wished for in the words people write it with (the wish itself was left unread: never auto-approved)
+    ("happy to use spot. fine-tune llama 3 8B on 1B tokens", {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("we'd be glad to go with spot for this one: sft qwen2.5 14b on 300M tokens",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("production fine-tune of 7B on 1B tokens, willing to run on spot instances",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("we're not happy to use spot, fine-tune 7B on 1B tokens", {"interruption_tolerance": Tolerance.LOW}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
