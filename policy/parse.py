@@ -4973,20 +4973,30 @@ def _one_item(word: str) -> str:
     return word[:-3] + "y" if word.endswith("ies") else word.rstrip("s")
 
 
-_COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s+(?:(?!(?:of|tokens?|per)\b)[a-z][\w-]*\s+)?"
-                               rf"(?P<items>{_ITEMS})(?![\w])", _F)
+# ("an 80k-example instruction set": the count joined to its item)
+_COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})(?:\s+|-)"
+                               rf"(?:(?P<kind>(?!(?:of|tokens?|per)\b)[a-z][\w-]*)\s+)?(?P<items>{_ITEMS})(?![\w])", _F)
+# ... or said as an average with no item named, of the items counted last: "80k examples, avg 1200 tokens"
+_AVERAGE_TOKENS_RE = compiled_on_use(
+    r"\b(?:avg\.?|average|averaging|on\s+average|mean)\s*(?:of\s+|length\s+(?:of\s+)?|len\s+)?"
+    rf"(?:about\s+|around\s+|roughly\s+|~\s*|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*"
+    r"(?:tokens?|toks?)(?![\w])(?!\s+(?:per|each|an?|every|in\s+all|total)\b)", _F)
 
 
 def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
     """Tokens per item said apart from the items' count, of the same item, as their product; both blanked."""
     text = scan.text
+    lowered = text.lower()
     per = (_TOKENS_PER_ONE_RE.search(text) or _AVERAGE_ONE_RE.search(text) or _ITEMS_ARE_RE.search(text)
-           or (_EACH_ONE_RE.search(text) if "each" in text.lower() else None))
+           or (_EACH_ONE_RE.search(text) if "each" in lowered else None)
+           or (_AVERAGE_TOKENS_RE.search(text) if "av" in lowered or "mean" in lowered else None))
     if per is None:
         return []
     one = per["one"].lower() if "one" in per.re.groupindex else None
+    # the item is the word after the count or the one after that: "80k-example instruction set" counts examples
     counts = [m for m in _COUNT_OF_RE.finditer(text) if m.start() < per.start()
-              and (one is None or _same_item(m["items"], one))]
+              and (one is None or _same_item(m["items"], one)
+                   or (m["kind"] is not None and _same_item(m["kind"], one)))]
     for m in counts[-1:] if one is None else counts:  # "each" is of the items counted last
         items = _value(m["n"], m["ns"].strip().lower(), seq=False)
         each = _value(per["t"], per["ts"].strip().lower(), seq=False)

@@ -261,6 +261,13 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("SFT llama 3.1 8B; dataset is 1.2M rows in a parquet file, about 900 tokens per row",
      {"tokens": 1_080_000_000}, []),
     ("fine-tune 7B on 1B tokens, 8192 tokens per sequence", {"tokens": 1_000_000_000, "seq_len": 8192}, []),
+    # the count joined to its item, the item after a word of what kind, or the length said as an average of none
+    # (the tokens fell back to the 1B default, or were read as 1,200 tokens in all)
+    ("SFT of Llama-3.1-8B on our 80k-example instruction set (~1,200 tokens per example), 2 epochs",
+     {"tokens": 192_000_000}, []),
+    ("SFT of Llama-3.1-8B on an 80k-example dataset, ~1,200 tokens per example", {"tokens": 96_000_000}, []),
+    ("SFT of Llama-3.1-8B on our 80k example instruction set, avg 1200 tokens", {"tokens": 96_000_000}, []),
+    ("SFT of Llama-3.1-8B on 50k conversations, average length 900 tokens", {"tokens": 45_000_000}, []),
     # a stop at an amount is the budget
     ("LoRA 13B on 400M tokens, stop if it goes over $200", {"budget_usd": 200.0}, []),
     ("fine-tune 7B, kill the job if it costs more than $500", {"budget_usd": 500.0}, []),
