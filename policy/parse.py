@@ -3071,6 +3071,14 @@ def _with_buffer(deadline: Deadline | None, buffer: tuple[float, str, bool], sca
     return dataclasses.replace(deadline, when=deadline.when - timedelta(hours=hours))
 
 
+# A condition said right before a deadline (the words between read with it): the deadline the plan is asked for
+# (the words of the deadline's own between: "if we have until …", "if the deadline is …", "assuming we need it by …")
+_IF_BEFORE_RE = compiled_on_use(
+    r"\b(?P<cond>if|assuming|provided(?:\s+that)?|given(?:\s+that)?)\s+"
+    r"(?:(?:we|i|you|they)\s*(?:'ve|have|had|'d|would|will|'ll|need|needed)?(?:\s+(?:got|have|need))?(?:\s+(?:it|this|them))?"
+    r"|(?:the\s+)?deadline\s+(?:is|was|were|'s)|the)?\s*$", _F)
+
+
 def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadline | None:
     """The earliest deadline in the text (a past one too: the caller refuses it after the other checks). A wish
     ("ideally by Thursday") gives way to any date said plainly or as the hard deadline, and so does a date said
@@ -3079,6 +3087,9 @@ def _deadline(scan: _Scan, *, now: datetime, tz: str, notes: list[str]) -> Deadl
     found = scan.deadlines(now=now, zone=zone_of(tz))
     for deadline in found:
         scan.blank(deadline.start, deadline.end)
+        # "if we have until end of January", "assuming the deadline is Friday": the date a plan is asked for
+        if (cond := _IF_BEFORE_RE.search(scan.text, max(0, deadline.start - 30), deadline.start)) is not None:
+            scan.blank(*cond.span("cond"))
     kept = []
     for deadline in found:  # "doesn't need to be done by Friday": said not to be a deadline
         cue = _NOT_DEADLINE_BEFORE_RE.search(scan.text, max(0, deadline.start - 45), deadline.start)

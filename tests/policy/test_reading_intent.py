@@ -1717,6 +1717,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("production fine-tune of 7B on 1B tokens, willing to run on spot instances",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("we're not happy to use spot, fine-tune 7B on 1B tokens", {"interruption_tolerance": Tolerance.LOW}, []),
+    # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
+    ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
+     {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
+    ("cheapest way to fine-tune 7B on 1B tokens if the deadline is Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("fine-tune 7B on 1B tokens, assuming we need it by Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
