@@ -1556,11 +1556,13 @@ _COST_QUESTION_RE = compiled_on_use(
     # "…, monthly cost?": what recurring work comes to a month, said by the approval
     r"|(?:(?<=[,;:-]\s)|(?<=[,;:-]))(?:(?:the|total|rough|approx(?:imate)?)\s+)?"
     r"(?:(?:monthly|weekly|yearly|annual|quarterly)\s+)?(?:cost|price|quote|spend|bill)s?\s*\?"
-    r"|\b(?:need|want|get|like|have)\s+(?:a\s+|an\s+|the\s+)?(?:rough\s+)?(?:price|quote|cost|estimate)\s+(?:for|on|of)\b"
+    # ("we'd like a quote to train …")
+    r"|\b(?:need|want|get|like|have)\s+(?:a\s+|an\s+|the\s+)?(?:rough\s+)?(?:price|quote|cost|estimate)\s+(?:for|on|of|to)\b"
     # "just price the fine-tune …", "… then SFT. For now, just quote the LoRA": a sentence opening on the verb
     r"|(?:^\s*|(?<=[.!?;:]\s))(?:for\s+now\s*,?\s+)?(?:(?:please|pls|plz|just|only)\s+)?(?:estimate|price|quote|cost)"
     r"(?:\s+(?:the\s+)?(?:cost|price)(?:\s+for\s+now\b|\s+(?:of|for|to))"
-    r"|(?=\s+(?:a|an|the|\d|our|my|this)))"
+    r"|(?=\s*:?\s+(?:a|an|the|\d|our|my|this)))"  # "pls price: 13B SFT, …"
+    r"|(?:please|pls|plz)\s+(?:estimate|price|quote|cost)\s*:(?=\s)"  # "Please price: LoRA 8B …"
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
     r"|\b(?:can|could|would)\s+(?:you|someone|somebody|anyone|anybody)\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)"
     r"(?=\s+(?:how|what|which|whether|if)\b)"
@@ -1575,7 +1577,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "what would it cost per month if we retrain it every week": the cadence said is read apart
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?:\s+if)?(?![\w-])|\s+to)?"
     # "help me figure out the cost for fine-tuning …", "find out the price of"
-    r"|(?:help\s+(?:me\s+|us\s+)?)?(?:figure|work|find)\s+out\s+(?:the\s+|what\s+)?(?:cost|price)s?(?:\s+(?:for|of|to))?"
+    # ("help me figure out compute for fine-tuning …": the hardware, which the plan is)
+    r"|(?:help\s+(?:me\s+|us\s+)?)?(?:figure|work|find)\s+out\s+(?:the\s+|what\s+)?(?:cost|price|compute|resources|hardware)"
+    r"s?(?:\s+(?:for|of|to|we\s+need(?:\s+for)?))?"
     # "whats it gonna cost", "what is this going to cost us"
     r"|what(?:'?s|\s+is)\s+(?:it|this|that)\s+(?:gonna|going\s+to|gon)\s+cost(?:\s+(?:us|me))?"
     # "what's the monthly cost if we retrain every week": the approval says what recurring work comes to a month
@@ -2210,7 +2214,7 @@ _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify",
-      "savings", "finance", "management", "leadership")),
+      "savings", "finance", "management", "leadership", "figure out", "work out", "find out")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

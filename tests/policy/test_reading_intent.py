@@ -1722,6 +1722,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
     ("cheapest way to fine-tune 7B on 1B tokens if the deadline is Friday", {"deadline": at("2026-12-04T17:00")}, []),
     ("fine-tune 7B on 1B tokens, assuming we need it by Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    # asking for the plan, as people write it (each word was left unread, so the plan was held for a person)
+    ("hi! could someone help me figure out compute for fine-tuning phi-3 mini on ~20k examples? each one is about 2k "
+     "tokens. thx", {"tokens": 40_000_000}, []),
+    ("pls price: 13B SFT, 4B tokens, p4de only, us-west-2", {"region": "us-west-2"}, []),
+    ("Please price: LoRA 8B on 300M tokens", {"tokens": 300_000_000}, []),
+    ("We'd like a quote to train a ViT-B/16 on ImageNet-1k for 300 epochs", {"params": 86_567_656}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
     ("fine-tune 7B on 1B tokens, it's a hackathon project", {"stage": Stage.EXPERIMENTAL}, []),
