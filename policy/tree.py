@@ -20,6 +20,7 @@ from policy.catalog import Catalog
 from policy.choose import (
     FINISH_SLACK,
     MAX_ALTERNATIVES,
+    MEANINGFUL_SHARE,
     Choice,
     alternatives,
     cheapest,
@@ -624,12 +625,57 @@ def _chosen(
                         over_runtime=True)
     if req.urgent and req.deadline is None:
         choice = _earliest(choice, budget=req.budget_usd)
+    if fits and (fewer := _fewest_in_time(choice, req, search, policy, tokens_said=sized.tokens is not None)):
+        bound = "meet the deadline" if req.deadline is not None else "fit the policy's max_runtime_hours"
+        assumed.append(f"{fewer.count}× {fewer.profile.spec.instance_type}: the fewest that {bound} "
+                       f"(~${choice.option.cost - fewer.cost:,.0f} less than {choice.option.count}×; instance "
+                       "counts are otherwise tried in powers of two)")
+        (inside if not fewer.profile.outside_class else outside).append(fewer)
+        choice = Choice(fewer, [*choice.pool, fewer], fallback=choice.fallback, late=choice.late,
+                        warnings=choice.warnings)
     req, assumed = _settle_region(req, assumed, regions, choice.option)
     assert req.stage is not None
     ctx = _Context(req, team_name, team, now, policy)
     plan = _plan(choice.option, ctx)
     return _Chosen(sized, req, assumed, ctx, regions, scr, search, work, platform_step, inside, outside, evaluated,
                    ranked, committed, choice, plan, elsewhere)
+
+
+def _fewest_in_time(choice: Choice, req: TrainingRequest, search: Search, policy: PolicyConfig, *,
+                    tokens_said: bool) -> Option | None:
+    """The chosen configuration on fewer instances, the fewest that still meet the deadline and fit the runtime cap,
+    when that costs less.
+
+    Counts are tried in powers of two: a run that 8 instances finish just too late for, or run past the policy's
+    longest job on, goes to 16, though 10 would do, and on the same price per instance-hour fewer instances cost
+    less (each scales less well than the last). So a job of one run on many instances is tried on each count between
+    half the chosen one and it, within the deadline, the runtime cap and the request's allowances, and the fewest
+    that fit are taken when they save a meaningful share (``MEANINGFUL_SHARE``); a count the request fixes, haste
+    asked for, a stated length, held or reserved capacity, a later start and sweeps keep the count chosen."""
+    option = choice.option
+    if (choice.late or option.meets is False or option.layout.jobs > 1 or option.count < 3 or option.stated
+            or option.start_hours or req.gpus is not None or req.instances is not None or req.reserved
+            or req.urgent or option.purchase is PurchaseModel.CAPACITY_BLOCK):
+        return None
+    sure = policy.max_runtime_hours - MIN_BILLED_HOURS
+    # no fewer than the request's floors ("3 nodes or more", "at least 12 GPUs") or than hold the model
+    per = option.profile.spec.accelerator_count
+    floor = max(option.profile.min_count, req.min_instances or 1, -(-(req.min_gpus or 1) // per))
+    for count in range(max(floor, option.count // 2 + 1), option.count):
+        fewer = fixed_option(option.profile, search, count=count, purchase=option.purchase, platform=option.platform)
+        # a saving under a few percent is not worth finishing days later for
+        if fewer is None or fewer.meets is False or fewer.cost >= option.cost * (1 - MEANINGFUL_SHARE):
+            continue
+        if fewer.job_wall_hours > sure and billed_hours(fewer.job_wall_hours) > policy.max_runtime_hours:
+            continue
+        kept = _within_allowances([fewer], [], req, tokens_said=tokens_said)[0] if _has_allowances(req) else [fewer]
+        if kept:
+            return replace(fewer, purchase_reason=option.purchase_reason)
+    return None
+
+
+def _has_allowances(req: TrainingRequest) -> bool:
+    return req.max_gpu_hours is not None or req.max_hourly_usd is not None or req.max_usd_per_gpu_hour is not None
 
 
 def _compared_platforms(req: TrainingRequest, platforms: list[Platform], team_name: str, team: TeamPolicy,

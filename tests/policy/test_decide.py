@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from gpuops.cli import app
 from policy.capacity import CapacityView
 from policy.catalog import load_catalog
+from policy.choose import MEANINGFUL_SHARE
 from policy.config import default_policy
 from policy.decision import Decision
 from policy.errors import RequestError
@@ -785,3 +786,28 @@ def test_a_length_of_each_run_said_without_hardware_asks_what_the_runs_were_time
 ])
 def test_a_length_said_of_the_whole_sweep_or_beside_its_hardware_or_work_asks_nothing(text: str) -> None:
     assert not [q for q in read_request(text, now=NOW, tz=TZ).questions if q.field == "instance_type"]
+
+
+def test_a_deadline_bound_run_takes_the_fewest_instances_that_meet_it_when_that_saves() -> None:
+    """Counts are tried in powers of two: 8 p5.48xlarge finish a 3B model's 300B tokens too late for Friday, so 16
+    were planned, though 9 make it, and a small model scales poorly across many nodes: 16 cost ~$72k, 9 ~$56k."""
+    decision = plan_for("pretrain 3B on 300B tokens by Friday, experimental")
+    plan = decision.plan
+    sixteen = plan_for("pretrain 3B on 300B tokens by Friday, experimental, on 16 p5.48xlarge").plan
+    assert (plan.instance_type, sixteen.instance_type, sixteen.instance_count) == ("p5.48xlarge", "p5.48xlarge", 16)
+    assert 8 < plan.instance_count < 16 and plan.deadline_met is True
+    assert plan.estimated_cost_usd < sixteen.estimated_cost_usd * (1 - MEANINGFUL_SHARE)
+    assert any(a.startswith(f"{plan.instance_count}× p5.48xlarge: the fewest that meet the deadline")
+               for a in decision.assumptions)
+    # one fewer misses the deadline's safety margin: the fewest that meet it, not merely fewer
+    fewer = plan_for(f"pretrain 3B on 300B tokens by Friday, experimental, on {plan.instance_count - 1} p5.48xlarge")
+    assert fewer.plan.deadline_met is False or fewer.plan.deadline_margin_hours < plan.deadline_margin_hours
+
+
+def test_a_saving_too_small_to_matter_keeps_the_count_that_finishes_sooner() -> None:
+    """On nearly linear scaling, 5 instances instead of 8 save a few dollars in $70k and finish three days later."""
+    decision = decide(parse_request("pretrain 7B on 200B tokens by Dec 20, production", now=NOW, tz=TZ),
+                      catalog=load_catalog(), policy=default_policy(), spend=SPEND,
+                      now=datetime(2026, 12, 7, 10, 0, tzinfo=ZoneInfo(TZ)))
+    assert decision.plan.instance_count == 8
+    assert not any("the fewest that meet the deadline" in a for a in decision.assumptions)
