@@ -1561,7 +1561,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "just price the fine-tune …", "… then SFT. For now, just quote the LoRA": a sentence opening on the verb
     r"|(?:^\s*|(?<=[.!?;:]\s))(?:for\s+now\s*,?\s+)?(?:(?:please|pls|plz|just|only)\s+)?(?:estimate|price|quote|cost)"
     r"(?:\s+(?:the\s+)?(?:cost|price)(?:\s+for\s+now\b|\s+(?:of|for|to))"
-    r"|(?=\s*:?\s+(?:a|an|the|\d|our|my|this)))"  # "pls price: 13B SFT, …"
+    # "pls price: 13B SFT, …", "estimate SFT for gpt-oss-20b …": the work said next
+    r"|(?=\s*:?\s+(?:a|an|the|\d|our|my|this|sft|q?lora|fine[\s-]?tun|finetun|pre[\s-]?train|continued|dpo|rlhf|ppo"
+    r"|full|training)))"
     r"|(?:please|pls|plz)\s+(?:estimate|price|quote|cost)\s*:(?=\s)"  # "Please price: LoRA 8B …"
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
     r"|\b(?:can|could|would)\s+(?:you|someone|somebody|anyone|anybody)\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)"
