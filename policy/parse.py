@@ -1568,6 +1568,13 @@ _COST_QUESTION_RE = compiled_on_use(
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
     r"|\b(?:can|could|would)\s+(?:you|someone|somebody|anyone|anybody)\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)"
     r"(?=\s+(?:how|what|which|whether|if)\b)"
+    # "Quick q: cost to LoRA-tune Llama-3.1-70B …", "price to fine-tune …": the cost of the work said next
+    # (its words may be read already: "LoRA" by the task's reader; an amount after it is a budget's)
+    # (not the verb of a question read whole: "how much would it cost to …")
+    r"|(?<!would\s)(?<!will\s)(?<!\bit\s)(?<!does\s)(?<!'d\s)(?<!'ll\s)(?<!could\s)(?<!might\s)(?<!gonna\s)"
+    r"(?<!\bto\s)(?<!can\s)(?<!may\s)(?<!should\s)(?<!this\s)(?<!that\s)(?<!they\s)(?<!\bwe\s)"
+    r"(?:the\s+)?(?:rough\s+)?(?:cost|price)\s+to(?=\s)(?!\s*(?:under|below|less|more|within|about|around|at\s+most"
+    r"|no\s+more|\$|\d|us\b|me\b|the\s+team))"
     # "we need a cost estimate", "How long and how much?", "compare cost of …"
     r"|\b(?:an?\s+|the\s+)?(?:rough\s+)?cost\s+estimates?\b|\bhow\s+long\s+and\s+how\s+much\b"
     r"|\bcompare\s+(?:the\s+)?costs?\s+(?:of|for)\b"

@@ -1730,6 +1730,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("estimate SFT for gpt-oss-20b on 300M tokens", {"tokens": 300_000_000}, []),
     ("price lora 13B on 500M tokens", {"tokens": 500_000_000}, []),
     ("pretrain a 50M param toy model on 1B tokens on a single GPU", {"params": 50_000_000}, []),  # what it is
+    ("Quick q: cost to LoRA-tune Llama-3.1-70B on 120M tokens with 8k context? spot ok, by next Tue",
+     {"tokens": 120_000_000}, []),
     ("We'd like a quote to train a ViT-B/16 on ImageNet-1k for 300 epochs", {"params": 86_567_656}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
