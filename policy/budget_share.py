@@ -35,7 +35,8 @@ _BUDGET_SHARE_RE = compiled_on_use(
     r"(?:\b(?:(?:keep|hold)\s+(?:it|this|the\s+(?:run|job|cost))\s+|stay\s+|cap\s+(?:it|this|the\s+(?:run|job|cost))\s+"
     r"|(?:it|this|the\s+(?:run|job|cost))\s+(?:should|must|can)\s+(?:cost|take|use|be|stay)\s+)?"
     r"(?:under|below|within|up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|less\s+than|to|max(?:imum)?(?:\s+of)?"
-    r"|(?:use|spend|take)\s+(?:at\s+most\s+|up\s+to\s+|only\s+|no\s+more\s+than\s+)?"
+    # "spend up to 40% of our remaining budget" (the space before the share is the group's last)
+    r"|(?:use|spend|take)(?:\s+(?:at\s+most|up\s+to|only|no\s+more\s+than))?"
     # "don't exceed 10% of remaining budget", "must not go over a quarter of our budget"
     r"|(?:(?:don'?t|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|never|not\s+to)\s+(?:exceed|go\s+(?:over|above)"
     r"|be\s+more\s+than|cost\s+more\s+than|spend\s+more\s+than|use\s+more\s+than))"

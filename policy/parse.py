@@ -1568,6 +1568,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "could you tell me how much …", "can you tell us what …": the question that follows is read on its own
     r"|\b(?:can|could|would)\s+(?:you|someone|somebody|anyone|anybody)\s+(?:please\s+|pls\s+)?tell\s+(?:me|us)"
     r"(?=\s+(?:how|what|which|whether|if)\b)"
+    # "what's our exposure if we approve …": the most the launch may bill, which the approval states
+    r"|(?:what'?s|what\s+is|what\s+would\s+be|how\s+big\s+is)\s+(?:our|the|my)\s+(?:max(?:imum)?\s+)?(?:exposure"
+    r"|worst[\s-]case(?:\s+(?:cost|spend|bill))?)(?:\s+if\s+(?:we|i)\s+(?:approve|run|launch)(?:\s+(?:it|this))?)?"
     # "Quick q: cost to LoRA-tune Llama-3.1-70B …", "price to fine-tune …": the cost of the work said next
     # (its words may be read already: "LoRA" by the task's reader; an amount after it is a budget's)
     # (not the verb of a question read whole: "how much would it cost to …")

@@ -1732,6 +1732,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain a 50M param toy model on 1B tokens on a single GPU", {"params": 50_000_000}, []),  # what it is
     ("Quick q: cost to LoRA-tune Llama-3.1-70B on 120M tokens with 8k context? spot ok, by next Tue",
      {"tokens": 120_000_000}, []),
+    ("What's our exposure if we approve a 34B full fine-tune on 5B tokens this week?", {"tokens": 5_000_000_000}, []),
+    # a share of the budget said with its verb (the verb was left unread: a double space was asked for after it)
+    ("ok to spend up to 40% of our remaining budget on a 34B LoRA (2B tokens)",
+     {"budget_percent": 40.0, "budget_percent_of_left": True}, []),
     ("We'd like a quote to train a ViT-B/16 on ImageNet-1k for 300 epochs", {"params": 86_567_656}, []),
     ("Could we get compute for the following:\n• Model: Llama 3.1 8B\n• Method: LoRA\n• Data: ~300M tokens",
      {"task": Task.LORA, "tokens": 300_000_000}, []),
