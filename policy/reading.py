@@ -86,6 +86,9 @@ _LISTED_WORDED_DURATION_RE = compiled_on_use(
     # "…, a week is fine": said of the length, which the time the work has then is
     r"(?P<u>hours?|days?|weeks?)(?=\s*(?:[,;.]|$)|\s+(?:is|'s|would\s+be|should\s+be)\s+(?:fine|ok(?:ay)?|acceptable"
     r"|enough|plenty)\b)", _F)
+# "…, happy with 2 weeks", "we're fine with 3 days": a length said to be enough, as "a week is fine" is
+_CONTENT_WITH_BEFORE_RE = compiled_on_use(
+    r"\b(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:happy|ok(?:ay)?|fine|good|content|comfortable)\s+with\s+$", _F)
 UNIT_HOURS = {"h": 1, "d": 24, "w": 168, "m": 1 / 60}  # "m": minutes ("30 min"); a month is HOURS_PER_MONTH
 _RANGE_BEFORE_RE = compiled_on_use(r"\d\s*(?:to|-|or)\s*$", _F)  # the far end of a range: the deadline reader's
 # How a guess at the run's length is said: "should take like 2 hours", "it'll probably take about 3h"
@@ -694,7 +697,9 @@ def _duration(scan: Scan) -> tuple[float, str] | None:
         # "2h each", "6 hours per run": every run's length, which is what a stated length is of each run anyway
         end = each.end() if (each := _EACH_RUN_AFTER_RE.match(scan.text, m.end())) is not None else m.end()
         found.append((hours, " ".join(scan.text[m.start():end].split())))
-        scan.blank(m.start(), end)
+        # "happy with 2 weeks": the length said to be enough, read with it
+        content = _CONTENT_WITH_BEFORE_RE.search(scan.text, max(0, m.start() - 30), m.start())
+        scan.blank(m.start() if content is None else content.start(), end)
     if not found:
         return None
     return max(found)

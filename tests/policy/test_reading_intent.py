@@ -1733,6 +1733,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("Quick q: cost to LoRA-tune Llama-3.1-70B on 120M tokens with 8k context? spot ok, by next Tue",
      {"tokens": 120_000_000}, []),
     ("What's our exposure if we approve a 34B full fine-tune on 5B tokens this week?", {"tokens": 5_000_000_000}, []),
+    ("pretrain 2B on 40B tokens, happy with 2 weeks", {"deadline": at("2026-12-14T09:00")}, []),  # said to be enough
     # a share of the budget said with its verb (the verb was left unread: a double space was asked for after it)
     ("ok to spend up to 40% of our remaining budget on a 34B LoRA (2B tokens)",
      {"budget_percent": 40.0, "budget_percent_of_left": True}, []),
