@@ -441,7 +441,7 @@ _TRIGGER_RE = compiled_on_use(
     rf"\b(?:{_EVENT}|{_BACK}|{AWAY_FROM}|{_SO_WE_CAN}|by|before|(?:(?:it|this|that)\s+)?(?:can|could)\s+wait\s+(?:until|till|til)|until|till|til|due"
     # "for the NeurIPS deadline (May 15)": the deadline's name, with its date said after it
     r"|(?:(?:the|our|this)\s+(?!(?:hard|soft|firm|real|strict|final)\b)[a-z][\w.&-]*\s+(?=deadline\s*\())?"
-    rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of))?"
+    rf"(?:{_FIRMNESS}\s+)?deadline(?:\s+(?:is|of|was|were|would\s+be|will\s+be)|'s)?"
     rf"|no\s+later\s+than"
     r"|not\s+later\s+than|latest(?:\s+(?:finish|finish\s+time|completion|end))?"
     r"|(?:needs?|wants?)(?:\s+(?:it|this|them|results?))?(?:\s+back)?(?:\s+by)?|ready|done|finished|eta"

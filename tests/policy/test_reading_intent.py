@@ -1734,6 +1734,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"tokens": 120_000_000}, []),
     ("What's our exposure if we approve a 34B full fine-tune on 5B tokens this week?", {"tokens": 5_000_000_000}, []),
     ("pretrain 2B on 40B tokens, happy with 2 weeks", {"deadline": at("2026-12-14T09:00")}, []),  # said to be enough
+    # the deadline's verb in any tense (it was refused as an unreadable deadline "deadline were Friday")
+    ("if the deadline were Friday, what would a 7B fine-tune on 1B tokens cost?", {"deadline": at("2026-12-04T17:00")},
+     []),
+    ("fine-tune 7B on 1B tokens, the deadline's Friday", {"deadline": at("2026-12-04T17:00")}, []),
     # a share of the budget said with its verb (the verb was left unread: a double space was asked for after it)
     ("ok to spend up to 40% of our remaining budget on a 34B LoRA (2B tokens)",
      {"budget_percent": 40.0, "budget_percent_of_left": True}, []),
