@@ -1534,7 +1534,12 @@ _COST_QUESTION_RE = compiled_on_use(
     r"|what\s+if\s+(?:we|i|you)\s+(?:used|use|went\s+with|go\s+with|switched\s+to|switch\s+to|tried|try|ran\s+it\s+on"
     r"|run\s+it\s+on)(?=\s)"
     # "estimate 3 runs of 8B DPO …", "Please price: …": a request opening on the verb asks for the plan
-    r"|(?:please|pls|plz|can\s+you|could\s+you)\s+estimate(?:\s+(?:the\s+)?(?:cost|price)\s+(?:of|for|to))?(?=\s)"
+    # ("can you estimate GPU costs for training …")
+    r"|(?:please|pls|plz|can\s+you|could\s+you)\s+estimate(?:\s+(?:the\s+)?(?:(?:gpu|compute|training|aws|cloud)\s+)?"
+    r"(?:cost|price)s?\s+(?:of|for|to))?(?=\s)"
+    # "we're thinking of pretraining a 7B …, rough budget?": what it would take, asked ahead
+    r"|(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:thinking|considering)\s+(?:of|about)(?=\s)"
+    r"|(?:(?<=[,;:-]\s)|(?<=[,;:-])|^)\s*(?:rough|ballpark|approx(?:imate)?)\s+(?:budget|number|figure)s?\s*\?"
     # "please tell price and time", "pls cost for lora …", "give me options for": the plan, its cost, its choices
     r"|(?:(?:please|pls|plz)\s+)?(?:tell|give|send|share)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:price|cost)"
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
@@ -2226,7 +2231,8 @@ _NOTED_ONLY = (
     (_COST_QUESTION_RE, "asking for the plan and its cost",
      ("how", "what", "price", "estimate", "quote", "ballpark", "number", "cheaper", "look", "otherwise", "else",
       "if not", "cost", "value", "bang", "rough", "options", "sanity", "afford", "confirm", "check", "verify",
-      "savings", "finance", "management", "leadership", "figure out", "work out", "find out")),
+      "savings", "finance", "management", "leadership", "figure out", "work out", "find out", "thinking",
+      "considering")),
     (_BOTH_ENDS_RE, "asking for both: the plan is the cheapest that meets any deadline, and the fastest within "
                     "policy is among its alternatives", ("fastest", "balance")),
     (_APPROVAL_QUESTION_RE, "asking whether it needs a person's approval: the plan's approval says, and why",

@@ -1738,6 +1738,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("if the deadline were Friday, what would a 7B fine-tune on 1B tokens cost?", {"deadline": at("2026-12-04T17:00")},
      []),
     ("fine-tune 7B on 1B tokens, the deadline's Friday", {"deadline": at("2026-12-04T17:00")}, []),
+    ("Can you estimate GPU costs for training a 1.3B code model from scratch on 100B tokens of Python?",
+     {"tokens": 100_000_000_000}, []),
+    ("we're thinking of pretraining a 7B on 2T tokens, rough budget?", {"tokens": 2_000_000_000_000}, []),
     # a share of the budget said with its verb (the verb was left unread: a double space was asked for after it)
     ("ok to spend up to 40% of our remaining budget on a 34B LoRA (2B tokens)",
      {"budget_percent": 40.0, "budget_percent_of_left": True}, []),
