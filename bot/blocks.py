@@ -73,7 +73,7 @@ def plan_fields(decision: Decision) -> list[tuple[str, str]]:
         ("Platform", f"{fmt.platform(plan)} · {plan.region}"),
         # a sweep's runtime cap holds each of its jobs, which may run one after another past it in all
         ("Estimated time", f"{fmt.hours(plan.estimated_hours)} (max runtime "
-                           f"{fmt.hours(plan.max_runtime_hours)}{' a trial' if plan.jobs > 1 else ''})"),
+                           f"{fmt.runtime_cap(plan.max_runtime_hours)}{' a trial' if plan.jobs > 1 else ''})"),
         ("Estimated cost", f"{fmt.usd(plan.estimated_cost_usd)} ({fmt.cost_span(plan)})"),
         ("Price", f"{fmt.rate(plan.price_per_instance_hour_usd)}/instance-hour"),
     ]

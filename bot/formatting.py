@@ -50,6 +50,17 @@ def hours(value: float | None) -> str:
     return f"{value / 24:.1f} days"
 
 
+def runtime_cap(value: float) -> str:
+    """A job's runtime cap, a whole number of five minutes, said to the minute under two days ("1 h 15 min"): in
+    tenths of an hour a 1.25 h cap read "1.2 h", shorter than the 1 h run and its 15 min start-up it holds."""
+    if value >= 48:
+        return hours(value)
+    whole, minutes = divmod(round(value * 60), 60)
+    if not whole:
+        return f"{minutes} min"
+    return f"{whole} h" + (f" {minutes} min" if minutes else "")
+
+
 def when(moment: datetime | None, tz: ZoneInfo, *, now: datetime | None = None) -> str:
     """``Thu 18:00 PST`` within the coming week, ``Dec 14 18:00 PST`` beyond, in the reader's zone, named: a channel
     holds people in several zones, and a bare time reads as each reader's own."""

@@ -294,7 +294,14 @@ def test_a_sweep_says_how_its_trials_share_the_instances(text: str, says: str) -
     shown = json.dumps(request_blocks(req, now=NOW), ensure_ascii=False)
     assert says in shown, shown[:600]
     # its runtime cap holds each trial: runs one after another take longer in all than it
-    assert f"(max runtime {fmt.hours(decision.plan.max_runtime_hours)} a trial)" in shown
+    assert f"(max runtime {fmt.runtime_cap(decision.plan.max_runtime_hours)} a trial)" in shown
+
+
+@pytest.mark.parametrize(("cap", "shown"), [(1.25, "1 h 15 min"), (0.25, "15 min"), (2.0, "2 h"), (6.5, "6 h 30 min"),
+                                            (72.0, "3.0 days")])
+def test_a_runtime_cap_is_said_to_the_minute_never_shorter_than_the_run(cap: float, shown: str) -> None:
+    """A 1 h run with its 15 min start-up is capped at 1.25 h, which tenths of an hour showed as "1.2 h"."""
+    assert fmt.runtime_cap(cap) == shown
 
 
 def test_an_hourly_price_asked_for_is_shown_to_the_cent() -> None:
