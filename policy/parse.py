@@ -674,7 +674,9 @@ _HIGH_TOLERANCE_RE = compiled_on_use(
     r"(?:checkpoint(?:ed|ing|s)?|restartable|resumable"
     # "spot is ok if it's meaningfully cheaper": what the plan weighs anyway (spot's expected cost against on-demand)
     r"|(?:(?:meaningfully|significantly|much|a\s+lot|substantially|noticeably|way|actually)\s+)?(?:cheaper"
-    r"|less\s+expensive)))?)?\b|\bcheckpoint(?:ed|ing|s)?\b|\bcan\s+(?:restart|resume|be\s+interrupted)\b|\brestartable\b"
+    r"|less\s+expensive)))?)?\b|\bcheckpoint(?:ed|ing|s)?\b"
+    # "the job can be preempted", "it may be interrupted"
+    r"|\b(?:can|could|may)\s+(?:restart|resume|be\s+(?:interrupted|preempted|pre-empted))\b|\brestartable\b"
     r"|\bresumable\b|\b(?:interruptions?|preemptions?|restarts?)\s+(?:are\s+|is\s+)?(?:ok(?:ay)?|fine|acceptable|allowed)\b"
     # "interruptible is fine", "preemptible is ok": the word said with its allowance
     rf"|\b(?:interruptible|preemptible)(?:\s+(?:is|are)\s+(?:(?:totally|perfectly|completely|absolutely)\s+)?"

@@ -1717,6 +1717,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("production fine-tune of 7B on 1B tokens, willing to run on spot instances",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("we're not happy to use spot, fine-tune 7B on 1B tokens", {"interruption_tolerance": Tolerance.LOW}, []),
+    ("fine-tune 13B on 2B tokens, the job can be preempted, checkpoints every hour",
+     {"interruption_tolerance": Tolerance.HIGH}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
