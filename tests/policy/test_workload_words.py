@@ -24,6 +24,11 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("pretrain an 8x7b MoE on 1T tokens", {"task": Task.PRETRAIN, "params": moe_params(8, 7e9)[0],
                                            "active_params": moe_params(8, 7e9)[1], "tokens": 1000 * B}),
     ("distill 8B from a 70b teacher", {"task": Task.DISTILL, "params": 8 * B, "teacher_params": 70 * B}),
+    # a word or two for what the teacher is, before "into" (it was refused as two model sizes)
+    ("We want to distill our 13B ranker into a 1B model using 2B tokens of query logs",
+     {"task": Task.DISTILL, "params": B, "teacher_params": 13 * B, "tokens": 2 * B, "unread": []}),
+    ("distill our 70B chat model into a 7B on 1B tokens",
+     {"task": Task.DISTILL, "params": 7 * B, "teacher_params": 70 * B, "tokens": B, "unread": []}),
     ("distill llama-3.2-1b from llama-3.1-70b on 5B tokens",
      {"task": Task.DISTILL, "model": "llama-3.2-1b", "teacher_params": 70_553_706_496, "tokens": 5 * B}),
     ("rlhf ppo on a 7b, 200M tokens", {"task": Task.RLHF, "params": 7 * B, "tokens": 200_000_000}),
