@@ -1804,6 +1804,13 @@ _SHARDED_RE = compiled_on_use(
     r"(?![\w-])", _F)
 
 
+# How a job splits its work, named without a degree: "with sequence parallelism", "3D parallelism" ("tensor parallel
+# 8", a setting with its value, is the settings reader's)
+_PARALLELISM_RE = compiled_on_use(
+    r"\b(?:tensor|pipeline|sequence|context|expert|model|data|3d|hybrid)[\s-]+parallel(?:ism)?\b"
+    r"(?!\s*(?:=|:|of|degree)?\s*\d)", _F)
+
+
 # Both ends asked for at once: "the cheapest and the fastest options" is the plan (the cheapest) and its alternatives
 _BOTH_ENDS_RE = compiled_on_use(
     # "somewhere between cheapest and fastest", "balance cost and speed": both ends shown, the plan the cheaper
@@ -2249,6 +2256,9 @@ _NOTED_ONLY = (
      ("gradient", "activation")),
     (_SHARDED_RE, "already assumed: weights, gradients and optimizer state sharded across the accelerators",
      ("zero", "fsdp", "sharded")),
+    (_PARALLELISM_RE, "how the job splits its work across the accelerators: the plan works out the layout its memory "
+                      "and sequence need (context parallelism for long sequences), and the launch's recipe sets it, "
+                      "so it does not change the plan", ("parallel",)),
     (_OFFLOAD_RE, "state moved off the accelerators to host memory or disk: the plan holds all of it on the "
                   "accelerators, so the job needs no offload; one that offloads anyway steps slower than estimated and "
                   "may reach its runtime cap", ("offload", "infinity")),

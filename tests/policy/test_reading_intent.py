@@ -1719,6 +1719,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("we're not happy to use spot, fine-tune 7B on 1B tokens", {"interruption_tolerance": Tolerance.LOW}, []),
     ("fine-tune 13B on 2B tokens, the job can be preempted, checkpoints every hour",
      {"interruption_tolerance": Tolerance.HIGH}, []),
+    ("fine-tune 8B on 1B tokens at 32k context with sequence parallelism", {"seq_len": 32_768}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
