@@ -1528,7 +1528,9 @@ _DATA_REGION_AFTER_RE = compiled_on_use(
 # cost of", "price out", "estimate the cost of".
 _COST_QUESTION_RE = compiled_on_use(
     r"\b(?:how\s+much\s+(?:would|will|does|do|might|could)\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?"
-    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-])|\s+to)?|how\s+much\s+(?:for|is|are|to)(?=\s)"
+    r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-])|\s+to)?"
+    # "how much for …", "…, how much on spot vs on-demand?"
+    r"|how\s+much\s+(?:for|is|are|to|on|with|using|via)(?=\s)"
     # "how much cheaper is spot than on-demand": the plan and its alternatives answer it
     r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"

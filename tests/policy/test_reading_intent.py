@@ -1720,6 +1720,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B on 2B tokens, the job can be preempted, checkpoints every hour",
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 8B on 1B tokens at 32k context with sequence parallelism", {"seq_len": 32_768}, []),
+    ("a 7B LoRA on 1B tokens, how much on spot vs on-demand?", {"tokens": 1_000_000_000}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
