@@ -346,7 +346,7 @@ i we you me us our my your it its this that these those is are be been was were 
 we're we've we'll we'd i'm i've i'll i'd it's that's
 please pls plz thanks thank thx ty cheers appreciated hi hey hello ok okay got gotten their theirs
 just some new quick small big kindly spin something gpuops set setup help
-box someone somebody anyone anybody internal tiny little toy
+box someone somebody anyone anybody internal tiny little toy subset slice portion
 request requesting requested asking ask schedule scheduling make sure because launch immediately
 take takes taking transformer transformers decoder encoder decoder-only encoder-only encoder-decoder
 need needs want wants like let lets let's do does doing did run runs running job jobs work task gpu gpus compute

@@ -1721,6 +1721,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"interruption_tolerance": Tolerance.HIGH}, []),
     ("fine-tune 8B on 1B tokens at 32k context with sequence parallelism", {"seq_len": 32_768}, []),
     ("a 7B LoRA on 1B tokens, how much on spot vs on-demand?", {"tokens": 1_000_000_000}, []),
+    # the part of a dataset said with its size: the size is the tokens (a part with none is asked, as ever)
+    ("fine-tune Llama-3.1-8B on SlimPajama subset of 10B tokens", {"tokens": 10_000_000_000}, []),
+    ("fine-tune 7B on a 500M-token slice of the Pile", {"tokens": 500_000_000}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
