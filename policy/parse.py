@@ -97,7 +97,11 @@ SIZE_EXAMPLE = '"fine-tune 7B by Friday"'
 OUT_OF_SCOPE_SENTENCE = ("gpuops plans training runs (pretraining, fine-tuning, LoRA, sweeps) and jobs of a stated "
                          "length on stated hardware (e.g. \"eval run 7B for 2h\", \"8 H100 for 6 hours\").")
 FASTEST_RE = compiled_on_use(r"\b(?:(?:fastest|quickest)(?:\s+(?:possible|option|way|route))?|as\s+fast\s+as\s+possible"
-                             r"|as\s+quick(?:ly)?\s+as\s+possible)\b", re.IGNORECASE | re.ASCII)
+                             r"|as\s+quick(?:ly)?\s+as\s+possible"
+                             # "p5 or p5e, whichever finishes first"
+                             r"|whichever(?:\s+one)?\s+(?:(?:finishes|completes|ends|is\s+done|gets\s+(?:it\s+)?done)"
+                             r"\s+(?:first|sooner|soonest|earlier|earliest|faster|quicker)|is\s+(?:faster|quicker)))\b",
+                             re.IGNORECASE | re.ASCII)
 
 _F = re.IGNORECASE | re.ASCII
 # Chat clients send no-break and thin spaces, typographic dashes and apostrophes and "×"; the patterns are ASCII.
@@ -4983,7 +4987,7 @@ def _tokens_of_items(scan: _Scan, notes: list[str]) -> list[_Qty]:
 _TOKENS_PER_ONE_RE = compiled_on_use(
     r"(?:\b(?:avg\.?|average|averaging|on\s+average|typically|mean)\s*(?:of\s+)?)?"  # "avg 1.5k tokens per pair"
     rf"(?:~\s*|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})"
-    rf"\s*(?:tokens?|toks?)\s+(?:per|each|an?|every)\s+(?P<one>{_ITEMS})(?![\w])", _F)
+    rf"\s*(?:tokens?|toks?)(?:\s*/\s*|\s+(?:per|each|an?|every)\s+)(?P<one>{_ITEMS})(?![\w])", _F)  # "1k tokens/pair"
 # ... or the item named first: "50k pairs? pairs avg 1k tokens", "the conversations are about 600 tokens each"
 _ITEMS_ARE_RE = compiled_on_use(
     rf"(?<![\w.])(?:the\s+)?(?P<one>{_ITEMS})\s+(?:are\s+|is\s+)?(?:avg\.?|average|averaging|on\s+average|about|around"
@@ -5027,7 +5031,7 @@ _COUNT_OF_RE = compiled_on_use(rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})(?:\s+|-)"
 _AVERAGE_TOKENS_RE = compiled_on_use(
     r"\b(?:avg\.?|average|averaging|on\s+average|mean)\s*(?:of\s+|length\s+(?:of\s+)?|len\s+)?"
     rf"(?:about\s+|around\s+|roughly\s+|~\s*|approx\.?\s+|approximately\s+)?(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*"
-    r"(?:tokens?|toks?)(?![\w])(?!\s+(?:per|each|an?|every|in\s+all|total)\b)", _F)
+    r"(?:tokens?|toks?)(?![\w])(?!\s*/|\s+(?:per|each|an?|every|in\s+all|total)\b)", _F)
 
 
 def _tokens_per_item_apart(scan: _Scan, notes: list[str]) -> list[_Qty]:
@@ -5232,7 +5236,10 @@ def _bounds(quantities: list[_Qty], notes: list[str]) -> dict[str, int]:
 # What a job is run once for: "x 3 languages", "1B tokens per customer, 12 customers"
 _EACH_THING = r"language|lang|locale|market|customer|client|tenant|domain|task|dataset"
 _TIMES_TRIALS_RE = compiled_on_use(
-    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:{dict(_UNIT_KINDS)['trials']}"
+    # "x3 (different seeds)": the runs' word in brackets after the count (what they differ in is read already, so
+    # the brackets may hold only blanks)
+    rf"(?<![\w.])(?:x\s*(?P<a>\d{{1,6}})\s*(?:\(\s*(?:(?:different\s+|separate\s+)?(?:{dict(_UNIT_KINDS)['trials']}))?\s*\)"
+    rf"|{dict(_UNIT_KINDS)['trials']}"
     # "1B tokens x 3 languages", "x 10 different datasets": the job for each ("in 3 languages" is one run on data in
     # them)
     rf"|(?:different\s+|separate\s+)?(?P<each>(?:{_EACH_THING})s?))"
@@ -6425,7 +6432,7 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
     urgent = ([m.group(0) for m in scan.take_if(("asap", "soon", "urgent", "right", "speed", "time", "turnaround",
                                                  "rush", "priority", "pri", "yesterday", "optimi", "go "),
                                                 _URGENT_RE)]
-              + [m.group(0) for m in scan.take_if(("fast", "quick"), FASTEST_RE)])
+              + [m.group(0) for m in scan.take_if(("fast", "quick", "whichever"), FASTEST_RE)])
     for m in unlimited:  # "money's no object": the plan is what the rest asks for, the fastest or the cheapest
         notes.append(f"read '{_said(m)}' as no budget limit: the plan is still "
                      + ("the fastest asked for" if urgent else "the cheapest that meets the deadline")

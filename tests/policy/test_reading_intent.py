@@ -1724,6 +1724,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # the part of a dataset said with its size: the size is the tokens (a part with none is asked, as ever)
     ("fine-tune Llama-3.1-8B on SlimPajama subset of 10B tokens", {"tokens": 10_000_000_000}, []),
     ("fine-tune 7B on a 500M-token slice of the Pile", {"tokens": 500_000_000}, []),
+    # runs counted with their word in brackets (one run was planned for three), a length per pair written with a slash
+    ("fine-tune 7B on 1B tokens x3 (different seeds)", {"trials": 3}, []),
+    ("DPO llama3 8b on 30k pairs, 2 epochs, avg 1k tokens/pair", {"tokens": 60_000_000}, []),
+    # the hardware named to choose by speed
+    ("fine-tune 7B on 1B tokens, p5 or p5e, whichever finishes first", {"urgent": True}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
