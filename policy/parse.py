@@ -6819,7 +6819,9 @@ _LAUNCHING_JOBS_RE = compiled_on_use(
 _CHECKPOINT_EVERY_RE = compiled_on_use(
     r"\b(?:(?P<ckpt>checkpoint(?:ed|ing|s)?)|eval(?:uat(?:e|ion|ing))?s?|log(?:s|ging)?)"
     r"(?P<where>\s+(?:to|in|on)\s+(?:s3|disk|fsx|efs|the\s+bucket))?"  # "checkpoint to S3 every hour"
-    r"(?P<every>\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*k?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
+    # "checkpoints every 5B tokens": an interval of the run's tokens, never a second count of them
+    r"(?P<every>\s+(?:every|each)\s+\d+(?:\.\d+)?\s*(?:[kmb]|bn|mn)?\s*(?:tokens?|toks?)(?![\w])"
+    r"|\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*k?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
     r"|epochs?)(?![\w]))", _F)
 
 
