@@ -4719,7 +4719,7 @@ _PER_ITEM = (
     # "a 2M sample dataset (avg 300 tok)": the items named as what the dataset is counted in
     r"(?:[\s-]+(?:dataset|data[\s-]?set|corpus))?"
     r"(?P<cue>\s*[,(]?\s*(?:(?:with\s+|at\s+)?(?:an?\s+)?(?:avg\.?|average|averaging|mean|typical|median)"
-    r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
+    r"(?:\s+(?:length|size|len))?(?:\s+(?:of|is))?|of|at|@|with|x|×|\*|each(?:\s+(?:of|with|about|around))?)?\s*[:=]?\s*"
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:(?:generated|sampled|produced|of\s+output)\s+)?"
@@ -4727,7 +4727,7 @@ _PER_ITEM = (
     r"|apiece|on\s+average|avg"
     r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])"
     r"|\s*/\s*(?:" + _ITEMS + r"|item)(?![\w])))?\)?")  # "2k tokens/sample"
-_PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|\bwith\b|\bx\b|×|\*|each", _F)
+_PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|@|\bwith\b|\bx\b|×|\*|each", _F)
 _MAX_ITEM_TOKENS = 10**7  # a single item longer than this is a total, not a length
 
 

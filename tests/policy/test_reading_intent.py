@@ -1732,6 +1732,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # an interval of the run's tokens is no second count of them (it was refused as two token counts)
     ("Pretrain 1.1B on 100B tokens, we want checkpoints every 5B tokens", {"tokens": 100_000_000_000}, []),
     ("pretrain 1B on 20B tokens, eval every 500M tokens", {"tokens": 20_000_000_000}, []),
+    # "@" is "at", each item's length ("are the 1,000 tokens each, or all of them?" was asked)
+    ("llama 3 8B sft, 100k convos @ ~1k tok, 2ep", {"tokens": 200_000_000}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
