@@ -4723,8 +4723,9 @@ _PER_ITEM = (
     r"(?:~|≈|about\s+|around\s+|roughly\s+|approx\.?\s+|approximately\s+)?\s*)"
     rf"(?P<t>{_DIGITS})(?P<ts>{_NUM_SCALE})\s*(?:tokens?|toks?)(?![\w])"
     r"(?P<after>\s*(?:(?:generated|sampled|produced|of\s+output)\s+)?"
-    r"(?:each(?:\s+(?:" + _ITEMS + r"|item|one)(?![\w]))?"
-    r"|apiece|on\s+average|avg"
+    # ("~700 tokens each side": each answer of a pair, as the pair reader counts them)
+    r"(?:each(?:\s+(?:" + _ITEMS + r"|item|one|side)(?![\w]))?"
+    r"|apiece|on\s+average|avg|per\s+side(?![\w])"
     r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])"
     r"|\s*/\s*(?:" + _ITEMS + r"|item)(?![\w])))?\)?")  # "2k tokens/sample"
 _PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|@|\bwith\b|\bx\b|×|\*|each", _F)

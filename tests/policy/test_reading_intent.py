@@ -1734,6 +1734,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 1B on 20B tokens, eval every 500M tokens", {"tokens": 20_000_000_000}, []),
     # "@" is "at", each item's length ("are the 1,000 tokens each, or all of them?" was asked)
     ("llama 3 8B sft, 100k convos @ ~1k tok, 2ep", {"tokens": 200_000_000}, []),
+    # each side of a pair is each answer, doubled as the pair reader counts them
+    ("Need to train a 7B reward model on 200k comparisons (~700 tokens each side)", {"tokens": 280_000_000}, []),
+    ("DPO 8B on 50k pairs (~500 tokens per side)", {"tokens": 50_000_000}, []),
     # a condition said right before the deadline is the date the plan is asked for ("if" was left unread)
     ("What's the cheapest way to fine-tune a 7B on 1B tokens if we have until end of January?",
      {"deadline": at("2027-01-31T17:00")}, []),  # the calendar day, a Sunday (noted)
