@@ -657,7 +657,6 @@ def _fewest_in_time(choice: Choice, req: TrainingRequest, search: Search, policy
             or option.start_hours or req.gpus is not None or req.instances is not None or req.reserved
             or req.urgent or option.purchase is PurchaseModel.CAPACITY_BLOCK):
         return None
-    sure = policy.max_runtime_hours - MIN_BILLED_HOURS
     # no fewer than the request's floors ("3 nodes or more", "at least 12 GPUs") or than hold the model
     per = option.profile.spec.accelerator_count
     floor = max(option.profile.min_count, req.min_instances or 1, -(-(req.min_gpus or 1) // per))
@@ -666,16 +665,11 @@ def _fewest_in_time(choice: Choice, req: TrainingRequest, search: Search, policy
         # a saving under a few percent is not worth finishing days later for
         if fewer is None or fewer.meets is False or fewer.cost >= option.cost * (1 - MEANINGFUL_SHARE):
             continue
-        if fewer.job_wall_hours > sure and billed_hours(fewer.job_wall_hours) > policy.max_runtime_hours:
-            continue
-        kept = _within_allowances([fewer], [], req, tokens_said=tokens_said)[0] if _has_allowances(req) else [fewer]
-        if kept:
+        # judged by the filters the pool passed, beside the chosen option, which passed them (so none refuses)
+        kept = _within_runtime([option, fewer], [], policy)[0]
+        if any(k is fewer for k in _within_allowances(kept, [], req, tokens_said=tokens_said)[0]):
             return replace(fewer, purchase_reason=option.purchase_reason)
     return None
-
-
-def _has_allowances(req: TrainingRequest) -> bool:
-    return req.max_gpu_hours is not None or req.max_hourly_usd is not None or req.max_usd_per_gpu_hour is not None
 
 
 def _compared_platforms(req: TrainingRequest, platforms: list[Platform], team_name: str, team: TeamPolicy,
