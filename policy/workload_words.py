@@ -106,10 +106,10 @@ _TAKEN_TASK_WORDS_RE = compiled_on_use(
 _ARTICLE_RE = compiled_on_use(_ARTICLE, _F)
 _DISTILL_WORDS_RE = compiled_on_use(_DISTILL_WORDS, _F)
 _FROM_RE = compiled_on_use(_FROM, _F)
-_PAIR_JOIN_RE = compiled_on_use(_PAIR_JOIN, _F)
-_KIND_WORD = r"\s+(?!(?:into|to|onto|on|with|for|and|or|from|in)\b)[a-z][\w-]{1,24}"
-_KIND_WORD_RE = compiled_on_use(_KIND_WORD, _F)
-_TWO_KIND_WORDS_RE = compiled_on_use(_KIND_WORD * 2, _F)
+# "into" (the words joining teacher and student), after a word or two for what the teacher is or right after it:
+# "distill our 13B ranker into …", "our 70B chat model into …"
+_PAIR_JOIN_RE = compiled_on_use(
+    rf"(?:\s+(?!(?:into|to|onto|on|with|for|and|or|from|in)\b)[a-z][\w-]{{1,24}}){{0,2}}?(?P<join>{_PAIR_JOIN})", _F)
 _PAIR_LEAD_RE = compiled_on_use(_PAIR_LEAD, _F)
 _ROLE_AFTER_RE = compiled_on_use(_ROLE_AFTER, _F)
 _ROLE_BEFORE_RE = compiled_on_use(_ROLE_BEFORE, _F)
@@ -358,21 +358,14 @@ def _read_pair(text: str, out: WorkloadReading) -> bool:
         role = _ROLE_AFTER_RE.match(text, teacher.end)
         if role is not None and role["role"].lower() != "teacher":
             continue
-        at = role.end() if role else teacher.end
-        # "distill our 13B ranker into a 1B model": a word for what the teacher is, between it and "into"
-        join = _PAIR_JOIN_RE.match(text, at)
-        if join is None and role is None:  # one or two words: "ranker", "chat model"
-            kind = _KIND_WORD_RE.match(text, at)
-            join = _PAIR_JOIN_RE.match(text, kind.end()) if kind else None
-            if join is None and kind is not None and (longer := _TWO_KIND_WORDS_RE.match(text, at)):
-                join = _PAIR_JOIN_RE.match(text, longer.end())
-        if join is None:
-            continue
+        join = _PAIR_JOIN_RE.match(text, role.end() if role else teacher.end)
+        if join is None or (role is not None and join.start("join") > join.start()):
+            continue  # a teacher said by its role is joined at once: "a 70B teacher into an 8B student"
         article = _ARTICLE_RE.match(text, join.end())
         student = _model_at(text, article.end() if article else join.end())
         if student is None:
             continue
-        out.spans.append(join.span())  # "into", "down to", "->"
+        out.spans.append(join.span("join"))  # "into", "down to", "->"
         said_from = lead.group(0).lower().startswith("from")
         _teacher(text, out, teacher, lead.start() if said_from else teacher.start, role.end() if role else teacher.end)
         after = _ROLE_AFTER_RE.match(text, student.end)
