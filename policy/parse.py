@@ -5358,8 +5358,8 @@ _EACH_RUN_ON_ACCELERATORS_RE = compiled_on_use(
 
 # the length of each run, as said between the runs and their hardware ("5 runs of 2 hours each on 8 H100s")
 _LENGTH_EACH_RE = compiled_on_use(
-    r"\s*(?:~|about\s+|around\s+|roughly\s+)?\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)\s+(?:each|apiece)"
-    r"\s*", _F)
+    r"\s*(?:~|about\s+|around\s+|roughly\s+)?\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|minutes?|mins?|days?)\s+"
+    rf"{EACH_RUN}\s*", _F)
 
 
 # "… on 8 H100s in total": the hardware all the runs share

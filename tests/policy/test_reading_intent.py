@@ -572,6 +572,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("3 runs, each on 8 H100s for 6 hours", {"trials": 3, "gpus": 24, "fixed_hours": 6.0}, []),
     # a length each run takes, said between the runs and their hardware, is measured on each run's hardware
     ("5 runs of 2 hours each on 8 H100s", {"trials": 5, "gpus": 40, "accelerator": "H100", "fixed_hours": 2.0}, []),
+    ("5 runs of 2 hours per run on 8 H100s", {"trials": 5, "gpus": 40, "fixed_hours": 2.0}, []),
     ("5 runs of 2 hours each, on 8 H100s", {"trials": 5, "gpus": 40, "fixed_hours": 2.0}, []),
     ("4 trials of 30 min each on 8 A100s", {"trials": 4, "gpus": 32, "fixed_hours": 0.5}, []),
     ("5 runs of 2 hours each on 8 H100s in total", {"trials": 5, "gpus": 8, "fixed_hours": 2.0}, []),
