@@ -6911,7 +6911,10 @@ _STOP_AT_RE = compiled_on_use(
     # "spend up to $300 and stop", "run until it hits $500 then kill it": the amount said before the stop
     r"|\b(?:spend|run(?:\s+it)?|go|train)\s+(?:up\s+to|until\s+(?:it\s+)?(?:hits|reaches|costs))\s*"
     rf"(?P<amount3>{_AMOUNT})\s*,?\s*(?:and|then)\s+(?:then\s+)?"
-    r"(?P<verb3>(?:stop|kill|halt|abort|terminate)(?:\s+(?:it|the\s+(?:job|run)))?)\b", _F)
+    r"(?P<verb3>(?:stop|kill|halt|abort|terminate)(?:\s+(?:it|the\s+(?:job|run)))?)\b"
+    # "budget $300 (hard cap)", "$2k hard limit", "$500, hard stop": the stop said after the amount
+    rf"|(?P<amount4>{_AMOUNT})\s*(?:,\s*|\(\s*|-\s*)?(?P<verb4>hard\s+(?:stop|(?:cost\s+|spend\s+)?cap|limit|ceiling))\b"
+    r"(?:\s*\))?", _F)
 _STOP_WORDS = ("stop", "kill", "pause", "halt", "abort", "terminate", "shut", "hard")
 
 
@@ -6966,10 +6969,12 @@ def _stop_at(scan: _Scan, notes: list[str]) -> float | None:
     m = _STOP_AT_RE.search(scan.text)
     if m is None:
         return None
-    usd = _dollars(m["amount"] or m["amount2"] or m["amount3"])
+    usd = _dollars(m["amount"] or m["amount2"] or m["amount3"] or m["amount4"])
     if usd <= 0:
         return None
-    if m["amount3"]:  # "spend up to $300 and stop": the stop's words after the amount, the amount left for the budget
+    if m["amount4"]:  # "$300 (hard cap)": the stop's words after the amount, the amount left for the budget
+        scan.blank(m.end("amount4"), m.end())
+    elif m["amount3"]:  # "spend up to $300 and stop": the stop's words after the amount, the amount left for the budget
         scan.blank(m.end("amount3"), m.end())
         if not m.group(0).lower().startswith("spend"):  # "run until it hits": no budget's words, taken too
             scan.blank(m.start(), m.start("amount3"))

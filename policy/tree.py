@@ -1291,6 +1291,10 @@ def _earlier_run_warning(req: TrainingRequest, work: Workload, catalog: Catalog)
             f"{'high' if ratio > 1 else 'low'} (finished jobs calibrate it), else the work said differs"]
 
 
+# What the runtime cap may bill above a stated budget before it is said: a cent over is rounding, not exposure.
+BUDGET_EXPOSURE_MARGIN_USD = 0.01
+
+
 def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized: str | None) -> list[str]:
     warnings: list[str] = []
     req = ctx.request
@@ -1319,6 +1323,12 @@ def _warnings(choice: Choice, plan: Plan, ctx: _Context, scr: Screen, oversized:
                         f"synchronous job; expect restarts ({rules.SPOT_SINGLE_NODE})")
     if req.budget_usd is not None and plan.estimated_cost_usd > req.budget_usd:
         warnings.append(_budget_warning(choice, plan, req.budget_usd))
+    elif req.budget_usd is not None and plan.exposure_usd >= req.budget_usd + BUDGET_EXPOSURE_MARGIN_USD:
+        # the estimate fits, but what an approval lets the launch bill does not: a budget is no stop unless said
+        warnings.append(f"the estimate, ${plan.estimated_cost_usd:,.2f}, is within the ${req.budget_usd:,.2f} budget, "
+                        f"but the launch may bill up to ${plan.exposure_usd:,.2f} before its runtime cap stops it, "
+                        f"should it run slower than estimated: say 'hard cap ${req.budget_usd:,.0f}' to stop it at "
+                        "the budget, whatever it has left to do")
     if req.stop_at_usd is not None and plan.estimated_cost_usd > req.stop_at_usd:
         warnings.append(f"the run is estimated at ${plan.estimated_cost_usd:,.2f}, more than the "
                         f"${req.stop_at_usd:,.2f} it is to be stopped at: the runtime cap stops it after "

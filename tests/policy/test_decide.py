@@ -439,6 +439,18 @@ def test_budget_warning_says_why_a_cheaper_plan_within_budget_is_not_chosen() ->
                      warning), warning
 
 
+def test_a_budget_the_estimate_fits_but_the_runtime_cap_does_not_is_said_with_the_stop_that_holds_it() -> None:
+    decision = plan_for("fine-tune 7B on 2B tokens, budget $300")
+    assert decision.plan.estimated_cost_usd <= 300 < decision.plan.exposure_usd
+    warning = next(w for w in decision.warnings if w.startswith("the estimate, "))
+    assert f"within the $300.00 budget, but the launch may bill up to ${decision.plan.exposure_usd:,.2f}" in warning
+    assert "say 'hard cap $300'" in warning
+    # said as the warning says, the run stops at the budget and nothing is left to warn of
+    capped = plan_for("fine-tune 7B on 2B tokens, budget $300, hard cap $300")
+    assert capped.plan.exposure_usd <= 300
+    assert not any(w.startswith("the estimate, ") for w in capped.warnings)
+
+
 def test_when_nothing_fits_the_runtime_cap_no_alternative_is_called_within_policy() -> None:
     decision = plan_for("pretrain 70B on 2T tokens")
     assert any("longer than max_runtime_hours" in r for r in decision.approval.reasons)

@@ -908,6 +908,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, cap the hourly rate at $20", {"max_hourly_usd": 20.0, "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, abort if cost exceeds $50", {"stop_at_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, budget is 1.5k but hard cap 2k", {"stop_at_usd": 2000.0, "budget_usd": 1500.0}, []),
+    # the hard stop said after the amount: the amount is the budget and the stop
+    ("fine-tune 7B on 1B tokens, budget $300 (hard cap)", {"stop_at_usd": 300.0, "budget_usd": 300.0}, []),
+    ("fine-tune 7B on 1B tokens, $2k hard limit", {"stop_at_usd": 2000.0, "budget_usd": 2000.0}, []),
+    ("fine-tune 7B on 1B tokens, $500, hard stop", {"stop_at_usd": 500.0, "budget_usd": 500.0}, []),
     # "nothing outside the US": two negatives, only there (it was read as never there, and planned in eu-west-1)
     ("fine-tune 7B on 1B tokens, cheapest region but nothing outside the US", {"area": "us", "exclude_regions": []},
      []),
