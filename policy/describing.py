@@ -102,8 +102,8 @@ _DATA = (
     rf"\b(?:hours?|hrs?|h)\s+of\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:audio|speech)\b",
     # "our 80M token support corpus": what the counted tokens are
     rf"\btok(?:en)?s?\s+(?P<x>{_PHRASE})\s+(?:corpus|dataset|data)\b",
-    # "on chat data", "on our support ticket dataset"
-    rf"\b(?:on|over)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
+    # "on chat data", "on our support ticket dataset", "with our comparison data", "using the ticket corpus"
+    rf"\b(?:on|over|with|using)\s+{_OWNER}?(?P<x>{_PHRASE})\s+(?:data|datasets?|corpus)\b",
     # "on customer emails", "on our support tickets", "on math problems": what the data is counted in
     rf"\b(?:on|over)\s+{_OWNER}?(?P<x>(?:{_WORD}\s+){{0,2}}(?:{DATA_ITEMS}))(?![\w-])",
     # "on our monorepo", "on the internal wiki", "on our codebase": where the data comes from

@@ -519,6 +519,8 @@ _TASK_WORDS = (
      # "we need the fine-tuned 7B by 2pm": the model as the work leaves it, its size (read already, so blanked) after
      r"|(?:(?<=\bthe\s)|(?<=\ba\s))(?:fine[\s-]?tuned|finetuned)(?=\s+\d|\s{2,})"
      r"|\binstruct(?:ion)?[\s-]tun(?:e|ed|es|ing)\b|\b(?:dpo|rlhf)\b|\breward[\s-]+model(?:s|ing)?\b"
+     # "RM training", "train an RM on 8B": a reward model by its initials, in capitals ("rm" may be anything)
+     r"|\b(?-i:RMs?)\b(?![-/])"
      # "post-train 8B with GRPO": training after pretraining, its method (if said) read by the recipe readers
      r"|\bpost[\s-]?train(?:ing)?\b"
      # "tune 7B on 1B tokens", "we need to tune our 8B": the verb alone, said as what to do
@@ -1679,7 +1681,9 @@ _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?
 
 # Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
 _COMPARE_RE = compiled_on_use(
-    r"\b(?:compare|comparing|comparison(?:\s+(?:of|between))?|compared)(?![\w-])"
+    # (not "comparison pairs", "comparison data": what a reward model trains on)
+    r"\b(?:compare|comparing|comparison(?!\s+(?:pairs?|data(?:set)?|examples?|samples?|labels?)\b)"
+    r"(?:\s+(?:of|between))?|compared)(?![\w-])"
     # "show spot and on-demand side by side": each priced, beside the other
     # (the words between are read on their own)
     r"|\b(?:show|list|put|price)(?=\s+(?:[\w-]+\s+){1,5}?side[\s-]+by[\s-]+side\b)|\bside[\s-]+by[\s-]+side\b"
@@ -6732,7 +6736,7 @@ def _task(scan: _Scan, notes: list[str]) -> tuple[Task | None, Task | None, list
         notes.append(f"read '{typed}' as fine-tune")  # a misspelling read as the word is said so
     if Task.FINE_TUNE in tasks and any(w.lower() in ("dpo", "rlhf") for w in said[Task.FINE_TUNE]):
         notes.append(f"read '{said[Task.FINE_TUNE][0]}' as fine-tuning")
-    reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith("reward")), None)
+    reward = next((w for w in said[Task.FINE_TUNE] if w.lower().startswith(("reward", "rm"))), None)
     if reward is not None and tasks[0] is Task.FINE_TUNE:
         notes.append(f"read '{reward}' as fine-tuning a base model with a scoring head on preference pairs")
     return tasks[0], None, [], one_run

@@ -310,7 +310,7 @@ RL_ROLLOUTS = "_rl_rollouts"
 # What a preference dataset is counted in: each holds a chosen and a rejected answer.
 _PAIRED_RE = compiled_on_use(r"pairs?|comparisons?|preferences?|prefs?", _F)
 # What trains on both answers of each pair: DPO and its kin as said, and a reward model
-_PAIRED_TRAINING_RE = compiled_on_use(r"\b(?:dpo|orpo|simpo|ipo|(?P<rm>reward[\s-]+models?))\b", _F)
+_PAIRED_TRAINING_RE = compiled_on_use(r"\b(?:dpo|orpo|simpo|ipo|(?P<rm>reward[\s-]+models?|(?-i:RMs?)))\b", _F)
 # RL generating several answers to each counted prompt: "8 rollouts per prompt", "16 samples each"; every one is
 # trained on, so the prompts' tokens are multiplied by them.
 _PER_PROMPT_RE = compiled_on_use(

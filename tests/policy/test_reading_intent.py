@@ -1907,6 +1907,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune the reward model, 7B on 1B tokens", {"task": Task.FINE_TUNE}, []),
     ("train a 7B reward model on 300M tokens", {"task": Task.FINE_TUNE}, []),
     ("RLHF 7B with a 7B reward model on 100M tokens", {"task": Task.RLHF}, []),
+    # the initials in capitals, and pairs said to be comparisons: what a reward model trains on, no ask to compare
+    ("RM training on llama 3 8b, 40k pairs of ~700 tokens", {"task": Task.FINE_TUNE, "tokens": 56_000_000}, []),
+    ("reward model, 7B, 100k comparison pairs of ~1k tokens", {"task": Task.FINE_TUNE, "tokens": 200_000_000}, []),
+    ("RM on 8B with our comparison data, 300M tokens", {"task": Task.FINE_TUNE, "tokens": 300_000_000}, []),
     # asking the cost is asking for the plan; why the hardware is wanted describes the work
     ("how much would it cost to fine-tune 7B on 1B tokens?", {"task": Task.FINE_TUNE}, []),
     ("what's the cost of a 7B fine-tune on 1B tokens", {"task": Task.FINE_TUNE}, []),
