@@ -557,7 +557,8 @@ def _described(scan: TextScan, pattern: re.Pattern[str], *, items: bool = False,
             scan.blank(a, b)
         while len(words) > 1 and words[-1].lower() in _TRAILING_GLUE:  # "reproduce the" of "… the llama 2 run"
             words.pop()
-        read.append(" ".join(words))
+        # a list's separator after its last part read ("of medical text, need it …": the rest read elsewhere)
+        read.append(" ".join(words).rstrip(",;:/&+ "))
     return read
 
 

@@ -889,6 +889,7 @@ def read_request(
     # "under 10% of our monthly budget": after an alert's "at 75% of budget", before "10%" is read as anything else
     _spent_share(scan, notes)  # "we're at 80% of budget already": before "80% of budget" is a budget of that share
     _approval_rule(scan, notes)  # "needs VP approval if over $100": before "$100" is read as a budget
+    finance = _finance_signoff(scan, notes)  # "needs approval by the finance team": before "by …" is a deadline
     share = read_budget_share(scan) if scan.holds(BUDGET_SHARE_WORDS) else None
     job = read_job_phrases(scan, notes)  # an S3 key's or model name's digits are not sizes or dates
     earlier: tuple[float, str, int | None] | None = None
@@ -953,7 +954,7 @@ def read_request(
     fields["tokens_fit_budget"] = bool(scan.take_if(("tokens",), _TOKENS_FIT_RE) or _tokens_fit_amount(scan)) or None
     fields |= _params_fit(scan)
     fields["runs_fit_budget"] = _runs_fit(scan)
-    fields["finance_signoff"] = _finance_signoff(scan, notes)
+    fields["finance_signoff"] = finance
     if fields["runs_fit_budget"]:
         fields["budget_usd"] = _monthly_for_runs(scan, notes)
     spans = scan.take_if(("year", "month", "week"), _DATA_SPAN_RE)  # "3 years of tickets": before "3" is a count
@@ -1899,13 +1900,16 @@ _SENTENCE_END_RE = compiled_on_use(r"[.?!;](?!\d)|\n")
 
 
 # Finance's sign-off asked for: "needs finance approval", "ask finance before launching", "get finance sign-off
-# first", "finance has to approve", "loop in finance for approval"
+# first", "finance has to approve", "loop in finance for approval", "need sign-off from finance"
 _FINANCE_SIGNOFF_RE = compiled_on_use(
     r"\b(?:(?:needs?|requires?|get|with|after|pending|wants?)\s+(?:a\s+|the\s+)?finance(?:'s)?\s+"
     r"(?:approval|sign[\s-]?off|ok|go[\s-]?ahead)"
     r"|(?:please\s+)?(?:ask|check\s+with|run\s+it\s+by|loop\s+in)\s+finance(?:\s+(?:for\s+(?:approval|sign[\s-]?off)"
     r"|first))?(?:\s+before\s+(?:launching|starting|running|kicking\s+(?:it\s+)?off)(?:\s+(?:it|this))?)?"
-    r"|finance\s+(?:must|has\s+to|needs?\s+to|should)\s+(?:approve|sign\s+off)(?:\s+(?:on\s+)?(?:it|this))?)"
+    r"|finance\s+(?:must|has\s+to|needs?\s+to|should)\s+(?:approve|sign\s+off)(?:\s+(?:on\s+)?(?:it|this))?"
+    # "need sign-off from finance", "requires approval by finance", "pending an ok from finance"
+    r"|(?:needs?|requires?|get|with|after|pending)\s+(?:a\s+|an\s+|the\s+)?(?:approval|sign[\s-]?off|ok|go[\s-]?ahead)"
+    r"\s+(?:from|by)\s+(?:the\s+)?finance(?:\s+(?:team|folks|people))?)"
     r"(?:\s+(?:first|before\s+(?:launching|starting|running)))?\b", _F)
 
 

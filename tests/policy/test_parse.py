@@ -456,6 +456,13 @@ NOTED: list[tuple[str, datetime, str]] = [
     ("fine-tune 7B on our support tickets (about 200M tokens)", MONDAY, "read 'support tickets' as what the data is"),
     ("fine-tune 7B on chat logs data", MONDAY, "read 'chat logs' as what the data is"),
     ("fine-tune 7B with our support data, 300M tokens", MONDAY, "read 'support' as what the data is"),
+    # the list's separator after the last part read stays out of what is quoted
+    ("continued pretraining of 8b on 50B tokens of medical text, need it within 10 days", MONDAY,
+     "read 'medical text' as what the data is"),
+    ("fine-tune 7B on 1B tokens, requires approval by the finance team", MONDAY,
+     "read 'requires approval by the finance team' as finance's sign-off asked for"),
+    ("fine-tune 12b on 800M tokens, need sign-off from finance", MONDAY,
+     "read 'need sign-off from finance' as finance's sign-off asked for"),
     ("reward model, 7B, 100k comparison pairs of ~1k tokens", MONDAY,
      "read '100k comparison pairs of ~1k tokens' as pairs of two answers"),
     ("fine-tune our 7B chatbot model", MONDAY, "read 'chatbot' as what the model is for"),
