@@ -347,7 +347,7 @@ _SAID_BEFORE_RE = compiled_on_use(
     r"(?:\s+(?:done|finished|ready|complete|completed|delivered|finish|complete|end|land|wrap\s+up|ship))?\s*[:,]?\s*$",
     _F,
 )
-# Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible".
+# Said after one: "by Friday at the latest", "Friday is the hard deadline", "by Monday if possible", "… if we can".
 _FIRMNESS_AFTER_RE = compiled_on_use(
     # "by Friday, hard deadline", "by Friday - it can't slip": no later
     # ("…, latest by Friday" starts the next date: its "latest" is that one's)
@@ -355,7 +355,8 @@ _FIRMNESS_AFTER_RE = compiled_on_use(
     r"|(?:and\s+|but\s+)?(?:it\s+|that\s+)?(?:can'?t|cannot|must\s+not|mustn'?t|won'?t|shouldn'?t)\s+slip)"
     rf"|(?P<named>(?:is|as)\s+(?:the|our|a|my|your)\s+(?:{_FIRMNESS}\s+)?(?:deadline|cut-?off|due\s+date))"
     # a trailing "ideally" ends the sentence: "by Friday, ideally Thursday" wishes for Thursday, not Friday
-    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))"
+    r"|(?P<wish>if\s+(?:at\s+all\s+)?possible|if\s+(?:we|you)\s+can(?![\w'])(?!\s+(?:not|afford|fit|get|do|run)\b)"
+    r"|(?:ideally|preferably|hopefully)(?=\s*(?:$|[.;!?)]))"
     # "but Thursday would be better", "Thursday would be ideal": hoped for
     r"|(?:would|'d)\s+be\s+(?:even\s+)?(?:better|nicer|ideal|great|preferable|preferred|good))"
     # "by Friday or sooner", "or earlier": the same deadline, said to be no later

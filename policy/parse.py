@@ -278,6 +278,9 @@ _MONEY_CUE_BEFORE = (
     # "cost shouldn't exceed $80": what may not, said before it
     rf"|\b(?:(?:the\s+)?(?:total\s+)?{_SPEND}\s+)?{_MUST_NOT}\s+(?:{_SPEND}\s+)?(?:more\s+than|over|above|beyond|exceed"
     r"|go\s+(?:over|above|beyond))"
+    # "without going over $500", "without spending more than $2k"
+    rf"|\bwithout\s+(?:going|(?:{_SPEND}|running|coming\s+in)\s+(?:more\s+than|over|above|beyond|past))"
+    r"(?:\s+(?:over|above|beyond|past))?"
     rf"|\b(?:{_SPEND}\s+|budget\s+)?(?:limit(?:ed)?|cap(?:ped)?|ceiling|max(?:imum)?)(?:\s+(?:of|is|at|to|=|:))?"
     rf"|\bcap(?:ped)?\s+(?:the\s+|our\s+)?{_SPEND}\s+at|\blimit\s+(?:the\s+|our\s+)?{_SPEND}\s+to"
     rf"|\b(?:keep|hold)\s+(?:it|(?:the\s+|our\s+)?(?:total(?:\s+{_SPEND})?|{_SPEND})(?:\s+total)?)\s+"

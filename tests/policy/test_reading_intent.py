@@ -908,6 +908,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, cap the hourly rate at $20", {"max_hourly_usd": 20.0, "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, abort if cost exceeds $50", {"stop_at_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, budget is 1.5k but hard cap 2k", {"stop_at_usd": 2000.0, "budget_usd": 1500.0}, []),
+    # a budget said as what not to go over, with "without"
+    ("can we squeeze a 13B LoRA (300M tokens) in without going over $500?", {"budget_usd": 500.0}, []),
+    ("fine-tune 7B on 1B tokens without spending more than $2k", {"budget_usd": 2000.0}, []),
+    # "if we do it …" is glue before how; "… if we can" after a date wishes for it, as "if possible" does
+    ("what will a 70b fine-tune (1B tokens) cost us if we do it on-demand vs spot?", {"tokens": 10**9}, []),
+    ("fine-tune 7B on 1B tokens by Friday if we can", {"deadline_wish": True}, []),
     # the hard stop said after the amount: the amount is the budget and the stop
     ("fine-tune 7B on 1B tokens, budget $300 (hard cap)", {"stop_at_usd": 300.0, "budget_usd": 300.0}, []),
     ("fine-tune 7B on 1B tokens, $2k hard limit", {"stop_at_usd": 2000.0, "budget_usd": 2000.0}, []),
