@@ -1563,6 +1563,9 @@ _COST_QUESTION_RE = compiled_on_use(
     # "tell me what it'd cost on spot vs on-demand", "what are the savings if we use spot?": the plan and its
     # alternatives answer it
     r"|(?:(?:tell|show)\s+(?:me|us)\s+)?what\s+it(?:'?d|\s+would|'?ll|\s+will)\s+cost(?=\s)"
+    # "… and tell me how much it would cost", "let us know what this costs": the ask before the question
+    r"|(?:(?:please|pls|plz)\s+)?(?:(?:tell|show)\s+(?:me|us)|let\s+(?:me|us)\s+know)"
+    r"(?=\s+(?:how\s+much|what\s+(?:it|this|that|the\s+(?:cost|price))))"
     r"|(?:what'?s|what\s+is|what\s+are|how\s+much\s+are|how\s+big\s+are)\s+the\s+savings"
     r"(?:\s+if\s+(?:we|i)\s+(?:use|go\s+with|switch\s+to|move\s+to))?"
     # "what's the cost per epoch for a 13B lora on 300M tokens?": the tokens said are the pass priced
@@ -1681,6 +1684,12 @@ _WHAT_WOULD_COST_RE = compiled_on_use(
 
 # Training on from where a model is ("continue training our 7B from its checkpoint"): priced as the tokens said
 _TRAIN_ON_RE = compiled_on_use(r"\bcontinu(?:e|es|ing)\s+(?:to\s+)?train(?:ing)?\b", _F)
+
+
+# "in us-west-2 or us-east-1, whichever has capacity": any of what is named, as where capacity is
+_WHICHEVER_HAS_CAPACITY_RE = compiled_on_use(
+    r"\b(?:whichever|whatever)(?:\s+one)?\s+(?:has|with)\s+(?:the\s+)?(?:(?:most|more|free|spare|available)\s+)?"
+    r"(?:capacity|availability|gpus(?:\s+available)?)(?:\s+(?:available|first|free|now))?(?![\w-])", _F)
 
 
 # Asking for a comparison: "compare p5 vs p4d", "a comparison of H100 and A100" (the hardware read as a choice)
@@ -2265,6 +2274,9 @@ _NOTED_ONLY = (
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
+    (_WHICHEVER_HAS_CAPACITY_RE, "any of those named, wherever there is capacity: the plan takes the best of them, "
+                                 "and the account's capacity for it (quotas, spot placement scores) is checked before "
+                                 "it is approved automatically", ("whichever", "whatever")),
     (_COMPARE_RE, "asking for a comparison: the best of each piece of hardware or platform named is the plan or "
                   "among its alternatives", ("compar", "worth", "either", "side by side", "side-by-side")),
     (_COMPUTE_OPTIMAL_RE, "about 20 training tokens per parameter (Hoffmann et al. 2022), what pretraining assumes "
@@ -6316,6 +6328,8 @@ _COST_FIRST_RE = compiled_on_use(
     r"|\b(?:keep\s+it\s+)?cheap(?:ly)?\b|\bbudget[\s-]friendly\b"
     r"|\b(?:on\s+a\s+)?(?:tight|limited|small|shoestring)\s+budget\b|\bbudget(?:'s|\s+is)\s+(?:tight|limited)\b"
     r"|\bwhichever\s+(?:is|are|one\s+is|comes\s+out)\s+(?:the\s+)?cheap(?:er|est)\b"
+    # "whichever is cheaper between g6e and p4d", "… of the two": what is named, read as ever
+    r"(?:\s+(?:between|among)(?![\w-])|\s+of\s+(?:the|those)\s+(?:two|three|them)(?![\w-]))?"
     # "is p5 or p4d cheaper for …?": a question of which costs less, the hardware read as ever
     r"|(?<=\s)cheaper(?=\s+(?:for|to|on|in)\b[^.!?]*\?|\s*\?)"
     # "fine with it taking a week if it's cheaper", "slower is ok if that saves money": time given for cost

@@ -908,6 +908,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, cap the hourly rate at $20", {"max_hourly_usd": 20.0, "budget_usd": None}, []),
     ("fine-tune 7B on 1B tokens, abort if cost exceeds $50", {"stop_at_usd": 50.0}, []),
     ("fine-tune 7B on 1B tokens, budget is 1.5k but hard cap 2k", {"stop_at_usd": 2000.0, "budget_usd": 1500.0}, []),
+    # the choice among what is named, said by what decides it: capacity (checked before any automatic approval) or
+    # cost; the ask to be told the cost is the ask for the plan
+    ("pretrain 3B on 100B tokens in us-west-2 or us-east-1, whichever has capacity",
+     {"regions": ["us-west-2", "us-east-1"]}, []),
+    ("lora 7b, 200M tokens, whichever is cheaper between g6e and p4d", {"tokens": 200_000_000}, []),
+    ("finetune 7b on 1B tokens and tell me how much it would cost on spot", {"tokens": 10**9}, []),
     # a budget said as what not to go over, with "without"
     ("can we squeeze a 13B LoRA (300M tokens) in without going over $500?", {"budget_usd": 500.0}, []),
     ("fine-tune 7B on 1B tokens without spending more than $2k", {"budget_usd": 2000.0}, []),
