@@ -55,6 +55,7 @@ from policy.models import family_members, find_model
 from policy.patterns import compiled_on_use
 from policy.plans import to_alternative, to_plan, transfer_line_basis
 from policy.platform import allowed_platforms, choose_platforms
+from policy.pricing import hourly_rate
 from policy.purchase import purchase_models
 from policy.regions import area_label, in_area
 from policy.request import HARDWARE_FIELDS, PLATFORM_NAMES, HardwareOption, Stage, Task, Tolerance, TrainingRequest
@@ -188,6 +189,7 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *_earlier_run_warning(ctx.request, work, catalog),
+                *_spot_stop_warning(choice.option, plan, ctx.request, catalog),
                 *cap.warnings, *not_reserved]
     if old_prices is not None:  # said where everyone reads, not only in Why
         warnings.append(f"{old_prices}: the cost may be off, and the plan is never approved automatically; "
@@ -1623,6 +1625,27 @@ def _undertrained_warning(req: TrainingRequest, policy: PolicyConfig) -> str | N
             f"{per_param:.2g} tokens per parameter, far below the ~{optimal:g} of compute-optimal pretraining "
             f"(Hoffmann et al. 2022): the same compute trains a ~{format_count(round(params, -8))} model on "
             f"~{format_count(round(params * optimal, -9))} tokens to a lower loss")
+
+
+def _spot_stop_warning(option: Option, plan: Plan, req: TrainingRequest, catalog: Catalog) -> list[str]:
+    """A hard stop on spot holds at the spot rate the runtime cap was worked out at; the market may move that rate,
+    at most to the on-demand rate (spot's ceiling), and the same hours then bill more. Said with the bound, and the
+    words for a stop that holds whatever the market does."""
+    stops = [s for s in (req.stop_at_usd, req.launch_below_usd) if s is not None]
+    if not stops or plan.purchase_model is not PurchaseModel.SPOT:
+        return []
+    on_demand = hourly_rate(option.profile.price, purchase=PurchaseModel.ON_DEMAND, platform=option.platform,
+                            premium=catalog.sagemaker_premium)
+    if on_demand is None or on_demand.usd <= plan.price_per_instance_hour_usd:
+        return []
+    instances = plan.jobs * plan.job_instances
+    ceiling = instances * on_demand.usd * plan.max_runtime_hours + (plan.exposure_usd - instances *
+                                                                    plan.price_per_instance_hour_usd *
+                                                                    plan.max_runtime_hours)
+    return [f"on spot, the runtime cap holds the run to ${min(stops):,.2f} at the spot rate planned, "
+            f"${plan.price_per_instance_hour_usd:,.2f}/instance-hour; spot prices move, as high as the on-demand "
+            f"rate (${on_demand.usd:,.2f}/instance-hour), at which the same {plan.max_runtime_hours:,.1f} h would "
+            f"bill up to ${ceiling:,.2f}: say 'no spot' for a stop that holds whatever the market does"]
 
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:

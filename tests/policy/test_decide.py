@@ -17,7 +17,7 @@ from policy.capacity import CapacityView
 from policy.catalog import load_catalog
 from policy.choose import MEANINGFUL_SHARE
 from policy.config import default_policy
-from policy.decision import Decision
+from policy.decision import Decision, PurchaseModel
 from policy.errors import RequestError
 from policy.intake import request_from
 from policy.parse import RUN_TIMED_ON, parse_request, read_request
@@ -449,6 +449,21 @@ def test_a_budget_the_estimate_fits_but_the_runtime_cap_does_not_is_said_with_th
     capped = plan_for("fine-tune 7B on 2B tokens, budget $300, hard cap $300")
     assert capped.plan.exposure_usd <= 300
     assert not any(w.startswith("the estimate, ") for w in capped.warnings)
+
+
+def test_a_hard_stop_on_spot_says_the_market_may_move_the_rate_it_was_worked_out_at() -> None:
+    decision = plan_for("fine-tune 7B on 2B tokens, hard cap $300")
+    plan = decision.plan
+    assert plan.purchase_model is PurchaseModel.SPOT and plan.exposure_usd <= 300
+    warning = next(w for w in decision.warnings if w.startswith("on spot, the runtime cap holds the run to $300.00"))
+    od = float(re.search(r"as high as the on-demand rate \(\$([\d,.]+)/instance-hour\)", warning)[1])  # type: ignore[index]
+    ceiling = float(re.search(r"would bill up to \$([\d,.]+)", warning)[1].replace(",", ""))  # type: ignore[index]
+    assert od > plan.price_per_instance_hour_usd
+    assert ceiling == pytest.approx(od * plan.max_runtime_hours, abs=0.01)
+    assert "say 'no spot'" in warning
+    # on demand the rate cannot move: the stop holds, and nothing is said
+    held = plan_for("fine-tune 7B on 2B tokens, hard cap $300, no spot")
+    assert not any(w.startswith("on spot, the runtime cap") for w in held.warnings)
 
 
 def test_when_nothing_fits_the_runtime_cap_no_alternative_is_called_within_policy() -> None:
