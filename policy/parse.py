@@ -2008,7 +2008,17 @@ _DATA_LANGUAGE_RE = compiled_on_use(
 # "quick q:", "quick question -": how the ask opens
 _QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
 # "roughly", "approximately", "give or take": the plan's cost comes with its range
-_ROUGHLY_RE = compiled_on_use(r"\b(?:roughly|approximately|approx\.?|give\s+or\s+take)(?![\w-])", _F)
+_ROUGHLY_RE = compiled_on_use(
+    r"\b(?:roughly|approximately|approx\.?|give\s+or\s+take)(?![\w-])"
+    # "ballpark please", "a ballpark figure, please" ("ballpark cost?" asks the cost)
+    r"|\b(?:a\s+)?(?:rough\s+)?ball[\s-]?park(?:\s+(?:figure|number|estimate)s?)?\s*,?\s*(?:please|pls|plz)"
+    r"(?![\w-])", _F)
+# "what instance should I use?", "which GPUs do we need": the plan's hardware answers it
+_WHICH_HARDWARE_RE = compiled_on_use(
+    r"\b(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?(?:instance(?:\s+type)?s?|gpus?|hardware|machines?|nodes?"
+    r"|accelerators?|setup|config(?:uration)?)\s+(?:should|would|do|can|could|shall)\s+(?:i|we)\s+"
+    r"(?:use|pick|choose|go\s+with|need|get|run\s+(?:it|this)\s+on)(?:\s+for\s+(?:it|this|that))?(?![\w-])"
+    r"|\bwhat\s+(?:instance|gpu|hardware)s?\s+(?:do\s+you\s+)?recommend(?:ed)?(?![\w-])", _F)
 # "a typical 13B LoRA job": one like it, priced as described
 _TYPICAL_RE = compiled_on_use(r"\b(?:typical|usual|standard|regular|normal)(?=\s+(?:[\w.-]+\s+){0,3}?"
                               r"(?:job|run|training|fine[\s-]?tune|lora|sft|pretrain\w*)\b)", _F)
@@ -2243,7 +2253,10 @@ _NOTED_ONLY = (
     (_RESIDENCY_RE, "the region's limit being required: only the region or area said is searched",
      ("residency", "sovereignty")),
     (_FOLLOW_UP_RE, "where the request comes from: nothing of the job", ("following up",)),
-    (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take")),
+    (_ROUGHLY_RE, "asking for an estimate: the plan's cost comes with its range", ("rough", "approx", "give or take",
+                                                                                  "ballpark", "ball park")),
+    (_WHICH_HARDWARE_RE, "asking which hardware to use: the plan's instance type and count answer it, with the "
+                         "alternatives beside it", ("what", "which")),
     (_TYPICAL_RE, "one job like it: priced as the one described", ("typical", "usual", "standard", "regular",
                                                                    "normal")),
     (_NEW_HERE_RE, "who is asking: nothing of the job", ("first time", "new to", "new here")),
@@ -6285,6 +6298,9 @@ _NOT_URGENT_RE = compiled_on_use(
     # "don't care about speed", "speed doesn't matter", "time is not an issue"
     r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?care\s+(?:much\s+)?(?:about|how)\s+(?:the\s+)?"
     r"(?:speed|time|how\s+long(?:\s+it\s+takes)?|turnaround|fast|long|quick(?:ly)?)\b"
+    # "I don't care when it finishes", "we don't mind when it's done"
+    r"|\b(?:(?:i|we)\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?(?:care|mind)\s+when\s+(?:it|the\s+(?:job|run))\s+"
+    r"(?:finishes|completes|ends|lands|is\s+done|'?s\s+done|gets\s+done|comes\s+back)\b"
     r"|\b(?:speed|time|timing|turnaround)\s+(?:doesn'?t|does\s+not|isn'?t|is\s+not)\s+(?:really\s+)?"
     r"(?:matter|important|an\s+issue|a\s+concern|critical)\b"
     # "no matter how long it takes", "however long it takes": time traded for money

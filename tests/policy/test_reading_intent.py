@@ -914,6 +914,14 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"regions": ["us-west-2", "us-east-1"]}, []),
     ("lora 7b, 200M tokens, whichever is cheaper between g6e and p4d", {"tokens": 200_000_000}, []),
     ("finetune 7b on 1B tokens and tell me how much it would cost on spot", {"tokens": 10**9}, []),
+    # asking which hardware, or a ballpark, is asking for the plan; not minding when it finishes is no hurry
+    ("I need to train llama 3 70B with LoRA on 200M tokens - what instance should I use?", {"tokens": 200_000_000},
+     []),
+    ("which GPUs do we need to fine-tune 7B on 1B tokens?", {"tokens": 10**9}, []),
+    ("a 13B continued pretrain (~15B tokens), ballpark please", {"tokens": 15 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens at the lowest possible cost, I don't care when it finishes", {"deadline": None}, []),
+    # "Weds", as written in a hurry
+    ("llama-3.1-8B SFT w/ 250M tok, ETA needed by Weds noon PT", {"deadline": at("2026-12-02T12:00")}, []),
     # a budget said as what not to go over, with "without"
     ("can we squeeze a 13B LoRA (300M tokens) in without going over $500?", {"budget_usd": 500.0}, []),
     ("fine-tune 7B on 1B tokens without spending more than $2k", {"budget_usd": 2000.0}, []),
