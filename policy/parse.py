@@ -6425,7 +6425,9 @@ _DATA_PREP_RE = compiled_on_use(
 _DATA_PREP_WORDS = ("tokeni", "process", "dedup", "shard")
 _INTERACTIVE_WORDS = ("jupyter", "dev", "workstation", "desktop", "interactive", "ssh", "host")
 _INTERACTIVE_RE = compiled_on_use(
-    r"\b(?:jupyter(?:\s*lab)?|dev[\s-]?box(?:es)?|workstations?|remote\s+desktop|interactive\s+(?:sessions?|machines?"
+    r"\b(?:jupyter(?:\s*lab)?|dev[\s-]?box(?:es)?|workstations?|remote\s+desktop"
+    # "an interactive debugging session": what is done in it said between
+    r"|interactive\s+(?:(?:debug(?:ging)?|dev(?:elopment)?|coding|profiling|testing)\s+)?(?:sessions?|machines?"
     r"|boxe?s?|instances?|use|access|dev(?:elopment)?|coding|work)|ssh\s+(?:into|access)"
     r"|host(?:ing)?\s+(?:a|an|our|my)\s+(?:jupyter(?:\s*lab|\s+notebook)?|notebook))\b",  # quoted whole
     _F)

@@ -3334,10 +3334,16 @@ def test_the_note_of_words_not_read_names_the_near_misses() -> None:
     assert reading.fields.get("task") is None  # a guess is not what was said: the default task stands
 
 
-def test_a_refusal_of_an_interactive_machine_quotes_what_was_asked_whole() -> None:
+@pytest.mark.parametrize(("text", "quoted"), [
+    ("host a jupyter notebook with an A100 for a week", "host a jupyter notebook"),
+    # what is done in the session said between: planned, it went on spot and SageMaker, neither of which holds one
+    ("we need 8xH100 for an interactive debugging session, 4 hours tomorrow afternoon",
+     "interactive debugging session"),
+])
+def test_a_refusal_of_an_interactive_machine_quotes_what_was_asked_whole(text: str, quoted: str) -> None:
     with pytest.raises(RequestError) as caught:
-        parse_request("host a jupyter notebook with an A100 for a week", now=MONDAY, tz=TZ)
-    assert caught.value.message.startswith('"host a jupyter notebook" reads as a machine for interactive use')
+        parse_request(text, now=MONDAY, tz=TZ)
+    assert caught.value.message.startswith(f'"{quoted}" reads as a machine for interactive use')
 
 
 def test_a_figure_over_a_period_is_no_cadence() -> None:
