@@ -1496,7 +1496,8 @@ def _count(text: str) -> int:
 
 # "spot is fine as long as …", "what would it cost if we do it on spot": glue of several words
 _GLUE_PHRASE_RE = compiled_on_use(
-    r"\bon\s+top\s+of\b|\b(?:as|so)\s+long\s+as\b|\bif\s+(?:we|i)\s+(?:do|did|run|ran)\s+(?:it|this|them)\b", _F)
+    r"\bon\s+top\s+of\b|\b(?:as|so)\s+long\s+as\b|\bif\s+(?:we|i)\s+(?:do|did|run|ran)\s+(?:it|this|them)\b"
+    r"|\bright(?=\s*\?)", _F)  # "…, right?": a question's tag
 
 
 def _unread(scan: Scan) -> list[str]:
@@ -1506,7 +1507,7 @@ def _unread(scan: Scan) -> list[str]:
     last_end = 0
     # "DPO on top of our SFT checkpoint": glue of several words, blanked to its length so positions stay
     text = (_GLUE_PHRASE_RE.sub(lambda g: " " * len(g.group(0)), scan.text)
-            if "top" in scan.text or "long" in scan.text or "if" in scan.text else scan.text)
+            if any(w in scan.text for w in ("top", "long", "if", "right")) else scan.text)
     for m in _WORD_RE.finditer(text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
         if word.lower() in _LABELS and (m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end())

@@ -928,6 +928,7 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # "if we do it …" is glue before how; "… if we can" after a date wishes for it, as "if possible" does
     ("what will a 70b fine-tune (1B tokens) cost us if we do it on-demand vs spot?", {"tokens": 10**9}, []),
     ("fine-tune 7B on 1B tokens by Friday if we can", {"deadline_wish": True}, []),
+    ("fine-tune llama-3.2-1b on 5M tokens; tiny job, should be like $5 right?", {"budget_usd": 5.0}, []),
     # the hard stop said after the amount: the amount is the budget and the stop
     ("fine-tune 7B on 1B tokens, budget $300 (hard cap)", {"stop_at_usd": 300.0, "budget_usd": 300.0}, []),
     ("fine-tune 7B on 1B tokens, $2k hard limit", {"stop_at_usd": 2000.0, "budget_usd": 2000.0}, []),
