@@ -137,6 +137,8 @@ _DAY = (
     r"|(?<!starting\s)(?<!start\s)(?<!from\s)(?<!begin\s)(?<!left\s)(?<!spent\s)(?<!used\s)(?<!remaining\s)"
     r"(?<!budget\s)(?<!spend\s)"  # "$3k left in our budget this month": the money's month
     r"(?<!of\s)"  # "$800 left for the rest of the quarter": a part of it, said of money
+    # "$500 budget for the quarter", "$2k for the month": the period an amount is for
+    r"(?<!left\sfor\s)(?<!budget\sfor\s)(?<!\d[km]\sfor\s)(?<!\d\d\d\sfor\s)(?<!\d,\d\d\d\sfor\s)"
     # "our remaining $10k this month", "$2,500 this month": an amount's month
     r"(?<!\$\d\s)(?<!\$\d\d\s)(?<!\$\d\d\d\s)(?<!\d[km]\s)(?<!\d,\d\d\d\s)(?<!usd\s)(?<!dollars\s)"
     r"(?:(?:within|sometime|later)\s+)?(?:this|the)\s+"

@@ -178,6 +178,10 @@ _REASONS = (
     # "no spot please, we got burned last time": why a constraint said beside it is wanted
     r"(?:^|[,;(]|\s-+|\s\u2014)\s*(?P<x>(?:we|i)\s+(?:got|were|was)\s+burned(?:\s+(?:last\s+time|before|by\s+(?:it|that)))?)"
     r"(?=\s*(?:$|[,.;!)]))",
+    # "no p4d please, we had issues with them", "we've had problems with spot": why what is said beside it is avoided
+    r"(?:^|[,;(]|\s-+|\s\u2014)\s*(?P<x>(?:we|i)(?:\s+(?:had|have\s+had)|'ve\s+had)\s+(?:(?:some|many|a\s+lot\s+of|lots\s+of"
+    r"|too\s+many|bad|a\s+bad)\s+)?(?:issues|problems|trouble|(?:bad\s+)?experiences?|a\s+bad\s+time)"
+    r"(?:\s+with\s+(?:them|it|those|that|these)(?:\s+(?:before|last\s+time|recently))?)?)(?=\s*(?:$|[,.;!)]))",
 )
 # Said of how the run computes, and what the estimate already assumes of it (``policy.estimate``).
 _ASSUMED = (

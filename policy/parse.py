@@ -306,10 +306,11 @@ _MONEY_CUE_AFTER_RE = compiled_on_use(
     rf"\s*,?\s*(?:tops|or\s+(?:less|under|below)|(?:hard\s+|{_SPEND}\s+)?(?:limit|ceiling|cap)"
     r"|(?:left\s+)?to\s+(?:spend|burn|play\s+with)"  # "with ~$200 to spend"
     # "$1.2k left this month", "$500 total for all runs", "$2k all-in": what there is for the whole request
-    r"|left(?:\s+in\s+(?:the|our)\s+(?:(?:q[1-4]|h[12]|quarter'?s|month'?s|monthly|quarterly|annual|year'?s)\s+)?budget)?(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year"
+    r"|(?:budget\s+)?left(?:\s+in\s+(?:the|our)\s+(?:(?:q[1-4]|h[12]|quarter'?s|month'?s|monthly|quarterly|annual|year'?s)\s+)?budget)?(?:\s+(?:this|for\s+the)\s+(?:rest\s+of\s+the\s+)?(?:month|quarter|year"
     r"|half|sprint))?"
-    # "budget is $2,500 for the quarter": what there is for the period, so no more for this run
-    r"|(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
+    # "budget is $2,500 for the quarter", "$500 budget for the quarter": what there is for the period, so no more for
+    # this run
+    r"|(?:budget\s+)?(?:for|this)\s+(?:the\s+)?(?:whole\s+|entire\s+|rest\s+of\s+the\s+)?(?:month|quarter|year|half|sprint|q[1-4])"
     r"|(?:in\s+)?total(?:\s+for\s+(?:all|every(?:thing)?)(?:\s+(?:the\s+)?(?:runs|trials|jobs))?)?"
     r"|for\s+all(?:\s+the)?\s+(?:runs|trials|jobs)|all[\s-]in|altogether"
     # "… more than $300, ping me first": the person to ask past the amount is the requester, who approves anyway

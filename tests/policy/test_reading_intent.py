@@ -1359,7 +1359,12 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("finetune 8b, 1b toks, by thurs noon pst, spot ok, us-west-2 pref",
      {"region": "us-west-2", "region_preferred": True}, []),
     ("fine-tune 7B on 1B tokens on A100 pref", {"accelerator": "A100", "hardware_preferred": True}, []),
-    ("budget is $2,500 for the quarter, fine-tune 13B on 4B tokens", {"budget_usd": 2500.0}, []),
+    # the period an amount is for is no deadline ("the quarter" was read as due Dec 31)
+    ("budget is $2,500 for the quarter, fine-tune 13B on 4B tokens", {"budget_usd": 2500.0, "deadline": None}, []),
+    ("SFT 7B on 1B tokens, $500 budget for the quarter", {"budget_usd": 500.0, "deadline": None}, []),
+    ("SFT 70B on 1B tokens, we have a $3k budget left this month", {"budget_usd": 3000.0, "deadline": None}, []),
+    # why hardware is kept out, said beside it
+    ("fine tune 7B on 1B tokens, no p4d please, we had issues with them", {"exclude": ["p4d"]}, []),
     ("fine-tune 7B on 1B tokens, $800 left for the rest of the quarter", {"budget_usd": 800.0}, []),
     # runs counted with the size or task between, and variants of an A/B test: one run each
     ("run an A/B of two 7B fine-tunes on 500M tokens each", {"trials": 2, "tokens": 500_000_000}, []),
