@@ -35,6 +35,7 @@ class DatasetSpec(BaseModel):
     tokenizer: str | None = None
     examples: int | None = Field(default=None, gt=0)
     needs_context: bool = False  # the name is also a word: a dataset only where said as data
+    pairs: bool = False  # each example a preference pair, a chosen and a rejected answer (DPO's, a reward model's)
     source: str
 
     @model_validator(mode="after")
@@ -43,6 +44,8 @@ class DatasetSpec(BaseModel):
             raise ValueError(f"{self.name}: give tokens or examples, not both or neither")
         if self.tokens is not None and not self.tokenizer:
             raise ValueError(f"{self.name}: tokens are counted in a tokenizer; name it")
+        if self.pairs and self.examples is None:
+            raise ValueError(f"{self.name}: preference pairs are counted in examples; give them")
         return self
 
 
@@ -89,7 +92,7 @@ def _patterns() -> tuple[tuple[re.Pattern[str], DatasetSpec], ...]:
 
 
 _WORDS = ("openwebtext", "open web", "open-web", "shakespeare", "pile", "fineweb", "fine web", "fine-web",
-          "pajama", "alpaca", "dolly")
+          "pajama", "alpaca", "dolly", "ultrafeedback", "ultra feedback", "ultra-feedback")
 
 
 def dataset_in_text(text: str) -> NamedDataset | None:

@@ -942,8 +942,16 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
     size = (f"{format_count(spec.tokens)} tokens in {spec.tokenizer}'s tokenizer" if spec.tokens is not None
             else f"{spec.examples:,} examples")
     _take_said(scan, start, end)
-    if spec.examples is not None and _each_example_tokens(scan, fields, notes, phrase=phrase, examples=spec.examples,
-                                                            name=spec.name):
+    # a preference dataset under DPO or a reward model: both answers of each pair are trained on, each with its prompt
+    method = _PAIRED_TRAINING_RE.search(scan.said) if spec.pairs else None
+    both = spec.pairs and (fields.get("task") is Task.DPO or (method is not None and method["rm"] is not None))
+    trainer = ("A reward model" if method is not None and method["rm"] else
+               " ".join(method.group(0).split()) if method is not None else "DPO")
+    sequences = (spec.examples or 0) * (2 if both else 1)
+    what = f"{sequences // 2:,} pairs, both answers of each" if both else f"{sequences:,} examples"
+    each = "answer" if both else "example"
+    if spec.examples is not None and _each_example_tokens(scan, fields, notes, phrase=phrase, examples=sequences,
+                                                            name=spec.name, what=what, each=each):
         return
     if fields.get("tokens") is not None or fields.get("fixed_hours") is not None \
             or measures_work(fields):
@@ -981,7 +989,15 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
                                   f"{spec.name} is {size}, as published.", choices=choices))
         return
     assert spec.examples is not None
-    count = int(spec.examples * times)
+    count = int(sequences * times)
+    if both:
+        questions.append(Question(
+            field="tokens", question=f"How many tokens are '{phrase}'{over}? {spec.name} is {spec.examples:,} "
+            f"preference pairs, as published, and {trainer} trains on both answers of each, chosen and rejected: give "
+            "the total, or pick the average length of an answer with its prompt.",
+            choices=[Choice(label=f"~{per:,} tokens an answer ({count * per:,} tokens)", value=count * per)
+                     for per in _EXAMPLE_LENGTHS]))
+        return
     questions.append(Question(
         field="tokens", question=f"How many tokens are '{phrase}'{over}? {spec.name} is {size}, as published: give "
         "the total, or pick the average length of an example with its prompt.",
@@ -998,7 +1014,7 @@ _EACH_EXAMPLE_WORDS_RE = compiled_on_use(r"\b(?:avg\.?|average|averaging|mean|ea
 
 
 def _each_example_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], *, phrase: str, examples: int,
-                         name: str) -> bool:
+                         name: str, what: str, each: str) -> bool:
     """A dataset counted in examples with an example's length said ("alpaca (avg 350 tokens), 2 epochs", "on dolly,
     ~300 tokens each"): its examples × that length × the epochs, noted; False when no such length is said. A token
     count below the examples' own count can only be each one's (350 "tokens in all" were priced as a $1 job)."""
@@ -1009,8 +1025,8 @@ def _each_example_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], *
         notes[:] = [n for n in notes if not (n.startswith("read '") and " tokens of training" in n)]
         epochs = fields.get("epochs") or 1.0
         over = f" × {epochs:g} epochs" if epochs != 1 else ""
-        notes.append(f"read the {said / epochs:,.0f} tokens said with '{phrase}' as each example's{over}: "
-                     f"{name}'s {examples:,} examples come to {fields['tokens']:,} tokens")
+        notes.append(f"read the {said / epochs:,.0f} tokens said with '{phrase}' as each {each}'s{over}: "
+                     f"{name}'s {what} come to {fields['tokens']:,} tokens")
         return True
     if said is not None:
         return False
@@ -1025,8 +1041,8 @@ def _each_example_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], *
         _take_each_words(scan, left)
         fields["tokens"] = int(examples * per * times)
         over = f" × {epochs[1]}" if epochs else ""
-        notes.append(f"read '{phrase}' with '{left}' each{over} as {fields['tokens']:,} tokens: {name}'s {examples:,} "
-                     "examples, as published")
+        notes.append(f"read '{phrase}' with '{left}' each{over} as {fields['tokens']:,} tokens: {name}'s {what}, as "
+                     "published")
         return True
     return False
 

@@ -54,6 +54,21 @@ def test_an_instruction_dataset_asks_the_length_of_its_examples_times_the_epochs
     assert "unread" not in reading.fields
 
 
+def test_a_preference_dataset_under_dpo_or_a_reward_model_counts_both_answers_of_each_pair() -> None:
+    reading = read_request("DPO on llama 3.1 8b instruct, ultrafeedback, 1 epoch", now=MONDAY, tz=TZ)
+    (question,) = reading.questions
+    assert "UltraFeedback (binarized) is 61,135 preference pairs" in question.question
+    assert "DPO trains on both answers of each" in question.question
+    assert [c.value for c in question.choices] == [61_135 * 2 * n for n in (256, 512, 2048)]
+    assert "unread" not in reading.fields
+    said = parse_request("train a 7B reward model on UltraFeedback, ~1k tokens each", now=MONDAY, tz=TZ,
+                         team="team-ml")
+    assert said.tokens == 61_135 * 2 * 1000 and said.unread == []
+    # fine-tuned on, the pairs are examples like any other: one sequence each
+    plain = read_request("fine-tune 8B on ultrafeedback", now=MONDAY, tz=TZ).questions[0]
+    assert [c.value for c in plain.choices] == [61_135 * n for n in (256, 512, 2048)]
+
+
 def test_the_amount_said_wins_over_the_datasets_size() -> None:
     request = parse_request("fine-tune llama 7B on openwebtext (9B tokens)", now=MONDAY, tz=TZ, team="team-ml")
     assert request.tokens == 9_000_000_000 and request.unread == []
