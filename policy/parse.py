@@ -4344,7 +4344,13 @@ def _quantities(scan: _Scan, notes: list[str], *, grid: list[_Qty], named_params
                     quantity.value = _value(m["num"], upper["hs"].lower(), seq=False)  # "$1.5-2k": said once, both
                 notes.append(f"read '{quantity.phrase}' as {_usd(quantity.value)}, the low end of the range")
         if quantity.kind == "gpus" and ((per := _PER_NODE_AFTER_RE.match(text, m.end())) is not None or (
-                per := _PER_NODE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None):
+                per := _PER_NODE_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None
+                # "4 nodes with 8 GPUs each", "4 nodes x 8 GPUs": each node's, the nodes said just before
+                or (_NODES_JUST_SAID_RE.search(text, max(0, m.start() - 30), m.start()) is not None
+                    and (per := _EACH_AFTER_NODES_RE.match(text, m.end())) is not None)
+                or ((times := _NODES_TIMES_BEFORE_RE.search(text, max(0, m.start() - 30), m.start())) is not None
+                    and (per := _TIMES_SIGN_RE.match(text, times.start("x"))) is not None)
+                or _per_node_only(text, m.start(), quantity.value, notes)):
             quantity.kind = "gpus_per_node"  # "8 GPUs per node, 2 nodes": times the nodes (``_gpus_per_node``)
             cues.append(per)
         for cue in cues:
@@ -4532,6 +4538,10 @@ _PER_NODE_BEFORE_RE = compiled_on_use(r"(?:\b(?:each|per|every)\s+(?:node|instan
 _EACH_AFTER_NODES_RE = compiled_on_use(r"\s+(?:each|apiece)\b(?!\s+(?:run|trial|job|seed|experiment)s?\b)", _F)
 _NODES_JUST_SAID_RE = compiled_on_use(r"(?<![\w.])\d{1,3}\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*"
                                       r"(?:,|;|:|-|with|of)?\s*$", _F)
+# "4 nodes x 8 GPUs": the nodes times what each holds (the ×, never the count, is taken: the nodes are read as such)
+_NODES_TIMES_BEFORE_RE = compiled_on_use(r"(?<![\w.])\d{1,3}\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*"
+                                         r"(?P<x>[x×*])\s*$", _F)
+_TIMES_SIGN_RE = compiled_on_use(r"[x×*]", _F)
 # "two 8-GPU nodes", "2x 8-GPU boxes": a count of such nodes, said before their size (the size is read as GPUs per
 # node, ``_PER_NODE_AFTER_RE``)
 _NODES_OF_RE = compiled_on_use(
@@ -4543,6 +4553,24 @@ def _nodes_of(scan: _Scan) -> list[_Qty]:
     """ "two 8-GPU nodes": the nodes counted (their GPUs, read next, are each node's)."""
     return [_Qty("instances", Decimal(int(m["n"]) if m["n"].isdigit() else below_100(m["n"])), _said(m))
             for m in scan.take_if(("node", "instance", "machine", "host", "box", "server"), _NODES_OF_RE)]
+
+
+# Accelerators an instance comes with (1, 4 or 8 GPUs; 16 Trainium chips): a share of GPUs a node outside these is none
+_NODE_SIZES = (1, 4, 8, 16)
+
+
+def _per_node_only(text: str, start: int, gpus: Decimal, notes: list[str]) -> bool:
+    """ "4 nodes with 8 GPUs": the GPUs in all when they share out over the nodes in a size an instance comes in
+    ("2 nodes with 16 GPUs", 8 each), else each node's (8 over 4 nodes would be 2 a node, which no instance holds)."""
+    said = _NODES_JUST_SAID_RE.search(text, max(0, start - 30), start)
+    if said is None or (nodes := int(re.match(r"\d+", said.group(0)).group(0))) < 2:  # type: ignore[union-attr]
+        return False
+    if gpus % nodes == 0 and int(gpus // nodes) in _NODE_SIZES:
+        return False
+    where = re.sub(r"(?:\s*(?:with|of|[,;:-]))+\s*$", "", " ".join(said.group(0).split()))
+    notes.append(f"read the {gpus:,} GPUs said with '{where}' as each node's: {gpus:,} over {nodes} nodes would not be "
+                 "a whole number of GPUs an instance comes with")
+    return True
 
 
 def _gpus_per_node(found: list[_Qty], notes: list[str]) -> None:

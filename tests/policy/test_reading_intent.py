@@ -1656,6 +1656,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-west-2", "region_preferred": True}, []),
     ("fine-tune 7B on 1B tokens: what if we used A100s instead?", {"accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    # the nodes said first, each one's GPUs after: "each", "x", or a count no share of which an instance holds
+    ("fine-tune 7B on 1B tokens, 4 nodes with 8 GPUs each", {"gpus": 32, "instances": 4}, []),
+    ("fine-tune 7B on 1B tokens, 4 nodes x 4 GPUs", {"gpus": 16, "instances": 4}, []),
+    ("fine-tune 7B on 1B tokens, 4 nodes with 8 GPUs", {"gpus": 32, "instances": 4}, []),
+    ("fine-tune 7B on 1B tokens, 2 nodes with 16 GPUs", {"gpus": 16, "instances": 2}, []),  # 8 a node: all of them
     ("fine-tune 7B on 2 x 8 H100", {"gpus": 16, "accelerator": "H100"}, []),
     ("fine-tune 7B on 1B tokens, need 2 H100 nodes", {"instances": 2, "accelerator": "H100", "gpus": None}, []),
     ("fine-tune 13B on 2B tokens on 4x A100 instances", {"instances": 4, "accelerator": "A100"}, []),
