@@ -5539,7 +5539,7 @@ _EACH_OF_THEM_RE = compiled_on_use(
 # task reader, which reads it as how each run trains.
 _ADAPTER_RUNS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,4})\s+(?:q-?lora|lora|peft)\s+(?P<unit>adapters?|runs?|jobs?|trials?|experiments?|ranks"
-    r"|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
+    r"|configs?|configurations?|variants?|fine[\s-]?tunes?|finetunes?)(?![\w])", _F)
 
 
 # "two 7B fine-tunes", "3 1B runs", "4 pretraining runs": runs counted with the size or the task between (the size
@@ -5548,7 +5548,8 @@ _TASK_RUNS_RE = compiled_on_use(
     r"(?<![\w.])(?P<n>\d{1,3})\s+(?:\d+(?:\.\d+)?\s*[bm]\s+)?"
     # "50 small fine-tunes", "10 quick LoRA runs": how big each is said between
     r"(?:(?:small|smaller|quick|short|tiny|little|separate|independent|parallel|similar|identical)\s+)?"
-    r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+(?P<runs>runs|jobs)"
+    r"(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo|lora|qlora)\s+"
+    r"(?P<runs>runs|jobs|configs|configurations|variants)"
     # "8 customer-specific LoRA adapters": an adapter each, whose each is said before the adapter's word
     r"|(?P<whose>(?:(?:customer|client|tenant|task|domain|language)[\s-]+specific|per[\s-]+(?:customer|client"
     r"|tenant)|customer|client|tenant)[\s-]+)?(?:q?lora|peft)[\s-]+(?P<adapters>adapters)"
@@ -5646,7 +5647,7 @@ def _times_trials(scan: _Scan, notes: list[str]) -> list[_Qty]:
         what = (m["what"] or m["what2"]).lower()
         notes.append(f"read '{_said(m)}' as {count} runs of the job, one for each of the {count} {what}")
         found.append(_Qty("trials", Decimal(count), _said(m)))
-    if scan.holds(("tune", "run", "trial", "experiment", "job", "adapters")):
+    if scan.holds(("tune", "run", "trial", "experiment", "job", "adapters", "config", "variant")):
         for m in list(_TASK_RUNS_RE.finditer(scan.text)):
             if _CADENCE_WORD_RE.search(scan.said, m.start(), m.end()):
                 # "12 monthly fine-tunes": runs one after another over a year, not a sweep run side by side

@@ -42,7 +42,7 @@ _COUNTED = (r"(?:tokens?|toks?|param(?:eter)?s?|trials?|runs?|seeds?|epochs?|pas
             r"|(?:lrs?|learning[\s-]+rates?)\s+values)")
 # Runs counted with the model's size or task between: "two 7B fine-tunes", "three 1B runs", "two pretraining runs"
 _RUNS = (r"(?:\d+(?:\.\d+)?\s*[bm]\s+)?(?:(?:(?:pre-?|continued[\s-]+pre-?)?training|fine[\s-]?tuning|sft|dpo"
-         r"|lora|qlora)\s+)?(?:fine[\s-]?tunes|finetunes|runs|trials|experiments|jobs)\b")
+         r"|lora|qlora)\s+)?(?:fine[\s-]?tunes|finetunes|runs|trials|experiments|jobs|configs|variants)\b")
 # The whole number first: "a hundred dollars" is 100, never "1" before a scale word the reader does not know.
 _SPELLED = (rf"(?<![\w.-])(?:{_NUMBER}|(?P<halfa>half\s+an?)|(?P<a>an?)(?=\s+(?:{_SCALE})))"
             rf"(?=[\s-]+(?:{_SCALE}|{_COUNTED}|{_RUNS}))")

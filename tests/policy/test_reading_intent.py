@@ -1656,6 +1656,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-west-2", "region_preferred": True}, []),
     ("fine-tune 7B on 1B tokens: what if we used A100s instead?", {"accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    # runs counted with the task between, as configs or variants
+    ("A/B two LoRA configs (rank 16 vs rank 64) on 13B, 200M tokens each", {"trials": 2, "task": Task.SWEEP}, []),
+    ("2 LoRA configs on 13B, 200M tokens each", {"trials": 2}, []),
+    ("three DPO variants of 8B, 100M tokens each", {"trials": 3, "task": Task.SWEEP}, []),
     # the team's own model by its name in quotes: the name is no word left for a person, the size said is priced
     ('fine-tune 7b (our internal model "atlas-7b") on 800M tokens', {"params": 7 * 10**9, "model": None}, []),
     ("fine-tune our model 'atlas-13b' on 800M tokens", {"params": 13 * 10**9}, []),
