@@ -1717,6 +1717,11 @@ def _own_model_name(scan: _Scan, notes: list[str]) -> None:
                      "said is what is priced")
 
 
+# "do we even have the hardware?", "do we have enough GPUs for this": whether the account can start it
+_HAVE_HARDWARE_RE = compiled_on_use(
+    r"\b(?:do|does|would|will|can)\s+(?:we|i|the\s+team|our\s+team)\s+(?:even\s+|actually\s+)?(?:have|get)\s+"
+    r"(?:the\s+|enough\s+|any\s+)?(?:hardware|gpus|capacity|quota|compute|instances)"
+    r"(?:\s+(?:for|to\s+(?:do|run))\s+(?:it|this|that))?(?![\w-])", _F)
 # "in us-west-2 or us-east-1, whichever has capacity": any of what is named, as where capacity is
 _WHICHEVER_HAS_CAPACITY_RE = compiled_on_use(
     r"\b(?:whichever|whatever)(?:\s+one)?\s+(?:has|with)\s+(?:the\s+)?(?:(?:most|more|free|spare|available)\s+)?"
@@ -2318,6 +2323,9 @@ _NOTED_ONLY = (
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
+    (_HAVE_HARDWARE_RE, "asking whether the account can start it: the plan's capacity line says, from its quotas, "
+                        "spot placement scores and reservations when AWS can be read (unread, the plan is never "
+                        "approved automatically)", ("have", "get")),
     (_WHICHEVER_HAS_CAPACITY_RE, "any of those named, wherever there is capacity: the plan takes the best of them, "
                                  "and the account's capacity for it (quotas, spot placement scores) is checked before "
                                  "it is approved automatically", ("whichever", "whatever")),

@@ -1656,6 +1656,8 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-west-2", "region_preferred": True}, []),
     ("fine-tune 7B on 1B tokens: what if we used A100s instead?", {"accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    # whether the account can start it: the plan's capacity line answers
+    ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
     ("A/B two LoRA configs (rank 16 vs rank 64) on 13B, 200M tokens each", {"trials": 2, "task": Task.SWEEP}, []),
     ("2 LoRA configs on 13B, 200M tokens each", {"trials": 2}, []),
