@@ -1717,6 +1717,8 @@ def _own_model_name(scan: _Scan, notes: list[str]) -> None:
                      "said is what is priced")
 
 
+# "an approve-able plan", "something auto-approvable": a wish about who approves, which the policy decides
+_APPROVABLE_RE = compiled_on_use(r"\b(?:auto[\s-]?)?approv(?:e[\s-]?able|able)\b", _F)
 # "do we even have the hardware?", "do we have enough GPUs for this": whether the account can start it
 _HAVE_HARDWARE_RE = compiled_on_use(
     r"\b(?:do|does|would|will|can)\s+(?:we|i|the\s+team|our\s+team)\s+(?:even\s+|actually\s+)?(?:have|get)\s+"
@@ -1961,12 +1963,28 @@ _FINANCE_SIGNOFF_RE = compiled_on_use(
     r"(?:\s+(?:first|before\s+(?:launching|starting|running)))?\b", _F)
 
 
+# A negation just before a phrase: "must not need …", "shouldn't require …", "without needing …"
+_NOT_BEFORE_RE = compiled_on_use(r"\b(?:(?:must|should|does|do|will|would|can)\s+not|[a-z]+n't|never|without)"
+                                 r"(?:\s+(?:even|ever|really))?\s*$", _F)
+
+
 def _finance_signoff(scan: _Scan, notes: list[str]) -> bool | None:
     """Finance's sign-off asked for: the policy's finance group must approve the plan as well (``policy.guardrails``);
     None when it is not asked."""
     if not scan.holds(("finance",)):
         return None
-    found = scan.take(_FINANCE_SIGNOFF_RE)
+    found = []
+    for m in list(_FINANCE_SIGNOFF_RE.finditer(scan.text)):
+        negated = _NOT_BEFORE_RE.search(scan.text, max(0, m.start() - 24), m.start())
+        if negated is None:
+            scan.blank(m.start(), m.end())
+            found.append(m)
+            continue
+        # "must not need finance sign-off": who approves is the policy's, which the plan's approval states
+        said = " ".join(scan.said[negated.start():m.end()].split())
+        scan.blank(negated.start(), m.end())
+        notes.append(f"read '{said}' as a wish about who approves: the policy decides that, and the plan's approval "
+                     "says whether finance must")
     if not found:
         return None
     notes.append(f"read '{_said(found[0])}' as finance's sign-off asked for: the finance group must approve the plan "
@@ -2323,6 +2341,8 @@ _NOTED_ONLY = (
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
+    (_APPROVABLE_RE, "a wish about who approves: the policy decides that, and the plan's approval says who must "
+                     "and why", ("approv",)),
     (_HAVE_HARDWARE_RE, "asking whether the account can start it: the plan's capacity line says, from its quotas, "
                         "spot placement scores and reservations when AWS can be read (unread, the plan is never "
                         "approved automatically)", ("have", "get")),

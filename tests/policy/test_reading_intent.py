@@ -1656,6 +1656,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
      {"region": "us-west-2", "region_preferred": True}, []),
     ("fine-tune 7B on 1B tokens: what if we used A100s instead?", {"accelerator": "A100"}, []),
     ("fine-tune 7B on 1B tokens, 8 GPUs per node, 2 nodes", {"gpus": 16, "instances": 2}, []),
+    # finance's sign-off said not to be needed is a wish about who approves, never finance asked for (it was)
+    ("platform lead here: approve-able plan for a 13B LoRA on 1B tokens, must not need finance sign-off",
+     {"finance_signoff": None}, []),
+    ("13B LoRA on 1B tokens, shouldn't need finance approval", {"finance_signoff": None}, []),
     # whether the account can start it: the plan's capacity line answers
     ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
