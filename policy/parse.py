@@ -1719,6 +1719,7 @@ def _own_model_name(scan: _Scan, notes: list[str]) -> None:
 
 # "an approve-able plan", "something auto-approvable": a wish about who approves, which the policy decides
 _APPROVABLE_RE = compiled_on_use(r"\b(?:auto[\s-]?)?approv(?:e[\s-]?able|able)\b", _F)
+_ONE_BEFORE_RE = compiled_on_use(r"\b(?:an?\s+)?(?:single|one)\s+$", _F)
 # "do we even have the hardware?", "do we have enough GPUs for this": whether the account can start it
 _HAVE_HARDWARE_RE = compiled_on_use(
     r"\b(?:do|does|would|will|can)\s+(?:we|i|the\s+team|our\s+team)\s+(?:even\s+|actually\s+)?(?:have|get)\s+"
@@ -3626,6 +3627,8 @@ def _permissions(scan: _Scan, families: Collection[str], notes: list[str]) -> li
             continue
         after = _PERMIT_AFTER_RE.match(text, end)
         if after is not None and not any(a <= start < b for a, b in spans):
+            if (single := _ONE_BEFORE_RE.search(text, max(0, start - 12), start)) is not None:
+                start = single.start()  # "a single A10G is fine": one of it allowed, as the type is
             allowed += names
             spans.append((start, after.end()))
             if _ON_TERMS_RE.search(after.group(0)):
@@ -6954,7 +6957,9 @@ _CHECKPOINT_EVERY_RE = compiled_on_use(
     # "checkpoints every 5B tokens": an interval of the run's tokens, never a second count of them
     r"(?P<every>\s+(?:every|each)\s+\d+(?:\.\d+)?\s*(?:[kmb]|bn|mn)?\s*(?:tokens?|toks?)(?![\w])"
     r"|\s+(?:every|each)\s+(?:\d+(?:\.\d+)?\s*k?\s*)?(?:min(?:ute)?s?|m|h(?:ou)?rs?|hours?|h|steps?|iterations?"
-    r"|epochs?)(?![\w]))", _F)
+    r"|epochs?)(?![\w]))"
+    # "… uploaded to s3": where the checkpoints go, the team's checkpoint bucket (its launch profile's s3_checkpoints)
+    r"(?:\s*,?\s+(?:uploaded|synced|saved|written|pushed|copied)\s+(?:to|in)\s+(?:s3|the\s+bucket|our\s+bucket))?", _F)
 
 
 # Training settings said in words ("lr 2e-5", "learning rate of 3e-4", "warmup 500 steps", "500 warmup steps",

@@ -1660,6 +1660,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("platform lead here: approve-able plan for a 13B LoRA on 1B tokens, must not need finance sign-off",
      {"finance_signoff": None}, []),
     ("13B LoRA on 1B tokens, shouldn't need finance approval", {"finance_signoff": None}, []),
+    # hardware allowed by the one ("a single A10G is fine"), checkpoints and where they go
+    ("pretrain 125M on 2.5B tokens as a baseline, single A10G is fine", {"accelerator": None, "gpus": None}, []),
+    ("continued pretraining of our 7B on 30B tokens, want checkpoints every 1B tokens uploaded to s3",
+     {"tokens": 30 * 10**9}, []),
     # whether the account can start it: the plan's capacity line answers
     ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
