@@ -582,9 +582,20 @@ def _still_said(scan: TextScan, pattern: re.Pattern[str]) -> list[re.Match[str]]
     return list(pattern.finditer(scan.text))
 
 
+# "as a one-off", "just this once": one run, as every request is; said beside a cadence ("re-run our nightly eval as
+# a one-off"), the cadence is what the work usually is, not this request's
+_ONE_OFF_RE = compiled_on_use(r"\b(?:as\s+)?(?:a\s+)?(?:one[\s-]?off|one[\s-]time)(?:\s+(?:run|job|thing))?\b"
+                              r"|\b(?:just\s+)?this\s+once\b", _F)
+
+
 def read_recurring(scan: TextScan, notes: list[str]) -> None:
     """ "nightly", "once a week", "every Monday": noted with the runs a month and listed as unread in one piece.
-    Read before dates, so the Monday of "every Monday" is no deadline."""
+    Read before dates, so the Monday of "every Monday" is no deadline. Said as a one-off, one run."""
+    lowered = scan.text.lower()
+    once = _ONE_OFF_RE.search(scan.text) if ("one" in lowered or "once" in lowered) else None
+    if once is not None:
+        scan.blank(once.start(), once.end())
+        notes.append(f"read '{_spaced(once.group(0))}' as one run, as every request is")
     first: dict[tuple[int, str], str] = {}  # each cadence's first phrase: "nightly … every night" is one cadence
     for pattern, runs, period in _RECURRING_RES:
         for m in list(pattern.finditer(scan.text)):
@@ -597,6 +608,9 @@ def read_recurring(scan: TextScan, notes: list[str]) -> None:
                     scan.blank(m.start(), m.end())  # "our monthly budget": the team's, which every plan is checked on
                 continue  # "the monthly cost": left to the words read with it ("what's the monthly cost if …")
             scan.blank(m.start(), m.end())
+            if once is not None:  # "our nightly eval suite … as a one-off": what the work usually is
+                notes.append(f"read '{said}' as how the work usually runs: this request, a one-off, is one run")
+                continue
             if (runs, period) in first:
                 notes.append(f"read '{said}' as the same recurring work as '{first[runs, period]}'")
                 continue

@@ -1717,6 +1717,14 @@ def _own_model_name(scan: _Scan, notes: list[str]) -> None:
                      "said is what is priced")
 
 
+# "Project: support-bot v3", "project = churn-model": the name of what the work is for
+_PROJECT_NAME_RE = compiled_on_use(r"\bproject(?:\s+name)?\s*[:=]\s*[a-z0-9][\w.-]*(?:\s+v?\d+(?:\.\d+)*)?"
+                                   r"(?=\s*(?:[.,;|\n)]|$))", _F)
+# "…; also please include the cost breakdown and alternatives": what every plan shows
+_SHOW_WHAT_PLANS_HAVE_RE = compiled_on_use(
+    r"\b(?:(?:please|pls|also|and)\s+)*(?:include|show|give|add|list)\s+(?:me\s+|us\s+)?(?:the\s+)?"
+    r"(?:cost\s+breakdown|breakdown|alternatives|options)(?:\s*(?:,|and|&)\s*(?:the\s+)?(?:cost\s+breakdown|breakdown"
+    r"|alternatives|options))?(?![\w-])", _F)
 # "an approve-able plan", "something auto-approvable": a wish about who approves, which the policy decides
 _APPROVABLE_RE = compiled_on_use(r"\b(?:auto[\s-]?)?approv(?:e[\s-]?able|able)\b", _F)
 _ONE_BEFORE_RE = compiled_on_use(r"\b(?:an?\s+)?(?:single|one)\s+$", _F)
@@ -2342,6 +2350,10 @@ _NOTED_ONLY = (
      ("approv",)),
     (_TRAIN_ON_RE, "training on from the model as it is: priced as the tokens said, from its checkpoint",
      ("continu",)),
+    (_PROJECT_NAME_RE, "the name of the project the work is for: it describes the work and does not change the "
+                       "plan", ("project",)),
+    (_SHOW_WHAT_PLANS_HAVE_RE, "asking for what every plan shows: its cost line by line and its alternatives",
+     ("breakdown", "alternatives", "options")),
     (_APPROVABLE_RE, "a wish about who approves: the policy decides that, and the plan's approval says who must "
                      "and why", ("approv",)),
     (_HAVE_HARDWARE_RE, "asking whether the account can start it: the plan's capacity line says, from its quotas, "

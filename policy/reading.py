@@ -405,7 +405,7 @@ _LABELS = frozenset("size when tokens token params parameters task data dataset 
                     "accelerator accelerators runs trials epochs length context due date eta "
                     # a form's free-text fields ("Notes: checkpoint every hour"): what they hold is read as ever
                     "notes note details comments comment request ask summary description background purpose "
-                    "info".split())
+                    "info project constraints constraint approver approvers owner requester".split())
 # A field's name set apart from its colon by emphasis Slack's markers left as spaces ("*Tokens*: 2B")
 _LABEL_MARK_RE = compiled_on_use(r"[ \t]{1,2}[:=]")
 

@@ -1664,6 +1664,15 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("pretrain 125M on 2.5B tokens as a baseline, single A10G is fine", {"accelerator": None, "gpus": None}, []),
     ("continued pretraining of our 7B on 30B tokens, want checkpoints every 1B tokens uploaded to s3",
      {"tokens": 30 * 10**9}, []),
+    # a ticket's fields: the project's name, the constraints and the approver named, each read or a label
+    ("Project: support-bot v3. Model: Llama-3.1-8B. Data: 180k conversations, avg 750 tokens. Epochs: 2.",
+     {"tokens": 270_000_000}, []),
+    ("Goal: continued pretraining of Qwen2.5-7B on 25B tokens. Timeline: 2 weeks. Constraints: no spot (prod). "
+     "Approver: @dana", {"tokens": 25 * 10**9}, []),
+    ("fine-tune 7B on 1B tokens; also please include the cost breakdown and alternatives", {"tokens": 10**9}, []),
+    # a cadence said of work re-run as a one-off is what the work usually is: this request is one run
+    ("we need to re-run our nightly eval suite on the 70B as a one-off today, ~3 hours on 8 H100s",
+     {"fixed_hours": 3.0}, []),
     # whether the account can start it: the plan's capacity line answers
     ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
