@@ -1727,7 +1727,6 @@ _SHOW_WHAT_PLANS_HAVE_RE = compiled_on_use(
     r"|alternatives|options))?(?![\w-])", _F)
 # "an approve-able plan", "something auto-approvable": a wish about who approves, which the policy decides
 _APPROVABLE_RE = compiled_on_use(r"\b(?:auto[\s-]?)?approv(?:e[\s-]?able|able)\b", _F)
-_ONE_BEFORE_RE = compiled_on_use(r"\b(?:an?\s+)?(?:single|one)\s+$", _F)
 # "do we even have the hardware?", "do we have enough GPUs for this": whether the account can start it
 _HAVE_HARDWARE_RE = compiled_on_use(
     r"\b(?:do|does|would|will|can)\s+(?:we|i|the\s+team|our\s+team)\s+(?:even\s+|actually\s+)?(?:have|get)\s+"
@@ -3722,6 +3721,8 @@ def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
     return premium
 
 
+# "a single A10G is fine": the one said before hardware allowed, allowed with it (``_permissions``)
+_ONE_BEFORE_RE = compiled_on_use(r"\b(?:an?\s+)?(?:single|one)\s+$", _F)
 # After a preference, the hardware to fall back on: "H200s if available, else H100", "…, otherwise A100s"
 _FALLBACK_AFTER_RE = compiled_on_use(r"\s*[,;]?\s*(?:(?:or\s+)?else|otherwise|if\s+not)\s*,?\s*(?:fall\s+back\s+to\s+"
                                      r"|use\s+|go\s+with\s+|on\s+)?", _F)
