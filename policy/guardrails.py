@@ -31,7 +31,7 @@ def approval_requirement(
     now: datetime, exposure_usd: float | None = None, oversized: str | None = None, unread: list[str] | None = None,
     capacity_doubt: str | None = None, raised: str | None = None, old_prices: str | None = None,
     estimate_only: bool = False, launch_below: float | None = None, budget_said: float | None = None,
-    finance_asked: bool = False,
+    finance_asked: bool = False, spot_ceiling_usd: float | None = None,
 ) -> ApprovalRequirement:
     """Approvals needed for a plan of this cost and length, with every reason that applied.
 
@@ -44,7 +44,9 @@ def approval_requirement(
     (``estimate_only``) is never approved at all: it is filed as an estimate, which launches nothing. Nor is a plan
     that may bill more than the budget the request itself states (``budget_said``): the requester set it, and only a
     person may spend past it. A request asking for finance's sign-off (``finance_asked``) needs the finance group's
-    approval as well, as a plan over budget does.
+    approval as well, as a plan over budget does. On spot the exposure is at the spot rate planned; what the same
+    runtime cap would bill should the rate rise to its ceiling, the on-demand rate (``spot_ceiling_usd``), is said
+    beside it, so an approver sees the bound the market, not the policy, sets.
     """
     reasons: list[str] = []
     if estimate_only:
@@ -53,8 +55,11 @@ def approval_requirement(
     estimate_usd = cost_usd  # what one run is estimated to cost, the figure recurring work repeats
     if exposure_usd is not None and exposure_usd > cost_usd:
         if exposure_usd - cost_usd > _ROUNDING_USD:  # a stated length's cap is its estimate, to the cent rounded up
+            ceiling = (f"; at spot's ceiling, the on-demand rate, the same cap would allow ${spot_ceiling_usd:,.2f}"
+                       if spot_ceiling_usd is not None and spot_ceiling_usd - exposure_usd > _ROUNDING_USD else "")
             reasons.append(f"judged on ${exposure_usd:,.2f}, what the launch may bill before its runtime cap stops "
-                           f"it (the estimate is ${cost_usd:,.2f})")
+                           f"it{' at the spot rate planned' if ceiling else ''} (the estimate is ${cost_usd:,.2f}"
+                           f"{ceiling})")
         cost_usd = exposure_usd
     if oversized:
         reasons.append(f"oversized: {oversized}; never approved automatically")

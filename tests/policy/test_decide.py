@@ -466,6 +466,24 @@ def test_a_hard_stop_on_spot_says_the_market_may_move_the_rate_it_was_worked_out
     assert not any(w.startswith("on spot, the runtime cap") for w in held.warnings)
 
 
+def test_a_spot_plans_approval_says_what_its_runtime_cap_would_allow_at_spots_ceiling() -> None:
+    decision = plan_for("fine-tune 7B on 2B tokens")
+    plan = decision.plan
+    assert plan.purchase_model is PurchaseModel.SPOT
+    judged = next(r for r in decision.approval.reasons if r.startswith("judged on "))
+    assert judged.startswith(f"judged on ${plan.exposure_usd:,.2f}, what the launch may bill before its runtime cap "
+                             "stops it at the spot rate planned")
+    said = re.search(r"the same cap would allow \$([\d,.]+)\)$", judged)
+    assert said is not None, judged
+    ceiling = float(said[1].replace(",", ""))
+    on_demand = plan_for("fine-tune 7B on 2B tokens, on p5.48xlarge, no spot")  # the same type, its on-demand rate
+    assert on_demand.plan.instance_type == plan.instance_type and plan.instance_count == 1
+    assert ceiling == pytest.approx(on_demand.plan.price_per_instance_hour_usd * plan.max_runtime_hours, abs=0.01)
+    assert ceiling > plan.exposure_usd
+    # on demand the rate is its own ceiling: nothing more is said
+    assert not any("spot's ceiling" in r for r in on_demand.approval.reasons)
+
+
 def test_when_nothing_fits_the_runtime_cap_no_alternative_is_called_within_policy() -> None:
     decision = plan_for("pretrain 70B on 2T tokens")
     assert any("longer than max_runtime_hours" in r for r in decision.approval.reasons)
