@@ -36,8 +36,8 @@ from typing import Any, Protocol
 from policy.patterns import compiled_on_use
 from policy.regions import AREA_WORDS, PLACE_WORDS
 
-__all__ = ["APPROVAL_CLAIM_RE", "APPROVAL_CLAIMED", "cadence", "claims_approval", "DATA_ITEMS", "plan_word",
-           "read_descriptions", "read_recurring", "TextScan"]
+__all__ = ["APPROVAL_CLAIM_RE", "APPROVAL_CLAIMED", "BENCHMARK", "cadence", "claims_approval", "DATA_ITEMS",
+           "plan_word", "read_descriptions", "read_recurring", "TextScan"]
 
 _F = re.IGNORECASE | re.ASCII
 
@@ -72,8 +72,8 @@ DATA_ITEMS = (r"examples?|samples?|conversations?|convos?|dialogues?|dialogs?|pr
               r"|slides?|notebooks?")
 _OWNER = r"(?:(?:our|the|my|their|your|some|a|an)\s+)"
 # Benchmarks a model is evaluated on
-_BENCHMARK = (r"(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval(?:\+)?|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
-              r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?|gpqa|math-500|aime|mmmu|swe-bench)")
+BENCHMARK = (r"(?:mmlu(?:-pro)?|hellaswag|gsm8k|humaneval(?:\+)?|mbpp|mt-bench|alpacaeval|truthfulqa|bbh|big-bench"
+             r"|arc(?:-challenge)?|winogrande|ifeval|helm|lm-eval(?:-harness)?|gpqa|math-500|aime|mmmu|swe-bench)")
 # What is debugged or profiled: "my training script", "the data loader" (data words included, glue not)
 _OBJECT_WORD = (r"(?!(?:on|in|at|by|for|with|w|using|use|from|into|via|before|after|until|till|and|or|but|then|so"
                 r"|is|are|was|be|it|its|that|this|which)\b)[a-z][a-z'-]*[a-z]")
@@ -286,8 +286,8 @@ _ASSUMED = (
      r"|instruction[\s-]tuned|sft(?:'?d)?)(?![\w-])",
      "describing the model the work starts from"),
     # "evaluate on MMLU", "evals: MMLU, GSM8K, HumanEval": how the result is checked
-    (rf"\bon\s+(?:the\s+)?{_BENCHMARK}(?:\s*(?:,|and|&)\s*{_BENCHMARK})*\b"
-     rf"|\b{_BENCHMARK}(?:\s*(?:,|and|&|/)\s*(?:and\s+)?{_BENCHMARK})+\b",
+    (rf"\bon\s+(?:the\s+)?{BENCHMARK}(?:\s*(?:,|and|&)\s*{BENCHMARK})*\b"
+     rf"|\b{BENCHMARK}(?:\s*(?:,|and|&|/)\s*(?:and\s+)?{BENCHMARK})+\b",
      "what the model is evaluated on: the benchmark, which does not change the hardware or the hours priced"),
     # "redo last week's 8B fine-tune", "rerun yesterday's sweep": the work is planned as asked today
     (r"\b(?:redo|re-?do|redone|re-?done|rerun|re-run|repeat(?:ed)?)"

@@ -1559,6 +1559,8 @@ _COST_QUESTION_RE = compiled_on_use(
     # "please tell price and time", "pls cost for lora …", "give me options for": the plan, its cost, its choices
     r"|(?:(?:please|pls|plz)\s+)?(?:tell|give|send|share)\s+(?:me\s+|us\s+)?(?:the\s+)?(?:price|cost)"
     r"(?:\s+and\s+(?:the\s+)?(?:time|duration))?"
+    # "what are my options?": the plan and its alternatives
+    r"|what\s+are\s+(?:my|our|the)\s+options(?=\s*(?:$|[?.!,;]))"
     r"|(?:please|pls|plz)\s+cost\s+(?:for|of)|give\s+(?:me|us)\s+(?:some\s+|a\s+few\s+|(?:[2-5]|two|three|four|five)\s+)?"
     r"options(?:\s+for)?"
     r"|sanity[\s-]?check\s+(?:the\s+|my\s+|our\s+)?(?:cost|price|estimate|numbers?)(?:\s+(?:for|of|on))?"

@@ -36,7 +36,7 @@ from policy.dates import (
     working_day,
 )
 from policy.defaults import format_count
-from policy.describing import DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
+from policy.describing import BENCHMARK, DATA_ITEMS, TextScan, cadence, read_descriptions, read_recurring
 from policy.errors import RequestError
 from policy.models import find_model
 from policy.patterns import compiled_on_use
@@ -609,7 +609,9 @@ def read_held(scan: Scan) -> str | None:
 _HELD_RE = compiled_on_use(_HELD, _F)
 
 
-_AFTERWARDS_RE = compiled_on_use(r"\bafterwards?\b", _F)
+# "and eval on MMLU afterwards", "run MMLU eval after": when the evaluation runs, and what it runs, inside the job
+_AFTERWARDS_RE = compiled_on_use(r"\bafterwards?\b|\bafter(?=\s*(?:$|[,.;!)]))", _F)
+_BENCHMARK_BEFORE_RE = compiled_on_use(rf"\b{BENCHMARK}\s*$", _F)
 
 
 def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questions: list[Question],
@@ -627,6 +629,9 @@ def read_intent(scan: Scan, fields: dict[str, Any], *, notes: list[str], questio
     evaluated = scan.take(EVAL_RE)
     if evaluated and fields.get("task") is not None:
         scan.take(_AFTERWARDS_RE)  # "and eval on MMLU afterwards": the evaluation's when, inside the job
+        for m in evaluated:  # "run MMLU eval": the benchmark named before it, what the evaluation runs
+            if (named := _BENCHMARK_BEFORE_RE.search(scan.text, max(0, m.start() - 24), m.start())) is not None:
+                scan.blank(named.start(), named.end())
         # "fine-tune 7B, then evaluate", "with evals every 500 steps": evaluation inside the training job, a small
         # share of it, not a run of its own
         notes.append(f"read '{evaluated[0].group(0)}' as evaluation within the training job: the estimate is the "
@@ -1513,7 +1518,9 @@ def _count(text: str) -> int:
 # "spot is fine as long as …", "what would it cost if we do it on spot": glue of several words
 _GLUE_PHRASE_RE = compiled_on_use(
     r"\bon\s+top\s+of\b|\b(?:as|so)\s+long\s+as\b|\bif\s+(?:we|i)\s+(?:do|did|run|ran)\s+(?:it|this|them)\b"
-    r"|\bright(?=\s*\?)", _F)  # "…, right?": a question's tag
+    r"|\bright(?=\s*\?)"  # "…, right?": a question's tag
+    # "by Friday our time" beside a zone said ("we're in Sydney"): the zone the dates are read in, said again
+    r"|\b(?:our|my|local)\s+time(?:\s+zone)?(?=\s*(?:$|[,.;!?)]))", _F)
 
 
 def _unread(scan: Scan) -> list[str]:
@@ -1523,7 +1530,7 @@ def _unread(scan: Scan) -> list[str]:
     last_end = 0
     # "DPO on top of our SFT checkpoint": glue of several words, blanked to its length so positions stay
     text = (_GLUE_PHRASE_RE.sub(lambda g: " " * len(g.group(0)), scan.text)
-            if any(w in scan.text for w in ("top", "long", "if", "right")) else scan.text)
+            if any(w in scan.text for w in ("top", "long", "if", "right", "time")) else scan.text)
     for m in _WORD_RE.finditer(text):
         word = _SHORTHAND.get(m.group(0).lower(), m.group(0)).strip(".:-'/=")
         if word.lower() in _LABELS and (m.group(0)[-1:] in ":=" or _LABEL_MARK_RE.match(scan.text, m.end())

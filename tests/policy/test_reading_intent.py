@@ -1673,6 +1673,10 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     # a cadence said of work re-run as a one-off is what the work usually is: this request is one run
     ("we need to re-run our nightly eval suite on the 70B as a one-off today, ~3 hours on 8 H100s",
      {"fixed_hours": 3.0}, []),
+    # the zone said again ("our time"), a benchmark named before the evaluation, the options asked for
+    ("fine-tune 13B on 800M tokens; we're in Sydney so by Friday our time", {"tokens": 800_000_000}, []),
+    ("please fine tune llama 3.1 8B on 1B tokens and run MMLU eval after", {"tokens": 10**9}, []),
+    ("I'd like to train a 2B model from scratch on 40B tokens, what are my options?", {"tokens": 40 * 10**9}, []),
     # whether the account can start it: the plan's capacity line answers
     ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
