@@ -2497,6 +2497,7 @@ def _read_fields(scan: _Scan, families: Collection[str], notes: list[str], *, da
         if fields["region"] not in data_regions:  # where the data lives says why, in its own note
             notes.append(f"read '{fields['region']}' as the region preferred; planned there, with what the "
                          "cheapest region the team can launch in would save, or left open if it cannot run the job")
+        fields |= _region_price_condition(scan, notes)
     if excluded_regions:
         fields["exclude_regions"] = list(dict.fromkeys(excluded_regions))
     fields |= _places(scan, fields, notes)
@@ -3721,6 +3722,41 @@ def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
     notes.append(f"read '{said}' as at most {premium:.0%} more than the plan with the hardware left open, past which "
                  f"it is left open{how}")
     return premium
+
+
+# A preferred region's price condition: "but the US is fine if much cheaper", "other regions ok if 20% cheaper",
+# "unless another region is much cheaper" (a share cheaper, or "much", read as ``VAGUE_PREMIUM`` more where preferred)
+_CHEAPER = (r"(?:(?P<vague>much|a\s+lot|significantly|substantially|way|far|meaningfully|noticeably)\s+cheaper"
+            r"|(?:at\s+least\s+)?(?P<pct>\d{1,2})\s*%\s+cheaper)")
+_REGION_CONDITION_RE = compiled_on_use(
+    r"(?:,\s*|\s+)(?:but\s+)?(?:(?:the\s+)?(?P<area>" + "|".join(sorted(AREA_WORDS, key=len, reverse=True)).replace(
+        ".", r"\.") + r")|(?P<any>any(?:\s+other)?\s+region|another\s+region|other\s+regions|anywhere(?:\s+else)?"
+    r"|elsewhere))\s+(?:is\s+|'s\s+|are\s+)?(?:also\s+)?(?:ok|okay|fine|acceptable)\s+if\s+"
+    rf"(?:it'?s\s+|it\s+is\s+|they'?re\s+|that'?s\s+)?{_CHEAPER}"
+    r"|(?:,\s*|\s+)unless\s+(?:another|a\s+different|some\s+other|an?\s+other|other)\s+regions?\s+(?:is|are)\s+"
+    + _CHEAPER.replace("?P<vague>", "?P<vague2>").replace("?P<pct>", "?P<pct2>") + r"(?![\w-])", _F)
+
+
+def _region_price_condition(scan: _Scan, notes: list[str]) -> dict[str, Any]:
+    """The price condition said after a preferred region ("prefer eu-west-1, but the US is fine if much cheaper"):
+    the premium the preference is allowed over the cheapest region the condition names, and that area (none: any
+    region); {} when none is said."""
+    if "cheaper" not in scan.text.lower():
+        return {}
+    m = _REGION_CONDITION_RE.search(scan.text)
+    if m is None:
+        return {}
+    pct = m["pct"] or m["pct2"]
+    premium = round(1 / (1 - int(pct) / 100) - 1, 4) if pct else VAGUE_PREMIUM
+    area = AREA_WORDS[" ".join(m["area"].lower().split())] if m["area"] else None
+    where = f"a region in {area_label(area)}" if area else "another region"
+    cheaper = 1 - 1 / (1 + premium)
+    vague = "" if pct else (f" (the preferred region over {premium:.0%} dearer; a share said sets it otherwise, e.g. "
+                            "'if 30% cheaper')")
+    notes.append(f"read '{_said(m).lstrip(', ')}' as the preference's price condition: the plan goes to {where} when "
+                 f"that is over {cheaper:.0%} cheaper{vague}")
+    scan.blank(m.start(), m.end())
+    return {"region_premium_max": premium, "region_fallback_area": area}
 
 
 # "a single A10G is fine": the one said before hardware allowed, allowed with it (``_permissions``)

@@ -158,6 +158,12 @@ class TrainingRequest(BaseModel):
     # The named region is a preference ("prefer us-west-2", "ideally in eu-west-1"): planned in, with what the
     # cheapest region the team can launch in would save; when it cannot run the job, the region is left open.
     region_preferred: bool | None = None
+    # The preferred region's price condition ("prefer eu-west-1, but the US is fine if much cheaper", "… unless another
+    # region is 20% cheaper"): past this share more than the plan elsewhere, the preference gives way to the cheapest
+    # region the condition allows, those of ``region_fallback_area`` (an area of ``policy.regions.AREAS``; None: any
+    # the team can launch in).
+    region_premium_max: float | None = Field(default=None, ge=0, le=10)
+    region_fallback_area: str | None = Field(default=None, max_length=64)
     # Where the request says its data lives ("the data is in us-west-2"): moving it out of there is priced, and with
     # no region said the plan runs there. None: the team's data region (``teams.<team>.data_region``).
     data_region: str | None = Field(default=None, pattern=r"^[a-z]{2}(?:-gov)?-[a-z]+-\d{1,2}$")

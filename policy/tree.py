@@ -132,6 +132,8 @@ def decide(
         return again(left_open)
     if (priced_out := _preference_priced_out(request, chosen.plan, plan_for)) is not None:
         return again(priced_out)
+    if (region_priced_out := _region_priced_out(request, chosen.plan, plan_for)) is not None:
+        return again(region_priced_out)
     sized, req, assumed, ctx, plan = chosen.sized, chosen.request, chosen.assumed, chosen.ctx, chosen.plan
     team_name, team, scr, search, choice = ctx.team_name, ctx.team, chosen.screen, chosen.search, chosen.choice
     inside, outside, evaluated, regions = chosen.inside, chosen.outside, chosen.evaluated, chosen.regions
@@ -1489,6 +1491,28 @@ def _preference_priced_out(request: TrainingRequest, plan: Plan,
     note = (f"the hardware preferred, {_named(request)}, is left open: ~${plan.estimated_cost_usd:,.2f} on "
             f"{plan.instance_count}× {plan.instance_type} is {over:.0%} more than ~${other.estimated_cost_usd:,.2f} "
             f"with it open, past the {premium:.0%} allowed")
+    return opened.model_copy(update={"notes": [*opened.notes, note]})
+
+
+def _region_priced_out(request: TrainingRequest, plan: Plan,
+                       plan_for: Callable[[TrainingRequest], Plan | None]) -> TrainingRequest | None:
+    """``request`` planned where its price condition allows instead of its preferred region ("prefer eu-west-1, but
+    the US is fine if much cheaper"), when ``plan``, in the preferred region, costs more than the premium allowed over
+    the plan there; None otherwise. The fallback keeps to the area the condition names, else any region the team can
+    launch in."""
+    premium = request.region_premium_max
+    if premium is None or not (request.region_preferred and request.region):
+        return None
+    opened = request.model_copy(update={"region": None, "region_preferred": None, "region_premium_max": None,
+                                        "region_fallback_area": None, "area": request.region_fallback_area})
+    other = plan_for(opened)
+    if other is None or other.region == plan.region or plan.estimated_cost_usd <= cents(
+            other.estimated_cost_usd * (1 + premium)):
+        return None
+    saving, allowed = 1 - other.estimated_cost_usd / plan.estimated_cost_usd, 1 - 1 / (1 + premium)
+    note = (f"the region preferred, {request.region}, gives way to {other.region}: ~${other.estimated_cost_usd:,.2f} "
+            f"there is {saving:.0%} less than ~${plan.estimated_cost_usd:,.2f} in {request.region}, over the "
+            f"{allowed:.0%} the request's condition asks")
     return opened.model_copy(update={"notes": [*opened.notes, note]})
 
 

@@ -318,3 +318,23 @@ def test_where_the_data_lives_is_said_once_as_why_the_plan_is_there() -> None:
     assert [a for a in decision.assumptions if a.startswith("read 'eu-west-1'")] == [
         "read 'eu-west-1' as where the data lives: planned there, as no other region is said, with what the cheapest "
         "region would save with the data copied to it"]
+
+
+def test_a_preferred_region_gives_way_where_its_price_condition_says_and_only_there() -> None:
+    """ "prefer eu-west-1, but the US is fine if much cheaper": the preference was planned whatever the saving, and the
+    condition left unread for a person."""
+    policy = default_policy()
+    moved = _decide("fine-tune 7B on 1B tokens, prefer eu-west-1 for GDPR but us ok if much cheaper", policy)
+    kept = _decide("fine-tune 7B on 1B tokens, prefer eu-west-1", policy)
+    assert kept.plan.region == "eu-west-1" and moved.request.unread == []
+    assert moved.plan.region in ("us-east-1", "us-east-2", "us-west-2")  # the US, as the condition said
+    assert moved.plan.estimated_cost_usd < kept.plan.estimated_cost_usd / 1.2
+    assert any(n.startswith("the region preferred, eu-west-1, gives way to ") for n in moved.request.notes)
+    # a share said sets the condition: a saving short of it keeps the preferred region
+    saving = 1 - moved.plan.estimated_cost_usd / kept.plan.estimated_cost_usd
+    short = _decide(f"fine-tune 7B on 1B tokens, prefer eu-west-1 unless another region is {saving * 100 + 5:.0f}% "
+                    "cheaper", policy)
+    assert short.plan.region == "eu-west-1" and short.request.region_premium_max is not None
+    met = _decide(f"fine-tune 7B on 1B tokens, prefer eu-west-1 unless another region is {saving * 100 - 5:.0f}% "
+                  "cheaper", policy)
+    assert met.plan.region != "eu-west-1"
