@@ -3154,7 +3154,11 @@ _PAST_RUN_RE = compiled_on_use(
     r"\s+(?:took|ran(?:\s+for)?|lasted|needed|finished\s+in)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
     r"(?P<length>\d+(?:\.\d+)?)\s*(?P<unit>h|hrs?|hours?|d|days?|w|wks?|weeks?)\b"
     r"(?:\s+(?:on|with|using)\s+(?:an?\s+|the\s+|our\s+)?(?:(?P<count>\d+)\s*x?\s*)?(?P<hw>[a-z][a-z0-9.-]*)"
-    r"(?:\s+(?:nodes?|instances?|gpus?))?)?",
+    r"(?:\s+(?:nodes?|instances?|gpus?))?)?"
+    # "last run (8 A100s, 10 hours)", "the previous run: 8 H100s, 2 days": its hardware and length said after it
+    r"|\b(?:the\s+|our\s+|my\s+)?(?:last|previous|prior|earlier)\s+(?:run|job|attempt)\s*(?:\(|:|-|was)\s*"
+    r"(?P<count2>\d+)\s*x?\s*(?P<hw2>[a-z][a-z0-9.-]*)\s*(?:,|for|in|and)\s*(?:about\s+|~\s*)?"
+    r"(?P<length2>\d+(?:\.\d+)?)\s*(?P<unit2>h|hrs?|hours?|d|days?)\b\s*\)?",
     _F)
 
 
@@ -3162,10 +3166,10 @@ def _past_run_gpu_hours(m: re.Match[str]) -> tuple[float, str, int | None] | Non
     """The accelerator-hours and accelerator of "took 3 days on 8 A100s" (a count of one accelerator named), with
     the size of the model that run trained when said ("the last 8B run"); None for a length on anything else ("on 2
     p4d nodes", "on our cluster")."""
-    count, named = m["count"], (m["hw"] or "").lower().removesuffix("s")
+    count, named = m["count"] or m["count2"], (m["hw"] or m["hw2"] or "").lower().removesuffix("s")
     if not count or int(count) < 1 or not any(re.fullmatch(p, named, _F) for _, p in _ACCELERATORS):
         return None
-    hours = float(m["length"]) * UNIT_HOURS[m["unit"][0].lower()]
+    hours = float(m["length"] or m["length2"]) * UNIT_HOURS[(m["unit"] or m["unit2"])[0].lower()]
     size = int(Decimal(m["size"]) * _SCALE[m["scale"].lower()]) if m["size"] else None
     return hours * int(count), _accelerator(named), size
 

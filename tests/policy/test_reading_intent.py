@@ -1772,6 +1772,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 7B on 1B tokens, no deadline but sooner is better", {"deadline": None}, ["sooner", "better"]),
     # how an earlier run went is history: neither this job's length nor its hardware
     ("fine-tune 13B on 2B tokens, last run took 14 hours on a p4d", {"fixed_hours": None, "instance_type": None}, []),
+    # its hardware and length said after it, in brackets or after a colon: history, never this job's 10 h on 8 A100s
+    ("a 13B fine-tune on 2B tokens, like last run (8 A100s, 10 hours)",
+     {"fixed_hours": None, "gpus": None, "earlier_gpu_hours": 80.0}, []),
+    ("13B fine-tune on 2B tokens; the previous run: 8 H100s, 2 days", {"fixed_hours": None, "earlier_gpu_hours": 384.0},
+     []),
     # a bucket's region is where the data lives; a region left open stays open
     ("fine-tune 7B on 1B tokens, dataset is 4TB in s3 us-west-2, cheapest region",
      {"data_region": "us-west-2", "region": None, "dataset_bytes": 4_000_000_000_000}, []),
