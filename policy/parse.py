@@ -349,7 +349,9 @@ _HW_RE = compiled_on_use(
     r"(?:(?P<n>\d{1,6})\s*(?:x|\*)?\s*)?"
     rf"(?P<acc>{'|'.join(p for _, p in _ACCELERATORS)})s?(?![\w])(?![\s-]*(?:gpu[\s-]*)?(?:hours?|hrs?)\b)"
     # "H100 x 8"; "8 H100s x 2 nodes" is each node's 8 times the nodes (``_PER_NODE_AFTER_RE``)
-    r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w])(?!\s*(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b))?"
+    r"(?:\s*(?:x|\*)\s*(?P<n2>\d{1,6})(?![\w])(?!\s*(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b)"
+    # "h100 8x": the count after, its × after it (never runs: "8x" alone is, ``_TIMES_TRIALS_RE``)
+    r"|\s+(?P<n3>\d{1,4})\s*[x×](?![\w])(?!\s*(?:nodes?|instances?|machines?|hosts?|box(?:es)?|servers?)\b))?"
     r"(?:\s+(?:gpus?|accelerators?))?",
     _F,
 )
@@ -2070,7 +2072,8 @@ _DATA_LANGUAGE_RE = compiled_on_use(
     rf"\b(?:(?:mostly|mainly|primarily|largely|all|entirely|only)\s+(?:in\s+)?|in\s+){_LANGUAGES_SAID}\b"
     rf"|\b{_LANGUAGES_SAID}[\s-]+only\b|(?<=\()\s*{_LANGUAGES_SAID}\s*(?=\))", _F)
 # "quick q:", "quick question -": how the ask opens
-_QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?", _F)
+_QUICK_QUESTION_RE = compiled_on_use(r"\b(?:a\s+)?quick\s+(?:q|qn|qq|question)\b\s*[:,-]?"
+                                     r"|^\W*q\s*:", _F)  # "q: cost to ft 13b …", opening the ask
 # "roughly", "approximately", "give or take": the plan's cost comes with its range
 _ROUGHLY_RE = compiled_on_use(
     r"\b(?:roughly|approximately|approx\.?|give\s+or\s+take)(?![\w-])"
@@ -2280,7 +2283,7 @@ _NOTED_ONLY = (
      ("should", "probably", "likely")),
     (_FAILED_ON_HARDWARE_RE, "how an earlier run on that hardware went: this plan chooses the hardware anew, sized "
                              "to hold the job and priced per run", ("oom", "memory", "slow")),
-    (_QUICK_QUESTION_RE, "a question the plan answers", ("quick",)),
+    (_QUICK_QUESTION_RE, "a question the plan answers", ("quick", "q")),
     (_HOW_LONG_ALONE_RE, "asking how long: the plan says, in hours and its finish time", ("how long",)),
     (_WHICH_FASTER_RE, "asking which finishes sooner: each option's hours are said beside the plan",
      ("faster", "quicker", "sooner", "first")),
@@ -3452,12 +3455,12 @@ def _hardware(scan: _Scan, notes: list[str]) -> dict[str, Any]:
         notes.append(f"read '{_said(m)}' as the hardware the account can start: the plan is made on it")
     for m in scan.take(_HW_RE):
         accelerators.append(_accelerator(m["acc"]))
-        if m["nodes"] and not (m["n"] or m["n2"]):  # "8 nodes of h100": instances, each with all it holds
+        if m["nodes"] and not (m["n"] or m["n2"] or m["n3"]):  # "8 nodes of h100": instances, each with all it holds
             nodes.append(int(m["nodes"]))
             notes.append(f"read '{_said(m)}' as {m['nodes']} instances with {_accelerator(m['acc'])}s, each with "
                          "all it holds")
-        elif m["n"] or m["n2"]:
-            count = int(m["n"] or m["n2"]) * int(m["nodes"] or 1)
+        elif m["n"] or m["n2"] or m["n3"]:
+            count = int(m["n"] or m["n2"] or m["n3"]) * int(m["nodes"] or 1)
             ceiling = _ceiling(scan, m, "max_gpus", Decimal(count), notes)
             if m["nodes"] and (each := _EACH_AFTER_NODES_RE.match(scan.text, m.end())) is not None:
                 scan.blank(each.start(), each.end())  # "2 nodes with 8 A100s each": each node's, counted already
@@ -4894,7 +4897,8 @@ _SIZE_RE = compiled_on_use(rf"(?P<num>{_DIGITS})\s*(?P<unit>[mgtp]i?b)(?![\w])",
 _ITEMS = DATA_ITEMS
 _NUM_SCALE = r"(?:[\s-]*(?:thousand|million|billion)|k|mn|m|bn|b)?(?![\w])"
 _PER_ITEM = (
-    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:[\w-]+(?:/[\w-]+)?\s+)?"  # "2M query/doc pairs" too
+    # "2M query/doc pairs" too; never a second count ("8b 50k pairs": 50k pairs, of an 8B model)
+    rf"(?P<n>{_DIGITS})(?P<ns>{_NUM_SCALE})\s*(?:(?!\d)[\w-]+(?:/[\w-]+)?\s+)?"
     # a second word saying what kind ("250k customer support conversations"), never glue or a number
     rf"(?:(?!(?:on|of|in|at|by|for|with|to|and|or|the|a|an|from|per|each)\b)[a-z][\w-]*\s+)?(?P<item>{_ITEMS})(?![\w])"
     # "a 2M sample dataset (avg 300 tok)": the items named as what the dataset is counted in
@@ -4907,6 +4911,8 @@ _PER_ITEM = (
     # ("~700 tokens each side": each answer of a pair, as the pair reader counts them)
     r"(?:each(?:\s+(?:" + _ITEMS + r"|item|one|side)(?![\w]))?"
     r"|apiece|on\s+average|avg|per\s+side(?![\w])"
+    # "~1k tok/ans", "per answer": each answer of a pair, as "each side" is
+    r"|(?:per\s+|\s*/\s*)(?:ans|answers?|responses?|completions?)(?![\w])"
     r"|per\s+(?:\w+\s+)?(?:" + _ITEMS + r"|item|one)(?![\w])"
     r"|\s*/\s*(?:" + _ITEMS + r"|item)(?![\w])))?\)?")  # "2k tokens/sample"
 _PER_ITEM_CUE_RE = compiled_on_use(r"avg|averag|mean|typical|median|\bof\b|\bat\b|@|\bwith\b|\bx\b|×|\*|each", _F)

@@ -1677,6 +1677,11 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("fine-tune 13B on 800M tokens; we're in Sydney so by Friday our time", {"tokens": 800_000_000}, []),
     ("please fine tune llama 3.1 8B on 1B tokens and run MMLU eval after", {"tokens": 10**9}, []),
     ("I'd like to train a 2B model from scratch on 40B tokens, what are my options?", {"tokens": 40 * 10**9}, []),
+    # terse: the count after the accelerator with its ×, never runs ("8x" was 8 runs of a 70B LoRA); a length per
+    # answer of a pair, doubled for DPO, after the model's size (the size was taken for the count of pairs)
+    ("70b lora 100m tokens h100 8x, how long?", {"gpus": 8, "accelerator": "H100", "trials": None}, []),
+    ("dpo 8b 50k pairs ~1k tok/ans fri", {"params": 8 * 10**9, "tokens": 100_000_000}, []),
+    ("q: cost to ft 13b on 1b tok?", {"tokens": 10**9}, []),
     # whether the account can start it: the plan's capacity line answers
     ("fine-tune a 405B with LoRA on 20M tokens, do we even have the hardware?", {"params": 405 * 10**9}, []),
     # runs counted with the task between, as configs or variants
