@@ -1545,6 +1545,10 @@ _COST_QUESTION_RE = compiled_on_use(
     r"(?:\s+(?:per|a|an|each|every)\s+(?:month|week|year|quarter)(?![\w-])|\s+to)?"
     # "how much for …", "…, how much on spot vs on-demand?"
     r"|how\s+much\s+(?:for|is|are|to|on|with|using|via)(?=\s)"
+    # "how much more would production cost vs experimental?": the lead and "cost" each, the thing priced between
+    # left to its reader
+    r"|how\s+much\s+(?:more|less|extra)\s+(?:would|will|does|might|could)(?=\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+cost\b)"
+    r"|(?<=\s)cost(?=\s+(?:vs\.?|versus|compared\s+(?:to|with))\s)"
     # "how much cheaper is spot than on-demand": the plan and its alternatives answer it
     r"|how\s+much\s+(?:cheaper|more\s+expensive|dearer|faster|slower|less|more)(?:\s+(?:would|will|does|might|could)"
     r"\s+(?:it|this|that)\s+(?:cost|be)(?:\s+(?:us|me))?(?:\s+to)?|\s+(?:is|are|would|will|does))?(?=\s)"
@@ -6642,9 +6646,12 @@ def _words(scan: _Scan, notes: list[str], *, dated: bool) -> dict[str, Any]:
                      "safety margin")
     elif urgent:
         notes.append(f"read '{urgent[0]}' as: the earliest finish, at the lowest cost within 10% of it")
-    return {"task": task, "stage": _stage(scan, notes), "interruption_tolerance": _tolerance(scan, notes),
+    stages: list[Stage] = []  # both stages named to compare (``_stage``)
+    return {"task": task, "stage": _stage(scan, notes, compared=stages),
+            "interruption_tolerance": _tolerance(scan, notes),
             "urgent": True if urgent else None} | ({"adapter": adapter} if adapter else {}) | (
-                {"task_choice": compared} if compared else {}) | ({_ONE_RUN: one_run} if one_run else {})
+                {"task_choice": compared} if compared else {}) | ({_ONE_RUN: one_run} if one_run else {}) | (
+                {"stage_choice": stages} if stages else {})
 
 
 # The base model held in 4 bits: "with 4-bit quantization", "nf4", "bnb 4bit"
@@ -6958,9 +6965,10 @@ _FUTURE_PRODUCTION_RE = compiled_on_use(
     r"|later(?:\s+on)?|one\s+day|someday|down\s+the\s+(?:line|road))\b", _F)
 
 
-def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
+def _stage(scan: _Scan, notes: list[str], *, compared: list[Stage]) -> Stage | None:
     """Production or experimental; with words for both, production, the stricter one, unless only experimental is
-    said outright and production only suggested ("customer-support", "launch")."""
+    said outright and production only suggested ("customer-support", "launch"). Both said outright with a word that
+    compares them ("production vs experimental") are added to ``compared``: the other is priced beside the plan."""
     if scan.holds(("stage", "priority", "env", "tier")):
         scan.take(_STAGE_LABEL_RE)
     if scan.holds(("eventually", "ultimately", "later", "one day", "someday", "down the")):
@@ -6985,7 +6993,14 @@ def _stage(scan: _Scan, notes: list[str]) -> Stage | None:
                      f"'{said[Stage.PRODUCTION][0]}' suggests")
         return Stage.EXPERIMENTAL
     word = said[stage][0]
-    if said[Stage.PRODUCTION] and said[Stage.EXPERIMENTAL]:
+    if outright and outright[Stage.PRODUCTION] and outright[Stage.EXPERIMENTAL] \
+            and _COMPARED_TASKS_RE.search(scan.said) is not None:
+        # "how much more would production cost vs experimental?": both priced, the stricter planned
+        compared += [Stage.PRODUCTION, Stage.EXPERIMENTAL]
+        scan.take(_COMPARING_WORDS_RE)  # "…, price both": the comparison's own words
+        notes.append(f"read '{word}' and '{said[Stage.EXPERIMENTAL][0]}' as stages to compare: the plan is "
+                     "production's, the stricter, and what the work would cost as an experiment is said beside it")
+    elif said[Stage.PRODUCTION] and said[Stage.EXPERIMENTAL]:
         notes.append(f"saw '{word}' and '{said[Stage.EXPERIMENTAL][0]}'; took {stage.value}, the stricter stage")
     elif word.lower() not in ("production", "prod", "experimental", "experiment"):
         notes.append(f"read '{word}' as {stage.value}")

@@ -179,6 +179,9 @@ class TrainingRequest(BaseModel):
     # Several platforms named to compare ("compare SageMaker vs EKS", "on SageMaker or EKS"): the policy chooses the
     # plan's, and the best configuration on each other one the team may use is an alternative, labelled "on EKS".
     platform_choice: list[Platform] = Field(default_factory=list[Platform], max_length=4)
+    # Both stages named to compare ("how much more would production cost vs experimental?"): the plan is the stricter
+    # stage's, and what the other would cost is said beside it, planned from the same words.
+    stage_choice: list[Stage] = Field(default_factory=list[Stage], max_length=2)
     # Ways of training named to compare ("LoRA vs full fine-tune", "decide between LoRA and full FT, price both"): the
     # plan is the first said; what each other would cost is said beside it (a warning, as it is another job).
     task_choice: list[Task] = Field(default_factory=list[Task], max_length=4)

@@ -450,6 +450,8 @@ def _other_ways_of_training(request: TrainingRequest, req: TrainingRequest, plan
     others: list[tuple[str, dict[str, Any]]] = [
         (f"as {task.value}", {"task": task, "task_choice": []})
         for task in dict.fromkeys(request.task_choice) if task is not req.task]
+    others += [(f"as {stage.value} work", {"stage": stage, "stage_choice": []})
+               for stage in dict.fromkeys(request.stage_choice) if stage is not req.stage]
     others += [
         (f"for a {format_count(params)} model", {"params": params, "params_choice": [], "model": None,
                                                  "active_params": None})

@@ -21,7 +21,7 @@ from policy.decision import Decision, PurchaseModel
 from policy.errors import RequestError
 from policy.intake import request_from
 from policy.parse import RUN_TIMED_ON, parse_request, read_request
-from policy.request import Task, TrainingRequest
+from policy.request import Stage, Task, TrainingRequest
 from policy.spend import SpendSnapshot
 from policy.tree import HORIZON_HOURS, decide
 
@@ -482,6 +482,23 @@ def test_a_spot_plans_approval_says_what_its_runtime_cap_would_allow_at_spots_ce
     assert ceiling > plan.exposure_usd
     # on demand the rate is its own ceiling: nothing more is said
     assert not any("spot's ceiling" in r for r in on_demand.approval.reasons)
+
+
+@pytest.mark.parametrize("text", [
+    "7B fine-tune on 1B tokens, how much more would production cost vs experimental?",
+    "fine-tune 8B on 1B tokens, production or experimental, price both",
+])
+def test_both_stages_named_to_compare_plan_production_and_price_the_experiment_beside_it(text: str) -> None:
+    decision = plan_for(text)
+    assert decision.request.stage is Stage.PRODUCTION and decision.request.unread == []
+    assert decision.plan.purchase_model is PurchaseModel.ON_DEMAND
+    compared = next(w for w in decision.warnings if w.startswith("compared: as experimental work the plan would be "))
+    experiment = plan_for(text.replace("production", "").replace("vs", "").replace(" or ", " "))
+    assert experiment.request.stage is not Stage.PRODUCTION
+    assert f"~${experiment.plan.estimated_cost_usd:,.2f}" in compared and "less than this plan" in compared
+    # both said with no word that compares them: production, the stricter, and nothing priced beside it
+    plain = plan_for("fine-tune 8B on 1B tokens for the production chatbot, still experimental")
+    assert plain.request.stage_choice == [] and not any(w.startswith("compared: ") for w in plain.warnings)
 
 
 def test_when_nothing_fits_the_runtime_cap_no_alternative_is_called_within_policy() -> None:
