@@ -176,7 +176,8 @@ _UNIT_KINDS = (
             r"|(?:max(?:imum)?[\s_-]+)?(?:context(?:\s+(?:length|window))?|ctx"
             # not "405B seq len 32768": there the length follows; "32k max seq len" is the length too
             r"|(?:seq(?:[\s_-]?len(?:gth)?)?|sequence[\s_-]+length))(?![\w-])"
-            r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d)"),
+            # (a number a length could be: "seq 8k", "seq len 32768"; never "4k ctx 300m tokens", tokens of the run)
+            r"(?![\s_-]*(?:len(?:gth)?\b\s*)?[:=]?\s*\d[\d,]*(?:\.\d+)?\s*k?(?![\w.]))"),
     # and its common typos; "3B new tokens", "1B more tokens", "500M high-quality tokens": what kind, still tokens
     ("tokens", r"(?:(?:new|fresh|additional|more|extra|clean|unique|curated|synthetic|filtered|dedup(?:licat)?ed"
                r"|high[\s-]quality|in[\s-]domain|training"
@@ -247,6 +248,11 @@ _EXTENDED_TO_RE = compiled_on_use(
     r"|extend(?:ing|ed)?\s+(?:the\s+|its\s+)?(?:context|seq(?:uence)?)(?:[\s-]+(?:window|length))?(?:\s+of)?)\b"
     r"[^,.;:]{0,40}?\bto\s*$", _F)
 _EXTENDED_TO_CHARS = 70
+# The sequence's word ending a length said already: "8k seq 300m tokens", "4k ctx 1b tok" (the tokens after it are the
+# run's, the length having its own number)
+_SEQ_SAID_BEFORE_RE = compiled_on_use(
+    r"(?<![\w.])\d+(?:\.\d+)?\s*k?\s*(?:seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window))?"
+    r"|ctx(?:[\s_-]*len)?)\s*,?\s*$", _F)
 _SEQ_BEFORE_RE = compiled_on_use(
     # "max_seq_length=8192", "cutoff_len=2048": the length as trainers name it; "context to 128k": the length trained at
     r"(?:(?:max(?:imum)?[\s_-]*)?seq(?:uence)?(?:[\s_-]*len(?:gth)?)?|context(?:[\s_-]+(?:length|len|window|size))?"
@@ -6150,7 +6156,7 @@ def _classify(text: str, m: re.Match[str]) -> _Qty:
         kind = "seq"
     elif unit:
         kind = next(k for k, pattern in _UNIT_RES if pattern.fullmatch(unit))
-        if kind == "tokens" and _SEQ_BEFORE_RE.search(before):
+        if kind == "tokens" and _SEQ_BEFORE_RE.search(before) and not _SEQ_SAID_BEFORE_RE.search(before):
             kind = "seq"  # "max sequence length 8192 tokens": a sequence's length, in tokens
         if kind == "tokens" and _value(m["num"], scale, seq=False) < _MIN_RUN_TOKENS and (
                 _EACH_ITEM_BEFORE_RE.search(before) or _EACH_ITEM_AFTER_RE.match(text, m.end())) \

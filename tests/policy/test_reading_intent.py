@@ -1682,6 +1682,9 @@ READ: list[tuple[str, dict[str, Any], list[str]]] = [
     ("70b lora 100m tokens h100 8x, how long?", {"gpus": 8, "accelerator": "H100", "trials": None}, []),
     ("dpo 8b 50k pairs ~1k tok/ans fri", {"params": 8 * 10**9, "tokens": 100_000_000}, []),
     ("q: cost to ft 13b on 1b tok?", {"tokens": 10**9}, []),
+    # a length said with its word, then the run's tokens with no comma between ("300m tok" was refused as a length)
+    ("fine-tune 8b 4k ctx 300m tok", {"seq_len": 4096, "tokens": 300_000_000}, []),
+    ("fine-tune 8b 8k seq 300m tokens", {"seq_len": 8192, "tokens": 300_000_000}, []),
     # a bare size right before a counted dataset is the model's, never the count (it priced 7.2T tokens, no size)
     ("sft 8b 120k convos avg 900 tok", {"params": 8 * 10**9, "tokens": 108_000_000}, []),
     ("fine-tune 7b 100k examples of 512 tokens", {"params": 7 * 10**9, "tokens": 51_200_000}, []),
