@@ -951,7 +951,7 @@ def _dataset_tokens(scan: Scan, fields: dict[str, Any], notes: list[str], questi
     method = _PAIRED_TRAINING_RE.search(scan.said) if spec.pairs else None
     both = spec.pairs and (fields.get("task") is Task.DPO or (method is not None and method["rm"] is not None))
     trainer = ("A reward model" if method is not None and method["rm"] else
-               " ".join(method.group(0).split()) if method is not None else "DPO")
+               method.group(0).upper() if method is not None else "DPO")
     sequences = (spec.examples or 0) * (2 if both else 1)
     what = f"{sequences // 2:,} pairs, both answers of each" if both else f"{sequences:,} examples"
     each = "answer" if both else "example"
@@ -1309,7 +1309,7 @@ def _both_answers(fields: dict[str, Any], notes: list[str], *, said: str) -> Non
     if fields.get("task") is not Task.DPO and (method is None or not method["rm"]):
         return
     name = "a reward model" if method is not None and method["rm"] else (
-        " ".join(method.group(0).split()) if method is not None else "DPO")
+        method.group(0).upper() if method is not None else "DPO")
     fields["tokens"] *= 2
     notes.append(f"read '{phrase}' as pairs of two answers, chosen and rejected, each trained on with its prompt by "
                  f"{name}: {fields['tokens']:,} tokens")
@@ -1387,7 +1387,7 @@ def _size_questions(scan: Scan, fields: dict[str, Any], questions: list[Question
             # sequence with its prompt
             n, each = n * 2, "an answer"
             name = "A reward model" if method is not None and method["rm"] else (
-                " ".join(method.group(0).split()) if method is not None else "DPO")
+                method.group(0).upper() if method is not None else "DPO")
             ask = (f"How many tokens are '{phrase}'? {name} trains on both answers of each, chosen and rejected: "
                    "give the total, or pick the average length of an answer with its prompt.")
         lengths = [512, 2048, 8192]
