@@ -130,10 +130,7 @@ class Plan(BaseModel):
         (MaxRuntime; SageMaker bills managed spot's training time only, which MaxRuntime caps), plus what is billed
         once whatever the runtime (moving the data into the plan's region). Rounded up to the cent, so it never
         understates."""
-        instances = self.jobs * self.job_instances
-        once = sum(item.usd for item in self.cost_breakdown if not item.item.startswith("compute"))
-        capped = math.ceil((instances * self.price_per_instance_hour_usd * self.max_runtime_hours + once) * 100
-                           - 1e-6) / 100
+        capped = self.capped_at_usd(self.price_per_instance_hour_usd)
         if self.on_offering:
             # its whole window is paid up front, used or not, and its instances stop when it ends: a runtime cap past
             # the window bills nothing more
@@ -141,6 +138,14 @@ class Plan(BaseModel):
         if self.purchase_model is PurchaseModel.CAPACITY_BLOCK:
             return max(capped, self.estimated_cost_usd)  # held capacity: its hours valued up to the runtime cap
         return capped
+
+
+    def capped_at_usd(self, price_per_instance_hour_usd: float) -> float:
+        """What the launch may bill before its runtime cap stops it at this price per instance-hour: every job's
+        instances for MaxRuntime, plus what is billed once whatever the runtime; rounded up to the cent."""
+        instances = self.jobs * self.job_instances
+        once = sum(item.usd for item in self.cost_breakdown if not item.item.startswith("compute"))
+        return math.ceil((instances * price_per_instance_hour_usd * self.max_runtime_hours + once) * 100 - 1e-6) / 100
 
 
 class Alternative(Plan):

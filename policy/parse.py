@@ -3746,8 +3746,9 @@ def _price_condition(scan: _Scan, end: int, notes: list[str]) -> float | None:
 _CHEAPER = (r"(?:(?P<vague>much|a\s+lot|significantly|substantially|way|far|meaningfully|noticeably)\s+cheaper"
             r"|(?:at\s+least\s+)?(?P<pct>\d{1,2})\s*%\s+cheaper)")
 _REGION_CONDITION_RE = compiled_on_use(
-    r"(?:,\s*|\s+)(?:but\s+)?(?:(?:the\s+)?(?P<area>" + "|".join(sorted(AREA_WORDS, key=len, reverse=True)).replace(
-        ".", r"\.") + r")|(?P<any>any(?:\s+other)?\s+region|another\s+region|other\s+regions|anywhere(?:\s+else)?"
+    r"(?:,\s*|\s+)(?:but\s+)?(?:(?:the\s+)?(?P<area>"
+    + "|".join(map(re.escape, sorted(AREA_WORDS, key=len, reverse=True)))
+    + r")|(?P<any>any(?:\s+other)?\s+region|another\s+region|other\s+regions|anywhere(?:\s+else)?"
     r"|elsewhere))\s+(?:is\s+|'s\s+|are\s+)?(?:also\s+)?(?:ok|okay|fine|acceptable)\s+if\s+"
     rf"(?:it'?s\s+|it\s+is\s+|they'?re\s+|that'?s\s+)?{_CHEAPER}"
     r"|(?:,\s*|\s+)unless\s+(?:another|a\s+different|some\s+other|an?\s+other|other)\s+regions?\s+(?:is|are)\s+"
@@ -4665,8 +4666,8 @@ _PER_NODE_BEFORE_RE = compiled_on_use(r"(?:\b(?:each|per|every)\s+(?:node|instan
                                       r"(?:(?:has|having|with|of)\s+|[:=]\s*)?$", _F)
 # "… 8 A100s each" after a count of nodes: what each node holds
 _EACH_AFTER_NODES_RE = compiled_on_use(r"\s+(?:each|apiece)\b(?!\s+(?:run|trial|job|seed|experiment)s?\b)", _F)
-_NODES_JUST_SAID_RE = compiled_on_use(r"(?<![\w.])\d{1,3}\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*"
-                                      r"(?:,|;|:|-|with|of)?\s*$", _F)
+_NODES_JUST_SAID_RE = compiled_on_use(
+    r"(?<![\w.])(?P<nodes>\d{1,3})\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*(?:,|;|:|-|with|of)?\s*$", _F)
 # "4 nodes x 8 GPUs": the nodes times what each holds (the ×, never the count, is taken: the nodes are read as such)
 _NODES_TIMES_BEFORE_RE = compiled_on_use(r"(?<![\w.])\d{1,3}\s+(?:nodes|instances|machines|hosts|boxes|servers)\s*"
                                          r"(?P<x>[x×*])\s*$", _F)
@@ -4692,7 +4693,7 @@ def _per_node_only(text: str, start: int, gpus: Decimal, notes: list[str]) -> bo
     """ "4 nodes with 8 GPUs": the GPUs in all when they share out over the nodes in a size an instance comes in
     ("2 nodes with 16 GPUs", 8 each), else each node's (8 over 4 nodes would be 2 a node, which no instance holds)."""
     said = _NODES_JUST_SAID_RE.search(text, max(0, start - 30), start)
-    if said is None or (nodes := int(re.match(r"\d+", said.group(0)).group(0))) < 2:  # type: ignore[union-attr]
+    if said is None or (nodes := int(said["nodes"])) < 2:
         return False
     if gpus % nodes == 0 and int(gpus // nodes) in _NODE_SIZES:
         return False

@@ -158,13 +158,14 @@ def decide(
     naive = None if req.fixed_hours is not None or req.reserved else _naive(search, ctx)
     oversized = _oversized(choice.option, plan, policy.estimate.startup_minutes)
     old_prices = stale_prices(_price_date(plan, catalog), policy=policy, now=now)
+    spot_ceiling = _spot_ceiling(choice.option, plan, catalog)
     approval = approval_requirement(cost_usd=plan.estimated_cost_usd, hours=billed_hours(choice.option.job_wall_hours),
                                     stage=req.stage, team=team_name, policy=policy, spend=spend, now=now,
                                     exposure_usd=plan.exposure_usd, oversized=oversized, unread=req.unread,
                                     capacity_doubt=cap.doubt, raised=_raised(req, plan), old_prices=old_prices,
                                     estimate_only=bool(req.estimate_only), launch_below=req.launch_below_usd,
                                     budget_said=req.budget_usd, finance_asked=bool(req.finance_signoff),
-                                    spot_ceiling_usd=_spot_ceiling_usd(choice.option, plan, catalog))
+                                    spot_ceiling_usd=spot_ceiling.exposure_usd if spot_ceiling else None)
     trace = _trace(request, ctx, work=work, choice=choice, scr=scr, candidates=[*inside, *outside], regions=regions,
                    platform_step=platform_step, approval=approval)
     if cap.step is not None:
@@ -192,7 +193,7 @@ def decide(
         correction = calibration.correction(family=choice.option.profile.spec.family, task=req.task, params=req.params)
         trace = [calibrated_step(s, correction) if s.node == "4 compute" else s for s in trace]
     warnings = [*_warnings(choice, plan, ctx, scr, oversized), *_earlier_run_warning(ctx.request, work, catalog),
-                *_spot_stop_warning(choice.option, plan, ctx.request, catalog),
+                *_spot_stop_warning(plan, ctx.request, spot_ceiling),
                 *cap.warnings, *not_reserved]
     if old_prices is not None:  # said where everyone reads, not only in Why
         warnings.append(f"{old_prices}: the cost may be off, and the plan is never approved automatically; "
@@ -1654,40 +1655,36 @@ def _undertrained_warning(req: TrainingRequest, policy: PolicyConfig) -> str | N
             f"~{format_count(round(params * optimal, -9))} tokens to a lower loss")
 
 
-def _on_demand_rate(option: Option, catalog: Catalog) -> float | None:
-    """The on-demand rate of the option's type and platform: spot's ceiling (AWS never bills spot above it)."""
-    rate = hourly_rate(option.profile.price, purchase=PurchaseModel.ON_DEMAND, platform=option.platform,
-                       premium=catalog.sagemaker_premium)
-    return None if rate is None else rate.usd
+@dataclass(frozen=True, slots=True)
+class _SpotCeiling:
+    """A spot plan at spot's ceiling, the on-demand rate of its type and platform (AWS never bills spot above it)."""
+
+    rate_usd: float  # per instance-hour
+    exposure_usd: float  # what the same runtime cap would allow at that rate (``Plan.capped_at_usd``)
 
 
-def _spot_ceiling_usd(option: Option, plan: Plan, catalog: Catalog) -> float | None:
-    """What a spot plan's launch may bill before its runtime cap stops it should the spot rate rise to its ceiling,
-    the on-demand rate: the exposure's hours at that rate, with what is billed once whatever the runtime. None for a
-    plan not on spot, or whose spot rate is its ceiling already."""
+def _spot_ceiling(option: Option, plan: Plan, catalog: Catalog) -> _SpotCeiling | None:
+    """The plan at spot's ceiling; None for a plan not on spot, or whose spot rate is its ceiling already."""
     if plan.purchase_model is not PurchaseModel.SPOT or plan.on_offering:
         return None
-    on_demand = _on_demand_rate(option, catalog)
-    if on_demand is None or on_demand <= plan.price_per_instance_hour_usd:
+    rate = hourly_rate(option.profile.price, purchase=PurchaseModel.ON_DEMAND, platform=option.platform,
+                       premium=catalog.sagemaker_premium)
+    if rate is None or rate.usd <= plan.price_per_instance_hour_usd:
         return None
-    instance_hours = plan.jobs * plan.job_instances * plan.max_runtime_hours
-    once = sum(item.usd for item in plan.cost_breakdown if not item.item.startswith("compute"))
-    return math.ceil((instance_hours * on_demand + once) * 100 - 1e-6) / 100
+    return _SpotCeiling(rate.usd, plan.capped_at_usd(rate.usd))
 
 
-def _spot_stop_warning(option: Option, plan: Plan, req: TrainingRequest, catalog: Catalog) -> list[str]:
+def _spot_stop_warning(plan: Plan, req: TrainingRequest, ceiling: _SpotCeiling | None) -> list[str]:
     """A hard stop on spot holds at the spot rate the runtime cap was worked out at; the market may move that rate,
     at most to the on-demand rate (spot's ceiling), and the same hours then bill more. Said with the bound, and the
     words for a stop that holds whatever the market does."""
     stops = [s for s in (req.stop_at_usd, req.launch_below_usd) if s is not None]
-    ceiling = _spot_ceiling_usd(option, plan, catalog)
-    on_demand = _on_demand_rate(option, catalog)
-    if not stops or ceiling is None or on_demand is None:
+    if not stops or ceiling is None:
         return []
     return [f"on spot, the runtime cap holds the run to ${min(stops):,.2f} at the spot rate planned, "
             f"${plan.price_per_instance_hour_usd:,.2f}/instance-hour; spot prices move, as high as the on-demand "
-            f"rate (${on_demand:,.2f}/instance-hour), at which the same {plan.max_runtime_hours:,.1f} h would "
-            f"bill up to ${ceiling:,.2f}: say 'no spot' for a stop that holds whatever the market does"]
+            f"rate (${ceiling.rate_usd:,.2f}/instance-hour), at which the same {plan.max_runtime_hours:,.1f} h would "
+            f"bill up to ${ceiling.exposure_usd:,.2f}: say 'no spot' for a stop that holds whatever the market does"]
 
 
 def _budget_warning(choice: Choice, plan: Plan, budget: float) -> str:
